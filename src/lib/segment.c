@@ -1,0 +1,258 @@
+/* segscan - segment files: read-only mapping and the batch walker.
+ *
+ * The walker follows Kafka's FileLogInputStream.nextBatch() framing and adds
+ * what Kafka lacks: after mid-file damage it reports the damaged range and
+ * resynchronises on the next plausible entry (sane length, known magic and a
+ * matching CRC) instead of giving up on the rest of the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader.h"
+#include "segscan/segscan.h"
+
+struct ss_segment {
+    const uint8_t *data;
+    uint64_t size;
+    void *map;        /* mmap base, or NULL */
+    uint8_t *owned;   /* private copy, or NULL */
+};
+
+#ifndef O_NOATIME
+#define O_NOATIME 0
+#endif
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
+#define RELEASE_STEP ((uint64_t)32 << 20)
+#define RELEASE_KEEP ((uint64_t)4 << 20)
+
+static void set_err(ss_error *err, ss_errkind k, const char *fmt, const char *a, int e) {
+    if (!err) return;
+    memset(err, 0, sizeof *err);
+    err->kind = k;
+    err->base_offset = -1;
+    snprintf(err->msg, sizeof err->msg, fmt, a, e ? strerror(e) : "");
+}
+
+ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
+    *out = NULL;
+    /* O_NOATIME is refused (EPERM) for files we do not own: retry without it. */
+    int fd = open(path, O_RDONLY | O_NOATIME | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 && errno == EPERM) fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        set_err(err, SS_E_IO, "cannot open: %.0s%s", "", errno);
+        return SS_E_IO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        set_err(err, SS_E_IO, "cannot stat: %.0s%s", "", e);
+        return SS_E_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        set_err(err, SS_E_IO, "not a regular file%s%.0d", S_ISDIR(st.st_mode) ? " (a directory)" : "", 0);
+        return SS_E_IO;
+    }
+    ss_segment *s = calloc(1, sizeof *s);
+    if (!s) {
+        close(fd);
+        set_err(err, SS_E_NOMEM, "out of memory%s%.0d", "", 0);
+        return SS_E_NOMEM;
+    }
+    s->size = (uint64_t)st.st_size;
+    if (s->size > 0) {
+        void *m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            free(s);
+            set_err(err, SS_E_IO, "cannot map: %.0s%s", "", e);
+            return SS_E_IO;
+        }
+        (void)madvise(m, (size_t)s->size, MADV_SEQUENTIAL);
+        s->map = m;
+        s->data = m;
+    }
+    close(fd);
+    *out = s;
+    return SS_E_OK;
+}
+
+ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss_segment **out, ss_error *err) {
+    *out = NULL;
+    ss_segment *s = calloc(1, sizeof *s);
+    if (!s) goto nomem;
+    s->size = len;
+    if (copy && len) {
+        s->owned = malloc(len);
+        if (!s->owned) { free(s); goto nomem; }
+        memcpy(s->owned, data, len);
+        s->data = s->owned;
+    } else {
+        s->data = data;
+    }
+    *out = s;
+    return SS_E_OK;
+nomem:
+    set_err(err, SS_E_NOMEM, "out of memory%s%.0d", "", 0);
+    return SS_E_NOMEM;
+}
+
+void ss_segment_close(ss_segment *s) {
+    if (!s) return;
+    if (s->map) munmap(s->map, (size_t)s->size);
+    free(s->owned);
+    free(s);
+}
+
+uint64_t ss_segment_size(const ss_segment *s) { return s->size; }
+const uint8_t *ss_segment_data(const ss_segment *s) { return s->data; }
+
+void ss_segment_release(ss_segment *s, uint64_t upto) {
+    if (!s->map || upto == 0) return;
+    long pg = sysconf(_SC_PAGESIZE);
+    uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
+    upto -= upto % page;
+    if (upto > s->size) upto = s->size - s->size % page;
+    if (upto) (void)madvise(s->map, (size_t)upto, MADV_DONTNEED);
+}
+
+/* ---- walker --------------------------------------------------------------- */
+
+void ss_walker_init(ss_walker *w, const ss_segment *s, uint64_t limit) {
+    memset(w, 0, sizeof *w);
+    w->seg = s;
+    w->base = s->data;
+    w->limit = limit < s->size ? limit : s->size;
+}
+
+static bool all_zero(const uint8_t *p, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i]) return false;
+    return true;
+}
+
+/* Is there a complete, CRC-valid entry at q? */
+static bool plausible_at(const ss_walker *w, uint64_t q) {
+    if (w->limit - q < HEADER_UP_TO_MAGIC) return false;
+    const uint8_t *p = w->base + q;
+    int8_t magic = (int8_t)p[16];
+    if (magic < 0 || magic > 2) return false;
+    int64_t off = (int64_t)ss_be64(p);
+    if (off < 0) return false;
+    int32_t len = (int32_t)ss_be32(p + 8);
+    if (len < MIN_ENTRY || (uint64_t)len + LOG_OVERHEAD > w->limit - q) return false;
+    uint64_t size = (uint64_t)len + LOG_OVERHEAD;
+    if (magic == 2) {
+        if (size < V2_OVERHEAD) return false;
+        return ss_crc32c(0, p + 21, size - 21) == ss_be32(p + 17);
+    }
+    return ss_crc32(0, p + 16, size - 16) == ss_be32(p + 12);
+}
+
+/* First plausible entry at or after `from`, or limit. */
+static uint64_t resync(const ss_walker *w, uint64_t from) {
+    if (w->limit < HEADER_UP_TO_MAGIC) return w->limit;
+    for (uint64_t q = from; q + HEADER_UP_TO_MAGIC <= w->limit; q++) {
+        uint8_t m = w->base[q + 16];
+        if (m > 2) continue;
+        if (plausible_at(w, q)) return q;
+    }
+    return w->limit;
+}
+
+static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
+    w->done = true;
+    w->tail_from = tail_from;
+    ev->kind = SS_EV_END;
+    ev->file_size = ss_segment_size(w->seg);
+    ev->end_of_last_batch = w->end_of_last_batch;
+    ev->tail_bytes = w->limit - tail_from;
+    ev->tail_kind = ev->tail_bytes == 0 ? SS_E_OK
+                    : all_zero(w->base + tail_from, ev->tail_bytes) ? SS_E_ZERO_TAIL
+                                                                   : SS_E_INCOMPLETE_TAIL;
+    return SS_EV_END;
+}
+
+static ss_event_kind damage_event(ss_walker *w, ss_event *ev, uint64_t from, uint64_t to) {
+    ev->kind = SS_EV_DAMAGE;
+    ev->err.position = from;
+    ev->err.length = to - from;
+    w->damaged_bytes += to - from;
+    w->pos = to;
+    return SS_EV_DAMAGE;
+}
+
+static void maybe_release(ss_walker *w) {
+    if (w->pos > w->released + RELEASE_STEP + RELEASE_KEEP) {
+        w->released = w->pos - RELEASE_KEEP;
+        ss_segment_release((ss_segment *)w->seg, w->released);
+    }
+}
+
+ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev) {
+    memset(&ev->err, 0, sizeof ev->err);
+    ev->err.base_offset = -1;
+    if (w->done) return end_event(w, ev, w->tail_from);
+    if (w->pending_damage) {
+        /* The previous batch failed its CRC: trust its length when an entry
+         * (or the end of the file) follows it, otherwise resync byte by byte. */
+        w->pending_damage = false;
+        ev->err = w->pending;
+        uint64_t next = w->pending.position + w->pending.length;
+        if (next != w->limit && !plausible_at(w, next)) next = resync(w, w->pending.position + 1);
+        w->damaged_bytes += next - w->pending.position;
+        ev->err.length = next - w->pending.position;
+        w->pos = next;
+        ev->kind = SS_EV_DAMAGE;
+        return SS_EV_DAMAGE;
+    }
+    maybe_release(w);
+    uint64_t pos = w->pos;
+    uint64_t avail = w->limit - pos;
+    if (avail == 0 || avail < HEADER_UP_TO_MAGIC) return end_event(w, ev, pos);
+
+    ss_errkind k = ss_batch_parse(w->base + pos, avail, pos, true, w->decoder, &ev->batch, &ev->err);
+    if (k == SS_E_OK) {
+        if (!ev->batch.crc_valid) {
+            w->pending_damage = true;
+            w->pending.kind = SS_E_CRC_MISMATCH;
+            w->pending.position = pos;
+            w->pending.base_offset = ev->batch.base_offset;
+            w->pending.length = ev->batch.size;
+            snprintf(w->pending.msg, sizeof w->pending.msg, "Record is corrupt (stored crc = %" PRIu32
+                     ", computed crc = %" PRIu32 ")", ev->batch.crc, ev->batch.crc_computed);
+            w->end_of_last_batch = pos + ev->batch.size;
+        } else {
+            w->pos = pos + ev->batch.size;
+            w->end_of_last_batch = w->pos;
+        }
+        ev->kind = SS_EV_BATCH;
+        return SS_EV_BATCH;
+    }
+    /* Zeros from here to the end: preallocated space, not damage. */
+    if (all_zero(w->base + pos, avail)) return end_event(w, ev, pos);
+    if (k == SS_E_INCOMPLETE_TAIL) {
+        /* A length past the end is a cut tail, unless a valid entry follows
+         * (then the length field itself was damaged). */
+        uint64_t next = resync(w, pos + 1);
+        if (next == w->limit) return end_event(w, ev, pos);
+        ev->err.kind = SS_E_BAD_LENGTH;
+        return damage_event(w, ev, pos, next);
+    }
+    return damage_event(w, ev, pos, resync(w, pos + 1));
+}
+
+void ss_walker_set_decoder(ss_walker *w, ss_decoder *d) { w->decoder = d; }

@@ -1,0 +1,234 @@
+/* Unit tests of the bounds-checked cursor, the varints and the v2 record decoder.
+ * Expected values are derived by hand from Kafka's ByteUtils (zig-zag varints,
+ * at most 5 bytes for an int32, 10 for an int64) and DefaultRecord.java. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+#include "segscan/segscan.h"
+
+static int failures, checks;
+#define CHECK(c)                                                                 \
+    do {                                                                         \
+        checks++;                                                                \
+        if (!(c)) { failures++; fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); } \
+    } while (0)
+
+static void test_be(void) {
+    const uint8_t b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xff};
+    ss_rd r = ss_rd_make(b, sizeof b);
+    CHECK(ss_rd_u16(&r) == 0x0102);
+    CHECK(ss_rd_u32(&r) == 0x03040506u);
+    CHECK(ss_rd_left(&r) == 3);
+    CHECK(ss_rd_u32(&r) == 0 && r.bad);   /* only 3 left */
+    CHECK(ss_rd_u8(&r) == 0 && r.bad);    /* sticky */
+    ss_rd r2 = ss_rd_make(b, 8);
+    CHECK(ss_rd_i64(&r2) == 0x0102030405060708ll && !r2.bad);
+    ss_rd r3 = ss_rd_make(b + 8, 1);
+    CHECK(ss_rd_i16(&r3) == 0 && r3.bad);
+}
+
+static void test_sub(void) {
+    const uint8_t b[] = {1, 2, 3, 4, 5};
+    ss_rd r = ss_rd_make(b, sizeof b);
+    ss_rd s = ss_rd_sub(&r, 2);
+    CHECK(!s.bad && ss_rd_left(&s) == 2 && ss_rd_left(&r) == 3);
+    CHECK(ss_rd_u16(&s) == 0x0102);
+    CHECK(ss_rd_u8(&s) == 0 && s.bad);    /* cannot read past its window */
+    CHECK(ss_rd_u8(&r) == 3);             /* parent unaffected */
+    ss_rd t = ss_rd_sub(&r, 3);           /* only 2 left */
+    CHECK(t.bad && r.bad);
+}
+
+static int32_t v32(const uint8_t *b, size_t n, bool *bad) {
+    ss_rd r = ss_rd_make(b, n);
+    int32_t v = ss_rd_varint(&r);
+    *bad = r.bad;
+    return v;
+}
+static int64_t v64(const uint8_t *b, size_t n, bool *bad) {
+    ss_rd r = ss_rd_make(b, n);
+    int64_t v = ss_rd_varlong(&r);
+    *bad = r.bad;
+    return v;
+}
+
+static void test_varints(void) {
+    bool bad;
+    /* zig-zag: 0->0, -1->1, 1->2, -2->3, 63->126, -64->127, 64->128 (0x80 0x01) */
+    CHECK(v32((const uint8_t[]){0x00}, 1, &bad) == 0 && !bad);
+    CHECK(v32((const uint8_t[]){0x01}, 1, &bad) == -1 && !bad);
+    CHECK(v32((const uint8_t[]){0x02}, 1, &bad) == 1 && !bad);
+    CHECK(v32((const uint8_t[]){0x7f}, 1, &bad) == -64 && !bad);
+    CHECK(v32((const uint8_t[]){0x80, 0x01}, 2, &bad) == 64 && !bad);
+    /* INT32_MAX = zig-zag 0xFFFFFFFE = fe ff ff ff 0f; INT32_MIN = ff ff ff ff 0f */
+    CHECK(v32((const uint8_t[]){0xfe, 0xff, 0xff, 0xff, 0x0f}, 5, &bad) == INT32_MAX && !bad);
+    CHECK(v32((const uint8_t[]){0xff, 0xff, 0xff, 0xff, 0x0f}, 5, &bad) == INT32_MIN && !bad);
+    /* 6-byte int32 varint: Kafka's readVarint throws (IllegalArgumentException) */
+    v32((const uint8_t[]){0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 6, &bad);
+    CHECK(bad);
+    /* truncated */
+    v32((const uint8_t[]){0x80, 0x80}, 2, &bad);
+    CHECK(bad);
+    /* INT64_MIN = ten bytes ff..ff 01 */
+    const uint8_t lmin[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+    CHECK(v64(lmin, 10, &bad) == INT64_MIN && !bad);
+    /* 11-byte varlong: too long */
+    const uint8_t l11[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+    v64(l11, 11, &bad);
+    CHECK(bad);
+    CHECK(v64((const uint8_t[]){0x96, 0x01}, 2, &bad) == 75 && !bad); /* 150 zig-zag -> 75 */
+}
+
+/* Build a v2 batch around `recs` (uncompressed) with count `count`. */
+static size_t make_batch(uint8_t *out, const uint8_t *recs, size_t rlen, int32_t count, int16_t attrs) {
+    memset(out, 0, 61);
+    uint32_t len = (uint32_t)(49 + rlen);
+    out[8] = (uint8_t)(len >> 24); out[9] = (uint8_t)(len >> 16); out[10] = (uint8_t)(len >> 8); out[11] = (uint8_t)len;
+    out[16] = 2;
+    out[21] = (uint8_t)(attrs >> 8); out[22] = (uint8_t)attrs;
+    int32_t last = count > 0 ? count - 1 : 0;
+    out[26] = (uint8_t)last;
+    memset(out + 43, 0xff, 8 + 2 + 4); /* no producer */
+    out[57] = (uint8_t)((uint32_t)count >> 24); out[58] = (uint8_t)((uint32_t)count >> 16);
+    out[59] = (uint8_t)((uint32_t)count >> 8); out[60] = (uint8_t)count;
+    memcpy(out + 61, recs, rlen);
+    uint32_t crc = ss_crc32c(0, out + 21, 61 + rlen - 21);
+    out[17] = (uint8_t)(crc >> 24); out[18] = (uint8_t)(crc >> 16); out[19] = (uint8_t)(crc >> 8); out[20] = (uint8_t)crc;
+    return 61 + rlen;
+}
+
+static int decode_all(const uint8_t *batch, size_t n, ss_record *last, ss_error *err) {
+    ss_decoder *d = ss_decoder_new(0);
+    ss_batch b;
+    int got = 0;
+    if (ss_batch_parse(batch, n, 0, true, d, &b, err) != SS_E_OK) { ss_decoder_free(d); return -100; }
+    CHECK(b.crc_valid);
+    ss_rec_iter it;
+    if (ss_records_begin(d, &b, &it, err) != SS_E_OK) { ss_decoder_free(d); return -200; }
+    int r;
+    while ((r = ss_records_next(&it, last, err)) == 1) got++;
+    ss_decoder_free(d);
+    return r < 0 ? -1 - got : got;
+}
+
+static void test_records(void) {
+    uint8_t buf[512];
+    ss_record rec;
+    ss_error err;
+    /* one record: length 8 (varint 0x10): attrs 0, tsDelta 0, offDelta 0, key null (0x01),
+     * value "ab" (len 2 -> 0x04), headers 0 */
+    const uint8_t ok[] = {0x10, 0x00, 0x00, 0x00, 0x01, 0x04, 'a', 'b', 0x00};
+    size_t n = make_batch(buf, ok, sizeof ok, 1, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == 1);
+    CHECK(rec.key_len == -1 && rec.value_len == 2 && memcmp(rec.value, "ab", 2) == 0 && rec.size == 9);
+
+    /* header count larger than the bytes left */
+    const uint8_t hdr[] = {0x10, 0x00, 0x00, 0x00, 0x01, 0x04, 'a', 'b', 0x14};
+    n = make_batch(buf, hdr, sizeof hdr, 1, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_RECORD);
+
+    /* negative record length */
+    const uint8_t neg[] = {0x03, 0x00};
+    n = make_batch(buf, neg, sizeof neg, 1, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_RECORD);
+
+    /* record length past the end of the batch */
+    const uint8_t past[] = {0x7e, 0x00, 0x00};
+    n = make_batch(buf, past, sizeof past, 1, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_RECORD);
+
+    /* a key length varint of 11 bytes inside the record */
+    const uint8_t longvar[] = {0x1c, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+    n = make_batch(buf, longvar, sizeof longvar, 1, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_RECORD);
+
+    /* record count 2^31-1 with one record: the records run out */
+    n = make_batch(buf, ok, sizeof ok, INT32_MAX, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == -2 && err.kind == SS_E_BAD_RECORD);
+
+    /* declared count 1 but two records: Kafka's "records still remaining" */
+    uint8_t two[sizeof ok * 2];
+    memcpy(two, ok, sizeof ok);
+    memcpy(two + sizeof ok, ok, sizeof ok);
+    n = make_batch(buf, two, sizeof two, 1, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_BATCH);
+
+    /* negative count */
+    n = make_batch(buf, ok, sizeof ok, -5, 0);
+    CHECK(decode_all(buf, n, &rec, &err) == -200 && err.kind == SS_E_BAD_BATCH);
+
+    /* control batch whose key is shorter than 4 bytes */
+    const uint8_t ctl[] = {0x12, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x04, 'a', 'b', 0x00};
+    n = make_batch(buf, ctl, sizeof ctl, 1, 0x30);
+    CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_RECORD);
+}
+
+static void test_batch_header(void) {
+    uint8_t buf[128];
+    ss_batch b;
+    ss_error err;
+    const uint8_t ok[] = {0x10, 0x00, 0x00, 0x00, 0x01, 0x04, 'a', 'b', 0x00};
+    size_t n = make_batch(buf, ok, sizeof ok, 1, 0);
+    /* length field 0, 13, 2^31-1 and negative */
+    const int32_t lens[] = {0, 13, INT32_MAX, -1, -2147483647 - 1};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        uint8_t c[128];
+        memcpy(c, buf, n);
+        uint32_t v = (uint32_t)lens[i];
+        c[8] = (uint8_t)(v >> 24); c[9] = (uint8_t)(v >> 16); c[10] = (uint8_t)(v >> 8); c[11] = (uint8_t)v;
+        ss_errkind k = ss_batch_parse(c, n, 0, true, NULL, &b, &err);
+        CHECK(k == (lens[i] == INT32_MAX ? SS_E_INCOMPLETE_TAIL : SS_E_BAD_LENGTH));
+    }
+    /* bad magic */
+    buf[16] = 7;
+    CHECK(ss_batch_parse(buf, n, 0, true, NULL, &b, &err) == SS_E_BAD_MAGIC);
+    buf[16] = 2;
+    /* a v2 batch shorter than the 61-byte header */
+    uint8_t small[40] = {0};
+    small[11] = 28;
+    small[16] = 2;
+    CHECK(ss_batch_parse(small, sizeof small, 0, true, NULL, &b, &err) == SS_E_BAD_LENGTH);
+    /* CRC flip is detected */
+    buf[n - 2] ^= 1;
+    CHECK(ss_batch_parse(buf, n, 0, true, NULL, &b, &err) == SS_E_OK && !b.crc_valid);
+}
+
+static void test_walker_resync(void) {
+    /* three copies of a batch with garbage between the first and second */
+    uint8_t one[128], file[512];
+    const uint8_t ok[] = {0x10, 0x00, 0x00, 0x00, 0x01, 0x04, 'a', 'b', 0x00};
+    size_t n = make_batch(one, ok, sizeof ok, 1, 0);
+    size_t pos = 0;
+    memcpy(file, one, n); pos += n;
+    memset(file + pos, 0xab, 37); pos += 37;
+    memcpy(file + pos, one, n); pos += n;
+    memcpy(file + pos, one, n); pos += n;
+    ss_segment *s;
+    ss_error err;
+    CHECK(ss_segment_from_memory(file, pos, false, &s, &err) == SS_E_OK);
+    ss_walker w;
+    ss_walker_init(&w, s, UINT64_MAX);
+    ss_event ev;
+    int batches = 0, damage = 0;
+    uint64_t dpos = 0, dlen = 0;
+    while (ss_walker_next(&w, &ev) != SS_EV_END) {
+        if (ev.kind == SS_EV_BATCH) batches++;
+        else { damage++; dpos = ev.err.position; dlen = ev.err.length; }
+    }
+    CHECK(batches == 3 && damage == 1 && dpos == n && dlen == 37);
+    CHECK(ev.tail_bytes == 0 && ev.end_of_last_batch == pos);
+    ss_segment_close(s);
+}
+
+int main(void) {
+    test_be();
+    test_sub();
+    test_varints();
+    test_records();
+    test_batch_header();
+    test_walker_resync();
+    printf("test_reader: %d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
