@@ -1,0 +1,590 @@
+/* segscan dump - what kafka-dump-log.sh prints, or JSON Lines.
+ *
+ * The text form reproduces Kafka's DumpLogSegments.dumpLog / printBatchLevel
+ * (core/src/main/scala/kafka/tools/DumpLogSegments.scala, Kafka 4.0) byte for
+ * byte. Where Kafka would die with a stack trace, segscan reports the damage
+ * on stderr and goes on with the rest of the file.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char dump_usage[] =
+    "usage: segscan dump [options] FILE...\n"
+    "\n"
+    "Print .log segments as kafka-dump-log.sh (Kafka 4.0) prints them, or as JSON Lines.\n"
+    "FILE may be '-' to read one segment from standard input.\n"
+    "\n"
+    "  --files A,B,...          files to dump (as kafka-dump-log.sh; may be combined with FILE...)\n"
+    "  --deep-iteration         print every record, not only batches\n"
+    "  --print-data-log         print keys and values (implies --deep-iteration)\n"
+    "  --skip-record-metadata   with --print-data-log: only keys and values\n"
+    "  --max-bytes N            read at most N bytes of each file\n"
+    "  --json                   JSON Lines: batch, record, error and end objects\n"
+    "  --bytes utf8|hex|base64  how --json writes keys, values and header values (default utf8)\n"
+    "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864);\n"
+    "                           a larger batch is reported and skipped\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "exit codes: 0 clean, 2 a file could not be read, 3 damaged data was met\n";
+
+enum {
+    OPT_DEEP = 256, OPT_DATA, OPT_SKIPMETA, OPT_MAXBYTES, OPT_JSON, OPT_BYTES, OPT_MAXBATCH, OPT_FILES,
+    OPT_VERIFY, OPT_SANITY, OPT_OFFSETS_DEC, OPT_TXN_DEC, OPT_MAXMSG,
+};
+
+static const struct option dump_longopts[] = {
+    {"deep-iteration", no_argument, NULL, OPT_DEEP},
+    {"print-data-log", no_argument, NULL, OPT_DATA},
+    {"skip-record-metadata", no_argument, NULL, OPT_SKIPMETA},
+    {"max-bytes", required_argument, NULL, OPT_MAXBYTES},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"bytes", required_argument, NULL, OPT_BYTES},
+    {"max-batch-bytes", required_argument, NULL, OPT_MAXBATCH},
+    {"files", required_argument, NULL, OPT_FILES},
+    {"verify-index-only", no_argument, NULL, OPT_VERIFY},
+    {"index-sanity-check", no_argument, NULL, OPT_SANITY},
+    {"offsets-decoder", no_argument, NULL, OPT_OFFSETS_DEC},
+    {"transaction-log-decoder", no_argument, NULL, OPT_TXN_DEC},
+    {"max-message-size", required_argument, NULL, OPT_MAXMSG},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Non-consecutive offsets seen while deep-iterating one file (Kafka prints them on stderr). */
+typedef struct offset_pairs {
+    int64_t (*v)[2];
+    size_t n, cap;
+} offset_pairs;
+
+static void pairs_add(offset_pairs *p, int64_t a, int64_t b) {
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 64;
+        void *nv = realloc(p->v, nc * sizeof *p->v);
+        if (!nv) return;
+        p->v = nv;
+        p->cap = nc;
+    }
+    p->v[p->n][0] = a;
+    p->v[p->n][1] = b;
+    p->n++;
+}
+
+static const char *base_name(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Java's Long.parseLong of the file name up to the first '.', as DumpLogSegments does. */
+static bool start_offset_of(const char *path, int64_t *v) {
+    const char *name = base_name(path);
+    const char *dot = strchr(name, '.');
+    size_t n = dot ? (size_t)(dot - name) : strlen(name);
+    if (n == 0 || n > 20) return false;
+    char tmp[24];
+    memcpy(tmp, name, n);
+    tmp[n] = 0;
+    char *end;
+    long long x = strtoll(tmp, &end, 10);
+    if (*end || tmp[0] == ' ') return false;
+    *v = x;
+    return true;
+}
+
+/* ---- text form --------------------------------------------------------------- */
+
+static void text_batch(ss_out *o, const ss_batch *b) {
+    if (b->magic >= 2) {
+        out_str(o, "baseOffset: ");
+        out_i64(o, b->base_offset);
+        out_str(o, " lastOffset: ");
+        out_i64(o, b->last_offset);
+        out_str(o, " count: ");
+        out_i64(o, b->count);
+        out_str(o, " baseSequence: ");
+        out_i64(o, b->base_sequence);
+        out_str(o, " lastSequence: ");
+        out_i64(o, b->last_sequence);
+        out_str(o, " producerId: ");
+        out_i64(o, b->producer_id);
+        out_str(o, " producerEpoch: ");
+        out_i64(o, b->producer_epoch);
+        out_str(o, " partitionLeaderEpoch: ");
+        out_i64(o, b->partition_leader_epoch);
+        out_str(o, " isTransactional: ");
+        out_bool(o, b->transactional);
+        out_str(o, " isControl: ");
+        out_bool(o, b->control);
+        out_str(o, " deleteHorizonMs: ");
+        if (b->has_delete_horizon) {
+            out_str(o, "OptionalLong[");
+            out_i64(o, b->delete_horizon_ms);
+            out_ch(o, ']');
+        } else {
+            out_str(o, "OptionalLong.empty");
+        }
+    } else {
+        out_str(o, "offset: ");
+        out_i64(o, b->last_offset);
+    }
+    out_str(o, " position: ");
+    out_u64(o, b->position);
+    out_ch(o, ' ');
+    out_str(o, ss_tstype_name(b->timestamp_type));
+    out_str(o, ": ");
+    out_i64(o, b->max_timestamp);
+    out_str(o, " size: ");
+    out_u64(o, b->size);
+    out_str(o, " magic: ");
+    out_i64(o, b->magic);
+    out_str(o, " compresscodec: ");
+    out_str(o, ss_codec_name(b->codec) ? ss_codec_name(b->codec) : "unknown");
+    out_str(o, " crc: ");
+    out_u64(o, b->crc);
+    out_str(o, " isvalid: ");
+    out_bool(o, b->crc_valid);
+    out_ch(o, '\n');
+}
+
+static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *b, const ss_record *r) {
+    const char *prefix = "| ";
+    if (!opt->skip_meta) {
+        out_str(o, "| offset: ");
+        out_i64(o, r->offset);
+        out_ch(o, ' ');
+        out_str(o, ss_tstype_name(b->timestamp_type));
+        out_str(o, ": ");
+        out_i64(o, r->timestamp);
+        out_str(o, " keySize: ");
+        out_i64(o, r->key_len);
+        out_str(o, " valueSize: ");
+        out_i64(o, r->value_len);
+        prefix = " ";
+        if (b->magic >= 2) {
+            out_str(o, " sequence: ");
+            out_i64(o, r->sequence);
+            out_str(o, " headerKeys: [");
+            size_t pos = 0;
+            ss_header h;
+            bool first = true;
+            while (ss_header_next(r, &pos, &h)) {
+                if (!first) out_ch(o, ',');
+                first = false;
+                out_java_utf8(o, h.key, (size_t)h.key_len);
+            }
+            out_ch(o, ']');
+        } else {
+            out_str(o, " isValid: ");
+            out_bool(o, r->legacy_crc_valid);
+            out_str(o, " crc: ");
+            out_u64(o, r->legacy_crc);
+            out_ch(o, '}');
+        }
+        if (b->control) {
+            if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT) {
+                out_str(o, " endTxnMarker: ");
+                out_str(o, ss_control_type_name(r->control_type));
+                out_str(o, " coordinatorEpoch: ");
+                out_i64(o, r->coordinator_epoch);
+            } else {
+                out_str(o, " controlType: ");
+                out_str(o, ss_control_type_name(r->control_type));
+                out_ch(o, '(');
+                out_i64(o, r->control_type);
+                out_ch(o, ')');
+            }
+        }
+    }
+    if (opt->data && !b->control) {
+        if (r->key_len >= 0) {
+            out_str(o, prefix);
+            out_str(o, "key: ");
+            out_java_utf8(o, r->key, (size_t)r->key_len);
+            prefix = " ";
+        }
+        if (r->value_len >= 0) {
+            out_str(o, " payload: ");
+            out_java_utf8(o, r->value, (size_t)r->value_len);
+        }
+    }
+    out_ch(o, '\n');
+}
+
+/* ---- JSON form ------------------------------------------------------------------ */
+
+static void json_head(ss_out *o, const char *type, const char *file) {
+    out_str(o, "{\"type\":\"");
+    out_str(o, type);
+    out_str(o, "\",\"file\":");
+    out_json_cstr(o, file);
+}
+
+static void json_kv_i64(ss_out *o, const char *k, int64_t v) {
+    out_str(o, ",\"");
+    out_str(o, k);
+    out_str(o, "\":");
+    out_i64(o, v);
+}
+
+static void json_kv_bool(ss_out *o, const char *k, bool v) {
+    out_str(o, ",\"");
+    out_str(o, k);
+    out_str(o, "\":");
+    out_bool(o, v);
+}
+
+static void json_kv_str(ss_out *o, const char *k, const char *v) {
+    out_str(o, ",\"");
+    out_str(o, k);
+    out_str(o, "\":");
+    if (v) out_json_cstr(o, v);
+    else out_str(o, "null");
+}
+
+static void json_batch(ss_out *o, const char *file, const ss_batch *b) {
+    json_head(o, "batch", file);
+    json_kv_i64(o, "position", (int64_t)b->position);
+    json_kv_i64(o, "sizeInBytes", b->size);
+    json_kv_i64(o, "baseOffset", b->base_offset);
+    json_kv_i64(o, "lastOffset", b->last_offset);
+    if (b->magic >= 2) json_kv_i64(o, "count", b->count);
+    else out_str(o, ",\"count\":null");
+    json_kv_i64(o, "magic", b->magic);
+    json_kv_i64(o, "attributes", b->attributes);
+    json_kv_str(o, "compression", ss_codec_name(b->codec));
+    json_kv_str(o, "timestampType", ss_tstype_name(b->timestamp_type));
+    json_kv_bool(o, "isTransactional", b->transactional);
+    json_kv_bool(o, "isControl", b->control);
+    json_kv_bool(o, "hasDeleteHorizon", b->has_delete_horizon);
+    if (b->has_delete_horizon) json_kv_i64(o, "deleteHorizonMs", b->delete_horizon_ms);
+    else out_str(o, ",\"deleteHorizonMs\":null");
+    json_kv_i64(o, "partitionLeaderEpoch", b->partition_leader_epoch);
+    json_kv_i64(o, "producerId", b->producer_id);
+    json_kv_i64(o, "producerEpoch", b->producer_epoch);
+    json_kv_i64(o, "baseSequence", b->base_sequence);
+    json_kv_i64(o, "lastSequence", b->last_sequence);
+    if (b->magic >= 2) json_kv_i64(o, "baseTimestamp", b->base_timestamp);
+    else out_str(o, ",\"baseTimestamp\":null");
+    json_kv_i64(o, "maxTimestamp", b->max_timestamp);
+    json_kv_i64(o, "crc", b->crc);
+    json_kv_bool(o, "crcValid", b->crc_valid);
+    if (!b->crc_valid) json_kv_i64(o, "computedCrc", b->crc_computed);
+    out_str(o, "}\n");
+}
+
+static void json_bytes_field(ss_out *o, enum bytes_mode m, const char *k, const uint8_t *p, int32_t len) {
+    out_str(o, ",\"");
+    out_str(o, k);
+    out_str(o, "\":");
+    if (out_json_bytes(o, m, p, len)) {
+        out_str(o, ",\"");
+        out_str(o, k);
+        out_str(o, "Lossy\":true");
+    }
+}
+
+static void json_record(ss_out *o, const char *file, const struct dump_opts *opt, const ss_batch *b,
+                        const ss_record *r) {
+    json_head(o, "record", file);
+    json_kv_i64(o, "offset", r->offset);
+    json_kv_i64(o, "timestamp", r->timestamp);
+    json_kv_i64(o, "sequence", r->sequence);
+    json_kv_i64(o, "sizeInBytes", r->size);
+    json_kv_i64(o, "keySize", r->key_len);
+    json_kv_i64(o, "valueSize", r->value_len);
+    json_bytes_field(o, opt->bytes, "key", r->key, r->key_len);
+    json_bytes_field(o, opt->bytes, "value", r->value, r->value_len);
+    out_str(o, ",\"headers\":[");
+    size_t pos = 0;
+    ss_header h;
+    bool first = true;
+    while (ss_header_next(r, &pos, &h)) {
+        if (!first) out_ch(o, ',');
+        first = false;
+        out_str(o, "{\"key\":");
+        if (out_json_utf8(o, h.key, (size_t)h.key_len)) out_str(o, ",\"keyLossy\":true");
+        json_bytes_field(o, opt->bytes, "value", h.value, h.value_len);
+        out_ch(o, '}');
+    }
+    out_ch(o, ']');
+    if (b->magic < 2) {
+        json_kv_i64(o, "legacyMagic", r->legacy_magic);
+        json_kv_i64(o, "legacyAttributes", r->legacy_attributes);
+        json_kv_i64(o, "legacyCrc", r->legacy_crc);
+        json_kv_str(o, "legacyTimestampType", ss_tstype_name(r->legacy_timestamp_type));
+        json_kv_bool(o, "legacyCrcValid", r->legacy_crc_valid);
+    }
+    if (b->control) {
+        json_kv_str(o, "controlType", ss_control_type_name(r->control_type));
+        if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT)
+            json_kv_i64(o, "coordinatorEpoch", r->coordinator_epoch);
+    }
+    out_str(o, "}\n");
+}
+
+static void json_error(ss_out *o, const char *file, const char *type, const ss_error *e) {
+    json_head(o, type, file);
+    json_kv_i64(o, "position", (int64_t)e->position);
+    if (e->base_offset >= 0) json_kv_i64(o, "baseOffset", e->base_offset);
+    else out_str(o, ",\"baseOffset\":null");
+    json_kv_i64(o, "length", (int64_t)e->length);
+    json_kv_str(o, "kind", ss_errkind_name(e->kind));
+    json_kv_str(o, "reason", e->msg);
+    out_str(o, "}\n");
+}
+
+static void json_end(ss_out *o, const char *file, const ss_event *ev, uint64_t damaged) {
+    json_head(o, "end", file);
+    json_kv_i64(o, "fileSize", (int64_t)ev->file_size);
+    json_kv_i64(o, "endOfLastBatch", (int64_t)ev->end_of_last_batch);
+    json_kv_i64(o, "unreadTailBytes", (int64_t)ev->tail_bytes);
+    json_kv_str(o, "tail", ev->tail_kind == SS_E_ZERO_TAIL ? "zeros"
+                           : ev->tail_kind == SS_E_INCOMPLETE_TAIL ? "incomplete" : "none");
+    json_kv_i64(o, "damagedBytes", (int64_t)damaged);
+    out_str(o, "}\n");
+}
+
+/* ---- one .log file ----------------------------------------------------------------- */
+
+static int read_stdin(uint8_t **buf, size_t *len) {
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *b = malloc(cap);
+    if (!b) return -1;
+    for (;;) {
+        if (n == cap) {
+            uint8_t *nb = realloc(b, cap * 2);
+            if (!nb) { free(b); return -1; }
+            b = nb;
+            cap *= 2;
+        }
+        size_t r = fread(b + n, 1, cap - n, stdin);
+        n += r;
+        if (r == 0) break;
+    }
+    if (ferror(stdin)) { free(b); return -1; }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+    ss_segment *seg = NULL;
+    ss_error err;
+    int rc = EXIT_OK;
+    bool is_stdin = !strcmp(path, "-");
+    if (is_stdin) {
+        uint8_t *buf;
+        size_t len;
+        if (read_stdin(&buf, &len) != 0) {
+            warnx_("-: cannot read standard input");
+            return EXIT_TROUBLE;
+        }
+        ss_errkind k = ss_segment_from_memory(buf, len, true, &seg, &err);
+        free(buf);
+        if (k != SS_E_OK) { warnx_("-: %s", err.msg); return EXIT_TROUBLE; }
+    } else if (ss_segment_open(path, &seg, &err) != SS_E_OK) {
+        out_flush(o);
+        warnx_("%s: %s", path, err.msg);
+        return EXIT_TROUBLE;
+    }
+
+    if (!opt->json && !is_stdin) {
+        int64_t start;
+        if (start_offset_of(path, &start)) {
+            out_str(o, "Log starting offset: ");
+            out_i64(o, start);
+            out_ch(o, '\n');
+        } else {
+            out_flush(o);
+            warnx_("%s: file name does not start with an offset; 'Log starting offset' left out", path);
+        }
+    }
+
+    ss_walker w;
+    ss_walker_init(&w, seg, opt->max_bytes);
+    ss_walker_set_decoder(&w, dec);
+    ss_event ev;
+    offset_pairs gaps = {0};
+    int64_t last_offset = -1;
+    bool have_last = false;
+    for (;;) {
+        ss_event_kind k = ss_walker_next(&w, &ev);
+        if (k == SS_EV_END) break;
+        if (k == SS_EV_DAMAGE) {
+            rc = exit_merge(rc, EXIT_DAMAGE);
+            if (opt->json) json_error(o, path, "error", &ev.err);
+            else { out_flush(o); report_error(path, &ev.err); }
+            continue;
+        }
+        const ss_batch *b = &ev.batch;
+        if (opt->json) json_batch(o, path, b);
+        else text_batch(o, b);
+        /* The JSON form follows the oracle: a batch failing its CRC is not iterated. */
+        bool iterate = opt->json ? b->crc_valid : opt->deep;
+        if (!iterate) continue;
+        ss_rec_iter it;
+        ss_record r;
+        if (ss_records_begin(dec, b, &it, &err) != SS_E_OK) {
+            if (err.kind == SS_E_TOO_LARGE) {
+                if (opt->json) json_error(o, path, "notice", &err);
+                else { out_flush(o); report_error(path, &err); }
+                continue;
+            }
+        } else {
+            int n;
+            while ((n = ss_records_next(&it, &r, &err)) == 1) {
+                if (opt->json) {
+                    json_record(o, path, opt, b, &r);
+                } else {
+                    if (have_last && r.offset != last_offset + 1) pairs_add(&gaps, last_offset, r.offset);
+                    last_offset = r.offset;
+                    have_last = true;
+                    text_record(o, opt, b, &r);
+                }
+            }
+            if (n == 0) continue;
+        }
+        /* records could not be decoded: damage inside a batch with a valid frame */
+        rc = exit_merge(rc, EXIT_DAMAGE);
+        err.length = b->size;
+        if (opt->json) json_error(o, path, "error", &err);
+        else { out_flush(o); report_error(path, &err); }
+    }
+    if (opt->json) {
+        json_end(o, path, &ev, w.damaged_bytes);
+    } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {
+        out_str(o, "Found ");
+        out_u64(o, ev.tail_bytes);
+        out_str(o, " invalid bytes at the end of ");
+        out_str(o, base_name(path));
+        out_ch(o, '\n');
+    }
+    if (gaps.n) {
+        /* Kafka prepends to a list, so the pairs come out newest first. */
+        out_flush(o);
+        char *abs = is_stdin ? NULL : realpath(path, NULL);
+        fprintf(stderr, "Non-consecutive offsets in %s\n", abs ? abs : path);
+        for (size_t i = gaps.n; i-- > 0;)
+            fprintf(stderr, "  %lld is followed by %lld\n", (long long)gaps.v[i][0], (long long)gaps.v[i][1]);
+        free(abs);
+    }
+    free(gaps.v);
+    ss_segment_close(seg);
+    return rc;
+}
+
+static bool has_suffix(const char *s, const char *suf) {
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
+static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+    if (!opt->json) {
+        out_str(o, "Dumping ");
+        out_str(o, path);
+        out_ch(o, '\n');
+    }
+    if (!strcmp(path, "-") || has_suffix(path, ".log")) return dump_log(path, opt, dec, o);
+    if (is_index_file(path)) return dump_index_file(path, opt, o);
+    out_flush(o);
+    fprintf(stderr, "Ignoring unknown file %s\n", path);
+    return EXIT_OK;
+}
+
+int cmd_dump(int argc, char **argv) {
+    struct dump_opts opt = {.max_bytes = UINT64_MAX, .bytes = BYTES_UTF8,
+                            .max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES, .max_message_size = 5 * 1024 * 1024};
+    char **files = NULL;
+    size_t nfiles = 0;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", dump_longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DEEP: opt.deep = true; break;
+        case OPT_DATA: opt.data = true; opt.deep = true; break;
+        case OPT_SKIPMETA: opt.skip_meta = true; break;
+        case OPT_JSON: opt.json = true; break;
+        case OPT_VERIFY: opt.verify_index_only = true; break;
+        case OPT_SANITY: opt.index_sanity_check = true; break;
+        case OPT_OFFSETS_DEC: opt.offsets_decoder = true; opt.data = opt.deep = true; break;
+        case OPT_TXN_DEC: opt.txn_log_decoder = true; opt.data = opt.deep = true; break;
+        case OPT_MAXBYTES: {
+            uint64_t v;
+            if (!parse_u64(optarg, &v) || v > INT32_MAX) {
+                warnx_("dump: --max-bytes needs a number from 0 to %d", INT32_MAX);
+                free(files);
+                return EXIT_TROUBLE;
+            }
+            opt.max_bytes = v;
+            break;
+        }
+        case OPT_MAXMSG:
+            if (!parse_u64(optarg, &opt.max_message_size)) {
+                warnx_("dump: --max-message-size needs a number");
+                free(files);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case OPT_MAXBATCH:
+            if (!parse_u64(optarg, &opt.max_batch_bytes) || opt.max_batch_bytes == 0) {
+                warnx_("dump: --max-batch-bytes needs a positive number");
+                free(files);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case OPT_BYTES:
+            if (parse_bytes_mode(optarg, &opt.bytes) != 0) {
+                warnx_("dump: --bytes takes utf8, hex or base64");
+                free(files);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case OPT_FILES: {
+            /* comma separated, as kafka-dump-log.sh */
+            char *s = optarg;
+            for (;;) {
+                char *comma = strchr(s, ',');
+                if (comma) *comma = 0;
+                if (*s) {
+                    char **nf = realloc(files, (nfiles + 1) * sizeof *files);
+                    if (!nf) { free(files); return EXIT_TROUBLE; }
+                    files = nf;
+                    files[nfiles++] = s;
+                }
+                if (!comma) break;
+                s = comma + 1;
+            }
+            break;
+        }
+        case 'h': fputs(dump_usage, stdout); free(files); return EXIT_OK;
+        default: fputs(dump_usage, stderr); free(files); return EXIT_TROUBLE;
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        char **nf = realloc(files, (nfiles + 1) * sizeof *files);
+        if (!nf) { free(files); return EXIT_TROUBLE; }
+        files = nf;
+        files[nfiles++] = argv[i];
+    }
+    if (nfiles == 0) {
+        warnx_("dump: no file given");
+        fputs(dump_usage, stderr);
+        return EXIT_TROUBLE;
+    }
+    ss_decoder *dec = ss_decoder_new((size_t)opt.max_batch_bytes);
+    if (!dec) { warnx_("out of memory"); free(files); return EXIT_TROUBLE; }
+    ss_out o;
+    out_init(&o, stdout);
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < nfiles; i++) rc = exit_merge(rc, dump_one(files[i], &opt, dec, &o));
+    out_free(&o);
+    if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
+    ss_decoder_free(dec);
+    free(files);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/* segscan - command line entry point: dispatch to a subcommand. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: segscan <command> [options] PATH...\n"
+    "\n"
+    "Read Apache Kafka log segments straight from a broker's disk.\n"
+    "\n"
+    "commands:\n"
+    "  dump      print segments as kafka-dump-log.sh does, or as JSON Lines (--json)\n"
+    "\n"
+    "options:\n"
+    "  -h, --help     this help; 'segscan <command> --help' for a command's options\n"
+    "  -V, --version  print the version\n"
+    "\n"
+    "exit codes: 0 done, 1 findings or differences, 2 usage or I/O error, 3 damaged input met\n"
+    "See segscan(1).\n";
+
+int exit_merge(int a, int b) {
+    static const int rank[] = {[EXIT_OK] = 0, [EXIT_FINDINGS] = 1, [EXIT_DAMAGE] = 2, [EXIT_TROUBLE] = 3};
+    return rank[b] > rank[a] ? b : a;
+}
+
+void warnx_(const char *fmt, ...) {
+    va_list ap;
+    fflush(stdout);
+    fputs("segscan: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void report_error(const char *file, const ss_error *e) {
+    if (e->base_offset >= 0)
+        warnx_("%s: byte %llu (baseOffset %lld): %s [%s]", file, (unsigned long long)e->position,
+               (long long)e->base_offset, e->msg, ss_errkind_name(e->kind));
+    else
+        warnx_("%s: byte %llu: %s [%s]", file, (unsigned long long)e->position, e->msg, ss_errkind_name(e->kind));
+}
+
+bool parse_u64(const char *s, uint64_t *v) {
+    if (!s || !*s || *s == '-') return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end) return false;
+    *v = x;
+    return true;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_TROUBLE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+        printf("segscan %s\n", ss_version());
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "dump")) return cmd_dump(argc - 1, argv + 1);
+    warnx_("unknown command '%s' (see 'segscan --help')", cmd);
+    return EXIT_TROUBLE;
+}

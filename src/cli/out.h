@@ -1,0 +1,46 @@
+/* segscan CLI - buffered output and the byte renderings shared by every formatter. */
+#ifndef SS_OUT_H
+#define SS_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct ss_out {
+    FILE *f;
+    char *buf;
+    size_t len, cap;
+    bool failed;      /* a write failed (e.g. EPIPE) */
+} ss_out;
+
+void out_init(ss_out *o, FILE *f);
+void out_flush(ss_out *o);
+void out_free(ss_out *o);
+
+void out_raw(ss_out *o, const void *p, size_t n);
+void out_str(ss_out *o, const char *s);
+void out_ch(ss_out *o, char c);
+void out_i64(ss_out *o, int64_t v);
+void out_u64(ss_out *o, uint64_t v);
+void out_bool(ss_out *o, bool v);
+void out_printf(ss_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Bytes decoded as Java's new String(bytes, UTF_8) and written as UTF-8:
+ * malformed input becomes U+FFFD exactly where Java puts it. Returns true when
+ * a replacement happened. */
+bool out_java_utf8(ss_out *o, const uint8_t *p, size_t n);
+/* The same decoding, written as a JSON string (quotes included). */
+bool out_json_utf8(ss_out *o, const uint8_t *p, size_t n);
+/* JSON string of a NUL-terminated, already valid UTF-8 text. */
+void out_json_cstr(ss_out *o, const char *s);
+void out_hex(ss_out *o, const uint8_t *p, size_t n);
+void out_base64(ss_out *o, const uint8_t *p, size_t n);
+
+enum bytes_mode { BYTES_UTF8, BYTES_HEX, BYTES_BASE64 };
+/* A JSON value for a byte field: null for len < 0, else a string in the chosen
+ * rendering. Returns true when a utf8 rendering was lossy. */
+bool out_json_bytes(ss_out *o, enum bytes_mode m, const uint8_t *p, int32_t len);
+int parse_bytes_mode(const char *s, enum bytes_mode *m);
+
+#endif
