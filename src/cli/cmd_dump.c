@@ -100,53 +100,53 @@ static bool start_offset_of(const char *path, int64_t *v) {
 
 static void text_batch(ss_out *o, const ss_batch *b) {
     if (b->magic >= 2) {
-        out_str(o, "baseOffset: ");
+        out_lit(o, "baseOffset: ");
         out_i64(o, b->base_offset);
-        out_str(o, " lastOffset: ");
+        out_lit(o, " lastOffset: ");
         out_i64(o, b->last_offset);
-        out_str(o, " count: ");
+        out_lit(o, " count: ");
         out_i64(o, b->count);
-        out_str(o, " baseSequence: ");
+        out_lit(o, " baseSequence: ");
         out_i64(o, b->base_sequence);
-        out_str(o, " lastSequence: ");
+        out_lit(o, " lastSequence: ");
         out_i64(o, b->last_sequence);
-        out_str(o, " producerId: ");
+        out_lit(o, " producerId: ");
         out_i64(o, b->producer_id);
-        out_str(o, " producerEpoch: ");
+        out_lit(o, " producerEpoch: ");
         out_i64(o, b->producer_epoch);
-        out_str(o, " partitionLeaderEpoch: ");
+        out_lit(o, " partitionLeaderEpoch: ");
         out_i64(o, b->partition_leader_epoch);
-        out_str(o, " isTransactional: ");
+        out_lit(o, " isTransactional: ");
         out_bool(o, b->transactional);
-        out_str(o, " isControl: ");
+        out_lit(o, " isControl: ");
         out_bool(o, b->control);
-        out_str(o, " deleteHorizonMs: ");
+        out_lit(o, " deleteHorizonMs: ");
         if (b->has_delete_horizon) {
-            out_str(o, "OptionalLong[");
+            out_lit(o, "OptionalLong[");
             out_i64(o, b->delete_horizon_ms);
             out_ch(o, ']');
         } else {
-            out_str(o, "OptionalLong.empty");
+            out_lit(o, "OptionalLong.empty");
         }
     } else {
-        out_str(o, "offset: ");
+        out_lit(o, "offset: ");
         out_i64(o, b->last_offset);
     }
-    out_str(o, " position: ");
+    out_lit(o, " position: ");
     out_u64(o, b->position);
     out_ch(o, ' ');
     out_str(o, ss_tstype_name(b->timestamp_type));
-    out_str(o, ": ");
+    out_lit(o, ": ");
     out_i64(o, b->max_timestamp);
-    out_str(o, " size: ");
+    out_lit(o, " size: ");
     out_u64(o, b->size);
-    out_str(o, " magic: ");
+    out_lit(o, " magic: ");
     out_i64(o, b->magic);
-    out_str(o, " compresscodec: ");
+    out_lit(o, " compresscodec: ");
     out_str(o, ss_codec_name(b->codec) ? ss_codec_name(b->codec) : "unknown");
-    out_str(o, " crc: ");
+    out_lit(o, " crc: ");
     out_u64(o, b->crc);
-    out_str(o, " isvalid: ");
+    out_lit(o, " isvalid: ");
     out_bool(o, b->crc_valid);
     out_ch(o, '\n');
 }
@@ -154,21 +154,21 @@ static void text_batch(ss_out *o, const ss_batch *b) {
 static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *b, const ss_record *r) {
     const char *prefix = "| ";
     if (!opt->skip_meta) {
-        out_str(o, "| offset: ");
+        out_lit(o, "| offset: ");
         out_i64(o, r->offset);
         out_ch(o, ' ');
         out_str(o, ss_tstype_name(b->timestamp_type));
-        out_str(o, ": ");
+        out_lit(o, ": ");
         out_i64(o, r->timestamp);
-        out_str(o, " keySize: ");
+        out_lit(o, " keySize: ");
         out_i64(o, r->key_len);
-        out_str(o, " valueSize: ");
+        out_lit(o, " valueSize: ");
         out_i64(o, r->value_len);
         prefix = " ";
         if (b->magic >= 2) {
-            out_str(o, " sequence: ");
+            out_lit(o, " sequence: ");
             out_i64(o, r->sequence);
-            out_str(o, " headerKeys: [");
+            out_lit(o, " headerKeys: [");
             size_t pos = 0;
             ss_header h;
             bool first = true;
@@ -179,20 +179,20 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
             }
             out_ch(o, ']');
         } else {
-            out_str(o, " isValid: ");
+            out_lit(o, " isValid: ");
             out_bool(o, r->legacy_crc_valid);
-            out_str(o, " crc: ");
+            out_lit(o, " crc: ");
             out_u64(o, r->legacy_crc);
             out_ch(o, '}');
         }
         if (b->control) {
             if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT) {
-                out_str(o, " endTxnMarker: ");
+                out_lit(o, " endTxnMarker: ");
                 out_str(o, ss_control_type_name(r->control_type));
-                out_str(o, " coordinatorEpoch: ");
+                out_lit(o, " coordinatorEpoch: ");
                 out_i64(o, r->coordinator_epoch);
             } else {
-                out_str(o, " controlType: ");
+                out_lit(o, " controlType: ");
                 out_str(o, ss_control_type_name(r->control_type));
                 out_ch(o, '(');
                 out_i64(o, r->control_type);
@@ -203,12 +203,12 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
     if (opt->data && !b->control) {
         if (r->key_len >= 0) {
             out_str(o, prefix);
-            out_str(o, "key: ");
+            out_lit(o, "key: ");
             out_java_utf8(o, r->key, (size_t)r->key_len);
             prefix = " ";
         }
         if (r->value_len >= 0) {
-            out_str(o, " payload: ");
+            out_lit(o, " payload: ");
             out_java_utf8(o, r->value, (size_t)r->value_len);
         }
     }
@@ -218,135 +218,123 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
 /* ---- JSON form ------------------------------------------------------------------ */
 
 static void json_head(ss_out *o, const char *type, const char *file) {
-    out_str(o, "{\"type\":\"");
+    out_lit(o, "{\"type\":\"");
     out_str(o, type);
-    out_str(o, "\",\"file\":");
+    out_lit(o, "\",\"file\":");
     out_json_cstr(o, file);
 }
 
-static void json_kv_i64(ss_out *o, const char *k, int64_t v) {
-    out_str(o, ",\"");
-    out_str(o, k);
-    out_str(o, "\":");
-    out_i64(o, v);
-}
+/* ,"key":value with the key a string literal (no strlen on the hot path). */
+#define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
+#define KV_BOOL(o, k, v) (out_lit((o), ",\"" k "\":"), out_bool((o), (v)))
+#define KV_STR(o, k, v) (out_lit((o), ",\"" k "\":"), json_str_or_null((o), (v)))
 
-static void json_kv_bool(ss_out *o, const char *k, bool v) {
-    out_str(o, ",\"");
-    out_str(o, k);
-    out_str(o, "\":");
-    out_bool(o, v);
-}
-
-static void json_kv_str(ss_out *o, const char *k, const char *v) {
-    out_str(o, ",\"");
-    out_str(o, k);
-    out_str(o, "\":");
+static void json_str_or_null(ss_out *o, const char *v) {
     if (v) out_json_cstr(o, v);
-    else out_str(o, "null");
+    else out_lit(o, "null");
 }
 
 static void json_batch(ss_out *o, const char *file, const ss_batch *b) {
     json_head(o, "batch", file);
-    json_kv_i64(o, "position", (int64_t)b->position);
-    json_kv_i64(o, "sizeInBytes", b->size);
-    json_kv_i64(o, "baseOffset", b->base_offset);
-    json_kv_i64(o, "lastOffset", b->last_offset);
-    if (b->magic >= 2) json_kv_i64(o, "count", b->count);
-    else out_str(o, ",\"count\":null");
-    json_kv_i64(o, "magic", b->magic);
-    json_kv_i64(o, "attributes", b->attributes);
-    json_kv_str(o, "compression", ss_codec_name(b->codec));
-    json_kv_str(o, "timestampType", ss_tstype_name(b->timestamp_type));
-    json_kv_bool(o, "isTransactional", b->transactional);
-    json_kv_bool(o, "isControl", b->control);
-    json_kv_bool(o, "hasDeleteHorizon", b->has_delete_horizon);
-    if (b->has_delete_horizon) json_kv_i64(o, "deleteHorizonMs", b->delete_horizon_ms);
-    else out_str(o, ",\"deleteHorizonMs\":null");
-    json_kv_i64(o, "partitionLeaderEpoch", b->partition_leader_epoch);
-    json_kv_i64(o, "producerId", b->producer_id);
-    json_kv_i64(o, "producerEpoch", b->producer_epoch);
-    json_kv_i64(o, "baseSequence", b->base_sequence);
-    json_kv_i64(o, "lastSequence", b->last_sequence);
-    if (b->magic >= 2) json_kv_i64(o, "baseTimestamp", b->base_timestamp);
-    else out_str(o, ",\"baseTimestamp\":null");
-    json_kv_i64(o, "maxTimestamp", b->max_timestamp);
-    json_kv_i64(o, "crc", b->crc);
-    json_kv_bool(o, "crcValid", b->crc_valid);
-    if (!b->crc_valid) json_kv_i64(o, "computedCrc", b->crc_computed);
-    out_str(o, "}\n");
+    KV_I64(o, "position", (int64_t)b->position);
+    KV_I64(o, "sizeInBytes", b->size);
+    KV_I64(o, "baseOffset", b->base_offset);
+    KV_I64(o, "lastOffset", b->last_offset);
+    if (b->magic >= 2) KV_I64(o, "count", b->count);
+    else out_lit(o, ",\"count\":null");
+    KV_I64(o, "magic", b->magic);
+    KV_I64(o, "attributes", b->attributes);
+    KV_STR(o, "compression", ss_codec_name(b->codec));
+    KV_STR(o, "timestampType", ss_tstype_name(b->timestamp_type));
+    KV_BOOL(o, "isTransactional", b->transactional);
+    KV_BOOL(o, "isControl", b->control);
+    KV_BOOL(o, "hasDeleteHorizon", b->has_delete_horizon);
+    if (b->has_delete_horizon) KV_I64(o, "deleteHorizonMs", b->delete_horizon_ms);
+    else out_lit(o, ",\"deleteHorizonMs\":null");
+    KV_I64(o, "partitionLeaderEpoch", b->partition_leader_epoch);
+    KV_I64(o, "producerId", b->producer_id);
+    KV_I64(o, "producerEpoch", b->producer_epoch);
+    KV_I64(o, "baseSequence", b->base_sequence);
+    KV_I64(o, "lastSequence", b->last_sequence);
+    if (b->magic >= 2) KV_I64(o, "baseTimestamp", b->base_timestamp);
+    else out_lit(o, ",\"baseTimestamp\":null");
+    KV_I64(o, "maxTimestamp", b->max_timestamp);
+    KV_I64(o, "crc", b->crc);
+    KV_BOOL(o, "crcValid", b->crc_valid);
+    if (!b->crc_valid) KV_I64(o, "computedCrc", b->crc_computed);
+    out_lit(o, "}\n");
 }
 
 static void json_bytes_field(ss_out *o, enum bytes_mode m, const char *k, const uint8_t *p, int32_t len) {
-    out_str(o, ",\"");
+    out_lit(o, ",\"");
     out_str(o, k);
-    out_str(o, "\":");
+    out_lit(o, "\":");
     if (out_json_bytes(o, m, p, len)) {
-        out_str(o, ",\"");
+        out_lit(o, ",\"");
         out_str(o, k);
-        out_str(o, "Lossy\":true");
+        out_lit(o, "Lossy\":true");
     }
 }
 
 static void json_record(ss_out *o, const char *file, const struct dump_opts *opt, const ss_batch *b,
                         const ss_record *r) {
     json_head(o, "record", file);
-    json_kv_i64(o, "offset", r->offset);
-    json_kv_i64(o, "timestamp", r->timestamp);
-    json_kv_i64(o, "sequence", r->sequence);
-    json_kv_i64(o, "sizeInBytes", r->size);
-    json_kv_i64(o, "keySize", r->key_len);
-    json_kv_i64(o, "valueSize", r->value_len);
+    KV_I64(o, "offset", r->offset);
+    KV_I64(o, "timestamp", r->timestamp);
+    KV_I64(o, "sequence", r->sequence);
+    KV_I64(o, "sizeInBytes", r->size);
+    KV_I64(o, "keySize", r->key_len);
+    KV_I64(o, "valueSize", r->value_len);
     json_bytes_field(o, opt->bytes, "key", r->key, r->key_len);
     json_bytes_field(o, opt->bytes, "value", r->value, r->value_len);
-    out_str(o, ",\"headers\":[");
+    out_lit(o, ",\"headers\":[");
     size_t pos = 0;
     ss_header h;
     bool first = true;
     while (ss_header_next(r, &pos, &h)) {
         if (!first) out_ch(o, ',');
         first = false;
-        out_str(o, "{\"key\":");
-        if (out_json_utf8(o, h.key, (size_t)h.key_len)) out_str(o, ",\"keyLossy\":true");
+        out_lit(o, "{\"key\":");
+        if (out_json_utf8(o, h.key, (size_t)h.key_len)) out_lit(o, ",\"keyLossy\":true");
         json_bytes_field(o, opt->bytes, "value", h.value, h.value_len);
         out_ch(o, '}');
     }
     out_ch(o, ']');
     if (b->magic < 2) {
-        json_kv_i64(o, "legacyMagic", r->legacy_magic);
-        json_kv_i64(o, "legacyAttributes", r->legacy_attributes);
-        json_kv_i64(o, "legacyCrc", r->legacy_crc);
-        json_kv_str(o, "legacyTimestampType", ss_tstype_name(r->legacy_timestamp_type));
-        json_kv_bool(o, "legacyCrcValid", r->legacy_crc_valid);
+        KV_I64(o, "legacyMagic", r->legacy_magic);
+        KV_I64(o, "legacyAttributes", r->legacy_attributes);
+        KV_I64(o, "legacyCrc", r->legacy_crc);
+        KV_STR(o, "legacyTimestampType", ss_tstype_name(r->legacy_timestamp_type));
+        KV_BOOL(o, "legacyCrcValid", r->legacy_crc_valid);
     }
     if (b->control) {
-        json_kv_str(o, "controlType", ss_control_type_name(r->control_type));
+        KV_STR(o, "controlType", ss_control_type_name(r->control_type));
         if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT)
-            json_kv_i64(o, "coordinatorEpoch", r->coordinator_epoch);
+            KV_I64(o, "coordinatorEpoch", r->coordinator_epoch);
     }
-    out_str(o, "}\n");
+    out_lit(o, "}\n");
 }
 
 static void json_error(ss_out *o, const char *file, const char *type, const ss_error *e) {
     json_head(o, type, file);
-    json_kv_i64(o, "position", (int64_t)e->position);
-    if (e->base_offset >= 0) json_kv_i64(o, "baseOffset", e->base_offset);
-    else out_str(o, ",\"baseOffset\":null");
-    json_kv_i64(o, "length", (int64_t)e->length);
-    json_kv_str(o, "kind", ss_errkind_name(e->kind));
-    json_kv_str(o, "reason", e->msg);
-    out_str(o, "}\n");
+    KV_I64(o, "position", (int64_t)e->position);
+    if (e->base_offset >= 0) KV_I64(o, "baseOffset", e->base_offset);
+    else out_lit(o, ",\"baseOffset\":null");
+    KV_I64(o, "length", (int64_t)e->length);
+    KV_STR(o, "kind", ss_errkind_name(e->kind));
+    KV_STR(o, "reason", e->msg);
+    out_lit(o, "}\n");
 }
 
 static void json_end(ss_out *o, const char *file, const ss_event *ev, uint64_t damaged) {
     json_head(o, "end", file);
-    json_kv_i64(o, "fileSize", (int64_t)ev->file_size);
-    json_kv_i64(o, "endOfLastBatch", (int64_t)ev->end_of_last_batch);
-    json_kv_i64(o, "unreadTailBytes", (int64_t)ev->tail_bytes);
-    json_kv_str(o, "tail", ev->tail_kind == SS_E_ZERO_TAIL ? "zeros"
+    KV_I64(o, "fileSize", (int64_t)ev->file_size);
+    KV_I64(o, "endOfLastBatch", (int64_t)ev->end_of_last_batch);
+    KV_I64(o, "unreadTailBytes", (int64_t)ev->tail_bytes);
+    KV_STR(o, "tail", ev->tail_kind == SS_E_ZERO_TAIL ? "zeros"
                            : ev->tail_kind == SS_E_INCOMPLETE_TAIL ? "incomplete" : "none");
-    json_kv_i64(o, "damagedBytes", (int64_t)damaged);
-    out_str(o, "}\n");
+    KV_I64(o, "damagedBytes", (int64_t)damaged);
+    out_lit(o, "}\n");
 }
 
 /* ---- one .log file ----------------------------------------------------------------- */
@@ -396,7 +384,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     if (!opt->json && !is_stdin) {
         int64_t start;
         if (start_offset_of(path, &start)) {
-            out_str(o, "Log starting offset: ");
+            out_lit(o, "Log starting offset: ");
             out_i64(o, start);
             out_ch(o, '\n');
         } else {
@@ -458,9 +446,9 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     if (opt->json) {
         json_end(o, path, &ev, w.damaged_bytes);
     } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {
-        out_str(o, "Found ");
+        out_lit(o, "Found ");
         out_u64(o, ev.tail_bytes);
-        out_str(o, " invalid bytes at the end of ");
+        out_lit(o, " invalid bytes at the end of ");
         out_str(o, base_name(path));
         out_ch(o, '\n');
     }
@@ -485,7 +473,7 @@ static bool has_suffix(const char *s, const char *suf) {
 
 static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
     if (!opt->json) {
-        out_str(o, "Dumping ");
+        out_lit(o, "Dumping ");
         out_str(o, path);
         out_ch(o, '\n');
     }

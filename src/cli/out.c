@@ -189,12 +189,25 @@ static void json_escape_ascii(ss_out *o, uint8_t c) {
     }
 }
 
+/* True when none of the 8 bytes needs escaping or decoding: all in 0x20..0x7e
+ * and none is '"' or '\\'. Exact for the existence test (SWAR zero-byte trick). */
+static inline bool json_safe8(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\'), d = w ^ (ones * 0x7f);
+    uint64_t bad = (w & high) | ((w - ones * 0x20) & ~w & high) | ((q - ones) & ~q & high) |
+                   ((b - ones) & ~b & high) | ((d - ones) & ~d & high);
+    return bad == 0;
+}
+
 bool out_json_utf8(ss_out *o, const uint8_t *p, size_t n) {
     bool lossy = false;
     out_ch(o, '"');
     size_t i = 0;
     while (i < n) {
         size_t j = i;
+        while (j + 8 <= n && json_safe8(p + j)) j += 8;
         while (j < n && p[j] >= 0x20 && p[j] < 0x7f && p[j] != '"' && p[j] != '\\') j++;
         if (j > i) { out_raw(o, p + i, j - i); i = j; if (i >= n) break; }
         if (p[i] < 0x80) { json_escape_ascii(o, p[i]); i++; continue; }
