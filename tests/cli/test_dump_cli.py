@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""CLI tests of `segscan dump` options that the corpus golden files do not cover.
+
+Expected values are derived by hand from the corpus scenario `lab`
+(testdata/corpus/gen/lab: two batches, the first 85 bytes at position 0, the
+second 73 bytes at position 85; SCENARIOS.tsv and its oracle) and from
+DumpLogSegments.scala: --max-bytes slices the file (FileRecords.slice(0, N)),
+so a batch is printed only when it fits entirely, and the "Found N invalid
+bytes" trailer is printed only without --max-bytes.
+usage: test_dump_cli.py SEGSCAN CORPUS_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+SEGSCAN, CORPUS = os.path.abspath(sys.argv[1]), sys.argv[2]
+LAB = 'gen/lab/payments-0/00000000000000000000.log'
+failures = 0
+checks = 0
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([SEGSCAN] + list(args), cwd=CORPUS, stdin=stdin, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, check=False)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print('FAIL:', what)
+
+
+def batch_lines(out):
+    return [l for l in out.splitlines() if l.startswith('baseOffset:') or l.startswith('offset:')]
+
+
+# --max-bytes: 85 bytes hold exactly the first batch; 84 hold none; 158 both.
+rc, out, _ = run('dump', '--max-bytes', '85', LAB)
+check(rc == 0 and len(batch_lines(out)) == 1 and 'position: 0 ' in out, '--max-bytes 85 prints the first batch only')
+check('Found' not in out, '--max-bytes suppresses the trailer')
+rc, out, _ = run('dump', '--max-bytes', '84', LAB)
+check(rc == 0 and len(batch_lines(out)) == 0, '--max-bytes 84 prints no batch')
+rc, out, _ = run('dump', '--max-bytes', '158', LAB)
+check(rc == 0 and len(batch_lines(out)) == 2, '--max-bytes 158 prints both batches')
+rc, out, err = run('dump', '--max-bytes', 'x', LAB)
+check(rc == 2 and 'max-bytes' in err, 'a bad --max-bytes is a usage error (exit 2)')
+
+# --files a,b is the same as two arguments, and the same as the golden output twice
+plain = open(os.path.join(CORPUS, 'gen/lab/payments-0/00000000000000000000.dumplog.plain.txt')).read()
+rc, out, _ = run('dump', '--files', LAB + ',' + LAB)
+check(rc == 0 and out == plain + plain, '--files a,b prints both, as kafka-dump-log.sh')
+rc2, out2, _ = run('dump', LAB, LAB)
+check(out2 == out, 'FILE FILE equals --files FILE,FILE')
+
+# stdin: the same objects as the file, named "-"
+with open(os.path.join(CORPUS, LAB), 'rb') as f:
+    rc, out, _ = run('dump', '--json', '--bytes', 'hex', '-', stdin=f)
+rc2, out2, _ = run('dump', '--json', '--bytes', 'hex', LAB)
+a = [json.loads(l) for l in out.splitlines()]
+b = [json.loads(l) for l in out2.splitlines()]
+for o in a:
+    check(o.pop('file') == '-', 'stdin objects are named "-"')
+for o in b:
+    o.pop('file')
+check(rc == 0 and a == b, 'dump - reads the segment from standard input')
+
+# --bytes: base64 and utf8 renderings of the lab value "pay-1"
+rc, out, _ = run('dump', '--json', '--bytes', 'base64', LAB)
+recs = [json.loads(l) for l in out.splitlines() if '"record"' in l]
+check(recs[0]['value'] == 'cGF5LTE=', 'base64 of pay-1 is cGF5LTE=')
+rc, out, _ = run('dump', '--json', LAB)
+recs = [json.loads(l) for l in out.splitlines() if '"record"' in l]
+check(recs[0]['value'] == 'pay-1' and 'valueLossy' not in recs[0], 'utf8 is the default rendering')
+# the value 000102ff807f of codec-none offset 15 (oracle) is not valid UTF-8: lossy
+rc, out, _ = run('dump', '--json', 'gen/codec-none/codec-none-0/00000000000000000000.log')
+r15 = [json.loads(l) for l in out.splitlines() if '"offset":15,' in l and '"record"' in l][0]
+check(r15['value'] == '\x00\x01\x02\ufffd\ufffd\x7f' and r15.get('valueLossy') is True,
+      'invalid UTF-8 is replaced as Java does and flagged valueLossy')
+rc, out, err = run('dump', '--bytes', 'octal', LAB)
+check(rc == 2, '--bytes octal is a usage error')
+
+# unknown files, missing files, directories
+rc, out, err = run('dump', 'gen/SCENARIOS.tsv')
+check(rc == 0 and 'Ignoring unknown file gen/SCENARIOS.tsv' in err, 'unknown files are ignored as Kafka does')
+rc, out, err = run('dump', 'gen/no-such-file.log', LAB)
+check(rc == 2 and 'no-such-file' in err and out.count('baseOffset:') == 2,
+      'a missing file is exit 2 and the other files are still dumped')
+rc, out, err = run('dump', '--json', 'gen/lab')
+check(rc in (0, 2), 'a directory does not crash dump')
+rc, out, err = run('dump')
+check(rc == 2, 'dump without a file is a usage error')
+rc, out, err = run('dump', '--help')
+check(rc == 0 and '--deep-iteration' in out and '--json' in out, 'dump --help lists the options')
+rc, out, err = run('--version')
+check(rc == 0 and out.startswith('segscan '), '--version prints the version')
+
+print('test_dump_cli: %d checks, %d failed' % (checks, failures))
+sys.exit(1 if failures else 0)
