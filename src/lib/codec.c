@@ -88,23 +88,6 @@ void ss_codec_ctx_free(ss_codec_ctx *c)
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void set_msg(char *msg, size_t msgsz, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (msg == NULL || msgsz == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(msg, msgsz, fmt, ap);
-    va_end(ap);
-}
-
-static ss_errkind fail(out_state *o, ss_errkind kind, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
 static ss_errkind fail(out_state *o, ss_errkind kind, const char *fmt, ...)
 {
     va_list ap;
@@ -342,10 +325,12 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
             /* KAFKA-3160: Kafka's magic-0 writer computed the header checksum
              * over the 4 magic bytes too, and its reader ignores it. liblz4
              * always checks it: give liblz4 a copy of the header (magic, FLG,
-             * BD, optional 8-byte content size, HC) with the checksum redone
-             * as the format defines it (xxh32 of FLG..end of descriptor, byte 1). */
-            uint8_t hdr[19];
-            size_t hlen = (src[pos + 4] & 0x08) ? 15 : 7;
+             * BD, optional 8-byte content size, optional 4-byte dictionary id,
+             * HC) with the checksum redone as the format defines it (second
+             * byte of xxh32 of FLG..end of descriptor), then the rest as is. */
+            uint8_t hdr[23];
+            uint8_t flg = src[pos + 4];
+            size_t hlen = 7 + ((flg & 0x08) ? 8u : 0u) + ((flg & 0x01) ? 4u : 0u);
             if (len - pos < hlen)
                 return fail(o, SS_E_DECOMPRESS, "lz4: truncated frame header at payload byte %zu", pos);
             memcpy(hdr, src + pos, hlen);
@@ -446,7 +431,8 @@ ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *s
     out_state o = {c, 0, max_out, max_out == SIZE_MAX ? SIZE_MAX : max_out + 1, msg, msgsz};
     ss_errkind e;
 
-    set_msg(msg, msgsz, "%s", "");
+    if (msg != NULL && msgsz > 0)
+        msg[0] = '\0';
     *out = NULL;
     *out_len = 0;
 
