@@ -62,13 +62,13 @@ ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        set_err(err, SS_E_IO, "not a regular file%s%.0d", S_ISDIR(st.st_mode) ? " (a directory)" : "", 0);
+        set_err(err, SS_E_IO, "not a regular file%s%.0s", S_ISDIR(st.st_mode) ? " (a directory)" : "", 0);
         return SS_E_IO;
     }
     ss_segment *s = calloc(1, sizeof *s);
     if (!s) {
         close(fd);
-        set_err(err, SS_E_NOMEM, "out of memory%s%.0d", "", 0);
+        set_err(err, SS_E_NOMEM, "out of memory%s%.0s", "", 0);
         return SS_E_NOMEM;
     }
     s->size = (uint64_t)st.st_size;
@@ -106,7 +106,7 @@ ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss
     *out = s;
     return SS_E_OK;
 nomem:
-    set_err(err, SS_E_NOMEM, "out of memory%s%.0d", "", 0);
+    set_err(err, SS_E_NOMEM, "out of memory%s%.0s", "", 0);
     return SS_E_NOMEM;
 }
 
