@@ -151,6 +151,35 @@ static void text_batch(ss_out *o, const ss_batch *b) {
     out_ch(o, '\n');
 }
 
+/* KRaft control records as DumpLogSegments prints them: the record's
+ * generated JSON (SnapshotHeaderRecord, SnapshotFooterRecord,
+ * KRaftVersionRecord; all flexible versions: fixed fields, then tagged
+ * fields, which the JSON leaves out). The value starts with the message's own
+ * Version field. VotersRecord is not decoded: its type is printed instead. */
+static bool kraft_control(ss_out *o, const ss_record *r) {
+    const uint8_t *v = r->value;
+    int32_t n = r->value_len;
+    switch (r->control_type) {
+    case SS_CTRL_SNAPSHOT_HEADER:
+        if (n < 10) return false;
+        out_printf(o, " SnapshotHeader {\"version\":%d,\"lastContainedLogTimestamp\":%lld}", (int16_t)((v[0] << 8) | v[1]),
+                   (long long)(int64_t)((uint64_t)v[2] << 56 | (uint64_t)v[3] << 48 | (uint64_t)v[4] << 40 |
+                                        (uint64_t)v[5] << 32 | (uint64_t)v[6] << 24 | (uint64_t)v[7] << 16 |
+                                        (uint64_t)v[8] << 8 | v[9]));
+        return true;
+    case SS_CTRL_SNAPSHOT_FOOTER:
+        if (n < 2) return false;
+        out_printf(o, " SnapshotFooter {\"version\":%d}", (int16_t)((v[0] << 8) | v[1]));
+        return true;
+    case SS_CTRL_KRAFT_VERSION:
+        if (n < 4) return false;
+        out_printf(o, " KRaftVersion {\"version\":%d,\"kRaftVersion\":%d}", (int16_t)((v[0] << 8) | v[1]),
+                   (int16_t)((v[2] << 8) | v[3]));
+        return true;
+    default: return false;
+    }
+}
+
 static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *b, const ss_record *r) {
     const char *prefix = "| ";
     if (!opt->skip_meta) {
@@ -191,7 +220,7 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
                 out_str(o, ss_control_type_name(r->control_type));
                 out_lit(o, " coordinatorEpoch: ");
                 out_i64(o, r->coordinator_epoch);
-            } else {
+            } else if (!kraft_control(o, r)) {
                 out_lit(o, " controlType: ");
                 out_str(o, ss_control_type_name(r->control_type));
                 out_ch(o, '(');
@@ -337,6 +366,11 @@ static void json_end(ss_out *o, const char *file, const ss_event *ev, uint64_t d
     out_lit(o, "}\n");
 }
 
+static bool has_suffix(const char *s, const char *suf) {
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
 /* ---- one .log file ----------------------------------------------------------------- */
 
 static int read_stdin(uint8_t **buf, size_t *len) {
@@ -381,7 +415,20 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         return EXIT_TROUBLE;
     }
 
-    if (!opt->json && !is_stdin) {
+    if (!opt->json && has_suffix(path, ".checkpoint")) {
+        /* KRaft snapshot: DumpLogSegments names it by Snapshots.parse */
+        long long end_offset, epoch;
+        char tail;
+        const char *name = base_name(path);
+        if (!strcmp(name, "bootstrap.checkpoint")) {
+            out_lit(o, "KRaft bootstrap snapshot\n");
+        } else if (strlen(name) == 20 + 1 + 10 + 11 && sscanf(name, "%20lld-%10lld.checkpoin%c", &end_offset, &epoch, &tail) == 3) {
+            out_printf(o, "Snapshot end offset: %lld, epoch: %lld\n", end_offset, epoch);
+        } else {
+            out_flush(o);
+            warnx_("%s: not a KRaft snapshot name (<offset>-<epoch>.checkpoint); header line left out", path);
+        }
+    } else if (!opt->json && !is_stdin) {
         int64_t start;
         if (start_offset_of(path, &start)) {
             out_lit(o, "Log starting offset: ");
@@ -466,18 +513,14 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     return rc;
 }
 
-static bool has_suffix(const char *s, const char *suf) {
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && !strcmp(s + n - m, suf);
-}
-
 static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
     if (!opt->json) {
         out_lit(o, "Dumping ");
         out_str(o, path);
         out_ch(o, '\n');
     }
-    if (!strcmp(path, "-") || has_suffix(path, ".log")) return dump_log(path, opt, dec, o);
+    if (!strcmp(path, "-") || has_suffix(path, ".log") || has_suffix(path, ".checkpoint"))
+        return dump_log(path, opt, dec, o);
     if (is_index_file(path)) return dump_index_file(path, opt, o);
     out_flush(o);
     fprintf(stderr, "Ignoring unknown file %s\n", path);

@@ -98,5 +98,27 @@ check(rc == 0 and '--deep-iteration' in out and '--json' in out, 'dump --help li
 rc, out, err = run('--version')
 check(rc == 0 and out.startswith('segscan '), '--version prints the version')
 
+# KRaft snapshots (.checkpoint) are dumped as logs (DumpLogSegments: Snapshots.SUFFIX) with the
+# header "Snapshot end offset: O, epoch: E" from the name <offset>-<epoch>.checkpoint, and the
+# SnapshotHeader control record as its generated JSON: the value is the message itself,
+# Version int16 then LastContainedLogTimestamp int64 (SnapshotHeaderRecord.json). The value
+# bytes come from the corpus oracle of the same file.
+SNAP = 'real/rjmfernandes__flink-on-prem/data/__cluster_metadata-0/00000000000000007752-0000000001.checkpoint'
+if os.path.exists(os.path.join(CORPUS, SNAP)):
+    rc, out, err = run('dump', '--deep-iteration', SNAP)
+    lines = out.splitlines()
+    check(rc == 0 and lines[1] == 'Snapshot end offset: 7752, epoch: 1', 'snapshot header line from the file name')
+    rc, jout, _ = run('dump', '--json', '--bytes', 'hex', SNAP)
+    hdr = [json.loads(l) for l in jout.splitlines() if '"SNAPSHOT_HEADER"' in l][0]
+    v = bytes.fromhex(hdr['value'])
+    want = ' SnapshotHeader {"version":%d,"lastContainedLogTimestamp":%d}' % (
+        int.from_bytes(v[0:2], 'big', signed=True), int.from_bytes(v[2:10], 'big', signed=True))
+    check(any(l.endswith(want) for l in lines), 'SnapshotHeader record printed as its JSON: ' + want)
+    check(any(l.endswith(' SnapshotFooter {"version":0}') for l in lines), 'SnapshotFooter record printed')
+BOOT = 'real/rjmfernandes__flink-on-prem/data/bootstrap.checkpoint'
+if os.path.exists(os.path.join(CORPUS, BOOT)):
+    rc, out, err = run('dump', BOOT)
+    check(rc == 0 and out.splitlines()[1] == 'KRaft bootstrap snapshot', 'bootstrap.checkpoint header line')
+
 print('test_dump_cli: %d checks, %d failed' % (checks, failures))
 sys.exit(1 if failures else 0)
