@@ -1,0 +1,77 @@
+# bash completion for segscan(1)                                  -*- shell-script -*-
+# Installed by meson into bash-completion's completionsdir.
+
+_segscan_opts() {
+    local common="--json --bytes --max-batch-bytes --help"
+    local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
+        --since --until --from-offset --to-offset --producer-id --txn-timeout --now --top
+        --fail-on --color --verbose --quiet"
+    case "$1" in
+    dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
+        --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
+        --transaction-log-decoder" ;;
+    scan|dups|producers|txns) echo "$common $analysis" ;;
+    explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
+    diff) echo "$common --by --by-key --read-committed --stat --max --include-temp" ;;
+    verify) echo "$common" ;;
+    coordinator) echo "--group --transactional-id --partitions --json --help" ;;
+    esac
+}
+
+_segscan() {
+    local cur prev words cword
+    if declare -F _init_completion >/dev/null 2>&1; then
+        _init_completion || return
+    else
+        cur=${COMP_WORDS[COMP_CWORD]}
+        prev=${COMP_WORDS[COMP_CWORD-1]}
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+    fi
+    local commands="scan dump dups producers txns explain diff verify coordinator"
+    local cmd="" i
+    for ((i = 1; i < cword; i++)); do
+        case " $commands " in *" ${words[i]} "*) cmd=${words[i]}; break ;; esac
+    done
+
+    case "$prev" in
+    --by)
+        if [[ $cmd == diff ]]; then
+            COMPREPLY=($(compgen -W "offset content value key key+value" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "value key key+value" -- "$cur"))
+        fi
+        return ;;
+    --bytes) COMPREPLY=($(compgen -W "utf8 hex base64" -- "$cur")); return ;;
+    --color|--colour|--progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+    --fail-on) COMPREPLY=($(compgen -W "dups gaps open-txn dups,gaps dups,gaps,open-txn" -- "$cur")); return ;;
+    --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
+    --txn-timeout|--now|--top|--max|--value|--value-hex|--value-contains|--key|--offset|--group|\
+    --transactional-id|--partitions|--max-message-size)
+        return ;;
+    esac
+
+    if [[ $cur == -* ]]; then
+        if [[ -z $cmd ]]; then
+            COMPREPLY=($(compgen -W "--help --version $(_segscan_opts scan)" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$(_segscan_opts "$cmd")" -- "$cur"))
+        fi
+        return
+    fi
+    if [[ -z $cmd ]]; then
+        COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+    fi
+    [[ $cmd == coordinator ]] && return
+    # segment and index files, and directories (partition and log directories)
+    local IFS=$'\n'
+    if [[ $cmd == dump ]]; then
+        COMPREPLY+=($(compgen -f -X '!*.@(log|index|timeindex|txnindex|snapshot|checkpoint)' -- "$cur"))
+    else
+        COMPREPLY+=($(compgen -f -X '!*.log' -- "$cur"))
+    fi
+    COMPREPLY+=($(compgen -d -- "$cur"))
+    compopt -o filenames 2>/dev/null
+}
+complete -F _segscan segscan
