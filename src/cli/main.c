@@ -8,12 +8,20 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: segscan <command> [options] PATH...\n"
+    "usage: segscan [scan] [options] PATH...\n"
+    "       segscan <command> [options] PATH...\n"
     "\n"
     "Read Apache Kafka log segments straight from a broker's disk.\n"
     "\n"
     "commands:\n"
+    "  scan      (the default) summary: records, producers, duplicates and why, sequences,\n"
+    "            transactions, damage\n"
+    "  dups      every duplicate group with every copy and its cause\n"
+    "  producers producer sessions: sequence ranges, gaps, repeated sequences, epoch bumps\n"
+    "  txns      transactions, last stable offset, what read_committed consumers see\n"
+    "  explain   every copy of one record and why it exists (--value, --key, --offset, ...)\n"
     "  dump      print segments as kafka-dump-log.sh does, or as JSON Lines (--json)\n"
+    "  diff      where two segments, replicas or mirrors of a partition differ\n"
     "\n"
     "options:\n"
     "  -h, --help     this help; 'segscan <command> --help' for a command's options\n"
@@ -70,6 +78,12 @@ int main(int argc, char **argv) {
         return EXIT_OK;
     }
     if (!strcmp(cmd, "dump")) return cmd_dump(argc - 1, argv + 1);
-    warnx_("unknown command '%s' (see 'segscan --help')", cmd);
-    return EXIT_TROUBLE;
+    if (!strcmp(cmd, "scan")) return cmd_scan(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dups")) return cmd_dups(argc - 1, argv + 1);
+    if (!strcmp(cmd, "producers")) return cmd_producers(argc - 1, argv + 1);
+    if (!strcmp(cmd, "txns")) return cmd_txns(argc - 1, argv + 1);
+    if (!strcmp(cmd, "explain")) return cmd_explain(argc - 1, argv + 1);
+    if (!strcmp(cmd, "diff")) return cmd_diff(argc - 1, argv + 1);
+    /* not a command: 'segscan PATH...' is 'segscan scan PATH...' */
+    return cmd_scan(argc, argv);
 }

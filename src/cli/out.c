@@ -216,6 +216,9 @@ bool out_json_utf8(ss_out *o, const uint8_t *p, size_t n) {
         if (cp == 0xFFFD && !(k == 3 && p[i] == 0xEF && p[i + 1] == 0xBF && p[i + 2] == 0xBD)) {
             out_raw(o, REPL, 3);
             lossy = true;
+        } else if (cp == 0x2028 || cp == 0x2029) {
+            /* valid in JSON, but line breaks to many line-oriented readers */
+            out_raw(o, cp == 0x2028 ? "\\u2028" : "\\u2029", 6);
         } else {
             out_raw(o, p + i, k);
         }

@@ -25,8 +25,13 @@ enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, LEGACY_OVERHEAD_V0 = 14, LEGA
 struct ss_decoder {
     ss_codec_ctx *codec;
     size_t max_batch_bytes;
-    /* the decompressed payload currently in the codec buffer */
+    /* the decompressed payload currently in the codec buffer: reused only by
+     * ss_records_begin right after ss_batch_parse of the same legacy wrapper
+     * (a parse resets it; a later mapping may reuse an address, so the key
+     * also holds the length and the CRC) */
     const uint8_t *cached_src;
+    size_t cached_len;
+    uint32_t cached_crc;
     const uint8_t *out;
     size_t out_len;
 };
@@ -57,10 +62,18 @@ void ss_decoder_free(ss_decoder *d) {
         }                                                                \
     } while (0)
 
-/* Kafka's DefaultRecordBatch.incrementSequence: sequences wrap from INT32_MAX to 0. */
+/* Java long arithmetic wraps; a damaged header can hold any value, so offsets
+ * and timestamps derived from it are computed modulo 2^64 (found by fuzzing). */
+static inline int64_t add64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t sub64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+
+/* Kafka's DefaultRecordBatch.incrementSequence: sequences wrap from INT32_MAX to 0.
+ * Computed modulo 2^32 as Java's int arithmetic does: a damaged header can hold
+ * a negative delta, and INT32_MAX - inc must not overflow (found by fuzzing). */
 static int32_t increment_sequence(int32_t seq, int32_t inc) {
-    if (seq > INT32_MAX - inc) return inc - (INT32_MAX - seq) - 1;
-    return seq + inc;
+    uint32_t s = (uint32_t)seq, i = (uint32_t)inc;
+    if (seq > (int32_t)((uint32_t)INT32_MAX - i)) return (int32_t)(i - ((uint32_t)INT32_MAX - s) - 1u);
+    return (int32_t)(s + i);
 }
 
 /* Decompress a payload into the decoder's buffer, reusing it when the same
@@ -68,7 +81,7 @@ static int32_t increment_sequence(int32_t seq, int32_t inc) {
  * batch's base offset, once for the records). */
 static ss_errkind decompress_payload(ss_decoder *d, const ss_batch *b, const uint8_t *src, size_t len,
                                      ss_error *err) {
-    if (d->cached_src == src && d->out) return SS_E_OK;
+    if (d->cached_src == src && d->cached_len == len && d->cached_crc == b->crc && d->out) return SS_E_OK;
     d->cached_src = NULL;
     char msg[160] = "";
     ss_errkind k = ss_decompress(d->codec, b->codec, b->magic, src, len, d->max_batch_bytes, &d->out,
@@ -83,6 +96,8 @@ static ss_errkind decompress_payload(ss_decoder *d, const ss_batch *b, const uin
         return k;
     }
     d->cached_src = src;
+    d->cached_len = len;
+    d->cached_crc = b->crc;
     return SS_E_OK;
 }
 
@@ -206,7 +221,7 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
                 if (legacy_inner_scan(d->out, d->out_len, &c, &first, &last, why, sizeof why) && c > 0) {
                     b->legacy_inner_count = c;
                     if (m.magic >= 1)
-                        b->base_offset = m.offset - last + first;
+                        b->base_offset = add64(sub64(m.offset, last), first);
                     else
                         b->base_offset = first;
                 }
@@ -221,6 +236,7 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
 ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position, bool check_crc, ss_decoder *d,
                           ss_batch *b, ss_error *err) {
     memset(b, 0, sizeof *b);
+    if (d) d->cached_src = NULL;
     b->position = position;
     b->data = data;
     if (avail < HEADER_UP_TO_MAGIC) {
@@ -260,7 +276,7 @@ ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position
     b->crc = ss_be32(data + V2_CRC_OFF);
     b->attributes = (int16_t)ss_be16(data + V2_ATTR_OFF);
     int32_t last_delta = (int32_t)ss_be32(data + V2_LAST_DELTA_OFF);
-    b->last_offset = offset + last_delta;
+    b->last_offset = add64(offset, last_delta);
     b->base_timestamp = (int64_t)ss_be64(data + V2_BASE_TS_OFF);
     b->max_timestamp = (int64_t)ss_be64(data + V2_MAX_TS_OFF);
     b->producer_id = (int64_t)ss_be64(data + V2_PID_OFF);
@@ -323,7 +339,7 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
                 SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
                 return SS_E_BAD_RECORD;
             }
-            it->legacy_base = m.offset - last;
+            it->legacy_base = sub64(m.offset, last);
         }
         return SS_E_OK;
     }
@@ -344,6 +360,7 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
         SET_ERR(err, SS_E_BAD_CODEC, b->position, b->base_offset, "Unknown compression type id: %d", b->codec);
         return SS_E_BAD_CODEC;
     }
+    d->cached_src = NULL;
     ss_errkind k = decompress_payload(d, b, payload, plen, err);
     if (k != SS_E_OK) return k;
     it->p = d->out;
@@ -371,7 +388,7 @@ static int legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     it->p = r.p;
     it->read++;
     memset(rec, 0, sizeof *rec);
-    rec->offset = it->legacy_single ? m.offset : (b->magic >= 1 && m.magic >= 1) ? it->legacy_base + m.offset : m.offset;
+    rec->offset = it->legacy_single ? m.offset : (b->magic >= 1 && m.magic >= 1) ? add64(it->legacy_base, m.offset) : m.offset;
     rec->size = m.size + LOG_OVERHEAD;
     rec->attributes = m.attributes;
     rec->sequence = -1;
@@ -460,8 +477,8 @@ int ss_records_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     }
     it->p = r.p;
     it->read++;
-    rec->offset = b->base_offset + off_delta;
-    rec->timestamp = b->timestamp_type == SS_TS_LOG_APPEND ? b->max_timestamp : b->base_timestamp + ts_delta;
+    rec->offset = add64(b->base_offset, off_delta);
+    rec->timestamp = b->timestamp_type == SS_TS_LOG_APPEND ? b->max_timestamp : add64(b->base_timestamp, ts_delta);
     rec->sequence = b->base_sequence >= 0 ? increment_sequence(b->base_sequence, off_delta) : -1;
     rec->legacy_magic = -1;
     rec->control_type = -1;

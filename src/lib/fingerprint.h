@@ -1,0 +1,51 @@
+/* segscan - the record fingerprint shared by the analysis and diff (internal).
+ *
+ * XXH3-128 of the value (SS_BY_VALUE), of the key (SS_BY_KEY), or of key and
+ * value each prefixed by its int32 length, -1 for null (SS_BY_KEY_VALUE), so
+ * that null differs from empty and ("ab","c") from ("a","bc"). A record whose
+ * fingerprinted field is null (the value under key+value), or shorter than
+ * min_bytes, is not fingerprinted. */
+#ifndef SS_FINGERPRINT_H
+#define SS_FINGERPRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <xxhash.h>
+
+#include "segscan/segscan.h"
+
+static inline void ss_fp_len(XXH3_state_t *st, int32_t v) {
+    uint8_t len[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),
+                      (uint8_t)v};
+    XXH3_128bits_update(st, len, 4);
+}
+
+/* st: scratch state for the key+value form. */
+static inline bool ss_fp_record(XXH3_state_t *st, const ss_record *r, int by, uint64_t min_bytes, uint64_t *hi,
+                                uint64_t *lo) {
+    XXH128_hash_t h;
+    switch (by) {
+    case 1: /* SS_BY_KEY */
+        if (r->key_len < 0 || (uint64_t)r->key_len < min_bytes) return false;
+        h = XXH3_128bits(r->key, (size_t)r->key_len);
+        break;
+    case 2: /* SS_BY_KEY_VALUE */
+        if (r->value_len < 0 || (uint64_t)r->value_len < min_bytes) return false;
+        XXH3_128bits_reset(st);
+        ss_fp_len(st, r->key_len);
+        if (r->key_len > 0) XXH3_128bits_update(st, r->key, (size_t)r->key_len);
+        ss_fp_len(st, r->value_len);
+        if (r->value_len > 0) XXH3_128bits_update(st, r->value, (size_t)r->value_len);
+        h = XXH3_128bits_digest(st);
+        break;
+    default: /* SS_BY_VALUE */
+        if (r->value_len < 0 || (uint64_t)r->value_len < min_bytes) return false;
+        h = XXH3_128bits(r->value, (size_t)r->value_len);
+        break;
+    }
+    *lo = h.low64;
+    *hi = h.high64;
+    return true;
+}
+
+#endif
