@@ -56,7 +56,8 @@ enum ss_diff_kind {
 const char *ss_diff_kind_name(int kind);
 
 /* Where a one-sided range lies relative to the other side. */
-enum ss_diff_where { SS_DW_INSIDE = 0, SS_DW_BEFORE = 1, SS_DW_AFTER = 2 };
+/* DAMAGED: the other side's batch holding this offset failed its CRC or could not be decoded. */
+enum ss_diff_where { SS_DW_INSIDE = 0, SS_DW_BEFORE = 1, SS_DW_AFTER = 2, SS_DW_DAMAGED = 3 };
 
 typedef struct ss_diff_range {
     int kind;                 /* enum ss_diff_kind */

@@ -84,6 +84,7 @@ static const char *where_text(int kind, int where) {
     switch (where) {
     case SS_DW_BEFORE: return a ? "before B's first offset" : "before A's first offset";
     case SS_DW_AFTER: return a ? "after B's end" : "after A's end";
+    case SS_DW_DAMAGED: return a ? "damaged in B" : "damaged in A";
     default: return "";
     }
 }
@@ -265,7 +266,10 @@ static void json_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         out_lit(o, "{\"type\":\"range\",\"partition\":");
         out_json_cstr(o, p->partition);
         out_printf(o, ",\"kind\":\"%s\",\"where\":\"%s\"", ss_diff_kind_name(r->kind),
-                   r->where == SS_DW_BEFORE ? "before" : r->where == SS_DW_AFTER ? "after" : "inside");
+                   r->where == SS_DW_BEFORE    ? "before"
+                   : r->where == SS_DW_AFTER   ? "after"
+                   : r->where == SS_DW_DAMAGED ? "damaged"
+                                               : "inside");
         KV_I64(o, "from", r->from);
         KV_I64(o, "to", r->to);
         KV_U64(o, "records", r->records);

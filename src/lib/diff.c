@@ -30,6 +30,10 @@ typedef struct pcursor {
     ss_rec_iter it;
     bool in_batch, done;
     ss_diff_side *side;
+    /* offset ranges of batches skipped as damaged (header offsets, kept to tell
+     * a record missing through damage from one removed by compaction) */
+    int64_t (*dmg)[2];
+    size_t ndmg, capdmg;
     /* leader epochs seen in batches */
     int32_t *epochs;
     int64_t *starts;
@@ -53,6 +57,26 @@ static bool epochs_push(pcursor *c, int32_t e, int64_t start) {
     return true;
 }
 
+static void dmg_push(pcursor *c, const ss_batch *b) {
+    if (b->last_offset < b->base_offset || c->ndmg >= 4096) return;
+    if (c->ndmg == c->capdmg) {
+        size_t n = c->capdmg ? c->capdmg * 2 : 16;
+        void *nd = realloc(c->dmg, n * sizeof *c->dmg);
+        if (!nd) return;
+        c->dmg = nd;
+        c->capdmg = n;
+    }
+    c->dmg[c->ndmg][0] = b->base_offset;
+    c->dmg[c->ndmg][1] = b->last_offset;
+    c->ndmg++;
+}
+
+static bool in_damage(const pcursor *c, int64_t offset) {
+    for (size_t i = c->ndmg; i-- > 0;)
+        if (offset >= c->dmg[i][0] && offset <= c->dmg[i][1]) return true;
+    return false;
+}
+
 static ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side) {
     memset(c, 0, sizeof *c);
     c->in = in;
@@ -70,6 +94,8 @@ static ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t m
 static void pc_close(pcursor *c) {
     if (c->s) ss_segment_close(c->s);
     ss_decoder_free(c->d);
+    free(c->dmg);
+    c->dmg = NULL;
     c->s = NULL;
     c->d = NULL;
 }
@@ -88,6 +114,7 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             if (n < 0) {
                 c->side->damage_events++;
                 c->side->damaged_bytes += c->ev.batch.size;
+                dmg_push(c, &c->ev.batch);
             }
             continue;
         }
@@ -114,7 +141,7 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             continue;
         }
         const ss_batch *bb = &c->ev.batch;
-        if (!bb->crc_valid) continue; /* its damage event follows */
+        if (!bb->crc_valid) { dmg_push(c, bb); continue; } /* its damage event follows */
         c->side->batches++;
         if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
         if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
@@ -126,6 +153,7 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
                 c->side->damage_events++;
                 c->side->damaged_bytes += bb->size;
             }
+            dmg_push(c, bb);
             continue;
         }
         c->in_batch = true;
@@ -342,7 +370,10 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
         if (ha && (!hb || ra.offset < rb.offset)) {
             /* A holds an offset B does not */
             int kind, where;
-            if (hb && p->b.first_offset >= 0 && p->b.first_offset <= ra.offset) {
+            if (in_damage(&cb, ra.offset)) {
+                kind = SS_DK_ONLY_A, where = SS_DW_DAMAGED;
+                p->only_a++;
+            } else if (hb && p->b.first_offset >= 0 && p->b.first_offset <= ra.offset) {
                 kind = SS_DK_COMPACTED_B, where = SS_DW_INSIDE;
                 p->compacted_b++;
             } else {
@@ -357,7 +388,10 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
             ha = pc_next(&ca, &ra, &ba);
         } else if (hb && (!ha || rb.offset < ra.offset)) {
             int kind, where;
-            if (ha && p->a.first_offset >= 0 && p->a.first_offset <= rb.offset) {
+            if (in_damage(&ca, rb.offset)) {
+                kind = SS_DK_ONLY_B, where = SS_DW_DAMAGED;
+                p->only_b++;
+            } else if (ha && p->a.first_offset >= 0 && p->a.first_offset <= rb.offset) {
                 kind = SS_DK_COMPACTED_A, where = SS_DW_INSIDE;
                 p->compacted_a++;
             } else {

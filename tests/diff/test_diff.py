@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Tests of `segscan diff`: pairs of logs built here, each with its figures derived by hand.
+
+The logs are written with tests/analysis/mkseg.py (record batch v2 per DefaultRecordBatch.java).
+Leader-epoch reconciliation (Kafka's LeaderEpochFileCache.endOffsetFor, used by a follower
+after an election): the follower asks for the end offset of the latest epoch it holds; the
+leader answers with the start offset of its next higher epoch (or its log end offset), and the
+follower truncates to the smaller of that and its own end of that epoch.
+usage: test_diff.py SEGSCAN CORPUS_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
+import mkseg  # noqa: E402
+
+SEGSCAN = os.path.abspath(sys.argv[1])
+CORPUS = os.path.abspath(sys.argv[2])
+failures = checks = 0
+T0 = 1700000000000
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print('FAIL:', what)
+
+
+def diff(*args):
+    p = subprocess.run([SEGSCAN, 'diff', '--json'] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       check=False)
+    objs = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    return p.returncode, objs, p.stderr.decode()
+
+
+def summary(objs):
+    s = [o for o in objs if o['type'] == 'summary']
+    return s[0] if s else {}
+
+
+def ranges(objs):
+    return [(o['kind'], o['where'], o['from'], o['to'], o['records']) for o in objs if o['type'] == 'range']
+
+
+def one_per_batch(base, values, epoch=0, ts0=T0):
+    """One batch per record: offsets base.., leader epoch `epoch`, timestamp ts0 + offset."""
+    out = b''
+    for i, v in enumerate(values):
+        off = base + i
+        out += mkseg.batch(off, [(None, v)], base_ts=ts0 + off, leader_epoch=epoch)
+    return out
+
+
+tmp = tempfile.mkdtemp(prefix='segscan-diff-')
+try:
+    v = [b'v%d' % i for i in range(10)]
+
+    # 1. identical copies: a corpus partition against a copy of itself -> exit 0
+    a = os.path.join(tmp, 'same-a', 'payments-0')
+    b = os.path.join(tmp, 'same-b', 'payments-0')
+    shutil.copytree(os.path.join(CORPUS, 'gen/lab/payments-0'), a)
+    shutil.copytree(os.path.join(CORPUS, 'gen/lab/payments-0'), b)
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(rc == 0 and s.get('identical') is True and s.get('mode') == 'offset', 'identical copies: exit 0, offset mode')
+    check(s.get('onlyInA') == 0 and s.get('onlyInB') == 0 and s.get('differing') == 0, 'identical: no difference')
+    check(s.get('firstDivergentOffset') is None and s.get('truncationOffset') is None, 'identical: no divergence')
+
+    # 2. a divergent tail under another leader epoch (unclean election): A (old leader) wrote
+    #    a5..a7 in epoch 0 that B never got; B became leader in epoch 1 at offset 5 and wrote
+    #    b5..b8. Offsets 5-7 differ, 8 is only in B; the last epoch both hold is 0; its end is
+    #    8 on A and 5 on B (start of B's epoch 1), so the follower truncates to offset 5.
+    a = mkseg.write_partition(os.path.join(tmp, 'div-a', 'orders-0'),
+                              {0: one_per_batch(0, v[:5]) + one_per_batch(5, [b'a5', b'a6', b'a7'])})
+    b = mkseg.write_partition(os.path.join(tmp, 'div-b', 'orders-0'),
+                              {0: one_per_batch(0, v[:5]) + one_per_batch(5, [b'b5', b'b6', b'b7', b'b8'], epoch=1)})
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(rc == 1 and s.get('mode') == 'offset' and s.get('identical') is False, 'divergent: exit 1, offset mode')
+    check(s.get('firstDivergentOffset') == 5, 'divergent: first divergent offset 5, got %s' % s.get('firstDivergentOffset'))
+    check(s.get('partitionLeaderEpochA') == 0 and s.get('partitionLeaderEpochB') == 1, 'divergent: epochs 0 and 1 there')
+    check(s.get('differing') == 3 and s.get('onlyInA') == 0 and s.get('onlyInB') == 1, 'divergent: 3 differ, 1 only in B')
+    check(s.get('sharedLeaderEpoch') == 0 and s.get('truncationOffset') == 5, 'divergent: truncate to 5 (epoch 0)')
+    check(('differing', 'inside', 5, 7, 3) in ranges(objs) and ('onlyInB', 'after', 8, 8, 1) in ranges(objs),
+          'divergent: ranges 5..7 differing, 8 only in B after A\'s end: %s' % ranges(objs))
+    check(s['b'].get('leaderEpochs') == [[0, 0], [1, 5]], 'divergent: B epochs from its batches')
+    diffs = [o for o in objs if o['type'] == 'difference']
+    check(len(diffs) == 4 and diffs[0]['kind'] == 'differing' and diffs[0]['a']['value'] == 'a5'
+          and diffs[0]['b']['value'] == 'b5', 'divergent: differences listed with both sides')
+
+    # ... and with a leader-epoch-checkpoint, that file is used (here it agrees)
+    with open(os.path.join(b, 'leader-epoch-checkpoint'), 'w') as f:
+        f.write('0\n2\n0 0\n1 5\n')
+    rc, objs, err = diff(a, b)
+    check(summary(objs).get('truncationOffset') == 5, 'divergent with leader-epoch-checkpoint: still 5')
+
+    # 3. a truncated follower: B holds offsets 0-5 of A's 0-9 -> 4 only in A after B's end;
+    #    shared epoch 0 ends at 10 on A and 6 on B -> truncation offset 6.
+    a = mkseg.write_partition(os.path.join(tmp, 'tr-a', 'orders-1'), {0: one_per_batch(0, v)})
+    b = mkseg.write_partition(os.path.join(tmp, 'tr-b', 'orders-1'), {0: one_per_batch(0, v[:6])})
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(rc == 1 and s.get('onlyInA') == 4 and s.get('onlyInB') == 0 and s.get('differing') == 0,
+          'truncated: 4 only in A')
+    check(s.get('firstDivergentOffset') is None and s.get('truncationOffset') == 6, 'truncated: truncation offset 6')
+    check(ranges(objs) == [('onlyInA', 'after', 6, 9, 4)], 'truncated: one range 6..9 after B\'s end')
+    rc, objs, err = diff('--stat', a, b)
+    check(not [o for o in objs if o['type'] == 'difference'], '--stat lists no difference')
+
+    # 4. a mirror at shifted offsets: A holds m0..m9 at 0-9; B (another topic name, offsets
+    #    100..) lacks m3, holds m7 twice (the second a new batch with another timestamp: a
+    #    resend without idempotence) and x1. -> content mode; 1 copy missing from B (m3), 2
+    #    only in B (m7's second copy, x1).
+    m = [b'm%d' % i for i in range(10)]
+    bvals = [x for x in m if x != b'm3'] + [b'm7', b'x1']
+    a = mkseg.write_partition(os.path.join(tmp, 'mir-a', 'orders-2'), {0: one_per_batch(0, m)})
+    b = mkseg.write_partition(os.path.join(tmp, 'mir-b', 'orders.mirror-2'),
+                              {100: one_per_batch(100, bvals, ts0=T0 + 5000)})
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(rc == 1 and s.get('mode') == 'content' and s.get('modeAuto') is True, 'mirror: content mode chosen')
+    check(s.get('onlyInA') == 1 and s.get('onlyInB') == 2, 'mirror: 1 missing from B, 2 only in B: %s' % s)
+    check(s.get('valuesMissingInB') == 1 and s.get('valuesOnlyInB') == 1 and s.get('valuesMoreCopiesInB') == 1,
+          'mirror: m3 missing, x1 new, m7 with more copies')
+    d = {(o['kind'], (o['a'] or o['b'])['value']): o for o in objs if o['type'] == 'difference'}
+    check(('onlyInA', 'm3') in d and ('onlyInB', 'x1') in d and ('onlyInB', 'm7') in d, 'mirror: the three listed')
+    if ('onlyInB', 'm7') in d:
+        m7 = d[('onlyInB', 'm7')]['b']
+        check(m7['offset'] == 109 and m7['copies'] == 2 and m7['cause'] == 'resend-no-idempotence',
+              'mirror: the extra m7 is the later copy (B: m0 m1 m2 m4 m5 m6 m7 m8 m9 m7 x1 at 100.. puts it at 109), a resend: %s' % m7)
+    # forcing offset mode on the mirror gives nothing in common (different offsets)
+    rc, objs, err = diff('--by', 'offset', a, b)
+    s = summary(objs)
+    check(s.get('mode') == 'offset' and s.get('modeAuto') is False and s.get('onlyInA') == 10
+          and s.get('onlyInB') == 11, '--by offset on the mirror: 10 only in A, 11 only in B')
+
+    # 5. compacted vs uncompacted: B keeps offsets 0,2,4,6,8,9 of A's 0-9 (same records).
+    #    The 4 missing offsets lie inside B's range: compaction, not a difference -> exit 0.
+    keep = [0, 2, 4, 6, 8, 9]
+    a = mkseg.write_partition(os.path.join(tmp, 'cmp-a', 'users-0'), {0: one_per_batch(0, v)})
+    b = mkseg.write_partition(os.path.join(tmp, 'cmp-b', 'users-0'),
+                              {0: b''.join(mkseg.batch(o, [(None, v[o])], base_ts=T0 + o) for o in keep)})
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(rc == 0 and s.get('identical') is True and s.get('compactedInB') == 4 and s.get('onlyInA') == 0,
+          'compacted: 4 compacted in B, identical in content, exit 0: %s' % s)
+    check(ranges(objs) == [('compactedInB', 'inside', 1, 1, 1), ('compactedInB', 'inside', 3, 3, 1),
+                           ('compactedInB', 'inside', 5, 5, 1), ('compactedInB', 'inside', 7, 7, 1)],
+          'compacted: ranges %s' % ranges(objs))
+
+    # 6. damaged one side: B is A with one byte of the batch at offset 3 flipped (inside its
+    #    value, so its CRC-32C fails): offset 3 is missing from B through damage -> 1 only in
+    #    A "damaged", exit 3 (damage wins over differences: DESIGN section 5).
+    data = bytearray(one_per_batch(0, v))
+    size_one = len(mkseg.batch(0, [(None, v[0])], base_ts=T0))  # every batch here has this size
+    data[3 * size_one + size_one - 2] ^= 0x01
+    a = mkseg.write_partition(os.path.join(tmp, 'dmg-a', 'orders-3'), {0: one_per_batch(0, v)})
+    b = mkseg.write_partition(os.path.join(tmp, 'dmg-b', 'orders-3'), {0: bytes(data)})
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(rc == 3, 'damaged: exit 3, got %d' % rc)
+    check(s.get('onlyInA') == 1 and s.get('compactedInB') == 0 and s['b'].get('damagedBytes') == size_one,
+          'damaged: 1 only in A, the damaged batch counted: %s' % s)
+    check(ranges(objs) == [('onlyInA', 'damaged', 3, 3, 1)], 'damaged: range 3..3 damaged in B: %s' % ranges(objs))
+
+    # 7. log directories: partitions paired by name, one present on A only
+    la = os.path.join(tmp, 'dir-a')
+    lb = os.path.join(tmp, 'dir-b')
+    mkseg.write_partition(os.path.join(la, 't-0'), {0: one_per_batch(0, v[:3])})
+    mkseg.write_partition(os.path.join(la, 't-1'), {0: one_per_batch(0, v[:2])})
+    mkseg.write_partition(os.path.join(lb, 't-0'), {0: one_per_batch(0, v[:3])})
+    rc, objs, err = diff(la, lb)
+    un = [o for o in objs if o['type'] == 'unpaired']
+    check(rc == 1 and len(un) == 1 and un[0]['side'] == 'A' and un[0]['partition'] == 't-1',
+          'log dirs: t-1 only in A: %s' % un)
+    check(summary(objs).get('identical') is True, 'log dirs: t-0 identical')
+
+    # usage
+    p = subprocess.run([SEGSCAN, 'diff', a], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    check(p.returncode == 2, 'diff with one path is a usage error')
+    p = subprocess.run([SEGSCAN, 'diff', '--by', 'bogus', a, b], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(p.returncode == 2, 'diff --by bogus is a usage error')
+    p = subprocess.run([SEGSCAN, 'diff', os.path.join(tmp, 'no-such'), a], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    check(p.returncode == 2, 'diff of a missing path is exit 2')
+    # the human form says the mode and the first difference
+    p = subprocess.run([SEGSCAN, 'diff', os.path.join(tmp, 'div-a', 'orders-0'), os.path.join(tmp, 'div-b', 'orders-0')],
+                       stdout=subprocess.PIPE, check=False)
+    out = p.stdout.decode()
+    check('mode offset' in out and 'first divergent offset 5' in out and 'truncate to offset 5' in out
+          and '\n- 5 ' in out and '\n+ 5 ' in out, 'human output: mode, divergence, truncation and -/+ lines')
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print('test_diff: %d checks, %d failed' % (checks, failures))
+sys.exit(1 if failures else 0)
