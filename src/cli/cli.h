@@ -33,11 +33,21 @@ struct dump_opts {
 };
 
 int cmd_dump(int argc, char **argv);
+int cmd_verify(int argc, char **argv);       /* cmd_verify.c */
+int cmd_coordinator(int argc, char **argv);  /* cmd_coordinator.c */
 
 /* Index, time index, transaction index and producer snapshot files
  * (cmd_dump_index.c). Returns an exit code. */
 int dump_index_file(const char *path, const struct dump_opts *o, ss_out *out);
 bool is_index_file(const char *path);
+
+/* --offsets-decoder / --transaction-log-decoder (dump_internal.c): the key and
+ * payload of a record of __consumer_offsets or __transaction_state. Text: what
+ * kafka-dump-log.sh prints after the record's metadata (prefix, then "key: ..."
+ * and " payload: ..."); JSON: a ,"decoded":{...} member of the record object. */
+void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file, const ss_record *r,
+                        const char *prefix);
+void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record *r);
 
 /* ---- analysis commands: scan (default), dups, producers, txns, explain ----
  * cmd_scan.c parses the options, runs the library's analysis and prints the

@@ -233,7 +233,9 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
             }
         }
     }
-    if (opt->data && !b->control) {
+    if (opt->data && !b->control && (opt->offsets_decoder || opt->txn_log_decoder)) {
+        dump_internal_text(o, opt, NULL, r, prefix);
+    } else if (opt->data && !b->control) {
         if (r->key_len >= 0) {
             out_str(o, prefix);
             out_lit(o, "key: ");
@@ -345,6 +347,7 @@ static void json_record(ss_out *o, const char *file, const struct dump_opts *opt
         if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT)
             KV_I64(o, "coordinatorEpoch", r->coordinator_epoch);
     }
+    if (!b->control && (opt->offsets_decoder || opt->txn_log_decoder)) dump_internal_json(o, opt, r);
     out_lit(o, "}\n");
 }
 

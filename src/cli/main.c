@@ -22,6 +22,10 @@ static const char usage_text[] =
     "  explain   every copy of one record and why it exists (--value, --key, --offset, ...)\n"
     "  dump      print segments as kafka-dump-log.sh does, or as JSON Lines (--json)\n"
     "  diff      where two segments, replicas or mirrors of a partition differ\n"
+    "  verify    check .log, .index, .timeindex, .txnindex, producer snapshots and the\n"
+    "            leader-epoch-checkpoint against each other\n"
+    "  coordinator  which __consumer_offsets / __transaction_state partition holds a group or\n"
+    "            transactional id (--group ID | --transactional-id ID)\n"
     "\n"
     "options:\n"
     "  -h, --help     this help; 'segscan <command> --help' for a command's options\n"
@@ -78,6 +82,8 @@ int main(int argc, char **argv) {
         return EXIT_OK;
     }
     if (!strcmp(cmd, "dump")) return cmd_dump(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "coordinator")) return cmd_coordinator(argc - 1, argv + 1);
     if (!strcmp(cmd, "scan")) return cmd_scan(argc - 1, argv + 1);
     if (!strcmp(cmd, "dups")) return cmd_dups(argc - 1, argv + 1);
     if (!strcmp(cmd, "producers")) return cmd_producers(argc - 1, argv + 1);

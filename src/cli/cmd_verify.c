@@ -1,0 +1,277 @@
+/* segscan verify - check the files of partition directories against each
+ * other: the library (src/lib/verify.c) finds, this file prints.
+ *
+ * Text: one line per finding on stdout ("FILE: byte P (offset O): SEVERITY
+ * CHECK: message"), then a summary of what was checked. JSON Lines: one
+ * {"type":"finding"} object per finding ({"type":"error"} for a file that
+ * could not be read) and a final {"type":"verify-summary"}.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "segscan/verify.h"
+
+static const char verify_usage[] =
+    "usage: segscan verify [options] PATH...\n"
+    "\n"
+    "Check a partition's files against each other: every .log (CRCs, framing, offsets within and\n"
+    "across segments, file names, an incomplete tail), its .index, .timeindex and .txnindex, the\n"
+    "producer .snapshot files and the leader-epoch-checkpoint. A PATH is a partition directory, a\n"
+    "log directory of partition directories, or a segment file (then only what sits beside it).\n"
+    "Nothing is written; no file is created.\n"
+    "\n"
+    "  --json                   JSON Lines: one finding object a line, then a verify-summary object\n"
+    "  -q, --quiet              leave out findings of severity info\n"
+    "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864)\n"
+    "  --list-checks            print the checks (name, severity, description) and exit\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "exit codes: 0 clean, 1 inconsistencies, 3 damaged data, 2 a file could not be read\n"
+    "(when several apply: the first of 2, 3, 1)\n";
+
+enum { OPT_JSON = 256, OPT_MAXBATCH, OPT_LIST };
+
+static const struct option verify_longopts[] = {
+    {"json", no_argument, NULL, OPT_JSON},
+    {"quiet", no_argument, NULL, 'q'},
+    {"max-batch-bytes", required_argument, NULL, OPT_MAXBATCH},
+    {"list-checks", no_argument, NULL, OPT_LIST},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct check_count {
+    const char *name;
+    uint64_t n;
+} check_count;
+
+typedef struct vcli {
+    ss_out *o;
+    bool json, quiet;
+    check_count counts[64];
+    size_t ncounts;
+} vcli;
+
+static void count_check(vcli *v, const char *name) {
+    for (size_t i = 0; i < v->ncounts; i++)
+        if (!strcmp(v->counts[i].name, name)) {
+            v->counts[i].n++;
+            return;
+        }
+    if (v->ncounts < sizeof v->counts / sizeof v->counts[0]) {
+        v->counts[v->ncounts].name = name;
+        v->counts[v->ncounts].n = 1;
+        v->ncounts++;
+    }
+}
+
+static void on_finding(void *ctx, const ss_vfinding *f) {
+    vcli *v = ctx;
+    count_check(v, f->check);
+    if (v->quiet && f->severity == SS_VSEV_INFO) return;
+    ss_out *o = v->o;
+    if (v->json) {
+        out_lit(o, "{\"type\":");
+        out_str(o, f->severity == SS_VSEV_ERROR ? "\"error\"" : "\"finding\"");
+        out_lit(o, ",\"check\":");
+        out_json_cstr(o, f->check);
+        out_lit(o, ",\"severity\":");
+        out_json_cstr(o, ss_vseverity_name(f->severity));
+        out_lit(o, ",\"partition\":");
+        out_json_cstr(o, f->partition);
+        out_lit(o, ",\"file\":");
+        out_json_cstr(o, f->file);
+        out_lit(o, ",\"position\":");
+        out_u64(o, f->position);
+        out_lit(o, ",\"offset\":");
+        if (f->offset >= 0) out_i64(o, f->offset);
+        else out_lit(o, "null");
+        out_lit(o, ",\"message\":");
+        out_json_cstr(o, f->message);
+        out_lit(o, "}\n");
+        return;
+    }
+    out_str(o, f->file);
+    out_lit(o, ": byte ");
+    out_u64(o, f->position);
+    if (f->offset >= 0) {
+        out_lit(o, " (offset ");
+        out_i64(o, f->offset);
+        out_ch(o, ')');
+    }
+    out_lit(o, ": ");
+    out_str(o, ss_vseverity_name(f->severity));
+    out_ch(o, ' ');
+    out_str(o, f->check);
+    out_lit(o, ": ");
+    out_str(o, f->message);
+    out_ch(o, '\n');
+}
+
+static void list_checks(void) {
+    const char *name, *desc;
+    int sev;
+    for (size_t i = 0; ss_vcheck_at(i, &name, &sev, &desc); i++)
+        printf("%-26s %-14s %s\n", name, ss_vseverity_name(sev), desc);
+}
+
+static const char *plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+static void text_summary(vcli *v, const ss_vstats *s, int rc) {
+    ss_out *o = v->o;
+    out_printf(o,
+               "checked: %" PRIu64 " %s, %" PRIu64 " %s (%" PRIu64 " bytes, %" PRIu64 " %s, %" PRIu64
+               " control, %" PRIu64 " ABORT %s)\n",
+               s->partitions, plural(s->partitions, "partition", "partitions"), s->segments,
+               plural(s->segments, "segment", "segments"), s->log_bytes, s->batches,
+               plural(s->batches, "batch", "batches"), s->control_batches, s->abort_markers,
+               plural(s->abort_markers, "marker", "markers"));
+    out_printf(o, "  offset indexes: %" PRIu64 " (%" PRIu64 " %s)\n", s->index_files, s->index_entries,
+               plural(s->index_entries, "entry", "entries"));
+    out_printf(o, "  time indexes: %" PRIu64 " (%" PRIu64 " %s)\n", s->timeindex_files, s->timeindex_entries,
+               plural(s->timeindex_entries, "entry", "entries"));
+    out_printf(o, "  transaction indexes: %" PRIu64 " (%" PRIu64 " %s)\n", s->txnindex_files, s->txnindex_entries,
+               plural(s->txnindex_entries, "entry", "entries"));
+    out_printf(o,
+               "  producer snapshots: %" PRIu64 " read, %" PRIu64 " compared with the log (%" PRIu64
+               " %s; %" PRIu64 " %s in the log)\n",
+               s->snapshot_files, s->snapshots_compared, s->snapshot_entries,
+               plural(s->snapshot_entries, "entry", "entries"), s->producers,
+               plural(s->producers, "producer", "producers"));
+    out_printf(o, "  leader-epoch checkpoints: %" PRIu64 " (%" PRIu64 " %s)\n", s->epoch_files, s->epoch_entries,
+               plural(s->epoch_entries, "entry", "entries"));
+    uint64_t total = s->findings[SS_VSEV_DAMAGE] + s->findings[SS_VSEV_INCONSISTENCY] +
+                     s->findings[SS_VSEV_INFO] + s->findings[SS_VSEV_ERROR];
+    if (!total) {
+        out_lit(o, "findings: none: clean\n");
+        return;
+    }
+    out_printf(o,
+               "findings: %" PRIu64 " damage, %" PRIu64 " inconsistency, %" PRIu64 " info, %" PRIu64
+               " unreadable (exit %d)\n",
+               s->findings[SS_VSEV_DAMAGE], s->findings[SS_VSEV_INCONSISTENCY], s->findings[SS_VSEV_INFO],
+               s->findings[SS_VSEV_ERROR], rc);
+    for (size_t i = 0; i < v->ncounts; i++) out_printf(o, "  %s: %" PRIu64 "\n", v->counts[i].name, v->counts[i].n);
+}
+
+#define KV(o, k, val) (out_lit((o), ",\"" k "\":"), out_u64((o), (val)))
+
+static void json_summary(vcli *v, const ss_vstats *s, int rc) {
+    ss_out *o = v->o;
+    out_lit(o, "{\"type\":\"verify-summary\"");
+    KV(o, "partitions", s->partitions);
+    KV(o, "segments", s->segments);
+    KV(o, "logBytes", s->log_bytes);
+    KV(o, "batches", s->batches);
+    KV(o, "controlBatches", s->control_batches);
+    KV(o, "abortMarkers", s->abort_markers);
+    KV(o, "indexFiles", s->index_files);
+    KV(o, "indexEntries", s->index_entries);
+    KV(o, "timeIndexFiles", s->timeindex_files);
+    KV(o, "timeIndexEntries", s->timeindex_entries);
+    KV(o, "txnIndexFiles", s->txnindex_files);
+    KV(o, "txnIndexEntries", s->txnindex_entries);
+    KV(o, "snapshotFiles", s->snapshot_files);
+    KV(o, "snapshotsCompared", s->snapshots_compared);
+    KV(o, "snapshotEntries", s->snapshot_entries);
+    KV(o, "producers", s->producers);
+    KV(o, "leaderEpochFiles", s->epoch_files);
+    KV(o, "leaderEpochEntries", s->epoch_entries);
+    out_lit(o, ",\"findings\":{\"damage\":");
+    out_u64(o, s->findings[SS_VSEV_DAMAGE]);
+    out_lit(o, ",\"inconsistency\":");
+    out_u64(o, s->findings[SS_VSEV_INCONSISTENCY]);
+    out_lit(o, ",\"info\":");
+    out_u64(o, s->findings[SS_VSEV_INFO]);
+    out_lit(o, ",\"error\":");
+    out_u64(o, s->findings[SS_VSEV_ERROR]);
+    out_lit(o, "},\"checks\":{");
+    for (size_t i = 0; i < v->ncounts; i++) {
+        if (i) out_ch(o, ',');
+        out_json_cstr(o, v->counts[i].name);
+        out_ch(o, ':');
+        out_u64(o, v->counts[i].n);
+    }
+    out_lit(o, "},\"exitCode\":");
+    out_i64(o, rc);
+    out_lit(o, "}\n");
+}
+
+int cmd_verify(int argc, char **argv) {
+    vcli v;
+    memset(&v, 0, sizeof v);
+    ss_verify_opts vo;
+    ss_verify_opts_default(&vo);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "hq", verify_longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON: v.json = true; break;
+        case 'q': v.quiet = true; break;
+        case OPT_MAXBATCH: {
+            uint64_t n;
+            if (!parse_u64(optarg, &n) || n == 0 || n > SIZE_MAX) {
+                warnx_("verify: --max-batch-bytes needs a positive number");
+                return EXIT_TROUBLE;
+            }
+            vo.max_batch_bytes = (size_t)n;
+            break;
+        }
+        case OPT_LIST: list_checks(); return EXIT_OK;
+        case 'h': fputs(verify_usage, stdout); return EXIT_OK;
+        default: fputs(verify_usage, stderr); return EXIT_TROUBLE;
+        }
+    }
+    if (optind >= argc) {
+        warnx_("verify: no PATH given");
+        fputs(verify_usage, stderr);
+        return EXIT_TROUBLE;
+    }
+    int rc = EXIT_OK;
+    ss_inputs *in = ss_inputs_new(false);
+    if (!in) { warnx_("out of memory"); return EXIT_TROUBLE; }
+    ss_out o;
+    out_init(&o, stdout);
+    v.o = &o;
+    for (int i = optind; i < argc; i++) {
+        if (!strcmp(argv[i], "-")) {
+            warnx_("verify: '-' (standard input) cannot be verified: give the partition directory");
+            rc = exit_merge(rc, EXIT_TROUBLE);
+            continue;
+        }
+        if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
+    }
+    ss_inputs_finish(in);
+    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
+        int level;
+        const char *msg = ss_inputs_note(in, i, &level);
+        if (v.json && level == SS_NOTE_ERROR) {
+            out_lit(&o, "{\"type\":\"error\",\"message\":");
+            out_json_cstr(&o, msg);
+            out_lit(&o, "}\n");
+        } else if (level == SS_NOTE_ERROR || (level == SS_NOTE_INFO && !v.quiet)) {
+            /* warnings are about the duplicate analysis (replicas given together) or the log
+             * directory's offset checkpoints, which verify does not use */
+            out_flush(&o);
+            warnx_("%s", msg);
+        }
+    }
+    ss_vstats st;
+    memset(&st, 0, sizeof st);
+    for (size_t i = 0; i < ss_inputs_count(in); i++)
+        if (ss_verify_partition(in, i, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (st.findings[SS_VSEV_ERROR]) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (st.findings[SS_VSEV_DAMAGE]) rc = exit_merge(rc, EXIT_DAMAGE);
+    if (st.findings[SS_VSEV_INCONSISTENCY]) rc = exit_merge(rc, EXIT_FINDINGS);
+    if (v.json) json_summary(&v, &st, rc);
+    else text_summary(&v, &st, rc);
+    out_flush(&o);
+    if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
+    out_free(&o);
+    ss_inputs_free(in);
+    return rc;
+}

@@ -1,0 +1,709 @@
+#!/usr/bin/env python3
+"""Internal topics: dump --offsets-decoder / --transaction-log-decoder, coordinator, ss_txn_state_ids.
+
+Usage: test_internal.py SEGSCAN TXN_IDS_PROBE CORPUS [-k SUBSTRING]
+
+Expected texts are derived from Kafka's own definitions, never from segscan's output:
+
+- Kafka 4.0's kafka-dump-log.sh (DumpLogSegments.scala, OffsetsMessageParser / TransactionLogMessageParser
+  over CoordinatorRecordSerde) prints, after a record's metadata, " key: " + {"type":"<record type>","data":
+  <key>} and " payload: " + {"version":"<value version>","data":<value>}, or "<DELETE>" for a null value;
+  the record type is the key's first int16, the value version the value's first int16.
+- The data objects are written by Kafka's generated JSON converters (generator/JsonConverterGenerator.java):
+  fields in schema order, camelCase names, the fields of the record's version only, tagged fields only when
+  they differ from their default; int8/int16/int32/int64 as numbers, strings as JSON strings, bytes in
+  base64, null as null. Jackson's ObjectNode.toString() renders them without spaces.
+- The schemas (apache/kafka message definitions): OffsetCommitKey {group string, topic string, partition
+  int32}; OffsetCommitValue (0-4, flexible 4+) {offset int64, leaderEpoch int32 3+, metadata string,
+  commitTimestamp int64, expireTimestamp int64 version 1 only}; GroupMetadataKey {group string};
+  GroupMetadataValue (0-4, flexible 4+) {protocolType string, generation int32, protocol string?,
+  leader string?, currentStateTimestamp int64 2+, members [{memberId, groupInstanceId string? 3+,
+  clientId, clientHost, rebalanceTimeout int32 1+, sessionTimeout int32, subscription bytes, assignment
+  bytes}]}; for protocolType "consumer" DumpLogSegments replaces subscription/assignment by their decoded
+  ConsumerProtocolSubscription (0-3) {topics [string], userData bytes?, ownedPartitions 1+ [{topic,
+  partitions [int32]}], generationId int32 2+, rackId string? 3+} and ConsumerProtocolAssignment (0-3)
+  {assignedPartitions [{topic, partitions}], userData bytes?}. TransactionLogKey {transactionalId string};
+  TransactionLogValue (0-1, flexible 1+) {producerId int64, previousProducerId int64 tagged 1+ (tag 0,
+  default -1), nextProducerId int64 tagged 1+ (tag 1, default -1), producerEpoch int16,
+  transactionTimeoutMs int32, transactionStatus int8, transactionPartitions [{topic string, partitionIds
+  [int32]}]? , transactionLastUpdateTimestampMs int64, transactionStartTimestampMs int64,
+  clientTransactionVersion int16 tagged 1+ (tag 2, default 0)}.
+- Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over UTF-16 code units, in int (32-bit two's
+  complement) arithmetic; Kafka's Utils.abs maps Integer.MIN_VALUE to 0; partition = abs(hash) % N.
+
+The __consumer_offsets files come from testdata/corpus/real (their dumplog.data.txt files were made without
+the decoder); each record's key and value bytes are taken from the corpus's Kafka-written oracle
+(<file>.oracle.jsonl.gz) and decoded here by a small reader that follows the schemas above. A few records
+are also checked against texts worked out by hand (in the comments). __transaction_state records (the
+corpus has none) are built here byte by byte from the schemas. Python 3 standard library only.
+"""
+
+import base64
+import gzip
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import traceback
+
+SEGSCAN = PROBE = CORPUS = TMP = None
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Fail(what)
+
+
+def eq(got, want, what):
+    if got != want:
+        raise Fail('%s:\n  got  %r\n  want %r' % (what, got, want))
+
+
+def run(args):
+    p = subprocess.run([SEGSCAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    check(p.returncode >= 0, 'killed by signal %d' % -p.returncode)
+    return p.returncode, p.stdout.decode('utf-8'), p.stderr.decode('utf-8', 'replace')
+
+
+# ---- a reader following the schemas (module docstring) ---------------------------------------------
+
+class Short(Exception):
+    pass
+
+
+class Rd:
+    def __init__(self, b):
+        self.b, self.p = b, 0
+
+    def take(self, n):
+        if self.p + n > len(self.b):
+            raise Short()
+        v = self.b[self.p:self.p + n]
+        self.p += n
+        return v
+
+    def i(self, fmt):
+        return struct.unpack('>' + fmt, self.take(struct.calcsize(fmt)))[0]
+
+    def uvarint(self):
+        v = shift = 0
+        while True:
+            b = self.take(1)[0]
+            v |= (b & 0x7f) << shift
+            if not b & 0x80:
+                return v
+            shift += 7
+
+
+def rd_len(r, flex, wide):
+    if flex:
+        return r.uvarint() - 1
+    return r.i('i' if wide else 'h')
+
+
+def rd_str(r, flex):
+    n = rd_len(r, flex, False)
+    return None if n < 0 else r.take(n).decode('utf-8', 'replace')
+
+
+def rd_bytes(r, flex):
+    n = rd_len(r, flex, True)
+    return None if n < 0 else r.take(n)
+
+
+def rd_array(r, flex, elem):
+    n = rd_len(r, flex, True)
+    return None if n < 0 else [elem() for _ in range(n)]
+
+
+def rd_tags(r, flex, known):
+    """The tagged-field section: {tag: value} for the known tags (tag -> reader)."""
+    out = {}
+    if flex:
+        for _ in range(r.uvarint()):
+            tag, size = r.uvarint(), r.uvarint()
+            if tag in known:
+                out[tag] = known[tag]()
+            else:
+                r.take(size)
+    return out
+
+
+def offset_commit_key(r):
+    return [('group', rd_str(r, False)), ('topic', rd_str(r, False)), ('partition', r.i('i'))]
+
+
+def offset_commit_value(r, v):
+    flex = v >= 4
+    f = [('offset', r.i('q'))]
+    if v >= 3:
+        f.append(('leaderEpoch', r.i('i')))
+    f.append(('metadata', rd_str(r, flex)))
+    f.append(('commitTimestamp', r.i('q')))
+    if v == 1:
+        f.append(('expireTimestamp', r.i('q')))
+    rd_tags(r, flex, {})
+    return f
+
+
+def group_metadata_value(r, v):
+    flex = v >= 4
+    f = [('protocolType', rd_str(r, flex)), ('generation', r.i('i')), ('protocol', rd_str(r, flex)),
+         ('leader', rd_str(r, flex))]
+    if v >= 2:
+        f.append(('currentStateTimestamp', r.i('q')))
+
+    def member():
+        m = [('memberId', rd_str(r, flex))]
+        if v >= 3:
+            m.append(('groupInstanceId', rd_str(r, flex)))
+        m += [('clientId', rd_str(r, flex)), ('clientHost', rd_str(r, flex))]
+        if v >= 1:
+            m.append(('rebalanceTimeout', r.i('i')))
+        m += [('sessionTimeout', r.i('i')), ('subscription', rd_bytes(r, flex)), ('assignment', rd_bytes(r, flex))]
+        rd_tags(r, flex, {})
+        return m
+    f.append(('members', rd_array(r, flex, member)))
+    rd_tags(r, flex, {})
+    if dict(f)['protocolType'] == 'consumer':
+        for m in dict(f)['members']:
+            for i, (k, val) in enumerate(m):
+                if k in ('subscription', 'assignment'):
+                    try:
+                        m[i] = (k, (subscription if k == 'subscription' else assignment)(val))
+                    except (Short, ValueError):
+                        pass   # DumpLogSegments keeps the bytes when they do not decode
+    return f
+
+
+def subscription(b):
+    r = Rd(b)
+    v = r.i('h')
+    if v > 3:
+        raise ValueError(v)
+    f = [('topics', rd_array(r, False, lambda: rd_str(r, False))), ('userData', rd_bytes(r, False))]
+    if v >= 1:
+        f.append(('ownedPartitions', rd_array(r, False, lambda: [
+            ('topic', rd_str(r, False)), ('partitions', rd_array(r, False, lambda: r.i('i')))])))
+    if v >= 2:
+        f.append(('generationId', r.i('i')))
+    if v >= 3:
+        f.append(('rackId', rd_str(r, False)))
+    return f
+
+
+def assignment(b):
+    r = Rd(b)
+    v = r.i('h')
+    if v > 3:
+        raise ValueError(v)
+    return [('assignedPartitions', rd_array(r, False, lambda: [
+        ('topic', rd_str(r, False)), ('partitions', rd_array(r, False, lambda: r.i('i')))])),
+        ('userData', rd_bytes(r, False))]
+
+
+def jackson(v):
+    """Jackson's rendering of a converter's node (module docstring)."""
+    if v is None:
+        return 'null'
+    if isinstance(v, bool):
+        return 'true' if v else 'false'
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, (bytes, bytearray)):
+        return '"%s"' % base64.b64encode(bytes(v)).decode()
+    if isinstance(v, str):
+        out = []
+        for ch in v:
+            c = ord(ch)
+            if ch == '"':
+                out.append('\\"')
+            elif ch == '\\':
+                out.append('\\\\')
+            elif ch in '\b\t\n\f\r':
+                out.append({'\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r'}[ch])
+            elif c < 0x20:
+                out.append('\\u%04X' % c)
+            else:
+                out.append(ch)
+        return '"%s"' % ''.join(out)
+    # an object is a list of (name, value) pairs, in schema order; an array a list of values
+    if isinstance(v, list) and v and isinstance(v[0], tuple):
+        return '{%s}' % ','.join('%s:%s' % (jackson(k), jackson(x)) for k, x in v)
+    if isinstance(v, list):
+        return '[%s]' % ','.join(jackson(x) for x in v)
+    raise TypeError(v)
+
+
+def offsets_expected(offset, key, value):
+    """(key text, payload text) DumpLogSegments 4.0 prints for a __consumer_offsets record."""
+    r = Rd(key)
+    t = r.i('h')
+    if t in (0, 1):
+        k = offset_commit_key(r)
+        vf = offset_commit_value
+    elif t == 2:
+        k = [('group', rd_str(r, False))]
+        vf = group_metadata_value
+    else:
+        return 'Unknown record type %d at offset %d, skipping.' % (t, offset), None
+    ktext = '{"type":"%d","data":%s}' % (t, jackson(k))
+    if value is None:
+        return ktext, '<DELETE>'
+    r = Rd(value)
+    v = r.i('h')
+    return ktext, '{"version":"%d","data":%s}' % (v, jackson(vf(r, v)))
+
+
+def oracle_records(log):
+    path = log[:-4] + '.oracle.jsonl'
+    opener = open
+    if not os.path.exists(path):
+        path += '.gz'
+        opener = gzip.open
+    out = []
+    with opener(path, 'rt') as f:
+        for line in f:
+            o = json.loads(line)
+            if o['type'] == 'record':
+                out.append(o)
+    return out
+
+
+def consumer_offsets_logs():
+    out = []
+    for dp, dn, fn in os.walk(os.path.join(CORPUS, 'real')):
+        if '__consumer_offsets-' in os.path.basename(dp):
+            out += [os.path.join(dp, n) for n in sorted(fn) if re.match(r'^\d{20}\.log$', n)]
+    return sorted(out)
+
+
+RECORD_LINE = re.compile(r'^\| offset: (\d+) .*?(?: headerKeys: \[[^\]]*\]| crc: \d+\})(.*)$')
+
+
+def decoded_suffixes(text):
+    out = {}
+    for line in text.split('\n'):
+        m = RECORD_LINE.match(line)
+        if m:
+            out[int(m.group(1))] = m.group(2)
+    return out
+
+
+# ---- __consumer_offsets from the corpus -----------------------------------------------------------
+
+def test_real_consumer_offsets_every_record():
+    logs = consumer_offsets_logs()
+    check(len(logs) >= 15, 'corpus __consumer_offsets segments: %d' % len(logs))
+    total = 0
+    for log in logs:
+        rc, out, err = run(['dump', '--offsets-decoder', log])
+        eq(rc, 0, 'exit code of %s (%s)' % (log, err))
+        got = decoded_suffixes(out)
+        recs = oracle_records(log)
+        eq(len(got), len(recs), 'record lines of %s' % log)
+        for o in recs:
+            key = bytes.fromhex(o['key'])
+            value = None if o['value'] is None else bytes.fromhex(o['value'])
+            k, p = offsets_expected(o['offset'], key, value)
+            want = ' key: ' + k + ('' if p is None else ' payload: ' + p)
+            eq(got[o['offset']], want, '%s offset %d' % (log, o['offset']))
+            total += 1
+    check(total > 6000, 'records compared: %d' % total)
+
+
+def test_real_consumer_offsets_by_hand():
+    # DonaldY (Kafka 2.7.1) __consumer_offsets-39, 00000000000000000000.log.
+    log = os.path.join(CORPUS, 'real/DonaldY__kafka-2.7.1/kafka-logs/__consumer_offsets-39/00000000000000000000.log')
+    rc, out, err = run(['dump', '--offsets-decoder', log])
+    got = decoded_suffixes(out)
+    # offset 4: key 0002 0016 "console-consumer-52588" (record type 2 = GroupMetadataKey, string of 0x16 = 22
+    # bytes), value null (valueSize -1): a tombstone.
+    eq(got[4], ' key: {"type":"2","data":{"group":"console-consumer-52588"}} payload: <DELETE>', 'offset 4')
+    # offset 16: key 0001 | 0016 "console-consumer-65070" | 000f "test_topic_0603" | 00000000 (type 1 =
+    # OffsetCommitKey: group, topic, partition 0); value 0003 | 0000000000000009 | ffffffff | 0000 |
+    # 00000188 8260a41b: version 3: offset 9, leaderEpoch -1, metadata "" (length 0), commitTimestamp
+    # 0x1888260a41b = 1685814551579.
+    eq(got[16], ' key: {"type":"1","data":{"group":"console-consumer-65070","topic":"test_topic_0603","partition":0}}'
+       ' payload: {"version":"3","data":{"offset":9,"leaderEpoch":-1,"metadata":"","commitTimestamp":1685814551579}}',
+       'offset 16')
+    # offset 17: GroupMetadataValue version 3: protocolType "consumer", generation 6, protocol null (length
+    # -1), leader null, currentStateTimestamp 1685814551582, members: an empty array (int32 0).
+    eq(got[17], ' key: {"type":"2","data":{"group":"console-consumer-65070"}} payload: {"version":"3","data":'
+       '{"protocolType":"consumer","generation":6,"protocol":null,"leader":null,'
+       '"currentStateTimestamp":1685814551582,"members":[]}}', 'offset 17')
+
+    # xpxwo100 (Kafka 0.10.1, magic 1) __consumer_offsets-40.
+    log = os.path.join(CORPUS, 'real/xpxwo100__bullShit/tmp/kafka-logs/__consumer_offsets-40/00000000000000000000.log')
+    rc, out, err = run(['dump', '--offsets-decoder', log])
+    got = decoded_suffixes(out)
+    # offset 1: value 0001 | 0000000000000002 | 0000 | 00000158 76893e4b | 00000158 7baf9a4b: OffsetCommitValue
+    # version 1: offset 2, metadata "", commitTimestamp 0x15876893e4b = 1479457455691, expireTimestamp
+    # 0x1587baf9a4b = 1479543855691 (one day later: offsets.retention.minutes of 0.10.1); no leaderEpoch (3+).
+    eq(got[1], ' key: {"type":"1","data":{"group":"GroupA","topic":"foo","partition":0}} payload: {"version":"1",'
+       '"data":{"offset":2,"metadata":"","commitTimestamp":1479457455691,"expireTimestamp":1479543855691}}',
+       'xpxwo100 offset 1')
+    # offset 0: GroupMetadataValue version 1 (no currentStateTimestamp, no groupInstanceId; rebalanceTimeout
+    # 0x493e0 = 300000, sessionTimeout 0x7530 = 30000); protocolType "consumer", so the subscription bytes
+    # 0000 | 00000001 0003 "foo" | 00000000 (version 0: topics ["foo"], userData of length 0 -> "") and the
+    # assignment bytes 0000 | 00000001 0003 "foo" 00000001 00000000 | 00000000 (version 0: foo [0],
+    # userData "") are printed decoded.
+    m = 'consumer-1-341274c8-2f14-4475-96be-d44f261d5fc9'
+    eq(got[0], ' key: {"type":"2","data":{"group":"GroupA"}} payload: {"version":"1","data":{"protocolType":'
+       '"consumer","generation":1,"protocol":"range","leader":"%s","members":[{"memberId":"%s","clientId":'
+       '"consumer-1","clientHost":"/192.168.2.20","rebalanceTimeout":300000,"sessionTimeout":30000,'
+       '"subscription":{"topics":["foo"],"userData":""},"assignment":{"assignedPartitions":[{"topic":"foo",'
+       '"partitions":[0]}],"userData":""}}]}}' % (m, m), 'xpxwo100 offset 0')
+
+    # rjmfernandes (Confluent 7.6) __consumer_offsets-29 offset 0: the schema registry's group, protocolType
+    # "sr": the member's subscription and assignment stay bytes, printed in base64.
+    log = os.path.join(CORPUS, 'real/rjmfernandes__flink-on-prem/data/__consumer_offsets-29/00000000000000000000.log')
+    rc, out, err = run(['dump', '--offsets-decoder', log])
+    got = decoded_suffixes(out)
+    rec = [o for o in oracle_records(log) if o['offset'] == 0][0]
+    value = bytes.fromhex(rec['value'])
+    sub_at = value.index(b'{"host"') - 4   # the bytes field: int32 length, then the JSON the registry wrote
+    sub_len = struct.unpack_from('>i', value, sub_at)[0]
+    sub = value[sub_at + 4:sub_at + 4 + sub_len]
+    check('"subscription":"%s"' % base64.b64encode(sub).decode() in got[0], 'sr subscription in base64: %r' % got[0])
+    check('"protocolType":"sr"' in got[0] and '"groupInstanceId":null' in got[0], got[0])
+
+
+def test_real_consumer_offsets_json():
+    log = os.path.join(CORPUS, 'real/xpxwo100__bullShit/tmp/kafka-logs/__consumer_offsets-40/00000000000000000000.log')
+    rc, out, err = run(['dump', '--offsets-decoder', '--json', log])
+    eq(rc, 0, 'exit code')
+    recs = [json.loads(line) for line in out.split('\n') if line.strip()]
+    recs = [o for o in recs if o['type'] == 'record']
+    oracle = {o['offset']: o for o in oracle_records(log)}
+    eq(len(recs), len(oracle), 'records')
+    for o in recs:
+        src = oracle[o['offset']]
+        k, p = offsets_expected(o['offset'], bytes.fromhex(src['key']),
+                                None if src['value'] is None else bytes.fromhex(src['value']))
+        eq(o['decoded']['key'], json.loads(k), 'decoded key at %d' % o['offset'])
+        eq(o['decoded']['value'], None if p == '<DELETE>' else json.loads(p), 'decoded value at %d' % o['offset'])
+    # without the decoder there is no "decoded" member
+    rc, out, err = run(['dump', '--json', log])
+    check('"decoded"' not in out, 'decoded member without --offsets-decoder')
+
+
+# ---- records built here ------------------------------------------------------------------------
+
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
+    return crc ^ 0xFFFFFFFF
+
+
+def zz(n):
+    """protobuf zig-zag varint (DESIGN.md section 3)."""
+    u = (n << 1) ^ (n >> 63)
+    u &= 0xFFFFFFFFFFFFFFFF
+    out = bytearray()
+    while True:
+        b = u & 0x7f
+        u >>= 7
+        if u:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def uvar(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7f
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def record(delta, key, value):
+    body = b'\0' + zz(0) + zz(delta)
+    body += zz(-1) if key is None else zz(len(key)) + key
+    body += zz(-1) if value is None else zz(len(value)) + value
+    body += zz(0)
+    return zz(len(body)) + body
+
+
+def batch(base, records, ts=1700000000000, pid=-1, epoch=-1, seq=-1, txn=False, control=False):
+    attrs = (0x10 if txn else 0) | (0x20 if control else 0)
+    rest = struct.pack('>hiqqqhii', attrs, len(records) - 1, ts, ts, pid, epoch, seq, len(records)) + b''.join(records)
+    return struct.pack('>qiib', base, 4 + 1 + 4 + len(rest), 0, 2) + struct.pack('>I', crc32c(rest)) + rest
+
+
+def s16(s):
+    b = s.encode() if isinstance(s, str) else s
+    return struct.pack('>h', len(b)) + b
+
+
+def cs(s):
+    """compact string: unsigned varint length + 1"""
+    b = s.encode()
+    return uvar(len(b) + 1) + b
+
+
+def write_partition(name, batches):
+    d = os.path.join(TMP, name)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, '%020d.log' % 0)
+    with open(path, 'wb') as f:
+        f.write(b''.join(batches))
+    return path
+
+
+def txn_value_v0(pid, epoch, timeout, status, partitions, updated, started):
+    v = struct.pack('>hqhib', 0, pid, epoch, timeout, status)
+    if partitions is None:
+        v += struct.pack('>i', -1)
+    else:
+        v += struct.pack('>i', len(partitions))
+        for topic, ids in partitions:
+            v += s16(topic) + struct.pack('>i', len(ids)) + b''.join(struct.pack('>i', i) for i in ids)
+    return v + struct.pack('>qq', updated, started)
+
+
+def test_built_transaction_state():
+    T = 1700000000000
+    recs = []
+    # 0: TransactionLogKey: 0000 (record type 0) + string "my-txn"; value version 0, state 1 (Ongoing) with
+    #    partitions orders-0 and orders-2 (one PartitionsSchema: topic "orders", partitionIds [0, 2]).
+    recs.append(record(0, b'\0\0' + s16('my-txn'),
+                       txn_value_v0(1000, 3, 60000, 1, [('orders', [0, 2])], T + 5, T + 1)))
+    # 1: value version 1 (flexible): compact array of 1 + 1 = 2 -> one PartitionsSchema with compact string
+    #    "pay" (3 + 1) and compact int32 array [7] (1 + 1), the struct's empty tag section (0); then the two
+    #    timestamps and the message's tag section: 2 tags: tag 0 (previousProducerId, 8 bytes) = 999 and
+    #    tag 2 (clientTransactionVersion, 2 bytes) = 2. nextProducerId (tag 1) is absent: its default -1, not
+    #    written by the JSON converter.
+    v1 = struct.pack('>hqhib', 1, 1001, 0, 900000, 4) + uvar(2) + cs('pay') + uvar(2) + struct.pack('>i', 7) + \
+        uvar(0) + struct.pack('>qq', T + 9, T + 8) + uvar(2) + uvar(0) + uvar(8) + struct.pack('>q', 999) + \
+        uvar(2) + uvar(2) + struct.pack('>h', 2)
+    recs.append(record(1, b'\0\0' + s16('pay-tx'), v1))
+    # 2: a tombstone of "my-txn"
+    recs.append(record(2, b'\0\0' + s16('my-txn'), None))
+    # 3: an Empty (0) state with null partitions (int32 -1), as Kafka writes it for EMPTY; a transactional
+    #    id with a quote, a backslash, a newline, a control character and a non-ASCII letter
+    recs.append(record(3, b'\0\0' + s16('a"b\\c\n\x01\u00e9'), txn_value_v0(1002, 0, 60000, 0, None, T, -1)))
+    # 4: a key of record type 5: not a transaction log record
+    recs.append(record(4, b'\0\x05' + s16('x'), b'\0\0'))
+    # 5: a value cut after its producerId: BufferUnderflowException (message null)
+    recs.append(record(5, b'\0\0' + s16('cut'), struct.pack('>hq', 0, 1003)))
+    # 6: value version 2, above TransactionLogValue's validVersions 0-1
+    recs.append(record(6, b'\0\0' + s16('v2'), struct.pack('>h', 2) + b'\0' * 40))
+    log = write_partition('__transaction_state-7', [batch(0, recs)])
+    rc, out, err = run(['dump', '--transaction-log-decoder', log])
+    eq(rc, 0, 'exit code (%s)' % err)
+    got = decoded_suffixes(out)
+    want = {
+        0: ' key: {"type":"0","data":{"transactionalId":"my-txn"}} payload: {"version":"0","data":{"producerId":1000,'
+           '"producerEpoch":3,"transactionTimeoutMs":60000,"transactionStatus":1,"transactionPartitions":[{"topic":'
+           '"orders","partitionIds":[0,2]}],"transactionLastUpdateTimestampMs":1700000000005,'
+           '"transactionStartTimestampMs":1700000000001}}',
+        1: ' key: {"type":"0","data":{"transactionalId":"pay-tx"}} payload: {"version":"1","data":{"producerId":1001,'
+           '"previousProducerId":999,"producerEpoch":0,"transactionTimeoutMs":900000,"transactionStatus":4,'
+           '"transactionPartitions":[{"topic":"pay","partitionIds":[7]}],"transactionLastUpdateTimestampMs":'
+           '1700000000009,"transactionStartTimestampMs":1700000000008,"clientTransactionVersion":2}}',
+        2: ' key: {"type":"0","data":{"transactionalId":"my-txn"}} payload: <DELETE>',
+        3: ' key: {"type":"0","data":{"transactionalId":"a\\"b\\\\c\\n\\u0001\u00e9"}} payload: {"version":"0","data":'
+           '{"producerId":1002,"producerEpoch":0,"transactionTimeoutMs":60000,"transactionStatus":0,'
+           '"transactionPartitions":null,"transactionLastUpdateTimestampMs":1700000000000,'
+           '"transactionStartTimestampMs":-1}}',
+        4: ' key: Unknown record type 5 at offset 4, skipping.',
+        5: ' key: Error at offset 5, skipping. Could not read record with version 0 from value\'s buffer due to: '
+           'null.',
+        6: ' key: Error at offset 6, skipping. Could not read record with version 2 from value\'s buffer due to: '
+           'Can\'t read version 2 of TransactionLogValue.',
+    }
+    for o in sorted(want):
+        eq(got.get(o), want[o], 'offset %d' % o)
+    # --json: the decoded objects
+    rc, out, err = run(['dump', '--transaction-log-decoder', '--json', log])
+    objs = {o['offset']: o for o in map(json.loads, out.strip().split('\n')) if o['type'] == 'record'}
+    eq(objs[0]['decoded']['key'], {'type': '0', 'data': {'transactionalId': 'my-txn'}}, 'json key')
+    eq(objs[1]['decoded']['value']['data']['previousProducerId'], 999, 'json tagged field')
+    eq(objs[2]['decoded']['value'], None, 'json tombstone')
+    eq(objs[4]['decoded'], {'error': 'Unknown record type 5 at offset 4, skipping.', 'recordType': 5}, 'json unknown')
+    # --skip-record-metadata: "| key: ..." as kafka-dump-log.sh
+    rc, out, err = run(['dump', '--transaction-log-decoder', '--skip-record-metadata', log])
+    check('\n| key: {"type":"0","data":{"transactionalId":"my-txn"}} payload: <DELETE>\n' in out, out)
+
+    # ss_txn_state_ids over the same partition: pid -> transactional.id, the latest record wins; tagged
+    # previousProducerId 999 belongs to "pay-tx"; the tombstone does not remove pid 1000.
+    p = subprocess.run([PROBE, os.path.dirname(log)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    eq(p.returncode, 0, 'probe exit (%s)' % p.stderr)
+    eq(p.stdout.decode(), '999 -1 CompleteCommit 1 pay-tx\n1000 3 Ongoing 0 my-txn\n1001 0 CompleteCommit 1 pay-tx\n'
+                          '1002 0 Empty 3 a"b\\c\n\x01\u00e9\n', 'ss_txn_state_ids')
+    # not a __transaction_state partition: nothing
+    other = write_partition('orders-0', [batch(0, recs[:1])])
+    p = subprocess.run([PROBE, os.path.dirname(other)], stdout=subprocess.PIPE)
+    eq(p.stdout, b'', 'ids from a non-internal topic')
+
+
+def test_built_consumer_offsets():
+    T = 1700000000000
+    key = b'\0\x01' + s16('g1') + s16('orders') + struct.pack('>i', 3)
+    # OffsetCommitValue version 3 written in a transaction (sendOffsetsToTransaction), then the COMMIT marker
+    v3 = struct.pack('>hqi', 3, 42, 5) + s16('meta "x"') + struct.pack('>q', T)
+    # version 4 (flexible): compact string metadata "", an unknown tagged field (tag 9, 1 byte) that Kafka's
+    # reader keeps and its JSON converter does not write
+    v4 = struct.pack('>hqi', 4, 43, 6) + cs('') + struct.pack('>q', T + 1) + uvar(1) + uvar(9) + uvar(1) + b'\x07'
+    marker = record(0, struct.pack('>hh', 0, 1), struct.pack('>hi', 0, 17))
+    # a group of another protocol: subscription/assignment stay bytes (base64)
+    gkey = b'\0\x02' + s16('cg')
+    gval = struct.pack('>h', 0) + s16('connect') + struct.pack('>i', 4) + s16('sessioned') + s16('m1') + \
+        struct.pack('>i', 1) + s16('m1') + s16('c1') + s16('/h') + struct.pack('>i', 10000) + \
+        struct.pack('>i', 3) + b'\x01\x02\x03' + struct.pack('>i', 0)
+    # a consumer group whose subscription has version 9: DumpLogSegments cannot read it and keeps the bytes
+    cval = struct.pack('>h', 0) + s16('consumer') + struct.pack('>i', 1) + s16('range') + s16('m') + \
+        struct.pack('>i', 1) + s16('m') + s16('c') + s16('/h') + struct.pack('>i', 10000) + \
+        struct.pack('>i', 2) + b'\x00\x09' + struct.pack('>i', 0)
+    log = write_partition('__consumer_offsets-3', [
+        batch(0, [record(0, key, v3)], pid=77, epoch=1, seq=0, txn=True),
+        batch(1, [marker], pid=77, epoch=1, txn=True, control=True),
+        batch(2, [record(0, key, v4)]),
+        batch(3, [record(0, gkey, gval)]),
+        batch(4, [record(0, b'\0\x02' + s16('cc'), cval)]),
+        batch(5, [record(0, b'\0\x05' + s16('new'), b'\0\0')]),
+        batch(6, [record(0, None, b'\0\0')]),
+    ])
+    rc, out, err = run(['dump', '--offsets-decoder', log])
+    got = decoded_suffixes(out)
+    eq(got[0], ' key: {"type":"1","data":{"group":"g1","topic":"orders","partition":3}} payload: {"version":"3",'
+       '"data":{"offset":42,"leaderEpoch":5,"metadata":"meta \\"x\\"","commitTimestamp":1700000000000}}',
+       'transactional offset commit')
+    eq(got[1], ' endTxnMarker: COMMIT coordinatorEpoch: 17', 'the marker is not decoded')
+    eq(got[2], ' key: {"type":"1","data":{"group":"g1","topic":"orders","partition":3}} payload: {"version":"4",'
+       '"data":{"offset":43,"leaderEpoch":6,"metadata":"","commitTimestamp":1700000000001}}', 'flexible version 4')
+    eq(got[3], ' key: {"type":"2","data":{"group":"cg"}} payload: {"version":"0","data":{"protocolType":"connect",'
+       '"generation":4,"protocol":"sessioned","leader":"m1","members":[{"memberId":"m1","clientId":"c1",'
+       '"clientHost":"/h","sessionTimeout":10000,"subscription":"AQID","assignment":""}]}}', 'connect group')
+    eq(got[4], ' key: {"type":"2","data":{"group":"cc"}} payload: {"version":"0","data":{"protocolType":"consumer",'
+       '"generation":1,"protocol":"range","leader":"m","members":[{"memberId":"m","clientId":"c","clientHost":"/h",'
+       '"sessionTimeout":10000,"subscription":"AAk=","assignment":""}]}}', 'undecodable subscription')
+    eq(got[5], ' key: Unknown record type 5 at offset 5, skipping.', 'record type 5')
+    eq(got[6], '', 'no key: kafka-dump-log.sh stops; segscan prints the line without key and payload')
+    check('offset 6' in err and 'missing key' in err, 'stderr: %r' % err)
+    rc, out, err = run(['dump', '--offsets-decoder', '--json', log])
+    objs = [json.loads(line) for line in out.strip().split('\n')]
+    ctrl = [o for o in objs if o['type'] == 'record' and o['offset'] == 1][0]
+    check('decoded' not in ctrl, 'a control record has no decoded member')
+    recs = {o['offset']: o for o in objs if o['type'] == 'record'}
+    eq(recs[5]['decoded'], {'error': 'Unknown record type 5 at offset 5, skipping.', 'recordType': 5,
+                            'unsupported': True}, 'a KIP-848 record type Kafka 4.0 decodes and segscan does not')
+    eq(recs[6]['decoded']['recordType'], None, 'no key')
+
+
+# ---- coordinator ----------------------------------------------------------------------------------
+
+def java_hash(s):
+    """Java's String.hashCode over UTF-16 code units, int arithmetic (module docstring)."""
+    b = s.encode('utf-16-be')
+    h = 0
+    for i in range(0, len(b), 2):
+        h = (h * 31 + int.from_bytes(b[i:i + 2], 'big')) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def kafka_partition(s, n=50):
+    h = java_hash(s)
+    return (0 if h == -2 ** 31 else abs(h)) % n
+
+
+def test_coordinator_by_hand():
+    cases = [
+        # "a": 97 -> 97 % 50 = 47
+        ('--group', 'a', None, '__consumer_offsets-47'),
+        # "ab": 97*31 + 98 = 3105 -> 3105 % 50 = 5
+        ('--group', 'ab', None, '__consumer_offsets-5'),
+        # "grüße" (UTF-8 c3 bc, c3 9f; code units 103 114 252 223 101):
+        # 103 -> 103*31+114 = 3307 -> 3307*31+252 = 102769 -> 102769*31+223 = 3186062
+        # -> 3186062*31+101 = 98768023 -> % 50 = 23
+        ('--transactional-id', 'gr\u00fc\u00dfe', None, '__transaction_state-23'),
+        # U+1F600 is two UTF-16 code units D83D DE00: 55357*31 + 56832 = 1772899 -> % 50 = 49
+        # (over the code point 128512 it would be 12)
+        ('--group', '\U0001F600', None, '__consumer_offsets-49'),
+        # "polygenelubricants": hashCode is Integer.MIN_VALUE (-2147483648); Math.abs would keep it negative,
+        # Kafka's Utils.abs maps it to 0 -> partition 0
+        ('--group', 'polygenelubricants', None, '__consumer_offsets-0'),
+        # "group-ajxob4" (found by a search over the last two characters): h("group-ajxo") = 1235752814
+        # (mod 2^32); 1235752814*961 + 'b'(98)*31 + '4'(52) = 1187558457344 = 276*2^32 + 2^31, i.e.
+        # 0x80000000 = Integer.MIN_VALUE -> partition 0 whatever the partition count
+        ('--transactional-id', 'group-ajxob4', '7', '__transaction_state-0'),
+        # "ab" with 7 partitions: 3105 % 7 = 4
+        ('--group', 'ab', '7', '__consumer_offsets-4'),
+    ]
+    for opt, ident, parts, want in cases:
+        args = ['coordinator', opt, ident] + (['--partitions', parts] if parts else [])
+        rc, out, err = run(args)
+        eq(rc, 0, 'exit code of %s (%s)' % (args, err))
+        eq(out, want + '\n', 'coordinator %s %r' % (opt, ident))
+        # the same number from the definition computed here
+        eq(want.rsplit('-', 1)[1], str(kafka_partition(ident, int(parts or 50))), 'reference for %r' % ident)
+    # malformed UTF-8 decodes as Java's new String(bytes, UTF_8) does: U+FFFD (65533) for the bytes it
+    # gives up on. 0xff -> 65533 -> % 50 = 33; "a" + e2 82 (a 3-byte sequence cut short: one U+FFFD)
+    # -> 97*31 + 65533 = 68540 -> % 50 = 40
+    for raw, want in ((b'\xff', '__consumer_offsets-33'), (b'a\xe2\x82', '__consumer_offsets-40')):
+        p = subprocess.run([SEGSCAN.encode(), b'coordinator', b'--group', raw], stdout=subprocess.PIPE)
+        eq(p.stdout.decode(), want + '\n', 'coordinator of the bytes %r' % raw)
+    eq(java_hash('polygenelubricants'), -2147483648, 'MIN_VALUE string')
+    eq(java_hash('group-ajxob4'), -2147483648, 'MIN_VALUE string')
+    # a negative hash (int overflow), not MIN_VALUE
+    ident = 'payments-consumer-group'
+    h = java_hash(ident)
+    check(h < 0 and h != -2 ** 31, 'hash of %s: %d' % (ident, h))
+    rc, out, err = run(['coordinator', '--group', ident, '--json'])
+    o = json.loads(out)
+    eq(o, {'type': 'coordinator', 'kind': 'group', 'id': ident, 'hashCode': h, 'topic': '__consumer_offsets',
+           'partitions': 50, 'partition': -h % 50, 'name': '__consumer_offsets-%d' % (-h % 50)}, 'json')
+    # usage errors
+    for args in (['coordinator'], ['coordinator', '--group', 'a', '--partitions', '0'],
+                 ['coordinator', '--group', 'a', '--transactional-id', 'b'], ['coordinator', '--group', 'a', 'x']):
+        rc, out, err = run(args)
+        eq(rc, 2, 'exit code of %s' % args)
+
+
+def main(argv):
+    global SEGSCAN, PROBE, CORPUS, TMP
+    args = argv[1:]
+    only = None
+    if '-k' in args:
+        i = args.index('-k')
+        only = args[i + 1]
+        del args[i:i + 2]
+    SEGSCAN, PROBE, CORPUS = (os.path.abspath(a) for a in args[:3])
+    failed = ran = 0
+    with tempfile.TemporaryDirectory(prefix='segscan-internal-') as tmp:
+        TMP = tmp
+        for name, fn in sorted(globals().items()):
+            if not name.startswith('test_') or not callable(fn) or (only and only not in name):
+                continue
+            ran += 1
+            try:
+                fn()
+                print('ok   %s' % name)
+            except Exception as e:  # noqa: BLE001
+                failed += 1
+                print('FAIL %s: %s' % (name, e))
+                if not isinstance(e, Fail):
+                    traceback.print_exc()
+    print('%d tests, %d failed' % (ran, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
