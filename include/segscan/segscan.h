@@ -161,6 +161,12 @@ uint64_t ss_segment_size(const ss_segment *s);
 const uint8_t *ss_segment_data(const ss_segment *s);
 /* Drop mapped pages below `upto` from memory (they are re-read from the page cache if touched again). */
 void ss_segment_release(ss_segment *s, uint64_t upto);
+/* Copy up to n bytes from byte `pos` of the segment (as it was when opened) into buf,
+ * with pread(2) for an opened file (no page of the mapping is touched: sequential reading
+ * through a small reused buffer costs far less than mapping every page) and memcpy for
+ * one in memory. Returns the bytes copied: fewer than n past the size at open, or when
+ * the file was cut (then the walker over the mapping reports the cut). Thread-safe. */
+size_t ss_segment_read(const ss_segment *s, uint64_t pos, void *buf, size_t n);
 
 /* ---- walker ------------------------------------------------------------ */
 
@@ -173,7 +179,10 @@ typedef enum ss_event_kind {
 typedef struct ss_event {
     ss_event_kind kind;
     ss_batch batch;
-    ss_error err;
+    ss_error err;              /* DAMAGE: the damage (SS_E_SHRUNK: the file was cut while it was
+                                * read, at err.position); END: a notice or kind SS_E_OK
+                                * (SS_E_GREW: the file grew while it was read, only the
+                                * err.position bytes it had at open were read) */
     /* END */
     uint64_t file_size;
     uint64_t end_of_last_batch;
@@ -193,6 +202,13 @@ typedef struct ss_walker {
     bool done;
     bool pending_damage;       /* a CRC-failed batch was returned; its damage event comes next */
     ss_error pending;
+    /* live files (private): a file cut or grown while it is read */
+    uint64_t shrunk_at;        /* UINT64_MAX, or the size the file was cut to */
+    uint64_t shrunk_lost;      /* bytes of the walk's range that could no longer be read */
+    bool shrink_reported;
+    uint64_t grew_to;          /* size found at the end when larger than at open, else 0 */
+    uint64_t batches;          /* batch events returned (test hook) */
+    bool test_paused;
 } ss_walker;
 
 /* limit: read at most this many bytes of the file (kafka-dump-log's --max-bytes); UINT64_MAX for all. */

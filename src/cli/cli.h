@@ -54,6 +54,7 @@ void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record 
  * summary; cmd_dups.c, cmd_producers.c, cmd_explain.c and cmd_report.c print
  * the other views. The library computes, these files only print. */
 #include "segscan/analyze.h"
+#include "segscan/internal_topics.h"
 
 enum scan_mode { MODE_SCAN, MODE_DUPS, MODE_PRODUCERS, MODE_TXNS, MODE_EXPLAIN };
 enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4 };
@@ -70,7 +71,12 @@ struct scan_cli {
     const ss_inputs *in;
     ss_analysis *an;
     ss_out *out;
+    /* producer id -> transactional.id, when a __transaction_state partition is among the inputs */
+    const ss_txn_ids *txn_ids;
 };
+
+/* The transactional.id of a producer id, or NULL. */
+const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
 
 int cmd_scan(int argc, char **argv);
 int cmd_dups(int argc, char **argv);

@@ -497,6 +497,11 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         if (opt->json) json_error(o, path, "error", &err);
         else { out_flush(o); report_error(path, &err); }
     }
+    if (ev.err.kind == SS_E_GREW) {
+        /* the file grew while it was read: only its size at open was read */
+        if (opt->json) json_error(o, path, "notice", &ev.err);
+        else { out_flush(o); report_error(path, &ev.err); }
+    }
     if (opt->json) {
         json_end(o, path, &ev, w.damaged_bytes);
     } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {

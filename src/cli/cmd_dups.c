@@ -23,6 +23,12 @@ static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
     if (cp->producer_id < 0) out_str(o, "no producer id");
     else out_printf(o, "pid %" PRId64 " epoch %d seq %" PRId32, cp->producer_id, cp->producer_epoch, cp->sequence);
     if (cp->transactional) out_str(o, " txn");
+    size_t tl;
+    const char *tid = scan_txn_id(c, cp->producer_id, &tl);
+    if (tid) {
+        out_str(o, " transactional.id ");
+        out_json_utf8(o, (const uint8_t *)tid, tl);
+    }
     out_str(o, "  ");
     if (cp->cause == SS_CAUSE_NONE) {
         out_printf(o, "%soriginal%s", scan_sgr(c, BOLD), scan_sgr(c, RST));
@@ -138,6 +144,12 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
                    cp.offset, cp.timestamp, cp.producer_id, cp.producer_epoch, cp.sequence);
         if (j == g->original) out_str(o, "null");
         else out_json_cstr(o, ss_cause_name(cp.cause));
+        size_t tl;
+        const char *tid = scan_txn_id(c, cp.producer_id, &tl);
+        if (tid) {
+            out_str(o, ",\"transactionalId\":");
+            out_json_utf8(o, (const uint8_t *)tid, tl);
+        }
         if (j != g->original && cp.cause == SS_CAUSE_NEW_SESSION) {
             out_str(o, ",\"causeDetail\":");
             out_json_cstr(o, (cp.detail & SS_NEWSESS_PID) ? "pid" : "epoch");

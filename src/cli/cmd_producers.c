@@ -53,6 +53,11 @@ void producers_json_session(struct scan_cli *c, const ss_an_session *s) {
                s->repeated_sequences, s->out_of_order_batches);
     out_printf(o, ",\"epochBump\":%s", s->epoch_bump ? "true" : "false");
     if (s->epoch_bump) out_printf(o, ",\"previousEpoch\":%d", s->previous_epoch);
+    size_t tl;
+    const char *tid = scan_txn_id(c, s->producer_id, &tl);
+    out_str(o, ",\"transactionalId\":");
+    if (tid) out_json_utf8(o, (const uint8_t *)tid, tl);
+    else out_str(o, "null");
     out_str(o, "}\n");
 }
 
@@ -62,6 +67,12 @@ static void text_session(struct scan_cli *c, const ss_an_session *s, const char 
                indent, s->producer_id, s->producer_epoch, s->transactional ? " (transactional)" : "", s->records,
                s->records == 1 ? "record" : "records", s->batches, s->batches == 1 ? "batch" : "batches",
                s->first_offset, s->last_offset);
+    size_t tl;
+    const char *tid = scan_txn_id(c, s->producer_id, &tl);
+    if (tid) {
+        out_str(o, ", transactional.id ");
+        out_json_utf8(o, (const uint8_t *)tid, tl);
+    }
     if (s->nranges) {
         out_str(o, ", sequences");
         for (size_t k = 0; k < s->nranges; k++)

@@ -143,6 +143,14 @@ void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
     if (n > max || n == 0) out_printf(o, " (%zu bytes)", n);
 }
 
+const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len) {
+    if (!c->txn_ids || producer_id < 0) return NULL;
+    const ss_txn_id *t = ss_txn_ids_find(c->txn_ids, producer_id);
+    if (!t) return NULL;
+    *len = t->transactional_id_len;
+    return t->transactional_id;
+}
+
 void scan_json_key(ss_out *o, const char *k) {
     out_str(o, ",\"");
     out_str(o, k);
@@ -726,6 +734,13 @@ static int scan_main(int mode, int argc, char **argv) {
     }
     c.in = in;
     c.an = an;
+    ss_txn_ids *txn_ids = NULL;
+    if (mode == MODE_SCAN || mode == MODE_PRODUCERS || mode == MODE_DUPS || mode == MODE_EXPLAIN) {
+        ss_error terr;
+        if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet)
+            warnx_("__transaction_state: %s", terr.msg);
+    }
+    c.txn_ids = txn_ids;
     for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {
         warnx_("%s", ss_an_unreadable_at(an, i));
         rc = exit_merge(rc, EXIT_TROUBLE);
@@ -776,6 +791,7 @@ static int scan_main(int mode, int argc, char **argv) {
         ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open))
         rc = exit_merge(rc, EXIT_FINDINGS);
     out_free(&o);
+    ss_txn_ids_free(txn_ids);
     ss_analysis_free(an);
     ss_inputs_free(in);
     free(match_buf);

@@ -4,6 +4,21 @@
  * what Kafka lacks: after mid-file damage it reports the damaged range and
  * resynchronises on the next plausible entry (sane length, known magic and a
  * matching CRC) instead of giving up on the rest of the file.
+ *
+ * Live files. A segment is read as it was when it was opened: its size then
+ * bounds the walk. The file stays open (read-only) so the walker can fstat it:
+ *  - grown (a broker appending): at the end, the END event carries an
+ *    SS_E_GREW notice; the bytes added after the open are not read.
+ *  - cut (a broker truncating or deleting it): a mapped page past the new end
+ *    would raise SIGBUS; platform.c turns that into zero pages and a flag. The
+ *    walker checks the flag after every parse (and fstats on every damage
+ *    path, since a cut inside a page reads as zeros without a fault), lowers
+ *    its limit to the new size, re-reads the entry it was on, and before the
+ *    END event reports SS_E_SHRUNK damage at the new size.
+ * Test hook (deterministic live-file tests, tests/hostile/live.py): with
+ * SEGSCAN_TEST_PAUSE_AFTER_BATCHES=N and SEGSCAN_TEST_PAUSE_FIFO=PATH in the
+ * environment, a walker over an opened file blocks after N batch events until
+ * it has read one byte from the FIFO at PATH.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "reader.h"
 #include "segscan/segscan.h"
 
@@ -23,6 +39,10 @@ struct ss_segment {
     uint64_t size;
     void *map;        /* mmap base, or NULL */
     uint8_t *owned;   /* private copy, or NULL */
+    int fd;           /* the opened file (read-only), or -1 */
+    int guard;        /* SIGBUS guard slot of the mapping, or -1 */
+    uint64_t pause_after;   /* test hook: UINT64_MAX when off */
+    char *pause_fifo;
 };
 
 #ifndef O_NOATIME
@@ -71,6 +91,9 @@ ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
         set_err(err, SS_E_NOMEM, "out of memory%s%.0s", "", 0);
         return SS_E_NOMEM;
     }
+    s->fd = -1;
+    s->guard = -1;
+    s->pause_after = UINT64_MAX;
     s->size = (uint64_t)st.st_size;
     if (s->size > 0) {
         void *m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -84,8 +107,15 @@ ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
         (void)madvise(m, (size_t)s->size, MADV_SEQUENTIAL);
         s->map = m;
         s->data = m;
+        s->guard = ss_guard_register(m, (size_t)s->size);
     }
-    close(fd);
+    s->fd = fd; /* kept to notice a file that grows or shrinks while it is read */
+    const char *n = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES"), *fifo = getenv("SEGSCAN_TEST_PAUSE_FIFO");
+    if (n && fifo && *n) {
+        char *end;
+        unsigned long long v = strtoull(n, &end, 10);
+        if (!*end && (s->pause_fifo = strdup(fifo)) != NULL) s->pause_after = v;
+    }
     *out = s;
     return SS_E_OK;
 }
@@ -94,6 +124,9 @@ ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss
     *out = NULL;
     ss_segment *s = calloc(1, sizeof *s);
     if (!s) goto nomem;
+    s->fd = -1;
+    s->guard = -1;
+    s->pause_after = UINT64_MAX;
     s->size = len;
     if (copy && len) {
         s->owned = malloc(len);
@@ -112,13 +145,34 @@ nomem:
 
 void ss_segment_close(ss_segment *s) {
     if (!s) return;
+    ss_guard_unregister(s->guard);
     if (s->map) munmap(s->map, (size_t)s->size);
+    if (s->fd >= 0) close(s->fd);
     free(s->owned);
+    free(s->pause_fifo);
     free(s);
 }
 
 uint64_t ss_segment_size(const ss_segment *s) { return s->size; }
 const uint8_t *ss_segment_data(const ss_segment *s) { return s->data; }
+
+size_t ss_segment_read(const ss_segment *s, uint64_t pos, void *buf, size_t n) {
+    if (pos >= s->size) return 0;
+    if (n > s->size - pos) n = (size_t)(s->size - pos);
+    if (s->fd < 0) {
+        memcpy(buf, s->data + pos, n);
+        return n;
+    }
+    /* pread, not the mapping: no page of the mapping is touched */
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(s->fd, (uint8_t *)buf + got, n - got, (off_t)(pos + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    return got;
+}
 
 void ss_segment_release(ss_segment *s, uint64_t upto) {
     if (!s->map || upto == 0) return;
@@ -136,6 +190,49 @@ void ss_walker_init(ss_walker *w, const ss_segment *s, uint64_t limit) {
     w->seg = s;
     w->base = s->data;
     w->limit = limit < s->size ? limit : s->size;
+    w->shrunk_at = UINT64_MAX;
+}
+
+/* ---- live files ------------------------------------------------------------- */
+
+/* The file's size now, or UINT64_MAX when unknown (not an opened file). */
+static uint64_t size_now(const ss_segment *s) {
+    struct stat st;
+    if (s->fd < 0 || fstat(s->fd, &st) != 0) return UINT64_MAX;
+    return (uint64_t)st.st_size;
+}
+
+/* Has the file been cut below the walk's limit? A SIGBUS-guarded fault says so
+ * at no cost; with_stat also asks the file system (on damage paths and at the
+ * end: a cut inside a page reads as zeros without a fault). On a new cut the
+ * limit drops to the new size (not below what was already read) and true is
+ * returned: the caller re-reads from w->pos. */
+static bool check_shrunk(ss_walker *w, bool with_stat) {
+    const ss_segment *s = w->seg;
+    if (!s->map) return false;
+    uint64_t at = ss_guard_fault(s->guard);
+    if (with_stat || at != UINT64_MAX) {
+        uint64_t now = size_now(s);
+        if (now < at) at = now;
+    }
+    if (at >= w->limit || (w->shrunk_at != UINT64_MAX && at >= w->shrunk_at)) return false;
+    uint64_t keep = at > w->pos ? at : w->pos;
+    w->shrunk_lost += w->limit - keep;
+    w->shrunk_at = at;
+    w->limit = keep;
+    return true;
+}
+
+/* The test hook: block until one byte is read from the FIFO (see the top). */
+static void test_pause(ss_walker *w) {
+    const ss_segment *s = w->seg;
+    if (s->pause_after == UINT64_MAX || w->test_paused || w->batches != s->pause_after) return;
+    w->test_paused = true;
+    int fd = open(s->pause_fifo, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    char c;
+    while (read(fd, &c, 1) < 0 && errno == EINTR) {}
+    close(fd);
 }
 
 static bool all_zero(const uint8_t *p, uint64_t n) {
@@ -155,10 +252,25 @@ static bool plausible_at(const ss_walker *w, uint64_t q) {
     int32_t len = (int32_t)ss_be32(p + 8);
     if (len < MIN_ENTRY || (uint64_t)len + LOG_OVERHEAD > w->limit - q) return false;
     uint64_t size = (uint64_t)len + LOG_OVERHEAD;
+    /* Cheap header checks first, so that scanning damaged bytes does not
+     * checksum a large candidate at every position. */
     if (magic == 2) {
         if (size < V2_OVERHEAD) return false;
+        uint16_t attrs = ss_be16(p + 21);
+        int32_t last_delta = (int32_t)ss_be32(p + 23);
+        int32_t count = (int32_t)ss_be32(p + 57);
+        int64_t pid = (int64_t)ss_be64(p + 43);
+        int16_t epoch = (int16_t)ss_be16(p + 51);
+        int32_t seq = (int32_t)ss_be32(p + 53);
+        /* attribute bits above 6 are unused; codecs 0..4; a batch holds at most
+         * lastOffsetDelta + 1 records (fewer after compaction) */
+        if ((attrs & 0xff80) || (attrs & 7) > 4 || last_delta < 0 || count < 0 ||
+            (int64_t)count > (int64_t)last_delta + 1 || pid < -1 || epoch < -1 || seq < -1)
+            return false;
         return ss_crc32c(0, p + 21, size - 21) == ss_be32(p + 17);
     }
+    /* legacy: attribute bits 0-2 codec, bit 3 timestamp type (v1) */
+    if ((p[17] & 0xf0) || (p[17] & 7) > 4 || (magic == 0 && (p[17] & 8))) return false;
     return ss_crc32(0, p + 16, size - 16) == ss_be32(p + 12);
 }
 
@@ -174,6 +286,27 @@ static uint64_t resync(const ss_walker *w, uint64_t from) {
 }
 
 static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
+    if (!w->done && w->seg->map && !w->shrink_reported) {
+        /* Changed under us? A cut is damage and comes first; growth is a notice. */
+        if (check_shrunk(w, true) && tail_from > w->limit) tail_from = w->limit;
+        uint64_t now = size_now(w->seg);
+        if (now != UINT64_MAX && now > ss_segment_size(w->seg)) w->grew_to = now;
+    }
+    if (w->shrunk_at != UINT64_MAX && !w->shrink_reported) {
+        w->shrink_reported = true;
+        w->pos = tail_from;
+        ev->kind = SS_EV_DAMAGE;
+        ev->err.kind = SS_E_SHRUNK;
+        ev->err.position = w->shrunk_at;
+        ev->err.base_offset = -1;
+        ev->err.length = w->shrunk_lost;
+        w->damaged_bytes += w->shrunk_lost;
+        snprintf(ev->err.msg, sizeof ev->err.msg,
+                 "the file was truncated to %" PRIu64 " bytes while it was read (it had %" PRIu64
+                 " bytes when opened); %" PRIu64 " bytes from byte %" PRIu64 " on could not be read",
+                 w->shrunk_at, ss_segment_size(w->seg), w->shrunk_lost, w->limit);
+        return SS_EV_DAMAGE;
+    }
     w->done = true;
     w->tail_from = tail_from;
     ev->kind = SS_EV_END;
@@ -183,6 +316,16 @@ static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
     ev->tail_kind = ev->tail_bytes == 0 ? SS_E_OK
                     : all_zero(w->base + tail_from, ev->tail_bytes) ? SS_E_ZERO_TAIL
                                                                    : SS_E_INCOMPLETE_TAIL;
+    if (w->grew_to) {
+        uint64_t size = ss_segment_size(w->seg);
+        ev->err.kind = SS_E_GREW;
+        ev->err.position = size;
+        ev->err.base_offset = -1;
+        ev->err.length = w->grew_to - size;
+        snprintf(ev->err.msg, sizeof ev->err.msg,
+                 "the file grew from %" PRIu64 " to %" PRIu64 " bytes while it was read; only the %" PRIu64
+                 " bytes it had when opened were read", size, w->grew_to, size);
+    }
     return SS_EV_END;
 }
 
@@ -219,12 +362,22 @@ ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev) {
         ev->kind = SS_EV_DAMAGE;
         return SS_EV_DAMAGE;
     }
+    test_pause(w);
     maybe_release(w);
+    (void)check_shrunk(w, false);
+again:;
     uint64_t pos = w->pos;
     uint64_t avail = w->limit - pos;
     if (avail == 0 || avail < HEADER_UP_TO_MAGIC) return end_event(w, ev, pos);
 
     ss_errkind k = ss_batch_parse(w->base + pos, avail, pos, true, w->decoder, &ev->batch, &ev->err);
+    /* Cut while it was parsed? Then what was read may be zeros: read it again
+     * within the new limit. */
+    if (check_shrunk(w, k != SS_E_OK || !ev->batch.crc_valid)) {
+        memset(&ev->err, 0, sizeof ev->err);
+        ev->err.base_offset = -1;
+        goto again;
+    }
     if (k == SS_E_OK) {
         if (!ev->batch.crc_valid) {
             w->pending_damage = true;
@@ -239,6 +392,7 @@ ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev) {
             w->pos = pos + ev->batch.size;
             w->end_of_last_batch = w->pos;
         }
+        w->batches++;
         ev->kind = SS_EV_BATCH;
         return SS_EV_BATCH;
     }

@@ -1,0 +1,95 @@
+/* segscan fuzz targets - what the targets share (tests/fuzz).
+ *
+ * Each target is a libFuzzer entry point, LLVMFuzzerTestOneInput. Built with
+ * -Dfuzz_engine=libfuzzer it links libFuzzer (clang -fsanitize=fuzzer); built
+ * with the default -Dfuzz_engine=none it links replay.c instead, a main() that
+ * runs the target over files and directories (the seed corpus in
+ * tests/fuzz/corpus/<target>/), which is how `meson test` runs them.
+ *
+ * A violated invariant calls FUZZ_CHECK, which aborts: libFuzzer reports it as
+ * a crash and the replay driver dies with SIGABRT, failing the test.
+ */
+#ifndef SS_FUZZ_COMMON_H
+#define SS_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "segscan/segscan.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_CHECK(cond)                                                                       \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #cond);       \
+            abort();                                                                           \
+        }                                                                                      \
+    } while (0)
+
+/* Sink for bytes read from record views, so every byte a view claims is read
+ * (ASan then catches a view that points outside its buffer). */
+static volatile uint32_t fuzz_sink;
+
+static inline void fuzz_touch(const uint8_t *p, int64_t n) {
+    uint32_t h = 0;
+    if (!p || n <= 0) return;
+    for (int64_t i = 0; i < n; i++) h = h * 31u + p[i];
+    fuzz_sink += h;
+}
+
+/* A private, exactly sized copy (ASan catches any read past its end). */
+static inline uint8_t *fuzz_dup(const uint8_t *data, size_t size) {
+    uint8_t *p = malloc(size ? size : 1);
+    if (!p) abort();
+    if (size) memcpy(p, data, size);
+    return p;
+}
+
+static inline void fuzz_put_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* Decode every record of a batch, reading every byte of every view. Returns
+ * the number of records read. */
+static inline int64_t fuzz_records(ss_decoder *d, const ss_batch *b) {
+    ss_rec_iter it;
+    ss_record r;
+    ss_error err;
+    int64_t n = 0;
+    if (ss_records_begin(d, b, &it, &err) != SS_E_OK) {
+        FUZZ_CHECK(err.kind != SS_E_OK);
+        FUZZ_CHECK(memchr(err.msg, 0, sizeof err.msg) != NULL);
+        return 0;
+    }
+    int rc;
+    while ((rc = ss_records_next(&it, &r, &err)) == 1) {
+        n++;
+        fuzz_touch(r.key, r.key_len);
+        fuzz_touch(r.value, r.value_len);
+        FUZZ_CHECK(r.key_len >= -1 && r.value_len >= -1);
+        size_t pos = 0;
+        ss_header h;
+        int32_t nh = 0;
+        while (ss_header_next(&r, &pos, &h)) {
+            fuzz_touch(h.key, h.key_len);
+            fuzz_touch(h.value, h.value_len);
+            nh++;
+        }
+        FUZZ_CHECK(nh == r.header_count || b->magic < 2);
+        /* a batch cannot hold more records than bytes */
+        FUZZ_CHECK(n <= (int64_t)64 * 1024 * 1024);
+    }
+    FUZZ_CHECK(rc == 0 || rc == -1);
+    if (rc == -1) FUZZ_CHECK(err.kind != SS_E_OK && memchr(err.msg, 0, sizeof err.msg) != NULL);
+    /* after the end, the iterator stays at the end */
+    FUZZ_CHECK(ss_records_next(&it, &r, &err) == 0);
+    return n;
+}
+
+#endif

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Raw seed inputs for the fuzz targets, cut from testdata/corpus.
+
+usage: make_corpus.py TESTDATA_CORPUS OUT_DIR
+Writes OUT_DIR/<target>/<sha1> for every target of tests/fuzz/meson.build
+(input layouts: see each fuzz_*.c). The committed corpus in
+tests/fuzz/corpus/<target>/ is this, minimized with libFuzzer:
+  fuzz_<target> -merge=1 tests/fuzz/corpus/<target> OUT_DIR/<target>
+Entries are framed as Kafka frames them: offset int64, length int32, then
+`length` bytes; magic at byte 16; v2 payload after byte 61; a legacy
+message's value after the key (v0 header 26 bytes, v1 34, counting the
+12-byte frame).
+"""
+import hashlib
+import os
+import struct
+import sys
+
+SRC, OUT = sys.argv[1], sys.argv[2]
+MAX = 64 * 1024
+CODECS = {1: 'codec_gzip', 2: 'codec_snappy', 3: 'codec_lz4', 4: 'codec_zstd'}
+seen = set()
+
+
+def put(target, data):
+    if len(data) > MAX + 3:
+        return
+    h = hashlib.sha1(data).hexdigest()
+    if (target, h) in seen:
+        return
+    seen.add((target, h))
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, h), 'wb') as f:
+        f.write(data)
+
+
+def entries(data):
+    pos = 0
+    while pos + 17 <= len(data):
+        length = struct.unpack_from('>i', data, pos + 8)[0]
+        if length < 14 or pos + 12 + length > len(data):
+            return
+        yield pos, data[pos:pos + 12 + length]
+        pos += 12 + length
+
+
+def legacy_value(e):
+    magic = e[16]
+    p = 18 + (8 if magic == 1 else 0)
+    klen = struct.unpack_from('>i', e, p)[0]
+    p += 4 + max(klen, 0)
+    vlen = struct.unpack_from('>i', e, p)[0]
+    return e[p + 4:p + 4 + vlen] if vlen >= 0 else None
+
+
+logs = []
+for root, dirs, files in os.walk(SRC):
+    dirs.sort()
+    for name in sorted(files):
+        path = os.path.join(root, name)
+        data = open(path, 'rb').read()
+        if name.endswith('.log'):
+            logs.append(data)
+            put('walker', data[:MAX])
+            if len(data) <= MAX:
+                put('analysis', data)
+            for pos, e in entries(data):
+                magic = e[16]
+                if magic == 2:
+                    put('batch_v2', b'\x00' + e)
+                    codec = struct.unpack_from('>h', e, 21)[0] & 7
+                    if codec in CODECS:
+                        put(CODECS[codec], b'\x02' + e[61:])
+                elif magic in (0, 1):
+                    put('legacy', (b'\x04' if magic == 1 else b'\x00') + e)
+                    codec = e[17] & 7  # attributes byte of a legacy message
+                    if codec in CODECS:
+                        v = legacy_value(e)
+                        if v:
+                            put(CODECS[codec], bytes([magic]) + v)
+        elif name.endswith('.index'):
+            put('index', b'\x00' + data)
+        elif name.endswith('.timeindex'):
+            put('index', b'\x01' + data)
+        elif name.endswith('.txnindex'):
+            put('txnindex', b'\x00' + data)
+        elif name.endswith('.snapshot'):
+            put('snapshot', data)
+        elif name.endswith('checkpoint') and not name.startswith('leader'):
+            put('checkpoint', b'\x00' + data)
+        elif name == 'leader-epoch-checkpoint':
+            put('checkpoint', b'\x01' + data)
+        elif name == 'partition.metadata':
+            put('checkpoint', b'\x02' + data)
+        # an index with the .log beside it (bit 7: the checked form)
+        if name.endswith('.index') or name.endswith('.timeindex'):
+            log = path[:path.rindex('.')] + '.log'
+            if os.path.exists(log) and len(data) < 65536:
+                ldata = open(log, 'rb').read()
+                if len(ldata) <= MAX:
+                    kind = 1 if name.endswith('.timeindex') else 0
+                    put('index', bytes([0x80 | kind]) + struct.pack('>H', len(data)) + data + ldata)
+
+# hand-made seeds for what testdata lacks
+put('txnindex', b'\x00' + struct.pack('>hqqqq', 0, 4000, 10, 20, 21) * 3)
+put('txnindex', b'\x00' + struct.pack('>hqqqq', 1, 4000, 10, 20, 21) + b'\x00' * 5)
+put('checkpoint', b'\x00' + b'0\n2\ntopic-a 0 100\ntopic-b 3 7\n')
+put('checkpoint', b'\x01' + b'0\n2\n0 0\n5 1200\n')
+put('checkpoint', b'\x02' + b'version: 0\ntopic_id: 3-AGSJWZQ5GVpYUPPOBJHg\n')
+for target in CODECS.values():
+    put(target, b'\x00')
+print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})
