@@ -29,6 +29,8 @@ static const char dump_usage[] =
     "  --verify-index-only      .index/.timeindex: only check the entries against the .log\n"
     "  --index-sanity-check     .index/.timeindex: only run Kafka's sanity check\n"
     "  --max-message-size N     .index: bytes read at an entry's position (default 5242880)\n"
+    "  --offsets-decoder        __consumer_offsets: decode keys and values (implies --print-data-log)\n"
+    "  --transaction-log-decoder  __transaction_state: decode keys and values\n"
     "  --json                   JSON Lines: batch, record, error and end objects\n"
     "  --bytes utf8|hex|base64  how --json writes keys, values and header values (default utf8)\n"
     "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864);\n"
