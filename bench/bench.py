@@ -1,58 +1,92 @@
 #!/usr/bin/env python3
-"""segscan throughput benchmark (run by hand, not by the test suite).
+"""segscan benchmark (run by hand, not by the test suite; issue 6).
 
-Generates large segments with bench/gen-segment (standard profile), then times,
-warm page cache, the median of --runs runs, with peak RSS from /usr/bin/time:
-  cat FILE > /dev/null                 the floor: reading the bytes
-  <codec CLI> -dc RECORDS.<ext>        the codec's own speed on the same records
-  segscan dump --json FILE > /dev/null
-and prints one table (MB/s of segment, records/s, ratio to cat and to the codec
-CLI). Before timing, segscan's findings are checked against the generator's
-ground truth; a run whose findings differ is reported as INVALID, not as a result.
+Generates standard-profile segments with bench/gen-segment (ground truth beside
+each), checks segscan's findings against that truth, then times, warm page
+cache, the median of --runs runs, with peak RSS (/usr/bin/time %M: file pages
+mapped by the process included):
 
-usage: bench/bench.py [--build DIR] [--size MiB] [--codecs none,zstd,...] [--runs N]
-                      [--workdir DIR] [--out FILE]
+  per codec (none, gzip, snappy, lz4, zstd), on one ~--size MiB segment:
+    cat FILE                      the floor: reading the bytes
+    <codec CLI> -dc RECORDS       the codec's own speed on the same records (the
+                                  segment's uncompressed record sections, retried
+                                  batches included, compressed as one file by the CLI
+                                  at the level gen-segment used; snappy: bench/snappy-cli)
+    segscan dump --json FILE
+    segscan FILE                  the default scan (CRC, fingerprints, sessions), with
+                                  --threads 1 and the default (one per online CPU)
+    segscan dups FILE             --threads 1 and the default
+  and on a log directory of 4 partitions holding the same bytes in all
+    cat, segscan --threads 1 and the default
+  uncompressed only:
+    a --big MiB single segment (1024: the issue's 1 GiB): cat, segscan --threads 1 and the default
+    segscan diff --by offset FULL CUT    a follower's copy with its tail cut (same seed, 90%)
+    segscan diff FULL MIRROR              a mirror at shifted offsets (content mode)
+    the same two on the 4-partition directory
+
+A row whose findings differ from the truth (records, duplicate groups and
+records from --report; for diff the records only in A, or 'identical') is
+marked INVALID: it is not a result. One table is printed and written to --out
+with the targets of issue 6 checked against it, and the load of the machine
+(a busy machine makes every wall-clock figure worse; the CPU seconds are shown too).
+
+usage: bench/bench.py [--build DIR] [--size MiB] [--big MiB] [--codecs none,gzip,...]
+                      [--runs N] [--workdir DIR] [--out FILE] [--skip-big] [--skip-diff]
 """
 
 import argparse
-import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import time
 
-CLI = {  # codec -> (compress argv, decompress argv, extension)
+CLI = {  # codec -> (compress argv, decompress argv, extension); snappy: bench/snappy-cli
     'gzip': (['gzip', '-6', '-c'], ['gzip', '-dc'], 'gz'),
     'zstd': (['zstd', '-3', '-q', '-c'], ['zstd', '-dc', '-q'], 'zst'),
     'lz4': (['lz4', '-1', '-q', '-c'], ['lz4', '-dc', '-q'], 'lz4'),
 }
+JAVA_240MB = (0.75, 1.15)   # seconds: Kafka's Java reader iterating 240 MB uncompressed (issue 6)
+MB = 1e6
 
 
-def sh(argv, stdout=subprocess.DEVNULL, stdin=None):
-    return subprocess.run(argv, stdout=stdout, stdin=stdin, stderr=subprocess.PIPE, check=False)
+def loadavg():
+    try:
+        return open('/proc/loadavg').read().split()[:3]
+    except OSError:
+        return ['?'] * 3
 
 
-def timed(argv, stdin_path=None, runs=5):
-    """Median wall time (s) and max peak RSS (KiB) of argv, stdout to /dev/null."""
-    times, rss = [], 0
+def busy_processes():
+    """Other processes using the CPU now (fuzzers, builds): the machine is not quiet."""
+    p = subprocess.run(['ps', '-eo', 'pcpu,comm', '--no-headers'], stdout=subprocess.PIPE, check=False)
+    out = []
+    for line in p.stdout.decode().splitlines():
+        parts = line.split(None, 1)
+        if len(parts) == 2 and float(parts[0]) >= 20 and parts[1] not in ('ps', 'python3', 'bench.py'):
+            out.append('%s (%s%%)' % (parts[1], parts[0]))
+    return out
+
+
+def timed(argv, runs, stdout=subprocess.DEVNULL):
+    """Median wall seconds, median CPU seconds (user + system) and max peak RSS (KiB)."""
+    walls, cpus, rss = [], [], 0
     for _ in range(runs):
-        fin = open(stdin_path, 'rb') if stdin_path else None
         t0 = time.perf_counter()
-        p = subprocess.run(['/usr/bin/time', '-f', '%M'] + argv, stdin=fin, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, check=False)
-        dt = time.perf_counter() - t0
-        if fin:
-            fin.close()
+        p = subprocess.run(['/usr/bin/time', '-f', '%U %S %M'] + argv, stdout=stdout, stderr=subprocess.PIPE,
+                           check=False)
+        walls.append(time.perf_counter() - t0)
         if p.returncode not in (0, 1):
             raise SystemExit('bench: %s failed (%d): %s' % (' '.join(argv), p.returncode, p.stderr.decode()[-500:]))
-        times.append(dt)
         try:
-            rss = max(rss, int(p.stderr.decode().strip().splitlines()[-1]))
+            u, s, m = p.stderr.decode().strip().splitlines()[-1].split()
+            cpus.append(float(u) + float(s))
+            rss = max(rss, int(m))
         except (ValueError, IndexError):
             pass
-    return statistics.median(times), rss
+    return statistics.median(walls), statistics.median(cpus) if cpus else 0.0, rss
 
 
 def truth_of(path):
@@ -63,72 +97,266 @@ def truth_of(path):
     return t
 
 
+def add_truths(ts):
+    out = {}
+    for t in ts:
+        for k, v in t.items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
+def report_of(path):
+    r = {}
+    for line in open(path):
+        k, _, v = line.strip().partition('=')
+        try:
+            r[k] = int(v)
+        except ValueError:
+            pass
+    return r
+
+
+class Bench:
+    def __init__(self, a):
+        self.a = a
+        self.segscan = os.path.join(a.build, 'src', 'cli', 'segscan')
+        self.gen = os.path.join(a.build, 'bench', 'gen-segment')
+        self.snappy = os.path.join(a.build, 'bench', 'snappy-cli')
+        self.rows = []
+        self.notes = []
+
+    def truth_path(self, path):
+        """Beside the inputs, not in a partition directory (where it would be a stray file)."""
+        d = os.path.join(self.a.workdir, 'truth')
+        os.makedirs(d, exist_ok=True)
+        return os.path.join(d, os.path.relpath(path, self.a.workdir).replace('/', '_') + '.truth')
+
+    def gen_file(self, path, codec, size, seed, raw=None, base=None):
+        truth = self.truth_path(path)
+        if not os.path.exists(truth):
+            argv = [self.gen, '--out', path, '--codec', codec, '--size', str(size), '--seed', str(seed),
+                    '--truth', truth]
+            if raw:
+                argv += ['--raw', raw]
+            if base is not None:
+                argv += ['--base-offset', str(base)]
+            r = subprocess.run(argv, stderr=subprocess.PIPE, check=False)
+            if r.returncode:
+                raise SystemExit('bench: gen-segment failed: %s' % r.stderr.decode())
+        return truth_of(truth)
+
+    def check_scan(self, paths, truth, extra=()):
+        """segscan's findings against the truth: records, duplicate groups, duplicate records."""
+        rep = os.path.join(self.a.workdir, 'report.txt')
+        p = subprocess.run([self.segscan, '--report', rep, '--progress', 'never'] + list(extra) + paths,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+        r = report_of(rep) if os.path.exists(rep) else {}
+        got = (r.get('total.records'), r.get('total.duplicate_groups'), r.get('total.duplicate_records'))
+        want = (truth['records'], truth['duplicate_groups'], truth['duplicate_records'])
+        ok = p.returncode == 0 and got == want and r.get('total.damaged_bytes') == 0
+        if not ok:
+            self.notes.append('INVALID: %s: records/groups/dup records %s, truth %s (exit %d)'
+                              % (' '.join(paths), got, want, p.returncode))
+        return ok
+
+    def row(self, codec, inp, cmd, argv, size, records, t_cat=None, t_cli=None, valid=True, stdout=subprocess.DEVNULL):
+        wall, cpu, rss = timed(argv, self.a.runs, stdout)
+        self.rows.append(dict(codec=codec, input=inp, cmd=cmd + ('' if valid else ' INVALID'), wall=wall, cpu=cpu,
+                              rss=rss, size=size, records=records, x_cat=wall / t_cat if t_cat else None,
+                              x_cli=wall / t_cli if t_cli else None, valid=valid))
+        return wall, rss
+
+    def run(self):
+        a = self.a
+        os.makedirs(a.workdir, exist_ok=True)
+        size = a.size << 20
+        self.load0 = loadavg()
+        self.busy0 = busy_processes()
+        results = {}
+        for codec in a.codecs.split(','):
+            seg = os.path.join(a.workdir, '%s.log' % codec)
+            raw = os.path.join(a.workdir, '%s.records' % codec)
+            truth = self.gen_file(seg, codec, size, 1, raw=raw)
+            fsize = os.path.getsize(seg)
+            recs = truth['records']
+            valid = self.check_scan([seg], truth)
+            subprocess.run(['cat', seg], stdout=subprocess.DEVNULL, check=False)  # warm the page cache
+            t_cat, _ = self.row(codec, 'file', 'cat FILE', ['cat', seg], fsize, recs)
+            t_cli = None
+            cfile = None
+            if codec in CLI and shutil.which(CLI[codec][0][0]):
+                comp, dec, ext = CLI[codec]
+                cfile = raw + '.' + ext
+                if not os.path.exists(cfile):
+                    with open(raw, 'rb') as fin, open(cfile, 'wb') as fout:
+                        subprocess.run(comp, stdin=fin, stdout=fout, check=True)
+                t_cli, _ = self.row(codec, 'file', ' '.join(dec) + ' RECORDS', dec + [cfile], fsize, recs, t_cat)
+            elif codec == 'snappy' and os.access(self.snappy, os.X_OK):
+                cfile = raw + '.sz'
+                if not os.path.exists(cfile):
+                    with open(cfile, 'wb') as fout:
+                        subprocess.run([self.snappy, '-c', raw], stdout=fout, check=True)
+                t_cli, _ = self.row(codec, 'file', 'snappy-cli -d RECORDS', [self.snappy, '-d', cfile], fsize, recs,
+                                    t_cat)
+            self.row(codec, 'file', 'segscan dump --json', [self.segscan, 'dump', '--json', seg], fsize, recs, t_cat,
+                     t_cli)
+            s1, rss1 = self.row(codec, 'file', 'segscan --threads 1', [self.segscan, '--threads', '1', seg], fsize,
+                                recs, t_cat, t_cli, valid)
+            sd, rssd = self.row(codec, 'file', 'segscan', [self.segscan, seg], fsize, recs, t_cat, t_cli, valid)
+            self.row(codec, 'file', 'segscan dups --threads 1', [self.segscan, 'dups', '--threads', '1', seg], fsize,
+                     recs, t_cat, t_cli, valid)
+            self.row(codec, 'file', 'segscan dups', [self.segscan, 'dups', seg], fsize, recs, t_cat, t_cli, valid)
+            # a log directory of 4 partitions holding the same bytes in all
+            d = os.path.join(a.workdir, 'dir-%s' % codec)
+            parts = []
+            truths = []
+            for i in range(4):
+                pd = os.path.join(d, 'bench-%d' % i)
+                os.makedirs(pd, exist_ok=True)
+                p = os.path.join(pd, '%020d.log' % 0)
+                truths.append(self.gen_file(p, codec, size // 4, 11 + i))
+                parts.append(p)
+            dtruth = add_truths(truths)
+            dsize = sum(os.path.getsize(p) for p in parts)
+            dvalid = self.check_scan([d], dtruth)
+            subprocess.run(['cat'] + parts, stdout=subprocess.DEVNULL, check=False)
+            d_cat, _ = self.row(codec, 'dir4', 'cat FILES', ['cat'] + parts, dsize, dtruth['records'])
+            d1, _ = self.row(codec, 'dir4', 'segscan --threads 1', [self.segscan, '--threads', '1', d], dsize,
+                             dtruth['records'], d_cat, None, dvalid)
+            dd, _ = self.row(codec, 'dir4', 'segscan', [self.segscan, d], dsize, dtruth['records'], d_cat, None, dvalid)
+            results[codec] = dict(t_cat=t_cat, t_cli=t_cli, s1=s1, sd=sd, rss1=rss1, rssd=rssd, d1=d1, dd=dd,
+                                  recs=recs, truth=truth, fsize=fsize, valid=valid and dvalid)
+            if codec == 'none' and not a.skip_diff:
+                self.diff_rows(seg, truth, d, parts, t_cat, size)
+        if not a.skip_big and 'none' in a.codecs.split(','):
+            big = os.path.join(a.workdir, 'none-big.log')
+            btruth = self.gen_file(big, 'none', a.big << 20, 1)
+            bsize = os.path.getsize(big)
+            bvalid = self.check_scan([big], btruth)
+            subprocess.run(['cat', big], stdout=subprocess.DEVNULL, check=False)
+            b_cat, _ = self.row('none', 'big', 'cat FILE', ['cat', big], bsize, btruth['records'])
+            b1, _ = self.row('none', 'big', 'segscan --threads 1', [self.segscan, '--threads', '1', big], bsize,
+                             btruth['records'], b_cat, None, bvalid)
+            bd, brss = self.row('none', 'big', 'segscan', [self.segscan, big], bsize, btruth['records'], b_cat, None,
+                                bvalid)
+            results['big'] = dict(t_cat=b_cat, s1=b1, sd=bd, rssd=brss, size=bsize, truth=btruth, valid=bvalid)
+        self.load1 = loadavg()
+        self.busy1 = busy_processes()
+        return results
+
+    def diff_rows(self, seg, truth, d, parts, t_cat, size):
+        """A follower's copy with its tail cut (offset mode) and a mirror at shifted offsets (content mode)."""
+        a = self.a
+        cut = os.path.join(a.workdir, 'none-cut.log')
+        ctruth = self.gen_file(cut, 'none', size * 9 // 10, 1)
+        mirror = os.path.join(a.workdir, 'none-mirror.log')
+        self.gen_file(mirror, 'none', size, 1, base=1000000000)
+        dcut = os.path.join(a.workdir, 'dir-none-cut')
+        cut_records = 0
+        for i, p in enumerate(parts):
+            pd = os.path.join(dcut, 'bench-%d' % i)
+            os.makedirs(pd, exist_ok=True)
+            cut_records += truth_of(self.truth_path(p))['records'] - \
+                self.gen_file(os.path.join(pd, '%020d.log' % 0), 'none', size // 4 * 9 // 10, 11 + i)['records']
+        fsize = os.path.getsize(seg)
+        dsize = sum(os.path.getsize(p) for p in parts)
+
+        def check(argv, want_only_a, identical):
+            p = subprocess.run([self.segscan, 'diff', '--json', '--stat'] + argv, stdout=subprocess.PIPE,
+                               check=False)
+            sums = [l for l in p.stdout.decode().splitlines() if '"type":"summary"' in l]
+            only_a = sum(int(re.search(r'"onlyInA":(\d+)', l).group(1)) for l in sums)
+            ok = bool(sums) and (all('"identical":true' in l for l in sums) if identical else only_a == want_only_a)
+            if not ok:
+                self.notes.append('INVALID: diff %s: onlyInA %d, want %s' % (' '.join(argv), only_a,
+                                                                           'identical' if identical else want_only_a))
+            return ok
+
+        for inp, argv, want, ident, sz in (
+                ('file', ['--by', 'offset', seg, cut], truth['records'] - ctruth['records'], False, fsize),
+                ('file', [seg, mirror], 0, True, fsize),
+                ('dir4', ['--by', 'offset', d, dcut], cut_records, False, dsize)):
+            ok = check(argv, want, ident)
+            mode = 'offset, tail cut' if '--by' in argv else 'content, mirror'
+            self.row('none', inp, 'segscan diff (%s)' % mode, [self.segscan, 'diff', '--stat'] + argv, sz,
+                     truth['records'], t_cat if inp == 'file' else None, None, ok)
+
+    def table(self, results):
+        a = self.a
+        lines = ['segscan benchmark  %s  %s  (%d runs, median, warm page cache; MB = 10^6 bytes)'
+                 % (time.strftime('%Y-%m-%d %H:%M'), os.uname().nodename, a.runs),
+                 'cpus: %d (default --threads); load average before %s, after %s'
+                 % (os.cpu_count(), ' '.join(self.load0), ' '.join(self.load1))]
+        busy = sorted(set(self.busy0 + self.busy1))
+        lines.append('machine: %s' % ('quiet' if not busy else 'NOT quiet, also running: ' + ', '.join(busy)))
+        lines.append('%-6s %-5s %-34s %8s %8s %8s %12s %7s %7s %8s' % (
+            'codec', 'input', 'command', 'seconds', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli', 'RSS MiB'))
+        for r in self.rows:
+            lines.append('%-6s %-5s %-34s %8.3f %8.3f %8.1f %12.0f %7s %7s %8.1f' % (
+                r['codec'], r['input'], r['cmd'], r['wall'], r['cpu'], r['size'] / r['wall'] / MB,
+                r['records'] / r['wall'], '%.2f' % r['x_cat'] if r['x_cat'] else '-',
+                '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024))
+        lines += [''] + self.notes
+        lines += ['', 'targets (issue 6):']
+
+        def target(ok, text):
+            lines.append('  [%s] %s' % ('met' if ok else 'NOT met', text))
+
+        if 'big' in results:
+            b = results['big']
+            target(b['valid'] and b['sd'] <= 4 * b['t_cat'], 'uncompressed %.0f MiB, default threads: %.3f s = %.2fx cat '
+                   '(%.3f s); target <= 4x' % (b['size'] / 2**20, b['sd'], b['sd'] / b['t_cat'], b['t_cat']))
+            j = [x * b['size'] / 240e6 for x in JAVA_240MB]
+            target(b['sd'] * 10 <= j[0], 'vs Kafka\'s Java reader scaled to the same bytes (%.2f-%.2f s): %.1f-%.1fx '
+                   'faster; target >= 10x' % (j[0], j[1], j[0] / b['sd'], j[1] / b['sd']))
+        for codec in ('zstd', 'gzip'):
+            if codec in results and results[codec]['t_cli']:
+                r = results[codec]
+                target(r['valid'] and r['s1'] <= 1.15 * r['t_cli'], '%s, one thread: %.3f s = %.2fx the CLI (%.3f s); '
+                       'target <= 1.15x' % (codec, r['s1'], r['s1'] / r['t_cli'], r['t_cli']))
+                target(r['valid'] and r['d1'] >= 1.7 * r['dd'], '%s, 4 partitions: --threads 1 %.3f s, default %.3f s: '
+                       '%.2fx faster; target >= 1.7x' % (codec, r['d1'], r['dd'], r['d1'] / r['dd']))
+        for codec in ('lz4', 'snappy'):
+            if codec in results:
+                r = results[codec]
+                rate = r['recs'] / r['s1']
+                target(r['valid'] and rate >= 8e6, '%s, one thread: %.2f M records/s; target >= 8 M records/s per '
+                       'thread' % (codec, rate / 1e6))
+        for rr in self.rows:
+            if rr['codec'] == 'none' and rr['input'] == 'file' and rr['cmd'] == 'segscan dump --json':
+                mbs = rr['size'] / rr['wall'] / MB
+                target(mbs >= 300, 'dump --json, uncompressed: %.0f MB/s; target >= 300 MB/s' % mbs)
+        for codec, r in results.items():
+            t = r['truth']
+            distinct = t['records'] - t['duplicate_records']
+            limit = 96 * 2**20 + 48 * distinct
+            rss = r['rssd'] * 1024
+            target(rss < limit, '%s peak RSS of the scan: %.1f MiB; target < 96 MiB + 48 B x %d distinct = %.1f MiB'
+                   % (codec if codec != 'big' else 'none (big)', rss / 2**20, distinct, limit / 2**20))
+        return '\n'.join(lines) + '\n'
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument('--build', default=os.path.join(root, 'build-rel'), help='meson build dir (release)')
-    ap.add_argument('--size', type=int, default=200, help='segment size in MiB')
-    ap.add_argument('--codecs', default='none,zstd')
+    ap.add_argument('--size', type=int, default=200, help='segment size in MiB (the 4-partition directory: the same '
+                                                          'in all)')
+    ap.add_argument('--big', type=int, default=1024, help='the large uncompressed segment, MiB')
+    ap.add_argument('--codecs', default='none,gzip,snappy,lz4,zstd')
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--workdir', default='/tmp/segscan-bench')
     ap.add_argument('--out', default=os.path.join(root, 'bench', 'results.txt'))
+    ap.add_argument('--skip-big', action='store_true')
+    ap.add_argument('--skip-diff', action='store_true')
     a = ap.parse_args()
-
-    segscan = os.path.join(a.build, 'src', 'cli', 'segscan')
-    gen = os.path.join(a.build, 'bench', 'gen-segment')
-    for p in (segscan, gen):
+    b = Bench(a)
+    for p in (b.segscan, b.gen):
         if not os.access(p, os.X_OK):
             raise SystemExit('bench: %s missing; build first: meson setup %s --buildtype=release && ninja -C %s'
                              % (p, a.build, a.build))
-    os.makedirs(a.workdir, exist_ok=True)
-    rows = []
-    for codec in a.codecs.split(','):
-        seg = os.path.join(a.workdir, '%s.log' % codec)
-        raw = os.path.join(a.workdir, '%s.records' % codec)
-        truth_path = os.path.join(a.workdir, '%s.truth' % codec)
-        if not os.path.exists(truth_path):
-            r = sh([gen, '--out', seg, '--codec', codec, '--size', str(a.size << 20), '--raw', raw,
-                    '--truth', truth_path])
-            if r.returncode:
-                raise SystemExit('bench: gen-segment failed: %s' % r.stderr.decode())
-        truth = truth_of(truth_path)
-        size = os.path.getsize(seg)
-
-        # findings first: dump --json must see every record and no damage
-        p = subprocess.run([segscan, 'dump', '--json', seg], stdout=subprocess.PIPE, check=False)
-        nrec = p.stdout.count(b'"type":"record"')
-        end = json.loads(p.stdout.rstrip(b'\n').rsplit(b'\n', 1)[-1])
-        valid = p.returncode == 0 and nrec == truth['records'] and end.get('damagedBytes') == 0
-        if not valid:
-            print('bench: INVALID: dump --json saw %d records (truth %d), exit %d' % (nrec, truth['records'],
-                                                                                  p.returncode))
-
-        sh(['cat', seg])  # warm the page cache
-        t_cat, rss_cat = timed(['cat', seg], runs=a.runs)
-        rows.append((codec, 'cat FILE', size, truth['records'], t_cat, rss_cat, t_cat, None))
-        t_cli = None
-        if codec in CLI and shutil.which(CLI[codec][0][0]):
-            comp, dec, ext = CLI[codec]
-            cfile = raw + '.' + ext
-            if not os.path.exists(cfile):
-                with open(raw, 'rb') as fin, open(cfile, 'wb') as fout:
-                    subprocess.run(comp, stdin=fin, stdout=fout, check=True)
-            t_cli, rss = timed(dec + [cfile], runs=a.runs)
-            rows.append((codec, ' '.join(dec) + ' (same records)', size, truth['records'], t_cli, rss, t_cat, None))
-        t, rss = timed([segscan, 'dump', '--json', seg], runs=a.runs)
-        rows.append((codec, 'segscan dump --json' + ('' if valid else ' INVALID'), size, truth['records'], t, rss,
-                     t_cat, t_cli))
-
-    lines = ['segscan benchmark  %s  %s  (%d runs, median, warm cache; MB = 10^6 bytes)'
-             % (time.strftime('%Y-%m-%d %H:%M'), os.uname().nodename, a.runs),
-             'cpus: %d' % os.cpu_count(),
-             '%-6s %-40s %9s %9s %12s %9s %9s %9s' % ('codec', 'command', 'seconds', 'MB/s', 'records/s',
-                                                      'x cat', 'x cli', 'RSS MiB')]
-    for codec, cmd, size, recs, t, rss, t_cat, t_cli in rows:
-        lines.append('%-6s %-40s %9.3f %9.1f %12.0f %9.2f %9s %9.1f' % (
-            codec, cmd, t, size / t / 1e6, recs / t, t / t_cat, '%.2f' % (t / t_cli) if t_cli else '-',
-            rss / 1024))
-    text = '\n'.join(lines) + '\n'
+    results = b.run()
+    text = b.table(results)
     sys.stdout.write(text)
     with open(a.out, 'w') as f:
         f.write(text)

@@ -9,8 +9,15 @@
  *
  * It also writes its ground truth (--truth FILE: records, batches, duplicate
  * groups, duplicate records, as key=value) and the uncompressed record
- * sections of all batches concatenated (--raw FILE), which the benchmark
- * compresses with the codec's own CLI to compare like with like.
+ * sections of all batches concatenated, retried ones again where they are
+ * re-appended (--raw FILE), which the benchmark compresses with the codec's own
+ * CLI to compare like with like.
+ *
+ * The output depends only on --seed and the profile options: a smaller --size
+ * with the same seed writes a prefix of the larger segment (the same batches,
+ * cut at a batch boundary: a follower's copy with its tail cut), and
+ * --base-offset N writes the same records at offsets shifted by N (a mirror's
+ * rewrite), for the benchmark of 'segscan diff'.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -134,7 +141,8 @@ static void compress_into(int codec, int level, const buf *in, buf *out) {
 
 static void usage(void) {
     fputs("usage: gen-segment --out FILE.log [--size BYTES] [--codec none|gzip|snappy|lz4|zstd] [--level N]\n"
-          "                   [--seed N] [--retry-rate PCT] [--idempotent-rate PCT] [--truth FILE] [--raw FILE]\n",
+          "                   [--seed N] [--retry-rate PCT] [--idempotent-rate PCT] [--base-offset N]\n"
+          "                   [--truth FILE] [--raw FILE]\n",
           stderr);
     exit(2);
 }
@@ -144,7 +152,8 @@ int main(int argc, char **argv) {
     uint64_t target = 200ull << 20;
     int codec = 0, level = 0;
     unsigned retry_pct = 15, idem_pct = 33;
-    for (int i = 1; i < argc; i++) {
+    int64_t base_offset = 0;
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -157,8 +166,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--seed")) rng_state ^= strtoull(v, NULL, 10) * 0x9E3779B97F4A7C15ull;
         else if (!strcmp(a, "--retry-rate")) retry_pct = (unsigned)atoi(v);
         else if (!strcmp(a, "--idempotent-rate")) idem_pct = (unsigned)atoi(v);
+        else if (!strcmp(a, "--base-offset")) base_offset = strtoll(v, NULL, 10);
         else usage();
-        i++;
     }
     if (!out_path) usage();
     FILE *f = fopen(out_path, "wb");
@@ -168,11 +177,11 @@ int main(int argc, char **argv) {
     buf recs = {0}, comp = {0}, batch = {0};
     /* pending retries: copies of earlier batches to re-append a few batches later */
     enum { MAXPEND = 16 };
-    buf pend[MAXPEND] = {{0}};
+    buf pend[MAXPEND] = {{0}}, pend_raw[MAXPEND] = {{0}};
     int pend_due[MAXPEND];
     int npend = 0;
     uint64_t written = 0, records = 0, batches = 0, dup_records = 0, dup_groups = 0;
-    int64_t next_offset = 0;
+    int64_t next_offset = base_offset;
     int64_t ts = 1700000000000;
     int64_t pid = 5000;
     int32_t seq = 0;
@@ -188,6 +197,7 @@ int main(int argc, char **argv) {
             int32_t last_delta = (int32_t)(((uint32_t)p[23] << 24) | ((uint32_t)p[24] << 16) | ((uint32_t)p[25] << 8) | p[26]);
             set64(p, (uint64_t)next_offset);
             fwrite(p, 1, len, f);
+            if (raw) fwrite(pend_raw[due].p, 1, pend_raw[due].n, raw);
             written += len;
             next_offset += last_delta + 1;
             records += (uint64_t)last_delta + 1;
@@ -195,7 +205,9 @@ int main(int argc, char **argv) {
             dup_groups += (uint64_t)last_delta + 1;
             batches++;
             free(p);
+            free(pend_raw[due].p);
             pend[due] = pend[npend - 1];
+            pend_raw[due] = pend_raw[npend - 1];
             pend_due[due] = pend_due[npend - 1];
             npend--;
             batch_no++;
@@ -261,6 +273,8 @@ int main(int argc, char **argv) {
         if (!idem && rndn(100) < retry_pct && npend < MAXPEND) {
             pend[npend] = (buf){0};
             put(&pend[npend], batch.p, batch.n);
+            pend_raw[npend] = (buf){0};
+            if (raw) put(&pend_raw[npend], recs.p, recs.n);
             pend_due[npend] = batch_no + 1 + (int)rndn(5);
             npend++;
         }
@@ -272,11 +286,14 @@ int main(int argc, char **argv) {
         FILE *t = fopen(truth_path, "w");
         if (!t) { fprintf(stderr, "gen-segment: %s\n", strerror(errno)); return 2; }
         fprintf(t, "bytes=%" PRIu64 "\nrecords=%" PRIu64 "\nbatches=%" PRIu64 "\nduplicate_groups=%" PRIu64
-                   "\nduplicate_records=%" PRIu64 "\nnext_offset=%" PRId64 "\n",
-                written, records, batches, dup_groups, dup_records, next_offset);
+                   "\nduplicate_records=%" PRIu64 "\nnext_offset=%" PRId64 "\nbase_offset=%" PRId64 "\n",
+                written, records, batches, dup_groups, dup_records, next_offset, base_offset);
         fclose(t);
     }
-    for (int i = 0; i < npend; i++) free(pend[i].p);
+    for (int i = 0; i < npend; i++) {
+        free(pend[i].p);
+        free(pend_raw[i].p);
+    }
     free(recs.p);
     free(comp.p);
     free(batch.p);

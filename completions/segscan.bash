@@ -5,7 +5,7 @@ _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
     local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
         --since --until --from-offset --to-offset --producer-id --txn-timeout --now --top
-        --fail-on --color --verbose --quiet"
+        --fail-on --color --verbose --quiet --threads --max-memory --progress"
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
@@ -48,7 +48,7 @@ _segscan() {
     --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
     --txn-timeout|--now|--top|--max|--value|--value-hex|--value-contains|--key|--offset|--group|\
-    --transactional-id|--partitions|--max-message-size)
+    --transactional-id|--partitions|--max-message-size|--threads|--max-memory)
         return ;;
     esac
 

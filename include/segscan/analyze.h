@@ -8,7 +8,10 @@
  *   ss_analysis  one pass over every partition: per-record fingerprints in an
  *                open-addressing table (fixed size per record, no payload
  *                copies), duplicate groups and the cause of every copy,
- *                producer sessions and sequences, transactions, LSO.
+ *                producer sessions and sequences, transactions, LSO. Segments
+ *                (and large segments in pieces of a few MiB) are read by
+ *                opts.threads threads and applied in order by the calling
+ *                one, so results never depend on the number of threads.
  *
  * Semantics: DESIGN.md section 4 and the segscan(1) manual. The library never
  * prints; notes for the user are kept as strings the caller may print.
@@ -85,6 +88,19 @@ enum ss_match_kind {
     SS_MATCH_OFFSET,          /* partition name (or directory name) and offset */
 };
 
+/* Progress of a run, for a display (ss_an_opts.progress). */
+typedef struct ss_an_progress {
+    uint64_t bytes_done, bytes_total;   /* segment bytes read (or skipped) and in all */
+    uint64_t records;                   /* records read so far */
+    const char *file;                   /* the segment just read (NULL with done, or a note) */
+    bool done;                          /* the last call: reading is over */
+} ss_an_progress;
+
+/* Called by the thread that called ss_analysis_run, after each unit of reading
+ * (a segment, or a few MiB of a large one) and once at the end (done). It must
+ * not call back into the analysis. */
+typedef void (*ss_an_progress_fn)(void *arg, const ss_an_progress *p);
+
 typedef struct ss_an_opts {
     int by;                   /* enum ss_by */
     uint64_t min_bytes;       /* fingerprinted field shorter than this: not grouped */
@@ -107,6 +123,15 @@ typedef struct ss_an_opts {
     const char *match_partition;
     int64_t match_offset;
     size_t max_matches;       /* 0: 10000 */
+    /* speed and size */
+    unsigned threads;         /* reading threads, the caller's included; 0: one per online CPU.
+                               * Results never depend on it. */
+    uint64_t max_memory;      /* bytes the fingerprint tables may take before they spill to
+                               * temporary files (grouped one bucket at a time afterwards, with
+                               * the same results); 0: no limit */
+    const char *tmpdir;       /* where spills go; NULL: $TMPDIR, else /tmp */
+    ss_an_progress_fn progress;  /* or NULL */
+    void *progress_arg;
 } ss_an_opts;
 
 void ss_an_opts_default(ss_an_opts *o);
@@ -280,8 +305,14 @@ typedef struct ss_analysis ss_analysis;
 ss_analysis *ss_analysis_new(const ss_an_opts *opts);
 void ss_analysis_free(ss_analysis *a);
 /* Read every partition of `in` (which must outlive the analysis) and compute
- * everything. Returns SS_E_OK or SS_E_NOMEM. Damage is recorded, not fatal. */
+ * everything. Returns SS_E_OK, SS_E_NOMEM, or SS_E_IO (a spill file could not
+ * be written or read back). Damage is recorded, not fatal. */
 ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in);
+/* Why the run failed, for the user; NULL when it did not. */
+const char *ss_analysis_failure(const ss_analysis *a);
+/* Fingerprints written to temporary files because the tables reached
+ * opts.max_memory (0: none were). */
+uint64_t ss_analysis_spilled(const ss_analysis *a);
 
 size_t ss_an_partition_count(const ss_analysis *a);
 const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i);

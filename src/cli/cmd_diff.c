@@ -50,27 +50,19 @@ static const struct option diff_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* Bytes of a key or value shown in a text line (the JSON form keeps preview_bytes). */
+#define PREVIEW_BYTES 40
+
+/* A path or partition name in a text line, its control characters escaped. */
+static void out_name(ss_out *o, const char *s) { out_text_cstr(o, s ? s : "-"); }
+
+static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
 typedef struct diff_cli {
     bool json, stat;
     enum bytes_mode bytes;
     ss_diff_opts o;
 } diff_cli;
-
-/* A short, printable preview of bytes: control bytes escaped, cut after 40
- * characters with the full length shown. */
-static void preview(ss_out *o, const uint8_t *p, int32_t len) {
-    if (len < 0) { out_lit(o, "null"); return; }
-    out_ch(o, '"');
-    int32_t shown = len < 40 ? len : 40;
-    for (int32_t i = 0; i < shown; i++) {
-        uint8_t c = p[i];
-        if (c == '"' || c == '\\') { out_ch(o, '\\'); out_ch(o, (char)c); }
-        else if (c >= 0x20 && c < 0x7f) out_ch(o, (char)c);
-        else out_printf(o, "\\x%02x", c);
-    }
-    out_ch(o, '"');
-    if (len > shown) out_printf(o, "... (%d bytes)", len);
-}
 
 static void human_time(ss_out *o, int64_t ms) {
     char buf[40];
@@ -97,27 +89,30 @@ static void human_rec_line(ss_out *o, char sign, const ss_diff_rec *r, const cha
     human_time(o, r->timestamp);
     if (r->key_len >= 0) {
         out_lit(o, " key=");
-        preview(o, r->key, r->key_len);
+        out_preview(o, r->key, r->key_len, PREVIEW_BYTES);
     }
     out_lit(o, " value=");
-    preview(o, r->value, r->value_len);
+    out_preview(o, r->value, r->value_len, PREVIEW_BYTES);
     if (r->copies > 1) out_printf(o, " (%u copies here)", r->copies);
     if (side_cause) out_printf(o, " [%s]", side_cause);
     out_ch(o, '\n');
 }
 
 static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
-    out_str(o, p->partition);
+    out_name(o, p->partition);
     out_printf(o, ": mode %s%s\n", ss_diff_mode_name(p->mode),
                p->mode_auto ? (p->mode == SS_DIFF_OFFSET ? " (same partition, overlapping offsets)"
                                                          : " (different partitions or offsets: a mirror)")
                             : "");
     for (int s = 0; s < 2; s++) {
         const ss_diff_side *sd = s ? &p->b : &p->a;
-        out_printf(o, "  %c: %s: ", s ? 'B' : 'A', sd->path ? sd->path : "-");
+        out_printf(o, "  %c: ", s ? 'B' : 'A');
+        out_name(o, sd->path);
+        out_lit(o, ": ");
         if (sd->first_offset >= 0)
-            out_printf(o, "offsets %lld..%lld, %llu records", (long long)sd->first_offset,
-                       (long long)sd->next_offset - 1, (unsigned long long)sd->records);
+            out_printf(o, "offsets %lld..%lld, %llu %s", (long long)sd->first_offset,
+                       (long long)sd->next_offset - 1, (unsigned long long)sd->records,
+                       pl(sd->records, "record", "records"));
         else
             out_lit(o, "empty");
         if (sd->damaged_bytes) out_printf(o, ", %llu damaged bytes", (unsigned long long)sd->damaged_bytes);
@@ -126,12 +121,14 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
     if (p->identical) {
         out_lit(o, "  identical");
         if (p->mode == SS_DIFF_OFFSET && (p->compacted_a || p->compacted_b))
-            out_printf(o, " in content (compaction removed %llu records in A, %llu in B)",
-                       (unsigned long long)p->compacted_a, (unsigned long long)p->compacted_b);
+            out_printf(o, " in content (compaction removed %llu %s in A, %llu in B)",
+                       (unsigned long long)p->compacted_a, pl(p->compacted_a, "record", "records"),
+                       (unsigned long long)p->compacted_b);
         out_ch(o, '\n');
     } else if (p->mode == SS_DIFF_OFFSET) {
-        out_printf(o, "  differ: %llu records only in A, %llu only in B, %llu differing",
-                   (unsigned long long)p->only_a, (unsigned long long)p->only_b, (unsigned long long)p->differing);
+        out_printf(o, "  differ: %llu %s only in A, %llu only in B, %llu differing", (unsigned long long)p->only_a,
+                   pl(p->only_a, "record", "records"), (unsigned long long)p->only_b,
+                   (unsigned long long)p->differing);
         if (p->compacted_a || p->compacted_b)
             out_printf(o, "; compaction (not a difference): %llu in A, %llu in B", (unsigned long long)p->compacted_a,
                        (unsigned long long)p->compacted_b);
@@ -146,27 +143,34 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         else if (p->a.nepochs && p->b.nepochs)
             out_lit(o, "  no leader epoch in common: a follower would truncate to its log start\n");
     } else {
-        out_printf(o, "  differ: %llu copies missing from B (%llu values absent, %llu with fewer copies), "
-                      "%llu copies only in B (%llu values absent from A, %llu with more copies)\n",
-                   (unsigned long long)p->missing_in_b, (unsigned long long)p->values_missing_in_b,
+        out_printf(o, "  differ: %llu %s missing from B (%llu %s absent, %llu with fewer copies), "
+                      "%llu %s only in B (%llu %s absent from A, %llu with more copies)\n",
+                   (unsigned long long)p->missing_in_b, pl(p->missing_in_b, "copy", "copies"),
+                   (unsigned long long)p->values_missing_in_b, pl(p->values_missing_in_b, "value", "values"),
                    (unsigned long long)p->values_more_copies_a, (unsigned long long)p->only_in_b,
-                   (unsigned long long)p->values_only_in_b, (unsigned long long)p->values_more_copies_b);
+                   pl(p->only_in_b, "copy", "copies"), (unsigned long long)p->values_only_in_b,
+                   pl(p->values_only_in_b, "value", "values"), (unsigned long long)p->values_more_copies_b);
     }
     if (p->mode == SS_DIFF_CONTENT && (p->ignored_aborted_a || p->ignored_aborted_b))
         out_printf(o, "  left out as aborted: %llu in A, %llu in B\n", (unsigned long long)p->ignored_aborted_a,
                    (unsigned long long)p->ignored_aborted_b);
     for (size_t i = 0; i < p->nranges; i++) {
         const ss_diff_range *r = &p->ranges[i];
-        out_printf(o, "  %s %lld..%lld (%llu records)", ss_diff_kind_name(r->kind), (long long)r->from,
-                   (long long)r->to, (unsigned long long)r->records);
+        out_printf(o, "  %s %lld..%lld (%llu %s)", ss_diff_kind_name(r->kind), (long long)r->from,
+                   (long long)r->to, (unsigned long long)r->records, pl(r->records, "record", "records"));
         const char *w = where_text(r->kind, r->where);
         if (*w) out_printf(o, ", %s", w);
         out_ch(o, '\n');
     }
     if (p->ranges_total > p->nranges)
-        out_printf(o, "  ... %llu more ranges\n", (unsigned long long)(p->ranges_total - p->nranges));
+        out_printf(o, "  ... %llu more %s\n", (unsigned long long)(p->ranges_total - p->nranges),
+                   pl(p->ranges_total - p->nranges, "range", "ranges"));
     if (c->stat || p->nitems == 0) return;
-    out_printf(o, "--- A %s\n+++ B %s\n", p->a.path ? p->a.path : "-", p->b.path ? p->b.path : "-");
+    out_lit(o, "--- A ");
+    out_name(o, p->a.path);
+    out_lit(o, "\n+++ B ");
+    out_name(o, p->b.path);
+    out_ch(o, '\n');
     for (size_t i = 0; i < p->nitems; i++) {
         const ss_diff_item *it = &p->items[i];
         if (it->a.present)
@@ -175,7 +179,8 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
             human_rec_line(o, '+', &it->b, it->b.cause ? ss_cause_name(it->b.cause) : NULL);
     }
     if (p->items_total > p->nitems)
-        out_printf(o, "... %llu more differences (--max)\n", (unsigned long long)(p->items_total - p->nitems));
+        out_printf(o, "... %llu more %s (--max)\n", (unsigned long long)(p->items_total - p->nitems),
+                   pl(p->items_total - p->nitems, "difference", "differences"));
 }
 
 #define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
@@ -198,7 +203,9 @@ static void json_side(ss_out *o, const char *k, const ss_diff_side *s) {
     out_lit(o, "]}");
 }
 
-static void json_rec(ss_out *o, const diff_cli *c, const char *k, const ss_diff_rec *r) {
+/* One side of a listed difference. copies and cause belong to content mode:
+ * they follow the mode the pair was compared in, not the one asked for. */
+static void json_rec(ss_out *o, const diff_cli *c, int mode, const char *k, const ss_diff_rec *r) {
     out_printf(o, ",\"%s\":", k);
     if (!r->present) { out_lit(o, "null"); return; }
     out_lit(o, "{\"offset\":");
@@ -217,7 +224,7 @@ static void json_rec(ss_out *o, const diff_cli *c, const char *k, const ss_diff_
         out_lit(o, ",\"valueLossy\":true");
     out_printf(o, ",\"truncated\":%s", (r->key_len > 0 && (size_t)r->key_len > pv) ||
                                            (r->value_len > 0 && (size_t)r->value_len > pv) ? "true" : "false");
-    if (c->o.mode != SS_DIFF_OFFSET || r->copies) {
+    if (mode == SS_DIFF_CONTENT) {
         KV_U64(o, "copies", r->copies);
         out_lit(o, ",\"cause\":");
         if (r->cause) out_json_cstr(o, ss_cause_name(r->cause));
@@ -281,8 +288,8 @@ static void json_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         out_lit(o, "{\"type\":\"difference\",\"partition\":");
         out_json_cstr(o, p->partition);
         out_printf(o, ",\"kind\":\"%s\"", ss_diff_kind_name(it->kind));
-        json_rec(o, c, "a", &it->a);
-        json_rec(o, c, "b", &it->b);
+        json_rec(o, c, p->mode, "a", &it->a);
+        json_rec(o, c, p->mode, "b", &it->b);
         out_lit(o, "}\n");
     }
 }
@@ -373,7 +380,13 @@ int cmd_diff(int argc, char **argv) {
     out_init(&o, stdout);
     bool different = ss_diff_unpaired_count(d) > 0;
     bool damaged = false, unreadable = false;
-    if (!c.json) out_printf(&o, "segscan diff\n  A = %s\n  B = %s\n", pa, pb);
+    if (!c.json) {
+        out_lit(&o, "segscan diff\n  A = ");
+        out_name(&o, pa);
+        out_lit(&o, "\n  B = ");
+        out_name(&o, pb);
+        out_ch(&o, '\n');
+    }
     for (size_t i = 0; i < ss_diff_pair_count(d); i++) {
         const ss_diff_pair *p = ss_diff_pair_at(d, i);
         if (!p->identical) different = true;
@@ -392,7 +405,10 @@ int cmd_diff(int argc, char **argv) {
             out_json_cstr(&o, p->path ? p->path : "-");
             out_lit(&o, "}\n");
         } else {
-            out_printf(&o, "%s: only in %c (%s)\n", p->name, side, p->path ? p->path : "-");
+            out_name(&o, p->name);
+            out_printf(&o, ": only in %c (", side);
+            out_name(&o, p->path);
+            out_lit(&o, ")\n");
         }
     }
     if (!c.json && ss_diff_pair_count(d) == 0 && ss_diff_unpaired_count(d) == 0) out_lit(&o, "nothing to compare\n");

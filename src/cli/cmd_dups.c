@@ -130,7 +130,8 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
         if (!first) out_ch(o, ',');
         first = false;
         out_json_cstr(o, ss_cause_name(k));
-        out_printf(o, ":%zu", cnt);
+        out_ch(o, ':');
+        out_u64(o, cnt);
     }
     out_str(o, "},\"occurrences\":[");
     for (size_t j = 0; j < g->copies; j++) {
@@ -139,9 +140,18 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
         if (j) out_ch(o, ',');
         out_str(o, "{\"partition\":");
         out_json_cstr(o, scan_part_name(c, cp.partition));
-        out_printf(o, ",\"offset\":%" PRId64 ",\"timestamp\":%" PRId64 ",\"producerId\":%" PRId64
-                      ",\"producerEpoch\":%d,\"sequence\":%" PRId32 ",\"cause\":",
-                   cp.offset, cp.timestamp, cp.producer_id, cp.producer_epoch, cp.sequence);
+        /* no printf here: a group object per duplicate, thousands of them */
+        out_lit(o, ",\"offset\":");
+        out_i64(o, cp.offset);
+        out_lit(o, ",\"timestamp\":");
+        out_i64(o, cp.timestamp);
+        out_lit(o, ",\"producerId\":");
+        out_i64(o, cp.producer_id);
+        out_lit(o, ",\"producerEpoch\":");
+        out_i64(o, cp.producer_epoch);
+        out_lit(o, ",\"sequence\":");
+        out_i64(o, cp.sequence);
+        out_lit(o, ",\"cause\":");
         if (j == g->original) out_str(o, "null");
         else out_json_cstr(o, ss_cause_name(cp.cause));
         size_t tl;
@@ -155,8 +165,12 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
             out_json_cstr(o, (cp.detail & SS_NEWSESS_PID) ? "pid" : "epoch");
             if (cp.detail & SS_NEWSESS_TXN_V2_HINT) out_str(o, ",\"transactionsV2Hint\":true");
         }
-        out_printf(o, ",\"transactional\":%s,\"aborted\":%s,\"open\":%s", cp.transactional ? "true" : "false",
-                   cp.aborted ? "true" : "false", cp.open ? "true" : "false");
+        out_lit(o, ",\"transactional\":");
+        out_bool(o, cp.transactional);
+        out_lit(o, ",\"aborted\":");
+        out_bool(o, cp.aborted);
+        out_lit(o, ",\"open\":");
+        out_bool(o, cp.open);
         if (c->ao.by != SS_BY_KEY_VALUE) {
             if (ss_an_fetch(c->an, &cp, &r, &err) == 1) json_other_field(c, &r);
             else out_str(o, c->ao.by == SS_BY_VALUE ? ",\"key\":null" : ",\"value\":null");

@@ -4,12 +4,15 @@
  * parser, one run of the library's analysis, the exit code. This file prints
  * the summary (text) and the partition / total objects (JSON Lines).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -35,6 +38,13 @@ static const char scan_usage_common[] =
     "  --fail-on dups,gaps,open-txn  exit 1 when these are found\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
     "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864)\n"
+    "  --threads N              reading threads (default: one per online CPU); results are\n"
+    "                           the same for every N\n"
+    "  --max-memory SIZE        memory for the fingerprint tables (K, M, G suffixes; default half\n"
+    "                           of the RAM; 0: no limit); past it they spill to temporary files\n"
+    "                           in $TMPDIR, with the same results\n"
+    "  --progress auto|always|never  a progress line on stderr (auto: when stderr is a\n"
+    "                           terminal, not in CI, and the run takes over a second)\n"
     "  -v, --verbose            more detail;  -q, --quiet: no notes on stderr\n"
     "  -h, --help               this help\n"
     "\n"
@@ -63,7 +73,7 @@ static void usage(FILE *f, int mode) {
 enum {
     O_JSON = 300, O_REPORT, O_BY, O_BYTES, O_MINBYTES, O_ACROSS, O_INTERNAL, O_TEMP, O_SINCE, O_UNTIL, O_FROM, O_TO,
     O_PID, O_TXNTIMEOUT, O_NOW, O_TOP, O_FAILON, O_COLOR, O_MAXBATCH, O_VALUE, O_VALUEHEX, O_VALUECONTAINS, O_KEY,
-    O_OFFSET, O_NOSEEK,
+    O_OFFSET, O_NOSEEK, O_THREADS, O_MAXMEM, O_PROGRESS,
 };
 
 static const struct option scan_longopts[] = {
@@ -93,6 +103,9 @@ static const struct option scan_longopts[] = {
     {"key", required_argument, NULL, O_KEY},
     {"offset", required_argument, NULL, O_OFFSET},
     {"no-seek", no_argument, NULL, O_NOSEEK},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"max-memory", required_argument, NULL, O_MAXMEM},
+    {"progress", required_argument, NULL, O_PROGRESS},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -512,6 +525,121 @@ static void text_summary(struct scan_cli *c) {
 
 /* ---- running ---------------------------------------------------------------------------- */
 
+/* "512M", "2G", "1048576", "64MiB": bytes (binary multiples). */
+static bool parse_size(const char *s, uint64_t *v) {
+    if (!s || !*s || *s == '-') return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || end == s) return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && *end == 'i') end++;
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end) return false;
+    if (shift && x > (UINT64_MAX >> shift)) return false;
+    *v = (uint64_t)x << shift;
+    return true;
+}
+
+/* Half of the RAM, or no limit when unknown. */
+static uint64_t default_max_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0) return 0;
+    return (uint64_t)pages * (uint64_t)size / 2;
+}
+
+/* ---- progress (issue 8): one line on stderr, redrawn with \r ----------------------------------
+ * The library calls progress_cb from the thread that runs the analysis after
+ * each unit it reads; this draws at most 10 times a second, in auto mode only
+ * once a second has passed, and progress_clear() blanks the line at the end. */
+
+enum { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER };
+
+struct progress {
+    int mode;
+    bool enabled;             /* the callback is installed */
+    double t0, last;          /* seconds (monotonic): start, last drawn */
+    size_t drawn;             /* width of the line on screen, 0: none */
+    size_t width;             /* the terminal's columns */
+};
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void progress_start(struct progress *p) {
+    p->width = 0; /* not a terminal: no limit */
+    if (p->mode == PROGRESS_NEVER) return;
+    if (p->mode == PROGRESS_AUTO) {
+        const char *ci = getenv("CI"), *term = getenv("TERM");
+        if (!isatty(STDERR_FILENO) || (ci && *ci && strcmp(ci, "false") != 0) || (term && !strcmp(term, "dumb")))
+            return;
+    }
+    struct winsize ws;
+    if (isatty(STDERR_FILENO)) {
+        p->width = 80;
+        if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) p->width = ws.ws_col;
+    }
+    p->enabled = true;
+    p->t0 = now_s();
+    p->last = -1;
+}
+
+static void human_bytes(char *buf, size_t n, uint64_t b) {
+    if (b >= 1000000000ull) snprintf(buf, n, "%.2f GB", (double)b / 1e9);
+    else snprintf(buf, n, "%.1f MB", (double)b / 1e6);
+}
+
+static void progress_cb(void *arg, const ss_an_progress *pr) {
+    struct progress *p = arg;
+    if (pr->done) return; /* progress_clear() blanks the line */
+    double t = now_s(), el = t - p->t0;
+    if (p->mode == PROGRESS_AUTO && el < 1.0) return;
+    if (p->last >= 0 && t - p->last < 0.1) return;
+    p->last = t;
+    char done[32], total[32], eta[32] = "-", line[512];
+    human_bytes(done, sizeof done, pr->bytes_done);
+    human_bytes(total, sizeof total, pr->bytes_total);
+    double rate = el > 0 ? (double)pr->bytes_done / el : 0;
+    if (rate > 0 && pr->bytes_total >= pr->bytes_done) {
+        unsigned long s = (unsigned long)((double)(pr->bytes_total - pr->bytes_done) / rate + 0.5);
+        snprintf(eta, sizeof eta, "%lu:%02lu", s / 60, s % 60);
+    }
+    int pct = pr->bytes_total ? (int)(100.0 * (double)pr->bytes_done / (double)pr->bytes_total) : 100;
+    const char *file = pr->file ? pr->file : "";
+    const char *slash = strrchr(file, '/');
+    if (slash && slash[1]) file = slash + 1;
+    int n = snprintf(line, sizeof line, "segscan: %3d%% %s of %s, %.2fM records, %.0f MB/s, ETA %s  %s", pct, done,
+                     total, (double)pr->records / 1e6, rate / 1e6, eta, file);
+    if (n < 0) return;
+    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    if (p->width && len > p->width - 1) len = p->width - 1; /* never wrap: \r must reach the line's start */
+    fputc('\r', stderr);
+    fwrite(line, 1, len, stderr);
+    for (size_t i = len; i < p->drawn; i++) fputc(' ', stderr);
+    fflush(stderr);
+    p->drawn = len;
+}
+
+/* Blank the line if one is shown. */
+static void progress_clear(struct progress *p) {
+    if (!p->drawn) return;
+    fputc('\r', stderr);
+    for (size_t i = 0; i < p->drawn; i++) fputc(' ', stderr);
+    fputc('\r', stderr);
+    fflush(stderr);
+    p->drawn = 0;
+}
+
 static int read_all_stdin(uint8_t **buf, size_t *len) {
     size_t cap = 1 << 20, n = 0;
     uint8_t *b = malloc(cap);
@@ -570,6 +698,10 @@ static int scan_main(int mode, int argc, char **argv) {
     ss_an_opts_default(&c.ao);
     int color = -1; /* auto */
     bool include_temp = false;
+    bool max_memory_set = false;
+    struct progress prog;
+    memset(&prog, 0, sizeof prog);
+    prog.mode = PROGRESS_AUTO;
     uint8_t *match_buf = NULL;
     int nmatch = 0;
     int opt;
@@ -677,6 +809,23 @@ static int scan_main(int mode, int argc, char **argv) {
             break;
         }
         case O_NOSEEK: c.ao.no_seek = true; break;
+        case O_THREADS: {
+            uint64_t v;
+            if (!parse_u64(optarg, &v) || v == 0 || v > 256) BAD("%s: --threads takes a number from 1 to 256", mode_names[mode]);
+            c.ao.threads = (unsigned)v;
+            break;
+        }
+        case O_MAXMEM:
+            if (!parse_size(optarg, &c.ao.max_memory))
+                BAD("%s: --max-memory takes a size, e.g. 512M or 2G (0: no limit)", mode_names[mode]);
+            max_memory_set = true;
+            break;
+        case O_PROGRESS:
+            if (!strcmp(optarg, "auto")) prog.mode = PROGRESS_AUTO;
+            else if (!strcmp(optarg, "always")) prog.mode = PROGRESS_ALWAYS;
+            else if (!strcmp(optarg, "never")) prog.mode = PROGRESS_NEVER;
+            else BAD("%s: --progress takes auto, always or never", mode_names[mode]);
+            break;
         case 'v': c.verbose = true; break;
         case 'q': c.quiet = true; break;
         case 'h': usage(stdout, mode); free(match_buf); return EXIT_OK;
@@ -726,12 +875,24 @@ static int scan_main(int mode, int argc, char **argv) {
         const char *msg = ss_inputs_note(in, i, &level);
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }
+    if (!max_memory_set) c.ao.max_memory = default_max_memory();
+    progress_start(&prog);
+    if (prog.enabled) {
+        c.ao.progress = progress_cb;
+        c.ao.progress_arg = &prog;
+    }
     ss_analysis *an = ss_analysis_new(&c.ao);
     if (!an) { warnx_("out of memory"); ss_inputs_free(in); free(match_buf); return EXIT_TROUBLE; }
     if (ss_analysis_run(an, in) != SS_E_OK) {
-        warnx_("out of memory during the analysis; results are incomplete");
+        progress_clear(&prog);
+        const char *why = ss_analysis_failure(an);
+        warnx_("%s", why ? why : "the analysis failed; results are incomplete");
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
+    progress_clear(&prog);
+    if (ss_analysis_spilled(an) && !c.quiet)
+        warnx_("note: the fingerprint tables reached --max-memory (%llu bytes): %llu fingerprints went through "
+               "temporary files", (unsigned long long)c.ao.max_memory, (unsigned long long)ss_analysis_spilled(an));
     c.in = in;
     c.an = an;
     ss_txn_ids *txn_ids = NULL;

@@ -95,7 +95,8 @@ static void on_finding(void *ctx, const ss_vfinding *f) {
         out_lit(o, "}\n");
         return;
     }
-    out_str(o, f->file);
+    /* file names and messages (which quote file names) with their control characters escaped */
+    out_text_cstr(o, f->file);
     out_lit(o, ": byte ");
     out_u64(o, f->position);
     if (f->offset >= 0) {
@@ -108,7 +109,7 @@ static void on_finding(void *ctx, const ss_vfinding *f) {
     out_ch(o, ' ');
     out_str(o, f->check);
     out_lit(o, ": ");
-    out_str(o, f->message);
+    out_text_cstr(o, f->message);
     out_ch(o, '\n');
 }
 

@@ -2,6 +2,9 @@
 #include "out.h"
 
 #include <stdarg.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,12 +204,35 @@ static inline bool json_safe8(const uint8_t *p) {
     return bad == 0;
 }
 
+#if defined(__SSE2__)
+/* The same test 16 bytes at a time (SSE2 is part of x86-64): how many leading
+ * bytes of p[0..n), in whole blocks of 16, need neither escaping nor decoding.
+ * Values are mostly such text; this is the JSON writers' inner loop. */
+static inline size_t json_safe16(const uint8_t *p, size_t n) {
+    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7f);
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+        /* signed compare: bytes from 0x80 are negative, below 0x20 as the controls are */
+        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, quote)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, bslash), _mm_cmpeq_epi8(v, del)));
+        unsigned m = (unsigned)_mm_movemask_epi8(bad);
+        if (m) return j + (size_t)__builtin_ctz(m);
+    }
+    return j;
+}
+#endif
+
 bool out_json_utf8(ss_out *o, const uint8_t *p, size_t n) {
     bool lossy = false;
     out_ch(o, '"');
     size_t i = 0;
     while (i < n) {
         size_t j = i;
+#if defined(__SSE2__)
+        j += json_safe16(p + j, n - j);
+#endif
         while (j + 8 <= n && json_safe8(p + j)) j += 8;
         while (j < n && p[j] >= 0x20 && p[j] < 0x7f && p[j] != '"' && p[j] != '\\') j++;
         if (j > i) { out_raw(o, p + i, j - i); i = j; if (i >= n) break; }
@@ -216,9 +242,10 @@ bool out_json_utf8(ss_out *o, const uint8_t *p, size_t n) {
         if (cp == 0xFFFD && !(k == 3 && p[i] == 0xEF && p[i + 1] == 0xBF && p[i + 2] == 0xBD)) {
             out_raw(o, REPL, 3);
             lossy = true;
-        } else if (cp == 0x2028 || cp == 0x2029) {
-            /* valid in JSON, but line breaks to many line-oriented readers */
-            out_raw(o, cp == 0x2028 ? "\\u2028" : "\\u2029", 6);
+        } else if (cp == 0x2028 || cp == 0x2029 || cp == 0x85) {
+            /* valid in JSON, but line breaks to many line-oriented readers (NEL too:
+             * Python's str.splitlines splits there) */
+            out_raw(o, cp == 0x2028 ? "\\u2028" : cp == 0x2029 ? "\\u2029" : "\\u0085", 6);
         } else {
             out_raw(o, p + i, k);
         }
@@ -284,4 +311,88 @@ int parse_bytes_mode(const char *s, enum bytes_mode *m) {
     else if (!strcmp(s, "base64")) *m = BYTES_BASE64;
     else return -1;
     return 0;
+}
+
+/* ---- text for a terminal ---------------------------------------------------------------- */
+
+/* The length of the well-formed UTF-8 sequence at p (shortest form, no
+ * surrogates, at most U+10FFFF), or 0; *cp gets its code point. */
+static size_t utf8_seq(const uint8_t *p, size_t n, uint32_t *cp) {
+    uint8_t b = p[0];
+    if (b < 0x80) { *cp = b; return 1; }
+    size_t len;
+    uint32_t c, min;
+    if ((b & 0xe0) == 0xc0) { len = 2; c = b & 0x1fu; min = 0x80; }
+    else if ((b & 0xf0) == 0xe0) { len = 3; c = b & 0x0fu; min = 0x800; }
+    else if ((b & 0xf8) == 0xf0) { len = 4; c = b & 0x07u; min = 0x10000; }
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if (!cont(p[i])) return 0;
+        c = c << 6 | (p[i] & 0x3fu);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+    *cp = c;
+    return len;
+}
+
+/* Characters that must not reach a terminal as they are. */
+static bool unsafe_cp(uint32_t c) {
+    return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) ||          /* C0, DEL, C1 */
+           c == 0x2028 || c == 0x2029 ||                                /* line, paragraph separator */
+           c == 0x061c || c == 0x200e || c == 0x200f ||                 /* bidi marks */
+           (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069); /* embeddings, overrides, isolates */
+}
+
+static void escape_bytes(ss_out *o, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        switch (p[i]) {
+        case '\t': out_raw(o, "\\t", 2); break;
+        case '\n': out_raw(o, "\\n", 2); break;
+        case '\r': out_raw(o, "\\r", 2); break;
+        default: {
+            char x[4] = {'\\', 'x', HEXD[p[i] >> 4], HEXD[p[i] & 15]};
+            out_raw(o, x, 4);
+        }
+        }
+    }
+}
+
+void out_text_escaped(ss_out *o, const uint8_t *p, size_t n, bool quoted) {
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && p[j] >= 0x20 && p[j] < 0x7f && !(quoted && (p[j] == '"' || p[j] == '\\'))) j++;
+        if (j > i) { out_raw(o, p + i, j - i); i = j; if (i >= n) break; }
+        if (p[i] == '"' || p[i] == '\\') {
+            out_ch(o, '\\');
+            out_ch(o, (char)p[i]);
+            i++;
+            continue;
+        }
+        uint32_t c;
+        size_t k = utf8_seq(p + i, n - i, &c);
+        if (k == 0) k = 1, c = 0; /* a malformed byte: escaped alone */
+        if (c == 0 || unsafe_cp(c)) escape_bytes(o, p + i, k);
+        else out_raw(o, p + i, k);
+        i += k;
+    }
+}
+
+void out_text_cstr(ss_out *o, const char *s) { out_text_escaped(o, (const uint8_t *)s, strlen(s), false); }
+
+void out_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
+    if (len < 0) { out_lit(o, "null"); return; }
+    size_t n = (size_t)len, shown = 0;
+    while (shown < n) {
+        uint32_t c;
+        size_t k = utf8_seq(p + shown, n - shown, &c);
+        if (k == 0) k = 1;
+        if (shown + k > max) break;
+        shown += k;
+    }
+    out_ch(o, '"');
+    out_text_escaped(o, p, shown, true);
+    out_ch(o, '"');
+    if (shown < n) out_printf(o, "... (%zu bytes)", n);
 }

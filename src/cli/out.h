@@ -39,6 +39,19 @@ void out_json_cstr(ss_out *o, const char *s);
 void out_hex(ss_out *o, const uint8_t *p, size_t n);
 void out_base64(ss_out *o, const uint8_t *p, size_t n);
 
+/* Bytes for a terminal line: well-formed UTF-8 as is; control characters (C0, DEL,
+ * C1), line and paragraph separators, bidirectional marks and overrides, and
+ * malformed bytes written as \xNN (\t, \n and \r as such), so that no input can
+ * break a line, move the cursor or reorder what is shown. With `quoted`, '"' and
+ * '\' are escaped too (the text then goes between quotes). */
+void out_text_escaped(ss_out *o, const uint8_t *p, size_t n, bool quoted);
+/* The same for a NUL-terminated string. */
+void out_text_cstr(ss_out *o, const char *s);
+/* A short preview of a key or value: null for len < 0, else "..." holding at most
+ * max bytes of p (cut between characters) escaped as above, followed by
+ * "... (LEN bytes)" when it was cut. */
+void out_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
+
 enum bytes_mode { BYTES_UTF8, BYTES_HEX, BYTES_BASE64 };
 /* A JSON value for a byte field: null for len < 0, else a string in the chosen
  * rendering. Returns true when a utf8 rendering was lossy. */

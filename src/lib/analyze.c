@@ -1,27 +1,53 @@
 /* segscan - forensic analysis: fingerprints, copies and their causes,
  * producer sessions and sequences, transactions and the LSO.
  *
- * One pass reads every partition (in the order ss_inputs_finish() gave),
- * every segment in offset order, every batch the walker returns with a valid
- * CRC. What is kept is fixed-size: one entry per batch (an_batch); per
- * distinct fingerprint an 8-byte slot of an open-addressing table (a 32-bit tag
- * and an index) and a 24-byte entry in a chunked array (fp_ent: the rest of
- * the fingerprint, where its first copy is), so 35 to 47 bytes whatever the
- * table's load; and one entry per copy of a repeated fingerprint (an_occ). Payloads are never copied; what an
- * output needs from a record later (a value preview, a key) is read back from
- * the segment with ss_an_fetch().
+ * Reading and deciding are split (anread.h): the inputs are cut into units
+ * (a small segment, or a few MiB of a large one at batch boundaries) that
+ * reader threads turn into facts, and the coordinating thread (the caller of
+ * ss_analysis_run) applies the facts of every unit in order: partitions in the
+ * order ss_inputs_finish() gave, segments in offset order, batches in file
+ * order. Everything that depends on order (the original of a group is its
+ * first copy, sessions and sequences, transactions, compaction evidence) is
+ * decided there, so the results do not depend on the number of threads. At
+ * most a few units per thread are in flight, so memory does not grow with the
+ * input's size.
+ *
+ * What is kept is fixed-size: one entry per batch (an_batch); per distinct
+ * fingerprint an 8-byte slot of an open-addressing table (a 32-bit tag and an
+ * index) and a 24-byte entry (fp_ent: the rest of the fingerprint, where its
+ * first copy is), so 35 to 47 bytes whatever the table's load; and one entry
+ * per copy of a repeated fingerprint (an_occ). Payloads are never copied; what
+ * an output needs from a record later (a value preview, a key) is read back
+ * from the segment with ss_an_fetch(). Large tables sit on transparent huge
+ * pages (an_realloc).
+ *
+ * With opts.max_memory, the fingerprint tables stop growing at that size: the
+ * fingerprints met so far and every later one are written to temporary bucket
+ * files by their top hash bits ("spilling" below), and each bucket is then
+ * grouped on its own, in order, with a table of its own; the groups come out
+ * the same (their order does not depend on when they formed).
+ *
+ * Test hooks: SEGSCAN_TEST_UNIT_BYTES=N cuts units of N bytes that start at a
+ * guessed batch boundary and hold a few records at most (tests/speed); with
+ * the walker's SEGSCAN_TEST_PAUSE_AFTER_BATCHES every batch goes through the
+ * walker.
  *
  * Causes are decided once everything is read (a transaction's outcome is only
  * known at its marker), in the order DESIGN.md section 4 gives.
  */
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <xxhash.h>
 
-#include "fingerprint.h"
+#include "anread.h"
 #include "segscan/analyze.h"
 #include "segscan/index.h"
 
@@ -29,10 +55,14 @@
 #define GROUPED UINT32_MAX
 #define SEQ_MOD ((int64_t)1 << 31)
 #define MAX_DAMAGE_KEPT 100
+/* batches kept decompressed for ss_an_fetch: the copies of one group, and of
+ * the groups printed next to it, are mostly in the same few batches */
+#define FETCH_SLOTS 8
 #define MAX_GAPS_KEPT 1000
+/* a large segment is read in units of about this size */
+#define UNIT_BYTES ((uint64_t)4 << 20)
 
 enum { BF_TXN = 1, BF_CTRL = 2, BF_LAT = 4, BF_ABORTED = 8, BF_OPEN = 16, BF_NOPID = 32 };
-
 typedef struct an_batch {
     int64_t base_offset, last_offset;
     int64_t max_ts;
@@ -57,8 +87,6 @@ typedef struct fp_ent {
 } fp_ent;
 
 #define TS_FAR INT32_MIN
-#define ENT_CHUNK_BITS 16
-#define ENT_CHUNK ((size_t)1 << ENT_CHUNK_BITS)
 
 typedef struct far_ts {
     uint32_t ent;
@@ -75,6 +103,7 @@ typedef struct an_group {
     uint64_t lo, hi;
     uint32_t first, last, count;
     uint32_t orig;            /* the original's occurrence, once causes are decided */
+    uint64_t seq;             /* when it became a group: the ordinal of its second copy */
 } an_group;
 
 typedef struct km_slot {
@@ -109,71 +138,150 @@ typedef struct an_match {
     bool fp;
 } an_match;
 
-typedef struct scratch_rec {
-    uint64_t lo, hi;
-    int64_t ts, offset;
-    bool fp, match;
-} scratch_rec;
+/* ---- the pipeline's shared state --------------------------------------------------------- */
 
-#define VEC(T) struct { T *v; size_t n, cap; }
-#define VEC_PUSH(vec, item, fail)                                                         \
-    do {                                                                                  \
-        if ((vec).n == (vec).cap) {                                                       \
-            size_t nc_ = (vec).cap ? (vec).cap * 2 : 64;                                  \
-            void *nv_ = realloc((vec).v, nc_ * sizeof *(vec).v);                          \
-            if (!nv_) { fail; }                                                           \
-            else { (vec).v = nv_; (vec).cap = nc_; }                                      \
-        }                                                                                 \
-        if ((vec).n < (vec).cap) (vec).v[(vec).n++] = (item);                             \
-    } while (0)
+/* A segment opened for reading, shared by its units. */
+typedef struct segref {
+    ss_segment *s;
+    uint32_t part, seg;
+    uint32_t refs;            /* the planner's while it plans units of it, one per unit not consumed */
+    uint64_t limit;
+    bool over;                /* the coordinator met its end (or the window's): plan no more of it */
+    /* the planner: where the last planned unit stops, once known */
+    uint64_t last_seq;
+    bool tail_known;
+    uint64_t tail_stop;
+    /* the coordinator: where the units applied so far stop */
+    uint64_t vstop;
+} segref;
+
+enum { SLOT_FREE = 0, SLOT_BUSY, SLOT_DONE };
+
+typedef struct slot {
+    an_unit u;
+    int state;
+    uint64_t seq;
+    uint32_t part, seg;
+    segref *ref;              /* NULL: a note, nothing to read */
+    bool first;               /* the first unit of its segment */
+    uint64_t seek_skip;       /* first unit: bytes before where the window let reading start */
+    uint64_t skipped;         /* note: segments not read, outside the offset window */
+    char *unreadable;         /* note: a segment that could not be opened, why */
+} slot;
+
+typedef struct pipeline {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    slot *slots;
+    size_t nslots;
+    uint64_t planned, consumed;
+    bool plan_done, quit;
+    /* the planner's position */
+    uint32_t pp;
+    size_t pj;
+    segref *cur;
+    uint64_t cur_next;        /* nominal start of the next unit of cur */
+    bool cur_first;
+    bool *part_over;          /* a window ended the partition: plan no more of it */
+    an_reader *readers;       /* [0] the coordinator's */
+    size_t nreaders;
+    pthread_t *threads;
+    size_t nthreads;
+} pipeline;
+
+/* ---- spilling: fingerprints in bucket files ---------------------------------------------- */
+
+/* One fingerprint occurrence in a bucket file; seq == SPILL_GROUP: the head of
+ * a group formed before the spill (ts holds the group index). */
+typedef struct spill_rec {
+    uint64_t lo, hi;
+    int64_t ts;
+    uint64_t seq;
+    uint32_t batch, delta;
+} spill_rec;
+#define SPILL_GROUP UINT64_MAX
+
+typedef struct bucket {
+    int fd;
+    uint64_t n;               /* records written */
+    spill_rec *buf;
+    size_t nbuf;
+} bucket;
 
 struct ss_analysis {
     ss_an_opts o;
     const ss_inputs *in;
-    bool nomem;
+    bool nomem, io_error;
+    char io_msg[200];
     /* partitions */
     ss_an_partition *parts;
+    an_pinfo *pinfo;
     uint32_t *topic_id;
     size_t nparts;
     size_t *seg_base;         /* global segment index of each partition's first segment */
     size_t nsegs_total;
+    uint64_t *seg_size;       /* size of every segment (0 when it cannot be read) */
+    uint64_t bytes_total, bytes_done, records_read;
+    uint64_t unit_bytes;      /* UNIT_BYTES; SEGSCAN_TEST_UNIT_BYTES sets it for tests */
+    bool force_resync;        /* test hook: every unit but a segment's first starts at a guess */
     /* tables */
     VEC(an_batch) batches;
     uint64_t *slots;          /* tag << 32 | (entry index + 1); 0: empty */
-    size_t slot_cap, slot_used;
-    fp_ent **ents;            /* chunks of ENT_CHUNK entries */
-    size_t nents, ent_chunks;
+    size_t slot_cap, slot_used, slot_grow_at;
+    fp_ent *ents;
+    size_t nents, ents_cap;
     VEC(far_ts) far;
     VEC(an_occ) occs;
     VEC(an_group) groups;
+    uint64_t fp_seq;          /* fingerprinted records so far */
+    uint32_t topic_first;     /* first batch of the topic being read */
+    bool by_topic_of_batch;   /* buckets: compare topics through the batches */
+    /* spilling */
+    bool spilled;
+    uint64_t spilled_records; /* fingerprint occurrences written to buckets */
+    bucket *buckets;
+    unsigned nbuckets, bucket_shift;
     VEC(an_sess *) sess;
     VEC(ss_an_txn) txns;
     VEC(ss_an_damage) damage;
     VEC(char *) unreadable;
     VEC(an_match) matches;
     uint64_t match_total;
-    VEC(scratch_rec) scratch;
     keymap km;
-    XXH3_state_t *st128, *st64;
     /* results */
     ss_an_group *gpub;        /* sorted */
-    uint32_t *gstart;         /* first index in gocc of each sorted group */
-    ss_an_copy *gocc;         /* every copy, grouped and ordered */
+    uint32_t *gstart;         /* first index in gidx of each sorted group */
+    uint32_t *gidx;           /* every copy's occurrence, grouped and ordered */
     uint32_t *gsorted_of;     /* internal group -> sorted index */
     ss_an_match *mpub;
     ss_an_totals totals;
-    /* per-partition scan state */
+    uint8_t *arena;           /* the entries' memory, reused for the results */
+    size_t arena_cap, arena_used;
+    void *owned[8];           /* result arrays that did not fit in the arena */
+    size_t nowned;
+    /* the coordinator's position */
+    int64_t cur_part;         /* partition being applied, -1 before the first */
+    bool *part_done;
     int64_t prev_last;
     bool track_started;
     uint64_t holes_seg, holes_boundary;
     uint32_t part_first_batch;
+    size_t txn_first;
+    bool seg_first;
     /* fetching */
     ss_segment **segcache;
     size_t segs_open;
     uint64_t fetched_bytes;   /* batch bytes read back since pages were last dropped */
-    ss_decoder *fdec;
-    ss_batch fbatch;
-    ss_rec_iter fit;
+    struct fetched {          /* batches read back lately, decompressed, by batch index */
+        ss_decoder *dec;
+        uint32_t batch;       /* NONE32: empty */
+        uint64_t used;        /* when last asked for */
+        ss_batch b;
+        ss_rec_iter it;       /* the records from the first */
+        ss_rec_iter after;    /* ... and from the one after the last asked for */
+        int64_t after_offset; /* that record's offset (INT64_MAX: none) */
+    } fetched[FETCH_SLOTS];
+    uint64_t fetch_tick;
 };
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -314,6 +422,8 @@ static void km_clear(keymap *m) {
 
 /* ---- life cycle --------------------------------------------------------------------- */
 
+/* ---- life cycle --------------------------------------------------------------------- */
+
 ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
     ss_analysis *a = calloc(1, sizeof *a);
     if (!a) return NULL;
@@ -321,27 +431,35 @@ ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
     else ss_an_opts_default(&a->o);
     if (!a->o.max_batch_bytes) a->o.max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
     if (!a->o.max_matches) a->o.max_matches = 10000;
-    a->st128 = XXH3_createState();
-    a->st64 = XXH3_createState();
-    if (!a->st128 || !a->st64) {
-        ss_analysis_free(a);
-        return NULL;
-    }
+    a->cur_part = -1;
     return a;
+}
+
+static void buckets_close(ss_analysis *a) {
+    for (unsigned i = 0; i < a->nbuckets; i++) {
+        if (a->buckets[i].fd >= 0) close(a->buckets[i].fd);
+        free(a->buckets[i].buf);
+    }
+    free(a->buckets);
+    a->buckets = NULL;
+    a->nbuckets = 0;
 }
 
 void ss_analysis_free(ss_analysis *a) {
     if (!a) return;
     free(a->parts);
+    free(a->pinfo);
     free(a->topic_id);
     free(a->seg_base);
-    free(a->batches.v);
-    free(a->slots);
-    for (size_t i = 0; i < a->ent_chunks; i++) free(a->ents[i]);
-    free(a->ents);
-    free(a->far.v);
-    free(a->occs.v);
-    free(a->groups.v);
+    free(a->seg_size);
+    free(a->part_done);
+    an_free(a->batches.v);
+    an_free(a->slots);
+    an_free(a->ents);
+    an_free(a->far.v);
+    an_free(a->occs.v);
+    an_free(a->groups.v);
+    buckets_close(a);
     for (size_t i = 0; i < a->sess.n; i++) {
         an_sess *s = a->sess.v[i];
         free(s->iv);
@@ -350,26 +468,21 @@ void ss_analysis_free(ss_analysis *a) {
         free(s->ranges);
         free(s);
     }
-    free(a->sess.v);
-    free(a->txns.v);
-    free(a->damage.v);
+    an_free(a->sess.v);
+    an_free(a->txns.v);
+    an_free(a->damage.v);
     for (size_t i = 0; i < a->unreadable.n; i++) free(a->unreadable.v[i]);
-    free(a->unreadable.v);
-    free(a->matches.v);
-    free(a->scratch.v);
+    an_free(a->unreadable.v);
+    an_free(a->matches.v);
     free(a->km.s);
-    XXH3_freeState(a->st128);
-    XXH3_freeState(a->st64);
-    free(a->gpub);
-    free(a->gstart);
-    free(a->gocc);
-    free(a->gsorted_of);
+    an_free(a->arena);
+    for (size_t i = 0; i < a->nowned; i++) an_free(a->owned[i]);
     free(a->mpub);
     if (a->segcache) {
         for (size_t i = 0; i < a->nsegs_total; i++) ss_segment_close(a->segcache[i]);
         free(a->segcache);
     }
-    ss_decoder_free(a->fdec);
+    for (size_t i = 0; i < FETCH_SLOTS; i++) ss_decoder_free(a->fetched[i].dec);
     free(a);
 }
 
@@ -377,35 +490,76 @@ void ss_analysis_free(ss_analysis *a) {
 
 static uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
 
-static inline fp_ent *ent_at(const ss_analysis *a, uint32_t i) {
-    return &a->ents[i >> ENT_CHUNK_BITS][i & (ENT_CHUNK - 1)];
-}
+/* The home slot: the tag (uniform: hash bits) scaled to the table, so any
+ * size works (the table holds 50-75% of its slots, not 35-70% as with powers
+ * of two) and homes grow with tags: a rehash writes the new table in one
+ * sequential stream. Growing never reads the entries. */
+static inline size_t slot_home(uint32_t tag, size_t cap) { return (size_t)(((uint64_t)tag * cap) >> 32); }
+static inline size_t slot_next(size_t j, size_t cap) { return j + 1 == cap ? 0 : j + 1; }
 
-/* The home slot depends on the tag only, so growing never reads the entries. */
-static inline size_t slot_home(uint32_t tag, size_t cap) {
-    uint64_t h = (uint64_t)tag * 0x9E3779B97F4A7C15ULL;
-    return (size_t)(h >> 24) & (cap - 1);
-}
-
-static bool slots_grow(ss_analysis *a) {
-    size_t nc = a->slot_cap ? a->slot_cap * 2 : ((size_t)1 << 14);
-    uint64_t *ns = calloc(nc, sizeof *ns);
+static bool slots_resize(ss_analysis *a, size_t nc) {
+    uint64_t *ns = an_calloc(nc, sizeof *ns);
     if (!ns) return false;
     for (size_t i = 0; i < a->slot_cap; i++) {
         uint64_t v = a->slots[i];
         if (!v) continue;
         size_t j = slot_home((uint32_t)(v >> 32), nc);
-        while (ns[j]) j = (j + 1) & (nc - 1);
+        while (ns[j]) j = slot_next(j, nc);
         ns[j] = v;
     }
-    free(a->slots);
+    an_free(a->slots);
     a->slots = ns;
     a->slot_cap = nc;
+    a->slot_grow_at = nc / 4 * 3;
     return true;
 }
 
+/* Slots for n fingerprints at about 60% load. */
+static size_t slots_for(uint64_t n) {
+    uint64_t c = n / 3 * 5 + 64;
+    if (c > UINT32_MAX) c = UINT32_MAX;
+    return (size_t)c;
+}
+
+static bool ents_resize(ss_analysis *a, size_t nc) {
+    fp_ent *ne = an_realloc(a->ents, nc * sizeof *ne);
+    if (!ne) return false;
+    a->ents = ne;
+    a->ents_cap = nc;
+    return true;
+}
+
+/* Empty tables sized for about `n` distinct fingerprints. */
+static bool table_reset(ss_analysis *a, uint64_t n) {
+    an_free(a->slots);
+    a->slots = NULL;
+    a->slot_cap = a->slot_used = a->slot_grow_at = 0;
+    a->nents = 0;
+    a->far.n = 0;
+    size_t ec = (size_t)(n < 256 ? 256 : n);
+    if (!slots_resize(a, slots_for(ec))) return false;
+    if (ec > a->ents_cap || ec * 4 < a->ents_cap) {
+        an_free(a->ents);
+        a->ents = NULL;
+        a->ents_cap = 0;
+        if (!ents_resize(a, ec)) return false;
+    }
+    return true;
+}
+
+static void table_free(ss_analysis *a) {
+    an_free(a->slots);
+    an_free(a->ents);
+    an_free(a->far.v);
+    a->slots = NULL;
+    a->ents = NULL;
+    a->far.v = NULL;
+    a->slot_cap = a->slot_used = a->slot_grow_at = a->nents = a->ents_cap = 0;
+    a->far.n = a->far.cap = 0;
+}
+
 static int64_t ent_ts(const ss_analysis *a, uint32_t ei) {
-    const fp_ent *e = ent_at(a, ei);
+    const fp_ent *e = &a->ents[ei];
     if (e->tsd != TS_FAR) return wadd(a->batches.v[e->batch].max_ts, e->tsd);
     /* far timestamps are appended in entry order: binary search */
     size_t lo = 0, hi = a->far.n;
@@ -417,43 +571,60 @@ static int64_t ent_ts(const ss_analysis *a, uint32_t ei) {
     return lo < a->far.n && a->far.v[lo].ent == ei ? a->far.v[lo].ts : -1;
 }
 
-/* The entry of (lo, hi) in the topic (any topic with across_topics), or NONE32. */
-static uint32_t fp_find(const ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t topic) {
-    if (!a->slot_cap) return NONE32;
-    uint32_t tag = (uint32_t)lo;
-    size_t j = slot_home(tag, a->slot_cap);
-    for (uint64_t v; (v = a->slots[j]) != 0; j = (j + 1) & (a->slot_cap - 1)) {
-        if ((uint32_t)(v >> 32) != tag) continue;
-        uint32_t ei = (uint32_t)(v & 0xffffffffu) - 1;
-        const fp_ent *e = ent_at(a, ei);
-        if (e->hi == hi && e->lo_hi == (uint32_t)(lo >> 32) &&
-            (a->o.across_topics || topic_of_batch(a, e->batch) == topic))
-            return ei;
-    }
-    return NONE32;
+/* Is entry e of the topic of `batch`? In order, the current topic's batches
+ * are the ones from topic_first on; when buckets are grouped, ask the batches. */
+static inline bool same_topic(const ss_analysis *a, const fp_ent *e, uint32_t batch) {
+    if (a->o.across_topics) return true;
+    if (!a->by_topic_of_batch) return e->batch >= a->topic_first;
+    return topic_of_batch(a, e->batch) == topic_of_batch(a, batch);
 }
 
-static void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t batch, uint32_t delta, int64_t ts) {
-    if ((a->slot_used + 1) * 10 > a->slot_cap * 7) {
-        if (!slots_grow(a)) { a->nomem = true; return; }
+/* Room for n more fingerprints; false when the tables would pass max_memory
+ * (entries in use and slots; while slots are rehashed, both tables), or
+ * memory ran out (then a->nomem). */
+static bool table_room(ss_analysis *a, size_t n) {
+    bool grow_slots = a->slot_used + n > a->slot_grow_at, grow_ents = a->nents + n > a->ents_cap;
+    if (!grow_slots && !grow_ents) return true;
+    size_t nc = a->slot_cap;
+    if (grow_slots) {
+        nc = a->slot_cap + a->slot_cap / 2;
+        if (nc < slots_for(a->slot_used + n)) nc = slots_for(a->slot_used + n);
     }
-    uint32_t topic = topic_of_batch(a, batch);
+    if (a->o.max_memory && !a->by_topic_of_batch) {
+        uint64_t bytes = (uint64_t)nc * sizeof *a->slots + (uint64_t)(a->nents + n) * sizeof *a->ents +
+                         a->far.cap * sizeof *a->far.v;
+        if (grow_slots) bytes += (uint64_t)a->slot_cap * sizeof *a->slots;
+        if (bytes > a->o.max_memory) return false;
+    }
+    if (a->nents + n >= (size_t)UINT32_MAX - 1) { a->nomem = true; return false; }
+    if (grow_slots && !slots_resize(a, nc)) { a->nomem = true; return false; }
+    if (grow_ents) {
+        size_t ec = a->ents_cap * 2;
+        if (ec < a->nents + n) ec = a->nents + n;
+        if (!ents_resize(a, ec)) { a->nomem = true; return false; }
+    }
+    return true;
+}
+
+/* Occurrence (lo, hi) at batch/delta with timestamp ts and ordinal seq. With
+ * group != NONE32: the head of a group formed before a spill. Call table_room first. */
+static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t batch, uint32_t delta, int64_t ts,
+                      uint64_t seq, uint32_t group) {
     uint32_t tag = (uint32_t)lo;
-    size_t j = slot_home(tag, a->slot_cap);
-    for (uint64_t v; (v = a->slots[j]) != 0; j = (j + 1) & (a->slot_cap - 1)) {
+    size_t cap = a->slot_cap;
+    size_t j = slot_home(tag, cap);
+    for (uint64_t v; (v = a->slots[j]) != 0; j = slot_next(j, cap)) {
         if ((uint32_t)(v >> 32) != tag) continue;
         uint32_t ei = (uint32_t)(v & 0xffffffffu) - 1;
-        fp_ent *e = ent_at(a, ei);
-        if (e->hi != hi || e->lo_hi != (uint32_t)(lo >> 32) ||
-            (!a->o.across_topics && topic_of_batch(a, e->batch) != topic))
-            continue;
+        fp_ent *e = &a->ents[ei];
+        if (e->hi != hi || e->lo_hi != (uint32_t)(lo >> 32) || !same_topic(a, e, batch)) continue;
         an_occ occ = {ts, batch, delta, NONE32, 0, 0};
         uint32_t oi = (uint32_t)a->occs.n;
         if (e->delta != GROUPED) {
             an_occ first = {ent_ts(a, ei), e->batch, e->delta, oi + 1, 0, 0};
             VEC_PUSH(a->occs, first, a->nomem = true; return);
             VEC_PUSH(a->occs, occ, a->nomem = true; return);
-            an_group g = {lo, hi, oi, oi + 1, 2, oi};
+            an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
             VEC_PUSH(a->groups, g, a->nomem = true; return);
             e->delta = GROUPED;
             e->tsd = (int32_t)(a->groups.n - 1);
@@ -467,35 +638,221 @@ static void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t batch, 
         return;
     }
     /* a new fingerprint */
-    if (a->nents >= (size_t)UINT32_MAX - 1) { a->nomem = true; return; }
-    if ((a->nents >> ENT_CHUNK_BITS) >= a->ent_chunks) {
-        fp_ent **nc = realloc(a->ents, (a->ent_chunks + 1) * sizeof *nc);
-        if (!nc) { a->nomem = true; return; }
-        a->ents = nc;
-        a->ents[a->ent_chunks] = malloc(ENT_CHUNK * sizeof **a->ents);
-        if (!a->ents[a->ent_chunks]) { a->nomem = true; return; }
-        a->ent_chunks++;
-    }
     uint32_t ei = (uint32_t)a->nents++;
-    fp_ent *e = ent_at(a, ei);
+    fp_ent *e = &a->ents[ei];
     e->hi = hi;
     e->lo_hi = (uint32_t)(lo >> 32);
     e->batch = batch;
-    e->delta = delta;
-    int64_t d = sat_sub(ts, a->batches.v[batch].max_ts);
-    if (d > INT32_MIN && d <= INT32_MAX) {
-        e->tsd = (int32_t)d;
+    if (group != NONE32) {
+        e->delta = GROUPED;
+        e->tsd = (int32_t)group;
     } else {
-        e->tsd = TS_FAR;
-        far_ts f = {ei, ts};
-        VEC_PUSH(a->far, f, a->nomem = true);
+        e->delta = delta;
+        int64_t d = sat_sub(ts, a->batches.v[batch].max_ts);
+        if (d > INT32_MIN && d <= INT32_MAX) {
+            e->tsd = (int32_t)d;
+        } else {
+            e->tsd = TS_FAR;
+            far_ts f = {ei, ts};
+            VEC_PUSH(a->far, f, a->nomem = true);
+        }
     }
     a->slots[j] = (uint64_t)tag << 32 | (ei + 1);
     a->slot_used++;
 }
 
-/* ---- per batch ---------------------------------------------------------------------- */
+/* ---- spilling ------------------------------------------------------------------------------ */
 
+#define BUCKET_BUF 2048   /* records buffered per bucket */
+#define MAX_BUCKETS 64
+
+static int spill_file(ss_analysis *a) {
+    const char *dir = a->o.tmpdir;
+    if (!dir || !*dir) dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/segscan-spill-XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        a->io_error = true;
+        snprintf(a->io_msg, sizeof a->io_msg, "cannot create a temporary file in %.120s: %s", dir, strerror(errno));
+        return -1;
+    }
+    unlink(path); /* gone when closed, whatever happens */
+    return fd;
+}
+
+static bool write_all(ss_analysis *a, int fd, const void *p, size_t n) {
+    const uint8_t *q = p;
+    while (n) {
+        ssize_t w = write(fd, q, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            a->io_error = true;
+            snprintf(a->io_msg, sizeof a->io_msg, "cannot write a temporary file: %s", w < 0 ? strerror(errno) : "disk full");
+            return false;
+        }
+        q += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+static void bucket_flush(ss_analysis *a, bucket *b) {
+    if (b->nbuf && !a->io_error) write_all(a, b->fd, b->buf, b->nbuf * sizeof *b->buf);
+    b->nbuf = 0;
+}
+
+static void bucket_put(ss_analysis *a, bucket *b, const spill_rec *r) {
+    if (!a->by_topic_of_batch) a->spilled_records++;
+    b->buf[b->nbuf++] = *r;
+    b->n++;
+    if (b->nbuf == BUCKET_BUF) bucket_flush(a, b);
+}
+
+static bool buckets_open(ss_analysis *a, bucket **out, unsigned n) {
+    bucket *bs = calloc(n, sizeof *bs);
+    if (!bs) { a->nomem = true; return false; }
+    for (unsigned i = 0; i < n; i++) bs[i].fd = -1;
+    *out = bs;
+    for (unsigned i = 0; i < n; i++) {
+        bs[i].buf = malloc(BUCKET_BUF * sizeof *bs[i].buf);
+        if (!bs[i].buf) { a->nomem = true; return false; }
+        if ((bs[i].fd = spill_file(a)) < 0) return false;
+    }
+    return true;
+}
+
+/* The tables reached max_memory: from now on fingerprints go to bucket files,
+ * beginning with the ones in the table, in the order they were first met. */
+static void spill_start(ss_analysis *a) {
+    /* buckets enough for each to fit in half the limit, at ~48 bytes a fingerprint,
+     * if the rest of the input holds as many new fingerprints per byte */
+    double done = a->bytes_total ? (double)a->bytes_done / (double)a->bytes_total : 1.0;
+    if (done < 0.01) done = 0.01;
+    double need = (double)a->nents / done * 48.0;
+    unsigned k = 2;
+    while (k < MAX_BUCKETS && (double)k * (double)(a->o.max_memory / 2) < need) k *= 2;
+    unsigned bits = 0;
+    while ((1u << bits) < k) bits++;
+    a->spilled = true;
+    a->nbuckets = k;
+    a->bucket_shift = 64 - bits;
+    if (!buckets_open(a, &a->buckets, k)) return;
+    uint32_t *tags = malloc((a->nents ? a->nents : 1) * sizeof *tags);
+    if (!tags) { a->nomem = true; return; }
+    for (size_t i = 0; i < a->slot_cap; i++)
+        if (a->slots[i]) tags[(uint32_t)a->slots[i] - 1] = (uint32_t)(a->slots[i] >> 32);
+    for (uint32_t ei = 0; ei < a->nents; ei++) {
+        const fp_ent *e = &a->ents[ei];
+        spill_rec r;
+        r.lo = (uint64_t)e->lo_hi << 32 | tags[ei];
+        r.hi = e->hi;
+        r.batch = e->batch;
+        if (e->delta == GROUPED) {
+            r.seq = SPILL_GROUP;
+            r.ts = e->tsd;
+            r.delta = 0;
+        } else {
+            r.seq = 0;
+            r.ts = ent_ts(a, ei);
+            r.delta = e->delta;
+        }
+        bucket_put(a, &a->buckets[r.lo >> a->bucket_shift], &r);
+    }
+    free(tags);
+    table_free(a);
+}
+
+/* One fingerprinted record, in order, to its bucket (after a spill). */
+static void fp_spill(ss_analysis *a, const an_rec *s, uint32_t bi) {
+    spill_rec r = {s->lo, s->hi, s->ts, a->fp_seq++, bi, s->delta};
+    if (!a->io_error && !a->nomem) bucket_put(a, &a->buckets[s->lo >> a->bucket_shift], &r);
+}
+
+static bool read_all(ss_analysis *a, int fd, void *p, size_t n) {
+    uint8_t *q = p;
+    while (n) {
+        ssize_t r = read(fd, q, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            a->io_error = true;
+            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s",
+                     r < 0 ? strerror(errno) : "short file");
+            return false;
+        }
+        q += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+/* Group the n records of bucket file fd (bits: hash bits that chose it). A
+ * bucket too large for max_memory is split four ways by the next two bits
+ * first; order is kept, so each fingerprint still meets its copies in order. */
+static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
+    if (!n || a->nomem || a->io_error) return;
+    spill_rec *buf = malloc(BUCKET_BUF * sizeof *buf);
+    if (!buf) { a->nomem = true; return; }
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        a->io_error = true;
+        snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+        free(buf);
+        return;
+    }
+    if (n * 48 > a->o.max_memory && bits + 2 <= 48) {
+        bucket *sub = NULL;
+        if (buckets_open(a, &sub, 4)) {
+            for (uint64_t done = 0; done < n && !a->io_error;) {
+                size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
+                if (!read_all(a, fd, buf, m * sizeof *buf)) break;
+                for (size_t i = 0; i < m; i++) bucket_put(a, &sub[(buf[i].lo << bits) >> 62], &buf[i]);
+                done += m;
+            }
+            for (unsigned i = 0; i < 4; i++) bucket_flush(a, &sub[i]);
+            free(buf);
+            buf = NULL;
+            for (unsigned i = 0; i < 4; i++) {
+                bucket_group(a, sub[i].fd, sub[i].n, bits + 2);
+                close(sub[i].fd);
+                free(sub[i].buf);
+            }
+        } else if (sub) {
+            for (unsigned i = 0; i < 4; i++) {
+                if (sub[i].fd >= 0) close(sub[i].fd);
+                free(sub[i].buf);
+            }
+        }
+        free(sub);
+        free(buf);
+        return;
+    }
+    if (!table_reset(a, n)) { a->nomem = true; free(buf); return; }
+    for (uint64_t done = 0; done < n && !a->nomem;) {
+        size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
+        if (!read_all(a, fd, buf, m * sizeof *buf)) break;
+        for (size_t i = 0; i < m && !a->nomem; i++) {
+            const spill_rec *r = &buf[i];
+            if (!table_room(a, 1)) break;
+            if (r->seq == SPILL_GROUP) fp_insert(a, r->lo, r->hi, r->batch, 0, 0, 0, (uint32_t)r->ts);
+            else fp_insert(a, r->lo, r->hi, r->batch, r->delta, r->ts, r->seq, NONE32);
+        }
+        done += m;
+    }
+    free(buf);
+}
+
+/* After the last partition: group every bucket. */
+static void buckets_group(ss_analysis *a) {
+    a->by_topic_of_batch = true;
+    unsigned bits = 64 - a->bucket_shift;
+    for (unsigned i = 0; i < a->nbuckets && !a->nomem && !a->io_error; i++) {
+        bucket_flush(a, &a->buckets[i]);
+        bucket_group(a, a->buckets[i].fd, a->buckets[i].n, bits);
+    }
+    buckets_close(a);
+    table_free(a);
+}
 static void add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
     ss_an_partition *p = &a->parts[part];
     if (ss_errkind_is_damage(e->kind)) p->damage_events++;
@@ -504,44 +861,6 @@ static void add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_err
     if (kept >= MAX_DAMAGE_KEPT) return;
     ss_an_damage d = {part, seg, *e};
     VEC_PUSH(a->damage, d, a->nomem = true);
-}
-
-static bool in_time_window(const ss_an_opts *o, int64_t ts) { return ts >= o->since_ms && ts <= o->until_ms; }
-static bool in_offset_window(const ss_an_opts *o, int64_t off) { return off >= o->from_offset && off <= o->to_offset; }
-
-static void hash_be32(XXH3_state_t *st, int32_t v) {
-    uint8_t b[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),
-                    (uint8_t)v};
-    XXH3_64bits_update(st, b, 4);
-}
-
-static void hash_be64(XXH3_state_t *st, int64_t v) {
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++) b[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
-    XXH3_64bits_update(st, b, 8);
-}
-
-static void fingerprint(ss_analysis *a, const ss_record *r, scratch_rec *s) {
-    s->fp = ss_fp_record(a->st128, r, a->o.by, a->o.min_bytes, &s->hi, &s->lo);
-}
-
-static bool record_matches(const ss_analysis *a, const ss_record *r, bool part_match) {
-    const ss_an_opts *o = &a->o;
-    switch (o->match) {
-    case SS_MATCH_VALUE:
-        return r->value_len >= 0 && (size_t)r->value_len == o->match_len &&
-               (o->match_len == 0 || !memcmp(r->value, o->match_bytes, o->match_len));
-    case SS_MATCH_VALUE_CONTAINS:
-        return r->value_len >= 0 && (o->match_len == 0 ||
-                                     memmem(r->value, (size_t)r->value_len, o->match_bytes, o->match_len) != NULL);
-    case SS_MATCH_KEY:
-        return r->key_len >= 0 && (size_t)r->key_len == o->match_len &&
-               (o->match_len == 0 || !memcmp(r->key, o->match_bytes, o->match_len));
-    case SS_MATCH_OFFSET:
-        return part_match && r->offset == o->match_offset;
-    default:
-        return false;
-    }
 }
 
 static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
@@ -716,9 +1035,9 @@ static uint32_t txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
     return *v;
 }
 
-static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const ss_record *r, bool in_window) {
+static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_mark *r, bool in_window) {
     ss_an_partition *P = &a->parts[part];
-    int result = r->control_type == SS_CTRL_COMMIT ? SS_TXN_COMMIT : SS_TXN_ABORT;
+    int result = r->type == SS_CTRL_COMMIT ? SS_TXN_COMMIT : SS_TXN_ABORT;
     if (r->offset > a->o.to_offset) return; /* past the window: its transactions stay open */
     uint32_t *v = km_get(&a->km, b->producer_id, KM_TXN, false, NULL);
     ss_an_txn *t;
@@ -749,7 +1068,6 @@ static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const s
 }
 
 /* ---- one batch ------------------------------------------------------------------------ */
-
 static void count_batch(ss_an_partition *P, const ss_batch *b) {
     P->batches++;
     P->codec_batches[b->codec >= 0 && b->codec <= 4 ? b->codec : 7]++;
@@ -820,132 +1138,53 @@ static void track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, b
         P->compacted = true;
 }
 
-/* Returns true when the batch is inside the window (it was counted). */
-static bool process_batch(ss_analysis *a, uint32_t part, uint32_t seg, ss_decoder *dec, const ss_batch *b,
-                          bool part_match) {
-    ss_an_partition *P = &a->parts[part];
-    const ss_an_opts *o = &a->o;
-    bool pid_ok = !o->filter_pid || b->producer_id == o->producer_id;
-    int64_t ls = P->input->log_start_offset;
-    bool off_any = b->last_offset >= o->from_offset && b->base_offset <= o->to_offset;
-    bool below_ls = ls >= 0 && b->last_offset < ls;
-    ss_error err;
-    ss_rec_iter it;
-    ss_record r;
 
-    if (b->control) {
-        if (!pid_ok) return false;
-        bool in_window = off_any && !below_ls && in_time_window(o, b->max_timestamp);
-        if (ss_records_begin(dec, b, &it, &err) != SS_E_OK) {
-            if (err.kind != SS_E_TOO_LARGE) P->damaged_bytes += b->size;
-            else P->skipped_large_batches++;
-            err.length = b->size;
-            add_damage(a, part, seg, &err);
+/* The decisions on one batch read by a unit (an_ev, anread.c's read_batch).
+ * Returns true when the batch is inside the window (it was counted). */
+static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u) {
+    ss_an_partition *P = &a->parts[part];
+    const ss_batch *b = &e->b;
+    switch (e->verdict) {
+    case AV_PID_SKIP:
+        return false;
+    case AV_OUTSIDE:
+        P->outside_window += e->count;
+        return false;
+    case AV_HIDDEN:
+        P->hidden_below_log_start += e->count;
+        return false;
+    case AV_ERROR:
+    case AV_CONTROL:
+        for (uint32_t i = 0; i < e->n; i++) txn_marker(a, part, b, &u->mark.v[e->first + i], e->in_window);
+        if (e->verdict == AV_ERROR) {
+            if (e->too_large) P->skipped_large_batches++;
+            else P->damaged_bytes += b->size;
+            if (e->err != AN_NONE32) add_damage(a, part, seg, &u->err.v[e->err]);
             return false;
         }
-        uint64_t n = 0;
-        int k;
-        while ((k = ss_records_next(&it, &r, &err)) == 1) {
-            n++;
-            if (b->transactional && b->producer_id >= 0 &&
-                (r.control_type == SS_CTRL_ABORT || r.control_type == SS_CTRL_COMMIT))
-                txn_marker(a, part, b, &r, in_window);
-        }
-        if (k < 0) {
-            P->damaged_bytes += b->size;
-            err.length = b->size;
-            add_damage(a, part, seg, &err);
-            return false;
-        }
-        if (!in_window) return false;
+        if (!e->in_window) return false;
         count_batch(P, b);
         P->control_batches++;
-        P->control_records += n;
+        P->control_records += e->count;
         note_producer(a, P, b->producer_id);
         push_batch(a, part, seg, b, 0, 0);
         return true;
+    default:
+        break;
     }
-
-    int32_t declared = b->count > 0 ? b->count : (b->magic < 2 ? 1 : 0);
-    if (!pid_ok || !off_any) {
-        P->outside_window += (uint64_t)declared;
-        return false;
-    }
-    if (below_ls) {
-        P->hidden_below_log_start += (uint64_t)declared;
-        return false;
-    }
-    if (ss_records_begin(dec, b, &it, &err) != SS_E_OK) {
-        if (err.kind == SS_E_TOO_LARGE) P->skipped_large_batches++;
-        else P->damaged_bytes += b->size;
-        err.length = b->size;
-        add_damage(a, part, seg, &err);
-        return false;
-    }
-    bool nopid = b->producer_id < 0;
-    /* The content of a batch without producer id, to recognise a retry. v2:
-     * the record bytes (keys, values, headers, timestamp and offset deltas)
-     * and the base timestamp, i.e. the stored producer timestamps; what the
-     * broker rewrites (maxTimestamp, CRC, offsets, attributes) is outside.
-     * Legacy: field by field (each message carries its offset and CRC). */
-    uint64_t content = 0;
-    bool field_hash = nopid && b->magic < 2;
-    if (nopid && !field_hash)
-        content = XXH3_64bits_withSeed(it.p, (size_t)(it.end - it.p), (uint64_t)b->base_timestamp) ^
-                  (uint64_t)(uint32_t)b->count * 0x9E3779B97F4A7C15ULL;
-    if (field_hash) XXH3_64bits_reset(a->st64);
-    a->scratch.n = 0;
-    uint64_t outside = 0, hidden = 0;
-    int32_t total = 0;
-    int k;
-    for (;;) {
-        k = ss_records_next(&it, &r, &err);
-        if (k != 1) break;
-        total++;
-        if (field_hash) {
-            int64_t sts = r.timestamp; /* legacy: the message's own timestamp */
-            hash_be32(a->st64, r.key_len);
-            if (r.key_len > 0) XXH3_64bits_update(a->st64, r.key, (size_t)r.key_len);
-            hash_be32(a->st64, r.value_len);
-            if (r.value_len > 0) XXH3_64bits_update(a->st64, r.value, (size_t)r.value_len);
-            hash_be32(a->st64, r.header_count);
-            if (r.headers_len) XXH3_64bits_update(a->st64, r.headers, r.headers_len);
-            hash_be64(a->st64, sts);
-        }
-        if (!in_offset_window(o, r.offset) || !in_time_window(o, r.timestamp)) { outside++; continue; }
-        if (ls >= 0 && r.offset < ls) { hidden++; continue; }
-        scratch_rec s;
-        s.ts = r.timestamp;
-        s.offset = r.offset;
-        s.fp = false;
-        int64_t delta = wsub(r.offset, b->base_offset);
-        if (!P->dups_excluded && delta >= 0 && delta < (int64_t)UINT32_MAX - 1) fingerprint(a, &r, &s);
-        s.match = o->match != SS_MATCH_NONE && record_matches(a, &r, part_match);
-        VEC_PUSH(a->scratch, s, a->nomem = true; return false);
-    }
-    if (k < 0) {
-        P->damaged_bytes += b->size;
-        err.length = b->size;
-        add_damage(a, part, seg, &err);
-        return false;
-    }
-    P->outside_window += outside;
-    P->hidden_below_log_start += hidden;
-    int32_t nrec = (int32_t)a->scratch.n;
-    if (nrec == 0 && total > 0) return false; /* every record filtered out */
-    if (field_hash) {
-        hash_be32(a->st64, total);
-        content = XXH3_64bits_digest(a->st64);
-    }
-    if (!push_batch(a, part, seg, b, nrec, content)) return false;
+    /* AV_DATA */
+    P->outside_window += e->outside;
+    P->hidden_below_log_start += e->hidden;
+    int32_t nrec = (int32_t)e->n;
+    if (nrec == 0 && e->total > 0) return false; /* every record filtered out */
+    if (!push_batch(a, part, seg, b, nrec, e->content)) return false;
     uint32_t bi = (uint32_t)(a->batches.n - 1);
+    e->bi = bi;
     count_batch(P, b);
     P->records += (uint64_t)nrec;
-    for (int32_t i = 0; i < nrec; i++) {
-        int64_t ts = a->scratch.v[i].ts;
-        if (ts < 0) continue;
-        if (!P->has_timestamps || ts < P->min_timestamp) P->min_timestamp = ts;
-        if (!P->has_timestamps || ts > P->max_timestamp) P->max_timestamp = ts;
+    if (e->ts_min <= e->ts_max) {
+        if (!P->has_timestamps || e->ts_min < P->min_timestamp) P->min_timestamp = e->ts_min;
+        if (!P->has_timestamps || e->ts_max > P->max_timestamp) P->max_timestamp = e->ts_max;
         P->has_timestamps = true;
     }
     if (b->producer_id >= 0) {
@@ -964,30 +1203,48 @@ static bool process_batch(ss_analysis *a, uint32_t part, uint32_t seg, ss_decode
             a->batches.v[bi].txn = ti;
         }
     }
-    for (int32_t i = 0; i < nrec; i++) {
-        scratch_rec *s = &a->scratch.v[i];
-#if defined(__GNUC__)
-        /* the table is larger than the caches: ask for a later record's slot early */
-        if (i + 4 < nrec && a->slot_cap && a->scratch.v[i + 4].fp)
-            __builtin_prefetch(&a->slots[slot_home((uint32_t)a->scratch.v[i + 4].lo, a->slot_cap)]);
-#endif
-        uint32_t delta = (uint32_t)wsub(s->offset, b->base_offset);
-        if (s->fp) {
-            P->fingerprinted_records++;
-            fp_insert(a, s->lo, s->hi, bi, delta, s->ts);
-        }
-        if (s->match) {
-            a->match_total++;
-            if (a->matches.n < a->o.max_matches) {
-                an_match m = {s->lo, s->hi, s->ts, bi, delta, s->fp};
-                VEC_PUSH(a->matches, m, a->nomem = true);
-            }
-        }
-    }
     return true;
 }
 
-/* ---- partitions ----------------------------------------------------------------------- */
+/* The kept records of a unit's batches, in order: fingerprints into the table
+ * (asking for the slot of a record a few places ahead, since the table is
+ * larger than the caches), matches kept. */
+static void apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u) {
+    enum { AHEAD = 16 };
+    const an_rec *R = u->rec.v;
+    size_t nr = u->rec.n;
+    /* room for the unit's fingerprints at once, or spill from here on */
+    if (!a->spilled && u->nfp && !table_room(a, u->nfp)) {
+        if (a->nomem) return;
+        spill_start(a);
+    }
+    for (size_t k = 0; k < u->ev.n && !a->nomem && !a->io_error; k++) {
+        const an_ev *e = &u->ev.v[k];
+        if (e->kind != AE_BATCH || e->verdict != AV_DATA || e->bi == AN_NONE32) continue;
+        for (uint32_t i = e->first; i < e->first + e->n; i++) {
+            const an_rec *s = &R[i];
+            if (s->flags & AR_FP) {
+                P->fingerprinted_records++;
+                if (a->spilled) {
+                    fp_spill(a, s, e->bi);
+                } else {
+#if defined(__GNUC__)
+                    if (i + AHEAD < nr && (R[i + AHEAD].flags & AR_FP))
+                        __builtin_prefetch(&a->slots[slot_home((uint32_t)R[i + AHEAD].lo, a->slot_cap)]);
+#endif
+                    fp_insert(a, s->lo, s->hi, e->bi, s->delta, s->ts, a->fp_seq++, NONE32);
+                }
+            }
+            if (s->flags & AR_MATCH) {
+                a->match_total++;
+                if (a->matches.n < a->o.max_matches) {
+                    an_match m = {s->lo, s->hi, s->ts, e->bi, s->delta, (s->flags & AR_FP) != 0};
+                    VEC_PUSH(a->matches, m, a->nomem = true);
+                }
+            }
+        }
+    }
+}
 
 static bool partition_matches(const ss_an_opts *o, const ss_input_partition *ip) {
     if (o->match != SS_MATCH_OFFSET || !o->match_partition) return false;
@@ -1097,93 +1354,449 @@ static uint64_t seek_position(ss_analysis *a, const ss_input_partition *ip, size
     return pos;
 }
 
-static void scan_partition(ss_analysis *a, uint32_t part) {
-    ss_an_partition *P = &a->parts[part];
-    const ss_input_partition *ip = P->input;
+/* ---- planning units --------------------------------------------------------------------- */
+
+static void segref_put(segref *g) {
+    /* under the lock; the last reference closes */
+    if (g && --g->refs == 0) {
+        ss_segment_close(g->s);
+        free(g);
+    }
+}
+
+/* Plan the next unit into sl (under the lock; r: the caller's reader, for the
+ * index lookups of a window). False when nothing is left. */
+static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl, an_reader *r) {
     const ss_an_opts *o = &a->o;
-    bool part_match = partition_matches(o, ip);
+    sl->ref = NULL;
+    sl->first = false;
+    sl->seek_skip = sl->skipped = 0;
+    sl->unreadable = NULL;
+    for (;;) {
+        segref *g = pl->cur;
+        if (g) {
+            if (g->over || pl->part_over[g->part]) {
+                pl->cur = NULL;
+                segref_put(g);
+                continue;
+            }
+            an_unit *u = &sl->u;
+            sl->ref = g;
+            g->refs++;
+            sl->part = u->part = g->part;
+            sl->seg = u->seg = g->seg;
+            u->key = a->seg_base[g->part] + g->seg + 1;
+            u->max_records = a->force_resync ? 7 : AN_UNIT_MAX_RECORDS;
+            u->max_events = a->force_resync ? 5 : AN_UNIT_MAX_EVENTS;
+            u->s = g->s;
+            u->limit = g->limit;
+            sl->first = pl->cur_first;
+            uint64_t nominal = pl->cur_next;
+            if (pl->cur_first || (g->tail_known && !a->force_resync)) {
+                u->start = pl->cur_first ? nominal : g->tail_stop;
+                u->resync = false;
+            } else {
+                u->start = nominal;
+                u->resync = true;
+            }
+            pl->cur_first = false;
+            g->last_seq = pl->planned;
+            g->tail_known = false;
+            uint64_t ub = a->unit_bytes;
+            bool last = g->limit <= nominal || g->limit - nominal <= ub + ub / 2;
+            if (last) {
+                u->end = UINT64_MAX;
+                pl->cur = NULL;
+                segref_put(g);
+            } else {
+                u->end = nominal + ub;
+                pl->cur_next = nominal + ub;
+            }
+            return true;
+        }
+        if (pl->pp >= a->nparts) return false;
+        const ss_input_partition *ip = a->parts[pl->pp].input;
+        size_t j = pl->pj;
+        if (j >= ip->nsegments || pl->part_over[pl->pp]) {
+            pl->pp++;
+            pl->pj = 0;
+            continue;
+        }
+        sl->part = pl->pp;
+        sl->seg = (uint32_t)j;
+        sl->u.part = pl->pp;
+        sl->u.seg = (uint32_t)j;
+        /* segments wholly outside the offset window: their names bound their offsets */
+        int64_t low = o->from_offset > ip->log_start_offset ? o->from_offset : ip->log_start_offset;
+        if (!o->no_seek && ip->segments[j].name_offset >= 0) {
+            if (ip->segments[j].name_offset > o->to_offset) {
+                sl->skipped = ip->nsegments - j;
+                pl->pj = ip->nsegments;
+                return true;
+            }
+            if (j + 1 < ip->nsegments && ip->segments[j + 1].name_offset >= 0 &&
+                ip->segments[j + 1].name_offset <= low && !ip->segments[j].temporary) {
+                sl->skipped = 1;
+                pl->pj++;
+                return true;
+            }
+        }
+        pl->pj++;
+        ss_segment *seg;
+        ss_error err;
+        if (ss_inputs_open_segment(a->in, pl->pp, j, &seg, &err) != SS_E_OK) {
+            const char *path = ip->segments[j].path ? ip->segments[j].path : ip->name;
+            size_t n = strlen(path) + strlen(err.msg) + 3;
+            char *m = malloc(n);
+            if (m) snprintf(m, n, "%s: %s", path, err.msg);
+            sl->unreadable = m ? m : strdup("out of memory");
+            return true;
+        }
+        segref *ng = calloc(1, sizeof *ng);
+        if (!ng) {
+            ss_segment_close(seg);
+            a->nomem = true;
+            return false;
+        }
+        ng->s = seg;
+        ng->part = pl->pp;
+        ng->seg = (uint32_t)j;
+        ng->refs = 1;
+        ng->limit = ss_segment_size(seg);
+        uint64_t start = 0;
+        if (low > INT64_MIN || o->since_ms != INT64_MIN) start = seek_position(a, ip, j, seg, r->dec);
+        pl->cur = ng;
+        pl->cur_next = start;
+        pl->cur_first = true;
+        sl->seek_skip = start;
+    }
+}
+
+/* Claim the next unit (under the lock). Returns the slot to read, or NULL
+ * (nothing to read: nothing left, too many in flight, or a note planned). */
+static slot *claim(ss_analysis *a, pipeline *pl, an_reader *r, bool *progress) {
+    *progress = false;
+    if (pl->plan_done || pl->quit || pl->planned >= pl->consumed + pl->nslots) return NULL;
+    slot *sl = &pl->slots[pl->planned % pl->nslots];
+    if (!plan_next(a, pl, sl, r)) {
+        pl->plan_done = true;
+        pthread_cond_broadcast(&pl->cv);
+        return NULL;
+    }
+    sl->seq = pl->planned++;
+    *progress = true;
+    if (!sl->ref) {
+        sl->state = SLOT_DONE;
+        pthread_cond_broadcast(&pl->cv);
+        return NULL;
+    }
+    sl->state = SLOT_BUSY;
+    return sl;
+}
+
+/* Read a claimed unit (without the lock), then mark it done. */
+static void read_claimed(ss_analysis *a, pipeline *pl, an_reader *r, slot *sl) {
+    an_unit_read(r, &a->o, &a->pinfo[sl->part], &sl->u);
+    pthread_mutex_lock(&pl->mu);
+    sl->state = SLOT_DONE;
+    segref *g = sl->ref;
+    if (g->last_seq == sl->seq) {
+        g->tail_known = true;
+        g->tail_stop = sl->u.stopped;
+    }
+    pthread_cond_broadcast(&pl->cv);
+}
+
+static void *worker_main(void *arg) {
+    void **args = arg;
+    ss_analysis *a = args[0];
+    pipeline *pl = args[1];
+    an_reader *r = args[2];
+    pthread_mutex_lock(&pl->mu);
+    for (;;) {
+        bool progress;
+        slot *sl = claim(a, pl, r, &progress);
+        if (sl) {
+            pthread_mutex_unlock(&pl->mu);
+            read_claimed(a, pl, r, sl);
+            continue;
+        }
+        if (progress) continue;
+        if (pl->quit || pl->plan_done) break;
+        pthread_cond_wait(&pl->cv, &pl->mu);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
+/* ---- applying units, in order ------------------------------------------------------------------- */
+
+static void begin_partition(ss_analysis *a, uint32_t part) {
+    a->cur_part = part;
     km_clear(&a->km);
     a->prev_last = -1;
     a->track_started = false;
     a->holes_seg = a->holes_boundary = 0;
     a->part_first_batch = (uint32_t)a->batches.n;
-    size_t txn_first = a->txns.n;
-    int64_t low = o->from_offset > ip->log_start_offset ? o->from_offset : ip->log_start_offset;
-    bool window_done = false;
-    for (size_t j = 0; j < ip->nsegments && !a->nomem && !window_done; j++) {
-        /* segments wholly outside the offset window: their names bound their offsets */
-        if (!o->no_seek && ip->segments[j].name_offset >= 0) {
-            if (ip->segments[j].name_offset > o->to_offset) { P->segments_skipped += ip->nsegments - j; break; }
-            if (j + 1 < ip->nsegments && ip->segments[j + 1].name_offset >= 0 &&
-                ip->segments[j + 1].name_offset <= low && !ip->segments[j].temporary) {
-                P->segments_skipped++;
-                continue;
-            }
-        }
-        ss_segment *seg;
-        ss_error err;
-        if (ss_inputs_open_segment(a->in, part, j, &seg, &err) != SS_E_OK) {
-            P->segments_unreadable++;
-            const char *path = ip->segments[j].path ? ip->segments[j].path : ip->name;
-            size_t n = strlen(path) + strlen(err.msg) + 3;
-            char *m = malloc(n);
-            if (m) {
-                snprintf(m, n, "%s: %s", path, err.msg);
-                VEC_PUSH(a->unreadable, m, free(m));
-            }
-            continue;
-        }
-        P->segments++;
-        /* a decoder per segment: its cache is keyed by payload address, and a
-         * later mapping may reuse the addresses of a closed one */
-        ss_decoder *dec = ss_decoder_new(o->max_batch_bytes);
-        if (!dec) { ss_segment_close(seg); a->nomem = true; break; }
-        ss_walker w;
-        ss_walker_init(&w, seg, UINT64_MAX);
-        ss_walker_set_decoder(&w, dec);
-        uint64_t start = 0;
-        if (low > INT64_MIN || o->since_ms != INT64_MIN) start = seek_position(a, ip, j, seg, dec);
-        if (start) {
-            w.pos = start;
-            w.end_of_last_batch = start;
-            P->bytes_skipped += start;
-        }
-        ss_event ev;
-        bool seg_first = true;
-        for (;;) {
-            ss_event_kind k = ss_walker_next(&w, &ev);
-            if (k == SS_EV_END) {
-                P->tail_bytes += ev.tail_bytes;
-                /* a notice: the file grew while it was read (other kinds there are left over from
-                 * the parse that found the tail) */
-                if (ev.err.kind == SS_E_GREW) add_damage(a, part, (uint32_t)j, &ev.err);
-                break;
-            }
-            if (k == SS_EV_DAMAGE) {
-                P->damaged_bytes += ev.err.length;
-                add_damage(a, part, (uint32_t)j, &ev.err);
-                continue;
-            }
-            if (!ev.batch.crc_valid) continue; /* its damage event follows */
-            if (!o->no_seek && ev.batch.base_offset > o->to_offset) {
-                /* past the window (offsets grow within a partition) */
-                P->bytes_skipped += ss_segment_size(seg) - ev.batch.position;
-                window_done = true;
-                break;
-            }
-            track_hole(a, P, &ev.batch, seg_first);
-            bool in = process_batch(a, part, (uint32_t)j, dec, &ev.batch, part_match);
-            track_batch(a, P, &ev.batch, in);
-            seg_first = false;
-            if (a->nomem) break;
-        }
-        ss_decoder_free(dec);
-        ss_segment_close(seg);
-        if (window_done) P->segments_skipped += ip->nsegments - j - 1;
-    }
-    finish_partition(a, part, txn_first);
+    a->txn_first = a->txns.n;
+    if (part == 0 || a->topic_id[part] != a->topic_id[part - 1]) a->topic_first = (uint32_t)a->batches.n;
 }
 
+/* Finish partitions up to (not including) `upto`, beginning each in turn. */
+static void advance_to(ss_analysis *a, int64_t upto) {
+    while (a->cur_part < upto) {
+        if (a->cur_part >= 0) finish_partition(a, (uint32_t)a->cur_part, a->txn_first);
+        if (a->cur_part + 1 >= (int64_t)a->nparts) {
+            a->cur_part = (int64_t)a->nparts;
+            break;
+        }
+        begin_partition(a, (uint32_t)(a->cur_part + 1));
+    }
+}
+
+static void report_progress(ss_analysis *a, const char *file, bool done) {
+    if (!a->o.progress) return;
+    ss_an_progress p;
+    memset(&p, 0, sizeof p);
+    p.bytes_done = a->bytes_done < a->bytes_total ? a->bytes_done : a->bytes_total;
+    p.bytes_total = a->bytes_total;
+    p.records = a->records_read;
+    p.file = file;
+    p.done = done;
+    a->o.progress(a->o.progress_arg, &p);
+}
+
+static uint64_t segs_bytes(const ss_analysis *a, uint32_t part, size_t from, size_t to) {
+    uint64_t n = 0;
+    for (size_t j = from; j < to; j++) n += a->seg_size[a->seg_base[part] + j];
+    return n;
+}
+
+static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_unit *u);
+
+static void consume(ss_analysis *a, pipeline *pl, slot *sl) {
+    uint32_t part = sl->part;
+    advance_to(a, part);
+    ss_an_partition *P = &a->parts[part];
+    if (a->part_done[part]) return; /* a window ended it */
+    if (!sl->ref) {
+        if (sl->skipped) {
+            P->segments_skipped += sl->skipped;
+            a->bytes_done += segs_bytes(a, part, sl->seg, sl->seg + sl->skipped);
+        }
+        if (sl->unreadable) {
+            P->segments_unreadable++;
+            VEC_PUSH(a->unreadable, sl->unreadable, free(sl->unreadable));
+            sl->unreadable = NULL;
+            a->bytes_done += a->seg_size[a->seg_base[part] + sl->seg];
+        }
+        return;
+    }
+    segref *g = sl->ref;
+    an_unit *u = &sl->u;
+    if (sl->first) {
+        P->segments++;
+        P->bytes_skipped += sl->seek_skip;
+        a->bytes_done += sl->seek_skip;
+        a->seg_first = true;
+        g->vstop = u->start;
+    }
+    if (g->over) return;
+    for (bool again = u->started != g->vstop; !a->nomem; again = true) {
+        if (again) {
+            /* it began elsewhere than where the unit before it ended (or it is the
+             * segment's last and stopped short, full): read it again from there */
+            u->start = g->vstop;
+            u->resync = false;
+            an_unit_read(&pl->readers[0], &a->o, &a->pinfo[part], u);
+            pthread_mutex_lock(&pl->mu);
+            if (g->last_seq == sl->seq) {
+                g->tail_known = true;
+                g->tail_stop = u->stopped;
+            }
+            pthread_mutex_unlock(&pl->mu);
+        }
+        apply_unit(a, pl, sl, g, u);
+        if (g->over || !u->full || u->end != UINT64_MAX) break;
+    }
+}
+
+/* Apply what a unit read (in order, after the units before it). */
+static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_unit *u) {
+    uint32_t part = sl->part;
+    ss_an_partition *P = &a->parts[part];
+    const ss_input_partition *ip = P->input;
+    if (u->nomem) a->nomem = true;
+    bool over = false;
+    for (size_t k = 0; k < u->ev.n && !a->nomem; k++) {
+        an_ev *e = &u->ev.v[k];
+        switch (e->kind) {
+        case AE_BATCH: {
+            track_hole(a, P, &e->b, a->seg_first);
+            bool in = apply_batch(a, part, sl->seg, e, u);
+            track_batch(a, P, &e->b, in);
+            a->seg_first = false;
+            break;
+        }
+        case AE_DAMAGE: {
+            const ss_error *err = &u->err.v[e->err];
+            P->damaged_bytes += err->length;
+            add_damage(a, part, sl->seg, err);
+            break;
+        }
+        case AE_END:
+            P->tail_bytes += e->tail;
+            if (e->err != AN_NONE32) add_damage(a, part, sl->seg, &u->err.v[e->err]);
+            over = true;
+            break;
+        case AE_WINDOW_DONE:
+            /* past the window (offsets grow within a partition) */
+            P->bytes_skipped += u->limit - e->b.position;
+            P->segments_skipped += ip->nsegments - sl->seg - 1;
+            a->bytes_done += u->limit - e->b.position + segs_bytes(a, part, sl->seg + 1, ip->nsegments);
+            a->part_done[part] = true;
+            over = true;
+            break;
+        default:
+            break;
+        }
+    }
+    apply_records(a, P, u);
+    a->records_read += u->records;
+    a->bytes_done += u->stopped - u->started;
+    g->vstop = u->stopped;
+    if (over) {
+        /* the rest of the segment was not read by this unit: count it as done */
+        if (u->limit > u->stopped && !a->part_done[part]) a->bytes_done += u->limit - u->stopped;
+        pthread_mutex_lock(&pl->mu);
+        g->over = true;
+        if (a->part_done[part]) pl->part_over[part] = true;
+        pthread_mutex_unlock(&pl->mu);
+    }
+}
+
+/* Online CPUs, at least 1. */
+static unsigned online_cpus(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+static void pipeline_run(ss_analysis *a) {
+    pipeline pl;
+    memset(&pl, 0, sizeof pl);
+    /* test hook: tiny units, so that the corpus's small segments are cut too, each
+     * (but a segment's first) starting at a guessed boundary, as when threads race,
+     * and holding a few records and events at most (stopping short, full) */
+    a->unit_bytes = UNIT_BYTES;
+    const char *ub = getenv("SEGSCAN_TEST_UNIT_BYTES");
+    if (ub && *ub) {
+        unsigned long long v = strtoull(ub, NULL, 10);
+        if (v >= 64) {
+            a->unit_bytes = v;
+            a->force_resync = true;
+        }
+    }
+    unsigned nt = a->o.threads ? a->o.threads : online_cpus();
+    if (nt > 256) nt = 256;
+    /* no more threads than units to read (small inputs: no thread at all) */
+    uint64_t units = 0;
+    for (size_t i = 0; i < a->nsegs_total && units < nt; i++) units += a->seg_size[i] / a->unit_bytes + 1;
+    if (units < nt) nt = units ? (unsigned)units : 1;
+    pl.nslots = nt == 1 ? 2 : 2 * (size_t)nt + 2;
+    pl.slots = calloc(pl.nslots, sizeof *pl.slots);
+    pl.part_over = calloc(a->nparts ? a->nparts : 1, sizeof *pl.part_over);
+    pl.readers = calloc(nt, sizeof *pl.readers);
+    pl.threads = calloc(nt, sizeof *pl.threads);
+    void *(*args)[3] = calloc(nt, sizeof *args);
+    /* the walker's test hook counts batch events: without the fast path, every batch is one */
+    bool fast = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES") == NULL;
+    if (!pl.slots || !pl.part_over || !pl.readers || !pl.threads || !args) {
+        a->nomem = true;
+        goto out;
+    }
+    for (unsigned i = 0; i < nt; i++) {
+        if (!an_reader_init(&pl.readers[i], a->o.max_batch_bytes, fast)) {
+            a->nomem = true;
+            goto out;
+        }
+        pl.nreaders = i + 1;
+    }
+    pthread_mutex_init(&pl.mu, NULL);
+    pthread_cond_init(&pl.cv, NULL);
+    for (unsigned i = 1; i < nt; i++) {
+        args[i][0] = a;
+        args[i][1] = &pl;
+        args[i][2] = &pl.readers[i];
+        if (pthread_create(&pl.threads[pl.nthreads], NULL, worker_main, args[i]) != 0) break;
+        pl.nthreads++;
+    }
+    for (;;) {
+        pthread_mutex_lock(&pl.mu);
+        slot *sl = &pl.slots[pl.consumed % pl.nslots];
+        bool finished = false;
+        while (sl->state != SLOT_DONE || sl->seq != pl.consumed) {
+            /* nothing to apply yet: read a unit meanwhile */
+            bool progress;
+            slot *mine = claim(a, &pl, &pl.readers[0], &progress);
+            if (mine) {
+                pthread_mutex_unlock(&pl.mu);
+                read_claimed(a, &pl, &pl.readers[0], mine);
+                continue;
+            }
+            if (progress) continue;
+            if (pl.plan_done && pl.consumed == pl.planned) {
+                finished = true;
+                break;
+            }
+            pthread_cond_wait(&pl.cv, &pl.mu);
+        }
+        pthread_mutex_unlock(&pl.mu);
+        if (finished) break;
+        consume(a, &pl, sl);
+        const char *file = NULL;
+        if (sl->ref) {
+            const ss_input_partition *ip = a->parts[sl->part].input;
+            file = ip->segments[sl->seg].path ? ip->segments[sl->seg].path : ip->name;
+        }
+        report_progress(a, file, false);
+        pthread_mutex_lock(&pl.mu);
+        segref_put(sl->ref);
+        sl->ref = NULL;
+        free(sl->unreadable);
+        sl->unreadable = NULL;
+        sl->state = SLOT_FREE;
+        pl.consumed++;
+        if (a->nomem || a->io_error) pl.quit = true;
+        pthread_cond_broadcast(&pl.cv);
+        pthread_mutex_unlock(&pl.mu);
+        if (pl.quit) break;
+    }
+    pthread_mutex_lock(&pl.mu);
+    pl.quit = true;
+    pthread_cond_broadcast(&pl.cv);
+    pthread_mutex_unlock(&pl.mu);
+    for (size_t i = 0; i < pl.nthreads; i++) pthread_join(pl.threads[i], NULL);
+    /* units planned and not applied (after running out of memory) */
+    for (uint64_t q = pl.consumed; q < pl.planned; q++) {
+        slot *sl = &pl.slots[q % pl.nslots];
+        segref_put(sl->ref);
+        free(sl->unreadable);
+    }
+    segref_put(pl.cur);
+    pthread_cond_destroy(&pl.cv);
+    pthread_mutex_destroy(&pl.mu);
+    if (!a->nomem) advance_to(a, (int64_t)a->nparts);
+out:
+    for (size_t i = 0; i < pl.nreaders; i++) an_reader_free(&pl.readers[i]);
+    if (pl.slots)
+        for (size_t i = 0; i < pl.nslots; i++) an_unit_free(&pl.slots[i].u);
+    free(pl.slots);
+    free(pl.part_over);
+    free(pl.readers);
+    free(pl.threads);
+    free(args);
+    report_progress(a, NULL, true);
+}
 /* ---- causes and results ---------------------------------------------------------------- */
 
 static void decide_causes(ss_analysis *a, an_group *g) {
@@ -1245,16 +1858,64 @@ static void make_copy(const ss_analysis *a, uint32_t batch, uint32_t delta, int6
 }
 
 typedef struct group_key {
-    uint32_t count, part, idx;
-    int64_t offset;
+    int64_t offset;           /* the first copy's */
+    uint64_t seq;             /* the group's (unique) */
+    uint32_t count, part, idx, pad;
 } group_key;
 
-static int cmp_group(const void *x, const void *y) {
-    const group_key *g = x, *h = y;
+/* Largest first; then by the first copy's position; then by when the group
+ * formed (its second copy), which is the same with or without spilling. */
+static inline int cmp_group(const group_key *g, const group_key *h) {
     if (g->count != h->count) return g->count > h->count ? -1 : 1;
     if (g->part != h->part) return g->part < h->part ? -1 : 1;
     if (g->offset != h->offset) return g->offset < h->offset ? -1 : 1;
-    return g->idx < h->idx ? -1 : g->idx > h->idx;
+    return g->seq < h->seq ? -1 : g->seq > h->seq;
+}
+
+/* Natural merge sort of v (n keys; tmp as large; bounds n + 1 entries): runs
+ * already in order are found first, so keys that arrive nearly sorted (groups
+ * form in the order of their copies) take few passes. Returns the sorted array
+ * (v or tmp). */
+static group_key *sort_groups(group_key *v, group_key *tmp, size_t n, uint32_t *bounds) {
+    if (n < 2) return v;
+    size_t nb = 0;
+    bounds[nb++] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (cmp_group(&v[i - 1], &v[i]) > 0) bounds[nb++] = (uint32_t)i;
+    bounds[nb] = (uint32_t)n;
+    group_key *src = v, *dst = tmp;
+    while (nb > 1) {
+        size_t w = 0;
+        for (size_t r = 0; r < nb; r += 2) {
+            size_t lo = bounds[r], mid = bounds[r + 1], hi = r + 2 <= nb ? bounds[r + 2] : mid;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = cmp_group(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+            bounds[w++] = (uint32_t)lo;
+        }
+        bounds[w] = (uint32_t)n;
+        nb = w;
+        group_key *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
+/* Memory for the results: carved from the arena (the fingerprint entries'
+ * pages, resident already and no longer needed) while it lasts. */
+static void *arena_get(ss_analysis *a, size_t bytes, bool zero) {
+    size_t at = (a->arena_used + 63) & ~(size_t)63;
+    if (a->arena && at <= a->arena_cap && bytes <= a->arena_cap - at) {
+        a->arena_used = at + bytes;
+        if (zero) memset(a->arena + at, 0, bytes);
+        return a->arena + at;
+    }
+    void *p = zero ? an_calloc(bytes ? bytes : 1, 1) : an_realloc(NULL, bytes ? bytes : 1);
+    if (p && a->nowned < sizeof a->owned / sizeof a->owned[0]) a->owned[a->nowned++] = p;
+    else if (p) { an_free(p); p = NULL; }
+    return p;
 }
 
 static int cmp_sess(const void *x, const void *y) {
@@ -1310,6 +1971,7 @@ static void finish_sessions(ss_analysis *a) {
     if (a->sess.n > 1) qsort(a->sess.v, a->sess.n, sizeof *a->sess.v, cmp_sess);
 }
 
+
 static void finish_groups(ss_analysis *a) {
     size_t ng = a->groups.n;
     for (size_t i = 0; i < ng; i++) decide_causes(a, &a->groups.v[i]);
@@ -1339,13 +2001,15 @@ static void finish_groups(ss_analysis *a) {
         }
     }
     /* sorted order: largest first, then by the first copy's position */
-    group_key *order = malloc((ng ? ng : 1) * sizeof *order);
-    a->gpub = calloc(ng ? ng : 1, sizeof *a->gpub);
-    a->gstart = malloc((ng + 1) * sizeof *a->gstart);
-    a->gsorted_of = malloc((ng ? ng : 1) * sizeof *a->gsorted_of);
-    a->gocc = malloc((a->occs.n ? a->occs.n : 1) * sizeof *a->gocc);
-    if (!order || !a->gpub || !a->gstart || !a->gsorted_of || !a->gocc) {
-        free(order);
+    group_key *keys = arena_get(a, (ng ? ng : 1) * sizeof *keys, false);
+    group_key *tmp = arena_get(a, (ng ? ng : 1) * sizeof *tmp, false);
+    uint32_t *bounds = arena_get(a, (ng + 1) * sizeof *bounds, false);
+    a->gpub = arena_get(a, (ng ? ng : 1) * sizeof *a->gpub, true);
+    a->gstart = arena_get(a, (ng + 1) * sizeof *a->gstart, false);
+    a->gsorted_of = arena_get(a, (ng ? ng : 1) * sizeof *a->gsorted_of, false);
+    a->gidx = arena_get(a, (a->occs.n ? a->occs.n : 1) * sizeof *a->gidx, false);
+    if (!keys || !tmp || !bounds || !a->gpub || !a->gstart || !a->gsorted_of || !a->gidx) {
+        a->gpub = NULL;
         a->nomem = true;
         return;
     }
@@ -1353,12 +2017,14 @@ static void finish_groups(ss_analysis *a) {
         const an_group *g = &a->groups.v[i];
         const an_occ *o = &a->occs.v[g->first];
         const an_batch *b = &a->batches.v[o->batch];
-        order[i].count = g->count;
-        order[i].part = b->part;
-        order[i].offset = wadd(b->base_offset, o->delta);
-        order[i].idx = i;
+        keys[i].count = g->count;
+        keys[i].part = b->part;
+        keys[i].offset = wadd(b->base_offset, o->delta);
+        keys[i].seq = g->seq;
+        keys[i].idx = i;
+        keys[i].pad = 0;
     }
-    if (ng > 1) qsort(order, ng, sizeof *order, cmp_group);
+    const group_key *order = sort_groups(keys, tmp, ng, bounds);
     uint32_t w = 0;
     for (uint32_t si = 0; si < ng; si++) {
         an_group *g = &a->groups.v[order[si].idx];
@@ -1371,48 +2037,80 @@ static void finish_groups(ss_analysis *a) {
         uint32_t j = 0;
         for (uint32_t k = g->first; k != NONE32; k = a->occs.v[k].next, j++) {
             const an_occ *o = &a->occs.v[k];
-            ss_an_copy *c = &a->gocc[w++];
-            make_copy(a, o->batch, o->delta, o->ts, c);
-            c->cause = o->cause;
-            c->detail = o->detail;
+            const an_batch *b = &a->batches.v[o->batch];
+            bool open = (b->flags & BF_OPEN) != 0;
+            a->gidx[w++] = k;
             if (k == g->orig) {
                 pg->original = j;
-                pg->partition = c->partition;
+                pg->partition = b->part;
             } else {
                 pg->causes |= 1u << o->cause;
                 a->totals.cause[o->cause]++;
-                if (c->open) a->totals.open_copies++;
+                if (open) a->totals.open_copies++;
             }
-            if (c->open) pg->has_open = true;
+            if (open) pg->has_open = true;
         }
     }
     a->gstart[ng] = w;
-    free(order);
+}
+
+/* Groups by fingerprint and topic (to find a match's group). */
+typedef struct fp_key {
+    uint64_t lo, hi;
+    uint32_t topic, idx;
+} fp_key;
+
+static int cmp_fp(const void *x, const void *y) {
+    const fp_key *g = x, *h = y;
+    if (g->lo != h->lo) return g->lo < h->lo ? -1 : 1;
+    if (g->hi != h->hi) return g->hi < h->hi ? -1 : 1;
+    return g->topic < h->topic ? -1 : g->topic > h->topic;
 }
 
 static void finish_matches(ss_analysis *a) {
-    size_t n = a->matches.n;
+    size_t n = a->matches.n, ng = a->groups.n;
     a->mpub = calloc(n ? n : 1, sizeof *a->mpub);
     if (!a->mpub) { a->nomem = true; return; }
+    fp_key *byfp = NULL;
+    if (n && ng) {
+        byfp = malloc(ng * sizeof *byfp);
+        if (!byfp) { a->nomem = true; return; }
+        for (uint32_t i = 0; i < ng; i++) {
+            const an_group *g = &a->groups.v[i];
+            byfp[i].lo = g->lo;
+            byfp[i].hi = g->hi;
+            byfp[i].topic = a->o.across_topics ? 0 : topic_of_batch(a, a->occs.v[g->first].batch);
+            byfp[i].idx = i;
+        }
+        qsort(byfp, ng, sizeof *byfp, cmp_fp);
+    }
     for (size_t i = 0; i < n; i++) {
         const an_match *m = &a->matches.v[i];
         ss_an_match *pm = &a->mpub[i];
         make_copy(a, m->batch, m->delta, m->ts, &pm->copy);
         pm->fingerprinted = m->fp;
         pm->group = -1;
-        if (!m->fp) continue;
-        uint32_t ei = fp_find(a, m->lo, m->hi, topic_of_batch(a, m->batch));
-        if (ei != NONE32 && ent_at(a, ei)->delta == GROUPED) {
-            uint32_t si = a->gsorted_of[(uint32_t)ent_at(a, ei)->tsd];
-            pm->group = si;
-            /* the copy's cause, as decided for its group */
-            for (uint32_t k = a->gstart[si]; k < a->gstart[si + 1]; k++)
-                if (a->gocc[k].batch == m->batch && a->gocc[k].offset == pm->copy.offset) {
-                    pm->copy.cause = a->gocc[k].cause;
-                    pm->copy.detail = a->gocc[k].detail;
-                }
+        if (!m->fp || !byfp) continue;
+        fp_key want = {m->lo, m->hi, a->o.across_topics ? 0 : topic_of_batch(a, m->batch), 0};
+        size_t lo = 0, hi = ng;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_fp(&byfp[mid], &want) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo >= ng || cmp_fp(&byfp[lo], &want) != 0) continue;
+        uint32_t si = a->gsorted_of[byfp[lo].idx];
+        pm->group = si;
+        /* the copy's cause, as decided for its group */
+        for (uint32_t k = a->gstart[si]; k < a->gstart[si + 1]; k++) {
+            const an_occ *o = &a->occs.v[a->gidx[k]];
+            if (o->batch == m->batch && o->delta == m->delta) {
+                pm->copy.cause = o->cause;
+                pm->copy.detail = o->detail;
+            }
         }
     }
+    free(byfp);
 }
 
 static void finish_totals(ss_analysis *a) {
@@ -1449,14 +2147,17 @@ static void finish_totals(ss_analysis *a) {
         if (a->groups.v[i].count > t->max_copies) t->max_copies = a->groups.v[i].count;
 }
 
+
 ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
     a->in = in;
     a->nparts = ss_inputs_count(in);
     size_t np = a->nparts ? a->nparts : 1;
     a->parts = calloc(np, sizeof *a->parts);
+    a->pinfo = calloc(np, sizeof *a->pinfo);
     a->topic_id = calloc(np, sizeof *a->topic_id);
     a->seg_base = calloc(np + 1, sizeof *a->seg_base);
-    if (!a->parts || !a->topic_id || !a->seg_base) return SS_E_NOMEM;
+    a->part_done = calloc(np, sizeof *a->part_done);
+    if (!a->parts || !a->pinfo || !a->topic_id || !a->seg_base || !a->part_done) return SS_E_NOMEM;
     uint32_t tid = 0;
     for (size_t i = 0; i < a->nparts; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
@@ -1468,14 +2169,62 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
         P->first_offset = P->next_offset = P->lso = -1;
         P->max_batch_timestamp = -1;
         P->dups_excluded = ip->internal && !ip->named && !a->o.include_internal;
+        a->pinfo[i].log_start = ip->log_start_offset;
+        a->pinfo[i].dups_excluded = P->dups_excluded;
+        a->pinfo[i].part_match = partition_matches(&a->o, ip);
     }
     a->nsegs_total = a->seg_base[a->nparts];
-    for (uint32_t i = 0; i < a->nparts && !a->nomem; i++) scan_partition(a, i);
-    if (!a->nomem) finish_sessions(a);
-    if (!a->nomem) finish_groups(a);
-    if (!a->nomem) finish_matches(a);
+    /* the sizes: for progress, and to size the table */
+    a->seg_size = calloc(a->nsegs_total ? a->nsegs_total : 1, sizeof *a->seg_size);
+    if (!a->seg_size) return SS_E_NOMEM;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        for (size_t j = 0; j < ip->nsegments; j++) {
+            uint64_t size = 0;
+            struct stat st;
+            if (ip->segments[j].path) {
+                if (stat(ip->segments[j].path, &st) == 0) size = (uint64_t)st.st_size;
+            } else {
+                ss_segment *s;
+                ss_error err;
+                if (ss_inputs_open_segment(in, i, j, &s, &err) == SS_E_OK) {
+                    size = ss_segment_size(s);
+                    ss_segment_close(s);
+                }
+            }
+            a->seg_size[a->seg_base[i] + j] = size;
+            a->bytes_total += size;
+        }
+    }
+    /* about 256 bytes a record on disk (the standard profile's records take ~220): a
+     * table that is large enough from the start is never rehashed, and for larger
+     * records the slots (~13 bytes a fingerprint) are all that is too large */
+    uint64_t est = a->bytes_total / 256;
+    if (est > ((uint64_t)1 << 23)) est = (uint64_t)1 << 23;
+    if (a->o.max_memory && est > a->o.max_memory / 72) est = a->o.max_memory / 72;
+    if (!table_reset(a, est)) return SS_E_NOMEM;
+    pipeline_run(a);
+    if (a->spilled && !a->nomem && !a->io_error) buckets_group(a);
+    /* groups hold what is left to know; the entries' pages will hold the results */
+    a->arena = (uint8_t *)a->ents;
+    a->arena_cap = a->ents_cap * sizeof *a->ents;
+    a->ents = NULL;
+    a->ents_cap = 0;
+    table_free(a);
+    if (!a->nomem && !a->io_error) finish_sessions(a);
+    if (!a->nomem && !a->io_error) finish_groups(a);
+    if (!a->nomem && !a->io_error) finish_matches(a);
     finish_totals(a);
-    return a->nomem ? SS_E_NOMEM : SS_E_OK;
+    if (a->nomem) return SS_E_NOMEM;
+    return a->io_error ? SS_E_IO : SS_E_OK;
+}
+
+uint64_t ss_analysis_spilled(const ss_analysis *a) { return a->spilled_records; }
+
+const char *ss_analysis_failure(const ss_analysis *a) {
+    if (a->nomem) return "out of memory during the analysis; results are incomplete";
+    if (a->io_error) return a->io_msg;
+    return NULL;
 }
 
 /* ---- accessors -------------------------------------------------------------------------- */
@@ -1485,7 +2234,12 @@ const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i) { retu
 const ss_an_totals *ss_an_totals_get(const ss_analysis *a) { return &a->totals; }
 size_t ss_an_group_count(const ss_analysis *a) { return a->gpub ? a->groups.n : 0; }
 const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i) { return &a->gpub[i]; }
-void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out) { *out = a->gocc[a->gstart[i] + j]; }
+void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out) {
+    const an_occ *o = &a->occs.v[a->gidx[a->gstart[i] + j]];
+    make_copy(a, o->batch, o->delta, o->ts, out);
+    out->cause = o->cause;
+    out->detail = o->detail;
+}
 size_t ss_an_session_count(const ss_analysis *a) { return a->sess.n; }
 const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i) { return &a->sess.v[i]->pub; }
 size_t ss_an_txn_count(const ss_analysis *a) { return a->txns.n; }
@@ -1502,49 +2256,79 @@ uint64_t ss_an_match_total(const ss_analysis *a) { return a->match_total; }
 
 #define MAX_OPEN_FETCH 256
 
+static void fetched_forget(ss_analysis *a) {
+    for (size_t i = 0; i < FETCH_SLOTS; i++) a->fetched[i].batch = NONE32;
+}
+
 int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err) {
     if (batch >= a->batches.n) return 0;
     const an_batch *b = &a->batches.v[batch];
     if (!a->segcache) {
         a->segcache = calloc(a->nsegs_total ? a->nsegs_total : 1, sizeof *a->segcache);
         if (!a->segcache) return -1;
+        fetched_forget(a);
     }
-    size_t gi = a->seg_base[b->part] + b->seg;
-    if (!a->segcache[gi]) {
-        if (a->segs_open >= MAX_OPEN_FETCH) {
-            /* close them all, and drop the decoder whose cache may point into them */
-            for (size_t i = 0; i < a->nsegs_total; i++) {
-                ss_segment_close(a->segcache[i]);
-                a->segcache[i] = NULL;
+    struct fetched *f = NULL, *lru = &a->fetched[0];
+    for (size_t i = 0; i < FETCH_SLOTS; i++) {
+        if (a->fetched[i].batch == batch) f = &a->fetched[i];
+        if (a->fetched[i].used < lru->used) lru = &a->fetched[i];
+    }
+    if (!f) {
+        size_t gi = a->seg_base[b->part] + b->seg;
+        if (!a->segcache[gi]) {
+            if (a->segs_open >= MAX_OPEN_FETCH) {
+                /* close them all, and forget the batches read from them */
+                for (size_t i = 0; i < a->nsegs_total; i++) {
+                    ss_segment_close(a->segcache[i]);
+                    a->segcache[i] = NULL;
+                }
+                a->segs_open = 0;
+                fetched_forget(a);
             }
-            a->segs_open = 0;
-            ss_decoder_free(a->fdec);
-            a->fdec = NULL;
+            if (ss_inputs_open_segment(a->in, b->part, b->seg, &a->segcache[gi], err) != SS_E_OK) return -1;
+            a->segs_open++;
         }
-        if (ss_inputs_open_segment(a->in, b->part, b->seg, &a->segcache[gi], err) != SS_E_OK) return -1;
-        a->segs_open++;
+        f = lru;
+        f->batch = NONE32;
+        if (!f->dec && !(f->dec = ss_decoder_new(a->o.max_batch_bytes))) return -1;
+        /* drop the pages read back now and then: the mappings are not to grow resident
+         * (a fault maps up to 64 KiB around the page touched: count that) */
+        a->fetched_bytes += b->size + ((uint64_t)64 << 10);
+        if (a->fetched_bytes > ((uint64_t)32 << 20)) {
+            for (size_t i = 0; i < a->nsegs_total; i++)
+                if (a->segcache[i]) ss_segment_release(a->segcache[i], ss_segment_size(a->segcache[i]));
+            a->fetched_bytes = 0;
+        }
+        const ss_segment *seg = a->segcache[gi];
+        uint64_t size = ss_segment_size(seg);
+        if (b->position >= size) return 0;
+        if (ss_batch_parse(ss_segment_data(seg) + b->position, size - b->position, b->position, false, f->dec, &f->b,
+                           err) != SS_E_OK)
+            return -1;
+        if (ss_records_begin(f->dec, &f->b, &f->it, err) != SS_E_OK) return -1;
+        f->batch = batch;
+        f->after_offset = INT64_MAX;
     }
-    if (!a->fdec) {
-        a->fdec = ss_decoder_new(a->o.max_batch_bytes);
-        if (!a->fdec) return -1;
-    }
-    /* drop the pages read back now and then: the mappings are not to grow resident */
-    a->fetched_bytes += b->size;
-    if (a->fetched_bytes > ((uint64_t)32 << 20)) {
-        for (size_t i = 0; i < a->nsegs_total; i++)
-            if (a->segcache[i]) ss_segment_release(a->segcache[i], ss_segment_size(a->segcache[i]));
-        a->fetched_bytes = 0;
-    }
-    const ss_segment *seg = a->segcache[gi];
-    uint64_t size = ss_segment_size(seg);
-    if (b->position >= size) return 0;
-    if (ss_batch_parse(ss_segment_data(seg) + b->position, size - b->position, b->position, false, a->fdec,
-                       &a->fbatch, err) != SS_E_OK)
-        return -1;
-    if (ss_records_begin(a->fdec, &a->fbatch, &a->fit, err) != SS_E_OK) return -1;
+    f->used = ++a->fetch_tick;
+    /* iterate a copy of a saved state: from the record after the last one asked
+     * for when this one comes later (copies are asked for in offset order), else
+     * from the first */
+    bool from_after = f->after_offset < offset;
+    ss_rec_iter it = from_after ? f->after : f->it;
     int k;
-    while ((k = ss_records_next(&a->fit, r, err)) == 1)
-        if (r->offset == offset) return 1;
+    for (;;) {
+        while ((k = ss_records_next(&it, r, err)) == 1) {
+            if (r->offset == offset) {
+                f->after = it;
+                f->after_offset = offset;
+                return 1;
+            }
+        }
+        if (k < 0 || !from_after) break;
+        /* offsets out of order in the batch (a crafted one): from the first after all */
+        from_after = false;
+        it = f->it;
+    }
     return k < 0 ? -1 : 0;
 }
 

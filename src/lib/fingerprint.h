@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <xxhash.h>
+#ifdef SS_XXH_DISPATCH
+#include <xxh_x86dispatch.h> /* XXH3_* become the run-time dispatched versions */
+#endif
 
 #include "segscan/segscan.h"
 

@@ -1,0 +1,611 @@
+/* segscan - the reading half of the analysis: a unit of a segment into facts.
+ * See anread.h for the design. */
+#define _GNU_SOURCE 1
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "anread.h"
+#include "fingerprint.h"
+#include "reader.h"
+
+enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
+#define WINDOW_BYTES ((size_t)512 << 10)
+
+/* A resync candidate larger than this is not checked: the start it would give
+ * could only be wrong, and a wrong start is caught and read again anyway. */
+#define RESYNC_MAX_ENTRY ((uint64_t)16 << 20)
+
+/* ---- memory ---------------------------------------------------------------------------
+ * Blocks of 64 KiB and more are mapped on their own and grown with mremap(2),
+ * which moves page tables instead of copying (glibc's realloc copies once its
+ * dynamic mmap threshold has risen, and then every new page of the copy is a
+ * fault); from 8 MiB on they ask for transparent huge pages. Smaller blocks
+ * come from malloc. A 16-byte header says which. */
+
+typedef struct an_hdr {
+    size_t size;              /* bytes asked for */
+    size_t mapped;            /* bytes mapped, header included; 0: from malloc */
+} an_hdr;
+
+#if defined(__SANITIZE_THREAD__)
+#define SS_NO_MREMAP 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SS_NO_MREMAP 1
+#endif
+#endif
+#ifndef SS_NO_MREMAP
+#define SS_NO_MREMAP 0
+#endif
+
+#define MAP_MIN ((size_t)64 << 10)
+#define HUGE_MIN ((size_t)2 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static size_t map_size(size_t n) {
+    size_t unit = n >= HUGE_MIN ? HUGE_PAGE : 4096;
+    return (n + sizeof(an_hdr) + unit - 1) / unit * unit;
+}
+
+/* The whole mapping, never a part: a part would split it, and mremap needs one piece. */
+static void advise_huge(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+    if (n >= HUGE_MIN) (void)madvise(p, n, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* A new mapping for n bytes and the header; from HUGE_MIN on 2 MiB-aligned, so
+ * that all of it can sit on huge pages. */
+static an_hdr *map_block(size_t n) {
+    size_t m = map_size(n);
+    size_t extra = m >= HUGE_MIN ? HUGE_PAGE : 0;
+    void *q = mmap(NULL, m + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) return NULL;
+    uintptr_t a = (uintptr_t)q;
+    if (extra) {
+        a = ((uintptr_t)q + extra - 1) & ~(uintptr_t)(extra - 1);
+        if (a > (uintptr_t)q) munmap(q, a - (uintptr_t)q);
+        uintptr_t end = (uintptr_t)q + m + extra;
+        if (end > a + m) munmap((void *)(a + m), end - (a + m));
+    }
+    advise_huge((void *)a, m);
+    an_hdr *h = (an_hdr *)a;
+    h->mapped = m;
+    return h;
+}
+
+void *an_realloc(void *p, size_t n) {
+    an_hdr *h = p ? (an_hdr *)p - 1 : NULL;
+    if (h && h->mapped) {
+        if (n + sizeof *h <= h->mapped) {
+            h->size = n;
+            return p;
+        }
+#if SS_NO_MREMAP
+        /* ThreadSanitizer does not follow memory that mremap moves (the old
+         * range's history would stay with its next user): copy instead */
+        an_hdr *nh = map_block(n);
+        if (!nh) return NULL;
+        memcpy(nh + 1, p, h->size);
+        munmap(h, h->mapped);
+        nh->size = n;
+        return nh + 1;
+#else
+        size_t m = map_size(n);
+        void *q = mremap(h, h->mapped, m, MREMAP_MAYMOVE);
+        if (q == MAP_FAILED) return NULL;
+        advise_huge(q, m);
+        h = q;
+        h->mapped = m;
+        h->size = n;
+        return h + 1;
+#endif
+    }
+    if (n < MAP_MIN) {
+        an_hdr *nh = realloc(h, n + sizeof *nh);
+        if (!nh) return NULL;
+        nh->size = n;
+        nh->mapped = 0;
+        return nh + 1;
+    }
+    an_hdr *nh = map_block(n);
+    if (!nh) return NULL;
+    if (h) {
+        memcpy(nh + 1, h + 1, h->size < n ? h->size : n);
+        free(h);
+    }
+    nh->size = n;
+    return nh + 1;
+}
+
+void *an_calloc(size_t n, size_t size) {
+    if (size && n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size;
+    if (bytes >= MAP_MIN) {
+        an_hdr *h = map_block(bytes); /* zero-filled by the kernel, page by page when touched */
+        if (!h) return NULL;
+        h->size = bytes;
+        return h + 1;
+    }
+    an_hdr *h = calloc(1, bytes + sizeof *h);
+    if (!h) return NULL;
+    h->size = bytes;
+    return h + 1;
+}
+
+void an_free(void *p) {
+    if (!p) return;
+    an_hdr *h = (an_hdr *)p - 1;
+    if (h->mapped) munmap(h, h->mapped);
+    else free(h);
+}
+
+/* ---- reader --------------------------------------------------------------------------- */
+
+bool an_reader_init(an_reader *r, size_t max_batch_bytes, bool fast) {
+    memset(r, 0, sizeof *r);
+    r->fast = fast;
+    r->dec = ss_decoder_new(max_batch_bytes);
+    r->st128 = XXH3_createState();
+    r->st64 = XXH3_createState();
+    if (!r->dec || !r->st128 || !r->st64) {
+        an_reader_free(r);
+        return false;
+    }
+    return true;
+}
+
+void an_reader_free(an_reader *r) {
+    ss_decoder_free(r->dec);
+    XXH3_freeState(r->st128);
+    XXH3_freeState(r->st64);
+    an_free(r->win);
+    memset(r, 0, sizeof *r);
+}
+
+void an_unit_clear(an_unit *u) {
+    u->started = u->stopped = 0;
+    u->ended = u->nomem = u->full = false;
+    u->records = 0;
+    u->nfp = 0;
+    u->ev.n = u->rec.n = u->mark.n = u->err.n = 0;
+}
+
+void an_unit_free(an_unit *u) {
+    an_free(u->ev.v);
+    an_free(u->rec.v);
+    an_free(u->mark.v);
+    an_free(u->err.v);
+    memset(u, 0, sizeof *u);
+}
+
+/* Make bytes [pos, pos + need) of the segment (below limit) available in the
+ * window; false when fewer exist (the limit, or a file cut while it is read). */
+static bool win_ensure(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need) {
+    if (pos >= r->wpos && pos - r->wpos + need <= r->wlen) return true;
+    if (need > limit || pos > limit - need) return false;
+    if (need > r->wcap) {
+        size_t nc = r->wcap ? r->wcap : WINDOW_BYTES;
+        while (nc < need) nc *= 2;
+        uint8_t *nw = an_realloc(r->win, nc);
+        if (!nw) return false;
+        r->win = nw;
+        r->wcap = nc;
+    }
+    size_t keep = 0;
+    if (pos >= r->wpos && pos < r->wpos + r->wlen) {
+        keep = (size_t)(r->wpos + r->wlen - pos);
+        memmove(r->win, r->win + (pos - r->wpos), keep);
+    }
+    r->wpos = pos;
+    r->wlen = keep;
+    /* a window's worth, or the entry if it is larger (the window stays small for the caches) */
+    uint64_t want = (need > WINDOW_BYTES ? need : WINDOW_BYTES) - keep;
+    if (want > limit - pos - keep) want = limit - pos - keep;
+    r->wlen += ss_segment_read(s, pos + keep, r->win + keep, (size_t)want);
+    return r->wlen >= need;
+}
+
+/* ---- one batch into facts ---------------------------------------------------------------- */
+
+static bool in_time_window(const ss_an_opts *o, int64_t ts) { return ts >= o->since_ms && ts <= o->until_ms; }
+static bool in_offset_window(const ss_an_opts *o, int64_t off) { return off >= o->from_offset && off <= o->to_offset; }
+static inline int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+
+static void hash_be32(XXH3_state_t *st, int32_t v) {
+    uint8_t b[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),
+                    (uint8_t)v};
+    XXH3_64bits_update(st, b, 4);
+}
+
+static void hash_be64(XXH3_state_t *st, int64_t v) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+    XXH3_64bits_update(st, b, 8);
+}
+
+static bool record_matches(const ss_an_opts *o, const ss_record *r, bool part_match) {
+    switch (o->match) {
+    case SS_MATCH_VALUE:
+        return r->value_len >= 0 && (size_t)r->value_len == o->match_len &&
+               (o->match_len == 0 || !memcmp(r->value, o->match_bytes, o->match_len));
+    case SS_MATCH_VALUE_CONTAINS:
+        return r->value_len >= 0 && (o->match_len == 0 ||
+                                     memmem(r->value, (size_t)r->value_len, o->match_bytes, o->match_len) != NULL);
+    case SS_MATCH_KEY:
+        return r->key_len >= 0 && (size_t)r->key_len == o->match_len &&
+               (o->match_len == 0 || !memcmp(r->key, o->match_bytes, o->match_len));
+    case SS_MATCH_OFFSET:
+        return part_match && r->offset == o->match_offset;
+    default:
+        return false;
+    }
+}
+
+static void push_err(an_unit *u, an_ev *e, const ss_error *err) {
+    size_t before = u->err.n;
+    VEC_PUSH(u->err, *err, u->nomem = true);
+    e->err = u->err.n > before ? (uint32_t)(u->err.n - 1) : AN_NONE32;
+}
+
+static void push_ev(an_unit *u, const an_ev *e) { VEC_PUSH(u->ev, *e, u->nomem = true); }
+
+static void ev_init(an_ev *e, int kind) {
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->err = AN_NONE32;
+    e->bi = AN_NONE32;
+    e->ts_min = INT64_MAX;
+    e->ts_max = INT64_MIN;
+}
+
+static void batch_error(an_unit *u, an_ev *e, ss_error *err, const ss_batch *b) {
+    e->verdict = AV_ERROR;
+    e->too_large = err->kind == SS_E_TOO_LARGE;
+    err->length = b->size;
+    push_err(u, e, err);
+    push_ev(u, e);
+}
+
+/* The decisions of the coordinator's apply_batch that need the batch's bytes,
+ * made here; the rest is made there. */
+static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u, const ss_batch *b) {
+    an_ev e;
+    ev_init(&e, AE_BATCH);
+    e.b = *b;
+    e.b.data = NULL;
+    bool pid_ok = !o->filter_pid || b->producer_id == o->producer_id;
+    int64_t ls = pi->log_start;
+    bool off_any = b->last_offset >= o->from_offset && b->base_offset <= o->to_offset;
+    bool below_ls = ls >= 0 && b->last_offset < ls;
+    ss_error err;
+    ss_rec_iter it;
+    ss_record rec;
+    int k;
+
+    if (b->control) {
+        if (!pid_ok) {
+            e.verdict = AV_PID_SKIP;
+            push_ev(u, &e);
+            return;
+        }
+        e.in_window = off_any && !below_ls && in_time_window(o, b->max_timestamp);
+        if (ss_records_begin(r->dec, b, &it, &err) != SS_E_OK) {
+            batch_error(u, &e, &err, b);
+            return;
+        }
+        e.first = (uint32_t)u->mark.n;
+        uint64_t n = 0;
+        while ((k = ss_records_next(&it, &rec, &err)) == 1) {
+            n++;
+            if (b->transactional && b->producer_id >= 0 &&
+                (rec.control_type == SS_CTRL_ABORT || rec.control_type == SS_CTRL_COMMIT)) {
+                an_mark m = {rec.offset, rec.coordinator_epoch, rec.control_type};
+                VEC_PUSH(u->mark, m, u->nomem = true; return);
+            }
+        }
+        e.n = (uint32_t)(u->mark.n - e.first);
+        if (k < 0) {
+            e.too_large = false;
+            e.verdict = AV_ERROR;
+            err.length = b->size;
+            push_err(u, &e, &err);
+            push_ev(u, &e);
+            return;
+        }
+        e.verdict = AV_CONTROL;
+        e.count = n;
+        push_ev(u, &e);
+        return;
+    }
+
+    int32_t declared = b->count > 0 ? b->count : (b->magic < 2 ? 1 : 0);
+    if (!pid_ok || !off_any) {
+        e.verdict = AV_OUTSIDE;
+        e.count = (uint64_t)declared;
+        push_ev(u, &e);
+        return;
+    }
+    if (below_ls) {
+        e.verdict = AV_HIDDEN;
+        e.count = (uint64_t)declared;
+        push_ev(u, &e);
+        return;
+    }
+    if (ss_records_begin(r->dec, b, &it, &err) != SS_E_OK) {
+        batch_error(u, &e, &err, b);
+        return;
+    }
+    bool nopid = b->producer_id < 0;
+    /* The content of a batch without producer id, to recognise a retry. v2:
+     * the record bytes (keys, values, headers, timestamp and offset deltas)
+     * and the base timestamp, i.e. the stored producer timestamps; what the
+     * broker rewrites (maxTimestamp, CRC, offsets, attributes) is outside.
+     * Legacy: field by field (each message carries its offset and CRC). */
+    bool field_hash = nopid && b->magic < 2;
+    if (nopid && !field_hash)
+        e.content = XXH3_64bits_withSeed(it.p, (size_t)(it.end - it.p), (uint64_t)b->base_timestamp) ^
+                    (uint64_t)(uint32_t)b->count * 0x9E3779B97F4A7C15ULL;
+    if (field_hash) XXH3_64bits_reset(r->st64);
+    size_t first = u->rec.n;
+    bool want_match = o->match != SS_MATCH_NONE;
+    int32_t total = 0;
+    for (;;) {
+        k = ss_records_next(&it, &rec, &err);
+        if (k != 1) break;
+        total++;
+        if (field_hash) {
+            hash_be32(r->st64, rec.key_len);
+            if (rec.key_len > 0) XXH3_64bits_update(r->st64, rec.key, (size_t)rec.key_len);
+            hash_be32(r->st64, rec.value_len);
+            if (rec.value_len > 0) XXH3_64bits_update(r->st64, rec.value, (size_t)rec.value_len);
+            hash_be32(r->st64, rec.header_count);
+            if (rec.headers_len) XXH3_64bits_update(r->st64, rec.headers, rec.headers_len);
+            hash_be64(r->st64, rec.timestamp); /* legacy: the message's own timestamp */
+        }
+        if (!in_offset_window(o, rec.offset) || !in_time_window(o, rec.timestamp)) { e.outside++; continue; }
+        if (ls >= 0 && rec.offset < ls) { e.hidden++; continue; }
+        if (u->rec.n == u->rec.cap) {
+            size_t nc = u->rec.cap ? u->rec.cap * 2 : 1024;
+            an_rec *nv = an_realloc(u->rec.v, nc * sizeof *nv);
+            if (!nv) { u->nomem = true; return; }
+            u->rec.v = nv;
+            u->rec.cap = nc;
+        }
+        an_rec *s = &u->rec.v[u->rec.n++];
+        int64_t delta = wsub(rec.offset, b->base_offset);
+        s->ts = rec.timestamp;
+        s->delta = (uint32_t)delta;
+        s->flags = 0;
+        if (!pi->dups_excluded && delta >= 0 && delta < (int64_t)UINT32_MAX - 1 &&
+            ss_fp_record(r->st128, &rec, o->by, o->min_bytes, &s->hi, &s->lo)) {
+            s->flags = AR_FP;
+            u->nfp++;
+        }
+        if (want_match && record_matches(o, &rec, pi->part_match)) s->flags |= AR_MATCH;
+        if (rec.timestamp >= 0) {
+            if (rec.timestamp < e.ts_min) e.ts_min = rec.timestamp;
+            if (rec.timestamp > e.ts_max) e.ts_max = rec.timestamp;
+        }
+    }
+    if (k < 0) {
+        u->rec.n = first;
+        batch_error(u, &e, &err, b);
+        return;
+    }
+    if (field_hash) {
+        hash_be32(r->st64, total);
+        e.content = XXH3_64bits_digest(r->st64);
+    }
+    e.verdict = AV_DATA;
+    e.first = (uint32_t)first;
+    e.n = (uint32_t)(u->rec.n - first);
+    e.total = total;
+    u->records += (uint64_t)total;
+    push_ev(u, &e);
+}
+
+/* ---- where a unit starts ----------------------------------------------------------------- */
+
+/* Could an entry start at p (avail bytes there; file position at)? Header
+ * fields only; *size: the entry's size. */
+static bool header_ok(const uint8_t *p, size_t avail, uint64_t at, uint64_t limit, uint64_t *size) {
+    if (avail < HEADER_UP_TO_MAGIC || p[16] > 2) return false;
+    if ((int64_t)ss_be64(p) < 0) return false;
+    int32_t len = (int32_t)ss_be32(p + 8);
+    if (len < MIN_ENTRY || (uint64_t)len + LOG_OVERHEAD > limit - at) return false;
+    *size = (uint64_t)len + LOG_OVERHEAD;
+    if (p[16] == 2) {
+        if (*size < V2_OVERHEAD) return false;
+        if (avail >= V2_OVERHEAD) {
+            uint16_t attr = ss_be16(p + 21);
+            if ((attr & 0xff80) || (attr & 7) > 4) return false;
+            if ((int32_t)ss_be32(p + 23) < 0 || (int32_t)ss_be32(p + 57) < 0) return false;
+        }
+    } else {
+        /* a v0/v1 message: codec, then key and value lengths that add up to its size */
+        uint64_t head = p[16] == 1 ? 34 : 26; /* offset, size, crc, magic, attributes, [timestamp], lengths */
+        if (*size < head || (avail > 17 && (p[17] & 7) > 4)) return false;
+        size_t kat = (size_t)head - 8;
+        if (avail >= kat + 4) {
+            int32_t klen = (int32_t)ss_be32(p + kat);
+            if (klen < -1 || (uint64_t)(klen < 0 ? 0 : klen) > *size - head) return false;
+            size_t vat = kat + 4 + (size_t)(klen < 0 ? 0 : klen);
+            if (avail >= vat + 4) {
+                int32_t vlen = (int32_t)ss_be32(p + vat);
+                if (vlen < -1 || (uint64_t)(vlen < 0 ? 0 : vlen) != *size - head - (uint64_t)(klen < 0 ? 0 : klen))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Is the entry at `at` (size bytes) followed by another plausible entry (or
+ * zeros, or the end), and CRC-valid? Reads in window-sized pieces, so a false
+ * candidate with a large length does not grow the window. */
+static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t at, uint64_t size) {
+    if (size > RESYNC_MAX_ENTRY) return false;
+    uint64_t next = at + size;
+    uint64_t tail = limit - next < V2_OVERHEAD ? limit - next : V2_OVERHEAD;
+    if (tail) {
+        uint8_t q[V2_OVERHEAD];
+        if (ss_segment_read(s, next, q, (size_t)tail) != tail) return false;
+        uint64_t nsize;
+        bool zeros = true;
+        for (uint64_t i = 0; i < tail && zeros; i++) zeros = q[i] == 0;
+        if (!zeros && !header_ok(q, (size_t)tail, next, limit, &nsize)) return false;
+    }
+    if (!win_ensure(r, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
+    const uint8_t *p = r->win + (at - r->wpos);
+    bool v2 = p[16] == 2;
+    uint32_t want = v2 ? ss_be32(p + 17) : ss_be32(p + 12);
+    uint64_t from = at + (v2 ? 21 : 16);
+    uint32_t crc = 0;
+    while (from < next) {
+        uint64_t n = next - from < WINDOW_BYTES ? next - from : WINDOW_BYTES;
+        if (!win_ensure(r, s, limit, from, n)) return false;
+        const uint8_t *c = r->win + (from - r->wpos);
+        crc = v2 ? ss_crc32c(crc, c, (size_t)n) : ss_crc32(crc, c, (size_t)n);
+        from += n;
+    }
+    return crc == want;
+}
+
+/* The first position at or after `from` holding a whole, CRC-valid entry that
+ * another plausible entry follows (or the limit). Only a guess at a batch
+ * boundary: the coordinator checks that the unit before ends exactly there,
+ * and reads the unit again from where it did when not. */
+static uint64_t find_boundary(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t from) {
+    uint64_t q = from;
+    while (q + HEADER_UP_TO_MAGIC <= limit) {
+        uint64_t want = limit - q < V2_OVERHEAD ? limit - q : V2_OVERHEAD;
+        if (!win_ensure(r, s, limit, q, want)) return limit;
+        const uint8_t *w = r->win + (q - r->wpos);
+        size_t avail = r->wlen - (size_t)(q - r->wpos);
+        size_t i = 0;
+        bool moved = false;
+        /* the magic byte first: it rules out almost every position; near the
+         * window's end the window moves on, unless the file ends there */
+        for (; i + HEADER_UP_TO_MAGIC <= avail; i++) {
+            if (w[i + 16] > 2) continue;
+            if (avail - i < V2_OVERHEAD && q + i + V2_OVERHEAD <= limit) break;
+            uint64_t size;
+            if (!header_ok(w + i, avail - i, q + i, limit, &size)) continue;
+            if (entry_ok(r, s, limit, q + i, size)) return q + i;
+            q += i + 1;
+            moved = true;
+            break;
+        }
+        if (!moved) q += i ? i : 1;
+    }
+    return limit;
+}
+
+/* ---- a unit ---------------------------------------------------------------------------------- */
+
+static void window_done(an_unit *u, const ss_batch *b) {
+    an_ev e;
+    ev_init(&e, AE_WINDOW_DONE);
+    e.b.position = b->position;
+    push_ev(u, &e);
+    u->ended = true;
+}
+
+void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u) {
+    an_unit_clear(u);
+    const ss_segment *s = u->s;
+    if (r->wkey != u->key) {
+        /* another segment: what the window holds is not its bytes */
+        r->wkey = u->key;
+        r->wpos = r->wlen = 0;
+    }
+    uint64_t limit = u->limit;
+    uint64_t pos = u->start;
+    if (u->resync) pos = find_boundary(r, s, limit, pos);
+    u->started = pos;
+    ss_walker w;
+    bool walking = false;
+    ss_event ev;
+    ss_error err;
+    ss_batch b;
+    for (;;) {
+        if (u->nomem) break;
+        if (u->end != UINT64_MAX && pos >= u->end) break;
+        if (u->rec.n >= u->max_records || u->ev.n >= u->max_events) {
+            u->full = true; /* memory stays bounded whatever the compression ratio */
+            break;
+        }
+        if (r->fast && pos < limit && win_ensure(r, s, limit, pos, HEADER_UP_TO_MAGIC)) {
+            /* the fast path: a whole entry in the window with a valid CRC */
+            const uint8_t *p = r->win + (pos - r->wpos);
+            int32_t len = (int32_t)ss_be32(p + 8);
+            if (len >= MIN_ENTRY && (uint64_t)len + LOG_OVERHEAD <= limit - pos &&
+                win_ensure(r, s, limit, pos, (uint64_t)len + LOG_OVERHEAD)) {
+                p = r->win + (pos - r->wpos);
+                size_t avail = r->wlen - (size_t)(pos - r->wpos);
+                if (ss_batch_parse(p, avail, pos, true, r->dec, &b, &err) == SS_E_OK && b.crc_valid) {
+                    if (!o->no_seek && b.base_offset > o->to_offset) {
+                        window_done(u, &b);
+                        break;
+                    }
+                    read_batch(r, o, pi, u, &b);
+                    pos += b.size;
+                    continue;
+                }
+            }
+        }
+        /* anything else: one event of the walker over the mapping */
+        if (!walking) {
+            ss_walker_init(&w, s, UINT64_MAX);
+            ss_walker_set_decoder(&w, r->dec);
+            walking = true;
+        }
+        if (w.limit < limit) limit = w.limit; /* the walker found the file cut */
+        w.pos = pos;
+        w.end_of_last_batch = pos;
+        bool stop = false;
+        for (;;) {
+            ss_event_kind k = ss_walker_next(&w, &ev);
+            if (k == SS_EV_END) {
+                an_ev e;
+                ev_init(&e, AE_END);
+                e.tail = ev.tail_bytes;
+                /* a notice: the file grew while it was read (other kinds there are left over
+                 * from the parse that found the tail) */
+                if (ev.err.kind == SS_E_GREW) push_err(u, &e, &ev.err);
+                push_ev(u, &e);
+                u->ended = true;
+                pos = w.pos > pos ? w.pos : pos;
+                stop = true;
+                break;
+            }
+            if (k == SS_EV_DAMAGE) {
+                an_ev e;
+                ev_init(&e, AE_DAMAGE);
+                push_err(u, &e, &ev.err);
+                push_ev(u, &e);
+                pos = w.pos;
+                break;
+            }
+            if (!ev.batch.crc_valid) continue; /* its damage event follows */
+            if (!o->no_seek && ev.batch.base_offset > o->to_offset) {
+                window_done(u, &ev.batch);
+                stop = true;
+                break;
+            }
+            read_batch(r, o, pi, u, &ev.batch);
+            pos = w.pos;
+            break;
+        }
+        if (w.limit < limit) limit = w.limit;
+        if (stop) break;
+    }
+    u->stopped = pos;
+}

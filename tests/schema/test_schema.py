@@ -1,0 +1,595 @@
+#!/usr/bin/env python3
+"""segscan's --json output against docs/json-schema.json.
+
+Every subcommand runs with --json on a broad set of inputs: the generated corpus scenarios
+(damaged ones included), real partitions and log directories (with __consumer_offsets decoded),
+index, time index, transaction index, producer snapshot and KRaft snapshot files, diff pairs in
+both modes, verify runs, coordinator, and partitions built here for what the corpus lacks
+(malformed UTF-8, a __transaction_state partition naming a producer, more than 1000 sequence
+gaps, a corrupt snapshot, a damaged transaction index, unreadable files). Every line must be one
+JSON object in UTF-8 whose type the command is documented to write, with every required field,
+no field the schema does not list and every value of its documented type; the message of a
+failure names the command, the object type and the field. Then:
+  - every (command, type), every variant and every optional field of the schema was seen at least
+    once (so the inputs really exercise the schema; the few that no input here produces are
+    listed in NOT_PRODUCED with the reason);
+  - docs/json.md names every command, object type and field of the schema, and the schema version;
+    the manual names docs/json.md and the version;
+  - self-check: objects mutated from valid ones (a field removed, an extra field, a wrong type, a
+    conditional field where it must not be, a nested field wrong) are rejected with a message naming
+    command, type and field.
+usage: test_schema.py SEGSCAN SOURCE_ROOT   (Python 3 standard library only)
+"""
+import copy
+import glob
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SEGSCAN = os.path.abspath(sys.argv[1])
+ROOT = os.path.abspath(sys.argv[2])
+CORPUS = os.path.join(ROOT, 'testdata', 'corpus')
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'analysis'))
+import mkseg  # noqa: E402
+
+SCHEMA = json.load(open(os.path.join(ROOT, 'docs', 'json-schema.json')))
+failures = 0
+checks = 0
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print('FAIL:', what)
+
+
+# ---- the validator -----------------------------------------------------------------------------
+
+def file_kind(name):
+    for suffix in ('.index', '.timeindex', '.txnindex', '.snapshot'):
+        if isinstance(name, str) and name.endswith(suffix):
+            return suffix[1:]
+    return 'log'
+
+
+def cond_holds(cond, obj, parent):
+    """The schema's conditions (conventions.conditions)."""
+    if 'fileKind' in cond:
+        return file_kind(obj.get('file')) in cond['fileKind']
+    name = cond['field']
+    src = obj
+    if name.startswith('^'):
+        src, name = parent or {}, name[1:]
+    if name not in src:
+        return False
+    v = src[name]
+    if 'equals' in cond:
+        return v == cond['equals'] and type(v) is type(cond['equals'])
+    if 'notEquals' in cond:
+        return v != cond['notEquals']
+    if 'in' in cond:
+        return v in cond['in']
+    if 'isNull' in cond:
+        return (v is None) == cond['isNull']
+    if 'atLeast' in cond:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= cond['atLeast']
+    raise ValueError('unknown condition %r' % cond)
+
+
+def definition(name):
+    return SCHEMA['objects'][name] if name in SCHEMA['objects'] else SCHEMA['shapes'][name]
+
+
+def pick_variant(defn, obj, parent):
+    """(variant name or None, fields) of the definition for this object."""
+    if 'variants' not in defn:
+        return None, defn['fields']
+    for v in defn['variants']:
+        if 'when' not in v or cond_holds(v['when'], obj, parent):
+            return v['name'], v['fields']
+    return '?', None
+
+
+class Seen:
+    """What the validated output exercised: definitions, variants, fields present."""
+    def __init__(self):
+        self.types = set()       # (command, type)
+        self.variants = set()    # (definition, variant)
+        self.fields = set()      # (definition[/variant], field)
+
+
+def check_value(v, t, spec, where, errs, seen, holder):
+    """Type t (conventions.types) of value v; spec carries enum/const/keys."""
+    if t.startswith('null-or-'):
+        if v is None:
+            return
+        return check_value(v, t[len('null-or-'):], spec, where, errs, seen, holder)
+    if t.startswith('array-of-'):
+        if not isinstance(v, list):
+            errs.append('%s: %s is not an array' % (where, json.dumps(v)[:60]))
+            return
+        for i, x in enumerate(v):
+            check_value(x, t[len('array-of-'):], spec, '%s[%d]' % (where, i), errs, seen, holder)
+        return
+    if t.startswith('pair-of-'):
+        if not isinstance(v, list) or len(v) != 2:
+            errs.append('%s: %s is not a pair' % (where, json.dumps(v)[:60]))
+            return
+        for i, x in enumerate(v):
+            check_value(x, t[len('pair-of-'):], spec, '%s[%d]' % (where, i), errs, seen, holder)
+        return
+    if t.startswith('map-of-'):
+        if not isinstance(v, dict):
+            errs.append('%s: %s is not an object' % (where, json.dumps(v)[:60]))
+            return
+        for k, x in v.items():
+            if 'keys' in spec and k not in spec['keys']:
+                errs.append('%s: member name %r is not one of the documented keys' % (where, k))
+            check_value(x, t[len('map-of-'):], {}, '%s.%s' % (where, k), errs, seen, holder)
+        return
+    if t.startswith('#'):
+        if not isinstance(v, dict):
+            errs.append('%s: %s is not an object' % (where, json.dumps(v)[:60]))
+            return
+        validate_fields(v, t[1:], where, errs, seen, holder, top=False)
+        return
+    ok = {'integer': isinstance(v, int) and not isinstance(v, bool),
+          'string': isinstance(v, str),
+          'boolean': isinstance(v, bool),
+          'object': isinstance(v, dict)}.get(t)
+    if ok is None:
+        raise ValueError('unknown type %r in the schema' % t)
+    if not ok:
+        errs.append('%s: %s is not of type %s' % (where, json.dumps(v)[:60], t))
+        return
+    if 'enum' in spec and v not in spec['enum']:
+        errs.append('%s: %s is not one of %s' % (where, json.dumps(v)[:60], spec['enum']))
+    if 'const' in spec and (v != spec['const'] or type(v) is not type(spec['const'])):
+        errs.append('%s: %s is not %s' % (where, json.dumps(v)[:60], json.dumps(spec['const'])))
+
+
+def validate_fields(obj, defname, where, errs, seen, parent, top):
+    defn = definition(defname)
+    vname, fields = pick_variant(defn, obj, parent)
+    if fields is None:
+        errs.append('%s: no variant of %s fits' % (where, defname))
+        return
+    key = defname if vname is None else '%s/%s' % (defname, vname)
+    if vname is not None:
+        seen.variants.add((defname, vname))
+    for name in obj:
+        if top and name == 'type':
+            continue
+        if name not in fields:
+            errs.append('%s: field %r is not documented' % (where, name))
+    for name, spec in fields.items():
+        present = name in obj
+        if present:
+            seen.fields.add((key, name))
+        if 'presentIf' in spec:
+            want = cond_holds(spec['presentIf'], obj, parent)
+            if present and not want:
+                errs.append('%s: field %r present although %s does not hold' % (where, name, spec['presentIf']))
+            if want and not present:
+                errs.append('%s: field %r missing although %s holds' % (where, name, spec['presentIf']))
+        elif not present and not spec.get('optional'):
+            errs.append('%s: required field %r missing' % (where, name))
+        if present:
+            check_value(obj[name], spec['type'], spec, '%s: field %r' % (where, name), errs, seen, obj)
+
+
+def validate(command, obj, seen):
+    """The schema violations of one output object of `command`, as messages naming command,
+    object type and field."""
+    if not isinstance(obj, dict):
+        return ['%s: a line is not a JSON object' % command]
+    t = obj.get('type')
+    objs = SCHEMA['commands'].get(command)
+    if objs is None:
+        return ['%s: not a command of the schema' % command]
+    if not isinstance(t, str) or t not in objs:
+        return ['%s: object type %r is not documented for this command' % (command, t)]
+    seen.types.add((command, t))
+    errs = []
+    validate_fields(obj, objs[t], '%s %s' % (command, t), errs, seen, None, top=True)
+    return errs
+
+
+# ---- running segscan ---------------------------------------------------------------------------
+
+objects_checked = 0
+runs_done = 0
+SEEN = Seen()
+
+
+def run(command, args, stdin=None, cwd=None):
+    """segscan COMMAND --json ARGS...: every line validated; returns the objects."""
+    global objects_checked, runs_done
+    argv = [SEGSCAN, command] + args
+    if '--json' not in args:
+        argv.insert(2, '--json')
+    p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, check=False)
+    runs_done += 1
+    what = ' '.join(os.path.relpath(a, ROOT) if a.startswith('/') else a for a in argv[1:])
+    check(p.returncode in (0, 1, 2, 3), '%s: exit %d' % (what, p.returncode))
+    out = p.stdout
+    check(out == b'' or out.endswith(b'\n'), '%s: output ends with a newline' % what)
+    objs = []
+    errors = []
+    for n, line in enumerate(out.split(b'\n')[:-1], 1):
+        try:
+            text = line.decode('utf-8')
+        except UnicodeDecodeError as e:
+            errors.append('line %d is not UTF-8: %s' % (n, e))
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as e:
+            errors.append('line %d is not JSON: %s' % (n, e))
+            continue
+        breaks = [c for c in '\x85\u2028\u2029' if c in text]
+        if breaks:
+            errors.append('line %d holds a raw line separator %r (line-oriented readers split there)' % (n, breaks))
+        objs.append(obj)
+        objects_checked += 1
+        errors.extend('line %d: %s' % (n, m) for m in validate(command, obj, SEEN))
+    for m in errors[:10]:
+        check(False, '%s: %s' % (what, m))
+    if len(errors) > 10:
+        check(False, '%s: %d more violations' % (what, len(errors) - 10))
+    if not errors:
+        check(True, what)
+    return objs
+
+
+# ---- partitions built here ---------------------------------------------------------------------
+
+T0 = 1700000000000
+
+
+def s16(b):
+    return struct.pack('>h', len(b)) + b
+
+
+def txn_state_value(pid, epoch, status):
+    """TransactionLogValue version 0: producerId, producerEpoch, transactionTimeoutMs,
+    transactionStatus, transactionPartitions (null), lastUpdate and start timestamps."""
+    return struct.pack('>hqhibiqq', 0, pid, epoch, 60000, status, -1, T0, T0)
+
+
+def build(tmp):
+    """The inputs the corpus does not have. Returns a dict of paths."""
+    p = {}
+    logs = os.path.join(tmp, 'logs')
+    # malformed UTF-8 in a key, a value, a header key and a header value; the record twice
+    # without producer id (a duplicate group whose key and value are lossy in utf8); control bytes;
+    # a record of its own with a malformed key and value
+    odd = (b'k\xff1', b'v\xc3', [(b'h\xfe', b'x\xff')])
+    p['odd'] = mkseg.write_partition(os.path.join(logs, 'odd-0'), {
+        0: mkseg.batch(0, [odd]) + mkseg.batch(1, [odd]) + mkseg.batch(2, [(b'plain', b'\x01\x02\x7f')])
+        + mkseg.batch(3, [(b'\xc0', b'\xe0only')])})
+    # transactional producer 5000 writes order-1 in epoch 0 and again in epoch 1 (new-session by epoch
+    # with the transaction protocol v2 hint); __transaction_state names it orders-tx
+    p['txnapp'] = mkseg.write_partition(os.path.join(logs, 'txnapp-0'), {
+        0: mkseg.batch(0, [(b'o', b'order-1')], pid=5000, epoch=0, base_seq=0, transactional=True)
+        + mkseg.marker(1, 5000, 0, True)
+        + mkseg.batch(2, [(b'o', b'order-1')], pid=5000, epoch=1, base_seq=0, transactional=True)
+        + mkseg.marker(3, 5000, 1, True)})
+    p['txnstate'] = mkseg.write_partition(os.path.join(logs, '__transaction_state-0'), {
+        0: mkseg.batch(0, [(b'\0\0' + s16(b'orders-tx'), txn_state_value(5000, 1, 4))])})
+    # 1002 one-record batches of producer 6000 whose sequences skip one each time: 1001 gaps, more
+    # than the 1000 a session lists
+    data = b''.join(mkseg.batch(i, [(None, b'g%d' % i)], pid=6000, epoch=0, base_seq=2 * i, base_ts=T0 + i)
+                    for i in range(1002))
+    p['gaps'] = mkseg.write_partition(os.path.join(tmp, 'gaps', 'gaps-0'), {0: data})
+    # __consumer_offsets: an offset commit (value version 3), its tombstone, and a record type
+    # (5, a KIP-848 record) Kafka 4.0 decodes and segscan does not
+    key = b'\0\x01' + s16(b'g1') + s16(b'orders') + struct.pack('>i', 3)
+    commit = struct.pack('>hqi', 3, 42, 5) + s16(b'') + struct.pack('>q', T0)
+    p['offsets'] = mkseg.write_partition(os.path.join(tmp, 'co', '__consumer_offsets-3'), {
+        0: mkseg.batch(0, [(key, commit), (key, None), (b'\0\x05' + s16(b'new'), b'\0\0')])})
+    # a producer snapshot with a flipped byte (CRC mismatch), and one too short for its header
+    snap = sorted(glob.glob(os.path.join(CORPUS, 'gen', 'txn-open', 'txn-0', '*.snapshot')))[0]
+    d = os.path.join(tmp, 'bad', 'bad-0')
+    os.makedirs(d)
+    raw = bytearray(open(snap, 'rb').read())
+    raw[-3] ^= 1
+    p['badsnap'] = os.path.join(d, '00000000000000000006.snapshot')
+    open(p['badsnap'], 'wb').write(bytes(raw))
+    p['shortsnap'] = os.path.join(d, '00000000000000000007.snapshot')
+    open(p['shortsnap'], 'wb').write(b'\0\1\2')
+    # a transaction index whose entry has version 9 (Kafka's reader throws)
+    p['badtxn'] = os.path.join(d, '00000000000000000000.txnindex')
+    open(p['badtxn'], 'wb').write(struct.pack('>hqqqqi', 9, 1, 0, 1, 0, 0))
+    # an offset index of the lab segment ending in a zero-filled preallocated tail (slot 2 on)
+    lab = os.path.join(CORPUS, 'gen', 'lab', 'payments-0')
+    pre = os.path.join(tmp, 'pre', 'payments-0')
+    os.makedirs(pre)
+    shutil.copy(os.path.join(lab, '00000000000000000000.log'), pre)
+    open(os.path.join(pre, '00000000000000000000.index'), 'wb').write(
+        struct.pack('>ii', 1, 0) + struct.pack('>ii', 2, 85) + b'\0' * 64)
+    open(os.path.join(pre, '00000000000000000000.timeindex'), 'wb').write(
+        struct.pack('>qi', T0 + 1, 1) + struct.pack('>qi', T0 + 2, 2) + b'\0' * 36)
+    p['pre'] = pre
+    # index entries the log contradicts: a position past the end of the log, a position with no
+    # whole batch, an offset below the base offset (Kafka's sanity check fails)
+    skew = os.path.join(tmp, 'skew', 'payments-0')
+    os.makedirs(skew)
+    shutil.copy(os.path.join(lab, '00000000000000000000.log'), skew)
+    open(os.path.join(skew, '00000000000000000000.index'), 'wb').write(
+        struct.pack('>ii', 1, 1000) + struct.pack('>ii', 2, 150) + struct.pack('>ii', -5, 0))
+    open(os.path.join(skew, '00000000000000000000.timeindex'), 'wb').write(
+        struct.pack('>qi', T0 + 1, 1) + struct.pack('>qi', T0 + 2, 2))
+    p['skew'] = skew
+    # unreadable files for verify: an index that is a dangling link, a snapshot that is a directory
+    un = os.path.join(tmp, 'unreadable', 'payments-0')
+    os.makedirs(un)
+    shutil.copy(os.path.join(lab, '00000000000000000000.log'), un)
+    os.symlink(os.path.join(tmp, 'nowhere'), os.path.join(un, '00000000000000000000.index'))
+    os.makedirs(os.path.join(un, '00000000000000000003.snapshot'))
+    p['unreadable'] = un
+    # replicas for diff: B diverges at offset 5 under leader epoch 1 and lacks compacted offsets 1-2
+    v = [b'v%d' % i for i in range(8)]
+
+    def one_each(offsets, values, epoch):
+        return b''.join(mkseg.batch(o, [(None, x)], base_ts=T0 + o, leader_epoch=epoch) for o, x in zip(offsets, values))
+    p['repA'] = mkseg.write_partition(os.path.join(tmp, 'repA', 'orders-0'), {0: one_each(range(8), v, 0)})
+    p['repB'] = mkseg.write_partition(os.path.join(tmp, 'repB', 'orders-0'), {
+        0: one_each([0, 3, 4], [v[0], v[3], v[4]], 0) + one_each(range(5, 10), [b'b%d' % i for i in range(5, 10)], 1)})
+    # log directories with a partition each side lacks (unpaired)
+    for side, extra in (('dirA', 'only-a-0'), ('dirB', 'only-b-0')):
+        shutil.copytree(lab, os.path.join(tmp, side, 'payments-0'))
+        shutil.copytree(lab, os.path.join(tmp, side, extra))
+    p['dirA'], p['dirB'] = os.path.join(tmp, 'dirA'), os.path.join(tmp, 'dirB')
+    p['logs'] = logs
+    return p
+
+
+# ---- the runs ------------------------------------------------------------------------------------
+
+def gen(name):
+    return sorted(glob.glob(os.path.join(CORPUS, 'gen', name, '*-0')))[0]
+
+
+def corpus_runs(p):
+    gens = sorted(glob.glob(os.path.join(CORPUS, 'gen', '*', '*-0')))
+    real_parts = sorted(d for d in glob.glob(os.path.join(CORPUS, 'real', '**', '*-[0-9]*'), recursive=True)
+                        if os.path.isdir(d))
+    logdirs = sorted(set(os.path.dirname(d) for d in real_parts))
+
+    # dump: every file of every partition the corpus holds, KRaft snapshots, built files
+    files = []
+    for d in gens + real_parts + [p['pre'], p['skew']]:
+        for f in sorted(os.listdir(d)):
+            if f.endswith(('.log', '.index', '.timeindex', '.txnindex', '.snapshot', '.checkpoint')):
+                files.append(os.path.join(d, f))
+    files += sorted(glob.glob(os.path.join(CORPUS, 'real', '**', '*.checkpoint'), recursive=True))
+    for i in range(0, len(files), 40):
+        run('dump', files[i:i + 40])
+    run('dump', ['--bytes', 'hex'] + files[:20])
+    run('dump', ['--bytes', 'base64', os.path.join(gen('codec-gzip'), '00000000000000000000.log')])
+    run('dump', ['--max-batch-bytes', '100', os.path.join(gen('codec-gzip'), '00000000000000000000.log')])
+    run('dump', ['--max-bytes', '1000', os.path.join(gen('codec-none'), '00000000000000000000.log')])
+    run('dump', ['-'], stdin=open(os.path.join(gen('lab'), '00000000000000000000.log'), 'rb').read())
+    run('dump', ['--verify-index-only'] + [f for f in files if f.endswith(('.index', '.timeindex'))][:20])
+    run('dump', ['--index-sanity-check'] + [f for f in files if f.endswith(('.index', '.timeindex'))][:20])
+    for f in sorted(glob.glob(os.path.join(CORPUS, 'real', '**', '__consumer_offsets-*', '*.log'), recursive=True)):
+        run('dump', ['--offsets-decoder', f])
+    run('dump', ['--offsets-decoder', os.path.join(p['offsets'], '00000000000000000000.log')])
+    run('dump', ['--transaction-log-decoder', os.path.join(p['txnstate'], '00000000000000000000.log')])
+    run('dump', [os.path.join(p['odd'], '00000000000000000000.log'), p['badsnap'], p['shortsnap'], p['badtxn'],
+                 os.path.join(p['logs'], 'missing-0', '00000000000000000000.index'),
+                 os.path.join(p['logs'], 'missing-0', '00000000000000000000.snapshot')])
+
+    # the analysis commands on every scenario at once, each scenario alone, the real log dirs
+    for cmd in ('scan', 'dups', 'producers', 'txns'):
+        run(cmd, gens)
+        run(cmd, ['--include-internal'] + logdirs)
+        run(cmd, [p['logs'], p['gaps']])
+        run(cmd, ['--by', 'key', '--bytes', 'hex'] + gens)
+        run(cmd, ['--by', 'key+value', '--bytes', 'base64', p['logs']] + gens)
+    for g in gens:
+        run('scan', [g])
+    for cmd in ('scan', 'dups', 'producers', 'txns'):
+        run(cmd, ['--max-batch-bytes', '100', gen('codec-gzip')])
+    run('explain', ['--max-batch-bytes', '100', '--value', 'pay-1', gen('codec-gzip'), gen('lab')])
+    run('scan', ['--txn-timeout', '1ms', gen('txn-open')])
+    run('scan', ['--since', '2023-11-14T22:13:20.001Z', '--from-offset', '1', gen('lab')])
+    run('scan', ['--by', 'key', p['logs']])
+    run('scan', ['--top', '1', gen('payments-dup'), gen('payments-app')])
+    run('scan', ['-'], stdin=open(os.path.join(gen('payments-dup'), '00000000000000000000.log'), 'rb').read())
+
+    run('explain', ['--value', 'pay-77', gen('payments-app')])
+    run('explain', ['--value', 'pay-1', gen('lab')])
+    run('explain', ['--value-contains', 'x'] + gens)
+    run('explain', ['--offset', 'payments-0:0', '--by', 'key', gen('lab')])
+    run('explain', ['--offset', 'odd-0:3', p['logs']])
+    run('explain', ['--value-hex', '76c3', p['logs']])
+    run('explain', ['--value-hex', '01027f', p['logs']])
+    run('explain', ['--value', 'order-1', p['logs']])
+    run('explain', ['--by', 'key', '--value-hex', '76c3', p['logs']])
+    run('explain', ['--by', 'key+value', '--value-contains', 'pay', gen('payments-app'), gen('lab')])
+    run('explain', ['--value', 'no such value', gen('lab')])
+
+    # diff: the manual's pair, replicas (divergence, compaction), mirrors, damage, unpaired
+    run('diff', [gen('codec-none'), gen('damaged-truncated')])
+    run('diff', ['--by', 'offset', gen('codec-none'), gen('damaged-truncated')])
+    run('diff', ['--stat', gen('codec-none'), gen('damaged-crc-flip')])
+    run('diff', [p['repA'], p['repB']])
+    run('diff', [p['repB'], p['repA']])
+    run('diff', [gen('payments-dup'), gen('payments-idem')])
+    run('diff', ['--by', 'key', gen('codec-none'), gen('codec-gzip')])
+    run('diff', ['--by', 'key+value', '--read-committed', gen('txn-abort'), gen('txn-commit')])
+    run('diff', ['--bytes', 'hex', os.path.join(p['logs'], 'odd-0'), gen('lab')])
+    run('diff', [os.path.join(p['logs'], 'odd-0'), gen('lab')])
+    run('diff', [p['dirA'], p['dirB']])
+    run('diff', [gen('lab'), gen('lab')])
+
+    # verify: every scenario, every real log directory, the built faults, a missing PATH
+    for g in gens:
+        run('verify', [g])
+    for d in logdirs:
+        run('verify', [d])
+    run('verify', ['-q'] + logdirs[:2])
+    run('verify', [p['pre'], p['skew'], p['unreadable'], os.path.dirname(p['badsnap'])])
+    run('verify', [os.path.join(p['logs'], 'no-such-partition-0')])
+
+    for args in (['--group', 'orders-app'], ['--transactional-id', 'pay-tx', '--partitions', '7'],
+                 ['--group', 'gr\u00fcn\U0001F600']):
+        run('coordinator', args)
+
+
+# Optional fields no input here produces, and why (the schema still describes them).
+NOT_PRODUCED = {
+}
+
+
+def coverage():
+    for cmd, types in SCHEMA['commands'].items():
+        for t in types:
+            check((cmd, t) in SEEN.types, 'coverage: %s wrote a %s object' % (cmd, t))
+    for name, defn in list(SCHEMA['objects'].items()) + list(SCHEMA['shapes'].items()):
+        variants = defn.get('variants') or [{'name': None, 'fields': defn['fields']}]
+        for v in variants:
+            key = name if v['name'] is None else '%s/%s' % (name, v['name'])
+            if v['name'] is not None:
+                check((name, v['name']) in SEEN.variants, 'coverage: variant %s of %s seen' % (v['name'], name))
+            for f, spec in v['fields'].items():
+                if (spec.get('optional') or 'presentIf' in spec) and (key, f) not in NOT_PRODUCED:
+                    check((key, f) in SEEN.fields, 'coverage: optional field %s of %s seen' % (f, key))
+
+
+# ---- documentation -------------------------------------------------------------------------------
+
+def docs():
+    md = open(os.path.join(ROOT, 'docs', 'json.md')).read()
+    man = open(os.path.join(ROOT, 'man', 'segscan.1')).read().replace('\\-', '-').replace('\\&', '')
+    version = SCHEMA['schemaVersion']
+    check(isinstance(version, int) and version >= 1, 'schemaVersion is a positive integer')
+    check(('schemaVersion' in md and '"schemaVersion": %d' % version in md) or
+          ('schema version %d' % version in md), 'docs/json.md gives schema version %d' % version)
+    check('docs/json.md' in man and 'docs/json-schema.json' in man, 'the manual points to docs/json.md and the schema')
+    check('schema version %d' % version in man or 'schemaVersion' in man, 'the manual gives the schema version')
+    for cmd, types in SCHEMA['commands'].items():
+        check(re.search(r'^#+ .*\b%s\b' % re.escape(cmd), md, re.M), 'docs/json.md has a section for %s' % cmd)
+        for t in types:
+            check('`%s`' % t in md, 'docs/json.md names object type %s (%s)' % (t, cmd))
+    for name, defn in list(SCHEMA['objects'].items()) + list(SCHEMA['shapes'].items()):
+        for v in defn.get('variants') or [defn]:
+            for f in v['fields']:
+                check('`%s`' % f in md, 'docs/json.md describes field %s of %s' % (f, name))
+
+
+# ---- self-check: the validator rejects what it must ------------------------------------------------
+
+def rejected(command, obj, field, what):
+    errs = validate(command, obj, Seen())
+    named = errs and all(command in e for e in errs) and any(field in e for e in errs)
+    check(bool(errs), 'self-check: %s is rejected' % what)
+    check(bool(named), 'self-check: %s: the message names %s, the type and %s: %s' % (what, command, field, errs))
+
+
+def self_check(samples):
+    batch = samples[('dump', 'batch')]
+    check(validate('dump', batch, Seen()) == [], 'self-check: the sample batch is valid')
+    m = copy.deepcopy(batch)
+    del m['crcValid']
+    rejected('dump', m, 'crcValid', 'a batch without crcValid')
+    m = copy.deepcopy(batch)
+    m['crcValue'] = 1
+    rejected('dump', m, 'crcValue', 'a batch with an undocumented field')
+    m = copy.deepcopy(batch)
+    m['baseOffset'] = '0'
+    rejected('dump', m, 'baseOffset', 'a batch whose baseOffset is a string')
+    m = copy.deepcopy(batch)
+    m['isControl'] = 0
+    rejected('dump', m, 'isControl', 'a batch whose isControl is a number')
+    m = copy.deepcopy(batch)
+    m['count'] = 2.5
+    rejected('dump', m, 'count', 'a batch whose count is not an integer')
+    m = copy.deepcopy(batch)
+    m['computedCrc'] = 5
+    rejected('dump', m, 'computedCrc', 'computedCrc on a batch whose CRC is valid')
+    m = copy.deepcopy(batch)
+    m['crcValid'] = False
+    rejected('dump', m, 'computedCrc', 'a batch with a bad CRC and no computedCrc')
+    m = copy.deepcopy(batch)
+    m['compression'] = 'brotli'
+    rejected('dump', m, 'compression', 'a batch with an unknown compression name')
+    m = copy.deepcopy(batch)
+    m['type'] = 'batches'
+    rejected('dump', m, 'batches', 'an object of an undocumented type')
+    rejected('scan', copy.deepcopy(batch), 'batch', 'a dump object in scan output')
+
+    rec = copy.deepcopy(samples[('dump', 'record')])
+    rec['headers'] = [{'key': 'h', 'value': 7}]
+    rejected('dump', rec, 'value', 'a header value that is a number')
+    rec = copy.deepcopy(samples[('dump', 'record')])
+    rec['headers'] = [{'key': 'h', 'value': None, 'extra': 1}]
+    rejected('dump', rec, 'extra', 'a header with an undocumented member')
+    rec = copy.deepcopy(samples[('dump', 'record')])
+    rec['coordinatorEpoch'] = 3
+    rejected('dump', rec, 'coordinatorEpoch', 'coordinatorEpoch on a data record')
+
+    grp = copy.deepcopy(samples[('dups', 'group')])
+    check(validate('dups', grp, Seen()) == [], 'self-check: the sample group is valid')
+    grp['occurrences'][0]['offset'] = None
+    rejected('dups', grp, 'offset', 'an occurrence whose offset is null')
+    grp = copy.deepcopy(samples[('dups', 'group')])
+    del grp['occurrences'][-1]['aborted']
+    rejected('dups', grp, 'aborted', 'an occurrence without aborted')
+    grp = copy.deepcopy(samples[('dups', 'group')])
+    grp['occurrences'][0]['explanation'] = 'x'
+    rejected('dups', grp, 'explanation', 'an explanation outside explain')
+    grp = copy.deepcopy(samples[('dups', 'group')])
+    grp['causes']['because'] = 1
+    rejected('dups', grp, 'because', 'a cause that does not exist')
+
+    ses = copy.deepcopy(samples[('producers', 'session')])
+    ses['sequenceRanges'] = [[0, 1, 2]]
+    rejected('producers', ses, 'sequenceRanges', 'a sequence range that is not a pair')
+    ses = copy.deepcopy(samples[('producers', 'session')])
+    ses['epochBump'] = True
+    rejected('producers', ses, 'previousEpoch', 'an epoch bump without previousEpoch')
+
+    summ = copy.deepcopy(samples[('diff', 'summary')])
+    summ['a']['leaderEpochs'] = [[0, '0']]
+    rejected('diff', summ, 'leaderEpochs', 'a leader epoch start that is a string')
+    summ = copy.deepcopy(samples[('diff', 'summary')])
+    summ['mode'] = 'sideways'
+    rejected('diff', summ, 'summary', 'a summary of an unknown mode')
+    vs = copy.deepcopy(samples[('verify', 'verify-summary')])
+    del vs['findings']['info']
+    rejected('verify', vs, 'info', 'verify-summary findings without info')
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='segscan-schema-')
+    try:
+        paths = build(tmp)
+        corpus_runs(paths)
+        coverage()
+        docs()
+        samples = {}
+        for cmd, args in (('dump', [os.path.join(gen('lab'), '00000000000000000000.log')]),
+                          ('dups', [gen('payments-dup')]), ('producers', [gen('idem-seq-gap')]),
+                          ('diff', [gen('codec-none'), gen('damaged-truncated')]),
+                          ('verify', [gen('lab')])):
+            for o in run(cmd, args):
+                samples.setdefault((cmd, o['type']), o)
+        self_check(samples)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print('test_schema: %d runs, %d objects validated, %d checks, %d failed'
+          % (runs_done, objects_checked, checks, failures))
+    return 1 if failures else 0
+
+
+sys.exit(main())

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""--max-memory: fingerprint tables that spill give the same results (issue 6, item 4).
+
+usage: test_spill.py SEGSCAN TESTDATA GEN_SEGMENT
+
+A log directory of two topics (three partitions: gen-segment output with
+retried batches, and a copy of one partition's segment under another topic, so
+that the same values exist in two topics) is scanned without a limit and with
+--max-memory far below what its tables need (a few KiB: the tables then spill to
+temporary files after the first fingerprints and are grouped bucket by bucket,
+buckets split further when they are still too large). scan --report, dups,
+producers, txns (--json) and explain must print the same bytes, per topic and
+--across-topics, with one and four threads; stderr must carry the note that
+says the tables spilled. A spill that cannot create its file fails with exit 2
+and says why.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SEGSCAN, TESTDATA, GEN = (os.path.abspath(a) for a in sys.argv[1:4])
+failures = []
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+
+
+def run(args, env=None):
+    e = dict(os.environ)
+    e.pop('SEGSCAN_TEST_UNIT_BYTES', None)
+    if env:
+        e.update(env)
+    p = subprocess.run([SEGSCAN] + args + ['--progress', 'never'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=e, timeout=300)
+    return p.returncode, p.stdout, p.stderr.decode('utf-8', 'replace')
+
+
+def outputs(cmd, paths, extra, tmp):
+    report = os.path.join(tmp, 'report.txt')
+    args = list(cmd) + extra + paths
+    if cmd[0] == 'scan':
+        args = list(cmd) + extra + ['--report', report] + paths
+    rc, out, err = run(args)
+    rep = open(report, 'rb').read() if cmd[0] == 'scan' else b''
+    return rc, out, rep, err
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='segscan-spill-')
+    try:
+        logdir = os.path.join(tmp, 'logs')
+        for name, seed, size in (('orders-0', 1, 1 << 20), ('orders-1', 2, 600 << 10), ('audit-0', 1, 1 << 20)):
+            d = os.path.join(logdir, name)
+            os.makedirs(d)
+            # audit-0 is orders-0 again (same seed): every value of it exists in two topics
+            subprocess.run([GEN, '--out', os.path.join(d, '%020d.log' % 0), '--size', str(size), '--seed', str(seed)],
+                           check=True)
+        paths = [logdir]
+        commands = [['scan', '--color', 'never'], ['dups', '--json'], ['producers', '--json'], ['txns', '--json'],
+                    ['explain', '--offset', 'orders-0:1234']]
+        for across in ([], ['--across-topics']):
+            for cmd in commands:
+                ref = outputs(cmd, paths, across + ['--threads', '1', '--max-memory', '0'], tmp)
+                check(ref[0] == 0 and ref[1], '%s %s: runs (exit %d: %s)' % (' '.join(cmd), across, ref[0], ref[3][-200:]))
+                check('spill' not in ref[3] and 'temporary files' not in ref[3], 'no spill without a limit')
+                for threads in ('1', '4'):
+                    for limit in ('16K', '3000'):
+                        got = outputs(cmd, paths, across + ['--threads', threads, '--max-memory', limit], tmp)
+                        what = '%s %s --threads %s --max-memory %s' % (' '.join(cmd), ' '.join(across), threads, limit)
+                        check(got[0] == ref[0], what + ': exit %d, want %d' % (got[0], ref[0]))
+                        check(got[1] == ref[1], what + ': stdout differs')
+                        check(got[2] == ref[2], what + ': report differs')
+                        check('went through temporary files' in got[3], what + ': no note of the spill: ' + got[3][-300:])
+        # a spill that cannot create its file
+        rc, out, err = run(['scan', '--max-memory', '1K', logdir], env={'TMPDIR': os.path.join(tmp, 'missing')})
+        check(rc == 2 and 'cannot create a temporary file' in err, 'no place to spill: exit 2 (%d): %s' % (rc, err))
+        # the size syntax
+        for good in ('0', '512', '64K', '64KiB', '2M', '1G', '1GB'):
+            rc, out, err = run(['scan', '--max-memory', good, logdir])
+            check(rc == 0, '--max-memory %s accepted (%d: %s)' % (good, rc, err))
+        for bad in ('', 'x', '-1', '5Q', '1.5G'):
+            rc, out, err = run(['scan', '--max-memory', bad, logdir])
+            check(rc == 2 and '--max-memory' in err, '--max-memory %r refused (%d)' % (bad, rc))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print('FAIL', f)
+    print('test_spill: %d checks, %d failed' % (checks, len(failures)))
+    sys.exit(1 if failures else 0)
+
+
+main()
