@@ -65,7 +65,8 @@ def busy_processes():
     out = []
     for line in p.stdout.decode().splitlines():
         parts = line.split(None, 1)
-        if len(parts) == 2 and float(parts[0]) >= 20 and parts[1] not in ('ps', 'python3', 'bench.py'):
+        if len(parts) == 2 and float(parts[0]) >= 20 and parts[1] not in ('ps', 'python3', 'bench.py', 'segscan',
+                                                                               'cat', 'time'):
             out.append('%s (%s%%)' % (parts[1], parts[0]))
     return out
 
@@ -124,6 +125,7 @@ class Bench:
         self.snappy = os.path.join(a.build, 'bench', 'snappy-cli')
         self.rows = []
         self.notes = []
+        self.busy = []
 
     def truth_path(self, path):
         """Beside the inputs, not in a partition directory (where it would be a stray file)."""
@@ -160,10 +162,13 @@ class Bench:
         return ok
 
     def row(self, codec, inp, cmd, argv, size, records, t_cat=None, t_cli=None, valid=True, stdout=subprocess.DEVNULL):
+        load = float(loadavg()[0])
+        self.busy += busy_processes()
         wall, cpu, rss = timed(argv, self.a.runs, stdout)
+        load = max(load, float(loadavg()[0]))
         self.rows.append(dict(codec=codec, input=inp, cmd=cmd + ('' if valid else ' INVALID'), wall=wall, cpu=cpu,
                               rss=rss, size=size, records=records, x_cat=wall / t_cat if t_cat else None,
-                              x_cli=wall / t_cli if t_cli else None, valid=valid))
+                              x_cli=wall / t_cli if t_cli else None, valid=valid, load=load))
         return wall, rss
 
     def run(self):
@@ -287,15 +292,24 @@ class Bench:
                  % (time.strftime('%Y-%m-%d %H:%M'), os.uname().nodename, a.runs),
                  'cpus: %d (default --threads); load average before %s, after %s'
                  % (os.cpu_count(), ' '.join(self.load0), ' '.join(self.load1))]
-        busy = sorted(set(self.busy0 + self.busy1))
-        lines.append('machine: %s' % ('quiet' if not busy else 'NOT quiet, also running: ' + ', '.join(busy)))
-        lines.append('%-6s %-5s %-34s %8s %8s %8s %12s %7s %7s %8s' % (
-            'codec', 'input', 'command', 'seconds', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli', 'RSS MiB'))
+        busy = sorted(set(self.busy0 + self.busy1 + self.busy))
+        # the 1-minute load includes the benchmark's own runs (up to the CPU count)
+        loud = [r for r in self.rows if r['load'] > (os.cpu_count() or 1) + 0.5]
+        if busy or loud:
+            lines.append('machine: NOT quiet: %s%s' % ('also running: ' + ', '.join(busy) + '; ' if busy else '',
+                                                      '%d rows measured at a 1-minute load over %.1f (marked *)'
+                                                      % (len(loud), (os.cpu_count() or 1) + 0.5) if loud else ''))
+        else:
+            lines.append('machine: quiet (nothing else using the CPU; 1-minute load at most %.2f)'
+                         % max([r['load'] for r in self.rows] or [0]))
+        lines.append('%-6s %-5s %-34s %8s %8s %8s %12s %7s %7s %8s %5s' % (
+            'codec', 'input', 'command', 'seconds', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli', 'RSS MiB', 'load'))
         for r in self.rows:
-            lines.append('%-6s %-5s %-34s %8.3f %8.3f %8.1f %12.0f %7s %7s %8.1f' % (
+            lines.append('%-6s %-5s %-34s %8.3f %8.3f %8.1f %12.0f %7s %7s %8.1f %5.2f%s' % (
                 r['codec'], r['input'], r['cmd'], r['wall'], r['cpu'], r['size'] / r['wall'] / MB,
                 r['records'] / r['wall'], '%.2f' % r['x_cat'] if r['x_cat'] else '-',
-                '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024))
+                '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024, r['load'],
+                ' *' if r in loud else ''))
         lines += [''] + self.notes
         lines += ['', 'targets (issue 6):']
 
