@@ -26,12 +26,15 @@ mapped by the process included):
 
 A row whose findings differ from the truth (records, duplicate groups and
 records from --report; for diff the records only in A, or 'identical') is
-marked INVALID: it is not a result. One table is printed and written to --out
-with the targets of issue 6 checked against it, and the load of the machine
-(a busy machine makes every wall-clock figure worse; the CPU seconds are shown too).
+marked INVALID: it is not a result. Before each row it waits (--wait-quiet
+seconds at most) until the CPU is idle, and says per row how idle it was (a
+busy machine makes every wall-clock figure worse; the CPU seconds are shown
+too). One table is printed and written to --out with the targets of issue 6
+checked against it.
 
 usage: bench/bench.py [--build DIR] [--size MiB] [--big MiB] [--codecs none,gzip,...]
                       [--runs N] [--workdir DIR] [--out FILE] [--skip-big] [--skip-diff]
+                      [--wait-quiet SECONDS]
 """
 
 import argparse
@@ -59,16 +62,25 @@ def loadavg():
         return ['?'] * 3
 
 
-def busy_processes():
-    """Other processes using the CPU now (fuzzers, builds): the machine is not quiet."""
-    p = subprocess.run(['ps', '-eo', 'pcpu,comm', '--no-headers'], stdout=subprocess.PIPE, check=False)
-    out = []
-    for line in p.stdout.decode().splitlines():
-        parts = line.split(None, 1)
-        if len(parts) == 2 and float(parts[0]) >= 20 and parts[1] not in ('ps', 'python3', 'bench.py', 'segscan',
-                                                                               'cat', 'time'):
-            out.append('%s (%s%%)' % (parts[1], parts[0]))
-    return out
+def cpu_idle(seconds=0.5):
+    """Share of the machine's CPU time that was idle over the next `seconds` (/proc/stat)."""
+    def sample():
+        f = open('/proc/stat').readline().split()[1:]
+        v = [int(x) for x in f]
+        return sum(v), v[3] + (v[4] if len(v) > 4 else 0)
+    t0, i0 = sample()
+    time.sleep(seconds)
+    t1, i1 = sample()
+    return (i1 - i0) / (t1 - t0) if t1 > t0 else 1.0
+
+
+def wait_quiet(limit):
+    """Wait (at most `limit` seconds) until nothing else uses the CPU; the idle share last seen."""
+    end = time.time() + limit
+    idle = cpu_idle()
+    while idle < 0.95 and time.time() < end:
+        idle = cpu_idle(1.0)
+    return idle
 
 
 def timed(argv, runs, stdout=subprocess.DEVNULL):
@@ -125,7 +137,6 @@ class Bench:
         self.snappy = os.path.join(a.build, 'bench', 'snappy-cli')
         self.rows = []
         self.notes = []
-        self.busy = []
 
     def truth_path(self, path):
         """Beside the inputs, not in a partition directory (where it would be a stray file)."""
@@ -162,13 +173,11 @@ class Bench:
         return ok
 
     def row(self, codec, inp, cmd, argv, size, records, t_cat=None, t_cli=None, valid=True, stdout=subprocess.DEVNULL):
-        load = float(loadavg()[0])
-        self.busy += busy_processes()
+        idle = wait_quiet(self.a.wait_quiet)
         wall, cpu, rss = timed(argv, self.a.runs, stdout)
-        load = max(load, float(loadavg()[0]))
         self.rows.append(dict(codec=codec, input=inp, cmd=cmd + ('' if valid else ' INVALID'), wall=wall, cpu=cpu,
                               rss=rss, size=size, records=records, x_cat=wall / t_cat if t_cat else None,
-                              x_cli=wall / t_cli if t_cli else None, valid=valid, load=load))
+                              x_cli=wall / t_cli if t_cli else None, valid=valid, idle=idle))
         return wall, rss
 
     def run(self):
@@ -176,7 +185,6 @@ class Bench:
         os.makedirs(a.workdir, exist_ok=True)
         size = a.size << 20
         self.load0 = loadavg()
-        self.busy0 = busy_processes()
         results = {}
         for codec in a.codecs.split(','):
             seg = os.path.join(a.workdir, '%s.log' % codec)
@@ -246,7 +254,6 @@ class Bench:
                                 bvalid)
             results['big'] = dict(t_cat=b_cat, s1=b1, sd=bd, rssd=brss, size=bsize, truth=btruth, valid=bvalid)
         self.load1 = loadavg()
-        self.busy1 = busy_processes()
         return results
 
     def diff_rows(self, seg, truth, d, parts, t_cat, size):
@@ -292,23 +299,20 @@ class Bench:
                  % (time.strftime('%Y-%m-%d %H:%M'), os.uname().nodename, a.runs),
                  'cpus: %d (default --threads); load average before %s, after %s'
                  % (os.cpu_count(), ' '.join(self.load0), ' '.join(self.load1))]
-        busy = sorted(set(self.busy0 + self.busy1 + self.busy))
-        # the 1-minute load includes the benchmark's own runs (up to the CPU count)
-        loud = [r for r in self.rows if r['load'] > (os.cpu_count() or 1) + 0.5]
-        if busy or loud:
-            lines.append('machine: NOT quiet: %s%s' % ('also running: ' + ', '.join(busy) + '; ' if busy else '',
-                                                      '%d rows measured at a 1-minute load over %.1f (marked *)'
-                                                      % (len(loud), (os.cpu_count() or 1) + 0.5) if loud else ''))
+        # before each row the benchmark waits (--wait-quiet) until the CPU is >= 95% idle
+        loud = [r for r in self.rows if r['idle'] < 0.95]
+        if loud:
+            lines.append('machine: NOT quiet: %d of %d rows began while other work used the CPU (idle share '
+                         'before them marked *)' % (len(loud), len(self.rows)))
         else:
-            lines.append('machine: quiet (nothing else using the CPU; 1-minute load at most %.2f)'
-                         % max([r['load'] for r in self.rows] or [0]))
+            lines.append('machine: quiet (every row began with the CPU >= 95% idle)')
         lines.append('%-6s %-5s %-34s %8s %8s %8s %12s %7s %7s %8s %5s' % (
-            'codec', 'input', 'command', 'seconds', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli', 'RSS MiB', 'load'))
+            'codec', 'input', 'command', 'seconds', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli', 'RSS MiB', 'idle'))
         for r in self.rows:
-            lines.append('%-6s %-5s %-34s %8.3f %8.3f %8.1f %12.0f %7s %7s %8.1f %5.2f%s' % (
+            lines.append('%-6s %-5s %-34s %8.3f %8.3f %8.1f %12.0f %7s %7s %8.1f %4.0f%%%s' % (
                 r['codec'], r['input'], r['cmd'], r['wall'], r['cpu'], r['size'] / r['wall'] / MB,
                 r['records'] / r['wall'], '%.2f' % r['x_cat'] if r['x_cat'] else '-',
-                '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024, r['load'],
+                '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024, 100 * r['idle'],
                 ' *' if r in loud else ''))
         lines += [''] + self.notes
         lines += ['', 'targets (issue 6):']
@@ -363,6 +367,8 @@ def main():
     ap.add_argument('--out', default=os.path.join(root, 'bench', 'results.txt'))
     ap.add_argument('--skip-big', action='store_true')
     ap.add_argument('--skip-diff', action='store_true')
+    ap.add_argument('--wait-quiet', type=float, default=300, help='seconds to wait before each row for the CPU to '
+                                                                   'be idle (other work running)')
     a = ap.parse_args()
     b = Bench(a)
     for p in (b.segscan, b.gen):
