@@ -16,6 +16,7 @@
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
 #include "segscan/index.h"
+#include "grow.h"
 
 /* ---- record cursor over one partition ---------------------------------------- */
 
@@ -242,13 +243,7 @@ static void add_range(pair_state *ps, int kind, int where, int64_t offset, bool 
     }
     ps->pub.ranges_total++;
     if (ps->nranges == MAX_RANGES) return;
-    if (ps->nranges == ps->capranges) {
-        size_t n = ps->capranges ? ps->capranges * 2 : 16;
-        ss_diff_range *nr = realloc(ps->ranges, n * sizeof *nr);
-        if (!nr) return;
-        ps->ranges = nr;
-        ps->capranges = n;
-    }
+    if (!SS_GROW(ps->ranges, ps->nranges, ps->capranges, 16)) return;
     ss_diff_range *r = &ps->ranges[ps->nranges++];
     r->kind = kind;
     r->where = where;

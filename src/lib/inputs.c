@@ -18,6 +18,7 @@
 
 #include "segscan/analyze.h"
 #include "segscan/index.h"
+#include "grow.h"
 
 #define MAX_DEPTH 3
 
@@ -61,13 +62,7 @@ static void add_note(ss_inputs *in, int level, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (in->nnotes == in->ncap) {
-        size_t nc = in->ncap ? in->ncap * 2 : 16;
-        note *nn = realloc(in->notes, nc * sizeof *nn);
-        if (!nn) return;
-        in->notes = nn;
-        in->ncap = nc;
-    }
+    if (!SS_GROW(in->notes, in->nnotes, in->ncap, 16)) return;
     char *m = xstrdup(buf);
     if (!m) return;
     in->notes[in->nnotes].level = level;
@@ -212,13 +207,7 @@ static void parse_topic(const char *name, char **topic, int32_t *partno) {
 /* ---- adding ----------------------------------------------------------------- */
 
 static part *new_part(ss_inputs *in, const char *key, const char *given, bool is_dir, bool named) {
-    if (in->nparts == in->cap) {
-        size_t nc = in->cap ? in->cap * 2 : 16;
-        part **np = realloc(in->parts, nc * sizeof *np);
-        if (!np) return NULL;
-        in->parts = np;
-        in->cap = nc;
-    }
+    if (!SS_GROW(in->parts, in->nparts, in->cap, 16)) return NULL;
     part *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->key = xstrdup(key);

@@ -25,6 +25,7 @@
 
 #include "reader.h"
 #include "segscan/internal_topics.h"
+#include "grow.h"
 
 /* ---- message definitions ------------------------------------------------------------ */
 
@@ -619,13 +620,7 @@ static bool ids_put(ss_txn_ids *t, int64_t pid, int16_t epoch, const uint8_t *id
     if (!copy) return false;
     memcpy(copy, id, len);
     copy[len] = 0;
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 32;
-        ss_txn_id *nv = realloc(t->v, nc * sizeof *nv);
-        if (!nv) { free(copy); return false; }
-        t->v = nv;
-        t->cap = nc;
-    }
+    if (!SS_GROW(t->v, t->n, t->cap, 32)) { free(copy); return false; }
     ss_txn_id *e = &t->v[t->n++];
     e->producer_id = pid;
     e->producer_epoch = epoch;

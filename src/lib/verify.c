@@ -40,6 +40,7 @@
 #include "reader.h"
 #include "segscan/index.h"
 #include "segscan/verify.h"
+#include "grow.h"
 
 /* At most this many findings of one check in one file are listed; the rest are counted in one more. */
 #define FILE_CHECK_CAP 200
@@ -163,13 +164,7 @@ typedef struct vbvec {
 } vbvec;
 
 static bool vb_push(vbvec *a, const vb *b) {
-    if (a->n == a->cap) {
-        size_t nc = a->cap ? a->cap * 2 : 256;
-        vb *nv = realloc(a->v, nc * sizeof *nv);
-        if (!nv) return false;
-        a->v = nv;
-        a->cap = nc;
-    }
+    if (!SS_GROW(a->v, a->n, a->cap, 256)) return false;
     a->v[a->n++] = *b;
     return true;
 }
@@ -278,13 +273,7 @@ typedef struct mvec {
 } mvec;
 
 static bool mk_push(mvec *a, const vmarker *m) {
-    if (a->n == a->cap) {
-        size_t nc = a->cap ? a->cap * 2 : 16;
-        vmarker *nv = realloc(a->v, nc * sizeof *nv);
-        if (!nv) return false;
-        a->v = nv;
-        a->cap = nc;
-    }
+    if (!SS_GROW(a->v, a->n, a->cap, 16)) return false;
     a->v[a->n++] = *m;
     return true;
 }
