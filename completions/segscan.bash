@@ -5,14 +5,14 @@ _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
     local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
         --since --until --from-offset --to-offset --producer-id --txn-timeout --now --top
-        --fail-on --color --verbose --quiet --threads --max-memory --progress"
+        --fail-on --color --local-time --verbose --quiet --threads --max-memory --progress"
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
         --transaction-log-decoder" ;;
     scan|dups|producers|txns) echo "$common $analysis" ;;
     explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
-    diff) echo "$common --by --by-key --read-committed --stat --max --include-temp" ;;
+    diff) echo "$common --by --by-key --read-committed --stat --max --include-temp --local-time" ;;
     verify) echo "$common" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
     esac

@@ -19,6 +19,13 @@ void report_error(const char *file, const ss_error *e);
 
 bool parse_u64(const char *s, uint64_t *v);
 
+/* --local-time (scan, dups, producers, txns, explain, diff): human timestamps in the local
+ * time of TZ with its UTC offset instead of UTC. Set by the option parsers (main.c). */
+extern bool cli_local_time;
+/* A time for text output: "2023-11-14T22:13:20.000Z", or with cli_local_time the local time
+ * and its offset, "2023-11-14T23:13:20.000+01:00" ("Z" when the offset is 0). ms >= 0. */
+void cli_format_time(int64_t ms, char *buf, size_t n);
+
 struct dump_opts {
     bool deep;            /* --deep-iteration (implied by --print-data-log) */
     bool data;            /* --print-data-log */
@@ -33,6 +40,16 @@ struct dump_opts {
 };
 
 int cmd_dump(int argc, char **argv);
+
+/* What the dumps of segments and of index files share (cmd_dump.c). */
+const char *dump_base_name(const char *path);        /* after the last '/' */
+void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
+/* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
+typedef struct offset_pairs {
+    int64_t (*v)[2];
+    size_t n, cap;
+} offset_pairs;
+void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
 int cmd_verify(int argc, char **argv);       /* cmd_verify.c */
 int cmd_coordinator(int argc, char **argv);  /* cmd_coordinator.c */
 
@@ -104,6 +121,9 @@ void producers_json_session(struct scan_cli *c, const ss_an_session *s);
 void producers_text_partition(struct scan_cli *c, uint32_t part);
 void txns_print(struct scan_cli *c);
 void txns_json_txn(struct scan_cli *c, const ss_an_txn *t);
+/* "N committed (E empty), M aborted (F empty)" of partition part: each empty transaction
+ * (a marker without data) beside the result it ended with; "(0 empty)" left out. */
+void txns_text_counts(struct scan_cli *c, uint32_t part);
 void scan_json_partition(struct scan_cli *c, uint32_t part);
 void explain_print(struct scan_cli *c);
 /* Plain-language sentences for the causes in group gi, one per line, each

@@ -29,12 +29,14 @@ static const char diff_usage[] =
     "  --json                  JSON Lines: summary, range, difference and unpaired objects\n"
     "  --bytes utf8|hex|base64 how --json writes keys and values (default utf8)\n"
     "  --include-temp          also read broker temporaries (.deleted, .cleaned, .swap)\n"
+    "  --local-time            text times in the local time of TZ with its UTC offset\n"
+    "                          (default UTC, ...Z)\n"
     "  --max-batch-bytes N     cap on a batch's decompressed size (default 67108864)\n"
     "  -h, --help              this help\n"
     "\n"
     "exit codes: 0 identical, 1 different, 2 usage or I/O trouble, 3 damaged input met\n";
 
-enum { OPT_BY = 256, OPT_BYKEY, OPT_RC, OPT_STAT, OPT_MAX, OPT_JSON, OPT_BYTES, OPT_TEMP, OPT_MAXBATCH };
+enum { OPT_BY = 256, OPT_BYKEY, OPT_RC, OPT_STAT, OPT_MAX, OPT_JSON, OPT_BYTES, OPT_TEMP, OPT_MAXBATCH, OPT_LOCALTIME };
 
 static const struct option diff_longopts[] = {
     {"by", required_argument, NULL, OPT_BY},
@@ -46,6 +48,7 @@ static const struct option diff_longopts[] = {
     {"bytes", required_argument, NULL, OPT_BYTES},
     {"include-temp", no_argument, NULL, OPT_TEMP},
     {"max-batch-bytes", required_argument, NULL, OPT_MAXBATCH},
+    {"local-time", no_argument, NULL, OPT_LOCALTIME},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -56,8 +59,6 @@ static const struct option diff_longopts[] = {
 /* A path or partition name in a text line, its control characters escaped. */
 static void out_name(ss_out *o, const char *s) { out_text_cstr(o, s ? s : "-"); }
 
-static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
-
 typedef struct diff_cli {
     bool json, stat;
     enum bytes_mode bytes;
@@ -67,7 +68,7 @@ typedef struct diff_cli {
 static void human_time(ss_out *o, int64_t ms) {
     char buf[40];
     if (ms < 0) { out_i64(o, ms); return; }
-    ss_format_time(ms, buf, sizeof buf);
+    cli_format_time(ms, buf, sizeof buf);
     out_str(o, buf);
 }
 
@@ -112,22 +113,24 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         if (sd->first_offset >= 0)
             out_printf(o, "offsets %lld..%lld, %llu %s", (long long)sd->first_offset,
                        (long long)sd->next_offset - 1, (unsigned long long)sd->records,
-                       pl(sd->records, "record", "records"));
+                       plural(sd->records, "record", "records"));
         else
             out_lit(o, "empty");
-        if (sd->damaged_bytes) out_printf(o, ", %llu damaged bytes", (unsigned long long)sd->damaged_bytes);
+        if (sd->damaged_bytes)
+            out_printf(o, ", %llu damaged %s", (unsigned long long)sd->damaged_bytes,
+                       plural(sd->damaged_bytes, "byte", "bytes"));
         out_ch(o, '\n');
     }
     if (p->identical) {
         out_lit(o, "  identical");
         if (p->mode == SS_DIFF_OFFSET && (p->compacted_a || p->compacted_b))
             out_printf(o, " in content (compaction removed %llu %s in A, %llu in B)",
-                       (unsigned long long)p->compacted_a, pl(p->compacted_a, "record", "records"),
+                       (unsigned long long)p->compacted_a, plural(p->compacted_a, "record", "records"),
                        (unsigned long long)p->compacted_b);
         out_ch(o, '\n');
     } else if (p->mode == SS_DIFF_OFFSET) {
         out_printf(o, "  differ: %llu %s only in A, %llu only in B, %llu differing", (unsigned long long)p->only_a,
-                   pl(p->only_a, "record", "records"), (unsigned long long)p->only_b,
+                   plural(p->only_a, "record", "records"), (unsigned long long)p->only_b,
                    (unsigned long long)p->differing);
         if (p->compacted_a || p->compacted_b)
             out_printf(o, "; compaction (not a difference): %llu in A, %llu in B", (unsigned long long)p->compacted_a,
@@ -145,11 +148,11 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
     } else {
         out_printf(o, "  differ: %llu %s missing from B (%llu %s absent, %llu with fewer copies), "
                       "%llu %s only in B (%llu %s absent from A, %llu with more copies)\n",
-                   (unsigned long long)p->missing_in_b, pl(p->missing_in_b, "copy", "copies"),
-                   (unsigned long long)p->values_missing_in_b, pl(p->values_missing_in_b, "value", "values"),
+                   (unsigned long long)p->missing_in_b, plural(p->missing_in_b, "copy", "copies"),
+                   (unsigned long long)p->values_missing_in_b, plural(p->values_missing_in_b, "value", "values"),
                    (unsigned long long)p->values_more_copies_a, (unsigned long long)p->only_in_b,
-                   pl(p->only_in_b, "copy", "copies"), (unsigned long long)p->values_only_in_b,
-                   pl(p->values_only_in_b, "value", "values"), (unsigned long long)p->values_more_copies_b);
+                   plural(p->only_in_b, "copy", "copies"), (unsigned long long)p->values_only_in_b,
+                   plural(p->values_only_in_b, "value", "values"), (unsigned long long)p->values_more_copies_b);
     }
     if (p->mode == SS_DIFF_CONTENT && (p->ignored_aborted_a || p->ignored_aborted_b))
         out_printf(o, "  left out as aborted: %llu in A, %llu in B\n", (unsigned long long)p->ignored_aborted_a,
@@ -157,14 +160,14 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
     for (size_t i = 0; i < p->nranges; i++) {
         const ss_diff_range *r = &p->ranges[i];
         out_printf(o, "  %s %lld..%lld (%llu %s)", ss_diff_kind_name(r->kind), (long long)r->from,
-                   (long long)r->to, (unsigned long long)r->records, pl(r->records, "record", "records"));
+                   (long long)r->to, (unsigned long long)r->records, plural(r->records, "record", "records"));
         const char *w = where_text(r->kind, r->where);
         if (*w) out_printf(o, ", %s", w);
         out_ch(o, '\n');
     }
     if (p->ranges_total > p->nranges)
         out_printf(o, "  ... %llu more %s\n", (unsigned long long)(p->ranges_total - p->nranges),
-                   pl(p->ranges_total - p->nranges, "range", "ranges"));
+                   plural(p->ranges_total - p->nranges, "range", "ranges"));
     if (c->stat || p->nitems == 0) return;
     out_lit(o, "--- A ");
     out_name(o, p->a.path);
@@ -180,7 +183,7 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
     }
     if (p->items_total > p->nitems)
         out_printf(o, "... %llu more %s (--max)\n", (unsigned long long)(p->items_total - p->nitems),
-                   pl(p->items_total - p->nitems, "difference", "differences"));
+                   plural(p->items_total - p->nitems, "difference", "differences"));
 }
 
 #define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
@@ -336,6 +339,7 @@ int cmd_diff(int argc, char **argv) {
         case OPT_STAT: c.stat = true; break;
         case OPT_JSON: c.json = true; break;
         case OPT_TEMP: include_temp = true; break;
+        case OPT_LOCALTIME: cli_local_time = true; break;
         case OPT_MAX: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v > 1000000) { warnx_("diff: --max needs a number up to 1000000"); return EXIT_TROUBLE; }

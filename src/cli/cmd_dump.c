@@ -62,13 +62,7 @@ static const struct option dump_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Non-consecutive offsets seen while deep-iterating one file (Kafka prints them on stderr). */
-typedef struct offset_pairs {
-    int64_t (*v)[2];
-    size_t n, cap;
-} offset_pairs;
-
-static void pairs_add(offset_pairs *p, int64_t a, int64_t b) {
+void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b) {
     if (p->n == p->cap) {
         size_t nc = p->cap ? p->cap * 2 : 64;
         void *nv = realloc(p->v, nc * sizeof *p->v);
@@ -81,14 +75,14 @@ static void pairs_add(offset_pairs *p, int64_t a, int64_t b) {
     p->n++;
 }
 
-static const char *base_name(const char *path) {
+const char *dump_base_name(const char *path) {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
 }
 
 /* Java's Long.parseLong of the file name up to the first '.', as DumpLogSegments does. */
 static bool start_offset_of(const char *path, int64_t *v) {
-    const char *name = base_name(path);
+    const char *name = dump_base_name(path);
     const char *dot = strchr(name, '.');
     size_t n = dot ? (size_t)(dot - name) : strlen(name);
     if (n == 0 || n > 20) return false;
@@ -254,7 +248,7 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
 
 /* ---- JSON form ------------------------------------------------------------------ */
 
-static void json_head(ss_out *o, const char *type, const char *file) {
+void dump_json_head(ss_out *o, const char *type, const char *file) {
     out_lit(o, "{\"type\":\"");
     out_str(o, type);
     out_lit(o, "\",\"file\":");
@@ -272,7 +266,7 @@ static void json_str_or_null(ss_out *o, const char *v) {
 }
 
 static void json_batch(ss_out *o, const char *file, const ss_batch *b) {
-    json_head(o, "batch", file);
+    dump_json_head(o, "batch", file);
     KV_I64(o, "position", (int64_t)b->position);
     KV_I64(o, "sizeInBytes", b->size);
     KV_I64(o, "baseOffset", b->base_offset);
@@ -315,7 +309,7 @@ static void json_bytes_field(ss_out *o, enum bytes_mode m, const char *k, const 
 
 static void json_record(ss_out *o, const char *file, const struct dump_opts *opt, const ss_batch *b,
                         const ss_record *r) {
-    json_head(o, "record", file);
+    dump_json_head(o, "record", file);
     KV_I64(o, "offset", r->offset);
     KV_I64(o, "timestamp", r->timestamp);
     KV_I64(o, "sequence", r->sequence);
@@ -354,7 +348,7 @@ static void json_record(ss_out *o, const char *file, const struct dump_opts *opt
 }
 
 static void json_error(ss_out *o, const char *file, const char *type, const ss_error *e) {
-    json_head(o, type, file);
+    dump_json_head(o, type, file);
     KV_I64(o, "position", (int64_t)e->position);
     if (e->base_offset >= 0) KV_I64(o, "baseOffset", e->base_offset);
     else out_lit(o, ",\"baseOffset\":null");
@@ -365,7 +359,7 @@ static void json_error(ss_out *o, const char *file, const char *type, const ss_e
 }
 
 static void json_end(ss_out *o, const char *file, const ss_event *ev, uint64_t damaged) {
-    json_head(o, "end", file);
+    dump_json_head(o, "end", file);
     KV_I64(o, "fileSize", (int64_t)ev->file_size);
     KV_I64(o, "endOfLastBatch", (int64_t)ev->end_of_last_batch);
     KV_I64(o, "unreadTailBytes", (int64_t)ev->tail_bytes);
@@ -495,7 +489,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         /* KRaft snapshot: DumpLogSegments names it by Snapshots.parse */
         long long end_offset, epoch;
         char tail;
-        const char *name = base_name(path);
+        const char *name = dump_base_name(path);
         if (!strcmp(name, "bootstrap.checkpoint")) {
             out_lit(o, "KRaft bootstrap snapshot\n");
         } else if (strlen(name) == 20 + 1 + 10 + 11 && sscanf(name, "%20lld-%10lld.checkpoin%c", &end_offset, &epoch, &tail) == 3) {
@@ -554,7 +548,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
                 if (opt->json) {
                     json_record(o, path, opt, b, &r);
                 } else {
-                    if (have_last && r.offset != last_offset + 1) pairs_add(&gaps, last_offset, r.offset);
+                    if (have_last && r.offset != last_offset + 1) offset_pairs_add(&gaps, last_offset, r.offset);
                     last_offset = r.offset;
                     have_last = true;
                     text_record(o, opt, b, &r);
@@ -579,7 +573,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         out_lit(o, "Found ");
         out_u64(o, ev.tail_bytes);
         out_lit(o, " invalid bytes at the end of ");
-        out_str(o, base_name(path));
+        out_str(o, dump_base_name(path));
         out_ch(o, '\n');
     }
     if (gaps.n) {

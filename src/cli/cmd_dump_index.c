@@ -21,14 +21,9 @@
 
 enum idx_type { T_NONE, T_INDEX, T_TIMEINDEX, T_TXNINDEX, T_SNAPSHOT };
 
-static const char *base_name(const char *path) {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* Kafka: filename.substring(filename.lastIndexOf(".")) */
 static enum idx_type type_of(const char *path) {
-    const char *dot = strrchr(base_name(path), '.');
+    const char *dot = strrchr(dump_base_name(path), '.');
     if (!dot) return T_NONE;
     if (!strcmp(dot, ".index")) return T_INDEX;
     if (!strcmp(dot, ".timeindex")) return T_TIMEINDEX;
@@ -44,7 +39,7 @@ bool is_index_file(const char *path) { return type_of(path) != T_NONE; }
 /* The file beside path with the same offset prefix and another suffix
  * (Kafka: new File(parent, name.split("\\.")(0) + suffix)). */
 static char *sibling(const char *path, const char *suffix) {
-    const char *name = base_name(path);
+    const char *name = dump_base_name(path);
     size_t dirlen = (size_t)(name - path);
     const char *dot = strchr(name, '.');
     size_t stem = dot ? (size_t)(dot - name) : strlen(name);
@@ -56,54 +51,23 @@ static char *sibling(const char *path, const char *suffix) {
     return s;
 }
 
-typedef struct pairs {
-    int64_t (*v)[2];
-    size_t n, cap;
-} pairs;
-
-static void pairs_push(pairs *p, int64_t a, int64_t b) {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 32;
-        void *nv = realloc(p->v, nc * sizeof *p->v);
-        if (!nv) return;
-        p->v = nv;
-        p->cap = nc;
-    }
-    p->v[p->n][0] = a;
-    p->v[p->n][1] = b;
-    p->n++;
-}
-
-static void jhead(ss_out *o, const char *type, const char *file) {
-    out_str(o, "{\"type\":\"");
-    out_str(o, type);
-    out_str(o, "\",\"file\":");
-    out_json_utf8(o, (const uint8_t *)file, strlen(file));
-}
-
-static void jkey(ss_out *o, const char *k) {
-    out_str(o, ",\"");
-    out_str(o, k);
-    out_str(o, "\":");
-}
-
 static void ji64(ss_out *o, const char *k, int64_t v) {
-    jkey(o, k);
+    scan_json_key(o, k);
     out_i64(o, v);
 }
 
 static void jnull(ss_out *o, const char *k) {
-    jkey(o, k);
+    scan_json_key(o, k);
     out_str(o, "null");
 }
 
 static void jbool(ss_out *o, const char *k, bool v) {
-    jkey(o, k);
+    scan_json_key(o, k);
     out_bool(o, v);
 }
 
 static void jstr(ss_out *o, const char *k, const char *v) {
-    jkey(o, k);
+    scan_json_key(o, k);
     if (v) out_json_utf8(o, (const uint8_t *)v, strlen(v));
     else out_str(o, "null");
 }
@@ -112,7 +76,7 @@ static void jend(ss_out *o) { out_str(o, "}\n"); }
 
 /* {"type":"error",...} in the oracle's shape (exception, message) plus kind and position. */
 static void json_error(ss_out *o, const char *file, const char *exception, const char *message, const ss_error *e) {
-    jhead(o, "error", file);
+    dump_json_head(o, "error", file);
     jstr(o, "exception", exception);
     jstr(o, "message", message);
     if (e) {
@@ -199,8 +163,9 @@ static int text_sanity(const char *path, const ss_index *ix, const char *abs, ss
         fprintf(stderr, "%s\n", msg);
         if (by_tail)
             warnx_("%s: the check fails on the zero-filled preallocated tail from slot %" PRId64
-                   " (an active segment's index); the %" PRIu64 " entries before it pass",
-                   path, ix->stopped_at_slot, ix->listed);
+                   " (an active segment's index); the %" PRIu64 " %s before it %s",
+                   path, ix->stopped_at_slot, ix->listed, plural(ix->listed, "entry", "entries"),
+                   plural(ix->listed, "passes", "pass"));
         else
             rc = EXIT_DAMAGE;
     }
@@ -226,8 +191,8 @@ static bool json_sanity_field(ss_out *o, const ss_index *ix, const char *abs) {
 static void note_partial_tail(ss_out *o, const char *path, uint64_t tail, uint64_t entry_size) {
     if (!tail) return;
     out_flush(o);
-    warnx_("%s: %" PRIu64 " bytes after the last whole %" PRIu64 "-byte entry (ignored, as Kafka does)", path, tail,
-           entry_size);
+    warnx_("%s: %" PRIu64 " %s after the last whole %" PRIu64 "-byte entry (ignored, as Kafka does)", path, tail,
+           plural(tail, "byte", "bytes"), entry_size);
 }
 
 /* ---- .index ---------------------------------------------------------------------------- */
@@ -265,7 +230,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
     ss_error log_err;
     bool have_log = ix->listed > 0 && ss_segment_open(log_path, &log, &log_err) == SS_E_OK;
     ss_index_checker *chk = have_log ? ss_index_checker_new(log, NULL, NULL) : NULL;
-    pairs mism = {0};
+    offset_pairs mism = {0};
     uint64_t problems = 0;
     for (uint64_t i = 0; i < ix->listed; i++) {
         ss_offset_entry e = ss_index_offset_entry(ix, i);
@@ -275,7 +240,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
             checked = true;
             ss_index_check_offset(chk, e, opt->max_message_size, &c);
             if (c.status == SS_ICHECK_MISMATCH) {
-                pairs_push(&mism, e.offset, c.log_last_offset);
+                offset_pairs_add(&mism, e.offset, c.log_last_offset);
             } else if (c.status != SS_ICHECK_MATCH) {
                 /* An all-zero slot 0 beside an empty log: a preallocated index of a
                  * segment nothing was written to yet, not damage. */
@@ -293,7 +258,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
             }
         }
         if (opt->json) {
-            jhead(o, "index", path);
+            dump_json_head(o, "index", path);
             ji64(o, "offset", e.offset);
             ji64(o, "position", e.position);
             ji64(o, "slot", (int64_t)i);
@@ -313,7 +278,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
         }
     }
     if (opt->json) {
-        jhead(o, "end", path);
+        dump_json_head(o, "end", path);
         ji64(o, "entries", (int64_t)ix->listed);
         ji64(o, "fileSize", (int64_t)ix->file_size);
         ji64(o, "indexEntries", (int64_t)ix->entries);
@@ -384,7 +349,7 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
     ss_index_checker *chk = NULL;
     ss_error log_err, idx_err;
     bool have_log = false;
-    pairs ts_mism = {0}, out_of_order = {0}, not_found = {0};
+    offset_pairs ts_mism = {0}, out_of_order = {0}, not_found = {0};
     uint64_t problems = 0;
 
     /* Kafka runs the time index's sanity check without an "is empty" test first. */
@@ -415,11 +380,11 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
         if (chk) {
             checked = true;
             switch (ss_index_check_time(chk, e, &c)) {
-            case SS_ICHECK_NOT_FOUND: pairs_push(&not_found, e.offset, -1); break;
-            case SS_ICHECK_MISMATCH: pairs_push(&not_found, e.offset, c.log_last_offset); break;
+            case SS_ICHECK_NOT_FOUND: offset_pairs_add(&not_found, e.offset, -1); break;
+            case SS_ICHECK_MISMATCH: offset_pairs_add(&not_found, e.offset, c.log_last_offset); break;
             case SS_ICHECK_MATCH:
-                if (c.log_max_timestamp != e.timestamp) pairs_push(&ts_mism, e.timestamp, c.log_max_timestamp);
-                if (prev >= e.timestamp) pairs_push(&out_of_order, e.timestamp, prev);
+                if (c.log_max_timestamp != e.timestamp) offset_pairs_add(&ts_mism, e.timestamp, c.log_max_timestamp);
+                if (prev >= e.timestamp) offset_pairs_add(&out_of_order, e.timestamp, prev);
                 break;
             default:
                 problems++;
@@ -429,7 +394,7 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
             }
         }
         if (opt->json) {
-            jhead(o, "timeindex", path);
+            dump_json_head(o, "timeindex", path);
             ji64(o, "timestamp", e.timestamp);
             ji64(o, "offset", e.offset);
             ji64(o, "slot", (int64_t)i);
@@ -453,7 +418,7 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
     }
     if (opt->json) {
         ss_time_entry last = ss_index_last_time_entry(tix);
-        jhead(o, "end", path);
+        dump_json_head(o, "end", path);
         ji64(o, "entries", (int64_t)tix->listed);
         ji64(o, "fileSize", (int64_t)tix->file_size);
         ji64(o, "indexEntries", (int64_t)tix->entries);
@@ -555,7 +520,7 @@ static int dump_txn_index(const char *path, const struct dump_opts *opt, ss_out 
         }
         listed++;
         if (opt->json) {
-            jhead(o, "abortedTxn", path);
+            dump_json_head(o, "abortedTxn", path);
             ji64(o, "version", a.version);
             ji64(o, "producerId", a.producer_id);
             ji64(o, "firstOffset", a.first_offset);
@@ -578,7 +543,7 @@ static int dump_txn_index(const char *path, const struct dump_opts *opt, ss_out 
     }
     if (rc == EXIT_OK) {
         if (opt->json) {
-            jhead(o, "end", path);
+            dump_json_head(o, "end", path);
             ji64(o, "entries", (int64_t)listed);
             ji64(o, "fileSize", (int64_t)t->file_size);
             ji64(o, "unreadTailBytes", (int64_t)t->tail_bytes);
@@ -609,7 +574,7 @@ static int dump_snapshot(const char *path, const struct dump_opts *opt, ss_out *
     if (k != SS_E_OK) {
         /* DumpLogSegments catches CorruptSnapshotException and prints its message on stderr. */
         if (opt->json) {
-            jhead(o, "error", path);
+            dump_json_head(o, "error", path);
             jstr(o, "exception", "CorruptSnapshotException");
             jstr(o, "message", err.msg);
             jstr(o, "kind", ss_errkind_name(err.kind));
@@ -631,7 +596,7 @@ static int dump_snapshot(const char *path, const struct dump_opts *opt, ss_out *
     for (size_t i = 0; i < s.n; i++) {
         const ss_producer_entry *e = &s.entries[i];
         if (opt->json) {
-            jhead(o, "producer", path);
+            dump_json_head(o, "producer", path);
             ji64(o, "producerId", e->producer_id);
             ji64(o, "producerEpoch", e->producer_epoch);
             ji64(o, "coordinatorEpoch", e->coordinator_epoch);
@@ -690,7 +655,7 @@ static int dump_snapshot(const char *path, const struct dump_opts *opt, ss_out *
         }
     }
     if (opt->json) {
-        jhead(o, "end", path);
+        dump_json_head(o, "end", path);
         ji64(o, "entries", (int64_t)s.n);
         ji64(o, "fileSize", (int64_t)s.file_size);
         ji64(o, "version", s.version);

@@ -156,10 +156,9 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
         else out_json_cstr(o, ss_cause_name(cp.cause));
         size_t tl;
         const char *tid = scan_txn_id(c, cp.producer_id, &tl);
-        if (tid) {
-            out_str(o, ",\"transactionalId\":");
-            out_json_utf8(o, (const uint8_t *)tid, tl);
-        }
+        out_lit(o, ",\"transactionalId\":");
+        if (tid) out_json_utf8(o, (const uint8_t *)tid, tl);
+        else out_lit(o, "null");
         if (j != g->original && cp.cause == SS_CAUSE_NEW_SESSION) {
             out_str(o, ",\"causeDetail\":");
             out_json_cstr(o, (cp.detail & SS_NEWSESS_PID) ? "pid" : "epoch");
@@ -198,12 +197,12 @@ void dups_print(struct scan_cli *c) {
     const ss_an_totals *t = ss_an_totals_get(c->an);
     if (!ng) {
         out_printf(o, "no duplicates (by %s) in %" PRIu64 " %s of %" PRIu64 " %s\n", ss_by_name(c->ao.by),
-                   t->records, t->records == 1 ? "record" : "records", t->partitions,
-                   t->partitions == 1 ? "partition" : "partitions");
+                   t->records, plural(t->records, "record", "records"), t->partitions,
+                   plural(t->partitions, "partition", "partitions"));
         return;
     }
-    out_printf(o, "%zu duplicate %s (by %s), %" PRIu64 " extra %s:", ng, ng == 1 ? "group" : "groups",
-               ss_by_name(c->ao.by), t->duplicate_records, t->duplicate_records == 1 ? "copy" : "copies");
+    out_printf(o, "%zu duplicate %s (by %s), %" PRIu64 " extra %s:", ng, plural(ng, "group", "groups"),
+               ss_by_name(c->ao.by), t->duplicate_records, plural(t->duplicate_records, "copy", "copies"));
     for (int k = 1; k < SS_CAUSE_COUNT; k++)
         if (t->cause[k]) out_printf(o, " %s %" PRIu64, ss_cause_name(k), t->cause[k]);
     out_ch(o, '\n');
@@ -211,5 +210,5 @@ void dups_print(struct scan_cli *c) {
         out_printf(o, "\ngroup %zu\n", g + 1);
         dups_text_group(c, g, SIZE_MAX, c->verbose);
     }
-    if (show < ng) out_printf(o, "\n... %zu more groups (--top)\n", ng - show);
+    if (show < ng) out_printf(o, "\n... %zu more %s (--top)\n", ng - show, plural(ng - show, "group", "groups"));
 }

@@ -67,8 +67,8 @@ static void list_offsets(struct scan_cli *c, size_t gi, int cause, bool with_ori
                 if (nx.partition != cp.partition) break;
                 if ((k == g->original) ? with_original : (int)nx.cause == cause) in_run++;
             }
-            sb_printf(b, "%s%s offset%s %" PRId64, shown ? "; " : "", scan_part_name(c, cp.partition),
-                      in_run > 1 ? "s" : "", cp.offset);
+            sb_printf(b, "%s%s %s %" PRId64, shown ? "; " : "", scan_part_name(c, cp.partition),
+                      plural(in_run, "offset", "offsets"), cp.offset);
         } else {
             sb_printf(b, ", %" PRId64, cp.offset);
         }
@@ -213,7 +213,7 @@ void explain_group_text(struct scan_cli *c, size_t gi, const char *indent) {
     if (nopen)
         out_printf(o, "%s%zu of these copies %s in a transaction still open: read_committed consumers do not see %s "
                       "yet (they wait at the LSO).\n",
-                   indent, nopen, nopen == 1 ? "lies" : "lie", nopen == 1 ? "it" : "them");
+                   indent, nopen, plural(nopen, "lies", "lie"), plural(nopen, "it", "them"));
     free(b.p);
 }
 
@@ -233,7 +233,7 @@ static void single_sentence(struct scan_cli *c, const ss_an_match *m, sbuf *b) {
                  "in Kafka's log: it happened on the consumer side - the record was delivered again after a rebalance "
                  "or a restart before the consumer committed its offset. Check the group's committed offsets "
                  "(kafka-consumer-groups.sh --bootstrap-server ... --describe --group GROUP, or 'segscan coordinator "
-                 "GROUP' and a dump of that __consumer_offsets partition) and commit after processing, or make "
+                 "--group GROUP' and a dump of that __consumer_offsets partition) and commit after processing, or make "
                  "processing idempotent.",
               P->input->name, cp->offset);
     if (cp->aborted)
@@ -324,6 +324,7 @@ void explain_print(struct scan_cli *c) {
     }
     uint64_t total = ss_an_match_total(c->an);
     if (!c->json && total > n)
-        out_printf(o, "\n%" PRIu64 " records matched; the first %zu are shown\n", total, n);
+        out_printf(o, "\n%" PRIu64 " %s matched; the first %zu %s shown\n", total,
+                   plural(total, "record", "records"), n, plural(n, "is", "are"));
     free(seen);
 }

@@ -65,7 +65,7 @@ static void text_session(struct scan_cli *c, const ss_an_session *s, const char 
     ss_out *o = c->out;
     out_printf(o, "%spid %" PRId64 " epoch %d%s: %" PRIu64 " %s in %" PRIu64 " %s, offsets %" PRId64 "..%" PRId64,
                indent, s->producer_id, s->producer_epoch, s->transactional ? " (transactional)" : "", s->records,
-               s->records == 1 ? "record" : "records", s->batches, s->batches == 1 ? "batch" : "batches",
+               plural(s->records, "record", "records"), s->batches, plural(s->batches, "batch", "batches"),
                s->first_offset, s->last_offset);
     size_t tl;
     const char *tid = scan_txn_id(c, s->producer_id, &tl);
@@ -99,15 +99,17 @@ static void text_session(struct scan_cli *c, const ss_an_session *s, const char 
         else out_str(o, " (a leader refuses such a batch: OutOfOrderSequenceException; data were lost or the files are not a leader's)");
         out_ch(o, '\n');
     }
-    if (s->more_gaps) out_printf(o, "%s  ... and %" PRIu64 " more gaps\n", indent, s->more_gaps);
+    if (s->more_gaps)
+        out_printf(o, "%s  ... and %" PRIu64 " more %s\n", indent, s->more_gaps, plural(s->more_gaps, "gap", "gaps"));
     if (s->repeated_sequences)
         out_printf(o, "%s  %s%" PRIu64 " %s with a sequence already seen%s (stored twice: an idempotent leader refuses "
                       "duplicates, so a broker anomaly or copied files)\n",
-                   indent, scan_sgr(c, RED), s->repeated_sequences, s->repeated_sequences == 1 ? "record" : "records",
+                   indent, scan_sgr(c, RED), s->repeated_sequences, plural(s->repeated_sequences, "record", "records"),
                    scan_sgr(c, RST));
     if (s->out_of_order_batches)
-        out_printf(o, "%s  %" PRIu64 " out-of-order %s (base sequence not last sequence + 1)\n", indent,
-                   s->out_of_order_batches, s->out_of_order_batches == 1 ? "batch" : "batches");
+        out_printf(o, "%s  %" PRIu64 " out-of-order %s (base sequence below the next one expected, not a batch sent "
+                      "again)\n",
+                   indent, s->out_of_order_batches, plural(s->out_of_order_batches, "batch", "batches"));
 }
 
 void producers_text_partition(struct scan_cli *c, uint32_t part) {
@@ -133,14 +135,17 @@ void producers_print(struct scan_cli *c) {
     for (uint32_t p = 0; p < np; p++) {
         const ss_an_partition *P = ss_an_partition_at(c->an, p);
         out_printf(o, "%s%s%s: %" PRIu64 " %s, %" PRIu64 " %s", scan_sgr(c, BOLD), P->input->name, scan_sgr(c, RST),
-                   P->producers, P->producers == 1 ? "producer" : "producers", P->sessions,
-                   P->sessions == 1 ? "session" : "sessions");
+                   P->producers, plural(P->producers, "producer", "producers"), P->sessions,
+                   plural(P->sessions, "session", "sessions"));
         if (P->non_idempotent_records)
             out_printf(o, ", %" PRIu64 " %s without producer id", P->non_idempotent_records,
-                       P->non_idempotent_records == 1 ? "record" : "records");
-        if (P->sequence_gaps) out_printf(o, ", %s%" PRIu64 " sequence gaps%s", scan_sgr(c, RED), P->sequence_gaps, scan_sgr(c, RST));
+                       plural(P->non_idempotent_records, "record", "records"));
+        if (P->sequence_gaps)
+            out_printf(o, ", %s%" PRIu64 " sequence %s%s", scan_sgr(c, RED), P->sequence_gaps,
+                       plural(P->sequence_gaps, "gap", "gaps"), scan_sgr(c, RST));
         if (P->duplicate_sequences)
-            out_printf(o, ", %s%" PRIu64 " repeated sequences%s", scan_sgr(c, RED), P->duplicate_sequences, scan_sgr(c, RST));
+            out_printf(o, ", %s%" PRIu64 " repeated %s%s", scan_sgr(c, RED), P->duplicate_sequences,
+                       plural(P->duplicate_sequences, "sequence", "sequences"), scan_sgr(c, RST));
         out_ch(o, '\n');
         for (size_t i = 0; i < n; i++) {
             const ss_an_session *s = ss_an_session_at(c->an, i);
@@ -171,6 +176,27 @@ void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
 
 static void txns_json_partition(struct scan_cli *c, uint32_t p) { scan_json_partition(c, p); }
 
+void txns_text_counts(struct scan_cli *c, uint32_t part) {
+    const ss_an_partition *P = ss_an_partition_at(c->an, part);
+    /* an empty transaction (a marker without data) is also counted as committed or aborted:
+     * say how many of each kind were empty, next to that kind */
+    uint64_t empty_commit = 0, empty_abort = 0;
+    if (P->txn_empty) {
+        size_t nt = ss_an_txn_count(c->an);
+        for (size_t i = 0; i < nt; i++) {
+            const ss_an_txn *t = ss_an_txn_at(c->an, i);
+            if (t->partition != part || !t->empty) continue;
+            if (t->result == SS_TXN_COMMIT) empty_commit++;
+            else if (t->result == SS_TXN_ABORT) empty_abort++;
+        }
+    }
+    ss_out *o = c->out;
+    out_printf(o, "%" PRIu64 " committed", P->txn_committed);
+    if (empty_commit) out_printf(o, " (%" PRIu64 " empty)", empty_commit);
+    out_printf(o, ", %" PRIu64 " aborted", P->txn_aborted);
+    if (empty_abort) out_printf(o, " (%" PRIu64 " empty)", empty_abort);
+}
+
 void txns_print(struct scan_cli *c) {
     ss_out *o = c->out;
     size_t np = ss_an_partition_count(c->an), nt = ss_an_txn_count(c->an);
@@ -187,12 +213,11 @@ void txns_print(struct scan_cli *c) {
     char tm[64];
     for (uint32_t p = 0; p < np; p++) {
         const ss_an_partition *P = ss_an_partition_at(c->an, p);
-        out_printf(o, "%s%s%s: LSO %" PRId64 "%s, read_committed sees %" PRIu64 " of %" PRIu64 " records; %" PRIu64
-                      " committed, %" PRIu64 " aborted",
+        out_printf(o, "%s%s%s: LSO %" PRId64 "%s, read_committed sees %" PRIu64 " of %" PRIu64 " %s; ",
                    scan_sgr(c, BOLD), P->input->name, scan_sgr(c, RST), P->lso,
                    P->lso_bounded_by_hw ? " (the high watermark)" : "", P->read_committed_records, P->records,
-                   P->txn_committed, P->txn_aborted);
-        if (P->txn_empty) out_printf(o, " (%" PRIu64 " empty)", P->txn_empty);
+                   plural(P->records, "record", "records"));
+        txns_text_counts(c, p);
         out_printf(o, ", %" PRIu64 " open", P->txn_open);
         if (P->txn_hanging) out_printf(o, ", %s%" PRIu64 " hanging%s", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
         out_ch(o, '\n');
@@ -203,8 +228,8 @@ void txns_print(struct scan_cli *c) {
             if (t->empty) out_str(o, "no data (empty transaction)");
             else
                 out_printf(o, "offsets %" PRId64 "..%" PRId64 ", %" PRIu64 " %s in %" PRIu64 " %s", t->first_offset,
-                           t->last_offset, t->records, t->records == 1 ? "record" : "records", t->batches,
-                           t->batches == 1 ? "batch" : "batches");
+                           t->last_offset, t->records, plural(t->records, "record", "records"), t->batches,
+                           plural(t->batches, "batch", "batches"));
             if (t->result == SS_TXN_OPEN) {
                 scan_time(tm, sizeof tm, t->first_timestamp);
                 out_printf(o, "  %sOPEN%s since %s", scan_sgr(c, YEL), scan_sgr(c, RST), tm);

@@ -37,6 +37,8 @@ static const char scan_usage_common[] =
     "  --top N                  duplicate groups shown in the summary (default 10)\n"
     "  --fail-on dups,gaps,open-txn  exit 1 when these are found\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
+    "  --local-time             text times in the local time of TZ with its UTC offset\n"
+    "                           (default UTC, ...Z); JSON keeps epoch milliseconds\n"
     "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864)\n"
     "  --threads N              reading threads (default: one per online CPU); results are\n"
     "                           the same for every N\n"
@@ -73,7 +75,7 @@ static void usage(FILE *f, int mode) {
 enum {
     O_JSON = 300, O_REPORT, O_BY, O_BYTES, O_MINBYTES, O_ACROSS, O_INTERNAL, O_TEMP, O_SINCE, O_UNTIL, O_FROM, O_TO,
     O_PID, O_TXNTIMEOUT, O_NOW, O_TOP, O_FAILON, O_COLOR, O_MAXBATCH, O_VALUE, O_VALUEHEX, O_VALUECONTAINS, O_KEY,
-    O_OFFSET, O_NOSEEK, O_THREADS, O_MAXMEM, O_PROGRESS,
+    O_OFFSET, O_NOSEEK, O_THREADS, O_MAXMEM, O_PROGRESS, O_LOCALTIME,
 };
 
 static const struct option scan_longopts[] = {
@@ -96,6 +98,7 @@ static const struct option scan_longopts[] = {
     {"fail-on", required_argument, NULL, O_FAILON},
     {"color", required_argument, NULL, O_COLOR},
     {"colour", required_argument, NULL, O_COLOR},
+    {"local-time", no_argument, NULL, O_LOCALTIME},
     {"max-batch-bytes", required_argument, NULL, O_MAXBATCH},
     {"value", required_argument, NULL, O_VALUE},
     {"value-hex", required_argument, NULL, O_VALUEHEX},
@@ -122,7 +125,7 @@ void scan_time(char *buf, size_t n, int64_t ms) {
         return;
     }
     char iso[40];
-    ss_format_time(ms, iso, sizeof iso);
+    cli_format_time(ms, iso, sizeof iso);
     snprintf(buf, n, "%s (%" PRId64 ")", iso, ms);
 }
 
@@ -153,7 +156,7 @@ void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
         out_json_utf8(o, p, k);
         if (k < n) out_str(o, "\xe2\x80\xa6");
     }
-    if (n > max || n == 0) out_printf(o, " (%zu bytes)", n);
+    if (n > max || n == 0) out_printf(o, " (%zu %s)", n, plural(n, "byte", "bytes"));
 }
 
 const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len) {
@@ -330,8 +333,6 @@ static void json_damage(struct scan_cli *c) {
 #define DIM "\033[2m"
 #define RST "\033[0m"
 
-static const char *plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
-
 static void text_partition(struct scan_cli *c, uint32_t i) {
     ss_out *o = c->out;
     const ss_an_partition *P = ss_an_partition_at(c->an, i);
@@ -341,7 +342,9 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
                scan_sgr(c, DIM), ip->path, scan_sgr(c, RST), P->segments, plural(P->segments, "segment", "segments"));
     if (P->batches == 0) {
         out_str(o, "  no batches");
-        if (P->outside_window) out_printf(o, " in the window (%" PRIu64 " records outside)", P->outside_window);
+        if (P->outside_window)
+            out_printf(o, " in the window (%" PRIu64 " %s outside)", P->outside_window,
+                       plural(P->outside_window, "record", "records"));
         out_ch(o, '\n');
     } else {
         out_printf(o, "  records       %" PRIu64 " in %" PRIu64 " %s", P->records, P->batches,
@@ -426,8 +429,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_ch(o, '\n');
         out_str(o, "  transactions  ");
         if (P->txn_committed || P->txn_aborted || P->txn_open) {
-            out_printf(o, "%" PRIu64 " committed, %" PRIu64 " aborted", P->txn_committed, P->txn_aborted);
-            if (P->txn_empty) out_printf(o, " (%" PRIu64 " empty)", P->txn_empty);
+            txns_text_counts(c, i);
             out_printf(o, ", %s%" PRIu64 " open%s", P->txn_open ? scan_sgr(c, YEL) : "", P->txn_open,
                        P->txn_open ? scan_sgr(c, RST) : "");
             if (P->txn_hanging) out_printf(o, " (%s%" PRIu64 " hanging%s)", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
@@ -449,18 +451,24 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_ch(o, '\n');
     }
     if (P->damaged_bytes || P->damage_events)
-        out_printf(o, "  %sdamaged       %" PRIu64 " bytes in %" PRIu64 " %s (skipped; the rest was analysed)%s\n",
-                   scan_sgr(c, RED), P->damaged_bytes, P->damage_events, plural(P->damage_events, "place", "places"),
+        out_printf(o, "  %sdamaged       %" PRIu64 " %s in %" PRIu64 " %s (skipped; the rest was analysed)%s\n",
+                   scan_sgr(c, RED), P->damaged_bytes, plural(P->damaged_bytes, "byte", "bytes"), P->damage_events,
+                   plural(P->damage_events, "place", "places"),
                    scan_sgr(c, RST));
-    if (P->tail_bytes) out_printf(o, "  tail          %" PRIu64 " unread bytes at the end (incomplete or preallocated)\n", P->tail_bytes);
+    if (P->tail_bytes)
+        out_printf(o, "  tail          %" PRIu64 " unread %s at the end (incomplete or preallocated)\n", P->tail_bytes,
+                   plural(P->tail_bytes, "byte", "bytes"));
     if (P->skipped_large_batches)
         out_printf(o, "  skipped       %" PRIu64 " %s larger than --max-batch-bytes\n", P->skipped_large_batches,
                    plural(P->skipped_large_batches, "batch", "batches"));
     if ((P->outside_window && P->batches) || P->segments_skipped || P->bytes_skipped) {
         out_str(o, "  window        ");
-        if (P->outside_window) out_printf(o, "%" PRIu64 " records read outside the window left out; ", P->outside_window);
-        out_printf(o, "%" PRIu64 " %s and %" PRIu64 " bytes not read (index files and segment names)\n",
-                   P->segments_skipped, plural(P->segments_skipped, "segment", "segments"), P->bytes_skipped);
+        if (P->outside_window)
+            out_printf(o, "%" PRIu64 " %s read outside the window left out; ", P->outside_window,
+                       plural(P->outside_window, "record", "records"));
+        out_printf(o, "%" PRIu64 " %s and %" PRIu64 " %s not read (index files and segment names)\n",
+                   P->segments_skipped, plural(P->segments_skipped, "segment", "segments"), P->bytes_skipped,
+                   plural(P->bytes_skipped, "byte", "bytes"));
     }
     if (c->verbose) producers_text_partition(c, i);
     out_ch(o, '\n');
@@ -491,9 +499,10 @@ static void text_summary(struct scan_cli *c) {
     }
     if (quiet) out_ch(o, '\n');
     const ss_an_totals *t = ss_an_totals_get(c->an);
-    out_printf(o, "%stotal%s  %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " records in %" PRIu64 " batches\n",
+    out_printf(o, "%stotal%s  %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s\n",
                scan_sgr(c, BOLD), scan_sgr(c, RST), t->partitions, plural(t->partitions, "partition", "partitions"),
-               t->segments, plural(t->segments, "segment", "segments"), t->records, t->batches);
+               t->segments, plural(t->segments, "segment", "segments"), t->records,
+               plural(t->records, "record", "records"), t->batches, plural(t->batches, "batch", "batches"));
     out_str(o, "  duplicates    ");
     if (t->duplicate_groups) {
         out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s:", scan_sgr(c, RED), t->duplicate_groups,
@@ -506,12 +515,12 @@ static void text_summary(struct scan_cli *c) {
         out_str(o, "none");
     }
     out_ch(o, '\n');
-    out_printf(o, "  sequences     %" PRIu64 " %s, %" PRIu64 " explained, %" PRIu64 " records with a repeated sequence\n",
+    out_printf(o, "  sequences     %" PRIu64 " %s, %" PRIu64 " explained, %" PRIu64 " %s with a repeated sequence\n",
                t->sequence_gaps, plural(t->sequence_gaps, "gap", "gaps"), t->sequence_gaps_explained,
-               t->duplicate_sequences);
+               t->duplicate_sequences, plural(t->duplicate_sequences, "record", "records"));
     out_printf(o, "  transactions  %" PRIu64 " committed, %" PRIu64 " aborted, %" PRIu64 " open (%" PRIu64 " hanging)\n",
                t->txn_committed, t->txn_aborted, t->txn_open, t->txn_hanging);
-    out_printf(o, "  damaged       %" PRIu64 " bytes\n", t->damaged_bytes);
+    out_printf(o, "  damaged       %" PRIu64 " %s\n", t->damaged_bytes, plural(t->damaged_bytes, "byte", "bytes"));
     size_t ng = ss_an_group_count(c->an);
     if (ng) {
         size_t show = ng < c->top ? ng : (size_t)c->top;
@@ -763,6 +772,7 @@ static int scan_main(int mode, int argc, char **argv) {
             else if (!strcmp(optarg, "never")) color = 0;
             else BAD("%s: --color takes auto, always or never", mode_names[mode]);
             break;
+        case O_LOCALTIME: cli_local_time = true; break;
         case O_MAXBATCH: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v == 0) BAD("%s: --max-batch-bytes needs a positive number", mode_names[mode]);
@@ -890,9 +900,11 @@ static int scan_main(int mode, int argc, char **argv) {
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     progress_clear(&prog);
-    if (ss_analysis_spilled(an) && !c.quiet)
-        warnx_("note: the fingerprint tables reached --max-memory (%llu bytes): %llu fingerprints went through "
-               "temporary files", (unsigned long long)c.ao.max_memory, (unsigned long long)ss_analysis_spilled(an));
+    uint64_t spilled = ss_analysis_spilled(an);
+    if (spilled && !c.quiet)
+        warnx_("note: the fingerprint tables reached --max-memory (%llu %s): %llu %s went through temporary files",
+               (unsigned long long)c.ao.max_memory, plural(c.ao.max_memory, "byte", "bytes"),
+               (unsigned long long)spilled, plural(spilled, "fingerprint", "fingerprints"));
     c.in = in;
     c.an = an;
     ss_txn_ids *txn_ids = NULL;

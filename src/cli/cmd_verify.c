@@ -120,16 +120,14 @@ static void list_checks(void) {
         printf("%-26s %-14s %s\n", name, ss_vseverity_name(sev), desc);
 }
 
-static const char *plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
-
 static void text_summary(vcli *v, const ss_vstats *s, int rc) {
     ss_out *o = v->o;
     out_printf(o,
-               "checked: %" PRIu64 " %s, %" PRIu64 " %s (%" PRIu64 " bytes, %" PRIu64 " %s, %" PRIu64
+               "checked: %" PRIu64 " %s, %" PRIu64 " %s (%" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64
                " control, %" PRIu64 " ABORT %s)\n",
                s->partitions, plural(s->partitions, "partition", "partitions"), s->segments,
-               plural(s->segments, "segment", "segments"), s->log_bytes, s->batches,
-               plural(s->batches, "batch", "batches"), s->control_batches, s->abort_markers,
+               plural(s->segments, "segment", "segments"), s->log_bytes, plural(s->log_bytes, "byte", "bytes"),
+               s->batches, plural(s->batches, "batch", "batches"), s->control_batches, s->abort_markers,
                plural(s->abort_markers, "marker", "markers"));
     out_printf(o, "  offset indexes: %" PRIu64 " (%" PRIu64 " %s)\n", s->index_files, s->index_entries,
                plural(s->index_entries, "entry", "entries"));

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -65,6 +66,28 @@ bool parse_u64(const char *s, uint64_t *v) {
     if (errno || *end) return false;
     *v = x;
     return true;
+}
+
+bool cli_local_time;
+
+void cli_format_time(int64_t ms, char *buf, size_t n) {
+    static bool tz_read;
+    if (cli_local_time && ms >= 0) {
+        if (!tz_read) { tzset(); tz_read = true; }
+        time_t t = (time_t)(ms / 1000);
+        struct tm tm;
+        if ((int64_t)t == ms / 1000 && localtime_r(&t, &tm)) {
+            long off = tm.tm_gmtoff, a = off < 0 ? -off : off;
+            char zone[40];
+            if (off == 0) snprintf(zone, sizeof zone, "Z");
+            else if (a % 60) snprintf(zone, sizeof zone, "%c%02ld:%02ld:%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60, a % 60);
+            else snprintf(zone, sizeof zone, "%c%02ld:%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60);
+            snprintf(buf, n, "%04lld-%02d-%02dT%02d:%02d:%02d.%03d%s", (long long)tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ms % 1000), zone);
+            return;
+        }
+    }
+    ss_format_time(ms, buf, n);
 }
 
 int main(int argc, char **argv) {

@@ -394,5 +394,7 @@ void out_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
     out_ch(o, '"');
     out_text_escaped(o, p, shown, true);
     out_ch(o, '"');
-    if (shown < n) out_printf(o, "... (%zu bytes)", n);
+    if (shown < n) out_printf(o, "... (%zu %s)", n, plural(n, "byte", "bytes"));
 }
+
+const char *plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }

@@ -28,6 +28,10 @@ void out_u64(ss_out *o, uint64_t v);
 void out_bool(ss_out *o, bool v);
 void out_printf(ss_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The noun for a count in human text: `one` when n is 1, else `many`
+ * ("1 batch", "0 batches", "2 batches"). Every "N <noun>" of the text output uses it. */
+const char *plural(uint64_t n, const char *one, const char *many);
+
 /* Bytes decoded as Java's new String(bytes, UTF_8) and written as UTF-8:
  * malformed input becomes U+FFFD exactly where Java puts it. Returns true when
  * a replacement happened. */

@@ -116,6 +116,7 @@ typedef struct keymap {
     size_t cap, n;
 } keymap;
 
+#define SEQ_RECENT 5
 typedef struct an_sess {
     ss_an_session pub;
     int64_t *iv;              /* covered linear sequence intervals, sorted, pairs */
@@ -124,7 +125,11 @@ typedef struct an_sess {
     size_t ngaps, cgaps;
     ss_an_range *ranges;
     size_t nranges;
-    int64_t max_lin, prev_end;
+    int64_t max_lin;
+    /* the linear sequence ranges of the session's last SEQ_RECENT batches, as a leader keeps
+     * them (Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN) to spot a batch sent again */
+    int64_t recent[SEQ_RECENT][2];
+    uint8_t nrecent, recent_next;
     bool have_seq;
     uint64_t holes_seg_at, holes_boundary_at;  /* partition hole counters at its last batch */
     uint8_t *gap_hole;        /* per gap: 1 hole inside a segment, 2 at a segment boundary, 0 none */
@@ -972,6 +977,21 @@ static void add_gap(ss_analysis *a, an_sess *s, int64_t from_lin, int64_t to_lin
     }
 }
 
+/* A batch with the sequences [L,E] of one of the session's last SEQ_RECENT batches: stored again
+ * (a leader answers DUPLICATE_SEQUENCE and does not store it). */
+static bool seq_recent(const an_sess *s, int64_t L, int64_t E) {
+    for (unsigned k = 0; k < s->nrecent; k++)
+        if (s->recent[k][0] == L && s->recent[k][1] == E) return true;
+    return false;
+}
+
+static void seq_remember(an_sess *s, int64_t L, int64_t E) {
+    s->recent[s->recent_next][0] = L;
+    s->recent[s->recent_next][1] = E;
+    s->recent_next = (uint8_t)((s->recent_next + 1) % SEQ_RECENT);
+    if (s->nrecent < SEQ_RECENT) s->nrecent++;
+}
+
 static void session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec) {
     an_sess *s = session_for(a, part, b);
     if (!s) return;
@@ -989,11 +1009,17 @@ static void session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int3
             p->first_sequence = b->base_sequence;
             s->have_seq = true;
             s->max_lin = E;
-            s->prev_end = E;
+            seq_remember(s, L, E);
             iv_insert(a, s, L, E);
         } else {
             int64_t L = lin_near(s->max_lin + 1, b->base_sequence), E = L + span - 1;
-            if (L != s->prev_end + 1) p->out_of_order_batches++;
+            /* out of order: the base sequence is below the next one expected (max + 1) and the
+             * batch is not a duplicate of a recent one (whose records count as repeated
+             * sequences below). A jump forward is a gap, not out of order: compaction and
+             * retention leave those (explained at the end). */
+            bool dup = seq_recent(s, L, E);
+            if (L <= s->max_lin && !dup) p->out_of_order_batches++;
+            if (!dup) seq_remember(s, L, E);
             if (L > s->max_lin + 1) {
                 uint8_t hole = 0;
                 if (a->holes_boundary > s->holes_boundary_at) hole = 2;
@@ -1004,7 +1030,6 @@ static void session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int3
             if (ov) p->repeated_sequences += ov < (uint64_t)nrec ? ov : (uint64_t)nrec;
             iv_insert(a, s, L, E);
             if (E > s->max_lin) s->max_lin = E;
-            s->prev_end = E;
         }
     }
     s->holes_seg_at = a->holes_seg;

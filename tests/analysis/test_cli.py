@@ -13,6 +13,7 @@ expected figures follow from how they were built. Never from segscan's own outpu
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -252,7 +253,9 @@ def idem_seq_gap():
     eq(s['sequenceRanges'], [[0, 9], [15, 19]], 'sequenceRanges')
     eq(s['sequenceGaps'], [[10, 14]], 'sequenceGaps')
     eq(s['gapsExplainedBy'], [None], 'the gap is not explained')
-    eq(s['outOfOrderBatches'], 1, 'outOfOrderBatches (the rejected batch)')
+    # issue 3: out of order means a base sequence below the next one expected (here 10); the
+    # second batch jumps forward to 15: a gap (above), not an out-of-order batch
+    eq(s['outOfOrderBatches'], 0, 'outOfOrderBatches (a jump forward is a gap)')
     eq(s['recordsWithRepeatedSequence'], 0, 'repeated')
     r = report([gen('idem-seq-gap')])
     eq(r['idem-0.sequence_gaps'], '1', 'sequence_gaps')
@@ -275,6 +278,8 @@ def idem_seq_wrap():
     eq(s['sequenceRanges'], [[MAX - 9, MAX], [0, 2]], 'sequenceRanges split at the wrap')
     eq(s['sequenceGaps'], [], 'the wraparound is not a gap')
     eq(s['recordsWithRepeatedSequence'], 5, 'repeated sequences')
+    # MAX-1..2 starts below the next sequence expected (3) and is none of the earlier batches
+    # [MAX-9,MAX-5], [MAX-4,MAX], [0,2] stored again: out of order, as the leader would say
     eq(s['outOfOrderBatches'], 1, 'outOfOrderBatches')
     eq(s['firstSequence'], MAX - 9, 'firstSequence (not 0: not a gap)')
     r = report([gen('idem-seq-wrap')])
@@ -319,6 +324,12 @@ def idem_dup_batch():
     s = of_type(objs, 'session')
     eq(len(s), 1, 'sessions')
     eq(s[0]['recordsWithRepeatedSequence'], 3, 'records stored twice')
+    # oracle: the batch at offset 3 has the baseSequence/lastSequence (0, 2) of the batch at 0,
+    # then seq 3 follows: a duplicate batch (DUPLICATE_SEQUENCE), not out of order (issue 3)
+    batches, _, _ = oracle('idem-dup-batch')
+    eq([(b['baseOffset'], b['baseSequence'], b['lastSequence']) for b in batches], [(0, 0, 2), (3, 0, 2), (6, 3, 3)],
+       'oracle batches')
+    eq(s[0]['outOfOrderBatches'], 0, 'outOfOrderBatches (a batch stored twice is a duplicate)')
     r = report([gen('idem-dup-batch')])
     eq(r['idem-0.duplicate_sequences'], '3', 'duplicate_sequences')
     eq(r['total.cause.dup-sequence'], '3', 'total.cause.dup-sequence')
@@ -417,6 +428,26 @@ def txn_interleaved():
     r = report([gen('txn-interleaved')])
     eq(r['txn-0.epoch_bumps'], '1', 'epoch_bumps')
     eq(r['txn-0.txn_empty'], '1', 'txn_empty')
+    # issue 3: the text puts "(1 empty)" beside the result of the empty transaction. Oracle: the
+    # markers are ABORT (offset 11), COMMIT (14, 15, 18); pid 3006 has no data batch and its
+    # marker at 15 is a COMMIT: 3 committed of which 1 empty, 1 aborted.
+    data_pids = {x['batch']['producerId'] for x in data_records(recs)}
+    markers = [x['controlType'] for x in recs if x['batch']['isControl']]
+    empty = [x['controlType'] for x in recs if x['batch']['isControl'] and x['batch']['producerId'] not in data_pids]
+    eq((markers.count('COMMIT'), markers.count('ABORT'), empty), (3, 1, ['COMMIT']), 'oracle markers')
+    _, out, _ = run(['txns', '--color', 'never', gen('txn-interleaved')])
+    check('; 3 committed (1 empty), 1 aborted, 0 open\n' in out, 'txns text:\n' + out)
+    _, out, _ = run(['--color', 'never', gen('txn-interleaved')])
+    check('  transactions  3 committed (1 empty), 1 aborted, 0 open;' in out, 'scan text:\n' + out)
+    # built: a committed transaction of pid 20, then an ABORT marker of pid 21 with no data
+    d = mkseg.write_partition(part('empty-abort', 'ea-0'), {
+        0: mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=20, epoch=0, base_seq=0, transactional=True)
+        + mkseg.marker(2, 20, 0, True) + mkseg.marker(3, 21, 0, False)})
+    objs = jsonl(['txns', d])
+    eq(sorted((x['producerId'], x['result'], x['empty']) for x in of_type(objs, 'transaction')),
+       [(20, 'COMMIT', False), (21, 'ABORT', True)], 'built transactions')
+    _, out, _ = run(['txns', '--color', 'never', d])
+    check('; 1 committed, 1 aborted (1 empty), 0 open\n' in out, 'txns text, an empty abort:\n' + out)
     eq(r['txn-0.non_idempotent_records'],
        str(len([x for x in data_records(recs) if x['batch']['producerId'] == -1])), 'non-idempotent records')
 
@@ -439,6 +470,32 @@ def compacted_no_false_gap():
         eq(s['unexplainedGaps'], 0, 'unexplained gaps of %d' % s['producerId'])
         for why in s['gapsExplainedBy']:
             eq(why, 'compaction', 'gap explanation')
+    # issue 3, by hand from the oracle: the only producer id, 7000 epoch 0, has 3 batches
+    # (baseSequence, lastSequence, offsets, records left): (0, 3, 4..7, 1), (8, 11, 28..31, 2) and
+    # (12, 15, 40..43, 0: emptied, kept by RETAIN_EMPTY). The cleaner removed the whole batch of
+    # sequences 4..7. So: ranges [0,3],[8,15]; one gap 4..7, explained by compaction; next
+    # expected sequence 4 then 12: 8 > 4 jumps forward (the gap), 12 = 12 follows: no batch
+    # starts below the sequence expected, 0 out-of-order batches, 0 repeated sequences.
+    batches, _, _ = oracle('compacted')
+    eq({(b['producerId'], b['producerEpoch']) for b in batches if b['producerId'] >= 0}, {(7000, 0)},
+       'oracle: one session')
+    eq([(b['baseSequence'], b['lastSequence'], b['baseOffset'], b['lastOffset'], b['count'])
+        for b in batches if b['producerId'] == 7000],
+       [(0, 3, 4, 7, 1), (8, 11, 28, 31, 2), (12, 15, 40, 43, 0)], 'oracle: the batches of pid 7000')
+    s = sessions('compacted')
+    eq(len(s), 1, 'sessions')
+    s = s[0]
+    eq((s['records'], s['batches'], s['sequenceRanges'], s['sequenceGaps'], s['gapsExplainedBy']),
+       (3, 3, [[0, 3], [8, 15]], [[4, 7]], ['compaction']), 'session')
+    eq((s['outOfOrderBatches'], s['recordsWithRepeatedSequence']), (0, 0),
+       'a gap left by compaction is not an out-of-order batch')
+    eq((r['compacted-0.out_of_order_batches'], r['compacted-0.sequence_gaps_explained']), ('0', '1'),
+       'report: out_of_order_batches, sequence_gaps_explained')
+    _, out, _ = run(['producers', '--color', 'never', gen('compacted')])
+    check('out-of-order' not in out and '4..7' in out and 'explained by compaction' in out,
+          'producers text:\n' + out)
+    _, out, _ = run(['--color', 'never', gen('compacted')])
+    check('out-of-order' not in out and '1 gap explained by compaction' in out, 'scan text:\n' + out)
     # built: an idempotent producer's batches in segments 0 and 5; the segment between them is
     # missing from the input (deleted, or not copied): the sequence gap is explained, not an alarm
     seg0 = mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=11, epoch=0, base_seq=0)
@@ -783,6 +840,20 @@ def explain_sentences():
     rc, out, _ = run(['explain', '--offset', 'payments-idem-0:0', '--color', 'never', gen('payments-idem')])
     check('single copy' in out and 'consumer side' in out and 'committed offsets' in out,
           'single copy:\n' + out)
+    # issue 3: the coordinator hint is a command segscan accepts (segscan coordinator --help:
+    # --group ID); "GROUP".hashCode() in Java is 68091487, 68091487 % 50 = 37
+    m = re.search(r"'segscan (coordinator [^']*)'", out)
+    check(m is not None, 'a segscan coordinator hint:\n' + out)
+    argv = m.group(1).split()
+    eq(argv, ['coordinator', '--group', 'GROUP'], 'the hint')
+    h = 0
+    for ch in 'GROUP':
+        h = (31 * h + ord(ch)) & 0xffffffff
+    h = h - (1 << 32) if h >= 1 << 31 else h
+    eq((h, abs(h) % 50), (68091487, 37), 'Java String.hashCode of GROUP')
+    rc, cout, cerr = run(argv)
+    eq((rc, cerr), (0, ''), 'the hinted command runs')
+    eq(cout, '__consumer_offsets-37\n', 'the hinted command prints the partition')
     objs = jsonl(['explain', '--key', 'nope', gen('payments-idem')])
     eq(objs, [], 'no match: nothing')
     objs = jsonl(['explain', '--value-hex', 'x'.encode().hex() * 5000, gen('payments-dup')])
@@ -833,6 +904,72 @@ def text_output():
         rc, out, err = run(cmd + ['--color', 'never', gen('txn-interleaved')])
         eq(rc, 0, '%s exit' % cmd)
         check(out.strip(), '%s prints something' % cmd)
+
+
+# "1 <noun>" written with the plural noun (issue 3): the count is 1, the noun singular
+ONE_PLURAL = re.compile(r'(?<![\w.])1 (?:[a-z-]+ )?(records|batches|gaps|sequences|bytes|segments|partitions|groups|'
+                        r'copies|sessions|producers|entries|places|bumps|values|ranges|differences|offsets|'
+                        r'fingerprints|markers|transactions)\b')
+
+
+@test
+def plurals():
+    # payments-idem (README table): 1 batch holding 1 record, one segment
+    _, out, _ = run(['--color', 'never', gen('payments-idem')])
+    check('\ntotal  1 partition, 1 segment, 1 record in 1 batch\n' in out, 'total line:\n' + out)
+    check('\n  records       1 in 1 batch, ' in out, 'records line:\n' + out)
+    _, out, _ = run(['txns', '--color', 'never', gen('payments-idem')])
+    check('read_committed sees 1 of 1 record; ' in out, 'txns:\n' + out)
+    # idem-seq-gap (SCENARIOS.tsv): one producer, one session, one gap 10-14
+    _, out, _ = run(['producers', '--color', 'never', gen('idem-seq-gap')])
+    eq(out.split('\n')[0], 'idem-0: 1 producer, 1 session, 1 sequence gap', 'producers partition line')
+    # built: pid 5 epoch 0 writes seq 0..1, then a batch of seq 1 alone: 1 record with a repeated
+    # sequence, in 1 batch starting below the next sequence expected (2) that is not [0,1] again
+    d = mkseg.write_partition(part('one-repeat', 'r-0'), {
+        0: mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=5, epoch=0, base_seq=0)
+        + mkseg.batch(2, [(None, b'c')], pid=5, epoch=0, base_seq=1)})
+    s = of_type(jsonl(['producers', d]), 'session')[0]
+    eq((s['recordsWithRepeatedSequence'], s['outOfOrderBatches']), (1, 1), 'built session')
+    _, out, _ = run(['producers', '--color', 'never', d])
+    eq(out.split('\n')[0], 'r-0: 1 producer, 1 session, 1 repeated sequence', 'producers partition line')
+    check('\n    1 record with a sequence already seen' in out and '\n    1 out-of-order batch ' in out,
+          'producers session lines:\n' + out)
+    _, out, _ = run(['--color', 'never', d])
+    check('\n  sequences     0 gaps, 0 explained, 1 record with a repeated sequence\n' in out, 'scan total:\n' + out)
+    check('1 record with a sequence already seen, 1 out-of-order batch' in out, 'scan partition:\n' + out)
+    # every text view of every corpus scenario: no "1 <plural noun>" on stdout or stderr
+    scen = sorted(x for x in os.listdir(GEN) if os.path.isdir(os.path.join(GEN, x)))
+    check(len(scen) >= 40, 'corpus scenarios')
+    runs = [([c] + extra, [gen(x)]) for x in scen
+            for c, extra in (('scan', []), ('scan', ['-v']), ('dups', ['-v']), ('producers', []), ('txns', []),
+                             ('verify', []))]
+    runs += [(['diff'], [gen('codec-none'), gen('damaged-truncated')]),
+             (['diff'], [gen('payments-dup'), gen('payments-idem')]),
+             (['scan'], [gen('payments-dup'), gen('payments-idem'), gen('payments-app')]),
+             (['scan'], [d])]
+    for cmd, paths in runs:
+        _, out, err = run(cmd + ['--color', 'never'] + paths if cmd[0] != 'verify' else cmd + paths)
+        for line in (out + err).split('\n'):
+            m = ONE_PLURAL.search(line)
+            check(m is None, '%s %s: "%s" in %r' % (' '.join(cmd), ' '.join(paths), m and m.group(0), line))
+
+
+@test
+def transactional_id_always_present():
+    # issue 3: occurrences and sessions both write transactionalId, null when no
+    # __transaction_state partition among the inputs names the producer id. payments-app
+    # (SCENARIOS.tsv): pay-77 written by pid 1002 and pid 1003, one session each.
+    for cmd in ('dups', 'explain', 'scan'):
+        extra = ['--value', 'pay-77'] if cmd == 'explain' else []
+        objs = jsonl([cmd] + extra + [gen('payments-app')])
+        occ = [o for g in of_type(objs, 'group') for o in g['occurrences']]
+        eq(sorted(o['producerId'] for o in occ), [1002, 1003], '%s occurrences' % cmd)
+        for o in occ:
+            check('transactionalId' in o and o['transactionalId'] is None, '%s occurrence: %r' % (cmd, o))
+    s = sessions('payments-app')
+    eq(sorted(x['producerId'] for x in s), [1002, 1003], 'sessions')
+    for x in s:
+        check('transactionalId' in x and x['transactionalId'] is None, 'session: %r' % x)
 
 
 REPORT_KEYS = ['topic', 'partition', 'segments', 'records', 'batches', 'control_records', 'first_offset',

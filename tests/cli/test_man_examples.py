@@ -30,8 +30,6 @@ MAN = os.path.join(ROOT, 'man', 'segscan.1')
 
 # command -> why its output differs from the manual (reported; remove when fixed)
 KNOWN_BUGS = {
-    'segscan producers testdata/corpus/gen/idem-seq-gap':
-        'the partition line says "1 sequence gaps" (plural for one gap; cmd_producers.c)',
 }
 
 failures = 0

@@ -198,7 +198,7 @@ def main(argv):
         r.case('preallocated .timeindex beside an empty .log', ['--json', P + '00000000000000000100.timeindex'], 0,
                stdout_has=['"indexEntries":873813'])
         r.case('odd-size .index without .log', [P + '00000000000000000200.index'], 0,
-               stdout_has=['offset: 201 position: 0\n'], stderr_has=['1 bytes after the last whole'])
+               stdout_has=['offset: 201 position: 0\n'], stderr_has=['1 byte after the last whole'])
         r.case('odd-size .index --verify-index-only without .log',
                ['--verify-index-only', P + '00000000000000000200.index'], 2, stderr_has=['not checked'])
         r.case('odd-size .index sanity', ['--index-sanity-check', P + '00000000000000000200.index'], 3,

@@ -35,5 +35,11 @@ out=$(comp segscan --color "")
 expect "--color values" never "$out"
 out=$(comp segscan explain --value-con)
 expect "explain options" --value-contains "$out"
+out=$(comp segscan txns --local)
+expect "analysis options" --local-time "$out"
+out=$(comp segscan diff --local)
+expect "diff options" --local-time "$out"
+out=$(comp segscan dump --local)
+refuse "dump options" --local-time "$out"
 echo "test_completion: $n checks, $fail failed"
 exit $((fail > 0))
