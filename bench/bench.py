@@ -12,6 +12,9 @@ mapped by the process included):
                                   segment's uncompressed record sections, retried
                                   batches included, compressed as one file by the CLI
                                   at the level gen-segment used; snappy: bench/snappy-cli)
+    floor: ...                    bench/floor, one thread: what reading (as the scan
+                                  reads) + CRC, + decompressing every batch, + decoding
+                                  every record, + XXH3 of every value cost alone
     segscan dump --json FILE
     segscan FILE                  the default scan (CRC, fingerprints, sessions), with
                                   --threads 1 and the default (one per online CPU)
@@ -45,6 +48,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+# bench/floor depths: reading as the analysis does + CRC, + decompression, + record decoding, + XXH3
+FLOORS = [('walk', 'read+crc'), ('decompress', '+decompress'), ('records', '+decode'), ('hash', '+xxh3')]
 
 CLI = {  # codec -> (compress argv, decompress argv, extension); snappy: bench/snappy-cli
     'gzip': (['gzip', '-6', '-c'], ['gzip', '-dc'], 'gz'),
@@ -135,6 +141,7 @@ class Bench:
         self.segscan = os.path.join(a.build, 'src', 'cli', 'segscan')
         self.gen = os.path.join(a.build, 'bench', 'gen-segment')
         self.snappy = os.path.join(a.build, 'bench', 'snappy-cli')
+        self.floor = os.path.join(a.build, 'bench', 'floor')
         self.rows = []
         self.notes = []
 
@@ -211,6 +218,12 @@ class Bench:
                         subprocess.run([self.snappy, '-c', raw], stdout=fout, check=True)
                 t_cli, _ = self.row(codec, 'file', 'snappy-cli -d RECORDS', [self.snappy, '-d', cfile], fsize, recs,
                                     t_cat)
+            # what the layers under the scan cost alone (bench/floor.c), one thread
+            floors = {}
+            for depth, what in FLOORS:
+                floors[depth], _ = self.row(codec, 'file', 'floor: ' + what,
+                                            [self.floor, seg, '--runs', '1', '--no-warm', '--depth', depth],
+                                            fsize, recs, t_cat, t_cli)
             self.row(codec, 'file', 'segscan dump --json', [self.segscan, 'dump', '--json', seg], fsize, recs, t_cat,
                      t_cli)
             s1, rss1 = self.row(codec, 'file', 'segscan --threads 1', [self.segscan, '--threads', '1', seg], fsize,
@@ -237,7 +250,7 @@ class Bench:
             d1, _ = self.row(codec, 'dir4', 'segscan --threads 1', [self.segscan, '--threads', '1', d], dsize,
                              dtruth['records'], d_cat, None, dvalid)
             dd, _ = self.row(codec, 'dir4', 'segscan', [self.segscan, d], dsize, dtruth['records'], d_cat, None, dvalid)
-            results[codec] = dict(t_cat=t_cat, t_cli=t_cli, s1=s1, sd=sd, rss1=rss1, rssd=rssd, d1=d1, dd=dd,
+            results[codec] = dict(floors=floors, t_cat=t_cat, t_cli=t_cli, s1=s1, sd=sd, rss1=rss1, rssd=rssd, d1=d1, dd=dd,
                                   recs=recs, truth=truth, fsize=fsize, valid=valid and dvalid)
             if codec == 'none' and not a.skip_diff:
                 self.diff_rows(seg, truth, d, parts, t_cat, size)
@@ -332,6 +345,10 @@ class Bench:
                 r = results[codec]
                 target(r['valid'] and r['s1'] <= 1.15 * r['t_cli'], '%s, one thread: %.3f s = %.2fx the CLI (%.3f s); '
                        'target <= 1.15x' % (codec, r['s1'], r['s1'] / r['t_cli'], r['t_cli']))
+                f = r['floors']
+                lines.append('        floor: batches decompressed alone %.3f s = %.2fx the CLI; with record decoding '
+                             'and XXH3 %.3f s = %.2fx' % (f['decompress'], f['decompress'] / r['t_cli'], f['hash'],
+                                                         f['hash'] / r['t_cli']))
                 target(r['valid'] and r['d1'] >= 1.7 * r['dd'], '%s, 4 partitions: --threads 1 %.3f s, default %.3f s: '
                        '%.2fx faster; target >= 1.7x' % (codec, r['d1'], r['dd'], r['d1'] / r['dd']))
         for codec in ('lz4', 'snappy'):
@@ -340,6 +357,10 @@ class Bench:
                 rate = r['recs'] / r['s1']
                 target(r['valid'] and rate >= 8e6, '%s, one thread: %.2f M records/s; target >= 8 M records/s per '
                        'thread' % (codec, rate / 1e6))
+                f = r['floors']
+                lines.append('        floor: read+CRC+decompress+decode+XXH3 alone %.2f M records/s (%.0f ns a record); '
+                             'the analysis adds %.0f ns a record' % (r['recs'] / f['hash'] / 1e6, f['hash'] / r['recs'] * 1e9,
+                                                                    (r['s1'] - f['hash']) / r['recs'] * 1e9))
         for rr in self.rows:
             if rr['codec'] == 'none' and rr['input'] == 'file' and rr['cmd'] == 'segscan dump --json':
                 mbs = rr['size'] / rr['wall'] / MB

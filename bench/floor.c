@@ -1,0 +1,157 @@
+/* floor - what the layers under segscan's scan cost on their own, one thread.
+ *
+ * Walks one segment with libsegscan and stops at a chosen depth, so that the
+ * time of a full `segscan --threads 1` can be split into what reading, checking,
+ * decompressing, decoding and hashing cost, and what is left for the analysis:
+ *
+ *   walk        reading as the analysis does (pread windows into a reused buffer), batch
+ *               framing and the CRC-32C of every batch
+ *   decompress  + each batch's records section decompressed (ss_records_begin), not decoded
+ *   records     + every record decoded (ss_records_next)
+ *   hash        + the XXH3-128 of every value (the default fingerprint)
+ *
+ * Prints one line per depth: CPU seconds (median of --runs, after one pass that
+ * warms the page cache unless --no-warm), MB/s of segment and records/s. Run by
+ * hand and by bench/bench.py, never by the tests.
+ *
+ * usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]
+ */
+#define _GNU_SOURCE 1
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <xxhash.h>
+
+#include "segscan/segscan.h"
+
+enum { D_WALK, D_DECOMPRESS, D_RECORDS, D_HASH, D_COUNT };
+#define WINDOW ((size_t)512 << 10)
+
+static const char *const depth_name[D_COUNT] = {"walk", "decompress", "records", "hash"};
+
+static double cpu_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* One pass at `depth`; returns CPU seconds, *records the records met (batches' counts for walk). */
+static double one_pass(const char *path, int depth, uint64_t *records, uint64_t *bytes, uint64_t *sink) {
+    ss_segment *s;
+    ss_error err;
+    if (ss_segment_open(path, &s, &err) != SS_E_OK) {
+        fprintf(stderr, "floor: %s: %s\n", path, err.msg);
+        exit(2);
+    }
+    ss_decoder *d = ss_decoder_new(64u << 20);
+    if (!d) {
+        fprintf(stderr, "floor: out of memory\n");
+        exit(2);
+    }
+    double t0 = cpu_now();
+    /* as the analysis reads (src/lib/anread.c): windows copied with pread into one
+     * reused buffer, batches framed and CRC-checked in the window */
+    size_t cap = WINDOW;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        fprintf(stderr, "floor: out of memory\n");
+        exit(2);
+    }
+    uint64_t size = ss_segment_size(s), pos = 0, n = 0, h = 0;
+    while (pos < size) {
+        size_t got = ss_segment_read(s, pos, buf, cap);
+        size_t at = 0;
+        ss_batch b;
+        while (at < got) {
+            ss_errkind k = ss_batch_parse(buf + at, got - at, pos + at, true, d, &b, &err);
+            if (k != SS_E_OK) break;
+            at += b.size;
+            if (depth == D_WALK) {
+                n += (uint64_t)(b.count > 0 ? b.count : 1);
+                continue;
+            }
+            ss_rec_iter it;
+            if (ss_records_begin(d, &b, &it, &err) != SS_E_OK) continue;
+            if (depth == D_DECOMPRESS) {
+                n += (uint64_t)(b.count > 0 ? b.count : 1);
+                h += (uint64_t)(it.end - it.p);
+                continue;
+            }
+            ss_record r;
+            while (ss_records_next(&it, &r, &err) == 1) {
+                n++;
+                if (depth == D_HASH && r.value_len >= 0) h += XXH3_128bits(r.value, (size_t)r.value_len).low64;
+                else h += (uint64_t)r.value_len;
+            }
+        }
+        if (at == 0) {
+            /* a batch larger than the window, or not a batch: grow once, else stop */
+            if (got < cap || cap >= ((size_t)256 << 20)) break;
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (!nb) break;
+            buf = nb;
+            cap *= 2;
+            continue;
+        }
+        pos += at;
+    }
+    free(buf);
+    double t = cpu_now() - t0;
+    *bytes = ss_segment_size(s);
+    ss_decoder_free(d);
+    ss_segment_close(s);
+    *records = n;
+    *sink += h;
+    return t;
+}
+
+int main(int argc, char **argv) {
+    const char *path = NULL;
+    int runs = 5, only = -1;
+    bool warm = true;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--no-warm")) {
+            warm = false;
+        } else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
+            const char *v = argv[++i];
+            for (int k = 0; k < D_COUNT; k++)
+                if (!strcmp(v, depth_name[k])) only = k;
+            if (only < 0) {
+                fprintf(stderr, "floor: --depth walk|decompress|records|hash\n");
+                return 2;
+            }
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]\n");
+            return 2;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path || runs < 1 || runs > 100) {
+        fprintf(stderr, "usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]\n");
+        return 2;
+    }
+    uint64_t sink = 0;
+    for (int k = 0; k < D_COUNT; k++) {
+        if (only >= 0 && k != only) continue;
+        double t[100];
+        uint64_t recs = 0, bytes = 0;
+        if (warm) (void)one_pass(path, k, &recs, &bytes, &sink); /* the page cache */
+        for (int i = 0; i < runs; i++) t[i] = one_pass(path, k, &recs, &bytes, &sink);
+        qsort(t, (size_t)runs, sizeof *t, cmp_double);
+        double m = t[runs / 2];
+        printf("%-11s %8.3f s cpu %9.1f MB/s %11.0f records/s\n", depth_name[k], m, (double)bytes / 1e6 / m,
+               (double)recs / m);
+    }
+    return sink == 42 ? 1 : 0; /* keep the hashes from being optimised away */
+}
