@@ -328,10 +328,22 @@ class Bench:
                 '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024, 100 * r['idle'],
                 ' *' if r in loud else ''))
         lines += [''] + self.notes
-        lines += ['', 'targets (issue 6):']
+        lines += ['', 'targets (issue 3: the default scan of a ~200 MB segment, default threads):']
 
         def target(ok, text):
             lines.append('  [%s] %s' % ('met' if ok else 'NOT met', text))
+
+        for codec, limit, versus in (('none', 4.0, 't_cat'), ('zstd', 1.5, 't_cli')):
+            if codec in results and results[codec][versus]:
+                r = results[codec]
+                dump = next((x['wall'] for x in self.rows if x['codec'] == codec and x['input'] == 'file'
+                             and x['cmd'] == 'segscan dump --json'), None)
+                target(r['valid'] and r['sd'] <= limit * r[versus],
+                       '%s: %.3f s = %.2fx %s (%.3f s), %.2fx dump --json (%.3f s), %.0f MB/s; target <= %.1fx %s'
+                       % (codec, r['sd'], r['sd'] / r[versus], 'cat' if versus == 't_cat' else 'zstd -dc',
+                          r[versus], r['sd'] / dump if dump else 0, dump or 0, r['fsize'] / r['sd'] / MB, limit,
+                          'cat' if versus == 't_cat' else 'zstd -dc'))
+        lines += ['', 'targets (issue 6):']
 
         if 'big' in results:
             b = results['big']

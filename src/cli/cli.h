@@ -18,6 +18,8 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_error(const char *file, const ss_error *e);
 
 bool parse_u64(const char *s, uint64_t *v);
+/* All of stdin into a new buffer (free it); 0, or -1 when reading failed or memory ran out. */
+int cli_read_stdin(uint8_t **buf, size_t *len);
 
 /* --local-time (scan, dups, producers, txns, explain, diff): human timestamps in the local
  * time of TZ with its UTC offset instead of UTC. Set by the option parsers (main.c). */

@@ -376,27 +376,6 @@ static bool has_suffix(const char *s, const char *suf) {
 
 /* ---- one .log file ----------------------------------------------------------------- */
 
-static int read_stdin(uint8_t **buf, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    uint8_t *b = malloc(cap);
-    if (!b) return -1;
-    for (;;) {
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) { free(b); return -1; }
-            b = nb;
-            cap *= 2;
-        }
-        size_t r = fread(b + n, 1, cap - n, stdin);
-        n += r;
-        if (r == 0) break;
-    }
-    if (ferror(stdin)) { free(b); return -1; }
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
 /* ---- the fast path of a dump ----------------------------------------------------------
  * Batches are copied with pread(2) into a reused window (ss_segment_read) and
  * parsed there while each is whole and passes its CRC: mapping every page of a
@@ -472,7 +451,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     if (is_stdin) {
         uint8_t *buf;
         size_t len;
-        if (read_stdin(&buf, &len) != 0) {
+        if (cli_read_stdin(&buf, &len) != 0) {
             warnx_("-: cannot read standard input");
             return EXIT_TROUBLE;
         }

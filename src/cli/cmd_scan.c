@@ -649,27 +649,6 @@ static void progress_clear(struct progress *p) {
     p->drawn = 0;
 }
 
-static int read_all_stdin(uint8_t **buf, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    uint8_t *b = malloc(cap);
-    if (!b) return -1;
-    for (;;) {
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) { free(b); return -1; }
-            b = nb;
-            cap *= 2;
-        }
-        size_t r = fread(b + n, 1, cap - n, stdin);
-        n += r;
-        if (r == 0) break;
-    }
-    if (ferror(stdin)) { free(b); return -1; }
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
 static int hexval(char ch) {
     if (ch >= '0' && ch <= '9') return ch - '0';
     if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
@@ -868,7 +847,7 @@ static int scan_main(int mode, int argc, char **argv) {
             stdin_used = true;
             uint8_t *buf;
             size_t len;
-            if (read_all_stdin(&buf, &len) != 0) {
+            if (cli_read_stdin(&buf, &len) != 0) {
                 warnx_("-: cannot read standard input");
                 rc = exit_merge(rc, EXIT_TROUBLE);
                 continue;

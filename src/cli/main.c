@@ -90,6 +90,27 @@ void cli_format_time(int64_t ms, char *buf, size_t n) {
     ss_format_time(ms, buf, n);
 }
 
+int cli_read_stdin(uint8_t **buf, size_t *len) {
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *b = malloc(cap);
+    if (!b) return -1;
+    for (;;) {
+        if (n == cap) {
+            uint8_t *nb = realloc(b, cap * 2);
+            if (!nb) { free(b); return -1; }
+            b = nb;
+            cap *= 2;
+        }
+        size_t r = fread(b + n, 1, cap - n, stdin);
+        n += r;
+        if (r == 0) break;
+    }
+    if (ferror(stdin)) { free(b); return -1; }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_text, stderr);
