@@ -182,6 +182,7 @@ typedef struct ss_an_partition {
     bool compacted;               /* offset gaps, records missing inside batches, empty batches or a delete horizon */
     uint64_t offset_gaps;
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging;
+    uint64_t txn_empty_aborted;   /* of txn_empty, the aborted ones (the others committed) */
     uint64_t aborted_records, open_txn_records;
     int64_t now_ms;               /* the "now" used for hanging transactions */
     int64_t lso;                  /* last stable offset, -1 if no batch */

@@ -180,16 +180,7 @@ void txns_text_counts(struct scan_cli *c, uint32_t part) {
     const ss_an_partition *P = ss_an_partition_at(c->an, part);
     /* an empty transaction (a marker without data) is also counted as committed or aborted:
      * say how many of each kind were empty, next to that kind */
-    uint64_t empty_commit = 0, empty_abort = 0;
-    if (P->txn_empty) {
-        size_t nt = ss_an_txn_count(c->an);
-        for (size_t i = 0; i < nt; i++) {
-            const ss_an_txn *t = ss_an_txn_at(c->an, i);
-            if (t->partition != part || !t->empty) continue;
-            if (t->result == SS_TXN_COMMIT) empty_commit++;
-            else if (t->result == SS_TXN_ABORT) empty_abort++;
-        }
-    }
+    uint64_t empty_abort = P->txn_empty_aborted, empty_commit = P->txn_empty - empty_abort;
     ss_out *o = c->out;
     out_printf(o, "%" PRIu64 " committed", P->txn_committed);
     if (empty_commit) out_printf(o, " (%" PRIu64 " empty)", empty_commit);

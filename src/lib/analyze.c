@@ -1090,6 +1090,7 @@ static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const a
     t->result = result;
     if (result == SS_TXN_COMMIT) P->txn_committed++;
     else P->txn_aborted++;
+    if (t->empty && result == SS_TXN_ABORT) P->txn_empty_aborted++;
 }
 
 /* ---- one batch ------------------------------------------------------------------------ */
