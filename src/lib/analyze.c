@@ -1722,11 +1722,12 @@ static void pipeline_run(ss_analysis *a) {
             a->force_resync = true;
         }
     }
-    unsigned nt = a->o.threads ? a->o.threads : online_cpus();
-    if (nt > 256) nt = 256;
-    /* no more threads than units to read (small inputs: no thread at all) */
+    /* no more threads than units to read (small inputs: no thread at all, and no
+     * asking the system how many CPUs it has, which reads a file every run) */
     uint64_t units = 0;
-    for (size_t i = 0; i < a->nsegs_total && units < nt; i++) units += a->seg_size[i] / a->unit_bytes + 1;
+    for (size_t i = 0; i < a->nsegs_total && units < 256; i++) units += a->seg_size[i] / a->unit_bytes + 1;
+    unsigned nt = a->o.threads ? a->o.threads : units > 1 ? online_cpus() : 1;
+    if (nt > 256) nt = 256;
     if (units < nt) nt = units ? (unsigned)units : 1;
     pl.nslots = nt == 1 ? 2 : 2 * (size_t)nt + 2;
     pl.slots = calloc(pl.nslots, sizeof *pl.slots);
