@@ -805,20 +805,26 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
         free(buf);
         return;
     }
+    /* one fingerprint throughout: a split cannot part its copies (it would go on to 48
+     * bits, rewriting every record at each level), and it is one table entry */
+    bool one_fp = true;
     if (n * 48 > a->o.max_memory && bits + 2 <= 48) {
         bucket *sub = NULL;
         if (buckets_open(a, &sub, 4)) {
+            uint64_t lo0 = 0, hi0 = 0;
             for (uint64_t done = 0; done < n && !a->io_error;) {
                 size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
                 if (!read_all(a, fd, buf, m * sizeof *buf)) break;
-                for (size_t i = 0; i < m; i++) bucket_put(a, &sub[(buf[i].lo << bits) >> 62], &buf[i]);
+                if (done == 0) lo0 = buf[0].lo, hi0 = buf[0].hi;
+                for (size_t i = 0; i < m; i++) {
+                    one_fp = one_fp && buf[i].lo == lo0 && buf[i].hi == hi0;
+                    bucket_put(a, &sub[(buf[i].lo << bits) >> 62], &buf[i]);
+                }
                 done += m;
             }
             for (unsigned i = 0; i < 4; i++) bucket_flush(a, &sub[i]);
-            free(buf);
-            buf = NULL;
             for (unsigned i = 0; i < 4; i++) {
-                bucket_group(a, sub[i].fd, sub[i].n, bits + 2);
+                if (!one_fp) bucket_group(a, sub[i].fd, sub[i].n, bits + 2);
                 close(sub[i].fd);
                 free(sub[i].buf);
             }
@@ -829,10 +835,20 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
             }
         }
         free(sub);
-        free(buf);
-        return;
+        if (!one_fp || a->nomem || a->io_error) {
+            free(buf);
+            return;
+        }
+        if (lseek(fd, 0, SEEK_SET) != 0) {
+            a->io_error = true;
+            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+            free(buf);
+            return;
+        }
+    } else {
+        one_fp = false;
     }
-    if (!table_reset(a, n)) { a->nomem = true; free(buf); return; }
+    if (!table_reset(a, one_fp ? 1 : n)) { a->nomem = true; free(buf); return; }
     for (uint64_t done = 0; done < n && !a->nomem;) {
         size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
         if (!read_all(a, fd, buf, m * sizeof *buf)) break;

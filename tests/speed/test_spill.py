@@ -78,6 +78,28 @@ def main():
                         check(got[1] == ref[1], what + ': stdout differs')
                         check(got[2] == ref[2], what + ': report differs')
                         check('went through temporary files' in got[3], what + ': no note of the spill: ' + got[3][-300:])
+        # one value with thousands of copies (a hot key re-sent by an application): a bucket
+        # of one fingerprint cannot be split, and is grouped as it is; the result must equal
+        # the one without a limit. Built here: 40 batches of 100 records, no producer id,
+        # each record's value b'hot' (4,000 copies), plus 300 distinct values in 3 batches.
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
+        import mkseg
+        data, off = b'', 0
+        for _ in range(40):
+            data += mkseg.batch(off, [(None, b'hot')] * 100)
+            off += 100
+        for k in range(3):
+            data += mkseg.batch(off, [(None, b'cold-%04d' % (k * 100 + i)) for i in range(100)])
+            off += 100
+        hot = mkseg.write_partition(os.path.join(tmp, 'hot', 'hot-0'), {0: data})
+        ref = outputs(['dups', '--json'], [hot], ['--threads', '1', '--max-memory', '0'], tmp)
+        groups = [l for l in ref[1].decode().splitlines() if '"type":"group"' in l]
+        check(len(groups) == 1 and '"copies":4000' in groups[0], 'hot value: one group of 4000 copies: %r'
+              % [g[:120] for g in groups])
+        for limit in ('3000', '16K'):
+            got = outputs(['dups', '--json'], [hot], ['--threads', '1', '--max-memory', limit], tmp)
+            check(got[0] == ref[0] and got[1] == ref[1], 'hot value, --max-memory %s: same groups as without' % limit)
+            check('went through temporary files' in got[3], 'hot value, --max-memory %s: spilled' % limit)
         # a spill that cannot create its file
         rc, out, err = run(['scan', '--max-memory', '1K', logdir], env={'TMPDIR': os.path.join(tmp, 'missing')})
         check(rc == 2 and 'cannot create a temporary file' in err, 'no place to spill: exit 2 (%d): %s' % (rc, err))
