@@ -913,23 +913,6 @@ static bool record_max_ts(vctx *c, ss_segment *seg, const vb *x, int64_t *out) {
 
 /* ---- .index and .timeindex --------------------------------------------------------- */
 
-/* Open an index beside the segment. Returns NULL when absent (missing set) or unreadable (reported). */
-static ss_index *open_index(vctx *c, const char *path, ss_index_kind kind, int64_t base, bool *missing) {
-    *missing = false;
-    struct stat st;
-    if (stat(path, &st) != 0 && errno == ENOENT) {
-        *missing = true;
-        return NULL;
-    }
-    ss_index *ix;
-    ss_error err;
-    if (ss_index_open(path, kind, base, &ix, &err) != SS_E_OK) {
-        FIND(c, "unreadable", path, 0, -1, "%s", err.msg);
-        return NULL;
-    }
-    return ix;
-}
-
 /* How many slots hold entries: a zero-filled preallocated tail is not entries. */
 static uint64_t index_entries(const ss_index *ix, bool *prealloc) {
     *prealloc = false;
@@ -957,20 +940,49 @@ static void note_prealloc(vctx *c, const char *path, const ss_index *ix, uint64_
              "whole entry)", ix->file_size, ix->entry_size, ix->file_size % ix->entry_size);
 }
 
-static void check_offset_index(vctx *c, const char *log_path, int64_t base, bool active, const segres *R) {
-    char *path = sibling(log_path, ".index");
-    if (!path) return;
-    bool missing;
-    ss_index *ix = open_index(c, path, SS_INDEX_OFFSET, base, &missing);
-    if (missing && R->file_size > 0)
-        FIND(c, "index-missing", path, 0, -1, "no offset index beside %s (%" PRIu64 " bytes); not checked", log_path,
-             R->file_size);
-    if (!ix) { free(path); return; }
-    c->st->index_files++;
-    caps_reset(c, path);
+/* The index of kind `kind` beside log_path (suffix ".index" or ".timeindex", `what` its name in
+ * messages), opened for checking: a missing one is reported when the log holds bytes, an
+ * unreadable one is reported, and the entries in use are counted (*n) with the preallocated tail
+ * noted. NULL when there is nothing to check; else close it with index_end. */
+static ss_index *index_begin(vctx *c, const char *log_path, const char *suffix, ss_index_kind kind, const char *what,
+                             int64_t base, bool active, const segres *R, char **path, uint64_t *n) {
+    *path = sibling(log_path, suffix);
+    if (!*path) return NULL;
+    struct stat st;
+    ss_index *ix = NULL;
+    ss_error err;
+    if (stat(*path, &st) != 0 && errno == ENOENT) {
+        if (R->file_size > 0)
+            FIND(c, "index-missing", *path, 0, -1, "no %s beside %s (%" PRIu64 " bytes); not checked", what, log_path,
+                 R->file_size);
+    } else if (ss_index_open(*path, kind, base, &ix, &err) != SS_E_OK) {
+        FIND(c, "unreadable", *path, 0, -1, "%s", err.msg);
+        ix = NULL;
+    }
+    if (!ix) {
+        free(*path);
+        *path = NULL;
+        return NULL;
+    }
+    caps_reset(c, *path);
     bool prealloc;
-    uint64_t n = index_entries(ix, &prealloc);
-    note_prealloc(c, path, ix, n, prealloc, active);
+    *n = index_entries(ix, &prealloc);
+    note_prealloc(c, *path, ix, *n, prealloc, active);
+    return ix;
+}
+
+static void index_end(vctx *c, ss_index *ix, char *path) {
+    caps_flush(c);
+    ss_index_close(ix);
+    free(path);
+}
+
+static void check_offset_index(vctx *c, const char *log_path, int64_t base, bool active, const segres *R) {
+    char *path;
+    uint64_t n;
+    ss_index *ix = index_begin(c, log_path, ".index", SS_INDEX_OFFSET, "offset index", base, active, R, &path, &n);
+    if (!ix) return;
+    c->st->index_files++;
     c->st->index_entries += n;
     const vbvec *bs = &R->bs;
     ss_offset_entry prev = {0, 0};
@@ -1022,26 +1034,16 @@ static void check_offset_index(vctx *c, const char *log_path, int64_t base, bool
                   "ends at offset %" PRId64 " (the batch there holds %" PRId64 "..%" PRId64 ")",
                   i, e.offset, e.position, e.offset, x->base, x->last);
     }
-    caps_flush(c);
-    ss_index_close(ix);
-    free(path);
+    index_end(c, ix, path);
 }
 
 static void check_time_index(vctx *c, const char *log_path, ss_segment *seg, int64_t base, bool active,
                              const segres *R) {
-    char *path = sibling(log_path, ".timeindex");
-    if (!path) return;
-    bool missing;
-    ss_index *ix = open_index(c, path, SS_INDEX_TIME, base, &missing);
-    if (missing && R->file_size > 0)
-        FIND(c, "index-missing", path, 0, -1, "no time index beside %s (%" PRIu64 " bytes); not checked", log_path,
-             R->file_size);
-    if (!ix) { free(path); return; }
+    char *path;
+    uint64_t n;
+    ss_index *ix = index_begin(c, log_path, ".timeindex", SS_INDEX_TIME, "time index", base, active, R, &path, &n);
+    if (!ix) return;
     c->st->timeindex_files++;
-    caps_reset(c, path);
-    bool prealloc;
-    uint64_t n = index_entries(ix, &prealloc);
-    note_prealloc(c, path, ix, n, prealloc, active);
     c->st->timeindex_entries += n;
     const vbvec *bs = &R->bs;
     ss_time_entry prev = {0, 0};
@@ -1082,9 +1084,7 @@ static void check_time_index(vctx *c, const char *log_path, ss_segment *seg, int
               " at byte %" PRIu64 " has maxTimestamp %" PRId64,
               i, e.timestamp, e.offset, x->base, x->last, x->pos, x->max_ts);
     }
-    caps_flush(c);
-    ss_index_close(ix);
-    free(path);
+    index_end(c, ix, path);
 }
 
 /* ---- .txnindex ------------------------------------------------------------------ */
