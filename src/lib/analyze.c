@@ -14,8 +14,8 @@
  *
  * What is kept is fixed-size: one entry per batch (an_batch); per distinct
  * fingerprint an 8-byte slot of an open-addressing table (a 32-bit tag and an
- * index) and a 24-byte entry (fp_ent: the rest of the fingerprint, where its
- * first copy is), so 35 to 47 bytes whatever the table's load; and one entry
+ * index) and a 16-byte entry (fp_ent: 64 more bits of the fingerprint, where
+ * its first copy is), so 27 to 32 bytes at the table's load of 50-75%; and one entry
  * per copy of a repeated fingerprint (an_occ). Payloads are never copied; what
  * an output needs from a record later (a value preview, a key) is read back
  * from the segment with ss_an_fetch(). Large tables sit on transparent huge
@@ -52,7 +52,6 @@
 #include "segscan/index.h"
 
 #define NONE32 UINT32_MAX
-#define GROUPED UINT32_MAX
 #define SEQ_MOD ((int64_t)1 << 31)
 #define MAX_DAMAGE_KEPT 100
 /* batches kept decompressed for ss_an_fetch: the copies of one group, and of
@@ -76,22 +75,40 @@ typedef struct an_batch {
     uint8_t flags, magic;
 } an_batch;
 
-/* A distinct fingerprint: the 128-bit hash is (lo, hi); the table slot holds
- * lo's low 32 bits as a tag, the entry the rest. */
+/* A distinct fingerprint. The 128-bit hash is (lo, hi); the table slot holds
+ * lo's low 32 bits as a tag, the entry hi: 96 bits tell fingerprints apart
+ * (two of 10^9 distinct ones meet with odds of about 10^-11), and a group
+ * keeps the full 128 bits of a copy. Fresh memory is much of the scan's cost
+ * (every page is zeroed, and on a VM first backed by the host), hence 16 bytes:
+ *  - first copy: batch; delta = its offset - the batch's base offset, tsd = the
+ *    batch's maxTimestamp - its timestamp, both 0..65534; else delta == ENT_FAR
+ *    and both are in `far` (sorted by entry, as entries are appended);
+ *  - once repeated (batch & ENT_GROUPED): the group index is delta | tsd << 16,
+ *    batch still the first copy's (its topic). */
 typedef struct fp_ent {
     uint64_t hi;
-    uint32_t lo_hi;           /* lo >> 32 */
-    uint32_t batch;           /* the first copy's batch */
-    uint32_t delta;           /* its offset - batch base offset; GROUPED: tsd is the group index */
-    int32_t tsd;              /* its timestamp - batch maxTimestamp; TS_FAR: see far_ts */
+    uint32_t batch;
+    uint16_t delta, tsd;
 } fp_ent;
 
-#define TS_FAR INT32_MIN
+#define ENT_GROUPED 0x80000000u
+#define ENT_FAR 0xffffu
+#define MAX_BATCHES ENT_GROUPED   /* batch indexes fit beside the flag */
 
-typedef struct far_ts {
+static inline bool ent_grouped(const fp_ent *e) { return (e->batch & ENT_GROUPED) != 0; }
+static inline uint32_t ent_batch(const fp_ent *e) { return e->batch & ~ENT_GROUPED; }
+static inline uint32_t ent_group(const fp_ent *e) { return (uint32_t)e->delta | (uint32_t)e->tsd << 16; }
+static inline void ent_set_group(fp_ent *e, uint32_t g) {
+    e->batch |= ENT_GROUPED;
+    e->delta = (uint16_t)g;
+    e->tsd = (uint16_t)(g >> 16);
+}
+
+typedef struct far_ent {
     uint32_t ent;
+    uint32_t delta;
     int64_t ts;
-} far_ts;
+} far_ent;
 
 typedef struct an_occ {
     int64_t ts;
@@ -197,7 +214,9 @@ typedef struct pipeline {
 /* ---- spilling: fingerprints in bucket files ---------------------------------------------- */
 
 /* One fingerprint occurrence in a bucket file; seq == SPILL_GROUP: the head of
- * a group formed before the spill (ts holds the group index). */
+ * a group formed before the spill (ts holds the group index). A bucket is
+ * chosen by hi's top bits: the fingerprints written from the table when it
+ * spills have only lo's low 32 bits (the tag), all that matching uses. */
 typedef struct spill_rec {
     uint64_t lo, hi;
     int64_t ts;
@@ -235,7 +254,7 @@ struct ss_analysis {
     size_t slot_cap, slot_used, slot_grow_at;
     fp_ent *ents;
     size_t nents, ents_cap;
-    VEC(far_ts) far;
+    VEC(far_ent) far;
     VEC(an_occ) occs;
     VEC(an_group) groups;
     uint64_t fp_seq;          /* fingerprinted records so far */
@@ -563,25 +582,36 @@ static void table_free(ss_analysis *a) {
     a->far.n = a->far.cap = 0;
 }
 
-static int64_t ent_ts(const ss_analysis *a, uint32_t ei) {
-    const fp_ent *e = &a->ents[ei];
-    if (e->tsd != TS_FAR) return wadd(a->batches.v[e->batch].max_ts, e->tsd);
-    /* far timestamps are appended in entry order: binary search */
+/* The far side of entry ei (delta == ENT_FAR): appended in entry order, so binary search. */
+static const far_ent *ent_far(const ss_analysis *a, uint32_t ei) {
     size_t lo = 0, hi = a->far.n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         if (a->far.v[mid].ent < ei) lo = mid + 1;
         else hi = mid;
     }
-    return lo < a->far.n && a->far.v[lo].ent == ei ? a->far.v[lo].ts : -1;
+    return lo < a->far.n && a->far.v[lo].ent == ei ? &a->far.v[lo] : NULL;
+}
+
+/* The first copy of entry ei (not grouped): its offset delta and timestamp. */
+static void ent_first(const ss_analysis *a, uint32_t ei, uint32_t *delta, int64_t *ts) {
+    const fp_ent *e = &a->ents[ei];
+    if (e->delta != ENT_FAR) {
+        *delta = e->delta;
+        *ts = wsub(a->batches.v[e->batch].max_ts, e->tsd);
+        return;
+    }
+    const far_ent *f = ent_far(a, ei);
+    *delta = f ? f->delta : 0;
+    *ts = f ? f->ts : -1;
 }
 
 /* Is entry e of the topic of `batch`? In order, the current topic's batches
  * are the ones from topic_first on; when buckets are grouped, ask the batches. */
 static inline bool same_topic(const ss_analysis *a, const fp_ent *e, uint32_t batch) {
     if (a->o.across_topics) return true;
-    if (!a->by_topic_of_batch) return e->batch >= a->topic_first;
-    return topic_of_batch(a, e->batch) == topic_of_batch(a, batch);
+    if (!a->by_topic_of_batch) return ent_batch(e) >= a->topic_first;
+    return topic_of_batch(a, ent_batch(e)) == topic_of_batch(a, batch);
 }
 
 /* Room for n more fingerprints; false when the tables would pass max_memory
@@ -622,19 +652,19 @@ static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t 
         if ((uint32_t)(v >> 32) != tag) continue;
         uint32_t ei = (uint32_t)(v & 0xffffffffu) - 1;
         fp_ent *e = &a->ents[ei];
-        if (e->hi != hi || e->lo_hi != (uint32_t)(lo >> 32) || !same_topic(a, e, batch)) continue;
+        if (e->hi != hi || !same_topic(a, e, batch)) continue;
         an_occ occ = {ts, batch, delta, NONE32, 0, 0};
         uint32_t oi = (uint32_t)a->occs.n;
-        if (e->delta != GROUPED) {
-            an_occ first = {ent_ts(a, ei), e->batch, e->delta, oi + 1, 0, 0};
+        if (!ent_grouped(e)) {
+            an_occ first = {0, e->batch, 0, oi + 1, 0, 0};
+            ent_first(a, ei, &first.delta, &first.ts);
             VEC_PUSH(a->occs, first, a->nomem = true; return);
             VEC_PUSH(a->occs, occ, a->nomem = true; return);
             an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
             VEC_PUSH(a->groups, g, a->nomem = true; return);
-            e->delta = GROUPED;
-            e->tsd = (int32_t)(a->groups.n - 1);
+            ent_set_group(e, (uint32_t)(a->groups.n - 1));
         } else {
-            an_group *g = &a->groups.v[(uint32_t)e->tsd];
+            an_group *g = &a->groups.v[ent_group(e)];
             VEC_PUSH(a->occs, occ, a->nomem = true; return);
             a->occs.v[g->last].next = oi;
             g->last = oi;
@@ -646,19 +676,18 @@ static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t 
     uint32_t ei = (uint32_t)a->nents++;
     fp_ent *e = &a->ents[ei];
     e->hi = hi;
-    e->lo_hi = (uint32_t)(lo >> 32);
     e->batch = batch;
     if (group != NONE32) {
-        e->delta = GROUPED;
-        e->tsd = (int32_t)group;
+        ent_set_group(e, group);
     } else {
-        e->delta = delta;
-        int64_t d = sat_sub(ts, a->batches.v[batch].max_ts);
-        if (d > INT32_MIN && d <= INT32_MAX) {
-            e->tsd = (int32_t)d;
+        int64_t d = sat_sub(a->batches.v[batch].max_ts, ts);
+        if (delta < ENT_FAR && d >= 0 && d < ENT_FAR) {
+            e->delta = (uint16_t)delta;
+            e->tsd = (uint16_t)d;
         } else {
-            e->tsd = TS_FAR;
-            far_ts f = {ei, ts};
+            e->delta = ENT_FAR;
+            e->tsd = 0;
+            far_ent f = {ei, delta, ts};
             VEC_PUSH(a->far, f, a->nomem = true);
         }
     }
@@ -751,19 +780,18 @@ static void spill_start(ss_analysis *a) {
     for (uint32_t ei = 0; ei < a->nents; ei++) {
         const fp_ent *e = &a->ents[ei];
         spill_rec r;
-        r.lo = (uint64_t)e->lo_hi << 32 | tags[ei];
+        r.lo = tags[ei]; /* the entry does not keep lo's high bits: buckets go by hi */
         r.hi = e->hi;
-        r.batch = e->batch;
-        if (e->delta == GROUPED) {
+        r.batch = ent_batch(e);
+        if (ent_grouped(e)) {
             r.seq = SPILL_GROUP;
-            r.ts = e->tsd;
+            r.ts = ent_group(e);
             r.delta = 0;
         } else {
             r.seq = 0;
-            r.ts = ent_ts(a, ei);
-            r.delta = e->delta;
+            ent_first(a, ei, &r.delta, &r.ts);
         }
-        bucket_put(a, &a->buckets[r.lo >> a->bucket_shift], &r);
+        bucket_put(a, &a->buckets[r.hi >> a->bucket_shift], &r);
     }
     free(tags);
     table_free(a);
@@ -772,7 +800,7 @@ static void spill_start(ss_analysis *a) {
 /* One fingerprinted record, in order, to its bucket (after a spill). */
 static void fp_spill(ss_analysis *a, const an_rec *s, uint32_t bi) {
     spill_rec r = {s->lo, s->hi, s->ts, a->fp_seq++, bi, s->delta};
-    if (!a->io_error && !a->nomem) bucket_put(a, &a->buckets[s->lo >> a->bucket_shift], &r);
+    if (!a->io_error && !a->nomem) bucket_put(a, &a->buckets[s->hi >> a->bucket_shift], &r);
 }
 
 static bool read_all(ss_analysis *a, int fd, void *p, size_t n) {
@@ -817,8 +845,8 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
                 if (!read_all(a, fd, buf, m * sizeof *buf)) break;
                 if (done == 0) lo0 = buf[0].lo, hi0 = buf[0].hi;
                 for (size_t i = 0; i < m; i++) {
-                    one_fp = one_fp && buf[i].lo == lo0 && buf[i].hi == hi0;
-                    bucket_put(a, &sub[(buf[i].lo << bits) >> 62], &buf[i]);
+                    one_fp = one_fp && (uint32_t)buf[i].lo == (uint32_t)lo0 && buf[i].hi == hi0;
+                    bucket_put(a, &sub[(buf[i].hi << bits) >> 62], &buf[i]);
                 }
                 done += m;
             }
@@ -1148,6 +1176,7 @@ static bool push_batch(ss_analysis *a, uint32_t part, uint32_t seg, const ss_bat
     ab.flags = (uint8_t)((b->transactional ? BF_TXN : 0) | (b->control ? BF_CTRL : 0) |
                          (b->timestamp_type == SS_TS_LOG_APPEND ? BF_LAT : 0) | (b->producer_id < 0 ? BF_NOPID : 0));
     size_t before = a->batches.n;
+    if (before >= MAX_BATCHES) { a->nomem = true; return false; }
     VEC_PUSH(a->batches, ab, a->nomem = true);
     return a->batches.n > before;
 }

@@ -63,18 +63,21 @@ def record(offset_delta, ts_delta, key, value, headers=()):
 
 def batch(base_offset, records, *, pid=-1, epoch=-1, base_seq=-1, base_ts=1700000000000, max_ts=None,
           ts_deltas=None, transactional=False, control=False, log_append_time=False, last_offset_delta=None,
-          leader_epoch=0):
-    """records: list of (key, value) or (key, value, headers) tuples (bytes or None)."""
+          leader_epoch=0, offset_deltas=None):
+    """records: list of (key, value) or (key, value, headers) tuples (bytes or None);
+    offset_deltas: each record's offsetDelta (default 0, 1, ...; a compacted batch has holes)."""
     recs = b''
     n = len(records)
     if ts_deltas is None:
         ts_deltas = list(range(n))
+    if offset_deltas is None:
+        offset_deltas = list(range(n))
     for i, r in enumerate(records):
         key, value = r[0], r[1]
         headers = r[2] if len(r) > 2 else ()
-        recs += record(i, ts_deltas[i], key, value, headers)
+        recs += record(offset_deltas[i], ts_deltas[i], key, value, headers)
     if last_offset_delta is None:
-        last_offset_delta = n - 1 if n else 0
+        last_offset_delta = max(offset_deltas) if n else 0
     if max_ts is None:
         max_ts = base_ts + (max(ts_deltas) if n else 0)
     attrs = (0x08 if log_append_time else 0) | (0x10 if transactional else 0) | (0x20 if control else 0)

@@ -787,6 +787,33 @@ def fingerprint_options():
 
 
 @test
+def first_copies_far_from_their_batch():
+    """The table keeps a first copy's offset and timestamp relative to its batch in 16 bits
+    each (src/lib/analyze.c, fp_ent), and the rest on the side: every case must read back
+    the values the batch was written with (DefaultRecord: offset = baseOffset + offsetDelta,
+    timestamp = baseTimestamp + timestampDelta)."""
+    d = os.path.join(TMP, 'far', 'far-0')
+    base_ts = 1700000000000
+    vals = [b'near-%d-value' % i for i in range(6)]
+    # offset deltas: 0, 65534 (the largest kept inline), 65535, 70000, 70001, 70002;
+    # timestamps: base, base + 100 s (maxTimestamp - 0), base + 34.466 s (max - 65534 ms inline),
+    # base + 34.465 s (max - 65535: on the side), base + 150 s (above maxTimestamp), base - 5 s
+    offs = [0, 65534, 65535, 70000, 70001, 70002]
+    tsd = [0, 100000, 34466, 34465, 150000, -5000]
+    a = mkseg.batch(0, [(None, v) for v in vals], base_ts=base_ts, max_ts=base_ts + 100000, ts_deltas=tsd,
+                    offset_deltas=offs, last_offset_delta=70002)
+    b = mkseg.batch(70003, [(None, v) for v in vals], base_ts=base_ts + 200000)
+    mkseg.write_partition(d, {0: a + b})
+    for extra in ([], ['--threads', '2'], ['--max-memory', '1']):
+        g = of_type(jsonl(['dups'] + extra + [d]), 'group')
+        eq(len(g), 6, 'groups %s' % extra)
+        firsts = sorted((x['occurrences'][0]['offset'], x['occurrences'][0]['timestamp']) for x in g)
+        eq(firsts, [(offs[i], base_ts + tsd[i]) for i in range(6)], 'first copies %s' % extra)
+        seconds = sorted((x['occurrences'][1]['offset'], x['occurrences'][1]['timestamp']) for x in g)
+        eq(seconds, [(70003 + i, base_ts + 200000 + i) for i in range(6)], 'second copies %s' % extra)
+
+
+@test
 def json_bytes_modes():
     d = os.path.join(TMP, 'bytes')
     bad = b'\xff\xfeok'
