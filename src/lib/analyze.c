@@ -619,7 +619,6 @@ static inline bool same_topic(const ss_analysis *a, const fp_ent *e, uint32_t ba
  * memory ran out (then a->nomem). */
 static bool table_room(ss_analysis *a, size_t n) {
     bool grow_slots = a->slot_used + n > a->slot_grow_at, grow_ents = a->nents + n > a->ents_cap;
-    if (!grow_slots && !grow_ents) return true;
     size_t nc = a->slot_cap;
     if (grow_slots) {
         nc = a->slot_cap + a->slot_cap / 2;
@@ -629,8 +628,9 @@ static bool table_room(ss_analysis *a, size_t n) {
         uint64_t bytes = (uint64_t)nc * sizeof *a->slots + (uint64_t)(a->nents + n) * sizeof *a->ents +
                          a->far.cap * sizeof *a->far.v;
         if (grow_slots) bytes += (uint64_t)a->slot_cap * sizeof *a->slots;
-        if (bytes > a->o.max_memory) return false;
+        if (bytes > a->o.max_memory) return false; /* also the first table, when the limit is below it */
     }
+    if (!grow_slots && !grow_ents) return true;
     if (a->nents + n >= (size_t)UINT32_MAX - 1) { a->nomem = true; return false; }
     if (grow_slots && !slots_resize(a, nc)) { a->nomem = true; return false; }
     if (grow_ents) {

@@ -804,7 +804,9 @@ def first_copies_far_from_their_batch():
                     offset_deltas=offs, last_offset_delta=70002)
     b = mkseg.batch(70003, [(None, v) for v in vals], base_ts=base_ts + 200000)
     mkseg.write_partition(d, {0: a + b})
-    for extra in ([], ['--threads', '2'], ['--max-memory', '1']):
+    rc, out, err = run(['dups', '--max-memory', '1K', d])
+    check(rc == 0 and 'went through temporary files' in err, 'a limit below the first table spills: %d %s' % (rc, err))
+    for extra in ([], ['--threads', '2'], ['--max-memory', '1K']):
         g = of_type(jsonl(['dups'] + extra + [d]), 'group')
         eq(len(g), 6, 'groups %s' % extra)
         firsts = sorted((x['occurrences'][0]['offset'], x['occurrences'][0]['timestamp']) for x in g)
