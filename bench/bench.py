@@ -32,12 +32,22 @@ records from --report; for diff the records only in A, or 'identical') is
 marked INVALID: it is not a result. Before each row it waits (--wait-quiet
 seconds at most) until the CPU is idle, and says per row how idle it was (a
 busy machine makes every wall-clock figure worse; the CPU seconds are shown
-too). One table is printed and written to --out with the targets of issue 6
+too).
+
+Memory, like the page cache, is warmed (--memory warm, the default): before
+each run `bench/floor --touch 512` maps, touches and frees 512 MiB, so that
+the pages the run is given are backed already. On a VM whose host takes freed
+guest memory back (free page reporting: here from about 2 to 10 s after it is
+freed), a process's first touch of fresh memory otherwise costs ~2 ms per MiB,
+30x the kernel's zeroing, and a run's time depends on how long ago the previous
+one freed its memory. --memory cold pauses 15 s before each run instead (every
+page costs its first touch; slow), --memory asis does neither. Below the 1 GiB rows a row
+times that first touch alone, cold, for the scan's peak RSS. One table is printed and written to --out with the targets of issue 6
 checked against it.
 
 usage: bench/bench.py [--build DIR] [--size MiB] [--big MiB] [--codecs none,gzip,...]
                       [--runs N] [--workdir DIR] [--out FILE] [--skip-big] [--skip-diff]
-                      [--wait-quiet SECONDS]
+                      [--wait-quiet SECONDS] [--memory warm|cold|asis]
 """
 
 import argparse
@@ -89,10 +99,12 @@ def wait_quiet(limit):
     return idle
 
 
-def timed(argv, runs, stdout=subprocess.DEVNULL):
-    """Median wall seconds, median CPU seconds (user + system) and max peak RSS (KiB)."""
+def timed(argv, runs, stdout=subprocess.DEVNULL, pre=None):
+    """Median wall seconds, median CPU seconds (user + system) and max peak RSS (KiB); pre() before each run."""
     walls, cpus, rss = [], [], 0
     for _ in range(runs):
+        if pre:
+            pre()
         t0 = time.perf_counter()
         p = subprocess.run(['/usr/bin/time', '-f', '%U %S %M'] + argv, stdout=stdout, stderr=subprocess.PIPE,
                            check=False)
@@ -179,9 +191,18 @@ class Bench:
                               % (' '.join(paths), got, want, p.returncode))
         return ok
 
-    def row(self, codec, inp, cmd, argv, size, records, t_cat=None, t_cli=None, valid=True, stdout=subprocess.DEVNULL):
+    def memory(self, mode=None):
+        """Before a run: warm memory (touched and freed, so backed by the host) or cold (freed pages returned)."""
+        mode = mode or self.a.memory
+        if mode == 'warm':
+            subprocess.run([self.floor, '--touch', '512'], stdout=subprocess.DEVNULL, check=False)
+        elif mode == 'cold':
+            time.sleep(15)
+
+    def row(self, codec, inp, cmd, argv, size, records, t_cat=None, t_cli=None, valid=True, stdout=subprocess.DEVNULL,
+            memory=None):
         idle = wait_quiet(self.a.wait_quiet)
-        wall, cpu, rss = timed(argv, self.a.runs, stdout)
+        wall, cpu, rss = timed(argv, self.a.runs, stdout, lambda: self.memory(memory))
         self.rows.append(dict(codec=codec, input=inp, cmd=cmd + ('' if valid else ' INVALID'), wall=wall, cpu=cpu,
                               rss=rss, size=size, records=records, x_cat=wall / t_cat if t_cat else None,
                               x_cli=wall / t_cli if t_cli else None, valid=valid, idle=idle))
@@ -265,7 +286,12 @@ class Bench:
                              btruth['records'], b_cat, None, bvalid)
             bd, brss = self.row('none', 'big', 'segscan', [self.segscan, big], bsize, btruth['records'], b_cat, None,
                                 bvalid)
-            results['big'] = dict(t_cat=b_cat, s1=b1, sd=bd, rssd=brss, size=bsize, truth=btruth, valid=bvalid)
+            mib = max(1, brss // 1024)
+            self.row('none', 'big', 'floor: touch %d MiB, cold' % mib, [self.floor, '--touch', str(mib)], bsize,
+                     btruth['records'], b_cat, None, True, memory='cold')
+            touch = next(x for x in self.rows if x['cmd'].startswith('floor: touch'))
+            results['big'] = dict(t_cat=b_cat, s1=b1, sd=bd, rssd=brss, size=bsize, truth=btruth, valid=bvalid,
+                                  touch=touch['cpu'], touch_mib=mib)
         self.load1 = loadavg()
         return results
 
@@ -319,6 +345,12 @@ class Bench:
                          'before them marked *)' % (len(loud), len(self.rows)))
         else:
             lines.append('machine: quiet (every row began with the CPU >= 95% idle)')
+        lines.append({'warm': 'memory: warm (before each run 512 MiB were touched and freed: the run\'s pages are '
+                              'backed by the host already)',
+                      'cold': 'memory: cold (15 s pause before each run: the host has taken freed memory back, every '
+                              'page costs its first touch)',
+                      'asis': 'memory: as is (no control; runs that follow one another reuse each other\'s pages)'}
+                     [a.memory])
         lines.append('%-6s %-5s %-34s %8s %8s %8s %12s %7s %7s %8s %5s' % (
             'codec', 'input', 'command', 'seconds', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli', 'RSS MiB', 'idle'))
         for r in self.rows:
@@ -349,6 +381,8 @@ class Bench:
             b = results['big']
             target(b['valid'] and b['sd'] <= 4 * b['t_cat'], 'uncompressed %.0f MiB, default threads: %.3f s = %.2fx cat '
                    '(%.3f s); target <= 4x' % (b['size'] / 2**20, b['sd'], b['sd'] / b['t_cat'], b['t_cat']))
+            lines.append('        fresh memory: the scan\'s peak RSS (%d MiB) first touched cold takes %.3f s CPU here '
+                         '(bench/floor --touch)' % (b['touch_mib'], b['touch']))
             j = [x * b['size'] / 240e6 for x in JAVA_240MB]
             target(b['sd'] * 10 <= j[0], 'vs Kafka\'s Java reader scaled to the same bytes (%.2f-%.2f s): %.1f-%.1fx '
                    'faster; target >= 10x' % (j[0], j[1], j[0] / b['sd'], j[1] / b['sd']))
@@ -402,6 +436,8 @@ def main():
     ap.add_argument('--skip-diff', action='store_true')
     ap.add_argument('--wait-quiet', type=float, default=300, help='seconds to wait before each row for the CPU to '
                                                                    'be idle (other work running)')
+    ap.add_argument('--memory', choices=('warm', 'cold', 'asis'), default='warm',
+                    help='before each run: touch and free 512 MiB (warm), pause 15 s (cold), or nothing (asis)')
     a = ap.parse_args()
     b = Bench(a)
     for p in (b.segscan, b.gen):

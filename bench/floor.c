@@ -14,7 +14,14 @@
  * warms the page cache unless --no-warm), MB/s of segment and records/s. Run by
  * hand and by bench/bench.py, never by the tests.
  *
+ * floor --touch MIB: the cost of memory the scan's tables need, alone: MIB of
+ * fresh anonymous memory mapped as src/lib/anread.c maps large tables (2 MiB
+ * aligned, MADV_HUGEPAGE) and written once every 4 KiB, so every page is
+ * faulted in and zeroed by the kernel (and, on a VM, perhaps first backed by
+ * the host). Prints CPU seconds and MB/s.
+ *
  * usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]
+ *        floor --touch MIB
  */
 #define _GNU_SOURCE 1
 #include <stdbool.h>
@@ -22,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <xxhash.h>
 
@@ -113,8 +121,34 @@ static double one_pass(const char *path, int depth, uint64_t *records, uint64_t 
     return t;
 }
 
+static int touch(const char *mib) {
+    char *end;
+    unsigned long m = strtoul(mib, &end, 10);
+    if (*end || m == 0 || m > ((size_t)1 << 20)) {
+        fprintf(stderr, "floor: --touch MIB (1 to 1048576)\n");
+        return 2;
+    }
+    size_t n = (size_t)m << 20, huge = (size_t)2 << 20;
+    double t0 = cpu_now();
+    uint8_t *q = mmap(NULL, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) {
+        fprintf(stderr, "floor: cannot map %lu MiB\n", m);
+        return 2;
+    }
+    uint8_t *p = (uint8_t *)(((uintptr_t)q + huge - 1) & ~(uintptr_t)(huge - 1));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+    for (size_t i = 0; i < n; i += 4096) ((volatile uint8_t *)p)[i] = 1;
+    double t = cpu_now() - t0;
+    printf("touch %8.3f s cpu %9.1f MB/s  (%lu MiB of fresh memory)\n", t, (double)n / 1e6 / t, m);
+    munmap(q, n + huge);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *path = NULL;
+    if (argc == 3 && !strcmp(argv[1], "--touch")) return touch(argv[2]);
     int runs = 5, only = -1;
     bool warm = true;
     for (int i = 1; i < argc; i++) {
@@ -131,7 +165,8 @@ int main(int argc, char **argv) {
                 return 2;
             }
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]\n");
+            fprintf(stderr, "usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]\n"
+                            "       floor --touch MIB\n");
             return 2;
         } else {
             path = argv[i];
