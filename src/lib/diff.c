@@ -4,14 +4,18 @@
  * segments and skips damaged batches (counting them). Offset mode compares in
  * lockstep and keeps only counts, coalesced ranges and the first listed
  * differences. Content mode counts fingerprints per side in one open
- * addressing table (24 bytes a distinct record), then reads the sides again
- * only when it has differences to list.
+ * addressing table (32 bytes a slot, sized from the inputs' sizes, on huge
+ * pages; lookups in runs of FP_RUN, prefetched, since the counts do not depend
+ * on their order), then reads the sides again only when it has differences to
+ * list.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <xxhash.h>
 
+#include "anread.h"
 #include "fingerprint.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
@@ -447,24 +451,59 @@ typedef struct fp_table {
     size_t cap, n;
 } fp_table;
 
-static bool fpt_grow(fp_table *t) {
-    size_t ncap = t->cap ? t->cap * 2 : 1 << 16;
-    fp_entry *ne = calloc(ncap, sizeof *ne);
-    if (!ne) return false;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!(t->e[i].na | t->e[i].nb)) continue;
-        size_t h = (size_t)t->e[i].lo & (ncap - 1);
-        while (ne[h].na | ne[h].nb) h = (h + 1) & (ncap - 1);
-        ne[h] = t->e[i];
-    }
-    free(t->e);
-    t->e = ne;
-    t->cap = ncap;
+static bool fpt_alloc(fp_table *t, size_t cap) {
+    fp_entry *e = an_calloc(cap, sizeof *e); /* zero pages, on huge pages when large */
+    if (!e) return false;
+    t->e = e;
+    t->cap = cap;
     return true;
 }
 
+static bool fpt_grow(fp_table *t) {
+    fp_table old = *t;
+    if (!fpt_alloc(t, old.cap ? old.cap * 2 : 1 << 16)) {
+        *t = old;
+        return false;
+    }
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!(old.e[i].na | old.e[i].nb)) continue;
+        size_t h = (size_t)old.e[i].lo & (t->cap - 1);
+        while (t->e[h].na | t->e[h].nb) h = (h + 1) & (t->cap - 1);
+        t->e[h] = old.e[i];
+    }
+    an_free(old.e);
+    return true;
+}
+
+/* A table for the fingerprints of partitions of about `bytes` each (a mirror's
+ * sides share theirs): ~256 bytes a record on disk, at most 70% full, and at
+ * first no more than 2^23 slots (256 MiB): a table far larger than its
+ * records would have all its pages touched by a few of them. */
+static bool fpt_init(fp_table *t, uint64_t bytes) {
+    uint64_t want = bytes / 256 * 10 / 7;
+    size_t cap = 1 << 16;
+    while (cap < want && cap < ((size_t)1 << 23)) cap <<= 1;
+    return fpt_alloc(t, cap);
+}
+
+/* Room for n more entries without growing while a run is prefetched. */
+static bool fpt_room(fp_table *t, size_t n) {
+    while ((t->n + n) * 10 > t->cap * 7)
+        if (!fpt_grow(t)) return false;
+    return true;
+}
+
+static inline void fpt_prefetch(const fp_table *t, uint64_t lo) {
+#if defined(__GNUC__)
+    __builtin_prefetch(&t->e[(size_t)lo & (t->cap - 1)]);
+#else
+    (void)t;
+    (void)lo;
+#endif
+}
+
 static fp_entry *fpt_get(fp_table *t, uint64_t hi, uint64_t lo, bool insert) {
-    if (insert && (t->n + 1) * 10 > t->cap * 7 && !fpt_grow(t)) return NULL;
+    if (insert && !fpt_room(t, 1)) return NULL;
     if (!t->cap) return NULL;
     size_t h = (size_t)lo & (t->cap - 1);
     for (;;) {
@@ -479,6 +518,17 @@ static fp_entry *fpt_get(fp_table *t, uint64_t hi, uint64_t lo, bool insert) {
         if (e->hi == hi && e->lo == lo) return e;
         h = (h + 1) & (t->cap - 1);
     }
+}
+
+/* Bytes of a partition's segment files (0 for stdin). */
+static uint64_t partition_bytes(const ss_inputs *in, size_t part) {
+    const ss_input_partition *p = ss_inputs_at(in, part);
+    uint64_t n = 0;
+    for (size_t j = 0; j < p->nsegments; j++) {
+        struct stat st;
+        if (p->segments[j].path && stat(p->segments[j].path, &st) == 0) n += (uint64_t)st.st_size;
+    }
+    return n;
 }
 
 /* Aborted transactions of one partition, from the analysis: (pid, first, marker) */
@@ -537,26 +587,41 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
         aborted_of(B, ib, o, &ab[1]);
     }
     ss_errkind rc = SS_E_OK;
+    uint64_t bytes_a = partition_bytes(A, ia), bytes_b = partition_bytes(B, ib);
+    if (!fpt_init(&t, bytes_a > bytes_b ? bytes_a : bytes_b)) rc = SS_E_NOMEM;
     for (int side = 0; side < 2 && rc == SS_E_OK; side++) {
         pcursor c;
         ss_diff_side *sd = side ? &p->b : &p->a;
         if (pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, sd) != SS_E_OK) { rc = SS_E_NOMEM; break; }
         ss_record r;
         const ss_batch *b;
-        while (pc_next(&c, &r, &b)) {
-            sd->records++;
-            if (!fingerprintable(&r, b, o->by)) continue;
-            if (o->read_committed && is_aborted(&ab[side], b, r.offset)) {
-                if (side) p->ignored_aborted_b++;
-                else p->ignored_aborted_a++;
-                continue;
+        /* a run of fingerprints: their slots are prefetched before they are counted */
+        enum { FP_RUN = 32 };
+        uint64_t run[FP_RUN][2];
+        size_t nrun = 0;
+        bool more = true;
+        while (more && rc == SS_E_OK) {
+            more = pc_next(&c, &r, &b);
+            if (more) {
+                sd->records++;
+                if (!fingerprintable(&r, b, o->by)) continue;
+                if (o->read_committed && is_aborted(&ab[side], b, r.offset)) {
+                    if (side) p->ignored_aborted_b++;
+                    else p->ignored_aborted_a++;
+                    continue;
+                }
+                if (!ss_fp_record(st, &r, o->by, 0, &run[nrun][0], &run[nrun][1])) continue;
+                if (!fpt_room(&t, FP_RUN)) { rc = SS_E_NOMEM; break; }
+                fpt_prefetch(&t, run[nrun][1]);
+                if (++nrun < FP_RUN) continue;
             }
-            uint64_t hi, lo;
-            if (!ss_fp_record(st, &r, o->by, 0, &hi, &lo)) continue;
-            fp_entry *e = fpt_get(&t, hi, lo, true);
-            if (!e) { rc = SS_E_NOMEM; break; }
-            if (side) { if (e->nb < UINT32_MAX) e->nb++; }
-            else if (e->na < UINT32_MAX) e->na++;
+            for (size_t k = 0; k < nrun; k++) {
+                fp_entry *e = fpt_get(&t, run[k][0], run[k][1], true);
+                if (!e) { rc = SS_E_NOMEM; break; }
+                if (side) { if (e->nb < UINT32_MAX) e->nb++; }
+                else if (e->na < UINT32_MAX) e->na++;
+            }
+            nrun = 0;
         }
         free(c.epochs);
         free(c.starts);
@@ -654,7 +719,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
     }
     free(ab[0].v);
     free(ab[1].v);
-    free(t.e);
+    an_free(t.e);
     XXH3_freeState(st);
     return rc;
 }
@@ -688,14 +753,17 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
     int mode = o->mode;
     if (mode == SS_DIFF_AUTO) {
         ps->pub.mode_auto = true;
-        int64_t fa, na, fb, nb;
-        offset_range(A, ia, &fa, &na);
-        offset_range(B, ib, &fb, &nb);
         bool same_name = strcmp(pa->name, pb->name) == 0 ||
                          (pa->topic && pb->topic && !strcmp(pa->topic, pb->topic) && pa->partition == pb->partition);
-        bool overlap = fa >= 0 && fb >= 0 && fa < nb && fb < na;
-        bool both_empty = fa < 0 && fb < 0;
-        mode = same_name && (overlap || both_empty) ? SS_DIFF_OFFSET : SS_DIFF_CONTENT;
+        mode = SS_DIFF_CONTENT;
+        if (same_name) { /* the offsets are read only when they can decide */
+            int64_t fa, na, fb, nb;
+            offset_range(A, ia, &fa, &na);
+            offset_range(B, ib, &fb, &nb);
+            bool overlap = fa >= 0 && fb >= 0 && fa < nb && fb < na;
+            bool both_empty = fa < 0 && fb < 0;
+            if (overlap || both_empty) mode = SS_DIFF_OFFSET;
+        }
     }
     ps->pub.mode = mode;
     if (o->max_items) {

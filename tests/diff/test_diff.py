@@ -140,6 +140,32 @@ try:
     check(s.get('mode') == 'offset' and s.get('modeAuto') is False and s.get('onlyInA') == 10
           and s.get('onlyInB') == 11, '--by offset on the mirror: 10 only in A, 11 only in B')
 
+    # 4b. a larger mirror, counted in runs (src/lib/diff.c counts fingerprints in runs of 32,
+    #     prefetched): A holds k0000..k0999 in batches of 50; B holds them in reverse batch
+    #     order without every value i % 7 == 0 (143: 0, 7, .., 994), with a second copy of
+    #     every i % 10 == 1 not removed (100 minus the 14 with i = 21 mod 70: 86), and 40 new
+    #     values. By construction: onlyInA 143, onlyInB 86 + 40 = 126, distinctA 1000,
+    #     distinctB 1000 - 143 + 40 = 897.
+    k = [b'k%04d' % i for i in range(1000)]
+    adata = b''.join(mkseg.batch(j, [(None, x) for x in k[j:j + 50]], base_ts=T0 + j) for j in range(0, 1000, 50))
+    bv = []
+    for j in reversed(range(0, 1000, 50)):
+        for i in range(j, j + 50):
+            if i % 7:
+                bv.append(k[i])
+                if i % 10 == 1:
+                    bv.append(k[i])
+    bv += [b'new-%02d' % i for i in range(40)]
+    bdata = b''.join(mkseg.batch(5000 + j, [(None, x) for x in bv[j:j + 50]], base_ts=T0 + 9000 + j)
+                     for j in range(0, len(bv), 50))
+    a = mkseg.write_partition(os.path.join(tmp, 'big-mir-a', 'orders-3'), {0: adata})
+    b = mkseg.write_partition(os.path.join(tmp, 'big-mir-b', 'orders.mirror-3'), {5000: bdata})
+    rc, objs, err = diff('--stat', a, b)
+    s = summary(objs)
+    got = tuple(s.get(f) for f in ('mode', 'onlyInA', 'onlyInB', 'distinctA', 'distinctB', 'valuesMissingInB',
+                                   'valuesOnlyInB', 'valuesMoreCopiesInB', 'valuesMoreCopiesInA'))
+    check(rc == 1 and got == ('content', 143, 126, 1000, 897, 143, 40, 86, 0), 'larger mirror: %s' % (got,))
+
     # 5. compacted vs uncompacted: B keeps offsets 0,2,4,6,8,9 of A's 0-9 (same records).
     #    The 4 missing offsets lie inside B's range: compaction, not a difference -> exit 0.
     keep = [0, 2, 4, 6, 8, 9]
