@@ -195,6 +195,7 @@ typedef struct pair_state {
     ss_diff_pair pub;
     ss_diff_range *ranges;
     size_t nranges, capranges;
+    bool range_dropped;       /* a range was found past MAX_RANGES: the last kept one has ended */
     ss_diff_item *items;
     size_t nitems;
     uint8_t *previews;        /* nitems * 4 * preview_bytes */
@@ -237,16 +238,20 @@ void ss_diff_opts_default(ss_diff_opts *o) {
 }
 
 /* Extend the last range when it is of the same kind and `offset` follows it on
- * its side (the previous record of that side was its end), else start one. */
+ * its side (the previous record of that side was its end, and offsets go up: a
+ * damaged log can go back), else start one. */
 static void add_range(pair_state *ps, int kind, int where, int64_t offset, bool continues) {
-    ss_diff_range *last = ps->nranges ? &ps->ranges[ps->nranges - 1] : NULL;
-    if (last && continues && last->kind == kind && last->where == where) {
+    ss_diff_range *last = ps->nranges && !ps->range_dropped ? &ps->ranges[ps->nranges - 1] : NULL;
+    if (last && continues && last->kind == kind && last->where == where && offset > last->to) {
         last->to = offset;
         last->records++;
         return;
     }
     ps->pub.ranges_total++;
-    if (ps->nranges == MAX_RANGES) return;
+    if (ps->nranges == MAX_RANGES) {
+        ps->range_dropped = true;
+        return;
+    }
     if (!SS_GROW(ps->ranges, ps->nranges, ps->capranges, 16)) return;
     ss_diff_range *r = &ps->ranges[ps->nranges++];
     r->kind = kind;
@@ -481,7 +486,7 @@ static bool fpt_grow(fp_table *t) {
  * records would have all its pages touched by a few of them. */
 static bool fpt_init(fp_table *t, uint64_t bytes) {
     uint64_t want = bytes / 256 * 10 / 7;
-    size_t cap = 1 << 16;
+    size_t cap = 1 << 10;
     while (cap < want && cap < ((size_t)1 << 23)) cap <<= 1;
     return fpt_alloc(t, cap);
 }

@@ -65,6 +65,15 @@ for root, dirs, files in os.walk(SRC):
             put('walker', data[:MAX])
             if len(data) <= MAX:
                 put('analysis', data)
+            if 0 < len(data) <= MAX // 2:
+                # FLAGS SPLIT[2] A B (fuzz_diff.c): a follower cut short, by offset under one
+                # name; the log against itself by content, read_committed; its second half
+                # against the whole, by key; its two halves, by offset
+                ends = [pos + len(e) for pos, e in entries(data)]
+                cut = ends[len(ends) // 2] if ends else len(data) // 2
+                for flags, a, b in ((0x60, data, data[:cut]), (0x92, data, data),
+                                    (0xc7, data[cut:], data), (0xa1, data[:cut], data[cut:])):
+                    put('diff', bytes([flags]) + struct.pack('<H', len(a)) + a + b)
             for pos, e in entries(data):
                 magic = e[16]
                 if magic == 2:
