@@ -74,6 +74,8 @@ size_t ss_inputs_note_count(const ss_inputs *in);
 const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level);
 /* Open segment j of partition i read-only. */
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
+/* Bytes of segment j of partition i now (0 when it cannot be read). */
+uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j);
 
 /* ---- options ---------------------------------------------------------------- */
 

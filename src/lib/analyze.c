@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -2252,18 +2251,7 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
     for (size_t i = 0; i < a->nparts; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
         for (size_t j = 0; j < ip->nsegments; j++) {
-            uint64_t size = 0;
-            struct stat st;
-            if (ip->segments[j].path) {
-                if (stat(ip->segments[j].path, &st) == 0) size = (uint64_t)st.st_size;
-            } else {
-                ss_segment *s;
-                ss_error err;
-                if (ss_inputs_open_segment(in, i, j, &s, &err) == SS_E_OK) {
-                    size = ss_segment_size(s);
-                    ss_segment_close(s);
-                }
-            }
+            uint64_t size = ss_inputs_segment_size(in, i, j);
             a->seg_size[a->seg_base[i] + j] = size;
             a->bytes_total += size;
         }

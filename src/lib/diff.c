@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <xxhash.h>
 
 #include "anread.h"
@@ -525,14 +524,10 @@ static fp_entry *fpt_get(fp_table *t, uint64_t hi, uint64_t lo, bool insert) {
     }
 }
 
-/* Bytes of a partition's segment files (0 for stdin). */
+/* Bytes of a partition's segments. */
 static uint64_t partition_bytes(const ss_inputs *in, size_t part) {
-    const ss_input_partition *p = ss_inputs_at(in, part);
     uint64_t n = 0;
-    for (size_t j = 0; j < p->nsegments; j++) {
-        struct stat st;
-        if (p->segments[j].path && stat(p->segments[j].path, &st) == 0) n += (uint64_t)st.st_size;
-    }
+    for (size_t j = 0; j < ss_inputs_at(in, part)->nsegments; j++) n += ss_inputs_segment_size(in, part, j);
     return n;
 }
 
@@ -616,7 +611,8 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                     continue;
                 }
                 if (!ss_fp_record(st, &r, o->by, 0, &run[nrun][0], &run[nrun][1])) continue;
-                if (!fpt_room(&t, FP_RUN)) { rc = SS_E_NOMEM; break; }
+                /* room for the whole run before its first prefetch: no growing under it */
+                if (nrun == 0 && !fpt_room(&t, FP_RUN)) { rc = SS_E_NOMEM; break; }
                 fpt_prefetch(&t, run[nrun][1]);
                 if (++nrun < FP_RUN) continue;
             }

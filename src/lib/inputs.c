@@ -695,3 +695,10 @@ ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_se
     if (p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
     return ss_segment_open(p->segs[j].path, out, err);
 }
+
+uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
+    part *p = in->parts[i];
+    if (p->mem) return p->memlen;
+    struct stat st;
+    return stat(p->segs[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
