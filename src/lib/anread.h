@@ -50,10 +50,10 @@
     } while (0)
 
 /* The analysis's own allocator for arrays that grow (VEC and the tables): a
- * block of a MiB or more is a mapping of its own, grown with mremap (no copy),
- * on transparent huge pages from 8 MiB (the tables are touched at random, and a
- * 4 KiB page fault costs far more per byte than a 2 MiB one, on virtual
- * machines most of all). Free such blocks with an_free, never free(). */
+ * block of 64 KiB or more is a mapping of its own, grown with mremap (no copy);
+ * from 256 KiB on it is 2 MiB-aligned on transparent huge pages (a 4 KiB page
+ * fault costs far more per byte than a 2 MiB one, on virtual machines most of
+ * all: see anread.c). Free such blocks with an_free, never free(). */
 void *an_realloc(void *p, size_t n);
 void *an_calloc(size_t n, size_t size);
 void an_free(void *p);
