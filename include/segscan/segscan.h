@@ -218,6 +218,25 @@ ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev);
 /* Give the walker a decoder (needed for the base offset of legacy compressed wrappers). */
 void ss_walker_set_decoder(ss_walker *w, ss_decoder *d);
 
+/* The walker's copying path, for reading a whole file in order (dump, verify,
+ * diff): a batch that is whole and passes its CRC is copied with pread(2) into
+ * the window and parsed there, without touching the mapping, whose first touch
+ * of every page costs more than copying it (several times more on a virtual
+ * machine). Anything else (damage, a tail, the end, a file cut or grown while
+ * it is read) is ss_walker_next's, over the mapping, reported exactly as it
+ * would be, and so is every event when the walker's test hook
+ * (SEGSCAN_TEST_PAUSE_AFTER_BATCHES) is set. The events are those of
+ * ss_walker_next; a batch event's data points into the window and stays valid
+ * until the next call. Zero-initialise the window; free it with ss_window_free. */
+typedef struct ss_window {
+    uint8_t *buf;             /* bytes [at, at + len) of the segment numbered seg_id */
+    size_t cap, len;
+    uint64_t at;
+    uint64_t seg_id;          /* a window may go on to another segment */
+} ss_window;
+ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev);
+void ss_window_free(ss_window *win);
+
 /* Parse a batch header at data[0..avail). Fills b (without CRC check when check_crc is false).
  * Returns SS_E_OK, or an error kind with err filled. Used by the walker and by index checks. */
 ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position, bool check_crc,

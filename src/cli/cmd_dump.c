@@ -376,73 +376,6 @@ static bool has_suffix(const char *s, const char *suf) {
 
 /* ---- one .log file ----------------------------------------------------------------- */
 
-/* ---- the fast path of a dump ----------------------------------------------------------
- * Batches are copied with pread(2) into a reused window (ss_segment_read) and
- * parsed there while each is whole and passes its CRC: mapping every page of a
- * large file costs several times what copying it does. Anything else (damage,
- * a tail, the end, a file cut or grown while it is read) is the walker's, over
- * the mapping, for one event, exactly as the walker alone would report it. The
- * walker's test hook (SEGSCAN_TEST_PAUSE_AFTER_BATCHES) counts its own batch
- * events, so with it set every event is the walker's. */
-
-typedef struct fast_reader {
-    bool on;
-    uint8_t *win;             /* bytes [at, at + len) of the file */
-    size_t cap, len;
-    uint64_t at;
-} fast_reader;
-
-#define FAST_WINDOW ((size_t)512 << 10)
-
-/* Bytes [pos, pos + need) below limit in the window; false when fewer exist. */
-static bool fast_ensure(fast_reader *f, const ss_segment *seg, uint64_t limit, uint64_t pos, uint64_t need) {
-    if (pos >= f->at && pos - f->at + need <= f->len) return true;
-    if (need > limit || pos > limit - need) return false;
-    if (need > f->cap) {
-        size_t nc = f->cap ? f->cap : FAST_WINDOW;
-        while (nc < need) nc *= 2;
-        uint8_t *nw = realloc(f->win, nc);
-        if (!nw) return false;
-        f->win = nw;
-        f->cap = nc;
-    }
-    size_t keep = 0;
-    if (pos >= f->at && pos < f->at + f->len) {
-        keep = (size_t)(f->at + f->len - pos);
-        memmove(f->win, f->win + (pos - f->at), keep);
-    }
-    f->at = pos;
-    f->len = keep;
-    uint64_t want = (need > FAST_WINDOW ? need : FAST_WINDOW) - keep;
-    if (want > limit - pos - keep) want = limit - pos - keep;
-    f->len += ss_segment_read(seg, pos + keep, f->win + keep, (size_t)want);
-    return f->len >= need;
-}
-
-static ss_event_kind next_event(fast_reader *f, const ss_segment *seg, ss_walker *w, ss_event *ev) {
-    if (f->on && !w->done && !w->pending_damage) {
-        uint64_t pos = w->pos, limit = w->limit;
-        if (pos < limit && fast_ensure(f, seg, limit, pos, 17)) {
-            int32_t len = (int32_t)((uint32_t)f->win[pos - f->at + 8] << 24 | (uint32_t)f->win[pos - f->at + 9] << 16 |
-                                    (uint32_t)f->win[pos - f->at + 10] << 8 | f->win[pos - f->at + 11]);
-            uint64_t size = (uint64_t)len + 12;
-            if (len >= 14 && size <= limit - pos && fast_ensure(f, seg, limit, pos, size)) {
-                ss_error err;
-                if (ss_batch_parse(f->win + (pos - f->at), size, pos, true, w->decoder, &ev->batch, &err) == SS_E_OK &&
-                    ev->batch.crc_valid) {
-                    memset(&ev->err, 0, sizeof ev->err);
-                    ev->err.base_offset = -1;
-                    ev->kind = SS_EV_BATCH;
-                    w->pos = pos + size;
-                    w->end_of_last_batch = w->pos;
-                    return SS_EV_BATCH;
-                }
-            }
-        }
-    }
-    return ss_walker_next(w, ev);
-}
-
 static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
     ss_segment *seg = NULL;
     ss_error err;
@@ -492,13 +425,13 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     ss_walker w;
     ss_walker_init(&w, seg, opt->max_bytes);
     ss_walker_set_decoder(&w, dec);
-    fast_reader fast = {.on = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES") == NULL};
+    ss_window win = {0}; /* batches copied with pread, not read through the mapping */
     ss_event ev;
     offset_pairs gaps = {0};
     int64_t last_offset = -1;
     bool have_last = false;
     for (;;) {
-        ss_event_kind k = next_event(&fast, seg, &w, &ev);
+        ss_event_kind k = ss_walker_next_copy(&w, &win, &ev);
         if (k == SS_EV_END) break;
         if (k == SS_EV_DAMAGE) {
             rc = exit_merge(rc, EXIT_DAMAGE);
@@ -565,7 +498,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         free(abs);
     }
     free(gaps.v);
-    free(fast.win);
+    ss_window_free(&win);
     ss_segment_close(seg);
     return rc;
 }

@@ -1455,7 +1455,6 @@ static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl, an_reader *r) {
             g->refs++;
             sl->part = u->part = g->part;
             sl->seg = u->seg = g->seg;
-            u->key = a->seg_base[g->part] + g->seg + 1;
             u->max_records = a->force_resync ? 7 : AN_UNIT_MAX_RECORDS;
             u->max_events = a->force_resync ? 5 : AN_UNIT_MAX_EVENTS;
             u->s = g->s;

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "anread.h"
 #include "fingerprint.h"
@@ -17,182 +16,6 @@ enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY =
 /* A resync candidate larger than this is not checked: the start it would give
  * could only be wrong, and a wrong start is caught and read again anyway. */
 #define RESYNC_MAX_ENTRY ((uint64_t)16 << 20)
-
-/* ---- memory ---------------------------------------------------------------------------
- * Blocks of 64 KiB and more are mapped on their own; from 256 KiB on they are
- * 2 MiB-aligned mappings that ask for transparent huge pages. Smaller blocks
- * come from malloc. A 16-byte header says which.
- *
- * Why: the first touch of a 4 KiB page is a fault, and on a virtual machine
- * with shadow or nested paging each one costs 7-15 us (measured on the
- * benchmark's PVM guest: 16 MiB touched page by page in 62 ms, on huge pages in
- * 1.2 ms; MADV_POPULATE_WRITE beforehand does not help, the cost is in the
- * first user access). A vector that doubles from 256 KiB to 8 MiB touches 2,000
- * pages; on huge pages, four faults. A huge block grows with mremap(2) to a
- * 2 MiB-aligned address (page tables move, huge pages stay whole, nothing is
- * copied); a small one that becomes huge is copied once (at most 256 KiB). */
-
-typedef struct an_hdr {
-    size_t size;              /* bytes asked for */
-    size_t mapped;            /* bytes mapped, header included; 0: from malloc */
-} an_hdr;
-
-#if defined(__SANITIZE_THREAD__)
-#define SS_NO_MREMAP 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SS_NO_MREMAP 1
-#endif
-#endif
-#ifndef SS_NO_MREMAP
-#define SS_NO_MREMAP 0
-#endif
-
-/* Under AddressSanitizer every block comes from malloc: ASan does not watch mappings
- * of our own (no bounds, use-after-free or leak checks there), and the fuzz targets
- * and the sanitized test run are there to have every array checked. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SS_MALLOC_ONLY 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SS_MALLOC_ONLY 1
-#endif
-#endif
-#ifndef SS_MALLOC_ONLY
-#define SS_MALLOC_ONLY 0
-#endif
-
-#define MAP_MIN ((size_t)64 << 10)
-#define HUGE_MIN ((size_t)256 << 10)
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static size_t map_size(size_t n) {
-    size_t unit = n >= HUGE_MIN ? HUGE_PAGE : 4096;
-    return (n + sizeof(an_hdr) + unit - 1) / unit * unit;
-}
-
-/* The whole mapping, never a part: a part would split it, and mremap needs one piece. */
-static void advise_huge(void *p, size_t n) {
-#ifdef MADV_HUGEPAGE
-    if (n >= HUGE_MIN) (void)madvise(p, n, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)n;
-#endif
-}
-
-/* A 2 MiB-aligned range of m bytes (m a multiple of 2 MiB), mapped, not yet touched. */
-static void *map_aligned(size_t m) {
-    size_t extra = HUGE_PAGE;
-    void *q = mmap(NULL, m + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (q == MAP_FAILED) return NULL;
-    uintptr_t a = ((uintptr_t)q + extra - 1) & ~(uintptr_t)(extra - 1);
-    if (a > (uintptr_t)q) munmap(q, a - (uintptr_t)q);
-    uintptr_t end = (uintptr_t)q + m + extra;
-    if (end > a + m) munmap((void *)(a + m), end - (a + m));
-    return (void *)a;
-}
-
-/* A new mapping for n bytes and the header; from HUGE_MIN on 2 MiB-aligned, so
- * that all of it can sit on huge pages. */
-static an_hdr *map_block(size_t n) {
-    size_t m = map_size(n);
-    void *q;
-    if (m >= HUGE_MIN) {
-        q = map_aligned(m);
-        if (!q) return NULL;
-        advise_huge(q, m);
-    } else {
-        q = mmap(NULL, m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (q == MAP_FAILED) return NULL;
-    }
-    an_hdr *h = (an_hdr *)q;
-    h->mapped = m;
-    return h;
-}
-
-void *an_realloc(void *p, size_t n) {
-    an_hdr *h = p ? (an_hdr *)p - 1 : NULL;
-    if (h && h->mapped) {
-        if (n + sizeof *h <= h->mapped) {
-            h->size = n;
-            return p;
-        }
-#if SS_NO_MREMAP
-        /* ThreadSanitizer does not follow memory that mremap moves (the old
-         * range's history would stay with its next user): copy instead */
-        an_hdr *nh = map_block(n);
-        if (!nh) return NULL;
-        memcpy(nh + 1, p, h->size);
-        munmap(h, h->mapped);
-        nh->size = n;
-        return nh + 1;
-#else
-        size_t m = map_size(n);
-        void *q;
-        if (m < HUGE_MIN) {
-            q = mremap(h, h->mapped, m, MREMAP_MAYMOVE);
-        } else if (h->mapped < HUGE_MIN) {
-            /* becoming huge: a copy (below HUGE_MIN bytes) into an aligned block */
-            an_hdr *nh = map_block(n);
-            if (!nh) return NULL;
-            memcpy(nh + 1, p, h->size);
-            munmap(h, h->mapped);
-            nh->size = n;
-            return nh + 1;
-        } else {
-            /* to an aligned address, or its huge pages would be split on the move */
-            void *dst = map_aligned(m);
-            if (!dst) return NULL;
-            q = mremap(h, h->mapped, m, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
-            if (q == MAP_FAILED) munmap(dst, m);
-        }
-        if (q == MAP_FAILED) return NULL;
-        advise_huge(q, m);
-        h = q;
-        h->mapped = m;
-        h->size = n;
-        return h + 1;
-#endif
-    }
-    if (n < MAP_MIN || SS_MALLOC_ONLY) {
-        an_hdr *nh = realloc(h, n + sizeof *nh);
-        if (!nh) return NULL;
-        nh->size = n;
-        nh->mapped = 0;
-        return nh + 1;
-    }
-    an_hdr *nh = map_block(n);
-    if (!nh) return NULL;
-    if (h) {
-        memcpy(nh + 1, h + 1, h->size < n ? h->size : n);
-        free(h);
-    }
-    nh->size = n;
-    return nh + 1;
-}
-
-void *an_calloc(size_t n, size_t size) {
-    if (size && n > SIZE_MAX / size) return NULL;
-    size_t bytes = n * size;
-    if (bytes >= MAP_MIN && !SS_MALLOC_ONLY) {
-        an_hdr *h = map_block(bytes); /* zero-filled by the kernel, page by page when touched */
-        if (!h) return NULL;
-        h->size = bytes;
-        return h + 1;
-    }
-    an_hdr *h = calloc(1, bytes + sizeof *h);
-    if (!h) return NULL;
-    h->size = bytes;
-    return h + 1;
-}
-
-void an_free(void *p) {
-    if (!p) return;
-    an_hdr *h = (an_hdr *)p - 1;
-    if (h->mapped) munmap(h, h->mapped);
-    else free(h);
-}
 
 /* ---- reader --------------------------------------------------------------------------- */
 
@@ -213,7 +36,7 @@ void an_reader_free(an_reader *r) {
     ss_decoder_free(r->dec);
     XXH3_freeState(r->st128);
     XXH3_freeState(r->st64);
-    an_free(r->win);
+    ss_window_free(&r->win);
     memset(r, 0, sizeof *r);
 }
 
@@ -233,35 +56,6 @@ void an_unit_free(an_unit *u) {
     memset(u, 0, sizeof *u);
 }
 
-/* Make bytes [pos, pos + need) of the segment (below limit) available in the
- * window; false when fewer exist (the limit, or a file cut while it is read). */
-static bool win_ensure(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need) {
-    if (pos >= r->wpos && pos - r->wpos + need <= r->wlen) return true;
-    if (need > limit || pos > limit - need) return false;
-    /* a window's worth, or the entry if it is larger (the window stays small for the caches),
-     * but no more than the segment holds from pos: small segments get a small window, grown
-     * (at least doubling) when a larger one comes. need <= span, and keep < need below. */
-    uint64_t span = need > WINDOW_BYTES ? need : WINDOW_BYTES;
-    if (span > limit - pos) span = limit - pos;
-    if (span > r->wcap) {
-        size_t nc = r->wcap * 2;
-        if (nc < span) nc = (size_t)span;
-        uint8_t *nw = an_realloc(r->win, nc);
-        if (!nw) return false;
-        r->win = nw;
-        r->wcap = nc;
-    }
-    size_t keep = 0;
-    if (pos >= r->wpos && pos < r->wpos + r->wlen) {
-        keep = (size_t)(r->wpos + r->wlen - pos);
-        memmove(r->win, r->win + (pos - r->wpos), keep);
-    }
-    r->wpos = pos;
-    r->wlen = keep;
-    uint64_t want = span - keep;
-    r->wlen += ss_segment_read(s, pos + keep, r->win + keep, (size_t)want);
-    return r->wlen >= need;
-}
 
 /* ---- one batch into facts ---------------------------------------------------------------- */
 
@@ -513,16 +307,16 @@ static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t
         for (uint64_t i = 0; i < tail && zeros; i++) zeros = q[i] == 0;
         if (!zeros && !header_ok(q, (size_t)tail, next, limit, &nsize)) return false;
     }
-    if (!win_ensure(r, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
-    const uint8_t *p = r->win + (at - r->wpos);
+    if (!ss_window_fill(&r->win, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
+    const uint8_t *p = r->win.buf + (at - r->win.at);
     bool v2 = p[16] == 2;
     uint32_t want = v2 ? ss_be32(p + 17) : ss_be32(p + 12);
     uint64_t from = at + (v2 ? 21 : 16);
     uint32_t crc = 0;
     while (from < next) {
         uint64_t n = next - from < WINDOW_BYTES ? next - from : WINDOW_BYTES;
-        if (!win_ensure(r, s, limit, from, n)) return false;
-        const uint8_t *c = r->win + (from - r->wpos);
+        if (!ss_window_fill(&r->win, s, limit, from, n)) return false;
+        const uint8_t *c = r->win.buf + (from - r->win.at);
         crc = v2 ? ss_crc32c(crc, c, (size_t)n) : ss_crc32(crc, c, (size_t)n);
         from += n;
     }
@@ -537,9 +331,9 @@ static uint64_t find_boundary(an_reader *r, const ss_segment *s, uint64_t limit,
     uint64_t q = from;
     while (q + HEADER_UP_TO_MAGIC <= limit) {
         uint64_t want = limit - q < V2_OVERHEAD ? limit - q : V2_OVERHEAD;
-        if (!win_ensure(r, s, limit, q, want)) return limit;
-        const uint8_t *w = r->win + (q - r->wpos);
-        size_t avail = r->wlen - (size_t)(q - r->wpos);
+        if (!ss_window_fill(&r->win, s, limit, q, want)) return limit;
+        const uint8_t *w = r->win.buf + (q - r->win.at);
+        size_t avail = r->win.len - (size_t)(q - r->win.at);
         size_t i = 0;
         bool moved = false;
         /* the magic byte first: it rules out almost every position; near the
@@ -572,11 +366,6 @@ static void window_done(an_unit *u, const ss_batch *b) {
 void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u) {
     an_unit_clear(u);
     const ss_segment *s = u->s;
-    if (r->wkey != u->key) {
-        /* another segment: what the window holds is not its bytes */
-        r->wkey = u->key;
-        r->wpos = r->wlen = 0;
-    }
     uint64_t limit = u->limit;
     uint64_t pos = u->start;
     if (u->resync) pos = find_boundary(r, s, limit, pos);
@@ -593,14 +382,14 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
             u->full = true; /* memory stays bounded whatever the compression ratio */
             break;
         }
-        if (r->fast && pos < limit && win_ensure(r, s, limit, pos, HEADER_UP_TO_MAGIC)) {
+        if (r->fast && pos < limit && ss_window_fill(&r->win, s, limit, pos, HEADER_UP_TO_MAGIC)) {
             /* the fast path: a whole entry in the window with a valid CRC */
-            const uint8_t *p = r->win + (pos - r->wpos);
+            const uint8_t *p = r->win.buf + (pos - r->win.at);
             int32_t len = (int32_t)ss_be32(p + 8);
             if (len >= MIN_ENTRY && (uint64_t)len + LOG_OVERHEAD <= limit - pos &&
-                win_ensure(r, s, limit, pos, (uint64_t)len + LOG_OVERHEAD)) {
-                p = r->win + (pos - r->wpos);
-                size_t avail = r->wlen - (size_t)(pos - r->wpos);
+                ss_window_fill(&r->win, s, limit, pos, (uint64_t)len + LOG_OVERHEAD)) {
+                p = r->win.buf + (pos - r->win.at);
+                size_t avail = r->win.len - (size_t)(pos - r->win.at);
                 if (ss_batch_parse(p, avail, pos, true, r->dec, &b, &err) == SS_E_OK && b.crc_valid) {
                     if (!o->no_seek && b.base_offset > o->to_offset) {
                         window_done(u, &b);

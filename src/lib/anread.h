@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <xxhash.h>
 
+#include "mem.h"
 #include "segscan/analyze.h"
 
 #define AN_NONE32 UINT32_MAX
@@ -49,14 +50,6 @@
         if ((vec).n < (vec).cap) (vec).v[(vec).n++] = (item);                             \
     } while (0)
 
-/* The analysis's own allocator for arrays that grow (VEC and the tables): a
- * block of 64 KiB or more is a mapping of its own, grown with mremap (no copy);
- * from 256 KiB on it is 2 MiB-aligned on transparent huge pages (a 4 KiB page
- * fault costs far more per byte than a 2 MiB one, on virtual machines most of
- * all: see anread.c). Free such blocks with an_free, never free(). */
-void *an_realloc(void *p, size_t n);
-void *an_calloc(size_t n, size_t size);
-void an_free(void *p);
 
 /* A record kept by the analysis. */
 enum { AR_FP = 1, AR_MATCH = 2 };
@@ -105,7 +98,6 @@ typedef struct an_ev {
 /* A unit of work. The planner fills the first part, a reader the second. */
 typedef struct an_unit {
     uint32_t part, seg;       /* partition index, segment index in it */
-    uint64_t key;             /* unique to the segment in the run (not 0) */
     const ss_segment *s;
     uint64_t limit;           /* the segment's size when opened */
     uint64_t start;           /* where to start: a batch boundary, or (resync) a nominal position */
@@ -136,10 +128,7 @@ typedef struct an_pinfo {
 typedef struct an_reader {
     ss_decoder *dec;
     XXH3_state_t *st128, *st64;
-    uint8_t *win;             /* the window: bytes [wpos, wpos + wlen) of segment wkey */
-    size_t wcap, wlen;
-    uint64_t wpos;
-    uint64_t wkey;            /* the key of the segment the window holds, 0: none */
+    ss_window win;            /* the window (ss_window_fill) */
     bool fast;                /* use the pread fast path */
 } an_reader;
 

@@ -29,6 +29,7 @@ typedef struct pcursor {
     const ss_input_partition *p;
     ss_segment *s;
     ss_walker w;
+    ss_window win;            /* batches copied here (ss_walker_next_copy) */
     ss_decoder *d;
     ss_event ev;
     ss_rec_iter it;
@@ -97,6 +98,7 @@ static ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t m
 
 static void pc_close(pcursor *c) {
     if (c->s) ss_segment_close(c->s);
+    ss_window_free(&c->win);
     ss_decoder_free(c->d);
     free(c->dmg);
     c->dmg = NULL;
@@ -132,7 +134,7 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             ss_walker_init(&c->w, c->s, UINT64_MAX);
             ss_walker_set_decoder(&c->w, c->d);
         }
-        ss_event_kind k = ss_walker_next(&c->w, &c->ev);
+        ss_event_kind k = ss_walker_next_copy(&c->w, &c->win, &c->ev);
         if (k == SS_EV_END) {
             ss_segment_close(c->s);
             c->s = NULL;
@@ -731,6 +733,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
 static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64_t *next) {
     *first = *next = -1;
     const ss_input_partition *p = ss_inputs_at(in, part);
+    ss_window win = {0};
     for (size_t j = 0; j < p->nsegments; j++) {
         ss_segment *s;
         ss_error err;
@@ -738,13 +741,14 @@ static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64
         ss_walker w;
         ss_walker_init(&w, s, UINT64_MAX);
         ss_event ev;
-        while (ss_walker_next(&w, &ev) != SS_EV_END) {
+        while (ss_walker_next_copy(&w, &win, &ev) != SS_EV_END) {
             if (ev.kind != SS_EV_BATCH || !ev.batch.crc_valid) continue;
             if (*first < 0) *first = ev.batch.base_offset;
             if (ev.batch.last_offset + 1 > *next) *next = ev.batch.last_offset + 1;
         }
         ss_segment_close(s);
     }
+    ss_window_free(&win);
 }
 
 static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,

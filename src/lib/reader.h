@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "segscan/segscan.h"
+
 typedef struct ss_rd {
     const uint8_t *p, *end;
     bool bad;
@@ -86,5 +88,12 @@ static inline int64_t ss_rd_varlong(ss_rd *r) {
     uint64_t u = ss_rd_uvarint(r, 10);
     return (int64_t)((u >> 1) ^ (~(u & 1) + 1));
 }
+
+/* Bytes [pos, pos + need) of segment s, below limit, in the window (pread, or
+ * a copy from memory): a window's worth (512 KiB), or the entry if it is
+ * larger, but no more than the segment holds from pos. False when fewer exist
+ * (the limit, or a file cut while it is read). A window moves on to another
+ * segment by itself. (segment.c) */
+bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need);
 
 #endif

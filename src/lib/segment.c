@@ -21,6 +21,7 @@
  * it has read one byte from the FIFO at PATH.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mem.h"
 #include "platform.h"
 #include "reader.h"
 #include "segscan/segscan.h"
@@ -43,7 +45,13 @@ struct ss_segment {
     int guard;        /* SIGBUS guard slot of the mapping, or -1 */
     uint64_t pause_after;   /* test hook: UINT64_MAX when off */
     char *pause_fifo;
+    uint64_t id;            /* unique in the process (from 1): which segment a window holds */
 };
+
+static uint64_t next_segment_id(void) {
+    static _Atomic uint64_t last;
+    return ++last;
+}
 
 #ifndef O_NOATIME
 #define O_NOATIME 0
@@ -94,6 +102,7 @@ ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
     s->fd = -1;
     s->guard = -1;
     s->pause_after = UINT64_MAX;
+    s->id = next_segment_id();
     s->size = (uint64_t)st.st_size;
     if (s->size > 0) {
         void *m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -127,6 +136,7 @@ ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss
     s->fd = -1;
     s->guard = -1;
     s->pause_after = UINT64_MAX;
+    s->id = next_segment_id();
     s->size = len;
     if (copy && len) {
         s->owned = malloc(len);
@@ -410,3 +420,66 @@ again:;
 }
 
 void ss_walker_set_decoder(ss_walker *w, ss_decoder *d) { w->decoder = d; }
+
+/* ---- the copying path ------------------------------------------------------------ */
+
+#define COPY_WINDOW ((size_t)512 << 10)
+
+/* Bytes [pos, pos + need) below limit in the window: a window's worth, or the
+ * entry if it is larger, but no more than the file holds from pos (a small file
+ * gets a small window). False when fewer exist. */
+bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need) {
+    if (win->seg_id != s->id) {
+        win->seg_id = s->id;
+        win->at = win->len = 0;
+    }
+    if (pos >= win->at && pos - win->at + need <= win->len) return true;
+    if (need > limit || pos > limit - need) return false;
+    uint64_t span = need > COPY_WINDOW ? need : COPY_WINDOW;
+    if (span > limit - pos) span = limit - pos;
+    if (span > win->cap) {
+        size_t nc = win->cap * 2;
+        if (nc < span) nc = (size_t)span;
+        uint8_t *nb = an_realloc(win->buf, nc);
+        if (!nb) return false;
+        win->buf = nb;
+        win->cap = nc;
+    }
+    size_t keep = 0;
+    if (pos >= win->at && pos < win->at + win->len) {
+        keep = (size_t)(win->at + win->len - pos);
+        memmove(win->buf, win->buf + (pos - win->at), keep);
+    }
+    win->at = pos;
+    win->len = keep;
+    win->len += ss_segment_read(s, pos + keep, win->buf + keep, (size_t)(span - keep));
+    return win->len >= need;
+}
+
+ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev) {
+    uint64_t pos = w->pos, limit = w->limit;
+    if (w->done || w->pending_damage || w->seg->pause_after != UINT64_MAX || pos >= limit ||
+        !ss_window_fill(win, w->seg, limit, pos, HEADER_UP_TO_MAGIC))
+        return ss_walker_next(w, ev);
+    const uint8_t *p = win->buf + (pos - win->at);
+    int32_t len = (int32_t)ss_be32(p + 8);
+    uint64_t size = (uint64_t)len + LOG_OVERHEAD;
+    if (len < MIN_ENTRY || size > limit - pos || !ss_window_fill(win, w->seg, limit, pos, size))
+        return ss_walker_next(w, ev);
+    ss_error err;
+    if (ss_batch_parse(win->buf + (pos - win->at), size, pos, true, w->decoder, &ev->batch, &err) != SS_E_OK ||
+        !ev->batch.crc_valid)
+        return ss_walker_next(w, ev);
+    memset(&ev->err, 0, sizeof ev->err);
+    ev->err.base_offset = -1;
+    ev->kind = SS_EV_BATCH;
+    w->pos = pos + size;
+    w->end_of_last_batch = w->pos;
+    w->batches++;
+    return SS_EV_BATCH;
+}
+
+void ss_window_free(ss_window *win) {
+    an_free(win->buf);
+    memset(win, 0, sizeof *win);
+}

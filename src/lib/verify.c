@@ -309,6 +309,7 @@ typedef struct vctx {
     void *cbctx;
     ss_vstats *st;
     ss_decoder *dec;
+    ss_window win;            /* batches copied here (ss_walker_next_copy) */
     bool nomem;
 
     bool complete;            /* every segment of the directory is among the inputs */
@@ -762,7 +763,7 @@ static void walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_of
     R->file_size = ss_segment_size(seg);
     c->st->log_bytes += R->file_size;
     for (;;) {
-        ss_event_kind k = ss_walker_next(&w, &ev);
+        ss_event_kind k = ss_walker_next_copy(&w, &c->win, &ev);
         if (k == SS_EV_END) break;
         if (k == SS_EV_DAMAGE) {
             if (ev.err.kind == SS_E_CRC_MISMATCH)
@@ -1352,5 +1353,6 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     free(c.epi);
     free(c.epoch_path);
     ss_decoder_free(c.dec);
+    ss_window_free(&c.win);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reader.h"
 #include "segscan/segscan.h"
@@ -222,6 +223,163 @@ static void test_walker_resync(void) {
     ss_segment_close(s);
 }
 
+/* Unsigned LEB128 of the zig-zag of v (Kafka's ByteUtils.writeVarint). */
+static size_t put_varint(uint8_t *p, int32_t v) {
+    uint32_t u = ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
+    size_t n = 0;
+    while (u >= 0x80) { p[n++] = (uint8_t)(u | 0x80); u >>= 7; }
+    p[n++] = (uint8_t)u;
+    return n;
+}
+
+/* One record (offset delta 0, null key, no headers) with a value of vlen bytes of fill. */
+static size_t put_record(uint8_t *p, int32_t vlen, uint8_t fill) {
+    uint8_t body[16];
+    size_t b = 0;
+    body[b++] = 0;                        /* attributes */
+    body[b++] = 0;                        /* timestamp delta */
+    body[b++] = 0;                        /* offset delta */
+    b += put_varint(body + b, -1);        /* null key */
+    b += put_varint(body + b, vlen);
+    size_t n = put_varint(p, (int32_t)(b + (size_t)vlen + 1));
+    memcpy(p + n, body, b);
+    n += b;
+    memset(p + n, fill, (size_t)vlen);
+    n += (size_t)vlen;
+    p[n++] = 0;                           /* no headers */
+    return n;
+}
+
+/* A file of: small batches, one batch larger than the copy window (512 KiB), a
+ * batch with a broken CRC, 37 bytes of garbage, more batches and a cut tail.
+ * Returns its size; fill tells two such files apart. */
+static size_t make_file(uint8_t *file, uint8_t fill, size_t *nbatches) {
+    static uint8_t rec[700000];
+    size_t pos = 0, nb = 0;
+    for (int i = 0; i < 40; i++) {
+        size_t r = put_record(rec, 100 + i * 97, (uint8_t)(fill + i));
+        pos += make_batch(file + pos, rec, r, 1, 0);
+        nb++;
+    }
+    size_t r = put_record(rec, 600000, fill);
+    pos += make_batch(file + pos, rec, r, 1, 0);
+    nb++;
+    r = put_record(rec, 5000, fill);
+    size_t n = make_batch(file + pos, rec, r, 1, 0);
+    file[pos + 61 + 100] ^= 0x55;          /* the CRC no longer matches */
+    pos += n;
+    nb++;                                  /* reported as a batch (crc_valid false), then damage */
+    memset(file + pos, 0xab, 37);
+    pos += 37;
+    for (int i = 0; i < 300; i++) {
+        r = put_record(rec, 1000 + i, (uint8_t)(fill ^ i));
+        pos += make_batch(file + pos, rec, r, 1, 0);
+        nb++;
+    }
+    r = put_record(rec, 3000, fill);
+    n = make_batch(file + pos, rec, r, 1, 0);
+    pos += n / 2;                          /* a cut tail */
+    *nbatches = nb;
+    return pos;
+}
+
+typedef struct walk_ev {
+    int kind;
+    uint64_t position, size, err_pos, err_len;
+    int64_t base;
+    bool crc_valid;
+    int err_kind;
+    uint64_t data_hash;
+} walk_ev;
+
+static uint64_t fnv(const uint8_t *p, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Every event of a walk, the batch bytes' hash included; the END event last. */
+static size_t walk(ss_segment *s, uint64_t limit, ss_window *win, walk_ev *out, size_t max, ss_event *end) {
+    ss_walker w;
+    ss_walker_init(&w, s, limit);
+    ss_event ev;
+    size_t n = 0;
+    for (;;) {
+        ss_event_kind k = win ? ss_walker_next_copy(&w, win, &ev) : ss_walker_next(&w, &ev);
+        if (n == max) break;
+        walk_ev *e = &out[n++];
+        memset(e, 0, sizeof *e);
+        e->kind = (int)k;
+        if (k == SS_EV_BATCH) {
+            e->position = ev.batch.position;
+            e->size = ev.batch.size;
+            e->base = ev.batch.base_offset;
+            e->crc_valid = ev.batch.crc_valid;
+            e->data_hash = fnv(ev.batch.data, ev.batch.size);
+        } else {
+            e->err_kind = (int)ev.err.kind;
+            e->err_pos = ev.err.position;
+            e->err_len = ev.err.length;
+        }
+        if (k == SS_EV_END) break;
+    }
+    *end = ev;
+    return n;
+}
+
+/* The copying walker (ss_walker_next_copy, with pread into a window) gives the
+ * walker's events, byte for byte, over a file with damage, a batch larger than
+ * the window and a cut tail, with and without a byte limit; and a window used
+ * for one file and then another (segments opened and closed in turn, as dump,
+ * verify and diff do) reads the second file, not what it held of the first. */
+static void test_walker_copy(void) {
+    static uint8_t f1[2 << 20], f2[2 << 20];
+    size_t nb1, nb2;
+    size_t n1 = make_file(f1, 0x11, &nb1), n2 = make_file(f2, 0x77, &nb2);
+    char p1[] = "/tmp/segscan-test-XXXXXX", p2[] = "/tmp/segscan-test-XXXXXX";
+    int fd1 = mkstemp(p1), fd2 = mkstemp(p2);
+    CHECK(fd1 >= 0 && fd2 >= 0);
+    if (fd1 < 0 || fd2 < 0) return;
+    CHECK(write(fd1, f1, n1) == (ssize_t)n1 && write(fd2, f2, n2) == (ssize_t)n2);
+    close(fd1);
+    close(fd2);
+    enum { MAXEV = 1000 };
+    static walk_ev a[MAXEV], b[MAXEV];
+    ss_window win = {0};
+    uint64_t limits[] = {UINT64_MAX, 300000, 61};
+    for (size_t li = 0; li < 3; li++) {
+        for (int f = 0; f < 2; f++) {
+            ss_segment *s;
+            ss_error err;
+            CHECK(ss_segment_open(f ? p2 : p1, &s, &err) == SS_E_OK);
+            ss_event ea, eb;
+            size_t na = walk(s, limits[li], NULL, a, MAXEV, &ea);
+            size_t nb = walk(s, limits[li], &win, b, MAXEV, &eb);
+            CHECK(na == nb);
+            CHECK(na > 0 && a[na - 1].kind == SS_EV_END);
+            CHECK(memcmp(a, b, (na < nb ? na : nb) * sizeof *a) == 0);
+            CHECK(ea.tail_bytes == eb.tail_bytes && ea.tail_kind == eb.tail_kind &&
+                  ea.end_of_last_batch == eb.end_of_last_batch && ea.file_size == eb.file_size);
+            if (li == 0) {
+                /* by construction: every batch, one damage event (the broken CRC's batch and
+                 * the garbage after it, as the walker joins them), a cut tail */
+                size_t batches = 0, damage = 0;
+                for (size_t i = 0; i < na; i++) {
+                    batches += a[i].kind == SS_EV_BATCH;
+                    damage += a[i].kind == SS_EV_DAMAGE;
+                }
+                CHECK(batches == (f ? nb2 : nb1));
+                CHECK(damage == 1);
+                CHECK(ea.tail_bytes > 0 && ea.tail_kind == SS_E_INCOMPLETE_TAIL);
+            }
+            ss_segment_close(s);
+        }
+    }
+    ss_window_free(&win);
+    unlink(p1);
+    unlink(p2);
+}
+
 int main(void) {
     test_be();
     test_sub();
@@ -229,6 +387,7 @@ int main(void) {
     test_records();
     test_batch_header();
     test_walker_resync();
+    test_walker_copy();
     printf("test_reader: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
