@@ -294,9 +294,10 @@ struct ss_analysis {
     /* fetching */
     ss_segment **segcache;
     size_t segs_open;
-    uint64_t fetched_bytes;   /* batch bytes read back since pages were last dropped */
     struct fetched {          /* batches read back lately, decompressed, by batch index */
         ss_decoder *dec;
+        uint8_t *buf;         /* the batch's bytes, copied with pread (not read through the mapping) */
+        size_t cap;
         uint32_t batch;       /* NONE32: empty */
         uint64_t used;        /* when last asked for */
         ss_batch b;
@@ -505,7 +506,10 @@ void ss_analysis_free(ss_analysis *a) {
         for (size_t i = 0; i < a->nsegs_total; i++) ss_segment_close(a->segcache[i]);
         free(a->segcache);
     }
-    for (size_t i = 0; i < FETCH_SLOTS; i++) ss_decoder_free(a->fetched[i].dec);
+    for (size_t i = 0; i < FETCH_SLOTS; i++) {
+        ss_decoder_free(a->fetched[i].dec);
+        an_free(a->fetched[i].buf);
+    }
     free(a);
 }
 
@@ -2350,20 +2354,27 @@ int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record
         f = lru;
         f->batch = NONE32;
         if (!f->dec && !(f->dec = ss_decoder_new(a->o.max_batch_bytes))) return -1;
-        /* drop the pages read back now and then: the mappings are not to grow resident
-         * (a fault maps up to 64 KiB around the page touched: count that) */
-        a->fetched_bytes += b->size + ((uint64_t)64 << 10);
-        if (a->fetched_bytes > ((uint64_t)32 << 20)) {
-            for (size_t i = 0; i < a->nsegs_total; i++)
-                if (a->segcache[i]) ss_segment_release(a->segcache[i], ss_segment_size(a->segcache[i]));
-            a->fetched_bytes = 0;
-        }
+        /* the batch is copied with pread: reading it through the mapping would make every
+         * page touched resident, and a first touch costs more than a copy */
         const ss_segment *seg = a->segcache[gi];
         uint64_t size = ss_segment_size(seg);
         if (b->position >= size) return 0;
-        if (ss_batch_parse(ss_segment_data(seg) + b->position, size - b->position, b->position, false, f->dec, &f->b,
-                           err) != SS_E_OK)
-            return -1;
+        uint64_t want = size - b->position < b->size ? size - b->position : b->size;
+        if (want > f->cap) {
+            uint8_t *nb = an_realloc(f->buf, (size_t)want);
+            if (!nb) {
+                memset(err, 0, sizeof *err);
+                err->kind = SS_E_NOMEM;
+                err->base_offset = b->base_offset;
+                err->position = b->position;
+                snprintf(err->msg, sizeof err->msg, "out of memory");
+                return -1;
+            }
+            f->buf = nb;
+            f->cap = (size_t)want;
+        }
+        size_t got = ss_segment_read(seg, b->position, f->buf, (size_t)want);
+        if (ss_batch_parse(f->buf, got, b->position, false, f->dec, &f->b, err) != SS_E_OK) return -1;
         if (ss_records_begin(f->dec, &f->b, &f->it, err) != SS_E_OK) return -1;
         f->batch = batch;
         f->after_offset = INT64_MAX;
