@@ -687,6 +687,7 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
     }
     ss_cdecoder *cd = ss_cdecoder_new();
     ss_decoder *dec = ss_decoder_new(SS_DEFAULT_MAX_BATCH_BYTES);
+    ss_window win = {0};
     ss_errkind rc = SS_E_OK;
     if (!t || !cd || !dec) {
         rc = SS_E_NOMEM;
@@ -704,7 +705,7 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
             ss_walker_set_decoder(&w, dec);
             ss_event ev;
             ss_event_kind k;
-            while ((k = ss_walker_next(&w, &ev)) != SS_EV_END && rc == SS_E_OK) {
+            while ((k = ss_walker_next_copy(&w, &win, &ev)) != SS_EV_END && rc == SS_E_OK) {
                 if (k != SS_EV_BATCH || !ev.batch.crc_valid || ev.batch.control) continue;
                 ss_rec_iter it;
                 ss_record r;
@@ -720,6 +721,7 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
     }
     if (t) ids_compact(t);
 done:
+    ss_window_free(&win);
     if (rc == SS_E_NOMEM && err) {
         err->kind = SS_E_NOMEM;
         snprintf(err->msg, sizeof err->msg, "out of memory reading __transaction_state");
