@@ -440,7 +440,19 @@ int ss_records_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
         it->done = true;
         return -1;
     }
-    memset(rec, 0, sizeof *rec);
+    /* every field zeroed one by one, as memset would (an error below leaves
+     * zeros): a memset of the whole record compiles to rep stos, which took a
+     * fifth of the time of this function */
+    rec->offset = rec->timestamp = 0;
+    rec->sequence = rec->key_len = rec->value_len = rec->header_count = rec->coordinator_epoch = 0;
+    rec->key = rec->value = rec->headers = NULL;
+    rec->headers_len = 0;
+    rec->legacy_magic = 0;
+    rec->legacy_attributes = 0;
+    rec->legacy_crc = 0;
+    rec->legacy_crc_valid = false;
+    rec->legacy_timestamp_type = 0;
+    rec->control_version = rec->control_type = 0;
     rec->size = (int32_t)(r.p - start);
     rec->attributes = ss_rd_u8(&body);
     int64_t ts_delta = ss_rd_varlong(&body);
