@@ -15,13 +15,20 @@
  * hand and by bench/bench.py, never by the tests.
  *
  * floor --touch MIB: the cost of memory the scan's tables need, alone: MIB of
- * fresh anonymous memory mapped as src/lib/anread.c maps large tables (2 MiB
+ * fresh anonymous memory mapped as src/lib/mem.c maps large arrays (2 MiB
  * aligned, MADV_HUGEPAGE) and written once every 4 KiB, so every page is
  * faulted in and zeroed by the kernel (and, on a VM, perhaps first backed by
- * the host). Prints CPU seconds and MB/s.
+ * the host). Prints CPU seconds and MB/s. With --small-pages the memory asks
+ * for 4 KiB pages (MADV_NOHUGEPAGE): one fault per 4 KiB, what an array of
+ * malloc or a small mapping costs.
+ *
+ * floor --map FILE: the cost of reading a file through a mapping (one byte of
+ * every 4 KiB page read, as the walker did) against pread(2) into a 512 KiB
+ * buffer (as segscan reads now), warm page cache. Prints both.
  *
  * usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]
- *        floor --touch MIB
+ *        floor --touch MIB [--small-pages]
+ *        floor --map FILE
  */
 #define _GNU_SOURCE 1
 #include <stdbool.h>
@@ -29,7 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 #include <xxhash.h>
 
@@ -121,7 +131,7 @@ static double one_pass(const char *path, int depth, uint64_t *records, uint64_t 
     return t;
 }
 
-static int touch(const char *mib) {
+static int touch(const char *mib, bool small) {
     char *end;
     unsigned long m = strtoul(mib, &end, 10);
     if (*end || m == 0 || m > ((size_t)1 << 20)) {
@@ -136,19 +146,61 @@ static int touch(const char *mib) {
         return 2;
     }
     uint8_t *p = (uint8_t *)(((uintptr_t)q + huge - 1) & ~(uintptr_t)(huge - 1));
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, n, MADV_HUGEPAGE);
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+    (void)madvise(p, n, small ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
 #endif
     for (size_t i = 0; i < n; i += 4096) ((volatile uint8_t *)p)[i] = 1;
     double t = cpu_now() - t0;
-    printf("touch %8.3f s cpu %9.1f MB/s  (%lu MiB of fresh memory)\n", t, (double)n / 1e6 / t, m);
+    printf("touch %8.3f s cpu %9.1f MB/s  (%lu MiB of fresh memory, %s pages: %.2f us a 4 KiB page)\n", t,
+           (double)n / 1e6 / t, m, small ? "4 KiB" : "huge", t * 1e6 / (double)(n / 4096));
     munmap(q, n + huge);
+    return 0;
+}
+
+static int map_vs_pread(const char *path) {
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0) {
+        fprintf(stderr, "floor: cannot read %s\n", path);
+        if (fd >= 0) close(fd);
+        return 2;
+    }
+    size_t n = (size_t)st.st_size, win = (size_t)512 << 10;
+    uint8_t *buf = malloc(win);
+    uint64_t sum = 0;
+    if (!buf) return 2;
+    for (size_t o = 0; o < n; o += win) /* warm the page cache */
+        if (pread(fd, buf, win, (off_t)o) <= 0) break;
+    double t0 = cpu_now();
+    const uint8_t *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+        fprintf(stderr, "floor: cannot map %s\n", path);
+        return 2;
+    }
+    for (size_t i = 0; i < n; i += 4096) sum += m[i];
+    double tm = cpu_now() - t0;
+    munmap((void *)m, n);
+    t0 = cpu_now();
+    for (size_t o = 0; o < n; o += win) {
+        ssize_t r = pread(fd, buf, win, (off_t)o);
+        if (r <= 0) break;
+        for (ssize_t i = 0; i < r; i += 4096) sum += buf[i];
+    }
+    double tp = cpu_now() - t0;
+    printf("mapped   %8.3f s cpu %9.1f MB/s  (%.2f us a 4 KiB page)\n", tm, (double)n / 1e6 / tm,
+           tm * 1e6 / (double)(n / 4096));
+    printf("pread    %8.3f s cpu %9.1f MB/s  (512 KiB buffer, copy included)  [%llu]\n", tp, (double)n / 1e6 / tp,
+           (unsigned long long)(sum & 1));
+    free(buf);
+    close(fd);
     return 0;
 }
 
 int main(int argc, char **argv) {
     const char *path = NULL;
-    if (argc == 3 && !strcmp(argv[1], "--touch")) return touch(argv[2]);
+    if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "--small-pages"))) && !strcmp(argv[1], "--touch"))
+        return touch(argv[2], argc == 4);
+    if (argc == 3 && !strcmp(argv[1], "--map")) return map_vs_pread(argv[2]);
     int runs = 5, only = -1;
     bool warm = true;
     for (int i = 1; i < argc; i++) {
@@ -166,7 +218,8 @@ int main(int argc, char **argv) {
             }
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]\n"
-                            "       floor --touch MIB\n");
+                            "       floor --touch MIB [--small-pages]\n"
+                            "       floor --map FILE\n");
             return 2;
         } else {
             path = argv[i];
