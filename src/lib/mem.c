@@ -99,6 +99,16 @@ static an_hdr *map_block(size_t n) {
     return h;
 }
 
+/* Mapped block h moved by copying into a new block for n bytes. */
+static void *map_copy(an_hdr *h, size_t n) {
+    an_hdr *nh = map_block(n);
+    if (!nh) return NULL;
+    memcpy(nh + 1, h + 1, h->size);
+    munmap(h, h->mapped);
+    nh->size = n;
+    return nh + 1;
+}
+
 void *an_realloc(void *p, size_t n) {
     an_hdr *h = p ? (an_hdr *)p - 1 : NULL;
     if (h && h->mapped) {
@@ -109,25 +119,14 @@ void *an_realloc(void *p, size_t n) {
 #if SS_NO_MREMAP
         /* ThreadSanitizer does not follow memory that mremap moves (the old
          * range's history would stay with its next user): copy instead */
-        an_hdr *nh = map_block(n);
-        if (!nh) return NULL;
-        memcpy(nh + 1, p, h->size);
-        munmap(h, h->mapped);
-        nh->size = n;
-        return nh + 1;
+        return map_copy(h, n);
 #else
         size_t m = map_size(n);
         void *q;
         if (m < HUGE_MIN) {
             q = mremap(h, h->mapped, m, MREMAP_MAYMOVE);
         } else if (h->mapped < HUGE_MIN) {
-            /* becoming huge: a copy (below HUGE_MIN bytes) into an aligned block */
-            an_hdr *nh = map_block(n);
-            if (!nh) return NULL;
-            memcpy(nh + 1, p, h->size);
-            munmap(h, h->mapped);
-            nh->size = n;
-            return nh + 1;
+            return map_copy(h, n); /* becoming huge: a copy (below HUGE_MIN bytes) into an aligned block */
         } else {
             /* to an aligned address, or its huge pages would be split on the move */
             void *dst = map_aligned(m);
