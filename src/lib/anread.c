@@ -395,6 +395,7 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
             const uint8_t *p = r->win.buf + (pos - r->win.at);
             int32_t len = (int32_t)ss_be32(p + 8);
             if (len >= MIN_ENTRY && (uint64_t)len + LOG_OVERHEAD <= limit - pos &&
+                (uint64_t)len + LOG_OVERHEAD <= SS_COPY_MAX_ENTRY &&
                 ss_window_fill(&r->win, s, limit, pos, (uint64_t)len + LOG_OVERHEAD)) {
                 p = r->win.buf + (pos - r->win.at);
                 size_t avail = r->win.len - (size_t)(pos - r->win.at);

@@ -95,5 +95,9 @@ static inline int64_t ss_rd_varlong(ss_rd *r) {
  * (the limit, or a file cut while it is read). A window moves on to another
  * segment by itself. (segment.c) */
 bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need);
+/* Entries larger than this are not copied into a window but read through the
+ * mapping: a damaged length field must not make a window of up to 2 GiB (and
+ * its pages resident) before the CRC tells it is wrong. */
+#define SS_COPY_MAX_ENTRY ((uint64_t)16 << 20)
 
 #endif

@@ -464,7 +464,8 @@ ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev) {
     const uint8_t *p = win->buf + (pos - win->at);
     int32_t len = (int32_t)ss_be32(p + 8);
     uint64_t size = (uint64_t)len + LOG_OVERHEAD;
-    if (len < MIN_ENTRY || size > limit - pos || !ss_window_fill(win, w->seg, limit, pos, size))
+    if (len < MIN_ENTRY || size > limit - pos || size > SS_COPY_MAX_ENTRY ||
+        !ss_window_fill(win, w->seg, limit, pos, size))
         return ss_walker_next(w, ev);
     ss_error err;
     if (ss_batch_parse(win->buf + (pos - win->at), size, pos, true, w->decoder, &ev->batch, &err) != SS_E_OK ||
