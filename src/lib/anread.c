@@ -11,7 +11,6 @@
 #include "reader.h"
 
 enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
-#define WINDOW_BYTES ((size_t)512 << 10)
 
 /* A resync candidate larger than this is not checked: the start it would give
  * could only be wrong, and a wrong start is caught and read again anyway. */
@@ -55,7 +54,6 @@ void an_unit_free(an_unit *u) {
     an_free(u->err.v);
     memset(u, 0, sizeof *u);
 }
-
 
 /* ---- one batch into facts ---------------------------------------------------------------- */
 
@@ -322,7 +320,7 @@ static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t
     uint64_t from = at + (v2 ? 21 : 16);
     uint32_t crc = 0;
     while (from < next) {
-        uint64_t n = next - from < WINDOW_BYTES ? next - from : WINDOW_BYTES;
+        uint64_t n = next - from < SS_WINDOW_BYTES ? next - from : SS_WINDOW_BYTES;
         if (!ss_window_fill(&r->win, s, limit, from, n)) return false;
         const uint8_t *c = r->win.buf + (from - r->win.at);
         crc = v2 ? ss_crc32c(crc, c, (size_t)n) : ss_crc32(crc, c, (size_t)n);

@@ -50,7 +50,6 @@
         if ((vec).n < (vec).cap) (vec).v[(vec).n++] = (item);                             \
     } while (0)
 
-
 /* A record kept by the analysis. */
 enum { AR_FP = 1, AR_MATCH = 2 };
 typedef struct an_rec {

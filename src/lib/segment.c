@@ -423,11 +423,7 @@ void ss_walker_set_decoder(ss_walker *w, ss_decoder *d) { w->decoder = d; }
 
 /* ---- the copying path ------------------------------------------------------------ */
 
-#define COPY_WINDOW ((size_t)512 << 10)
-
-/* Bytes [pos, pos + need) below limit in the window: a window's worth, or the
- * entry if it is larger, but no more than the file holds from pos (a small file
- * gets a small window). False when fewer exist. */
+/* See reader.h. A small file gets a small window. */
 bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need) {
     if (win->seg_id != s->id) {
         win->seg_id = s->id;
@@ -435,7 +431,7 @@ bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_
     }
     if (pos >= win->at && pos - win->at + need <= win->len) return true;
     if (need > limit || pos > limit - need) return false;
-    uint64_t span = need > COPY_WINDOW ? need : COPY_WINDOW;
+    uint64_t span = need > SS_WINDOW_BYTES ? need : SS_WINDOW_BYTES;
     if (span > limit - pos) span = limit - pos;
     if (span > win->cap) {
         size_t nc = win->cap * 2;
