@@ -644,35 +644,45 @@ static bool table_room(ss_analysis *a, size_t n) {
     return true;
 }
 
-/* Occurrence (lo, hi) at batch/delta with timestamp ts and ordinal seq. With
- * group != NONE32: the head of a group formed before a spill. Call table_room first. */
+/* Entry ei seen again, at batch/delta with timestamp ts and ordinal seq: a
+ * group forms with its second copy. Out of line: a tenth of the records come
+ * here, and the loop of the others stays small. */
+static __attribute__((noinline)) void fp_repeat(ss_analysis *a, uint32_t ei, uint64_t lo, uint64_t hi,
+                                               uint32_t batch, uint32_t delta, int64_t ts, uint64_t seq) {
+    fp_ent *e = &a->ents[ei];
+    an_occ occ = {ts, batch, delta, NONE32, 0, 0};
+    uint32_t oi = (uint32_t)a->occs.n;
+    if (!ent_grouped(e)) {
+        an_occ first = {0, e->batch, 0, oi + 1, 0, 0};
+        ent_first(a, ei, &first.delta, &first.ts);
+        VEC_PUSH(a->occs, first, a->nomem = true; return);
+        VEC_PUSH(a->occs, occ, a->nomem = true; return);
+        an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
+        VEC_PUSH(a->groups, g, a->nomem = true; return);
+        ent_set_group(e, (uint32_t)(a->groups.n - 1));
+    } else {
+        an_group *g = &a->groups.v[ent_group(e)];
+        VEC_PUSH(a->occs, occ, a->nomem = true; return);
+        a->occs.v[g->last].next = oi;
+        g->last = oi;
+        g->count++;
+    }
+}
+
+/* Occurrence (lo, hi) at batch/delta with timestamp ts and ordinal seq; the
+ * batch's maxTimestamp is max_ts. With group != NONE32: the head of a group
+ * formed before a spill. Call table_room first. */
 static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t batch, uint32_t delta, int64_t ts,
-                      uint64_t seq, uint32_t group) {
+                             int64_t max_ts, uint64_t seq, uint32_t group) {
     uint32_t tag = (uint32_t)lo;
     size_t cap = a->slot_cap;
     size_t j = slot_home(tag, cap);
     for (uint64_t v; (v = a->slots[j]) != 0; j = slot_next(j, cap)) {
         if ((uint32_t)(v >> 32) != tag) continue;
         uint32_t ei = (uint32_t)(v & 0xffffffffu) - 1;
-        fp_ent *e = &a->ents[ei];
+        const fp_ent *e = &a->ents[ei];
         if (e->hi != hi || !same_topic(a, e, batch)) continue;
-        an_occ occ = {ts, batch, delta, NONE32, 0, 0};
-        uint32_t oi = (uint32_t)a->occs.n;
-        if (!ent_grouped(e)) {
-            an_occ first = {0, e->batch, 0, oi + 1, 0, 0};
-            ent_first(a, ei, &first.delta, &first.ts);
-            VEC_PUSH(a->occs, first, a->nomem = true; return);
-            VEC_PUSH(a->occs, occ, a->nomem = true; return);
-            an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
-            VEC_PUSH(a->groups, g, a->nomem = true; return);
-            ent_set_group(e, (uint32_t)(a->groups.n - 1));
-        } else {
-            an_group *g = &a->groups.v[ent_group(e)];
-            VEC_PUSH(a->occs, occ, a->nomem = true; return);
-            a->occs.v[g->last].next = oi;
-            g->last = oi;
-            g->count++;
-        }
+        fp_repeat(a, ei, lo, hi, batch, delta, ts, seq);
         return;
     }
     /* a new fingerprint */
@@ -683,7 +693,7 @@ static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t 
     if (group != NONE32) {
         ent_set_group(e, group);
     } else {
-        int64_t d = sat_sub(a->batches.v[batch].max_ts, ts);
+        int64_t d = sat_sub(max_ts, ts);
         if (delta < ENT_FAR && d >= 0 && d < ENT_FAR) {
             e->delta = (uint16_t)delta;
             e->tsd = (uint16_t)d;
@@ -886,8 +896,8 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
         for (size_t i = 0; i < m && !a->nomem; i++) {
             const spill_rec *r = &buf[i];
             if (!table_room(a, 1)) break;
-            if (r->seq == SPILL_GROUP) fp_insert(a, r->lo, r->hi, r->batch, 0, 0, 0, (uint32_t)r->ts);
-            else fp_insert(a, r->lo, r->hi, r->batch, r->delta, r->ts, r->seq, NONE32);
+            if (r->seq == SPILL_GROUP) fp_insert(a, r->lo, r->hi, r->batch, 0, 0, 0, 0, (uint32_t)r->ts);
+            else fp_insert(a, r->lo, r->hi, r->batch, r->delta, r->ts, a->batches.v[r->batch].max_ts, r->seq, NONE32);
         }
         done += m;
     }
@@ -1295,6 +1305,7 @@ static void apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u) 
     for (size_t k = 0; k < u->ev.n && !a->nomem && !a->io_error; k++) {
         const an_ev *e = &u->ev.v[k];
         if (e->kind != AE_BATCH || e->verdict != AV_DATA || e->bi == AN_NONE32) continue;
+        int64_t max_ts = a->batches.v[e->bi].max_ts;
         for (uint32_t i = e->first; i < e->first + e->n; i++) {
             const an_rec *s = &R[i];
             if (s->flags & AR_FP) {
@@ -1306,7 +1317,7 @@ static void apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u) 
                     if (i + AHEAD < nr && (R[i + AHEAD].flags & AR_FP))
                         __builtin_prefetch(&a->slots[slot_home((uint32_t)R[i + AHEAD].lo, a->slot_cap)]);
 #endif
-                    fp_insert(a, s->lo, s->hi, e->bi, s->delta, s->ts, a->fp_seq++, NONE32);
+                    fp_insert(a, s->lo, s->hi, e->bi, s->delta, s->ts, max_ts, a->fp_seq++, NONE32);
                 }
             }
             if (s->flags & AR_MATCH) {
