@@ -2059,11 +2059,25 @@ static void finish_sessions(ss_analysis *a) {
 
 static void finish_groups(ss_analysis *a) {
     size_t ng = a->groups.n;
-    for (size_t i = 0; i < ng; i++) decide_causes(a, &a->groups.v[i]);
+    group_key *keys = arena_get(a, (ng ? ng : 1) * sizeof *keys, false);
+    group_key *tmp = arena_get(a, (ng ? ng : 1) * sizeof *tmp, false);
+    uint32_t *bounds = arena_get(a, (ng + 1) * sizeof *bounds, false);
+    a->gpub = arena_get(a, (ng ? ng : 1) * sizeof *a->gpub, true);
+    a->gstart = arena_get(a, (ng + 1) * sizeof *a->gstart, false);
+    a->gsorted_of = arena_get(a, (ng ? ng : 1) * sizeof *a->gsorted_of, false);
+    a->gidx = arena_get(a, (a->occs.n ? a->occs.n : 1) * sizeof *a->gidx, false);
+    if (!keys || !tmp || !bounds || !a->gpub || !a->gstart || !a->gsorted_of || !a->gidx) {
+        a->gpub = NULL;
+        a->nomem = true;
+        return;
+    }
     for (uint32_t p = 0; p < a->nparts; p++) a->parts[p].max_copies = a->parts[p].records > 0 ? 1 : 0;
-    /* per partition: runs of copies (copies arrive in partition order) */
-    for (size_t i = 0; i < ng; i++) {
+    /* One pass over the groups (each pass is a walk of the copies and their
+     * batches, from memory): causes; per partition, runs of copies (copies
+     * arrive in partition order); the sort key. */
+    for (uint32_t i = 0; i < ng; i++) {
         an_group *g = &a->groups.v[i];
+        decide_causes(a, g);
         uint32_t run_part = NONE32;
         uint64_t run = 0, run_dups = 0;
         for (uint32_t k = g->first;; k = a->occs.v[k].next) {
@@ -2084,22 +2098,7 @@ static void finish_groups(ss_analysis *a) {
             run++;
             if (k != g->orig) run_dups++;
         }
-    }
-    /* sorted order: largest first, then by the first copy's position */
-    group_key *keys = arena_get(a, (ng ? ng : 1) * sizeof *keys, false);
-    group_key *tmp = arena_get(a, (ng ? ng : 1) * sizeof *tmp, false);
-    uint32_t *bounds = arena_get(a, (ng + 1) * sizeof *bounds, false);
-    a->gpub = arena_get(a, (ng ? ng : 1) * sizeof *a->gpub, true);
-    a->gstart = arena_get(a, (ng + 1) * sizeof *a->gstart, false);
-    a->gsorted_of = arena_get(a, (ng ? ng : 1) * sizeof *a->gsorted_of, false);
-    a->gidx = arena_get(a, (a->occs.n ? a->occs.n : 1) * sizeof *a->gidx, false);
-    if (!keys || !tmp || !bounds || !a->gpub || !a->gstart || !a->gsorted_of || !a->gidx) {
-        a->gpub = NULL;
-        a->nomem = true;
-        return;
-    }
-    for (uint32_t i = 0; i < ng; i++) {
-        const an_group *g = &a->groups.v[i];
+        /* sorted order: largest first, then by the first copy's position */
         const an_occ *o = &a->occs.v[g->first];
         const an_batch *b = &a->batches.v[o->batch];
         keys[i].count = g->count;
