@@ -2333,12 +2333,22 @@ static void fetched_forget(ss_analysis *a) {
     for (size_t i = 0; i < FETCH_SLOTS; i++) a->fetched[i].batch = NONE32;
 }
 
+/* -1, with err telling that memory ran out while batch b was fetched. */
+static int fetch_nomem(const an_batch *b, ss_error *err, const char *what) {
+    memset(err, 0, sizeof *err);
+    err->kind = SS_E_NOMEM;
+    err->base_offset = b->base_offset;
+    err->position = b->position;
+    snprintf(err->msg, sizeof err->msg, "out of memory (%s)", what);
+    return -1;
+}
+
 int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err) {
     if (batch >= a->batches.n) return 0;
     const an_batch *b = &a->batches.v[batch];
     if (!a->segcache) {
         a->segcache = calloc(a->nsegs_total ? a->nsegs_total : 1, sizeof *a->segcache);
-        if (!a->segcache) return -1;
+        if (!a->segcache) return fetch_nomem(b, err, "open segments");
         fetched_forget(a);
     }
     struct fetched *f = NULL, *lru = &a->fetched[0];
@@ -2363,7 +2373,7 @@ int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record
         }
         f = lru;
         f->batch = NONE32;
-        if (!f->dec && !(f->dec = ss_decoder_new(a->o.max_batch_bytes))) return -1;
+        if (!f->dec && !(f->dec = ss_decoder_new(a->o.max_batch_bytes))) return fetch_nomem(b, err, "a decoder");
         /* the batch is copied with pread: reading it through the mapping would make every
          * page touched resident, and a first touch costs more than a copy */
         const ss_segment *seg = a->segcache[gi];
@@ -2372,14 +2382,7 @@ int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record
         uint64_t want = size - b->position < b->size ? size - b->position : b->size;
         if (want > f->cap) {
             uint8_t *nb = an_realloc(f->buf, (size_t)want);
-            if (!nb) {
-                memset(err, 0, sizeof *err);
-                err->kind = SS_E_NOMEM;
-                err->base_offset = b->base_offset;
-                err->position = b->position;
-                snprintf(err->msg, sizeof err->msg, "out of memory");
-                return -1;
-            }
+            if (!nb) return fetch_nomem(b, err, "a batch's copy");
             f->buf = nb;
             f->cap = (size_t)want;
         }
