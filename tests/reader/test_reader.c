@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "anread.h"
 #include "reader.h"
 #include "segscan/segscan.h"
 
@@ -401,6 +402,27 @@ static void test_walker_copy(void) {
         CHECK(memcmp(a, b, (na < nb ? na : nb) * sizeof *a) == 0);
         CHECK(a[0].kind == SS_EV_BATCH && !a[0].crc_valid && a[1].kind == SS_EV_DAMAGE);
         CHECK(win.cap <= SS_COPY_MAX_ENTRY);
+        /* the analysis's reader (anread.c) has its own fast path: the same file, read
+         * as one unit, gives the damage the walker gave, through a capped window too */
+        an_reader ar;
+        CHECK(an_reader_init(&ar, 0, true));
+        an_unit u;
+        memset(&u, 0, sizeof u);
+        u.s = s;
+        u.limit = ss_segment_size(s);
+        u.end = UINT64_MAX;
+        u.max_records = u.max_events = 1u << 20;
+        ss_an_opts o;
+        ss_an_opts_default(&o);
+        an_pinfo pi = {-1, false, false};
+        an_unit_read(&ar, &o, &pi, &u);
+        CHECK(!u.nomem && u.ended && u.ev.n >= 2);
+        size_t damage = 0;
+        for (size_t i = 0; i < u.ev.n; i++) damage += u.ev.v[i].kind == AE_DAMAGE;
+        CHECK(damage >= 1);
+        CHECK(ar.win.cap <= SS_COPY_MAX_ENTRY);
+        an_unit_free(&u);
+        an_reader_free(&ar);
         ss_segment_close(s);
         unlink(p3);
         free(f3);
