@@ -128,11 +128,30 @@ static void compress_into(int codec, int level, const buf *in, buf *out) {
         break;
     }
     case 4: {
-        size_t max = ZSTD_compressBound(in->n);
+        /* as Kafka's producer writes it (ZstdFactory: a 16 KiB BufferedOutputStream
+         * over zstd-jni's ZstdOutputStreamNoFinalizer): a streamed frame, fed in
+         * 16 KiB pieces and ended without a pledged size, so its header declares
+         * no content size and the reader cannot size its output from it */
+        static ZSTD_CCtx *cc;
+        if (!cc && !(cc = ZSTD_createCCtx())) exit(2);
+        ZSTD_CCtx_reset(cc, ZSTD_reset_session_only);
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level > 0 ? level : 3);
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+        size_t max = ZSTD_compressBound(in->n) + 64;
         need(out, max);
-        size_t r = ZSTD_compress(out->p, max, in->p, in->n, level > 0 ? level : 3);
-        if (ZSTD_isError(r)) exit(2);
-        out->n = r;
+        ZSTD_outBuffer ob = {out->p, max, 0};
+        for (size_t off = 0;; off += 16384) {
+            size_t chunk = in->n - off < 16384 ? in->n - off : 16384;
+            ZSTD_inBuffer ib = {in->p + off, chunk, 0};
+            ZSTD_EndDirective end = off + chunk >= in->n ? ZSTD_e_end : ZSTD_e_continue;
+            size_t left;
+            do {
+                left = ZSTD_compressStream2(cc, &ob, &ib, end);
+                if (ZSTD_isError(left)) exit(2);
+            } while (end == ZSTD_e_end ? left != 0 : ib.pos < ib.size);
+            if (end == ZSTD_e_end) break;
+        }
+        out->n = ob.pos;
         break;
     }
     default: put(out, in->p, in->n);
