@@ -99,6 +99,11 @@ def wait_quiet(limit):
     return idle
 
 
+def stale(path, source):
+    """path is missing, or older than the file it is made from (a segment generated again)."""
+    return not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(source)
+
+
 def timed(argv, runs, stdout=subprocess.DEVNULL, pre=None):
     """Median wall seconds, median CPU seconds (user + system) and max peak RSS (KiB); pre() before each run."""
     walls, cpus, rss = [], [], 0
@@ -228,13 +233,13 @@ class Bench:
             if codec in CLI and shutil.which(CLI[codec][0][0]):
                 comp, dec, ext = CLI[codec]
                 cfile = raw + '.' + ext
-                if not os.path.exists(cfile):
+                if stale(cfile, raw):
                     with open(raw, 'rb') as fin, open(cfile, 'wb') as fout:
                         subprocess.run(comp, stdin=fin, stdout=fout, check=True)
                 t_cli, _ = self.row(codec, 'file', ' '.join(dec) + ' RECORDS', dec + [cfile], fsize, recs, t_cat)
             elif codec == 'snappy' and os.access(self.snappy, os.X_OK):
                 cfile = raw + '.sz'
-                if not os.path.exists(cfile):
+                if stale(cfile, raw):
                     with open(cfile, 'wb') as fout:
                         subprocess.run([self.snappy, '-c', raw], stdout=fout, check=True)
                 t_cli, _ = self.row(codec, 'file', 'snappy-cli -d RECORDS', [self.snappy, '-d', cfile], fsize, recs,
