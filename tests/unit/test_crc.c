@@ -3,7 +3,8 @@
  * The reference is a bit-at-a-time CRC-32C written from the definition; the
  * table and hardware paths must agree with it and with each other at every
  * length and alignment, across the three-lane thresholds of the hardware
- * loop (768 and 12288 bytes), and chain as documented.
+ * loop (768 and 12288 bytes) and the folding path's 256-byte steps, and chain
+ * as documented.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "crc.h"
 #include "segscan/segscan.h"
 
 /* Bit at a time, reflected polynomial 0x82F63B78, same chaining convention. */
@@ -128,6 +130,57 @@ static void test_hw_vs_sw(void)
     free(buf);
 }
 
+/* Each path this CPU has, by itself, against the bit-at-a-time reference: the
+ * folding path (x86 AVX-512 VPCLMULQDQ) at every length around its 256-byte
+ * steps and its 256-byte minimum, at every alignment 0..63 (its loads are 64
+ * bytes wide), from a running CRC; and chained with the other paths. */
+static void test_paths(void)
+{
+    static const char *names[] = {"tables", "lanes", "fold"};
+    enum { N = 70000 + 64 };
+    uint8_t *buf = malloc(N);
+    CHECK(buf != NULL);
+    if (buf == NULL)
+        return;
+    fill_random(buf, N, 4242);
+    for (int path = SS_CRC32C_TABLES; path <= SS_CRC32C_FOLD; path++) {
+        uint32_t got;
+        if (!ss_crc32c_by((ss_crc32c_path)path, 0, buf, 1, &got)) {
+            printf("crc32c path %s: not on this CPU\n", names[path]);
+            continue;
+        }
+        printf("crc32c path %s: tested\n", names[path]);
+        unsigned bad = 0, runs = 0;
+        for (size_t len = 0; len <= 2100; len += len < 600 ? 1 : 7)
+            for (size_t align = 0; align < 64; align += len < 600 ? 13 : 1) {
+                uint32_t init = (uint32_t)(len * 2654435761u) ^ (uint32_t)align;
+                CHECK(ss_crc32c_by((ss_crc32c_path)path, init, buf + align, len, &got));
+                bad += got != ref_crc32c(init, buf + align, len);
+                runs++;
+            }
+        const size_t longs[] = {4096, 4097, 4351, 4352, 65535, 65536, 70000};
+        for (size_t i = 0; i < sizeof longs / sizeof longs[0]; i++)
+            for (size_t align = 0; align < 64; align += 9) {
+                CHECK(ss_crc32c_by((ss_crc32c_path)path, 0x12345678u, buf + align, longs[i], &got));
+                bad += got != ref_crc32c(0x12345678u, buf + align, longs[i]);
+                runs++;
+            }
+        /* chained: a first part by this path, the rest by the tables, and back */
+        uint32_t whole = ref_crc32c(0, buf, 5000);
+        for (size_t split = 0; split <= 5000; split += 61) {
+            uint32_t a, b;
+            CHECK(ss_crc32c_by((ss_crc32c_path)path, 0, buf, split, &a));
+            bad += ss_crc32c_sw(a, buf + split, 5000 - split) != whole;
+            CHECK(ss_crc32c_by((ss_crc32c_path)path, ss_crc32c_sw(0, buf, split), buf + split, 5000 - split, &b));
+            bad += b != whole;
+            runs += 2;
+        }
+        CHECK(runs > 1000);
+        CHECK_EQ_U(bad, 0);
+    }
+    free(buf);
+}
+
 /* crc(crc(0, a), b) == crc(0, a||b), for every split point of a buffer. */
 static void test_chaining(void)
 {
@@ -222,6 +275,7 @@ int main(void)
     test_check_values();
     test_sw_vs_reference();
     test_hw_vs_sw();
+    test_paths();
     test_chaining();
     test_kafka_batch();
     test_crc32_huge();
