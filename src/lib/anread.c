@@ -9,6 +9,7 @@
 #include "anread.h"
 #include "fingerprint.h"
 #include "reader.h"
+#include "records.h"
 
 enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
 
@@ -145,7 +146,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
         }
         e.first = (uint32_t)u->mark.n;
         uint64_t n = 0;
-        while ((k = ss_records_next(&it, &rec, &err)) == 1) {
+        while ((k = ss_records_next_inline(&it, &rec, &err)) == 1) {
             n++;
             if (b->transactional && b->producer_id >= 0 &&
                 (rec.control_type == SS_CTRL_ABORT || rec.control_type == SS_CTRL_COMMIT)) {
@@ -208,7 +209,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     bool want_match = o->match != SS_MATCH_NONE;
     int32_t total = 0;
     for (;;) {
-        k = ss_records_next(&it, &rec, &err);
+        k = ss_records_next_inline(&it, &rec, &err);
         if (k != 1) break;
         total++;
         if (field_hash) {

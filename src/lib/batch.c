@@ -6,12 +6,14 @@
  * Kafka's where Kafka has one, so a user can match them with broker logs.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
 #include "reader.h"
+#include "records.h"
 #include "segscan/segscan.h"
 
 /* v2 header layout (DefaultRecordBatch.java) */
@@ -62,18 +64,19 @@ void ss_decoder_free(ss_decoder *d) {
         }                                                                \
     } while (0)
 
-/* Java long arithmetic wraps; a damaged header can hold any value, so offsets
- * and timestamps derived from it are computed modulo 2^64 (found by fuzzing). */
-static inline int64_t add64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static inline int64_t sub64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
-
-/* Kafka's DefaultRecordBatch.incrementSequence: sequences wrap from INT32_MAX to 0.
- * Computed modulo 2^32 as Java's int arithmetic does: a damaged header can hold
- * a negative delta, and INT32_MAX - inc must not overflow (found by fuzzing). */
-static int32_t increment_sequence(int32_t seq, int32_t inc) {
-    uint32_t s = (uint32_t)seq, i = (uint32_t)inc;
-    if (seq > (int32_t)((uint32_t)INT32_MAX - i)) return (int32_t)(i - ((uint32_t)INT32_MAX - s) - 1u);
-    return (int32_t)(s + i);
+int ss_rec_fail(ss_rec_iter *it, ss_error *err, ss_errkind kind, const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        err->kind = kind;
+        err->position = it->b->position;
+        err->base_offset = it->b->base_offset;
+        err->length = 0;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    it->done = true;
+    return -1;
 }
 
 /* Decompress a payload into the decoder's buffer, reusing it when the same
@@ -221,7 +224,7 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
                 if (legacy_inner_scan(d->out, d->out_len, &c, &first, &last, why, sizeof why) && c > 0) {
                     b->legacy_inner_count = c;
                     if (m.magic >= 1)
-                        b->base_offset = add64(sub64(m.offset, last), first);
+                        b->base_offset = ss_add64(ss_sub64(m.offset, last), first);
                     else
                         b->base_offset = first;
                 }
@@ -276,13 +279,13 @@ ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position
     b->crc = ss_be32(data + V2_CRC_OFF);
     b->attributes = (int16_t)ss_be16(data + V2_ATTR_OFF);
     int32_t last_delta = (int32_t)ss_be32(data + V2_LAST_DELTA_OFF);
-    b->last_offset = add64(offset, last_delta);
+    b->last_offset = ss_add64(offset, last_delta);
     b->base_timestamp = (int64_t)ss_be64(data + V2_BASE_TS_OFF);
     b->max_timestamp = (int64_t)ss_be64(data + V2_MAX_TS_OFF);
     b->producer_id = (int64_t)ss_be64(data + V2_PID_OFF);
     b->producer_epoch = (int16_t)ss_be16(data + V2_EPOCH_OFF);
     b->base_sequence = (int32_t)ss_be32(data + V2_BASE_SEQ_OFF);
-    b->last_sequence = b->base_sequence == -1 ? -1 : increment_sequence(b->base_sequence, last_delta);
+    b->last_sequence = b->base_sequence == -1 ? -1 : ss_increment_sequence(b->base_sequence, last_delta);
     b->count = (int32_t)ss_be32(data + V2_COUNT_OFF);
     b->codec = b->attributes & 0x07;
     b->timestamp_type = (b->attributes & 0x08) ? SS_TS_LOG_APPEND : SS_TS_CREATE;
@@ -339,7 +342,7 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
                 SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
                 return SS_E_BAD_RECORD;
             }
-            it->legacy_base = sub64(m.offset, last);
+            it->legacy_base = ss_sub64(m.offset, last);
         }
         return SS_E_OK;
     }
@@ -368,7 +371,7 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
     return SS_E_OK;
 }
 
-static int legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
+int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     const ss_batch *b = it->b;
     if (it->p >= it->end) { it->done = true; return 0; }
     ss_rd r = ss_rd_make(it->p, (size_t)(it->end - it->p));
@@ -388,7 +391,7 @@ static int legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     it->p = r.p;
     it->read++;
     memset(rec, 0, sizeof *rec);
-    rec->offset = it->legacy_single ? m.offset : (b->magic >= 1 && m.magic >= 1) ? add64(it->legacy_base, m.offset) : m.offset;
+    rec->offset = it->legacy_single ? m.offset : (b->magic >= 1 && m.magic >= 1) ? ss_add64(it->legacy_base, m.offset) : m.offset;
     rec->size = m.size + LOG_OVERHEAD;
     rec->attributes = m.attributes;
     rec->sequence = -1;
@@ -415,116 +418,7 @@ static int legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     return 1;
 }
 
-int ss_records_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
-    if (it->done) return 0;
-    if (it->legacy) return legacy_next(it, rec, err);
-    const ss_batch *b = it->b;
-    if (it->read >= it->total) {
-        it->done = true;
-        return 0;
-    }
-    ss_rd r = ss_rd_make(it->p, (size_t)(it->end - it->p));
-    const uint8_t *start = r.p;
-    int32_t len = ss_rd_varint(&r);
-    if (r.bad || len < 0) {
-        SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "record %" PRId32 " of %" PRId32 ": %s", it->read,
-                it->total, r.bad ? "length varint truncated or too long" : "negative record length");
-        it->done = true;
-        return -1;
-    }
-    ss_rd body = ss_rd_sub(&r, (size_t)len);
-    if (body.bad) {
-        SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset,
-                "record %" PRId32 " of %" PRId32 ": length %" PRId32 " runs past the end of the batch", it->read,
-                it->total, len);
-        it->done = true;
-        return -1;
-    }
-    /* every field zeroed one by one, as memset would (an error below leaves
-     * zeros): a memset of the whole record compiles to rep stos, which took a
-     * fifth of the time of this function */
-    rec->offset = rec->timestamp = 0;
-    rec->sequence = rec->key_len = rec->value_len = rec->header_count = rec->coordinator_epoch = 0;
-    rec->key = rec->value = rec->headers = NULL;
-    rec->headers_len = 0;
-    rec->legacy_magic = 0;
-    rec->legacy_attributes = 0;
-    rec->legacy_crc = 0;
-    rec->legacy_crc_valid = false;
-    rec->legacy_timestamp_type = 0;
-    rec->control_version = rec->control_type = 0;
-    rec->size = (int32_t)(r.p - start);
-    rec->attributes = ss_rd_u8(&body);
-    int64_t ts_delta = ss_rd_varlong(&body);
-    int32_t off_delta = ss_rd_varint(&body);
-    rec->key_len = ss_rd_varint(&body);
-    if (rec->key_len >= 0) rec->key = ss_rd_bytes(&body, (size_t)rec->key_len);
-    else if (rec->key_len != -1) body.bad = true;
-    rec->value_len = body.bad ? -1 : ss_rd_varint(&body);
-    if (rec->value_len >= 0) rec->value = ss_rd_bytes(&body, (size_t)rec->value_len);
-    else if (rec->value_len != -1) body.bad = true;
-    rec->header_count = body.bad ? 0 : ss_rd_varint(&body);
-    const char *why = NULL;
-    if (body.bad) why = "truncated or invalid field";
-    else if (rec->header_count < 0) why = "Found invalid number of record headers";
-    else {
-        rec->headers = body.p;
-        for (int32_t i = 0; i < rec->header_count && !body.bad; i++) {
-            int32_t klen = ss_rd_varint(&body);
-            if (klen < 0) { why = "Invalid negative header key size"; break; }
-            ss_rd_bytes(&body, (size_t)klen);
-            int32_t vlen = ss_rd_varint(&body);
-            if (vlen >= 0) ss_rd_bytes(&body, (size_t)vlen);
-            else if (vlen != -1) body.bad = true;
-        }
-        if (!why && body.bad) why = "header runs past the end of the record";
-        if (!why) rec->headers_len = (size_t)(body.p - rec->headers);
-        if (!why && ss_rd_left(&body) != 0) why = "Invalid record size: bytes left over after the headers";
-    }
-    if (why) {
-        SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "record %" PRId32 " of %" PRId32 ": %s", it->read,
-                it->total, why);
-        it->done = true;
-        return -1;
-    }
-    it->p = r.p;
-    it->read++;
-    rec->offset = add64(b->base_offset, off_delta);
-    rec->timestamp = b->timestamp_type == SS_TS_LOG_APPEND ? b->max_timestamp : add64(b->base_timestamp, ts_delta);
-    rec->sequence = b->base_sequence >= 0 ? increment_sequence(b->base_sequence, off_delta) : -1;
-    rec->legacy_magic = -1;
-    rec->control_type = -1;
-    rec->coordinator_epoch = -1;
-    if (b->control) {
-        if (rec->key_len < 4) {
-            SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset,
-                    "Invalid value size found for end control record key. Must have at least 4 bytes, but found only %" PRId32,
-                    rec->key_len < 0 ? 0 : rec->key_len);
-            it->done = true;
-            return -1;
-        }
-        rec->control_version = (int16_t)ss_be16(rec->key);
-        rec->control_type = (int16_t)ss_be16(rec->key + 2);
-        if (rec->control_type == SS_CTRL_ABORT || rec->control_type == SS_CTRL_COMMIT) {
-            if (rec->value_len < 6) {
-                SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset,
-                        "Invalid value size found for end transaction marker. Must have at least 6 bytes, but found only %" PRId32,
-                        rec->value_len < 0 ? 0 : rec->value_len);
-                it->done = true;
-                return -1;
-            }
-            rec->coordinator_epoch = (int32_t)ss_be32(rec->value + 2);
-        }
-    }
-    if (it->read == it->total && it->p != it->end) {
-        /* DefaultRecordBatch.RecordIterator: ensureNoneRemaining */
-        SET_ERR(err, SS_E_BAD_BATCH, b->position, b->base_offset,
-                "Incorrect declared batch size, records still remaining in file");
-        it->done = true;
-        return -1;
-    }
-    return 1;
-}
+int ss_records_next(ss_rec_iter *it, ss_record *rec, ss_error *err) { return ss_records_next_inline(it, rec, err); }
 
 int ss_header_next(const ss_record *r, size_t *pos, ss_header *h) {
     if (!r->headers || *pos >= r->headers_len) return 0;
