@@ -130,7 +130,9 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     bool below_ls = ls >= 0 && b->last_offset < ls;
     ss_error err;
     ss_rec_iter it;
-    ss_record rec;
+    /* once a batch (the parser's early error returns leave a record unset, which
+     * GCC cannot tell is then never read) */
+    ss_record rec = {0};
     int k;
 
     if (b->control) {

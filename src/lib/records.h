@@ -40,7 +40,14 @@ static inline int32_t ss_increment_sequence(int32_t seq, int32_t inc) {
 static inline __attribute__((always_inline)) int ss_records_next_inline(ss_rec_iter *it, ss_record *rec,
                                                                    ss_error *err) {
     if (it->done) return 0;
-    if (it->legacy) return ss_rec_legacy_next(it, rec, err);
+    if (it->legacy) {
+        /* through a copy: the caller's record is not handed out of line, so what the
+         * caller does not read of it need not be stored (the compiler's view) */
+        ss_record l;
+        int k = ss_rec_legacy_next(it, &l, err);
+        *rec = l;
+        return k;
+    }
     const ss_batch *b = it->b;
     if (it->read >= it->total) {
         it->done = true;
