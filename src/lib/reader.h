@@ -56,18 +56,22 @@ static inline ss_rd ss_rd_sub(ss_rd *r, size_t n) {
 /* Unsigned LEB128 of at most maxbytes bytes (5 for int32, 10 for int64), as
  * Kafka's ByteUtils.readUnsignedVarint / readVarlong: a longer one is an error. */
 static inline uint64_t ss_rd_uvarint(ss_rd *r, int maxbytes) {
-    /* fast path: ten bytes or more left, no check per byte (the same result) */
-    if (!r->bad && r->end - r->p >= 10) {
-        const uint8_t *p = r->p;
+    /* fast paths (the same results): one byte, wherever it is (a record's last
+     * field, its header count, is within ten bytes of its end); or ten bytes or
+     * more left, no check per byte */
+    const uint8_t *p = r->p;
+    if (!r->bad && p < r->end) {
         if (p[0] < 0x80) { r->p = p + 1; return p[0]; }
-        uint64_t f = p[0] & 0x7f;
-        for (int i = 1; i < maxbytes; i++) {
-            uint8_t b = p[i];
-            f |= (uint64_t)(b & 0x7f) << (7 * i);
-            if (!(b & 0x80)) { r->p = p + i + 1; return f; }
+        if (r->end - p >= 10) {
+            uint64_t f = p[0] & 0x7f;
+            for (int i = 1; i < maxbytes; i++) {
+                uint8_t b = p[i];
+                f |= (uint64_t)(b & 0x7f) << (7 * i);
+                if (!(b & 0x80)) { r->p = p + i + 1; return f; }
+            }
+            r->bad = true;
+            return 0;
         }
-        r->bad = true;
-        return 0;
     }
     uint64_t v = 0;
     for (int i = 0; i < maxbytes; i++) {
