@@ -546,6 +546,21 @@ SS_HW_TARGET static inline uint32_t hw_u64(uint32_t c, uint64_t v)
 }
 #endif
 
+/* The last bytes, 8 then 1 at a time, into the raw register c. */
+SS_HW_TARGET static inline uint32_t hw_tail(uint32_t c, const uint8_t *p, size_t len)
+{
+    while (len >= 8) {
+        c = hw_u64(c, load_le64(p));
+        p += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        c = hw_u8(c, *p++);
+        len--;
+    }
+    return c;
+}
+
 SS_HW_TARGET static inline uint32_t shift(uint32_t c, uint32_t k, bool clmul)
 {
 #ifdef SS_CRC_X86
@@ -594,16 +609,7 @@ SS_HW_TARGET static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t le
         p += 2 * LANE_SHORT;
         len -= 3 * LANE_SHORT;
     }
-    while (len >= 8) {
-        c0 = hw_u64(c0, load_le64(p));
-        p += 8;
-        len -= 8;
-    }
-    while (len > 0) {
-        c0 = hw_u8(c0, *p++);
-        len--;
-    }
-    return ~c0;
+    return ~hw_tail(c0, p, len);
 }
 
 #ifdef SS_CRC_X86
@@ -672,16 +678,7 @@ FOLD_TARGET static uint32_t crc32c_fold(uint32_t crc, const uint8_t *p, size_t l
     x = _mm_xor_si128(x, fold128(_mm512_castsi512_si128(a3), K_384));
     uint32_t c = (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x));
     c = (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_extract_epi64(x, 1));
-    while (len >= 8) {
-        c = (uint32_t)_mm_crc32_u64(c, load_le64(p));
-        p += 8;
-        len -= 8;
-    }
-    while (len > 0) {
-        c = _mm_crc32_u8(c, *p++);
-        len--;
-    }
-    return ~c;
+    return ~hw_tail(c, p, len);
 }
 
 static bool fold_available(void)
@@ -690,6 +687,16 @@ static bool fold_available(void)
            __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.2");
 }
 #endif
+
+/* The CPU has a carry-less multiply instruction (x86 PCLMUL) for the lanes' combine. */
+static bool has_clmul(void)
+{
+#if defined(SS_CRC_X86)
+    return __builtin_cpu_supports("pclmul") != 0;
+#else
+    return false;
+#endif
+}
 
 #endif /* SS_CRC_HW */
 
@@ -700,15 +707,10 @@ bool ss_crc32c_by(ss_crc32c_path path, uint32_t crc, const void *buf, size_t len
         *out = ss_crc32c_sw(crc, buf, len);
         return true;
     case SS_CRC32C_LANES:
-#if defined(SS_CRC_X86)
+#if defined(SS_CRC_HW)
         if (!ss_crc32c_hw_available())
             return false;
-        *out = crc32c_hw(crc, buf, len, __builtin_cpu_supports("pclmul") != 0);
-        return true;
-#elif defined(SS_CRC_ARM)
-        if (!ss_crc32c_hw_available())
-            return false;
-        *out = crc32c_hw(crc, buf, len, false);
+        *out = crc32c_hw(crc, buf, len, has_clmul());
         return true;
 #else
         return false;
@@ -747,11 +749,10 @@ uint32_t ss_crc32c(uint32_t crc, const void *buf, size_t len)
 #if defined(SS_CRC_X86)
     if (len >= FOLD_MIN && fold_available())
         return crc32c_fold(crc, buf, len);
-    if (__builtin_cpu_supports("sse4.2"))
-        return crc32c_hw(crc, buf, len, __builtin_cpu_supports("pclmul") != 0);
-#elif defined(SS_CRC_ARM)
+#endif
+#if defined(SS_CRC_HW)
     if (ss_crc32c_hw_available())
-        return crc32c_hw(crc, buf, len, false);
+        return crc32c_hw(crc, buf, len, has_clmul());
 #endif
     return ss_crc32c_sw(crc, buf, len);
 }
