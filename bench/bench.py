@@ -3,8 +3,11 @@
 
 Generates standard-profile segments with bench/gen-segment (ground truth beside
 each), checks segscan's findings against that truth, then times, warm page
-cache, the median of --runs runs, with peak RSS (/usr/bin/time %M: file pages
-mapped by the process included):
+cache, the median of --runs runs (and the best), with peak RSS (/usr/bin/time
+%M: file pages mapped by the process included). The rows of a section (one
+codec's file, its 4-partition directory, the diffs, the 1 GiB file) are run in
+rounds, each row once a round in turn, so that a slow minute of the host hits
+them all alike and the ratios between them hold:
 
   per codec (none, gzip, snappy, lz4, zstd), on one ~--size MiB segment:
     cat FILE                      the floor: reading the bytes
@@ -29,7 +32,7 @@ mapped by the process included):
 
 A row whose findings differ from the truth (records, duplicate groups and
 records from --report; for diff the records only in A, or 'identical') is
-marked INVALID: it is not a result. Before each row it waits (--wait-quiet
+marked INVALID: it is not a result. Before each round it waits (--wait-quiet
 seconds at most) until the CPU is idle, and says per row how idle it was (a
 busy machine makes every wall-clock figure worse; the CPU seconds are shown
 too).
@@ -104,25 +107,18 @@ def stale(path, source):
     return not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(source)
 
 
-def timed(argv, runs, stdout=subprocess.DEVNULL, pre=None):
-    """Median wall seconds, median CPU seconds (user + system) and max peak RSS (KiB); pre() before each run."""
-    walls, cpus, rss = [], [], 0
-    for _ in range(runs):
-        if pre:
-            pre()
-        t0 = time.perf_counter()
-        p = subprocess.run(['/usr/bin/time', '-f', '%U %S %M'] + argv, stdout=stdout, stderr=subprocess.PIPE,
-                           check=False)
-        walls.append(time.perf_counter() - t0)
-        if p.returncode not in (0, 1):
-            raise SystemExit('bench: %s failed (%d): %s' % (' '.join(argv), p.returncode, p.stderr.decode()[-500:]))
-        try:
-            u, s, m = p.stderr.decode().strip().splitlines()[-1].split()
-            cpus.append(float(u) + float(s))
-            rss = max(rss, int(m))
-        except (ValueError, IndexError):
-            pass
-    return statistics.median(walls), statistics.median(cpus) if cpus else 0.0, rss
+def timed_once(argv, stdout=subprocess.DEVNULL):
+    """One run: wall seconds, CPU seconds (user + system) or None, peak RSS (KiB)."""
+    t0 = time.perf_counter()
+    p = subprocess.run(['/usr/bin/time', '-f', '%U %S %M'] + argv, stdout=stdout, stderr=subprocess.PIPE, check=False)
+    wall = time.perf_counter() - t0
+    if p.returncode not in (0, 1):
+        raise SystemExit('bench: %s failed (%d): %s' % (' '.join(argv), p.returncode, p.stderr.decode()[-500:]))
+    try:
+        u, s, m = p.stderr.decode().strip().splitlines()[-1].split()
+        return wall, float(u) + float(s), int(m)
+    except (ValueError, IndexError):
+        return wall, None, 0
 
 
 def truth_of(path):
@@ -160,6 +156,7 @@ class Bench:
         self.snappy = os.path.join(a.build, 'bench', 'snappy-cli')
         self.floor = os.path.join(a.build, 'bench', 'floor')
         self.rows = []
+        self.queued = []
         self.notes = []
 
     def truth_path(self, path):
@@ -204,14 +201,36 @@ class Bench:
         elif mode == 'cold':
             time.sleep(15)
 
-    def row(self, codec, inp, cmd, argv, size, records, t_cat=None, t_cli=None, valid=True, stdout=subprocess.DEVNULL,
-            memory=None):
-        idle = wait_quiet(self.a.wait_quiet)
-        wall, cpu, rss = timed(argv, self.a.runs, stdout, lambda: self.memory(memory))
-        self.rows.append(dict(codec=codec, input=inp, cmd=cmd + ('' if valid else ' INVALID'), wall=wall, cpu=cpu,
-                              rss=rss, size=size, records=records, x_cat=wall / t_cat if t_cat else None,
-                              x_cli=wall / t_cli if t_cli else None, valid=valid, idle=idle))
-        return wall, rss
+    def row(self, codec, inp, cmd, argv, size, records, cat=None, cli=None, valid=True, memory=None):
+        """A row to time at the next measure(); cat, cli: the rows its ratios are to (measured with it or before)."""
+        r = dict(codec=codec, input=inp, cmd=cmd + ('' if valid else ' INVALID'), argv=argv, size=size,
+                 records=records, cat=cat, cli=cli, valid=valid, memory=memory, walls=[], cpus=[], rss=0)
+        self.rows.append(r)
+        self.queued.append(r)
+        return r
+
+    def measure(self):
+        """Time the rows queued since the last call, --runs rounds, each round running every row once in
+        turn: the host's speed drifts from minute to minute on a VM, and this way all the rows of a section
+        (and their ratios) meet the same minutes. A row's figures are the medians of its runs."""
+        rows, self.queued = self.queued, []
+        for _ in range(self.a.runs):
+            idle = wait_quiet(self.a.wait_quiet)
+            for r in rows:
+                r['idle'] = min(r.get('idle', 1.0), idle)
+                self.memory(r['memory'])
+                wall, cpu, rss = timed_once(r['argv'])
+                r['walls'].append(wall)
+                if cpu is not None:
+                    r['cpus'].append(cpu)
+                r['rss'] = max(r['rss'], rss)
+        for r in rows:
+            r['wall'] = statistics.median(r['walls'])
+            r['best'] = min(r['walls'])
+            r['cpu'] = statistics.median(r['cpus']) if r['cpus'] else 0.0
+        for r in rows:
+            r['x_cat'] = r['wall'] / r['cat']['wall'] if r['cat'] else None
+            r['x_cli'] = r['wall'] / r['cli']['wall'] if r['cli'] else None
 
     def run(self):
         a = self.a
@@ -227,37 +246,35 @@ class Bench:
             recs = truth['records']
             valid = self.check_scan([seg], truth)
             subprocess.run(['cat', seg], stdout=subprocess.DEVNULL, check=False)  # warm the page cache
-            t_cat, _ = self.row(codec, 'file', 'cat FILE', ['cat', seg], fsize, recs)
-            t_cli = None
-            cfile = None
+            cat = self.row(codec, 'file', 'cat FILE', ['cat', seg], fsize, recs)
+            cli = None
             if codec in CLI and shutil.which(CLI[codec][0][0]):
                 comp, dec, ext = CLI[codec]
                 cfile = raw + '.' + ext
                 if stale(cfile, raw):
                     with open(raw, 'rb') as fin, open(cfile, 'wb') as fout:
                         subprocess.run(comp, stdin=fin, stdout=fout, check=True)
-                t_cli, _ = self.row(codec, 'file', ' '.join(dec) + ' RECORDS', dec + [cfile], fsize, recs, t_cat)
+                cli = self.row(codec, 'file', ' '.join(dec) + ' RECORDS', dec + [cfile], fsize, recs, cat)
             elif codec == 'snappy' and os.access(self.snappy, os.X_OK):
                 cfile = raw + '.sz'
                 if stale(cfile, raw):
                     with open(cfile, 'wb') as fout:
                         subprocess.run([self.snappy, '-c', raw], stdout=fout, check=True)
-                t_cli, _ = self.row(codec, 'file', 'snappy-cli -d RECORDS', [self.snappy, '-d', cfile], fsize, recs,
-                                    t_cat)
+                cli = self.row(codec, 'file', 'snappy-cli -d RECORDS', [self.snappy, '-d', cfile], fsize, recs, cat)
             # what the layers under the scan cost alone (bench/floor.c), one thread
             floors = {}
             for depth, what in FLOORS:
-                floors[depth], _ = self.row(codec, 'file', 'floor: ' + what,
-                                            [self.floor, seg, '--runs', '1', '--no-warm', '--depth', depth],
-                                            fsize, recs, t_cat, t_cli)
-            self.row(codec, 'file', 'segscan dump --json', [self.segscan, 'dump', '--json', seg], fsize, recs, t_cat,
-                     t_cli)
-            s1, rss1 = self.row(codec, 'file', 'segscan --threads 1', [self.segscan, '--threads', '1', seg], fsize,
-                                recs, t_cat, t_cli, valid)
-            sd, rssd = self.row(codec, 'file', 'segscan', [self.segscan, seg], fsize, recs, t_cat, t_cli, valid)
+                floors[depth] = self.row(codec, 'file', 'floor: ' + what,
+                                         [self.floor, seg, '--runs', '1', '--no-warm', '--depth', depth],
+                                         fsize, recs, cat, cli)
+            self.row(codec, 'file', 'segscan dump --json', [self.segscan, 'dump', '--json', seg], fsize, recs, cat, cli)
+            s1 = self.row(codec, 'file', 'segscan --threads 1', [self.segscan, '--threads', '1', seg], fsize, recs, cat,
+                          cli, valid)
+            sd = self.row(codec, 'file', 'segscan', [self.segscan, seg], fsize, recs, cat, cli, valid)
             self.row(codec, 'file', 'segscan dups --threads 1', [self.segscan, 'dups', '--threads', '1', seg], fsize,
-                     recs, t_cat, t_cli, valid)
-            self.row(codec, 'file', 'segscan dups', [self.segscan, 'dups', seg], fsize, recs, t_cat, t_cli, valid)
+                     recs, cat, cli, valid)
+            self.row(codec, 'file', 'segscan dups', [self.segscan, 'dups', seg], fsize, recs, cat, cli, valid)
+            self.measure()
             # a log directory of 4 partitions holding the same bytes in all
             d = os.path.join(a.workdir, 'dir-%s' % codec)
             parts = []
@@ -272,35 +289,39 @@ class Bench:
             dsize = sum(os.path.getsize(p) for p in parts)
             dvalid = self.check_scan([d], dtruth)
             subprocess.run(['cat'] + parts, stdout=subprocess.DEVNULL, check=False)
-            d_cat, _ = self.row(codec, 'dir4', 'cat FILES', ['cat'] + parts, dsize, dtruth['records'])
-            d1, _ = self.row(codec, 'dir4', 'segscan --threads 1', [self.segscan, '--threads', '1', d], dsize,
-                             dtruth['records'], d_cat, None, dvalid)
-            dd, _ = self.row(codec, 'dir4', 'segscan', [self.segscan, d], dsize, dtruth['records'], d_cat, None, dvalid)
-            results[codec] = dict(floors=floors, t_cat=t_cat, t_cli=t_cli, s1=s1, sd=sd, rss1=rss1, rssd=rssd, d1=d1, dd=dd,
+            dcat = self.row(codec, 'dir4', 'cat FILES', ['cat'] + parts, dsize, dtruth['records'])
+            d1 = self.row(codec, 'dir4', 'segscan --threads 1', [self.segscan, '--threads', '1', d], dsize,
+                          dtruth['records'], dcat, None, dvalid)
+            dd = self.row(codec, 'dir4', 'segscan', [self.segscan, d], dsize, dtruth['records'], dcat, None, dvalid)
+            self.measure()
+            results[codec] = dict(floors={k: v['wall'] for k, v in floors.items()}, t_cat=cat['wall'],
+                                  t_cli=cli['wall'] if cli else None, s1=s1['wall'], s1_best=s1['best'],
+                                  sd=sd['wall'], rss1=s1['rss'], rssd=sd['rss'], d1=d1['wall'], dd=dd['wall'],
                                   recs=recs, truth=truth, fsize=fsize, valid=valid and dvalid)
             if codec == 'none' and not a.skip_diff:
-                self.diff_rows(seg, truth, d, parts, t_cat, size)
+                self.diff_rows(seg, truth, d, parts, cat, size)
         if not a.skip_big and 'none' in a.codecs.split(','):
             big = os.path.join(a.workdir, 'none-big.log')
             btruth = self.gen_file(big, 'none', a.big << 20, 1)
             bsize = os.path.getsize(big)
             bvalid = self.check_scan([big], btruth)
             subprocess.run(['cat', big], stdout=subprocess.DEVNULL, check=False)
-            b_cat, _ = self.row('none', 'big', 'cat FILE', ['cat', big], bsize, btruth['records'])
-            b1, _ = self.row('none', 'big', 'segscan --threads 1', [self.segscan, '--threads', '1', big], bsize,
-                             btruth['records'], b_cat, None, bvalid)
-            bd, brss = self.row('none', 'big', 'segscan', [self.segscan, big], bsize, btruth['records'], b_cat, None,
-                                bvalid)
-            mib = max(1, brss // 1024)
-            self.row('none', 'big', 'floor: touch %d MiB, cold' % mib, [self.floor, '--touch', str(mib)], bsize,
-                     btruth['records'], b_cat, None, True, memory='cold')
-            touch = next(x for x in self.rows if x['cmd'].startswith('floor: touch'))
-            results['big'] = dict(t_cat=b_cat, s1=b1, sd=bd, rssd=brss, size=bsize, truth=btruth, valid=bvalid,
-                                  touch=touch['cpu'], touch_mib=mib)
+            bcat = self.row('none', 'big', 'cat FILE', ['cat', big], bsize, btruth['records'])
+            b1 = self.row('none', 'big', 'segscan --threads 1', [self.segscan, '--threads', '1', big], bsize,
+                          btruth['records'], bcat, None, bvalid)
+            bd = self.row('none', 'big', 'segscan', [self.segscan, big], bsize, btruth['records'], bcat, None, bvalid)
+            self.measure()
+            mib = max(1, bd['rss'] // 1024)
+            touch = self.row('none', 'big', 'floor: touch %d MiB, cold' % mib, [self.floor, '--touch', str(mib)],
+                             bsize, btruth['records'], bcat, None, True, memory='cold')
+            self.measure()
+            results['big'] = dict(t_cat=bcat['wall'], s1=b1['wall'], sd=bd['wall'], sd_best=bd['best'],
+                                  rssd=bd['rss'], size=bsize, truth=btruth, valid=bvalid, touch=touch['cpu'],
+                                  touch_mib=mib)
         self.load1 = loadavg()
         return results
 
-    def diff_rows(self, seg, truth, d, parts, t_cat, size):
+    def diff_rows(self, seg, truth, d, parts, cat, size):
         """A follower's copy with its tail cut (offset mode) and a mirror at shifted offsets (content mode)."""
         a = self.a
         cut = os.path.join(a.workdir, 'none-cut.log')
@@ -335,15 +356,17 @@ class Bench:
             ok = check(argv, want, ident)
             mode = 'offset, tail cut' if '--by' in argv else 'content, mirror'
             self.row('none', inp, 'segscan diff (%s)' % mode, [self.segscan, 'diff', '--stat'] + argv, sz,
-                     truth['records'], t_cat if inp == 'file' else None, None, ok)
+                     truth['records'], cat if inp == 'file' else None, None, ok)
+        self.measure()
 
     def table(self, results):
         a = self.a
-        lines = ['segscan benchmark  %s  %s  (%d runs, median, warm page cache; MB = 10^6 bytes)'
+        lines = ['segscan benchmark  %s  %s  (%d rounds, every row of a section once a round in turn; '
+                 'median, and the best run; warm page cache; MB = 10^6 bytes)'
                  % (time.strftime('%Y-%m-%d %H:%M'), os.uname().nodename, a.runs),
                  'cpus: %d (default --threads); load average before %s, after %s'
                  % (os.cpu_count(), ' '.join(self.load0), ' '.join(self.load1))]
-        # before each row the benchmark waits (--wait-quiet) until the CPU is >= 95% idle
+        # before each round the benchmark waits (--wait-quiet) until the CPU is >= 95% idle
         loud = [r for r in self.rows if r['idle'] < 0.95]
         if loud:
             lines.append('machine: NOT quiet: %d of %d rows began while other work used the CPU (idle share '
@@ -356,11 +379,12 @@ class Bench:
                               'page costs its first touch)',
                       'asis': 'memory: as is (no control; runs that follow one another reuse each other\'s pages)'}
                      [a.memory])
-        lines.append('%-6s %-5s %-34s %8s %8s %8s %12s %7s %7s %8s %5s' % (
-            'codec', 'input', 'command', 'seconds', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli', 'RSS MiB', 'idle'))
+        lines.append('%-6s %-5s %-34s %8s %8s %8s %8s %12s %7s %7s %8s %5s' % (
+            'codec', 'input', 'command', 'seconds', 'best s', 'cpu s', 'MB/s', 'records/s', 'x cat', 'x cli',
+            'RSS MiB', 'idle'))
         for r in self.rows:
-            lines.append('%-6s %-5s %-34s %8.3f %8.3f %8.1f %12.0f %7s %7s %8.1f %4.0f%%%s' % (
-                r['codec'], r['input'], r['cmd'], r['wall'], r['cpu'], r['size'] / r['wall'] / MB,
+            lines.append('%-6s %-5s %-34s %8.3f %8.3f %8.3f %8.1f %12.0f %7s %7s %8.1f %4.0f%%%s' % (
+                r['codec'], r['input'], r['cmd'], r['wall'], r['best'], r['cpu'], r['size'] / r['wall'] / MB,
                 r['records'] / r['wall'], '%.2f' % r['x_cat'] if r['x_cat'] else '-',
                 '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024, 100 * r['idle'],
                 ' *' if r in loud else ''))
@@ -380,6 +404,8 @@ class Bench:
                        % (codec, r['sd'], r['sd'] / r[versus], 'cat' if versus == 't_cat' else 'zstd -dc',
                           r[versus], r['sd'] / dump if dump else 0, dump or 0, r['fsize'] / r['sd'] / MB, limit,
                           'cat' if versus == 't_cat' else 'zstd -dc'))
+        if lines[-1].startswith('targets (issue 3'):
+            del lines[-2:]  # neither codec was measured
         lines += ['', 'targets (issue 6):']
 
         if 'big' in results:
@@ -406,8 +432,8 @@ class Bench:
             if codec in results:
                 r = results[codec]
                 rate = r['recs'] / r['s1']
-                target(r['valid'] and rate >= 8e6, '%s, one thread: %.2f M records/s; target >= 8 M records/s per '
-                       'thread' % (codec, rate / 1e6))
+                target(r['valid'] and rate >= 8e6, '%s, one thread: %.2f M records/s (best run %.2f M); target >= 8 M '
+                       'records/s per thread' % (codec, rate / 1e6, r['recs'] / r['s1_best'] / 1e6))
                 f = r['floors']
                 lines.append('        floor: read+CRC+decompress+decode+XXH3 alone %.2f M records/s (%.0f ns a record); '
                              'the analysis adds %.0f ns a record' % (r['recs'] / f['hash'] / 1e6, f['hash'] / r['recs'] * 1e9,
@@ -439,7 +465,7 @@ def main():
     ap.add_argument('--out', default=os.path.join(root, 'bench', 'results.txt'))
     ap.add_argument('--skip-big', action='store_true')
     ap.add_argument('--skip-diff', action='store_true')
-    ap.add_argument('--wait-quiet', type=float, default=300, help='seconds to wait before each row for the CPU to '
+    ap.add_argument('--wait-quiet', type=float, default=300, help='seconds to wait before each round for the CPU to '
                                                                    'be idle (other work running)')
     ap.add_argument('--memory', choices=('warm', 'cold', 'asis'), default='warm',
                     help='before each run: touch and free 512 MiB (warm), pause 15 s (cold), or nothing (asis)')
