@@ -446,8 +446,6 @@ static void km_clear(keymap *m) {
 
 /* ---- life cycle --------------------------------------------------------------------- */
 
-/* ---- life cycle --------------------------------------------------------------------- */
-
 ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
     ss_analysis *a = calloc(1, sizeof *a);
     if (!a) return NULL;
