@@ -145,7 +145,7 @@ static void text_summary(vcli *v, const ss_vstats *s, int rc) {
                plural(s->epoch_entries, "entry", "entries"));
     uint64_t total = s->findings[SS_VSEV_DAMAGE] + s->findings[SS_VSEV_INCONSISTENCY] +
                      s->findings[SS_VSEV_INFO] + s->findings[SS_VSEV_ERROR];
-    if (!total) {
+    if (!total && rc == EXIT_OK) {
         out_lit(o, "findings: none: clean\n");
         return;
     }
@@ -231,6 +231,7 @@ int cmd_verify(int argc, char **argv) {
         return EXIT_TROUBLE;
     }
     int rc = EXIT_OK;
+    uint64_t unreadable = 0; /* paths not read at all: findings of severity error too */
     ss_inputs *in = ss_inputs_new(false);
     if (!in) { warnx_("out of memory"); return EXIT_TROUBLE; }
     ss_out o;
@@ -240,6 +241,7 @@ int cmd_verify(int argc, char **argv) {
         if (!strcmp(argv[i], "-")) {
             warnx_("verify: '-' (standard input) cannot be verified: give the partition directory");
             rc = exit_merge(rc, EXIT_TROUBLE);
+            unreadable++;
             continue;
         }
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
@@ -248,6 +250,7 @@ int cmd_verify(int argc, char **argv) {
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
         int level;
         const char *msg = ss_inputs_note(in, i, &level);
+        if (level == SS_NOTE_ERROR) unreadable++;
         if (v.json && level == SS_NOTE_ERROR) {
             out_lit(&o, "{\"type\":\"error\",\"message\":");
             out_json_cstr(&o, msg);
@@ -263,6 +266,7 @@ int cmd_verify(int argc, char **argv) {
     memset(&st, 0, sizeof st);
     for (size_t i = 0; i < ss_inputs_count(in); i++)
         if (ss_verify_partition(in, i, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
+    st.findings[SS_VSEV_ERROR] += unreadable;
     if (st.findings[SS_VSEV_ERROR]) rc = exit_merge(rc, EXIT_TROUBLE);
     if (st.findings[SS_VSEV_DAMAGE]) rc = exit_merge(rc, EXIT_DAMAGE);
     if (st.findings[SS_VSEV_INCONSISTENCY]) rc = exit_merge(rc, EXIT_FINDINGS);
