@@ -270,40 +270,9 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
 /* Could an entry start at p (avail bytes there; file position at)? Header
  * fields only; *size: the entry's size. */
 static bool header_ok(const uint8_t *p, size_t avail, uint64_t at, uint64_t limit, uint64_t *size) {
-    if (avail < HEADER_UP_TO_MAGIC || p[16] > 2) return false;
-    if ((int64_t)ss_be64(p) < 0) return false;
-    int32_t len = (int32_t)ss_be32(p + 8);
-    if (len < MIN_ENTRY || (uint64_t)len + LOG_OVERHEAD > limit - at) return false;
-    *size = (uint64_t)len + LOG_OVERHEAD;
-    if (p[16] == 2) {
-        if (*size < V2_OVERHEAD) return false;
-        if (avail >= V2_OVERHEAD) {
-            uint16_t attr = ss_be16(p + 21);
-            if ((attr & 0xff80) || (attr & 7) > 4) return false;
-            if ((int32_t)ss_be32(p + 23) < 0 || (int32_t)ss_be32(p + 57) < 0) return false;
-        }
-    } else {
-        /* a v0/v1 message: codec, then key and value lengths that add up to its size */
-        uint64_t head = p[16] == 1 ? 34 : 26; /* offset, size, crc, magic, attributes, [timestamp], lengths */
-        if (*size < head || (avail > 17 && (p[17] & 7) > 4)) return false;
-        size_t kat = (size_t)head - 8;
-        if (avail >= kat + 4) {
-            int32_t klen = (int32_t)ss_be32(p + kat);
-            if (klen < -1 || (uint64_t)(klen < 0 ? 0 : klen) > *size - head) return false;
-            size_t vat = kat + 4 + (size_t)(klen < 0 ? 0 : klen);
-            if (avail >= vat + 4) {
-                int32_t vlen = (int32_t)ss_be32(p + vat);
-                if (vlen < -1 || (uint64_t)(vlen < 0 ? 0 : vlen) != *size - head - (uint64_t)(klen < 0 ? 0 : klen))
-                    return false;
-            }
-        }
-    }
-    return true;
+    return ss_entry_plausible(p, avail, limit - at, size);
 }
 
-/* Is the entry at `at` (size bytes) followed by another plausible entry (or
- * zeros, or the end), and CRC-valid? Reads in window-sized pieces, so a false
- * candidate with a large length does not grow the window. */
 static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t at, uint64_t size) {
     if (size > RESYNC_MAX_ENTRY) return false;
     uint64_t next = at + size;

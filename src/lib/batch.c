@@ -23,6 +23,8 @@ enum {
     V2_EPOCH_OFF = 51, V2_BASE_SEQ_OFF = 53, V2_COUNT_OFF = 57, V2_OVERHEAD = 61,
 };
 enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, LEGACY_OVERHEAD_V0 = 14, LEGACY_OVERHEAD_V1 = 22 };
+/* the smallest length field: a v0 message with null key and value */
+enum { MIN_ENTRY = LEGACY_OVERHEAD_V0 };
 
 struct ss_decoder {
     ss_codec_ctx *codec;
@@ -235,6 +237,36 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
 }
 
 /* ---- batch header --------------------------------------------------------- */
+
+/* See reader.h. */
+bool ss_entry_plausible(const uint8_t *p, size_t avail, uint64_t room, uint64_t *size) {
+    if (avail < HEADER_UP_TO_MAGIC || p[16] > 2 || (int64_t)ss_be64(p) < 0) return false;
+    int32_t len = (int32_t)ss_be32(p + 8);
+    if (len < MIN_ENTRY || (uint64_t)len + LOG_OVERHEAD > room) return false;
+    *size = (uint64_t)len + LOG_OVERHEAD;
+    if (p[16] == 2) {
+        if (*size < V2_OVERHEAD) return false;
+        if (avail < V2_OVERHEAD) return true;
+        uint16_t attrs = ss_be16(p + V2_ATTR_OFF);
+        int32_t last_delta = (int32_t)ss_be32(p + V2_LAST_DELTA_OFF);
+        int32_t count = (int32_t)ss_be32(p + V2_COUNT_OFF);
+        return !(attrs & 0xff80) && (attrs & 7) <= 4 && last_delta >= 0 && count >= 0 &&
+               (int64_t)count <= (int64_t)last_delta + 1 && (int64_t)ss_be64(p + V2_PID_OFF) >= -1 &&
+               (int16_t)ss_be16(p + V2_EPOCH_OFF) >= -1 && (int32_t)ss_be32(p + V2_BASE_SEQ_OFF) >= -1;
+    }
+    uint64_t head = p[16] == 1 ? LOG_OVERHEAD + LEGACY_OVERHEAD_V1 : LOG_OVERHEAD + LEGACY_OVERHEAD_V0;
+    if (*size < head) return false;
+    if (avail > 17 && ((p[17] & 0xf0) || (p[17] & 7) > 4 || (p[16] == 0 && (p[17] & 8)))) return false;
+    size_t kat = (size_t)head - 8; /* the key length, after offset, size, crc, magic, attributes, [timestamp] */
+    if (avail < kat + 4) return true;
+    int32_t klen = (int32_t)ss_be32(p + kat);
+    uint64_t kbytes = klen < 0 ? 0 : (uint64_t)klen;
+    if (klen < -1 || kbytes > *size - head) return false;
+    size_t vat = kat + 4 + (size_t)kbytes;
+    if (avail < vat + 4) return true;
+    int32_t vlen = (int32_t)ss_be32(p + vat);
+    return vlen >= -1 && (vlen < 0 ? 0 : (uint64_t)vlen) == *size - head - kbytes;
+}
 
 ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position, bool check_crc, ss_decoder *d,
                           ss_batch *b, ss_error *err) {

@@ -105,4 +105,17 @@ bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_
  * its pages resident) before the CRC tells it is wrong. */
 #define SS_COPY_MAX_ENTRY ((uint64_t)16 << 20)
 
+/* Does the entry header at p look like one Kafka writes? avail bytes of it can
+ * be read (17 at least; the checks of fields beyond avail are left out), and
+ * the entry may take up to `room` bytes (UINT64_MAX: any length, for a cut
+ * tail). Sets *size to the entry's size. Cheap checks only, no CRC: for
+ * resynchronising after damage, where a wrong start must be rare:
+ *  - every entry: offset >= 0, magic 0..2, a length of at least 14;
+ *  - v2: the 61-byte header fits, attribute bits 0-6 only and codec 0..4,
+ *    lastOffsetDelta >= 0, 0 <= count <= lastOffsetDelta + 1, producer id,
+ *    epoch and base sequence >= -1;
+ *  - v0/v1: attribute bits 0-2 (codec 0..4) and, for v1, bit 3 only; key and
+ *    value lengths >= -1 that add up to the entry's size. (batch.c) */
+bool ss_entry_plausible(const uint8_t *p, size_t avail, uint64_t room, uint64_t *size);
+
 #endif

@@ -251,36 +251,26 @@ static bool all_zero(const uint8_t *p, uint64_t n) {
     return true;
 }
 
-/* Is there a complete, CRC-valid entry at q? */
+/* Could an entry (or the end) follow at q? The limit, zeros up to it, or an
+ * entry header as Kafka writes them, whose length may pass the limit (a cut
+ * tail). Header checks only, no CRC. */
+static bool successor_at(const ss_walker *w, uint64_t q) {
+    if (q >= w->limit) return q == w->limit;
+    uint64_t n = w->limit - q, size;
+    if (all_zero(w->base + q, n)) return true;
+    return ss_entry_plausible(w->base + q, (size_t)(n < V2_OVERHEAD ? n : V2_OVERHEAD), UINT64_MAX, &size);
+}
+
+/* Is there a complete, CRC-valid entry at q that something plausible follows
+ * (successor_at)? The cheap checks come first, so that scanning damaged bytes
+ * does not checksum a large candidate at every position. */
 static bool plausible_at(const ss_walker *w, uint64_t q) {
     if (w->limit - q < HEADER_UP_TO_MAGIC) return false;
     const uint8_t *p = w->base + q;
-    int8_t magic = (int8_t)p[16];
-    if (magic < 0 || magic > 2) return false;
-    int64_t off = (int64_t)ss_be64(p);
-    if (off < 0) return false;
-    int32_t len = (int32_t)ss_be32(p + 8);
-    if (len < MIN_ENTRY || (uint64_t)len + LOG_OVERHEAD > w->limit - q) return false;
-    uint64_t size = (uint64_t)len + LOG_OVERHEAD;
-    /* Cheap header checks first, so that scanning damaged bytes does not
-     * checksum a large candidate at every position. */
-    if (magic == 2) {
-        if (size < V2_OVERHEAD) return false;
-        uint16_t attrs = ss_be16(p + 21);
-        int32_t last_delta = (int32_t)ss_be32(p + 23);
-        int32_t count = (int32_t)ss_be32(p + 57);
-        int64_t pid = (int64_t)ss_be64(p + 43);
-        int16_t epoch = (int16_t)ss_be16(p + 51);
-        int32_t seq = (int32_t)ss_be32(p + 53);
-        /* attribute bits above 6 are unused; codecs 0..4; a batch holds at most
-         * lastOffsetDelta + 1 records (fewer after compaction) */
-        if ((attrs & 0xff80) || (attrs & 7) > 4 || last_delta < 0 || count < 0 ||
-            (int64_t)count > (int64_t)last_delta + 1 || pid < -1 || epoch < -1 || seq < -1)
-            return false;
-        return ss_crc32c(0, p + 21, size - 21) == ss_be32(p + 17);
-    }
-    /* legacy: attribute bits 0-2 codec, bit 3 timestamp type (v1) */
-    if ((p[17] & 0xf0) || (p[17] & 7) > 4 || (magic == 0 && (p[17] & 8))) return false;
+    uint64_t size, n = w->limit - q;
+    if (!ss_entry_plausible(p, (size_t)(n < V2_OVERHEAD ? n : V2_OVERHEAD), n, &size) || !successor_at(w, q + size))
+        return false;
+    if (p[16] == 2) return ss_crc32c(0, p + 21, size - 21) == ss_be32(p + 17);
     return ss_crc32(0, p + 16, size - 16) == ss_be32(p + 12);
 }
 
@@ -360,12 +350,14 @@ ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev) {
     ev->err.base_offset = -1;
     if (w->done) return end_event(w, ev, w->tail_from);
     if (w->pending_damage) {
-        /* The previous batch failed its CRC: trust its length when an entry
-         * (or the end of the file) follows it, otherwise resync byte by byte. */
+        /* The previous batch failed its CRC: trust its length, as Kafka's
+         * reader does, when what follows could be an entry (valid or not, or
+         * cut short) or the end (zeros up to it); otherwise the length itself
+         * may be damaged: resync byte by byte. */
         w->pending_damage = false;
         ev->err = w->pending;
         uint64_t next = w->pending.position + w->pending.length;
-        if (next != w->limit && !plausible_at(w, next)) next = resync(w, w->pending.position + 1);
+        if (!successor_at(w, next)) next = resync(w, w->pending.position + 1);
         w->damaged_bytes += next - w->pending.position;
         ev->err.length = next - w->pending.position;
         w->pos = next;

@@ -139,6 +139,57 @@ def case_length_int_max():
           and end['endOfLastBatch'] == len(GOOD_A), 'length 2^31-1 at the end: incomplete tail %s' % end)
 
 
+def bad_crc(base_offset, value):
+    b = bytearray(batch_v2(base_offset, record(0, b'k', value), 1))
+    b[-1] ^= 0xff  # the last value byte: the header stays whole, the CRC fails
+    return bytes(b)
+
+
+def case_crc_bad_then_tail():
+    # A batch that fails its CRC has a whole header: Kafka's FileLogInputStream trusts its
+    # length (kafka-dump-log prints it with isvalid: false and goes on). What follows it
+    # is read as what it is: (a) zeros up to the end are a zero tail; (b) an entry cut
+    # short is an incomplete tail; (c) a second bad batch is a second crc-mismatch; none
+    # of them may be taken into the first batch's damage.
+    bad = bad_crc(1, b'bad one')
+    for name, rest, tail, tail_bytes in (('zeros', b'\0' * 4096, 'zeros', 4096),
+                                         ('cut', GOOD_C[:40], 'incomplete', 40)):
+        rc, objs, _ = dump_json(write('crc-then-%s.log' % name, GOOD_A + bad + rest))
+        errs = of_type(objs, 'error')
+        end = of_type(objs, 'end')[-1]
+        check(rc == 3 and len(errs) == 1 and errs[0]['kind'] == 'crc-mismatch' and errs[0]['length'] == len(bad),
+              'bad CRC, then %s: one crc-mismatch of the batch\'s %d bytes: %s' % (name, len(bad), errs))
+        check(end['tail'] == tail and end['unreadTailBytes'] == tail_bytes and end['damagedBytes'] == len(bad),
+              'bad CRC, then %s: a %s tail of %d bytes, %d damaged: %s' % (name, tail, tail_bytes, len(bad), end))
+    bad2 = bad_crc(2, b'bad two')
+    rc, objs, _ = dump_json(write('crc-twice.log', GOOD_A + bad + bad2 + batch_v2(3, record(0, b'k', b'c'), 1)))
+    errs = of_type(objs, 'error')
+    a = len(GOOD_A)
+    check([(e['kind'], e['position'], e['length']) for e in errs] ==
+          [('crc-mismatch', a, len(bad)), ('crc-mismatch', a + len(bad), len(bad2))],
+          'two bad CRCs in a row: two crc-mismatch errors of one batch each: %s' % errs)
+    check([b['position'] for b in of_type(objs, 'batch')] == [0, a, a + len(bad), a + len(bad) + len(bad2)],
+          'two bad CRCs in a row: all four batches printed')
+
+
+def case_resync_legacy_run():
+    # 16 MiB of 0x01 bytes: at every position a v1 message header (offset and length
+    # 0x0101..., magic 1, codec 1) whose length fits in the file. A resync that checksums
+    # every such candidate reads 16 MiB per byte (hours); the key length (16 MiB) cannot
+    # add up with the value length to the message's size (LegacyRecord), so no candidate
+    # is plausible and the file is one damaged range, read in well under the timeout.
+    n = 0x01010101 + 12 + 20000
+    path = write('ones.log', b'\x01' * n)
+    try:
+        rc, objs, _ = dump_json(path, timeout=60)
+    except subprocess.TimeoutExpired:
+        check(False, 'a run of 0x01 bytes: dump finishes within 60 s')
+        return
+    errs = of_type(objs, 'error')
+    check(rc == 3 and len(errs) == 1 and errs[0]['position'] == 0 and errs[0]['length'] == n,
+          'a run of 0x01 bytes: one damaged range over the whole file: %s' % errs)
+
+
 # ---- records ---------------------------------------------------------------------
 
 def case_record_count_max():
