@@ -171,7 +171,8 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
         return;
     }
 
-    int32_t declared = b->count > 0 ? b->count : (b->magic < 2 ? 1 : 0);
+    /* records not read: a v2 batch's count, a v0/v1 wrapper's inner messages (when parsing counted them) */
+    int32_t declared = b->count > 0 ? b->count : b->magic >= 2 ? 0 : b->legacy_inner_count > 0 ? b->legacy_inner_count : 1;
     if (!pid_ok || !off_any) {
         e.verdict = AV_OUTSIDE;
         e.count = (uint64_t)declared;

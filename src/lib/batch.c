@@ -149,16 +149,18 @@ static bool legacy_parse(ss_rd *r, legacy_msg *m, char *why, size_t whysz) {
         return false;
     }
     m->timestamp = m->magic == 1 ? ss_rd_i64(&body) : -1;
+    /* LegacyRecord: a negative key or value size is null, no bytes. (Its
+     * keySize() returns the field as stored; here null is always -1.) */
     m->key_len = ss_rd_i32(&body);
     m->key = NULL;
     if (m->key_len >= 0) m->key = ss_rd_bytes(&body, (size_t)m->key_len);
-    else if (m->key_len != -1) body.bad = true;
+    else m->key_len = -1;
     m->value_len = ss_rd_i32(&body);
     m->value = NULL;
     if (m->value_len >= 0) m->value = ss_rd_bytes(&body, (size_t)m->value_len);
-    else if (m->value_len != -1) body.bad = true;
+    else m->value_len = -1;
     if (body.bad) {
-        snprintf(why, whysz, "invalid key or value length in legacy message");
+        snprintf(why, whysz, "key or value runs past the end of the legacy message");
         r->bad = true;
         return false;
     }
@@ -188,11 +190,29 @@ static bool legacy_inner_scan(const uint8_t *p, size_t n, int32_t *count, int64_
     return true;
 }
 
+/* What the inner offsets of compressed wrapper m are relative to, the last
+ * inner one being `last` (AbstractLegacyRecordBatch.DeepRecordsIterator): a
+ * v1 wrapper holds the absolute offset of its last inner message, or 0 (as
+ * some librdkafka versions produced: then the inner offsets are absolute); a
+ * v0 wrapper's inner offsets are absolute. False (why set) for a v1 wrapper
+ * offset below the last inner one, which Kafka's reader rejects. */
+static bool legacy_base(const legacy_msg *m, int64_t last, int64_t *base, char *why, size_t whysz) {
+    *base = 0;
+    if (m->magic == 0 || m->offset == 0) return true;
+    if (m->offset < last) {
+        snprintf(why, whysz, "Found invalid wrapper offset in compressed v1 message set, wrapper offset '%" PRId64
+                 "' is less than the last inner message offset '%" PRId64 "' and it is not zero.", m->offset, last);
+        return false;
+    }
+    *base = m->offset - last;
+    return true;
+}
+
 static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool check_crc, ss_decoder *d,
                                ss_batch *b, ss_error *err) {
     ss_rd r = ss_rd_make(data, b->size);
     legacy_msg m;
-    char why[160];
+    char why[200];
     if (!legacy_parse(&r, &m, why, sizeof why)) {
         SET_ERR(err, SS_E_BAD_LENGTH, position, m.offset, "%s", why);
         if (strncmp(why, "Invalid magic", 13) == 0) err->kind = SS_E_BAD_MAGIC;
@@ -224,11 +244,10 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
                 int32_t c;
                 int64_t first, last;
                 if (legacy_inner_scan(d->out, d->out_len, &c, &first, &last, why, sizeof why) && c > 0) {
+                    int64_t base;
                     b->legacy_inner_count = c;
-                    if (m.magic >= 1)
-                        b->base_offset = ss_add64(ss_sub64(m.offset, last), first);
-                    else
-                        b->base_offset = first;
+                    if (legacy_base(&m, last, &base, why, sizeof why))
+                        b->base_offset = ss_add64(base, first);
                 }
             }
         }
@@ -342,7 +361,7 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
     if (b->magic < 2) {
         it->legacy = true;
         legacy_msg m;
-        char why[160];
+        char why[200];
         ss_rd r = ss_rd_make(b->data, b->size);
         if (!legacy_parse(&r, &m, why, sizeof why)) {
             SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
@@ -366,15 +385,13 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
         if (k != SS_E_OK) return k;
         it->p = d->out;
         it->end = d->out + d->out_len;
-        /* v1: inner offsets are relative, the wrapper carries the last absolute one. */
-        if (m.magic >= 1) {
-            int32_t c;
-            int64_t first, last;
-            if (!legacy_inner_scan(it->p, d->out_len, &c, &first, &last, why, sizeof why)) {
-                SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
-                return SS_E_BAD_RECORD;
-            }
-            it->legacy_base = ss_sub64(m.offset, last);
+        int32_t c;
+        int64_t first, last;
+        if (!legacy_inner_scan(it->p, d->out_len, &c, &first, &last, why, sizeof why) ||
+            (c == 0 && snprintf(why, sizeof why, "Found invalid compressed record set with no inner records")) ||
+            !legacy_base(&m, last, &it->legacy_base, why, sizeof why)) {
+            SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
+            return SS_E_BAD_RECORD;
         }
         return SS_E_OK;
     }
@@ -386,6 +403,11 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
     it->total = b->count;
     const uint8_t *payload = b->data + V2_OVERHEAD;
     size_t plen = b->size - V2_OVERHEAD;
+    if (b->count == 0) {
+        /* DefaultRecordBatch.iterator(): no records, the payload is not looked at (nor its codec) */
+        it->p = it->end = payload;
+        return SS_E_OK;
+    }
     if (b->codec == SS_CODEC_NONE) {
         it->p = payload;
         it->end = payload + plen;
@@ -408,7 +430,7 @@ int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     if (it->p >= it->end) { it->done = true; return 0; }
     ss_rd r = ss_rd_make(it->p, (size_t)(it->end - it->p));
     legacy_msg m;
-    char why[160];
+    char why[200];
     if (!legacy_parse(&r, &m, why, sizeof why)) {
         SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "inner message %" PRId32 ": %s", it->read, why);
         it->done = true;
@@ -423,7 +445,7 @@ int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     it->p = r.p;
     it->read++;
     memset(rec, 0, sizeof *rec);
-    rec->offset = it->legacy_single ? m.offset : (b->magic >= 1 && m.magic >= 1) ? ss_add64(it->legacy_base, m.offset) : m.offset;
+    rec->offset = it->legacy_single ? m.offset : ss_add64(it->legacy_base, m.offset);
     rec->size = m.size + LOG_OVERHEAD;
     rec->attributes = m.attributes;
     rec->sequence = -1;
@@ -438,10 +460,11 @@ int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
                                               : ss_crc32(0, m.start + 16, (size_t)m.size - 4) == m.crc;
     rec->control_type = -1;
     rec->coordinator_epoch = -1;
-    /* LegacyRecord: an inner message of a LogAppendTime wrapper takes the wrapper's time. */
-    if (!it->legacy_single && b->timestamp_type == SS_TS_LOG_APPEND && m.magic >= 1) {
-        rec->timestamp = b->max_timestamp;
-        rec->legacy_timestamp_type = SS_TS_LOG_APPEND;
+    /* LegacyRecord: an inner v1 message takes its wrapper's timestamp type, and
+     * under LogAppendTime the wrapper's time too. */
+    if (!it->legacy_single && m.magic >= 1) {
+        rec->timestamp = b->timestamp_type == SS_TS_LOG_APPEND ? b->max_timestamp : m.timestamp;
+        rec->legacy_timestamp_type = b->timestamp_type;
     } else {
         rec->timestamp = m.timestamp;
         rec->legacy_timestamp_type =
@@ -458,6 +481,7 @@ int ss_header_next(const ss_record *r, size_t *pos, ss_header *h) {
     h->key_len = ss_rd_varint(&rd);
     h->key = ss_rd_bytes(&rd, (size_t)(h->key_len < 0 ? 0 : h->key_len));
     h->value_len = ss_rd_varint(&rd);
+    if (h->value_len < 0) h->value_len = -1; /* null, whatever the negative length */
     h->value = h->value_len >= 0 ? ss_rd_bytes(&rd, (size_t)h->value_len) : NULL;
     if (rd.bad) return 0;
     *pos = (size_t)(rd.p - r->headers);

@@ -81,12 +81,14 @@ static inline __attribute__((always_inline)) int ss_records_next_inline(ss_rec_i
     rec->attributes = ss_rd_u8(&body);
     int64_t ts_delta = ss_rd_varlong(&body);
     int32_t off_delta = ss_rd_varint(&body);
+    /* DefaultRecord.readFrom: any negative key or value length is null (its
+     * keySize()/valueSize() are then -1), and so is a header value's */
     rec->key_len = ss_rd_varint(&body);
     if (rec->key_len >= 0) rec->key = ss_rd_bytes(&body, (size_t)rec->key_len);
-    else if (rec->key_len != -1) body.bad = true;
+    else rec->key_len = -1;
     rec->value_len = body.bad ? -1 : ss_rd_varint(&body);
     if (rec->value_len >= 0) rec->value = ss_rd_bytes(&body, (size_t)rec->value_len);
-    else if (rec->value_len != -1) body.bad = true;
+    else rec->value_len = -1;
     rec->header_count = body.bad ? 0 : ss_rd_varint(&body);
     const char *why = NULL;
     if (body.bad) why = "truncated or invalid field";
@@ -99,7 +101,6 @@ static inline __attribute__((always_inline)) int ss_records_next_inline(ss_rec_i
             ss_rd_bytes(&body, (size_t)klen);
             int32_t vlen = ss_rd_varint(&body);
             if (vlen >= 0) ss_rd_bytes(&body, (size_t)vlen);
-            else if (vlen != -1) body.bad = true;
         }
         if (!why && body.bad) why = "header runs past the end of the record";
         if (!why) rec->headers_len = (size_t)(body.p - rec->headers);

@@ -192,6 +192,77 @@ def case_resync_legacy_run():
 
 # ---- records ---------------------------------------------------------------------
 
+def wrapper_v1(offset, inner_offsets):
+    inner = b''.join(legacy(o, b'v%d' % o) for o in inner_offsets)
+    return legacy(offset, kafka.gzip_bytes(inner), attributes=1)
+
+
+def case_legacy_wrapper_offsets():
+    # AbstractLegacyRecordBatch.DeepRecordsIterator: the inner offsets of a v1 wrapper are
+    # relative to wrapper offset - last inner offset; a wrapper offset of 0 (some librdkafka
+    # versions) leaves them as they are; a wrapper offset below the last inner one is an
+    # InvalidRecordException ("Found invalid wrapper offset ..."), and so is a wrapper with
+    # no inner messages ("... with no inner records").
+    for name, wrapper, want in (('relative', wrapper_v1(12, [0, 1, 2]), [10, 11, 12]),
+                                ('zero', wrapper_v1(0, [0, 1, 2]), [0, 1, 2])):
+        rc, objs, _ = dump_json(write('wrapper-%s.log' % name, wrapper), '--deep-iteration')
+        got = [r['offset'] for r in of_type(objs, 'record')]
+        check(rc == 0 and got == want and not of_type(objs, 'error'),
+              'v1 wrapper, %s offsets: records at %s, exit 0 (got %s, exit %d)' % (name, want, got, rc))
+    for name, wrapper, reason in (('below', wrapper_v1(1, [0, 1, 2]), "wrapper offset '1' is less than the last "
+                                                                    "inner message offset '2'"),
+                                  ('empty', legacy(5, kafka.gzip_bytes(b''), attributes=1), 'no inner records')):
+        rc, objs, _ = dump_json(write('wrapper-%s.log' % name, wrapper), '--deep-iteration')
+        errs = of_type(objs, 'error')
+        check(rc == 3 and len(errs) == 1 and errs[0]['kind'] == 'bad-record' and reason in errs[0]['reason'],
+              'v1 wrapper, %s: bad-record saying %r, exit 3 (got exit %d, %s)' % (name, reason, rc, errs))
+
+
+def case_legacy_wrapper_window():
+    # A v1 wrapper of 5 messages (offsets 10..14) outside --from-offset 15 is 5 records
+    # read outside the window, not 1 (the analysis counts a batch it does not decode by
+    # what it holds).
+    d = os.path.join(TMP, 'legacy-0')
+    os.makedirs(d)
+    with open(os.path.join(d, '%020d.log' % 10), 'wb') as f:
+        f.write(wrapper_v1(14, [0, 1, 2, 3, 4]) + legacy(15, b'x'))
+    rc, out, err = run('--json', '--no-seek', '--from-offset', '15', d)
+    part = [json.loads(l) for l in out.splitlines() if '"type":"partition"' in l]
+    check(rc == 0 and len(part) == 1 and part[0]['outsideWindow'] == 5 and part[0]['records'] == 1,
+          'legacy wrapper below --from-offset: 5 records outside the window, 1 read (got exit %d, %s)'
+          % (rc, [(p['outsideWindow'], p['records']) for p in part] or err))
+
+
+def case_count_0_compressed():
+    # DefaultRecordBatch.iterator(): a batch of count 0 has no records; the payload is not
+    # decompressed, whatever its codec bits (the bytes here are no valid gzip or zstd).
+    for codec in (1, 4):
+        b = batch_v2(0, b'not compressed at all', 0, attributes=codec, last_delta=0)
+        rc, objs, _ = dump_json(write('count0-%d.log' % codec, b + GOOD_C), '--deep-iteration')
+        check(rc == 0 and not of_type(objs, 'error') and len(of_type(objs, 'record')) == 1,
+              'count 0, codec %d: no error, exit 0 (got exit %d, %s)' % (codec, rc, of_type(objs, 'error')))
+
+
+def case_negative_lengths():
+    # DefaultRecord.readFrom: any negative key or value length is null (keySize -1), and a
+    # negative header value length too; LegacyRecord: a negative key or value size is null.
+    def raw_record(key_len, value, hvlen):
+        body = bytes([0]) + kafka.varint(0) + kafka.varint(0) + kafka.varint(key_len)
+        body += kafka.varint(len(value)) + value + kafka.varint(1) + kafka.varint(1) + b'h' + kafka.varint(hvlen)
+        return kafka.varint(len(body)) + body
+    b = batch_v2(0, raw_record(-2, b'x', -7), 1)
+    rc, objs, _ = dump_json(write('negative-v2.log', b))
+    rec = of_type(objs, 'record')
+    check(rc == 0 and len(rec) == 1 and rec[0]['key'] is None and rec[0]['keySize'] == -1
+          and rec[0]['value'] == 'x' and rec[0]['headers'][0]['value'] is None,
+          'v2 key length -2, header value length -7: nulls, exit 0 (got exit %d, %s)' % (rc, rec or objs))
+    body = bytes([1, 0]) + struct.pack('>q', kafka.T0) + struct.pack('>i', -3) + struct.pack('>i', 1) + b'y'
+    msg = struct.pack('>I', zlib.crc32(body)) + body
+    rc, objs, _ = dump_json(write('negative-v1.log', struct.pack('>qi', 0, len(msg)) + msg))
+    rec = of_type(objs, 'record')
+    check(rc == 0 and len(rec) == 1 and rec[0]['key'] is None and rec[0]['keySize'] == -1 and rec[0]['value'] == 'y',
+          'v1 key size -3: a null key (keySize -1), exit 0 (got exit %d, %s)' % (rc, rec or objs))
+
 def case_record_count_max():
     # recordsCount 2^31-1 with one record: the first record decodes; reading record 1 finds no
     # bytes left (DefaultRecordBatch's iterator would hit EOF): bad-record, exit 3. Nothing is
