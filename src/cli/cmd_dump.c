@@ -430,6 +430,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     offset_pairs gaps = {0};
     int64_t last_offset = -1;
     bool have_last = false;
+    uint64_t undecodable = 0; /* bytes of batches whose records could not be decoded */
     for (;;) {
         ss_event_kind k = ss_walker_next_copy(&w, &win, &ev);
         if (k == SS_EV_END) break;
@@ -471,6 +472,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         /* records could not be decoded: damage inside a batch with a valid frame */
         rc = exit_merge(rc, EXIT_DAMAGE);
         err.length = b->size;
+        undecodable += b->size;
         if (opt->json) json_error(o, path, "error", &err);
         else { out_flush(o); report_error(path, &err); }
     }
@@ -480,7 +482,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         else { out_flush(o); report_error(path, &ev.err); }
     }
     if (opt->json) {
-        json_end(o, path, &ev, w.damaged_bytes);
+        json_end(o, path, &ev, w.damaged_bytes + undecodable);
     } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {
         out_lit(o, "Found ");
         out_u64(o, ev.tail_bytes);

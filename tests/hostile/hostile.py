@@ -275,6 +275,10 @@ def case_record_count_max():
         check(len(errs) == 1 and errs[0]['kind'] == 'bad-record' and errs[0]['position'] == 0
               and errs[0]['baseOffset'] == 10 and 'record 1 of 2147483647' in errs[0]['reason'],
               'count 2^31-1 (codec %d): bad-record at the batch: %s' % (attrs, errs))
+        # the batch is damaged data: the end object counts its bytes, as the scan does
+        end = of_type(objs, 'end')[-1]
+        check(end['damagedBytes'] == len(b), 'count 2^31-1 (codec %d): end says %d damaged bytes: %s'
+              % (attrs, len(b), end))
 
 
 def case_varint_11_bytes():
