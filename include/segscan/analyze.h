@@ -243,7 +243,7 @@ typedef struct ss_an_group {
 
 typedef struct ss_an_range { int32_t first, last; } ss_an_range;
 
-enum ss_gap_explained { SS_GAP_UNEXPLAINED = 0, SS_GAP_COMPACTION = 1, SS_GAP_RETENTION = 2 };
+enum ss_gap_explained { SS_GAP_UNEXPLAINED = 0, SS_GAP_COMPACTION = 1, SS_GAP_RETENTION = 2, SS_GAP_DAMAGE = 3 };
 
 typedef struct ss_an_gap {
     int32_t from, to;             /* missing sequences (split at the wrap) */

@@ -16,6 +16,7 @@ static const char *gap_reason(int e) {
     switch (e) {
     case SS_GAP_COMPACTION: return "compaction";
     case SS_GAP_RETENTION: return "retention";
+    case SS_GAP_DAMAGE: return "damage";
     default: return NULL;
     }
 }

@@ -147,9 +147,10 @@ typedef struct an_sess {
     int64_t recent[SEQ_RECENT][2];
     uint8_t nrecent, recent_next;
     bool have_seq;
-    uint64_t holes_seg_at, holes_boundary_at;  /* partition hole counters at its last batch */
-    uint8_t *gap_hole;        /* per gap: 1 hole inside a segment, 2 at a segment boundary, 0 none */
-    uint64_t more_gaps_hole[3]; /* gaps past MAX_GAPS_KEPT, by gap_hole value */
+    uint64_t holes_seg_at, holes_boundary_at, holes_damage_at; /* partition hole counters at its last batch */
+    uint8_t *gap_hole;        /* per gap: 1 hole inside a segment, 2 at a segment boundary, 3 where
+                               * damage was skipped, 0 none */
+    uint64_t more_gaps_hole[4]; /* gaps past MAX_GAPS_KEPT, by gap_hole value */
 } an_sess;
 
 typedef struct an_match {
@@ -288,6 +289,8 @@ struct ss_analysis {
     int64_t prev_last;
     bool track_started;
     uint64_t holes_seg, holes_boundary;
+    uint64_t holes_damage;    /* offset holes where damaged bytes were skipped */
+    uint64_t damage_seen, damage_mark; /* damage events in the partition; at the last batch */
     uint32_t part_first_batch;
     size_t txn_first;
     bool seg_first;
@@ -1077,7 +1080,8 @@ static void session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int3
             if (!dup) seq_remember(s, L, E);
             if (L > s->max_lin + 1) {
                 uint8_t hole = 0;
-                if (a->holes_boundary > s->holes_boundary_at) hole = 2;
+                if (a->holes_damage > s->holes_damage_at) hole = 3;
+                else if (a->holes_boundary > s->holes_boundary_at) hole = 2;
                 else if (a->holes_seg > s->holes_seg_at) hole = 1;
                 add_gap(a, s, s->max_lin + 1, L - 1, prev_last_offset, b->base_offset, hole);
             }
@@ -1089,6 +1093,7 @@ static void session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int3
     }
     s->holes_seg_at = a->holes_seg;
     s->holes_boundary_at = a->holes_boundary;
+    s->holes_damage_at = a->holes_damage;
 }
 
 /* ---- transactions ------------------------------------------------------------------ */
@@ -1199,8 +1204,14 @@ static bool push_batch(ss_analysis *a, uint32_t part, uint32_t seg, const ss_bat
  * track_hole() runs before the batch is processed (a sequence gap after a hole
  * is explained by it), track_batch() after. */
 static void track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first) {
+    bool damaged = a->damage_seen > a->damage_mark; /* damage was skipped since the last batch */
+    a->damage_mark = a->damage_seen;
     if (!a->track_started || b->base_offset > a->o.to_offset) return;
     if (a->prev_last >= 0 && a->prev_last < INT64_MAX && b->base_offset > a->prev_last + 1) {
+        if (damaged) { /* the offsets of what could not be read: not compaction's work */
+            a->holes_damage++;
+            return;
+        }
         P->offset_gaps++;
         P->compacted = true;
         if (seg_first) a->holes_boundary++;
@@ -1239,10 +1250,34 @@ static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, c
     case AV_CONTROL:
         for (uint32_t i = 0; i < e->n; i++) txn_marker(a, part, b, &u->mark.v[e->first + i], e->in_window);
         if (e->verdict == AV_ERROR) {
-            if (e->too_large) P->skipped_large_batches++;
-            else P->damaged_bytes += b->size;
             if (e->err != AN_NONE32) add_damage(a, part, seg, &u->err.v[e->err]);
-            return false;
+            if (!e->too_large) {
+                P->damaged_bytes += b->size;
+                a->damage_seen++;
+                a->holes_damage++; /* its records are missing: a sequence gap over them is damage's */
+                return false;
+            }
+            P->skipped_large_batches++;
+            if (b->control) return false;
+            /* Skipped for --max-batch-bytes, not damaged: its header still counts
+             * (offsets, the producer session and its sequences, the transaction),
+             * only its records are not read. */
+            if (!push_batch(a, part, seg, b, 0, 0)) return false;
+            count_batch(P, b);
+            if (b->producer_id >= 0) {
+                note_producer(a, P, b->producer_id);
+                session_batch(a, part, b, 0);
+            }
+            if (b->transactional && b->producer_id >= 0) {
+                uint32_t ti = txn_for_data(a, part, b);
+                if (ti != NONE32) {
+                    ss_an_txn *t = &a->txns.v[ti];
+                    t->batches++;
+                    if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
+                    a->batches.v[a->batches.n - 1].txn = ti;
+                }
+            }
+            return true;
         }
         if (!e->in_window) return false;
         count_batch(P, b);
@@ -1618,7 +1653,8 @@ static void begin_partition(ss_analysis *a, uint32_t part) {
     km_clear(&a->km);
     a->prev_last = -1;
     a->track_started = false;
-    a->holes_seg = a->holes_boundary = 0;
+    a->holes_seg = a->holes_boundary = a->holes_damage = 0;
+    a->damage_seen = a->damage_mark = 0;
     a->part_first_batch = (uint32_t)a->batches.n;
     a->txn_first = a->txns.n;
     if (part == 0 || a->topic_id[part] != a->topic_id[part - 1]) a->topic_first = (uint32_t)a->batches.n;
@@ -1723,6 +1759,7 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
         case AE_DAMAGE: {
             const ss_error *err = &u->err.v[e->err];
             P->damaged_bytes += err->length;
+            a->damage_seen++;
             add_damage(a, part, sl->seg, err);
             break;
         }
@@ -2035,13 +2072,14 @@ static void finish_sessions(ss_analysis *a) {
         }
         for (size_t k = 0; k < s->ngaps; k++) {
             ss_an_gap *g = &s->gaps[k];
-            if (s->gap_hole[k] == 2) g->explained = SS_GAP_RETENTION;
+            if (s->gap_hole[k] == 3) g->explained = SS_GAP_DAMAGE;
+            else if (s->gap_hole[k] == 2) g->explained = SS_GAP_RETENTION;
             else if (s->gap_hole[k] == 1 || P->compacted) g->explained = SS_GAP_COMPACTION;
             else g->explained = SS_GAP_UNEXPLAINED;
             if (g->explained == SS_GAP_UNEXPLAINED) P->sequence_gaps++;
             else P->sequence_gaps_explained++;
         }
-        P->sequence_gaps_explained += s->more_gaps_hole[1] + s->more_gaps_hole[2];
+        P->sequence_gaps_explained += s->more_gaps_hole[1] + s->more_gaps_hole[2] + s->more_gaps_hole[3];
         if (P->compacted) P->sequence_gaps_explained += s->more_gaps_hole[0];
         else P->sequence_gaps += s->more_gaps_hole[0];
         P->duplicate_sequences += s->pub.repeated_sequences;

@@ -222,6 +222,10 @@ def lab_batches():
 
 # ---- idem-* ----------------------------------------------------------------------------------
 
+def sessions_of(path, extra=(), want_rc=0):
+    return of_type(jsonl(['producers'] + list(extra) + [path], want_rc=want_rc), 'session')
+
+
 def sessions(scenario, extra=()):
     return of_type(jsonl(['producers', gen(scenario)] + list(extra)), 'session')
 
@@ -537,6 +541,49 @@ def damaged_crc_flip():
     # --fail-on does not hide the damage: 3 wins over 1 (DESIGN section 5)
     rc, _, _ = run(['--fail-on', 'dups', gen('damaged-crc-flip')])
     eq(rc, 3, 'damage and a --fail-on match')
+
+
+@test
+def damaged_idempotent_batch_gap():
+    # codec-gzip (SCENARIOS.tsv) with one byte flipped at the end of its 8th batch (pid 4000,
+    # sequences 16..23, offsets 541..548, from the oracle): the batch fails its CRC and is
+    # skipped as damage. The sequence gap it leaves is explained by that damage: not by
+    # compaction (the offsets before and after are contiguous but for it), and not raised
+    # as an alarm by --fail-on gaps (the exit code says damage: 3).
+    batches, _, _ = oracle('codec-gzip')
+    bad = [b for b in batches if b['producerId'] == 4000 and b['baseSequence'] == 16][0]
+    d = part('dmg-idem', 'codec-gzip-0')
+    os.makedirs(d)
+    data = bytearray(open(os.path.join(gen('codec-gzip'), '00000000000000000000.log'), 'rb').read())
+    data[bad['position'] + bad['sizeInBytes'] - 1] ^= 0x01
+    open(os.path.join(d, '00000000000000000000.log'), 'wb').write(bytes(data))
+    s = sessions_of(d, want_rc=3)
+    eq(len(s), 1, 'sessions')
+    eq(s[0]['sequenceGaps'], [[16, 23]], 'the gap of the damaged batch')
+    eq(s[0]['gapsExplainedBy'], ['damage'], 'explained by the damage')
+    r = report([d], want_rc=3)
+    eq(r['codec-gzip-0.compacted'], '0', 'not a compacted log')
+    eq(r['codec-gzip-0.sequence_gaps'], '0', 'no unexplained gap')
+    eq(r['codec-gzip-0.damaged_bytes'], str(bad['sizeInBytes']), 'the batch is the damage')
+    rc, _, _ = run(['producers', '--fail-on', 'gaps', d])
+    eq(rc, 3, '--fail-on gaps: the damage (3), no gap alarm')
+
+
+@test
+def skipped_large_batch_keeps_its_header():
+    # codec-gzip with --max-batch-bytes 1000: four batches decompress past it and are skipped
+    # (batch-too-large, not damage, DESIGN section 7). Their headers still count: the
+    # partition ends at offset 1049 (next 1050, as the oracle's last batch says), and the
+    # idempotent session's sequences 16..23 and 25..524 (batches skipped) leave no gap.
+    batches, _, _ = oracle('codec-gzip')
+    objs = jsonl(['scan', '--max-batch-bytes', '1000', gen('codec-gzip')])
+    p = of_type(objs, 'partition')[0]
+    eq(p['nextOffset'], batches[-1]['lastOffset'] + 1, 'nextOffset')
+    eq(p['sequenceGaps'], 0, 'no sequence gap')
+    rc, out, err = run(['producers', '--fail-on', 'gaps', '--max-batch-bytes', '1000', gen('codec-gzip')])
+    eq(rc, 0, '--fail-on gaps (%s%s)' % (out, err))
+    s = sessions_of(gen('codec-gzip'), extra=['--max-batch-bytes', '1000'])
+    eq(s[0]['sequenceRanges'], [[0, 524]], 'sequence ranges')
 
 
 @test
