@@ -541,6 +541,38 @@ def test_no_file_created_or_written():
     eq(os.path.exists(only(d, '.index')), False, 'the missing .index was created')
 
 
+def test_undecodable_records_and_large_batches():
+    # A CRC proves the bytes are the ones written, not that a consumer can read them. The
+    # codec-gzip partition's second batch (position 175, 217 bytes, gzip; batches() below) gets
+    # its compressed payload overwritten in the middle and its CRC-32C computed again: the
+    # batch is whole and CRC-valid, its records do not decompress: log-damage, exit 3.
+    d = copy_partition('gen/codec-gzip/codec-gzip-0', 'undecodable')
+    log = only(d, '.log')
+    pos, base, last, size = batches(log)[1]
+    data = bytearray(open(log, 'rb').read())
+    for i in range(pos + 61 + 20, pos + size - 20):
+        data[i] = 0x55
+    struct.pack_into('>I', data, pos + 17, crc32c(bytes(data[pos + 21:pos + size])))
+    open(log, 'wb').write(bytes(data))
+    rc, findings, summary, _ = verify_json([d])
+    eq(rc, 3, 'exit code')
+    f = expect_one(findings, 'log-damage', log, pos, base)
+    check('decompress' in f['message'], 'the finding says the records do not decompress: %r' % f)
+    check(not [x for x in findings if x['check'] == 'batch-crc'], 'the CRC is valid: no batch-crc')
+    # --max-batch-bytes 1000: four of the ten batches decompress past it (oracle sizes up to
+    # 100 KB): information, not damage, exit 0
+    rc, out, err = run(['verify', '--json', '--max-batch-bytes', '1000', os.path.join(CORPUS, 'gen/codec-gzip/codec-gzip-0')])
+    objs = [json.loads(line) for line in out.split('\n') if line.strip()]
+    eq(rc, 0, 'exit code with --max-batch-bytes 1000 (%s)' % err)
+    eq(len([o for o in objs if o.get('check') == 'batch-too-large']), 4, 'batch-too-large findings')
+    # a path that cannot be read is a finding of severity error (unreadable), not 'clean'
+    rc, out, err = run(['verify', os.path.join(TMP, 'no-such-dir')])
+    eq(rc, 2, 'exit code of a missing path')
+    check('1 unreadable' in out and 'clean' not in out, 'the summary counts it: %r' % out)
+    rc, out, err = run(['verify', '--json', os.path.join(TMP, 'no-such-dir')])
+    eq(json.loads(out.strip().split('\n')[-1])['findings']['error'], 1, 'findings.error of a missing path')
+
+
 def test_text_output_and_exit_codes():
     d = copy_partition('gen/codec-none/codec-none-0')
     idx = only(d, '.index')
