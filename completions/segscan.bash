@@ -5,7 +5,7 @@ _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
     local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
         --since --until --from-offset --to-offset --producer-id --txn-timeout --now --top
-        --fail-on --color --local-time --verbose --quiet --threads --max-memory --progress"
+        --fail-on --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
@@ -13,7 +13,7 @@ _segscan_opts() {
     scan|dups|producers|txns) echo "$common $analysis" ;;
     explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
     diff) echo "$common --by --by-key --read-committed --stat --max --include-temp --local-time" ;;
-    verify) echo "$common" ;;
+    verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
     esac
 }
