@@ -294,6 +294,8 @@ static void json_total(struct scan_cli *c) {
     jkv_u64(o, "empty", t->txn_empty);
     jkv_u64(o, "damagedBytes", t->damaged_bytes);
     jkv_u64(o, "tailBytes", t->tail_bytes);
+    jkv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
+    jkv_u64(o, "copiesInOpenTransactions", t->open_copies);
     out_str(o, ",\"causes\":{");
     for (int k = 1; k < SS_CAUSE_COUNT; k++) {
         if (k > 1) out_ch(o, ',');
