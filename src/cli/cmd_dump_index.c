@@ -572,7 +572,7 @@ static int dump_snapshot(const char *path, const struct dump_opts *opt, ss_out *
         return open_failed(path, opt, o, &err);
     }
     if (k != SS_E_OK) {
-        /* DumpLogSegments catches CorruptSnapshotException and prints its message on stderr. */
+        /* DumpLogSegments catches CorruptSnapshotException and prints its message on stderr */
         if (opt->json) {
             dump_json_head(o, "error", path);
             jstr(o, "exception", "CorruptSnapshotException");
@@ -587,8 +587,9 @@ static int dump_snapshot(const char *path, const struct dump_opts *opt, ss_out *
             }
             jend(o);
         } else {
+            /* Kafka's message, in the form of every other damage report (file, byte, kind) */
             out_flush(o);
-            fprintf(stderr, "%s\n", err.msg);
+            report_error(path, &err);
         }
         ss_snapshot_free(&s);
         return EXIT_DAMAGE;

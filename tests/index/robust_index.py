@@ -216,8 +216,8 @@ def main(argv):
         r.case('empty .txnindex', [P + '00000000000000000300.txnindex'], 0,
                stdout_is='Dumping %s00000000000000000300.txnindex\n' % P)
         r.case('empty .snapshot', [P + '00000000000000000300.snapshot'], 3,
-               stderr_has=["Snapshot failed schema validation: Error reading field 'version': "
-                           "java.nio.BufferUnderflowException\n"])
+               stderr_has=["00000000000000000300.snapshot: byte 0: Snapshot failed schema validation: Error reading "
+                           "field 'version': java.nio.BufferUnderflowException [bad-snapshot]\n"])
         r.case('missing .index beside a .timeindex', ['p-1/00000000000000000000.timeindex'], 0,
                stdout_has=['timestamp: 1700000500004 offset: 8\n'])
         r.case('missing .index beside a .timeindex, verify',
@@ -235,7 +235,8 @@ def main(argv):
                            'producerId: 78 producerEpoch: 1 coordinatorEpoch: 3 currentTxnFirstOffset: '
                            'OptionalLong[5] lastTimestamp: 1700000000001 \n'])
         r.case('snapshot with a bad CRC', [P + '00000000000000000501.snapshot'], 3,
-               stderr_has=['Snapshot is corrupt (CRC is no longer valid). Stored crc: '])
+               stderr_has=['00000000000000000501.snapshot: byte 2: Snapshot is corrupt (CRC is no longer valid). '
+                           'Stored crc: ', '[bad-snapshot]'])
         r.case('snapshot with a bad CRC, json', ['--json', P + '00000000000000000501.snapshot'], 3,
                stdout_has=['"exception":"CorruptSnapshotException"'])
         r.case('truncated snapshot', [P + '00000000000000000502.snapshot'], 3,
