@@ -1927,10 +1927,21 @@ static void decide_causes(ss_analysis *a, an_group *g) {
     const an_occ *o = &a->occs.v[orig];
     const an_batch *ob = &B[o->batch];
     int32_t oseq = ob->base_seq >= 0 ? seq_add(ob->base_seq, o->delta) : -1;
+    /* the sequence of the copy before, when it is of the original's session (same
+     * partition, pid and epoch, not aborted): a copy stored twice by the broker
+     * repeats the sequence of the one before it, not always the original's */
+    int32_t pseq = -1;
     for (uint32_t i = g->first; i != NONE32; i = a->occs.v[i].next) {
         an_occ *c = &a->occs.v[i];
-        if (i == orig) { c->cause = SS_CAUSE_NONE; continue; }
         const an_batch *cb = &B[c->batch];
+        int32_t cseq = cb->base_seq >= 0 ? seq_add(cb->base_seq, c->delta) : -1;
+        bool in_session = !(cb->flags & BF_ABORTED) && cb->part == ob->part && cb->pid >= 0 && cb->pid == ob->pid &&
+                          cb->epoch == ob->epoch;
+        if (i == orig) {
+            c->cause = SS_CAUSE_NONE;
+            pseq = cseq;
+            continue;
+        }
         int cause;
         unsigned detail = 0;
         if (cb->flags & BF_ABORTED) cause = SS_CAUSE_ABORTED;
@@ -1948,11 +1959,11 @@ static void decide_causes(ss_analysis *a, an_group *g) {
             detail = SS_NEWSESS_EPOCH;
             if ((cb->flags & BF_TXN) && cb->epoch > ob->epoch) detail |= SS_NEWSESS_TXN_V2_HINT;
         } else {
-            int32_t cseq = cb->base_seq >= 0 ? seq_add(cb->base_seq, c->delta) : -1;
-            cause = cseq == oseq ? SS_CAUSE_DUP_SEQUENCE : SS_CAUSE_SAME_SESSION;
+            cause = cseq >= 0 && (cseq == oseq || cseq == pseq) ? SS_CAUSE_DUP_SEQUENCE : SS_CAUSE_SAME_SESSION;
         }
         c->cause = (uint8_t)cause;
         c->detail = (uint8_t)detail;
+        if (in_session) pseq = cseq;
     }
     g->orig = orig;
 }

@@ -797,6 +797,16 @@ def causes_built():
                                                                                      epoch=0, base_seq=0)})
     r = report([os.path.join(TMP, 'dupseq')])
     eq((r['total.cause.dup-sequence'], r['ds-0.duplicate_sequences']), ('1', '1'), 'dup-sequence')
+    # DESIGN section 4: dup-sequence is the same pid, epoch and sequence stored twice. Here the
+    # application sent F twice (seq 0, then seq 1: same-session), and the broker stored the second
+    # send twice (seq 1 again): that third copy repeats the copy before it, not the original.
+    twice = mkseg.batch(0, [(None, b'F')], pid=8100, epoch=0, base_seq=0)
+    twice += mkseg.batch(1, [(None, b'F')], pid=8100, epoch=0, base_seq=1)
+    twice += mkseg.batch(2, [(None, b'F')], pid=8100, epoch=0, base_seq=1)
+    mkseg.write_partition(os.path.join(TMP, 'dupseq2', 'dt-0'), {0: twice})
+    g = of_type(jsonl(['dups', os.path.join(TMP, 'dupseq2')]), 'group')
+    eq([o['cause'] for o in g[0]['occurrences']], [None, 'same-session', 'dup-sequence'],
+       'a sequence stored twice after a same-session resend')
 
 
 # ---- fingerprints --------------------------------------------------------------------------------

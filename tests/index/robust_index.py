@@ -242,7 +242,8 @@ def main(argv):
         r.case('truncated snapshot', [P + '00000000000000000502.snapshot'], 3,
                stderr_has=["Error reading field 'producer_entries': Error reading field 'timestamp'"])
         r.case('snapshot version 2', [P + '00000000000000000503.snapshot'], 3,
-               stderr_has=['Snapshot contained an unknown file version 2\n'])
+               stderr_has=['00000000000000000503.snapshot: byte 0: Snapshot contained an unknown file version 2 '
+                           '[bad-snapshot]\n'])
         r.case('txnindex with version 1', [P + '00000000000000000600.txnindex'], 3,
                stdout_has=['version: 0 producerId: 3001'], stderr_has=['Unexpected aborted transaction version 1'])
         r.case('index entry past the end of the log', [P + '00000000000000000700.index'], 3,
