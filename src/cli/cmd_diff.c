@@ -28,7 +28,7 @@ static const char diff_usage[] =
     "  --max N                 list at most N differences per partition (default 20)\n"
     "  --json                  JSON Lines: summary, range, difference and unpaired objects\n"
     "  --bytes utf8|hex|base64 how --json writes keys and values (default utf8)\n"
-    "  --include-temp          also read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray)\n"
+    "  --include-temp          also read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
     "  --local-time            text times in the local time of TZ with its UTC offset\n"
     "                          (default UTC, ...Z)\n"
     "  --max-batch-bytes N     cap on a batch's decompressed size (default 67108864)\n"

@@ -26,7 +26,7 @@ static const char scan_usage_common[] =
     "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
     "  --across-topics          group copies across topics too\n"
     "  --include-internal       include internal topics (__*) found in a log directory\n"
-    "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray)\n"
+    "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
     "  --since TIME, --until TIME   records in this time window only (ISO-8601 or epoch ms)\n"
     "  --from-offset N, --to-offset N   records in this offset window only\n"
     "  --producer-id N          batches of this producer only\n"

@@ -153,7 +153,12 @@ static bool is_temp_file(const char *name) {
     return false;
 }
 
-static bool is_temp_dir(const char *name) { return has_suffix(name, "-delete") || has_suffix(name, "-stray"); }
+/* -delete and -stray: a partition on its way out; -future: one being copied in by
+ * alter-log-dirs, beside the partition it copies (read both, and every record of one
+ * would be a copy of the other) */
+static bool is_temp_dir(const char *name) {
+    return has_suffix(name, "-delete") || has_suffix(name, "-stray") || has_suffix(name, "-future");
+}
 
 /* Files that sit in a partition or log directory and are not segments. */
 static bool is_known_non_segment(const char *name) {
