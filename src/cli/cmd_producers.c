@@ -86,10 +86,14 @@ static void text_session(struct scan_cli *c, const ss_an_session *s, const char 
         out_printf(o, "%s  epoch bump from %d: the producer was fenced or re-initialised (or, for a transactional "
                       "producer under transaction protocol v2, started its next transaction)\n",
                    indent, s->previous_epoch);
-    if (s->first_sequence > 0)
-        out_printf(o, "%s  first sequence %" PRId32 " (not 0): earlier batches are before the log start (retention, "
-                      "compaction) or in segments not given\n",
-                   indent, s->first_sequence);
+    if (s->first_sequence > 0) {
+        bool window = c->ao.from_offset != INT64_MIN || c->ao.to_offset != INT64_MAX || c->ao.since_ms != INT64_MIN ||
+                      c->ao.until_ms != INT64_MAX;
+        out_printf(o, "%s  first sequence %" PRId32 " (not 0): earlier %s before the log start (retention, "
+                      "compaction)%s or in segments not given\n",
+                   indent, s->first_sequence, window ? "records are" : "batches are",
+                   window ? ", outside the window" : "");
+    }
     for (size_t k = 0; k < s->ngaps; k++) {
         const ss_an_gap *g = &s->gaps[k];
         const char *why = gap_reason(g->explained);

@@ -1306,7 +1306,24 @@ static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, c
     }
     if (b->producer_id >= 0) {
         note_producer(a, P, b->producer_id);
-        session_batch(a, part, b, nrec);
+        if ((e->outside || e->hidden) && nrec > 0) {
+            /* part of the batch is outside the window (or below the log start): the
+             * session holds the records kept, their offsets and sequences only */
+            const an_rec *R = u->rec.v + e->first;
+            uint32_t dlo = R[0].delta, dhi = R[0].delta;
+            for (int32_t i = 1; i < nrec; i++) {
+                if (R[i].delta < dlo) dlo = R[i].delta;
+                if (R[i].delta > dhi) dhi = R[i].delta;
+            }
+            ss_batch kept = *b;
+            kept.base_offset = wadd(b->base_offset, (int64_t)dlo);
+            kept.last_offset = wadd(b->base_offset, (int64_t)dhi);
+            if (b->base_sequence >= 0) kept.base_sequence = seq_add(b->base_sequence, (int64_t)dlo);
+            if (e->ts_min <= e->ts_max) kept.max_timestamp = e->ts_max;
+            session_batch(a, part, &kept, nrec);
+        } else {
+            session_batch(a, part, b, nrec);
+        }
     } else {
         P->non_idempotent_records += (uint64_t)nrec;
     }

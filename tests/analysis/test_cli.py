@@ -910,6 +910,12 @@ def windows():
     check('0 of 1 shown' in out, '--top 0:\n' + out)
     rc, _, err = run(['--since', 'yesterday', d])
     eq(rc, 2, 'a bad time is a usage error')
+    # a window inside a batch: codec-gzip's batch 525..534 (pid 4000, sequences 0..9, from the
+    # oracle); offsets 530..532 are its records 5..7, and the session holds those only
+    s = sessions_of(gen('codec-gzip'), extra=['--from-offset', '530', '--to-offset', '532'])
+    eq(len(s), 1, 'one session in the window')
+    eq((s[0]['records'], s[0]['firstOffset'], s[0]['lastOffset'], s[0]['sequenceRanges']),
+       (3, 530, 532, [[5, 7]]), 'the session within the window: records, offsets, sequences')
 
 
 # ---- commands, exit codes, input forms ----------------------------------------------------------
