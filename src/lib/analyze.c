@@ -37,6 +37,7 @@
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1781,7 +1782,26 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             break;
         }
         case AE_END:
-            P->tail_bytes += e->tail;
+            if (e->tail && !e->tail_zero && sl->seg + 1 < ip->nsegments) {
+                /* Only the active (last) segment may end in a batch being written: an
+                 * older one that does, with later segments after it, was cut (a copy
+                 * stopped short, a file truncated): its tail is damage, the records in
+                 * it are lost. */
+                ss_error cut;
+                memset(&cut, 0, sizeof cut);
+                cut.kind = SS_E_CUT_SEGMENT;
+                cut.position = e->b.position;
+                cut.base_offset = -1;
+                cut.length = e->tail;
+                snprintf(cut.msg, sizeof cut.msg,
+                         "%" PRIu64 " bytes after the last complete batch do not form a batch, in a segment that is "
+                         "not the last of its partition: a cut file; the records in them are lost", e->tail);
+                P->damaged_bytes += e->tail;
+                a->damage_seen++;
+                add_damage(a, part, sl->seg, &cut);
+            } else {
+                P->tail_bytes += e->tail;
+            }
             if (e->err != AN_NONE32) add_damage(a, part, sl->seg, &u->err.v[e->err]);
             over = true;
             break;

@@ -397,6 +397,8 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
                 an_ev e;
                 ev_init(&e, AE_END);
                 e.tail = ev.tail_bytes;
+                e.tail_zero = ev.tail_kind == SS_E_ZERO_TAIL;
+                e.b.position = ev.file_size - ev.tail_bytes; /* where the tail begins */
                 /* a notice: the file grew while it was read (other kinds there are left over
                  * from the parse that found the tail) */
                 if (ev.err.kind == SS_E_GREW) push_err(u, &e, &ev.err);

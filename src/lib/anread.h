@@ -92,6 +92,7 @@ typedef struct an_ev {
     uint64_t content;         /* AV_DATA without producer id: hash of the stored records */
     int64_t ts_min, ts_max;   /* AV_DATA: of the kept records' timestamps >= 0; ts_min > ts_max: none */
     uint64_t tail;            /* AE_END: unread bytes at the end */
+    bool tail_zero;           /* AE_END: the tail is all zeros (preallocated), not cut data */
 } an_ev;
 
 /* A unit of work. The planner fills the first part, a reader the second. */

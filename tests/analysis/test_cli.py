@@ -570,6 +570,34 @@ def damaged_idempotent_batch_gap():
 
 
 @test
+def cut_middle_segment():
+    # Three segments of pid 12000's batches (2 records each); the middle segment's last batch
+    # is cut in half, as a copy that stopped short. Only the active (last) segment may end in
+    # a batch being written (DESIGN section 5: an incomplete tail is not an error there), so
+    # here the half batch is damage (cut-segment, exit 3), not a tail; the sequences it held
+    # are a gap explained by that damage.
+    def seg(first):
+        return b''.join(mkseg.batch(o, [(None, b'v%d' % o), (None, b'w%d' % o)], pid=12000, epoch=0, base_seq=o)
+                        for o in range(first, first + 6, 2))
+    mid = seg(6)
+    last_batch = len(mkseg.batch(10, [(None, b'v10'), (None, b'w10')], pid=12000, epoch=0, base_seq=10))
+    cut = len(mid) - last_batch // 2
+    d = mkseg.write_partition(part('cut-mid', 'cm-0'), {0: seg(0), 6: mid[:cut], 12: seg(12)})
+    objs = jsonl(['scan', d], want_rc=3)
+    errs = of_type(objs, 'error')
+    eq([(e['kind'], e['position'], e['length']) for e in errs],
+       [('cut-segment', len(mid) - last_batch, cut - (len(mid) - last_batch))], 'the cut tail is damage')
+    p = of_type(objs, 'partition')[0]
+    eq((p['tailBytes'], p['damagedBytes']), (0, cut - (len(mid) - last_batch)), 'damage, not a tail')
+    s = sessions_of(d, want_rc=3)
+    eq((s[0]['sequenceGaps'], s[0]['gapsExplainedBy']), ([[10, 11]], ['damage']), 'the lost sequences')
+    # the last segment cut the same way is a batch being written: a tail, exit 0
+    d2 = mkseg.write_partition(part('cut-last', 'cl-0'), {0: seg(0), 6: mid[:cut]})
+    p = of_type(jsonl(['scan', d2]), 'partition')[0]
+    eq((p['tailBytes'], p['damagedBytes']), (cut - (len(mid) - last_batch), 0), 'the active segment\'s tail')
+
+
+@test
 def skipped_large_batch_keeps_its_header():
     # codec-gzip with --max-batch-bytes 1000: four batches decompress past it and are skipped
     # (batch-too-large, not damage, DESIGN section 7). Their headers still count: the
