@@ -32,6 +32,7 @@
     X(SHRUNK,         23, "file-shrunk",        D, "the file was truncated while it was being read") \
     X(GREW,           24, "file-grew",          I, "the file grew while it was read; only the prefix that existed at open was read") \
     X(CUT_SEGMENT,    25, "cut-segment",        D, "a segment that is not the last of its partition ends in an incomplete entry (a cut file)") \
+    X(SEGMENT_OVERLAP,26, "segment-overlap",    I, "a segment's first batch is at or below the last offset of the segments before it") \
     X(BAD_INDEX,      30, "bad-index",          D, "index file size or entries are invalid") \
     X(BAD_SNAPSHOT,   31, "bad-snapshot",       D, "producer snapshot is corrupt")        \
     X(BAD_CHECKPOINT, 32, "bad-checkpoint",     D, "checkpoint text file is malformed")

@@ -1768,6 +1768,21 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
         an_ev *e = &u->ev.v[k];
         switch (e->kind) {
         case AE_BATCH: {
+            if (a->seg_first && a->prev_last >= 0 && e->b.base_offset <= a->prev_last) {
+                /* a notice, not damage: the records in both segments are read, and their
+                 * copies show as such; verify says more (segment-overlap) */
+                ss_error ov;
+                memset(&ov, 0, sizeof ov);
+                ov.kind = SS_E_SEGMENT_OVERLAP;
+                ov.position = e->b.position;
+                ov.base_offset = e->b.base_offset;
+                snprintf(ov.msg, sizeof ov.msg,
+                         "first batch (offsets %" PRId64 "..%" PRId64 ") at or below offset %" PRId64
+                         " of the segments before it: they overlap (a file copied twice?); records in both count as "
+                         "copies (segscan verify)",
+                         e->b.base_offset, e->b.last_offset, a->prev_last);
+                add_damage(a, part, sl->seg, &ov);
+            }
             track_hole(a, P, &e->b, a->seg_first);
             bool in = apply_batch(a, part, sl->seg, e, u);
             track_batch(a, P, &e->b, in);

@@ -598,6 +598,23 @@ def cut_middle_segment():
 
 
 @test
+def overlapping_segments():
+    # A segment whose first batch is at or below the offsets of the segment before it (here
+    # offsets 5..9 again, as when a file is copied in twice): a notice segment-overlap names
+    # the segment, so the copies it makes are not left unexplained; not damage (exit 0).
+    data = b''.join(mkseg.batch(o, [(None, b'v%d' % o)], pid=13000, epoch=0, base_seq=o) for o in range(10))
+    again = b''.join(mkseg.batch(o, [(None, b'v%d' % o)], pid=13000, epoch=0, base_seq=o) for o in range(5, 10))
+    d = mkseg.write_partition(part('overlap', 'ov-0'), {0: data, 5: again})
+    objs = jsonl(['scan', d])
+    notes = [o for o in of_type(objs, 'notice') if o['kind'] == 'segment-overlap']
+    eq([(os.path.basename(n['file']), n['position'], n['baseOffset']) for n in notes],
+       [(mkseg.segment_name(5), 0, 5)], 'one segment-overlap notice at the second segment')
+    eq(of_type(objs, 'total')[0]['duplicateRecords'], 5, 'its records count as copies')
+    rc, _, err = run(['scan', d])
+    check(rc == 0 and 'segment-overlap' in err, 'exit 0, the notice on stderr: %d %s' % (rc, err))
+
+
+@test
 def skipped_large_batch_keeps_its_header():
     # codec-gzip with --max-batch-bytes 1000: four batches decompress past it and are skipped
     # (batch-too-large, not damage, DESIGN section 7). Their headers still count: the

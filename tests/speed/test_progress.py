@@ -46,7 +46,7 @@ def main():
         os.makedirs(d)
         for i, base in enumerate((0, 100000, 200000)):
             subprocess.run([GEN, '--out', os.path.join(d, '%020d.log' % base), '--size', str(1 << 20),
-                            '--seed', str(i + 1)], check=True)
+                            '--seed', str(i + 1), '--base-offset', str(base)], check=True)
         paths = [d, os.path.join(TESTDATA, 'corpus', 'gen', 'lab')]
         rc0, out0, err0 = run(['scan', '--color', 'never', '--progress', 'never'] + paths)
         check(rc0 == 0 and '\r' not in err0, 'never: no progress (%d) %r' % (rc0, err0[:200]))
