@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -833,6 +834,23 @@ static int scan_main(int mode, int argc, char **argv) {
         return EXIT_TROUBLE;
     }
     if (c.ao.since_ms > c.ao.until_ms || c.ao.from_offset > c.ao.to_offset) BAD("%s: the window is empty", mode_names[mode]);
+    /* A PATH that does not exist but names a command: options were put before it
+     * ('segscan --json txns DIR'), or a command was misspelt ('segscan dup DIR').
+     * Said before any reading, instead of a whole scan and then 'No such file'. */
+    for (int i = optind; i < argc; i++) {
+        static const char *const commands[] = {"scan", "dups", "producers", "txns", "explain",
+                                               "dump", "diff", "verify", "coordinator"};
+        struct stat st;
+        if (!strcmp(argv[i], "-") || stat(argv[i], &st) == 0) continue;
+        for (size_t k = 0; k < sizeof commands / sizeof *commands; k++) {
+            size_t n = strlen(argv[i]);
+            if (!strcmp(argv[i], commands[k]))
+                BAD("'%s' is a command, and no such file exists: the command comes first "
+                    "(segscan %s [options] PATH...)", argv[i], commands[k]);
+            if (n >= 3 && !strncmp(argv[i], commands[k], n) && i == optind)
+                BAD("%s: no such file or directory; did you mean the command '%s'?", argv[i], commands[k]);
+        }
+    }
 #undef BAD
     if (color < 0) {
         const char *nc = getenv("NO_COLOR");

@@ -1006,6 +1006,12 @@ def exit_codes_and_inputs():
     rc, out, err = run(['scan', '/nonexistent/path', gen('payments-app')])
     eq(rc, 2, 'unreadable input')
     check('payments-app-0' in out, 'the other inputs are still analysed')
+    # options before the command make it a PATH: said at once, nothing scanned (usage, 2); so is a
+    # misspelt command given first
+    rc, out, err = run(['--json', 'txns', gen('payments-app')])
+    check(rc == 2 and not out and "'txns' is a command" in err, 'options before the command: %d %r' % (rc, err))
+    rc, out, err = run(['dup', gen('payments-app')])
+    check(rc == 2 and not out and "did you mean the command 'dups'" in err, 'a misspelt command: %d %r' % (rc, err))
     rc, _, _ = run(['--fail-on', 'dups', gen('payments-app')])
     eq(rc, 1, '--fail-on dups')
     rc, _, _ = run(['--fail-on', 'dups', gen('payments-idem')])
