@@ -289,6 +289,7 @@ typedef struct ss_an_txn {
     int64_t marker_timestamp;
     bool empty;                   /* marker without data */
     bool hanging;                 /* open and older than the timeout against "now" */
+    bool below_log_start;         /* marker whose data is below the log start offset (not read; not empty) */
 } ss_an_txn;
 
 typedef struct ss_an_damage {

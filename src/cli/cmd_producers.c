@@ -176,6 +176,7 @@ void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
     out_json_cstr(o, ss_txn_result_name(t->result));
     out_printf(o, ",\"records\":%" PRIu64 ",\"batches\":%" PRIu64 ",\"empty\":%s,\"hanging\":%s,\"firstTimestamp\":%" PRId64,
                t->records, t->batches, t->empty ? "true" : "false", t->hanging ? "true" : "false", t->first_timestamp);
+    out_printf(o, ",\"belowLogStart\":%s", t->below_log_start ? "true" : "false");
     out_str(o, "}\n");
 }
 
@@ -222,6 +223,7 @@ void txns_print(struct scan_cli *c) {
             if (t->partition != p) continue;
             out_printf(o, "  pid %" PRId64 " epoch %d  ", t->producer_id, t->producer_epoch);
             if (t->empty) out_str(o, "no data (empty transaction)");
+            else if (t->below_log_start) out_str(o, "its data is below the log start offset (not read)");
             else
                 out_printf(o, "offsets %" PRId64 "..%" PRId64 ", %" PRIu64 " %s in %" PRIu64 " %s", t->first_offset,
                            t->last_offset, t->records, plural(t->records, "record", "records"), t->batches,

@@ -385,7 +385,7 @@ static int64_t lin_near(int64_t ref, int32_t seq) {
 
 /* ---- key map: (a, b) -> u32 ----------------------------------------------------------- */
 
-enum { KM_PRODUCER = -1000001, KM_EPOCH = -1000002, KM_TXN = -1000003 };
+enum { KM_PRODUCER = -1000001, KM_EPOCH = -1000002, KM_TXN = -1000003, KM_TXN_HIDDEN = -1000004 };
 
 static uint64_t km_hash(int64_t a, int64_t b) {
     uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL;
@@ -1132,6 +1132,10 @@ static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const a
         *v = NONE32;
     } else {
         if (!in_window) return;
+        /* its data may be below the log start offset (deleteRecords, retention): then it
+         * is not empty, its data is not there to read */
+        uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, false, NULL);
+        bool hidden = h && *h == 1;
         ss_an_txn e;
         memset(&e, 0, sizeof e);
         e.partition = part;
@@ -1139,11 +1143,14 @@ static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const a
         e.producer_epoch = b->producer_epoch;
         e.first_offset = e.last_offset = r->offset;
         e.first_timestamp = b->max_timestamp;
-        e.empty = true;
+        e.empty = !hidden;
+        e.below_log_start = hidden;
         VEC_PUSH(a->txns, e, a->nomem = true; return);
         t = &a->txns.v[a->txns.n - 1];
-        P->txn_empty++;
+        if (!hidden) P->txn_empty++;
     }
+    uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, false, NULL);
+    if (h) *h = 0;
     t->marker_offset = r->offset;
     t->marker_epoch = b->producer_epoch;
     t->marker_timestamp = b->max_timestamp;
@@ -1246,6 +1253,12 @@ static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, c
         return false;
     case AV_HIDDEN:
         P->hidden_below_log_start += e->count;
+        if (b->transactional && b->producer_id >= 0) {
+            /* remembered for the marker that closes its transaction (txn_marker) */
+            uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, true, NULL);
+            if (h) *h = 1;
+            else a->nomem = true;
+        }
         return false;
     case AV_ERROR:
     case AV_CONTROL:

@@ -752,6 +752,19 @@ def checkpoints():
     eq(r['cp-0.read_committed_records'], '5', 'read_committed: offsets 3..7')
     rc, out, _ = run(['--color', 'never', logdir])
     check('high watermark 8' in out and 'log start 3' in out, 'the summary says so:\n' + out)
+    # a transaction whose data (offsets 0..1) is below the log start (2, as after
+    # kafka-delete-records.sh) and whose COMMIT marker (2) is not: not an empty transaction
+    logdir = os.path.join(TMP, 'ckpt-txn')
+    tx = mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=21, epoch=0, base_seq=0, transactional=True)
+    mkseg.write_partition(os.path.join(logdir, 'ct-0'), {0: tx + mkseg.marker(2, 21, 0, True)})
+    mkseg.write_checkpoint(os.path.join(logdir, 'log-start-offset-checkpoint'), [('ct', 0, 2)])
+    objs = jsonl(['txns', logdir])
+    t = of_type(objs, 'transaction')
+    eq([(x['result'], x['empty'], x['belowLogStart']) for x in t], [('COMMIT', False, True)],
+       'a committed transaction whose data is below the log start')
+    eq(of_type(objs, 'partition')[0]['empty'], 0, 'no empty transaction counted')
+    rc, out, _ = run(['txns', '--color', 'never', logdir])
+    check('below the log start offset' in out and 'empty transaction' not in out, 'txns text:\n' + out)
 
 
 # ---- every cause, built ------------------------------------------------------------------------
