@@ -231,11 +231,15 @@ void txns_print(struct scan_cli *c) {
             if (t->result == SS_TXN_OPEN) {
                 scan_time(tm, sizeof tm, t->first_timestamp);
                 out_printf(o, "  %sOPEN%s since %s", scan_sgr(c, YEL), scan_sgr(c, RST), tm);
-                if (t->hanging)
+                if (t->hanging) {
+                    /* the abort command as it is to be typed, as far as the files tell */
+                    char part[16] = "...";
+                    if (P->input->partition >= 0) snprintf(part, sizeof part, "%" PRId32, P->input->partition);
                     out_printf(o, " %sHANGING%s (older than --txn-timeout; read_committed consumers are stuck at the "
                                   "LSO until it is aborted: kafka-transactions.sh --bootstrap-server ... abort "
-                                  "--topic ... --partition ... --start-offset %" PRId64 ")",
-                               scan_sgr(c, RED), scan_sgr(c, RST), t->first_offset);
+                                  "--topic %s --partition %s --start-offset %" PRId64 ")",
+                               scan_sgr(c, RED), scan_sgr(c, RST), P->input->topic, part, t->first_offset);
+                }
             } else {
                 out_printf(o, "  %s at offset %" PRId64 " (coordinator epoch %" PRId32, ss_txn_result_name(t->result),
                            t->marker_offset, t->coordinator_epoch);

@@ -405,6 +405,12 @@ def txn_open():
     eq((p2['hanging'], t2[1]['hanging']), (1, True), 'hanging with a shorter timeout')
     p3, _ = txn_objs('txn-open', ['--now', str(open_batches[0]['maxTimestamp'] + 16 * 60 * 1000)])
     eq(p3['hanging'], 1, 'hanging with --now 16 minutes later')
+    # the abort command names the partition (the directory txn-0: topic txn, partition 0) and
+    # the transaction's first offset, as kafka-transactions.sh abort takes them
+    rc, out, _ = run(['txns', '--color', 'never', '--now', str(open_batches[0]['maxTimestamp'] + 16 * 60 * 1000),
+                      gen('txn-open')])
+    check('abort --topic txn --partition 0 --start-offset %d' % open_batches[0]['baseOffset'] in out,
+          'the abort command:\n' + out)
     rc, _, _ = run(['--fail-on', 'open-txn', gen('txn-open')])
     eq(rc, 1, '--fail-on open-txn')
 
