@@ -366,6 +366,12 @@ int cmd_diff(int argc, char **argv) {
     }
     if (c.stat) c.o.max_items = 0;
     const char *pa = argv[optind], *pb = argv[optind + 1];
+    if (!strcmp(pa, "-") || !strcmp(pb, "-")) {
+        /* the two sides are paired by their paths (partitions, log directories) */
+        warnx_("diff: '-' (standard input) cannot be compared: give two segment files, partitions or log "
+               "directories");
+        return EXIT_TROUBLE;
+    }
     ss_inputs *A = NULL, *B = NULL;
     int rc = exit_merge(load_side(pa, include_temp, &A), load_side(pb, include_temp, &B));
     if (rc == EXIT_TROUBLE && (!ss_inputs_count(A) || !ss_inputs_count(B))) {
