@@ -1268,7 +1268,7 @@ static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, c
             if (!e->too_large) {
                 P->damaged_bytes += b->size;
                 a->damage_seen++;
-                a->holes_damage++; /* its records are missing: a sequence gap over them is damage's */
+                if (!b->control) a->holes_damage++; /* its records are missing: a sequence gap over them is damage's */
                 return false;
             }
             P->skipped_large_batches++;

@@ -261,15 +261,21 @@ static bool successor_at(const ss_walker *w, uint64_t q) {
     return ss_entry_plausible(w->base + q, (size_t)(n < V2_OVERHEAD ? n : V2_OVERHEAD), UINT64_MAX, &size);
 }
 
-/* Is there a complete, CRC-valid entry at q that something plausible follows
- * (successor_at)? The cheap checks come first, so that scanning damaged bytes
- * does not checksum a large candidate at every position. */
+/* Candidates larger than this must also have a plausible successor before
+ * their CRC is computed (see plausible_at). */
+#define RESYNC_CHEAP_ENTRY ((uint64_t)1 << 20)
+
+/* Is there a complete, CRC-valid entry at q? The cheap checks come first, so
+ * that scanning damaged bytes does not checksum a large candidate at every
+ * position: a header as Kafka writes them, and for a candidate over 1 MiB what
+ * follows it too (successor_at). A valid batch between two damaged ranges is
+ * found whatever follows it, unless it is that large. */
 static bool plausible_at(const ss_walker *w, uint64_t q) {
     if (w->limit - q < HEADER_UP_TO_MAGIC) return false;
     const uint8_t *p = w->base + q;
     uint64_t size, n = w->limit - q;
-    if (!ss_entry_plausible(p, (size_t)(n < V2_OVERHEAD ? n : V2_OVERHEAD), n, &size) || !successor_at(w, q + size))
-        return false;
+    if (!ss_entry_plausible(p, (size_t)(n < V2_OVERHEAD ? n : V2_OVERHEAD), n, &size)) return false;
+    if (size > RESYNC_CHEAP_ENTRY && !successor_at(w, q + size)) return false;
     if (p[16] == 2) return ss_crc32c(0, p + 21, size - 21) == ss_be32(p + 17);
     return ss_crc32(0, p + 16, size - 16) == ss_be32(p + 12);
 }

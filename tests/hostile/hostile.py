@@ -172,6 +172,21 @@ def case_crc_bad_then_tail():
           'two bad CRCs in a row: all four batches printed')
 
 
+def case_resync_between_damage():
+    # A valid batch between two damaged ranges is found again by the resync, whatever follows
+    # it (here more garbage): its records are read, and each range is one error.
+    junk = b'\x41' * 13
+    good_b = batch_v2(1, record(0, b'k1', b'middle'), 1)
+    data = GOOD_A + junk + good_b + junk + GOOD_C
+    rc, objs, _ = dump_json(write('between.log', data))
+    a = len(GOOD_A)
+    b = a + len(junk)
+    check([x['position'] for x in of_type(objs, 'batch')] == [0, b, b + len(good_b) + len(junk)],
+          'the batch between two damaged ranges is read: %s' % [x['position'] for x in of_type(objs, 'batch')])
+    check([(e['position'], e['length']) for e in of_type(objs, 'error')] == [(a, len(junk)), (b + len(good_b), len(junk))],
+          'two damaged ranges: %s' % of_type(objs, 'error'))
+
+
 def case_resync_legacy_run():
     # 16 MiB of 0x01 bytes: at every position a v1 message header (offset and length
     # 0x0101..., magic 1, codec 1) whose length fits in the file. A resync that checksums
