@@ -268,12 +268,9 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
 
 /* ---- where a unit starts ----------------------------------------------------------------- */
 
-/* Could an entry start at p (avail bytes there; file position at)? Header
- * fields only; *size: the entry's size. */
-static bool header_ok(const uint8_t *p, size_t avail, uint64_t at, uint64_t limit, uint64_t *size) {
-    return ss_entry_plausible(p, avail, limit - at, size);
-}
-
+/* Is the entry at `at` (size bytes) followed by another plausible entry (or
+ * zeros, or the end), and CRC-valid? Reads in window-sized pieces, so a false
+ * candidate with a large length does not grow the window. */
 static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t at, uint64_t size) {
     if (size > RESYNC_MAX_ENTRY) return false;
     uint64_t next = at + size;
@@ -284,7 +281,7 @@ static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t
         uint64_t nsize;
         bool zeros = true;
         for (uint64_t i = 0; i < tail && zeros; i++) zeros = q[i] == 0;
-        if (!zeros && !header_ok(q, (size_t)tail, next, limit, &nsize)) return false;
+        if (!zeros && !ss_entry_plausible(q, (size_t)tail, limit - next, &nsize)) return false;
     }
     if (!ss_window_fill(&r->win, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
     const uint8_t *p = r->win.buf + (at - r->win.at);
@@ -321,7 +318,7 @@ static uint64_t find_boundary(an_reader *r, const ss_segment *s, uint64_t limit,
             if (w[i + 16] > 2) continue;
             if (avail - i < V2_OVERHEAD && q + i + V2_OVERHEAD <= limit) break;
             uint64_t size;
-            if (!header_ok(w + i, avail - i, q + i, limit, &size)) continue;
+            if (!ss_entry_plausible(w + i, avail - i, limit - (q + i), &size)) continue;
             if (entry_ok(r, s, limit, q + i, size)) return q + i;
             q += i + 1;
             moved = true;
