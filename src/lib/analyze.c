@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -927,6 +928,30 @@ static void add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_err
     VEC_PUSH(a->damage, d, a->nomem = true);
 }
 
+/* An error or notice of the analysis itself (not of the reader), for add_damage. */
+static __attribute__((format(printf, 5, 6))) ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset,
+                                                             uint64_t length, const char *fmt, ...) {
+    ss_error e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.position = position;
+    e.base_offset = base_offset;
+    e.length = length;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+/* Damaged bytes met in partition part: counted, kept for the output, and
+ * remembered, so that the offset hole after them is theirs (track_hole). */
+static void met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
+    a->parts[part].damaged_bytes += e->length;
+    a->damage_seen++;
+    add_damage(a, part, seg, e);
+}
+
 static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     bool created;
     uint32_t *v = km_get(&a->km, b->producer_id, b->producer_epoch, true, &created);
@@ -1784,16 +1809,11 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             if (a->seg_first && a->prev_last >= 0 && e->b.base_offset <= a->prev_last) {
                 /* a notice, not damage: the records in both segments are read, and their
                  * copies show as such; verify says more (segment-overlap) */
-                ss_error ov;
-                memset(&ov, 0, sizeof ov);
-                ov.kind = SS_E_SEGMENT_OVERLAP;
-                ov.position = e->b.position;
-                ov.base_offset = e->b.base_offset;
-                snprintf(ov.msg, sizeof ov.msg,
-                         "first batch (offsets %" PRId64 "..%" PRId64 ") at or below offset %" PRId64
-                         " of the segments before it: they overlap (a file copied twice?); records in both count as "
-                         "copies (segscan verify)",
-                         e->b.base_offset, e->b.last_offset, a->prev_last);
+                ss_error ov = an_error(SS_E_SEGMENT_OVERLAP, e->b.position, e->b.base_offset, 0,
+                                       "first batch (offsets %" PRId64 "..%" PRId64 ") at or below offset %" PRId64
+                                       " of the segments before it: they overlap (a file copied twice?); records in "
+                                       "both count as copies (segscan verify)",
+                                       e->b.base_offset, e->b.last_offset, a->prev_last);
                 add_damage(a, part, sl->seg, &ov);
             }
             track_hole(a, P, &e->b, a->seg_first);
@@ -1802,31 +1822,20 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             a->seg_first = false;
             break;
         }
-        case AE_DAMAGE: {
-            const ss_error *err = &u->err.v[e->err];
-            P->damaged_bytes += err->length;
-            a->damage_seen++;
-            add_damage(a, part, sl->seg, err);
+        case AE_DAMAGE:
+            met_damage(a, part, sl->seg, &u->err.v[e->err]);
             break;
-        }
         case AE_END:
             if (e->tail && !e->tail_zero && sl->seg + 1 < ip->nsegments) {
                 /* Only the active (last) segment may end in a batch being written: an
                  * older one that does, with later segments after it, was cut (a copy
                  * stopped short, a file truncated): its tail is damage, the records in
                  * it are lost. */
-                ss_error cut;
-                memset(&cut, 0, sizeof cut);
-                cut.kind = SS_E_CUT_SEGMENT;
-                cut.position = e->b.position;
-                cut.base_offset = -1;
-                cut.length = e->tail;
-                snprintf(cut.msg, sizeof cut.msg,
-                         "%" PRIu64 " bytes after the last complete batch do not form a batch, in a segment that is "
-                         "not the last of its partition: a cut file; the records in them are lost", e->tail);
-                P->damaged_bytes += e->tail;
-                a->damage_seen++;
-                add_damage(a, part, sl->seg, &cut);
+                ss_error cut = an_error(SS_E_CUT_SEGMENT, e->b.position, -1, e->tail,
+                                        "%" PRIu64 " bytes after the last complete batch do not form a batch, in a "
+                                        "segment that is not the last of its partition: a cut file; the records in "
+                                        "them are lost", e->tail);
+                met_damage(a, part, sl->seg, &cut);
             } else {
                 P->tail_bytes += e->tail;
             }
