@@ -840,9 +840,13 @@ static void walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_of
 
         /* producer state, the snapshot's view of it, leader epochs */
         if (c->newest && !c->captured && b->base_offset >= c->newest->offset) capture_snapshot_state(c);
-        if (b->magic >= 2 && b->producer_id >= 0 && b->control) control_batch(c, path, b, &R->markers);
-        else data_records(c, path, b);
-        if (b->magic >= 2 && b->producer_id >= 0 && !b->control) state_data(c, b);
+        bool producer = b->magic >= 2 && b->producer_id >= 0;
+        if (producer && b->control) {
+            control_batch(c, path, b, &R->markers);
+        } else {
+            data_records(c, path, b);
+            if (producer) state_data(c, b);
+        }
         epoch_batch(c, path, &R->bs.v[R->bs.n - 1]);
     }
     R->end_complete = ev.file_size - ev.tail_bytes;
