@@ -97,6 +97,9 @@ struct scan_cli {
 /* The transactional.id of a producer id, or NULL. */
 const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
 
+/* The name of command i (main.c's table), NULL past the last. */
+const char *cli_command_name(size_t i);
+
 int cmd_scan(int argc, char **argv);
 int cmd_dups(int argc, char **argv);
 int cmd_producers(int argc, char **argv);

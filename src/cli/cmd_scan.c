@@ -838,17 +838,16 @@ static int scan_main(int mode, int argc, char **argv) {
      * ('segscan --json txns DIR'), or a command was misspelt ('segscan dup DIR').
      * Said before any reading, instead of a whole scan and then 'No such file'. */
     for (int i = optind; i < argc; i++) {
-        static const char *const commands[] = {"scan", "dups", "producers", "txns", "explain",
-                                               "dump", "diff", "verify", "coordinator"};
         struct stat st;
         if (!strcmp(argv[i], "-") || stat(argv[i], &st) == 0) continue;
-        for (size_t k = 0; k < sizeof commands / sizeof *commands; k++) {
-            size_t n = strlen(argv[i]);
-            if (!strcmp(argv[i], commands[k]))
+        size_t n = strlen(argv[i]);
+        const char *cmd;
+        for (size_t k = 0; (cmd = cli_command_name(k)) != NULL; k++) {
+            if (!strcmp(argv[i], cmd))
                 BAD("'%s' is a command, and no such file exists: the command comes first "
-                    "(segscan %s [options] PATH...)", argv[i], commands[k]);
-            if (n >= 3 && !strncmp(argv[i], commands[k], n) && i == optind)
-                BAD("%s: no such file or directory; did you mean the command '%s'?", argv[i], commands[k]);
+                    "(segscan %s [options] PATH...)", argv[i], cmd);
+            if (n >= 3 && !strncmp(argv[i], cmd, n) && i == optind)
+                BAD("%s: no such file or directory; did you mean the command '%s'?", argv[i], cmd);
         }
     }
 #undef BAD

@@ -111,6 +111,17 @@ int cli_read_stdin(uint8_t **buf, size_t *len) {
     return 0;
 }
 
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"scan", cmd_scan}, {"dups", cmd_dups}, {"producers", cmd_producers}, {"txns", cmd_txns},
+    {"explain", cmd_explain}, {"dump", cmd_dump}, {"diff", cmd_diff}, {"verify", cmd_verify},
+    {"coordinator", cmd_coordinator},
+};
+
+const char *cli_command_name(size_t i) { return i < sizeof commands / sizeof *commands ? commands[i].name : NULL; }
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_text, stderr);
@@ -125,15 +136,8 @@ int main(int argc, char **argv) {
         printf("segscan %s\n", ss_version());
         return EXIT_OK;
     }
-    if (!strcmp(cmd, "dump")) return cmd_dump(argc - 1, argv + 1);
-    if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
-    if (!strcmp(cmd, "coordinator")) return cmd_coordinator(argc - 1, argv + 1);
-    if (!strcmp(cmd, "scan")) return cmd_scan(argc - 1, argv + 1);
-    if (!strcmp(cmd, "dups")) return cmd_dups(argc - 1, argv + 1);
-    if (!strcmp(cmd, "producers")) return cmd_producers(argc - 1, argv + 1);
-    if (!strcmp(cmd, "txns")) return cmd_txns(argc - 1, argv + 1);
-    if (!strcmp(cmd, "explain")) return cmd_explain(argc - 1, argv + 1);
-    if (!strcmp(cmd, "diff")) return cmd_diff(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     /* not a command: 'segscan PATH...' is 'segscan scan PATH...' */
     return cmd_scan(argc, argv);
 }
