@@ -18,6 +18,10 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_error(const char *file, const ss_error *e);
 
 bool parse_u64(const char *s, uint64_t *v);
+/* cmd_scan.c: a number with an optional '-'; a size ("512M", "2G", bytes); half of the RAM (0: unknown) */
+bool parse_i64(const char *s, int64_t *v);
+bool parse_size(const char *s, uint64_t *v);
+uint64_t default_max_memory(void);
 /* All of stdin into a new buffer (free it); 0, or -1 when reading failed or memory ran out. */
 int cli_read_stdin(uint8_t **buf, size_t *len);
 
@@ -54,6 +58,7 @@ typedef struct offset_pairs {
 void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
 int cmd_verify(int argc, char **argv);       /* cmd_verify.c */
 int cmd_coordinator(int argc, char **argv);  /* cmd_coordinator.c */
+int cmd_groups(int argc, char **argv);       /* cmd_groups.c */
 
 /* Index, time index, transaction index and producer snapshot files
  * (cmd_dump_index.c). Returns an exit code. */

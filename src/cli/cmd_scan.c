@@ -539,7 +539,7 @@ static void text_summary(struct scan_cli *c) {
 /* ---- running ---------------------------------------------------------------------------- */
 
 /* "512M", "2G", "1048576", "64MiB": bytes (binary multiples). */
-static bool parse_size(const char *s, uint64_t *v) {
+bool parse_size(const char *s, uint64_t *v) {
     if (!s || !*s || *s == '-') return false;
     char *end;
     errno = 0;
@@ -562,7 +562,7 @@ static bool parse_size(const char *s, uint64_t *v) {
 }
 
 /* Half of the RAM, or no limit when unknown. */
-static uint64_t default_max_memory(void) {
+uint64_t default_max_memory(void) {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || size <= 0) return 0;
     return (uint64_t)pages * (uint64_t)size / 2;
@@ -660,7 +660,7 @@ static int hexval(char ch) {
     return -1;
 }
 
-static bool parse_i64(const char *s, int64_t *v) {
+bool parse_i64(const char *s, int64_t *v) {
     if (!s || !*s) return false;
     char *end;
     long long x = strtoll(s, &end, 10);
