@@ -15,6 +15,8 @@ _segscan_opts() {
     diff) echo "$common --by --by-key --read-committed --stat --max --include-temp --local-time" ;;
     verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
+    groups) echo "--group --topic --partition --since --until --from-offset --to-offset --commits
+        --partitions --json --local-time --threads --max-memory --include-temp --quiet --help" ;;
     esac
 }
 
@@ -28,7 +30,7 @@ _segscan() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local commands="scan dump dups producers txns explain diff verify coordinator"
+    local commands="scan dump dups producers txns explain diff verify coordinator groups"
     local cmd="" i
     for ((i = 1; i < cword; i++)); do
         case " $commands " in *" ${words[i]} "*) cmd=${words[i]}; break ;; esac
@@ -48,7 +50,7 @@ _segscan() {
     --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
     --txn-timeout|--now|--top|--max|--value|--value-hex|--value-contains|--key|--offset|--group|\
-    --transactional-id|--partitions|--max-message-size|--threads|--max-memory)
+    --transactional-id|--partitions|--max-message-size|--threads|--max-memory|--topic|--partition)
         return ;;
     esac
 

@@ -392,7 +392,7 @@ static void text_event(gcli *c, const ss_gevent *e) {
     case SS_GEV_CREATED: out_printf(o, "group created again (%s)", ss_gprotocol_name(e->to_protocol)); break;
     default: break;
     }
-    out_printf(o, "  [offset %" PRId64 "]\n", e->offset);
+    out_printf(o, "  [record %" PRId64 "]\n", e->offset);
 }
 
 static void text_owner(ss_out *o, const ss_gowner *w, bool consumer) {
@@ -467,7 +467,7 @@ static void text_commit(gcli *c, const ss_gcommit *k) {
     } else {
         out_lit(o, ", never the committed offset");
     }
-    out_printf(o, "  [offset %" PRId64 "]", k->record_offset);
+    out_printf(o, "  [record %" PRId64 "]", k->record_offset);
     if (k->attributed_to) {
         out_lit(o, "  attributed to ");
         text_bytes(o, k->attributed_to, strlen(k->attributed_to));
@@ -555,7 +555,7 @@ static void text_group(gcli *c, size_t gi) {
     }
 }
 
-static void json_member(gcli *c, const ss_gmember *m) {
+static void json_member(gcli *c, const ss_gmember *m, bool consumer) {
     ss_out *o = c->o;
     out_lit(o, "{\"memberId\":");
     json_bytes(o, m->member_id, m->member_id_len);
@@ -572,7 +572,7 @@ static void json_member(gcli *c, const ss_gmember *m) {
     json_key(o, "partitions");
     if (m->assignment_known) json_parts(o, m->parts, m->nparts, c);
     else out_lit(o, "null");
-    if (m->member_epoch >= 0 || m->state >= 0) {
+    if (consumer) {
         json_key(o, "memberEpoch");
         out_i64(o, m->member_epoch);
         json_key(o, "state");
@@ -621,7 +621,7 @@ static void json_generation(gcli *c, const ss_group *g, const ss_ggeneration *x)
     out_ch(o, '[');
     for (size_t m = 0; m < x->nmembers; m++) {
         if (m) out_ch(o, ',');
-        json_member(c, &x->members[m]);
+        json_member(c, &x->members[m], x->protocol == SS_GPROTO_CONSUMER);
     }
     out_ch(o, ']');
     if (x->protocol == SS_GPROTO_CONSUMER) {

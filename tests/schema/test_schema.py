@@ -35,7 +35,9 @@ SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 CORPUS = os.path.join(ROOT, 'testdata', 'corpus')
 sys.path.insert(0, os.path.join(ROOT, 'tests', 'analysis'))
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'lib'))
 import mkseg  # noqa: E402
+import coordinator  # noqa: E402
 
 SCHEMA = json.load(open(os.path.join(ROOT, 'docs', 'json-schema.json')))
 failures = 0
@@ -349,6 +351,16 @@ def build(tmp):
         shutil.copytree(lab, os.path.join(tmp, side, extra))
     p['dirA'], p['dirB'] = os.path.join(tmp, 'dirA'), os.path.join(tmp, 'dirB')
     p['logs'] = logs
+    # groups: two brokers' copies of one __consumer_offsets partition (the second diverging), a
+    # commit of OffsetCommitValue version 1 (expireTimestamp), an offset tombstone
+    for broker, last in (('b1', 30), ('b2', 31)):
+        lg = coordinator.Log()
+        lg.append([coordinator.group_metadata('sg', 1, T0, [coordinator.Member('sg-1', {'t': [0]})])], T0)
+        lg.append([coordinator.offset_commit('sg', 't', 0, 10, T0 + 1, expire_ts=T0 + 99)], T0 + 1)
+        lg.append([coordinator.offset_tombstone('sg', 't', 0)], T0 + 2)
+        lg.append([coordinator.offset_commit('sg', 't', 0, last, T0 + 3)], T0 + 3)
+        lg.write(os.path.join(tmp, 'groups-' + broker, '__consumer_offsets-%d' % coordinator.coordinator_partition('sg')))
+    p['groups'] = [os.path.join(tmp, 'groups-b1'), os.path.join(tmp, 'groups-b2')]
     return p
 
 
@@ -445,9 +457,22 @@ def corpus_runs(p):
                  ['--group', 'gr\u00fcn\U0001F600']):
         run('coordinator', args)
 
+    # groups: the corpus's consumer-group folders and the copies built above
+    run('groups', [os.path.join(CORPUS, 'gen', 'groups-classic')])
+    run('groups', ['--commits', os.path.join(CORPUS, 'gen', 'groups-eos')])
+    run('groups', ['--commits', os.path.join(CORPUS, 'gen', 'groups-consumer-protocol')])
+    run('groups', ['--commits'] + p['groups'])
+
 
 # Optional fields no input here produces, and why (the schema still describes them).
 NOT_PRODUCED = {
+    # until the KIP-848 records (types 3..8) are decoded, no consumer-protocol group is read
+    ('groups.generation', '#variant consumer'): 'KIP-848 records not decoded yet',
+    ('groups.event', 'from'): 'a protocol change needs the KIP-848 records',
+    ('groupMember', 'memberEpoch'): 'KIP-848 members only',
+    ('groupMember', 'state'): 'KIP-848 members only',
+    ('groupMember', 'pendingRevocation'): 'KIP-848 members only',
+    ('groupAssignment', '#shape'): 'KIP-848 assignments only',
 }
 
 
@@ -459,7 +484,7 @@ def coverage():
         variants = defn.get('variants') or [{'name': None, 'fields': defn['fields']}]
         for v in variants:
             key = name if v['name'] is None else '%s/%s' % (name, v['name'])
-            if v['name'] is not None:
+            if v['name'] is not None and (name, '#variant ' + v['name']) not in NOT_PRODUCED:
                 check((name, v['name']) in SEEN.variants, 'coverage: variant %s of %s seen' % (v['name'], name))
             for f, spec in v['fields'].items():
                 if (spec.get('optional') or 'presentIf' in spec) and (key, f) not in NOT_PRODUCED:
