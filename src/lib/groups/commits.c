@@ -1,9 +1,11 @@
 /* segscan - consumer groups: the commits kept for listing (opts.commits).
  *
  * A log's commits arrive in log order and are listed by group, topic,
- * partition, then log order. They are kept as fixed-size records; past the
- * log's share of opts.max_memory the buffer is sorted and written to a
- * temporary file (a run), and at the end the runs are merged into one file,
+ * partition, then log order. They are kept as fixed-size records; when the
+ * records all logs hold reach half of opts.max_memory, the log that adds one
+ * sorts its buffer and writes it to a temporary file (a run), and at the end
+ * its runs are merged into one file (its buffer too when memory is still
+ * over the limit then),
  * read back a group at a time: an external merge sort, so the memory a
  * listing takes does not grow with the commits. A transactional commit is
  * held apart until its producer's marker gives its outcome; open
@@ -79,6 +81,7 @@ static bool write_run(glog *L) {
     c->runs[c->nruns] = f;
     c->runlen[c->nruns++] = c->n;
     c->spilled += c->n;
+    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->n);
     c->n = 0;
     return true;
 }
@@ -86,10 +89,11 @@ static bool write_run(glog *L) {
 bool gc_add(glog *L, const gcrec *r) {
     gcommits *c = &L->commits;
     if (c->failed) return false;
-    if (c->budget && c->n >= c->budget && !write_run(L)) return false;
+    if (c->budget && c->n && atomic_load(c->in_memory) >= c->budget && !write_run(L)) return false;
     if (!SS_GROW(c->buf, c->n, c->cap, 256)) return false;
     c->buf[c->n++] = *r;
     c->total++;
+    if (c->in_memory) atomic_fetch_add(c->in_memory, 1);
     return true;
 }
 
@@ -200,7 +204,7 @@ bool gc_finish(glog *L) {
     c->group_n = calloc(L->ngroups ? L->ngroups : 1, sizeof *c->group_n);
     if (!c->group_at || !c->group_n) return false;
     if (c->failed) return false;
-    if (!c->nruns) {
+    if (!c->nruns && !(c->budget && c->n && atomic_load(c->in_memory) > c->budget)) {
         if (c->n) qsort_r(c->buf, c->n, sizeof *c->buf, cmp_rec, L);
         c->sorted = c->buf;
         c->buf = NULL;
@@ -219,6 +223,7 @@ bool gc_finish(glog *L) {
 }
 
 void gc_free(gcommits *c) {
+    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->n);
     free(c->buf);
     free(c->held);
     free(c->sorted);

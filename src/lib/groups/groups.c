@@ -116,6 +116,7 @@ struct ss_groups {
     gwork *work;
     size_t nwork;
     atomic_size_t next_work;
+    atomic_size_t commits_in_memory;  /* kept commits all logs hold in memory */
 };
 
 /* ---- which inputs are __consumer_offsets ------------------------------------------------------ */
@@ -742,8 +743,10 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         S->L.info.input = S->copies[best].input;
         S->L.info.cleaner_checkpoint = cleaner_checkpoint(S->copies[best].input, S->L.partition);
         S->L.commits.tmpdir = G->opts.tmpdir;
+        S->L.commits.in_memory = &G->commits_in_memory;
         if (G->opts.max_memory) {
-            size_t share = (size_t)(G->opts.max_memory / 2 / threads / sizeof(gcrec));
+            /* half of the memory for the records kept, the rest for what the logs hold beside them */
+            size_t share = (size_t)(G->opts.max_memory / 2 / sizeof(gcrec));
             S->L.commits.budget = share ? share : 1;
         }
         gwork *w = &G->work[G->nwork++];
@@ -781,6 +784,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         if (!ws[t].dec || !ws[t].cd) rc = SS_E_NOMEM;
     }
     atomic_store(&G->next_work, 0);
+    atomic_store(&G->commits_in_memory, 0);
     unsigned started = 0;
     if (rc == SS_E_OK) {
         for (unsigned t = 1; t < threads; t++) {

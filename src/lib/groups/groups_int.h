@@ -10,6 +10,7 @@
 #ifndef SS_GROUPS_INT_H
 #define SS_GROUPS_INT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -161,7 +162,8 @@ typedef struct gcommits {
     size_t n, cap;
     gcrec *held;                      /* transactional commits waiting for their marker */
     size_t nheld, capheld;
-    size_t budget;                    /* records in memory before a run is written; 0: no limit */
+    size_t budget;                    /* records all logs may hold in memory at once; 0: no limit */
+    atomic_size_t *in_memory;         /* records all logs hold in memory now (shared by the logs) */
     FILE **runs;                      /* sorted runs in temporary files */
     size_t *runlen;
     size_t nruns;
