@@ -612,6 +612,22 @@ def test_cli():
                        stderr=subprocess.PIPE)
     check(b'offset 5' in p.stdout and b'offset 9' in p.stdout, 'cli: --max-memory 1 spills and still lists the commits')
     check(b'went through temporary files' in p.stderr, 'cli: and says so')
+    # many commits: the list goes through sorted runs in temporary files (8192 commits at least
+    # each) merged at the end, and comes out as it does from memory: by topic, partition, then log
+    # order. 300 batches of 150 commits: x-0..x-2 each get offsets 1..15000.
+    big = 'big'
+    L = C.Log()
+    for b in range(300):
+        L.append([C.offset_commit(big, 'x', i % 3, b * 50 + i // 3 + 1, T0 + b) for i in range(150)], T0 + b)
+    L.write(co_dir(d, C.coordinator_partition(big)))
+    h1 = H(['--commits', '--group', big, d])
+    h2 = H(['--commits', '--group', big, '--max-memory', '1', d])
+    c1 = [(c['partition'], c['offset']) for c in h1.commits(big)]
+    eq(len(c1), 45000, 'cli: 45000 commits listed')
+    eq(c1[:2] + c1[14999:15001] + c1[-1:], [(0, 1), (0, 2), (0, 15000), (1, 1), (2, 15000)],
+       'cli: by partition, then log order')
+    check(c1 == [(c['partition'], c['offset']) for c in h2.commits(big)], 'cli: the same list through temporary files')
+    check('went through temporary files' in h2.err, 'cli: --max-memory 1 spilled')
     p = subprocess.run([segscan, 'groups', '--bogus', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     eq(p.returncode, 2, 'cli: unknown option')
     shutil.rmtree(d)

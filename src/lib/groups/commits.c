@@ -86,10 +86,17 @@ static bool write_run(glog *L) {
     return true;
 }
 
+enum { MAX_RUNS = 32, RUN_MIN = 8192 };
+static bool merge_runs(glog *L, bool final);
 bool gc_add(glog *L, const gcrec *r) {
     gcommits *c = &L->commits;
     if (c->failed) return false;
-    if (c->budget && c->n && atomic_load(c->in_memory) >= c->budget && !write_run(L)) return false;
+    /* a run holds RUN_MIN records at least (the memory can go over by that much a log
+     * being read), and MAX_RUNS runs are merged into one */
+    if (c->budget && c->n >= RUN_MIN && atomic_load(c->in_memory) >= c->budget) {
+        if (!write_run(L)) return false;
+        if (c->nruns >= MAX_RUNS && !merge_runs(L, false)) return false;
+    }
     if (!SS_GROW(c->buf, c->n, c->cap, 256)) return false;
     c->buf[c->n++] = *r;
     c->total++;
@@ -124,8 +131,9 @@ void gc_resolve(glog *L, int64_t held, int outcome, bool effective, int64_t effe
     while (c->nheld && c->held[c->nheld - 1].tp == UINT32_MAX) c->nheld--;
 }
 
-/* k-way merge of the runs into one file, counting the records of each group. */
-static bool merge_runs(glog *L) {
+/* k-way merge of the runs into one file: the final one (counting the records of
+ * each group), or a single run when there are too many (MAX_RUNS files open). */
+static bool merge_runs(glog *L, bool final) {
     gcommits *c = &L->commits;
     size_t k = c->nruns;
     enum { CHUNK = 512 };
@@ -163,9 +171,11 @@ static bool merge_runs(glog *L) {
         }
         if (!ok || best == k) break;
         const gcrec *r = &bufs[best][at[best]++];
-        uint32_t g = L->tps[r->tp].group;
-        if (!c->group_n[g]) c->group_at[g] = (uint32_t)idx;
-        c->group_n[g]++;
+        if (final) {
+            uint32_t g = L->tps[r->tp].group;
+            if (!c->group_n[g]) c->group_at[g] = (uint32_t)idx;
+            c->group_n[g]++;
+        }
         idx++;
         if (fwrite(r, sizeof *r, 1, out) != 1) {
             c->failed = true;
@@ -189,6 +199,18 @@ static bool merge_runs(glog *L) {
     c->runs = NULL;
     c->runlen = NULL;
     c->nruns = 0;
+    if (ok && !final) {
+        c->runs = malloc(sizeof *c->runs);
+        c->runlen = malloc(sizeof *c->runlen);
+        if (!c->runs || !c->runlen) {
+            fclose(out);
+            return false;
+        }
+        c->runs[0] = out;
+        c->runlen[0] = idx;
+        c->nruns = 1;
+        return true;
+    }
     if (ok) c->merged = out;
     else if (out) fclose(out);
     return ok;
@@ -219,7 +241,7 @@ bool gc_finish(glog *L) {
     free(c->buf);
     c->buf = NULL;
     c->cap = 0;
-    return merge_runs(L);
+    return merge_runs(L, true);
 }
 
 void gc_free(gcommits *c) {
