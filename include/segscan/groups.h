@@ -230,6 +230,8 @@ typedef struct ss_group {
     size_t npartitions;
     const ss_gpartition *partitions;  /* by topic, then partition */
     uint64_t commits, txn_commits;
+    uint64_t undecoded_records;  /* its records of types Kafka 4.0 decodes and segscan does not (KIP-848,
+                                    share groups): its membership is then unknown */
     int64_t first_offset;        /* its first record in __consumer_offsets */
     int64_t first_time, last_time;
 } ss_group;

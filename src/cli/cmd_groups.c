@@ -433,7 +433,7 @@ static void text_partition(gcli *c, const ss_group *g, const ss_gpartition *p) {
             if (i) out_lit(o, ", ");
             text_owner(o, &p->owners[i], consumer);
         }
-    } else if (g->protocol == SS_GPROTO_NONE) {
+    } else if (g->protocol == SS_GPROTO_NONE && !g->undecoded_records) {
         out_lit(o, "; no owner (the group has no members)");
     }
     out_ch(o, '\n');
@@ -483,7 +483,12 @@ static void text_group(gcli *c, size_t gi) {
     const ss_glog *l = ss_groups_log_at(c->g, g->log);
     char nm[48], t[64];
     text_bytes(o, g->id, g->id_len);
-    out_printf(o, "  %s", g->protocol == SS_GPROTO_NONE ? "no membership (only commits)" : ss_gprotocol_name(g->protocol));
+    if (g->undecoded_records && g->protocol == SS_GPROTO_NONE)
+        out_printf(o, "  membership unknown (%" PRIu64 " %s of types segscan does not decode)", g->undecoded_records,
+                   plural(g->undecoded_records, "record", "records"));
+    else
+        out_printf(o, "  %s",
+                   g->protocol == SS_GPROTO_NONE ? "no membership (only commits)" : ss_gprotocol_name(g->protocol));
     if (g->protocol_type) {
         out_ch(o, ' ');
         text_bytes(o, g->protocol_type, strlen(g->protocol_type));
@@ -730,6 +735,8 @@ static void json_group(gcli *c, const ss_group *g) {
     out_u64(o, g->commits);
     json_key(o, "transactionalCommits");
     out_u64(o, g->txn_commits);
+    json_key(o, "undecodedRecords");
+    out_u64(o, g->undecoded_records);
     json_key(o, "committed");
     out_ch(o, '{');
     bool first = true;

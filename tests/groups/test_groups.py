@@ -234,11 +234,16 @@ def test_corpus_consumer_protocol():
     global skipped
     if only and only not in 'corpus-consumer-protocol':
         return
+    h = H([os.path.join(corpus, 'gen/groups-consumer-protocol')])
     if not kip848_decoded():
+        # NOTES.txt: 43 records, 21 of them offset commits; the other 22 (types 3..8) are not
+        # decoded: the group says its membership is unknown rather than that it has none
+        g = h.group('shop-fulfil')
+        eq((g['undecodedRecords'], g['protocol'], g['commits']) if g else None, (22, None, 21),
+           'shop-fulfil: 22 records not decoded, membership unknown')
         skipped += 1
         print('SKIP: corpus-consumer-protocol: this build does not decode the KIP-848 records yet')
         return
-    h = H([os.path.join(corpus, 'gen/groups-consumer-protocol')])
     g = h.group('shop-fulfil')
     check(g is not None, 'shop-fulfil listed')
     if not g:

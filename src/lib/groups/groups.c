@@ -233,6 +233,7 @@ static void read_log(worker *w, glog *L) {
                 case SS_CDEC_OK: glog_record(L, b, &r, &d); break;
                 case SS_CDEC_UNKNOWN_TYPE:
                     if (L->info.unknown_records++ < 5) glog_note(L, SS_NOTE_INFO, "%s: %s", file, d.message);
+                    if (d.known_to_kafka) glog_undecoded(L, &r);
                     break;
                 default:
                     if (L->info.bad_records++ < 20) glog_note(L, SS_NOTE_ERROR, "%s: %s", file, d.message);
@@ -629,6 +630,7 @@ static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) 
     out->deleted = gg->deleted;
     out->commits = gg->commits;
     out->txn_commits = gg->txn_commits;
+    out->undecoded_records = gg->undecoded;
     out->first_offset = gg->first_offset;
     out->first_time = gg->first_time;
     out->last_time = gg->last_time;

@@ -119,7 +119,7 @@ typedef struct ggroup {
     gtopic_name *names;
     uint32_t nnames, ncap;
     int64_t first_offset, first_time, last_time;
-    uint64_t commits, txn_commits;
+    uint64_t commits, txn_commits, undecoded;
     uint64_t removed_batch;           /* batch number of its last tombstone (a conversion follows in the same batch) */
     uint32_t stamp;                   /* classic generation stamp */
     int32_t open_gen;                 /* index of its open KIP-848 epoch, -1 */
@@ -234,6 +234,9 @@ void glog_record(glog *L, const ss_batch *b, const ss_record *r, const ss_cdecod
 void glog_marker(glog *L, const ss_batch *b, const ss_record *r);
 /* the end of the log: open epochs closed, ids named, commits sorted */
 void glog_end(glog *L);
+/* a record of a type Kafka decodes and segscan does not: counted against its group (the
+ * keys of types 3..15 begin with the group id) */
+void glog_undecoded(glog *L, const ss_record *r);
 void glog_note(glog *L, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -1042,6 +1042,18 @@ static void consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_
     }
 }
 
+void glog_undecoded(glog *L, const ss_record *r) {
+    /* the key: int16 type, then the group id as a non-flexible string (int16 length) */
+    if (r->key_len < 4) return;
+    const uint8_t *k = r->key;
+    int16_t n = (int16_t)((unsigned)k[2] << 8 | k[3]);
+    if (n < 0 || 4 + (int32_t)n > r->key_len) return;
+    uint32_t gi = group_get(L, k + 4, (size_t)n, r->offset, r->timestamp, NULL);
+    if (gi == UINT32_MAX) return;
+    L->groups[gi].undecoded++;
+    if (r->timestamp > L->groups[gi].last_time) L->groups[gi].last_time = r->timestamp;
+}
+
 /* ---- one record ----------------------------------------------------------------------------------- */
 
 void glog_record(glog *L, const ss_batch *b, const ss_record *r, const ss_cdecoded *dec) {
