@@ -2,7 +2,7 @@
  *
  * A log's commits arrive in log order and are listed by group, topic,
  * partition, then log order. They are kept as fixed-size records; when the
- * records all logs hold reach half of opts.max_memory, the log that adds one
+ * records all logs have allocated reach opts.max_memory, the log that adds one
  * sorts its buffer and writes it to a temporary file (a run), and at the end
  * its runs are merged into one file (its buffer too when memory is still
  * over the limit then),
@@ -81,7 +81,11 @@ static bool write_run(glog *L) {
     c->runs[c->nruns] = f;
     c->runlen[c->nruns++] = c->n;
     c->spilled += c->n;
-    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->n);
+    /* the buffer goes: memory is counted by what is allocated */
+    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap);
+    free(c->buf);
+    c->buf = NULL;
+    c->cap = 0;
     c->n = 0;
     return true;
 }
@@ -97,10 +101,11 @@ bool gc_add(glog *L, const gcrec *r) {
         if (!write_run(L)) return false;
         if (c->nruns >= MAX_RUNS && !merge_runs(L, false)) return false;
     }
+    size_t before = c->cap;
     if (!SS_GROW(c->buf, c->n, c->cap, 256)) return false;
+    if (c->in_memory && c->cap != before) atomic_fetch_add(c->in_memory, c->cap - before);
     c->buf[c->n++] = *r;
     c->total++;
-    if (c->in_memory) atomic_fetch_add(c->in_memory, 1);
     return true;
 }
 
@@ -228,6 +233,14 @@ bool gc_finish(glog *L) {
     if (c->failed) return false;
     if (!c->nruns && !(c->budget && c->n && atomic_load(c->in_memory) > c->budget)) {
         if (c->n) qsort_r(c->buf, c->n, sizeof *c->buf, cmp_rec, L);
+        if (c->n && c->n < c->cap) {   /* keep what is used only */
+            gcrec *nb = realloc(c->buf, c->n * sizeof *nb);
+            if (nb) {
+                if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap - c->n);
+                c->buf = nb;
+                c->cap = c->n;
+            }
+        }
         c->sorted = c->buf;
         c->buf = NULL;
         for (size_t i = 0; i < c->n; i++) {
@@ -238,14 +251,11 @@ bool gc_finish(glog *L) {
         return true;
     }
     if (!write_run(L)) return false;
-    free(c->buf);
-    c->buf = NULL;
-    c->cap = 0;
     return merge_runs(L, true);
 }
 
 void gc_free(gcommits *c) {
-    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->n);
+    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap);
     free(c->buf);
     free(c->held);
     free(c->sorted);

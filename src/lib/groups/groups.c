@@ -116,7 +116,7 @@ struct ss_groups {
     gwork *work;
     size_t nwork;
     atomic_size_t next_work;
-    atomic_size_t commits_in_memory;  /* kept commits all logs hold in memory */
+    atomic_size_t commits_in_memory;  /* room for kept commits all logs have allocated (records) */
 };
 
 /* ---- which inputs are __consumer_offsets ------------------------------------------------------ */
@@ -747,8 +747,8 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         S->L.commits.tmpdir = G->opts.tmpdir;
         S->L.commits.in_memory = &G->commits_in_memory;
         if (G->opts.max_memory) {
-            /* half of the memory for the records kept, the rest for what the logs hold beside them */
-            size_t share = (size_t)(G->opts.max_memory / 2 / sizeof(gcrec));
+            /* the records kept, counted by what their buffers allocate */
+            size_t share = (size_t)(G->opts.max_memory / sizeof(gcrec));
             S->L.commits.budget = share ? share : 1;
         }
         gwork *w = &G->work[G->nwork++];

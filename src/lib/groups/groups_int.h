@@ -162,8 +162,8 @@ typedef struct gcommits {
     size_t n, cap;
     gcrec *held;                      /* transactional commits waiting for their marker */
     size_t nheld, capheld;
-    size_t budget;                    /* records all logs may hold in memory at once; 0: no limit */
-    atomic_size_t *in_memory;         /* records all logs hold in memory now (shared by the logs) */
+    size_t budget;                    /* records all logs may allocate at once; 0: no limit */
+    atomic_size_t *in_memory;         /* records all logs have allocated now (shared by the logs) */
     FILE **runs;                      /* sorted runs in temporary files */
     size_t *runlen;
     size_t nruns;
