@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 #include "segscan/segscan.h"
 
 typedef struct {

@@ -78,7 +78,7 @@ void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record 
  * summary; cmd_dups.c, cmd_producers.c, cmd_explain.c and cmd_report.c print
  * the other views. The library computes, these files only print. */
 #include "segscan/analyze.h"
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 
 enum scan_mode { MODE_SCAN, MODE_DUPS, MODE_PRODUCERS, MODE_TXNS, MODE_EXPLAIN };
 enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4 };

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 
 /* One decoder for the process, created on first use (still reachable at exit). */
 static ss_cdecoder *decoder(void) {

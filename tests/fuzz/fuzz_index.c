@@ -1,4 +1,4 @@
-/* Fuzz target: offset and time index readers (include/segscan/index.h).
+/* Fuzz target: offset and time index readers (include/segscan/files.h).
  *
  * Input: one byte, then the index file; when bit 7 is set, two more bytes give
  * the index part's length (big-endian) and the bytes after it are a .log that
@@ -7,7 +7,7 @@
  *   bits 1-6: base offset = that value * 1000
  */
 #include "fuzz_common.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static ss_decoder *dec;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "../unit/check.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 #define P(s) s, strlen(s)
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../unit/check.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 static char tmpdir[256];
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "anread.h"
-#include "reader.h"
+#include "analysis/units.h"
+#include "base/reader.h"
 #include "segscan/segscan.h"
 
 static int failures, checks;

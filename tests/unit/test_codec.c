@@ -24,7 +24,7 @@
 #include <zstd.h>
 
 #include "check.h"
-#include "codec.h"
+#include "format/codec.h"
 #include "kafka_samples.h"
 
 #define MiB ((size_t)1024 * 1024)

@@ -15,7 +15,7 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "crc.h"
+#include "base/crc.h"
 #include "segscan/segscan.h"
 
 /* Bit at a time, reflected polynomial 0x82F63B78, same chaining convention. */

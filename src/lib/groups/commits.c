@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grow.h"
+#include "base/grow.h"
 #include "groups_int.h"
 
 static int cmp_rec(const void *a, const void *b, void *arg) {

@@ -14,9 +14,9 @@
 
 #include <xxhash.h>
 
-#include "grow.h"
+#include "base/grow.h"
 #include "groups_int.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 size_t gc_read(const glog *L, size_t first, gcrec *out, size_t n);   /* commits.c */
 

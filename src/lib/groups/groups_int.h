@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "segscan/groups.h"
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 
 /* ---- interned strings ----------------------------------------------------------------------
  * A string is stored once per log: 4 bytes of length, the bytes, a NUL. Its

@@ -17,7 +17,7 @@
 
 #include <xxhash.h>
 
-#include "grow.h"
+#include "base/grow.h"
 #include "groups_int.h"
 
 /* ---- interned strings ---------------------------------------------------------------------- */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anread.h"
-#include "fingerprint.h"
-#include "reader.h"
-#include "records.h"
+#include "analysis/units.h"
+#include "analysis/fingerprint.h"
+#include "base/reader.h"
+#include "format/record.h"
 
 enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
 

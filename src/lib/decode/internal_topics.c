@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
-#include "segscan/internal_topics.h"
-#include "grow.h"
+#include "base/reader.h"
+#include "segscan/decode.h"
+#include "base/grow.h"
 
 /* ---- message definitions ------------------------------------------------------------ */
 

@@ -43,7 +43,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#include "codec.h"
+#include "format/codec.h"
 
 /* First allocation of the output buffer (unless max_out is smaller). */
 #define OUT_MIN_CAP ((size_t)64 * 1024)

@@ -48,9 +48,9 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "anread.h"
+#include "analysis/units.h"
 #include "segscan/analyze.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 #define NONE32 UINT32_MAX
 #define SEQ_MOD ((int64_t)1 << 31)

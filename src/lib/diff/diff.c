@@ -14,12 +14,12 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "anread.h"
-#include "fingerprint.h"
+#include "analysis/units.h"
+#include "analysis/fingerprint.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
-#include "segscan/index.h"
-#include "grow.h"
+#include "segscan/files.h"
+#include "base/grow.h"
 
 /* ---- record cursor over one partition ---------------------------------------- */
 

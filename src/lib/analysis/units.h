@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <xxhash.h>
 
-#include "mem.h"
+#include "base/mem.h"
 #include "segscan/analyze.h"
 
 #define AN_NONE32 UINT32_MAX

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "reader.h"
-#include "records.h"
+#include "format/codec.h"
+#include "base/reader.h"
+#include "format/record.h"
 #include "segscan/segscan.h"
 
 /* v2 header layout (DefaultRecordBatch.java) */

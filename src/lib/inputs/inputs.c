@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 
 #include "segscan/analyze.h"
-#include "segscan/index.h"
-#include "grow.h"
+#include "segscan/files.h"
+#include "base/grow.h"
 
 #define MAX_DEPTH 3
 

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reader.h"
-#include "segscan/index.h"
+#include "base/reader.h"
+#include "segscan/files.h"
 
 enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12, LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, MIN_RECORD_V0 = 14 };
 

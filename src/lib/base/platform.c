@@ -1,5 +1,5 @@
 /* segscan - platform services: the SIGBUS guard of mapped files (see platform.h). */
-#include "platform.h"
+#include "base/platform.h"
 
 #include <errno.h>
 #include <pthread.h>

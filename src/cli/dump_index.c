@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 enum idx_type { T_NONE, T_INDEX, T_TIMEINDEX, T_TXNINDEX, T_SNAPSHOT };
 

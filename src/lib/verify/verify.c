@@ -37,10 +37,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "reader.h"
-#include "segscan/index.h"
+#include "base/reader.h"
+#include "segscan/files.h"
 #include "segscan/verify.h"
-#include "grow.h"
+#include "base/grow.h"
 
 /* At most this many findings of one check in one file are listed; the rest are counted in one more. */
 #define FILE_CHECK_CAP 200

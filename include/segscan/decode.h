@@ -20,8 +20,8 @@
  * record types (the consumer-group protocol records of KIP-848, share groups)
  * are reported with Kafka's "Unknown record type" text and flagged.
  */
-#ifndef SEGSCAN_INTERNAL_TOPICS_H
-#define SEGSCAN_INTERNAL_TOPICS_H
+#ifndef SEGSCAN_DECODE_H
+#define SEGSCAN_DECODE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -30,7 +30,7 @@
 
 #include <zlib.h>
 
-#include "crc.h"
+#include "base/crc.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SS_CRC_X86 1

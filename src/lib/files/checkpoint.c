@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 static void ck_err(ss_error *err, ss_errkind k, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "reader.h"
+#include "base/reader.h"
 #include "segscan/segscan.h"
 
 /* Fills err (kind, the batch's position and base offset, the message) and

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mem.h"
+#include "base/mem.h"
 
 /* Blocks of 64 KiB and more are mapped on their own; from 256 KiB on they are
  * 2 MiB-aligned mappings that ask for transparent huge pages. Smaller blocks

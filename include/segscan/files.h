@@ -15,8 +15,8 @@
  * writes anything. File contents are untrusted: every slot read is checked
  * against the file size.
  */
-#ifndef SEGSCAN_INDEX_H
-#define SEGSCAN_INDEX_H
+#ifndef SEGSCAN_FILES_H
+#define SEGSCAN_FILES_H
 
 #include <stdbool.h>
 #include <stddef.h>

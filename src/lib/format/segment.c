@@ -31,9 +31,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mem.h"
-#include "platform.h"
-#include "reader.h"
+#include "base/mem.h"
+#include "base/platform.h"
+#include "base/reader.h"
 #include "segscan/segscan.h"
 
 struct ss_segment {

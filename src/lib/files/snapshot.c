@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
-#include "segscan/index.h"
+#include "base/reader.h"
+#include "segscan/files.h"
 
 #define SCHEMA_PREFIX "Snapshot failed schema validation: "
 #define UNDERFLOW "java.nio.BufferUnderflowException"
