@@ -34,23 +34,23 @@ extern "C" {
 typedef struct ss_inputs ss_inputs;
 
 typedef struct ss_input_segment {
-    const char *path;          /* NULL for an in-memory input (stdin) */
-    int64_t name_offset;       /* offset in the 20-digit file name, -1 if none */
-    bool temporary;            /* a .deleted/.cleaned/.swap file read because of include_temp */
+    const char *path;    /* NULL for an in-memory input (stdin) */
+    int64_t name_offset; /* offset in the 20-digit file name, -1 if none */
+    bool temporary;      /* a .deleted/.cleaned/.swap file read because of include_temp */
 } ss_input_segment;
 
 typedef struct ss_input_partition {
-    const char *name;          /* P: directory name, or the shortest distinguishing path suffix */
-    const char *topic;         /* name without "-<n>"; a stray file is a topic of its own */
-    int32_t partition;         /* the <n>, or -1 */
-    const char *path;          /* directory (or file) as resolved */
-    bool is_dir;               /* a partition directory (else a lone segment file or stdin) */
-    bool internal;             /* topic name starts with "__" */
-    bool named;                /* given directly on the command line (not found inside a log dir) */
+    const char *name;  /* P: directory name, or the shortest distinguishing path suffix */
+    const char *topic; /* name without "-<n>"; a stray file is a topic of its own */
+    int32_t partition; /* the <n>, or -1 */
+    const char *path;  /* directory (or file) as resolved */
+    bool is_dir;       /* a partition directory (else a lone segment file or stdin) */
+    bool internal;     /* topic name starts with "__" */
+    bool named;        /* given directly on the command line (not found inside a log dir) */
     size_t nsegments;
     const ss_input_segment *segments;
-    int64_t high_watermark;    /* replication-offset-checkpoint, -1 when unknown */
-    int64_t log_start_offset;  /* log-start-offset-checkpoint, -1 when unknown */
+    int64_t high_watermark;   /* replication-offset-checkpoint, -1 when unknown */
+    int64_t log_start_offset; /* log-start-offset-checkpoint, -1 when unknown */
 } ss_input_partition;
 
 enum ss_note_level { SS_NOTE_INFO = 0, SS_NOTE_WARN = 1, SS_NOTE_ERROR = 2 };
@@ -84,18 +84,18 @@ const char *ss_by_name(int by); /* "value", "key", "key+value" */
 
 enum ss_match_kind {
     SS_MATCH_NONE = 0,
-    SS_MATCH_VALUE,           /* value equals the bytes */
-    SS_MATCH_VALUE_CONTAINS,  /* value contains the bytes */
-    SS_MATCH_KEY,             /* key equals the bytes */
-    SS_MATCH_OFFSET,          /* partition name (or directory name) and offset */
+    SS_MATCH_VALUE,          /* value equals the bytes */
+    SS_MATCH_VALUE_CONTAINS, /* value contains the bytes */
+    SS_MATCH_KEY,            /* key equals the bytes */
+    SS_MATCH_OFFSET,         /* partition name (or directory name) and offset */
 };
 
 /* Progress of a run, for a display (ss_an_opts.progress). */
 typedef struct ss_an_progress {
-    uint64_t bytes_done, bytes_total;   /* segment bytes read (or skipped) and in all */
-    uint64_t records;                   /* records read so far */
-    const char *file;                   /* the segment just read (NULL with done, or a note) */
-    bool done;                          /* the last call: reading is over */
+    uint64_t bytes_done, bytes_total; /* segment bytes read (or skipped) and in all */
+    uint64_t records;                 /* records read so far */
+    const char *file;                 /* the segment just read (NULL with done, or a note) */
+    bool done;                        /* the last call: reading is over */
 } ss_an_progress;
 
 /* Called by the thread that called ss_analysis_run, after each unit of reading
@@ -104,35 +104,35 @@ typedef struct ss_an_progress {
 typedef void (*ss_an_progress_fn)(void *arg, const ss_an_progress *p);
 
 typedef struct ss_an_opts {
-    int by;                   /* enum ss_by */
-    uint64_t min_bytes;       /* fingerprinted field shorter than this: not grouped */
-    bool across_topics;       /* group copies across topics too */
-    bool include_internal;    /* fingerprint internal topics found inside a log directory */
-    int64_t txn_timeout_ms;   /* default 900000 (15 min) */
+    int by;                 /* enum ss_by */
+    uint64_t min_bytes;     /* fingerprinted field shorter than this: not grouped */
+    bool across_topics;     /* group copies across topics too */
+    bool include_internal;  /* fingerprint internal topics found inside a log directory */
+    int64_t txn_timeout_ms; /* default 900000 (15 min) */
     bool has_now;
-    int64_t now_ms;           /* "now" for hanging transactions; else each partition's max maxTimestamp */
+    int64_t now_ms; /* "now" for hanging transactions; else each partition's max maxTimestamp */
     /* windows: records outside are not read (INT64_MIN / INT64_MAX: open) */
     int64_t since_ms, until_ms;
     int64_t from_offset, to_offset;
     bool filter_pid;
     int64_t producer_id;
-    size_t max_batch_bytes;   /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
-    bool no_seek;             /* read whole segments even with a window (no .index/.timeindex) */
+    size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
+    bool no_seek;           /* read whole segments even with a window (no .index/.timeindex) */
     /* explain */
-    int match;                /* enum ss_match_kind */
+    int match; /* enum ss_match_kind */
     const uint8_t *match_bytes;
     size_t match_len;
     const char *match_partition;
     int64_t match_offset;
-    size_t max_matches;       /* 0: 10000 */
+    size_t max_matches; /* 0: 10000 */
     /* speed and size */
-    unsigned threads;         /* reading threads, the caller's included; 0: one per online CPU.
+    unsigned threads;           /* reading threads, the caller's included; 0: one per online CPU.
                                * Results never depend on it. */
-    uint64_t max_memory;      /* bytes the fingerprint tables may take before they spill to
+    uint64_t max_memory;        /* bytes the fingerprint tables may take before they spill to
                                * temporary files (grouped one bucket at a time afterwards, with
                                * the same results); 0: no limit */
-    const char *tmpdir;       /* where spills go; NULL: $TMPDIR, else /tmp */
-    ss_an_progress_fn progress;  /* or NULL */
+    const char *tmpdir;         /* where spills go; NULL: $TMPDIR, else /tmp */
+    ss_an_progress_fn progress; /* or NULL */
     void *progress_arg;
 } ss_an_opts;
 
@@ -141,11 +141,11 @@ void ss_an_opts_default(ss_an_opts *o);
 /* ---- results -------------------------------------------------------------- */
 
 enum ss_cause {
-    SS_CAUSE_NONE = 0,        /* the original copy */
+    SS_CAUSE_NONE = 0, /* the original copy */
     SS_CAUSE_ABORTED,
     SS_CAUSE_CROSS_PARTITION,
     SS_CAUSE_RETRY,
-    SS_CAUSE_RESEND,          /* resend-no-idempotence */
+    SS_CAUSE_RESEND, /* resend-no-idempotence */
     SS_CAUSE_DUP_SEQUENCE,
     SS_CAUSE_SAME_SESSION,
     SS_CAUSE_NEW_SESSION,
@@ -161,43 +161,43 @@ enum { SS_NEWSESS_PID = 1, SS_NEWSESS_EPOCH = 2, SS_NEWSESS_TXN_V2_HINT = 4 };
 typedef struct ss_an_partition {
     const ss_input_partition *input;
     uint64_t segments, segments_unreadable;
-    uint64_t records;             /* data records (control records excluded) */
-    uint64_t batches;             /* control batches included */
+    uint64_t records; /* data records (control records excluded) */
+    uint64_t batches; /* control batches included */
     uint64_t control_records, control_batches;
-    int64_t first_offset;         /* base offset of the first batch read, -1 if none */
-    int64_t next_offset;          /* last offset of the last batch + 1, -1 if none */
+    int64_t first_offset; /* base offset of the first batch read, -1 if none */
+    int64_t next_offset;  /* last offset of the last batch + 1, -1 if none */
     bool has_timestamps;
-    int64_t min_timestamp, max_timestamp;   /* record timestamps (>= 0 only) */
-    int64_t max_batch_timestamp;  /* largest maxTimestamp, -1 if none */
-    uint64_t codec_batches[8];    /* by codec id 0..4; [7]: unknown */
+    int64_t min_timestamp, max_timestamp; /* record timestamps (>= 0 only) */
+    int64_t max_batch_timestamp;          /* largest maxTimestamp, -1 if none */
+    uint64_t codec_batches[8];            /* by codec id 0..4; [7]: unknown */
     uint64_t magic_batches[3];
-    uint64_t duplicate_groups;    /* groups with a non-original copy here */
-    uint64_t duplicate_records;   /* non-original copies here */
-    uint64_t max_copies;          /* most copies of one fingerprint here; 1 none repeats; 0 empty */
+    uint64_t duplicate_groups;  /* groups with a non-original copy here */
+    uint64_t duplicate_records; /* non-original copies here */
+    uint64_t max_copies;        /* most copies of one fingerprint here; 1 none repeats; 0 empty */
     uint64_t fingerprinted_records;
-    bool dups_excluded;           /* internal topic left out of the duplicate analysis */
+    bool dups_excluded; /* internal topic left out of the duplicate analysis */
     uint64_t producers, sessions, non_idempotent_records;
-    uint64_t sequence_gaps;       /* missing ranges not explained by compaction or retention */
+    uint64_t sequence_gaps; /* missing ranges not explained by compaction or retention */
     uint64_t sequence_gaps_explained;
     uint64_t duplicate_sequences; /* records whose pid/epoch/sequence was already seen */
     uint64_t out_of_order_batches, epoch_bumps;
-    bool compacted;               /* offset gaps, records missing inside batches, empty batches or a delete horizon */
+    bool compacted; /* offset gaps, records missing inside batches, empty batches or a delete horizon */
     uint64_t offset_gaps;
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging;
-    uint64_t txn_empty_aborted;   /* of txn_empty, the aborted ones (the others committed) */
+    uint64_t txn_empty_aborted; /* of txn_empty, the aborted ones (the others committed) */
     uint64_t aborted_records, open_txn_records;
-    int64_t now_ms;               /* the "now" used for hanging transactions */
-    int64_t lso;                  /* last stable offset, -1 if no batch */
+    int64_t now_ms; /* the "now" used for hanging transactions */
+    int64_t lso;    /* last stable offset, -1 if no batch */
     bool lso_bounded_by_hw;
     uint64_t read_committed_records;
-    uint64_t damaged_bytes;       /* mid-file damage; a CRC-failed batch in full */
+    uint64_t damaged_bytes; /* mid-file damage; a CRC-failed batch in full */
     uint64_t damage_events;
-    uint64_t tail_bytes;          /* incomplete or zero tail of the segments */
+    uint64_t tail_bytes; /* incomplete or zero tail of the segments */
     uint64_t skipped_large_batches;
-    uint64_t hidden_below_log_start;  /* data records below the checkpoint's log start offset */
-    uint64_t outside_window;      /* data records read and left out by --since/--until/--from/--to/--producer-id */
-    uint64_t segments_skipped;    /* segments not read: wholly outside the offset window */
-    uint64_t bytes_skipped;       /* bytes of read segments skipped thanks to the window and index files */
+    uint64_t hidden_below_log_start; /* data records below the checkpoint's log start offset */
+    uint64_t outside_window;         /* data records read and left out by --since/--until/--from/--to/--producer-id */
+    uint64_t segments_skipped;       /* segments not read: wholly outside the offset window */
+    uint64_t bytes_skipped;          /* bytes of read segments skipped thanks to the window and index files */
 } ss_an_partition;
 
 typedef struct ss_an_totals {
@@ -215,41 +215,43 @@ typedef struct ss_an_totals {
 
 /* One copy of a record (an occurrence of a fingerprint). */
 typedef struct ss_an_copy {
-    uint32_t partition;           /* index in the analysis (== inputs index) */
+    uint32_t partition; /* index in the analysis (== inputs index) */
     int64_t offset, timestamp;
     int64_t producer_id;
     int16_t producer_epoch;
-    int32_t sequence;             /* -1 without producer */
+    int32_t sequence; /* -1 without producer */
     bool transactional;
-    bool aborted;                 /* inside an aborted transaction */
-    bool open;                    /* inside a transaction still open */
-    int cause;                    /* enum ss_cause */
-    unsigned detail;              /* SS_NEWSESS_* for new-session */
-    uint32_t batch;               /* for ss_an_fetch */
+    bool aborted;    /* inside an aborted transaction */
+    bool open;       /* inside a transaction still open */
+    int cause;       /* enum ss_cause */
+    unsigned detail; /* SS_NEWSESS_* for new-session */
+    uint32_t batch;  /* for ss_an_fetch */
     int64_t batch_base_offset, batch_last_offset;
     uint64_t batch_position;
-    uint32_t segment;             /* index in the partition's segments */
-    int32_t batch_records;        /* records in that batch */
+    uint32_t segment;      /* index in the partition's segments */
+    int32_t batch_records; /* records in that batch */
 } ss_an_copy;
 
 typedef struct ss_an_group {
-    uint64_t fp_hi, fp_lo;        /* XXH3-128 of the fingerprinted field */
+    uint64_t fp_hi, fp_lo; /* XXH3-128 of the fingerprinted field */
     uint32_t copies;
-    uint32_t original;            /* index of the original among the copies */
-    uint32_t partition;           /* the original's partition */
-    uint32_t causes;              /* bit (1 << cause) for every cause present */
+    uint32_t original;  /* index of the original among the copies */
+    uint32_t partition; /* the original's partition */
+    uint32_t causes;    /* bit (1 << cause) for every cause present */
     bool has_open;
 } ss_an_group;
 
-typedef struct ss_an_range { int32_t first, last; } ss_an_range;
+typedef struct ss_an_range {
+    int32_t first, last;
+} ss_an_range;
 
 enum ss_gap_explained { SS_GAP_UNEXPLAINED = 0, SS_GAP_COMPACTION = 1, SS_GAP_RETENTION = 2, SS_GAP_DAMAGE = 3 };
 
 typedef struct ss_an_gap {
-    int32_t from, to;             /* missing sequences (split at the wrap) */
-    int explained;                /* enum ss_gap_explained */
-    int64_t after_offset;         /* last offset of the batch before the gap */
-    int64_t before_offset;        /* base offset of the batch after the gap */
+    int32_t from, to;      /* missing sequences (split at the wrap) */
+    int explained;         /* enum ss_gap_explained */
+    int64_t after_offset;  /* last offset of the batch before the gap */
+    int64_t before_offset; /* base offset of the batch after the gap */
 } ss_an_gap;
 
 typedef struct ss_an_session {
@@ -258,18 +260,18 @@ typedef struct ss_an_session {
     int16_t producer_epoch;
     bool transactional;
     int64_t first_offset, last_offset;
-    int64_t first_timestamp, last_timestamp;   /* batch maxTimestamps */
+    int64_t first_timestamp, last_timestamp; /* batch maxTimestamps */
     uint64_t records, batches;
-    const ss_an_range *ranges;    /* sequence ranges, split at the wrap */
+    const ss_an_range *ranges; /* sequence ranges, split at the wrap */
     size_t nranges;
-    const ss_an_gap *gaps;        /* the first 1000 */
+    const ss_an_gap *gaps; /* the first 1000 */
     size_t ngaps;
-    uint64_t more_gaps;           /* gaps past those (counted in the partition's figures) */
-    uint64_t repeated_sequences;  /* records whose sequence was already seen */
+    uint64_t more_gaps;          /* gaps past those (counted in the partition's figures) */
+    uint64_t repeated_sequences; /* records whose sequence was already seen */
     uint64_t out_of_order_batches;
-    bool epoch_bump;              /* an earlier epoch of this pid is in the partition */
+    bool epoch_bump; /* an earlier epoch of this pid is in the partition */
     int16_t previous_epoch;
-    int32_t first_sequence;       /* -1 when no batch had a sequence */
+    int32_t first_sequence; /* -1 when no batch had a sequence */
 } ss_an_session;
 
 enum ss_txn_result { SS_TXN_OPEN = 0, SS_TXN_COMMIT = 1, SS_TXN_ABORT = 2 };
@@ -278,18 +280,18 @@ const char *ss_txn_result_name(int r); /* "OPEN", "COMMIT", "ABORT" */
 typedef struct ss_an_txn {
     uint32_t partition;
     int64_t producer_id;
-    int16_t producer_epoch;       /* epoch of its data (of the marker when empty) */
-    int16_t marker_epoch;         /* -1 while open */
-    int64_t first_offset, last_offset;  /* data; the marker's offset when empty */
-    int64_t marker_offset;        /* -1 while open */
-    int result;                   /* enum ss_txn_result */
-    int32_t coordinator_epoch;    /* -1 while open */
+    int16_t producer_epoch;            /* epoch of its data (of the marker when empty) */
+    int16_t marker_epoch;              /* -1 while open */
+    int64_t first_offset, last_offset; /* data; the marker's offset when empty */
+    int64_t marker_offset;             /* -1 while open */
+    int result;                        /* enum ss_txn_result */
+    int32_t coordinator_epoch;         /* -1 while open */
     uint64_t records, batches;
-    int64_t first_timestamp;      /* maxTimestamp of its first batch */
+    int64_t first_timestamp; /* maxTimestamp of its first batch */
     int64_t marker_timestamp;
-    bool empty;                   /* marker without data */
-    bool hanging;                 /* open and older than the timeout against "now" */
-    bool below_log_start;         /* marker whose data is below the log start offset (not read; not empty) */
+    bool empty;           /* marker without data */
+    bool hanging;         /* open and older than the timeout against "now" */
+    bool below_log_start; /* marker whose data is below the log start offset (not read; not empty) */
 } ss_an_txn;
 
 typedef struct ss_an_damage {
@@ -299,9 +301,9 @@ typedef struct ss_an_damage {
 } ss_an_damage;
 
 typedef struct ss_an_match {
-    ss_an_copy copy;              /* cause fields unset unless grouped */
-    int64_t group;                /* index in the sorted groups, -1: single copy */
-    bool fingerprinted;           /* false: null (or too short, or internal topic): never grouped */
+    ss_an_copy copy;    /* cause fields unset unless grouped */
+    int64_t group;      /* index in the sorted groups, -1: single copy */
+    bool fingerprinted; /* false: null (or too short, or internal topic): never grouped */
 } ss_an_match;
 
 typedef struct ss_analysis ss_analysis;

@@ -39,9 +39,9 @@ extern "C" {
 enum ss_jkind {
     SS_J_NULL = 0,
     SS_J_BOOL,
-    SS_J_INT,          /* int8, int16, int32, int64 */
-    SS_J_STRING,       /* str/len: the bytes as stored; Kafka decodes them as UTF-8 with replacement */
-    SS_J_BYTES,        /* str/len: raw bytes; Kafka's JSON writes them in base64 */
+    SS_J_INT,    /* int8, int16, int32, int64 */
+    SS_J_STRING, /* str/len: the bytes as stored; Kafka decodes them as UTF-8 with replacement */
+    SS_J_BYTES,  /* str/len: raw bytes; Kafka's JSON writes them in base64 */
     SS_J_ARRAY,
     SS_J_OBJECT,
 };
@@ -49,37 +49,37 @@ enum ss_jkind {
 /* One node of a decoded message. Index 0 of the node array is never a real
  * node, so 0 means "none" in first/next. */
 typedef struct ss_jnode {
-    int kind;                 /* enum ss_jkind */
-    const char *name;         /* member name inside an object (camelCase as Kafka's JSON), NULL in an array */
-    int64_t num;              /* SS_J_INT, SS_J_BOOL (0/1) */
-    const uint8_t *str;       /* SS_J_STRING, SS_J_BYTES: points into the record or the decoder */
+    int kind;           /* enum ss_jkind */
+    const char *name;   /* member name inside an object (camelCase as Kafka's JSON), NULL in an array */
+    int64_t num;        /* SS_J_INT, SS_J_BOOL (0/1) */
+    const uint8_t *str; /* SS_J_STRING, SS_J_BYTES: points into the record or the decoder */
     size_t len;
-    uint32_t first;           /* SS_J_ARRAY, SS_J_OBJECT: first child, 0 when empty */
-    uint32_t next;            /* next sibling, 0 at the end */
+    uint32_t first; /* SS_J_ARRAY, SS_J_OBJECT: first child, 0 when empty */
+    uint32_t next;  /* next sibling, 0 at the end */
 } ss_jnode;
 
 enum ss_ctopic_kind {
-    SS_CTOPIC_OFFSETS = 1,    /* __consumer_offsets (--offsets-decoder) */
-    SS_CTOPIC_TXN_LOG = 2,    /* __transaction_state (--transaction-log-decoder) */
+    SS_CTOPIC_OFFSETS = 1, /* __consumer_offsets (--offsets-decoder) */
+    SS_CTOPIC_TXN_LOG = 2, /* __transaction_state (--transaction-log-decoder) */
 };
 
 enum ss_cdec_status {
-    SS_CDEC_OK = 0,           /* key (and value unless tombstone) decoded */
-    SS_CDEC_UNKNOWN_TYPE,     /* message: "Unknown record type T at offset O, skipping." */
-    SS_CDEC_ERROR,            /* message: "Error at offset O, skipping. <reason>" */
-    SS_CDEC_NO_KEY,           /* a record without a key: Kafka's tool dies on it; message says why */
+    SS_CDEC_OK = 0,       /* key (and value unless tombstone) decoded */
+    SS_CDEC_UNKNOWN_TYPE, /* message: "Unknown record type T at offset O, skipping." */
+    SS_CDEC_ERROR,        /* message: "Error at offset O, skipping. <reason>" */
+    SS_CDEC_NO_KEY,       /* a record without a key: Kafka's tool dies on it; message says why */
 };
 
 typedef struct ss_cdecoded {
-    int status;               /* enum ss_cdec_status */
-    int16_t record_type;      /* the key's first int16, -1 when the key is shorter */
-    bool known_to_kafka;      /* SS_CDEC_UNKNOWN_TYPE: Kafka 4.0 decodes this type, segscan does not */
-    const char *key_name;     /* "OffsetCommitKey", "GroupMetadataKey", "TransactionLogKey", or NULL */
-    bool tombstone;           /* null value: Kafka prints <DELETE> */
-    int16_t value_version;    /* -1 for a tombstone */
-    const ss_jnode *nodes;    /* valid until the next decode with the same decoder */
-    uint32_t key;             /* the key message object, 0 when none */
-    uint32_t value;           /* the value message object, 0 when none */
+    int status;            /* enum ss_cdec_status */
+    int16_t record_type;   /* the key's first int16, -1 when the key is shorter */
+    bool known_to_kafka;   /* SS_CDEC_UNKNOWN_TYPE: Kafka 4.0 decodes this type, segscan does not */
+    const char *key_name;  /* "OffsetCommitKey", "GroupMetadataKey", "TransactionLogKey", or NULL */
+    bool tombstone;        /* null value: Kafka prints <DELETE> */
+    int16_t value_version; /* -1 for a tombstone */
+    const ss_jnode *nodes; /* valid until the next decode with the same decoder */
+    uint32_t key;          /* the key message object, 0 when none */
+    uint32_t value;        /* the value message object, 0 when none */
     char message[512];
 } ss_cdecoded;
 
@@ -108,12 +108,12 @@ int32_t ss_coordinator_partition(const uint8_t *id, size_t len, int32_t partitio
 
 typedef struct ss_txn_id {
     int64_t producer_id;
-    int16_t producer_epoch;          /* the epoch of the latest record naming this pid */
-    const char *transactional_id;    /* NUL-terminated copy of the stored bytes (may contain invalid UTF-8) */
+    int16_t producer_epoch;       /* the epoch of the latest record naming this pid */
+    const char *transactional_id; /* NUL-terminated copy of the stored bytes (may contain invalid UTF-8) */
     size_t transactional_id_len;
-    int state;                       /* TransactionState id of that record (ss_txn_state_name) */
-    uint32_t partition;              /* index of the __transaction_state input partition */
-    int64_t offset;                  /* offset of that record */
+    int state;          /* TransactionState id of that record (ss_txn_state_name) */
+    uint32_t partition; /* index of the __transaction_state input partition */
+    int64_t offset;     /* offset of that record */
 } ss_txn_id;
 
 typedef struct ss_txn_ids ss_txn_ids;

@@ -45,25 +45,25 @@ char *ss_java_absolute_path(const char *path);
 /* ---- offset index and time index --------------------------------------------- */
 
 typedef enum ss_index_kind {
-    SS_INDEX_OFFSET = 1,   /* .index: relativeOffset int32, position int32 (8 bytes) */
-    SS_INDEX_TIME = 2,     /* .timeindex: timestamp int64, relativeOffset int32 (12 bytes) */
+    SS_INDEX_OFFSET = 1, /* .index: relativeOffset int32, position int32 (8 bytes) */
+    SS_INDEX_TIME = 2,   /* .timeindex: timestamp int64, relativeOffset int32 (12 bytes) */
 } ss_index_kind;
 
 typedef struct ss_offset_entry {
-    int64_t offset;        /* absolute: base offset + relative offset (Java long + int) */
-    int32_t position;      /* byte position in the .log (Java int; negative only if damaged) */
+    int64_t offset;   /* absolute: base offset + relative offset (Java long + int) */
+    int32_t position; /* byte position in the .log (Java int; negative only if damaged) */
 } ss_offset_entry;
 
 typedef struct ss_time_entry {
     int64_t timestamp;
-    int64_t offset;        /* absolute */
+    int64_t offset; /* absolute */
 } ss_time_entry;
 
 typedef struct ss_index {
     ss_index_kind kind;
     int64_t base_offset;
     uint64_t file_size;
-    uint32_t entry_size;   /* 8 or 12 */
+    uint32_t entry_size; /* 8 or 12 */
     /* Kafka's entries() for an existing file opened read-only:
      * roundDownToExactMultiple(length, entrySize) / entrySize. */
     uint64_t entries;
@@ -72,9 +72,9 @@ typedef struct ss_index {
      * index). listed = slots before that one; stopped_at_slot = that slot, or -1. */
     uint64_t listed;
     int64_t stopped_at_slot;
-    bool zero_tail;        /* stopped, and every byte from the stop slot to the end is zero */
-    const uint8_t *data;   /* file_size bytes */
-    ss_segment *seg;       /* the mapping, or NULL for ss_index_from_memory */
+    bool zero_tail;      /* stopped, and every byte from the stop slot to the end is zero */
+    const uint8_t *data; /* file_size bytes */
+    ss_segment *seg;     /* the mapping, or NULL for ss_index_from_memory */
 } ss_index;
 
 /* Open (read-only mapping) an index file. base_offset is the segment's base
@@ -112,20 +112,20 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
 /* ---- checking index entries against the .log (as kafka-dump-log.sh does) ------------------------ */
 
 typedef enum ss_icheck_status {
-    SS_ICHECK_MATCH = 0,     /* the batch found has lastOffset == the entry's offset */
-    SS_ICHECK_MISMATCH,      /* a batch was found, its lastOffset differs (log_last_offset) */
-    SS_ICHECK_NOT_FOUND,     /* time index: no batch at or after the position has lastOffset >= offset */
-    SS_ICHECK_NO_BATCH,      /* offset index: no complete batch at the position (Kafka dies) */
-    SS_ICHECK_ERROR,         /* the log could not be read there (Kafka dies); err says why */
+    SS_ICHECK_MATCH = 0, /* the batch found has lastOffset == the entry's offset */
+    SS_ICHECK_MISMATCH,  /* a batch was found, its lastOffset differs (log_last_offset) */
+    SS_ICHECK_NOT_FOUND, /* time index: no batch at or after the position has lastOffset >= offset */
+    SS_ICHECK_NO_BATCH,  /* offset index: no complete batch at the position (Kafka dies) */
+    SS_ICHECK_ERROR,     /* the log could not be read there (Kafka dies); err says why */
 } ss_icheck_status;
 
 typedef struct ss_icheck {
     ss_icheck_status status;
-    int64_t log_last_offset;      /* lastOffset of the batch found, -1 if none */
-    uint64_t batch_position;      /* where that batch starts */
-    int64_t log_max_timestamp;    /* time index, status MATCH: max record timestamp of the batch (-1 none) */
-    int64_t lookup_position;      /* time index: the position the offset index gave */
-    ss_error err;                 /* status NO_BATCH / ERROR */
+    int64_t log_last_offset;   /* lastOffset of the batch found, -1 if none */
+    uint64_t batch_position;   /* where that batch starts */
+    int64_t log_max_timestamp; /* time index, status MATCH: max record timestamp of the batch (-1 none) */
+    int64_t lookup_position;   /* time index: the position the offset index gave */
+    ss_error err;              /* status NO_BATCH / ERROR */
 } ss_icheck;
 
 typedef struct ss_index_checker ss_index_checker;
@@ -149,8 +149,8 @@ ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_ic
 enum { SS_ABORTED_TXN_SIZE = 34 };
 
 typedef struct ss_aborted_txn {
-    int8_t version;           /* AbortedTxn.version(): Kafka reads the FIRST BYTE only */
-    int16_t version_field;    /* the int16 as written */
+    int8_t version;        /* AbortedTxn.version(): Kafka reads the FIRST BYTE only */
+    int16_t version_field; /* the int16 as written */
     int64_t producer_id;
     int64_t first_offset;
     int64_t last_offset;
@@ -160,8 +160,8 @@ typedef struct ss_aborted_txn {
 typedef struct ss_txnindex {
     int64_t start_offset;
     uint64_t file_size;
-    uint64_t entries;         /* whole 34-byte entries */
-    uint64_t tail_bytes;      /* bytes after them (Kafka ignores them) */
+    uint64_t entries;    /* whole 34-byte entries */
+    uint64_t tail_bytes; /* bytes after them (Kafka ignores them) */
     const uint8_t *data;
     ss_segment *seg;
 } ss_txnindex;
@@ -194,20 +194,20 @@ typedef struct ss_producer_entry {
     int32_t offset_delta;
     int64_t timestamp;
     int32_t coordinator_epoch;
-    int64_t current_txn_first_offset;  /* as stored; -1: none */
+    int64_t current_txn_first_offset; /* as stored; -1: none */
     /* Kafka's reading of the entry */
-    bool has_txn;             /* current_txn_first_offset >= 0 (OptionalLong present) */
-    bool has_batch;           /* last_offset >= 0: the entry carries batch metadata */
-    int32_t first_sequence;   /* BatchMetadata.firstSeq(): decrementSequence(lastSeq, offsetDelta) */
+    bool has_txn;           /* current_txn_first_offset >= 0 (OptionalLong present) */
+    bool has_batch;         /* last_offset >= 0: the entry carries batch metadata */
+    int32_t first_sequence; /* BatchMetadata.firstSeq(): decrementSequence(lastSeq, offsetDelta) */
 } ss_producer_entry;
 
 typedef struct ss_snapshot {
     uint64_t file_size;
     int16_t version;
-    uint32_t crc;             /* stored */
-    uint32_t crc_computed;    /* CRC-32C of bytes 6..end */
-    int32_t count;            /* declared number of entries */
-    uint64_t trailing_bytes;  /* bytes after the entries (covered by the CRC, otherwise ignored) */
+    uint32_t crc;            /* stored */
+    uint32_t crc_computed;   /* CRC-32C of bytes 6..end */
+    int32_t count;           /* declared number of entries */
+    uint64_t trailing_bytes; /* bytes after the entries (covered by the CRC, otherwise ignored) */
     size_t n;
     ss_producer_entry *entries;
 } ss_snapshot;
@@ -233,7 +233,7 @@ typedef enum ss_checkpoint_kind {
 } ss_checkpoint_kind;
 
 typedef struct ss_ckpt_offset {
-    const char *topic;        /* NUL-terminated, points into the checkpoint's storage */
+    const char *topic; /* NUL-terminated, points into the checkpoint's storage */
     int32_t partition;
     int64_t offset;
 } ss_ckpt_offset;
@@ -245,13 +245,13 @@ typedef struct ss_epoch_entry {
 
 typedef struct ss_checkpoint {
     ss_checkpoint_kind kind;
-    bool empty;               /* no version line (or no count line): Kafka reads an empty list */
+    bool empty; /* no version line (or no count line): Kafka reads an empty list */
     int32_t version;
-    int32_t expected;         /* the count line */
+    int32_t expected; /* the count line */
     size_t n;
-    ss_ckpt_offset *offsets;  /* SS_CKPT_OFFSETS */
-    ss_epoch_entry *epochs;   /* SS_CKPT_LEADER_EPOCH */
-    char *strings;            /* topic names */
+    ss_ckpt_offset *offsets; /* SS_CKPT_OFFSETS */
+    ss_epoch_entry *epochs;  /* SS_CKPT_LEADER_EPOCH */
+    char *strings;           /* topic names */
 } ss_checkpoint;
 
 /* The kind of a checkpoint file from its base name; false for other names. */
@@ -270,7 +270,7 @@ void ss_checkpoint_free(ss_checkpoint *c);
 typedef struct ss_partition_metadata {
     int32_t version;
     uint8_t topic_id[16];
-    char topic_id_str[25];    /* as written: 22 characters of URL-safe base64 (24 with padding) */
+    char topic_id_str[25]; /* as written: 22 characters of URL-safe base64 (24 with padding) */
 } ss_partition_metadata;
 
 ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char *display_path,

@@ -28,13 +28,13 @@ extern "C" {
 
 typedef struct ss_error {
     ss_errkind kind;
-    uint64_t position;    /* byte position in the file of the entry concerned */
-    int64_t base_offset;  /* base offset of the batch, -1 if unknown */
-    uint64_t length;      /* bytes concerned (damaged or skipped), 0 if unknown */
-    char msg[240];        /* human readable reason, without file name */
+    uint64_t position;   /* byte position in the file of the entry concerned */
+    int64_t base_offset; /* base offset of the batch, -1 if unknown */
+    uint64_t length;     /* bytes concerned (damaged or skipped), 0 if unknown */
+    char msg[240];       /* human readable reason, without file name */
 } ss_error;
 
-const char *ss_errkind_name(ss_errkind k);   /* stable name, e.g. "crc-mismatch" */
+const char *ss_errkind_name(ss_errkind k); /* stable name, e.g. "crc-mismatch" */
 const char *ss_errkind_desc(ss_errkind k);
 bool ss_errkind_is_damage(ss_errkind k);
 /* Iterate the error table (for the manual and tests): returns false past the end. */
@@ -49,8 +49,13 @@ enum ss_tstype { SS_TS_NONE = -1, SS_TS_CREATE = 0, SS_TS_LOG_APPEND = 1 };
 const char *ss_tstype_name(int t); /* "NoTimestampType", "CreateTime", "LogAppendTime" */
 
 enum ss_control_type {
-    SS_CTRL_ABORT = 0, SS_CTRL_COMMIT = 1, SS_CTRL_LEADER_CHANGE = 2, SS_CTRL_SNAPSHOT_HEADER = 3,
-    SS_CTRL_SNAPSHOT_FOOTER = 4, SS_CTRL_KRAFT_VERSION = 5, SS_CTRL_KRAFT_VOTERS = 6
+    SS_CTRL_ABORT = 0,
+    SS_CTRL_COMMIT = 1,
+    SS_CTRL_LEADER_CHANGE = 2,
+    SS_CTRL_SNAPSHOT_HEADER = 3,
+    SS_CTRL_SNAPSHOT_FOOTER = 4,
+    SS_CTRL_KRAFT_VERSION = 5,
+    SS_CTRL_KRAFT_VOTERS = 6
 };
 /* Kafka's ControlRecordType name ("ABORT", ... ) or "UNKNOWN". */
 const char *ss_control_type_name(int type);
@@ -60,29 +65,29 @@ const char *ss_control_type_name(int type);
 /* One log entry as framed on disk: a v2 record batch, or a v0/v1 message
  * (possibly a compressed wrapper). Field names follow Kafka's RecordBatch. */
 typedef struct ss_batch {
-    uint64_t position;        /* byte position of the entry in the file */
-    uint32_t size;            /* sizeInBytes: 12 + length field */
+    uint64_t position; /* byte position of the entry in the file */
+    uint32_t size;     /* sizeInBytes: 12 + length field */
     int8_t magic;
-    int64_t base_offset;      /* legacy: offset of the first inner message */
+    int64_t base_offset; /* legacy: offset of the first inner message */
     int64_t last_offset;
-    int32_t count;            /* recordsCount; -1 for legacy (Kafka's null) */
-    int16_t attributes;       /* raw attribute bits (legacy: the attribute byte) */
-    int codec;                /* enum ss_codec, or the raw id when unknown */
-    int timestamp_type;       /* enum ss_tstype */
+    int32_t count;      /* recordsCount; -1 for legacy (Kafka's null) */
+    int16_t attributes; /* raw attribute bits (legacy: the attribute byte) */
+    int codec;          /* enum ss_codec, or the raw id when unknown */
+    int timestamp_type; /* enum ss_tstype */
     bool transactional, control, has_delete_horizon;
-    int64_t delete_horizon_ms;   /* valid when has_delete_horizon */
+    int64_t delete_horizon_ms;      /* valid when has_delete_horizon */
     int32_t partition_leader_epoch; /* -1 for legacy */
     int64_t producer_id;
     int16_t producer_epoch;
     int32_t base_sequence, last_sequence;
-    int64_t base_timestamp;   /* v2 only (the stored field) */
-    int64_t max_timestamp;    /* legacy: the message timestamp (-1 for v0) */
-    uint32_t crc;             /* stored */
+    int64_t base_timestamp; /* v2 only (the stored field) */
+    int64_t max_timestamp;  /* legacy: the message timestamp (-1 for v0) */
+    uint32_t crc;           /* stored */
     uint32_t crc_computed;
-    bool crc_valid;           /* Kafka's isValid() */
-    const uint8_t *data;      /* the whole entry, `size` bytes */
+    bool crc_valid;      /* Kafka's isValid() */
+    const uint8_t *data; /* the whole entry, `size` bytes */
     /* private to the library */
-    int32_t legacy_inner_count;  /* number of inner messages (legacy compressed), -1 unknown */
+    int32_t legacy_inner_count; /* number of inner messages (legacy compressed), -1 unknown */
 } ss_batch;
 
 /* ---- records ---------------------------------------------------------- */
@@ -90,32 +95,32 @@ typedef struct ss_batch {
 typedef struct ss_record {
     int64_t offset;
     int64_t timestamp;
-    int32_t sequence;         /* -1 without producer */
-    int32_t size;             /* Kafka's sizeInBytes */
+    int32_t sequence; /* -1 without producer */
+    int32_t size;     /* Kafka's sizeInBytes */
     uint8_t attributes;
-    int32_t key_len;          /* -1: null */
+    int32_t key_len; /* -1: null */
     const uint8_t *key;
-    int32_t value_len;        /* -1: null */
+    int32_t value_len; /* -1: null */
     const uint8_t *value;
     int32_t header_count;
-    const uint8_t *headers;   /* raw header bytes, iterate with ss_header_next */
+    const uint8_t *headers; /* raw header bytes, iterate with ss_header_next */
     size_t headers_len;
     /* legacy (magic 0/1) */
-    int8_t legacy_magic;      /* -1 for v2 records */
+    int8_t legacy_magic; /* -1 for v2 records */
     uint8_t legacy_attributes;
     uint32_t legacy_crc;
     bool legacy_crc_valid;
     int legacy_timestamp_type;
     /* control records (control batches) */
-    int16_t control_version;  /* key version */
-    int16_t control_type;     /* -1 when not a control record */
-    int32_t coordinator_epoch;/* ABORT/COMMIT only, else -1 */
+    int16_t control_version;   /* key version */
+    int16_t control_type;      /* -1 when not a control record */
+    int32_t coordinator_epoch; /* ABORT/COMMIT only, else -1 */
 } ss_record;
 
 typedef struct ss_header {
     int32_t key_len;
     const uint8_t *key;
-    int32_t value_len;        /* -1: null */
+    int32_t value_len; /* -1: null */
     const uint8_t *value;
 } ss_header;
 
@@ -135,9 +140,9 @@ void ss_decoder_free(ss_decoder *d);
 typedef struct ss_rec_iter {
     ss_decoder *d;
     const ss_batch *b;
-    const uint8_t *p, *end;   /* the record bytes (mapping or buffer) */
-    int32_t read, total;      /* records read, records declared (v2) */
-    int64_t legacy_base;      /* absolute offset adjustment for v1 inner messages */
+    const uint8_t *p, *end; /* the record bytes (mapping or buffer) */
+    int32_t read, total;    /* records read, records declared (v2) */
+    int64_t legacy_base;    /* absolute offset adjustment for v1 inner messages */
     bool legacy, legacy_single, done;
 } ss_rec_iter;
 
@@ -171,23 +176,23 @@ size_t ss_segment_read(const ss_segment *s, uint64_t pos, void *buf, size_t n);
 /* ---- walker ------------------------------------------------------------ */
 
 typedef enum ss_event_kind {
-    SS_EV_BATCH = 1,   /* ev.batch is valid (crc_valid may be false) */
-    SS_EV_DAMAGE,      /* ev.err: mid-file damage; the walker has resynced past it */
-    SS_EV_END          /* ev.end_* valid; walking is over */
+    SS_EV_BATCH = 1, /* ev.batch is valid (crc_valid may be false) */
+    SS_EV_DAMAGE,    /* ev.err: mid-file damage; the walker has resynced past it */
+    SS_EV_END        /* ev.end_* valid; walking is over */
 } ss_event_kind;
 
 typedef struct ss_event {
     ss_event_kind kind;
     ss_batch batch;
-    ss_error err;              /* DAMAGE: the damage (SS_E_SHRUNK: the file was cut while it was
+    ss_error err; /* DAMAGE: the damage (SS_E_SHRUNK: the file was cut while it was
                                 * read, at err.position); END: a notice or kind SS_E_OK
                                 * (SS_E_GREW: the file grew while it was read, only the
                                 * err.position bytes it had at open were read) */
     /* END */
     uint64_t file_size;
     uint64_t end_of_last_batch;
-    uint64_t tail_bytes;       /* unread bytes after the last batch */
-    ss_errkind tail_kind;      /* SS_E_OK, SS_E_INCOMPLETE_TAIL or SS_E_ZERO_TAIL */
+    uint64_t tail_bytes;  /* unread bytes after the last batch */
+    ss_errkind tail_kind; /* SS_E_OK, SS_E_INCOMPLETE_TAIL or SS_E_ZERO_TAIL */
 } ss_event;
 
 typedef struct ss_walker {
@@ -195,19 +200,19 @@ typedef struct ss_walker {
     const uint8_t *base;
     uint64_t pos, limit;
     uint64_t end_of_last_batch;
-    uint64_t damaged_bytes;    /* sum of damage lengths so far */
-    uint64_t tail_from;        /* where the tail starts, once done */
-    uint64_t released;         /* pages below this were dropped from memory */
-    ss_decoder *decoder;       /* optional: lets legacy wrappers report their first inner offset */
+    uint64_t damaged_bytes; /* sum of damage lengths so far */
+    uint64_t tail_from;     /* where the tail starts, once done */
+    uint64_t released;      /* pages below this were dropped from memory */
+    ss_decoder *decoder;    /* optional: lets legacy wrappers report their first inner offset */
     bool done;
-    bool pending_damage;       /* a CRC-failed batch was returned; its damage event comes next */
+    bool pending_damage; /* a CRC-failed batch was returned; its damage event comes next */
     ss_error pending;
     /* live files (private): a file cut or grown while it is read */
-    uint64_t shrunk_at;        /* UINT64_MAX, or the size the file was cut to */
-    uint64_t shrunk_lost;      /* bytes of the walk's range that could no longer be read */
+    uint64_t shrunk_at;   /* UINT64_MAX, or the size the file was cut to */
+    uint64_t shrunk_lost; /* bytes of the walk's range that could no longer be read */
     bool shrink_reported;
-    uint64_t grew_to;          /* size found at the end when larger than at open, else 0 */
-    uint64_t batches;          /* batch events returned (test hook) */
+    uint64_t grew_to; /* size found at the end when larger than at open, else 0 */
+    uint64_t batches; /* batch events returned (test hook) */
     bool test_paused;
 } ss_walker;
 
@@ -229,25 +234,25 @@ void ss_walker_set_decoder(ss_walker *w, ss_decoder *d);
  * ss_walker_next; a batch event's data points into the window and stays valid
  * until the next call. Zero-initialise the window; free it with ss_window_free. */
 typedef struct ss_window {
-    uint8_t *buf;             /* bytes [at, at + len) of the segment numbered seg_id */
+    uint8_t *buf; /* bytes [at, at + len) of the segment numbered seg_id */
     size_t cap, len;
     uint64_t at;
-    uint64_t seg_id;          /* a window may go on to another segment */
+    uint64_t seg_id; /* a window may go on to another segment */
 } ss_window;
 ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev);
 void ss_window_free(ss_window *win);
 
 /* Parse a batch header at data[0..avail). Fills b (without CRC check when check_crc is false).
  * Returns SS_E_OK, or an error kind with err filled. Used by the walker and by index checks. */
-ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position, bool check_crc,
-                          ss_decoder *d, ss_batch *b, ss_error *err);
+ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position, bool check_crc, ss_decoder *d,
+                          ss_batch *b, ss_error *err);
 
 /* ---- checksums ---------------------------------------------------------- */
 
-uint32_t ss_crc32c(uint32_t crc, const void *buf, size_t len);     /* best available */
-uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len);  /* portable tables */
+uint32_t ss_crc32c(uint32_t crc, const void *buf, size_t len);    /* best available */
+uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len); /* portable tables */
 bool ss_crc32c_hw_available(void);
-uint32_t ss_crc32(uint32_t crc, const void *buf, size_t len);      /* IEEE, zlib */
+uint32_t ss_crc32(uint32_t crc, const void *buf, size_t len); /* IEEE, zlib */
 
 /* ---- version ------------------------------------------------------------ */
 const char *ss_version(void);

@@ -107,8 +107,7 @@ static int64_t base_offset_of(const char *path, bool *named) {
 static void warn_unnamed(const char *path, bool named, ss_out *o) {
     if (named) return;
     out_flush(o);
-    warnx_("%s: the file name does not start with an offset (kafka-dump-log.sh stops here); using base offset 0",
-           path);
+    warnx_("%s: the file name does not start with an offset (kafka-dump-log.sh stops here); using base offset 0", path);
 }
 
 static void note_entry_problem(ss_out *o, const char *path, const char *what, uint64_t slot, const ss_icheck *c) {
@@ -166,8 +165,7 @@ static int text_sanity(const char *path, const ss_index *ix, const char *abs, ss
                    " (an active segment's index); the %" PRIu64 " %s before it %s",
                    path, ix->stopped_at_slot, ix->listed, plural(ix->listed, "entry", "entries"),
                    plural(ix->listed, "passes", "pass"));
-        else
-            rc = EXIT_DAMAGE;
+        else rc = EXIT_DAMAGE;
     }
     free(msg);
     return rc;

@@ -18,7 +18,10 @@ typedef struct ss_rd {
     bool bad;
 } ss_rd;
 
-static inline ss_rd ss_rd_make(const uint8_t *p, size_t n) { ss_rd r = {p, p + n, false}; return r; }
+static inline ss_rd ss_rd_make(const uint8_t *p, size_t n) {
+    ss_rd r = {p, p + n, false};
+    return r;
+}
 static inline size_t ss_rd_left(const ss_rd *r) { return r->bad ? 0 : (size_t)(r->end - r->p); }
 
 static inline uint16_t ss_be16(const uint8_t *p) { return (uint16_t)((unsigned)p[0] << 8 | p[1]); }
@@ -28,13 +31,34 @@ static inline uint32_t ss_be32(const uint8_t *p) {
 static inline uint64_t ss_be64(const uint8_t *p) { return (uint64_t)ss_be32(p) << 32 | ss_be32(p + 4); }
 
 static inline bool ss_rd_need(ss_rd *r, size_t n) {
-    if (r->bad || (size_t)(r->end - r->p) < n) { r->bad = true; return false; }
+    if (r->bad || (size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        return false;
+    }
     return true;
 }
-static inline uint8_t ss_rd_u8(ss_rd *r) { if (!ss_rd_need(r, 1)) return 0; return *r->p++; }
-static inline uint16_t ss_rd_u16(ss_rd *r) { if (!ss_rd_need(r, 2)) return 0; uint16_t v = ss_be16(r->p); r->p += 2; return v; }
-static inline uint32_t ss_rd_u32(ss_rd *r) { if (!ss_rd_need(r, 4)) return 0; uint32_t v = ss_be32(r->p); r->p += 4; return v; }
-static inline uint64_t ss_rd_u64(ss_rd *r) { if (!ss_rd_need(r, 8)) return 0; uint64_t v = ss_be64(r->p); r->p += 8; return v; }
+static inline uint8_t ss_rd_u8(ss_rd *r) {
+    if (!ss_rd_need(r, 1)) return 0;
+    return *r->p++;
+}
+static inline uint16_t ss_rd_u16(ss_rd *r) {
+    if (!ss_rd_need(r, 2)) return 0;
+    uint16_t v = ss_be16(r->p);
+    r->p += 2;
+    return v;
+}
+static inline uint32_t ss_rd_u32(ss_rd *r) {
+    if (!ss_rd_need(r, 4)) return 0;
+    uint32_t v = ss_be32(r->p);
+    r->p += 4;
+    return v;
+}
+static inline uint64_t ss_rd_u64(ss_rd *r) {
+    if (!ss_rd_need(r, 8)) return 0;
+    uint64_t v = ss_be64(r->p);
+    r->p += 8;
+    return v;
+}
 static inline int16_t ss_rd_i16(ss_rd *r) { return (int16_t)ss_rd_u16(r); }
 static inline int32_t ss_rd_i32(ss_rd *r) { return (int32_t)ss_rd_u32(r); }
 static inline int64_t ss_rd_i64(ss_rd *r) { return (int64_t)ss_rd_u64(r); }
@@ -42,14 +66,20 @@ static inline int64_t ss_rd_i64(ss_rd *r) { return (int64_t)ss_rd_u64(r); }
 /* Skip n bytes, returning a pointer to them (NULL and bad on overrun). */
 static inline const uint8_t *ss_rd_bytes(ss_rd *r, size_t n) {
     if (!ss_rd_need(r, n)) return NULL;
-    const uint8_t *q = r->p; r->p += n; return q;
+    const uint8_t *q = r->p;
+    r->p += n;
+    return q;
 }
 
 /* A cursor over the next n bytes; the parent skips them. */
 static inline ss_rd ss_rd_sub(ss_rd *r, size_t n) {
     ss_rd s = {NULL, NULL, true};
     const uint8_t *q = ss_rd_bytes(r, n);
-    if (q) { s.p = q; s.end = q + n; s.bad = false; }
+    if (q) {
+        s.p = q;
+        s.end = q + n;
+        s.bad = false;
+    }
     return s;
 }
 
@@ -61,13 +91,19 @@ static inline uint64_t ss_rd_uvarint(ss_rd *r, int maxbytes) {
      * more left, no check per byte */
     const uint8_t *p = r->p;
     if (!r->bad && p < r->end) {
-        if (p[0] < 0x80) { r->p = p + 1; return p[0]; }
+        if (p[0] < 0x80) {
+            r->p = p + 1;
+            return p[0];
+        }
         if (r->end - p >= 10) {
             uint64_t f = p[0] & 0x7f;
             for (int i = 1; i < maxbytes; i++) {
                 uint8_t b = p[i];
                 f |= (uint64_t)(b & 0x7f) << (7 * i);
-                if (!(b & 0x80)) { r->p = p + i + 1; return f; }
+                if (!(b & 0x80)) {
+                    r->p = p + i + 1;
+                    return f;
+                }
             }
             r->bad = true;
             return 0;

@@ -45,9 +45,7 @@ static void set_msg(ss_error *err, ss_errkind k, uint64_t pos, char *full, size_
 }
 
 /* base + (int)rel as Java computes a long + int: two's complement wrap, no UB. */
-static int64_t add_rel(int64_t base, int32_t rel) {
-    return (int64_t)((uint64_t)base + (uint64_t)(int64_t)rel);
-}
+static int64_t add_rel(int64_t base, int32_t rel) { return (int64_t)((uint64_t)base + (uint64_t)(int64_t)rel); }
 
 /* ---- file names --------------------------------------------------------------- */
 
@@ -93,7 +91,10 @@ char *ss_java_absolute_path(const char *path) {
         for (;;) {
             char *b = malloc(cap);
             if (!b) return NULL;
-            if (getcwd(b, cap)) { cwd = b; break; }
+            if (getcwd(b, cap)) {
+                cwd = b;
+                break;
+            }
             free(b);
             if (errno != ERANGE || cap > (1u << 20)) return NULL;
             cap *= 2;
@@ -101,7 +102,10 @@ char *ss_java_absolute_path(const char *path) {
     }
     size_t clen = cwd ? strlen(cwd) : 0, plen = strlen(path);
     char *joined = malloc(clen + plen + 2);
-    if (!joined) { free(cwd); return NULL; }
+    if (!joined) {
+        free(cwd);
+        return NULL;
+    }
     size_t j = 0;
     if (cwd) {
         memcpy(joined, cwd, clen);
@@ -145,7 +149,10 @@ static void index_scan(ss_index *ix) {
     if (ix->stopped_at_slot >= 0) {
         bool zero = true;
         for (uint64_t p = (uint64_t)ix->stopped_at_slot * ix->entry_size; p < ix->file_size; p++)
-            if (ix->data[p]) { zero = false; break; }
+            if (ix->data[p]) {
+                zero = false;
+                break;
+            }
         ix->zero_tail = zero;
     }
 }
@@ -294,7 +301,8 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
         if (ix->entries != 0 && last < ix->base_offset) {
             set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
                     "Corrupt index found, index file %s has non-zero size but the last offset is %" PRId64
-                    " which is less than the base offset %" PRId64, display_path, last, ix->base_offset);
+                    " which is less than the base offset %" PRId64,
+                    display_path, last, ix->base_offset);
             return SS_E_BAD_INDEX;
         }
         if (ix->file_size % OFFSET_ENTRY != 0) {
@@ -309,15 +317,18 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
     if (ix->entries != 0) {
         int64_t first_ts = ss_index_time_entry(ix, 0).timestamp;
         if (last.timestamp < first_ts) {
-            set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
-                    "Corrupt time index found, time index file (%s) has non-zero size but the last timestamp is %" PRId64
-                    " which is less than the first timestamp %" PRId64, display_path, last.timestamp, first_ts);
+            set_msg(
+                err, SS_E_BAD_INDEX, 0, full_msg, full_size,
+                "Corrupt time index found, time index file (%s) has non-zero size but the last timestamp is %" PRId64
+                " which is less than the first timestamp %" PRId64,
+                display_path, last.timestamp, first_ts);
             return SS_E_BAD_INDEX;
         }
         if (last.offset < ix->base_offset) {
             set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
                     "Corrupt time index found, time index file (%s) has non-zero size but the last offset is %" PRId64
-                    " which is less than the first offset %" PRId64, display_path, last.offset, ix->base_offset);
+                    " which is less than the first offset %" PRId64,
+                    display_path, last.offset, ix->base_offset);
             return SS_E_BAD_INDEX;
         }
     }
@@ -405,8 +416,8 @@ ss_icheck_status ss_index_check_offset(ss_index_checker *c, ss_offset_entry e, u
                     "the batch at position %" PRIu64 " is larger than the maximum message size %" PRIu64, pos,
                     max_message_size);
         else
-            set_msg(&out->err, SS_E_BAD_INDEX, pos, NULL, 0, "no complete batch at position %" PRIu64 " (log of %" PRIu64
-                    " bytes)", pos, c->log_size);
+            set_msg(&out->err, SS_E_BAD_INDEX, pos, NULL, 0,
+                    "no complete batch at position %" PRIu64 " (log of %" PRIu64 " bytes)", pos, c->log_size);
         return out->status = SS_ICHECK_NO_BATCH;
     }
     out->batch_position = pos;
@@ -437,7 +448,8 @@ ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_ic
     if (at.position < 0 || (uint64_t)at.position > c->log_size) {
         set_msg(&out->err, SS_E_BAD_INDEX, at.position < 0 ? 0 : (uint64_t)at.position, NULL, 0,
                 "the offset index gives position %" PRId32 " for offset %" PRId64 ", outside the log (%" PRIu64
-                " bytes)", at.position, e.offset, c->log_size);
+                " bytes)",
+                at.position, e.offset, c->log_size);
         return out->status = SS_ICHECK_ERROR;
     }
     uint64_t start = (uint64_t)at.position, pos = start;

@@ -21,9 +21,9 @@
  * it has read one byte from the FIFO at PATH.
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +39,13 @@
 struct ss_segment {
     const uint8_t *data;
     uint64_t size;
-    void *map;        /* mmap base, or NULL */
-    uint8_t *owned;   /* private copy, or NULL */
-    int fd;           /* the opened file (read-only), or -1 */
-    int guard;        /* SIGBUS guard slot of the mapping, or -1 */
-    uint64_t pause_after;   /* test hook: UINT64_MAX when off */
+    void *map;            /* mmap base, or NULL */
+    uint8_t *owned;       /* private copy, or NULL */
+    int fd;               /* the opened file (read-only), or -1 */
+    int guard;            /* SIGBUS guard slot of the mapping, or -1 */
+    uint64_t pause_after; /* test hook: UINT64_MAX when off */
     char *pause_fifo;
-    uint64_t id;            /* unique in the process (from 1): which segment a window holds */
+    uint64_t id; /* unique in the process (from 1): which segment a window holds */
 };
 
 static uint64_t next_segment_id(void) {
@@ -140,7 +140,10 @@ ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss
     s->size = len;
     if (copy && len) {
         s->owned = malloc(len);
-        if (!s->owned) { free(s); goto nomem; }
+        if (!s->owned) {
+            free(s);
+            goto nomem;
+        }
         memcpy(s->owned, data, len);
         s->data = s->owned;
     } else {
@@ -319,9 +322,9 @@ static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
     ev->file_size = ss_segment_size(w->seg);
     ev->end_of_last_batch = w->end_of_last_batch;
     ev->tail_bytes = w->limit - tail_from;
-    ev->tail_kind = ev->tail_bytes == 0 ? SS_E_OK
+    ev->tail_kind = ev->tail_bytes == 0                             ? SS_E_OK
                     : all_zero(w->base + tail_from, ev->tail_bytes) ? SS_E_ZERO_TAIL
-                                                                   : SS_E_INCOMPLETE_TAIL;
+                                                                    : SS_E_INCOMPLETE_TAIL;
     if (w->grew_to) {
         uint64_t size = ss_segment_size(w->seg);
         ev->err.kind = SS_E_GREW;
@@ -330,7 +333,8 @@ static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
         ev->err.length = w->grew_to - size;
         snprintf(ev->err.msg, sizeof ev->err.msg,
                  "the file grew from %" PRIu64 " to %" PRIu64 " bytes while it was read; only the %" PRIu64
-                 " bytes it had when opened were read", size, w->grew_to, size);
+                 " bytes it had when opened were read",
+                 size, w->grew_to, size);
     }
     return SS_EV_END;
 }
@@ -393,8 +397,9 @@ again:;
             w->pending.position = pos;
             w->pending.base_offset = ev->batch.base_offset;
             w->pending.length = ev->batch.size;
-            snprintf(w->pending.msg, sizeof w->pending.msg, "Record is corrupt (stored crc = %" PRIu32
-                     ", computed crc = %" PRIu32 ")", ev->batch.crc, ev->batch.crc_computed);
+            snprintf(w->pending.msg, sizeof w->pending.msg,
+                     "Record is corrupt (stored crc = %" PRIu32 ", computed crc = %" PRIu32 ")", ev->batch.crc,
+                     ev->batch.crc_computed);
             w->end_of_last_batch = pos + ev->batch.size;
         } else {
             w->pos = pos + ev->batch.size;
