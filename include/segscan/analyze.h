@@ -1,11 +1,6 @@
 /* segscan - forensic analysis of Kafka partitions (public API of libsegscan).
  *
- * Two objects:
- *   ss_inputs    the PATHs given by the user, resolved into partitions (a
- *                partition directory's segments in offset order, stitched),
- *                named, sorted by (topic, partition number, path), with the
- *                log directory's checkpoint figures when present.
- *   ss_analysis  one pass over every partition: per-record fingerprints in an
+ * ss_analysis (over the partitions of an ss_inputs, segscan/inputs.h): one pass over every partition: per-record fingerprints in an
  *                open-addressing table (fixed size per record, no payload
  *                copies), duplicate groups and the cause of every copy,
  *                producer sessions and sequences, transactions, LSO. Segments
@@ -23,64 +18,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
+#include "segscan/record.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- inputs ---------------------------------------------------------------- */
-
-typedef struct ss_inputs ss_inputs;
-
-typedef struct ss_input_segment {
-    const char *path;    /* NULL for an in-memory input (stdin) */
-    int64_t name_offset; /* offset in the 20-digit file name, -1 if none */
-    bool temporary;      /* a .deleted/.cleaned/.swap file read because of include_temp */
-} ss_input_segment;
-
-typedef struct ss_input_partition {
-    const char *name;  /* P: directory name, or the shortest distinguishing path suffix */
-    const char *topic; /* name without "-<n>"; a stray file is a topic of its own */
-    int32_t partition; /* the <n>, or -1 */
-    const char *path;  /* directory (or file) as resolved */
-    bool is_dir;       /* a partition directory (else a lone segment file or stdin) */
-    bool internal;     /* topic name starts with "__" */
-    bool named;        /* given directly on the command line (not found inside a log dir) */
-    size_t nsegments;
-    const ss_input_segment *segments;
-    int64_t high_watermark;   /* replication-offset-checkpoint, -1 when unknown */
-    int64_t log_start_offset; /* log-start-offset-checkpoint, -1 when unknown */
-} ss_input_partition;
-
-enum ss_note_level { SS_NOTE_INFO = 0, SS_NOTE_WARN = 1, SS_NOTE_ERROR = 2 };
-
-/* include_temp: read broker temporaries (.deleted, .cleaned, .swap files;
- * -delete, -stray directories) instead of skipping them with a note. */
-ss_inputs *ss_inputs_new(bool include_temp);
-void ss_inputs_free(ss_inputs *in);
-/* Add a PATH: a segment file, a partition directory or a log directory,
- * recognised by content. Returns SS_E_OK, or SS_E_IO when nothing could be
- * read from it (a note with level SS_NOTE_ERROR says why). */
-ss_errkind ss_inputs_add(ss_inputs *in, const char *path);
-/* Add one segment held in memory (stdin); the bytes are copied. `name` names
- * the partition ("-" for stdin). */
-ss_errkind ss_inputs_add_memory(ss_inputs *in, const char *name, const uint8_t *data, size_t len);
-/* Resolve names, merge duplicates, sort, read checkpoints. Call once, after the adds. */
-void ss_inputs_finish(ss_inputs *in);
-size_t ss_inputs_count(const ss_inputs *in);
-const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i);
-size_t ss_inputs_note_count(const ss_inputs *in);
-const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level);
-/* Open segment j of partition i read-only. */
-ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
-/* Bytes of segment j of partition i now (0 when it cannot be read). */
-uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j);
-
 /* ---- options ---------------------------------------------------------------- */
 
 enum ss_by { SS_BY_VALUE = 0, SS_BY_KEY = 1, SS_BY_KEY_VALUE = 2 };
-const char *ss_by_name(int by); /* "value", "key", "key+value" */
+SS_API const char *ss_by_name(int by); /* "value", "key", "key+value" */
 
 enum ss_match_kind {
     SS_MATCH_NONE = 0,
@@ -136,7 +86,7 @@ typedef struct ss_an_opts {
     void *progress_arg;
 } ss_an_opts;
 
-void ss_an_opts_default(ss_an_opts *o);
+SS_API void ss_an_opts_default(ss_an_opts *o);
 
 /* ---- results -------------------------------------------------------------- */
 
@@ -153,7 +103,7 @@ enum ss_cause {
 };
 /* "aborted", "cross-partition", "retry", "resend-no-idempotence", "dup-sequence",
  * "same-session", "new-session"; NULL for SS_CAUSE_NONE. */
-const char *ss_cause_name(int cause);
+SS_API const char *ss_cause_name(int cause);
 
 /* new-session details (bits) */
 enum { SS_NEWSESS_PID = 1, SS_NEWSESS_EPOCH = 2, SS_NEWSESS_TXN_V2_HINT = 4 };
@@ -275,7 +225,7 @@ typedef struct ss_an_session {
 } ss_an_session;
 
 enum ss_txn_result { SS_TXN_OPEN = 0, SS_TXN_COMMIT = 1, SS_TXN_ABORT = 2 };
-const char *ss_txn_result_name(int r); /* "OPEN", "COMMIT", "ABORT" */
+SS_API const char *ss_txn_result_name(int r); /* "OPEN", "COMMIT", "ABORT" */
 
 typedef struct ss_an_txn {
     uint32_t partition;
@@ -308,65 +258,54 @@ typedef struct ss_an_match {
 
 typedef struct ss_analysis ss_analysis;
 
-ss_analysis *ss_analysis_new(const ss_an_opts *opts);
-void ss_analysis_free(ss_analysis *a);
+SS_API ss_analysis *ss_analysis_new(const ss_an_opts *opts);
+SS_API void ss_analysis_free(ss_analysis *a);
 /* Read every partition of `in` (which must outlive the analysis) and compute
  * everything. Returns SS_E_OK, SS_E_NOMEM, or SS_E_IO (a spill file could not
  * be written or read back). Damage is recorded, not fatal. */
-ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in);
+SS_API ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in);
 /* Why the run failed, for the user; NULL when it did not. */
-const char *ss_analysis_failure(const ss_analysis *a);
+SS_API const char *ss_analysis_failure(const ss_analysis *a);
 /* Fingerprints written to temporary files because the tables reached
  * opts.max_memory (0: none were). */
-uint64_t ss_analysis_spilled(const ss_analysis *a);
+SS_API uint64_t ss_analysis_spilled(const ss_analysis *a);
 
-size_t ss_an_partition_count(const ss_analysis *a);
-const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i);
-const ss_an_totals *ss_an_totals_get(const ss_analysis *a);
+SS_API size_t ss_an_partition_count(const ss_analysis *a);
+SS_API const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i);
+SS_API const ss_an_totals *ss_an_totals_get(const ss_analysis *a);
 
 /* Groups, largest first (ties: the original's position). */
-size_t ss_an_group_count(const ss_analysis *a);
-const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_group_count(const ss_analysis *a);
+SS_API const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i);
 /* Copy j of group i, in partition order then offset order. */
-void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out);
+SS_API void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out);
 
 /* Sessions sorted by (partition, producer id, epoch). */
-size_t ss_an_session_count(const ss_analysis *a);
-const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_session_count(const ss_analysis *a);
+SS_API const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i);
 
 /* Transactions in partition order, then by first offset. */
-size_t ss_an_txn_count(const ss_analysis *a);
-const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_txn_count(const ss_analysis *a);
+SS_API const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i);
 
 /* Damage met (at most 100 kept per partition; ss_an_partition.damage_events counts all). */
-size_t ss_an_damage_count(const ss_analysis *a);
-const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_damage_count(const ss_analysis *a);
+SS_API const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i);
 /* Files that could not be opened (exit code 2): their messages. */
-size_t ss_an_unreadable_count(const ss_analysis *a);
-const char *ss_an_unreadable_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_unreadable_count(const ss_analysis *a);
+SS_API const char *ss_an_unreadable_at(const ss_analysis *a, size_t i);
 
 /* explain: the records that matched opts.match (at most max_matches kept). */
-size_t ss_an_match_count(const ss_analysis *a);
-const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i);
-uint64_t ss_an_match_total(const ss_analysis *a);
+SS_API size_t ss_an_match_count(const ss_analysis *a);
+SS_API const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i);
+SS_API uint64_t ss_an_match_total(const ss_analysis *a);
 
 /* Read a copy's record back from its segment (for values, keys, previews).
  * Returns 1 and fills r (views valid until the next fetch or free), 0 when the
  * record is not there any more, -1 on error (err filled). */
-int ss_an_fetch(ss_analysis *a, const ss_an_copy *c, ss_record *r, ss_error *err);
+SS_API int ss_an_fetch(ss_analysis *a, const ss_an_copy *c, ss_record *r, ss_error *err);
 /* The same for the first record at `offset` of a batch index (ss_an_copy.batch). */
-int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err);
-
-/* ---- helpers ---------------------------------------------------------------- */
-
-/* Parse a time: epoch milliseconds (digits, optional '-') or ISO-8601
- * (YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|+HH:MM|-HH:MM], 'T' or ' '; UTC when no zone).
- * Returns true on success. */
-bool ss_parse_time(const char *s, int64_t *ms);
-/* Parse a duration: a number with unit ms, s, m, h or d (no unit: ms). */
-bool ss_parse_duration(const char *s, int64_t *ms);
-/* ISO-8601 UTC with milliseconds, e.g. "2023-11-14T22:13:20.000Z"; buf >= 32 bytes. */
-void ss_format_time(int64_t ms, char *buf, size_t bufsz);
+SS_API int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err);
 
 #ifdef __cplusplus
 }

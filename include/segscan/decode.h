@@ -27,8 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/analyze.h"
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
+#include "segscan/record.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,24 +87,24 @@ typedef struct ss_cdecoded {
 
 typedef struct ss_cdecoder ss_cdecoder;
 
-ss_cdecoder *ss_cdecoder_new(void);
-void ss_cdecoder_free(ss_cdecoder *d);
+SS_API ss_cdecoder *ss_cdecoder_new(void);
+SS_API void ss_cdecoder_free(ss_cdecoder *d);
 /* Decode one record of an internal topic. Returns out->status. SS_E_NOMEM is
  * reported as SS_CDEC_ERROR with an "out of memory" message. */
-int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out);
+SS_API int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out);
 
 /* The name Kafka gives a transaction state id (TransactionState), or NULL. */
-const char *ss_txn_state_name(int id);
+SS_API const char *ss_txn_state_name(int id);
 
 /* ---- coordinators ----------------------------------------------------------------- */
 
 /* Java's String.hashCode of the UTF-8 text id[0..len): s[0]*31^(n-1) + ... +
  * s[n-1] over UTF-16 code units, int arithmetic. Malformed UTF-8 decodes to
  * U+FFFD as Java's decoder does. */
-int32_t ss_java_string_hash(const uint8_t *id, size_t len);
+SS_API int32_t ss_java_string_hash(const uint8_t *id, size_t len);
 /* Kafka's Utils.abs(id.hashCode()) % partitions (Utils.abs maps
  * Integer.MIN_VALUE to 0). partitions must be > 0; -1 otherwise. */
-int32_t ss_coordinator_partition(const uint8_t *id, size_t len, int32_t partitions);
+SS_API int32_t ss_coordinator_partition(const uint8_t *id, size_t len, int32_t partitions);
 
 /* ---- transactional ids of producer ids ----------------------------------------------- */
 
@@ -125,13 +127,13 @@ typedef struct ss_txn_ids ss_txn_ids;
  * (partition order, then offset) wins; a tombstone does not remove a pid.
  * Damaged batches are skipped. Returns SS_E_OK (possibly with no entries) or
  * SS_E_NOMEM; *out is always set and must be freed with ss_txn_ids_free. */
-ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err);
-size_t ss_txn_ids_count(const ss_txn_ids *t);
+SS_API ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err);
+SS_API size_t ss_txn_ids_count(const ss_txn_ids *t);
 /* Entries sorted by producer id. */
-const ss_txn_id *ss_txn_ids_at(const ss_txn_ids *t, size_t i);
+SS_API const ss_txn_id *ss_txn_ids_at(const ss_txn_ids *t, size_t i);
 /* The entry of a producer id, or NULL. */
-const ss_txn_id *ss_txn_ids_find(const ss_txn_ids *t, int64_t producer_id);
-void ss_txn_ids_free(ss_txn_ids *t);
+SS_API const ss_txn_id *ss_txn_ids_find(const ss_txn_ids *t, int64_t producer_id);
+SS_API void ss_txn_ids_free(ss_txn_ids *t);
 
 #ifdef __cplusplus
 }

@@ -25,14 +25,16 @@
 #include <stdint.h>
 
 #include "segscan/analyze.h"
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 enum ss_diff_mode { SS_DIFF_AUTO = 0, SS_DIFF_OFFSET = 1, SS_DIFF_CONTENT = 2 };
-const char *ss_diff_mode_name(int mode); /* "offset", "content" */
+SS_API const char *ss_diff_mode_name(int mode); /* "offset", "content" */
 
 typedef struct ss_diff_opts {
     int mode;               /* enum ss_diff_mode */
@@ -43,7 +45,7 @@ typedef struct ss_diff_opts {
     size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
 } ss_diff_opts;
 
-void ss_diff_opts_default(ss_diff_opts *o);
+SS_API void ss_diff_opts_default(ss_diff_opts *o);
 
 enum ss_diff_kind {
     SS_DK_ONLY_A = 1,  /* offset mode: offset held by A only; content: a copy missing from B */
@@ -53,7 +55,7 @@ enum ss_diff_kind {
     SS_DK_COMPACTED_B, /* offset mode: A holds it, B compacted it away */
 };
 /* "onlyInA", "onlyInB", "differing", "compactedInA", "compactedInB" */
-const char *ss_diff_kind_name(int kind);
+SS_API const char *ss_diff_kind_name(int kind);
 
 /* Where a one-sided range lies relative to the other side. */
 /* DAMAGED: the other side's batch holding this offset failed its CRC or could not be decoded. */
@@ -127,13 +129,13 @@ typedef struct ss_diff ss_diff;
 /* Compare a and b (each: resolved inputs, one or more partitions). Log
  * directories are paired by partition name; partitions present on one side
  * only are listed by ss_diff_unpaired. */
-ss_errkind ss_diff_run(const ss_inputs *a, const ss_inputs *b, const ss_diff_opts *o, ss_diff **out);
-void ss_diff_free(ss_diff *d);
-size_t ss_diff_pair_count(const ss_diff *d);
-const ss_diff_pair *ss_diff_pair_at(const ss_diff *d, size_t i);
+SS_API ss_errkind ss_diff_run(const ss_inputs *a, const ss_inputs *b, const ss_diff_opts *o, ss_diff **out);
+SS_API void ss_diff_free(ss_diff *d);
+SS_API size_t ss_diff_pair_count(const ss_diff *d);
+SS_API const ss_diff_pair *ss_diff_pair_at(const ss_diff *d, size_t i);
 /* Partitions on one side only: side 'A' or 'B' and the partition's input. */
-size_t ss_diff_unpaired_count(const ss_diff *d);
-const ss_input_partition *ss_diff_unpaired_at(const ss_diff *d, size_t i, char *side);
+SS_API size_t ss_diff_unpaired_count(const ss_diff *d);
+SS_API const ss_input_partition *ss_diff_unpaired_at(const ss_diff *d, size_t i, char *side);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,12 @@
 #ifndef SEGSCAN_ERRORS_H
 #define SEGSCAN_ERRORS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "segscan/export.h"
+
 #define SS_ERROR_LIST(X)                                                                                               \
     X(OK, 0, "ok", I, "no error")                                                                                      \
     X(IO, 1, "io-error", E, "the file could not be opened or read")                                                    \
@@ -42,5 +48,28 @@
 #define SS_ERROR_ENUM_(name, num, str, cls, desc) SS_E_##name = num,
 typedef enum ss_errkind { SS_ERROR_LIST(SS_ERROR_ENUM_) } ss_errkind;
 #undef SS_ERROR_ENUM_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An error met in a file: its kind, where, and why. */
+typedef struct ss_error {
+    ss_errkind kind;
+    uint64_t position;   /* byte position in the file of the entry concerned */
+    int64_t base_offset; /* base offset of the batch, -1 if unknown */
+    uint64_t length;     /* bytes concerned (damaged or skipped), 0 if unknown */
+    char msg[240];       /* human readable reason, without file name */
+} ss_error;
+
+SS_API const char *ss_errkind_name(ss_errkind k); /* stable name, e.g. "crc-mismatch" */
+SS_API const char *ss_errkind_desc(ss_errkind k);
+SS_API bool ss_errkind_is_damage(ss_errkind k);
+/* Iterate the error table (for the manual and tests): returns false past the end. */
+SS_API bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **desc, char *cls);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,25 +22,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/record.h"
+#include "segscan/segment.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- file names ------------------------------------------------------------ */
-
-/* The offset a Kafka file name starts with, as Java's
- * Long.parseLong(name.split("\\.")(0)): the base name up to its first '.',
- * an optional sign and decimal digits that fit an int64. Returns false when
- * the name does not start with such a number (Kafka's tool would die). */
-bool ss_offset_from_filename(const char *path, int64_t *offset);
-
-/* Java's File.getAbsolutePath(): path itself when absolute, else the working
- * directory, '/', path; repeated '/' collapsed and a trailing '/' dropped,
- * "." and ".." kept (no symlink resolution). Returns a malloc'd string, or
- * NULL when out of memory or the working directory is unknown. */
-char *ss_java_absolute_path(const char *path);
 
 /* ---- offset index and time index --------------------------------------------- */
 
@@ -80,34 +69,35 @@ typedef struct ss_index {
 /* Open (read-only mapping) an index file. base_offset is the segment's base
  * offset (usually ss_offset_from_filename). Fails with SS_E_IO for a missing
  * file, a directory, or a file too large for Kafka to map (> INT32_MAX bytes). */
-ss_errkind ss_index_open(const char *path, ss_index_kind kind, int64_t base_offset, ss_index **out, ss_error *err);
+SS_API ss_errkind ss_index_open(const char *path, ss_index_kind kind, int64_t base_offset, ss_index **out,
+                                ss_error *err);
 /* The same over bytes in memory (not copied: they must outlive the index). */
-ss_errkind ss_index_from_memory(const uint8_t *data, size_t len, ss_index_kind kind, int64_t base_offset,
-                                ss_index **out, ss_error *err);
-void ss_index_close(ss_index *ix);
+SS_API ss_errkind ss_index_from_memory(const uint8_t *data, size_t len, ss_index_kind kind, int64_t base_offset,
+                                       ss_index **out, ss_error *err);
+SS_API void ss_index_close(ss_index *ix);
 
 /* Slot n (n < entries; a slot past the end reads as zeros, never past the file). */
-ss_offset_entry ss_index_offset_entry(const ss_index *ix, uint64_t n);
-ss_time_entry ss_index_time_entry(const ss_index *ix, uint64_t n);
+SS_API ss_offset_entry ss_index_offset_entry(const ss_index *ix, uint64_t n);
+SS_API ss_time_entry ss_index_time_entry(const ss_index *ix, uint64_t n);
 
 /* OffsetIndex.lastOffset: the offset of slot entries-1, or the base offset when empty. */
-int64_t ss_index_last_offset(const ss_index *ix);
+SS_API int64_t ss_index_last_offset(const ss_index *ix);
 /* TimeIndex.lastEntry: slot entries-1, or (-1, base offset) when empty. */
-ss_time_entry ss_index_last_time_entry(const ss_index *ix);
+SS_API ss_time_entry ss_index_last_time_entry(const ss_index *ix);
 
 /* OffsetIndex.lookup(target): the entry of the largest offset <= target, found
  * with AbstractIndex's warm-section binary search over all entries() slots (so
  * a zero-filled tail answers as it does in Kafka); (base offset, 0) when no slot
  * qualifies. ix may be NULL (a missing index): then (base_offset, 0). */
-ss_offset_entry ss_index_lookup(const ss_index *ix, int64_t base_offset, int64_t target);
+SS_API ss_offset_entry ss_index_lookup(const ss_index *ix, int64_t base_offset, int64_t target);
 
 /* Kafka's sanityCheck() of an OffsetIndex or TimeIndex. display_path is the
  * path Kafka would print (its getAbsolutePath()). SS_E_OK when it passes, else
  * SS_E_BAD_INDEX with Kafka's CorruptIndexException message in err->msg and,
  * untruncated (err->msg has a fixed size and Kafka's message holds a path), in
  * full_msg when it is not NULL. */
-ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, ss_error *err, char *full_msg,
-                                 size_t full_size);
+SS_API ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, ss_error *err, char *full_msg,
+                                        size_t full_size);
 
 /* ---- checking index entries against the .log (as kafka-dump-log.sh does) ------------------------ */
 
@@ -133,16 +123,16 @@ typedef struct ss_index_checker ss_index_checker;
 /* log: the segment's .log; offsets: its .index (for time index checks; may be
  * NULL when missing: lookups then give position 0, as Kafka's empty index);
  * dec: a decoder for reading record timestamps (needed for time index checks). */
-ss_index_checker *ss_index_checker_new(const ss_segment *log, const ss_index *offsets, ss_decoder *dec);
-void ss_index_checker_free(ss_index_checker *c);
+SS_API ss_index_checker *ss_index_checker_new(const ss_segment *log, const ss_index *offsets, ss_decoder *dec);
+SS_API void ss_index_checker_free(ss_index_checker *c);
 
 /* DumpLogSegments.dumpIndex: the first batch of log.slice(position, max_message_size). */
-ss_icheck_status ss_index_check_offset(ss_index_checker *c, ss_offset_entry e, uint64_t max_message_size,
-                                       ss_icheck *out);
+SS_API ss_icheck_status ss_index_check_offset(ss_index_checker *c, ss_offset_entry e, uint64_t max_message_size,
+                                              ss_icheck *out);
 /* DumpLogSegments.dumpTimeIndex: position = offsets.lookup(e.offset); the first
  * batch from there with lastOffset >= e.offset; when it ends exactly at
  * e.offset, the largest record timestamp in it. */
-ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_icheck *out);
+SS_API ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_icheck *out);
 
 /* ---- transaction index (.txnindex) ----------------------------------------------- */
 
@@ -166,21 +156,21 @@ typedef struct ss_txnindex {
     ss_segment *seg;
 } ss_txnindex;
 
-ss_errkind ss_txnindex_open(const char *path, int64_t start_offset, ss_txnindex **out, ss_error *err);
-ss_errkind ss_txnindex_from_memory(const uint8_t *data, size_t len, int64_t start_offset, ss_txnindex **out,
-                                   ss_error *err);
-void ss_txnindex_close(ss_txnindex *t);
+SS_API ss_errkind ss_txnindex_open(const char *path, int64_t start_offset, ss_txnindex **out, ss_error *err);
+SS_API ss_errkind ss_txnindex_from_memory(const uint8_t *data, size_t len, int64_t start_offset, ss_txnindex **out,
+                                          ss_error *err);
+SS_API void ss_txnindex_close(ss_txnindex *t);
 /* Entry n (< entries). Fails with SS_E_BAD_INDEX when its version is above 0,
  * with Kafka's KafkaException message (display_path as Kafka prints it); the
  * untruncated message also goes to full_msg when not NULL. */
-ss_errkind ss_txnindex_entry(const ss_txnindex *t, uint64_t n, const char *display_path, ss_aborted_txn *out,
-                             ss_error *err, char *full_msg, size_t full_size);
+SS_API ss_errkind ss_txnindex_entry(const ss_txnindex *t, uint64_t n, const char *display_path, ss_aborted_txn *out,
+                                    ss_error *err, char *full_msg, size_t full_size);
 /* TransactionIndex.sanityCheck(): every entry's version is known and its
  * lastOffset >= the start offset; messages as ss_txnindex_entry. */
-ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err, char *full_msg,
-                                    size_t full_size);
+SS_API ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err,
+                                           char *full_msg, size_t full_size);
 /* AbortedTxn.toString(): "AbortedTxn(version=0, producerId=..., ...)". Returns snprintf's result. */
-int ss_aborted_txn_format(const ss_aborted_txn *a, char *buf, size_t size);
+SS_API int ss_aborted_txn_format(const ss_aborted_txn *a, char *buf, size_t size);
 
 /* ---- producer-state snapshot (.snapshot) --------------------------------------------- */
 
@@ -217,9 +207,9 @@ typedef struct ss_snapshot {
  * is SS_E_BAD_SNAPSHOT with Kafka's CorruptSnapshotException message. On
  * failure, the fields read so far stay in out (entries only on success).
  * Free with ss_snapshot_free in every case. */
-ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, ss_error *err);
-ss_errkind ss_snapshot_read(const char *path, ss_snapshot *out, ss_error *err);
-void ss_snapshot_free(ss_snapshot *s);
+SS_API ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, ss_error *err);
+SS_API ss_errkind ss_snapshot_read(const char *path, ss_snapshot *out, ss_error *err);
+SS_API void ss_snapshot_free(ss_snapshot *s);
 
 /* ---- checkpoint text files -------------------------------------------------------- */
 
@@ -255,16 +245,16 @@ typedef struct ss_checkpoint {
 } ss_checkpoint;
 
 /* The kind of a checkpoint file from its base name; false for other names. */
-bool ss_checkpoint_kind_for_name(const char *path, ss_checkpoint_kind *kind);
+SS_API bool ss_checkpoint_kind_for_name(const char *path, ss_checkpoint_kind *kind);
 
 /* CheckpointFile.CheckpointReadBuffer.read(): lines split as BufferedReader
  * does (\n, \r or \r\n), numbers as Integer.parseInt / Long.parseLong, fields
  * split on runs of whitespace. display_path is used in messages (Kafka prints
  * the absolute path). SS_E_BAD_CHECKPOINT with Kafka's message on failure. */
-ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind kind, const char *display_path,
-                               ss_checkpoint *out, ss_error *err);
-ss_errkind ss_checkpoint_read(const char *path, ss_checkpoint_kind kind, ss_checkpoint *out, ss_error *err);
-void ss_checkpoint_free(ss_checkpoint *c);
+SS_API ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind kind, const char *display_path,
+                                      ss_checkpoint *out, ss_error *err);
+SS_API ss_errkind ss_checkpoint_read(const char *path, ss_checkpoint_kind kind, ss_checkpoint *out, ss_error *err);
+SS_API void ss_checkpoint_free(ss_checkpoint *c);
 
 /* partition.metadata: "version: 0\ntopic_id: <base64url UUID>". */
 typedef struct ss_partition_metadata {
@@ -273,9 +263,9 @@ typedef struct ss_partition_metadata {
     char topic_id_str[25]; /* as written: 22 characters of URL-safe base64 (24 with padding) */
 } ss_partition_metadata;
 
-ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char *display_path,
-                                       ss_partition_metadata *out, ss_error *err);
-ss_errkind ss_partition_metadata_read(const char *path, ss_partition_metadata *out, ss_error *err);
+SS_API ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char *display_path,
+                                              ss_partition_metadata *out, ss_error *err);
+SS_API ss_errkind ss_partition_metadata_read(const char *path, ss_partition_metadata *out, ss_error *err);
 
 #ifdef __cplusplus
 }

@@ -41,8 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/analyze.h"
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,7 +59,7 @@ enum ss_vseverity {
     SS_VSEV_COUNT = 4
 };
 /* "info", "inconsistency", "damage", "error" */
-const char *ss_vseverity_name(int severity);
+SS_API const char *ss_vseverity_name(int severity);
 
 typedef struct ss_vfinding {
     const char *check;     /* stable name (see ss_vcheck_at) */
@@ -71,7 +72,7 @@ typedef struct ss_vfinding {
 } ss_vfinding;
 
 /* The checks, for the manual and --help: false past the end. */
-bool ss_vcheck_at(size_t i, const char **name, int *severity, const char **desc);
+SS_API bool ss_vcheck_at(size_t i, const char **name, int *severity, const char **desc);
 
 /* What was checked. ss_verify_partition adds to it. */
 typedef struct ss_vstats {
@@ -93,7 +94,7 @@ typedef struct ss_verify_opts {
     size_t max_batch_bytes; /* cap on a decompressed batch (0: SS_DEFAULT_MAX_BATCH_BYTES) */
 } ss_verify_opts;
 
-void ss_verify_opts_default(ss_verify_opts *o);
+SS_API void ss_verify_opts_default(ss_verify_opts *o);
 
 typedef void (*ss_verify_cb)(void *ctx, const ss_vfinding *f);
 
@@ -104,8 +105,8 @@ typedef void (*ss_verify_cb)(void *ctx, const ss_vfinding *f);
  * (not its whole directory) is checked as far as those files allow: the
  * snapshot and leader-epoch checks need every segment and are then left out
  * with an INFO finding. */
-ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb, void *ctx,
-                               ss_vstats *stats);
+SS_API ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb,
+                                      void *ctx, ss_vstats *stats);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "segscan/base.h"
 #include "segscan/analyze.h"
 
 static unsigned long n_checks, n_failed;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../unit/check.h"
+#include "segscan/base.h"
 #include "segscan/files.h"
 
 static char tmpdir[256];

@@ -1,5 +1,7 @@
 /* segscan - the error kind table, generated from SS_ERROR_LIST. */
-#include "segscan/segscan.h"
+#include "segscan/base.h"
+#include "segscan/errors.h"
+#include "segscan/segment.h"
 
 #include "version.h"
 

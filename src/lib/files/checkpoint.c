@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "segscan/base.h"
 #include "segscan/files.h"
 
 static void ck_err(ss_error *err, ss_errkind k, uint64_t pos, const char *fmt, ...)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/reader.h"
+#include "segscan/base.h"
 #include "segscan/files.h"
 
 enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12, LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, MIN_RECORD_V0 = 14 };

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/reader.h"
+#include "segscan/base.h"
 #include "segscan/files.h"
 
 #define SCHEMA_PREFIX "Snapshot failed schema validation: "

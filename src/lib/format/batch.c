@@ -14,7 +14,8 @@
 #include "base/reader.h"
 #include "format/codec.h"
 #include "format/record.h"
-#include "segscan/segscan.h"
+#include "segscan/record.h"
+#include "segscan/segment.h"
 
 /* v2 header layout (DefaultRecordBatch.java) */
 enum {

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/segment.h"
 
 typedef struct ss_codec_ctx ss_codec_ctx;
 

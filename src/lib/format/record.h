@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "base/reader.h"
-#include "segscan/segscan.h"
+#include "segscan/record.h"
 
 /* Fills err (kind, the batch's position and base offset, the message) and
  * ends the iteration: returns -1. */

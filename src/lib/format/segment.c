@@ -34,7 +34,7 @@
 #include "base/mem.h"
 #include "base/platform.h"
 #include "base/reader.h"
-#include "segscan/segscan.h"
+#include "segscan/segment.h"
 
 struct ss_segment {
     const uint8_t *data;

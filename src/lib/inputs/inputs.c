@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "base/grow.h"
-#include "segscan/analyze.h"
+#include "segscan/inputs.h"
 #include "segscan/files.h"
 
 #define MAX_DEPTH 3
