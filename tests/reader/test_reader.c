@@ -8,6 +8,7 @@
 
 #include "analysis/units.h"
 #include "base/reader.h"
+#include "format/walker.h"
 #include "segscan/segscan.h"
 
 static int failures, checks;

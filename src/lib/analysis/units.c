@@ -9,7 +9,10 @@
 #include "analysis/fingerprint.h"
 #include "analysis/units.h"
 #include "base/reader.h"
+#include "format/batch.h"
 #include "format/record.h"
+#include "format/walker.h"
+#include "segscan/base.h"
 
 enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
 

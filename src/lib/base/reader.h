@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/segscan.h"
 
 typedef struct ss_rd {
     const uint8_t *p, *end;
@@ -128,30 +127,5 @@ static inline int64_t ss_rd_varlong(ss_rd *r) {
     uint64_t u = ss_rd_uvarint(r, 10);
     return (int64_t)((u >> 1) ^ (~(u & 1) + 1));
 }
-
-/* Bytes [pos, pos + need) of segment s, below limit, in the window (pread, or
- * a copy from memory): a window's worth (SS_WINDOW_BYTES), or the entry if it is
- * larger, but no more than the segment holds from pos. False when fewer exist
- * (the limit, or a file cut while it is read). A window moves on to another
- * segment by itself. (segment.c) */
-#define SS_WINDOW_BYTES ((size_t)512 << 10)
-bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need);
-/* Entries larger than this are not copied into a window but read through the
- * mapping: a damaged length field must not make a window of up to 2 GiB (and
- * its pages resident) before the CRC tells it is wrong. */
-#define SS_COPY_MAX_ENTRY ((uint64_t)16 << 20)
-
-/* Does the entry header at p look like one Kafka writes? avail bytes of it can
- * be read (17 at least; the checks of fields beyond avail are left out), and
- * the entry may take up to `room` bytes (UINT64_MAX: any length, for a cut
- * tail). Sets *size to the entry's size. Cheap checks only, no CRC: for
- * resynchronising after damage, where a wrong start must be rare:
- *  - every entry: offset >= 0, magic 0..2, a length of at least 14;
- *  - v2: the 61-byte header fits, attribute bits 0-6 only and codec 0..4,
- *    lastOffsetDelta >= 0, 0 <= count <= lastOffsetDelta + 1, producer id,
- *    epoch and base sequence >= -1;
- *  - v0/v1: attribute bits 0-2 (codec 0..4) and, for v1, bit 3 only; key and
- *    value lengths >= -1 that add up to the entry's size. (batch.c) */
-bool ss_entry_plausible(const uint8_t *p, size_t avail, uint64_t room, uint64_t *size);
 
 #endif

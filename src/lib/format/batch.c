@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "base/reader.h"
+#include "format/batch.h"
 #include "format/codec.h"
 #include "format/record.h"
+#include "segscan/base.h"
 #include "segscan/record.h"
 #include "segscan/segment.h"
 

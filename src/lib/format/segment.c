@@ -34,6 +34,9 @@
 #include "base/mem.h"
 #include "base/platform.h"
 #include "base/reader.h"
+#include "format/batch.h"
+#include "format/walker.h"
+#include "segscan/base.h"
 #include "segscan/segment.h"
 
 struct ss_segment {
