@@ -1,9 +1,6 @@
 /* segscan - the error kind table, generated from SS_ERROR_LIST. */
-#include "segscan/base.h"
 #include "segscan/errors.h"
 #include "segscan/segment.h"
-
-#include "version.h"
 
 typedef struct {
     ss_errkind kind;
@@ -62,5 +59,3 @@ const char *ss_control_type_name(int type) {
                                         "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS"};
     return type >= 0 && type <= 6 ? names[type] : "UNKNOWN";
 }
-
-const char *ss_version(void) { return SS_VCS_TAG[0] ? SS_VERSION " (" SS_VCS_TAG ")" : SS_VERSION; }
