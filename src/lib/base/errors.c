@@ -1,6 +1,5 @@
 /* segscan - the error kind table, generated from SS_ERROR_LIST. */
 #include "segscan/errors.h"
-#include "segscan/segment.h"
 
 typedef struct {
     ss_errkind kind;
@@ -39,23 +38,4 @@ bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **d
     if (desc) *desc = error_table[i].desc;
     if (cls) *cls = error_table[i].cls;
     return true;
-}
-
-const char *ss_codec_name(int codec) {
-    static const char *const names[] = {"none", "gzip", "snappy", "lz4", "zstd"};
-    return codec >= 0 && codec <= 4 ? names[codec] : NULL;
-}
-
-const char *ss_tstype_name(int t) {
-    switch (t) {
-    case SS_TS_CREATE: return "CreateTime";
-    case SS_TS_LOG_APPEND: return "LogAppendTime";
-    default: return "NoTimestampType";
-    }
-}
-
-const char *ss_control_type_name(int type) {
-    static const char *const names[] = {"ABORT",           "COMMIT",        "LEADER_CHANGE", "SNAPSHOT_HEADER",
-                                        "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS"};
-    return type >= 0 && type <= 6 ? names[type] : "UNKNOWN";
 }

@@ -413,3 +413,8 @@ ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *s
     *out_len = o.len;
     return SS_E_OK;
 }
+
+const char *ss_codec_name(int codec) {
+    static const char *const names[] = {"none", "gzip", "snappy", "lz4", "zstd"};
+    return codec >= 0 && codec <= 4 ? names[codec] : NULL;
+}
