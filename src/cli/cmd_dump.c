@@ -440,9 +440,14 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         }
     }
 
-    ss_walker w;
-    ss_walker_init(&w, seg, opt->max_bytes);
-    ss_walker_set_decoder(&w, dec);
+    ss_walker *w = ss_walker_new(seg, opt->max_bytes);
+    if (!w) {
+        out_flush(o);
+        warnx_("%s: out of memory", path);
+        ss_segment_close(seg);
+        return EXIT_TROUBLE;
+    }
+    ss_walker_set_decoder(w, dec);
     ss_window win = {0}; /* batches copied with pread, not read through the mapping */
     ss_event ev;
     offset_pairs gaps = {0};
@@ -450,7 +455,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     bool have_last = false;
     uint64_t undecodable = 0; /* bytes of batches whose records could not be decoded */
     for (;;) {
-        ss_event_kind k = ss_walker_next_copy(&w, &win, &ev);
+        ss_event_kind k = ss_walker_next_copy(w, &win, &ev);
         if (k == SS_EV_END) break;
         if (k == SS_EV_DAMAGE) {
             rc = exit_merge(rc, EXIT_DAMAGE);
@@ -512,7 +517,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         }
     }
     if (opt->json) {
-        json_end(o, path, &ev, w.damaged_bytes + undecodable);
+        json_end(o, path, &ev, ss_walker_damaged_bytes(w) + undecodable);
     } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {
         out_lit(o, "Found ");
         out_u64(o, ev.tail_bytes);
@@ -531,6 +536,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     }
     free(gaps.v);
     ss_window_free(&win);
+    ss_walker_free(w);
     ss_segment_close(seg);
     return rc;
 }

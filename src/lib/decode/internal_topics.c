@@ -25,6 +25,7 @@
 
 #include "base/grow.h"
 #include "base/reader.h"
+#include "format/walker.h"
 #include "segscan/decode.h"
 
 /* ---- message definitions ------------------------------------------------------------ */

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,6 +51,16 @@ void ss_walker_init(ss_walker *w, const ss_segment *s, uint64_t limit) {
     w->limit = limit < s->size ? limit : s->size;
     w->shrunk_at = UINT64_MAX;
 }
+
+ss_walker *ss_walker_new(const ss_segment *s, uint64_t limit) {
+    ss_walker *w = malloc(sizeof *w);
+    if (w) ss_walker_init(w, s, limit);
+    return w;
+}
+
+void ss_walker_free(ss_walker *w) { free(w); }
+
+uint64_t ss_walker_damaged_bytes(const ss_walker *w) { return w->damaged_bytes; }
 
 /* ---- live files ------------------------------------------------------------- */
 
