@@ -71,8 +71,11 @@ typedef struct ss_batch {
     uint32_t crc_computed;
     bool crc_valid;      /* Kafka's isValid() */
     const uint8_t *data; /* the whole entry, `size` bytes */
-    /* private to the library */
-    int32_t legacy_inner_count; /* number of inner messages (legacy compressed), -1 unknown */
+    /* legacy: the messages an entry holds (1 for an uncompressed one), counted
+     * when a compressed wrapper was decompressed to find its first inner
+     * offset (a decoder was given, its CRC is valid); -1 when not known, and
+     * for v2 (count says it) */
+    int32_t legacy_inner_count;
 } ss_batch;
 
 /* ---- segment files ----------------------------------------------------- */
