@@ -5,28 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common.h"
 #include "out.h"
 #include "segscan/segscan.h"
-
-/* Exit codes (DESIGN section 5): when several apply, the first of 2, 3, 1, 0 wins. */
-enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2, EXIT_DAMAGE = 3 };
-int exit_merge(int a, int b);
-
-/* Diagnostics on stderr, prefixed "segscan: ". */
-void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "segscan: FILE: byte P (baseOffset B): reason [kind]" */
-void report_error(const char *file, const ss_error *e);
-
-bool parse_u64(const char *s, uint64_t *v);
-/* All of stdin into a new buffer (free it); 0, or -1 when reading failed or memory ran out. */
-int cli_read_stdin(uint8_t **buf, size_t *len);
-
-/* --local-time (scan, dups, producers, txns, explain, diff): human timestamps in the local
- * time of TZ with its UTC offset instead of UTC. Set by the option parsers (main.c). */
-extern bool cli_local_time;
-/* A time for text output: "2023-11-14T22:13:20.000Z", or with cli_local_time the local time
- * and its offset, "2023-11-14T23:13:20.000+01:00" ("Z" when the offset is 0). ms >= 0. */
-void cli_format_time(int64_t ms, char *buf, size_t n);
 
 struct dump_opts {
     bool deep;      /* --deep-iteration (implied by --print-data-log) */
@@ -96,9 +77,6 @@ struct scan_cli {
 
 /* The transactional.id of a producer id, or NULL. */
 const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
-
-/* The name of command i (main.c's table), NULL past the last. */
-const char *cli_command_name(size_t i);
 
 int cmd_scan(int argc, char **argv);
 int cmd_dups(int argc, char **argv);
