@@ -570,51 +570,6 @@ static void text_summary(struct scan_cli *c) {
 
 /* ---- running ---------------------------------------------------------------------------- */
 
-/* "512M", "2G", "1048576", "64MiB": bytes (binary multiples). */
-static bool parse_size(const char *s, uint64_t *v) {
-    if (!s || !*s || *s == '-') return false;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || end == s) return false;
-    unsigned shift = 0;
-    switch (*end) {
-    case 'k':
-    case 'K':
-        shift = 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        shift = 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        shift = 30;
-        end++;
-        break;
-    case 't':
-    case 'T':
-        shift = 40;
-        end++;
-        break;
-    default: break;
-    }
-    if (shift && *end == 'i') end++;
-    if (*end == 'B' || *end == 'b') end++;
-    if (*end) return false;
-    if (shift && x > (UINT64_MAX >> shift)) return false;
-    *v = (uint64_t)x << shift;
-    return true;
-}
-
-/* Half of the RAM, or no limit when unknown. */
-static uint64_t default_max_memory(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return 0;
-    return (uint64_t)pages * (uint64_t)size / 2;
-}
 
 /* ---- progress (issue 8): one line on stderr, redrawn with \r ----------------------------------
  * The library calls progress_cb from the thread that runs the analysis after
@@ -708,14 +663,6 @@ static int hexval(char ch) {
     return -1;
 }
 
-static bool parse_i64(const char *s, int64_t *v) {
-    if (!s || !*s) return false;
-    char *end;
-    long long x = strtoll(s, &end, 10);
-    if (*end) return false;
-    *v = x;
-    return true;
-}
 
 static bool parse_fail_on(const char *s, unsigned *f) {
     char buf[256];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "segscan/base.h"
@@ -40,6 +41,61 @@ bool parse_u64(const char *s, uint64_t *v) {
     if (errno || *end) return false;
     *v = x;
     return true;
+}
+
+bool parse_i64(const char *s, int64_t *v) {
+    if (!s || !*s) return false;
+    char *end;
+    long long x = strtoll(s, &end, 10);
+    if (*end) return false;
+    *v = x;
+    return true;
+}
+
+/* "512M", "2G", "1048576", "64MiB": bytes (binary multiples). */
+bool parse_size(const char *s, uint64_t *v) {
+    if (!s || !*s || *s == '-') return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || end == s) return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
+    default: break;
+    }
+    if (shift && *end == 'i') end++;
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end) return false;
+    if (shift && x > (UINT64_MAX >> shift)) return false;
+    *v = (uint64_t)x << shift;
+    return true;
+}
+
+/* Half of the RAM, or no limit when unknown. */
+uint64_t default_max_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0) return 0;
+    return (uint64_t)pages * (uint64_t)size / 2;
 }
 
 bool cli_local_time;

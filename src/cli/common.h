@@ -18,6 +18,12 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_error(const char *file, const ss_error *e);
 
 bool parse_u64(const char *s, uint64_t *v);
+/* A decimal number, '-' allowed. */
+bool parse_i64(const char *s, int64_t *v);
+/* A size: "512M", "2G", "1048576", "64MiB" (K, M, G, T: binary multiples). */
+bool parse_size(const char *s, uint64_t *v);
+/* Half of the RAM, or 0 (no limit) when unknown. */
+uint64_t default_max_memory(void);
 /* All of stdin into a new buffer (free it); 0, or -1 when reading failed or memory ran out. */
 int cli_read_stdin(uint8_t **buf, size_t *len);
 
