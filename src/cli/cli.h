@@ -94,7 +94,6 @@ const char *scan_part_name(const struct scan_cli *c, uint32_t part);
 void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
 /* JSON: ,"name":<bytes> and ,"nameLossy":true when the utf8 rendering replaced bytes */
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len);
-void scan_json_key(ss_out *o, const char *k); /* ,"k": */
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);

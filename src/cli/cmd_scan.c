@@ -195,14 +195,8 @@ const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *l
     return t->transactional_id;
 }
 
-void scan_json_key(ss_out *o, const char *k) {
-    out_str(o, ",\"");
-    out_str(o, k);
-    out_str(o, "\":");
-}
-
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len) {
-    scan_json_key(o, name);
+    out_json_key(o, name);
     if (out_json_bytes(o, m, p, len)) {
         out_str(o, ",\"");
         out_str(o, name);
@@ -211,17 +205,17 @@ void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8
 }
 
 static void jkv_u64(ss_out *o, const char *k, uint64_t v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_u64(o, v);
 }
 
 static void jkv_bool(ss_out *o, const char *k, bool v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_bool(o, v);
 }
 
 static void jkv_opt(ss_out *o, const char *k, int64_t v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     if (v < 0) out_str(o, "null");
     else out_i64(o, v);
 }
@@ -234,10 +228,10 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     const ss_input_partition *ip = P->input;
     out_str(o, "{\"type\":\"partition\",\"partition\":");
     out_json_cstr(o, ip->name);
-    scan_json_key(o, "topic");
+    out_json_key(o, "topic");
     out_json_cstr(o, ip->topic);
     jkv_opt(o, "partitionNumber", ip->partition);
-    scan_json_key(o, "path");
+    out_json_key(o, "path");
     out_json_cstr(o, ip->path);
     jkv_u64(o, "segments", P->segments);
     jkv_u64(o, "records", P->records);
@@ -342,14 +336,14 @@ static void json_damage(struct scan_cli *c) {
         out_str(o, ss_errkind_is_damage(d->err.kind) ? "{\"type\":\"error\",\"partition\":"
                                                      : "{\"type\":\"notice\",\"partition\":");
         out_json_cstr(o, ip->name);
-        scan_json_key(o, "file");
+        out_json_key(o, "file");
         out_json_cstr(o, file ? file : "-");
         jkv_u64(o, "position", d->err.position);
         jkv_opt(o, "baseOffset", d->err.base_offset);
         jkv_u64(o, "length", d->err.length);
-        scan_json_key(o, "kind");
+        out_json_key(o, "kind");
         out_json_cstr(o, ss_errkind_name(d->err.kind));
-        scan_json_key(o, "reason");
+        out_json_key(o, "reason");
         out_json_cstr(o, d->err.msg);
         out_str(o, "}\n");
     }

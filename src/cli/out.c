@@ -463,3 +463,9 @@ void out_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
 }
 
 const char *plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+void out_json_key(ss_out *o, const char *k) {
+    out_str(o, ",\"");
+    out_str(o, k);
+    out_str(o, "\":");
+}
