@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 
 static const char dump_usage[] =
     "usage: segscan dump [options] FILE...\n"

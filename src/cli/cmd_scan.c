@@ -16,7 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "scan.h"
 
 static const char scan_usage_common[] =
     "  --json                   JSON Lines, one object per partition/group/session/transaction,\n"

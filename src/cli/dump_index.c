@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 #include "segscan/files.h"
 
 enum idx_type { T_NONE, T_INDEX, T_TIMEINDEX, T_TXNINDEX, T_SNAPSHOT };

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 #include "segscan/decode.h"
 
 /* One decoder for the process, created on first use (still reachable at exit). */

@@ -2,8 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "common.h"
+#include "segscan/segscan.h"
 
 static const char usage_text[] =
     "usage: segscan [scan] [options] PATH...\n"

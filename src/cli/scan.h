@@ -1,60 +1,17 @@
-/* segscan CLI - what the subcommands share. */
-#ifndef SS_CLI_H
-#define SS_CLI_H
+/* segscan CLI - the analysis commands: scan (the default), dups, producers,
+ * txns and explain. cmd_scan.c parses the options, runs the library's
+ * analysis and prints the summary; cmd_dups.c, cmd_producers.c, cmd_explain.c
+ * and report.c print the other views. The library computes, these files only
+ * print. */
+#ifndef SS_CLI_SCAN_H
+#define SS_CLI_SCAN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "common.h"
 #include "out.h"
 #include "segscan/segscan.h"
-
-struct dump_opts {
-    bool deep;      /* --deep-iteration (implied by --print-data-log) */
-    bool data;      /* --print-data-log */
-    bool skip_meta; /* --skip-record-metadata */
-    bool json;
-    bool verify_index_only, index_sanity_check;
-    bool offsets_decoder, txn_log_decoder;
-    uint64_t max_bytes; /* UINT64_MAX: whole file */
-    uint64_t max_message_size;
-    enum bytes_mode bytes;
-    uint64_t max_batch_bytes;
-};
-
-int cmd_dump(int argc, char **argv);
-
-/* What the dumps of segments and of index files share (cmd_dump.c). */
-const char *dump_base_name(const char *path);                       /* after the last '/' */
-void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
-/* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
-typedef struct offset_pairs {
-    int64_t (*v)[2];
-    size_t n, cap;
-} offset_pairs;
-void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
-int cmd_verify(int argc, char **argv);                        /* cmd_verify.c */
-int cmd_coordinator(int argc, char **argv);                   /* cmd_coordinator.c */
-
-/* Index, time index, transaction index and producer snapshot files
- * (cmd_dump_index.c). Returns an exit code. */
-int dump_index_file(const char *path, const struct dump_opts *o, ss_out *out);
-bool is_index_file(const char *path);
-
-/* --offsets-decoder / --transaction-log-decoder (dump_internal.c): the key and
- * payload of a record of __consumer_offsets or __transaction_state. Text: what
- * kafka-dump-log.sh prints after the record's metadata (prefix, then "key: ..."
- * and " payload: ..."); JSON: a ,"decoded":{...} member of the record object. */
-void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file, const ss_record *r,
-                        const char *prefix);
-void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record *r);
-
-/* ---- analysis commands: scan (default), dups, producers, txns, explain ----
- * cmd_scan.c parses the options, runs the library's analysis and prints the
- * summary; cmd_dups.c, cmd_producers.c, cmd_explain.c and cmd_report.c print
- * the other views. The library computes, these files only print. */
-#include "segscan/analyze.h"
-#include "segscan/decode.h"
 
 enum scan_mode { MODE_SCAN, MODE_DUPS, MODE_PRODUCERS, MODE_TXNS, MODE_EXPLAIN };
 enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4 };
@@ -78,12 +35,6 @@ struct scan_cli {
 /* The transactional.id of a producer id, or NULL. */
 const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
 
-int cmd_scan(int argc, char **argv);
-int cmd_dups(int argc, char **argv);
-int cmd_producers(int argc, char **argv);
-int cmd_txns(int argc, char **argv);
-int cmd_explain(int argc, char **argv);
-int cmd_diff(int argc, char **argv); /* cmd_diff.c */
 
 /* colour: the escape sequence when colour is on, else "" */
 const char *scan_sgr(const struct scan_cli *c, const char *code);
