@@ -76,24 +76,6 @@ static const struct option dump_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b) {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 64;
-        void *nv = realloc(p->v, nc * sizeof *p->v);
-        if (!nv) return;
-        p->v = nv;
-        p->cap = nc;
-    }
-    p->v[p->n][0] = a;
-    p->v[p->n][1] = b;
-    p->n++;
-}
-
-const char *dump_base_name(const char *path) {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* Java's Long.parseLong of the file name up to the first '.', as DumpLogSegments does. */
 static bool start_offset_of(const char *path, int64_t *v) {
     const char *name = dump_base_name(path);
@@ -262,13 +244,6 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
 }
 
 /* ---- JSON form ------------------------------------------------------------------ */
-
-void dump_json_head(ss_out *o, const char *type, const char *file) {
-    out_lit(o, "{\"type\":\"");
-    out_str(o, type);
-    out_lit(o, "\",\"file\":");
-    out_json_cstr(o, file);
-}
 
 /* ,"key":value with the key a string literal (no strlen on the hot path). */
 #define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))

@@ -22,7 +22,7 @@ struct dump_opts {
     uint64_t max_batch_bytes;
 };
 
-/* What the dumps of segments and of index files share (cmd_dump.c). */
+/* What the dumps of segments and of index files share (dump_common.c). */
 const char *dump_base_name(const char *path);                       /* after the last '/' */
 void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
 /* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
