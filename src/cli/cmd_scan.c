@@ -207,22 +207,6 @@ void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8
     }
 }
 
-static void jkv_u64(ss_out *o, const char *k, uint64_t v) {
-    out_json_key(o, k);
-    out_u64(o, v);
-}
-
-static void jkv_bool(ss_out *o, const char *k, bool v) {
-    out_json_key(o, k);
-    out_bool(o, v);
-}
-
-static void jkv_opt(ss_out *o, const char *k, int64_t v) {
-    out_json_key(o, k);
-    if (v < 0) out_str(o, "null");
-    else out_i64(o, v);
-}
-
 /* ---- JSON objects ------------------------------------------------------------------ */
 
 void scan_json_partition(struct scan_cli *c, uint32_t i) {
@@ -233,18 +217,18 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     out_json_cstr(o, ip->name);
     out_json_key(o, "topic");
     out_json_cstr(o, ip->topic);
-    jkv_opt(o, "partitionNumber", ip->partition);
+    out_kv_opt(o, "partitionNumber", ip->partition);
     out_json_key(o, "path");
     out_json_cstr(o, ip->path);
-    jkv_u64(o, "segments", P->segments);
-    jkv_u64(o, "records", P->records);
-    jkv_u64(o, "batches", P->batches);
-    jkv_u64(o, "controlRecords", P->control_records);
-    jkv_u64(o, "controlBatches", P->control_batches);
-    jkv_opt(o, "firstOffset", P->first_offset);
-    jkv_opt(o, "nextOffset", P->next_offset);
-    jkv_opt(o, "firstTimestamp", P->has_timestamps ? P->min_timestamp : -1);
-    jkv_opt(o, "lastTimestamp", P->has_timestamps ? P->max_timestamp : -1);
+    out_kv_u64(o, "segments", P->segments);
+    out_kv_u64(o, "records", P->records);
+    out_kv_u64(o, "batches", P->batches);
+    out_kv_u64(o, "controlRecords", P->control_records);
+    out_kv_u64(o, "controlBatches", P->control_batches);
+    out_kv_opt(o, "firstOffset", P->first_offset);
+    out_kv_opt(o, "nextOffset", P->next_offset);
+    out_kv_opt(o, "firstTimestamp", P->has_timestamps ? P->min_timestamp : -1);
+    out_kv_opt(o, "lastTimestamp", P->has_timestamps ? P->max_timestamp : -1);
     out_str(o, ",\"codecs\":{");
     bool first = true;
     for (int k = 0; k < 8; k++) {
@@ -256,37 +240,37 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
         out_u64(o, P->codec_batches[k]);
     }
     out_ch(o, '}');
-    jkv_u64(o, "duplicateGroups", P->duplicate_groups);
-    jkv_u64(o, "duplicateRecords", P->duplicate_records);
-    jkv_u64(o, "maxCopies", P->max_copies);
-    jkv_bool(o, "duplicatesExcluded", P->dups_excluded);
-    jkv_u64(o, "producers", P->producers);
-    jkv_u64(o, "sessions", P->sessions);
-    jkv_u64(o, "nonIdempotentRecords", P->non_idempotent_records);
-    jkv_u64(o, "sequenceGaps", P->sequence_gaps);
-    jkv_u64(o, "sequenceGapsExplained", P->sequence_gaps_explained);
-    jkv_u64(o, "duplicateSequences", P->duplicate_sequences);
-    jkv_u64(o, "outOfOrderBatches", P->out_of_order_batches);
-    jkv_u64(o, "epochBumps", P->epoch_bumps);
-    jkv_bool(o, "compacted", P->compacted);
-    jkv_opt(o, "lastStableOffset", P->lso);
-    jkv_opt(o, "highWatermark", ip->high_watermark);
-    jkv_opt(o, "logStartOffset", ip->log_start_offset);
-    jkv_u64(o, "readCommittedRecords", P->read_committed_records);
-    jkv_u64(o, "committed", P->txn_committed);
-    jkv_u64(o, "aborted", P->txn_aborted);
-    jkv_u64(o, "open", P->txn_open);
-    jkv_u64(o, "hanging", P->txn_hanging);
-    jkv_u64(o, "empty", P->txn_empty);
-    jkv_u64(o, "abortedRecords", P->aborted_records);
-    jkv_opt(o, "now", P->now_ms);
-    jkv_u64(o, "damagedBytes", P->damaged_bytes);
-    jkv_u64(o, "tailBytes", P->tail_bytes);
-    jkv_u64(o, "skippedLargeBatches", P->skipped_large_batches);
-    jkv_u64(o, "hiddenBelowLogStart", P->hidden_below_log_start);
-    jkv_u64(o, "outsideWindow", P->outside_window);
-    jkv_u64(o, "segmentsSkipped", P->segments_skipped);
-    jkv_u64(o, "bytesSkipped", P->bytes_skipped);
+    out_kv_u64(o, "duplicateGroups", P->duplicate_groups);
+    out_kv_u64(o, "duplicateRecords", P->duplicate_records);
+    out_kv_u64(o, "maxCopies", P->max_copies);
+    out_kv_bool(o, "duplicatesExcluded", P->dups_excluded);
+    out_kv_u64(o, "producers", P->producers);
+    out_kv_u64(o, "sessions", P->sessions);
+    out_kv_u64(o, "nonIdempotentRecords", P->non_idempotent_records);
+    out_kv_u64(o, "sequenceGaps", P->sequence_gaps);
+    out_kv_u64(o, "sequenceGapsExplained", P->sequence_gaps_explained);
+    out_kv_u64(o, "duplicateSequences", P->duplicate_sequences);
+    out_kv_u64(o, "outOfOrderBatches", P->out_of_order_batches);
+    out_kv_u64(o, "epochBumps", P->epoch_bumps);
+    out_kv_bool(o, "compacted", P->compacted);
+    out_kv_opt(o, "lastStableOffset", P->lso);
+    out_kv_opt(o, "highWatermark", ip->high_watermark);
+    out_kv_opt(o, "logStartOffset", ip->log_start_offset);
+    out_kv_u64(o, "readCommittedRecords", P->read_committed_records);
+    out_kv_u64(o, "committed", P->txn_committed);
+    out_kv_u64(o, "aborted", P->txn_aborted);
+    out_kv_u64(o, "open", P->txn_open);
+    out_kv_u64(o, "hanging", P->txn_hanging);
+    out_kv_u64(o, "empty", P->txn_empty);
+    out_kv_u64(o, "abortedRecords", P->aborted_records);
+    out_kv_opt(o, "now", P->now_ms);
+    out_kv_u64(o, "damagedBytes", P->damaged_bytes);
+    out_kv_u64(o, "tailBytes", P->tail_bytes);
+    out_kv_u64(o, "skippedLargeBatches", P->skipped_large_batches);
+    out_kv_u64(o, "hiddenBelowLogStart", P->hidden_below_log_start);
+    out_kv_u64(o, "outsideWindow", P->outside_window);
+    out_kv_u64(o, "segmentsSkipped", P->segments_skipped);
+    out_kv_u64(o, "bytesSkipped", P->bytes_skipped);
     out_str(o, "}\n");
 }
 
@@ -294,32 +278,32 @@ static void json_total(struct scan_cli *c) {
     ss_out *o = c->out;
     const ss_an_totals *t = ss_an_totals_get(c->an);
     out_str(o, "{\"type\":\"total\"");
-    jkv_u64(o, "partitions", t->partitions);
-    jkv_u64(o, "segments", t->segments);
-    jkv_u64(o, "records", t->records);
-    jkv_u64(o, "batches", t->batches);
-    jkv_u64(o, "controlRecords", t->control_records);
-    jkv_u64(o, "duplicateGroups", t->duplicate_groups);
-    jkv_u64(o, "duplicateRecords", t->duplicate_records);
-    jkv_u64(o, "maxCopies", t->max_copies);
-    jkv_u64(o, "producers", t->producers);
-    jkv_u64(o, "sessions", t->sessions);
-    jkv_u64(o, "nonIdempotentRecords", t->non_idempotent_records);
-    jkv_u64(o, "sequenceGaps", t->sequence_gaps);
-    jkv_u64(o, "sequenceGapsExplained", t->sequence_gaps_explained);
-    jkv_u64(o, "duplicateSequences", t->duplicate_sequences);
-    jkv_u64(o, "outOfOrderBatches", t->out_of_order_batches);
-    jkv_u64(o, "epochBumps", t->epoch_bumps);
-    jkv_u64(o, "readCommittedRecords", t->read_committed_records);
-    jkv_u64(o, "committed", t->txn_committed);
-    jkv_u64(o, "aborted", t->txn_aborted);
-    jkv_u64(o, "open", t->txn_open);
-    jkv_u64(o, "hanging", t->txn_hanging);
-    jkv_u64(o, "empty", t->txn_empty);
-    jkv_u64(o, "damagedBytes", t->damaged_bytes);
-    jkv_u64(o, "tailBytes", t->tail_bytes);
-    jkv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
-    jkv_u64(o, "copiesInOpenTransactions", t->open_copies);
+    out_kv_u64(o, "partitions", t->partitions);
+    out_kv_u64(o, "segments", t->segments);
+    out_kv_u64(o, "records", t->records);
+    out_kv_u64(o, "batches", t->batches);
+    out_kv_u64(o, "controlRecords", t->control_records);
+    out_kv_u64(o, "duplicateGroups", t->duplicate_groups);
+    out_kv_u64(o, "duplicateRecords", t->duplicate_records);
+    out_kv_u64(o, "maxCopies", t->max_copies);
+    out_kv_u64(o, "producers", t->producers);
+    out_kv_u64(o, "sessions", t->sessions);
+    out_kv_u64(o, "nonIdempotentRecords", t->non_idempotent_records);
+    out_kv_u64(o, "sequenceGaps", t->sequence_gaps);
+    out_kv_u64(o, "sequenceGapsExplained", t->sequence_gaps_explained);
+    out_kv_u64(o, "duplicateSequences", t->duplicate_sequences);
+    out_kv_u64(o, "outOfOrderBatches", t->out_of_order_batches);
+    out_kv_u64(o, "epochBumps", t->epoch_bumps);
+    out_kv_u64(o, "readCommittedRecords", t->read_committed_records);
+    out_kv_u64(o, "committed", t->txn_committed);
+    out_kv_u64(o, "aborted", t->txn_aborted);
+    out_kv_u64(o, "open", t->txn_open);
+    out_kv_u64(o, "hanging", t->txn_hanging);
+    out_kv_u64(o, "empty", t->txn_empty);
+    out_kv_u64(o, "damagedBytes", t->damaged_bytes);
+    out_kv_u64(o, "tailBytes", t->tail_bytes);
+    out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
+    out_kv_u64(o, "copiesInOpenTransactions", t->open_copies);
     out_str(o, ",\"causes\":{");
     for (int k = 1; k < SS_CAUSE_COUNT; k++) {
         if (k > 1) out_ch(o, ',');
@@ -341,9 +325,9 @@ static void json_damage(struct scan_cli *c) {
         out_json_cstr(o, ip->name);
         out_json_key(o, "file");
         out_json_cstr(o, file ? file : "-");
-        jkv_u64(o, "position", d->err.position);
-        jkv_opt(o, "baseOffset", d->err.base_offset);
-        jkv_u64(o, "length", d->err.length);
+        out_kv_u64(o, "position", d->err.position);
+        out_kv_opt(o, "baseOffset", d->err.base_offset);
+        out_kv_u64(o, "length", d->err.length);
         out_json_key(o, "kind");
         out_json_cstr(o, ss_errkind_name(d->err.kind));
         out_json_key(o, "reason");

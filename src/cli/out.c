@@ -469,3 +469,19 @@ void out_json_key(ss_out *o, const char *k) {
     out_str(o, k);
     out_str(o, "\":");
 }
+
+void out_kv_u64(ss_out *o, const char *k, uint64_t v) {
+    out_json_key(o, k);
+    out_u64(o, v);
+}
+
+void out_kv_bool(ss_out *o, const char *k, bool v) {
+    out_json_key(o, k);
+    out_bool(o, v);
+}
+
+void out_kv_opt(ss_out *o, const char *k, int64_t v) {
+    out_json_key(o, k);
+    if (v < 0) out_str(o, "null");
+    else out_i64(o, v);
+}
