@@ -187,7 +187,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     out_str(o, "]}\n");
 }
 
-void dups_print(struct scan_cli *c) {
+static void dups_print(struct scan_cli *c) {
     size_t ng = ss_an_group_count(c->an);
     size_t show = ng;
     if (c->top_set && c->top < ng) show = (size_t)c->top;
@@ -214,3 +214,14 @@ void dups_print(struct scan_cli *c) {
     }
     if (show < ng) out_printf(o, "\n... %zu more %s (--top)\n", ng - show, plural(ng - show, "group", "groups"));
 }
+
+static const struct scan_command dups_command = {
+    .name = "dups",
+    .usage_args = "",
+    .description = "Every duplicate group with every copy (partition, offset, timestamp, producer, sequence, cause).",
+    .explain = false,
+    .txn_ids = true,
+    .print = dups_print,
+};
+
+int cmd_dups(int argc, char **argv) { return scan_run(&dups_command, argc, argv); }

@@ -308,7 +308,7 @@ static void text_single(struct scan_cli *c, const ss_an_match *m) {
     free(b.p);
 }
 
-void explain_print(struct scan_cli *c) {
+static void explain_print(struct scan_cli *c) {
     ss_out *o = c->out;
     size_t n = ss_an_match_count(c->an);
     if (n == 0) {
@@ -346,3 +346,15 @@ void explain_print(struct scan_cli *c) {
                    n, plural(n, "is", "are"));
     free(seen);
 }
+
+static const struct scan_command explain_command = {
+    .name = "explain",
+    .usage_args = " (--value V|--value-hex H|--value-contains S|--key K|--offset P:O)",
+    .description = "Every copy of the matching record(s) and, for each, why it exists.\n"
+                   "  --value V | --value-hex HEX | --value-contains S | --key K | --offset PARTITION:OFFSET",
+    .explain = true,
+    .txn_ids = true,
+    .print = explain_print,
+};
+
+int cmd_explain(int argc, char **argv) { return scan_run(&explain_command, argc, argv); }

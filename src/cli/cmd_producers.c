@@ -144,7 +144,7 @@ void producers_text_partition(struct scan_cli *c, uint32_t part) {
     }
 }
 
-void producers_print(struct scan_cli *c) {
+static void producers_print(struct scan_cli *c) {
     size_t n = ss_an_session_count(c->an);
     if (c->json) {
         for (size_t i = 0; i < n; i++) producers_json_session(c, ss_an_session_at(c->an, i));
@@ -210,7 +210,7 @@ void txns_text_counts(struct scan_cli *c, uint32_t part) {
     if (empty_abort) out_printf(o, " (%" PRIu64 " empty)", empty_abort);
 }
 
-void txns_print(struct scan_cli *c) {
+static void txns_print(struct scan_cli *c) {
     ss_out *o = c->out;
     size_t np = ss_an_partition_count(c->an), nt = ss_an_txn_count(c->an);
     if (c->json) {
@@ -270,3 +270,25 @@ void txns_print(struct scan_cli *c) {
         }
     }
 }
+
+static const struct scan_command producers_command = {
+    .name = "producers",
+    .usage_args = "",
+    .description = "The producer sessions: (producer id, epoch) per partition with sequence ranges, gaps and repeats.",
+    .explain = false,
+    .txn_ids = true,
+    .print = producers_print,
+};
+
+int cmd_producers(int argc, char **argv) { return scan_run(&producers_command, argc, argv); }
+
+static const struct scan_command txns_command = {
+    .name = "txns",
+    .usage_args = "",
+    .description = "The transactions per producer and partition, the last stable offset and read_committed counts.",
+    .explain = false,
+    .txn_ids = false,
+    .print = txns_print,
+};
+
+int cmd_txns(int argc, char **argv) { return scan_run(&txns_command, argc, argv); }
