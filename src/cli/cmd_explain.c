@@ -16,34 +16,6 @@
 #define BOLD "\033[1m"
 #define RST "\033[0m"
 
-/* A growing string for building sentences. */
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    va_list ap;
-    for (;;) {
-        size_t room = b->cap - b->n;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
-        va_end(ap);
-        if (k < 0) return;
-        if ((size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = b->cap ? b->cap * 2 : 256;
-        while (nc - b->n <= (size_t)k) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) return;
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
 /* "payments-dup-0 offsets 0, 1, 2" for the copies of group gi with that
  * cause (and the original when with_original is set); at most 10 listed. */
 static void list_offsets(struct scan_cli *c, size_t gi, int cause, bool with_original, sbuf *b) {

@@ -58,6 +58,14 @@ void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
 /* JSON: ,"name":<bytes> and ,"nameLossy":true when the utf8 rendering replaced bytes */
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len);
 
+/* A growing string for building sentences: zero-initialise, sb_printf to it, free(p).
+ * Memory running out leaves it shorter. */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);
 void producers_json_session(struct scan_cli *c, const ss_an_session *s);

@@ -2,8 +2,10 @@
  * partition names, previews of keys and values, the JSON byte fields, the
  * transactional.id of a producer id. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common.h"
 #include "out.h"
@@ -65,5 +67,26 @@ void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8
         out_str(o, ",\"");
         out_str(o, name);
         out_str(o, "Lossy\":true");
+    }
+}
+
+void sb_printf(sbuf *b, const char *fmt, ...) {
+    va_list ap;
+    for (;;) {
+        size_t room = b->cap - b->n;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
+        va_end(ap);
+        if (k < 0) return;
+        if ((size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = b->cap ? b->cap * 2 : 256;
+        while (nc - b->n <= (size_t)k) nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) return;
+        b->p = np;
+        b->cap = nc;
     }
 }
