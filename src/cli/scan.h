@@ -69,6 +69,8 @@ void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);
 void producers_json_session(struct scan_cli *c, const ss_an_session *s);
+/* A session's lines, each starting with indent; every session of a partition under "  sessions". */
+void producers_text_session(struct scan_cli *c, const ss_an_session *s, const char *indent);
 void producers_text_partition(struct scan_cli *c, uint32_t part);
 void txns_json_txn(struct scan_cli *c, const ss_an_txn *t);
 /* "N committed (E empty), M aborted (F empty)" of partition part: each empty transaction
