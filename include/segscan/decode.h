@@ -27,8 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/analyze.h"
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
+#include "segscan/record.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,9 +41,9 @@ extern "C" {
 enum ss_jkind {
     SS_J_NULL = 0,
     SS_J_BOOL,
-    SS_J_INT,          /* int8, int16, int32, int64 */
-    SS_J_STRING,       /* str/len: the bytes as stored; Kafka decodes them as UTF-8 with replacement */
-    SS_J_BYTES,        /* str/len: raw bytes; Kafka's JSON writes them in base64 */
+    SS_J_INT,    /* int8, int16, int32, int64 */
+    SS_J_STRING, /* str/len: the bytes as stored; Kafka decodes them as UTF-8 with replacement */
+    SS_J_BYTES,  /* str/len: raw bytes; Kafka's JSON writes them in base64 */
     SS_J_ARRAY,
     SS_J_OBJECT,
 };
@@ -49,71 +51,71 @@ enum ss_jkind {
 /* One node of a decoded message. Index 0 of the node array is never a real
  * node, so 0 means "none" in first/next. */
 typedef struct ss_jnode {
-    int kind;                 /* enum ss_jkind */
-    const char *name;         /* member name inside an object (camelCase as Kafka's JSON), NULL in an array */
-    int64_t num;              /* SS_J_INT, SS_J_BOOL (0/1) */
-    const uint8_t *str;       /* SS_J_STRING, SS_J_BYTES: points into the record or the decoder */
+    int kind;           /* enum ss_jkind */
+    const char *name;   /* member name inside an object (camelCase as Kafka's JSON), NULL in an array */
+    int64_t num;        /* SS_J_INT, SS_J_BOOL (0/1) */
+    const uint8_t *str; /* SS_J_STRING, SS_J_BYTES: points into the record or the decoder */
     size_t len;
-    uint32_t first;           /* SS_J_ARRAY, SS_J_OBJECT: first child, 0 when empty */
-    uint32_t next;            /* next sibling, 0 at the end */
+    uint32_t first; /* SS_J_ARRAY, SS_J_OBJECT: first child, 0 when empty */
+    uint32_t next;  /* next sibling, 0 at the end */
 } ss_jnode;
 
 enum ss_ctopic_kind {
-    SS_CTOPIC_OFFSETS = 1,    /* __consumer_offsets (--offsets-decoder) */
-    SS_CTOPIC_TXN_LOG = 2,    /* __transaction_state (--transaction-log-decoder) */
+    SS_CTOPIC_OFFSETS = 1, /* __consumer_offsets (--offsets-decoder) */
+    SS_CTOPIC_TXN_LOG = 2, /* __transaction_state (--transaction-log-decoder) */
 };
 
 enum ss_cdec_status {
-    SS_CDEC_OK = 0,           /* key (and value unless tombstone) decoded */
-    SS_CDEC_UNKNOWN_TYPE,     /* message: "Unknown record type T at offset O, skipping." */
-    SS_CDEC_ERROR,            /* message: "Error at offset O, skipping. <reason>" */
-    SS_CDEC_NO_KEY,           /* a record without a key: Kafka's tool dies on it; message says why */
+    SS_CDEC_OK = 0,       /* key (and value unless tombstone) decoded */
+    SS_CDEC_UNKNOWN_TYPE, /* message: "Unknown record type T at offset O, skipping." */
+    SS_CDEC_ERROR,        /* message: "Error at offset O, skipping. <reason>" */
+    SS_CDEC_NO_KEY,       /* a record without a key: Kafka's tool dies on it; message says why */
 };
 
 typedef struct ss_cdecoded {
-    int status;               /* enum ss_cdec_status */
-    int16_t record_type;      /* the key's first int16, -1 when the key is shorter */
-    bool known_to_kafka;      /* SS_CDEC_UNKNOWN_TYPE: Kafka 4.0 decodes this type, segscan does not */
-    const char *key_name;     /* "OffsetCommitKey", "GroupMetadataKey", "TransactionLogKey", or NULL */
-    bool tombstone;           /* null value: Kafka prints <DELETE> */
-    int16_t value_version;    /* -1 for a tombstone */
-    const ss_jnode *nodes;    /* valid until the next decode with the same decoder */
-    uint32_t key;             /* the key message object, 0 when none */
-    uint32_t value;           /* the value message object, 0 when none */
+    int status;            /* enum ss_cdec_status */
+    int16_t record_type;   /* the key's first int16, -1 when the key is shorter */
+    bool known_to_kafka;   /* SS_CDEC_UNKNOWN_TYPE: Kafka 4.0 decodes this type, segscan does not */
+    const char *key_name;  /* "OffsetCommitKey", "GroupMetadataKey", "TransactionLogKey", or NULL */
+    bool tombstone;        /* null value: Kafka prints <DELETE> */
+    int16_t value_version; /* -1 for a tombstone */
+    const ss_jnode *nodes; /* valid until the next decode with the same decoder */
+    uint32_t key;          /* the key message object, 0 when none */
+    uint32_t value;        /* the value message object, 0 when none */
     char message[512];
 } ss_cdecoded;
 
 typedef struct ss_cdecoder ss_cdecoder;
 
-ss_cdecoder *ss_cdecoder_new(void);
-void ss_cdecoder_free(ss_cdecoder *d);
+SS_API ss_cdecoder *ss_cdecoder_new(void);
+SS_API void ss_cdecoder_free(ss_cdecoder *d);
 /* Decode one record of an internal topic. Returns out->status. SS_E_NOMEM is
  * reported as SS_CDEC_ERROR with an "out of memory" message. */
-int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out);
+SS_API int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out);
 
 /* The name Kafka gives a transaction state id (TransactionState), or NULL. */
-const char *ss_txn_state_name(int id);
+SS_API const char *ss_txn_state_name(int id);
 
 /* ---- coordinators ----------------------------------------------------------------- */
 
 /* Java's String.hashCode of the UTF-8 text id[0..len): s[0]*31^(n-1) + ... +
  * s[n-1] over UTF-16 code units, int arithmetic. Malformed UTF-8 decodes to
  * U+FFFD as Java's decoder does. */
-int32_t ss_java_string_hash(const uint8_t *id, size_t len);
+SS_API int32_t ss_java_string_hash(const uint8_t *id, size_t len);
 /* Kafka's Utils.abs(id.hashCode()) % partitions (Utils.abs maps
  * Integer.MIN_VALUE to 0). partitions must be > 0; -1 otherwise. */
-int32_t ss_coordinator_partition(const uint8_t *id, size_t len, int32_t partitions);
+SS_API int32_t ss_coordinator_partition(const uint8_t *id, size_t len, int32_t partitions);
 
 /* ---- transactional ids of producer ids ----------------------------------------------- */
 
 typedef struct ss_txn_id {
     int64_t producer_id;
-    int16_t producer_epoch;          /* the epoch of the latest record naming this pid */
-    const char *transactional_id;    /* NUL-terminated copy of the stored bytes (may contain invalid UTF-8) */
+    int16_t producer_epoch;       /* the epoch of the latest record naming this pid */
+    const char *transactional_id; /* NUL-terminated copy of the stored bytes (may contain invalid UTF-8) */
     size_t transactional_id_len;
-    int state;                       /* TransactionState id of that record (ss_txn_state_name) */
-    uint32_t partition;              /* index of the __transaction_state input partition */
-    int64_t offset;                  /* offset of that record */
+    int state;          /* TransactionState id of that record (ss_txn_state_name) */
+    uint32_t partition; /* index of the __transaction_state input partition */
+    int64_t offset;     /* offset of that record */
 } ss_txn_id;
 
 typedef struct ss_txn_ids ss_txn_ids;
@@ -125,13 +127,13 @@ typedef struct ss_txn_ids ss_txn_ids;
  * (partition order, then offset) wins; a tombstone does not remove a pid.
  * Damaged batches are skipped. Returns SS_E_OK (possibly with no entries) or
  * SS_E_NOMEM; *out is always set and must be freed with ss_txn_ids_free. */
-ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err);
-size_t ss_txn_ids_count(const ss_txn_ids *t);
+SS_API ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err);
+SS_API size_t ss_txn_ids_count(const ss_txn_ids *t);
 /* Entries sorted by producer id. */
-const ss_txn_id *ss_txn_ids_at(const ss_txn_ids *t, size_t i);
+SS_API const ss_txn_id *ss_txn_ids_at(const ss_txn_ids *t, size_t i);
 /* The entry of a producer id, or NULL. */
-const ss_txn_id *ss_txn_ids_find(const ss_txn_ids *t, int64_t producer_id);
-void ss_txn_ids_free(ss_txn_ids *t);
+SS_API const ss_txn_id *ss_txn_ids_find(const ss_txn_ids *t, int64_t producer_id);
+SS_API void ss_txn_ids_free(ss_txn_ids *t);
 
 #ifdef __cplusplus
 }

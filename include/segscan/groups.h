@@ -39,8 +39,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/analyze.h"
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
+#include "segscan/segment.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,7 +54,7 @@ enum ss_gprotocol {
     SS_GPROTO_CONSUMER = 2,   /* KIP-848 ConsumerGroup* records */
 };
 /* "none", "classic", "consumer" */
-const char *ss_gprotocol_name(int protocol);
+SS_API const char *ss_gprotocol_name(int protocol);
 
 enum ss_goutcome {
     SS_GOUT_PLAIN = 0,        /* not transactional */
@@ -61,10 +63,10 @@ enum ss_goutcome {
     SS_GOUT_OPEN = 3,         /* no marker yet */
 };
 /* "plain", "committed", "aborted", "open" */
-const char *ss_goutcome_name(int outcome);
+SS_API const char *ss_goutcome_name(int outcome);
 
 /* MemberState (KIP-848): 0 STABLE, 1 UNREVOKED_PARTITIONS, 2 UNRELEASED_PARTITIONS, 127 UNKNOWN */
-const char *ss_gmember_state_name(int state);
+SS_API const char *ss_gmember_state_name(int state);
 
 typedef struct ss_groups_opts {
     const char *const *groups;   /* read only these group ids (NULL: every group) */
@@ -84,7 +86,7 @@ typedef struct ss_groups_opts {
     size_t max_batch_bytes;      /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
 } ss_groups_opts;
 
-void ss_groups_opts_default(ss_groups_opts *o);
+SS_API void ss_groups_opts_default(ss_groups_opts *o);
 
 /* A data partition as the group records name it: by name (offset commits, classic
  * assignments) or by topic id (KIP-848 assignments). topic is NULL when a topic id
@@ -178,7 +180,7 @@ enum ss_gevent_kind {
     SS_GEV_CREATED = 4,          /* the first record of the group in the log (or the first after a deletion) */
 };
 /* "deleted", "offsets-deleted", "protocol-change", "created" */
-const char *ss_gevent_kind_name(int kind);
+SS_API const char *ss_gevent_kind_name(int kind);
 
 typedef struct ss_gevent {
     int kind;
@@ -269,29 +271,29 @@ typedef struct ss_glog {
 
 typedef struct ss_groups ss_groups;
 
-ss_groups *ss_groups_new(const ss_groups_opts *opts);
-void ss_groups_free(ss_groups *g);
+SS_API ss_groups *ss_groups_new(const ss_groups_opts *opts);
+SS_API void ss_groups_free(ss_groups *g);
 /* Read every __consumer_offsets partition of `in` (which must outlive g) and
  * build the histories; __transaction_state partitions among the inputs give the
  * transactional ids. Returns SS_E_OK, SS_E_NOMEM or SS_E_IO (a temporary file
  * failed); damage is recorded, not fatal. */
-ss_errkind ss_groups_run(ss_groups *g, const ss_inputs *in);
-const char *ss_groups_failure(const ss_groups *g);
+SS_API ss_errkind ss_groups_run(ss_groups *g, const ss_inputs *in);
+SS_API const char *ss_groups_failure(const ss_groups *g);
 
-size_t ss_groups_log_count(const ss_groups *g);
-const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i);
+SS_API size_t ss_groups_log_count(const ss_groups *g);
+SS_API const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i);
 
 /* Groups sorted by id (then coordinator partition). */
-size_t ss_groups_count(const ss_groups *g);
-const ss_group *ss_groups_at(const ss_groups *g, size_t i);
+SS_API size_t ss_groups_count(const ss_groups *g);
+SS_API const ss_group *ss_groups_at(const ss_groups *g, size_t i);
 
 /* Notices and damage, for the user: level SS_NOTE_INFO (an unknown record type),
  * SS_NOTE_WARN, SS_NOTE_ERROR (damage: unreadable bytes). */
-size_t ss_groups_note_count(const ss_groups *g);
-const char *ss_groups_note(const ss_groups *g, size_t i, int *level);
+SS_API size_t ss_groups_note_count(const ss_groups *g);
+SS_API const char *ss_groups_note(const ss_groups *g, size_t i, int *level);
 /* Damage was met (exit 3), and files that could not be opened (exit 2). */
-uint64_t ss_groups_damage(const ss_groups *g);
-uint64_t ss_groups_unreadable(const ss_groups *g);
+SS_API uint64_t ss_groups_damage(const ss_groups *g);
+SS_API uint64_t ss_groups_unreadable(const ss_groups *g);
 
 /* ---- commits (opts.commits) ---------------------------------------------------------- */
 
@@ -319,12 +321,12 @@ typedef struct ss_gcommit {
 typedef struct ss_gcommit_iter ss_gcommit_iter;
 /* Commits kept of group i, by topic, partition, then log order. Returns NULL when
  * memory runs out. Each commit stays valid until the next call. */
-ss_gcommit_iter *ss_group_commits(ss_groups *g, size_t i);
+SS_API ss_gcommit_iter *ss_group_commits(ss_groups *g, size_t i);
 /* 1 with a commit, 0 at the end, -1 when a temporary file could not be read. */
-int ss_gcommit_next(ss_gcommit_iter *it, ss_gcommit *out);
-void ss_gcommit_iter_free(ss_gcommit_iter *it);
+SS_API int ss_gcommit_next(ss_gcommit_iter *it, ss_gcommit *out);
+SS_API void ss_gcommit_iter_free(ss_gcommit_iter *it);
 /* Commits written to temporary files because of opts.max_memory (0: none). */
-uint64_t ss_groups_spilled(const ss_groups *g);
+SS_API uint64_t ss_groups_spilled(const ss_groups *g);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "segscan/base.h"
 #include "segscan/groups.h"
 
 static const char groups_usage[] =

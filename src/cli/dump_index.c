@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 #include "segscan/files.h"
 
 enum idx_type { T_NONE, T_INDEX, T_TIMEINDEX, T_TXNINDEX, T_SNAPSHOT };
@@ -52,22 +54,22 @@ static char *sibling(const char *path, const char *suffix) {
 }
 
 static void ji64(ss_out *o, const char *k, int64_t v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_i64(o, v);
 }
 
 static void jnull(ss_out *o, const char *k) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_str(o, "null");
 }
 
 static void jbool(ss_out *o, const char *k, bool v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_bool(o, v);
 }
 
 static void jstr(ss_out *o, const char *k, const char *v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     if (v) out_json_utf8(o, (const uint8_t *)v, strlen(v));
     else out_str(o, "null");
 }
@@ -107,8 +109,7 @@ static int64_t base_offset_of(const char *path, bool *named) {
 static void warn_unnamed(const char *path, bool named, ss_out *o) {
     if (named) return;
     out_flush(o);
-    warnx_("%s: the file name does not start with an offset (kafka-dump-log.sh stops here); using base offset 0",
-           path);
+    warnx_("%s: the file name does not start with an offset (kafka-dump-log.sh stops here); using base offset 0", path);
 }
 
 static void note_entry_problem(ss_out *o, const char *path, const char *what, uint64_t slot, const ss_icheck *c) {
@@ -166,8 +167,7 @@ static int text_sanity(const char *path, const ss_index *ix, const char *abs, ss
                    " (an active segment's index); the %" PRIu64 " %s before it %s",
                    path, ix->stopped_at_slot, ix->listed, plural(ix->listed, "entry", "entries"),
                    plural(ix->listed, "passes", "pass"));
-        else
-            rc = EXIT_DAMAGE;
+        else rc = EXIT_DAMAGE;
     }
     free(msg);
     return rc;

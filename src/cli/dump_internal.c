@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 #include "segscan/decode.h"
 
 /* One decoder for the process, created on first use (still reachable at exit). */
@@ -111,9 +113,7 @@ static void render_value(ss_out *o, const ss_cdecoded *d) {
     out_ch(o, '}');
 }
 
-static int kind_of(const struct dump_opts *opt) {
-    return opt->offsets_decoder ? SS_CTOPIC_OFFSETS : SS_CTOPIC_TXN_LOG;
-}
+static int kind_of(const struct dump_opts *opt) { return opt->offsets_decoder ? SS_CTOPIC_OFFSETS : SS_CTOPIC_TXN_LOG; }
 
 void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file, const ss_record *r,
                         const char *prefix) {

@@ -74,10 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint64_t n = ix->listed < 256 ? ix->listed : 256;
         for (uint64_t i = 0; i < n; i++) {
             ss_icheck out;
-            if (kind == SS_INDEX_OFFSET)
-                (void)ss_index_check_offset(c, ss_index_offset_entry(ix, i), 1u << 20, &out);
-            else
-                (void)ss_index_check_time(c, ss_index_time_entry(ix, i), &out);
+            if (kind == SS_INDEX_OFFSET) (void)ss_index_check_offset(c, ss_index_offset_entry(ix, i), 1u << 20, &out);
+            else (void)ss_index_check_time(c, ss_index_time_entry(ix, i), &out);
         }
         ss_index_checker_free(c);
         ss_segment_close(log);

@@ -39,8 +39,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +67,9 @@ typedef struct an_batch {
     int64_t base_offset, last_offset;
     int64_t max_ts;
     int64_t pid;
-    uint64_t content;         /* XXH3-64 of the records (batches without producer id) */
+    uint64_t content; /* XXH3-64 of the records (batches without producer id) */
     uint64_t position;
-    uint32_t part, seg;       /* partition index, segment index inside it */
+    uint32_t part, seg; /* partition index, segment index inside it */
     uint32_t size, txn;
     int32_t base_seq, count, nrec;
     int16_t epoch;
@@ -94,7 +94,7 @@ typedef struct fp_ent {
 
 #define ENT_GROUPED 0x80000000u
 #define ENT_FAR 0xffffu
-#define MAX_BATCHES ENT_GROUPED   /* batch indexes fit beside the flag */
+#define MAX_BATCHES ENT_GROUPED /* batch indexes fit beside the flag */
 
 static inline bool ent_grouped(const fp_ent *e) { return (e->batch & ENT_GROUPED) != 0; }
 static inline uint32_t ent_batch(const fp_ent *e) { return e->batch & ~ENT_GROUPED; }
@@ -120,8 +120,8 @@ typedef struct an_occ {
 typedef struct an_group {
     uint64_t lo, hi;
     uint32_t first, last, count;
-    uint32_t orig;            /* the original's occurrence, once causes are decided */
-    uint64_t seq;             /* when it became a group: the ordinal of its second copy */
+    uint32_t orig; /* the original's occurrence, once causes are decided */
+    uint64_t seq;  /* when it became a group: the ordinal of its second copy */
 } an_group;
 
 typedef struct km_slot {
@@ -137,7 +137,7 @@ typedef struct keymap {
 #define SEQ_RECENT 5
 typedef struct an_sess {
     ss_an_session pub;
-    int64_t *iv;              /* covered linear sequence intervals, sorted, pairs */
+    int64_t *iv; /* covered linear sequence intervals, sorted, pairs */
     size_t niv, civ;
     ss_an_gap *gaps;
     size_t ngaps, cgaps;
@@ -150,7 +150,7 @@ typedef struct an_sess {
     uint8_t nrecent, recent_next;
     bool have_seq;
     uint64_t holes_seg_at, holes_boundary_at, holes_damage_at; /* partition hole counters at its last batch */
-    uint8_t *gap_hole;        /* per gap: 1 hole inside a segment, 2 at a segment boundary, 3 where
+    uint8_t *gap_hole;          /* per gap: 1 hole inside a segment, 2 at a segment boundary, 3 where
                                * damage was skipped, 0 none */
     uint64_t more_gaps_hole[4]; /* gaps past MAX_GAPS_KEPT, by gap_hole value */
 } an_sess;
@@ -168,9 +168,9 @@ typedef struct an_match {
 typedef struct segref {
     ss_segment *s;
     uint32_t part, seg;
-    uint32_t refs;            /* the planner's while it plans units of it, one per unit not consumed */
+    uint32_t refs; /* the planner's while it plans units of it, one per unit not consumed */
     uint64_t limit;
-    bool over;                /* the coordinator met its end (or the window's): plan no more of it */
+    bool over; /* the coordinator met its end (or the window's): plan no more of it */
     /* the planner: where the last planned unit stops, once known */
     uint64_t last_seq;
     bool tail_known;
@@ -186,11 +186,11 @@ typedef struct slot {
     int state;
     uint64_t seq;
     uint32_t part, seg;
-    segref *ref;              /* NULL: a note, nothing to read */
-    bool first;               /* the first unit of its segment */
-    uint64_t seek_skip;       /* first unit: bytes before where the window let reading start */
-    uint64_t skipped;         /* note: segments not read, outside the offset window */
-    char *unreadable;         /* note: a segment that could not be opened, why */
+    segref *ref;        /* NULL: a note, nothing to read */
+    bool first;         /* the first unit of its segment */
+    uint64_t seek_skip; /* first unit: bytes before where the window let reading start */
+    uint64_t skipped;   /* note: segments not read, outside the offset window */
+    char *unreadable;   /* note: a segment that could not be opened, why */
 } slot;
 
 typedef struct pipeline {
@@ -204,10 +204,10 @@ typedef struct pipeline {
     uint32_t pp;
     size_t pj;
     segref *cur;
-    uint64_t cur_next;        /* nominal start of the next unit of cur */
+    uint64_t cur_next; /* nominal start of the next unit of cur */
     bool cur_first;
-    bool *part_over;          /* a window ended the partition: plan no more of it */
-    an_reader *readers;       /* [0] the coordinator's */
+    bool *part_over;    /* a window ended the partition: plan no more of it */
+    an_reader *readers; /* [0] the coordinator's */
     size_t nreaders;
     pthread_t *threads;
     size_t nthreads;
@@ -229,7 +229,7 @@ typedef struct spill_rec {
 
 typedef struct bucket {
     int fd;
-    uint64_t n;               /* records written */
+    uint64_t n; /* records written */
     spill_rec *buf;
     size_t nbuf;
 } bucket;
@@ -244,24 +244,24 @@ struct ss_analysis {
     an_pinfo *pinfo;
     uint32_t *topic_id;
     size_t nparts;
-    size_t *seg_base;         /* global segment index of each partition's first segment */
+    size_t *seg_base; /* global segment index of each partition's first segment */
     size_t nsegs_total;
-    uint64_t *seg_size;       /* size of every segment (0 when it cannot be read) */
+    uint64_t *seg_size; /* size of every segment (0 when it cannot be read) */
     uint64_t bytes_total, bytes_done, records_read;
-    uint64_t unit_bytes;      /* UNIT_BYTES; SEGSCAN_TEST_UNIT_BYTES sets it for tests */
-    bool force_resync;        /* test hook: every unit but a segment's first starts at a guess */
+    uint64_t unit_bytes; /* UNIT_BYTES; SEGSCAN_TEST_UNIT_BYTES sets it for tests */
+    bool force_resync;   /* test hook: every unit but a segment's first starts at a guess */
     /* tables */
     VEC(an_batch) batches;
-    uint64_t *slots;          /* tag << 32 | (entry index + 1); 0: empty */
+    uint64_t *slots; /* tag << 32 | (entry index + 1); 0: empty */
     size_t slot_cap, slot_used, slot_grow_at;
     fp_ent *ents;
     size_t nents, ents_cap;
     VEC(far_ent) far;
     VEC(an_occ) occs;
     VEC(an_group) groups;
-    uint64_t fp_seq;          /* fingerprinted records so far */
-    uint32_t topic_first;     /* first batch of the topic being read */
-    bool by_topic_of_batch;   /* buckets: compare topics through the batches */
+    uint64_t fp_seq;        /* fingerprinted records so far */
+    uint32_t topic_first;   /* first batch of the topic being read */
+    bool by_topic_of_batch; /* buckets: compare topics through the batches */
     /* spilling */
     bool spilled;
     uint64_t spilled_records; /* fingerprint occurrences written to buckets */
@@ -275,23 +275,23 @@ struct ss_analysis {
     uint64_t match_total;
     keymap km;
     /* results */
-    ss_an_group *gpub;        /* sorted */
-    uint32_t *gstart;         /* first index in gidx of each sorted group */
-    uint32_t *gidx;           /* every copy's occurrence, grouped and ordered */
-    uint32_t *gsorted_of;     /* internal group -> sorted index */
+    ss_an_group *gpub;    /* sorted */
+    uint32_t *gstart;     /* first index in gidx of each sorted group */
+    uint32_t *gidx;       /* every copy's occurrence, grouped and ordered */
+    uint32_t *gsorted_of; /* internal group -> sorted index */
     ss_an_match *mpub;
     ss_an_totals totals;
-    uint8_t *arena;           /* the entries' memory, reused for the results */
+    uint8_t *arena; /* the entries' memory, reused for the results */
     size_t arena_cap, arena_used;
-    void *owned[8];           /* result arrays that did not fit in the arena */
+    void *owned[8]; /* result arrays that did not fit in the arena */
     size_t nowned;
     /* the coordinator's position */
-    int64_t cur_part;         /* partition being applied, -1 before the first */
+    int64_t cur_part; /* partition being applied, -1 before the first */
     bool *part_done;
     int64_t prev_last;
     bool track_started;
     uint64_t holes_seg, holes_boundary;
-    uint64_t holes_damage;    /* offset holes where damaged bytes were skipped */
+    uint64_t holes_damage;             /* offset holes where damaged bytes were skipped */
     uint64_t damage_seen, damage_mark; /* damage events in the partition; at the last batch */
     uint32_t part_first_batch;
     size_t txn_first;
@@ -299,12 +299,12 @@ struct ss_analysis {
     /* fetching */
     ss_segment **segcache;
     size_t segs_open;
-    struct fetched {          /* batches read back lately, decompressed, by batch index */
+    struct fetched { /* batches read back lately, decompressed, by batch index */
         ss_decoder *dec;
-        uint8_t *buf;         /* the batch's bytes, copied with pread (not read through the mapping) */
+        uint8_t *buf; /* the batch's bytes, copied with pread (not read through the mapping) */
         size_t cap;
-        uint32_t batch;       /* NONE32: empty */
-        uint64_t used;        /* when last asked for */
+        uint32_t batch; /* NONE32: empty */
+        uint64_t used;  /* when last asked for */
         ss_batch b;
         ss_rec_iter it;       /* the records from the first */
         ss_rec_iter after;    /* ... and from the one after the last asked for */
@@ -324,8 +324,9 @@ const char *ss_by_name(int by) {
 }
 
 const char *ss_cause_name(int cause) {
-    static const char *const names[] = {NULL, "aborted", "cross-partition", "retry", "resend-no-idempotence",
-                                        "dup-sequence", "same-session", "new-session"};
+    static const char *const names[] = {
+        NULL,           "aborted",      "cross-partition", "retry", "resend-no-idempotence",
+        "dup-sequence", "same-session", "new-session"};
     if (cause <= 0 || cause >= SS_CAUSE_COUNT) return NULL;
     return names[cause];
 }
@@ -637,12 +638,21 @@ static bool table_room(ss_analysis *a, size_t n) {
         if (bytes > a->o.max_memory) return false; /* also the first table, when the limit is below it */
     }
     if (!grow_slots && !grow_ents) return true;
-    if (a->nents + n >= (size_t)UINT32_MAX - 1) { a->nomem = true; return false; }
-    if (grow_slots && !slots_resize(a, nc)) { a->nomem = true; return false; }
+    if (a->nents + n >= (size_t)UINT32_MAX - 1) {
+        a->nomem = true;
+        return false;
+    }
+    if (grow_slots && !slots_resize(a, nc)) {
+        a->nomem = true;
+        return false;
+    }
     if (grow_ents) {
         size_t ec = a->ents_cap * 2;
         if (ec < a->nents + n) ec = a->nents + n;
-        if (!ents_resize(a, ec)) { a->nomem = true; return false; }
+        if (!ents_resize(a, ec)) {
+            a->nomem = true;
+            return false;
+        }
     }
     return true;
 }
@@ -650,22 +660,22 @@ static bool table_room(ss_analysis *a, size_t n) {
 /* Entry ei seen again, at batch/delta with timestamp ts and ordinal seq: a
  * group forms with its second copy. Out of line: a tenth of the records come
  * here, and the loop of the others stays small. */
-static __attribute__((noinline)) void fp_repeat(ss_analysis *a, uint32_t ei, uint64_t lo, uint64_t hi,
-                                               uint32_t batch, uint32_t delta, int64_t ts, uint64_t seq) {
+static __attribute__((noinline)) void fp_repeat(ss_analysis *a, uint32_t ei, uint64_t lo, uint64_t hi, uint32_t batch,
+                                                uint32_t delta, int64_t ts, uint64_t seq) {
     fp_ent *e = &a->ents[ei];
     an_occ occ = {ts, batch, delta, NONE32, 0, 0};
     uint32_t oi = (uint32_t)a->occs.n;
     if (!ent_grouped(e)) {
         an_occ first = {0, e->batch, 0, oi + 1, 0, 0};
         ent_first(a, ei, &first.delta, &first.ts);
-        VEC_PUSH(a->occs, first, a->nomem = true; return);
-        VEC_PUSH(a->occs, occ, a->nomem = true; return);
+        VEC_PUSH(a->occs, first, a->nomem = true; return );
+        VEC_PUSH(a->occs, occ, a->nomem = true; return );
         an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
-        VEC_PUSH(a->groups, g, a->nomem = true; return);
+        VEC_PUSH(a->groups, g, a->nomem = true; return );
         ent_set_group(e, (uint32_t)(a->groups.n - 1));
     } else {
         an_group *g = &a->groups.v[ent_group(e)];
-        VEC_PUSH(a->occs, occ, a->nomem = true; return);
+        VEC_PUSH(a->occs, occ, a->nomem = true; return );
         a->occs.v[g->last].next = oi;
         g->last = oi;
         g->count++;
@@ -713,7 +723,7 @@ static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t 
 
 /* ---- spilling ------------------------------------------------------------------------------ */
 
-#define BUCKET_BUF 2048   /* records buffered per bucket */
+#define BUCKET_BUF 2048 /* records buffered per bucket */
 #define MAX_BUCKETS 64
 
 static int spill_file(ss_analysis *a) {
@@ -739,7 +749,8 @@ static bool write_all(ss_analysis *a, int fd, const void *p, size_t n) {
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot write a temporary file: %s", w < 0 ? strerror(errno) : "disk full");
+            snprintf(a->io_msg, sizeof a->io_msg, "cannot write a temporary file: %s",
+                     w < 0 ? strerror(errno) : "disk full");
             return false;
         }
         q += w;
@@ -762,12 +773,18 @@ static void bucket_put(ss_analysis *a, bucket *b, const spill_rec *r) {
 
 static bool buckets_open(ss_analysis *a, bucket **out, unsigned n) {
     bucket *bs = calloc(n, sizeof *bs);
-    if (!bs) { a->nomem = true; return false; }
+    if (!bs) {
+        a->nomem = true;
+        return false;
+    }
     for (unsigned i = 0; i < n; i++) bs[i].fd = -1;
     *out = bs;
     for (unsigned i = 0; i < n; i++) {
         bs[i].buf = malloc(BUCKET_BUF * sizeof *bs[i].buf);
-        if (!bs[i].buf) { a->nomem = true; return false; }
+        if (!bs[i].buf) {
+            a->nomem = true;
+            return false;
+        }
         if ((bs[i].fd = spill_file(a)) < 0) return false;
     }
     return true;
@@ -790,7 +807,10 @@ static void spill_start(ss_analysis *a) {
     a->bucket_shift = 64 - bits;
     if (!buckets_open(a, &a->buckets, k)) return;
     uint32_t *tags = malloc((a->nents ? a->nents : 1) * sizeof *tags);
-    if (!tags) { a->nomem = true; return; }
+    if (!tags) {
+        a->nomem = true;
+        return;
+    }
     for (size_t i = 0; i < a->slot_cap; i++)
         if (a->slots[i]) tags[(uint32_t)a->slots[i] - 1] = (uint32_t)(a->slots[i] >> 32);
     for (uint32_t ei = 0; ei < a->nents; ei++) {
@@ -842,7 +862,10 @@ static bool read_all(ss_analysis *a, int fd, void *p, size_t n) {
 static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
     if (!n || a->nomem || a->io_error) return;
     spill_rec *buf = malloc(BUCKET_BUF * sizeof *buf);
-    if (!buf) { a->nomem = true; return; }
+    if (!buf) {
+        a->nomem = true;
+        return;
+    }
     if (lseek(fd, 0, SEEK_SET) != 0) {
         a->io_error = true;
         snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
@@ -892,7 +915,11 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
     } else {
         one_fp = false;
     }
-    if (!table_reset(a, one_fp ? 1 : n)) { a->nomem = true; free(buf); return; }
+    if (!table_reset(a, one_fp ? 1 : n)) {
+        a->nomem = true;
+        free(buf);
+        return;
+    }
     for (uint64_t done = 0; done < n && !a->nomem;) {
         size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
         if (!read_all(a, fd, buf, m * sizeof *buf)) break;
@@ -930,7 +957,7 @@ static void add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_err
 
 /* An error or notice of the analysis itself (not of the reader), for add_damage. */
 static __attribute__((format(printf, 5, 6))) ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset,
-                                                             uint64_t length, const char *fmt, ...) {
+                                                               uint64_t length, const char *fmt, ...) {
     ss_error e;
     memset(&e, 0, sizeof e);
     e.kind = kind;
@@ -955,10 +982,16 @@ static void met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_err
 static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     bool created;
     uint32_t *v = km_get(&a->km, b->producer_id, b->producer_epoch, true, &created);
-    if (!v) { a->nomem = true; return NULL; }
+    if (!v) {
+        a->nomem = true;
+        return NULL;
+    }
     if (!created) return a->sess.v[*v];
     an_sess *s = calloc(1, sizeof *s);
-    if (!s) { a->nomem = true; return NULL; }
+    if (!s) {
+        a->nomem = true;
+        return NULL;
+    }
     s->pub.partition = part;
     s->pub.producer_id = b->producer_id;
     s->pub.producer_epoch = b->producer_epoch;
@@ -1011,7 +1044,10 @@ static void iv_insert(ss_analysis *a, an_sess *s, int64_t lo, int64_t hi) {
         size_t nc = s->civ ? s->civ * 2 : 4;
         while (nc < nn) nc *= 2;
         int64_t *nv = realloc(s->iv, nc * 2 * sizeof *nv);
-        if (!nv) { a->nomem = true; return; }
+        if (!nv) {
+            a->nomem = true;
+            return;
+        }
         s->iv = iv = nv;
         s->civ = nc;
     }
@@ -1050,7 +1086,10 @@ static void add_gap(ss_analysis *a, an_sess *s, int64_t from_lin, int64_t to_lin
             uint8_t *nh = realloc(s->gap_hole, nc);
             if (ng) s->gaps = ng;
             if (nh) s->gap_hole = nh;
-            if (!ng || !nh) { a->nomem = true; return; }
+            if (!ng || !nh) {
+                a->nomem = true;
+                return;
+            }
             s->cgaps = nc;
         }
         ss_an_gap g = {(int32_t)mod_seq(from_lin), (int32_t)mod_seq(e), SS_GAP_UNEXPLAINED, after, before};
@@ -1126,7 +1165,10 @@ static void session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int3
 
 static uint32_t txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
     uint32_t *v = km_get(&a->km, b->producer_id, KM_TXN, true, NULL);
-    if (!v) { a->nomem = true; return NONE32; }
+    if (!v) {
+        a->nomem = true;
+        return NONE32;
+    }
     if (*v != NONE32) return *v;
     ss_an_txn t;
     memset(&t, 0, sizeof t);
@@ -1170,7 +1212,7 @@ static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const a
         e.first_timestamp = b->max_timestamp;
         e.empty = !hidden;
         e.below_log_start = hidden;
-        VEC_PUSH(a->txns, e, a->nomem = true; return);
+        VEC_PUSH(a->txns, e, a->nomem = true; return );
         t = &a->txns.v[a->txns.n - 1];
         if (!hidden) P->txn_empty++;
     }
@@ -1200,7 +1242,10 @@ static void note_producer(ss_analysis *a, ss_an_partition *P, int64_t pid) {
     if (pid < 0) return;
     bool created;
     uint32_t *v = km_get(&a->km, pid, KM_PRODUCER, true, &created);
-    if (!v) { a->nomem = true; return; }
+    if (!v) {
+        a->nomem = true;
+        return;
+    }
     if (created) P->producers++;
 }
 
@@ -1225,7 +1270,10 @@ static bool push_batch(ss_analysis *a, uint32_t part, uint32_t seg, const ss_bat
     ab.flags = (uint8_t)((b->transactional ? BF_TXN : 0) | (b->control ? BF_CTRL : 0) |
                          (b->timestamp_type == SS_TS_LOG_APPEND ? BF_LAT : 0) | (b->producer_id < 0 ? BF_NOPID : 0));
     size_t before = a->batches.n;
-    if (before >= MAX_BATCHES) { a->nomem = true; return false; }
+    if (before >= MAX_BATCHES) {
+        a->nomem = true;
+        return false;
+    }
     VEC_PUSH(a->batches, ab, a->nomem = true);
     return a->batches.n > before;
 }
@@ -1259,8 +1307,7 @@ static void track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, b
     }
     if (b->base_offset > a->o.to_offset) return;
     if (b->last_offset > a->prev_last) a->prev_last = b->last_offset;
-    if (b->magic >= 2 && !b->control &&
-        ((int64_t)b->count < batch_span(b) || b->has_delete_horizon))
+    if (b->magic >= 2 && !b->control && ((int64_t)b->count < batch_span(b) || b->has_delete_horizon))
         P->compacted = true;
 }
 
@@ -1271,11 +1318,8 @@ static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, c
     ss_an_partition *P = &a->parts[part];
     const ss_batch *b = &e->b;
     switch (e->verdict) {
-    case AV_PID_SKIP:
-        return false;
-    case AV_OUTSIDE:
-        P->outside_window += e->count;
-        return false;
+    case AV_PID_SKIP: return false;
+    case AV_OUTSIDE: P->outside_window += e->count; return false;
     case AV_HIDDEN:
         P->hidden_below_log_start += e->count;
         if (b->transactional && b->producer_id >= 0) {
@@ -1325,8 +1369,7 @@ static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, c
         note_producer(a, P, b->producer_id);
         push_batch(a, part, seg, b, 0, 0);
         return true;
-    default:
-        break;
+    default: break;
     }
     /* AV_DATA */
     P->outside_window += e->outside;
@@ -1822,9 +1865,7 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             a->seg_first = false;
             break;
         }
-        case AE_DAMAGE:
-            met_damage(a, part, sl->seg, &u->err.v[e->err]);
-            break;
+        case AE_DAMAGE: met_damage(a, part, sl->seg, &u->err.v[e->err]); break;
         case AE_END:
             if (e->tail && !e->tail_zero && sl->seg + 1 < ip->nsegments) {
                 /* Only the active (last) segment may end in a batch being written: an
@@ -1834,7 +1875,8 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
                 ss_error cut = an_error(SS_E_CUT_SEGMENT, e->b.position, -1, e->tail,
                                         "%" PRIu64 " bytes after the last complete batch do not form a batch, in a "
                                         "segment that is not the last of its partition: a cut file; the records in "
-                                        "them are lost", e->tail);
+                                        "them are lost",
+                                        e->tail);
                 met_damage(a, part, sl->seg, &cut);
             } else {
                 P->tail_bytes += e->tail;
@@ -1850,8 +1892,7 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             a->part_done[part] = true;
             over = true;
             break;
-        default:
-            break;
+        default: break;
         }
     }
     apply_records(a, P, u);
@@ -1997,7 +2038,10 @@ static void decide_causes(ss_analysis *a, an_group *g) {
     const an_batch *B = a->batches.v;
     uint32_t orig = g->first;
     for (uint32_t i = g->first; i != NONE32; i = a->occs.v[i].next)
-        if (!(B[a->occs.v[i].batch].flags & BF_ABORTED)) { orig = i; break; }
+        if (!(B[a->occs.v[i].batch].flags & BF_ABORTED)) {
+            orig = i;
+            break;
+        }
     const an_occ *o = &a->occs.v[orig];
     const an_batch *ob = &B[o->batch];
     int32_t oseq = ob->base_seq >= 0 ? seq_add(ob->base_seq, o->delta) : -1;
@@ -2023,8 +2067,7 @@ static void decide_causes(ss_analysis *a, an_group *g) {
         else if (cb->pid < 0) {
             if (ob->pid < 0 && c->batch != o->batch && cb->count == ob->count && cb->content == ob->content)
                 cause = SS_CAUSE_RETRY;
-            else
-                cause = SS_CAUSE_RESEND;
+            else cause = SS_CAUSE_RESEND;
         } else if (ob->pid < 0 || cb->pid != ob->pid) {
             cause = SS_CAUSE_NEW_SESSION;
             detail = SS_NEWSESS_PID;
@@ -2063,8 +2106,8 @@ static void make_copy(const ss_analysis *a, uint32_t batch, uint32_t delta, int6
 }
 
 typedef struct group_key {
-    int64_t offset;           /* the first copy's */
-    uint64_t seq;             /* the group's (unique) */
+    int64_t offset; /* the first copy's */
+    uint64_t seq;   /* the group's (unique) */
     uint32_t count, part, idx, pad;
 } group_key;
 
@@ -2119,7 +2162,10 @@ static void *arena_get(ss_analysis *a, size_t bytes, bool zero) {
     }
     void *p = zero ? an_calloc(bytes ? bytes : 1, 1) : an_realloc(NULL, bytes ? bytes : 1);
     if (p && a->nowned < sizeof a->owned / sizeof a->owned[0]) a->owned[a->nowned++] = p;
-    else if (p) { an_free(p); p = NULL; }
+    else if (p) {
+        an_free(p);
+        p = NULL;
+    }
     return p;
 }
 
@@ -2145,7 +2191,10 @@ static void finish_sessions(ss_analysis *a) {
                 if (s->nranges == cap) {
                     size_t nc = cap ? cap * 2 : 4;
                     ss_an_range *nr = realloc(s->ranges, nc * sizeof *nr);
-                    if (!nr) { a->nomem = true; break; }
+                    if (!nr) {
+                        a->nomem = true;
+                        break;
+                    }
                     s->ranges = nr;
                     cap = nc;
                 }
@@ -2275,11 +2324,17 @@ static int cmp_fp(const void *x, const void *y) {
 static void finish_matches(ss_analysis *a) {
     size_t n = a->matches.n, ng = a->groups.n;
     a->mpub = calloc(n ? n : 1, sizeof *a->mpub);
-    if (!a->mpub) { a->nomem = true; return; }
+    if (!a->mpub) {
+        a->nomem = true;
+        return;
+    }
     fp_key *byfp = NULL;
     if (n && ng) {
         byfp = malloc(ng * sizeof *byfp);
-        if (!byfp) { a->nomem = true; return; }
+        if (!byfp) {
+            a->nomem = true;
+            return;
+        }
         for (uint32_t i = 0; i < ng; i++) {
             const an_group *g = &a->groups.v[i];
             byfp[i].lo = g->lo;

@@ -15,7 +15,7 @@
 #include <xxh_x86dispatch.h> /* XXH3_* become the run-time dispatched versions */
 #endif
 
-#include "segscan/segscan.h"
+#include "segscan/record.h"
 
 static inline void ss_fp_len(XXH3_state_t *st, int32_t v) {
     uint8_t len[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),

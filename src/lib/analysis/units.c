@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/units.h"
 #include "analysis/fingerprint.h"
+#include "analysis/units.h"
 #include "base/reader.h"
+#include "format/batch.h"
 #include "format/record.h"
+#include "format/walker.h"
+#include "segscan/base.h"
 
 enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
 
@@ -80,15 +83,13 @@ static bool record_matches(const ss_an_opts *o, const ss_record *r, bool part_ma
         return r->value_len >= 0 && (size_t)r->value_len == o->match_len &&
                (o->match_len == 0 || !memcmp(r->value, o->match_bytes, o->match_len));
     case SS_MATCH_VALUE_CONTAINS:
-        return r->value_len >= 0 && (o->match_len == 0 ||
-                                     memmem(r->value, (size_t)r->value_len, o->match_bytes, o->match_len) != NULL);
+        return r->value_len >= 0 &&
+               (o->match_len == 0 || memmem(r->value, (size_t)r->value_len, o->match_bytes, o->match_len) != NULL);
     case SS_MATCH_KEY:
         return r->key_len >= 0 && (size_t)r->key_len == o->match_len &&
                (o->match_len == 0 || !memcmp(r->key, o->match_bytes, o->match_len));
-    case SS_MATCH_OFFSET:
-        return part_match && r->offset == o->match_offset;
-    default:
-        return false;
+    case SS_MATCH_OFFSET: return part_match && r->offset == o->match_offset;
+    default: return false;
     }
 }
 
@@ -153,7 +154,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             if (b->transactional && b->producer_id >= 0 &&
                 (rec.control_type == SS_CTRL_ABORT || rec.control_type == SS_CTRL_COMMIT)) {
                 an_mark m = {rec.offset, rec.coordinator_epoch, rec.control_type};
-                VEC_PUSH(u->mark, m, u->nomem = true; return);
+                VEC_PUSH(u->mark, m, u->nomem = true; return );
             }
         }
         e.n = (uint32_t)(u->mark.n - e.first);
@@ -172,7 +173,10 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     }
 
     /* records not read: a v2 batch's count, a v0/v1 wrapper's inner messages (when parsing counted them) */
-    int32_t declared = b->count > 0 ? b->count : b->magic >= 2 ? 0 : b->legacy_inner_count > 0 ? b->legacy_inner_count : 1;
+    int32_t declared = b->count > 0                ? b->count
+                       : b->magic >= 2             ? 0
+                       : b->legacy_inner_count > 0 ? b->legacy_inner_count
+                                                   : 1;
     if (!pid_ok || !off_any) {
         e.verdict = AV_OUTSIDE;
         e.count = (uint64_t)declared;
@@ -224,12 +228,21 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             if (rec.headers_len) XXH3_64bits_update(r->st64, rec.headers, rec.headers_len);
             hash_be64(r->st64, rec.timestamp); /* legacy: the message's own timestamp */
         }
-        if (!in_offset_window(o, rec.offset) || !in_time_window(o, rec.timestamp)) { e.outside++; continue; }
-        if (ls >= 0 && rec.offset < ls) { e.hidden++; continue; }
+        if (!in_offset_window(o, rec.offset) || !in_time_window(o, rec.timestamp)) {
+            e.outside++;
+            continue;
+        }
+        if (ls >= 0 && rec.offset < ls) {
+            e.hidden++;
+            continue;
+        }
         if (u->rec.n == u->rec.cap) {
             size_t nc = u->rec.cap ? u->rec.cap * 2 : 1024;
             an_rec *nv = an_realloc(u->rec.v, nc * sizeof *nv);
-            if (!nv) { u->nomem = true; return; }
+            if (!nv) {
+                u->nomem = true;
+                return;
+            }
             u->rec.v = nv;
             u->rec.cap = nc;
         }

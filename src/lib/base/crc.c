@@ -78,6 +78,7 @@
  *   t[0][n] = n, then 8 times: c = (c >> 1) ^ (P if c & 1 else 0)
  *   t[k][n] = (t[k-1][n] >> 8) ^ t[0][t[k-1][n] & 0xff]     for k = 1..7
  * tests/unit/test_crc.c checks the tables against a bit-at-a-time CRC. */
+/* clang-format off */
 static const uint32_t crc32c_table[8][256] = {
     {
         0x00000000u, 0xf26b8303u, 0xe13b70f7u, 0x1350f3f4u, 0xc79a971fu, 0x35f1141cu,
@@ -440,14 +441,13 @@ static const uint32_t crc32c_table[8][256] = {
         0xc451b7ccu, 0x8d6dcaebu, 0x56294d82u, 0x1f1530a5u,
     },
 };
+/* clang-format on */
 
-static inline uint32_t load_le32(const uint8_t *p)
-{
+static inline uint32_t load_le32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len)
-{
+uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len) {
     const uint8_t *p = buf;
     uint32_t c = ~crc;
 
@@ -462,9 +462,8 @@ uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len)
     while (len >= 8) {
         uint32_t lo = c ^ load_le32(p);
         uint32_t hi = load_le32(p + 4);
-        c = crc32c_table[7][lo & 0xff] ^ crc32c_table[6][(lo >> 8) & 0xff] ^
-            crc32c_table[5][(lo >> 16) & 0xff] ^ crc32c_table[4][lo >> 24] ^
-            crc32c_table[3][hi & 0xff] ^ crc32c_table[2][(hi >> 8) & 0xff] ^
+        c = crc32c_table[7][lo & 0xff] ^ crc32c_table[6][(lo >> 8) & 0xff] ^ crc32c_table[5][(lo >> 16) & 0xff] ^
+            crc32c_table[4][lo >> 24] ^ crc32c_table[3][hi & 0xff] ^ crc32c_table[2][(hi >> 8) & 0xff] ^
             crc32c_table[1][(hi >> 16) & 0xff] ^ crc32c_table[0][hi >> 24];
         p += 8;
         len -= 8;
@@ -502,8 +501,7 @@ uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len)
 static const uint32_t k_lane_long = 0x82f89c77u;  /* x^(8*4096-33) mod P */
 static const uint32_t k_lane_short = 0xb9e02b86u; /* x^(8*256-33) mod P */
 
-static inline uint64_t load_le64(const uint8_t *p)
-{
+static inline uint64_t load_le64(const uint8_t *p) {
     uint64_t v;
     memcpy(&v, p, sizeof v);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -513,42 +511,26 @@ static inline uint64_t load_le64(const uint8_t *p)
 }
 
 /* Carry-less 32x32 -> 64 multiplication without PCLMUL (32 steps, no branch). */
-static inline uint64_t clmul32_sw(uint32_t a, uint32_t b)
-{
+static inline uint64_t clmul32_sw(uint32_t a, uint32_t b) {
     uint64_t r = 0;
-    for (unsigned i = 0; i < 32; i++)
-        r ^= ((uint64_t)a << i) & (0 - (uint64_t)((b >> i) & 1u));
+    for (unsigned i = 0; i < 32; i++) r ^= ((uint64_t)a << i) & (0 - (uint64_t)((b >> i) & 1u));
     return r;
 }
 
 #ifdef SS_CRC_X86
-SS_HW_TARGET static inline uint32_t hw_u8(uint32_t c, uint8_t b)
-{
-    return _mm_crc32_u8(c, b);
-}
-SS_HW_TARGET static inline uint32_t hw_u64(uint32_t c, uint64_t v)
-{
-    return (uint32_t)_mm_crc32_u64(c, v);
-}
-__attribute__((target("sse4.2,pclmul"))) static uint32_t shift_clmul(uint32_t c, uint32_t k)
-{
+SS_HW_TARGET static inline uint32_t hw_u8(uint32_t c, uint8_t b) { return _mm_crc32_u8(c, b); }
+SS_HW_TARGET static inline uint32_t hw_u64(uint32_t c, uint64_t v) { return (uint32_t)_mm_crc32_u64(c, v); }
+__attribute__((target("sse4.2,pclmul"))) static uint32_t shift_clmul(uint32_t c, uint32_t k) {
     __m128i prod = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)c), _mm_cvtsi64_si128((long long)k), 0x00);
     return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(prod));
 }
 #else
-SS_HW_TARGET static inline uint32_t hw_u8(uint32_t c, uint8_t b)
-{
-    return ss_arm_crc32cb(c, b);
-}
-SS_HW_TARGET static inline uint32_t hw_u64(uint32_t c, uint64_t v)
-{
-    return ss_arm_crc32cd(c, v);
-}
+SS_HW_TARGET static inline uint32_t hw_u8(uint32_t c, uint8_t b) { return ss_arm_crc32cb(c, b); }
+SS_HW_TARGET static inline uint32_t hw_u64(uint32_t c, uint64_t v) { return ss_arm_crc32cd(c, v); }
 #endif
 
 /* The last bytes, 8 then 1 at a time, into the raw register c. */
-SS_HW_TARGET static inline uint32_t hw_tail(uint32_t c, const uint8_t *p, size_t len)
-{
+SS_HW_TARGET static inline uint32_t hw_tail(uint32_t c, const uint8_t *p, size_t len) {
     while (len >= 8) {
         c = hw_u64(c, load_le64(p));
         p += 8;
@@ -561,11 +543,9 @@ SS_HW_TARGET static inline uint32_t hw_tail(uint32_t c, const uint8_t *p, size_t
     return c;
 }
 
-SS_HW_TARGET static inline uint32_t shift(uint32_t c, uint32_t k, bool clmul)
-{
+SS_HW_TARGET static inline uint32_t shift(uint32_t c, uint32_t k, bool clmul) {
 #ifdef SS_CRC_X86
-    if (clmul)
-        return shift_clmul(c, k);
+    if (clmul) return shift_clmul(c, k);
 #else
     (void)clmul;
 #endif
@@ -573,8 +553,7 @@ SS_HW_TARGET static inline uint32_t shift(uint32_t c, uint32_t k, bool clmul)
 }
 
 /* `clmul`: the CPU has a carry-less multiply instruction (x86 PCLMUL). */
-SS_HW_TARGET static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len, bool clmul)
-{
+SS_HW_TARGET static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len, bool clmul) {
     uint32_t c0 = ~crc;
 
     while (len > 0 && ((uintptr_t)p & 7) != 0) {
@@ -640,21 +619,18 @@ SS_HW_TARGET static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t le
 #define FOLD_TARGET __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2")))
 #define FOLD_MIN 256u
 
-FOLD_TARGET static inline __m128i fold128(__m128i x, __m128i k)
-{
+FOLD_TARGET static inline __m128i fold128(__m128i x, __m128i k) {
     return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11));
 }
 
 /* x moved forward over the distance of k, plus y: in each 128-bit lane. */
-FOLD_TARGET static inline __m512i fold512(__m512i x, __m512i k, __m512i y)
-{
-    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(x, k, 0x00), _mm512_clmulepi64_epi128(x, k, 0x11),
-                                     y, 0x96);
+FOLD_TARGET static inline __m512i fold512(__m512i x, __m512i k, __m512i y) {
+    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(x, k, 0x00), _mm512_clmulepi64_epi128(x, k, 0x11), y,
+                                     0x96);
 }
 
 /* len >= FOLD_MIN */
-FOLD_TARGET static uint32_t crc32c_fold(uint32_t crc, const uint8_t *p, size_t len)
-{
+FOLD_TARGET static uint32_t crc32c_fold(uint32_t crc, const uint8_t *p, size_t len) {
     const __m512i k2048 = _mm512_broadcast_i32x4(K_2048), k512 = _mm512_broadcast_i32x4(K_512);
     __m512i a0 = _mm512_loadu_si512(p), a1 = _mm512_loadu_si512(p + 64), a2 = _mm512_loadu_si512(p + 128),
             a3 = _mm512_loadu_si512(p + 192);
@@ -681,16 +657,14 @@ FOLD_TARGET static uint32_t crc32c_fold(uint32_t crc, const uint8_t *p, size_t l
     return ~hw_tail(c, p, len);
 }
 
-static bool fold_available(void)
-{
+static bool fold_available(void) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq") &&
            __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.2");
 }
 #endif
 
 /* The CPU has a carry-less multiply instruction (x86 PCLMUL) for the lanes' combine. */
-static bool has_clmul(void)
-{
+static bool has_clmul(void) {
 #if defined(SS_CRC_X86)
     return __builtin_cpu_supports("pclmul") != 0;
 #else
@@ -700,16 +674,12 @@ static bool has_clmul(void)
 
 #endif /* SS_CRC_HW */
 
-bool ss_crc32c_by(ss_crc32c_path path, uint32_t crc, const void *buf, size_t len, uint32_t *out)
-{
+bool ss_crc32c_by(ss_crc32c_path path, uint32_t crc, const void *buf, size_t len, uint32_t *out) {
     switch (path) {
-    case SS_CRC32C_TABLES:
-        *out = ss_crc32c_sw(crc, buf, len);
-        return true;
+    case SS_CRC32C_TABLES: *out = ss_crc32c_sw(crc, buf, len); return true;
     case SS_CRC32C_LANES:
 #if defined(SS_CRC_HW)
-        if (!ss_crc32c_hw_available())
-            return false;
+        if (!ss_crc32c_hw_available()) return false;
         *out = crc32c_hw(crc, buf, len, has_clmul());
         return true;
 #else
@@ -717,8 +687,7 @@ bool ss_crc32c_by(ss_crc32c_path path, uint32_t crc, const void *buf, size_t len
 #endif
     case SS_CRC32C_FOLD:
 #if defined(SS_CRC_X86)
-        if (!fold_available())
-            return false;
+        if (!fold_available()) return false;
         *out = len >= FOLD_MIN ? crc32c_fold(crc, buf, len) : crc32c_hw(crc, buf, len, true);
         return true;
 #else
@@ -728,8 +697,7 @@ bool ss_crc32c_by(ss_crc32c_path path, uint32_t crc, const void *buf, size_t len
     return false;
 }
 
-bool ss_crc32c_hw_available(void)
-{
+bool ss_crc32c_hw_available(void) {
 #if defined(SS_CRC_X86)
     return __builtin_cpu_supports("sse4.2") != 0;
 #elif defined(SS_CRC_ARM) && defined(SS_ARM_CRC_ALWAYS)
@@ -744,23 +712,19 @@ bool ss_crc32c_hw_available(void)
 #endif
 }
 
-uint32_t ss_crc32c(uint32_t crc, const void *buf, size_t len)
-{
+uint32_t ss_crc32c(uint32_t crc, const void *buf, size_t len) {
 #if defined(SS_CRC_X86)
-    if (len >= FOLD_MIN && fold_available())
-        return crc32c_fold(crc, buf, len);
+    if (len >= FOLD_MIN && fold_available()) return crc32c_fold(crc, buf, len);
 #endif
 #if defined(SS_CRC_HW)
-    if (ss_crc32c_hw_available())
-        return crc32c_hw(crc, buf, len, has_clmul());
+    if (ss_crc32c_hw_available()) return crc32c_hw(crc, buf, len, has_clmul());
 #endif
     return ss_crc32c_sw(crc, buf, len);
 }
 
 /* ---- CRC-32 (IEEE) ------------------------------------------------------- */
 
-uint32_t ss_crc32(uint32_t crc, const void *buf, size_t len)
-{
+uint32_t ss_crc32(uint32_t crc, const void *buf, size_t len) {
     const Bytef *p = buf;
     uLong c = crc;
 

@@ -4,7 +4,7 @@
  * ss_crc32c_by, for the tests, is declared here. */
 #ifndef SS_CRC_H
 #define SS_CRC_H
-#include "segscan/segscan.h"
+#include "segscan/base.h"
 
 /* For the tests: the CRC-32C by one path; false when this CPU lacks it. */
 typedef enum ss_crc32c_path {

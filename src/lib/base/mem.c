@@ -21,8 +21,8 @@
  * copied); a small one that becomes huge is copied once (at most 256 KiB). */
 
 typedef struct an_hdr {
-    size_t size;              /* bytes asked for */
-    size_t mapped;            /* bytes mapped, header included; 0: from malloc */
+    size_t size;   /* bytes asked for */
+    size_t mapped; /* bytes mapped, header included; 0: from malloc */
 } an_hdr;
 
 #if defined(__SANITIZE_THREAD__)

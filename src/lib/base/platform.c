@@ -14,9 +14,9 @@
 #define SLOT_CLAIMED ((uintptr_t)1) /* start value while a slot is being filled */
 
 typedef struct guard_slot {
-    _Atomic uintptr_t start;   /* 0: free */
+    _Atomic uintptr_t start; /* 0: free */
     _Atomic uintptr_t end;
-    _Atomic uint64_t fault;    /* offset of the first faulting page, UINT64_MAX: none */
+    _Atomic uint64_t fault; /* offset of the first faulting page, UINT64_MAX: none */
 } guard_slot;
 
 static guard_slot slots[GUARD_SLOTS];
@@ -46,7 +46,10 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx) {
     /* Not ours: hand it to the previous disposition and let the access fault again. */
     errno = saved;
     if (previous.sa_flags & SA_SIGINFO) {
-        if (previous.sa_sigaction) { previous.sa_sigaction(sig, si, uctx); return; }
+        if (previous.sa_sigaction) {
+            previous.sa_sigaction(sig, si, uctx);
+            return;
+        }
     } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
         previous.sa_handler(sig);
         return;

@@ -11,14 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/segscan.h"
 
 typedef struct ss_rd {
     const uint8_t *p, *end;
     bool bad;
 } ss_rd;
 
-static inline ss_rd ss_rd_make(const uint8_t *p, size_t n) { ss_rd r = {p, p + n, false}; return r; }
+static inline ss_rd ss_rd_make(const uint8_t *p, size_t n) {
+    ss_rd r = {p, p + n, false};
+    return r;
+}
 static inline size_t ss_rd_left(const ss_rd *r) { return r->bad ? 0 : (size_t)(r->end - r->p); }
 
 static inline uint16_t ss_be16(const uint8_t *p) { return (uint16_t)((unsigned)p[0] << 8 | p[1]); }
@@ -28,13 +30,34 @@ static inline uint32_t ss_be32(const uint8_t *p) {
 static inline uint64_t ss_be64(const uint8_t *p) { return (uint64_t)ss_be32(p) << 32 | ss_be32(p + 4); }
 
 static inline bool ss_rd_need(ss_rd *r, size_t n) {
-    if (r->bad || (size_t)(r->end - r->p) < n) { r->bad = true; return false; }
+    if (r->bad || (size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        return false;
+    }
     return true;
 }
-static inline uint8_t ss_rd_u8(ss_rd *r) { if (!ss_rd_need(r, 1)) return 0; return *r->p++; }
-static inline uint16_t ss_rd_u16(ss_rd *r) { if (!ss_rd_need(r, 2)) return 0; uint16_t v = ss_be16(r->p); r->p += 2; return v; }
-static inline uint32_t ss_rd_u32(ss_rd *r) { if (!ss_rd_need(r, 4)) return 0; uint32_t v = ss_be32(r->p); r->p += 4; return v; }
-static inline uint64_t ss_rd_u64(ss_rd *r) { if (!ss_rd_need(r, 8)) return 0; uint64_t v = ss_be64(r->p); r->p += 8; return v; }
+static inline uint8_t ss_rd_u8(ss_rd *r) {
+    if (!ss_rd_need(r, 1)) return 0;
+    return *r->p++;
+}
+static inline uint16_t ss_rd_u16(ss_rd *r) {
+    if (!ss_rd_need(r, 2)) return 0;
+    uint16_t v = ss_be16(r->p);
+    r->p += 2;
+    return v;
+}
+static inline uint32_t ss_rd_u32(ss_rd *r) {
+    if (!ss_rd_need(r, 4)) return 0;
+    uint32_t v = ss_be32(r->p);
+    r->p += 4;
+    return v;
+}
+static inline uint64_t ss_rd_u64(ss_rd *r) {
+    if (!ss_rd_need(r, 8)) return 0;
+    uint64_t v = ss_be64(r->p);
+    r->p += 8;
+    return v;
+}
 static inline int16_t ss_rd_i16(ss_rd *r) { return (int16_t)ss_rd_u16(r); }
 static inline int32_t ss_rd_i32(ss_rd *r) { return (int32_t)ss_rd_u32(r); }
 static inline int64_t ss_rd_i64(ss_rd *r) { return (int64_t)ss_rd_u64(r); }
@@ -42,14 +65,20 @@ static inline int64_t ss_rd_i64(ss_rd *r) { return (int64_t)ss_rd_u64(r); }
 /* Skip n bytes, returning a pointer to them (NULL and bad on overrun). */
 static inline const uint8_t *ss_rd_bytes(ss_rd *r, size_t n) {
     if (!ss_rd_need(r, n)) return NULL;
-    const uint8_t *q = r->p; r->p += n; return q;
+    const uint8_t *q = r->p;
+    r->p += n;
+    return q;
 }
 
 /* A cursor over the next n bytes; the parent skips them. */
 static inline ss_rd ss_rd_sub(ss_rd *r, size_t n) {
     ss_rd s = {NULL, NULL, true};
     const uint8_t *q = ss_rd_bytes(r, n);
-    if (q) { s.p = q; s.end = q + n; s.bad = false; }
+    if (q) {
+        s.p = q;
+        s.end = q + n;
+        s.bad = false;
+    }
     return s;
 }
 
@@ -61,13 +90,19 @@ static inline uint64_t ss_rd_uvarint(ss_rd *r, int maxbytes) {
      * more left, no check per byte */
     const uint8_t *p = r->p;
     if (!r->bad && p < r->end) {
-        if (p[0] < 0x80) { r->p = p + 1; return p[0]; }
+        if (p[0] < 0x80) {
+            r->p = p + 1;
+            return p[0];
+        }
         if (r->end - p >= 10) {
             uint64_t f = p[0] & 0x7f;
             for (int i = 1; i < maxbytes; i++) {
                 uint8_t b = p[i];
                 f |= (uint64_t)(b & 0x7f) << (7 * i);
-                if (!(b & 0x80)) { r->p = p + i + 1; return f; }
+                if (!(b & 0x80)) {
+                    r->p = p + i + 1;
+                    return f;
+                }
             }
             r->bad = true;
             return 0;
@@ -92,30 +127,5 @@ static inline int64_t ss_rd_varlong(ss_rd *r) {
     uint64_t u = ss_rd_uvarint(r, 10);
     return (int64_t)((u >> 1) ^ (~(u & 1) + 1));
 }
-
-/* Bytes [pos, pos + need) of segment s, below limit, in the window (pread, or
- * a copy from memory): a window's worth (SS_WINDOW_BYTES), or the entry if it is
- * larger, but no more than the segment holds from pos. False when fewer exist
- * (the limit, or a file cut while it is read). A window moves on to another
- * segment by itself. (segment.c) */
-#define SS_WINDOW_BYTES ((size_t)512 << 10)
-bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need);
-/* Entries larger than this are not copied into a window but read through the
- * mapping: a damaged length field must not make a window of up to 2 GiB (and
- * its pages resident) before the CRC tells it is wrong. */
-#define SS_COPY_MAX_ENTRY ((uint64_t)16 << 20)
-
-/* Does the entry header at p look like one Kafka writes? avail bytes of it can
- * be read (17 at least; the checks of fields beyond avail are left out), and
- * the entry may take up to `room` bytes (UINT64_MAX: any length, for a cut
- * tail). Sets *size to the entry's size. Cheap checks only, no CRC: for
- * resynchronising after damage, where a wrong start must be rare:
- *  - every entry: offset >= 0, magic 0..2, a length of at least 14;
- *  - v2: the 61-byte header fits, attribute bits 0-6 only and codec 0..4,
- *    lastOffsetDelta >= 0, 0 <= count <= lastOffsetDelta + 1, producer id,
- *    epoch and base sequence >= -1;
- *  - v0/v1: attribute bits 0-2 (codec 0..4) and, for v1, bit 3 only; key and
- *    value lengths >= -1 that add up to the entry's size. (batch.c) */
-bool ss_entry_plausible(const uint8_t *p, size_t avail, uint64_t room, uint64_t *size);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "segscan/analyze.h"
+#include "segscan/base.h"
 
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian), no libc time zone involved. */
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {

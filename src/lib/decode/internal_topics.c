@@ -23,9 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/reader.h"
-#include "segscan/decode.h"
 #include "base/grow.h"
+#include "base/reader.h"
+#include "format/walker.h"
+#include "segscan/decode.h"
 
 /* ---- message definitions ------------------------------------------------------------ */
 
@@ -36,39 +37,42 @@ enum ftype { T_I8, T_I16, T_I32, T_I64, T_BOOL, T_STR, T_BYTES, T_STRS, T_I32S, 
 typedef struct sdesc sdesc;
 
 typedef struct fdesc {
-    const char *name;         /* camelCase, as the JSON converters write it */
-    int type;                 /* enum ftype */
-    int16_t vmin, vmax;       /* versions the field is in */
-    int16_t nullable_min;     /* nullable from this version on; -1: never */
-    int16_t tag;              /* -1: not tagged; else a tagged field in its versions */
-    int64_t def;              /* default of a tagged integer field */
-    const sdesc *sub;         /* T_STRUCTS */
+    const char *name;     /* camelCase, as the JSON converters write it */
+    int type;             /* enum ftype */
+    int16_t vmin, vmax;   /* versions the field is in */
+    int16_t nullable_min; /* nullable from this version on; -1: never */
+    int16_t tag;          /* -1: not tagged; else a tagged field in its versions */
+    int64_t def;          /* default of a tagged integer field */
+    const sdesc *sub;     /* T_STRUCTS */
 } fdesc;
 
 struct sdesc {
-    const char *name;         /* for "Can't read version" */
+    const char *name; /* for "Can't read version" */
     const fdesc *f;
     size_t n;
-    int16_t flex_min;         /* first flexible version, -1: none */
-    int16_t highest;          /* highest version the reader accepts */
+    int16_t flex_min; /* first flexible version, -1: none */
+    int16_t highest;  /* highest version the reader accepts */
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define F(name, type, vmin, vmax) {name, type, vmin, vmax, -1, -1, 0, NULL}
-#define FN(name, type, vmin, vmax, nmin) {name, type, vmin, vmax, nmin, -1, 0, NULL}
-#define FT(name, type, vmin, tag, def) {name, type, vmin, VMAX, -1, tag, def, NULL}
-#define FS(name, vmin, vmax, nmin, sub) {name, T_STRUCTS, vmin, vmax, nmin, -1, 0, &sub}
+#define F(name, type, vmin, vmax)                                                                                      \
+    { name, type, vmin, vmax, -1, -1, 0, NULL }
+#define FN(name, type, vmin, vmax, nmin)                                                                               \
+    { name, type, vmin, vmax, nmin, -1, 0, NULL }
+#define FT(name, type, vmin, tag, def)                                                                                 \
+    { name, type, vmin, VMAX, -1, tag, def, NULL }
+#define FS(name, vmin, vmax, nmin, sub)                                                                                \
+    { name, T_STRUCTS, vmin, vmax, nmin, -1, 0, &sub }
 
 /* OffsetCommitKey.json: the key of record types 0 and 1 */
-static const fdesc offset_commit_key_f[] = {
-    F("group", T_STR, 0, VMAX), F("topic", T_STR, 0, VMAX), F("partition", T_I32, 0, VMAX)};
+static const fdesc offset_commit_key_f[] = {F("group", T_STR, 0, VMAX), F("topic", T_STR, 0, VMAX),
+                                            F("partition", T_I32, 0, VMAX)};
 static const sdesc offset_commit_key = {"OffsetCommitKey", offset_commit_key_f, N(offset_commit_key_f), -1, 1};
 
 /* OffsetCommitValue.json: validVersions 0-4, flexibleVersions 4+ */
 static const fdesc offset_commit_value_f[] = {
-    F("offset", T_I64, 0, VMAX),          F("leaderEpoch", T_I32, 3, VMAX),
-    F("metadata", T_STR, 0, VMAX),        F("commitTimestamp", T_I64, 0, VMAX),
-    F("expireTimestamp", T_I64, 1, 1),
+    F("offset", T_I64, 0, VMAX),          F("leaderEpoch", T_I32, 3, VMAX),  F("metadata", T_STR, 0, VMAX),
+    F("commitTimestamp", T_I64, 0, VMAX), F("expireTimestamp", T_I64, 1, 1),
 };
 static const sdesc offset_commit_value = {"OffsetCommitValue", offset_commit_value_f, N(offset_commit_value_f), 4, 4};
 
@@ -78,15 +82,14 @@ static const sdesc group_metadata_key = {"GroupMetadataKey", group_metadata_key_
 
 /* GroupMetadataValue.json: validVersions 0-4, flexibleVersions 4+; MemberMetadata */
 static const fdesc member_metadata_f[] = {
-    F("memberId", T_STR, 0, VMAX),        FN("groupInstanceId", T_STR, 3, VMAX, 3),
-    F("clientId", T_STR, 0, VMAX),        F("clientHost", T_STR, 0, VMAX),
-    F("rebalanceTimeout", T_I32, 1, VMAX), F("sessionTimeout", T_I32, 0, VMAX),
-    F("subscription", T_BYTES, 0, VMAX),  F("assignment", T_BYTES, 0, VMAX),
+    F("memberId", T_STR, 0, VMAX),       FN("groupInstanceId", T_STR, 3, VMAX, 3), F("clientId", T_STR, 0, VMAX),
+    F("clientHost", T_STR, 0, VMAX),     F("rebalanceTimeout", T_I32, 1, VMAX),    F("sessionTimeout", T_I32, 0, VMAX),
+    F("subscription", T_BYTES, 0, VMAX), F("assignment", T_BYTES, 0, VMAX),
 };
 static const sdesc member_metadata = {"MemberMetadata", member_metadata_f, N(member_metadata_f), 4, 4};
 static const fdesc group_metadata_value_f[] = {
-    F("protocolType", T_STR, 0, VMAX),    F("generation", T_I32, 0, VMAX),
-    FN("protocol", T_STR, 0, VMAX, 0),    FN("leader", T_STR, 0, VMAX, 0),
+    F("protocolType", T_STR, 0, VMAX),          F("generation", T_I32, 0, VMAX),
+    FN("protocol", T_STR, 0, VMAX, 0),          FN("leader", T_STR, 0, VMAX, 0),
     F("currentStateTimestamp", T_I64, 2, VMAX), FS("members", 0, VMAX, -1, member_metadata),
 };
 static const sdesc group_metadata_value = {"GroupMetadataValue", group_metadata_value_f, N(group_metadata_value_f), 4,
@@ -96,15 +99,17 @@ static const sdesc group_metadata_value = {"GroupMetadataValue", group_metadata_
 static const fdesc owned_partition_f[] = {F("topic", T_STR, 1, VMAX), F("partitions", T_I32S, 1, VMAX)};
 static const sdesc owned_partition = {"TopicPartition", owned_partition_f, N(owned_partition_f), -1, VMAX};
 static const fdesc subscription_f[] = {
-    F("topics", T_STRS, 0, VMAX),          FN("userData", T_BYTES, 0, VMAX, 0),
-    FS("ownedPartitions", 1, VMAX, -1, owned_partition), F("generationId", T_I32, 2, VMAX),
+    F("topics", T_STRS, 0, VMAX),
+    FN("userData", T_BYTES, 0, VMAX, 0),
+    FS("ownedPartitions", 1, VMAX, -1, owned_partition),
+    F("generationId", T_I32, 2, VMAX),
     FN("rackId", T_STR, 3, VMAX, 3),
 };
 static const sdesc subscription = {"ConsumerProtocolSubscription", subscription_f, N(subscription_f), -1, 3};
 static const fdesc assigned_partition_f[] = {F("topic", T_STR, 0, VMAX), F("partitions", T_I32S, 0, VMAX)};
 static const sdesc assigned_partition = {"TopicPartition", assigned_partition_f, N(assigned_partition_f), -1, VMAX};
-static const fdesc assignment_f[] = {
-    FS("assignedPartitions", 0, VMAX, -1, assigned_partition), FN("userData", T_BYTES, 0, VMAX, 0)};
+static const fdesc assignment_f[] = {FS("assignedPartitions", 0, VMAX, -1, assigned_partition),
+                                     FN("userData", T_BYTES, 0, VMAX, 0)};
 static const sdesc assignment = {"ConsumerProtocolAssignment", assignment_f, N(assignment_f), -1, 3};
 
 /* TransactionLogKey.json: validVersions 0 */
@@ -138,7 +143,7 @@ struct ss_cdecoder {
     ss_jnode *nodes;
     uint32_t n, cap;
     bool nomem;
-    char err[400];            /* the reason of a failed read */
+    char err[400]; /* the reason of a failed read */
 };
 
 ss_cdecoder *ss_cdecoder_new(void) { return calloc(1, sizeof(ss_cdecoder)); }
@@ -187,7 +192,10 @@ static bool underflow(ss_cdecoder *d, ss_rd *r) {
 static uint32_t read_uvarint(ss_cdecoder *d, ss_rd *r, bool *ok) {
     uint32_t v = 0;
     for (int i = 0; i < 5; i++) {
-        if (!ss_rd_need(r, 1)) { *ok = underflow(d, r); return 0; }
+        if (!ss_rd_need(r, 1)) {
+            *ok = underflow(d, r);
+            return 0;
+        }
         uint8_t b = *r->p++;
         if (i == 4 && (b & 0xf0)) {
             *ok = fail(d, "Varint is too long, the most significant bit in the 5th byte is set, converted value: %x",
@@ -195,7 +203,10 @@ static uint32_t read_uvarint(ss_cdecoder *d, ss_rd *r, bool *ok) {
             return 0;
         }
         v |= (uint32_t)(b & 0x7f) << (7 * i);
-        if (!(b & 0x80)) { *ok = true; return v; }
+        if (!(b & 0x80)) {
+            *ok = true;
+            return v;
+        }
     }
     *ok = true;
     return v;
@@ -336,7 +347,7 @@ static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t versio
         if (!field_in(f, v)) continue;
         if (f->tag >= 0) {
             if (!flex) continue;
-            present[i] = true;   /* default until its tag is read */
+            present[i] = true; /* default until its tag is read */
             continue;
         }
         if (!read_field(d, r, f, v, flex, &vals[i])) return false;
@@ -358,8 +369,8 @@ static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t versio
                 /* an unknown tagged field: kept by Kafka, not written by its JSON converter */
                 size_t left = ss_rd_left(r);
                 if (size > left)
-                    return fail(d, "Error reading byte array of %" PRIu32 " byte(s): only %zu byte(s) available",
-                                size, left);
+                    return fail(d, "Error reading byte array of %" PRIu32 " byte(s): only %zu byte(s) available", size,
+                                left);
                 (void)ss_rd_bytes(r, size);
                 continue;
             }
@@ -372,7 +383,7 @@ static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t versio
         const fdesc *f = &s->f[i];
         uint32_t x = vals[i];
         if (f->tag >= 0) {
-            if (!x) continue;   /* not in the tagged section: the default */
+            if (!x) continue; /* not in the tagged section: the default */
             if (d->nodes[x].kind == SS_J_INT && d->nodes[x].num == f->def) continue;
         }
         d->nodes[x].name = f->name;
@@ -405,7 +416,7 @@ static void replace_embedded(ss_cdecoder *d, uint32_t member, const char *field,
     uint32_t n_before = d->n, obj = 0;
     bool ok = read_struct(d, &r, s, version, NULL, &obj);
     if (!ok || d->nomem) {
-        d->n = n_before;     /* drop what was built; the bytes stay */
+        d->n = n_before; /* drop what was built; the bytes stay */
         memcpy(d->err, saved, sizeof saved);
         return;
     }
@@ -436,7 +447,7 @@ int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
     d->n = 0;
     d->nomem = false;
     d->err[0] = 0;
-    (void)node_new(d, SS_J_NULL, NULL);   /* node 0: "none" */
+    (void)node_new(d, SS_J_NULL, NULL); /* node 0: "none" */
     if (d->nomem) {
         out->status = SS_CDEC_ERROR;
         snprintf(out->message, sizeof out->message, "Error at offset %" PRId64 ", skipping. out of memory", r->offset);
@@ -446,7 +457,8 @@ int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
         out->status = SS_CDEC_NO_KEY;
         snprintf(out->message, sizeof out->message,
                  "Failed to decode message at offset %" PRId64 " using the specified decoder (message had a missing "
-                 "key)", r->offset);
+                 "key)",
+                 r->offset);
         return out->status;
     }
     ss_rd kr = ss_rd_make(r->key, (size_t)r->key_len);
@@ -492,7 +504,8 @@ int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
         out->status = SS_CDEC_ERROR;
         snprintf(out->message, sizeof out->message,
                  "Error at offset %" PRId64 ", skipping. Could not read record with version %d from value's buffer "
-                 "due to: %s.", r->offset, (int)vv, d->nomem ? "out of memory" : d->err);
+                 "due to: %s.",
+                 r->offset, (int)vv, d->nomem ? "out of memory" : d->err);
         out->key = out->value = 0;
         return out->status;
     }
@@ -503,14 +516,15 @@ failed_key:
     out->status = SS_CDEC_ERROR;
     snprintf(out->message, sizeof out->message,
              "Error at offset %" PRId64 ", skipping. Could not read record with version %d from key's buffer due to: "
-             "%s.", r->offset, (int)type, d->nomem ? "out of memory" : d->err);
+             "%s.",
+             r->offset, (int)type, d->nomem ? "out of memory" : d->err);
     out->key = 0;
     return out->status;
 }
 
 const char *ss_txn_state_name(int id) {
-    static const char *const names[] = {"Empty", "Ongoing", "PrepareCommit", "PrepareAbort",
-                                        "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"};
+    static const char *const names[] = {"Empty",          "Ongoing",       "PrepareCommit", "PrepareAbort",
+                                        "CompleteCommit", "CompleteAbort", "Dead",          "PrepareEpochFence"};
     return id >= 0 && (size_t)id < N(names) ? names[id] : NULL;
 }
 
@@ -539,10 +553,10 @@ static size_t utf8_step(const uint8_t *p, size_t n, uint32_t *cp) {
         if (n < 2) return 1;
         uint8_t b2 = p[1];
         if ((b1 == 0xE0 && (b2 & 0xe0) == 0x80) || !cont(b2)) return 1;
-        if (n < 3) return 2;   /* a truncated sequence at the end: one U+FFFD */
+        if (n < 3) return 2; /* a truncated sequence at the end: one U+FFFD */
         if (!cont(p[2])) return 2;
         uint32_t c = (uint32_t)(b1 & 0x0f) << 12 | (uint32_t)(b2 & 0x3f) << 6 | (p[2] & 0x3fu);
-        if (c >= 0xD800 && c <= 0xDFFF) return 3;   /* an encoded surrogate */
+        if (c >= 0xD800 && c <= 0xDFFF) return 3; /* an encoded surrogate */
         *cp = c;
         return 3;
     }
@@ -554,15 +568,14 @@ static size_t utf8_step(const uint8_t *p, size_t n, uint32_t *cp) {
         if (!cont(p[2])) return 2;
         if (n < 4) return 3;
         if (!cont(p[3])) return 3;
-        *cp = (uint32_t)(b1 & 0x07) << 18 | (uint32_t)(b2 & 0x3f) << 12 | (uint32_t)(p[2] & 0x3f) << 6 |
-              (p[3] & 0x3fu);
+        *cp = (uint32_t)(b1 & 0x07) << 18 | (uint32_t)(b2 & 0x3f) << 12 | (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3fu);
         return 4;
     }
     return 1;
 }
 
 int32_t ss_java_string_hash(const uint8_t *id, size_t len) {
-    uint32_t h = 0;   /* int arithmetic: wraps modulo 2^32 */
+    uint32_t h = 0; /* int arithmetic: wraps modulo 2^32 */
     size_t i = 0;
     while (i < len) {
         uint32_t cp;
@@ -581,7 +594,7 @@ int32_t ss_java_string_hash(const uint8_t *id, size_t len) {
 int32_t ss_coordinator_partition(const uint8_t *id, size_t len, int32_t partitions) {
     if (partitions <= 0) return -1;
     int32_t h = ss_java_string_hash(id, len);
-    int32_t a = h == INT32_MIN ? 0 : (h < 0 ? -h : h);   /* Utils.abs */
+    int32_t a = h == INT32_MIN ? 0 : (h < 0 ? -h : h); /* Utils.abs */
     return a % partitions;
 }
 
@@ -620,7 +633,10 @@ static bool ids_put(ss_txn_ids *t, int64_t pid, int16_t epoch, const uint8_t *id
     if (!copy) return false;
     memcpy(copy, id, len);
     copy[len] = 0;
-    if (!SS_GROW(t->v, t->n, t->cap, 32)) { free(copy); return false; }
+    if (!SS_GROW(t->v, t->n, t->cap, 32)) {
+        free(copy);
+        return false;
+    }
     ss_txn_id *e = &t->v[t->n++];
     e->producer_id = pid;
     e->producer_epoch = epoch;

@@ -14,12 +14,13 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "analysis/units.h"
 #include "analysis/fingerprint.h"
+#include "analysis/units.h"
+#include "base/grow.h"
+#include "format/walker.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
 #include "segscan/files.h"
-#include "base/grow.h"
 
 /* ---- record cursor over one partition ---------------------------------------- */
 
@@ -29,7 +30,7 @@ typedef struct pcursor {
     const ss_input_partition *p;
     ss_segment *s;
     ss_walker w;
-    ss_window win;            /* batches copied here (ss_walker_next_copy) */
+    ss_window win; /* batches copied here (ss_walker_next_copy) */
     ss_decoder *d;
     ss_event ev;
     ss_rec_iter it;
@@ -125,7 +126,10 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             continue;
         }
         if (!c->s) {
-            if (c->seg >= c->p->nsegments) { c->done = true; break; }
+            if (c->seg >= c->p->nsegments) {
+                c->done = true;
+                break;
+            }
             if (ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &err) != SS_E_OK) {
                 c->side->unreadable++;
                 c->seg++;
@@ -147,7 +151,10 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             continue;
         }
         const ss_batch *bb = &c->ev.batch;
-        if (!bb->crc_valid) { dmg_push(c, bb); continue; } /* its damage event follows */
+        if (!bb->crc_valid) {
+            dmg_push(c, bb);
+            continue;
+        } /* its damage event follows */
         c->side->batches++;
         if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
         if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
@@ -173,18 +180,24 @@ static XXH128_hash_t record_fp(XXH3_state_t *st, const ss_record *r) {
     uint8_t len[4];
     XXH3_128bits_reset(st);
     int32_t v = r->key_len;
-    len[0] = (uint8_t)((uint32_t)v >> 24); len[1] = (uint8_t)((uint32_t)v >> 16);
-    len[2] = (uint8_t)((uint32_t)v >> 8); len[3] = (uint8_t)v;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
     XXH3_128bits_update(st, len, 4);
     if (v > 0) XXH3_128bits_update(st, r->key, (size_t)v);
     v = r->value_len;
-    len[0] = (uint8_t)((uint32_t)v >> 24); len[1] = (uint8_t)((uint32_t)v >> 16);
-    len[2] = (uint8_t)((uint32_t)v >> 8); len[3] = (uint8_t)v;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
     XXH3_128bits_update(st, len, 4);
     if (v > 0) XXH3_128bits_update(st, r->value, (size_t)v);
     v = r->header_count;
-    len[0] = (uint8_t)((uint32_t)v >> 24); len[1] = (uint8_t)((uint32_t)v >> 16);
-    len[2] = (uint8_t)((uint32_t)v >> 8); len[3] = (uint8_t)v;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
     XXH3_128bits_update(st, len, 4);
     if (r->headers_len) XXH3_128bits_update(st, r->headers, r->headers_len);
     return XXH3_128bits_digest(st);
@@ -196,10 +209,10 @@ typedef struct pair_state {
     ss_diff_pair pub;
     ss_diff_range *ranges;
     size_t nranges, capranges;
-    bool range_dropped;       /* a range was found past MAX_RANGES: the last kept one has ended */
+    bool range_dropped; /* a range was found past MAX_RANGES: the last kept one has ended */
     ss_diff_item *items;
     size_t nitems;
-    uint8_t *previews;        /* nitems * 4 * preview_bytes */
+    uint8_t *previews; /* nitems * 4 * preview_bytes */
     int32_t *epochs_a, *epochs_b;
     int64_t *starts_a, *starts_b;
 } pair_state;
@@ -363,9 +376,16 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     ss_diff_pair *p = &ps->pub;
     pcursor ca, cb;
     if (pc_open(&ca, A, ia, o->max_batch_bytes, &p->a) != SS_E_OK) return SS_E_NOMEM;
-    if (pc_open(&cb, B, ib, o->max_batch_bytes, &p->b) != SS_E_OK) { pc_close(&ca); return SS_E_NOMEM; }
+    if (pc_open(&cb, B, ib, o->max_batch_bytes, &p->b) != SS_E_OK) {
+        pc_close(&ca);
+        return SS_E_NOMEM;
+    }
     XXH3_state_t *st = XXH3_createState();
-    if (!st) { pc_close(&ca); pc_close(&cb); return SS_E_NOMEM; }
+    if (!st) {
+        pc_close(&ca);
+        pc_close(&cb);
+        return SS_E_NOMEM;
+    }
     p->first_divergent_offset = -1;
     ss_record ra, rb;
     const ss_batch *ba = NULL, *bb = NULL;
@@ -437,7 +457,10 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     if (!p->identical) truncation_point(p);
     else p->shared_epoch = -1, p->truncation_offset = -1;
     XXH3_freeState(st);
-    free(ca.epochs); free(ca.starts); free(cb.epochs); free(cb.starts);
+    free(ca.epochs);
+    free(ca.starts);
+    free(cb.epochs);
+    free(cb.starts);
     pc_close(&ca);
     pc_close(&cb);
     return SS_E_OK;
@@ -447,8 +470,8 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
 
 typedef struct fp_entry {
     uint64_t hi, lo;
-    uint32_t na, nb;      /* copies on each side */
-    uint32_t seen;        /* listing pass: copies of the current side met so far */
+    uint32_t na, nb; /* copies on each side */
+    uint32_t seen;   /* listing pass: copies of the current side met so far */
     uint32_t pad_;
 } fp_entry;
 
@@ -594,7 +617,10 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
     for (int side = 0; side < 2 && rc == SS_E_OK; side++) {
         pcursor c;
         ss_diff_side *sd = side ? &p->b : &p->a;
-        if (pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, sd) != SS_E_OK) { rc = SS_E_NOMEM; break; }
+        if (pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, sd) != SS_E_OK) {
+            rc = SS_E_NOMEM;
+            break;
+        }
         ss_record r;
         const ss_batch *b;
         /* a run of fingerprints: their slots are prefetched before they are counted */
@@ -614,15 +640,22 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                 }
                 if (!ss_fp_record(st, &r, o->by, 0, &run[nrun][0], &run[nrun][1])) continue;
                 /* room for the whole run before its first prefetch: no growing under it */
-                if (nrun == 0 && !fpt_room(&t, FP_RUN)) { rc = SS_E_NOMEM; break; }
+                if (nrun == 0 && !fpt_room(&t, FP_RUN)) {
+                    rc = SS_E_NOMEM;
+                    break;
+                }
                 fpt_prefetch(&t, run[nrun][1]);
                 if (++nrun < FP_RUN) continue;
             }
             for (size_t k = 0; k < nrun; k++) {
                 fp_entry *e = fpt_get(&t, run[k][0], run[k][1], true);
-                if (!e) { rc = SS_E_NOMEM; break; }
-                if (side) { if (e->nb < UINT32_MAX) e->nb++; }
-                else if (e->na < UINT32_MAX) e->na++;
+                if (!e) {
+                    rc = SS_E_NOMEM;
+                    break;
+                }
+                if (side) {
+                    if (e->nb < UINT32_MAX) e->nb++;
+                } else if (e->na < UINT32_MAX) e->na++;
             }
             nrun = 0;
         }
@@ -812,20 +845,29 @@ ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opt
     if (!d->o.preview_bytes) d->o.preview_bytes = 64;
     size_t na = ss_inputs_count(A), nb = ss_inputs_count(B);
     d->pairs = calloc(na + nb + 1, sizeof *d->pairs);
-    if (!d->pairs) { free(d); return SS_E_NOMEM; }
+    if (!d->pairs) {
+        free(d);
+        return SS_E_NOMEM;
+    }
     ss_errkind rc = SS_E_OK;
     if (na == 1 && nb == 1) {
         /* two single partitions are compared whatever their names */
         rc = diff_pair(A, 0, B, 0, &d->o, &d->pairs[d->npairs++]);
     } else {
         bool *used = calloc(nb + 1, 1);
-        if (!used) { ss_diff_free(d); return SS_E_NOMEM; }
+        if (!used) {
+            ss_diff_free(d);
+            return SS_E_NOMEM;
+        }
         for (size_t i = 0; i < na && rc == SS_E_OK; i++) {
             const ss_input_partition *pa = ss_inputs_at(A, i);
             size_t j;
             for (j = 0; j < nb; j++)
                 if (!used[j] && same_partition(pa, ss_inputs_at(B, j))) break;
-            if (j == nb) { add_unpaired(d, pa, 'A'); continue; }
+            if (j == nb) {
+                add_unpaired(d, pa, 'A');
+                continue;
+            }
             used[j] = true;
             rc = diff_pair(A, i, B, j, &d->o, &d->pairs[d->npairs++]);
         }
@@ -833,7 +875,10 @@ ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opt
             if (!used[j]) add_unpaired(d, ss_inputs_at(B, j), 'B');
         free(used);
     }
-    if (rc != SS_E_OK) { ss_diff_free(d); return rc; }
+    if (rc != SS_E_OK) {
+        ss_diff_free(d);
+        return rc;
+    }
     *out = d;
     return SS_E_OK;
 }

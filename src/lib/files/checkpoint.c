@@ -23,9 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "segscan/base.h"
 #include "segscan/files.h"
 
-static void ck_err(ss_error *err, ss_errkind k, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void ck_err(ss_error *err, ss_errkind k, uint64_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static void ck_err(ss_error *err, ss_errkind k, uint64_t pos, const char *fmt, ...) {
     if (!err) return;
@@ -72,20 +74,32 @@ static size_t split_spaces(const char *s, size_t n, field *f, size_t max) {
     size_t count = 0, index = 0, i = 0, last_nonempty = 0;
     bool found = false;
     while (i < n) {
-        if (!java_space(s[i])) { i++; continue; }
+        if (!java_space(s[i])) {
+            i++;
+            continue;
+        }
         size_t ms = i;
         while (i < n && java_space(s[i])) i++;
-        if (count < max) { f[count].s = s + index; f[count].n = ms - index; }
+        if (count < max) {
+            f[count].s = s + index;
+            f[count].n = ms - index;
+        }
         count++;
         if (ms > index) last_nonempty = count;
         index = i;
         found = true;
     }
     if (!found) {
-        if (max) { f[0].s = s; f[0].n = n; }
+        if (max) {
+            f[0].s = s;
+            f[0].n = n;
+        }
         return 1;
     }
-    if (count < max) { f[count].s = s + index; f[count].n = n - index; }
+    if (count < max) {
+        f[count].s = s + index;
+        f[count].n = n - index;
+    }
     count++;
     if (n > index) last_nonempty = count;
     return last_nonempty;
@@ -129,14 +143,25 @@ static size_t utf8_check(const unsigned char *s, size_t len) {
         unsigned c = s[i];
         size_t need;
         unsigned lo = 0x80, hi = 0xBF;
-        if (c < 0x80) { i++; continue; }
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
         if (c >= 0xC2 && c <= 0xDF) need = 1;
-        else if (c == 0xE0) { need = 2; lo = 0xA0; }
-        else if (c == 0xED) { need = 2; hi = 0x9F; }
-        else if (c >= 0xE1 && c <= 0xEF) need = 2;
-        else if (c == 0xF0) { need = 3; lo = 0x90; }
-        else if (c == 0xF4) { need = 3; hi = 0x8F; }
-        else if (c >= 0xF1 && c <= 0xF3) need = 3;
+        else if (c == 0xE0) {
+            need = 2;
+            lo = 0xA0;
+        } else if (c == 0xED) {
+            need = 2;
+            hi = 0x9F;
+        } else if (c >= 0xE1 && c <= 0xEF) need = 2;
+        else if (c == 0xF0) {
+            need = 3;
+            lo = 0x90;
+        } else if (c == 0xF4) {
+            need = 3;
+            hi = 0x8F;
+        } else if (c >= 0xF1 && c <= 0xF3) need = 3;
         else return i;
         if (len - i <= need) return i;
         if (s[i + 1] < lo || s[i + 1] > hi) return i;
@@ -159,8 +184,14 @@ bool ss_checkpoint_kind_for_name(const char *path, ss_checkpoint_kind *kind) {
     static const char *const offsets[] = {"recovery-point-offset-checkpoint", "replication-offset-checkpoint",
                                           "log-start-offset-checkpoint", "cleaner-offset-checkpoint"};
     for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++)
-        if (!strcmp(name, offsets[i])) { *kind = SS_CKPT_OFFSETS; return true; }
-    if (!strcmp(name, "leader-epoch-checkpoint")) { *kind = SS_CKPT_LEADER_EPOCH; return true; }
+        if (!strcmp(name, offsets[i])) {
+            *kind = SS_CKPT_OFFSETS;
+            return true;
+        }
+    if (!strcmp(name, "leader-epoch-checkpoint")) {
+        *kind = SS_CKPT_LEADER_EPOCH;
+        return true;
+    }
     return false;
 }
 
@@ -187,7 +218,8 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
     const char *loc = display_path ? display_path : "?";
     size_t bad = utf8_check((const unsigned char *)text, len);
     if (bad != len) {
-        ck_err(err, SS_E_BAD_CHECKPOINT, bad, "Malformed input in checkpoint file [%s] at byte %zu: not UTF-8", loc, bad);
+        ck_err(err, SS_E_BAD_CHECKPOINT, bad, "Malformed input in checkpoint file [%s] at byte %zu: not UTF-8", loc,
+               bad);
         return SS_E_BAD_CHECKPOINT;
     }
     line_reader lr = {text, text, text + len};
@@ -202,8 +234,8 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
         return SS_E_BAD_CHECKPOINT;
     }
     if (out->version != 0) {
-        ck_err(err, SS_E_BAD_CHECKPOINT, 0, "Unrecognised version:%" PRId32 ", expected version: 0 in checkpoint file at: %s",
-               out->version, loc);
+        ck_err(err, SS_E_BAD_CHECKPOINT, 0,
+               "Unrecognised version:%" PRId32 ", expected version: 0 in checkpoint file at: %s", out->version, loc);
         return SS_E_BAD_CHECKPOINT;
     }
     uint64_t count_pos = (uint64_t)(lr.p - text);
@@ -218,8 +250,8 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
     }
     if (out->expected < 0) {
         /* new ArrayList<>(expectedSize) */
-        ck_err(err, SS_E_BAD_CHECKPOINT, count_pos, "Illegal Capacity: %" PRId32 " (entry count in checkpoint file [%s])",
-               out->expected, loc);
+        ck_err(err, SS_E_BAD_CHECKPOINT, count_pos,
+               "Illegal Capacity: %" PRId32 " (entry count in checkpoint file [%s])", out->expected, loc);
         return SS_E_BAD_CHECKPOINT;
     }
     /* Size the arrays by the number of lines left. */
@@ -250,7 +282,7 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
             if (ok) {
                 memcpy(out->strings + used, f[0].s, f[0].n);
                 out->strings[used + f[0].n] = 0;
-                e->topic = out->strings + used;   /* the buffer never moves */
+                e->topic = out->strings + used; /* the buffer never moves */
                 used += f[0].n + 1;
             }
         } else {
@@ -266,8 +298,9 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
         out->n++;
     }
     if (out->n != (size_t)out->expected) {
-        ck_err(err, SS_E_BAD_CHECKPOINT, 0, "Expected [%" PRId32 "] entries in checkpoint file [%s], but found only [%zu]",
-               out->expected, loc, out->n);
+        ck_err(err, SS_E_BAD_CHECKPOINT, 0,
+               "Expected [%" PRId32 "] entries in checkpoint file [%s], but found only [%zu]", out->expected, loc,
+               out->n);
         return SS_E_BAD_CHECKPOINT;
     }
     return SS_E_OK;

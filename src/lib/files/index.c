@@ -1,13 +1,11 @@
-/* segscan - offset index (.index), time index (.timeindex) and transaction
- * index (.txnindex) files, read as Kafka's AbstractIndex / OffsetIndex /
- * TimeIndex / TransactionIndex / AbortedTxn read them, and the checks
+/* segscan - offset index (.index) and time index (.timeindex) files, read as
+ * Kafka's AbstractIndex / OffsetIndex / TimeIndex read them, and the checks
  * kafka-dump-log.sh (DumpLogSegments.dumpIndex / dumpTimeIndex) makes of an
  * index against its .log.
  *
  * Files are mapped read-only through ss_segment; nothing is ever created or
  * written (Kafka's tool creates a missing .index: we treat it as empty).
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/reader.h"
+#include "files/message.h"
 #include "segscan/files.h"
 
 enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12, LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, MIN_RECORD_V0 = 14 };
@@ -23,105 +22,8 @@ enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12, LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC 
 /* AbstractIndex.warmEntries(): 8192 / entrySize. */
 #define WARM_BYTES 8192u
 
-static void set_msg(ss_error *err, ss_errkind k, uint64_t pos, char *full, size_t fullsz, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-static void set_msg(ss_error *err, ss_errkind k, uint64_t pos, char *full, size_t fullsz, const char *fmt, ...) {
-    va_list ap;
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->kind = k;
-        err->position = pos;
-        err->base_offset = -1;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    if (full && fullsz) {
-        va_start(ap, fmt);
-        vsnprintf(full, fullsz, fmt, ap);
-        va_end(ap);
-    }
-}
-
 /* base + (int)rel as Java computes a long + int: two's complement wrap, no UB. */
-static int64_t add_rel(int64_t base, int32_t rel) {
-    return (int64_t)((uint64_t)base + (uint64_t)(int64_t)rel);
-}
-
-/* ---- file names --------------------------------------------------------------- */
-
-/* Java's Long.parseLong over s[0..n): optional sign, then at least one ASCII digit. */
-static bool parse_java_long(const char *s, size_t n, int64_t *out) {
-    size_t i = 0;
-    bool neg = false;
-    if (n == 0) return false;
-    if (s[0] == '-' || s[0] == '+') {
-        neg = s[0] == '-';
-        i = 1;
-        if (n == 1) return false;
-    }
-    uint64_t limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
-    uint64_t v = 0;
-    for (; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9') return false;
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (limit - d) / 10u) return false;
-        v = v * 10u + d;
-    }
-    *out = neg ? (int64_t)(0u - v) : (int64_t)v;
-    return true;
-}
-
-bool ss_offset_from_filename(const char *path, int64_t *offset) {
-    /* Java's File normalises away a trailing '/', so take the last non-empty component. */
-    size_t len = strlen(path);
-    while (len > 1 && path[len - 1] == '/') len--;
-    size_t start = len;
-    while (start > 0 && path[start - 1] != '/') start--;
-    const char *name = path + start;
-    size_t n = len - start;
-    const char *dot = memchr(name, '.', n);
-    if (dot) n = (size_t)(dot - name);
-    return parse_java_long(name, n, offset);
-}
-
-char *ss_java_absolute_path(const char *path) {
-    char *cwd = NULL;
-    if (path[0] != '/') {
-        size_t cap = 256;
-        for (;;) {
-            char *b = malloc(cap);
-            if (!b) return NULL;
-            if (getcwd(b, cap)) { cwd = b; break; }
-            free(b);
-            if (errno != ERANGE || cap > (1u << 20)) return NULL;
-            cap *= 2;
-        }
-    }
-    size_t clen = cwd ? strlen(cwd) : 0, plen = strlen(path);
-    char *joined = malloc(clen + plen + 2);
-    if (!joined) { free(cwd); return NULL; }
-    size_t j = 0;
-    if (cwd) {
-        memcpy(joined, cwd, clen);
-        j = clen;
-        if (plen) joined[j++] = '/';
-    }
-    memcpy(joined + j, path, plen);
-    j += plen;
-    joined[j] = 0;
-    free(cwd);
-    /* java.io.UnixFileSystem.normalize: collapse "//", drop a trailing '/'. */
-    size_t w = 0;
-    for (size_t r = 0; joined[r]; r++) {
-        if (joined[r] == '/' && w > 0 && joined[w - 1] == '/') continue;
-        joined[w++] = joined[r];
-    }
-    if (w > 1 && joined[w - 1] == '/') w--;
-    joined[w] = 0;
-    return joined;
-}
+static int64_t add_rel(int64_t base, int32_t rel) { return (int64_t)((uint64_t)base + (uint64_t)(int64_t)rel); }
 
 /* ---- offset and time index ------------------------------------------------------ */
 
@@ -145,7 +47,10 @@ static void index_scan(ss_index *ix) {
     if (ix->stopped_at_slot >= 0) {
         bool zero = true;
         for (uint64_t p = (uint64_t)ix->stopped_at_slot * ix->entry_size; p < ix->file_size; p++)
-            if (ix->data[p]) { zero = false; break; }
+            if (ix->data[p]) {
+                zero = false;
+                break;
+            }
         ix->zero_tail = zero;
     }
 }
@@ -294,7 +199,8 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
         if (ix->entries != 0 && last < ix->base_offset) {
             set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
                     "Corrupt index found, index file %s has non-zero size but the last offset is %" PRId64
-                    " which is less than the base offset %" PRId64, display_path, last, ix->base_offset);
+                    " which is less than the base offset %" PRId64,
+                    display_path, last, ix->base_offset);
             return SS_E_BAD_INDEX;
         }
         if (ix->file_size % OFFSET_ENTRY != 0) {
@@ -309,15 +215,18 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
     if (ix->entries != 0) {
         int64_t first_ts = ss_index_time_entry(ix, 0).timestamp;
         if (last.timestamp < first_ts) {
-            set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
-                    "Corrupt time index found, time index file (%s) has non-zero size but the last timestamp is %" PRId64
-                    " which is less than the first timestamp %" PRId64, display_path, last.timestamp, first_ts);
+            set_msg(
+                err, SS_E_BAD_INDEX, 0, full_msg, full_size,
+                "Corrupt time index found, time index file (%s) has non-zero size but the last timestamp is %" PRId64
+                " which is less than the first timestamp %" PRId64,
+                display_path, last.timestamp, first_ts);
             return SS_E_BAD_INDEX;
         }
         if (last.offset < ix->base_offset) {
             set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
                     "Corrupt time index found, time index file (%s) has non-zero size but the last offset is %" PRId64
-                    " which is less than the first offset %" PRId64, display_path, last.offset, ix->base_offset);
+                    " which is less than the first offset %" PRId64,
+                    display_path, last.offset, ix->base_offset);
             return SS_E_BAD_INDEX;
         }
     }
@@ -405,8 +314,8 @@ ss_icheck_status ss_index_check_offset(ss_index_checker *c, ss_offset_entry e, u
                     "the batch at position %" PRIu64 " is larger than the maximum message size %" PRIu64, pos,
                     max_message_size);
         else
-            set_msg(&out->err, SS_E_BAD_INDEX, pos, NULL, 0, "no complete batch at position %" PRIu64 " (log of %" PRIu64
-                    " bytes)", pos, c->log_size);
+            set_msg(&out->err, SS_E_BAD_INDEX, pos, NULL, 0,
+                    "no complete batch at position %" PRIu64 " (log of %" PRIu64 " bytes)", pos, c->log_size);
         return out->status = SS_ICHECK_NO_BATCH;
     }
     out->batch_position = pos;
@@ -437,7 +346,8 @@ ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_ic
     if (at.position < 0 || (uint64_t)at.position > c->log_size) {
         set_msg(&out->err, SS_E_BAD_INDEX, at.position < 0 ? 0 : (uint64_t)at.position, NULL, 0,
                 "the offset index gives position %" PRId32 " for offset %" PRId64 ", outside the log (%" PRIu64
-                " bytes)", at.position, e.offset, c->log_size);
+                " bytes)",
+                at.position, e.offset, c->log_size);
         return out->status = SS_ICHECK_ERROR;
     }
     uint64_t start = (uint64_t)at.position, pos = start;
@@ -474,99 +384,4 @@ ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_ic
     if (batch_max_timestamp(c->dec, &b, &m, &out->err) != SS_E_OK) return out->status = SS_ICHECK_ERROR;
     out->log_max_timestamp = m;
     return out->status = SS_ICHECK_MATCH;
-}
-
-/* ---- transaction index ----------------------------------------------------------- */
-
-static void txnindex_init(ss_txnindex *t, int64_t start_offset, const uint8_t *data, uint64_t len) {
-    t->start_offset = start_offset;
-    t->file_size = len;
-    t->entries = len / SS_ABORTED_TXN_SIZE;
-    t->tail_bytes = len % SS_ABORTED_TXN_SIZE;
-    t->data = data;
-}
-
-ss_errkind ss_txnindex_open(const char *path, int64_t start_offset, ss_txnindex **out, ss_error *err) {
-    *out = NULL;
-    ss_segment *seg = NULL;
-    ss_errkind k = ss_segment_open(path, &seg, err);
-    if (k != SS_E_OK) return k;
-    ss_txnindex *t = calloc(1, sizeof *t);
-    if (!t) {
-        ss_segment_close(seg);
-        set_msg(err, SS_E_NOMEM, 0, NULL, 0, "out of memory");
-        return SS_E_NOMEM;
-    }
-    t->seg = seg;
-    txnindex_init(t, start_offset, ss_segment_data(seg), ss_segment_size(seg));
-    *out = t;
-    return SS_E_OK;
-}
-
-ss_errkind ss_txnindex_from_memory(const uint8_t *data, size_t len, int64_t start_offset, ss_txnindex **out,
-                                   ss_error *err) {
-    *out = NULL;
-    ss_txnindex *t = calloc(1, sizeof *t);
-    if (!t) {
-        set_msg(err, SS_E_NOMEM, 0, NULL, 0, "out of memory");
-        return SS_E_NOMEM;
-    }
-    txnindex_init(t, start_offset, data, len);
-    *out = t;
-    return SS_E_OK;
-}
-
-void ss_txnindex_close(ss_txnindex *t) {
-    if (!t) return;
-    ss_segment_close(t->seg);
-    free(t);
-}
-
-ss_errkind ss_txnindex_entry(const ss_txnindex *t, uint64_t n, const char *display_path, ss_aborted_txn *out,
-                             ss_error *err, char *full_msg, size_t full_size) {
-    memset(out, 0, sizeof *out);
-    if (n >= t->entries) {
-        set_msg(err, SS_E_USAGE, 0, full_msg, full_size, "entry %" PRIu64 " of %" PRIu64, n, t->entries);
-        return SS_E_USAGE;
-    }
-    uint64_t at = n * SS_ABORTED_TXN_SIZE;
-    ss_rd r = ss_rd_make(t->data + at, SS_ABORTED_TXN_SIZE);
-    out->version_field = ss_rd_i16(&r);
-    out->version = (int8_t)t->data[at];
-    out->producer_id = ss_rd_i64(&r);
-    out->first_offset = ss_rd_i64(&r);
-    out->last_offset = ss_rd_i64(&r);
-    out->last_stable_offset = ss_rd_i64(&r);
-    if (out->version > 0) {
-        set_msg(err, SS_E_BAD_INDEX, at, full_msg, full_size,
-                "Unexpected aborted transaction version %d in transaction index %s, current version is 0",
-                (int)out->version, display_path);
-        return SS_E_BAD_INDEX;
-    }
-    return SS_E_OK;
-}
-
-int ss_aborted_txn_format(const ss_aborted_txn *a, char *buf, size_t size) {
-    return snprintf(buf, size,
-                    "AbortedTxn(version=%d, producerId=%" PRId64 ", firstOffset=%" PRId64 ", lastOffset=%" PRId64
-                    ", lastStableOffset=%" PRId64 ")",
-                    (int)a->version, a->producer_id, a->first_offset, a->last_offset, a->last_stable_offset);
-}
-
-ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err, char *full_msg,
-                                    size_t full_size) {
-    for (uint64_t i = 0; i < t->entries; i++) {
-        ss_aborted_txn a;
-        ss_errkind k = ss_txnindex_entry(t, i, display_path, &a, err, full_msg, full_size);
-        if (k != SS_E_OK) return k;
-        if (a.last_offset < t->start_offset) {
-            char txt[200];
-            ss_aborted_txn_format(&a, txt, sizeof txt);
-            set_msg(err, SS_E_BAD_INDEX, i * SS_ABORTED_TXN_SIZE, full_msg, full_size,
-                    "Last offset of aborted transaction %s in index %s is less than start offset %" PRId64, txt,
-                    display_path, t->start_offset);
-            return SS_E_BAD_INDEX;
-        }
-    }
-    return SS_E_OK;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/reader.h"
+#include "segscan/base.h"
 #include "segscan/files.h"
 
 #define SCHEMA_PREFIX "Snapshot failed schema validation: "
@@ -41,7 +42,7 @@ static const struct {
     const char *name;
     unsigned size;
 } entry_fields[] = {
-    {"producer_id", 8}, {"epoch", 2},     {"last_sequence", 4},     {"last_offset", 8},
+    {"producer_id", 8},  {"epoch", 2},     {"last_sequence", 4},     {"last_offset", 8},
     {"offset_delta", 4}, {"timestamp", 8}, {"coordinator_epoch", 4}, {"current_txn_first_offset", 8},
 };
 
@@ -75,7 +76,8 @@ ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, 
     out->count = ss_rd_i32(&r);
     size_t left = ss_rd_left(&r);
     if (out->count < 0) {
-        snap_err(err, 6, SCHEMA_PREFIX "Error reading field 'producer_entries': Array size %" PRId32 " cannot be negative",
+        snap_err(err, 6,
+                 SCHEMA_PREFIX "Error reading field 'producer_entries': Array size %" PRId32 " cannot be negative",
                  out->count);
         return SS_E_BAD_SNAPSHOT;
     }
@@ -93,7 +95,10 @@ ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, 
         const char *field = entry_fields[0].name;
         for (size_t i = 0; i < sizeof entry_fields / sizeof entry_fields[0]; i++) {
             end += entry_fields[i].size;
-            if (end > rest) { field = entry_fields[i].name; break; }
+            if (end > rest) {
+                field = entry_fields[i].name;
+                break;
+            }
         }
         snap_err(err, 10 + whole * SS_SNAPSHOT_ENTRY_SIZE,
                  SCHEMA_PREFIX "Error reading field 'producer_entries': Error reading field '%s': " UNDERFLOW, field);
@@ -105,7 +110,8 @@ ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, 
         return SS_E_BAD_SNAPSHOT;
     }
     if (out->crc != out->crc_computed) {
-        snap_err(err, 2, "Snapshot is corrupt (CRC is no longer valid). Stored crc: %" PRIu32 ". Computed crc: %" PRIu32,
+        snap_err(err, 2,
+                 "Snapshot is corrupt (CRC is no longer valid). Stored crc: %" PRIu32 ". Computed crc: %" PRIu32,
                  out->crc, out->crc_computed);
         return SS_E_BAD_SNAPSHOT;
     }

@@ -11,16 +11,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/codec.h"
 #include "base/reader.h"
+#include "format/batch.h"
+#include "format/codec.h"
 #include "format/record.h"
-#include "segscan/segscan.h"
+#include "segscan/base.h"
+#include "segscan/record.h"
+#include "segscan/segment.h"
 
 /* v2 header layout (DefaultRecordBatch.java) */
 enum {
-    V2_LENGTH_OFF = 8, V2_PLE_OFF = 12, V2_MAGIC_OFF = 16, V2_CRC_OFF = 17, V2_ATTR_OFF = 21,
-    V2_LAST_DELTA_OFF = 23, V2_BASE_TS_OFF = 27, V2_MAX_TS_OFF = 35, V2_PID_OFF = 43,
-    V2_EPOCH_OFF = 51, V2_BASE_SEQ_OFF = 53, V2_COUNT_OFF = 57, V2_OVERHEAD = 61,
+    V2_LENGTH_OFF = 8,
+    V2_PLE_OFF = 12,
+    V2_MAGIC_OFF = 16,
+    V2_CRC_OFF = 17,
+    V2_ATTR_OFF = 21,
+    V2_LAST_DELTA_OFF = 23,
+    V2_BASE_TS_OFF = 27,
+    V2_MAX_TS_OFF = 35,
+    V2_PID_OFF = 43,
+    V2_EPOCH_OFF = 51,
+    V2_BASE_SEQ_OFF = 53,
+    V2_COUNT_OFF = 57,
+    V2_OVERHEAD = 61,
 };
 enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, LEGACY_OVERHEAD_V0 = 14, LEGACY_OVERHEAD_V1 = 22 };
 /* the smallest length field: a v0 message with null key and value */
@@ -44,7 +57,10 @@ ss_decoder *ss_decoder_new(size_t max_batch_bytes) {
     ss_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->codec = ss_codec_ctx_new();
-    if (!d->codec) { free(d); return NULL; }
+    if (!d->codec) {
+        free(d);
+        return NULL;
+    }
     d->max_batch_bytes = max_batch_bytes ? max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES;
     return d;
 }
@@ -55,15 +71,15 @@ void ss_decoder_free(ss_decoder *d) {
     free(d);
 }
 
-#define SET_ERR(err, k, pos, boff, ...)                                  \
-    do {                                                                 \
-        if (err) {                                                       \
-            (err)->kind = (k);                                           \
-            (err)->position = (pos);                                     \
-            (err)->base_offset = (boff);                                 \
-            (err)->length = 0;                                           \
-            snprintf((err)->msg, sizeof (err)->msg, __VA_ARGS__);        \
-        }                                                                \
+#define SET_ERR(err, k, pos, boff, ...)                                                                                \
+    do {                                                                                                               \
+        if (err) {                                                                                                     \
+            (err)->kind = (k);                                                                                         \
+            (err)->position = (pos);                                                                                   \
+            (err)->base_offset = (boff);                                                                               \
+            (err)->length = 0;                                                                                         \
+            snprintf((err)->msg, sizeof(err)->msg, __VA_ARGS__);                                                       \
+        }                                                                                                              \
     } while (0)
 
 int ss_rec_fail(ss_rec_iter *it, ss_error *err, ss_errkind kind, const char *fmt, ...) {
@@ -84,20 +100,18 @@ int ss_rec_fail(ss_rec_iter *it, ss_error *err, ss_errkind kind, const char *fmt
 /* Decompress a payload into the decoder's buffer, reusing it when the same
  * payload was decompressed last (legacy wrappers are read twice: once for the
  * batch's base offset, once for the records). */
-static ss_errkind decompress_payload(ss_decoder *d, const ss_batch *b, const uint8_t *src, size_t len,
-                                     ss_error *err) {
+static ss_errkind decompress_payload(ss_decoder *d, const ss_batch *b, const uint8_t *src, size_t len, ss_error *err) {
     if (d->cached_src == src && d->cached_len == len && d->cached_crc == b->crc && d->out) return SS_E_OK;
     d->cached_src = NULL;
     char msg[160] = "";
-    ss_errkind k = ss_decompress(d->codec, b->codec, b->magic, src, len, d->max_batch_bytes, &d->out,
-                                 &d->out_len, msg, sizeof msg);
+    ss_errkind k = ss_decompress(d->codec, b->codec, b->magic, src, len, d->max_batch_bytes, &d->out, &d->out_len, msg,
+                                 sizeof msg);
     if (k != SS_E_OK) {
         if (k == SS_E_TOO_LARGE)
             SET_ERR(err, k, b->position, b->base_offset,
                     "%s batch decompresses to more than %zu bytes (--max-batch-bytes); skipped",
                     ss_codec_name(b->codec) ? ss_codec_name(b->codec) : "?", d->max_batch_bytes);
-        else
-            SET_ERR(err, k, b->position, b->base_offset, "%s", msg);
+        else SET_ERR(err, k, b->position, b->base_offset, "%s", msg);
         return k;
     }
     d->cached_src = src;
@@ -110,11 +124,11 @@ static ss_errkind decompress_payload(ss_decoder *d, const ss_batch *b, const uin
 
 typedef struct legacy_msg {
     int64_t offset;
-    int32_t size;        /* the size field: bytes after offset+size */
+    int32_t size; /* the size field: bytes after offset+size */
     uint32_t crc;
     int8_t magic;
     uint8_t attributes;
-    int64_t timestamp;   /* -1 for v0 */
+    int64_t timestamp; /* -1 for v0 */
     int32_t key_len, value_len;
     const uint8_t *key, *value;
     const uint8_t *start; /* the offset field */
@@ -125,15 +139,21 @@ static bool legacy_parse(ss_rd *r, legacy_msg *m, char *why, size_t whysz) {
     m->start = r->p;
     m->offset = ss_rd_i64(r);
     m->size = ss_rd_i32(r);
-    if (r->bad) { snprintf(why, whysz, "message header truncated"); return false; }
+    if (r->bad) {
+        snprintf(why, whysz, "message header truncated");
+        return false;
+    }
     if (m->size < LEGACY_OVERHEAD_V0) {
-        snprintf(why, whysz, "Found record size %" PRId32 " smaller than minimum record overhead (%d)",
-                 m->size, LEGACY_OVERHEAD_V0);
+        snprintf(why, whysz, "Found record size %" PRId32 " smaller than minimum record overhead (%d)", m->size,
+                 LEGACY_OVERHEAD_V0);
         r->bad = true;
         return false;
     }
     ss_rd body = ss_rd_sub(r, (size_t)m->size);
-    if (body.bad) { snprintf(why, whysz, "message of %" PRId32 " bytes runs past its container", m->size); return false; }
+    if (body.bad) {
+        snprintf(why, whysz, "message of %" PRId32 " bytes runs past its container", m->size);
+        return false;
+    }
     m->crc = ss_rd_u32(&body);
     m->magic = (int8_t)ss_rd_u8(&body);
     m->attributes = ss_rd_u8(&body);
@@ -174,8 +194,8 @@ static bool legacy_parse(ss_rd *r, legacy_msg *m, char *why, size_t whysz) {
 
 /* Walk the inner messages of a decompressed wrapper to learn how many there
  * are, the first and the last stored offsets. */
-static bool legacy_inner_scan(const uint8_t *p, size_t n, int32_t *count, int64_t *first, int64_t *last,
-                              char *why, size_t whysz) {
+static bool legacy_inner_scan(const uint8_t *p, size_t n, int32_t *count, int64_t *first, int64_t *last, char *why,
+                              size_t whysz) {
     ss_rd r = ss_rd_make(p, n);
     int32_t c = 0;
     legacy_msg m;
@@ -200,16 +220,18 @@ static bool legacy_base(const legacy_msg *m, int64_t last, int64_t *base, char *
     *base = 0;
     if (m->magic == 0 || m->offset == 0) return true;
     if (m->offset < last) {
-        snprintf(why, whysz, "Found invalid wrapper offset in compressed v1 message set, wrapper offset '%" PRId64
-                 "' is less than the last inner message offset '%" PRId64 "' and it is not zero.", m->offset, last);
+        snprintf(why, whysz,
+                 "Found invalid wrapper offset in compressed v1 message set, wrapper offset '%" PRId64
+                 "' is less than the last inner message offset '%" PRId64 "' and it is not zero.",
+                 m->offset, last);
         return false;
     }
     *base = m->offset - last;
     return true;
 }
 
-static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool check_crc, ss_decoder *d,
-                               ss_batch *b, ss_error *err) {
+static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool check_crc, ss_decoder *d, ss_batch *b,
+                               ss_error *err) {
     ss_rd r = ss_rd_make(data, b->size);
     legacy_msg m;
     char why[200];
@@ -246,8 +268,7 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
                 if (legacy_inner_scan(d->out, d->out_len, &c, &first, &last, why, sizeof why) && c > 0) {
                     int64_t base;
                     b->legacy_inner_count = c;
-                    if (legacy_base(&m, last, &base, why, sizeof why))
-                        b->base_offset = ss_add64(base, first);
+                    if (legacy_base(&m, last, &base, why, sizeof why)) b->base_offset = ss_add64(base, first);
                 }
             }
         }
@@ -396,8 +417,8 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
         return SS_E_OK;
     }
     if (b->count < 0) {
-        SET_ERR(err, SS_E_BAD_BATCH, b->position, b->base_offset, "Found invalid record count %" PRId32 " in magic v2 batch",
-                b->count);
+        SET_ERR(err, SS_E_BAD_BATCH, b->position, b->base_offset,
+                "Found invalid record count %" PRId32 " in magic v2 batch", b->count);
         return SS_E_BAD_BATCH;
     }
     it->total = b->count;
@@ -427,7 +448,10 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
 
 int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     const ss_batch *b = it->b;
-    if (it->p >= it->end) { it->done = true; return 0; }
+    if (it->p >= it->end) {
+        it->done = true;
+        return 0;
+    }
     ss_rd r = ss_rd_make(it->p, (size_t)(it->end - it->p));
     legacy_msg m;
     char why[200];
@@ -456,8 +480,7 @@ int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
     rec->legacy_magic = m.magic;
     rec->legacy_attributes = m.attributes;
     rec->legacy_crc = m.crc;
-    rec->legacy_crc_valid = it->legacy_single ? b->crc_valid
-                                              : ss_crc32(0, m.start + 16, (size_t)m.size - 4) == m.crc;
+    rec->legacy_crc_valid = it->legacy_single ? b->crc_valid : ss_crc32(0, m.start + 16, (size_t)m.size - 4) == m.crc;
     rec->control_type = -1;
     rec->coordinator_epoch = -1;
     /* LegacyRecord: an inner v1 message takes its wrapper's timestamp type, and
@@ -467,8 +490,9 @@ int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
         rec->legacy_timestamp_type = b->timestamp_type;
     } else {
         rec->timestamp = m.timestamp;
-        rec->legacy_timestamp_type =
-            m.magic == 0 ? SS_TS_NONE : (m.attributes & 0x08) ? SS_TS_LOG_APPEND : SS_TS_CREATE;
+        rec->legacy_timestamp_type = m.magic == 0            ? SS_TS_NONE
+                                     : (m.attributes & 0x08) ? SS_TS_LOG_APPEND
+                                                             : SS_TS_CREATE;
     }
     return 1;
 }
@@ -486,4 +510,18 @@ int ss_header_next(const ss_record *r, size_t *pos, ss_header *h) {
     if (rd.bad) return 0;
     *pos = (size_t)(rd.p - r->headers);
     return 1;
+}
+
+const char *ss_tstype_name(int t) {
+    switch (t) {
+    case SS_TS_CREATE: return "CreateTime";
+    case SS_TS_LOG_APPEND: return "LogAppendTime";
+    default: return "NoTimestampType";
+    }
+}
+
+const char *ss_control_type_name(int type) {
+    static const char *const names[] = {"ABORT",           "COMMIT",        "LEADER_CHANGE", "SNAPSHOT_HEADER",
+                                        "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS"};
+    return type >= 0 && type <= 6 ? names[type] : "UNKNOWN";
 }

@@ -51,7 +51,7 @@
 struct ss_codec_ctx {
     uint8_t *buf; /* output buffer, `cap` bytes, reused across calls */
     size_t cap;
-    z_stream zs;  /* valid when zs_ready */
+    z_stream zs; /* valid when zs_ready */
     bool zs_ready;
     ZSTD_DCtx *zd;
     LZ4F_dctx *lz4;
@@ -67,20 +67,13 @@ typedef struct out_state {
     size_t msgsz;
 } out_state;
 
-ss_codec_ctx *ss_codec_ctx_new(void)
-{
-    return calloc(1, sizeof(ss_codec_ctx));
-}
+ss_codec_ctx *ss_codec_ctx_new(void) { return calloc(1, sizeof(ss_codec_ctx)); }
 
-void ss_codec_ctx_free(ss_codec_ctx *c)
-{
-    if (c == NULL)
-        return;
-    if (c->zs_ready)
-        inflateEnd(&c->zs);
+void ss_codec_ctx_free(ss_codec_ctx *c) {
+    if (c == NULL) return;
+    if (c->zs_ready) inflateEnd(&c->zs);
     ZSTD_freeDCtx(c->zd);
-    if (c->lz4 != NULL)
-        LZ4F_freeDecompressionContext(c->lz4);
+    if (c->lz4 != NULL) LZ4F_freeDecompressionContext(c->lz4);
     free(c->buf);
     free(c);
 }
@@ -88,8 +81,8 @@ void ss_codec_ctx_free(ss_codec_ctx *c)
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static ss_errkind fail(out_state *o, ss_errkind kind, const char *fmt, ...)
-{
+static ss_errkind
+fail(out_state *o, ss_errkind kind, const char *fmt, ...) {
     va_list ap;
 
     if (o->msg != NULL && o->msgsz > 0) {
@@ -100,30 +93,24 @@ static ss_errkind fail(out_state *o, ss_errkind kind, const char *fmt, ...)
     return kind;
 }
 
-static ss_errkind too_large(out_state *o, const char *codec)
-{
+static ss_errkind too_large(out_state *o, const char *codec) {
     return fail(o, SS_E_TOO_LARGE, "%s: decompressed size exceeds the limit of %zu bytes", codec, o->max_out);
 }
 
 /* Make room for at least `need` bytes of output in total (need <= o->limit). */
-static ss_errkind reserve(out_state *o, size_t need)
-{
+static ss_errkind reserve(out_state *o, size_t need) {
     ss_codec_ctx *c = o->c;
     size_t n;
     uint8_t *p;
 
-    if (need <= c->cap)
-        return SS_E_OK;
+    if (need <= c->cap) return SS_E_OK;
     n = c->cap < OUT_MIN_CAP ? OUT_MIN_CAP : c->cap;
-    while (n < need)
-        n = n > SIZE_MAX / 2 ? SIZE_MAX : n * 2;
-    if (n > o->limit)
-        n = o->limit;
+    while (n < need) n = n > SIZE_MAX / 2 ? SIZE_MAX : n * 2;
+    if (n > o->limit) n = o->limit;
     if (n < need) /* callers never ask past the limit; be safe anyway */
         return fail(o, SS_E_TOO_LARGE, "decompressed size exceeds the limit of %zu bytes", o->max_out);
     p = realloc(c->buf, n);
-    if (p == NULL)
-        return fail(o, SS_E_NOMEM, "out of memory growing the decompression buffer to %zu bytes", n);
+    if (p == NULL) return fail(o, SS_E_NOMEM, "out of memory growing the decompression buffer to %zu bytes", n);
     c->buf = p;
     c->cap = n;
     return SS_E_OK;
@@ -131,35 +118,29 @@ static ss_errkind reserve(out_state *o, size_t need)
 
 /* Before a streaming decoder call: make sure at least one byte of output
  * space is free. o->len <= max_out < limit holds here, so growth is possible. */
-static ss_errkind reserve_some(out_state *o)
-{
-    if (o->len < o->c->cap)
-        return SS_E_OK;
+static ss_errkind reserve_some(out_state *o) {
+    if (o->len < o->c->cap) return SS_E_OK;
     return reserve(o, o->len + 1);
 }
 
 /* Output space a decoder may fill in this call: up to the buffer's end, but
  * not past the limit (the buffer may be larger, from an earlier call). */
-static size_t room(const out_state *o)
-{
+static size_t room(const out_state *o) {
     size_t end = o->c->cap < o->limit ? o->c->cap : o->limit;
     return end - o->len;
 }
 
-static uint32_t be32(const uint8_t *p)
-{
+static uint32_t be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-static uint32_t le32(const uint8_t *p)
-{
+static uint32_t le32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* ---- gzip ------------------------------------------------------------------ */
 
-static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len)
-{
+static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len) {
     ss_codec_ctx *c = o->c;
     z_stream *zs = &c->zs;
     gz_header hd;
@@ -183,8 +164,7 @@ static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len)
     inflateGetHeader(zs, &hd);
 
     for (;;) {
-        if ((e = reserve_some(o)) != SS_E_OK)
-            return e;
+        if ((e = reserve_some(o)) != SS_E_OK) return e;
         size_t in_left = len - in_pos, out_left = room(o);
         uInt in_n = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
         uInt out_n = out_left > UINT_MAX ? UINT_MAX : (uInt)out_left;
@@ -195,8 +175,7 @@ static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len)
         int rc = inflate(zs, Z_NO_FLUSH);
         in_pos += in_n - zs->avail_in;
         o->len += out_n - zs->avail_out;
-        if (o->len > o->max_out)
-            return too_large(o, "gzip");
+        if (o->len > o->max_out) return too_large(o, "gzip");
 
         switch (rc) {
         case Z_STREAM_END:
@@ -209,25 +188,18 @@ static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len)
                 continue;
             }
             return SS_E_OK;
-        case Z_OK:
-            continue;
-        case Z_BUF_ERROR: /* no progress possible */
-            if (zs->avail_out == 0)
-                continue; /* output full: grow and go on */
+        case Z_OK: continue;
+        case Z_BUF_ERROR:                     /* no progress possible */
+            if (zs->avail_out == 0) continue; /* output full: grow and go on */
             if (members > 0 && hd.done != 1)
                 return SS_E_OK; /* an incomplete header after a member: ignored, as Java does */
             return fail(o, SS_E_DECOMPRESS, "gzip: unexpected end of stream after %zu of %zu bytes", in_pos, len);
         case Z_DATA_ERROR:
-            if (members > 0 && hd.done != 1)
-                return SS_E_OK; /* a bad header after a member: ignored, as Java does */
-            return fail(o, SS_E_DECOMPRESS, "gzip: %s at payload byte %zu", zs->msg ? zs->msg : "invalid data",
-                        in_pos);
-        case Z_MEM_ERROR:
-            return fail(o, SS_E_NOMEM, "gzip: out of memory");
-        case Z_NEED_DICT:
-            return fail(o, SS_E_DECOMPRESS, "gzip: stream needs a preset dictionary");
-        default:
-            return fail(o, SS_E_DECOMPRESS, "gzip: inflate error %d", rc);
+            if (members > 0 && hd.done != 1) return SS_E_OK; /* a bad header after a member: ignored, as Java does */
+            return fail(o, SS_E_DECOMPRESS, "gzip: %s at payload byte %zu", zs->msg ? zs->msg : "invalid data", in_pos);
+        case Z_MEM_ERROR: return fail(o, SS_E_NOMEM, "gzip: out of memory");
+        case Z_NEED_DICT: return fail(o, SS_E_DECOMPRESS, "gzip: stream needs a preset dictionary");
+        default: return fail(o, SS_E_DECOMPRESS, "gzip: inflate error %d", rc);
         }
     }
 }
@@ -235,12 +207,11 @@ static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len)
 /* ---- snappy ---------------------------------------------------------------- */
 
 static const uint8_t xerial_magic[8] = {0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
-#define XERIAL_HEADER_LEN 16u     /* magic, int32 version, int32 compatible version */
+#define XERIAL_HEADER_LEN 16u         /* magic, int32 version, int32 compatible version */
 #define XERIAL_MAGIC_HEAD 0x82534E41u /* the first 4 magic bytes read as a block length */
 
 /* One raw snappy block of n bytes found at payload byte `at`, appended to the output. */
-static ss_errkind snappy_block(out_state *o, const uint8_t *p, size_t n, size_t at)
-{
+static ss_errkind snappy_block(out_state *o, const uint8_t *p, size_t n, size_t at) {
     size_t ulen, got;
     ss_errkind e;
 
@@ -249,12 +220,10 @@ static ss_errkind snappy_block(out_state *o, const uint8_t *p, size_t n, size_t 
     /* Snappy expands at most ~21x (a 3-byte copy yields 64 bytes): a larger
      * claim is garbage, not a bomb, and must not make us allocate. */
     if (n <= SIZE_MAX / 32 && ulen > n * 32)
-        return fail(o, SS_E_DECOMPRESS,
-                    "snappy: block at payload byte %zu claims %zu bytes from %zu compressed bytes", at, ulen, n);
-    if (ulen > o->max_out - o->len)
-        return too_large(o, "snappy");
-    if ((e = reserve(o, o->len + ulen)) != SS_E_OK)
-        return e;
+        return fail(o, SS_E_DECOMPRESS, "snappy: block at payload byte %zu claims %zu bytes from %zu compressed bytes",
+                    at, ulen, n);
+    if (ulen > o->max_out - o->len) return too_large(o, "snappy");
+    if ((e = reserve(o, o->len + ulen)) != SS_E_OK) return e;
     got = ulen;
     if (snappy_uncompress((const char *)p, n, (char *)o->c->buf + o->len, &got) != SNAPPY_OK || got != ulen)
         return fail(o, SS_E_DECOMPRESS, "snappy: corrupt block of %zu bytes at payload byte %zu", n, at);
@@ -262,13 +231,11 @@ static ss_errkind snappy_block(out_state *o, const uint8_t *p, size_t n, size_t 
     return SS_E_OK;
 }
 
-static ss_errkind dec_snappy(out_state *o, const uint8_t *src, size_t len)
-{
+static ss_errkind dec_snappy(out_state *o, const uint8_t *src, size_t len) {
     size_t pos;
     ss_errkind e;
 
-    if (len == 0)
-        return SS_E_OK; /* snappy-java reads an empty stream as empty */
+    if (len == 0) return SS_E_OK; /* snappy-java reads an empty stream as empty */
     if (len < XERIAL_HEADER_LEN || memcmp(src, xerial_magic, sizeof xerial_magic) != 0)
         return snappy_block(o, src, len, 0); /* raw snappy (librdkafka) */
 
@@ -285,10 +252,8 @@ static ss_errkind dec_snappy(out_state *o, const uint8_t *src, size_t len)
         }
         pos += 4;
         if (blen > len - pos)
-            return fail(o, SS_E_DECOMPRESS, "snappy: invalid block length %" PRIu32 " at payload byte %zu", blen,
-                        at);
-        if ((e = snappy_block(o, src + pos, blen, pos)) != SS_E_OK)
-            return e;
+            return fail(o, SS_E_DECOMPRESS, "snappy: invalid block length %" PRIu32 " at payload byte %zu", blen, at);
+        if ((e = snappy_block(o, src + pos, blen, pos)) != SS_E_OK) return e;
         pos += blen;
     }
     /* Fewer than 4 bytes left: snappy-java stops reading there without an error. */
@@ -300,8 +265,7 @@ static ss_errkind dec_snappy(out_state *o, const uint8_t *src, size_t len)
 #define LZ4_FRAME_MAGIC 0x184D2204u
 #define LZ4_SKIPPABLE_MAGIC 0x184D2A50u /* low 4 bits free */
 
-static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t len)
-{
+static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t len) {
     ss_codec_ctx *c = o->c;
     size_t pos = 0;
     bool frame_start = true;
@@ -318,8 +282,7 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
     }
 
     for (;;) {
-        if ((e = reserve_some(o)) != SS_E_OK)
-            return e;
+        if ((e = reserve_some(o)) != SS_E_OK) return e;
 
         if (frame_start && magic == 0 && len - pos >= 7 && le32(src + pos) == LZ4_FRAME_MAGIC) {
             /* KAFKA-3160: Kafka's magic-0 writer computed the header checksum
@@ -354,8 +317,7 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
             return fail(o, SS_E_DECOMPRESS, "lz4: %s near payload byte %zu", LZ4F_getErrorName(rc), pos);
         pos += src_n;
         o->len += dst_n;
-        if (o->len > o->max_out)
-            return too_large(o, "lz4");
+        if (o->len > o->max_out) return too_large(o, "lz4");
         if (rc == 0) {
             /* End of a frame (liblz4 is ready for the next one). Kafka's
              * reader stops after one frame; we also read following frames,
@@ -379,23 +341,20 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
 
 /* ---- zstd ------------------------------------------------------------------ */
 
-static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len)
-{
+static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len) {
     ss_codec_ctx *c = o->c;
     ZSTD_inBuffer in = {src, len, 0};
     ss_errkind e;
 
     if (c->zd == NULL) {
         c->zd = ZSTD_createDCtx();
-        if (c->zd == NULL)
-            return fail(o, SS_E_NOMEM, "zstd: cannot create a decompression context");
+        if (c->zd == NULL) return fail(o, SS_E_NOMEM, "zstd: cannot create a decompression context");
     } else {
         ZSTD_DCtx_reset(c->zd, ZSTD_reset_session_only);
     }
 
     for (;;) {
-        if ((e = reserve_some(o)) != SS_E_OK)
-            return e;
+        if ((e = reserve_some(o)) != SS_E_OK) return e;
         ZSTD_outBuffer out = {c->buf, o->len + room(o), o->len};
         size_t in_before = in.pos, out_before = out.pos;
         size_t rc = ZSTD_decompressStream(c->zd, &out, &in);
@@ -405,12 +364,10 @@ static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len)
             return fail(o, SS_E_DECOMPRESS, "zstd: %s near payload byte %zu", ZSTD_getErrorName(rc), in.pos);
         }
         o->len = out.pos;
-        if (o->len > o->max_out)
-            return too_large(o, "zstd");
+        if (o->len > o->max_out) return too_large(o, "zstd");
         if (rc == 0) {
             /* A frame is complete and flushed; another may follow. */
-            if (in.pos == in.size)
-                return SS_E_OK;
+            if (in.pos == in.size) return SS_E_OK;
             continue;
         }
         if (out.pos < out.size) {
@@ -425,14 +382,12 @@ static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len)
 
 /* ---- entry point ----------------------------------------------------------- */
 
-ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *src, size_t len,
-                         size_t max_out, const uint8_t **out, size_t *out_len, char *msg, size_t msgsz)
-{
+ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *src, size_t len, size_t max_out,
+                         const uint8_t **out, size_t *out_len, char *msg, size_t msgsz) {
     out_state o = {c, 0, max_out, max_out == SIZE_MAX ? SIZE_MAX : max_out + 1, msg, msgsz};
     ss_errkind e;
 
-    if (msg != NULL && msgsz > 0)
-        msg[0] = '\0';
+    if (msg != NULL && msgsz > 0) msg[0] = '\0';
     *out = NULL;
     *out_len = 0;
 
@@ -443,29 +398,23 @@ ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *s
     }
     if (codec < SS_CODEC_NONE || codec > SS_CODEC_ZSTD)
         return fail(&o, SS_E_BAD_CODEC, "unknown compression codec id %d", codec);
-    if (c == NULL || (src == NULL && len > 0))
-        return fail(&o, SS_E_USAGE, "ss_decompress: no context or no input");
+    if (c == NULL || (src == NULL && len > 0)) return fail(&o, SS_E_USAGE, "ss_decompress: no context or no input");
 
     switch (codec) {
-    case SS_CODEC_GZIP:
-        e = dec_gzip(&o, src, len);
-        break;
-    case SS_CODEC_SNAPPY:
-        e = dec_snappy(&o, src, len);
-        break;
-    case SS_CODEC_LZ4:
-        e = dec_lz4(&o, magic, src, len);
-        break;
-    default:
-        e = dec_zstd(&o, src, len);
-        break;
+    case SS_CODEC_GZIP: e = dec_gzip(&o, src, len); break;
+    case SS_CODEC_SNAPPY: e = dec_snappy(&o, src, len); break;
+    case SS_CODEC_LZ4: e = dec_lz4(&o, magic, src, len); break;
+    default: e = dec_zstd(&o, src, len); break;
     }
-    if (e != SS_E_OK)
-        return e;
+    if (e != SS_E_OK) return e;
     /* Empty output still gets a valid pointer. */
-    if (c->buf == NULL && (e = reserve(&o, 1)) != SS_E_OK)
-        return e;
+    if (c->buf == NULL && (e = reserve(&o, 1)) != SS_E_OK) return e;
     *out = c->buf;
     *out_len = o.len;
     return SS_E_OK;
+}
+
+const char *ss_codec_name(int codec) {
+    static const char *const names[] = {"none", "gzip", "snappy", "lz4", "zstd"};
+    return codec >= 0 && codec <= 4 ? names[codec] : NULL;
 }

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/segment.h"
 
 typedef struct ss_codec_ctx ss_codec_ctx;
 
@@ -22,7 +23,7 @@ void ss_codec_ctx_free(ss_codec_ctx *c);
  * the next call. At most max_out bytes are produced: a larger output returns
  * SS_E_TOO_LARGE. Errors: SS_E_DECOMPRESS (corrupt or truncated input),
  * SS_E_BAD_CODEC (unknown id), SS_E_NOMEM. msg gets a short reason. */
-ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *src, size_t len,
-                         size_t max_out, const uint8_t **out, size_t *out_len, char *msg, size_t msgsz);
+ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *src, size_t len, size_t max_out,
+                         const uint8_t **out, size_t *out_len, char *msg, size_t msgsz);
 
 #endif

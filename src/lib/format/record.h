@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "base/reader.h"
-#include "segscan/segscan.h"
+#include "segscan/record.h"
 
 /* Fills err (kind, the batch's position and base offset, the message) and
  * ends the iteration: returns -1. */
@@ -38,7 +38,7 @@ static inline int32_t ss_increment_sequence(int32_t seq, int32_t inc) {
 }
 
 static inline __attribute__((always_inline)) int ss_records_next_inline(ss_rec_iter *it, ss_record *rec,
-                                                                   ss_error *err) {
+                                                                        ss_error *err) {
     if (it->done) return 0;
     if (it->legacy) {
         /* through a copy: the caller's record is not handed out of line, so what the
@@ -97,7 +97,10 @@ static inline __attribute__((always_inline)) int ss_records_next_inline(ss_rec_i
         rec->headers = body.p;
         for (int32_t i = 0; i < rec->header_count && !body.bad; i++) {
             int32_t klen = ss_rd_varint(&body);
-            if (klen < 0) { why = "Invalid negative header key size"; break; }
+            if (klen < 0) {
+                why = "Invalid negative header key size";
+                break;
+            }
             ss_rd_bytes(&body, (size_t)klen);
             int32_t vlen = ss_rd_varint(&body);
             if (vlen >= 0) ss_rd_bytes(&body, (size_t)vlen);
@@ -107,8 +110,7 @@ static inline __attribute__((always_inline)) int ss_records_next_inline(ss_rec_i
         if (!why && ss_rd_left(&body) != 0) why = "Invalid record size: bytes left over after the headers";
     }
     if (why)
-        return ss_rec_fail(it, err, SS_E_BAD_RECORD, "record %" PRId32 " of %" PRId32 ": %s", it->read, it->total,
-                           why);
+        return ss_rec_fail(it, err, SS_E_BAD_RECORD, "record %" PRId32 " of %" PRId32 ": %s", it->read, it->total, why);
     it->p = r.p;
     it->read++;
     rec->offset = ss_add64(b->base_offset, off_delta);

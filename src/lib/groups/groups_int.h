@@ -19,6 +19,7 @@
 
 #include "segscan/groups.h"
 #include "segscan/decode.h"
+#include "format/walker.h"
 
 /* ---- interned strings ----------------------------------------------------------------------
  * A string is stored once per log: 4 bytes of length, the bytes, a NUL. Its

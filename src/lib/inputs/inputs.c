@@ -16,20 +16,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "segscan/analyze.h"
-#include "segscan/files.h"
 #include "base/grow.h"
+#include "segscan/inputs.h"
+#include "segscan/files.h"
 
 #define MAX_DEPTH 3
 
 typedef struct part {
     ss_input_partition pub;
-    char *key;            /* realpath of the directory or file: identity */
-    char *given;          /* path as given or found */
+    char *key;   /* realpath of the directory or file: identity */
+    char *given; /* path as given or found */
     ss_input_segment *segs;
-    char **seg_real;      /* realpath of each segment (deduplication) */
+    char **seg_real; /* realpath of each segment (deduplication) */
     size_t nsegs, cap;
-    uint8_t *mem;         /* in-memory bytes */
+    uint8_t *mem; /* in-memory bytes */
     size_t memlen;
     char *name, *topic;
 } part;
@@ -162,9 +162,10 @@ static bool is_temp_dir(const char *name) {
 
 /* Files that sit in a partition or log directory and are not segments. */
 static bool is_known_non_segment(const char *name) {
-    static const char *const sufs[] = {".index", ".timeindex", ".txnindex", ".snapshot", ".checkpoint",
-                                       "-checkpoint", ".json", ".jsonl", ".txt", ".gz", ".properties",
-                                       ".md", ".metadata", "quorum-state", ".kafka_cleanshutdown"};
+    static const char *const sufs[] = {
+        ".index",      ".timeindex", ".txnindex", ".snapshot",    ".checkpoint",
+        "-checkpoint", ".json",      ".jsonl",    ".txt",         ".gz",
+        ".properties", ".md",        ".metadata", "quorum-state", ".kafka_cleanshutdown"};
     for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
         if (has_suffix(name, sufs[i])) return true;
     /* a temporary of an index or snapshot, e.g. .index.deleted */
@@ -184,7 +185,10 @@ static void parse_topic(const char *name, char **topic, int32_t *partno) {
         if (n > m && !strcmp(name + n - m, tails[t])) {
             const char *dot = NULL;
             for (const char *q = name + n - m; q > name; q--)
-                if (q[-1] == '.') { dot = q - 1; break; }
+                if (q[-1] == '.') {
+                    dot = q - 1;
+                    break;
+                }
             if (dot) n = (size_t)(dot - name);
             break;
         }
@@ -217,7 +221,10 @@ static part *new_part(ss_inputs *in, const char *key, const char *given, bool is
     if (!p) return NULL;
     p->key = xstrdup(key);
     p->given = xstrdup(given);
-    if (!p->key || !p->given) { part_free(p); return NULL; }
+    if (!p->key || !p->given) {
+        part_free(p);
+        return NULL;
+    }
     p->pub.is_dir = is_dir;
     p->pub.named = named;
     p->pub.high_watermark = -1;
@@ -239,7 +246,11 @@ static bool part_add_seg(part *p, const char *path, const char *real, int64_t of
     }
     char *pp = path ? xstrdup(path) : NULL;
     char *rr = xstrdup(real ? real : "");
-    if ((path && !pp) || !rr) { free(pp); free(rr); return false; }
+    if ((path && !pp) || !rr) {
+        free(pp);
+        free(rr);
+        return false;
+    }
     p->segs[p->nsegs].path = pp;
     p->segs[p->nsegs].name_offset = off;
     p->segs[p->nsegs].temporary = temp;
@@ -266,7 +277,10 @@ static char **list_dir(const char *path, size_t *n, int *err) {
     *n = 0;
     *err = 0;
     DIR *d = opendir(path);
-    if (!d) { *err = errno; return NULL; }
+    if (!d) {
+        *err = errno;
+        return NULL;
+    }
     char **v = NULL;
     size_t cap = 0;
     struct dirent *e;
@@ -311,7 +325,10 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
         bool temp;
         int64_t off = segment_name_offset(names[i], &temp);
         if (off < 0) continue;
-        if (temp && !in->include_temp) { skipped++; continue; }
+        if (temp && !in->include_temp) {
+            skipped++;
+            continue;
+        }
         char *full = join(path, names[i]);
         if (!full) return SS_E_NOMEM;
         char *r = realpath(full, NULL);
@@ -321,8 +338,9 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
         if (!ok) return SS_E_NOMEM;
     }
     if (skipped)
-        add_note(in, SS_NOTE_INFO, "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them",
-                 path, skipped, skipped == 1 ? "y" : "ies");
+        add_note(in, SS_NOTE_INFO,
+                 "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them", path,
+                 skipped, skipped == 1 ? "y" : "ies");
     return SS_E_OK;
 }
 
@@ -341,10 +359,16 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         free_list(names, n);
         return rc;
     }
-    if (depth >= MAX_DEPTH) { free_list(names, n); return SS_E_OK; }
+    if (depth >= MAX_DEPTH) {
+        free_list(names, n);
+        return SS_E_OK;
+    }
     for (size_t i = 0; i < n && rc == SS_E_OK; i++) {
         char *full = join(path, names[i]);
-        if (!full) { rc = SS_E_NOMEM; break; }
+        if (!full) {
+            rc = SS_E_NOMEM;
+            break;
+        }
         struct stat st;
         if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
             if (is_temp_dir(names[i]) && !in->include_temp) {
@@ -471,8 +495,8 @@ static char *sanitize(const char *s) {
     if (!d) return NULL;
     for (char *q = d; *q; q++) {
         char c = *q;
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-                  c == '_' || c == '-';
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                  c == '-';
         if (!ok) *q = '_';
     }
     return d;
@@ -568,7 +592,10 @@ static void apply_checkpoints(ss_inputs *in) {
             if (!strcmp(files[k].dir, dir)) c = &files[k];
         if (!c) {
             ckpt_file *nf = realloc(files, (nfiles + 1) * sizeof *nf);
-            if (!nf) { free(dir); continue; }
+            if (!nf) {
+                free(dir);
+                continue;
+            }
             files = nf;
             c = &files[nfiles++];
             memset(c, 0, sizeof *c);
@@ -661,7 +688,8 @@ void ss_inputs_finish(ss_inputs *in) {
                 if (j == i || !in->parts[j]->pub.is_dir || strcmp(base_name(in->parts[j]->key), bn)) continue;
                 const char *other = in->parts[j]->key;
                 size_t ol = strlen(other);
-                if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/')) unique = false;
+                if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
+                    unique = false;
             }
             if (unique || k == maxk) {
                 free(p->name);

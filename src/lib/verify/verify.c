@@ -37,10 +37,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/grow.h"
 #include "base/reader.h"
+#include "format/walker.h"
+#include "segscan/base.h"
 #include "segscan/files.h"
 #include "segscan/verify.h"
-#include "base/grow.h"
 
 /* At most this many findings of one check in one file are listed; the rest are counted in one more. */
 #define FILE_CHECK_CAP 200
@@ -153,7 +155,7 @@ typedef struct vb {
     int64_t base, last;
     int64_t max_ts;
     uint32_t size;
-    int32_t ple;          /* partitionLeaderEpoch, -1 for legacy */
+    int32_t ple; /* partitionLeaderEpoch, -1 for legacy */
     int8_t magic;
     uint8_t flags;
 } vb;
@@ -171,7 +173,7 @@ static bool vb_push(vbvec *a, const vb *b) {
 
 /* Producer state of one producer id, as ProducerStateManager keeps it. */
 typedef struct pst {
-    int64_t pid;              /* -1: empty slot */
+    int64_t pid; /* -1: empty slot */
     int16_t epoch;
     bool has_batch;
     int32_t last_seq;
@@ -179,7 +181,7 @@ typedef struct pst {
     int32_t offset_delta;
     int64_t timestamp;
     int32_t coord_epoch;
-    int64_t txn_first;        /* currentTxnFirstOffset, -1 none */
+    int64_t txn_first; /* currentTxnFirstOffset, -1 none */
 } pst;
 
 typedef struct pmap {
@@ -262,9 +264,9 @@ typedef struct vmarker {
     uint64_t pos;
     bool abort;
     bool matched;
-    bool open;                /* the log shows data of the transaction this marker ends */
-    int64_t first;            /* the aborted transaction's first offset the log implies */
-    int64_t lso;              /* the last stable offset the log implies */
+    bool open;     /* the log shows data of the transaction this marker ends */
+    int64_t first; /* the aborted transaction's first offset the log implies */
+    int64_t lso;   /* the last stable offset the log implies */
 } vmarker;
 
 typedef struct mvec {
@@ -289,13 +291,13 @@ typedef struct vsnap {
 
 /* Per leader-epoch-checkpoint entry: what the batches said about it. */
 typedef struct epinfo {
-    uint64_t line_pos;        /* byte position of its line */
-    uint64_t bad;             /* batches whose epoch differs */
-    uint64_t first_bad_pos;   /* the first of them */
+    uint64_t line_pos;      /* byte position of its line */
+    uint64_t bad;           /* batches whose epoch differs */
+    uint64_t first_bad_pos; /* the first of them */
     int64_t first_bad_offset;
     int32_t first_bad_epoch;
     const char *first_bad_file;
-    bool inside;              /* the epoch starts inside a batch */
+    bool inside; /* the epoch starts inside a batch */
     uint64_t inside_pos;
     const char *inside_file;
     int64_t inside_base, inside_last;
@@ -309,27 +311,27 @@ typedef struct vctx {
     void *cbctx;
     ss_vstats *st;
     ss_decoder *dec;
-    ss_window win;            /* batches copied here (ss_walker_next_copy) */
+    ss_window win; /* batches copied here (ss_walker_next_copy) */
     bool nomem;
 
-    bool complete;            /* every segment of the directory is among the inputs */
-    int64_t active_offset;    /* name offset of the directory's last segment, -1 unknown */
+    bool complete;         /* every segment of the directory is among the inputs */
+    int64_t active_offset; /* name offset of the directory's last segment, -1 unknown */
 
-    pmap ps;                  /* producer state so far */
-    int64_t log_first;        /* first base offset of a valid batch in the partition, -1 none */
-    int64_t log_end;          /* last offset + 1 of the last valid batch, -1 none */
+    pmap ps;           /* producer state so far */
+    int64_t log_first; /* first base offset of a valid batch in the partition, -1 none */
+    int64_t log_end;   /* last offset + 1 of the last valid batch, -1 none */
     bool have_prev;
-    int64_t prev_last;        /* last offset of the previous valid batch (partition-wide) */
-    bool compacted;           /* offset gaps, empty batches, a delete horizon, or a segment starting after its name */
+    int64_t prev_last; /* last offset of the previous valid batch (partition-wide) */
+    bool compacted;    /* offset gaps, empty batches, a delete horizon, or a segment starting after its name */
     const char *prev_seg_path;
-    int64_t prev_seg_last;    /* last offset of the previous segment holding a valid batch */
+    int64_t prev_seg_last; /* last offset of the previous segment holding a valid batch */
 
     /* the producer snapshot compared with the log */
     vsnap *snaps;
     size_t nsnaps;
-    vsnap *newest;            /* the newest readable snapshot, or NULL */
+    vsnap *newest; /* the newest readable snapshot, or NULL */
     bool captured;
-    pmap at_snap;             /* producer state at newest->offset */
+    pmap at_snap; /* producer state at newest->offset */
 
     /* leader-epoch-checkpoint */
     char *epoch_path;
@@ -351,8 +353,8 @@ typedef struct vctx {
     size_t ncaps;
 } vctx;
 
-static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt,
-                 ...) __attribute__((format(printf, 7, 8)));
+static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
 
 static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt,
                  ...) {
@@ -402,14 +404,14 @@ static void caps_flush(vctx *c) {
 
 /* A finding about state the log implies: information when the partition shows compaction. */
 #define STATE_SEV(c, check) ((c)->compacted ? SS_VSEV_INFO : check_severity(check))
-#define FINDSC(c, check, file, pos, off, ...)                                                                     \
-    do {                                                                                                          \
-        if (cap_ok((c), (check))) emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);    \
+#define FINDSC(c, check, file, pos, off, ...)                                                                          \
+    do {                                                                                                               \
+        if (cap_ok((c), (check))) emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);          \
     } while (0)
 
-#define FINDC(c, check, file, pos, off, ...)                                                                      \
-    do {                                                                                                          \
-        if (cap_ok((c), (check))) FIND((c), (check), (file), (pos), (off), __VA_ARGS__);                         \
+#define FINDC(c, check, file, pos, off, ...)                                                                           \
+    do {                                                                                                               \
+        if (cap_ok((c), (check))) FIND((c), (check), (file), (pos), (off), __VA_ARGS__);                               \
     } while (0)
 
 static char *path_join(const char *dir, const char *name) {
@@ -485,12 +487,18 @@ static void scan_dir(vctx *c) {
             if (o > max_log) max_log = o;
         } else if (!strcmp(n + 20, ".snapshot")) {
             vsnap *ns = realloc(c->snaps, (c->nsnaps + 1) * sizeof *ns);
-            if (!ns) { c->nomem = true; break; }
+            if (!ns) {
+                c->nomem = true;
+                break;
+            }
             c->snaps = ns;
             vsnap *s = &c->snaps[c->nsnaps];
             memset(s, 0, sizeof *s);
             s->path = path_join(ip->path, n);
-            if (!s->path) { c->nomem = true; break; }
+            if (!s->path) {
+                c->nomem = true;
+                break;
+            }
             s->offset = offset20(n);
             c->nsnaps++;
         }
@@ -513,7 +521,8 @@ static void scan_dir(vctx *c) {
         if (c->nsnaps || file_exists(c->epoch_path ? c->epoch_path : ""))
             FIND(c, "incomplete-input", ip->path, 0, -1,
                  "%zu of the directory's %zu segments were given: the producer snapshot and "
-                 "leader-epoch-checkpoint are not compared with the log", given, logs);
+                 "leader-epoch-checkpoint are not compared with the log",
+                 given, logs);
     }
 }
 
@@ -527,7 +536,10 @@ static uint64_t *line_starts(const char *path, size_t *nlines) {
     uint64_t n = ss_segment_size(seg);
     size_t cap = 16, k = 0;
     uint64_t *v = malloc(cap * sizeof *v);
-    if (!v) { ss_segment_close(seg); return NULL; }
+    if (!v) {
+        ss_segment_close(seg);
+        return NULL;
+    }
     uint64_t i = 0;
     while (i < n) {
         if (k == cap) {
@@ -549,7 +561,10 @@ static void epoch_path_init(vctx *c) {
     const ss_input_partition *ip = c->ip;
     if (!ip->is_dir) return;
     c->epoch_path = path_join(ip->path, "leader-epoch-checkpoint");
-    if (!c->epoch_path) { c->nomem = true; return; }
+    if (!c->epoch_path) {
+        c->nomem = true;
+        return;
+    }
 }
 
 static void load_epochs(vctx *c) {
@@ -568,7 +583,11 @@ static void load_epochs(vctx *c) {
     c->have_epochs = true;
     c->st->epoch_entries += c->epochs.n;
     c->epi = calloc(c->epochs.n ? c->epochs.n : 1, sizeof *c->epi);
-    if (!c->epi) { c->nomem = true; c->have_epochs = false; return; }
+    if (!c->epi) {
+        c->nomem = true;
+        c->have_epochs = false;
+        return;
+    }
     size_t nl = 0;
     uint64_t *ls = line_starts(c->epoch_path, &nl);
     for (size_t i = 0; i < c->epochs.n; i++) c->epi[i].line_pos = ls && i + 2 < nl ? ls[i + 2] : 0;
@@ -670,7 +689,10 @@ static void capture_snapshot_state(vctx *c) {
 /* A data batch with a producer id (ProducerAppendInfo.appendDataBatch). */
 static void state_data(vctx *c, const ss_batch *b) {
     pst *p = pmap_get(&c->ps, b->producer_id);
-    if (!p) { c->nomem = true; return; }
+    if (!p) {
+        c->nomem = true;
+        return;
+    }
     p->epoch = b->producer_epoch;
     p->has_batch = true;
     p->last_seq = b->last_sequence;
@@ -695,7 +717,10 @@ static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
 static void state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *markers, uint64_t pos) {
     bool abort = r->control_type == SS_CTRL_ABORT;
     pst *p = pmap_get(&c->ps, b->producer_id);
-    if (!p) { c->nomem = true; return; }
+    if (!p) {
+        c->nomem = true;
+        return;
+    }
     vmarker m = {.pid = b->producer_id, .offset = b->base_offset, .pos = pos, .abort = abort};
     m.open = p->txn_first >= 0;
     m.first = m.open ? p->txn_first : b->base_offset;
@@ -718,21 +743,19 @@ static void state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *m
 typedef struct segres {
     vbvec bs;
     mvec markers;
-    uint64_t end_complete;    /* end of the last complete batch (where a tail starts) */
+    uint64_t end_complete; /* end of the last complete batch (where a tail starts) */
     uint64_t file_size;
-    bool monotonic;           /* valid batches' offsets increase */
-    int64_t last_offset;      /* last offset of the last valid batch, -1 none */
-    int64_t first_offset;     /* base offset of the first valid batch, -1 none */
+    bool monotonic;       /* valid batches' offsets increase */
+    int64_t last_offset;  /* last offset of the last valid batch, -1 none */
+    int64_t first_offset; /* base offset of the first valid batch, -1 none */
 } segres;
 
 /* Start reading batch b's records; false (a finding made) when they cannot be. */
 static bool records_begin(vctx *c, const char *path, const ss_batch *b, ss_rec_iter *it) {
     ss_error err;
     if (ss_records_begin(c->dec, b, it, &err) == SS_E_OK) return true;
-    if (err.kind == SS_E_TOO_LARGE)
-        FIND(c, "batch-too-large", path, b->position, b->base_offset, "%s", err.msg);
-    else
-        FIND(c, "log-damage", path, b->position, b->base_offset, "%s [%s]", err.msg, ss_errkind_name(err.kind));
+    if (err.kind == SS_E_TOO_LARGE) FIND(c, "batch-too-large", path, b->position, b->base_offset, "%s", err.msg);
+    else FIND(c, "log-damage", path, b->position, b->base_offset, "%s [%s]", err.msg, ss_errkind_name(err.kind));
     return false;
 }
 
@@ -794,15 +817,23 @@ static void walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_of
         const ss_batch *b = &ev.batch;
         c->st->batches++;
         if (b->control) c->st->control_batches++;
-        vb x = {.pos = b->position, .base = b->base_offset, .last = b->last_offset, .max_ts = b->max_timestamp,
-                .size = b->size, .ple = b->partition_leader_epoch, .magic = b->magic};
+        vb x = {.pos = b->position,
+                .base = b->base_offset,
+                .last = b->last_offset,
+                .max_ts = b->max_timestamp,
+                .size = b->size,
+                .ple = b->partition_leader_epoch,
+                .magic = b->magic};
         if (b->crc_valid) x.flags |= VB_VALID;
         if (b->control) x.flags |= VB_CONTROL;
         if (b->transactional) x.flags |= VB_TXN;
-        if (!vb_push(&R->bs, &x)) { c->nomem = true; return; }
+        if (!vb_push(&R->bs, &x)) {
+            c->nomem = true;
+            return;
+        }
         if (!b->crc_valid) {
-            R->monotonic = false;      /* its header is not trusted: no binary searches over it */
-            continue;                  /* its damage event follows */
+            R->monotonic = false; /* its header is not trusted: no binary searches over it */
+            continue;             /* its damage event follows */
         }
 
         /* offsets */
@@ -853,7 +884,8 @@ static void walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_of
     if (ev.tail_kind == SS_E_INCOMPLETE_TAIL)
         FIND(c, "incomplete-tail", path, R->end_complete, -1,
              "%" PRIu64 " bytes after the last complete batch do not form a complete batch (unclean shutdown or a "
-             "cut copy; Kafka's recovery would truncate them)", ev.tail_bytes);
+             "cut copy; Kafka's recovery would truncate them)",
+             ev.tail_bytes);
     else if (ev.tail_kind == SS_E_ZERO_TAIL && !active)
         FIND(c, "log-zero-tail", path, R->end_complete, -1,
              "%" PRIu64 " zero bytes after the last batch of a segment that is not the active one", ev.tail_bytes);
@@ -959,7 +991,8 @@ static void note_prealloc(vctx *c, const char *path, const ss_index *ix, uint64_
     if (!prealloc && ix->file_size % ix->entry_size)
         FIND(c, "index-size", path, ix->entries * ix->entry_size, -1,
              "%" PRIu64 " bytes, not a multiple of the %" PRIu32 "-byte entry (%" PRIu64 " bytes after the last "
-             "whole entry)", ix->file_size, ix->entry_size, ix->file_size % ix->entry_size);
+             "whole entry)",
+             ix->file_size, ix->entry_size, ix->file_size % ix->entry_size);
 }
 
 /* The index of kind `kind` beside log_path (suffix ".index" or ".timeindex", `what` its name in
@@ -1033,21 +1066,23 @@ static void check_offset_index(vctx *c, const char *log_path, int64_t base, bool
         if (R->last_offset < 0 || e.offset > R->last_offset) {
             FINDC(c, "index-past-eof", path, at, e.offset,
                   "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the offset is past the log's last "
-                  "offset %" PRId64, i, e.offset, e.position, R->last_offset);
+                  "offset %" PRId64,
+                  i, e.offset, e.position, R->last_offset);
             continue;
         }
         long k = batch_at(bs, (uint64_t)e.position);
         if (k < 0) {
             FINDC(c, "index-entry", path, at, e.offset,
-                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): no batch starts at that position",
-                  i, e.offset, e.position);
+                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): no batch starts at that position", i,
+                  e.offset, e.position);
             continue;
         }
         const vb *x = &bs->v[k];
         if (x->base > e.offset) {
             FINDC(c, "index-entry", path, at, e.offset,
                   "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the batch there holds offsets %" PRId64
-                  "..%" PRId64 ", above the entry's offset", i, e.offset, e.position, x->base, x->last);
+                  "..%" PRId64 ", above the entry's offset",
+                  i, e.offset, e.position, x->base, x->last);
             continue;
         }
         if (!ends_at_or_after(bs, (size_t)k, e.offset, R->monotonic))
@@ -1087,7 +1122,8 @@ static void check_time_index(vctx *c, const char *log_path, ss_segment *seg, int
         if (R->last_offset < 0 || e.offset > R->last_offset) {
             FINDC(c, "timeindex-past-eof", path, at, e.offset,
                   "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): the offset is past the log's last "
-                  "offset %" PRId64, i, e.timestamp, e.offset, R->last_offset);
+                  "offset %" PRId64,
+                  i, e.timestamp, e.offset, R->last_offset);
             continue;
         }
         long k = batch_holding(bs, e.offset, R->monotonic);
@@ -1160,13 +1196,14 @@ static void check_txn_index(vctx *c, const char *log_path, int64_t base, segres 
             if (!m->open) continue;
             if (a.first_offset != m->first && a.first_offset >= c->log_first)
                 FINDSC(c, "txnindex-entry", path, at, a.last_offset,
-                      "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): firstOffset %" PRId64
-                      ", the log says the transaction began at offset %" PRId64,
-                      i, a.producer_id, a.last_offset, a.first_offset, m->first);
+                       "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): firstOffset %" PRId64
+                       ", the log says the transaction began at offset %" PRId64,
+                       i, a.producer_id, a.last_offset, a.first_offset, m->first);
             if (a.last_stable_offset != m->lso && a.last_stable_offset >= c->log_first)
                 FINDSC(c, "txnindex-entry", path, at, a.last_offset,
-                      "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): lastStableOffset %" PRId64
-                      ", the log implies %" PRId64, i, a.producer_id, a.last_offset, a.last_stable_offset, m->lso);
+                       "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): lastStableOffset %" PRId64
+                       ", the log implies %" PRId64,
+                       i, a.producer_id, a.last_offset, a.last_stable_offset, m->lso);
         }
         if (t->tail_bytes)
             FINDC(c, "txnindex-damage", path, t->entries * SS_ABORTED_TXN_SIZE, -1,
@@ -1182,8 +1219,8 @@ static void check_txn_index(vctx *c, const char *log_path, int64_t base, segres 
          * CompletedTxn for an empty one). */
         if (!m->abort || m->matched || !m->open) continue;
         FINDSC(c, "txnindex-missing-entry", log_path, m->pos, m->offset,
-              "the ABORT marker of producer %" PRId64 " at offset %" PRId64 " has no entry in %s%s", m->pid, m->offset,
-              path, present ? "" : " (the file does not exist)");
+               "the ABORT marker of producer %" PRId64 " at offset %" PRId64 " has no entry in %s%s", m->pid, m->offset,
+               path, present ? "" : " (the file does not exist)");
     }
     caps_flush(c);
     free(path);
@@ -1197,8 +1234,7 @@ static void check_snapshots(vctx *c) {
         if (s->kind == SS_E_OK) continue;
         if (s->kind == SS_E_BAD_SNAPSHOT)
             FIND(c, "snapshot-corrupt", s->path, s->err.position, s->offset, "%s", s->err.msg);
-        else
-            FIND(c, "unreadable", s->path, 0, -1, "%s", s->err.msg);
+        else FIND(c, "unreadable", s->path, 0, -1, "%s", s->err.msg);
     }
     vsnap *s = c->newest;
     if (!s) return;
@@ -1210,10 +1246,14 @@ static void check_snapshots(vctx *c) {
     if (leo >= 0 && s->offset > leo)
         FIND(c, "snapshot-beyond-log-end", s->path, 0, s->offset,
              "the snapshot is at offset %" PRId64 ", above the log end offset %" PRId64
-             " (Kafka deletes such snapshots when it loads the log)", s->offset, leo);
+             " (Kafka deletes such snapshots when it loads the log)",
+             s->offset, leo);
     const pmap *m = &c->at_snap;
     bool *seen = calloc(m->cap ? m->cap : 1, sizeof *seen);
-    if (!seen) { c->nomem = true; return; }
+    if (!seen) {
+        c->nomem = true;
+        return;
+    }
     caps_reset(c, s->path);
     for (size_t i = 0; i < s->snap.n; i++) {
         const ss_producer_entry *e = &s->snap.entries[i];
@@ -1224,29 +1264,30 @@ static void check_snapshots(vctx *c) {
             if (!e->has_batch)
                 FINDC(c, "snapshot-unexplained", s->path, at, -1,
                       "producer %" PRId64 " (epoch %d) has no batch metadata and no batch in the log below offset "
-                      "%" PRId64, e->producer_id, (int)e->producer_epoch, s->offset);
+                      "%" PRId64,
+                      e->producer_id, (int)e->producer_epoch, s->offset);
             else if (c->log_first < 0 || e->last_offset < c->log_first)
                 FINDC(c, "snapshot-unexplained", s->path, at, e->last_offset,
-                      "producer %" PRId64 ": its last batch (offset %" PRId64 ") is below the log's first offset%s%"
-                      PRId64 "%s: data in deleted segments",
+                      "producer %" PRId64 ": its last batch (offset %" PRId64
+                      ") is below the log's first offset%s%" PRId64 "%s: data in deleted segments",
                       e->producer_id, e->last_offset, c->log_first < 0 ? " (none" : " ",
                       c->log_first < 0 ? (int64_t)0 : c->log_first, c->log_first < 0 ? ")" : "");
             else
                 FINDSC(c, "snapshot-state", s->path, at, e->last_offset,
-                      "producer %" PRId64 ": the snapshot says its last batch ends at offset %" PRId64
-                      ", but the log has no batch of this producer below offset %" PRId64,
-                      e->producer_id, e->last_offset, s->offset);
+                       "producer %" PRId64 ": the snapshot says its last batch ends at offset %" PRId64
+                       ", but the log has no batch of this producer below offset %" PRId64,
+                       e->producer_id, e->last_offset, s->offset);
             continue;
         }
         char diff[400];
         size_t dl = 0;
         diff[0] = 0;
-#define DIFF(...)                                                                                                 \
-    do {                                                                                                          \
-        if (dl < sizeof diff) {                                                                                   \
-            int w_ = snprintf(diff + dl, sizeof diff - dl, __VA_ARGS__);                                          \
-            if (w_ > 0) dl += (size_t)w_;                                                                         \
-        }                                                                                                         \
+#define DIFF(...)                                                                                                      \
+    do {                                                                                                               \
+        if (dl < sizeof diff) {                                                                                        \
+            int w_ = snprintf(diff + dl, sizeof diff - dl, __VA_ARGS__);                                               \
+            if (w_ > 0) dl += (size_t)w_;                                                                              \
+        }                                                                                                              \
     } while (0)
         if (e->producer_epoch != p->epoch) DIFF("%sepoch %d (log: %d)", dl ? ", " : "", e->producer_epoch, p->epoch);
         int64_t snap_txn = e->has_txn ? e->current_txn_first_offset : -1;
@@ -1262,19 +1303,18 @@ static void check_snapshots(vctx *c) {
             if (e->last_sequence != p->last_seq)
                 DIFF("%slastSequence %" PRId32 " (log: %" PRId32 ")", dl ? ", " : "", e->last_sequence, p->last_seq);
         } else if (e->has_batch != p->has_batch) {
-            if (e->has_batch)
-                DIFF("%slastOffset %" PRId64 " (log: no batch metadata)", dl ? ", " : "", e->last_offset);
-            else
-                batch_info = true;
+            if (e->has_batch) DIFF("%slastOffset %" PRId64 " (log: no batch metadata)", dl ? ", " : "", e->last_offset);
+            else batch_info = true;
         }
 #undef DIFF
         if (dl)
             FINDSC(c, "snapshot-state", s->path, at, e->has_batch ? e->last_offset : -1,
-                  "producer %" PRId64 " at offset %" PRId64 ": %s", e->producer_id, s->offset, diff);
+                   "producer %" PRId64 " at offset %" PRId64 ": %s", e->producer_id, s->offset, diff);
         else if (batch_info)
             FINDC(c, "snapshot-unexplained", s->path, at, -1,
                   "producer %" PRId64 " has no batch metadata in the snapshot; the log's last batch of it ends at "
-                  "offset %" PRId64, e->producer_id, p->last_offset);
+                  "offset %" PRId64,
+                  e->producer_id, p->last_offset);
     }
     caps_flush(c);
     caps_reset(c, s->path);
@@ -1283,12 +1323,14 @@ static void check_snapshots(vctx *c) {
         if (p->pid < 0 || seen[i]) continue;
         if (p->txn_first >= 0)
             FINDSC(c, "snapshot-state", s->path, 0, p->txn_first,
-                  "producer %" PRId64 " has a transaction open since offset %" PRId64 " in the log, but is not in the "
-                  "snapshot at offset %" PRId64, p->pid, p->txn_first, s->offset);
+                   "producer %" PRId64 " has a transaction open since offset %" PRId64 " in the log, but is not in the "
+                   "snapshot at offset %" PRId64,
+                   p->pid, p->txn_first, s->offset);
         else
             FINDC(c, "snapshot-missing-producer", s->path, 0, p->last_offset,
                   "producer %" PRId64 " (epoch %d, last offset %" PRId64 ") is not in the snapshot at offset %" PRId64
-                  ": expired, or removed by the broker", p->pid, (int)p->epoch, p->last_offset, s->offset);
+                  ": expired, or removed by the broker",
+                  p->pid, (int)p->epoch, p->last_offset, s->offset);
     }
     caps_flush(c);
     free(seen);
@@ -1296,8 +1338,8 @@ static void check_snapshots(vctx *c) {
 
 /* ---- one partition ----------------------------------------------------------------- */
 
-ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb,
-                               void *ctx, ss_vstats *stats) {
+ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb, void *ctx,
+                               ss_vstats *stats) {
     ss_verify_opts def;
     if (!opts) {
         ss_verify_opts_default(&def);
@@ -1341,8 +1383,8 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
         const char *prev_path = c.prev_seg_path;
         if (had_prev && sg->name_offset >= 0 && sg->name_offset <= prev_last)
             FIND(&c, "segment-name", path, 0, sg->name_offset,
-                 "the file name says offset %" PRId64 ", not above the last offset %" PRId64 " of %s",
-                 sg->name_offset, prev_last, prev_path);
+                 "the file name says offset %" PRId64 ", not above the last offset %" PRId64 " of %s", sg->name_offset,
+                 prev_last, prev_path);
         caps_reset(&c, path);
         walk_log(&c, path, seg, sg->name_offset, active, &R);
         caps_flush(&c);
