@@ -28,13 +28,26 @@ extern bool cli_local_time;
  * and its offset, "2023-11-14T23:13:20.000+01:00" ("Z" when the offset is 0). ms >= 0. */
 void cli_format_time(int64_t ms, char *buf, size_t n);
 
+#include "segscan/internal_topics.h"
+
+/* kafka-dump-log.sh's decoders; when several are given, the first of this
+ * order is used, as DumpLogSegmentsOptions.messageParser chooses. */
+enum dump_decoder {
+    DUMP_DEC_NONE = 0,
+    DUMP_DEC_OFFSETS,                 /* --offsets-decoder */
+    DUMP_DEC_TXN_LOG,                 /* --transaction-log-decoder */
+    DUMP_DEC_CLUSTER_METADATA,        /* --cluster-metadata-decoder */
+    DUMP_DEC_REMOTE_LOG_METADATA,     /* --remote-log-metadata-decoder */
+    DUMP_DEC_SHARE_GROUP_STATE,       /* --share-group-state-decoder */
+};
+
 struct dump_opts {
     bool deep;            /* --deep-iteration (implied by --print-data-log) */
     bool data;            /* --print-data-log */
     bool skip_meta;       /* --skip-record-metadata */
     bool json;
     bool verify_index_only, index_sanity_check;
-    bool offsets_decoder, txn_log_decoder;
+    int decoder;          /* enum dump_decoder: the one decoder of the run (Kafka's precedence) */
     uint64_t max_bytes;   /* UINT64_MAX: whole file */
     uint64_t max_message_size;
     enum bytes_mode bytes;
@@ -60,20 +73,27 @@ int cmd_coordinator(int argc, char **argv);  /* cmd_coordinator.c */
 int dump_index_file(const char *path, const struct dump_opts *o, ss_out *out);
 bool is_index_file(const char *path);
 
-/* --offsets-decoder / --transaction-log-decoder (dump_internal.c): the key and
- * payload of a record of __consumer_offsets or __transaction_state. Text: what
- * kafka-dump-log.sh prints after the record's metadata (prefix, then "key: ..."
- * and " payload: ..."); JSON: a ,"decoded":{...} member of the record object. */
+/* The decoders (dump_internal.c): the key and payload of a record of an
+ * internal topic (__consumer_offsets, __transaction_state, __cluster_metadata,
+ * __remote_log_metadata, __share_group_state). Text: what kafka-dump-log.sh
+ * prints after the record's metadata (prefix, then "key: ..." and " payload:
+ * ..."); JSON: a ,"decoded":{...} member of the record object. */
 void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file, const ss_record *r,
                         const char *prefix);
 void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record *r);
+/* A KRaft control record (snapshot header and footer, KRaft version, voters):
+ * text " SnapshotHeader {...}" as DumpLogSegments prints it, or (json) a
+ * ,"kraftControl":{...} member. False when the record is not one of those or
+ * cannot be read. */
+bool dump_kraft_control(ss_out *o, const ss_record *r, bool json);
+/* A decoded message's node as Kafka's JSON converters + Jackson write it. */
+void dump_jnode(ss_out *o, const ss_jnode *nodes, uint32_t x);
 
 /* ---- analysis commands: scan (default), dups, producers, txns, explain ----
  * cmd_scan.c parses the options, runs the library's analysis and prints the
  * summary; cmd_dups.c, cmd_producers.c, cmd_explain.c and cmd_report.c print
  * the other views. The library computes, these files only print. */
 #include "segscan/analyze.h"
-#include "segscan/internal_topics.h"
 
 enum scan_mode { MODE_SCAN, MODE_DUPS, MODE_PRODUCERS, MODE_TXNS, MODE_EXPLAIN };
 enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4 };
