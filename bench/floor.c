@@ -31,16 +31,16 @@
  *        floor --map FILE
  */
 #define _GNU_SOURCE 1
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <time.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "segscan/segscan.h"

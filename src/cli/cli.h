@@ -28,27 +28,27 @@ extern bool cli_local_time;
  * and its offset, "2023-11-14T23:13:20.000+01:00" ("Z" when the offset is 0). ms >= 0. */
 void cli_format_time(int64_t ms, char *buf, size_t n);
 
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 
 /* kafka-dump-log.sh's decoders; when several are given, the first of this
  * order is used, as DumpLogSegmentsOptions.messageParser chooses. */
 enum dump_decoder {
     DUMP_DEC_NONE = 0,
-    DUMP_DEC_OFFSETS,                 /* --offsets-decoder */
-    DUMP_DEC_TXN_LOG,                 /* --transaction-log-decoder */
-    DUMP_DEC_CLUSTER_METADATA,        /* --cluster-metadata-decoder */
-    DUMP_DEC_REMOTE_LOG_METADATA,     /* --remote-log-metadata-decoder */
-    DUMP_DEC_SHARE_GROUP_STATE,       /* --share-group-state-decoder */
+    DUMP_DEC_OFFSETS,             /* --offsets-decoder */
+    DUMP_DEC_TXN_LOG,             /* --transaction-log-decoder */
+    DUMP_DEC_CLUSTER_METADATA,    /* --cluster-metadata-decoder */
+    DUMP_DEC_REMOTE_LOG_METADATA, /* --remote-log-metadata-decoder */
+    DUMP_DEC_SHARE_GROUP_STATE,   /* --share-group-state-decoder */
 };
 
 struct dump_opts {
-    bool deep;            /* --deep-iteration (implied by --print-data-log) */
-    bool data;            /* --print-data-log */
-    bool skip_meta;       /* --skip-record-metadata */
+    bool deep;      /* --deep-iteration (implied by --print-data-log) */
+    bool data;      /* --print-data-log */
+    bool skip_meta; /* --skip-record-metadata */
     bool json;
     bool verify_index_only, index_sanity_check;
-    int decoder;          /* enum dump_decoder: the one decoder of the run (Kafka's precedence) */
-    uint64_t max_bytes;   /* UINT64_MAX: whole file */
+    int decoder;        /* enum dump_decoder: the one decoder of the run (Kafka's precedence) */
+    uint64_t max_bytes; /* UINT64_MAX: whole file */
     uint64_t max_message_size;
     enum bytes_mode bytes;
     uint64_t max_batch_bytes;
@@ -57,7 +57,7 @@ struct dump_opts {
 int cmd_dump(int argc, char **argv);
 
 /* What the dumps of segments and of index files share (cmd_dump.c). */
-const char *dump_base_name(const char *path);        /* after the last '/' */
+const char *dump_base_name(const char *path);                       /* after the last '/' */
 void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
 /* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
 typedef struct offset_pairs {
@@ -65,8 +65,8 @@ typedef struct offset_pairs {
     size_t n, cap;
 } offset_pairs;
 void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
-int cmd_verify(int argc, char **argv);       /* cmd_verify.c */
-int cmd_coordinator(int argc, char **argv);  /* cmd_coordinator.c */
+int cmd_verify(int argc, char **argv);                        /* cmd_verify.c */
+int cmd_coordinator(int argc, char **argv);                   /* cmd_coordinator.c */
 
 /* Index, time index, transaction index and producer snapshot files
  * (cmd_dump_index.c). Returns an exit code. */
@@ -102,10 +102,10 @@ struct scan_cli {
     int mode;
     bool json, verbose, quiet, color;
     enum bytes_mode bytes;
-    const char *report;      /* --report FILE, or NULL */
-    uint64_t top;            /* groups shown in the summary */
+    const char *report; /* --report FILE, or NULL */
+    uint64_t top;       /* groups shown in the summary */
     bool top_set;
-    unsigned fail_on;        /* FAIL_* */
+    unsigned fail_on; /* FAIL_* */
     ss_an_opts ao;
     const ss_inputs *in;
     ss_analysis *an;
@@ -125,7 +125,7 @@ int cmd_dups(int argc, char **argv);
 int cmd_producers(int argc, char **argv);
 int cmd_txns(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
-int cmd_diff(int argc, char **argv);         /* cmd_diff.c */
+int cmd_diff(int argc, char **argv); /* cmd_diff.c */
 
 /* colour: the escape sequence when colour is on, else "" */
 const char *scan_sgr(const struct scan_cli *c, const char *code);
@@ -136,7 +136,7 @@ const char *scan_part_name(const struct scan_cli *c, uint32_t part);
 void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
 /* JSON: ,"name":<bytes> and ,"nameLossy":true when the utf8 rendering replaced bytes */
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len);
-void scan_json_key(ss_out *o, const char *k);   /* ,"k": */
+void scan_json_key(ss_out *o, const char *k); /* ,"k": */
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);

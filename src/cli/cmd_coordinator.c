@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 
 static const char coordinator_usage[] =
     "usage: segscan coordinator (--group ID | --transactional-id ID) [--partitions N] [--json]\n"

@@ -45,10 +45,23 @@ static const char dump_usage[] =
     "exit codes: 0 clean, 2 a file could not be read, 3 damaged data was met\n";
 
 enum {
-    OPT_DEEP = 256, OPT_DATA, OPT_SKIPMETA, OPT_MAXBYTES, OPT_JSON, OPT_BYTES, OPT_MAXBATCH, OPT_FILES,
-    OPT_VERIFY, OPT_SANITY, OPT_MAXMSG,
+    OPT_DEEP = 256,
+    OPT_DATA,
+    OPT_SKIPMETA,
+    OPT_MAXBYTES,
+    OPT_JSON,
+    OPT_BYTES,
+    OPT_MAXBATCH,
+    OPT_FILES,
+    OPT_VERIFY,
+    OPT_SANITY,
+    OPT_MAXMSG,
     /* in Kafka's order of precedence */
-    OPT_OFFSETS_DEC, OPT_TXN_DEC, OPT_CLUSTER_DEC, OPT_REMOTE_DEC, OPT_SHARE_DEC,
+    OPT_OFFSETS_DEC,
+    OPT_TXN_DEC,
+    OPT_CLUSTER_DEC,
+    OPT_REMOTE_DEC,
+    OPT_SHARE_DEC,
 };
 
 static const struct option dump_longopts[] = {
@@ -345,8 +358,10 @@ static void json_end(ss_out *o, const char *file, const ss_event *ev, uint64_t d
     KV_I64(o, "fileSize", (int64_t)ev->file_size);
     KV_I64(o, "endOfLastBatch", (int64_t)ev->end_of_last_batch);
     KV_I64(o, "unreadTailBytes", (int64_t)ev->tail_bytes);
-    KV_STR(o, "tail", ev->tail_kind == SS_E_ZERO_TAIL ? "zeros"
-                           : ev->tail_kind == SS_E_INCOMPLETE_TAIL ? "incomplete" : "none");
+    KV_STR(o, "tail",
+           ev->tail_kind == SS_E_ZERO_TAIL         ? "zeros"
+           : ev->tail_kind == SS_E_INCOMPLETE_TAIL ? "incomplete"
+                                                   : "none");
     KV_I64(o, "damagedBytes", (int64_t)damaged);
     out_lit(o, "}\n");
 }
@@ -372,7 +387,10 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         }
         ss_errkind k = ss_segment_from_memory(buf, len, true, &seg, &err);
         free(buf);
-        if (k != SS_E_OK) { warnx_("-: %s", err.msg); return EXIT_TROUBLE; }
+        if (k != SS_E_OK) {
+            warnx_("-: %s", err.msg);
+            return EXIT_TROUBLE;
+        }
     } else if (ss_segment_open(path, &seg, &err) != SS_E_OK) {
         out_flush(o);
         warnx_("%s: %s", path, err.msg);
@@ -386,7 +404,8 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         const char *name = dump_base_name(path);
         if (!strcmp(name, "bootstrap.checkpoint")) {
             out_lit(o, "KRaft bootstrap snapshot\n");
-        } else if (strlen(name) == 20 + 1 + 10 + 11 && sscanf(name, "%20lld-%10lld.checkpoin%c", &end_offset, &epoch, &tail) == 3) {
+        } else if (strlen(name) == 20 + 1 + 10 + 11 &&
+                   sscanf(name, "%20lld-%10lld.checkpoin%c", &end_offset, &epoch, &tail) == 3) {
             out_printf(o, "Snapshot end offset: %lld, epoch: %lld\n", end_offset, epoch);
         } else {
             out_flush(o);
@@ -419,7 +438,10 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         if (k == SS_EV_DAMAGE) {
             rc = exit_merge(rc, EXIT_DAMAGE);
             if (opt->json) json_error(o, path, "error", &ev.err);
-            else { out_flush(o); report_error(path, &ev.err); }
+            else {
+                out_flush(o);
+                report_error(path, &ev.err);
+            }
             continue;
         }
         const ss_batch *b = &ev.batch;
@@ -434,7 +456,10 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
             if (err.kind == SS_E_TOO_LARGE) {
                 err.length = b->size; /* the whole batch is skipped, as the analysis reports it */
                 if (opt->json) json_error(o, path, "notice", &err);
-                else { out_flush(o); report_error(path, &err); }
+                else {
+                    out_flush(o);
+                    report_error(path, &err);
+                }
                 continue;
             }
         } else {
@@ -456,12 +481,18 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         err.length = b->size;
         undecodable += b->size;
         if (opt->json) json_error(o, path, "error", &err);
-        else { out_flush(o); report_error(path, &err); }
+        else {
+            out_flush(o);
+            report_error(path, &err);
+        }
     }
     if (ev.err.kind == SS_E_GREW) {
         /* the file grew while it was read: only its size at open was read */
         if (opt->json) json_error(o, path, "notice", &ev.err);
-        else { out_flush(o); report_error(path, &ev.err); }
+        else {
+            out_flush(o);
+            report_error(path, &ev.err);
+        }
     }
     if (opt->json) {
         json_end(o, path, &ev, w.damaged_bytes + undecodable);
@@ -502,8 +533,10 @@ static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *d
 }
 
 int cmd_dump(int argc, char **argv) {
-    struct dump_opts opt = {.max_bytes = UINT64_MAX, .bytes = BYTES_UTF8,
-                            .max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES, .max_message_size = 5 * 1024 * 1024};
+    struct dump_opts opt = {.max_bytes = UINT64_MAX,
+                            .bytes = BYTES_UTF8,
+                            .max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES,
+                            .max_message_size = 5 * 1024 * 1024};
     char **files = NULL;
     size_t nfiles = 0;
     unsigned decoders = 0;
@@ -512,7 +545,10 @@ int cmd_dump(int argc, char **argv) {
     while ((c = getopt_long(argc, argv, "h", dump_longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DEEP: opt.deep = true; break;
-        case OPT_DATA: opt.data = true; opt.deep = true; break;
+        case OPT_DATA:
+            opt.data = true;
+            opt.deep = true;
+            break;
         case OPT_SKIPMETA: opt.skip_meta = true; break;
         case OPT_JSON: opt.json = true; break;
         case OPT_VERIFY: opt.verify_index_only = true; break;
@@ -567,7 +603,10 @@ int cmd_dump(int argc, char **argv) {
                 if (comma) *comma = 0;
                 if (*s) {
                     char **nf = realloc(files, (nfiles + 1) * sizeof *files);
-                    if (!nf) { free(files); return EXIT_TROUBLE; }
+                    if (!nf) {
+                        free(files);
+                        return EXIT_TROUBLE;
+                    }
                     files = nf;
                     files[nfiles++] = s;
                 }
@@ -576,13 +615,22 @@ int cmd_dump(int argc, char **argv) {
             }
             break;
         }
-        case 'h': fputs(dump_usage, stdout); free(files); return EXIT_OK;
-        default: fputs(dump_usage, stderr); free(files); return EXIT_TROUBLE;
+        case 'h':
+            fputs(dump_usage, stdout);
+            free(files);
+            return EXIT_OK;
+        default:
+            fputs(dump_usage, stderr);
+            free(files);
+            return EXIT_TROUBLE;
         }
     }
     for (int i = optind; i < argc; i++) {
         char **nf = realloc(files, (nfiles + 1) * sizeof *files);
-        if (!nf) { free(files); return EXIT_TROUBLE; }
+        if (!nf) {
+            free(files);
+            return EXIT_TROUBLE;
+        }
         files = nf;
         files[nfiles++] = argv[i];
     }
@@ -597,7 +645,11 @@ int cmd_dump(int argc, char **argv) {
         return EXIT_TROUBLE;
     }
     ss_decoder *dec = ss_decoder_new((size_t)opt.max_batch_bytes);
-    if (!dec) { warnx_("out of memory"); free(files); return EXIT_TROUBLE; }
+    if (!dec) {
+        warnx_("out of memory");
+        free(files);
+        return EXIT_TROUBLE;
+    }
     ss_out o;
     out_init(&o, stdout);
     int rc = EXIT_OK;

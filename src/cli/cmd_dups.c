@@ -34,8 +34,7 @@ static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
         out_printf(o, "%soriginal%s", scan_sgr(c, BOLD), scan_sgr(c, RST));
     } else {
         out_printf(o, "%s%s%s", scan_sgr(c, RED), ss_cause_name(cp->cause), scan_sgr(c, RST));
-        if (cp->cause == SS_CAUSE_NEW_SESSION)
-            out_str(o, (cp->detail & SS_NEWSESS_PID) ? " (pid)" : " (epoch)");
+        if (cp->cause == SS_CAUSE_NEW_SESSION) out_str(o, (cp->detail & SS_NEWSESS_PID) ? " (pid)" : " (epoch)");
     }
     if (cp->aborted && cp->cause != SS_CAUSE_ABORTED) out_str(o, " [aborted transaction]");
     if (cp->open) out_printf(o, " %s[open transaction]%s", scan_sgr(c, YEL), scan_sgr(c, RST));
@@ -196,8 +195,8 @@ void dups_print(struct scan_cli *c) {
     ss_out *o = c->out;
     const ss_an_totals *t = ss_an_totals_get(c->an);
     if (!ng) {
-        out_printf(o, "no duplicates (by %s) in %" PRIu64 " %s of %" PRIu64 " %s\n", ss_by_name(c->ao.by),
-                   t->records, plural(t->records, "record", "records"), t->partitions,
+        out_printf(o, "no duplicates (by %s) in %" PRIu64 " %s of %" PRIu64 " %s\n", ss_by_name(c->ao.by), t->records,
+                   plural(t->records, "record", "records"), t->partitions,
                    plural(t->partitions, "partition", "partitions"));
         return;
     }

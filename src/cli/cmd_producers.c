@@ -29,8 +29,9 @@ void producers_json_session(struct scan_cli *c, const ss_an_session *s) {
     out_json_cstr(o, scan_part_name(c, s->partition));
     out_printf(o, ",\"producerId\":%" PRId64 ",\"producerEpoch\":%d,\"transactional\":%s", s->producer_id,
                s->producer_epoch, s->transactional ? "true" : "false");
-    out_printf(o, ",\"firstOffset\":%" PRId64 ",\"lastOffset\":%" PRId64 ",\"firstTimestamp\":%" PRId64
-                  ",\"lastTimestamp\":%" PRId64 ",\"records\":%" PRIu64 ",\"batches\":%" PRIu64,
+    out_printf(o,
+               ",\"firstOffset\":%" PRId64 ",\"lastOffset\":%" PRId64 ",\"firstTimestamp\":%" PRId64
+               ",\"lastTimestamp\":%" PRId64 ",\"records\":%" PRIu64 ",\"batches\":%" PRIu64,
                s->first_offset, s->last_offset, s->first_timestamp, s->last_timestamp, s->records, s->batches);
     if (s->first_sequence >= 0) out_printf(o, ",\"firstSequence\":%" PRId32, s->first_sequence);
     else out_str(o, ",\"firstSequence\":null");
@@ -46,12 +47,15 @@ void producers_json_session(struct scan_cli *c, const ss_an_session *s) {
         const char *why = gap_reason(s->gaps[k].explained);
         if (k) out_ch(o, ',');
         if (why) out_json_cstr(o, why);
-        else { out_str(o, "null"); unexplained++; }
+        else {
+            out_str(o, "null");
+            unexplained++;
+        }
     }
     if (s->more_gaps) out_printf(o, "],\"moreGaps\":%" PRIu64 ",\"unexplainedGaps\":%zu,", s->more_gaps, unexplained);
     else out_printf(o, "],\"unexplainedGaps\":%zu,", unexplained);
-    out_printf(o, "\"recordsWithRepeatedSequence\":%" PRIu64 ",\"outOfOrderBatches\":%" PRIu64,
-               s->repeated_sequences, s->out_of_order_batches);
+    out_printf(o, "\"recordsWithRepeatedSequence\":%" PRIu64 ",\"outOfOrderBatches\":%" PRIu64, s->repeated_sequences,
+               s->out_of_order_batches);
     out_printf(o, ",\"epochBump\":%s", s->epoch_bump ? "true" : "false");
     if (s->epoch_bump) out_printf(o, ",\"previousEpoch\":%d", s->previous_epoch);
     size_t tl;
@@ -83,37 +87,45 @@ static void text_session(struct scan_cli *c, const ss_an_session *s, const char 
     }
     out_ch(o, '\n');
     if (s->epoch_bump)
-        out_printf(o, "%s  epoch bump from %d: the producer was fenced or re-initialised (or, for a transactional "
-                      "producer under transaction protocol v2, started its next transaction)\n",
+        out_printf(o,
+                   "%s  epoch bump from %d: the producer was fenced or re-initialised (or, for a transactional "
+                   "producer under transaction protocol v2, started its next transaction)\n",
                    indent, s->previous_epoch);
     if (s->first_sequence > 0) {
         bool window = c->ao.from_offset != INT64_MIN || c->ao.to_offset != INT64_MAX || c->ao.since_ms != INT64_MIN ||
                       c->ao.until_ms != INT64_MAX;
-        out_printf(o, "%s  first sequence %" PRId32 " (not 0): earlier %s before the log start (retention, "
-                      "compaction)%s or in segments not given\n",
+        out_printf(o,
+                   "%s  first sequence %" PRId32 " (not 0): earlier %s before the log start (retention, "
+                   "compaction)%s or in segments not given\n",
                    indent, s->first_sequence, window ? "records are" : "batches are",
                    window ? ", outside the window" : "");
     }
     for (size_t k = 0; k < s->ngaps; k++) {
         const ss_an_gap *g = &s->gaps[k];
         const char *why = gap_reason(g->explained);
-        out_printf(o, "%s  %sgap%s: sequences %" PRId32 "..%" PRId32 " missing between offsets %" PRId64 " and %" PRId64,
+        out_printf(o,
+                   "%s  %sgap%s: sequences %" PRId32 "..%" PRId32 " missing between offsets %" PRId64 " and %" PRId64,
                    indent, why ? "" : scan_sgr(c, RED), why ? "" : scan_sgr(c, RST), g->from, g->to, g->after_offset,
                    g->before_offset);
         if (why) out_printf(o, " (explained by %s)", why);
-        else out_str(o, " (a leader refuses such a batch: OutOfOrderSequenceException; data were lost or the files are not a leader's)");
+        else
+            out_str(
+                o,
+                " (a leader refuses such a batch: OutOfOrderSequenceException; data were lost or the files are not a leader's)");
         out_ch(o, '\n');
     }
     if (s->more_gaps)
         out_printf(o, "%s  ... and %" PRIu64 " more %s\n", indent, s->more_gaps, plural(s->more_gaps, "gap", "gaps"));
     if (s->repeated_sequences)
-        out_printf(o, "%s  %s%" PRIu64 " %s with a sequence already seen%s (stored twice: an idempotent leader refuses "
-                      "duplicates, so a broker anomaly or copied files)\n",
+        out_printf(o,
+                   "%s  %s%" PRIu64 " %s with a sequence already seen%s (stored twice: an idempotent leader refuses "
+                   "duplicates, so a broker anomaly or copied files)\n",
                    indent, scan_sgr(c, RED), s->repeated_sequences, plural(s->repeated_sequences, "record", "records"),
                    scan_sgr(c, RST));
     if (s->out_of_order_batches)
-        out_printf(o, "%s  %" PRIu64 " out-of-order %s (base sequence below the next one expected, not a batch sent "
-                      "again)\n",
+        out_printf(o,
+                   "%s  %" PRIu64 " out-of-order %s (base sequence below the next one expected, not a batch sent "
+                   "again)\n",
                    indent, s->out_of_order_batches, plural(s->out_of_order_batches, "batch", "batches"));
 }
 
@@ -165,17 +177,18 @@ void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
     ss_out *o = c->out;
     out_str(o, "{\"type\":\"transaction\",\"partition\":");
     out_json_cstr(o, scan_part_name(c, t->partition));
-    out_printf(o, ",\"producerId\":%" PRId64 ",\"producerEpoch\":%d,\"firstOffset\":%" PRId64 ",\"lastOffset\":%" PRId64,
+    out_printf(o,
+               ",\"producerId\":%" PRId64 ",\"producerEpoch\":%d,\"firstOffset\":%" PRId64 ",\"lastOffset\":%" PRId64,
                t->producer_id, t->producer_epoch, t->first_offset, t->last_offset);
     if (t->marker_offset >= 0)
-        out_printf(o, ",\"markerOffset\":%" PRId64 ",\"markerEpoch\":%d,\"coordinatorEpoch\":%" PRId32, t->marker_offset,
-                   t->marker_epoch, t->coordinator_epoch);
-    else
-        out_str(o, ",\"markerOffset\":null,\"markerEpoch\":null,\"coordinatorEpoch\":null");
+        out_printf(o, ",\"markerOffset\":%" PRId64 ",\"markerEpoch\":%d,\"coordinatorEpoch\":%" PRId32,
+                   t->marker_offset, t->marker_epoch, t->coordinator_epoch);
+    else out_str(o, ",\"markerOffset\":null,\"markerEpoch\":null,\"coordinatorEpoch\":null");
     out_str(o, ",\"result\":");
     out_json_cstr(o, ss_txn_result_name(t->result));
-    out_printf(o, ",\"records\":%" PRIu64 ",\"batches\":%" PRIu64 ",\"empty\":%s,\"hanging\":%s,\"firstTimestamp\":%" PRId64,
-               t->records, t->batches, t->empty ? "true" : "false", t->hanging ? "true" : "false", t->first_timestamp);
+    out_printf(
+        o, ",\"records\":%" PRIu64 ",\"batches\":%" PRIu64 ",\"empty\":%s,\"hanging\":%s,\"firstTimestamp\":%" PRId64,
+        t->records, t->batches, t->empty ? "true" : "false", t->hanging ? "true" : "false", t->first_timestamp);
     out_printf(o, ",\"belowLogStart\":%s", t->below_log_start ? "true" : "false");
     out_str(o, "}\n");
 }
@@ -216,7 +229,8 @@ void txns_print(struct scan_cli *c) {
                    plural(P->records, "record", "records"));
         txns_text_counts(c, p);
         out_printf(o, ", %" PRIu64 " open", P->txn_open);
-        if (P->txn_hanging) out_printf(o, ", %s%" PRIu64 " hanging%s", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
+        if (P->txn_hanging)
+            out_printf(o, ", %s%" PRIu64 " hanging%s", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
         out_ch(o, '\n');
         for (size_t i = 0; i < nt; i++) {
             const ss_an_txn *t = ss_an_txn_at(c->an, i);
@@ -235,16 +249,18 @@ void txns_print(struct scan_cli *c) {
                     /* the abort command as it is to be typed, as far as the files tell */
                     char part[16] = "...";
                     if (P->input->partition >= 0) snprintf(part, sizeof part, "%" PRId32, P->input->partition);
-                    out_printf(o, " %sHANGING%s (older than --txn-timeout; read_committed consumers are stuck at the "
-                                  "LSO until it is aborted: kafka-transactions.sh --bootstrap-server ... abort "
-                                  "--topic %s --partition %s --start-offset %" PRId64 ")",
+                    out_printf(o,
+                               " %sHANGING%s (older than --txn-timeout; read_committed consumers are stuck at the "
+                               "LSO until it is aborted: kafka-transactions.sh --bootstrap-server ... abort "
+                               "--topic %s --partition %s --start-offset %" PRId64 ")",
                                scan_sgr(c, RED), scan_sgr(c, RST), P->input->topic, part, t->first_offset);
                 }
             } else {
                 out_printf(o, "  %s at offset %" PRId64 " (coordinator epoch %" PRId32, ss_txn_result_name(t->result),
                            t->marker_offset, t->coordinator_epoch);
                 if (t->marker_epoch != t->producer_epoch)
-                    out_printf(o, ", marker epoch %d: transaction protocol v2 bumps the epoch at the end", t->marker_epoch);
+                    out_printf(o, ", marker epoch %d: transaction protocol v2 bumps the epoch at the end",
+                               t->marker_epoch);
                 out_ch(o, ')');
             }
             out_ch(o, '\n');

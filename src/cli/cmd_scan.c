@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,9 +75,35 @@ static void usage(FILE *f, int mode) {
 }
 
 enum {
-    O_JSON = 300, O_REPORT, O_BY, O_BYTES, O_MINBYTES, O_ACROSS, O_INTERNAL, O_TEMP, O_SINCE, O_UNTIL, O_FROM, O_TO,
-    O_PID, O_TXNTIMEOUT, O_NOW, O_TOP, O_FAILON, O_COLOR, O_MAXBATCH, O_VALUE, O_VALUEHEX, O_VALUECONTAINS, O_KEY,
-    O_OFFSET, O_NOSEEK, O_THREADS, O_MAXMEM, O_PROGRESS, O_LOCALTIME,
+    O_JSON = 300,
+    O_REPORT,
+    O_BY,
+    O_BYTES,
+    O_MINBYTES,
+    O_ACROSS,
+    O_INTERNAL,
+    O_TEMP,
+    O_SINCE,
+    O_UNTIL,
+    O_FROM,
+    O_TO,
+    O_PID,
+    O_TXNTIMEOUT,
+    O_NOW,
+    O_TOP,
+    O_FAILON,
+    O_COLOR,
+    O_MAXBATCH,
+    O_VALUE,
+    O_VALUEHEX,
+    O_VALUECONTAINS,
+    O_KEY,
+    O_OFFSET,
+    O_NOSEEK,
+    O_THREADS,
+    O_MAXMEM,
+    O_PROGRESS,
+    O_LOCALTIME,
 };
 
 static const struct option scan_longopts[] = {
@@ -313,7 +339,8 @@ static void json_damage(struct scan_cli *c) {
         const ss_an_damage *d = ss_an_damage_at(c->an, i);
         const ss_input_partition *ip = ss_an_partition_at(c->an, d->partition)->input;
         const char *file = ip->segments[d->segment].path;
-        out_str(o, ss_errkind_is_damage(d->err.kind) ? "{\"type\":\"error\",\"partition\":" : "{\"type\":\"notice\",\"partition\":");
+        out_str(o, ss_errkind_is_damage(d->err.kind) ? "{\"type\":\"error\",\"partition\":"
+                                                     : "{\"type\":\"notice\",\"partition\":");
         out_json_cstr(o, ip->name);
         scan_json_key(o, "file");
         out_json_cstr(o, file ? file : "-");
@@ -342,8 +369,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     const ss_an_partition *P = ss_an_partition_at(c->an, i);
     const ss_input_partition *ip = P->input;
     char t1[64], t2[64];
-    out_printf(o, "%s%s%s  %s%s%s (%" PRIu64 " %s)\n", scan_sgr(c, BOLD), ip->name, scan_sgr(c, RST),
-               scan_sgr(c, DIM), ip->path, scan_sgr(c, RST), P->segments, plural(P->segments, "segment", "segments"));
+    out_printf(o, "%s%s%s  %s%s%s (%" PRIu64 " %s)\n", scan_sgr(c, BOLD), ip->name, scan_sgr(c, RST), scan_sgr(c, DIM),
+               ip->path, scan_sgr(c, RST), P->segments, plural(P->segments, "segment", "segments"));
     if (P->batches == 0) {
         out_str(o, "  no batches");
         if (P->outside_window)
@@ -354,7 +381,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_printf(o, "  records       %" PRIu64 " in %" PRIu64 " %s", P->records, P->batches,
                    plural(P->batches, "batch", "batches"));
         if (P->control_batches)
-            out_printf(o, " (%" PRIu64 " control %s)", P->control_batches, plural(P->control_batches, "batch", "batches"));
+            out_printf(o, " (%" PRIu64 " control %s)", P->control_batches,
+                       plural(P->control_batches, "batch", "batches"));
         out_printf(o, ", offsets %" PRId64 "..%" PRId64 ", next %" PRId64 "\n", P->first_offset, P->next_offset - 1,
                    P->next_offset);
         if (P->has_timestamps) {
@@ -379,7 +407,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
             out_printf(o, "%" PRIu64 " %s without producer id (idempotence off)", P->non_idempotent_records,
                        plural(P->non_idempotent_records, "record", "records"));
         if (!P->producers && !P->non_idempotent_records) out_str(o, "none");
-        if (P->epoch_bumps) out_printf(o, "; %" PRIu64 " epoch %s", P->epoch_bumps, plural(P->epoch_bumps, "bump", "bumps"));
+        if (P->epoch_bumps)
+            out_printf(o, "; %" PRIu64 " epoch %s", P->epoch_bumps, plural(P->epoch_bumps, "bump", "bumps"));
         out_ch(o, '\n');
         if (!c->verbose && P->sessions && P->sessions <= 3) {
             /* a few sessions: name them (-v and 'segscan producers' say more) */
@@ -392,7 +421,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
                 if (s->nranges) {
                     out_str(o, ", sequences");
                     for (size_t r = 0; r < s->nranges; r++)
-                        out_printf(o, "%s[%" PRId32 ",%" PRId32 "]", r ? "," : " ", s->ranges[r].first, s->ranges[r].last);
+                        out_printf(o, "%s[%" PRId32 ",%" PRId32 "]", r ? "," : " ", s->ranges[r].first,
+                                   s->ranges[r].last);
                 }
                 out_ch(o, '\n');
             }
@@ -409,8 +439,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_str(o, "  sequences     ");
         bool any = false;
         if (P->sequence_gaps) {
-            out_printf(o, "%s%" PRIu64 " %s%s", scan_sgr(c, RED), P->sequence_gaps, plural(P->sequence_gaps, "gap", "gaps"),
-                       scan_sgr(c, RST));
+            out_printf(o, "%s%" PRIu64 " %s%s", scan_sgr(c, RED), P->sequence_gaps,
+                       plural(P->sequence_gaps, "gap", "gaps"), scan_sgr(c, RST));
             any = true;
         }
         if (P->sequence_gaps_explained) {
@@ -436,7 +466,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
             txns_text_counts(c, i);
             out_printf(o, ", %s%" PRIu64 " open%s", P->txn_open ? scan_sgr(c, YEL) : "", P->txn_open,
                        P->txn_open ? scan_sgr(c, RST) : "");
-            if (P->txn_hanging) out_printf(o, " (%s%" PRIu64 " hanging%s)", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
+            if (P->txn_hanging)
+                out_printf(o, " (%s%" PRIu64 " hanging%s)", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
             out_str(o, "; ");
         } else {
             out_str(o, "none; ");
@@ -447,7 +478,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     }
     if (ip->high_watermark >= 0 || ip->log_start_offset >= 0) {
         out_str(o, "  checkpoints  ");
-        if (ip->high_watermark >= 0) out_printf(o, " high watermark %" PRId64 " (replication-offset-checkpoint)", ip->high_watermark);
+        if (ip->high_watermark >= 0)
+            out_printf(o, " high watermark %" PRId64 " (replication-offset-checkpoint)", ip->high_watermark);
         if (ip->log_start_offset >= 0)
             out_printf(o, " log start %" PRId64 " (log-start-offset-checkpoint, %" PRIu64 " %s below it not shown)",
                        ip->log_start_offset, P->hidden_below_log_start,
@@ -457,8 +489,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     if (P->damaged_bytes || P->damage_events)
         out_printf(o, "  %sdamaged       %" PRIu64 " %s in %" PRIu64 " %s (skipped; the rest was analysed)%s\n",
                    scan_sgr(c, RED), P->damaged_bytes, plural(P->damaged_bytes, "byte", "bytes"), P->damage_events,
-                   plural(P->damage_events, "place", "places"),
-                   scan_sgr(c, RST));
+                   plural(P->damage_events, "place", "places"), scan_sgr(c, RST));
     if (P->tail_bytes)
         out_printf(o, "  tail          %" PRIu64 " unread %s at the end (incomplete or preallocated)\n", P->tail_bytes,
                    plural(P->tail_bytes, "byte", "bytes"));
@@ -503,10 +534,10 @@ static void text_summary(struct scan_cli *c) {
     }
     if (quiet) out_ch(o, '\n');
     const ss_an_totals *t = ss_an_totals_get(c->an);
-    out_printf(o, "%stotal%s  %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s\n",
-               scan_sgr(c, BOLD), scan_sgr(c, RST), t->partitions, plural(t->partitions, "partition", "partitions"),
-               t->segments, plural(t->segments, "segment", "segments"), t->records,
-               plural(t->records, "record", "records"), t->batches, plural(t->batches, "batch", "batches"));
+    out_printf(o, "%stotal%s  %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s\n", scan_sgr(c, BOLD),
+               scan_sgr(c, RST), t->partitions, plural(t->partitions, "partition", "partitions"), t->segments,
+               plural(t->segments, "segment", "segments"), t->records, plural(t->records, "record", "records"),
+               t->batches, plural(t->batches, "batch", "batches"));
     out_str(o, "  duplicates    ");
     if (t->duplicate_groups) {
         out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s:", scan_sgr(c, RED), t->duplicate_groups,
@@ -522,7 +553,8 @@ static void text_summary(struct scan_cli *c) {
     out_printf(o, "  sequences     %" PRIu64 " %s, %" PRIu64 " explained, %" PRIu64 " %s with a repeated sequence\n",
                t->sequence_gaps, plural(t->sequence_gaps, "gap", "gaps"), t->sequence_gaps_explained,
                t->duplicate_sequences, plural(t->duplicate_sequences, "record", "records"));
-    out_printf(o, "  transactions  %" PRIu64 " committed, %" PRIu64 " aborted, %" PRIu64 " open (%" PRIu64 " hanging)\n",
+    out_printf(o,
+               "  transactions  %" PRIu64 " committed, %" PRIu64 " aborted, %" PRIu64 " open (%" PRIu64 " hanging)\n",
                t->txn_committed, t->txn_aborted, t->txn_open, t->txn_hanging);
     out_printf(o, "  damaged       %" PRIu64 " %s\n", t->damaged_bytes, plural(t->damaged_bytes, "byte", "bytes"));
     size_t ng = ss_an_group_count(c->an);
@@ -547,10 +579,26 @@ static bool parse_size(const char *s, uint64_t *v) {
     if (errno || end == s) return false;
     unsigned shift = 0;
     switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
     default: break;
     }
     if (shift && *end == 'i') end++;
@@ -577,10 +625,10 @@ enum { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER };
 
 struct progress {
     int mode;
-    bool enabled;             /* the callback is installed */
-    double t0, last;          /* seconds (monotonic): start, last drawn */
-    size_t drawn;             /* width of the line on screen, 0: none */
-    size_t width;             /* the terminal's columns */
+    bool enabled;    /* the callback is installed */
+    double t0, last; /* seconds (monotonic): start, last drawn */
+    size_t drawn;    /* width of the line on screen, 0: none */
+    size_t width;    /* the terminal's columns */
 };
 
 static double now_s(void) {
@@ -698,7 +746,12 @@ static int scan_main(int mode, int argc, char **argv) {
     int nmatch = 0;
     int opt;
     optind = 1;
-#define BAD(...) do { warnx_(__VA_ARGS__); free(match_buf); return EXIT_TROUBLE; } while (0)
+#define BAD(...)                                                                                                       \
+    do {                                                                                                               \
+        warnx_(__VA_ARGS__);                                                                                           \
+        free(match_buf);                                                                                               \
+        return EXIT_TROUBLE;                                                                                           \
+    } while (0)
     while ((opt = getopt_long(argc, argv, "vqh", scan_longopts, NULL)) != -1) {
         switch (opt) {
         case O_JSON: c.json = true; break;
@@ -747,7 +800,8 @@ static int scan_main(int mode, int argc, char **argv) {
             c.top_set = true;
             break;
         case O_FAILON:
-            if (!parse_fail_on(optarg, &c.fail_on)) BAD("%s: --fail-on takes dups, gaps, open-txn (comma separated)", mode_names[mode]);
+            if (!parse_fail_on(optarg, &c.fail_on))
+                BAD("%s: --fail-on takes dups, gaps, open-txn (comma separated)", mode_names[mode]);
             break;
         case O_COLOR:
             if (!strcmp(optarg, "auto")) color = -1;
@@ -758,15 +812,19 @@ static int scan_main(int mode, int argc, char **argv) {
         case O_LOCALTIME: cli_local_time = true; break;
         case O_MAXBATCH: {
             uint64_t v;
-            if (!parse_u64(optarg, &v) || v == 0) BAD("%s: --max-batch-bytes needs a positive number", mode_names[mode]);
+            if (!parse_u64(optarg, &v) || v == 0)
+                BAD("%s: --max-batch-bytes needs a positive number", mode_names[mode]);
             c.ao.max_batch_bytes = (size_t)v;
             break;
         }
         case O_VALUE:
         case O_VALUECONTAINS:
         case O_KEY:
-            if (mode != MODE_EXPLAIN) BAD("%s: --%s belongs to 'segscan explain'", mode_names[mode],
-                                          opt == O_VALUE ? "value" : opt == O_KEY ? "key" : "value-contains");
+            if (mode != MODE_EXPLAIN)
+                BAD("%s: --%s belongs to 'segscan explain'", mode_names[mode],
+                    opt == O_VALUE ? "value"
+                    : opt == O_KEY ? "key"
+                                   : "value-contains");
             nmatch++;
             c.ao.match = opt == O_VALUE ? SS_MATCH_VALUE : opt == O_KEY ? SS_MATCH_KEY : SS_MATCH_VALUE_CONTAINS;
             c.ao.match_bytes = (const uint8_t *)optarg;
@@ -804,7 +862,8 @@ static int scan_main(int mode, int argc, char **argv) {
         case O_NOSEEK: c.ao.no_seek = true; break;
         case O_THREADS: {
             uint64_t v;
-            if (!parse_u64(optarg, &v) || v == 0 || v > 256) BAD("%s: --threads takes a number from 1 to 256", mode_names[mode]);
+            if (!parse_u64(optarg, &v) || v == 0 || v > 256)
+                BAD("%s: --threads takes a number from 1 to 256", mode_names[mode]);
             c.ao.threads = (unsigned)v;
             break;
         }
@@ -821,8 +880,14 @@ static int scan_main(int mode, int argc, char **argv) {
             break;
         case 'v': c.verbose = true; break;
         case 'q': c.quiet = true; break;
-        case 'h': usage(stdout, mode); free(match_buf); return EXIT_OK;
-        default: usage(stderr, mode); free(match_buf); return EXIT_TROUBLE;
+        case 'h':
+            usage(stdout, mode);
+            free(match_buf);
+            return EXIT_OK;
+        default:
+            usage(stderr, mode);
+            free(match_buf);
+            return EXIT_TROUBLE;
         }
     }
     if (mode == MODE_EXPLAIN && nmatch != 1)
@@ -833,7 +898,8 @@ static int scan_main(int mode, int argc, char **argv) {
         free(match_buf);
         return EXIT_TROUBLE;
     }
-    if (c.ao.since_ms > c.ao.until_ms || c.ao.from_offset > c.ao.to_offset) BAD("%s: the window is empty", mode_names[mode]);
+    if (c.ao.since_ms > c.ao.until_ms || c.ao.from_offset > c.ao.to_offset)
+        BAD("%s: the window is empty", mode_names[mode]);
     /* A PATH that does not exist but names a command: options were put before it
      * ('segscan --json txns DIR'), or a command was misspelt ('segscan dup DIR').
      * Said before any reading, instead of a whole scan and then 'No such file'. */
@@ -845,7 +911,8 @@ static int scan_main(int mode, int argc, char **argv) {
         for (size_t k = 0; (cmd = cli_command_name(k)) != NULL; k++) {
             if (!strcmp(argv[i], cmd))
                 BAD("'%s' is a command, and no such file exists: the command comes first "
-                    "(segscan %s [options] PATH...)", argv[i], cmd);
+                    "(segscan %s [options] PATH...)",
+                    argv[i], cmd);
             if (n >= 3 && !strncmp(argv[i], cmd, n) && i == optind)
                 BAD("%s: no such file or directory; did you mean the command '%s'?", argv[i], cmd);
         }
@@ -859,11 +926,19 @@ static int scan_main(int mode, int argc, char **argv) {
 
     int rc = EXIT_OK;
     ss_inputs *in = ss_inputs_new(include_temp);
-    if (!in) { warnx_("out of memory"); free(match_buf); return EXIT_TROUBLE; }
+    if (!in) {
+        warnx_("out of memory");
+        free(match_buf);
+        return EXIT_TROUBLE;
+    }
     bool stdin_used = false;
     for (int i = optind; i < argc; i++) {
         if (!strcmp(argv[i], "-")) {
-            if (stdin_used) { warnx_("'-' (standard input) given twice"); rc = exit_merge(rc, EXIT_TROUBLE); continue; }
+            if (stdin_used) {
+                warnx_("'-' (standard input) given twice");
+                rc = exit_merge(rc, EXIT_TROUBLE);
+                continue;
+            }
             stdin_used = true;
             uint8_t *buf;
             size_t len;
@@ -891,7 +966,12 @@ static int scan_main(int mode, int argc, char **argv) {
         c.ao.progress_arg = &prog;
     }
     ss_analysis *an = ss_analysis_new(&c.ao);
-    if (!an) { warnx_("out of memory"); ss_inputs_free(in); free(match_buf); return EXIT_TROUBLE; }
+    if (!an) {
+        warnx_("out of memory");
+        ss_inputs_free(in);
+        free(match_buf);
+        return EXIT_TROUBLE;
+    }
     if (ss_analysis_run(an, in) != SS_E_OK) {
         progress_clear(&prog);
         const char *why = ss_analysis_failure(an);
@@ -909,8 +989,7 @@ static int scan_main(int mode, int argc, char **argv) {
     ss_txn_ids *txn_ids = NULL;
     if (mode == MODE_SCAN || mode == MODE_PRODUCERS || mode == MODE_DUPS || mode == MODE_EXPLAIN) {
         ss_error terr;
-        if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet)
-            warnx_("__transaction_state: %s", terr.msg);
+        if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet) warnx_("__transaction_state: %s", terr.msg);
     }
     c.txn_ids = txn_ids;
     for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 
 /* One decoder for the process, created on first use (still reachable at exit). */
 static ss_cdecoder *decoder(void) {
@@ -71,10 +71,22 @@ static void jackson_string(ss_out *o, const uint8_t *p, size_t n) {
  * infinities are written quoted, as Jackson does by default
  * (QUOTE_NON_NUMERIC_NUMBERS). */
 static void java_double(ss_out *o, double v) {
-    if (v != v) { out_lit(o, "\"NaN\""); return; }
-    if (v == 1.0 / 0.0) { out_lit(o, "\"Infinity\""); return; }
-    if (v == -1.0 / 0.0) { out_lit(o, "\"-Infinity\""); return; }
-    if (v == 0) { out_str(o, signbit(v) ? "-0.0" : "0.0"); return; }
+    if (v != v) {
+        out_lit(o, "\"NaN\"");
+        return;
+    }
+    if (v == 1.0 / 0.0) {
+        out_lit(o, "\"Infinity\"");
+        return;
+    }
+    if (v == -1.0 / 0.0) {
+        out_lit(o, "\"-Infinity\"");
+        return;
+    }
+    if (v == 0) {
+        out_str(o, signbit(v) ? "-0.0" : "0.0");
+        return;
+    }
     char buf[40];
     int prec = 1;
     for (; prec <= 17; prec++) {
@@ -103,14 +115,16 @@ static void java_double(ss_out *o, double v) {
         } else {
             for (int i = 0; i <= exp; i++) outb[k++] = (size_t)i < nd ? digits[i] : '0';
             outb[k++] = '.';
-            if ((size_t)exp + 1 < nd) for (size_t i = (size_t)exp + 1; i < nd; i++) outb[k++] = digits[i];
+            if ((size_t)exp + 1 < nd)
+                for (size_t i = (size_t)exp + 1; i < nd; i++) outb[k++] = digits[i];
             else outb[k++] = '0';
         }
         outb[k] = 0;
     } else {
         outb[k++] = digits[0];
         outb[k++] = '.';
-        if (nd > 1) for (size_t i = 1; i < nd; i++) outb[k++] = digits[i];
+        if (nd > 1)
+            for (size_t i = 1; i < nd; i++) outb[k++] = digits[i];
         else outb[k++] = '0';
         snprintf(outb + k, sizeof outb - k, "E%d", exp);
     }
@@ -309,8 +323,10 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
                 return buf;
             }
             if (end < start) {
-                snprintf(buf, n, "Unexpected end offset = %lld. EndOffset for a remote segment cannot be less than "
-                         "startOffset = %lld", (long long)end, (long long)start);
+                snprintf(buf, n,
+                         "Unexpected end offset = %lld. EndOffset for a remote segment cannot be less than "
+                         "startOffset = %lld",
+                         (long long)end, (long long)start);
                 return buf;
             }
         }

@@ -54,8 +54,7 @@ void report_error(const char *file, const ss_error *e) {
     if (e->base_offset >= 0)
         warnx_("%s: byte %llu (baseOffset %lld): %s [%s]", file, (unsigned long long)e->position,
                (long long)e->base_offset, e->msg, ss_errkind_name(e->kind));
-    else
-        warnx_("%s: byte %llu: %s [%s]", file, (unsigned long long)e->position, e->msg, ss_errkind_name(e->kind));
+    else warnx_("%s: byte %llu: %s [%s]", file, (unsigned long long)e->position, e->msg, ss_errkind_name(e->kind));
 }
 
 bool parse_u64(const char *s, uint64_t *v) {
@@ -73,14 +72,18 @@ bool cli_local_time;
 void cli_format_time(int64_t ms, char *buf, size_t n) {
     static bool tz_read;
     if (cli_local_time && ms >= 0) {
-        if (!tz_read) { tzset(); tz_read = true; }
+        if (!tz_read) {
+            tzset();
+            tz_read = true;
+        }
         time_t t = (time_t)(ms / 1000);
         struct tm tm;
         if ((int64_t)t == ms / 1000 && localtime_r(&t, &tm)) {
             long off = tm.tm_gmtoff, a = off < 0 ? -off : off;
             char zone[40];
             if (off == 0) snprintf(zone, sizeof zone, "Z");
-            else if (a % 60) snprintf(zone, sizeof zone, "%c%02ld:%02ld:%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60, a % 60);
+            else if (a % 60)
+                snprintf(zone, sizeof zone, "%c%02ld:%02ld:%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60, a % 60);
             else snprintf(zone, sizeof zone, "%c%02ld:%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60);
             snprintf(buf, n, "%04lld-%02d-%02dT%02d:%02d:%02d.%03d%s", (long long)tm.tm_year + 1900, tm.tm_mon + 1,
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ms % 1000), zone);
@@ -97,7 +100,10 @@ int cli_read_stdin(uint8_t **buf, size_t *len) {
     for (;;) {
         if (n == cap) {
             uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) { free(b); return -1; }
+            if (!nb) {
+                free(b);
+                return -1;
+            }
             b = nb;
             cap *= 2;
         }
@@ -105,7 +111,10 @@ int cli_read_stdin(uint8_t **buf, size_t *len) {
         n += r;
         if (r == 0) break;
     }
-    if (ferror(stdin)) { free(b); return -1; }
+    if (ferror(stdin)) {
+        free(b);
+        return -1;
+    }
     *buf = b;
     *len = n;
     return 0;
@@ -115,9 +124,9 @@ static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"scan", cmd_scan}, {"dups", cmd_dups}, {"producers", cmd_producers}, {"txns", cmd_txns},
-    {"explain", cmd_explain}, {"dump", cmd_dump}, {"diff", cmd_diff}, {"verify", cmd_verify},
-    {"coordinator", cmd_coordinator},
+    {"scan", cmd_scan}, {"dups", cmd_dups},       {"producers", cmd_producers},
+    {"txns", cmd_txns}, {"explain", cmd_explain}, {"dump", cmd_dump},
+    {"diff", cmd_diff}, {"verify", cmd_verify},   {"coordinator", cmd_coordinator},
 };
 
 const char *cli_command_name(size_t i) { return i < sizeof commands / sizeof *commands ? commands[i].name : NULL; }

@@ -11,7 +11,7 @@ typedef struct ss_out {
     FILE *f;
     char *buf;
     size_t len, cap;
-    bool failed;      /* a write failed (e.g. EPIPE) */
+    bool failed; /* a write failed (e.g. EPIPE) */
 } ss_out;
 
 void out_init(ss_out *o, FILE *f);

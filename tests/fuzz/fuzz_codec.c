@@ -6,7 +6,7 @@
  * of 1 MiB), then the compressed payload. The same context is reused across
  * inputs, as a decoder reuses it across batches.
  */
-#include "codec.h"
+#include "format/codec.h"
 #include "fuzz_common.h"
 
 #ifndef FUZZ_CODEC

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anread.h"
+#include "analysis/units.h"
 #include "check.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

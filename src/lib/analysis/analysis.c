@@ -1,0 +1,2596 @@
+/* segscan - forensic analysis: fingerprints, copies and their causes,
+ * producer sessions and sequences, transactions and the LSO.
+ *
+ * Reading and deciding are split (anread.h): the inputs are cut into units
+ * (a small segment, or a few MiB of a large one at batch boundaries) that
+ * reader threads turn into facts, and the coordinating thread (the caller of
+ * ss_analysis_run) applies the facts of every unit in order: partitions in the
+ * order ss_inputs_finish() gave, segments in offset order, batches in file
+ * order. Everything that depends on order (the original of a group is its
+ * first copy, sessions and sequences, transactions, compaction evidence) is
+ * decided there, so the results do not depend on the number of threads. At
+ * most a few units per thread are in flight, so memory does not grow with the
+ * input's size.
+ *
+ * What is kept is fixed-size: one entry per batch (an_batch); per distinct
+ * fingerprint an 8-byte slot of an open-addressing table (a 32-bit tag and an
+ * index) and a 16-byte entry (fp_ent: 64 more bits of the fingerprint, where
+ * its first copy is), so 27 to 32 bytes at the table's load of 50-75%; and one entry
+ * per copy of a repeated fingerprint (an_occ). Payloads are never copied; what
+ * an output needs from a record later (a value preview, a key) is read back
+ * from the segment with ss_an_fetch(). Large tables sit on transparent huge
+ * pages (an_realloc).
+ *
+ * With opts.max_memory, the fingerprint tables stop growing at that size: the
+ * fingerprints met so far and every later one are written to temporary bucket
+ * files by their top hash bits ("spilling" below), and each bucket is then
+ * grouped on its own, in order, with a table of its own; the groups come out
+ * the same (their order does not depend on when they formed).
+ *
+ * Test hooks: SEGSCAN_TEST_UNIT_BYTES=N cuts units of N bytes that start at a
+ * guessed batch boundary and hold a few records at most (tests/speed); with
+ * the walker's SEGSCAN_TEST_PAUSE_AFTER_BATCHES every batch goes through the
+ * walker.
+ *
+ * Causes are decided once everything is read (a transaction's outcome is only
+ * known at its marker), in the order DESIGN.md section 4 gives.
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "analysis/units.h"
+#include "segscan/analyze.h"
+#include "segscan/files.h"
+
+#define NONE32 UINT32_MAX
+#define SEQ_MOD ((int64_t)1 << 31)
+#define MAX_DAMAGE_KEPT 100
+/* batches kept decompressed for ss_an_fetch: the copies of one group, and of
+ * the groups printed next to it, are mostly in the same few batches */
+#define FETCH_SLOTS 8
+#define MAX_GAPS_KEPT 1000
+/* a large segment is read in units of about this size */
+#define UNIT_BYTES ((uint64_t)4 << 20)
+
+enum { BF_TXN = 1, BF_CTRL = 2, BF_LAT = 4, BF_ABORTED = 8, BF_OPEN = 16, BF_NOPID = 32 };
+typedef struct an_batch {
+    int64_t base_offset, last_offset;
+    int64_t max_ts;
+    int64_t pid;
+    uint64_t content; /* XXH3-64 of the records (batches without producer id) */
+    uint64_t position;
+    uint32_t part, seg; /* partition index, segment index inside it */
+    uint32_t size, txn;
+    int32_t base_seq, count, nrec;
+    int16_t epoch;
+    uint8_t flags, magic;
+} an_batch;
+
+/* A distinct fingerprint. The 128-bit hash is (lo, hi); the table slot holds
+ * lo's low 32 bits as a tag, the entry hi: 96 bits tell fingerprints apart
+ * (two of 10^9 distinct ones meet with odds of about 10^-11), and a group
+ * keeps the full 128 bits of a copy. Fresh memory is much of the scan's cost
+ * (every page is zeroed, and on a VM first backed by the host), hence 16 bytes:
+ *  - first copy: batch; delta = its offset - the batch's base offset, tsd = the
+ *    batch's maxTimestamp - its timestamp, both 0..65534; else delta == ENT_FAR
+ *    and both are in `far` (sorted by entry, as entries are appended);
+ *  - once repeated (batch & ENT_GROUPED): the group index is delta | tsd << 16,
+ *    batch still the first copy's (its topic). */
+typedef struct fp_ent {
+    uint64_t hi;
+    uint32_t batch;
+    uint16_t delta, tsd;
+} fp_ent;
+
+#define ENT_GROUPED 0x80000000u
+#define ENT_FAR 0xffffu
+#define MAX_BATCHES ENT_GROUPED /* batch indexes fit beside the flag */
+
+static inline bool ent_grouped(const fp_ent *e) { return (e->batch & ENT_GROUPED) != 0; }
+static inline uint32_t ent_batch(const fp_ent *e) { return e->batch & ~ENT_GROUPED; }
+static inline uint32_t ent_group(const fp_ent *e) { return (uint32_t)e->delta | (uint32_t)e->tsd << 16; }
+static inline void ent_set_group(fp_ent *e, uint32_t g) {
+    e->batch |= ENT_GROUPED;
+    e->delta = (uint16_t)g;
+    e->tsd = (uint16_t)(g >> 16);
+}
+
+typedef struct far_ent {
+    uint32_t ent;
+    uint32_t delta;
+    int64_t ts;
+} far_ent;
+
+typedef struct an_occ {
+    int64_t ts;
+    uint32_t batch, delta, next;
+    uint8_t cause, detail;
+} an_occ;
+
+typedef struct an_group {
+    uint64_t lo, hi;
+    uint32_t first, last, count;
+    uint32_t orig; /* the original's occurrence, once causes are decided */
+    uint64_t seq;  /* when it became a group: the ordinal of its second copy */
+} an_group;
+
+typedef struct km_slot {
+    int64_t a, b;
+    uint32_t v, used;
+} km_slot;
+
+typedef struct keymap {
+    km_slot *s;
+    size_t cap, n;
+} keymap;
+
+#define SEQ_RECENT 5
+typedef struct an_sess {
+    ss_an_session pub;
+    int64_t *iv; /* covered linear sequence intervals, sorted, pairs */
+    size_t niv, civ;
+    ss_an_gap *gaps;
+    size_t ngaps, cgaps;
+    ss_an_range *ranges;
+    size_t nranges;
+    int64_t max_lin;
+    /* the linear sequence ranges of the session's last SEQ_RECENT batches, as a leader keeps
+     * them (Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN) to spot a batch sent again */
+    int64_t recent[SEQ_RECENT][2];
+    uint8_t nrecent, recent_next;
+    bool have_seq;
+    uint64_t holes_seg_at, holes_boundary_at, holes_damage_at; /* partition hole counters at its last batch */
+    uint8_t *gap_hole;          /* per gap: 1 hole inside a segment, 2 at a segment boundary, 3 where
+                               * damage was skipped, 0 none */
+    uint64_t more_gaps_hole[4]; /* gaps past MAX_GAPS_KEPT, by gap_hole value */
+} an_sess;
+
+typedef struct an_match {
+    uint64_t lo, hi;
+    int64_t ts;
+    uint32_t batch, delta;
+    bool fp;
+} an_match;
+
+/* ---- the pipeline's shared state --------------------------------------------------------- */
+
+/* A segment opened for reading, shared by its units. */
+typedef struct segref {
+    ss_segment *s;
+    uint32_t part, seg;
+    uint32_t refs; /* the planner's while it plans units of it, one per unit not consumed */
+    uint64_t limit;
+    bool over; /* the coordinator met its end (or the window's): plan no more of it */
+    /* the planner: where the last planned unit stops, once known */
+    uint64_t last_seq;
+    bool tail_known;
+    uint64_t tail_stop;
+    /* the coordinator: where the units applied so far stop */
+    uint64_t vstop;
+} segref;
+
+enum { SLOT_FREE = 0, SLOT_BUSY, SLOT_DONE };
+
+typedef struct slot {
+    an_unit u;
+    int state;
+    uint64_t seq;
+    uint32_t part, seg;
+    segref *ref;        /* NULL: a note, nothing to read */
+    bool first;         /* the first unit of its segment */
+    uint64_t seek_skip; /* first unit: bytes before where the window let reading start */
+    uint64_t skipped;   /* note: segments not read, outside the offset window */
+    char *unreadable;   /* note: a segment that could not be opened, why */
+} slot;
+
+typedef struct pipeline {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    slot *slots;
+    size_t nslots;
+    uint64_t planned, consumed;
+    bool plan_done, quit;
+    /* the planner's position */
+    uint32_t pp;
+    size_t pj;
+    segref *cur;
+    uint64_t cur_next; /* nominal start of the next unit of cur */
+    bool cur_first;
+    bool *part_over;    /* a window ended the partition: plan no more of it */
+    an_reader *readers; /* [0] the coordinator's */
+    size_t nreaders;
+    pthread_t *threads;
+    size_t nthreads;
+} pipeline;
+
+/* ---- spilling: fingerprints in bucket files ---------------------------------------------- */
+
+/* One fingerprint occurrence in a bucket file; seq == SPILL_GROUP: the head of
+ * a group formed before the spill (ts holds the group index). A bucket is
+ * chosen by hi's top bits: the fingerprints written from the table when it
+ * spills have only lo's low 32 bits (the tag), all that matching uses. */
+typedef struct spill_rec {
+    uint64_t lo, hi;
+    int64_t ts;
+    uint64_t seq;
+    uint32_t batch, delta;
+} spill_rec;
+#define SPILL_GROUP UINT64_MAX
+
+typedef struct bucket {
+    int fd;
+    uint64_t n; /* records written */
+    spill_rec *buf;
+    size_t nbuf;
+} bucket;
+
+struct ss_analysis {
+    ss_an_opts o;
+    const ss_inputs *in;
+    bool nomem, io_error;
+    char io_msg[200];
+    /* partitions */
+    ss_an_partition *parts;
+    an_pinfo *pinfo;
+    uint32_t *topic_id;
+    size_t nparts;
+    size_t *seg_base; /* global segment index of each partition's first segment */
+    size_t nsegs_total;
+    uint64_t *seg_size; /* size of every segment (0 when it cannot be read) */
+    uint64_t bytes_total, bytes_done, records_read;
+    uint64_t unit_bytes; /* UNIT_BYTES; SEGSCAN_TEST_UNIT_BYTES sets it for tests */
+    bool force_resync;   /* test hook: every unit but a segment's first starts at a guess */
+    /* tables */
+    VEC(an_batch) batches;
+    uint64_t *slots; /* tag << 32 | (entry index + 1); 0: empty */
+    size_t slot_cap, slot_used, slot_grow_at;
+    fp_ent *ents;
+    size_t nents, ents_cap;
+    VEC(far_ent) far;
+    VEC(an_occ) occs;
+    VEC(an_group) groups;
+    uint64_t fp_seq;        /* fingerprinted records so far */
+    uint32_t topic_first;   /* first batch of the topic being read */
+    bool by_topic_of_batch; /* buckets: compare topics through the batches */
+    /* spilling */
+    bool spilled;
+    uint64_t spilled_records; /* fingerprint occurrences written to buckets */
+    bucket *buckets;
+    unsigned nbuckets, bucket_shift;
+    VEC(an_sess *) sess;
+    VEC(ss_an_txn) txns;
+    VEC(ss_an_damage) damage;
+    VEC(char *) unreadable;
+    VEC(an_match) matches;
+    uint64_t match_total;
+    keymap km;
+    /* results */
+    ss_an_group *gpub;    /* sorted */
+    uint32_t *gstart;     /* first index in gidx of each sorted group */
+    uint32_t *gidx;       /* every copy's occurrence, grouped and ordered */
+    uint32_t *gsorted_of; /* internal group -> sorted index */
+    ss_an_match *mpub;
+    ss_an_totals totals;
+    uint8_t *arena; /* the entries' memory, reused for the results */
+    size_t arena_cap, arena_used;
+    void *owned[8]; /* result arrays that did not fit in the arena */
+    size_t nowned;
+    /* the coordinator's position */
+    int64_t cur_part; /* partition being applied, -1 before the first */
+    bool *part_done;
+    int64_t prev_last;
+    bool track_started;
+    uint64_t holes_seg, holes_boundary;
+    uint64_t holes_damage;             /* offset holes where damaged bytes were skipped */
+    uint64_t damage_seen, damage_mark; /* damage events in the partition; at the last batch */
+    uint32_t part_first_batch;
+    size_t txn_first;
+    bool seg_first;
+    /* fetching */
+    ss_segment **segcache;
+    size_t segs_open;
+    struct fetched { /* batches read back lately, decompressed, by batch index */
+        ss_decoder *dec;
+        uint8_t *buf; /* the batch's bytes, copied with pread (not read through the mapping) */
+        size_t cap;
+        uint32_t batch; /* NONE32: empty */
+        uint64_t used;  /* when last asked for */
+        ss_batch b;
+        ss_rec_iter it;       /* the records from the first */
+        ss_rec_iter after;    /* ... and from the one after the last asked for */
+        int64_t after_offset; /* that record's offset (INT64_MAX: none) */
+    } fetched[FETCH_SLOTS];
+    uint64_t fetch_tick;
+};
+
+/* ---- small helpers ------------------------------------------------------------------ */
+
+const char *ss_by_name(int by) {
+    switch (by) {
+    case SS_BY_KEY: return "key";
+    case SS_BY_KEY_VALUE: return "key+value";
+    default: return "value";
+    }
+}
+
+const char *ss_cause_name(int cause) {
+    static const char *const names[] = {
+        NULL,           "aborted",      "cross-partition", "retry", "resend-no-idempotence",
+        "dup-sequence", "same-session", "new-session"};
+    if (cause <= 0 || cause >= SS_CAUSE_COUNT) return NULL;
+    return names[cause];
+}
+
+const char *ss_txn_result_name(int r) {
+    switch (r) {
+    case SS_TXN_COMMIT: return "COMMIT";
+    case SS_TXN_ABORT: return "ABORT";
+    default: return "OPEN";
+    }
+}
+
+void ss_an_opts_default(ss_an_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->by = SS_BY_VALUE;
+    o->txn_timeout_ms = 15 * 60 * 1000;
+    o->since_ms = INT64_MIN;
+    o->until_ms = INT64_MAX;
+    o->from_offset = INT64_MIN;
+    o->to_offset = INT64_MAX;
+    o->match_offset = -1;
+}
+
+/* Offsets and timestamps come from files and can hold any value (a crafted
+ * batch has a valid CRC too): arithmetic on them wraps or saturates, never
+ * overflows. */
+static inline int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t sat_sub(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) return a < b ? INT64_MIN : INT64_MAX;
+    return r;
+}
+/* lastOffsetDelta, from the two offsets the reader derived from it */
+static inline int64_t batch_span(const ss_batch *b) {
+    int64_t d = wsub(b->last_offset, b->base_offset);
+    return d >= 0 && d < INT32_MAX ? d + 1 : 1;
+}
+
+static int32_t seq_add(int32_t seq, int64_t inc) {
+    int64_t v = ((int64_t)seq + inc) % SEQ_MOD;
+    if (v < 0) v += SEQ_MOD;
+    return (int32_t)v;
+}
+
+static int64_t mod_seq(int64_t lin) {
+    int64_t v = lin % SEQ_MOD;
+    return v < 0 ? v + SEQ_MOD : v;
+}
+
+/* The linear (unwrapped) value of seq closest to ref. */
+static int64_t lin_near(int64_t ref, int32_t seq) {
+    int64_t c = ref - mod_seq(ref) + seq;
+    if (c - ref > SEQ_MOD / 2) c -= SEQ_MOD;
+    else if (ref - c > SEQ_MOD / 2) c += SEQ_MOD;
+    return c;
+}
+
+/* ---- key map: (a, b) -> u32 ----------------------------------------------------------- */
+
+enum { KM_PRODUCER = -1000001, KM_EPOCH = -1000002, KM_TXN = -1000003, KM_TXN_HIDDEN = -1000004 };
+
+static uint64_t km_hash(int64_t a, int64_t b) {
+    uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static bool km_grow(keymap *m) {
+    size_t nc = m->cap ? m->cap * 2 : 256;
+    km_slot *ns = calloc(nc, sizeof *ns);
+    if (!ns) return false;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->s[i].used) continue;
+        size_t j = (size_t)km_hash(m->s[i].a, m->s[i].b) & (nc - 1);
+        while (ns[j].used) j = (j + 1) & (nc - 1);
+        ns[j] = m->s[i];
+    }
+    free(m->s);
+    m->s = ns;
+    m->cap = nc;
+    return true;
+}
+
+/* The value slot for (a, b); created (with value NONE32) when create is set.
+ * NULL when absent (or out of memory). */
+static uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created) {
+    if (created) *created = false;
+    if (m->cap == 0 || (m->n + 1) * 4 > m->cap * 3) {
+        if (!create && m->cap) goto lookup;
+        if (!km_grow(m)) return NULL;
+    }
+lookup:
+    if (!m->cap) return NULL;
+    size_t j = (size_t)km_hash(a, b) & (m->cap - 1);
+    while (m->s[j].used) {
+        if (m->s[j].a == a && m->s[j].b == b) return &m->s[j].v;
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!create) return NULL;
+    m->s[j].used = 1;
+    m->s[j].a = a;
+    m->s[j].b = b;
+    m->s[j].v = NONE32;
+    m->n++;
+    if (created) *created = true;
+    return &m->s[j].v;
+}
+
+static void km_clear(keymap *m) {
+    if (m->cap > 4096) {
+        free(m->s);
+        m->s = NULL;
+        m->cap = 0;
+    } else if (m->n) {
+        memset(m->s, 0, m->cap * sizeof *m->s);
+    }
+    m->n = 0;
+}
+
+/* ---- life cycle --------------------------------------------------------------------- */
+
+ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
+    ss_analysis *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    if (opts) a->o = *opts;
+    else ss_an_opts_default(&a->o);
+    if (!a->o.max_batch_bytes) a->o.max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
+    if (!a->o.max_matches) a->o.max_matches = 10000;
+    a->cur_part = -1;
+    return a;
+}
+
+static void buckets_close(ss_analysis *a) {
+    for (unsigned i = 0; i < a->nbuckets; i++) {
+        if (a->buckets[i].fd >= 0) close(a->buckets[i].fd);
+        free(a->buckets[i].buf);
+    }
+    free(a->buckets);
+    a->buckets = NULL;
+    a->nbuckets = 0;
+}
+
+void ss_analysis_free(ss_analysis *a) {
+    if (!a) return;
+    free(a->parts);
+    free(a->pinfo);
+    free(a->topic_id);
+    free(a->seg_base);
+    free(a->seg_size);
+    free(a->part_done);
+    an_free(a->batches.v);
+    an_free(a->slots);
+    an_free(a->ents);
+    an_free(a->far.v);
+    an_free(a->occs.v);
+    an_free(a->groups.v);
+    buckets_close(a);
+    for (size_t i = 0; i < a->sess.n; i++) {
+        an_sess *s = a->sess.v[i];
+        free(s->iv);
+        free(s->gaps);
+        free(s->gap_hole);
+        free(s->ranges);
+        free(s);
+    }
+    an_free(a->sess.v);
+    an_free(a->txns.v);
+    an_free(a->damage.v);
+    for (size_t i = 0; i < a->unreadable.n; i++) free(a->unreadable.v[i]);
+    an_free(a->unreadable.v);
+    an_free(a->matches.v);
+    free(a->km.s);
+    an_free(a->arena);
+    for (size_t i = 0; i < a->nowned; i++) an_free(a->owned[i]);
+    free(a->mpub);
+    if (a->segcache) {
+        for (size_t i = 0; i < a->nsegs_total; i++) ss_segment_close(a->segcache[i]);
+        free(a->segcache);
+    }
+    for (size_t i = 0; i < FETCH_SLOTS; i++) {
+        ss_decoder_free(a->fetched[i].dec);
+        an_free(a->fetched[i].buf);
+    }
+    free(a);
+}
+
+/* ---- fingerprint table ----------------------------------------------------------------- */
+
+static uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
+
+/* The home slot: the tag (uniform: hash bits) scaled to the table, so any
+ * size works (the table holds 50-75% of its slots, not 35-70% as with powers
+ * of two) and homes grow with tags: a rehash writes the new table in one
+ * sequential stream. Growing never reads the entries. */
+static inline size_t slot_home(uint32_t tag, size_t cap) { return (size_t)(((uint64_t)tag * cap) >> 32); }
+static inline size_t slot_next(size_t j, size_t cap) { return j + 1 == cap ? 0 : j + 1; }
+
+static bool slots_resize(ss_analysis *a, size_t nc) {
+    uint64_t *ns = an_calloc(nc, sizeof *ns);
+    if (!ns) return false;
+    for (size_t i = 0; i < a->slot_cap; i++) {
+        uint64_t v = a->slots[i];
+        if (!v) continue;
+        size_t j = slot_home((uint32_t)(v >> 32), nc);
+        while (ns[j]) j = slot_next(j, nc);
+        ns[j] = v;
+    }
+    an_free(a->slots);
+    a->slots = ns;
+    a->slot_cap = nc;
+    a->slot_grow_at = nc / 4 * 3;
+    return true;
+}
+
+/* Slots for n fingerprints at about 60% load. */
+static size_t slots_for(uint64_t n) {
+    uint64_t c = n / 3 * 5 + 64;
+    if (c > UINT32_MAX) c = UINT32_MAX;
+    return (size_t)c;
+}
+
+static bool ents_resize(ss_analysis *a, size_t nc) {
+    fp_ent *ne = an_realloc(a->ents, nc * sizeof *ne);
+    if (!ne) return false;
+    a->ents = ne;
+    a->ents_cap = nc;
+    return true;
+}
+
+/* Empty tables sized for about `n` distinct fingerprints. */
+static bool table_reset(ss_analysis *a, uint64_t n) {
+    an_free(a->slots);
+    a->slots = NULL;
+    a->slot_cap = a->slot_used = a->slot_grow_at = 0;
+    a->nents = 0;
+    a->far.n = 0;
+    size_t ec = (size_t)(n < 256 ? 256 : n);
+    if (!slots_resize(a, slots_for(ec))) return false;
+    if (ec > a->ents_cap || ec * 4 < a->ents_cap) {
+        an_free(a->ents);
+        a->ents = NULL;
+        a->ents_cap = 0;
+        if (!ents_resize(a, ec)) return false;
+    }
+    return true;
+}
+
+static void table_free(ss_analysis *a) {
+    an_free(a->slots);
+    an_free(a->ents);
+    an_free(a->far.v);
+    a->slots = NULL;
+    a->ents = NULL;
+    a->far.v = NULL;
+    a->slot_cap = a->slot_used = a->slot_grow_at = a->nents = a->ents_cap = 0;
+    a->far.n = a->far.cap = 0;
+}
+
+/* The far side of entry ei (delta == ENT_FAR): appended in entry order, so binary search. */
+static const far_ent *ent_far(const ss_analysis *a, uint32_t ei) {
+    size_t lo = 0, hi = a->far.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (a->far.v[mid].ent < ei) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < a->far.n && a->far.v[lo].ent == ei ? &a->far.v[lo] : NULL;
+}
+
+/* The first copy of entry ei (not grouped): its offset delta and timestamp. */
+static void ent_first(const ss_analysis *a, uint32_t ei, uint32_t *delta, int64_t *ts) {
+    const fp_ent *e = &a->ents[ei];
+    if (e->delta != ENT_FAR) {
+        *delta = e->delta;
+        *ts = wsub(a->batches.v[e->batch].max_ts, e->tsd);
+        return;
+    }
+    const far_ent *f = ent_far(a, ei);
+    *delta = f ? f->delta : 0;
+    *ts = f ? f->ts : -1;
+}
+
+/* Is entry e of the topic of `batch`? In order, the current topic's batches
+ * are the ones from topic_first on; when buckets are grouped, ask the batches. */
+static inline bool same_topic(const ss_analysis *a, const fp_ent *e, uint32_t batch) {
+    if (a->o.across_topics) return true;
+    if (!a->by_topic_of_batch) return ent_batch(e) >= a->topic_first;
+    return topic_of_batch(a, ent_batch(e)) == topic_of_batch(a, batch);
+}
+
+/* Room for n more fingerprints; false when the tables would pass max_memory
+ * (entries in use and slots; while slots are rehashed, both tables), or
+ * memory ran out (then a->nomem). */
+static bool table_room(ss_analysis *a, size_t n) {
+    bool grow_slots = a->slot_used + n > a->slot_grow_at, grow_ents = a->nents + n > a->ents_cap;
+    size_t nc = a->slot_cap;
+    if (grow_slots) {
+        nc = a->slot_cap + a->slot_cap / 2;
+        if (nc < slots_for(a->slot_used + n)) nc = slots_for(a->slot_used + n);
+    }
+    if (a->o.max_memory && !a->by_topic_of_batch) {
+        uint64_t bytes = (uint64_t)nc * sizeof *a->slots + (uint64_t)(a->nents + n) * sizeof *a->ents +
+                         a->far.cap * sizeof *a->far.v;
+        if (grow_slots) bytes += (uint64_t)a->slot_cap * sizeof *a->slots;
+        if (bytes > a->o.max_memory) return false; /* also the first table, when the limit is below it */
+    }
+    if (!grow_slots && !grow_ents) return true;
+    if (a->nents + n >= (size_t)UINT32_MAX - 1) {
+        a->nomem = true;
+        return false;
+    }
+    if (grow_slots && !slots_resize(a, nc)) {
+        a->nomem = true;
+        return false;
+    }
+    if (grow_ents) {
+        size_t ec = a->ents_cap * 2;
+        if (ec < a->nents + n) ec = a->nents + n;
+        if (!ents_resize(a, ec)) {
+            a->nomem = true;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Entry ei seen again, at batch/delta with timestamp ts and ordinal seq: a
+ * group forms with its second copy. Out of line: a tenth of the records come
+ * here, and the loop of the others stays small. */
+static __attribute__((noinline)) void fp_repeat(ss_analysis *a, uint32_t ei, uint64_t lo, uint64_t hi, uint32_t batch,
+                                                uint32_t delta, int64_t ts, uint64_t seq) {
+    fp_ent *e = &a->ents[ei];
+    an_occ occ = {ts, batch, delta, NONE32, 0, 0};
+    uint32_t oi = (uint32_t)a->occs.n;
+    if (!ent_grouped(e)) {
+        an_occ first = {0, e->batch, 0, oi + 1, 0, 0};
+        ent_first(a, ei, &first.delta, &first.ts);
+        VEC_PUSH(a->occs, first, a->nomem = true; return );
+        VEC_PUSH(a->occs, occ, a->nomem = true; return );
+        an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
+        VEC_PUSH(a->groups, g, a->nomem = true; return );
+        ent_set_group(e, (uint32_t)(a->groups.n - 1));
+    } else {
+        an_group *g = &a->groups.v[ent_group(e)];
+        VEC_PUSH(a->occs, occ, a->nomem = true; return );
+        a->occs.v[g->last].next = oi;
+        g->last = oi;
+        g->count++;
+    }
+}
+
+/* Occurrence (lo, hi) at batch/delta with timestamp ts and ordinal seq; the
+ * batch's maxTimestamp is max_ts. With group != NONE32: the head of a group
+ * formed before a spill. Call table_room first. */
+static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t batch, uint32_t delta, int64_t ts,
+                             int64_t max_ts, uint64_t seq, uint32_t group) {
+    uint32_t tag = (uint32_t)lo;
+    size_t cap = a->slot_cap;
+    size_t j = slot_home(tag, cap);
+    for (uint64_t v; (v = a->slots[j]) != 0; j = slot_next(j, cap)) {
+        if ((uint32_t)(v >> 32) != tag) continue;
+        uint32_t ei = (uint32_t)(v & 0xffffffffu) - 1;
+        const fp_ent *e = &a->ents[ei];
+        if (e->hi != hi || !same_topic(a, e, batch)) continue;
+        fp_repeat(a, ei, lo, hi, batch, delta, ts, seq);
+        return;
+    }
+    /* a new fingerprint */
+    uint32_t ei = (uint32_t)a->nents++;
+    fp_ent *e = &a->ents[ei];
+    e->hi = hi;
+    e->batch = batch;
+    if (group != NONE32) {
+        ent_set_group(e, group);
+    } else {
+        int64_t d = sat_sub(max_ts, ts);
+        if (delta < ENT_FAR && d >= 0 && d < ENT_FAR) {
+            e->delta = (uint16_t)delta;
+            e->tsd = (uint16_t)d;
+        } else {
+            e->delta = ENT_FAR;
+            e->tsd = 0;
+            far_ent f = {ei, delta, ts};
+            VEC_PUSH(a->far, f, a->nomem = true);
+        }
+    }
+    a->slots[j] = (uint64_t)tag << 32 | (ei + 1);
+    a->slot_used++;
+}
+
+/* ---- spilling ------------------------------------------------------------------------------ */
+
+#define BUCKET_BUF 2048 /* records buffered per bucket */
+#define MAX_BUCKETS 64
+
+static int spill_file(ss_analysis *a) {
+    const char *dir = a->o.tmpdir;
+    if (!dir || !*dir) dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/segscan-spill-XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        a->io_error = true;
+        snprintf(a->io_msg, sizeof a->io_msg, "cannot create a temporary file in %.120s: %s", dir, strerror(errno));
+        return -1;
+    }
+    unlink(path); /* gone when closed, whatever happens */
+    return fd;
+}
+
+static bool write_all(ss_analysis *a, int fd, const void *p, size_t n) {
+    const uint8_t *q = p;
+    while (n) {
+        ssize_t w = write(fd, q, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            a->io_error = true;
+            snprintf(a->io_msg, sizeof a->io_msg, "cannot write a temporary file: %s",
+                     w < 0 ? strerror(errno) : "disk full");
+            return false;
+        }
+        q += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+static void bucket_flush(ss_analysis *a, bucket *b) {
+    if (b->nbuf && !a->io_error) write_all(a, b->fd, b->buf, b->nbuf * sizeof *b->buf);
+    b->nbuf = 0;
+}
+
+static void bucket_put(ss_analysis *a, bucket *b, const spill_rec *r) {
+    if (!a->by_topic_of_batch) a->spilled_records++;
+    b->buf[b->nbuf++] = *r;
+    b->n++;
+    if (b->nbuf == BUCKET_BUF) bucket_flush(a, b);
+}
+
+static bool buckets_open(ss_analysis *a, bucket **out, unsigned n) {
+    bucket *bs = calloc(n, sizeof *bs);
+    if (!bs) {
+        a->nomem = true;
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++) bs[i].fd = -1;
+    *out = bs;
+    for (unsigned i = 0; i < n; i++) {
+        bs[i].buf = malloc(BUCKET_BUF * sizeof *bs[i].buf);
+        if (!bs[i].buf) {
+            a->nomem = true;
+            return false;
+        }
+        if ((bs[i].fd = spill_file(a)) < 0) return false;
+    }
+    return true;
+}
+
+/* The tables reached max_memory: from now on fingerprints go to bucket files,
+ * beginning with the ones in the table, in the order they were first met. */
+static void spill_start(ss_analysis *a) {
+    /* buckets enough for each to fit in half the limit, at ~48 bytes a fingerprint,
+     * if the rest of the input holds as many new fingerprints per byte */
+    double done = a->bytes_total ? (double)a->bytes_done / (double)a->bytes_total : 1.0;
+    if (done < 0.01) done = 0.01;
+    double need = (double)a->nents / done * 48.0;
+    unsigned k = 2;
+    while (k < MAX_BUCKETS && (double)k * (double)(a->o.max_memory / 2) < need) k *= 2;
+    unsigned bits = 0;
+    while ((1u << bits) < k) bits++;
+    a->spilled = true;
+    a->nbuckets = k;
+    a->bucket_shift = 64 - bits;
+    if (!buckets_open(a, &a->buckets, k)) return;
+    uint32_t *tags = malloc((a->nents ? a->nents : 1) * sizeof *tags);
+    if (!tags) {
+        a->nomem = true;
+        return;
+    }
+    for (size_t i = 0; i < a->slot_cap; i++)
+        if (a->slots[i]) tags[(uint32_t)a->slots[i] - 1] = (uint32_t)(a->slots[i] >> 32);
+    for (uint32_t ei = 0; ei < a->nents; ei++) {
+        const fp_ent *e = &a->ents[ei];
+        spill_rec r;
+        r.lo = tags[ei]; /* the entry does not keep lo's high bits: buckets go by hi */
+        r.hi = e->hi;
+        r.batch = ent_batch(e);
+        if (ent_grouped(e)) {
+            r.seq = SPILL_GROUP;
+            r.ts = ent_group(e);
+            r.delta = 0;
+        } else {
+            r.seq = 0;
+            ent_first(a, ei, &r.delta, &r.ts);
+        }
+        bucket_put(a, &a->buckets[r.hi >> a->bucket_shift], &r);
+    }
+    free(tags);
+    table_free(a);
+}
+
+/* One fingerprinted record, in order, to its bucket (after a spill). */
+static void fp_spill(ss_analysis *a, const an_rec *s, uint32_t bi) {
+    spill_rec r = {s->lo, s->hi, s->ts, a->fp_seq++, bi, s->delta};
+    if (!a->io_error && !a->nomem) bucket_put(a, &a->buckets[s->hi >> a->bucket_shift], &r);
+}
+
+static bool read_all(ss_analysis *a, int fd, void *p, size_t n) {
+    uint8_t *q = p;
+    while (n) {
+        ssize_t r = read(fd, q, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            a->io_error = true;
+            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s",
+                     r < 0 ? strerror(errno) : "short file");
+            return false;
+        }
+        q += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+/* Group the n records of bucket file fd (bits: hash bits that chose it). A
+ * bucket too large for max_memory is split four ways by the next two bits
+ * first; order is kept, so each fingerprint still meets its copies in order. */
+static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
+    if (!n || a->nomem || a->io_error) return;
+    spill_rec *buf = malloc(BUCKET_BUF * sizeof *buf);
+    if (!buf) {
+        a->nomem = true;
+        return;
+    }
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        a->io_error = true;
+        snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+        free(buf);
+        return;
+    }
+    /* one fingerprint throughout: a split cannot part its copies (it would go on to 48
+     * bits, rewriting every record at each level), and it is one table entry */
+    bool one_fp = true;
+    if (n * 48 > a->o.max_memory && bits + 2 <= 48) {
+        bucket *sub = NULL;
+        if (buckets_open(a, &sub, 4)) {
+            uint64_t lo0 = 0, hi0 = 0;
+            for (uint64_t done = 0; done < n && !a->io_error;) {
+                size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
+                if (!read_all(a, fd, buf, m * sizeof *buf)) break;
+                if (done == 0) lo0 = buf[0].lo, hi0 = buf[0].hi;
+                for (size_t i = 0; i < m; i++) {
+                    one_fp = one_fp && (uint32_t)buf[i].lo == (uint32_t)lo0 && buf[i].hi == hi0;
+                    bucket_put(a, &sub[(buf[i].hi << bits) >> 62], &buf[i]);
+                }
+                done += m;
+            }
+            for (unsigned i = 0; i < 4; i++) bucket_flush(a, &sub[i]);
+            for (unsigned i = 0; i < 4; i++) {
+                if (!one_fp) bucket_group(a, sub[i].fd, sub[i].n, bits + 2);
+                close(sub[i].fd);
+                free(sub[i].buf);
+            }
+        } else if (sub) {
+            for (unsigned i = 0; i < 4; i++) {
+                if (sub[i].fd >= 0) close(sub[i].fd);
+                free(sub[i].buf);
+            }
+        }
+        free(sub);
+        if (!one_fp || a->nomem || a->io_error) {
+            free(buf);
+            return;
+        }
+        if (lseek(fd, 0, SEEK_SET) != 0) {
+            a->io_error = true;
+            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+            free(buf);
+            return;
+        }
+    } else {
+        one_fp = false;
+    }
+    if (!table_reset(a, one_fp ? 1 : n)) {
+        a->nomem = true;
+        free(buf);
+        return;
+    }
+    for (uint64_t done = 0; done < n && !a->nomem;) {
+        size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
+        if (!read_all(a, fd, buf, m * sizeof *buf)) break;
+        for (size_t i = 0; i < m && !a->nomem; i++) {
+            const spill_rec *r = &buf[i];
+            if (!table_room(a, 1)) break;
+            if (r->seq == SPILL_GROUP) fp_insert(a, r->lo, r->hi, r->batch, 0, 0, 0, 0, (uint32_t)r->ts);
+            else fp_insert(a, r->lo, r->hi, r->batch, r->delta, r->ts, a->batches.v[r->batch].max_ts, r->seq, NONE32);
+        }
+        done += m;
+    }
+    free(buf);
+}
+
+/* After the last partition: group every bucket. */
+static void buckets_group(ss_analysis *a) {
+    a->by_topic_of_batch = true;
+    unsigned bits = 64 - a->bucket_shift;
+    for (unsigned i = 0; i < a->nbuckets && !a->nomem && !a->io_error; i++) {
+        bucket_flush(a, &a->buckets[i]);
+        bucket_group(a, a->buckets[i].fd, a->buckets[i].n, bits);
+    }
+    buckets_close(a);
+    table_free(a);
+}
+static void add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
+    ss_an_partition *p = &a->parts[part];
+    if (ss_errkind_is_damage(e->kind)) p->damage_events++;
+    size_t kept = 0;
+    for (size_t i = a->damage.n; i > 0 && a->damage.v[i - 1].partition == part; i--) kept++;
+    if (kept >= MAX_DAMAGE_KEPT) return;
+    ss_an_damage d = {part, seg, *e};
+    VEC_PUSH(a->damage, d, a->nomem = true);
+}
+
+/* An error or notice of the analysis itself (not of the reader), for add_damage. */
+static __attribute__((format(printf, 5, 6))) ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset,
+                                                               uint64_t length, const char *fmt, ...) {
+    ss_error e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.position = position;
+    e.base_offset = base_offset;
+    e.length = length;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+/* Damaged bytes met in partition part: counted, kept for the output, and
+ * remembered, so that the offset hole after them is theirs (track_hole). */
+static void met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
+    a->parts[part].damaged_bytes += e->length;
+    a->damage_seen++;
+    add_damage(a, part, seg, e);
+}
+
+static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
+    bool created;
+    uint32_t *v = km_get(&a->km, b->producer_id, b->producer_epoch, true, &created);
+    if (!v) {
+        a->nomem = true;
+        return NULL;
+    }
+    if (!created) return a->sess.v[*v];
+    an_sess *s = calloc(1, sizeof *s);
+    if (!s) {
+        a->nomem = true;
+        return NULL;
+    }
+    s->pub.partition = part;
+    s->pub.producer_id = b->producer_id;
+    s->pub.producer_epoch = b->producer_epoch;
+    s->pub.first_offset = b->base_offset;
+    s->pub.first_timestamp = b->max_timestamp;
+    s->pub.first_sequence = -1;
+    s->pub.previous_epoch = -1;
+    VEC_PUSH(a->sess, s, a->nomem = true; free(s); return NULL);
+    *v = (uint32_t)(a->sess.n - 1);
+    a->parts[part].sessions++;
+    /* epoch bump: an earlier, lower epoch of this pid in the partition */
+    bool ecreated;
+    uint32_t *e = km_get(&a->km, b->producer_id, KM_EPOCH, true, &ecreated);
+    if (e) {
+        if (!ecreated && (int32_t)*e < b->producer_epoch) {
+            s->pub.epoch_bump = true;
+            s->pub.previous_epoch = (int16_t)*e;
+            a->parts[part].epoch_bumps++;
+        }
+        if (ecreated || (int32_t)*e < b->producer_epoch) *e = (uint32_t)(uint16_t)b->producer_epoch;
+    }
+    return s;
+}
+
+/* First interval whose end is >= x - 1 (intervals are sorted and disjoint). */
+static size_t iv_search(const an_sess *s, int64_t x) {
+    size_t lo = 0, hi = s->niv;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->iv[2 * mid + 1] + 1 < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void iv_insert(ss_analysis *a, an_sess *s, int64_t lo, int64_t hi) {
+    /* merge [lo,hi] into the sorted, disjoint, non-adjacent interval list;
+     * in order (the usual case) it extends or follows the last interval */
+    size_t n = s->niv;
+    int64_t *iv = s->iv;
+    size_t i = iv_search(s, lo);
+    size_t j = i;
+    while (j < n && iv[2 * j] <= hi + 1) {
+        if (iv[2 * j] < lo) lo = iv[2 * j];
+        if (iv[2 * j + 1] > hi) hi = iv[2 * j + 1];
+        j++;
+    }
+    size_t nn = n - (j - i) + 1;
+    if (nn > s->civ) {
+        size_t nc = s->civ ? s->civ * 2 : 4;
+        while (nc < nn) nc *= 2;
+        int64_t *nv = realloc(s->iv, nc * 2 * sizeof *nv);
+        if (!nv) {
+            a->nomem = true;
+            return;
+        }
+        s->iv = iv = nv;
+        s->civ = nc;
+    }
+    memmove(iv + 2 * (i + 1), iv + 2 * j, (n - j) * 2 * sizeof *iv);
+    iv[2 * i] = lo;
+    iv[2 * i + 1] = hi;
+    s->niv = nn;
+}
+
+static uint64_t iv_overlap(const an_sess *s, int64_t lo, int64_t hi) {
+    uint64_t c = 0;
+    for (size_t i = iv_search(s, lo + 1); i < s->niv && s->iv[2 * i] <= hi; i++) {
+        int64_t a0 = s->iv[2 * i] > lo ? s->iv[2 * i] : lo;
+        int64_t a1 = s->iv[2 * i + 1] < hi ? s->iv[2 * i + 1] : hi;
+        if (a1 >= a0) c += (uint64_t)(a1 - a0 + 1);
+    }
+    return c;
+}
+
+static void add_gap(ss_analysis *a, an_sess *s, int64_t from_lin, int64_t to_lin, int64_t after, int64_t before,
+                    uint8_t hole) {
+    /* split at the wrap */
+    while (from_lin <= to_lin) {
+        int64_t seg_end = from_lin - mod_seq(from_lin) + SEQ_MOD - 1;
+        int64_t e = to_lin < seg_end ? to_lin : seg_end;
+        if (s->ngaps >= MAX_GAPS_KEPT) {
+            /* counted, not kept */
+            s->pub.more_gaps++;
+            s->more_gaps_hole[hole]++;
+            from_lin = e + 1;
+            continue;
+        }
+        if (s->ngaps == s->cgaps) {
+            size_t nc = s->cgaps ? s->cgaps * 2 : 4;
+            ss_an_gap *ng = realloc(s->gaps, nc * sizeof *ng);
+            uint8_t *nh = realloc(s->gap_hole, nc);
+            if (ng) s->gaps = ng;
+            if (nh) s->gap_hole = nh;
+            if (!ng || !nh) {
+                a->nomem = true;
+                return;
+            }
+            s->cgaps = nc;
+        }
+        ss_an_gap g = {(int32_t)mod_seq(from_lin), (int32_t)mod_seq(e), SS_GAP_UNEXPLAINED, after, before};
+        s->gaps[s->ngaps] = g;
+        s->gap_hole[s->ngaps] = hole;
+        s->ngaps++;
+        from_lin = e + 1;
+    }
+}
+
+/* A batch with the sequences [L,E] of one of the session's last SEQ_RECENT batches: stored again
+ * (a leader answers DUPLICATE_SEQUENCE and does not store it). */
+static bool seq_recent(const an_sess *s, int64_t L, int64_t E) {
+    for (unsigned k = 0; k < s->nrecent; k++)
+        if (s->recent[k][0] == L && s->recent[k][1] == E) return true;
+    return false;
+}
+
+static void seq_remember(an_sess *s, int64_t L, int64_t E) {
+    s->recent[s->recent_next][0] = L;
+    s->recent[s->recent_next][1] = E;
+    s->recent_next = (uint8_t)((s->recent_next + 1) % SEQ_RECENT);
+    if (s->nrecent < SEQ_RECENT) s->nrecent++;
+}
+
+static void session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec) {
+    an_sess *s = session_for(a, part, b);
+    if (!s) return;
+    ss_an_session *p = &s->pub;
+    int64_t prev_last_offset = p->batches ? p->last_offset : -1;
+    p->batches++;
+    p->records += (uint64_t)nrec;
+    p->last_offset = b->last_offset;
+    p->last_timestamp = b->max_timestamp;
+    if (b->transactional) p->transactional = true;
+    if (b->base_sequence >= 0) {
+        int64_t span = batch_span(b);
+        if (!s->have_seq) {
+            int64_t L = b->base_sequence, E = L + span - 1;
+            p->first_sequence = b->base_sequence;
+            s->have_seq = true;
+            s->max_lin = E;
+            seq_remember(s, L, E);
+            iv_insert(a, s, L, E);
+        } else {
+            int64_t L = lin_near(s->max_lin + 1, b->base_sequence), E = L + span - 1;
+            /* out of order: the base sequence is below the next one expected (max + 1) and the
+             * batch is not a duplicate of a recent one (whose records count as repeated
+             * sequences below). A jump forward is a gap, not out of order: compaction and
+             * retention leave those (explained at the end). */
+            bool dup = seq_recent(s, L, E);
+            if (L <= s->max_lin && !dup) p->out_of_order_batches++;
+            if (!dup) seq_remember(s, L, E);
+            if (L > s->max_lin + 1) {
+                uint8_t hole = 0;
+                if (a->holes_damage > s->holes_damage_at) hole = 3;
+                else if (a->holes_boundary > s->holes_boundary_at) hole = 2;
+                else if (a->holes_seg > s->holes_seg_at) hole = 1;
+                add_gap(a, s, s->max_lin + 1, L - 1, prev_last_offset, b->base_offset, hole);
+            }
+            uint64_t ov = iv_overlap(s, L, E);
+            if (ov) p->repeated_sequences += ov < (uint64_t)nrec ? ov : (uint64_t)nrec;
+            iv_insert(a, s, L, E);
+            if (E > s->max_lin) s->max_lin = E;
+        }
+    }
+    s->holes_seg_at = a->holes_seg;
+    s->holes_boundary_at = a->holes_boundary;
+    s->holes_damage_at = a->holes_damage;
+}
+
+/* ---- transactions ------------------------------------------------------------------ */
+
+static uint32_t txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
+    uint32_t *v = km_get(&a->km, b->producer_id, KM_TXN, true, NULL);
+    if (!v) {
+        a->nomem = true;
+        return NONE32;
+    }
+    if (*v != NONE32) return *v;
+    ss_an_txn t;
+    memset(&t, 0, sizeof t);
+    t.partition = part;
+    t.producer_id = b->producer_id;
+    t.producer_epoch = b->producer_epoch;
+    t.marker_epoch = -1;
+    t.first_offset = b->base_offset;
+    t.last_offset = b->last_offset;
+    t.marker_offset = -1;
+    t.result = SS_TXN_OPEN;
+    t.coordinator_epoch = -1;
+    t.first_timestamp = b->max_timestamp;
+    t.marker_timestamp = -1;
+    VEC_PUSH(a->txns, t, a->nomem = true; return NONE32);
+    *v = (uint32_t)(a->txns.n - 1);
+    return *v;
+}
+
+static void txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_mark *r, bool in_window) {
+    ss_an_partition *P = &a->parts[part];
+    int result = r->type == SS_CTRL_COMMIT ? SS_TXN_COMMIT : SS_TXN_ABORT;
+    if (r->offset > a->o.to_offset) return; /* past the window: its transactions stay open */
+    uint32_t *v = km_get(&a->km, b->producer_id, KM_TXN, false, NULL);
+    ss_an_txn *t;
+    if (v && *v != NONE32) {
+        t = &a->txns.v[*v];
+        *v = NONE32;
+    } else {
+        if (!in_window) return;
+        /* its data may be below the log start offset (deleteRecords, retention): then it
+         * is not empty, its data is not there to read */
+        uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, false, NULL);
+        bool hidden = h && *h == 1;
+        ss_an_txn e;
+        memset(&e, 0, sizeof e);
+        e.partition = part;
+        e.producer_id = b->producer_id;
+        e.producer_epoch = b->producer_epoch;
+        e.first_offset = e.last_offset = r->offset;
+        e.first_timestamp = b->max_timestamp;
+        e.empty = !hidden;
+        e.below_log_start = hidden;
+        VEC_PUSH(a->txns, e, a->nomem = true; return );
+        t = &a->txns.v[a->txns.n - 1];
+        if (!hidden) P->txn_empty++;
+    }
+    uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, false, NULL);
+    if (h) *h = 0;
+    t->marker_offset = r->offset;
+    t->marker_epoch = b->producer_epoch;
+    t->marker_timestamp = b->max_timestamp;
+    t->coordinator_epoch = r->coordinator_epoch;
+    t->result = result;
+    if (result == SS_TXN_COMMIT) P->txn_committed++;
+    else P->txn_aborted++;
+    if (t->empty && result == SS_TXN_ABORT) P->txn_empty_aborted++;
+}
+
+/* ---- one batch ------------------------------------------------------------------------ */
+static void count_batch(ss_an_partition *P, const ss_batch *b) {
+    P->batches++;
+    P->codec_batches[b->codec >= 0 && b->codec <= 4 ? b->codec : 7]++;
+    if (b->magic >= 0 && b->magic <= 2) P->magic_batches[b->magic]++;
+    if (P->first_offset < 0) P->first_offset = b->base_offset;
+    if (b->last_offset < INT64_MAX && b->last_offset + 1 > P->next_offset) P->next_offset = b->last_offset + 1;
+    if (b->max_timestamp > P->max_batch_timestamp) P->max_batch_timestamp = b->max_timestamp;
+}
+
+static void note_producer(ss_analysis *a, ss_an_partition *P, int64_t pid) {
+    if (pid < 0) return;
+    bool created;
+    uint32_t *v = km_get(&a->km, pid, KM_PRODUCER, true, &created);
+    if (!v) {
+        a->nomem = true;
+        return;
+    }
+    if (created) P->producers++;
+}
+
+static bool push_batch(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch *b, int32_t nrec, uint64_t content) {
+    an_batch ab;
+    memset(&ab, 0, sizeof ab);
+    ab.base_offset = b->base_offset;
+    ab.last_offset = b->last_offset;
+    ab.max_ts = b->max_timestamp;
+    ab.pid = b->producer_id;
+    ab.content = content;
+    ab.position = b->position;
+    ab.part = part;
+    ab.seg = seg;
+    ab.size = b->size;
+    ab.txn = NONE32;
+    ab.base_seq = b->base_sequence;
+    ab.count = b->count;
+    ab.nrec = nrec;
+    ab.epoch = b->producer_epoch;
+    ab.magic = (uint8_t)b->magic;
+    ab.flags = (uint8_t)((b->transactional ? BF_TXN : 0) | (b->control ? BF_CTRL : 0) |
+                         (b->timestamp_type == SS_TS_LOG_APPEND ? BF_LAT : 0) | (b->producer_id < 0 ? BF_NOPID : 0));
+    size_t before = a->batches.n;
+    if (before >= MAX_BATCHES) {
+        a->nomem = true;
+        return false;
+    }
+    VEC_PUSH(a->batches, ab, a->nomem = true);
+    return a->batches.n > before;
+}
+
+/* Compaction evidence (offset holes between batches, records missing inside a
+ * batch, an empty batch, a delete horizon). It is gathered from the first
+ * batch inside the window on, and not past its end, so that a window gives
+ * the same results whether the index files let segscan skip to it or not.
+ * track_hole() runs before the batch is processed (a sequence gap after a hole
+ * is explained by it), track_batch() after. */
+static void track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first) {
+    bool damaged = a->damage_seen > a->damage_mark; /* damage was skipped since the last batch */
+    a->damage_mark = a->damage_seen;
+    if (!a->track_started || b->base_offset > a->o.to_offset) return;
+    if (a->prev_last >= 0 && a->prev_last < INT64_MAX && b->base_offset > a->prev_last + 1) {
+        if (damaged) { /* the offsets of what could not be read: not compaction's work */
+            a->holes_damage++;
+            return;
+        }
+        P->offset_gaps++;
+        P->compacted = true;
+        if (seg_first) a->holes_boundary++;
+        else a->holes_seg++;
+    }
+}
+
+static void track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool in_window) {
+    if (!a->track_started) {
+        if (!in_window) return;
+        a->track_started = true;
+    }
+    if (b->base_offset > a->o.to_offset) return;
+    if (b->last_offset > a->prev_last) a->prev_last = b->last_offset;
+    if (b->magic >= 2 && !b->control && ((int64_t)b->count < batch_span(b) || b->has_delete_horizon))
+        P->compacted = true;
+}
+
+
+/* The decisions on one batch read by a unit (an_ev, anread.c's read_batch).
+ * Returns true when the batch is inside the window (it was counted). */
+static bool apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u) {
+    ss_an_partition *P = &a->parts[part];
+    const ss_batch *b = &e->b;
+    switch (e->verdict) {
+    case AV_PID_SKIP: return false;
+    case AV_OUTSIDE: P->outside_window += e->count; return false;
+    case AV_HIDDEN:
+        P->hidden_below_log_start += e->count;
+        if (b->transactional && b->producer_id >= 0) {
+            /* remembered for the marker that closes its transaction (txn_marker) */
+            uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, true, NULL);
+            if (h) *h = 1;
+            else a->nomem = true;
+        }
+        return false;
+    case AV_ERROR:
+    case AV_CONTROL:
+        for (uint32_t i = 0; i < e->n; i++) txn_marker(a, part, b, &u->mark.v[e->first + i], e->in_window);
+        if (e->verdict == AV_ERROR) {
+            if (e->err != AN_NONE32) add_damage(a, part, seg, &u->err.v[e->err]);
+            if (!e->too_large) {
+                P->damaged_bytes += b->size;
+                a->damage_seen++;
+                if (!b->control) a->holes_damage++; /* its records are missing: a sequence gap over them is damage's */
+                return false;
+            }
+            P->skipped_large_batches++;
+            if (b->control) return false;
+            /* Skipped for --max-batch-bytes, not damaged: its header still counts
+             * (offsets, the producer session and its sequences, the transaction),
+             * only its records are not read. */
+            if (!push_batch(a, part, seg, b, 0, 0)) return false;
+            count_batch(P, b);
+            if (b->producer_id >= 0) {
+                note_producer(a, P, b->producer_id);
+                session_batch(a, part, b, 0);
+            }
+            if (b->transactional && b->producer_id >= 0) {
+                uint32_t ti = txn_for_data(a, part, b);
+                if (ti != NONE32) {
+                    ss_an_txn *t = &a->txns.v[ti];
+                    t->batches++;
+                    if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
+                    a->batches.v[a->batches.n - 1].txn = ti;
+                }
+            }
+            return true;
+        }
+        if (!e->in_window) return false;
+        count_batch(P, b);
+        P->control_batches++;
+        P->control_records += e->count;
+        note_producer(a, P, b->producer_id);
+        push_batch(a, part, seg, b, 0, 0);
+        return true;
+    default: break;
+    }
+    /* AV_DATA */
+    P->outside_window += e->outside;
+    P->hidden_below_log_start += e->hidden;
+    int32_t nrec = (int32_t)e->n;
+    if (nrec == 0 && e->total > 0) return false; /* every record filtered out */
+    if (!push_batch(a, part, seg, b, nrec, e->content)) return false;
+    uint32_t bi = (uint32_t)(a->batches.n - 1);
+    e->bi = bi;
+    count_batch(P, b);
+    P->records += (uint64_t)nrec;
+    if (e->ts_min <= e->ts_max) {
+        if (!P->has_timestamps || e->ts_min < P->min_timestamp) P->min_timestamp = e->ts_min;
+        if (!P->has_timestamps || e->ts_max > P->max_timestamp) P->max_timestamp = e->ts_max;
+        P->has_timestamps = true;
+    }
+    if (b->producer_id >= 0) {
+        note_producer(a, P, b->producer_id);
+        if ((e->outside || e->hidden) && nrec > 0) {
+            /* part of the batch is outside the window (or below the log start): the
+             * session holds the records kept, their offsets and sequences only */
+            const an_rec *R = u->rec.v + e->first;
+            uint32_t dlo = R[0].delta, dhi = R[0].delta;
+            for (int32_t i = 1; i < nrec; i++) {
+                if (R[i].delta < dlo) dlo = R[i].delta;
+                if (R[i].delta > dhi) dhi = R[i].delta;
+            }
+            ss_batch kept = *b;
+            kept.base_offset = wadd(b->base_offset, (int64_t)dlo);
+            kept.last_offset = wadd(b->base_offset, (int64_t)dhi);
+            if (b->base_sequence >= 0) kept.base_sequence = seq_add(b->base_sequence, (int64_t)dlo);
+            if (e->ts_min <= e->ts_max) kept.max_timestamp = e->ts_max;
+            session_batch(a, part, &kept, nrec);
+        } else {
+            session_batch(a, part, b, nrec);
+        }
+    } else {
+        P->non_idempotent_records += (uint64_t)nrec;
+    }
+    if (b->transactional && b->producer_id >= 0) {
+        uint32_t ti = txn_for_data(a, part, b);
+        if (ti != NONE32) {
+            ss_an_txn *t = &a->txns.v[ti];
+            t->records += (uint64_t)nrec;
+            t->batches++;
+            if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
+            a->batches.v[bi].txn = ti;
+        }
+    }
+    return true;
+}
+
+/* The kept records of a unit's batches, in order: fingerprints into the table
+ * (asking for the slot of a record a few places ahead, since the table is
+ * larger than the caches), matches kept. */
+static void apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u) {
+    enum { AHEAD = 16 };
+    const an_rec *R = u->rec.v;
+    size_t nr = u->rec.n;
+    /* room for the unit's fingerprints at once, or spill from here on */
+    if (!a->spilled && u->nfp && !table_room(a, u->nfp)) {
+        if (a->nomem) return;
+        spill_start(a);
+    }
+    for (size_t k = 0; k < u->ev.n && !a->nomem && !a->io_error; k++) {
+        const an_ev *e = &u->ev.v[k];
+        if (e->kind != AE_BATCH || e->verdict != AV_DATA || e->bi == AN_NONE32) continue;
+        int64_t max_ts = a->batches.v[e->bi].max_ts;
+        for (uint32_t i = e->first; i < e->first + e->n; i++) {
+            const an_rec *s = &R[i];
+            if (s->flags & AR_FP) {
+                P->fingerprinted_records++;
+                if (a->spilled) {
+                    fp_spill(a, s, e->bi);
+                } else {
+#if defined(__GNUC__)
+                    if (i + AHEAD < nr && (R[i + AHEAD].flags & AR_FP))
+                        __builtin_prefetch(&a->slots[slot_home((uint32_t)R[i + AHEAD].lo, a->slot_cap)]);
+#endif
+                    fp_insert(a, s->lo, s->hi, e->bi, s->delta, s->ts, max_ts, a->fp_seq++, NONE32);
+                }
+            }
+            if (s->flags & AR_MATCH) {
+                a->match_total++;
+                if (a->matches.n < a->o.max_matches) {
+                    an_match m = {s->lo, s->hi, s->ts, e->bi, s->delta, (s->flags & AR_FP) != 0};
+                    VEC_PUSH(a->matches, m, a->nomem = true);
+                }
+            }
+        }
+    }
+}
+
+static bool partition_matches(const ss_an_opts *o, const ss_input_partition *ip) {
+    if (o->match != SS_MATCH_OFFSET || !o->match_partition) return false;
+    const char *want = o->match_partition;
+    if (!strcmp(ip->name, want)) return true;
+    const char *slash = strrchr(ip->name, '/');
+    if (slash && !strcmp(slash + 1, want)) return true;
+    return false;
+}
+
+static void finish_partition(ss_analysis *a, uint32_t part, size_t txn_first) {
+    ss_an_partition *P = &a->parts[part];
+    int64_t now = a->o.has_now ? a->o.now_ms : P->max_batch_timestamp;
+    P->now_ms = now;
+    int64_t lso = -1;
+    for (size_t i = txn_first; i < a->txns.n; i++) {
+        ss_an_txn *t = &a->txns.v[i];
+        if (t->result != SS_TXN_OPEN) continue;
+        P->txn_open++;
+        P->open_txn_records += t->records;
+        if (sat_sub(now, t->first_timestamp) > a->o.txn_timeout_ms) {
+            t->hanging = true;
+            P->txn_hanging++;
+        }
+        if (lso < 0 || t->first_offset < lso) lso = t->first_offset;
+    }
+    if (lso < 0) lso = P->next_offset;
+    int64_t hw = P->input->high_watermark;
+    if (hw >= 0 && (lso < 0 || lso > hw)) {
+        lso = hw;
+        P->lso_bounded_by_hw = true;
+    }
+    P->lso = lso;
+    for (size_t i = a->part_first_batch; i < a->batches.n; i++) {
+        an_batch *b = &a->batches.v[i];
+        if (b->txn != NONE32) {
+            int res = a->txns.v[b->txn].result;
+            if (res == SS_TXN_ABORT) {
+                b->flags |= BF_ABORTED;
+                P->aborted_records += (uint64_t)b->nrec;
+                continue;
+            }
+            if (res == SS_TXN_OPEN) b->flags |= BF_OPEN;
+        }
+        if (b->flags & BF_CTRL) continue;
+        if (lso < 0 || b->base_offset >= lso) continue;
+        if (b->last_offset < lso) P->read_committed_records += (uint64_t)b->nrec;
+        else {
+            int64_t below = sat_sub(lso, b->base_offset);
+            P->read_committed_records += (uint64_t)(below < b->nrec ? below : b->nrec);
+        }
+    }
+}
+
+/* Where to start reading segment j for the window: a batch position found
+ * with the segment's .index (and .timeindex for --since), checked to be a
+ * valid batch at or before the window's start; 0 when there is no index or
+ * it cannot be trusted. */
+static uint64_t seek_position(ss_analysis *a, const ss_input_partition *ip, size_t j, const ss_segment *seg,
+                              ss_decoder *dec) {
+    const ss_an_opts *o = &a->o;
+    const ss_input_segment *sg = &ip->segments[j];
+    if (o->no_seek || !sg->path || sg->name_offset < 0 || sg->temporary) return 0;
+    int64_t target = o->from_offset;
+    if (ip->log_start_offset > target) target = ip->log_start_offset;
+    size_t n = strlen(sg->path);
+    if (n < 4 || strcmp(sg->path + n - 4, ".log") != 0) return 0;
+    char *ipath = malloc(n + 8);
+    if (!ipath) return 0;
+    memcpy(ipath, sg->path, n - 4);
+    ss_index *ix;
+    ss_error err;
+    if (o->since_ms != INT64_MIN) {
+        strcpy(ipath + n - 4, ".timeindex");
+        if (ss_index_open(ipath, SS_INDEX_TIME, sg->name_offset, &ix, &err) == SS_E_OK) {
+            /* every record up to the offset of an entry has a timestamp <= the
+             * entry's: the last entry older than --since is a safe start */
+            uint64_t lo = 0, hi = ix->listed;
+            while (lo < hi) {
+                uint64_t mid = lo + (hi - lo) / 2;
+                if (ss_index_time_entry(ix, mid).timestamp < o->since_ms) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo > 0) {
+                ss_time_entry e = ss_index_time_entry(ix, lo - 1);
+                if (e.offset > target) target = e.offset;
+            }
+            ss_index_close(ix);
+        }
+    }
+    uint64_t pos = 0;
+    if (target > sg->name_offset) {
+        strcpy(ipath + n - 4, ".index");
+        if (ss_index_open(ipath, SS_INDEX_OFFSET, sg->name_offset, &ix, &err) == SS_E_OK) {
+            ss_offset_entry e = ss_index_lookup(ix, sg->name_offset, target);
+            if (e.position > 0) pos = (uint64_t)e.position;
+            ss_index_close(ix);
+        }
+    }
+    free(ipath);
+    if (pos == 0) return 0;
+    uint64_t size = ss_segment_size(seg);
+    ss_batch b;
+    if (pos >= size || ss_batch_parse(ss_segment_data(seg) + pos, size - pos, pos, true, dec, &b, &err) != SS_E_OK ||
+        !b.crc_valid || b.base_offset > target || b.base_offset < sg->name_offset)
+        return 0;
+    return pos;
+}
+
+/* ---- planning units --------------------------------------------------------------------- */
+
+static void segref_put(segref *g) {
+    /* under the lock; the last reference closes */
+    if (g && --g->refs == 0) {
+        ss_segment_close(g->s);
+        free(g);
+    }
+}
+
+/* Plan the next unit into sl (under the lock; r: the caller's reader, for the
+ * index lookups of a window). False when nothing is left. */
+static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl, an_reader *r) {
+    const ss_an_opts *o = &a->o;
+    sl->ref = NULL;
+    sl->first = false;
+    sl->seek_skip = sl->skipped = 0;
+    sl->unreadable = NULL;
+    for (;;) {
+        segref *g = pl->cur;
+        if (g) {
+            if (g->over || pl->part_over[g->part]) {
+                pl->cur = NULL;
+                segref_put(g);
+                continue;
+            }
+            an_unit *u = &sl->u;
+            sl->ref = g;
+            g->refs++;
+            sl->part = u->part = g->part;
+            sl->seg = u->seg = g->seg;
+            u->max_records = a->force_resync ? 7 : AN_UNIT_MAX_RECORDS;
+            u->max_events = a->force_resync ? 5 : AN_UNIT_MAX_EVENTS;
+            u->s = g->s;
+            u->limit = g->limit;
+            sl->first = pl->cur_first;
+            uint64_t nominal = pl->cur_next;
+            if (pl->cur_first || (g->tail_known && !a->force_resync)) {
+                u->start = pl->cur_first ? nominal : g->tail_stop;
+                u->resync = false;
+            } else {
+                u->start = nominal;
+                u->resync = true;
+            }
+            pl->cur_first = false;
+            g->last_seq = pl->planned;
+            g->tail_known = false;
+            uint64_t ub = a->unit_bytes;
+            bool last = g->limit <= nominal || g->limit - nominal <= ub + ub / 2;
+            if (last) {
+                u->end = UINT64_MAX;
+                pl->cur = NULL;
+                segref_put(g);
+            } else {
+                u->end = nominal + ub;
+                pl->cur_next = nominal + ub;
+            }
+            return true;
+        }
+        if (pl->pp >= a->nparts) return false;
+        const ss_input_partition *ip = a->parts[pl->pp].input;
+        size_t j = pl->pj;
+        if (j >= ip->nsegments || pl->part_over[pl->pp]) {
+            pl->pp++;
+            pl->pj = 0;
+            continue;
+        }
+        sl->part = pl->pp;
+        sl->seg = (uint32_t)j;
+        sl->u.part = pl->pp;
+        sl->u.seg = (uint32_t)j;
+        /* segments wholly outside the offset window: their names bound their offsets */
+        int64_t low = o->from_offset > ip->log_start_offset ? o->from_offset : ip->log_start_offset;
+        if (!o->no_seek && ip->segments[j].name_offset >= 0) {
+            if (ip->segments[j].name_offset > o->to_offset) {
+                sl->skipped = ip->nsegments - j;
+                pl->pj = ip->nsegments;
+                return true;
+            }
+            if (j + 1 < ip->nsegments && ip->segments[j + 1].name_offset >= 0 &&
+                ip->segments[j + 1].name_offset <= low && !ip->segments[j].temporary) {
+                sl->skipped = 1;
+                pl->pj++;
+                return true;
+            }
+        }
+        pl->pj++;
+        ss_segment *seg;
+        ss_error err;
+        if (ss_inputs_open_segment(a->in, pl->pp, j, &seg, &err) != SS_E_OK) {
+            const char *path = ip->segments[j].path ? ip->segments[j].path : ip->name;
+            size_t n = strlen(path) + strlen(err.msg) + 3;
+            char *m = malloc(n);
+            if (m) snprintf(m, n, "%s: %s", path, err.msg);
+            sl->unreadable = m ? m : strdup("out of memory");
+            return true;
+        }
+        segref *ng = calloc(1, sizeof *ng);
+        if (!ng) {
+            ss_segment_close(seg);
+            a->nomem = true;
+            return false;
+        }
+        ng->s = seg;
+        ng->part = pl->pp;
+        ng->seg = (uint32_t)j;
+        ng->refs = 1;
+        ng->limit = ss_segment_size(seg);
+        uint64_t start = 0;
+        if (low > INT64_MIN || o->since_ms != INT64_MIN) start = seek_position(a, ip, j, seg, r->dec);
+        pl->cur = ng;
+        pl->cur_next = start;
+        pl->cur_first = true;
+        sl->seek_skip = start;
+    }
+}
+
+/* Claim the next unit (under the lock). Returns the slot to read, or NULL
+ * (nothing to read: nothing left, too many in flight, or a note planned). */
+static slot *claim(ss_analysis *a, pipeline *pl, an_reader *r, bool *progress) {
+    *progress = false;
+    if (pl->plan_done || pl->quit || pl->planned >= pl->consumed + pl->nslots) return NULL;
+    slot *sl = &pl->slots[pl->planned % pl->nslots];
+    if (!plan_next(a, pl, sl, r)) {
+        pl->plan_done = true;
+        pthread_cond_broadcast(&pl->cv);
+        return NULL;
+    }
+    sl->seq = pl->planned++;
+    *progress = true;
+    if (!sl->ref) {
+        sl->state = SLOT_DONE;
+        pthread_cond_broadcast(&pl->cv);
+        return NULL;
+    }
+    sl->state = SLOT_BUSY;
+    return sl;
+}
+
+/* Read a claimed unit (without the lock), then mark it done. */
+static void read_claimed(ss_analysis *a, pipeline *pl, an_reader *r, slot *sl) {
+    an_unit_read(r, &a->o, &a->pinfo[sl->part], &sl->u);
+    pthread_mutex_lock(&pl->mu);
+    sl->state = SLOT_DONE;
+    segref *g = sl->ref;
+    if (g->last_seq == sl->seq) {
+        g->tail_known = true;
+        g->tail_stop = sl->u.stopped;
+    }
+    pthread_cond_broadcast(&pl->cv);
+}
+
+static void *worker_main(void *arg) {
+    void **args = arg;
+    ss_analysis *a = args[0];
+    pipeline *pl = args[1];
+    an_reader *r = args[2];
+    pthread_mutex_lock(&pl->mu);
+    for (;;) {
+        bool progress;
+        slot *sl = claim(a, pl, r, &progress);
+        if (sl) {
+            pthread_mutex_unlock(&pl->mu);
+            read_claimed(a, pl, r, sl);
+            continue;
+        }
+        if (progress) continue;
+        if (pl->quit || pl->plan_done) break;
+        pthread_cond_wait(&pl->cv, &pl->mu);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
+/* ---- applying units, in order ------------------------------------------------------------------- */
+
+static void begin_partition(ss_analysis *a, uint32_t part) {
+    a->cur_part = part;
+    km_clear(&a->km);
+    a->prev_last = -1;
+    a->track_started = false;
+    a->holes_seg = a->holes_boundary = a->holes_damage = 0;
+    a->damage_seen = a->damage_mark = 0;
+    a->part_first_batch = (uint32_t)a->batches.n;
+    a->txn_first = a->txns.n;
+    if (part == 0 || a->topic_id[part] != a->topic_id[part - 1]) a->topic_first = (uint32_t)a->batches.n;
+}
+
+/* Finish partitions up to (not including) `upto`, beginning each in turn. */
+static void advance_to(ss_analysis *a, int64_t upto) {
+    while (a->cur_part < upto) {
+        if (a->cur_part >= 0) finish_partition(a, (uint32_t)a->cur_part, a->txn_first);
+        if (a->cur_part + 1 >= (int64_t)a->nparts) {
+            a->cur_part = (int64_t)a->nparts;
+            break;
+        }
+        begin_partition(a, (uint32_t)(a->cur_part + 1));
+    }
+}
+
+static void report_progress(ss_analysis *a, const char *file, bool done) {
+    if (!a->o.progress) return;
+    ss_an_progress p;
+    memset(&p, 0, sizeof p);
+    p.bytes_done = a->bytes_done < a->bytes_total ? a->bytes_done : a->bytes_total;
+    p.bytes_total = a->bytes_total;
+    p.records = a->records_read;
+    p.file = file;
+    p.done = done;
+    a->o.progress(a->o.progress_arg, &p);
+}
+
+static uint64_t segs_bytes(const ss_analysis *a, uint32_t part, size_t from, size_t to) {
+    uint64_t n = 0;
+    for (size_t j = from; j < to; j++) n += a->seg_size[a->seg_base[part] + j];
+    return n;
+}
+
+static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_unit *u);
+
+static void consume(ss_analysis *a, pipeline *pl, slot *sl) {
+    uint32_t part = sl->part;
+    advance_to(a, part);
+    ss_an_partition *P = &a->parts[part];
+    if (a->part_done[part]) return; /* a window ended it */
+    if (!sl->ref) {
+        if (sl->skipped) {
+            P->segments_skipped += sl->skipped;
+            a->bytes_done += segs_bytes(a, part, sl->seg, sl->seg + sl->skipped);
+        }
+        if (sl->unreadable) {
+            P->segments_unreadable++;
+            VEC_PUSH(a->unreadable, sl->unreadable, free(sl->unreadable));
+            sl->unreadable = NULL;
+            a->bytes_done += a->seg_size[a->seg_base[part] + sl->seg];
+        }
+        return;
+    }
+    segref *g = sl->ref;
+    an_unit *u = &sl->u;
+    if (sl->first) {
+        P->segments++;
+        P->bytes_skipped += sl->seek_skip;
+        a->bytes_done += sl->seek_skip;
+        a->seg_first = true;
+        g->vstop = u->start;
+    }
+    if (g->over) return;
+    for (bool again = u->started != g->vstop; !a->nomem; again = true) {
+        if (again) {
+            /* it began elsewhere than where the unit before it ended (or it is the
+             * segment's last and stopped short, full): read it again from there */
+            u->start = g->vstop;
+            u->resync = false;
+            an_unit_read(&pl->readers[0], &a->o, &a->pinfo[part], u);
+            pthread_mutex_lock(&pl->mu);
+            if (g->last_seq == sl->seq) {
+                g->tail_known = true;
+                g->tail_stop = u->stopped;
+            }
+            pthread_mutex_unlock(&pl->mu);
+        }
+        apply_unit(a, pl, sl, g, u);
+        if (g->over || !u->full || u->end != UINT64_MAX) break;
+    }
+}
+
+/* Apply what a unit read (in order, after the units before it). */
+static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_unit *u) {
+    uint32_t part = sl->part;
+    ss_an_partition *P = &a->parts[part];
+    const ss_input_partition *ip = P->input;
+    if (u->nomem) a->nomem = true;
+    bool over = false;
+    for (size_t k = 0; k < u->ev.n && !a->nomem; k++) {
+        an_ev *e = &u->ev.v[k];
+        switch (e->kind) {
+        case AE_BATCH: {
+            if (a->seg_first && a->prev_last >= 0 && e->b.base_offset <= a->prev_last) {
+                /* a notice, not damage: the records in both segments are read, and their
+                 * copies show as such; verify says more (segment-overlap) */
+                ss_error ov = an_error(SS_E_SEGMENT_OVERLAP, e->b.position, e->b.base_offset, 0,
+                                       "first batch (offsets %" PRId64 "..%" PRId64 ") at or below offset %" PRId64
+                                       " of the segments before it: they overlap (a file copied twice?); records in "
+                                       "both count as copies (segscan verify)",
+                                       e->b.base_offset, e->b.last_offset, a->prev_last);
+                add_damage(a, part, sl->seg, &ov);
+            }
+            track_hole(a, P, &e->b, a->seg_first);
+            bool in = apply_batch(a, part, sl->seg, e, u);
+            track_batch(a, P, &e->b, in);
+            a->seg_first = false;
+            break;
+        }
+        case AE_DAMAGE: met_damage(a, part, sl->seg, &u->err.v[e->err]); break;
+        case AE_END:
+            if (e->tail && !e->tail_zero && sl->seg + 1 < ip->nsegments) {
+                /* Only the active (last) segment may end in a batch being written: an
+                 * older one that does, with later segments after it, was cut (a copy
+                 * stopped short, a file truncated): its tail is damage, the records in
+                 * it are lost. */
+                ss_error cut = an_error(SS_E_CUT_SEGMENT, e->b.position, -1, e->tail,
+                                        "%" PRIu64 " bytes after the last complete batch do not form a batch, in a "
+                                        "segment that is not the last of its partition: a cut file; the records in "
+                                        "them are lost",
+                                        e->tail);
+                met_damage(a, part, sl->seg, &cut);
+            } else {
+                P->tail_bytes += e->tail;
+            }
+            if (e->err != AN_NONE32) add_damage(a, part, sl->seg, &u->err.v[e->err]);
+            over = true;
+            break;
+        case AE_WINDOW_DONE:
+            /* past the window (offsets grow within a partition) */
+            P->bytes_skipped += u->limit - e->b.position;
+            P->segments_skipped += ip->nsegments - sl->seg - 1;
+            a->bytes_done += u->limit - e->b.position + segs_bytes(a, part, sl->seg + 1, ip->nsegments);
+            a->part_done[part] = true;
+            over = true;
+            break;
+        default: break;
+        }
+    }
+    apply_records(a, P, u);
+    a->records_read += u->records;
+    a->bytes_done += u->stopped - u->started;
+    g->vstop = u->stopped;
+    if (over) {
+        /* the rest of the segment was not read by this unit: count it as done */
+        if (u->limit > u->stopped && !a->part_done[part]) a->bytes_done += u->limit - u->stopped;
+        pthread_mutex_lock(&pl->mu);
+        g->over = true;
+        if (a->part_done[part]) pl->part_over[part] = true;
+        pthread_mutex_unlock(&pl->mu);
+    }
+}
+
+/* Online CPUs, at least 1. */
+static unsigned online_cpus(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+static void pipeline_run(ss_analysis *a) {
+    pipeline pl;
+    memset(&pl, 0, sizeof pl);
+    /* test hook: tiny units, so that the corpus's small segments are cut too, each
+     * (but a segment's first) starting at a guessed boundary, as when threads race,
+     * and holding a few records and events at most (stopping short, full) */
+    a->unit_bytes = UNIT_BYTES;
+    const char *ub = getenv("SEGSCAN_TEST_UNIT_BYTES");
+    if (ub && *ub) {
+        unsigned long long v = strtoull(ub, NULL, 10);
+        if (v >= 64) {
+            a->unit_bytes = v;
+            a->force_resync = true;
+        }
+    }
+    /* no more threads than units to read (small inputs: no thread at all, and no
+     * asking the system how many CPUs it has, which reads a file every run) */
+    uint64_t units = 0;
+    for (size_t i = 0; i < a->nsegs_total && units < 256; i++) units += a->seg_size[i] / a->unit_bytes + 1;
+    unsigned nt = a->o.threads ? a->o.threads : units > 1 ? online_cpus() : 1;
+    if (nt > 256) nt = 256;
+    if (units < nt) nt = units ? (unsigned)units : 1;
+    pl.nslots = nt == 1 ? 2 : 2 * (size_t)nt + 2;
+    pl.slots = calloc(pl.nslots, sizeof *pl.slots);
+    pl.part_over = calloc(a->nparts ? a->nparts : 1, sizeof *pl.part_over);
+    pl.readers = calloc(nt, sizeof *pl.readers);
+    pl.threads = calloc(nt, sizeof *pl.threads);
+    void *(*args)[3] = calloc(nt, sizeof *args);
+    /* the walker's test hook counts batch events: without the fast path, every batch is one */
+    bool fast = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES") == NULL;
+    if (!pl.slots || !pl.part_over || !pl.readers || !pl.threads || !args) {
+        a->nomem = true;
+        goto out;
+    }
+    for (unsigned i = 0; i < nt; i++) {
+        if (!an_reader_init(&pl.readers[i], a->o.max_batch_bytes, fast)) {
+            a->nomem = true;
+            goto out;
+        }
+        pl.nreaders = i + 1;
+    }
+    pthread_mutex_init(&pl.mu, NULL);
+    pthread_cond_init(&pl.cv, NULL);
+    for (unsigned i = 1; i < nt; i++) {
+        args[i][0] = a;
+        args[i][1] = &pl;
+        args[i][2] = &pl.readers[i];
+        if (pthread_create(&pl.threads[pl.nthreads], NULL, worker_main, args[i]) != 0) break;
+        pl.nthreads++;
+    }
+    for (;;) {
+        pthread_mutex_lock(&pl.mu);
+        slot *sl = &pl.slots[pl.consumed % pl.nslots];
+        bool finished = false;
+        while (sl->state != SLOT_DONE || sl->seq != pl.consumed) {
+            /* nothing to apply yet: read a unit meanwhile */
+            bool progress;
+            slot *mine = claim(a, &pl, &pl.readers[0], &progress);
+            if (mine) {
+                pthread_mutex_unlock(&pl.mu);
+                read_claimed(a, &pl, &pl.readers[0], mine);
+                continue;
+            }
+            if (progress) continue;
+            if (pl.plan_done && pl.consumed == pl.planned) {
+                finished = true;
+                break;
+            }
+            pthread_cond_wait(&pl.cv, &pl.mu);
+        }
+        pthread_mutex_unlock(&pl.mu);
+        if (finished) break;
+        consume(a, &pl, sl);
+        const char *file = NULL;
+        if (sl->ref) {
+            const ss_input_partition *ip = a->parts[sl->part].input;
+            file = ip->segments[sl->seg].path ? ip->segments[sl->seg].path : ip->name;
+        }
+        report_progress(a, file, false);
+        pthread_mutex_lock(&pl.mu);
+        segref_put(sl->ref);
+        sl->ref = NULL;
+        free(sl->unreadable);
+        sl->unreadable = NULL;
+        sl->state = SLOT_FREE;
+        pl.consumed++;
+        if (a->nomem || a->io_error) pl.quit = true;
+        pthread_cond_broadcast(&pl.cv);
+        pthread_mutex_unlock(&pl.mu);
+        if (pl.quit) break;
+    }
+    pthread_mutex_lock(&pl.mu);
+    pl.quit = true;
+    pthread_cond_broadcast(&pl.cv);
+    pthread_mutex_unlock(&pl.mu);
+    for (size_t i = 0; i < pl.nthreads; i++) pthread_join(pl.threads[i], NULL);
+    /* units planned and not applied (after running out of memory) */
+    for (uint64_t q = pl.consumed; q < pl.planned; q++) {
+        slot *sl = &pl.slots[q % pl.nslots];
+        segref_put(sl->ref);
+        free(sl->unreadable);
+    }
+    segref_put(pl.cur);
+    pthread_cond_destroy(&pl.cv);
+    pthread_mutex_destroy(&pl.mu);
+    if (!a->nomem) advance_to(a, (int64_t)a->nparts);
+out:
+    for (size_t i = 0; i < pl.nreaders; i++) an_reader_free(&pl.readers[i]);
+    if (pl.slots)
+        for (size_t i = 0; i < pl.nslots; i++) an_unit_free(&pl.slots[i].u);
+    free(pl.slots);
+    free(pl.part_over);
+    free(pl.readers);
+    free(pl.threads);
+    free(args);
+    report_progress(a, NULL, true);
+}
+/* ---- causes and results ---------------------------------------------------------------- */
+
+static void decide_causes(ss_analysis *a, an_group *g) {
+    const an_batch *B = a->batches.v;
+    uint32_t orig = g->first;
+    for (uint32_t i = g->first; i != NONE32; i = a->occs.v[i].next)
+        if (!(B[a->occs.v[i].batch].flags & BF_ABORTED)) {
+            orig = i;
+            break;
+        }
+    const an_occ *o = &a->occs.v[orig];
+    const an_batch *ob = &B[o->batch];
+    int32_t oseq = ob->base_seq >= 0 ? seq_add(ob->base_seq, o->delta) : -1;
+    /* the sequence of the copy before, when it is of the original's session (same
+     * partition, pid and epoch, not aborted): a copy stored twice by the broker
+     * repeats the sequence of the one before it, not always the original's */
+    int32_t pseq = -1;
+    for (uint32_t i = g->first; i != NONE32; i = a->occs.v[i].next) {
+        an_occ *c = &a->occs.v[i];
+        const an_batch *cb = &B[c->batch];
+        int32_t cseq = cb->base_seq >= 0 ? seq_add(cb->base_seq, c->delta) : -1;
+        bool in_session = !(cb->flags & BF_ABORTED) && cb->part == ob->part && cb->pid >= 0 && cb->pid == ob->pid &&
+                          cb->epoch == ob->epoch;
+        if (i == orig) {
+            c->cause = SS_CAUSE_NONE;
+            pseq = cseq;
+            continue;
+        }
+        int cause;
+        unsigned detail = 0;
+        if (cb->flags & BF_ABORTED) cause = SS_CAUSE_ABORTED;
+        else if (cb->part != ob->part) cause = SS_CAUSE_CROSS_PARTITION;
+        else if (cb->pid < 0) {
+            if (ob->pid < 0 && c->batch != o->batch && cb->count == ob->count && cb->content == ob->content)
+                cause = SS_CAUSE_RETRY;
+            else cause = SS_CAUSE_RESEND;
+        } else if (ob->pid < 0 || cb->pid != ob->pid) {
+            cause = SS_CAUSE_NEW_SESSION;
+            detail = SS_NEWSESS_PID;
+        } else if (cb->epoch != ob->epoch) {
+            cause = SS_CAUSE_NEW_SESSION;
+            detail = SS_NEWSESS_EPOCH;
+            if ((cb->flags & BF_TXN) && cb->epoch > ob->epoch) detail |= SS_NEWSESS_TXN_V2_HINT;
+        } else {
+            cause = cseq >= 0 && (cseq == oseq || cseq == pseq) ? SS_CAUSE_DUP_SEQUENCE : SS_CAUSE_SAME_SESSION;
+        }
+        c->cause = (uint8_t)cause;
+        c->detail = (uint8_t)detail;
+        if (in_session) pseq = cseq;
+    }
+    g->orig = orig;
+}
+
+static void make_copy(const ss_analysis *a, uint32_t batch, uint32_t delta, int64_t ts, ss_an_copy *c) {
+    const an_batch *b = &a->batches.v[batch];
+    memset(c, 0, sizeof *c);
+    c->partition = b->part;
+    c->offset = wadd(b->base_offset, (int64_t)delta);
+    c->timestamp = ts;
+    c->producer_id = b->pid;
+    c->producer_epoch = b->epoch;
+    c->sequence = b->base_seq >= 0 ? seq_add(b->base_seq, delta) : -1;
+    c->transactional = (b->flags & BF_TXN) != 0;
+    c->aborted = (b->flags & BF_ABORTED) != 0;
+    c->open = (b->flags & BF_OPEN) != 0;
+    c->batch = batch;
+    c->batch_base_offset = b->base_offset;
+    c->batch_last_offset = b->last_offset;
+    c->batch_position = b->position;
+    c->segment = b->seg;
+    c->batch_records = b->nrec;
+}
+
+typedef struct group_key {
+    int64_t offset; /* the first copy's */
+    uint64_t seq;   /* the group's (unique) */
+    uint32_t count, part, idx, pad;
+} group_key;
+
+/* Largest first; then by the first copy's position; then by when the group
+ * formed (its second copy), which is the same with or without spilling. */
+static inline int cmp_group(const group_key *g, const group_key *h) {
+    if (g->count != h->count) return g->count > h->count ? -1 : 1;
+    if (g->part != h->part) return g->part < h->part ? -1 : 1;
+    if (g->offset != h->offset) return g->offset < h->offset ? -1 : 1;
+    return g->seq < h->seq ? -1 : g->seq > h->seq;
+}
+
+/* Natural merge sort of v (n keys; tmp as large; bounds n + 1 entries): runs
+ * already in order are found first, so keys that arrive nearly sorted (groups
+ * form in the order of their copies) take few passes. Returns the sorted array
+ * (v or tmp). */
+static group_key *sort_groups(group_key *v, group_key *tmp, size_t n, uint32_t *bounds) {
+    if (n < 2) return v;
+    size_t nb = 0;
+    bounds[nb++] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (cmp_group(&v[i - 1], &v[i]) > 0) bounds[nb++] = (uint32_t)i;
+    bounds[nb] = (uint32_t)n;
+    group_key *src = v, *dst = tmp;
+    while (nb > 1) {
+        size_t w = 0;
+        for (size_t r = 0; r < nb; r += 2) {
+            size_t lo = bounds[r], mid = bounds[r + 1], hi = r + 2 <= nb ? bounds[r + 2] : mid;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = cmp_group(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+            bounds[w++] = (uint32_t)lo;
+        }
+        bounds[w] = (uint32_t)n;
+        nb = w;
+        group_key *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
+/* Memory for the results: carved from the arena (the fingerprint entries'
+ * pages, resident already and no longer needed) while it lasts. */
+static void *arena_get(ss_analysis *a, size_t bytes, bool zero) {
+    size_t at = (a->arena_used + 63) & ~(size_t)63;
+    if (a->arena && at <= a->arena_cap && bytes <= a->arena_cap - at) {
+        a->arena_used = at + bytes;
+        if (zero) memset(a->arena + at, 0, bytes);
+        return a->arena + at;
+    }
+    void *p = zero ? an_calloc(bytes ? bytes : 1, 1) : an_realloc(NULL, bytes ? bytes : 1);
+    if (p && a->nowned < sizeof a->owned / sizeof a->owned[0]) a->owned[a->nowned++] = p;
+    else if (p) {
+        an_free(p);
+        p = NULL;
+    }
+    return p;
+}
+
+static int cmp_sess(const void *x, const void *y) {
+    const an_sess *s = *(an_sess *const *)x, *t = *(an_sess *const *)y;
+    if (s->pub.partition != t->pub.partition) return s->pub.partition < t->pub.partition ? -1 : 1;
+    if (s->pub.producer_id != t->pub.producer_id) return s->pub.producer_id < t->pub.producer_id ? -1 : 1;
+    if (s->pub.producer_epoch != t->pub.producer_epoch) return s->pub.producer_epoch < t->pub.producer_epoch ? -1 : 1;
+    return s->pub.first_offset < t->pub.first_offset ? -1 : s->pub.first_offset > t->pub.first_offset;
+}
+
+static void finish_sessions(ss_analysis *a) {
+    for (size_t i = 0; i < a->sess.n; i++) {
+        an_sess *s = a->sess.v[i];
+        ss_an_partition *P = &a->parts[s->pub.partition];
+        /* ranges: the covered intervals, split at the wrap */
+        size_t cap = 0;
+        for (size_t k = 0; k < s->niv; k++) {
+            int64_t lo = s->iv[2 * k], hi = s->iv[2 * k + 1];
+            while (lo <= hi) {
+                int64_t end = lo - mod_seq(lo) + SEQ_MOD - 1;
+                int64_t e = hi < end ? hi : end;
+                if (s->nranges == cap) {
+                    size_t nc = cap ? cap * 2 : 4;
+                    ss_an_range *nr = realloc(s->ranges, nc * sizeof *nr);
+                    if (!nr) {
+                        a->nomem = true;
+                        break;
+                    }
+                    s->ranges = nr;
+                    cap = nc;
+                }
+                s->ranges[s->nranges].first = (int32_t)mod_seq(lo);
+                s->ranges[s->nranges].last = (int32_t)mod_seq(e);
+                s->nranges++;
+                lo = e + 1;
+            }
+        }
+        for (size_t k = 0; k < s->ngaps; k++) {
+            ss_an_gap *g = &s->gaps[k];
+            if (s->gap_hole[k] == 3) g->explained = SS_GAP_DAMAGE;
+            else if (s->gap_hole[k] == 2) g->explained = SS_GAP_RETENTION;
+            else if (s->gap_hole[k] == 1 || P->compacted) g->explained = SS_GAP_COMPACTION;
+            else g->explained = SS_GAP_UNEXPLAINED;
+            if (g->explained == SS_GAP_UNEXPLAINED) P->sequence_gaps++;
+            else P->sequence_gaps_explained++;
+        }
+        P->sequence_gaps_explained += s->more_gaps_hole[1] + s->more_gaps_hole[2] + s->more_gaps_hole[3];
+        if (P->compacted) P->sequence_gaps_explained += s->more_gaps_hole[0];
+        else P->sequence_gaps += s->more_gaps_hole[0];
+        P->duplicate_sequences += s->pub.repeated_sequences;
+        P->out_of_order_batches += s->pub.out_of_order_batches;
+        s->pub.ranges = s->ranges;
+        s->pub.nranges = s->nranges;
+        s->pub.gaps = s->gaps;
+        s->pub.ngaps = s->ngaps;
+    }
+    if (a->sess.n > 1) qsort(a->sess.v, a->sess.n, sizeof *a->sess.v, cmp_sess);
+}
+
+
+static void finish_groups(ss_analysis *a) {
+    size_t ng = a->groups.n;
+    group_key *keys = arena_get(a, (ng ? ng : 1) * sizeof *keys, false);
+    group_key *tmp = arena_get(a, (ng ? ng : 1) * sizeof *tmp, false);
+    uint32_t *bounds = arena_get(a, (ng + 1) * sizeof *bounds, false);
+    a->gpub = arena_get(a, (ng ? ng : 1) * sizeof *a->gpub, true);
+    a->gstart = arena_get(a, (ng + 1) * sizeof *a->gstart, false);
+    a->gsorted_of = arena_get(a, (ng ? ng : 1) * sizeof *a->gsorted_of, false);
+    a->gidx = arena_get(a, (a->occs.n ? a->occs.n : 1) * sizeof *a->gidx, false);
+    if (!keys || !tmp || !bounds || !a->gpub || !a->gstart || !a->gsorted_of || !a->gidx) {
+        a->gpub = NULL;
+        a->nomem = true;
+        return;
+    }
+    for (uint32_t p = 0; p < a->nparts; p++) a->parts[p].max_copies = a->parts[p].records > 0 ? 1 : 0;
+    /* One pass over the groups (each pass is a walk of the copies and their
+     * batches, from memory): causes; per partition, runs of copies (copies
+     * arrive in partition order); the sort key. */
+    for (uint32_t i = 0; i < ng; i++) {
+        an_group *g = &a->groups.v[i];
+        decide_causes(a, g);
+        uint32_t run_part = NONE32;
+        uint64_t run = 0, run_dups = 0;
+        for (uint32_t k = g->first;; k = a->occs.v[k].next) {
+            uint32_t p = k == NONE32 ? NONE32 : a->batches.v[a->occs.v[k].batch].part;
+            if (p != run_part) {
+                if (run_part != NONE32) {
+                    ss_an_partition *P = &a->parts[run_part];
+                    if (run > P->max_copies) P->max_copies = run;
+                    if (run_dups) {
+                        P->duplicate_groups++;
+                        P->duplicate_records += run_dups;
+                    }
+                }
+                run_part = p;
+                run = run_dups = 0;
+            }
+            if (k == NONE32) break;
+            run++;
+            if (k != g->orig) run_dups++;
+        }
+        /* sorted order: largest first, then by the first copy's position */
+        const an_occ *o = &a->occs.v[g->first];
+        const an_batch *b = &a->batches.v[o->batch];
+        keys[i].count = g->count;
+        keys[i].part = b->part;
+        keys[i].offset = wadd(b->base_offset, o->delta);
+        keys[i].seq = g->seq;
+        keys[i].idx = i;
+        keys[i].pad = 0;
+    }
+    const group_key *order = sort_groups(keys, tmp, ng, bounds);
+    uint32_t w = 0;
+    for (uint32_t si = 0; si < ng; si++) {
+        an_group *g = &a->groups.v[order[si].idx];
+        a->gsorted_of[order[si].idx] = si;
+        a->gstart[si] = w;
+        ss_an_group *pg = &a->gpub[si];
+        pg->fp_lo = g->lo;
+        pg->fp_hi = g->hi;
+        pg->copies = g->count;
+        uint32_t j = 0;
+        for (uint32_t k = g->first; k != NONE32; k = a->occs.v[k].next, j++) {
+            const an_occ *o = &a->occs.v[k];
+            const an_batch *b = &a->batches.v[o->batch];
+            bool open = (b->flags & BF_OPEN) != 0;
+            a->gidx[w++] = k;
+            if (k == g->orig) {
+                pg->original = j;
+                pg->partition = b->part;
+            } else {
+                pg->causes |= 1u << o->cause;
+                a->totals.cause[o->cause]++;
+                if (open) a->totals.open_copies++;
+            }
+            if (open) pg->has_open = true;
+        }
+    }
+    a->gstart[ng] = w;
+}
+
+/* Groups by fingerprint and topic (to find a match's group). */
+typedef struct fp_key {
+    uint64_t lo, hi;
+    uint32_t topic, idx;
+} fp_key;
+
+static int cmp_fp(const void *x, const void *y) {
+    const fp_key *g = x, *h = y;
+    if (g->lo != h->lo) return g->lo < h->lo ? -1 : 1;
+    if (g->hi != h->hi) return g->hi < h->hi ? -1 : 1;
+    return g->topic < h->topic ? -1 : g->topic > h->topic;
+}
+
+static void finish_matches(ss_analysis *a) {
+    size_t n = a->matches.n, ng = a->groups.n;
+    a->mpub = calloc(n ? n : 1, sizeof *a->mpub);
+    if (!a->mpub) {
+        a->nomem = true;
+        return;
+    }
+    fp_key *byfp = NULL;
+    if (n && ng) {
+        byfp = malloc(ng * sizeof *byfp);
+        if (!byfp) {
+            a->nomem = true;
+            return;
+        }
+        for (uint32_t i = 0; i < ng; i++) {
+            const an_group *g = &a->groups.v[i];
+            byfp[i].lo = g->lo;
+            byfp[i].hi = g->hi;
+            byfp[i].topic = a->o.across_topics ? 0 : topic_of_batch(a, a->occs.v[g->first].batch);
+            byfp[i].idx = i;
+        }
+        qsort(byfp, ng, sizeof *byfp, cmp_fp);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const an_match *m = &a->matches.v[i];
+        ss_an_match *pm = &a->mpub[i];
+        make_copy(a, m->batch, m->delta, m->ts, &pm->copy);
+        pm->fingerprinted = m->fp;
+        pm->group = -1;
+        if (!m->fp || !byfp) continue;
+        fp_key want = {m->lo, m->hi, a->o.across_topics ? 0 : topic_of_batch(a, m->batch), 0};
+        size_t lo = 0, hi = ng;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_fp(&byfp[mid], &want) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo >= ng || cmp_fp(&byfp[lo], &want) != 0) continue;
+        uint32_t si = a->gsorted_of[byfp[lo].idx];
+        pm->group = si;
+        /* the copy's cause, as decided for its group */
+        for (uint32_t k = a->gstart[si]; k < a->gstart[si + 1]; k++) {
+            const an_occ *o = &a->occs.v[a->gidx[k]];
+            if (o->batch == m->batch && o->delta == m->delta) {
+                pm->copy.cause = o->cause;
+                pm->copy.detail = o->detail;
+            }
+        }
+    }
+    free(byfp);
+}
+
+static void finish_totals(ss_analysis *a) {
+    ss_an_totals *t = &a->totals;
+    t->partitions = a->nparts;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_an_partition *P = &a->parts[i];
+        t->segments += P->segments;
+        t->records += P->records;
+        t->batches += P->batches;
+        t->control_records += P->control_records;
+        t->duplicate_records += P->duplicate_records;
+        if (P->max_copies > t->max_copies) t->max_copies = P->max_copies;
+        t->producers += P->producers;
+        t->sessions += P->sessions;
+        t->non_idempotent_records += P->non_idempotent_records;
+        t->sequence_gaps += P->sequence_gaps;
+        t->sequence_gaps_explained += P->sequence_gaps_explained;
+        t->duplicate_sequences += P->duplicate_sequences;
+        t->out_of_order_batches += P->out_of_order_batches;
+        t->epoch_bumps += P->epoch_bumps;
+        t->txn_committed += P->txn_committed;
+        t->txn_aborted += P->txn_aborted;
+        t->txn_open += P->txn_open;
+        t->txn_empty += P->txn_empty;
+        t->txn_hanging += P->txn_hanging;
+        t->read_committed_records += P->read_committed_records;
+        t->damaged_bytes += P->damaged_bytes;
+        t->tail_bytes += P->tail_bytes;
+        t->skipped_large_batches += P->skipped_large_batches;
+    }
+    t->duplicate_groups = a->groups.n;
+    for (size_t i = 0; i < a->groups.n; i++)
+        if (a->groups.v[i].count > t->max_copies) t->max_copies = a->groups.v[i].count;
+}
+
+
+ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
+    a->in = in;
+    a->nparts = ss_inputs_count(in);
+    size_t np = a->nparts ? a->nparts : 1;
+    a->parts = calloc(np, sizeof *a->parts);
+    a->pinfo = calloc(np, sizeof *a->pinfo);
+    a->topic_id = calloc(np, sizeof *a->topic_id);
+    a->seg_base = calloc(np + 1, sizeof *a->seg_base);
+    a->part_done = calloc(np, sizeof *a->part_done);
+    if (!a->parts || !a->pinfo || !a->topic_id || !a->seg_base || !a->part_done) return SS_E_NOMEM;
+    uint32_t tid = 0;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (i > 0 && strcmp(ip->topic, ss_inputs_at(in, i - 1)->topic) != 0) tid++;
+        a->topic_id[i] = tid;
+        a->seg_base[i + 1] = a->seg_base[i] + ip->nsegments;
+        ss_an_partition *P = &a->parts[i];
+        P->input = ip;
+        P->first_offset = P->next_offset = P->lso = -1;
+        P->max_batch_timestamp = -1;
+        P->dups_excluded = ip->internal && !ip->named && !a->o.include_internal;
+        a->pinfo[i].log_start = ip->log_start_offset;
+        a->pinfo[i].dups_excluded = P->dups_excluded;
+        a->pinfo[i].part_match = partition_matches(&a->o, ip);
+    }
+    a->nsegs_total = a->seg_base[a->nparts];
+    /* the sizes: for progress, and to size the table */
+    a->seg_size = calloc(a->nsegs_total ? a->nsegs_total : 1, sizeof *a->seg_size);
+    if (!a->seg_size) return SS_E_NOMEM;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        for (size_t j = 0; j < ip->nsegments; j++) {
+            uint64_t size = ss_inputs_segment_size(in, i, j);
+            a->seg_size[a->seg_base[i] + j] = size;
+            a->bytes_total += size;
+        }
+    }
+    /* about 256 bytes a record on disk (the standard profile's records take ~220): a
+     * table that is large enough from the start is never rehashed, and for larger
+     * records the slots (~13 bytes a fingerprint) are all that is too large */
+    uint64_t est = a->bytes_total / 256;
+    if (est > ((uint64_t)1 << 23)) est = (uint64_t)1 << 23;
+    if (a->o.max_memory && est > a->o.max_memory / 72) est = a->o.max_memory / 72;
+    if (!table_reset(a, est)) return SS_E_NOMEM;
+    pipeline_run(a);
+    if (a->spilled && !a->nomem && !a->io_error) buckets_group(a);
+    /* groups hold what is left to know; the entries' pages will hold the results */
+    a->arena = (uint8_t *)a->ents;
+    a->arena_cap = a->ents_cap * sizeof *a->ents;
+    a->ents = NULL;
+    a->ents_cap = 0;
+    table_free(a);
+    if (!a->nomem && !a->io_error) finish_sessions(a);
+    if (!a->nomem && !a->io_error) finish_groups(a);
+    if (!a->nomem && !a->io_error) finish_matches(a);
+    finish_totals(a);
+    if (a->nomem) return SS_E_NOMEM;
+    return a->io_error ? SS_E_IO : SS_E_OK;
+}
+
+uint64_t ss_analysis_spilled(const ss_analysis *a) { return a->spilled_records; }
+
+const char *ss_analysis_failure(const ss_analysis *a) {
+    if (a->nomem) return "out of memory during the analysis; results are incomplete";
+    if (a->io_error) return a->io_msg;
+    return NULL;
+}
+
+/* ---- accessors -------------------------------------------------------------------------- */
+
+size_t ss_an_partition_count(const ss_analysis *a) { return a->nparts; }
+const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i) { return &a->parts[i]; }
+const ss_an_totals *ss_an_totals_get(const ss_analysis *a) { return &a->totals; }
+size_t ss_an_group_count(const ss_analysis *a) { return a->gpub ? a->groups.n : 0; }
+const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i) { return &a->gpub[i]; }
+void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out) {
+    const an_occ *o = &a->occs.v[a->gidx[a->gstart[i] + j]];
+    make_copy(a, o->batch, o->delta, o->ts, out);
+    out->cause = o->cause;
+    out->detail = o->detail;
+}
+size_t ss_an_session_count(const ss_analysis *a) { return a->sess.n; }
+const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i) { return &a->sess.v[i]->pub; }
+size_t ss_an_txn_count(const ss_analysis *a) { return a->txns.n; }
+const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i) { return &a->txns.v[i]; }
+size_t ss_an_damage_count(const ss_analysis *a) { return a->damage.n; }
+const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i) { return &a->damage.v[i]; }
+size_t ss_an_unreadable_count(const ss_analysis *a) { return a->unreadable.n; }
+const char *ss_an_unreadable_at(const ss_analysis *a, size_t i) { return a->unreadable.v[i]; }
+size_t ss_an_match_count(const ss_analysis *a) { return a->mpub ? a->matches.n : 0; }
+const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i) { return &a->mpub[i]; }
+uint64_t ss_an_match_total(const ss_analysis *a) { return a->match_total; }
+
+/* ---- reading a record back ---------------------------------------------------------------- */
+
+#define MAX_OPEN_FETCH 256
+
+static void fetched_forget(ss_analysis *a) {
+    for (size_t i = 0; i < FETCH_SLOTS; i++) a->fetched[i].batch = NONE32;
+}
+
+/* -1, with err telling that memory ran out while batch b was fetched. */
+static int fetch_nomem(const an_batch *b, ss_error *err, const char *what) {
+    memset(err, 0, sizeof *err);
+    err->kind = SS_E_NOMEM;
+    err->base_offset = b->base_offset;
+    err->position = b->position;
+    snprintf(err->msg, sizeof err->msg, "out of memory (%s)", what);
+    return -1;
+}
+
+int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err) {
+    if (batch >= a->batches.n) return 0;
+    const an_batch *b = &a->batches.v[batch];
+    if (!a->segcache) {
+        a->segcache = calloc(a->nsegs_total ? a->nsegs_total : 1, sizeof *a->segcache);
+        if (!a->segcache) return fetch_nomem(b, err, "open segments");
+        fetched_forget(a);
+    }
+    struct fetched *f = NULL, *lru = &a->fetched[0];
+    for (size_t i = 0; i < FETCH_SLOTS; i++) {
+        if (a->fetched[i].batch == batch) f = &a->fetched[i];
+        if (a->fetched[i].used < lru->used) lru = &a->fetched[i];
+    }
+    if (!f) {
+        size_t gi = a->seg_base[b->part] + b->seg;
+        if (!a->segcache[gi]) {
+            if (a->segs_open >= MAX_OPEN_FETCH) {
+                /* close them all, and forget the batches read from them */
+                for (size_t i = 0; i < a->nsegs_total; i++) {
+                    ss_segment_close(a->segcache[i]);
+                    a->segcache[i] = NULL;
+                }
+                a->segs_open = 0;
+                fetched_forget(a);
+            }
+            if (ss_inputs_open_segment(a->in, b->part, b->seg, &a->segcache[gi], err) != SS_E_OK) return -1;
+            a->segs_open++;
+        }
+        f = lru;
+        f->batch = NONE32;
+        if (!f->dec && !(f->dec = ss_decoder_new(a->o.max_batch_bytes))) return fetch_nomem(b, err, "a decoder");
+        /* the batch is copied with pread: reading it through the mapping would make every
+         * page touched resident, and a first touch costs more than a copy */
+        const ss_segment *seg = a->segcache[gi];
+        uint64_t size = ss_segment_size(seg);
+        if (b->position >= size) return 0;
+        uint64_t want = size - b->position < b->size ? size - b->position : b->size;
+        if (want > f->cap) {
+            uint8_t *nb = an_realloc(f->buf, (size_t)want);
+            if (!nb) return fetch_nomem(b, err, "a batch's copy");
+            f->buf = nb;
+            f->cap = (size_t)want;
+        }
+        size_t got = ss_segment_read(seg, b->position, f->buf, (size_t)want);
+        if (ss_batch_parse(f->buf, got, b->position, false, f->dec, &f->b, err) != SS_E_OK) return -1;
+        if (ss_records_begin(f->dec, &f->b, &f->it, err) != SS_E_OK) return -1;
+        f->batch = batch;
+        f->after_offset = INT64_MAX;
+    }
+    f->used = ++a->fetch_tick;
+    /* iterate a copy of a saved state: from the record after the last one asked
+     * for when this one comes later (copies are asked for in offset order), else
+     * from the first */
+    bool from_after = f->after_offset < offset;
+    ss_rec_iter it = from_after ? f->after : f->it;
+    int k;
+    for (;;) {
+        while ((k = ss_records_next(&it, r, err)) == 1) {
+            if (r->offset == offset) {
+                f->after = it;
+                f->after_offset = offset;
+                return 1;
+            }
+        }
+        if (k < 0 || !from_after) break;
+        /* offsets out of order in the batch (a crafted one): from the first after all */
+        from_after = false;
+        it = f->it;
+    }
+    return k < 0 ? -1 : 0;
+}
+
+int ss_an_fetch(ss_analysis *a, const ss_an_copy *c, ss_record *r, ss_error *err) {
+    return ss_an_fetch_offset(a, c->batch, c->offset, r, err);
+}

@@ -1,0 +1,1420 @@
+/* segscan - verify a partition: the .log segments against themselves and
+ * against the files beside them (.index, .timeindex, .txnindex, producer
+ * .snapshot, leader-epoch-checkpoint). See include/segscan/verify.h for the
+ * list of checks; the Kafka facts they rest on are in DESIGN.md section 3:
+ *
+ *  - OffsetIndex: LogSegment.append adds (largest offset of the append,
+ *    position of its first batch) every index.interval.bytes; on a follower an
+ *    append holds several batches. The log cleaner appends the same way.
+ *  - TimeIndex: (max timestamp so far, offset of that timestamp) at the same
+ *    moments; TimeIndex.maybeAppend only appends a larger timestamp and never
+ *    a smaller offset. Which offset "holds" the timestamp differs by version
+ *    (the record carrying it, or the batch's last offset).
+ *  - Both are preallocated (10 MiB by default) and zero-filled while their
+ *    segment is the active one; they are trimmed when it rolls or closes.
+ *  - TransactionIndex: one AbortedTxn(producerId, firstOffset, lastOffset =
+ *    the marker's offset, lastStableOffset) per ABORT marker, in the segment
+ *    holding the marker. firstOffset is the producer's currentTxnFirstOffset
+ *    (the marker's own offset for an empty transaction); lastStableOffset is
+ *    the first offset of the earliest other open transaction, else the
+ *    marker's offset + 1 (ProducerStateManager.lastStableOffset).
+ *  - ProducerStateManager: every batch with a producer id updates its entry
+ *    (a data batch with another epoch replaces the batch metadata; a
+ *    transactional data batch opens a transaction when none is open; a marker
+ *    closes it, sets the coordinator epoch and, with another epoch, clears the
+ *    batch metadata). A snapshot at offset N holds the state after every batch
+ *    below N.
+ *  - LeaderEpochFileCache: (epoch, first offset written in that epoch),
+ *    strictly increasing in both; truncated from the start to the log start
+ *    offset, so the first entry may start before (or inside) the first batch.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/grow.h"
+#include "base/reader.h"
+#include "segscan/base.h"
+#include "segscan/files.h"
+#include "segscan/verify.h"
+
+/* At most this many findings of one check in one file are listed; the rest are counted in one more. */
+#define FILE_CHECK_CAP 200
+
+/* ---- the checks ------------------------------------------------------------------ */
+
+typedef struct vcheck {
+    const char *name;
+    int severity;
+    const char *desc;
+} vcheck;
+
+static const vcheck checks[] = {
+    {"unreadable", SS_VSEV_ERROR, "a file could not be opened or read"},
+    {"batch-crc", SS_VSEV_DAMAGE, "a batch's stored CRC differs from the CRC of its bytes"},
+    {"log-damage", SS_VSEV_DAMAGE,
+     "mid-file damage in a .log: bad length, bad magic, undecodable records, garbage, a file cut while read"},
+    {"incomplete-tail", SS_VSEV_INCONSISTENCY,
+     "the last entry of a .log runs past the end of the file (unclean shutdown or a cut copy; Kafka's recovery "
+     "would truncate it)"},
+    {"log-zero-tail", SS_VSEV_INFO, "zero bytes after the last batch of a segment that is not the active one"},
+    {"offset-order", SS_VSEV_INCONSISTENCY,
+     "a batch's base offset is not above the last offset of the batch before it in the segment"},
+    {"segment-overlap", SS_VSEV_INCONSISTENCY,
+     "a segment's first batch starts at or below the last offset of the segment before it"},
+    {"segment-name", SS_VSEV_INCONSISTENCY,
+     "a segment's file name is above its first batch's base offset, or not above the previous segment's last "
+     "offset"},
+    {"index-missing", SS_VSEV_INFO, "no .index or .timeindex beside a non-empty segment (the broker rebuilds it)"},
+    {"index-size", SS_VSEV_DAMAGE, "an .index or .timeindex whose size is not a multiple of its entry size"},
+    {"index-order", SS_VSEV_INCONSISTENCY, "offset index entries whose offsets or positions do not increase"},
+    {"index-entry", SS_VSEV_INCONSISTENCY,
+     "an offset index entry not at a batch boundary, or whose batch starts above its offset, or whose offset is "
+     "not the last offset of a batch at or after its position"},
+    {"index-past-eof", SS_VSEV_INCONSISTENCY,
+     "an offset index entry whose position or offset lies past the end of the log"},
+    {"index-preallocated", SS_VSEV_INFO,
+     "a zero-filled preallocated index tail beside a segment that is not the active one"},
+    {"timeindex-order", SS_VSEV_INCONSISTENCY, "time index entries whose timestamps or offsets do not increase"},
+    {"timeindex-entry", SS_VSEV_INCONSISTENCY,
+     "a time index entry (T, O) whose offset O is in no batch, or whose batch's maxTimestamp is not T"},
+    {"timeindex-past-eof", SS_VSEV_INCONSISTENCY, "a time index entry whose offset lies past the end of the log"},
+    {"txnindex-damage", SS_VSEV_DAMAGE, "a .txnindex entry of an unknown version, or a partial entry"},
+    {"txnindex-no-marker", SS_VSEV_INCONSISTENCY,
+     "a .txnindex entry without the ABORT marker of its producer at its lastOffset in the segment"},
+    {"txnindex-missing-entry", SS_VSEV_INCONSISTENCY,
+     "an ABORT marker of a transaction with data in the log, without its .txnindex entry (info when the partition "
+     "shows compaction)"},
+    {"txnindex-entry", SS_VSEV_INCONSISTENCY,
+     "a .txnindex entry whose firstOffset or lastStableOffset disagrees with the log (info when the partition "
+     "shows compaction)"},
+    {"snapshot-corrupt", SS_VSEV_DAMAGE, "a producer snapshot that Kafka cannot read (schema, version or CRC)"},
+    {"snapshot-state", SS_VSEV_INCONSISTENCY,
+     "the newest producer snapshot disagrees with the producer state the log implies at its offset (info when "
+     "the partition shows compaction: offset gaps, empty batches, a delete horizon)"},
+    {"snapshot-unexplained", SS_VSEV_INFO,
+     "a snapshot entry the log cannot explain (data in deleted segments, no batch metadata)"},
+    {"snapshot-missing-producer", SS_VSEV_INFO,
+     "a producer the log implies is not in the snapshot (expired: producer.id.expiration.ms)"},
+    {"snapshot-beyond-log-end", SS_VSEV_INCONSISTENCY, "a producer snapshot whose offset is above the log end offset"},
+    {"leader-epoch-damage", SS_VSEV_DAMAGE, "a leader-epoch-checkpoint Kafka cannot read"},
+    {"leader-epoch-order", SS_VSEV_INCONSISTENCY,
+     "leader-epoch-checkpoint entries whose epochs or start offsets do not increase"},
+    {"leader-epoch", SS_VSEV_INCONSISTENCY,
+     "a batch's partitionLeaderEpoch differs from the epoch the leader-epoch-checkpoint gives its offset, an "
+     "epoch starts inside a batch, or an epoch starts past the log end offset"},
+    {"incomplete-input", SS_VSEV_INFO,
+     "not every segment of the partition directory was given: the checks that need them all were left out"},
+    {"file-grew", SS_VSEV_INFO, "a .log grew while it was read; only what it held at open was checked"},
+    {"batch-too-large", SS_VSEV_INFO, "a batch larger than --max-batch-bytes could not be decompressed to check it"},
+    {"more-findings", SS_VSEV_INFO, "more findings of one check in one file than are listed"},
+};
+
+bool ss_vcheck_at(size_t i, const char **name, int *severity, const char **desc) {
+    if (i >= sizeof checks / sizeof checks[0]) return false;
+    if (name) *name = checks[i].name;
+    if (severity) *severity = checks[i].severity;
+    if (desc) *desc = checks[i].desc;
+    return true;
+}
+
+static int check_severity(const char *name) {
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (!strcmp(checks[i].name, name)) return checks[i].severity;
+    return SS_VSEV_INFO;
+}
+
+const char *ss_vseverity_name(int severity) {
+    switch (severity) {
+    case SS_VSEV_INFO: return "info";
+    case SS_VSEV_INCONSISTENCY: return "inconsistency";
+    case SS_VSEV_DAMAGE: return "damage";
+    case SS_VSEV_ERROR: return "error";
+    default: return "unknown";
+    }
+}
+
+void ss_verify_opts_default(ss_verify_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
+}
+
+/* ---- small containers ---------------------------------------------------------- */
+
+enum { VB_VALID = 1, VB_CONTROL = 2, VB_TXN = 4 };
+
+/* What verify keeps of one batch of a segment. */
+typedef struct vb {
+    uint64_t pos;
+    int64_t base, last;
+    int64_t max_ts;
+    uint32_t size;
+    int32_t ple; /* partitionLeaderEpoch, -1 for legacy */
+    int8_t magic;
+    uint8_t flags;
+} vb;
+
+typedef struct vbvec {
+    vb *v;
+    size_t n, cap;
+} vbvec;
+
+static bool vb_push(vbvec *a, const vb *b) {
+    if (!SS_GROW(a->v, a->n, a->cap, 256)) return false;
+    a->v[a->n++] = *b;
+    return true;
+}
+
+/* Producer state of one producer id, as ProducerStateManager keeps it. */
+typedef struct pst {
+    int64_t pid; /* -1: empty slot */
+    int16_t epoch;
+    bool has_batch;
+    int32_t last_seq;
+    int64_t last_offset;
+    int32_t offset_delta;
+    int64_t timestamp;
+    int32_t coord_epoch;
+    int64_t txn_first; /* currentTxnFirstOffset, -1 none */
+} pst;
+
+typedef struct pmap {
+    pst *slots;
+    size_t cap, n;
+} pmap;
+
+static uint64_t pid_hash(int64_t pid) {
+    uint64_t x = (uint64_t)pid;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static bool pmap_grow(pmap *m) {
+    size_t nc = m->cap ? m->cap * 2 : 64;
+    pst *ns = malloc(nc * sizeof *ns);
+    if (!ns) return false;
+    for (size_t i = 0; i < nc; i++) ns[i].pid = -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->slots[i].pid < 0) continue;
+        size_t h = (size_t)(pid_hash(m->slots[i].pid) & (nc - 1));
+        while (ns[h].pid >= 0) h = (h + 1) & (nc - 1);
+        ns[h] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = ns;
+    m->cap = nc;
+    return true;
+}
+
+static pst *pmap_find(const pmap *m, int64_t pid) {
+    if (!m->cap) return NULL;
+    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
+    while (m->slots[h].pid >= 0) {
+        if (m->slots[h].pid == pid) return &m->slots[h];
+        h = (h + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+/* The entry of pid, created as ProducerStateEntry.empty when absent; NULL when out of memory. */
+static pst *pmap_get(pmap *m, int64_t pid) {
+    pst *p = pmap_find(m, pid);
+    if (p) return p;
+    if ((m->n + 1) * 2 > m->cap && !pmap_grow(m)) return NULL;
+    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
+    while (m->slots[h].pid >= 0) h = (h + 1) & (m->cap - 1);
+    p = &m->slots[h];
+    memset(p, 0, sizeof *p);
+    p->pid = pid;
+    p->epoch = -1;
+    p->last_seq = -1;
+    p->last_offset = -1;
+    p->coord_epoch = -1;
+    p->txn_first = -1;
+    p->timestamp = -1;
+    m->n++;
+    return p;
+}
+
+static bool pmap_copy(pmap *dst, const pmap *src) {
+    dst->cap = src->cap;
+    dst->n = src->n;
+    dst->slots = NULL;
+    if (!src->cap) return true;
+    dst->slots = malloc(src->cap * sizeof *dst->slots);
+    if (!dst->slots) return false;
+    memcpy(dst->slots, src->slots, src->cap * sizeof *dst->slots);
+    return true;
+}
+
+/* An ABORT or COMMIT marker of the segment being read. */
+typedef struct vmarker {
+    int64_t pid;
+    int64_t offset;
+    uint64_t pos;
+    bool abort;
+    bool matched;
+    bool open;     /* the log shows data of the transaction this marker ends */
+    int64_t first; /* the aborted transaction's first offset the log implies */
+    int64_t lso;   /* the last stable offset the log implies */
+} vmarker;
+
+typedef struct mvec {
+    vmarker *v;
+    size_t n, cap;
+} mvec;
+
+static bool mk_push(mvec *a, const vmarker *m) {
+    if (!SS_GROW(a->v, a->n, a->cap, 16)) return false;
+    a->v[a->n++] = *m;
+    return true;
+}
+
+/* A snapshot file of the partition directory. */
+typedef struct vsnap {
+    char *path;
+    int64_t offset;
+    ss_errkind kind;
+    ss_error err;
+    ss_snapshot snap;
+} vsnap;
+
+/* Per leader-epoch-checkpoint entry: what the batches said about it. */
+typedef struct epinfo {
+    uint64_t line_pos;      /* byte position of its line */
+    uint64_t bad;           /* batches whose epoch differs */
+    uint64_t first_bad_pos; /* the first of them */
+    int64_t first_bad_offset;
+    int32_t first_bad_epoch;
+    const char *first_bad_file;
+    bool inside; /* the epoch starts inside a batch */
+    uint64_t inside_pos;
+    const char *inside_file;
+    int64_t inside_base, inside_last;
+} epinfo;
+
+/* ---- the verification context ----------------------------------------------------- */
+
+typedef struct vctx {
+    const ss_input_partition *ip;
+    ss_verify_cb cb;
+    void *cbctx;
+    ss_vstats *st;
+    ss_decoder *dec;
+    ss_window win; /* batches copied here (ss_walker_next_copy) */
+    bool nomem;
+
+    bool complete;         /* every segment of the directory is among the inputs */
+    int64_t active_offset; /* name offset of the directory's last segment, -1 unknown */
+
+    pmap ps;           /* producer state so far */
+    int64_t log_first; /* first base offset of a valid batch in the partition, -1 none */
+    int64_t log_end;   /* last offset + 1 of the last valid batch, -1 none */
+    bool have_prev;
+    int64_t prev_last; /* last offset of the previous valid batch (partition-wide) */
+    bool compacted;    /* offset gaps, empty batches, a delete horizon, or a segment starting after its name */
+    const char *prev_seg_path;
+    int64_t prev_seg_last; /* last offset of the previous segment holding a valid batch */
+
+    /* the producer snapshot compared with the log */
+    vsnap *snaps;
+    size_t nsnaps;
+    vsnap *newest; /* the newest readable snapshot, or NULL */
+    bool captured;
+    pmap at_snap; /* producer state at newest->offset */
+
+    /* leader-epoch-checkpoint */
+    char *epoch_path;
+    bool have_epochs;
+    ss_checkpoint epochs;
+    epinfo *epi;
+    uint64_t noentry_batches; /* batches with an epoch but no entry covering them */
+    uint64_t noentry_pos;
+    int64_t noentry_offset;
+    int32_t noentry_epoch;
+    const char *noentry_file;
+
+    /* per-file caps */
+    const char *cap_file;
+    struct {
+        const char *check;
+        uint64_t n;
+    } caps[8];
+    size_t ncaps;
+} vctx;
+
+static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt,
+                 ...) {
+    ss_vfinding f;
+    memset(&f, 0, sizeof f);
+    f.check = check;
+    f.severity = sev;
+    f.partition = c->ip->name;
+    f.file = file ? file : c->ip->path;
+    f.position = pos;
+    f.offset = off;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    va_end(ap);
+    c->st->findings[sev]++;
+    if (c->cb) c->cb(c->cbctx, &f);
+}
+
+#define FIND(c, check, file, pos, off, ...) emit((c), (check), check_severity(check), (file), (pos), (off), __VA_ARGS__)
+
+/* Findings of one check in one file beyond FILE_CHECK_CAP are counted, not listed. */
+static void caps_reset(vctx *c, const char *file) {
+    c->cap_file = file;
+    c->ncaps = 0;
+}
+
+static bool cap_ok(vctx *c, const char *check) {
+    for (size_t i = 0; i < c->ncaps; i++)
+        if (c->caps[i].check == check) return ++c->caps[i].n <= FILE_CHECK_CAP;
+    if (c->ncaps < sizeof c->caps / sizeof c->caps[0]) {
+        c->caps[c->ncaps].check = check;
+        c->caps[c->ncaps].n = 1;
+        c->ncaps++;
+    }
+    return true;
+}
+
+static void caps_flush(vctx *c) {
+    for (size_t i = 0; i < c->ncaps; i++)
+        if (c->caps[i].n > FILE_CHECK_CAP)
+            FIND(c, "more-findings", c->cap_file, 0, -1,
+                 "%" PRIu64 " more %s findings in this file are not listed (%" PRIu64 " in all)",
+                 c->caps[i].n - FILE_CHECK_CAP, c->caps[i].check, c->caps[i].n);
+    c->ncaps = 0;
+}
+
+/* A finding about state the log implies: information when the partition shows compaction. */
+#define STATE_SEV(c, check) ((c)->compacted ? SS_VSEV_INFO : check_severity(check))
+#define FINDSC(c, check, file, pos, off, ...)                                                                          \
+    do {                                                                                                               \
+        if (cap_ok((c), (check))) emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);          \
+    } while (0)
+
+#define FINDC(c, check, file, pos, off, ...)                                                                           \
+    do {                                                                                                               \
+        if (cap_ok((c), (check))) FIND((c), (check), (file), (pos), (off), __VA_ARGS__);                               \
+    } while (0)
+
+static char *path_join(const char *dir, const char *name) {
+    size_t a = strlen(dir), b = strlen(name);
+    char *s = malloc(a + b + 2);
+    if (!s) return NULL;
+    memcpy(s, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/') s[k++] = '/';
+    memcpy(s + k, name, b + 1);
+    return s;
+}
+
+/* The file beside a segment: "<dir>/<20 digits>.log" -> "<dir>/<20 digits><suffix>". */
+static char *sibling(const char *log_path, const char *suffix) {
+    size_t n = strlen(log_path);
+    if (n < 4 || strcmp(log_path + n - 4, ".log") != 0) return NULL;
+    size_t m = strlen(suffix);
+    char *s = malloc(n - 4 + m + 1);
+    if (!s) return NULL;
+    memcpy(s, log_path, n - 4);
+    memcpy(s + n - 4, suffix, m + 1);
+    return s;
+}
+
+static bool file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static bool digits20(const char *name) {
+    for (int i = 0; i < 20; i++)
+        if (name[i] < '0' || name[i] > '9') return false;
+    return true;
+}
+
+static int64_t offset20(const char *name) {
+    int64_t v = 0;
+    for (int i = 0; i < 20; i++) {
+        if (v > (INT64_MAX - 9) / 10) return -1;
+        v = v * 10 + (name[i] - '0');
+    }
+    return v;
+}
+
+/* ---- the partition directory ------------------------------------------------------ */
+
+static int cmp_snap(const void *a, const void *b) {
+    const vsnap *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Count the directory's segments, note the last one, read its snapshots. */
+static void scan_dir(vctx *c) {
+    const ss_input_partition *ip = c->ip;
+    c->complete = false;
+    c->active_offset = ip->nsegments ? ip->segments[ip->nsegments - 1].name_offset : -1;
+    if (!ip->is_dir) return;
+    DIR *d = opendir(ip->path);
+    if (!d) {
+        FIND(c, "unreadable", ip->path, 0, -1, "cannot list the partition directory: %s", strerror(errno));
+        return;
+    }
+    size_t logs = 0;
+    int64_t max_log = -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (strlen(n) < 20 || !digits20(n)) continue;
+        if (!strcmp(n + 20, ".log")) {
+            logs++;
+            int64_t o = offset20(n);
+            if (o > max_log) max_log = o;
+        } else if (!strcmp(n + 20, ".snapshot")) {
+            vsnap *ns = realloc(c->snaps, (c->nsnaps + 1) * sizeof *ns);
+            if (!ns) {
+                c->nomem = true;
+                break;
+            }
+            c->snaps = ns;
+            vsnap *s = &c->snaps[c->nsnaps];
+            memset(s, 0, sizeof *s);
+            s->path = path_join(ip->path, n);
+            if (!s->path) {
+                c->nomem = true;
+                break;
+            }
+            s->offset = offset20(n);
+            c->nsnaps++;
+        }
+    }
+    closedir(d);
+    size_t given = 0;
+    for (size_t j = 0; j < ip->nsegments; j++)
+        if (!ip->segments[j].temporary) given++;
+    c->complete = given == logs;
+    if (max_log >= 0) c->active_offset = max_log;
+    if (c->nsnaps > 1) qsort(c->snaps, c->nsnaps, sizeof *c->snaps, cmp_snap);
+    for (size_t k = 0; k < c->nsnaps; k++) {
+        vsnap *s = &c->snaps[k];
+        s->kind = ss_snapshot_read(s->path, &s->snap, &s->err);
+        c->st->snapshot_files++;
+        if (s->kind == SS_E_OK) c->newest = s;
+    }
+    if (!c->complete) {
+        c->newest = NULL;
+        if (c->nsnaps || file_exists(c->epoch_path ? c->epoch_path : ""))
+            FIND(c, "incomplete-input", ip->path, 0, -1,
+                 "%zu of the directory's %zu segments were given: the producer snapshot and "
+                 "leader-epoch-checkpoint are not compared with the log",
+                 given, logs);
+    }
+}
+
+/* Byte positions of the lines of a text file (BufferedReader's line ends). */
+static uint64_t *line_starts(const char *path, size_t *nlines) {
+    *nlines = 0;
+    ss_segment *seg;
+    ss_error err;
+    if (ss_segment_open(path, &seg, &err) != SS_E_OK) return NULL;
+    const uint8_t *p = ss_segment_data(seg);
+    uint64_t n = ss_segment_size(seg);
+    size_t cap = 16, k = 0;
+    uint64_t *v = malloc(cap * sizeof *v);
+    if (!v) {
+        ss_segment_close(seg);
+        return NULL;
+    }
+    uint64_t i = 0;
+    while (i < n) {
+        if (k == cap) {
+            uint64_t *nv = realloc(v, cap * 2 * sizeof *nv);
+            if (!nv) break;
+            v = nv;
+            cap *= 2;
+        }
+        v[k++] = i;
+        while (i < n && p[i] != '\n' && p[i] != '\r') i++;
+        if (i < n) i += (p[i] == '\r' && i + 1 < n && p[i + 1] == '\n') ? 2 : 1;
+    }
+    ss_segment_close(seg);
+    *nlines = k;
+    return v;
+}
+
+static void epoch_path_init(vctx *c) {
+    const ss_input_partition *ip = c->ip;
+    if (!ip->is_dir) return;
+    c->epoch_path = path_join(ip->path, "leader-epoch-checkpoint");
+    if (!c->epoch_path) {
+        c->nomem = true;
+        return;
+    }
+}
+
+static void load_epochs(vctx *c) {
+    if (!c->epoch_path || !c->complete || !file_exists(c->epoch_path)) return;
+    ss_error err;
+    c->st->epoch_files++;
+    ss_errkind k = ss_checkpoint_read(c->epoch_path, SS_CKPT_LEADER_EPOCH, &c->epochs, &err);
+    if (k == SS_E_IO || k == SS_E_NOMEM) {
+        FIND(c, "unreadable", c->epoch_path, 0, -1, "%s", err.msg);
+        return;
+    }
+    if (k != SS_E_OK) {
+        FIND(c, "leader-epoch-damage", c->epoch_path, err.position, -1, "%s", err.msg);
+        return;
+    }
+    c->have_epochs = true;
+    c->st->epoch_entries += c->epochs.n;
+    c->epi = calloc(c->epochs.n ? c->epochs.n : 1, sizeof *c->epi);
+    if (!c->epi) {
+        c->nomem = true;
+        c->have_epochs = false;
+        return;
+    }
+    size_t nl = 0;
+    uint64_t *ls = line_starts(c->epoch_path, &nl);
+    for (size_t i = 0; i < c->epochs.n; i++) c->epi[i].line_pos = ls && i + 2 < nl ? ls[i + 2] : 0;
+    free(ls);
+    for (size_t i = 1; i < c->epochs.n; i++) {
+        const ss_epoch_entry *a = &c->epochs.epochs[i - 1], *b = &c->epochs.epochs[i];
+        if (b->epoch <= a->epoch || b->start_offset <= a->start_offset)
+            FIND(c, "leader-epoch-order", c->epoch_path, c->epi[i].line_pos, b->start_offset,
+                 "entry %zu (epoch %" PRId32 ", start offset %" PRId64 ") does not follow entry %zu (epoch %" PRId32
+                 ", start offset %" PRId64 "): both must increase",
+                 i, b->epoch, b->start_offset, i - 1, a->epoch, a->start_offset);
+    }
+}
+
+/* The entry covering offset o: the last one whose start offset is <= o; -1 when none. */
+static long epoch_entry_for(const ss_checkpoint *e, int64_t o) {
+    size_t lo = 0, hi = e->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (e->epochs[mid].start_offset <= o) lo = mid + 1;
+        else hi = mid;
+    }
+    return (long)lo - 1;
+}
+
+static void epoch_batch(vctx *c, const char *file, const vb *b) {
+    if (!c->have_epochs || b->magic < 2 || b->ple < 0 || !(b->flags & VB_VALID)) return;
+    const ss_checkpoint *e = &c->epochs;
+    long k = epoch_entry_for(e, b->base);
+    /* an epoch (other than the first) starting inside this batch */
+    size_t nx = (size_t)(k + 1);
+    if (nx > 0 && nx < e->n && e->epochs[nx].start_offset <= b->last && !c->epi[nx].inside) {
+        c->epi[nx].inside = true;
+        c->epi[nx].inside_pos = b->pos;
+        c->epi[nx].inside_file = file;
+        c->epi[nx].inside_base = b->base;
+        c->epi[nx].inside_last = b->last;
+    }
+    if (k < 0) {
+        /* Before the first entry: data below a log start offset the cache was truncated to. */
+        if (e->n && b->ple <= e->epochs[0].epoch) return;
+        if (!c->noentry_batches++) {
+            c->noentry_pos = b->pos;
+            c->noentry_offset = b->base;
+            c->noentry_epoch = b->ple;
+            c->noentry_file = file;
+        }
+        return;
+    }
+    if (e->epochs[k].epoch == b->ple) return;
+    epinfo *x = &c->epi[k];
+    if (!x->bad++) {
+        x->first_bad_pos = b->pos;
+        x->first_bad_offset = b->base;
+        x->first_bad_epoch = b->ple;
+        x->first_bad_file = file;
+    }
+}
+
+static void finish_epochs(vctx *c) {
+    if (!c->have_epochs) return;
+    const ss_checkpoint *e = &c->epochs;
+    int64_t leo = c->log_end > c->active_offset ? c->log_end : c->active_offset;
+    for (size_t i = 0; i < e->n; i++) {
+        const epinfo *x = &c->epi[i];
+        const ss_epoch_entry *en = &e->epochs[i];
+        if (x->bad)
+            FIND(c, "leader-epoch", c->epoch_path, x->line_pos, en->start_offset,
+                 "entry (epoch %" PRId32 ", start offset %" PRId64 ") covers %" PRIu64
+                 " batch(es) of another epoch; the first: baseOffset %" PRId64 " with partitionLeaderEpoch %" PRId32
+                 " at byte %" PRIu64 " of %s",
+                 en->epoch, en->start_offset, x->bad, x->first_bad_offset, x->first_bad_epoch, x->first_bad_pos,
+                 x->first_bad_file);
+        if (x->inside && i > 0)
+            FIND(c, "leader-epoch", c->epoch_path, x->line_pos, en->start_offset,
+                 "epoch %" PRId32 " starts at offset %" PRId64 ", inside the batch %" PRId64 "..%" PRId64
+                 " at byte %" PRIu64 " of %s",
+                 en->epoch, en->start_offset, x->inside_base, x->inside_last, x->inside_pos, x->inside_file);
+        if (leo >= 0 && en->start_offset > leo)
+            FIND(c, "leader-epoch", c->epoch_path, x->line_pos, en->start_offset,
+                 "epoch %" PRId32 " starts at offset %" PRId64 ", past the log end offset %" PRId64, en->epoch,
+                 en->start_offset, leo);
+    }
+    if (c->noentry_batches)
+        FIND(c, "leader-epoch", c->noentry_file, c->noentry_pos, c->noentry_offset,
+             "%" PRIu64 " batch(es) have a partitionLeaderEpoch no leader-epoch-checkpoint entry covers; the first: "
+             "baseOffset %" PRId64 " with epoch %" PRId32 " (%s)",
+             c->noentry_batches, c->noentry_offset, c->noentry_epoch, c->epoch_path);
+}
+
+/* ---- producer state -------------------------------------------------------------- */
+
+static void capture_snapshot_state(vctx *c) {
+    if (c->captured || !c->newest) return;
+    c->captured = true;
+    if (!pmap_copy(&c->at_snap, &c->ps)) c->nomem = true;
+}
+
+/* A data batch with a producer id (ProducerAppendInfo.appendDataBatch). */
+static void state_data(vctx *c, const ss_batch *b) {
+    pst *p = pmap_get(&c->ps, b->producer_id);
+    if (!p) {
+        c->nomem = true;
+        return;
+    }
+    p->epoch = b->producer_epoch;
+    p->has_batch = true;
+    p->last_seq = b->last_sequence;
+    p->last_offset = b->last_offset;
+    p->offset_delta = (int32_t)(b->last_offset - b->base_offset);
+    p->timestamp = b->max_timestamp;
+    if (b->transactional && p->txn_first < 0) p->txn_first = b->base_offset;
+}
+
+/* ProducerStateManager.lastStableOffset for a transaction of pid completed at `offset`. */
+static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
+    int64_t lso = INT64_MAX;
+    for (size_t i = 0; i < c->ps.cap; i++) {
+        const pst *p = &c->ps.slots[i];
+        if (p->pid < 0 || p->pid == pid || p->txn_first < 0) continue;
+        if (p->txn_first < lso) lso = p->txn_first;
+    }
+    return lso == INT64_MAX ? offset + 1 : lso;
+}
+
+/* A transaction marker (ProducerAppendInfo.appendEndTxnMarker). */
+static void state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *markers, uint64_t pos) {
+    bool abort = r->control_type == SS_CTRL_ABORT;
+    pst *p = pmap_get(&c->ps, b->producer_id);
+    if (!p) {
+        c->nomem = true;
+        return;
+    }
+    vmarker m = {.pid = b->producer_id, .offset = b->base_offset, .pos = pos, .abort = abort};
+    m.open = p->txn_first >= 0;
+    m.first = m.open ? p->txn_first : b->base_offset;
+    m.lso = lso_after(c, b->producer_id, b->base_offset);
+    if (!mk_push(markers, &m)) c->nomem = true;
+    if (p->epoch != b->producer_epoch) {
+        p->has_batch = false;
+        p->last_seq = -1;
+        p->last_offset = -1;
+        p->offset_delta = 0;
+        p->epoch = b->producer_epoch;
+    }
+    p->txn_first = -1;
+    p->coord_epoch = r->coordinator_epoch;
+    p->timestamp = r->timestamp;
+}
+
+/* ---- one segment: the .log -------------------------------------------------------- */
+
+typedef struct segres {
+    vbvec bs;
+    mvec markers;
+    uint64_t end_complete; /* end of the last complete batch (where a tail starts) */
+    uint64_t file_size;
+    bool monotonic;       /* valid batches' offsets increase */
+    int64_t last_offset;  /* last offset of the last valid batch, -1 none */
+    int64_t first_offset; /* base offset of the first valid batch, -1 none */
+} segres;
+
+/* Start reading batch b's records; false (a finding made) when they cannot be. */
+static bool records_begin(vctx *c, const char *path, const ss_batch *b, ss_rec_iter *it) {
+    ss_error err;
+    if (ss_records_begin(c->dec, b, it, &err) == SS_E_OK) return true;
+    if (err.kind == SS_E_TOO_LARGE) FIND(c, "batch-too-large", path, b->position, b->base_offset, "%s", err.msg);
+    else FIND(c, "log-damage", path, b->position, b->base_offset, "%s [%s]", err.msg, ss_errkind_name(err.kind));
+    return false;
+}
+
+/* Every record of data batch b decodes (a consumer could read them all), as
+ * kafka-dump-log --deep-iteration reads them: a CRC proves the bytes are the
+ * ones written, not that a consumer can read them. */
+static void data_records(vctx *c, const char *path, const ss_batch *b) {
+    ss_rec_iter it;
+    ss_record r;
+    ss_error err;
+    if (!records_begin(c, path, b, &it)) return;
+    int n;
+    while ((n = ss_records_next(&it, &r, &err)) == 1) {}
+    if (n < 0) FIND(c, "log-damage", path, b->position, b->base_offset, "%s [%s]", err.msg, ss_errkind_name(err.kind));
+}
+
+static void control_batch(vctx *c, const char *path, const ss_batch *b, mvec *markers) {
+    ss_rec_iter it;
+    ss_record r;
+    ss_error err;
+    if (!records_begin(c, path, b, &it)) return;
+    int n = ss_records_next(&it, &r, &err);
+    if (n < 0) {
+        FIND(c, "log-damage", path, b->position, b->base_offset, "%s [%s]", err.msg, ss_errkind_name(err.kind));
+        return;
+    }
+    /* An empty control batch: the cleaner removed the marker, nothing to apply. */
+    if (n == 0 || b->producer_id < 0) return;
+    if (r.control_type == SS_CTRL_ABORT || r.control_type == SS_CTRL_COMMIT) {
+        if (r.control_type == SS_CTRL_ABORT) c->st->abort_markers++;
+        state_marker(c, b, &r, markers, b->position);
+    }
+}
+
+static void walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset, bool active, segres *R) {
+    ss_walker w;
+    ss_walker_init(&w, seg, UINT64_MAX);
+    ss_walker_set_decoder(&w, c->dec);
+    ss_event ev;
+    bool first_in_seg = true;
+    int64_t seg_prev_last = 0;
+    bool seg_have_prev = false;
+    R->monotonic = true;
+    R->last_offset = -1;
+    R->first_offset = -1;
+    R->file_size = ss_segment_size(seg);
+    c->st->log_bytes += R->file_size;
+    for (;;) {
+        ss_event_kind k = ss_walker_next_copy(&w, &c->win, &ev);
+        if (k == SS_EV_END) break;
+        if (k == SS_EV_DAMAGE) {
+            if (ev.err.kind == SS_E_CRC_MISMATCH)
+                FINDC(c, "batch-crc", path, ev.err.position, ev.err.base_offset, "%s", ev.err.msg);
+            else
+                FINDC(c, "log-damage", path, ev.err.position, ev.err.base_offset, "%s (%" PRIu64 " bytes) [%s]",
+                      ev.err.msg, ev.err.length, ss_errkind_name(ev.err.kind));
+            continue;
+        }
+        const ss_batch *b = &ev.batch;
+        c->st->batches++;
+        if (b->control) c->st->control_batches++;
+        vb x = {.pos = b->position,
+                .base = b->base_offset,
+                .last = b->last_offset,
+                .max_ts = b->max_timestamp,
+                .size = b->size,
+                .ple = b->partition_leader_epoch,
+                .magic = b->magic};
+        if (b->crc_valid) x.flags |= VB_VALID;
+        if (b->control) x.flags |= VB_CONTROL;
+        if (b->transactional) x.flags |= VB_TXN;
+        if (!vb_push(&R->bs, &x)) {
+            c->nomem = true;
+            return;
+        }
+        if (!b->crc_valid) {
+            R->monotonic = false; /* its header is not trusted: no binary searches over it */
+            continue;             /* its damage event follows */
+        }
+
+        /* offsets */
+        bool first_seen = first_in_seg;
+        if (first_in_seg) {
+            first_in_seg = false;
+            R->first_offset = b->base_offset;
+            if (name_offset >= 0 && name_offset > b->base_offset)
+                FIND(c, "segment-name", path, 0, b->base_offset,
+                     "the file name says offset %" PRId64 ", above its first batch's base offset %" PRId64, name_offset,
+                     b->base_offset);
+            if (c->have_prev && b->base_offset <= c->prev_last)
+                FIND(c, "segment-overlap", path, b->position, b->base_offset,
+                     "the first batch (offsets %" PRId64 "..%" PRId64 ") overlaps %s, whose last offset is %" PRId64,
+                     b->base_offset, b->last_offset, c->prev_seg_path, c->prev_last);
+        } else if (seg_have_prev && b->base_offset <= seg_prev_last) {
+            R->monotonic = false;
+            FINDC(c, "offset-order", path, b->position, b->base_offset,
+                  "batch %" PRId64 "..%" PRId64 " does not follow the previous batch's last offset %" PRId64,
+                  b->base_offset, b->last_offset, seg_prev_last);
+        }
+        if (b->last_offset < b->base_offset) R->monotonic = false;
+        /* Signs of the log cleaner, which removes data and transaction markers: the state the log
+         * implies is then not the state the broker had, and findings built on it are information. */
+        if ((c->have_prev && b->base_offset > c->prev_last + 1) || b->has_delete_horizon ||
+            (b->magic >= 2 && b->count == 0) || (first_seen && name_offset >= 0 && b->base_offset > name_offset))
+            c->compacted = true;
+        seg_have_prev = true;
+        seg_prev_last = b->last_offset;
+        R->last_offset = b->last_offset;
+        if (c->log_first < 0) c->log_first = b->base_offset;
+        if (b->last_offset + 1 > c->log_end) c->log_end = b->last_offset + 1;
+        c->have_prev = true;
+        c->prev_last = b->last_offset;
+
+        /* producer state, the snapshot's view of it, leader epochs */
+        if (c->newest && !c->captured && b->base_offset >= c->newest->offset) capture_snapshot_state(c);
+        bool producer = b->magic >= 2 && b->producer_id >= 0;
+        if (producer && b->control) {
+            control_batch(c, path, b, &R->markers);
+        } else {
+            data_records(c, path, b);
+            if (producer) state_data(c, b);
+        }
+        epoch_batch(c, path, &R->bs.v[R->bs.n - 1]);
+    }
+    R->end_complete = ev.file_size - ev.tail_bytes;
+    if (ev.tail_kind == SS_E_INCOMPLETE_TAIL)
+        FIND(c, "incomplete-tail", path, R->end_complete, -1,
+             "%" PRIu64 " bytes after the last complete batch do not form a complete batch (unclean shutdown or a "
+             "cut copy; Kafka's recovery would truncate them)",
+             ev.tail_bytes);
+    else if (ev.tail_kind == SS_E_ZERO_TAIL && !active)
+        FIND(c, "log-zero-tail", path, R->end_complete, -1,
+             "%" PRIu64 " zero bytes after the last batch of a segment that is not the active one", ev.tail_bytes);
+    if (ev.err.kind == SS_E_GREW) FIND(c, "file-grew", path, ev.err.position, -1, "%s", ev.err.msg);
+    if (R->last_offset >= 0) {
+        c->prev_seg_path = path;
+        c->prev_seg_last = R->last_offset;
+    }
+}
+
+/* ---- batch lookups ---------------------------------------------------------------- */
+
+/* The batch starting at byte pos, or -1. */
+static long batch_at(const vbvec *bs, uint64_t pos) {
+    size_t lo = 0, hi = bs->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (bs->v[mid].pos < pos) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < bs->n && bs->v[lo].pos == pos ? (long)lo : -1;
+}
+
+/* A batch at index >= from whose last offset is o. With increasing offsets
+ * (and no CRC-failed batch, whose header is not trusted and may break the
+ * order) a binary search; else a scan. */
+static bool ends_at_or_after(const vbvec *bs, size_t from, int64_t o, bool monotonic) {
+    if (monotonic) {
+        size_t lo = from, hi = bs->n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (bs->v[mid].last < o) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo < bs->n && bs->v[lo].last == o;
+    }
+    for (size_t j = from; j < bs->n; j++)
+        if (bs->v[j].last == o) return true;
+    return false;
+}
+
+/* The valid batch holding offset o, or -1. */
+static long batch_holding(const vbvec *bs, int64_t o, bool monotonic) {
+    if (monotonic) {
+        size_t lo = 0, hi = bs->n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (bs->v[mid].last < o) lo = mid + 1;
+            else hi = mid;
+        }
+        for (size_t j = lo; j < bs->n && bs->v[j].base <= o; j++)
+            if ((bs->v[j].flags & VB_VALID) && bs->v[j].last >= o) return (long)j;
+        return -1;
+    }
+    for (size_t j = 0; j < bs->n; j++)
+        if ((bs->v[j].flags & VB_VALID) && bs->v[j].base <= o && o <= bs->v[j].last) return (long)j;
+    return -1;
+}
+
+/* The largest record timestamp of the batch at b (Kafka's DumpLogSegments computes it so). */
+static bool record_max_ts(vctx *c, ss_segment *seg, const vb *x, int64_t *out) {
+    const uint8_t *data = ss_segment_data(seg);
+    uint64_t size = ss_segment_size(seg);
+    if (x->pos + x->size > size) return false;
+    ss_batch b;
+    ss_error err;
+    if (ss_batch_parse(data + x->pos, x->size, x->pos, false, c->dec, &b, &err) != SS_E_OK) return false;
+    ss_rec_iter it;
+    ss_record r;
+    if (ss_records_begin(c->dec, &b, &it, &err) != SS_E_OK) return false;
+    int64_t m = -1;
+    int n;
+    while ((n = ss_records_next(&it, &r, &err)) == 1)
+        if (r.timestamp > m) m = r.timestamp;
+    if (n < 0) return false;
+    *out = m;
+    return true;
+}
+
+/* ---- .index and .timeindex --------------------------------------------------------- */
+
+/* How many slots hold entries: a zero-filled preallocated tail is not entries. */
+static uint64_t index_entries(const ss_index *ix, bool *prealloc) {
+    *prealloc = false;
+    if (!ix->zero_tail) return ix->entries;
+    *prealloc = true;
+    uint64_t n = ix->listed;
+    if (n == 1) {
+        bool zero = true;
+        for (uint32_t i = 0; i < ix->entry_size && i < ix->file_size; i++)
+            if (ix->data[i]) zero = false;
+        if (zero) n = 0;
+    }
+    return n;
+}
+
+static void note_prealloc(vctx *c, const char *path, const ss_index *ix, uint64_t n, bool prealloc, bool active) {
+    if (prealloc && !active && ix->file_size > n * ix->entry_size)
+        FIND(c, "index-preallocated", path, n * ix->entry_size, -1,
+             "%" PRIu64 " zero bytes from entry %" PRIu64 " on: the preallocated space of an active segment, but this "
+             "segment is not the active one (indexes are trimmed when a segment rolls)",
+             ix->file_size - n * ix->entry_size, n);
+    if (!prealloc && ix->file_size % ix->entry_size)
+        FIND(c, "index-size", path, ix->entries * ix->entry_size, -1,
+             "%" PRIu64 " bytes, not a multiple of the %" PRIu32 "-byte entry (%" PRIu64 " bytes after the last "
+             "whole entry)",
+             ix->file_size, ix->entry_size, ix->file_size % ix->entry_size);
+}
+
+/* The index of kind `kind` beside log_path (suffix ".index" or ".timeindex", `what` its name in
+ * messages), opened for checking: a missing one is reported when the log holds bytes, an
+ * unreadable one is reported, and the entries in use are counted (*n) with the preallocated tail
+ * noted. NULL when there is nothing to check; else close it with index_end. */
+static ss_index *index_begin(vctx *c, const char *log_path, const char *suffix, ss_index_kind kind, const char *what,
+                             int64_t base, bool active, const segres *R, char **path, uint64_t *n) {
+    *path = sibling(log_path, suffix);
+    if (!*path) return NULL;
+    struct stat st;
+    ss_index *ix = NULL;
+    ss_error err;
+    if (stat(*path, &st) != 0 && errno == ENOENT) {
+        if (R->file_size > 0)
+            FIND(c, "index-missing", *path, 0, -1, "no %s beside %s (%" PRIu64 " bytes); not checked", what, log_path,
+                 R->file_size);
+    } else if (ss_index_open(*path, kind, base, &ix, &err) != SS_E_OK) {
+        FIND(c, "unreadable", *path, 0, -1, "%s", err.msg);
+        ix = NULL;
+    }
+    if (!ix) {
+        free(*path);
+        *path = NULL;
+        return NULL;
+    }
+    caps_reset(c, *path);
+    bool prealloc;
+    *n = index_entries(ix, &prealloc);
+    note_prealloc(c, *path, ix, *n, prealloc, active);
+    return ix;
+}
+
+static void index_end(vctx *c, ss_index *ix, char *path) {
+    caps_flush(c);
+    ss_index_close(ix);
+    free(path);
+}
+
+static void check_offset_index(vctx *c, const char *log_path, int64_t base, bool active, const segres *R) {
+    char *path;
+    uint64_t n;
+    ss_index *ix = index_begin(c, log_path, ".index", SS_INDEX_OFFSET, "offset index", base, active, R, &path, &n);
+    if (!ix) return;
+    c->st->index_files++;
+    c->st->index_entries += n;
+    const vbvec *bs = &R->bs;
+    ss_offset_entry prev = {0, 0};
+    for (uint64_t i = 0; i < n; i++) {
+        ss_offset_entry e = ss_index_offset_entry(ix, i);
+        uint64_t at = i * 8;
+        if (i > 0 && (e.offset <= prev.offset || e.position <= prev.position))
+            FINDC(c, "index-order", path, at, e.offset,
+                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 ") does not follow entry %" PRIu64
+                  " (offset %" PRId64 ", position %" PRId32 "): offsets and positions must increase",
+                  i, e.offset, e.position, i - 1, prev.offset, prev.position);
+        prev = e;
+        if (e.offset < base) {
+            FINDC(c, "index-entry", path, at, e.offset,
+                  "entry %" PRIu64 ": offset %" PRId64 " is below the segment's base offset %" PRId64, i, e.offset,
+                  base);
+            continue;
+        }
+        if (e.position < 0 || (uint64_t)e.position >= R->end_complete) {
+            FINDC(c, "index-past-eof", path, at, e.offset,
+                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the position is past the end of the "
+                  "log's batches (byte %" PRIu64 " of %" PRIu64 ")",
+                  i, e.offset, e.position, R->end_complete, R->file_size);
+            continue;
+        }
+        if (R->last_offset < 0 || e.offset > R->last_offset) {
+            FINDC(c, "index-past-eof", path, at, e.offset,
+                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the offset is past the log's last "
+                  "offset %" PRId64,
+                  i, e.offset, e.position, R->last_offset);
+            continue;
+        }
+        long k = batch_at(bs, (uint64_t)e.position);
+        if (k < 0) {
+            FINDC(c, "index-entry", path, at, e.offset,
+                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): no batch starts at that position", i,
+                  e.offset, e.position);
+            continue;
+        }
+        const vb *x = &bs->v[k];
+        if (x->base > e.offset) {
+            FINDC(c, "index-entry", path, at, e.offset,
+                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the batch there holds offsets %" PRId64
+                  "..%" PRId64 ", above the entry's offset",
+                  i, e.offset, e.position, x->base, x->last);
+            continue;
+        }
+        if (!ends_at_or_after(bs, (size_t)k, e.offset, R->monotonic))
+            FINDC(c, "index-entry", path, at, e.offset,
+                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): no batch at or after that position "
+                  "ends at offset %" PRId64 " (the batch there holds %" PRId64 "..%" PRId64 ")",
+                  i, e.offset, e.position, e.offset, x->base, x->last);
+    }
+    index_end(c, ix, path);
+}
+
+static void check_time_index(vctx *c, const char *log_path, ss_segment *seg, int64_t base, bool active,
+                             const segres *R) {
+    char *path;
+    uint64_t n;
+    ss_index *ix = index_begin(c, log_path, ".timeindex", SS_INDEX_TIME, "time index", base, active, R, &path, &n);
+    if (!ix) return;
+    c->st->timeindex_files++;
+    c->st->timeindex_entries += n;
+    const vbvec *bs = &R->bs;
+    ss_time_entry prev = {0, 0};
+    for (uint64_t i = 0; i < n; i++) {
+        ss_time_entry e = ss_index_time_entry(ix, i);
+        uint64_t at = i * 12;
+        if (i > 0 && (e.timestamp <= prev.timestamp || e.offset < prev.offset))
+            FINDC(c, "timeindex-order", path, at, e.offset,
+                  "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 ") does not follow entry %" PRIu64
+                  " (timestamp %" PRId64 ", offset %" PRId64 "): timestamps must increase, offsets must not decrease",
+                  i, e.timestamp, e.offset, i - 1, prev.timestamp, prev.offset);
+        prev = e;
+        if (e.offset < base) {
+            FINDC(c, "timeindex-entry", path, at, e.offset,
+                  "entry %" PRIu64 ": offset %" PRId64 " is below the segment's base offset %" PRId64, i, e.offset,
+                  base);
+            continue;
+        }
+        if (R->last_offset < 0 || e.offset > R->last_offset) {
+            FINDC(c, "timeindex-past-eof", path, at, e.offset,
+                  "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): the offset is past the log's last "
+                  "offset %" PRId64,
+                  i, e.timestamp, e.offset, R->last_offset);
+            continue;
+        }
+        long k = batch_holding(bs, e.offset, R->monotonic);
+        if (k < 0) {
+            FINDC(c, "timeindex-entry", path, at, e.offset,
+                  "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): no batch holds that offset", i,
+                  e.timestamp, e.offset);
+            continue;
+        }
+        const vb *x = &bs->v[k];
+        if (x->max_ts == e.timestamp) continue;
+        int64_t m;
+        if (record_max_ts(c, seg, x, &m) && m == e.timestamp) continue;
+        FINDC(c, "timeindex-entry", path, at, e.offset,
+              "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): the batch %" PRId64 "..%" PRId64
+              " at byte %" PRIu64 " has maxTimestamp %" PRId64,
+              i, e.timestamp, e.offset, x->base, x->last, x->pos, x->max_ts);
+    }
+    index_end(c, ix, path);
+}
+
+/* ---- .txnindex ------------------------------------------------------------------ */
+
+static void check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R) {
+    char *path = sibling(log_path, ".txnindex");
+    if (!path) return;
+    ss_txnindex *t = NULL;
+    ss_error err;
+    bool present = file_exists(path);
+    if (present && ss_txnindex_open(path, base, &t, &err) != SS_E_OK) {
+        FIND(c, "unreadable", path, 0, -1, "%s", err.msg);
+        free(path);
+        return;
+    }
+    caps_reset(c, path);
+    if (t) {
+        c->st->txnindex_files++;
+        c->st->txnindex_entries += t->entries;
+        for (uint64_t i = 0; i < t->entries; i++) {
+            ss_aborted_txn a;
+            uint64_t at = i * SS_ABORTED_TXN_SIZE;
+            if (ss_txnindex_entry(t, i, path, &a, &err, NULL, 0) != SS_E_OK) {
+                FINDC(c, "txnindex-damage", path, at, -1, "entry %" PRIu64 ": %s", i, err.msg);
+                continue;
+            }
+            vmarker *m = NULL, *other = NULL;
+            for (size_t k = 0; k < R->markers.n; k++) {
+                vmarker *x = &R->markers.v[k];
+                if (x->offset != a.last_offset) continue;
+                if (x->pid == a.producer_id && x->abort) m = x;
+                else other = x;
+            }
+            if (!m) {
+                if (other)
+                    FINDC(c, "txnindex-no-marker", path, at, a.last_offset,
+                          "entry %" PRIu64 " (producerId %" PRId64 ", firstOffset %" PRId64 ", lastOffset %" PRId64
+                          "): the marker at offset %" PRId64 " is %s of producer %" PRId64,
+                          i, a.producer_id, a.first_offset, a.last_offset, a.last_offset,
+                          other->abort ? "an ABORT" : "a COMMIT", other->pid);
+                else
+                    FINDC(c, "txnindex-no-marker", path, at, a.last_offset,
+                          "entry %" PRIu64 " (producerId %" PRId64 ", firstOffset %" PRId64 ", lastOffset %" PRId64
+                          "): no ABORT marker of that producer at offset %" PRId64 " in %s",
+                          i, a.producer_id, a.first_offset, a.last_offset, a.last_offset, log_path);
+                continue;
+            }
+            m->matched = true;
+            /* Only what the log can show: a marker of a transaction without data in the log (its data
+             * in deleted segments), a first offset or LSO below the log start (deleted data). */
+            if (!m->open) continue;
+            if (a.first_offset != m->first && a.first_offset >= c->log_first)
+                FINDSC(c, "txnindex-entry", path, at, a.last_offset,
+                       "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): firstOffset %" PRId64
+                       ", the log says the transaction began at offset %" PRId64,
+                       i, a.producer_id, a.last_offset, a.first_offset, m->first);
+            if (a.last_stable_offset != m->lso && a.last_stable_offset >= c->log_first)
+                FINDSC(c, "txnindex-entry", path, at, a.last_offset,
+                       "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): lastStableOffset %" PRId64
+                       ", the log implies %" PRId64,
+                       i, a.producer_id, a.last_offset, a.last_stable_offset, m->lso);
+        }
+        if (t->tail_bytes)
+            FINDC(c, "txnindex-damage", path, t->entries * SS_ABORTED_TXN_SIZE, -1,
+                  "%" PRIu64 " bytes after the last whole %d-byte entry (a partly written entry)", t->tail_bytes,
+                  SS_ABORTED_TXN_SIZE);
+        ss_txnindex_close(t);
+    }
+    caps_flush(c);
+    caps_reset(c, log_path);
+    for (size_t k = 0; k < R->markers.n; k++) {
+        const vmarker *m = &R->markers.v[k];
+        /* Kafka indexes only transactions with data (ProducerAppendInfo.appendEndTxnMarker emits no
+         * CompletedTxn for an empty one). */
+        if (!m->abort || m->matched || !m->open) continue;
+        FINDSC(c, "txnindex-missing-entry", log_path, m->pos, m->offset,
+               "the ABORT marker of producer %" PRId64 " at offset %" PRId64 " has no entry in %s%s", m->pid, m->offset,
+               path, present ? "" : " (the file does not exist)");
+    }
+    caps_flush(c);
+    free(path);
+}
+
+/* ---- the producer snapshot ------------------------------------------------------- */
+
+static void check_snapshots(vctx *c) {
+    for (size_t k = 0; k < c->nsnaps; k++) {
+        vsnap *s = &c->snaps[k];
+        if (s->kind == SS_E_OK) continue;
+        if (s->kind == SS_E_BAD_SNAPSHOT)
+            FIND(c, "snapshot-corrupt", s->path, s->err.position, s->offset, "%s", s->err.msg);
+        else FIND(c, "unreadable", s->path, 0, -1, "%s", s->err.msg);
+    }
+    vsnap *s = c->newest;
+    if (!s) return;
+    capture_snapshot_state(c);
+    c->st->snapshots_compared++;
+    c->st->snapshot_entries += s->snap.n;
+    int64_t leo = c->log_end;
+    if (c->active_offset > leo) leo = c->active_offset;
+    if (leo >= 0 && s->offset > leo)
+        FIND(c, "snapshot-beyond-log-end", s->path, 0, s->offset,
+             "the snapshot is at offset %" PRId64 ", above the log end offset %" PRId64
+             " (Kafka deletes such snapshots when it loads the log)",
+             s->offset, leo);
+    const pmap *m = &c->at_snap;
+    bool *seen = calloc(m->cap ? m->cap : 1, sizeof *seen);
+    if (!seen) {
+        c->nomem = true;
+        return;
+    }
+    caps_reset(c, s->path);
+    for (size_t i = 0; i < s->snap.n; i++) {
+        const ss_producer_entry *e = &s->snap.entries[i];
+        uint64_t at = 10 + (uint64_t)i * SS_SNAPSHOT_ENTRY_SIZE;
+        const pst *p = pmap_find(m, e->producer_id);
+        if (p) seen[p - m->slots] = true;
+        if (!p) {
+            if (!e->has_batch)
+                FINDC(c, "snapshot-unexplained", s->path, at, -1,
+                      "producer %" PRId64 " (epoch %d) has no batch metadata and no batch in the log below offset "
+                      "%" PRId64,
+                      e->producer_id, (int)e->producer_epoch, s->offset);
+            else if (c->log_first < 0 || e->last_offset < c->log_first)
+                FINDC(c, "snapshot-unexplained", s->path, at, e->last_offset,
+                      "producer %" PRId64 ": its last batch (offset %" PRId64
+                      ") is below the log's first offset%s%" PRId64 "%s: data in deleted segments",
+                      e->producer_id, e->last_offset, c->log_first < 0 ? " (none" : " ",
+                      c->log_first < 0 ? (int64_t)0 : c->log_first, c->log_first < 0 ? ")" : "");
+            else
+                FINDSC(c, "snapshot-state", s->path, at, e->last_offset,
+                       "producer %" PRId64 ": the snapshot says its last batch ends at offset %" PRId64
+                       ", but the log has no batch of this producer below offset %" PRId64,
+                       e->producer_id, e->last_offset, s->offset);
+            continue;
+        }
+        char diff[400];
+        size_t dl = 0;
+        diff[0] = 0;
+#define DIFF(...)                                                                                                      \
+    do {                                                                                                               \
+        if (dl < sizeof diff) {                                                                                        \
+            int w_ = snprintf(diff + dl, sizeof diff - dl, __VA_ARGS__);                                               \
+            if (w_ > 0) dl += (size_t)w_;                                                                              \
+        }                                                                                                              \
+    } while (0)
+        if (e->producer_epoch != p->epoch) DIFF("%sepoch %d (log: %d)", dl ? ", " : "", e->producer_epoch, p->epoch);
+        int64_t snap_txn = e->has_txn ? e->current_txn_first_offset : -1;
+        bool txn_diff = snap_txn != p->txn_first;
+        /* an open transaction that began in deleted data: the log shows a later first offset */
+        if (txn_diff && snap_txn >= 0 && snap_txn < c->log_first && p->txn_first >= 0) txn_diff = false;
+        if (txn_diff)
+            DIFF("%scurrentTxnFirstOffset %" PRId64 " (log: %" PRId64 ")", dl ? ", " : "", snap_txn, p->txn_first);
+        bool batch_info = false;
+        if (e->has_batch && p->has_batch) {
+            if (e->last_offset != p->last_offset)
+                DIFF("%slastOffset %" PRId64 " (log: %" PRId64 ")", dl ? ", " : "", e->last_offset, p->last_offset);
+            if (e->last_sequence != p->last_seq)
+                DIFF("%slastSequence %" PRId32 " (log: %" PRId32 ")", dl ? ", " : "", e->last_sequence, p->last_seq);
+        } else if (e->has_batch != p->has_batch) {
+            if (e->has_batch) DIFF("%slastOffset %" PRId64 " (log: no batch metadata)", dl ? ", " : "", e->last_offset);
+            else batch_info = true;
+        }
+#undef DIFF
+        if (dl)
+            FINDSC(c, "snapshot-state", s->path, at, e->has_batch ? e->last_offset : -1,
+                   "producer %" PRId64 " at offset %" PRId64 ": %s", e->producer_id, s->offset, diff);
+        else if (batch_info)
+            FINDC(c, "snapshot-unexplained", s->path, at, -1,
+                  "producer %" PRId64 " has no batch metadata in the snapshot; the log's last batch of it ends at "
+                  "offset %" PRId64,
+                  e->producer_id, p->last_offset);
+    }
+    caps_flush(c);
+    caps_reset(c, s->path);
+    for (size_t i = 0; i < m->cap; i++) {
+        const pst *p = &m->slots[i];
+        if (p->pid < 0 || seen[i]) continue;
+        if (p->txn_first >= 0)
+            FINDSC(c, "snapshot-state", s->path, 0, p->txn_first,
+                   "producer %" PRId64 " has a transaction open since offset %" PRId64 " in the log, but is not in the "
+                   "snapshot at offset %" PRId64,
+                   p->pid, p->txn_first, s->offset);
+        else
+            FINDC(c, "snapshot-missing-producer", s->path, 0, p->last_offset,
+                  "producer %" PRId64 " (epoch %d, last offset %" PRId64 ") is not in the snapshot at offset %" PRId64
+                  ": expired, or removed by the broker",
+                  p->pid, (int)p->epoch, p->last_offset, s->offset);
+    }
+    caps_flush(c);
+    free(seen);
+}
+
+/* ---- one partition ----------------------------------------------------------------- */
+
+ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb, void *ctx,
+                               ss_vstats *stats) {
+    ss_verify_opts def;
+    if (!opts) {
+        ss_verify_opts_default(&def);
+        opts = &def;
+    }
+    vctx c;
+    memset(&c, 0, sizeof c);
+    c.ip = ss_inputs_at(in, i);
+    c.cb = cb;
+    c.cbctx = ctx;
+    c.st = stats;
+    c.log_first = -1;
+    c.log_end = -1;
+    c.dec = ss_decoder_new(opts->max_batch_bytes ? opts->max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES);
+    stats->partitions++;
+    if (!c.dec) {
+        FIND(&c, "unreadable", c.ip->path, 0, -1, "out of memory");
+        return SS_E_NOMEM;
+    }
+    epoch_path_init(&c);
+    scan_dir(&c);
+    load_epochs(&c);
+    const ss_input_partition *ip = c.ip;
+    for (size_t j = 0; j < ip->nsegments && !c.nomem; j++) {
+        const ss_input_segment *sg = &ip->segments[j];
+        const char *path = sg->path ? sg->path : ip->name;
+        ss_segment *seg;
+        ss_error err;
+        if (ss_inputs_open_segment(in, i, j, &seg, &err) != SS_E_OK) {
+            FIND(&c, "unreadable", path, 0, -1, "%s", err.msg);
+            continue;
+        }
+        stats->segments++;
+        int64_t base = sg->name_offset;
+        if (base < 0 && sg->path && !ss_offset_from_filename(sg->path, &base)) base = -1;
+        bool active = sg->name_offset >= 0 ? sg->name_offset == c.active_offset : j + 1 == ip->nsegments;
+        segres R;
+        memset(&R, 0, sizeof R);
+        bool had_prev = c.have_prev;
+        int64_t prev_last = c.prev_last;
+        const char *prev_path = c.prev_seg_path;
+        if (had_prev && sg->name_offset >= 0 && sg->name_offset <= prev_last)
+            FIND(&c, "segment-name", path, 0, sg->name_offset,
+                 "the file name says offset %" PRId64 ", not above the last offset %" PRId64 " of %s", sg->name_offset,
+                 prev_last, prev_path);
+        caps_reset(&c, path);
+        walk_log(&c, path, seg, sg->name_offset, active, &R);
+        caps_flush(&c);
+        if (sg->path && base >= 0 && !sg->temporary && !c.nomem) {
+            check_offset_index(&c, sg->path, base, active, &R);
+            check_time_index(&c, sg->path, seg, base, active, &R);
+            check_txn_index(&c, sg->path, base, &R);
+        }
+        free(R.bs.v);
+        free(R.markers.v);
+        ss_segment_close(seg);
+    }
+    if (!c.nomem) {
+        check_snapshots(&c);
+        finish_epochs(&c);
+    }
+    for (size_t k = 0; k < c.ps.cap; k++)
+        if (c.ps.slots[k].pid >= 0) stats->producers++;
+    if (c.nomem) FIND(&c, "unreadable", ip->path, 0, -1, "out of memory: the checks of this partition are incomplete");
+    ss_errkind rc = c.nomem ? SS_E_NOMEM : SS_E_OK;
+    for (size_t k = 0; k < c.nsnaps; k++) {
+        ss_snapshot_free(&c.snaps[k].snap);
+        free(c.snaps[k].path);
+    }
+    free(c.snaps);
+    free(c.ps.slots);
+    free(c.at_snap.slots);
+    if (c.have_epochs || c.epochs.n) ss_checkpoint_free(&c.epochs);
+    free(c.epi);
+    free(c.epoch_path);
+    ss_decoder_free(c.dec);
+    ss_window_free(&c.win);
+    return rc;
+}
