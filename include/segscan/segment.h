@@ -71,8 +71,11 @@ typedef struct ss_batch {
     uint32_t crc_computed;
     bool crc_valid;      /* Kafka's isValid() */
     const uint8_t *data; /* the whole entry, `size` bytes */
-    /* private to the library */
-    int32_t legacy_inner_count; /* number of inner messages (legacy compressed), -1 unknown */
+    /* legacy: the messages an entry holds (1 for an uncompressed one), counted
+     * when a compressed wrapper was decompressed to find its first inner
+     * offset (a decoder was given, its CRC is valid); -1 when not known, and
+     * for v2 (count says it) */
+    int32_t legacy_inner_count;
 } ss_batch;
 
 /* ---- segment files ----------------------------------------------------- */
@@ -107,10 +110,10 @@ typedef enum ss_event_kind {
 typedef struct ss_event {
     ss_event_kind kind;
     ss_batch batch;
-    ss_error err; /* DAMAGE: the damage (SS_E_SHRUNK: the file was cut while it was
-                                * read, at err.position); END: a notice or kind SS_E_OK
-                                * (SS_E_GREW: the file grew while it was read, only the
-                                * err.position bytes it had at open were read) */
+    /* DAMAGE: the damage (SS_E_SHRUNK: the file was cut while it was read, at
+     * err.position); END: a notice or kind SS_E_OK (SS_E_GREW: the file grew
+     * while it was read, only the err.position bytes it had at open were read) */
+    ss_error err;
     /* END */
     uint64_t file_size;
     uint64_t end_of_last_batch;
@@ -118,33 +121,21 @@ typedef struct ss_event {
     ss_errkind tail_kind; /* SS_E_OK, SS_E_INCOMPLETE_TAIL or SS_E_ZERO_TAIL */
 } ss_event;
 
-typedef struct ss_walker {
-    const ss_segment *seg;
-    const uint8_t *base;
-    uint64_t pos, limit;
-    uint64_t end_of_last_batch;
-    uint64_t damaged_bytes; /* sum of damage lengths so far */
-    uint64_t tail_from;     /* where the tail starts, once done */
-    uint64_t released;      /* pages below this were dropped from memory */
-    ss_decoder *decoder;    /* optional: lets legacy wrappers report their first inner offset */
-    bool done;
-    bool pending_damage; /* a CRC-failed batch was returned; its damage event comes next */
-    ss_error pending;
-    /* live files (private): a file cut or grown while it is read */
-    uint64_t shrunk_at;   /* UINT64_MAX, or the size the file was cut to */
-    uint64_t shrunk_lost; /* bytes of the walk's range that could no longer be read */
-    bool shrink_reported;
-    uint64_t grew_to; /* size found at the end when larger than at open, else 0 */
-    uint64_t batches; /* batch events returned (test hook) */
-    bool test_paused;
-} ss_walker;
+/* The walker over one segment: where it is, what it met. Opaque; one walker
+ * per segment read (no allocation per batch). */
+typedef struct ss_walker ss_walker;
 
-/* limit: read at most this many bytes of the file (kafka-dump-log's --max-bytes); UINT64_MAX for all. */
-SS_API void ss_walker_init(ss_walker *w, const ss_segment *s, uint64_t limit);
+/* A walker over s from its start. limit: read at most this many bytes of the
+ * file (kafka-dump-log's --max-bytes); UINT64_MAX for all. NULL when out of
+ * memory. The segment must outlive the walker. */
+SS_API ss_walker *ss_walker_new(const ss_segment *s, uint64_t limit);
+SS_API void ss_walker_free(ss_walker *w);
 /* Next event. After SS_EV_END, keeps returning SS_EV_END. */
 SS_API ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev);
 /* Give the walker a decoder (needed for the base offset of legacy compressed wrappers). */
 SS_API void ss_walker_set_decoder(ss_walker *w, ss_decoder *d);
+/* Bytes of the damage events returned so far (their lengths summed). */
+SS_API uint64_t ss_walker_damaged_bytes(const ss_walker *w);
 
 /* The walker's copying path, for reading a whole file in order (dump, verify,
  * diff): a batch that is whole and passes its CRC is copied with pread(2) into

@@ -5,9 +5,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
+#include "segscan/segscan.h"
 
 static const char diff_usage[] =
     "usage: segscan diff [options] A B\n"

@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 
 static const char dump_usage[] =
     "usage: segscan dump [options] FILE...\n"
@@ -84,24 +87,6 @@ static const struct option dump_longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b) {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 64;
-        void *nv = realloc(p->v, nc * sizeof *p->v);
-        if (!nv) return;
-        p->v = nv;
-        p->cap = nc;
-    }
-    p->v[p->n][0] = a;
-    p->v[p->n][1] = b;
-    p->n++;
-}
-
-const char *dump_base_name(const char *path) {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
 
 /* Java's Long.parseLong of the file name up to the first '.', as DumpLogSegments does. */
 static bool start_offset_of(const char *path, int64_t *v) {
@@ -241,13 +226,6 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
 }
 
 /* ---- JSON form ------------------------------------------------------------------ */
-
-void dump_json_head(ss_out *o, const char *type, const char *file) {
-    out_lit(o, "{\"type\":\"");
-    out_str(o, type);
-    out_lit(o, "\",\"file\":");
-    out_json_cstr(o, file);
-}
 
 /* ,"key":value with the key a string literal (no strlen on the hot path). */
 #define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
@@ -423,9 +401,14 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         }
     }
 
-    ss_walker w;
-    ss_walker_init(&w, seg, opt->max_bytes);
-    ss_walker_set_decoder(&w, dec);
+    ss_walker *w = ss_walker_new(seg, opt->max_bytes);
+    if (!w) {
+        out_flush(o);
+        warnx_("%s: out of memory", path);
+        ss_segment_close(seg);
+        return EXIT_TROUBLE;
+    }
+    ss_walker_set_decoder(w, dec);
     ss_window win = {0}; /* batches copied with pread, not read through the mapping */
     ss_event ev;
     offset_pairs gaps = {0};
@@ -433,7 +416,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     bool have_last = false;
     uint64_t undecodable = 0; /* bytes of batches whose records could not be decoded */
     for (;;) {
-        ss_event_kind k = ss_walker_next_copy(&w, &win, &ev);
+        ss_event_kind k = ss_walker_next_copy(w, &win, &ev);
         if (k == SS_EV_END) break;
         if (k == SS_EV_DAMAGE) {
             rc = exit_merge(rc, EXIT_DAMAGE);
@@ -495,7 +478,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         }
     }
     if (opt->json) {
-        json_end(o, path, &ev, w.damaged_bytes + undecodable);
+        json_end(o, path, &ev, ss_walker_damaged_bytes(w) + undecodable);
     } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {
         out_lit(o, "Found ");
         out_u64(o, ev.tail_bytes);
@@ -514,6 +497,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     }
     free(gaps.v);
     ss_window_free(&win);
+    ss_walker_free(w);
     ss_segment_close(seg);
     return rc;
 }

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "scan.h"
 
 #define BOLD "\033[1m"
 #define RED "\033[31m"
@@ -90,9 +93,9 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     const ss_an_partition *P = ss_an_partition_at(c->an, orig.partition);
     out_str(o, "{\"type\":\"group\",\"topic\":");
     out_json_cstr(o, P->input->topic);
-    scan_json_key(o, "copies");
+    out_json_key(o, "copies");
     out_u64(o, g->copies);
-    scan_json_key(o, "by");
+    out_json_key(o, "by");
     out_json_cstr(o, ss_by_name(c->ao.by));
     out_printf(o, ",\"fingerprint\":\"%016" PRIx64 "%016" PRIx64 "\"", g->fp_hi, g->fp_lo);
     ss_record r;
@@ -101,7 +104,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     if (c->ao.by == SS_BY_KEY || c->ao.by == SS_BY_KEY_VALUE) {
         if (have) {
             scan_json_bytes(o, c->bytes, "key", r.key, r.key_len);
-            scan_json_key(o, "keySize");
+            out_json_key(o, "keySize");
             out_i64(o, r.key_len);
         } else {
             out_str(o, ",\"key\":null");
@@ -110,7 +113,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     if (c->ao.by == SS_BY_VALUE || c->ao.by == SS_BY_KEY_VALUE) {
         if (have) {
             scan_json_bytes(o, c->bytes, "value", r.value, r.value_len);
-            scan_json_key(o, "valueSize");
+            out_json_key(o, "valueSize");
             out_i64(o, r.value_len);
         } else {
             out_str(o, ",\"value\":null");

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "scan.h"
 
 #define BOLD "\033[1m"
 #define RST "\033[0m"

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "scan.h"
 
 #define BOLD "\033[1m"
 #define RED "\033[31m"

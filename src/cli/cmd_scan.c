@@ -16,7 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "progress.h"
+#include "scan.h"
 
 static const char scan_usage_common[] =
     "  --json                   JSON Lines, one object per partition/group/session/transaction,\n"
@@ -195,35 +199,13 @@ const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *l
     return t->transactional_id;
 }
 
-void scan_json_key(ss_out *o, const char *k) {
-    out_str(o, ",\"");
-    out_str(o, k);
-    out_str(o, "\":");
-}
-
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len) {
-    scan_json_key(o, name);
+    out_json_key(o, name);
     if (out_json_bytes(o, m, p, len)) {
         out_str(o, ",\"");
         out_str(o, name);
         out_str(o, "Lossy\":true");
     }
-}
-
-static void jkv_u64(ss_out *o, const char *k, uint64_t v) {
-    scan_json_key(o, k);
-    out_u64(o, v);
-}
-
-static void jkv_bool(ss_out *o, const char *k, bool v) {
-    scan_json_key(o, k);
-    out_bool(o, v);
-}
-
-static void jkv_opt(ss_out *o, const char *k, int64_t v) {
-    scan_json_key(o, k);
-    if (v < 0) out_str(o, "null");
-    else out_i64(o, v);
 }
 
 /* ---- JSON objects ------------------------------------------------------------------ */
@@ -234,20 +216,20 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     const ss_input_partition *ip = P->input;
     out_str(o, "{\"type\":\"partition\",\"partition\":");
     out_json_cstr(o, ip->name);
-    scan_json_key(o, "topic");
+    out_json_key(o, "topic");
     out_json_cstr(o, ip->topic);
-    jkv_opt(o, "partitionNumber", ip->partition);
-    scan_json_key(o, "path");
+    out_kv_opt(o, "partitionNumber", ip->partition);
+    out_json_key(o, "path");
     out_json_cstr(o, ip->path);
-    jkv_u64(o, "segments", P->segments);
-    jkv_u64(o, "records", P->records);
-    jkv_u64(o, "batches", P->batches);
-    jkv_u64(o, "controlRecords", P->control_records);
-    jkv_u64(o, "controlBatches", P->control_batches);
-    jkv_opt(o, "firstOffset", P->first_offset);
-    jkv_opt(o, "nextOffset", P->next_offset);
-    jkv_opt(o, "firstTimestamp", P->has_timestamps ? P->min_timestamp : -1);
-    jkv_opt(o, "lastTimestamp", P->has_timestamps ? P->max_timestamp : -1);
+    out_kv_u64(o, "segments", P->segments);
+    out_kv_u64(o, "records", P->records);
+    out_kv_u64(o, "batches", P->batches);
+    out_kv_u64(o, "controlRecords", P->control_records);
+    out_kv_u64(o, "controlBatches", P->control_batches);
+    out_kv_opt(o, "firstOffset", P->first_offset);
+    out_kv_opt(o, "nextOffset", P->next_offset);
+    out_kv_opt(o, "firstTimestamp", P->has_timestamps ? P->min_timestamp : -1);
+    out_kv_opt(o, "lastTimestamp", P->has_timestamps ? P->max_timestamp : -1);
     out_str(o, ",\"codecs\":{");
     bool first = true;
     for (int k = 0; k < 8; k++) {
@@ -259,37 +241,37 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
         out_u64(o, P->codec_batches[k]);
     }
     out_ch(o, '}');
-    jkv_u64(o, "duplicateGroups", P->duplicate_groups);
-    jkv_u64(o, "duplicateRecords", P->duplicate_records);
-    jkv_u64(o, "maxCopies", P->max_copies);
-    jkv_bool(o, "duplicatesExcluded", P->dups_excluded);
-    jkv_u64(o, "producers", P->producers);
-    jkv_u64(o, "sessions", P->sessions);
-    jkv_u64(o, "nonIdempotentRecords", P->non_idempotent_records);
-    jkv_u64(o, "sequenceGaps", P->sequence_gaps);
-    jkv_u64(o, "sequenceGapsExplained", P->sequence_gaps_explained);
-    jkv_u64(o, "duplicateSequences", P->duplicate_sequences);
-    jkv_u64(o, "outOfOrderBatches", P->out_of_order_batches);
-    jkv_u64(o, "epochBumps", P->epoch_bumps);
-    jkv_bool(o, "compacted", P->compacted);
-    jkv_opt(o, "lastStableOffset", P->lso);
-    jkv_opt(o, "highWatermark", ip->high_watermark);
-    jkv_opt(o, "logStartOffset", ip->log_start_offset);
-    jkv_u64(o, "readCommittedRecords", P->read_committed_records);
-    jkv_u64(o, "committed", P->txn_committed);
-    jkv_u64(o, "aborted", P->txn_aborted);
-    jkv_u64(o, "open", P->txn_open);
-    jkv_u64(o, "hanging", P->txn_hanging);
-    jkv_u64(o, "empty", P->txn_empty);
-    jkv_u64(o, "abortedRecords", P->aborted_records);
-    jkv_opt(o, "now", P->now_ms);
-    jkv_u64(o, "damagedBytes", P->damaged_bytes);
-    jkv_u64(o, "tailBytes", P->tail_bytes);
-    jkv_u64(o, "skippedLargeBatches", P->skipped_large_batches);
-    jkv_u64(o, "hiddenBelowLogStart", P->hidden_below_log_start);
-    jkv_u64(o, "outsideWindow", P->outside_window);
-    jkv_u64(o, "segmentsSkipped", P->segments_skipped);
-    jkv_u64(o, "bytesSkipped", P->bytes_skipped);
+    out_kv_u64(o, "duplicateGroups", P->duplicate_groups);
+    out_kv_u64(o, "duplicateRecords", P->duplicate_records);
+    out_kv_u64(o, "maxCopies", P->max_copies);
+    out_kv_bool(o, "duplicatesExcluded", P->dups_excluded);
+    out_kv_u64(o, "producers", P->producers);
+    out_kv_u64(o, "sessions", P->sessions);
+    out_kv_u64(o, "nonIdempotentRecords", P->non_idempotent_records);
+    out_kv_u64(o, "sequenceGaps", P->sequence_gaps);
+    out_kv_u64(o, "sequenceGapsExplained", P->sequence_gaps_explained);
+    out_kv_u64(o, "duplicateSequences", P->duplicate_sequences);
+    out_kv_u64(o, "outOfOrderBatches", P->out_of_order_batches);
+    out_kv_u64(o, "epochBumps", P->epoch_bumps);
+    out_kv_bool(o, "compacted", P->compacted);
+    out_kv_opt(o, "lastStableOffset", P->lso);
+    out_kv_opt(o, "highWatermark", ip->high_watermark);
+    out_kv_opt(o, "logStartOffset", ip->log_start_offset);
+    out_kv_u64(o, "readCommittedRecords", P->read_committed_records);
+    out_kv_u64(o, "committed", P->txn_committed);
+    out_kv_u64(o, "aborted", P->txn_aborted);
+    out_kv_u64(o, "open", P->txn_open);
+    out_kv_u64(o, "hanging", P->txn_hanging);
+    out_kv_u64(o, "empty", P->txn_empty);
+    out_kv_u64(o, "abortedRecords", P->aborted_records);
+    out_kv_opt(o, "now", P->now_ms);
+    out_kv_u64(o, "damagedBytes", P->damaged_bytes);
+    out_kv_u64(o, "tailBytes", P->tail_bytes);
+    out_kv_u64(o, "skippedLargeBatches", P->skipped_large_batches);
+    out_kv_u64(o, "hiddenBelowLogStart", P->hidden_below_log_start);
+    out_kv_u64(o, "outsideWindow", P->outside_window);
+    out_kv_u64(o, "segmentsSkipped", P->segments_skipped);
+    out_kv_u64(o, "bytesSkipped", P->bytes_skipped);
     out_str(o, "}\n");
 }
 
@@ -297,32 +279,32 @@ static void json_total(struct scan_cli *c) {
     ss_out *o = c->out;
     const ss_an_totals *t = ss_an_totals_get(c->an);
     out_str(o, "{\"type\":\"total\"");
-    jkv_u64(o, "partitions", t->partitions);
-    jkv_u64(o, "segments", t->segments);
-    jkv_u64(o, "records", t->records);
-    jkv_u64(o, "batches", t->batches);
-    jkv_u64(o, "controlRecords", t->control_records);
-    jkv_u64(o, "duplicateGroups", t->duplicate_groups);
-    jkv_u64(o, "duplicateRecords", t->duplicate_records);
-    jkv_u64(o, "maxCopies", t->max_copies);
-    jkv_u64(o, "producers", t->producers);
-    jkv_u64(o, "sessions", t->sessions);
-    jkv_u64(o, "nonIdempotentRecords", t->non_idempotent_records);
-    jkv_u64(o, "sequenceGaps", t->sequence_gaps);
-    jkv_u64(o, "sequenceGapsExplained", t->sequence_gaps_explained);
-    jkv_u64(o, "duplicateSequences", t->duplicate_sequences);
-    jkv_u64(o, "outOfOrderBatches", t->out_of_order_batches);
-    jkv_u64(o, "epochBumps", t->epoch_bumps);
-    jkv_u64(o, "readCommittedRecords", t->read_committed_records);
-    jkv_u64(o, "committed", t->txn_committed);
-    jkv_u64(o, "aborted", t->txn_aborted);
-    jkv_u64(o, "open", t->txn_open);
-    jkv_u64(o, "hanging", t->txn_hanging);
-    jkv_u64(o, "empty", t->txn_empty);
-    jkv_u64(o, "damagedBytes", t->damaged_bytes);
-    jkv_u64(o, "tailBytes", t->tail_bytes);
-    jkv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
-    jkv_u64(o, "copiesInOpenTransactions", t->open_copies);
+    out_kv_u64(o, "partitions", t->partitions);
+    out_kv_u64(o, "segments", t->segments);
+    out_kv_u64(o, "records", t->records);
+    out_kv_u64(o, "batches", t->batches);
+    out_kv_u64(o, "controlRecords", t->control_records);
+    out_kv_u64(o, "duplicateGroups", t->duplicate_groups);
+    out_kv_u64(o, "duplicateRecords", t->duplicate_records);
+    out_kv_u64(o, "maxCopies", t->max_copies);
+    out_kv_u64(o, "producers", t->producers);
+    out_kv_u64(o, "sessions", t->sessions);
+    out_kv_u64(o, "nonIdempotentRecords", t->non_idempotent_records);
+    out_kv_u64(o, "sequenceGaps", t->sequence_gaps);
+    out_kv_u64(o, "sequenceGapsExplained", t->sequence_gaps_explained);
+    out_kv_u64(o, "duplicateSequences", t->duplicate_sequences);
+    out_kv_u64(o, "outOfOrderBatches", t->out_of_order_batches);
+    out_kv_u64(o, "epochBumps", t->epoch_bumps);
+    out_kv_u64(o, "readCommittedRecords", t->read_committed_records);
+    out_kv_u64(o, "committed", t->txn_committed);
+    out_kv_u64(o, "aborted", t->txn_aborted);
+    out_kv_u64(o, "open", t->txn_open);
+    out_kv_u64(o, "hanging", t->txn_hanging);
+    out_kv_u64(o, "empty", t->txn_empty);
+    out_kv_u64(o, "damagedBytes", t->damaged_bytes);
+    out_kv_u64(o, "tailBytes", t->tail_bytes);
+    out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
+    out_kv_u64(o, "copiesInOpenTransactions", t->open_copies);
     out_str(o, ",\"causes\":{");
     for (int k = 1; k < SS_CAUSE_COUNT; k++) {
         if (k > 1) out_ch(o, ',');
@@ -342,14 +324,14 @@ static void json_damage(struct scan_cli *c) {
         out_str(o, ss_errkind_is_damage(d->err.kind) ? "{\"type\":\"error\",\"partition\":"
                                                      : "{\"type\":\"notice\",\"partition\":");
         out_json_cstr(o, ip->name);
-        scan_json_key(o, "file");
+        out_json_key(o, "file");
         out_json_cstr(o, file ? file : "-");
-        jkv_u64(o, "position", d->err.position);
-        jkv_opt(o, "baseOffset", d->err.base_offset);
-        jkv_u64(o, "length", d->err.length);
-        scan_json_key(o, "kind");
+        out_kv_u64(o, "position", d->err.position);
+        out_kv_opt(o, "baseOffset", d->err.base_offset);
+        out_kv_u64(o, "length", d->err.length);
+        out_json_key(o, "kind");
         out_json_cstr(o, ss_errkind_name(d->err.kind));
-        scan_json_key(o, "reason");
+        out_json_key(o, "reason");
         out_json_cstr(o, d->err.msg);
         out_str(o, "}\n");
     }
@@ -570,137 +552,6 @@ static void text_summary(struct scan_cli *c) {
 
 /* ---- running ---------------------------------------------------------------------------- */
 
-/* "512M", "2G", "1048576", "64MiB": bytes (binary multiples). */
-static bool parse_size(const char *s, uint64_t *v) {
-    if (!s || !*s || *s == '-') return false;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || end == s) return false;
-    unsigned shift = 0;
-    switch (*end) {
-    case 'k':
-    case 'K':
-        shift = 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        shift = 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        shift = 30;
-        end++;
-        break;
-    case 't':
-    case 'T':
-        shift = 40;
-        end++;
-        break;
-    default: break;
-    }
-    if (shift && *end == 'i') end++;
-    if (*end == 'B' || *end == 'b') end++;
-    if (*end) return false;
-    if (shift && x > (UINT64_MAX >> shift)) return false;
-    *v = (uint64_t)x << shift;
-    return true;
-}
-
-/* Half of the RAM, or no limit when unknown. */
-static uint64_t default_max_memory(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return 0;
-    return (uint64_t)pages * (uint64_t)size / 2;
-}
-
-/* ---- progress (issue 8): one line on stderr, redrawn with \r ----------------------------------
- * The library calls progress_cb from the thread that runs the analysis after
- * each unit it reads; this draws at most 10 times a second, in auto mode only
- * once a second has passed, and progress_clear() blanks the line at the end. */
-
-enum { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER };
-
-struct progress {
-    int mode;
-    bool enabled;    /* the callback is installed */
-    double t0, last; /* seconds (monotonic): start, last drawn */
-    size_t drawn;    /* width of the line on screen, 0: none */
-    size_t width;    /* the terminal's columns */
-};
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void progress_start(struct progress *p) {
-    p->width = 0; /* not a terminal: no limit */
-    if (p->mode == PROGRESS_NEVER) return;
-    if (p->mode == PROGRESS_AUTO) {
-        const char *ci = getenv("CI"), *term = getenv("TERM");
-        if (!isatty(STDERR_FILENO) || (ci && *ci && strcmp(ci, "false") != 0) || (term && !strcmp(term, "dumb")))
-            return;
-    }
-    struct winsize ws;
-    if (isatty(STDERR_FILENO)) {
-        p->width = 80;
-        if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) p->width = ws.ws_col;
-    }
-    p->enabled = true;
-    p->t0 = now_s();
-    p->last = -1;
-}
-
-static void human_bytes(char *buf, size_t n, uint64_t b) {
-    if (b >= 1000000000ull) snprintf(buf, n, "%.2f GB", (double)b / 1e9);
-    else snprintf(buf, n, "%.1f MB", (double)b / 1e6);
-}
-
-static void progress_cb(void *arg, const ss_an_progress *pr) {
-    struct progress *p = arg;
-    if (pr->done) return; /* progress_clear() blanks the line */
-    double t = now_s(), el = t - p->t0;
-    if (p->mode == PROGRESS_AUTO && el < 1.0) return;
-    if (p->last >= 0 && t - p->last < 0.1) return;
-    p->last = t;
-    char done[32], total[32], eta[32] = "-", line[512];
-    human_bytes(done, sizeof done, pr->bytes_done);
-    human_bytes(total, sizeof total, pr->bytes_total);
-    double rate = el > 0 ? (double)pr->bytes_done / el : 0;
-    if (rate > 0 && pr->bytes_total >= pr->bytes_done) {
-        unsigned long s = (unsigned long)((double)(pr->bytes_total - pr->bytes_done) / rate + 0.5);
-        snprintf(eta, sizeof eta, "%lu:%02lu", s / 60, s % 60);
-    }
-    int pct = pr->bytes_total ? (int)(100.0 * (double)pr->bytes_done / (double)pr->bytes_total) : 100;
-    const char *file = pr->file ? pr->file : "";
-    const char *slash = strrchr(file, '/');
-    if (slash && slash[1]) file = slash + 1;
-    int n = snprintf(line, sizeof line, "segscan: %3d%% %s of %s, %.2fM records, %.0f MB/s, ETA %s  %s", pct, done,
-                     total, (double)pr->records / 1e6, rate / 1e6, eta, file);
-    if (n < 0) return;
-    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    if (p->width && len > p->width - 1) len = p->width - 1; /* never wrap: \r must reach the line's start */
-    fputc('\r', stderr);
-    fwrite(line, 1, len, stderr);
-    for (size_t i = len; i < p->drawn; i++) fputc(' ', stderr);
-    fflush(stderr);
-    p->drawn = len;
-}
-
-/* Blank the line if one is shown. */
-static void progress_clear(struct progress *p) {
-    if (!p->drawn) return;
-    fputc('\r', stderr);
-    for (size_t i = 0; i < p->drawn; i++) fputc(' ', stderr);
-    fputc('\r', stderr);
-    fflush(stderr);
-    p->drawn = 0;
-}
-
 static int hexval(char ch) {
     if (ch >= '0' && ch <= '9') return ch - '0';
     if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
@@ -708,14 +559,6 @@ static int hexval(char ch) {
     return -1;
 }
 
-static bool parse_i64(const char *s, int64_t *v) {
-    if (!s || !*s) return false;
-    char *end;
-    long long x = strtoll(s, &end, 10);
-    if (*end) return false;
-    *v = x;
-    return true;
-}
 
 static bool parse_fail_on(const char *s, unsigned *f) {
     char buf[256];

@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "segscan/segscan.h"
 #include "segscan/verify.h"
 
 static const char verify_usage[] =

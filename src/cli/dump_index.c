@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 #include "segscan/files.h"
 
 enum idx_type { T_NONE, T_INDEX, T_TIMEINDEX, T_TXNINDEX, T_SNAPSHOT };
@@ -52,22 +54,22 @@ static char *sibling(const char *path, const char *suffix) {
 }
 
 static void ji64(ss_out *o, const char *k, int64_t v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_i64(o, v);
 }
 
 static void jnull(ss_out *o, const char *k) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_str(o, "null");
 }
 
 static void jbool(ss_out *o, const char *k, bool v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     out_bool(o, v);
 }
 
 static void jstr(ss_out *o, const char *k, const char *v) {
-    scan_json_key(o, k);
+    out_json_key(o, k);
     if (v) out_json_utf8(o, (const uint8_t *)v, strlen(v));
     else out_str(o, "null");
 }

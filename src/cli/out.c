@@ -463,3 +463,25 @@ void out_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
 }
 
 const char *plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+void out_json_key(ss_out *o, const char *k) {
+    out_str(o, ",\"");
+    out_str(o, k);
+    out_str(o, "\":");
+}
+
+void out_kv_u64(ss_out *o, const char *k, uint64_t v) {
+    out_json_key(o, k);
+    out_u64(o, v);
+}
+
+void out_kv_bool(ss_out *o, const char *k, bool v) {
+    out_json_key(o, k);
+    out_bool(o, v);
+}
+
+void out_kv_opt(ss_out *o, const char *k, int64_t v) {
+    out_json_key(o, k);
+    if (v < 0) out_str(o, "null");
+    else out_i64(o, v);
+}

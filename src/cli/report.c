@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common.h"
+#include "scan.h"
 
 static void kv(FILE *f, const char *p, const char *k, uint64_t v) { fprintf(f, "%s.%s=%" PRIu64 "\n", p, k, v); }
 static void kvs(FILE *f, const char *p, const char *k, int64_t v) { fprintf(f, "%s.%s=%" PRId64 "\n", p, k, v); }

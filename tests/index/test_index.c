@@ -305,18 +305,19 @@ static void test_checker(const char *corpus) {
         return;
     }
     /* Learn the batches: position and last offset of each. */
-    ss_walker w;
+    ss_walker *w = ss_walker_new(log, UINT64_MAX);
     ss_event ev;
     uint64_t pos[16];
     int64_t last[16];
     size_t nb = 0;
-    ss_walker_init(&w, log, UINT64_MAX);
-    while (ss_walker_next(&w, &ev) != SS_EV_END)
+    CHECK(w != NULL);
+    while (w && ss_walker_next(w, &ev) != SS_EV_END)
         if (ev.kind == SS_EV_BATCH && nb < 16) {
             pos[nb] = ev.batch.position;
             last[nb] = ev.batch.last_offset;
             nb++;
         }
+    ss_walker_free(w);
     CHECK(nb >= 3);
     ss_decoder *dec = ss_decoder_new(0);
     ss_index_checker *c = ss_index_checker_new(log, NULL, dec);

@@ -28,6 +28,7 @@
 
 #include "base/grow.h"
 #include "base/reader.h"
+#include "format/walker.h"
 #include "segscan/decode.h"
 
 #include "decode/kmsg.h"

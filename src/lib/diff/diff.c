@@ -17,6 +17,7 @@
 #include "analysis/fingerprint.h"
 #include "analysis/units.h"
 #include "base/grow.h"
+#include "format/walker.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
 #include "segscan/files.h"

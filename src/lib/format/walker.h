@@ -1,5 +1,10 @@
-/* segscan - the walker's copying window (internal): segment.c fills it, the
- * walker's copying path and the analysis's reader frame batches in it. */
+/* segscan - the walker's state and its copying window (internal).
+ *
+ * The library's readers hold their walker in place (a struct of their own or
+ * the stack) and set it up with ss_walker_init; callers of the public API get
+ * one from ss_walker_new. The analysis's reader moves a walker's position
+ * itself (units.c). segment.c fills the window; the walker's copying path and
+ * the analysis's reader frame batches in it. */
 #ifndef SS_FORMAT_WALKER_H
 #define SS_FORMAT_WALKER_H
 
@@ -7,7 +12,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "segscan/errors.h"
 #include "segscan/segment.h"
+
+struct ss_walker {
+    const ss_segment *seg;
+    const uint8_t *base;
+    uint64_t pos, limit;
+    uint64_t end_of_last_batch;
+    uint64_t damaged_bytes; /* sum of damage lengths so far */
+    uint64_t tail_from;     /* where the tail starts, once done */
+    uint64_t released;      /* pages below this were dropped from memory */
+    ss_decoder *decoder;    /* optional: lets legacy wrappers report their first inner offset */
+    bool done;
+    bool pending_damage; /* a CRC-failed batch was returned; its damage event comes next */
+    ss_error pending;
+    /* live files: a file cut or grown while it is read */
+    uint64_t shrunk_at;   /* UINT64_MAX, or the size the file was cut to */
+    uint64_t shrunk_lost; /* bytes of the walk's range that could no longer be read */
+    bool shrink_reported;
+    uint64_t grew_to; /* size found at the end when larger than at open, else 0 */
+    uint64_t batches; /* batch events returned (test hook) */
+    bool test_paused;
+};
+
+/* A walker in place over s (see ss_walker_new). */
+void ss_walker_init(ss_walker *w, const ss_segment *s, uint64_t limit);
 
 /* Bytes [pos, pos + need) of segment s, below limit, in the window (pread, or
  * a copy from memory): a window's worth (SS_WINDOW_BYTES), or the entry if it is

@@ -39,6 +39,7 @@
 
 #include "base/grow.h"
 #include "base/reader.h"
+#include "format/walker.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
 #include "segscan/verify.h"
