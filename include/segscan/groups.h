@@ -232,8 +232,8 @@ typedef struct ss_group {
     size_t npartitions;
     const ss_gpartition *partitions;  /* by topic, then partition */
     uint64_t commits, txn_commits;
-    uint64_t undecoded_records;  /* its records of types Kafka 4.0 decodes and segscan does not (KIP-848,
-                                    share groups): its membership is then unknown */
+    uint64_t undecoded_records;  /* its records of types Kafka 4.0 decodes and segscan's decoder flags as not
+                                    decoded (none since every type of Kafka 4.0 is): membership unknown */
     int64_t first_offset;        /* its first record in __consumer_offsets */
     int64_t first_time, last_time;
 } ss_group;

@@ -40,7 +40,7 @@ import mkseg  # noqa: E402
 
 segscan, corpus = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 only = sys.argv[sys.argv.index('-k') + 1] if '-k' in sys.argv else None
-fails = checks = skipped = 0
+fails = checks = 0
 T0 = C.T0
 
 
@@ -107,15 +107,6 @@ def scenario(name):
 
 def co_dir(d, p):
     return os.path.join(d, '__consumer_offsets-%d' % p)
-
-
-def kip848_decoded():
-    """Does this build decode the KIP-848 records (types 3..8)? Until it does, the tests of
-    consumer-protocol groups cannot pass, and are reported as skipped."""
-    p = subprocess.run([segscan, 'dump', '--offsets-decoder', os.path.join(
-        corpus, 'gen/groups-consumer-protocol/__consumer_offsets-37/00000000000000000000.log')],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=corpus)
-    return b'Unknown record type' not in p.stdout + p.stderr
 
 
 # ---- the builder against Kafka's own bytes -------------------------------------------------------
@@ -231,19 +222,9 @@ def test_corpus_eos():
 
 
 def test_corpus_consumer_protocol():
-    global skipped
     if only and only not in 'corpus-consumer-protocol':
         return
     h = H([os.path.join(corpus, 'gen/groups-consumer-protocol')])
-    if not kip848_decoded():
-        # NOTES.txt: 43 records, 21 of them offset commits; the other 22 (types 3..8) are not
-        # decoded: the group says its membership is unknown rather than that it has none
-        g = h.group('shop-fulfil')
-        eq((g['undecodedRecords'], g['protocol'], g['commits']) if g else None, (22, None, 21),
-           'shop-fulfil: 22 records not decoded, membership unknown')
-        skipped += 1
-        print('SKIP: corpus-consumer-protocol: this build does not decode the KIP-848 records yet')
-        return
     g = h.group('shop-fulfil')
     check(g is not None, 'shop-fulfil listed')
     if not g:
@@ -525,13 +506,8 @@ def test_kip848_revocation():
     assignment keeps t-1 pending revocation (UNREVOKED_PARTITIONS) until it acknowledges, b waits
     (UNRELEASED_PARTITIONS); a commits t-1 meanwhile (still its owner); then a is STABLE with t-0,
     b gets t-1. Topics are named by id (ConsumerGroupPartitionMetadata)."""
-    global skipped
     d = scenario('kip848')
     if not d:
-        return
-    if not kip848_decoded():
-        skipped += 1
-        print('SKIP: kip848: this build does not decode the KIP-848 records yet')
         return
     grp, a, b, tid = 'k', 'AAAAAAAAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBBBBBBBA', 'MJb0OdkyOsjVihzuZl_WhA'
     L = C.Log()
@@ -563,13 +539,8 @@ def test_kip848_revocation():
 def test_conversion():
     """An online conversion classic -> consumer (convertToConsumerGroup): the GroupMetadata
     tombstone and the consumer group's records in one batch; offsets kept."""
-    global skipped
     d = scenario('conversion')
     if not d:
-        return
-    if not kip848_decoded():
-        skipped += 1
-        print('SKIP: conversion: this build does not decode the KIP-848 records yet')
         return
     grp, a, tid = 'conv', 'conv-a-1', 'MJb0OdkyOsjVihzuZl_WhA'
     L = C.Log()
@@ -642,5 +613,5 @@ for t in (test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consum
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()
-print('%d passed, %d failed%s' % (checks - fails, fails, ', %d skipped' % skipped if skipped else ''))
+print("%d passed, %d failed" % (checks - fails, fails))
 sys.exit(1 if fails else 0)

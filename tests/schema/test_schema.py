@@ -352,13 +352,18 @@ def build(tmp):
     p['dirA'], p['dirB'] = os.path.join(tmp, 'dirA'), os.path.join(tmp, 'dirB')
     p['logs'] = logs
     # groups: two brokers' copies of one __consumer_offsets partition (the second diverging), a
-    # commit of OffsetCommitValue version 1 (expireTimestamp), an offset tombstone
+    # commit of OffsetCommitValue version 1 (expireTimestamp), an offset tombstone, an online
+    # conversion to the consumer protocol (the classic group's tombstone and the consumer group's
+    # records in one batch, as GroupMetadataManager.convertToConsumerGroup appends them)
     for broker, last in (('b1', 30), ('b2', 31)):
         lg = coordinator.Log()
         lg.append([coordinator.group_metadata('sg', 1, T0, [coordinator.Member('sg-1', {'t': [0]})])], T0)
         lg.append([coordinator.offset_commit('sg', 't', 0, 10, T0 + 1, expire_ts=T0 + 99)], T0 + 1)
         lg.append([coordinator.offset_tombstone('sg', 't', 0)], T0 + 2)
         lg.append([coordinator.offset_commit('sg', 't', 0, last, T0 + 3)], T0 + 3)
+        lg.append([coordinator.group_tombstone('sg'), coordinator.cg_member('sg', 'SGMEMBERAAAAAAAAAAAAAA', 'sg-2', topics=['t']),
+                   coordinator.cg_partition_metadata('sg', {'MJb0OdkyOsjVihzuZl_WhA': ('t', 1)}),
+                   coordinator.cg_epoch('sg', 2)], T0 + 4)
         lg.write(os.path.join(tmp, 'groups-' + broker, '__consumer_offsets-%d' % coordinator.coordinator_partition('sg')))
     p['groups'] = [os.path.join(tmp, 'groups-b1'), os.path.join(tmp, 'groups-b2')]
     return p
@@ -473,16 +478,8 @@ def corpus_runs(p):
     run('groups', ['--commits'] + p['groups'])
 
 
-# Optional fields no input here produces, and why (the schema still describes them).
-NOT_PRODUCED = {
-    # until the KIP-848 records (types 3..8) are decoded, no consumer-protocol group is read
-    ('groups.generation', '#variant consumer'): 'KIP-848 records not decoded yet',
-    ('groups.event', 'from'): 'a protocol change needs the KIP-848 records',
-    ('groupMember', 'memberEpoch'): 'KIP-848 members only',
-    ('groupMember', 'state'): 'KIP-848 members only',
-    ('groupMember', 'pendingRevocation'): 'KIP-848 members only',
-    ('groupAssignment', '#shape'): 'KIP-848 assignments only',
-}
+# Optional fields no input here produces, and why (the schema still describes them): none now.
+NOT_PRODUCED = {}
 
 
 def coverage():

@@ -664,7 +664,9 @@ static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) 
         for (uint32_t a = 0; a < x->nassign; a++) {
             const gassign_int *ia = &L->assigns[x->assign_at + a];
             av[a] = ia->a;
+            av[a].nparts = ia->nparts;
             av[a].parts = refs_of(G, L, ia->parts_at, ia->nparts);
+            av[a].npending = ia->npending;
             av[a].pending = refs_of(G, L, ia->pending_at, ia->npending);
             bool dup = false;
             for (size_t s = 0; s < nseen && !dup; s++) dup = seen[s] == ia->a.member_id;

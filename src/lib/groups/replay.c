@@ -211,29 +211,14 @@ static const char *str(glog *L, jctx c, uint32_t obj, const char *name) {
     return intern(L, c.n[x].str, c.n[x].len);
 }
 
-/* Kafka's Uuid.toString(): URL-safe base64 of the 16 bytes, without padding. */
-static void uuid_text(const uint8_t *b, char out[23]) {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    size_t o = 0;
-    for (size_t i = 0; i < 16; i += 3) {
-        uint32_t v = (uint32_t)b[i] << 16;
-        if (i + 1 < 16) v |= (uint32_t)b[i + 1] << 8;
-        if (i + 2 < 16) v |= b[i + 2];
-        out[o++] = tab[v >> 18 & 63];
-        out[o++] = tab[v >> 12 & 63];
-        if (i + 1 < 16) out[o++] = tab[v >> 6 & 63];
-        if (i + 2 < 16) out[o++] = tab[v & 63];
-    }
-    out[o] = 0;
-}
-
-/* A topic id: 16 raw bytes (a uuid field), or the text Kafka prints. Interned text. */
+/* A topic id: a uuid field (16 bytes, as the decoder gives it), or the text Kafka
+ * prints (Uuid.toString()). Interned text. */
 static const char *uuid_of(glog *L, jctx c, uint32_t x) {
     if (!x) return NULL;
     const ss_jnode *n = &c.n[x];
-    if (n->kind == SS_J_BYTES && n->len == 16) {
+    if ((n->kind == SS_J_UUID || n->kind == SS_J_BYTES) && n->len == 16) {
         char t[23];
-        uuid_text(n->str, t);
+        ss_uuid_string(n->str, t);
         return intern(L, (const uint8_t *)t, strlen(t));
     }
     if (n->kind == SS_J_STRING) return intern(L, n->str, n->len);
