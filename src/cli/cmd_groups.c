@@ -990,7 +990,7 @@ int cmd_groups(int argc, char **argv) {
         int level;
         const char *msg = ss_inputs_note(in, i, &level);
         /* replicas are no copies to this command: it reads one and compares the others */
-        if (level != SS_NOTE_ERROR && strstr(msg, "hold the same partition")) continue;
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }
     ss_groups *g = ss_groups_new(&c.go);

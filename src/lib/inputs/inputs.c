@@ -36,6 +36,7 @@ typedef struct part {
 
 typedef struct note {
     int level;
+    int kind; /* enum ss_input_note_kind */
     char *msg;
 } note;
 
@@ -66,6 +67,7 @@ static void add_note(ss_inputs *in, int level, const char *fmt, ...) {
     char *m = xstrdup(buf);
     if (!m) return;
     in->notes[in->nnotes].level = level;
+    in->notes[in->nnotes].kind = SS_INOTE_OTHER;
     in->notes[in->nnotes].msg = m;
     in->nnotes++;
 }
@@ -108,6 +110,7 @@ const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level) {
     if (level) *level = in->notes[i].level;
     return in->notes[i].msg;
 }
+int ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->notes[i].kind; }
 
 /* ---- names ------------------------------------------------------------------- */
 
@@ -715,11 +718,14 @@ void ss_inputs_finish(ss_inputs *in) {
     /* replicas of one partition given together: their records will be copies of each other */
     for (size_t i = 0; i + 1 < in->nparts; i++) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
-        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition && !strcmp(a->topic, b->topic))
+        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition && !strcmp(a->topic, b->topic)) {
+            size_t before = in->nnotes;
             add_note(in, SS_NOTE_WARN,
                      "%s and %s hold the same partition (replicas?): their records count as copies of each "
                      "other; 'segscan diff' compares replicas",
                      a->name, b->name);
+            if (in->nnotes > before) in->notes[before].kind = SS_INOTE_REPLICAS;
+        }
     }
 }
 
