@@ -32,6 +32,7 @@
 #include "segscan/inputs.h"
 #include "segscan/record.h"
 #include "segscan/segment.h"
+#include "segscan/timeline.h"
 #include "segscan/verify.h"
 
 #endif

@@ -140,6 +140,11 @@ static bool tp_selected(const gcli *c, const ss_gtp_ref *t) {
     return true;
 }
 
+/* The events of the group's own timeline; the others (rewinds, commits past the data,
+ * transactions aborted or open, epoch bumps) are what the findings rest on, and are
+ * printed as findings. */
+static bool timeline_event(const ss_gevent *e) { return e->kind >= SS_GEV_DELETED && e->kind <= SS_GEV_CREATED; }
+
 static bool in_time(const gcli *c, int64_t t) { return t >= c->go.since_ms && t <= c->go.until_ms; }
 
 static const char *log_name(char *buf, size_t n, int32_t p) {
@@ -536,7 +541,7 @@ static void text_group(gcli *c, size_t gi) {
             if (shown) text_generation(c, x);
         } else {
             const ss_gevent *e = &g->events[ei++];
-            if (!in_time(c, e->time)) continue;
+            if (!timeline_event(e) || !in_time(c, e->time)) continue;
             if (e->kind == SS_GEV_OFFSETS_DELETED && !tp_selected(c, &e->tp)) continue;
             text_event(c, e);
         }
@@ -865,7 +870,7 @@ static int json_group_all(gcli *c, size_t gi) {
         int64_t until = k < g->ngenerations ? g->generations[k].offset : INT64_MAX;
         for (; ei < g->nevents && g->events[ei].offset <= until; ei++) {
             const ss_gevent *e = &g->events[ei];
-            if (!in_time(c, e->time)) continue;
+            if (!timeline_event(e) || !in_time(c, e->time)) continue;
             if (e->kind == SS_GEV_OFFSETS_DELETED && !tp_selected(c, &e->tp)) continue;
             json_event(c, g, e);
         }

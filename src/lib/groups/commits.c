@@ -233,7 +233,7 @@ bool gc_finish(glog *L) {
     if (c->failed) return false;
     if (!c->nruns && !(c->budget && c->n && atomic_load(c->in_memory) > c->budget)) {
         if (c->n) qsort_r(c->buf, c->n, sizeof *c->buf, cmp_rec, L);
-        if (c->n && c->n < c->cap) {   /* keep what is used only */
+        if (c->n && c->n < c->cap) { /* keep what is used only */
             gcrec *nb = realloc(c->buf, c->n * sizeof *nb);
             if (nb) {
                 if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap - c->n);

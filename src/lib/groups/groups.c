@@ -18,7 +18,6 @@
 #include "groups_int.h"
 #include "segscan/files.h"
 
-size_t gc_read(const glog *L, size_t first, gcrec *out, size_t n);   /* commits.c */
 
 const char *ss_gprotocol_name(int p) {
     switch (p) {
@@ -56,6 +55,11 @@ const char *ss_gevent_kind_name(int k) {
     case SS_GEV_OFFSETS_DELETED: return "offsets-deleted";
     case SS_GEV_PROTOCOL_CHANGE: return "protocol-change";
     case SS_GEV_CREATED: return "created";
+    case SS_GEV_REWIND: return "rewind";
+    case SS_GEV_OUT_OF_RANGE: return "out-of-range";
+    case SS_GEV_TXN_ABORTED: return "transaction-aborted";
+    case SS_GEV_TXN_OPEN: return "transaction-open";
+    case SS_GEV_EPOCH_BUMP: return "epoch-bump";
     default: return "unknown";
     }
 }
@@ -69,55 +73,6 @@ void ss_groups_opts_default(ss_groups_opts *o) {
     o->from_offset = INT64_MIN;
     o->to_offset = INT64_MAX;
 }
-
-/* a piece of work for a thread: read a copy (and replay it), or compare a copy with the one read */
-typedef struct gwork {
-    uint32_t log;
-    uint32_t input;
-    size_t copy;                      /* index in the log's copies (compare only) */
-    bool compare;
-    uint64_t bytes;
-} gwork;
-
-typedef struct glog_slot {
-    glog L;
-    ss_glog_copy *copies;
-    size_t ncopies;
-} glog_slot;
-
-/* a group's public view, and its index in its log */
-struct gpub {
-    ss_group g;
-    uint32_t local;
-};
-
-struct ss_groups {
-    ss_groups_opts opts;
-    char **group_filter;              /* copies of opts.groups */
-    const ss_inputs *in;
-    glog_slot *logs;
-    size_t nlogs;
-    ss_glog *pub_logs;
-    ss_txn_ids *txn_ids;
-    /* topic id -> name from partition.metadata of the inputs */
-    char (*ids)[25];
-    const char **id_names;
-    size_t nids;
-    /* public views */
-    struct gpub *groups;
-    size_t ngroups;
-    void **blocks;                    /* every array built for the views */
-    size_t nblocks, blockcap;
-    char **notes;
-    int *note_levels;
-    size_t nnotes;
-    uint64_t damage, unreadable;
-    char failure[256];
-    gwork *work;
-    size_t nwork;
-    atomic_size_t next_work;
-    atomic_size_t commits_in_memory;  /* room for kept commits all logs have allocated (records) */
-};
 
 /* ---- which inputs are __consumer_offsets ------------------------------------------------------ */
 
@@ -196,7 +151,7 @@ static void read_log(worker *w, glog *L) {
                 continue;
             }
             const ss_batch *b = &ev.batch;
-            if (!b->crc_valid) continue;   /* its damage event follows */
+            if (!b->crc_valid) continue; /* its damage event follows */
             L->info.batches++;
             L->batch_no++;
             if (L->expect_next < 0) {
@@ -228,6 +183,12 @@ static void read_log(worker *w, glog *L) {
                 }
                 L->info.records++;
                 if (r.value_len < 0) L->info.tombstones++;
+                /* --group: the records of other groups are not decoded (a group's history
+                 * is made of its own records only) */
+                if (!glog_wanted_key(L, &r)) {
+                    L->skipped_records++;
+                    continue;
+                }
                 ss_cdecoded d;
                 switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, &r, &d)) {
                 case SS_CDEC_OK: glog_record(L, b, &r, &d); break;
@@ -417,30 +378,7 @@ ss_groups *ss_groups_new(const ss_groups_opts *opts) {
 
 const char *ss_groups_failure(const ss_groups *g) { return g->failure[0] ? g->failure : NULL; }
 
-static bool keep_block(ss_groups *G, void *p) {
-    if (!p) return false;
-    if (!SS_GROW(G->blocks, G->nblocks, G->blockcap, 64)) {
-        free(p);
-        return false;
-    }
-    G->blocks[G->nblocks++] = p;
-    return true;
-}
-
-static void *block(ss_groups *G, size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    return keep_block(G, p) ? p : NULL;
-}
-
-static const char *input_topic_name(const ss_groups *G, const char *topic_id);
-static const char *input_name_cb(const void *ctx, const char *topic_id) { return input_topic_name(ctx, topic_id); }
-
-static const char *input_topic_name(const ss_groups *G, const char *topic_id) {
-    if (!topic_id) return NULL;
-    for (size_t i = 0; i < G->nids; i++)
-        if (!strcmp(G->ids[i], topic_id)) return G->id_names[i];
-    return NULL;
-}
+static const char *input_name_cb(const void *ctx, const char *topic_id) { return v_input_topic_name(ctx, topic_id); }
 
 static void read_topic_ids(ss_groups *G) {
     size_t n = ss_inputs_count(G->in);
@@ -493,195 +431,14 @@ static int64_t cleaner_checkpoint(const ss_input_partition *ip, int32_t partitio
     return v;
 }
 
-static bool wanted_group(const ss_groups *G, const char *id, size_t len) {
-    if (!G->opts.ngroups) return true;
-    for (size_t i = 0; i < G->opts.ngroups; i++)
-        if (strlen(G->opts.groups[i]) == len && !memcmp(G->opts.groups[i], id, len)) return true;
-    return false;
-}
-
-static ss_gtp_ref ref_of(const ss_groups *G, const gtp *t) {
-    ss_gtp_ref r;
-    r.topic = t->topic ? t->topic : input_topic_name(G, t->topic_id);
-    r.topic_len = r.topic ? strlen(r.topic) : 0;
-    r.topic_id = t->topic_id;
-    r.partition = t->partition;
-    return r;
-}
-
-static const ss_gtp_ref *refs_of(ss_groups *G, const glog *L, uint32_t at, uint32_t n) {
-    ss_gtp_ref *v = block(G, n, sizeof *v);
-    if (!v) return NULL;
-    for (uint32_t i = 0; i < n; i++) v[i] = ref_of(G, &L->tps[L->refs.v[at + i]]);
-    return v;
-}
-
-static int cmp_ref(const ss_gtp_ref *a, const ss_gtp_ref *b) {
-    const char *ta = a->topic ? a->topic : "", *tb = b->topic ? b->topic : "";
-    int c = strcmp(ta, tb);
-    if (c) return c;
-    if (!a->topic && !b->topic) {
-        c = strcmp(a->topic_id ? a->topic_id : "", b->topic_id ? b->topic_id : "");
-        if (c) return c;
-    }
-    return a->partition < b->partition ? -1 : a->partition > b->partition;
-}
-
-static int cmp_part(const void *a, const void *b) {
-    return cmp_ref(&((const ss_gpartition *)a)->tp, &((const ss_gpartition *)b)->tp);
-}
-
-static int cmp_owner(const void *a, const void *b) {
-    const ss_gowner *x = a, *y = b;
-    return x->from_offset < y->from_offset ? -1 : x->from_offset > y->from_offset;
-}
-
 static int cmp_group(const void *a, const void *b) {
     const ss_group *x = &((const struct gpub *)a)->g, *y = &((const struct gpub *)b)->g;
     size_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
     int c = memcmp(x->id, y->id, n);
     if (c) return c;
     if (x->id_len != y->id_len) return x->id_len < y->id_len ? -1 : 1;
-    return x->coordinator_partition < y->coordinator_partition ? -1 : x->coordinator_partition > y->coordinator_partition;
-}
-
-/* The group's partitions: one per (topic, partition), a partition known by topic id
- * and by name merged into one. */
-static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *out) {
-    ss_gpartition *v = block(G, gg->tps.n, sizeof *v);
-    if (!v) return false;
-    for (uint32_t i = 0; i < gg->tps.n; i++) {
-        const gtp *t = &L->tps[gg->tps.v[i]];
-        ss_gpartition *p = &v[i];
-        p->tp = ref_of(G, t);
-        p->committed = t->flags & TP_COMMITTED;
-        p->offset = p->committed ? t->offset : -1;
-        p->commit_time = p->committed ? t->commit_time : -1;
-        p->record_offset = p->committed ? t->record_offset : -1;
-        p->leader_epoch = t->leader_epoch;
-        p->metadata = p->committed ? t->metadata : NULL;
-        p->metadata_len = p->metadata ? gs_len(p->metadata) : 0;
-        p->transactional = t->flags & TP_TXN;
-        p->commits = t->commits;
-        p->txn_commits = t->txn_commits;
-        p->txn_committed = t->txn_committed;
-        p->txn_aborted = t->txn_aborted;
-        p->txn_open = t->txn_open;
-        p->deletions = t->deletions;
-        p->first_commit_time = t->first_commit_time;
-        p->last_commit_time = t->last_commit_time;
-        p->nowners = t->owners.n;
-        p->owners = t->owners.v;
-        p->nsteps = t->steps.n;
-        p->steps = t->steps.v;
-    }
-    qsort(v, gg->tps.n, sizeof *v, cmp_part);
-    size_t w = 0;
-    for (size_t i = 0; i < gg->tps.n; i++) {
-        if (w && v[i].tp.topic && v[w - 1].tp.topic && !cmp_ref(&v[w - 1].tp, &v[i].tp)) {
-            ss_gpartition *d = &v[w - 1], *s = &v[i];
-            if (!d->tp.topic_id) d->tp.topic_id = s->tp.topic_id;
-            if (s->committed && (!d->committed || s->record_offset > d->record_offset)) {
-                d->committed = true;
-                d->offset = s->offset;
-                d->commit_time = s->commit_time;
-                d->record_offset = s->record_offset;
-                d->leader_epoch = s->leader_epoch;
-                d->metadata = s->metadata;
-                d->metadata_len = s->metadata_len;
-                d->transactional = s->transactional;
-            }
-            d->commits += s->commits;
-            d->txn_commits += s->txn_commits;
-            d->txn_committed += s->txn_committed;
-            d->txn_aborted += s->txn_aborted;
-            d->txn_open += s->txn_open;
-            d->deletions += s->deletions;
-            if (s->nowners) {
-                ss_gowner *o = block(G, d->nowners + s->nowners, sizeof *o);
-                if (!o) return false;
-                memcpy(o, d->owners, d->nowners * sizeof *o);
-                memcpy(o + d->nowners, s->owners, s->nowners * sizeof *o);
-                d->nowners += s->nowners;
-                qsort(o, d->nowners, sizeof *o, cmp_owner);
-                d->owners = o;
-            }
-            continue;
-        }
-        v[w++] = v[i];
-    }
-    out->npartitions = w;
-    out->partitions = v;
-    return true;
-}
-
-static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) {
-    glog *L = &S->L;
-    const ggroup *gg = &L->groups[gi];
-    memset(out, 0, sizeof *out);
-    out->id = gg->id;
-    out->id_len = gs_len(gg->id);
-    out->log = (uint32_t)(S - G->logs);
-    out->coordinator_partition = L->partition;
-    out->expected_partition = ss_coordinator_partition((const uint8_t *)gg->id, out->id_len, G->opts.partitions);
-    out->protocol = gg->protocol;
-    out->protocol_type = gg->protocol_type;
-    out->assignor = gg->assignor;
-    out->deleted = gg->deleted;
-    out->commits = gg->commits;
-    out->txn_commits = gg->txn_commits;
-    out->undecoded_records = gg->undecoded;
-    out->first_offset = gg->first_offset;
-    out->first_time = gg->first_time;
-    out->last_time = gg->last_time;
-    out->nevents = gg->events.n;
-    out->events = gg->events.v;
-    ss_ggeneration *gens = block(G, gg->gens.n, sizeof *gens);
-    if (!gens) return false;
-    /* distinct member ids: interned, so pointers compare */
-    const char **seen = NULL;
-    size_t nseen = 0, capseen = 0;
-    for (uint32_t k = 0; k < gg->gens.n; k++) {
-        const ggen *x = &L->gens[gg->gens.v[k]];
-        gens[k] = x->g;
-        ss_gmember *mv = block(G, x->nmembers, sizeof *mv);
-        ss_gassign *av = block(G, x->nassign, sizeof *av);
-        if (!mv || !av) {
-            free(seen);
-            return false;
-        }
-        for (uint32_t m = 0; m < x->nmembers; m++) {
-            const gmem *im = &L->members[x->members_at + m];
-            mv[m] = im->m;
-            mv[m].nparts = im->nparts;
-            mv[m].parts = refs_of(G, L, im->parts_at, im->nparts);
-            mv[m].npending = im->npending;
-            mv[m].pending = refs_of(G, L, im->pending_at, im->npending);
-            bool dup = false;
-            for (size_t s = 0; s < nseen && !dup; s++) dup = seen[s] == im->m.member_id;
-            if (!dup && im->m.member_id && SS_GROW(seen, nseen, capseen, 16)) seen[nseen++] = im->m.member_id;
-        }
-        for (uint32_t a = 0; a < x->nassign; a++) {
-            const gassign_int *ia = &L->assigns[x->assign_at + a];
-            av[a] = ia->a;
-            av[a].nparts = ia->nparts;
-            av[a].parts = refs_of(G, L, ia->parts_at, ia->nparts);
-            av[a].npending = ia->npending;
-            av[a].pending = refs_of(G, L, ia->pending_at, ia->npending);
-            bool dup = false;
-            for (size_t s = 0; s < nseen && !dup; s++) dup = seen[s] == ia->a.member_id;
-            if (!dup && ia->a.member_id && SS_GROW(seen, nseen, capseen, 16)) seen[nseen++] = ia->a.member_id;
-        }
-        gens[k].nmembers = x->nmembers;
-        gens[k].members = mv;
-        gens[k].nassign = x->nassign;
-        gens[k].assignments = av;
-    }
-    free(seen);
-    out->nmembers_distinct = nseen;
-    out->ngenerations = gg->gens.n;
-    out->generations = gens;
-    return build_partitions(G, L, gg, out);
+    return x->coordinator_partition < y->coordinator_partition ? -1
+                                                               : x->coordinator_partition > y->coordinator_partition;
 }
 
 static void add_note(ss_groups *G, int level, const char *msg) {
@@ -829,15 +586,15 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
             add_note(G, SS_NOTE_WARN, m);
         }
         for (uint32_t k = 0; k < L->ngroups; k++)
-            if (wanted_group(G, L->groups[k].id, gs_len(L->groups[k].id))) total++;
+            if (L->groups[k].wanted) total++;
     }
     G->groups = calloc(total ? total : 1, sizeof *G->groups);
     if (!G->groups) return SS_E_NOMEM;
     for (size_t li = 0; li < G->nlogs; li++) {
         glog *L = &G->logs[li].L;
         for (uint32_t k = 0; k < L->ngroups; k++) {
-            if (!wanted_group(G, L->groups[k].id, gs_len(L->groups[k].id))) continue;
-            if (!build_group(G, &G->logs[li], k, &G->groups[G->ngroups].g)) return SS_E_NOMEM;
+            if (!L->groups[k].wanted) continue;
+            v_group_head(G, &G->logs[li], k, &G->groups[G->ngroups].g);
             G->groups[G->ngroups++].local = k;
         }
     }
@@ -848,7 +605,6 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
 size_t ss_groups_log_count(const ss_groups *g) { return g->nlogs; }
 const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i) { return &g->pub_logs[i]; }
 size_t ss_groups_count(const ss_groups *g) { return g->ngroups; }
-const ss_group *ss_groups_at(const ss_groups *g, size_t i) { return &g->groups[i].g; }
 size_t ss_groups_note_count(const ss_groups *g) { return g->nnotes; }
 const char *ss_groups_note(const ss_groups *g, size_t i, int *level) {
     if (level) *level = g->note_levels[i];
@@ -872,8 +628,7 @@ void ss_groups_free(ss_groups *g) {
     free(g->logs);
     free(g->pub_logs);
     free(g->work);
-    for (size_t i = 0; i < g->nblocks; i++) free(g->blocks[i]);
-    free(g->blocks);
+    v_free(g);
     free(g->groups);
     for (size_t i = 0; i < g->nnotes; i++) free(g->notes[i]);
     free(g->notes);
@@ -887,68 +642,3 @@ void ss_groups_free(ss_groups *g) {
     free((char *)g->opts.tmpdir);
     free(g);
 }
-
-/* ---- commits ------------------------------------------------------------------------------------------ */
-
-struct ss_gcommit_iter {
-    ss_groups *g;
-    const glog *L;
-    size_t at, left;
-    gcrec buf[256];
-    size_t have, pos;
-    bool failed;
-};
-
-ss_gcommit_iter *ss_group_commits(ss_groups *g, size_t i) {
-    ss_gcommit_iter *it = calloc(1, sizeof *it);
-    if (!it) return NULL;
-    it->g = g;
-    const ss_group *grp = &g->groups[i].g;
-    const glog *L = &g->logs[grp->log].L;
-    it->L = L;
-    uint32_t local = g->groups[i].local;
-    if (L->commits.group_n) {
-        it->at = L->commits.group_at[local];
-        it->left = L->commits.group_n[local];
-    }
-    return it;
-}
-
-int ss_gcommit_next(ss_gcommit_iter *it, ss_gcommit *out) {
-    if (it->pos == it->have) {
-        if (!it->left) return 0;
-        size_t want = it->left < 256 ? it->left : 256;
-        size_t got = gc_read(it->L, it->at, it->buf, want);
-        if (got != want) return -1;
-        it->at += want;
-        it->left -= want;
-        it->have = want;
-        it->pos = 0;
-    }
-    const gcrec *r = &it->buf[it->pos++];
-    memset(out, 0, sizeof *out);
-    out->tp = ref_of(it->g, &it->L->tps[r->tp]);
-    out->time = r->time;
-    out->record_offset = r->record_offset;
-    out->offset = r->offset;
-    out->leader_epoch = r->leader_epoch;
-    out->metadata = r->metadata;
-    out->metadata_len = r->metadata ? gs_len(r->metadata) : 0;
-    out->expire_time = r->expire_time;
-    out->transactional = r->producer_id != -1;
-    out->producer_id = r->producer_id;
-    out->producer_epoch = r->producer_epoch;
-    if (out->transactional) {
-        const ss_txn_id *t = ss_txn_ids_find(it->g->txn_ids, r->producer_id);
-        out->transactional_id = t ? t->transactional_id : NULL;
-    }
-    out->outcome = r->outcome;
-    out->effective = r->effective;
-    out->effective_time = r->effective_time;
-    out->attributed_to = r->member;
-    out->attributed_instance = r->instance;
-    out->attributed_generation = r->generation;
-    return 1;
-}
-
-void ss_gcommit_iter_free(ss_gcommit_iter *it) { free(it); }
