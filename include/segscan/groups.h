@@ -327,6 +327,8 @@ SS_API ss_errkind ss_groups_run(ss_groups *g, const ss_inputs *in);
 SS_API const char *ss_groups_failure(const ss_groups *g);
 
 SS_API size_t ss_groups_log_count(const ss_groups *g);
+/* opts.partitions: the __consumer_offsets partition count of the coordinator check */
+SS_API int32_t ss_groups_partition_count(const ss_groups *g);
 SS_API const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i);
 
 /* Groups sorted by id (then coordinator partition). A group's arrays (generations,

@@ -28,6 +28,7 @@
 #include "segscan/errors.h"
 #include "segscan/export.h"
 #include "segscan/files.h"
+#include "segscan/findings.h"
 #include "segscan/groups.h"
 #include "segscan/inputs.h"
 #include "segscan/record.h"

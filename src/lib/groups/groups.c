@@ -603,6 +603,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
 }
 
 size_t ss_groups_log_count(const ss_groups *g) { return g->nlogs; }
+int32_t ss_groups_partition_count(const ss_groups *g) { return g->opts.partitions; }
 const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i) { return &g->pub_logs[i]; }
 size_t ss_groups_count(const ss_groups *g) { return g->ngroups; }
 size_t ss_groups_note_count(const ss_groups *g) { return g->nnotes; }
