@@ -17,7 +17,8 @@ _segscan_opts() {
     verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
     groups) echo "--group --topic --partition --since --until --from-offset --to-offset --commits
-        --partitions --json --local-time --threads --max-memory --include-temp --quiet --help" ;;
+        --partitions --json --local-time --threads --max-memory --include-temp --fail-on --txn-timeout --now
+        --quiet --help" ;;
     esac
 }
 

@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "gfindings.h"
 #include "out.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
@@ -25,7 +26,10 @@ static const char groups_usage[] =
     "Each consumer group's history from __consumer_offsets: coordinator partition, protocol\n"
     "and assignor, generations or group epochs with their members and the partitions each\n"
     "owned, commits (plain and transactional, with their outcome), the committed offset at\n"
-    "the end (Kafka's rule), offset deletions, group deletions and protocol conversions.\n"
+    "the end (Kafka's rule), offset deletions, group deletions and protocol conversions;\n"
+    "then its findings: which records it received twice or never, when and why (handover,\n"
+    "rewind, reset, offsets-deleted, out-of-range, aborted-commit, open-commit, fencing),\n"
+    "counted in the data partitions beside __consumer_offsets when they are read.\n"
     "\n"
     "  --group ID               this group only (repeatable; default every group)\n"
     "  --topic T                partitions of this data topic only\n"
@@ -34,10 +38,15 @@ static const char groups_usage[] =
     "                           or epoch ms); the history is still read whole\n"
     "  --from-offset N, --to-offset N   list commits of data offsets in this window only\n"
     "  --commits                list every commit (spilled to $TMPDIR past --max-memory)\n"
+    "  --fail-on redelivered,skipped,rewind  exit 1 when a finding shows records delivered again\n"
+    "                           (certainly or possibly), records possibly never received, or a\n"
+    "                           rewind or reset of a committed offset\n"
+    "  --txn-timeout DURATION   an open transactional commit older than this may hang (default 15m)\n"
+    "  --now TIME               'now' for --txn-timeout (default: the newest timestamp read)\n"
     "  --partitions N           partitions of __consumer_offsets, for the coordinator check\n"
     "                           (offsets.topic.num.partitions; default 50)\n"
     "  --json                   JSON Lines: offsets-partition, consumer-group, generation,\n"
-    "                           group-event and commit objects\n"
+    "                           group-event, group-finding and commit objects\n"
     "  --local-time             text times in the local time of TZ with its UTC offset\n"
     "  --threads N              reading threads, 1..256 (default: one per online CPU)\n"
     "  --max-memory SIZE        memory for the listed commits (K, M, G suffixes; default half\n"
@@ -48,11 +57,27 @@ static const char groups_usage[] =
     "\n"
     "A PATH is a log directory (its __consumer_offsets-N partitions and the data partitions\n"
     "beside them), a __consumer_offsets-N directory or a segment inside one.\n"
-    "exit codes: 0 done, 2 usage, unreadable input or no __consumer_offsets, 3 damaged input met\n";
+    "exit codes: 0 done, 1 --fail-on matched, 2 usage, unreadable input or no __consumer_offsets,\n"
+    "3 damaged input met\n";
 
 enum {
-    G_GROUP = 400, G_TOPIC, G_PARTITION, G_SINCE, G_UNTIL, G_FROM, G_TO, G_COMMITS, G_PARTS, G_JSON, G_LOCAL,
-    G_THREADS, G_MAXMEM, G_TEMP,
+    G_GROUP = 400,
+    G_TOPIC,
+    G_PARTITION,
+    G_SINCE,
+    G_UNTIL,
+    G_FROM,
+    G_TO,
+    G_COMMITS,
+    G_PARTS,
+    G_JSON,
+    G_LOCAL,
+    G_THREADS,
+    G_MAXMEM,
+    G_TEMP,
+    G_FAILON,
+    G_TXNTIMEOUT,
+    G_NOW,
 };
 
 static const struct option groups_longopts[] = {
@@ -70,6 +95,9 @@ static const struct option groups_longopts[] = {
     {"threads", required_argument, NULL, G_THREADS},
     {"max-memory", required_argument, NULL, G_MAXMEM},
     {"include-temp", no_argument, NULL, G_TEMP},
+    {"fail-on", required_argument, NULL, G_FAILON},
+    {"txn-timeout", required_argument, NULL, G_TXNTIMEOUT},
+    {"now", required_argument, NULL, G_NOW},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -77,6 +105,10 @@ static const struct option groups_longopts[] = {
 
 typedef struct gcli {
     ss_groups_opts go;
+    ss_findings_opts fo;
+    ss_findings *f;
+    unsigned fail_on;
+    bool failed; /* a finding listed matched --fail-on */
     bool json, quiet;
     ss_groups *g;
     ss_out *o;
@@ -193,13 +225,12 @@ static void text_log(gcli *c, const ss_glog *l) {
         out_lit(o, "  ");
         if (l->first_offset > 0) out_printf(o, "no offset below %" PRId64 " is on disk; ", l->first_offset);
         if (l->missing_offsets)
-            out_printf(o, "compacted: %" PRIu64 " %s missing below %" PRId64
+            out_printf(o,
+                       "compacted: %" PRIu64 " %s missing below %" PRId64
                        " (the cleaner keeps only the last record of each key there)",
                        l->missing_offsets, plural(l->missing_offsets, "offset", "offsets"), l->complete_from);
-        else if (l->compacted)
-            out_lit(o, "batches rewritten by the cleaner (delete horizon set), no offset missing");
-        else
-            out_lit(o, "no offset missing");
+        else if (l->compacted) out_lit(o, "batches rewritten by the cleaner (delete horizon set), no offset missing");
+        else out_lit(o, "no offset missing");
         if (l->cleaner_checkpoint >= 0) out_printf(o, "; cleaner-offset-checkpoint %" PRId64, l->cleaner_checkpoint);
         out_ch(o, '\n');
     }
@@ -215,14 +246,14 @@ static void text_log(gcli *c, const ss_glog *l) {
                 out_printf(o, ", the same records at the %" PRIu64 " %s both hold", cp->same,
                            plural(cp->same, "offset", "offsets"));
             } else {
-                out_printf(o, ", diverges from offset %" PRId64 ": %" PRIu64 " %s differ, %" PRIu64
-                           " only here, %" PRIu64 " only in the copy read",
+                out_printf(o,
+                           ", diverges from offset %" PRId64 ": %" PRIu64 " %s differ, %" PRIu64 " only here, %" PRIu64
+                           " only in the copy read",
                            cp->first_difference, cp->differing, plural(cp->differing, "offset", "offsets"),
                            cp->only_here, cp->only_read);
             }
             if (cp->next_offset != l->next_offset && cp->first_offset >= 0)
-                out_printf(o, "; ends at %" PRId64 " (the copy read at %" PRId64 ")", cp->next_offset,
-                           l->next_offset);
+                out_printf(o, "; ends at %" PRId64 " (the copy read at %" PRId64 ")", cp->next_offset, l->next_offset);
             out_ch(o, '\n');
         }
     }
@@ -273,7 +304,8 @@ static void json_log(gcli *c, const ss_glog *l) {
             json_i64_or_null(o, cp->first_offset);
             json_key(o, "nextOffset");
             json_i64_or_null(o, cp->next_offset);
-            out_printf(o, ",\"same\":%" PRIu64 ",\"differing\":%" PRIu64 ",\"onlyHere\":%" PRIu64
+            out_printf(o,
+                       ",\"same\":%" PRIu64 ",\"differing\":%" PRIu64 ",\"onlyHere\":%" PRIu64
                        ",\"onlyInRead\":%" PRIu64 ",\"firstDifference\":",
                        cp->same, cp->differing, cp->only_here, cp->only_read);
             json_i64_or_null(o, cp->first_difference);
@@ -392,7 +424,9 @@ static void text_event(gcli *c, const ss_gevent *e) {
                        plural(e->pending_removed, "offset", "offsets"));
         out_lit(o, "; the reason is not in the log (expiry, admin deletion and topic deletion look alike)");
         break;
-    case SS_GEV_DELETED: out_lit(o, "group deleted (group tombstone; its offsets go only by their own tombstones)"); break;
+    case SS_GEV_DELETED:
+        out_lit(o, "group deleted (group tombstone; its offsets go only by their own tombstones)");
+        break;
     case SS_GEV_PROTOCOL_CHANGE:
         out_printf(o, "protocol conversion %s -> %s (offsets kept)", ss_gprotocol_name(e->from_protocol),
                    ss_gprotocol_name(e->to_protocol));
@@ -479,10 +513,71 @@ static void text_commit(gcli *c, const ss_gcommit *k) {
     if (k->attributed_to) {
         out_lit(o, "  attributed to ");
         text_bytes(o, k->attributed_to, strlen(k->attributed_to));
-        if (k->attributed_generation >= 0) out_printf(o, " (owner then, generation %" PRId32 ")", k->attributed_generation);
+        if (k->attributed_generation >= 0)
+            out_printf(o, " (owner then, generation %" PRId32 ")", k->attributed_generation);
         else out_lit(o, " (owner then)");
     }
     out_ch(o, '\n');
+}
+
+/* ---- findings -------------------------------------------------------------------------------- */
+
+/* the findings of group gi: they are sorted by group */
+static size_t findings_of(const gcli *c, size_t gi, size_t *first) {
+    size_t n = ss_findings_count(c->f), lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ss_findings_at(c->f, mid)->group < gi) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t k = lo;
+    while (k < n && ss_findings_at(c->f, k)->group == gi) k++;
+    *first = lo;
+    return k - lo;
+}
+
+static bool finding_selected(const gcli *c, const ss_finding *x) {
+    if ((x->tp.topic || x->tp.topic_id) && !tp_selected(c, &x->tp)) return false;
+    if (!x->tp.topic && !x->tp.topic_id && (c->go.topic || c->go.partition >= 0)) return false;
+    return in_time(c, x->time);
+}
+
+static void text_findings(gcli *c, size_t gi) {
+    if (!c->f) return;
+    size_t first, n = findings_of(c, gi, &first), shown = 0;
+    for (size_t i = first; i < first + n; i++) {
+        const ss_finding *x = ss_findings_at(c->f, i);
+        if (!finding_selected(c, x)) continue;
+        if (!shown++) out_lit(c->o, "  findings:\n");
+        gf_text(c->o, x, "    ");
+        if (gf_fails(x, c->fail_on)) c->failed = true;
+    }
+}
+
+static void json_findings(gcli *c, size_t gi) {
+    if (!c->f) return;
+    size_t first, n = findings_of(c, gi, &first);
+    for (size_t i = first; i < first + n; i++) {
+        const ss_finding *x = ss_findings_at(c->f, i);
+        if (!finding_selected(c, x)) continue;
+        gf_json(c->o, x, ss_findings_now(c->f));
+        if (gf_fails(x, c->fail_on)) c->failed = true;
+    }
+}
+
+static bool parse_fail_on(const char *s, unsigned *v) {
+    *v = 0;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n == 11 && !strncmp(s, "redelivered", n)) *v |= FAIL_REDELIVERED;
+        else if (n == 7 && !strncmp(s, "skipped", n)) *v |= FAIL_SKIPPED;
+        else if (n == 6 && !strncmp(s, "rewind", n)) *v |= FAIL_REWIND;
+        else return false;
+        s += n;
+        if (*s == ',') s++;
+    }
+    return *v != 0;
 }
 
 static void text_group(gcli *c, size_t gi) {
@@ -510,8 +605,7 @@ static void text_group(gcli *c, size_t gi) {
     if (g->ngenerations) {
         const ss_ggeneration *a = &g->generations[0], *b = &g->generations[g->ngenerations - 1];
         bool consumer = b->protocol == SS_GPROTO_CONSUMER;
-        out_printf(o, "  %s %" PRId32 "..%" PRId32, consumer ? "epochs" : "generations", a->generation,
-                   b->generation);
+        out_printf(o, "  %s %" PRId32 "..%" PRId32, consumer ? "epochs" : "generations", a->generation, b->generation);
     }
     out_printf(o, ", %zu %s, %" PRIu64 " %s", g->nmembers_distinct, plural(g->nmembers_distinct, "member", "members"),
                g->commits, plural(g->commits, "commit", "commits"));
@@ -519,25 +613,27 @@ static void text_group(gcli *c, size_t gi) {
     if (g->deleted) out_lit(o, ", deleted");
     out_ch(o, '\n');
     if (g->expected_partition != g->coordinator_partition)
-        out_printf(o, "  note: Utils.abs(groupId.hashCode()) %% %" PRId32 " is %" PRId32
-                   ", not %" PRId32 ": __consumer_offsets has another partition count (--partitions), or "
+        out_printf(o,
+                   "  note: Utils.abs(groupId.hashCode()) %% %" PRId32 " is %" PRId32 ", not %" PRId32
+                   ": __consumer_offsets has another partition count (--partitions), or "
                    "these records are not the coordinator's\n",
                    c->go.partitions, g->expected_partition, g->coordinator_partition);
     if (g->first_offset < l->complete_from) {
         tstr(t, sizeof t, l->complete_from_time);
-        out_printf(o, "  history partial before %s (offset %" PRId64 " of %s): compaction kept only the last "
-                   "record of each key below it\n", t, l->complete_from, nm);
+        out_printf(o,
+                   "  history partial before %s (offset %" PRId64 " of %s): compaction kept only the last "
+                   "record of each key below it\n",
+                   t, l->complete_from, nm);
     }
     /* the timeline: generations and events in log order */
     size_t gi_ = 0, ei = 0;
     while (gi_ < g->ngenerations || ei < g->nevents) {
-        bool gen = ei >= g->nevents ||
-                   (gi_ < g->ngenerations && g->generations[gi_].offset < g->events[ei].offset);
+        bool gen = ei >= g->nevents || (gi_ < g->ngenerations && g->generations[gi_].offset < g->events[ei].offset);
         if (gen) {
             const ss_ggeneration *x = &g->generations[gi_++];
-            bool shown = in_time(c, x->time) || (x->until_time < 0 ? x->time <= c->go.until_ms
-                                                                   : x->until_time >= c->go.since_ms &&
-                                                                         x->time <= c->go.until_ms);
+            bool shown = in_time(c, x->time) ||
+                         (x->until_time < 0 ? x->time <= c->go.until_ms
+                                            : x->until_time >= c->go.since_ms && x->time <= c->go.until_ms);
             if (shown) text_generation(c, x);
         } else {
             const ss_gevent *e = &g->events[ei++];
@@ -548,6 +644,7 @@ static void text_group(gcli *c, size_t gi) {
     }
     for (size_t i = 0; i < g->npartitions; i++)
         if (tp_selected(c, &g->partitions[i].tp)) text_partition(c, g, &g->partitions[i]);
+    text_findings(c, gi);
     if (c->go.commits) {
         ss_gcommit_iter *it = ss_group_commits(c->g, gi);
         ss_gcommit k;
@@ -711,8 +808,18 @@ static void json_owner(ss_out *o, const ss_gowner *w) {
     json_i64_or_null(o, w->to_time);
     json_key(o, "toRecordOffset");
     json_i64_or_null(o, w->to_offset);
-    out_printf(o, ",\"generationFrom\":%" PRId32 ",\"generationTo\":%" PRId32 "}", w->generation_from,
+    out_printf(o, ",\"generationFrom\":%" PRId32 ",\"generationTo\":%" PRId32, w->generation_from,
                w->generation_to);
+    json_key(o, "resumedFrom");
+    json_i64_or_null(o, w->start_committed);
+    json_key(o, "commits");
+    out_u64(o, w->commits);
+    json_key(o, "lastCommit");
+    if (w->last_commit_time < 0) out_lit(o, "null");
+    else out_printf(o, "{\"time\":%" PRId64 ",\"offset\":%" PRId64 "}", w->last_commit_time, w->last_commit_offset);
+    json_key(o, "commitIntervalMs");
+    json_i64_or_null(o, w->commit_interval_ms);
+    out_ch(o, '}');
 }
 
 static void json_group(gcli *c, const ss_group *g) {
@@ -791,7 +898,8 @@ static void json_group(gcli *c, const ss_group *g) {
         json_bytes(o, p->metadata, p->metadata_len);
         json_key(o, "transactional");
         out_bool(o, p->transactional);
-        out_printf(o, ",\"commits\":%" PRIu64 ",\"transactionalCommits\":%" PRIu64 ",\"transactionsCommitted\":%" PRIu64
+        out_printf(o,
+                   ",\"commits\":%" PRIu64 ",\"transactionalCommits\":%" PRIu64 ",\"transactionsCommitted\":%" PRIu64
                    ",\"transactionsAborted\":%" PRIu64 ",\"transactionsOpen\":%" PRIu64 ",\"deletions\":%" PRIu64,
                    p->commits, p->txn_commits, p->txn_committed, p->txn_aborted, p->txn_open, p->deletions);
         json_key(o, "owners");
@@ -876,10 +984,11 @@ static int json_group_all(gcli *c, size_t gi) {
         }
         if (k == g->ngenerations) break;
         const ss_ggeneration *x = &g->generations[k];
-        bool shown = in_time(c, x->time) || (x->time <= c->go.until_ms &&
-                                             (x->until_time < 0 || x->until_time >= c->go.since_ms));
+        bool shown = in_time(c, x->time) ||
+                     (x->time <= c->go.until_ms && (x->until_time < 0 || x->until_time >= c->go.since_ms));
         if (shown) json_generation(c, g, x);
     }
+    json_findings(c, gi);
     int rc = EXIT_OK;
     if (c->go.commits) {
         ss_gcommit_iter *it = ss_group_commits(c->g, gi);
@@ -898,16 +1007,17 @@ int cmd_groups(int argc, char **argv) {
     gcli c;
     memset(&c, 0, sizeof c);
     ss_groups_opts_default(&c.go);
+    ss_findings_opts_default(&c.fo);
     const char **ids = NULL;
     size_t nids = 0;
     bool include_temp = false, maxmem_set = false;
     int opt;
     optind = 1;
-#define BAD(...)                                                                                            \
-    do {                                                                                                    \
-        warnx_(__VA_ARGS__);                                                                                \
-        free(ids);                                                                                          \
-        return EXIT_TROUBLE;                                                                                \
+#define BAD(...)                                                                                                       \
+    do {                                                                                                               \
+        warnx_(__VA_ARGS__);                                                                                           \
+        free(ids);                                                                                                     \
+        return EXIT_TROUBLE;                                                                                           \
     } while (0)
     while ((opt = getopt_long(argc, argv, "qh", groups_longopts, NULL)) != -1) {
         switch (opt) {
@@ -959,6 +1069,18 @@ int cmd_groups(int argc, char **argv) {
             maxmem_set = true;
             break;
         case G_TEMP: include_temp = true; break;
+        case G_FAILON:
+            if (!parse_fail_on(optarg, &c.fail_on))
+                BAD("groups: --fail-on takes redelivered, skipped, rewind (comma separated)");
+            break;
+        case G_TXNTIMEOUT:
+            if (!ss_parse_duration(optarg, &c.fo.txn_timeout_ms))
+                BAD("groups: --txn-timeout: not a duration (e.g. 15m, 900s, 900000): %s", optarg);
+            break;
+        case G_NOW:
+            if (!ss_parse_time(optarg, &c.fo.now_ms)) BAD("groups: --now: not a time: %s", optarg);
+            c.fo.has_now = true;
+            break;
         case 'q': c.quiet = true; break;
         case 'h':
             fputs(groups_usage, stdout);
@@ -998,9 +1120,32 @@ int cmd_groups(int argc, char **argv) {
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }
+    /* the data partitions beside __consumer_offsets: what they held when (their batch
+     * headers), for the findings */
+    ss_timelines *tl = NULL;
+    bool any_co = false;
+    for (size_t i = 0; i < ss_inputs_count(in); i++)
+        any_co = any_co || !strcmp(ss_inputs_at(in, i)->topic, "__consumer_offsets");
+    if (any_co) {
+        tl = ss_timelines_new(0);
+        if (!tl || ss_timelines_read(tl, in, c.go.threads) != SS_E_OK) {
+            warnx_("out of memory reading the data partitions");
+            ss_timelines_free(tl);
+            ss_inputs_free(in);
+            free(ids);
+            return EXIT_TROUBLE;
+        }
+        for (size_t i = 0; i < ss_timelines_note_count(tl); i++) {
+            int level;
+            const char *msg = ss_timelines_note(tl, i, &level);
+            if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+        }
+        c.go.data = tl;
+    }
     ss_groups *g = ss_groups_new(&c.go);
     if (!g) {
         warnx_("out of memory");
+        ss_timelines_free(tl);
         ss_inputs_free(in);
         free(ids);
         return EXIT_TROUBLE;
@@ -1009,8 +1154,9 @@ int cmd_groups(int argc, char **argv) {
     ss_errkind er = ss_groups_run(g, in);
     if (er != SS_E_OK) {
         const char *why = ss_groups_failure(g);
-        warnx_("groups: %s", why ? why : er == SS_E_NOMEM ? "out of memory; results are incomplete"
-                                                          : "the run failed; results are incomplete");
+        warnx_("groups: %s", why                ? why
+                             : er == SS_E_NOMEM ? "out of memory; results are incomplete"
+                                                : "the run failed; results are incomplete");
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     for (size_t i = 0; i < ss_groups_note_count(g); i++) {
@@ -1022,9 +1168,15 @@ int cmd_groups(int argc, char **argv) {
         warnx_("groups: no __consumer_offsets partition among the inputs (give a log directory, a "
                "__consumer_offsets-N directory or a segment inside one)");
         ss_groups_free(g);
+        ss_timelines_free(tl);
         ss_inputs_free(in);
         free(ids);
         return EXIT_TROUBLE;
+    }
+    c.f = ss_findings_build(g, tl, in, &c.fo);
+    if (!c.f) {
+        warnx_("groups: out of memory building the findings; none are listed");
+        rc = exit_merge(rc, EXIT_TROUBLE);
     }
     if (ss_groups_unreadable(g)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (ss_groups_damage(g)) rc = exit_merge(rc, EXIT_DAMAGE);
@@ -1055,7 +1207,10 @@ int cmd_groups(int argc, char **argv) {
     out_flush(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     out_free(&o);
+    if (c.failed) rc = exit_merge(rc, EXIT_FINDINGS);
+    ss_findings_free(c.f);
     ss_groups_free(g);
+    ss_timelines_free(tl);
     ss_inputs_free(in);
     free(ids);
     return rc;

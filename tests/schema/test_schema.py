@@ -364,7 +364,13 @@ def build(tmp):
         lg.append([coordinator.group_tombstone('sg'), coordinator.cg_member('sg', 'SGMEMBERAAAAAAAAAAAAAA', 'sg-2', topics=['t']),
                    coordinator.cg_partition_metadata('sg', {'MJb0OdkyOsjVihzuZl_WhA': ('t', 1)}),
                    coordinator.cg_epoch('sg', 2)], T0 + 4)
+        # a transactional commit left open at the end (an open-commit finding)
+        lg.append([coordinator.offset_commit('sg', 't', 1, 5, T0 + 5)], T0 + 5, pid=77, epoch=0, transactional=True)
         lg.write(os.path.join(tmp, 'groups-' + broker, '__consumer_offsets-%d' % coordinator.coordinator_partition('sg')))
+    # the data partition t-0 beside broker 1's copy, 10 records: the commits of 30 and 31 are past
+    # its end at their time (an out-of-range finding)
+    mkseg.write_partition(os.path.join(tmp, 'groups-b1', 't-0'), {0: mkseg.batch(0, [(None, b'v%d' % i) for i in range(10)],
+                                                                           base_ts=T0 - 10)})
     p['groups'] = [os.path.join(tmp, 'groups-b1'), os.path.join(tmp, 'groups-b2')]
     return p
 
