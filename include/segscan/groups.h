@@ -176,7 +176,9 @@ typedef struct ss_gowner {
     int32_t generation_from, generation_to; /* classic generations / KIP-848 member epochs */
     int64_t start_committed;                /* the effective committed offset when it got the partition (where a
                                     consumer resumes, ConsumerCoordinator.onJoinComplete -> OffsetFetch); -1 none */
-    uint64_t commits;                       /* commits of the partition while it owned it (attributed to it) */
+    uint64_t commits;                       /* commits of the partition while it owned it (attributed to it);
+                                               one while nobody owned it (a cooperative revocation's, from
+                                               onPartitionsRevoked) counts for its last owner */
     int64_t last_commit_time;               /* commitTimestamp of the last of them, -1 none */
     int64_t last_commit_offset;             /* the offset it committed, -1 none */
     int64_t commit_interval_ms;             /* median interval between its last commits (up to 8 intervals), -1 with

@@ -269,12 +269,21 @@ def cg_assignment_tombstone(group, member_id):
 EMPTY, ONGOING, PREPARE_COMMIT, PREPARE_ABORT, COMPLETE_COMMIT, COMPLETE_ABORT = range(6)
 
 
-def txn_state(transactional_id, pid, epoch, state, ts, partitions=None, timeout=60000, start_ts=-1):
-    """TransactionLogKey / TransactionLogValue v0; partitions {topic: [partitions]}."""
+def txn_state(transactional_id, pid, epoch, state, ts, partitions=None, timeout=60000, start_ts=-1,
+              client_version=None):
+    """TransactionLogKey / TransactionLogValue v0; partitions {topic: [partitions]}. With
+    client_version: TransactionLogValue v1 (flexible: compact strings and arrays), its tagged field 2
+    ClientTransactionVersion (KIP-890; TransactionLog.valueToBytes writes version 1 when the
+    transaction version is 2)."""
     key = i16(0) + string(transactional_id)
-    parts = array(sorted((partitions or {}).items()), lambda tp: string(tp[0]) + array(tp[1], i32))
-    value = (i16(0) + i64(pid) + i16(epoch) + i32(timeout) + i8(state) + parts + i64(ts) +
-             i64(start_ts if start_ts >= 0 else ts))
+    start = start_ts if start_ts >= 0 else ts
+    if client_version is None:
+        parts = array(sorted((partitions or {}).items()), lambda tp: string(tp[0]) + array(tp[1], i32))
+        value = i16(0) + i64(pid) + i16(epoch) + i32(timeout) + i8(state) + parts + i64(ts) + i64(start)
+        return key, value
+    parts = carray(sorted((partitions or {}).items()), lambda tp: cstring(tp[0]) + carray(tp[1], i32) + NO_TAGS)
+    tags = uvarint(1) + uvarint(2) + uvarint(2) + i16(client_version)
+    value = i16(1) + i64(pid) + i16(epoch) + i32(timeout) + i8(state) + parts + i64(ts) + i64(start) + tags
     return key, value
 
 

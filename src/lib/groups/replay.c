@@ -474,10 +474,19 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     t->flags |= TP_OPEN_OWNER;
 }
 
-/* a commit of tp while an owner holds it: its cadence */
+/* A commit of tp, counted for its owner then: its cadence. A commit while nobody owns the
+ * partition is its last owner's (a cooperative rebalance takes a partition away in one
+ * generation and gives it in the next; the member that lost it commits it in between, from
+ * its ConsumerRebalanceListener.onPartitionsRevoked). */
 static void owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset) {
-    if (!(t->flags & TP_OPEN_OWNER)) return;
+    if (!t->owner_last) return;
     gown *o = &L->owners[t->owner_last - 1];
+    if (!(t->flags & TP_OPEN_OWNER)) {
+        o->commits++;
+        o->last_commit_time = ctime;
+        o->last_commit_offset = offset;
+        return;
+    }
     if (o->commits) {
         gring *r = ring_of(L, t);
         if (r) {
