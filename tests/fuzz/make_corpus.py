@@ -157,4 +157,21 @@ put('checkpoint', b'\x01' + b'0\n2\n0 0\n5 1200\n')
 put('checkpoint', b'\x02' + b'version: 0\ntopic_id: 3-AGSJWZQ5GVpYUPPOBJHg\n')
 for target in CODECS.values():
     put(target, b'\x00')
+# groups: __consumer_offsets, a data partition and __transaction_state of a groups-* folder
+# (fuzz_groups.c: le16 data length, le16 __transaction_state length, the data partition's name)
+NAMES = ['t-0', 'events-0', 'items-0', 'items-1', 'in-0']
+for folder in ('groups-classic', 'groups-eos', 'groups-consumer-protocol'):
+    base = os.path.join(SRC, 'gen', folder)
+    if not os.path.isdir(base):
+        continue
+    def seg(part):
+        p = os.path.join(base, part, '00000000000000000000.log')
+        return open(p, 'rb').read() if os.path.exists(p) else b''
+    txn = b''.join(seg(p) for p in sorted(os.listdir(base)) if p.startswith('__transaction_state-'))
+    for co in sorted(p for p in os.listdir(base) if p.startswith('__consumer_offsets-')):
+        for name in NAMES:
+            d = seg(name)
+            if not d:
+                continue
+            put('groups', struct.pack('<HHB', len(d), len(txn), NAMES.index(name)) + seg(co) + d + txn)
 print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})

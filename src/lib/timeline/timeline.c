@@ -248,6 +248,14 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         } else {
             x.count = b.count < 0 ? 0 : b.count;
         }
+        /* a batch holds one record an offset at most (the header is not checked against its CRC
+         * here: a count past its offsets is a damaged header) */
+        if ((int64_t)x.count > (int64_t)x.last_delta + 1) {
+            part_note(P, SS_NOTE_WARN, "%s: byte %" PRIu64 ": a batch of %" PRId32 " records over %" PRIu32
+                      " offsets: its count taken as its offsets (segscan verify checks it)", file, pos, x.count,
+                      x.last_delta + 1);
+            x.count = (int32_t)x.last_delta + 1;
+        }
         if (pos > UINT32_MAX) {
             part_note(P, SS_NOTE_WARN, "%s: a segment over 4 GiB; its batches past 4 GiB are not used", file);
             P->pub.complete = false;
