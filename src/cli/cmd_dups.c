@@ -10,12 +10,6 @@
 #include "out.h"
 #include "scan.h"
 
-#define BOLD "\033[1m"
-#define RED "\033[31m"
-#define YEL "\033[33m"
-#define DIM "\033[2m"
-#define RST "\033[0m"
-
 static void dups_print(struct scan_cli *c) {
     size_t ng = ss_an_group_count(c->an);
     size_t show = ng;
