@@ -260,4 +260,11 @@ static inline int64_t lin_near(int64_t ref, int32_t seq) {
 
 static inline uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
 
+/* ---- the key map (keymap.c) ---- */
+enum { KM_PRODUCER = -1000001, KM_EPOCH = -1000002, KM_TXN = -1000003, KM_TXN_HIDDEN = -1000004 };
+/* The value slot for (a, b); created (with value NONE32) when create is set.
+ * NULL when absent (or out of memory). */
+uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created);
+void km_clear(keymap *m);
+
 #endif
