@@ -267,4 +267,15 @@ enum { KM_PRODUCER = -1000001, KM_EPOCH = -1000002, KM_TXN = -1000003, KM_TXN_HI
 uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created);
 void km_clear(keymap *m);
 
+/* ---- the fingerprint table and spilling (fptable.c) ---- */
+/* Empty tables sized for about `n` distinct fingerprints. */
+bool an_table_reset(ss_analysis *a, uint64_t n);
+void an_table_free(ss_analysis *a);
+/* The kept records of a unit's batches, in order: fingerprints into the table
+ * (or the buckets, after a spill), matches kept. */
+void an_apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u);
+/* After the last partition: group every bucket. */
+void an_buckets_group(ss_analysis *a);
+void an_buckets_close(ss_analysis *a);
+
 #endif
