@@ -278,4 +278,10 @@ void an_apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u);
 void an_buckets_group(ss_analysis *a);
 void an_buckets_close(ss_analysis *a);
 
+/* ---- producer sessions (producers.c) ---- */
+/* A batch of a producer (nrec records kept) in partition part, in order. */
+void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec);
+/* Once everything is read: ranges and gaps explained, counted into the partitions, sorted. */
+void an_finish_sessions(ss_analysis *a);
+
 #endif
