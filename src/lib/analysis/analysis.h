@@ -284,4 +284,14 @@ void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t 
 /* Once everything is read: ranges and gaps explained, counted into the partitions, sorted. */
 void an_finish_sessions(ss_analysis *a);
 
+/* ---- transactions (txns.c) ---- */
+/* The transaction a transactional data batch belongs to (opened by it when
+ * none is open for its producer), or NONE32 when memory ran out. */
+uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b);
+/* A COMMIT or ABORT marker of control batch b. */
+void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_mark *r, bool in_window);
+/* The end of partition part: open and hanging transactions, the LSO,
+ * read_committed counts, aborted and open batches flagged. */
+void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first);
+
 #endif
