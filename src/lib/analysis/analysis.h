@@ -294,4 +294,11 @@ void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_ma
  * read_committed counts, aborted and open batches flagged. */
 void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first);
 
+/* ---- results (results.c) ---- */
+/* Causes decided, groups sorted, counted into the partitions and the totals. */
+void an_finish_groups(ss_analysis *a);
+/* explain's matches, with their groups and causes. */
+void an_finish_matches(ss_analysis *a);
+void an_finish_totals(ss_analysis *a);
+
 #endif
