@@ -318,4 +318,8 @@ bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
 /* Finish the partitions before `upto`, beginning each next one in turn. */
 void an_advance_to(ss_analysis *a, int64_t upto);
 
+/* ---- the pipeline (pipeline.c) ---- */
+/* Read every partition and apply what was read, in order. */
+void an_pipeline_run(ss_analysis *a);
+
 #endif
