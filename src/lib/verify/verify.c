@@ -43,9 +43,7 @@
 #include "segscan/base.h"
 #include "segscan/files.h"
 #include "segscan/verify.h"
-
-/* At most this many findings of one check in one file are listed; the rest are counted in one more. */
-#define FILE_CHECK_CAP 200
+#include "verify/verify.h"
 
 /* ---- the checks ------------------------------------------------------------------ */
 
@@ -147,47 +145,11 @@ void ss_verify_opts_default(ss_verify_opts *o) {
 
 /* ---- small containers ---------------------------------------------------------- */
 
-enum { VB_VALID = 1, VB_CONTROL = 2, VB_TXN = 4 };
-
-/* What verify keeps of one batch of a segment. */
-typedef struct vb {
-    uint64_t pos;
-    int64_t base, last;
-    int64_t max_ts;
-    uint32_t size;
-    int32_t ple; /* partitionLeaderEpoch, -1 for legacy */
-    int8_t magic;
-    uint8_t flags;
-} vb;
-
-typedef struct vbvec {
-    vb *v;
-    size_t n, cap;
-} vbvec;
-
 static bool vb_push(vbvec *a, const vb *b) {
     if (!SS_GROW(a->v, a->n, a->cap, 256)) return false;
     a->v[a->n++] = *b;
     return true;
 }
-
-/* Producer state of one producer id, as ProducerStateManager keeps it. */
-typedef struct pst {
-    int64_t pid; /* -1: empty slot */
-    int16_t epoch;
-    bool has_batch;
-    int32_t last_seq;
-    int64_t last_offset;
-    int32_t offset_delta;
-    int64_t timestamp;
-    int32_t coord_epoch;
-    int64_t txn_first; /* currentTxnFirstOffset, -1 none */
-} pst;
-
-typedef struct pmap {
-    pst *slots;
-    size_t cap, n;
-} pmap;
 
 static uint64_t pid_hash(int64_t pid) {
     uint64_t x = (uint64_t)pid;
@@ -257,101 +219,13 @@ static bool pmap_copy(pmap *dst, const pmap *src) {
     return true;
 }
 
-/* An ABORT or COMMIT marker of the segment being read. */
-typedef struct vmarker {
-    int64_t pid;
-    int64_t offset;
-    uint64_t pos;
-    bool abort;
-    bool matched;
-    bool open;     /* the log shows data of the transaction this marker ends */
-    int64_t first; /* the aborted transaction's first offset the log implies */
-    int64_t lso;   /* the last stable offset the log implies */
-} vmarker;
-
-typedef struct mvec {
-    vmarker *v;
-    size_t n, cap;
-} mvec;
-
 static bool mk_push(mvec *a, const vmarker *m) {
     if (!SS_GROW(a->v, a->n, a->cap, 16)) return false;
     a->v[a->n++] = *m;
     return true;
 }
 
-/* A snapshot file of the partition directory. */
-typedef struct vsnap {
-    char *path;
-    int64_t offset;
-    ss_errkind kind;
-    ss_error err;
-    ss_snapshot snap;
-} vsnap;
-
-/* Per leader-epoch-checkpoint entry: what the batches said about it. */
-typedef struct epinfo {
-    uint64_t line_pos;      /* byte position of its line */
-    uint64_t bad;           /* batches whose epoch differs */
-    uint64_t first_bad_pos; /* the first of them */
-    int64_t first_bad_offset;
-    int32_t first_bad_epoch;
-    const char *first_bad_file;
-    bool inside; /* the epoch starts inside a batch */
-    uint64_t inside_pos;
-    const char *inside_file;
-    int64_t inside_base, inside_last;
-} epinfo;
-
 /* ---- the verification context ----------------------------------------------------- */
-
-typedef struct vctx {
-    const ss_input_partition *ip;
-    ss_verify_cb cb;
-    void *cbctx;
-    ss_vstats *st;
-    ss_decoder *dec;
-    ss_window win; /* batches copied here (ss_walker_next_copy) */
-    bool nomem;
-
-    bool complete;         /* every segment of the directory is among the inputs */
-    int64_t active_offset; /* name offset of the directory's last segment, -1 unknown */
-
-    pmap ps;           /* producer state so far */
-    int64_t log_first; /* first base offset of a valid batch in the partition, -1 none */
-    int64_t log_end;   /* last offset + 1 of the last valid batch, -1 none */
-    bool have_prev;
-    int64_t prev_last; /* last offset of the previous valid batch (partition-wide) */
-    bool compacted;    /* offset gaps, empty batches, a delete horizon, or a segment starting after its name */
-    const char *prev_seg_path;
-    int64_t prev_seg_last; /* last offset of the previous segment holding a valid batch */
-
-    /* the producer snapshot compared with the log */
-    vsnap *snaps;
-    size_t nsnaps;
-    vsnap *newest; /* the newest readable snapshot, or NULL */
-    bool captured;
-    pmap at_snap; /* producer state at newest->offset */
-
-    /* leader-epoch-checkpoint */
-    char *epoch_path;
-    bool have_epochs;
-    ss_checkpoint epochs;
-    epinfo *epi;
-    uint64_t noentry_batches; /* batches with an epoch but no entry covering them */
-    uint64_t noentry_pos;
-    int64_t noentry_offset;
-    int32_t noentry_epoch;
-    const char *noentry_file;
-
-    /* per-file caps */
-    const char *cap_file;
-    struct {
-        const char *check;
-        uint64_t n;
-    } caps[8];
-    size_t ncaps;
-} vctx;
 
 static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
@@ -373,8 +247,6 @@ static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t
     c->st->findings[sev]++;
     if (c->cb) c->cb(c->cbctx, &f);
 }
-
-#define FIND(c, check, file, pos, off, ...) emit((c), (check), check_severity(check), (file), (pos), (off), __VA_ARGS__)
 
 /* Findings of one check in one file beyond FILE_CHECK_CAP are counted, not listed. */
 static void caps_reset(vctx *c, const char *file) {
@@ -401,18 +273,6 @@ static void caps_flush(vctx *c) {
                  c->caps[i].n - FILE_CHECK_CAP, c->caps[i].check, c->caps[i].n);
     c->ncaps = 0;
 }
-
-/* A finding about state the log implies: information when the partition shows compaction. */
-#define STATE_SEV(c, check) ((c)->compacted ? SS_VSEV_INFO : check_severity(check))
-#define FINDSC(c, check, file, pos, off, ...)                                                                          \
-    do {                                                                                                               \
-        if (cap_ok((c), (check))) emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);          \
-    } while (0)
-
-#define FINDC(c, check, file, pos, off, ...)                                                                           \
-    do {                                                                                                               \
-        if (cap_ok((c), (check))) FIND((c), (check), (file), (pos), (off), __VA_ARGS__);                               \
-    } while (0)
 
 static char *path_join(const char *dir, const char *name) {
     size_t a = strlen(dir), b = strlen(name);
@@ -739,16 +599,6 @@ static void state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *m
 }
 
 /* ---- one segment: the .log -------------------------------------------------------- */
-
-typedef struct segres {
-    vbvec bs;
-    mvec markers;
-    uint64_t end_complete; /* end of the last complete batch (where a tail starts) */
-    uint64_t file_size;
-    bool monotonic;       /* valid batches' offsets increase */
-    int64_t last_offset;  /* last offset of the last valid batch, -1 none */
-    int64_t first_offset; /* base offset of the first valid batch, -1 none */
-} segres;
 
 /* Start reading batch b's records; false (a finding made) when they cannot be. */
 static bool records_begin(vctx *c, const char *path, const ss_batch *b, ss_rec_iter *it) {
