@@ -45,276 +45,9 @@
 #include "segscan/verify.h"
 #include "verify/verify.h"
 
-/* ---- the checks ------------------------------------------------------------------ */
-
-typedef struct vcheck {
-    const char *name;
-    int severity;
-    const char *desc;
-} vcheck;
-
-static const vcheck checks[] = {
-    {"unreadable", SS_VSEV_ERROR, "a file could not be opened or read"},
-    {"batch-crc", SS_VSEV_DAMAGE, "a batch's stored CRC differs from the CRC of its bytes"},
-    {"log-damage", SS_VSEV_DAMAGE,
-     "mid-file damage in a .log: bad length, bad magic, undecodable records, garbage, a file cut while read"},
-    {"incomplete-tail", SS_VSEV_INCONSISTENCY,
-     "the last entry of a .log runs past the end of the file (unclean shutdown or a cut copy; Kafka's recovery "
-     "would truncate it)"},
-    {"log-zero-tail", SS_VSEV_INFO, "zero bytes after the last batch of a segment that is not the active one"},
-    {"offset-order", SS_VSEV_INCONSISTENCY,
-     "a batch's base offset is not above the last offset of the batch before it in the segment"},
-    {"segment-overlap", SS_VSEV_INCONSISTENCY,
-     "a segment's first batch starts at or below the last offset of the segment before it"},
-    {"segment-name", SS_VSEV_INCONSISTENCY,
-     "a segment's file name is above its first batch's base offset, or not above the previous segment's last "
-     "offset"},
-    {"index-missing", SS_VSEV_INFO, "no .index or .timeindex beside a non-empty segment (the broker rebuilds it)"},
-    {"index-size", SS_VSEV_DAMAGE, "an .index or .timeindex whose size is not a multiple of its entry size"},
-    {"index-order", SS_VSEV_INCONSISTENCY, "offset index entries whose offsets or positions do not increase"},
-    {"index-entry", SS_VSEV_INCONSISTENCY,
-     "an offset index entry not at a batch boundary, or whose batch starts above its offset, or whose offset is "
-     "not the last offset of a batch at or after its position"},
-    {"index-past-eof", SS_VSEV_INCONSISTENCY,
-     "an offset index entry whose position or offset lies past the end of the log"},
-    {"index-preallocated", SS_VSEV_INFO,
-     "a zero-filled preallocated index tail beside a segment that is not the active one"},
-    {"timeindex-order", SS_VSEV_INCONSISTENCY, "time index entries whose timestamps or offsets do not increase"},
-    {"timeindex-entry", SS_VSEV_INCONSISTENCY,
-     "a time index entry (T, O) whose offset O is in no batch, or whose batch's maxTimestamp is not T"},
-    {"timeindex-past-eof", SS_VSEV_INCONSISTENCY, "a time index entry whose offset lies past the end of the log"},
-    {"txnindex-damage", SS_VSEV_DAMAGE, "a .txnindex entry of an unknown version, or a partial entry"},
-    {"txnindex-no-marker", SS_VSEV_INCONSISTENCY,
-     "a .txnindex entry without the ABORT marker of its producer at its lastOffset in the segment"},
-    {"txnindex-missing-entry", SS_VSEV_INCONSISTENCY,
-     "an ABORT marker of a transaction with data in the log, without its .txnindex entry (info when the partition "
-     "shows compaction)"},
-    {"txnindex-entry", SS_VSEV_INCONSISTENCY,
-     "a .txnindex entry whose firstOffset or lastStableOffset disagrees with the log (info when the partition "
-     "shows compaction)"},
-    {"snapshot-corrupt", SS_VSEV_DAMAGE, "a producer snapshot that Kafka cannot read (schema, version or CRC)"},
-    {"snapshot-state", SS_VSEV_INCONSISTENCY,
-     "the newest producer snapshot disagrees with the producer state the log implies at its offset (info when "
-     "the partition shows compaction: offset gaps, empty batches, a delete horizon)"},
-    {"snapshot-unexplained", SS_VSEV_INFO,
-     "a snapshot entry the log cannot explain (data in deleted segments, no batch metadata)"},
-    {"snapshot-missing-producer", SS_VSEV_INFO,
-     "a producer the log implies is not in the snapshot (expired: producer.id.expiration.ms)"},
-    {"snapshot-beyond-log-end", SS_VSEV_INCONSISTENCY, "a producer snapshot whose offset is above the log end offset"},
-    {"leader-epoch-damage", SS_VSEV_DAMAGE, "a leader-epoch-checkpoint Kafka cannot read"},
-    {"leader-epoch-order", SS_VSEV_INCONSISTENCY,
-     "leader-epoch-checkpoint entries whose epochs or start offsets do not increase"},
-    {"leader-epoch", SS_VSEV_INCONSISTENCY,
-     "a batch's partitionLeaderEpoch differs from the epoch the leader-epoch-checkpoint gives its offset, an "
-     "epoch starts inside a batch, or an epoch starts past the log end offset"},
-    {"incomplete-input", SS_VSEV_INFO,
-     "not every segment of the partition directory was given: the checks that need them all were left out"},
-    {"file-grew", SS_VSEV_INFO, "a .log grew while it was read; only what it held at open was checked"},
-    {"batch-too-large", SS_VSEV_INFO, "a batch larger than --max-batch-bytes could not be decompressed to check it"},
-    {"more-findings", SS_VSEV_INFO, "more findings of one check in one file than are listed"},
-};
-
-bool ss_vcheck_at(size_t i, const char **name, int *severity, const char **desc) {
-    if (i >= sizeof checks / sizeof checks[0]) return false;
-    if (name) *name = checks[i].name;
-    if (severity) *severity = checks[i].severity;
-    if (desc) *desc = checks[i].desc;
-    return true;
-}
-
-static int check_severity(const char *name) {
-    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
-        if (!strcmp(checks[i].name, name)) return checks[i].severity;
-    return SS_VSEV_INFO;
-}
-
-const char *ss_vseverity_name(int severity) {
-    switch (severity) {
-    case SS_VSEV_INFO: return "info";
-    case SS_VSEV_INCONSISTENCY: return "inconsistency";
-    case SS_VSEV_DAMAGE: return "damage";
-    case SS_VSEV_ERROR: return "error";
-    default: return "unknown";
-    }
-}
-
 void ss_verify_opts_default(ss_verify_opts *o) {
     memset(o, 0, sizeof *o);
     o->max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
-}
-
-/* ---- small containers ---------------------------------------------------------- */
-
-static bool vb_push(vbvec *a, const vb *b) {
-    if (!SS_GROW(a->v, a->n, a->cap, 256)) return false;
-    a->v[a->n++] = *b;
-    return true;
-}
-
-static uint64_t pid_hash(int64_t pid) {
-    uint64_t x = (uint64_t)pid;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
-static bool pmap_grow(pmap *m) {
-    size_t nc = m->cap ? m->cap * 2 : 64;
-    pst *ns = malloc(nc * sizeof *ns);
-    if (!ns) return false;
-    for (size_t i = 0; i < nc; i++) ns[i].pid = -1;
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->slots[i].pid < 0) continue;
-        size_t h = (size_t)(pid_hash(m->slots[i].pid) & (nc - 1));
-        while (ns[h].pid >= 0) h = (h + 1) & (nc - 1);
-        ns[h] = m->slots[i];
-    }
-    free(m->slots);
-    m->slots = ns;
-    m->cap = nc;
-    return true;
-}
-
-static pst *pmap_find(const pmap *m, int64_t pid) {
-    if (!m->cap) return NULL;
-    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
-    while (m->slots[h].pid >= 0) {
-        if (m->slots[h].pid == pid) return &m->slots[h];
-        h = (h + 1) & (m->cap - 1);
-    }
-    return NULL;
-}
-
-/* The entry of pid, created as ProducerStateEntry.empty when absent; NULL when out of memory. */
-static pst *pmap_get(pmap *m, int64_t pid) {
-    pst *p = pmap_find(m, pid);
-    if (p) return p;
-    if ((m->n + 1) * 2 > m->cap && !pmap_grow(m)) return NULL;
-    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
-    while (m->slots[h].pid >= 0) h = (h + 1) & (m->cap - 1);
-    p = &m->slots[h];
-    memset(p, 0, sizeof *p);
-    p->pid = pid;
-    p->epoch = -1;
-    p->last_seq = -1;
-    p->last_offset = -1;
-    p->coord_epoch = -1;
-    p->txn_first = -1;
-    p->timestamp = -1;
-    m->n++;
-    return p;
-}
-
-static bool pmap_copy(pmap *dst, const pmap *src) {
-    dst->cap = src->cap;
-    dst->n = src->n;
-    dst->slots = NULL;
-    if (!src->cap) return true;
-    dst->slots = malloc(src->cap * sizeof *dst->slots);
-    if (!dst->slots) return false;
-    memcpy(dst->slots, src->slots, src->cap * sizeof *dst->slots);
-    return true;
-}
-
-static bool mk_push(mvec *a, const vmarker *m) {
-    if (!SS_GROW(a->v, a->n, a->cap, 16)) return false;
-    a->v[a->n++] = *m;
-    return true;
-}
-
-/* ---- the verification context ----------------------------------------------------- */
-
-static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-
-static void emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt,
-                 ...) {
-    ss_vfinding f;
-    memset(&f, 0, sizeof f);
-    f.check = check;
-    f.severity = sev;
-    f.partition = c->ip->name;
-    f.file = file ? file : c->ip->path;
-    f.position = pos;
-    f.offset = off;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f.message, sizeof f.message, fmt, ap);
-    va_end(ap);
-    c->st->findings[sev]++;
-    if (c->cb) c->cb(c->cbctx, &f);
-}
-
-/* Findings of one check in one file beyond FILE_CHECK_CAP are counted, not listed. */
-static void caps_reset(vctx *c, const char *file) {
-    c->cap_file = file;
-    c->ncaps = 0;
-}
-
-static bool cap_ok(vctx *c, const char *check) {
-    for (size_t i = 0; i < c->ncaps; i++)
-        if (c->caps[i].check == check) return ++c->caps[i].n <= FILE_CHECK_CAP;
-    if (c->ncaps < sizeof c->caps / sizeof c->caps[0]) {
-        c->caps[c->ncaps].check = check;
-        c->caps[c->ncaps].n = 1;
-        c->ncaps++;
-    }
-    return true;
-}
-
-static void caps_flush(vctx *c) {
-    for (size_t i = 0; i < c->ncaps; i++)
-        if (c->caps[i].n > FILE_CHECK_CAP)
-            FIND(c, "more-findings", c->cap_file, 0, -1,
-                 "%" PRIu64 " more %s findings in this file are not listed (%" PRIu64 " in all)",
-                 c->caps[i].n - FILE_CHECK_CAP, c->caps[i].check, c->caps[i].n);
-    c->ncaps = 0;
-}
-
-static char *path_join(const char *dir, const char *name) {
-    size_t a = strlen(dir), b = strlen(name);
-    char *s = malloc(a + b + 2);
-    if (!s) return NULL;
-    memcpy(s, dir, a);
-    size_t k = a;
-    if (a && dir[a - 1] != '/') s[k++] = '/';
-    memcpy(s + k, name, b + 1);
-    return s;
-}
-
-/* The file beside a segment: "<dir>/<20 digits>.log" -> "<dir>/<20 digits><suffix>". */
-static char *sibling(const char *log_path, const char *suffix) {
-    size_t n = strlen(log_path);
-    if (n < 4 || strcmp(log_path + n - 4, ".log") != 0) return NULL;
-    size_t m = strlen(suffix);
-    char *s = malloc(n - 4 + m + 1);
-    if (!s) return NULL;
-    memcpy(s, log_path, n - 4);
-    memcpy(s + n - 4, suffix, m + 1);
-    return s;
-}
-
-static bool file_exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static bool digits20(const char *name) {
-    for (int i = 0; i < 20; i++)
-        if (name[i] < '0' || name[i] > '9') return false;
-    return true;
-}
-
-static int64_t offset20(const char *name) {
-    int64_t v = 0;
-    for (int i = 0; i < 20; i++) {
-        if (v > (INT64_MAX - 9) / 10) return -1;
-        v = v * 10 + (name[i] - '0');
-    }
-    return v;
 }
 
 /* ---- the partition directory ------------------------------------------------------ */
@@ -340,10 +73,10 @@ static void scan_dir(vctx *c) {
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *n = e->d_name;
-        if (strlen(n) < 20 || !digits20(n)) continue;
+        if (strlen(n) < 20 || !vf_digits20(n)) continue;
         if (!strcmp(n + 20, ".log")) {
             logs++;
-            int64_t o = offset20(n);
+            int64_t o = vf_offset20(n);
             if (o > max_log) max_log = o;
         } else if (!strcmp(n + 20, ".snapshot")) {
             vsnap *ns = realloc(c->snaps, (c->nsnaps + 1) * sizeof *ns);
@@ -354,12 +87,12 @@ static void scan_dir(vctx *c) {
             c->snaps = ns;
             vsnap *s = &c->snaps[c->nsnaps];
             memset(s, 0, sizeof *s);
-            s->path = path_join(ip->path, n);
+            s->path = vf_path_join(ip->path, n);
             if (!s->path) {
                 c->nomem = true;
                 break;
             }
-            s->offset = offset20(n);
+            s->offset = vf_offset20(n);
             c->nsnaps++;
         }
     }
@@ -378,7 +111,7 @@ static void scan_dir(vctx *c) {
     }
     if (!c->complete) {
         c->newest = NULL;
-        if (c->nsnaps || file_exists(c->epoch_path ? c->epoch_path : ""))
+        if (c->nsnaps || vf_file_exists(c->epoch_path ? c->epoch_path : ""))
             FIND(c, "incomplete-input", ip->path, 0, -1,
                  "%zu of the directory's %zu segments were given: the producer snapshot and "
                  "leader-epoch-checkpoint are not compared with the log",
@@ -420,7 +153,7 @@ static uint64_t *line_starts(const char *path, size_t *nlines) {
 static void epoch_path_init(vctx *c) {
     const ss_input_partition *ip = c->ip;
     if (!ip->is_dir) return;
-    c->epoch_path = path_join(ip->path, "leader-epoch-checkpoint");
+    c->epoch_path = vf_path_join(ip->path, "leader-epoch-checkpoint");
     if (!c->epoch_path) {
         c->nomem = true;
         return;
@@ -428,7 +161,7 @@ static void epoch_path_init(vctx *c) {
 }
 
 static void load_epochs(vctx *c) {
-    if (!c->epoch_path || !c->complete || !file_exists(c->epoch_path)) return;
+    if (!c->epoch_path || !c->complete || !vf_file_exists(c->epoch_path)) return;
     ss_error err;
     c->st->epoch_files++;
     ss_errkind k = ss_checkpoint_read(c->epoch_path, SS_CKPT_LEADER_EPOCH, &c->epochs, &err);
@@ -543,12 +276,12 @@ static void finish_epochs(vctx *c) {
 static void capture_snapshot_state(vctx *c) {
     if (c->captured || !c->newest) return;
     c->captured = true;
-    if (!pmap_copy(&c->at_snap, &c->ps)) c->nomem = true;
+    if (!vf_pmap_copy(&c->at_snap, &c->ps)) c->nomem = true;
 }
 
 /* A data batch with a producer id (ProducerAppendInfo.appendDataBatch). */
 static void state_data(vctx *c, const ss_batch *b) {
-    pst *p = pmap_get(&c->ps, b->producer_id);
+    pst *p = vf_pmap_get(&c->ps, b->producer_id);
     if (!p) {
         c->nomem = true;
         return;
@@ -576,7 +309,7 @@ static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
 /* A transaction marker (ProducerAppendInfo.appendEndTxnMarker). */
 static void state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *markers, uint64_t pos) {
     bool abort = r->control_type == SS_CTRL_ABORT;
-    pst *p = pmap_get(&c->ps, b->producer_id);
+    pst *p = vf_pmap_get(&c->ps, b->producer_id);
     if (!p) {
         c->nomem = true;
         return;
@@ -585,7 +318,7 @@ static void state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *m
     m.open = p->txn_first >= 0;
     m.first = m.open ? p->txn_first : b->base_offset;
     m.lso = lso_after(c, b->producer_id, b->base_offset);
-    if (!mk_push(markers, &m)) c->nomem = true;
+    if (!vf_mk_push(markers, &m)) c->nomem = true;
     if (p->epoch != b->producer_epoch) {
         p->has_batch = false;
         p->last_seq = -1;
@@ -677,7 +410,7 @@ static void walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_of
         if (b->crc_valid) x.flags |= VB_VALID;
         if (b->control) x.flags |= VB_CONTROL;
         if (b->transactional) x.flags |= VB_TXN;
-        if (!vb_push(&R->bs, &x)) {
+        if (!vf_vb_push(&R->bs, &x)) {
             c->nomem = true;
             return;
         }
@@ -851,7 +584,7 @@ static void note_prealloc(vctx *c, const char *path, const ss_index *ix, uint64_
  * noted. NULL when there is nothing to check; else close it with index_end. */
 static ss_index *index_begin(vctx *c, const char *log_path, const char *suffix, ss_index_kind kind, const char *what,
                              int64_t base, bool active, const segres *R, char **path, uint64_t *n) {
-    *path = sibling(log_path, suffix);
+    *path = vf_sibling(log_path, suffix);
     if (!*path) return NULL;
     struct stat st;
     ss_index *ix = NULL;
@@ -869,7 +602,7 @@ static ss_index *index_begin(vctx *c, const char *log_path, const char *suffix, 
         *path = NULL;
         return NULL;
     }
-    caps_reset(c, *path);
+    vf_caps_reset(c, *path);
     bool prealloc;
     *n = index_entries(ix, &prealloc);
     note_prealloc(c, *path, ix, *n, prealloc, active);
@@ -877,7 +610,7 @@ static ss_index *index_begin(vctx *c, const char *log_path, const char *suffix, 
 }
 
 static void index_end(vctx *c, ss_index *ix, char *path) {
-    caps_flush(c);
+    vf_caps_flush(c);
     ss_index_close(ix);
     free(path);
 }
@@ -998,17 +731,17 @@ static void check_time_index(vctx *c, const char *log_path, ss_segment *seg, int
 /* ---- .txnindex ------------------------------------------------------------------ */
 
 static void check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R) {
-    char *path = sibling(log_path, ".txnindex");
+    char *path = vf_sibling(log_path, ".txnindex");
     if (!path) return;
     ss_txnindex *t = NULL;
     ss_error err;
-    bool present = file_exists(path);
+    bool present = vf_file_exists(path);
     if (present && ss_txnindex_open(path, base, &t, &err) != SS_E_OK) {
         FIND(c, "unreadable", path, 0, -1, "%s", err.msg);
         free(path);
         return;
     }
-    caps_reset(c, path);
+    vf_caps_reset(c, path);
     if (t) {
         c->st->txnindex_files++;
         c->st->txnindex_entries += t->entries;
@@ -1061,8 +794,8 @@ static void check_txn_index(vctx *c, const char *log_path, int64_t base, segres 
                   SS_ABORTED_TXN_SIZE);
         ss_txnindex_close(t);
     }
-    caps_flush(c);
-    caps_reset(c, log_path);
+    vf_caps_flush(c);
+    vf_caps_reset(c, log_path);
     for (size_t k = 0; k < R->markers.n; k++) {
         const vmarker *m = &R->markers.v[k];
         /* Kafka indexes only transactions with data (ProducerAppendInfo.appendEndTxnMarker emits no
@@ -1072,7 +805,7 @@ static void check_txn_index(vctx *c, const char *log_path, int64_t base, segres 
                "the ABORT marker of producer %" PRId64 " at offset %" PRId64 " has no entry in %s%s", m->pid, m->offset,
                path, present ? "" : " (the file does not exist)");
     }
-    caps_flush(c);
+    vf_caps_flush(c);
     free(path);
 }
 
@@ -1104,11 +837,11 @@ static void check_snapshots(vctx *c) {
         c->nomem = true;
         return;
     }
-    caps_reset(c, s->path);
+    vf_caps_reset(c, s->path);
     for (size_t i = 0; i < s->snap.n; i++) {
         const ss_producer_entry *e = &s->snap.entries[i];
         uint64_t at = 10 + (uint64_t)i * SS_SNAPSHOT_ENTRY_SIZE;
-        const pst *p = pmap_find(m, e->producer_id);
+        const pst *p = vf_pmap_find(m, e->producer_id);
         if (p) seen[p - m->slots] = true;
         if (!p) {
             if (!e->has_batch)
@@ -1166,8 +899,8 @@ static void check_snapshots(vctx *c) {
                   "offset %" PRId64,
                   e->producer_id, p->last_offset);
     }
-    caps_flush(c);
-    caps_reset(c, s->path);
+    vf_caps_flush(c);
+    vf_caps_reset(c, s->path);
     for (size_t i = 0; i < m->cap; i++) {
         const pst *p = &m->slots[i];
         if (p->pid < 0 || seen[i]) continue;
@@ -1182,7 +915,7 @@ static void check_snapshots(vctx *c) {
                   ": expired, or removed by the broker",
                   p->pid, (int)p->epoch, p->last_offset, s->offset);
     }
-    caps_flush(c);
+    vf_caps_flush(c);
     free(seen);
 }
 
@@ -1235,9 +968,9 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
             FIND(&c, "segment-name", path, 0, sg->name_offset,
                  "the file name says offset %" PRId64 ", not above the last offset %" PRId64 " of %s", sg->name_offset,
                  prev_last, prev_path);
-        caps_reset(&c, path);
+        vf_caps_reset(&c, path);
         walk_log(&c, path, seg, sg->name_offset, active, &R);
-        caps_flush(&c);
+        vf_caps_flush(&c);
         if (sg->path && base >= 0 && !sg->temporary && !c.nomem) {
             check_offset_index(&c, sg->path, base, active, &R);
             check_time_index(&c, sg->path, seg, base, active, &R);

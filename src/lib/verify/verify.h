@@ -147,18 +147,39 @@ typedef struct segres {
     int64_t first_offset; /* base offset of the first valid batch, -1 none */
 } segres;
 
-#define FIND(c, check, file, pos, off, ...) emit((c), (check), check_severity(check), (file), (pos), (off), __VA_ARGS__)
+#define FIND(c, check, file, pos, off, ...)                                                                            \
+    vf_emit((c), (check), vf_check_severity(check), (file), (pos), (off), __VA_ARGS__)
 
 /* A finding about state the log implies: information when the partition shows compaction. */
-#define STATE_SEV(c, check) ((c)->compacted ? SS_VSEV_INFO : check_severity(check))
+#define STATE_SEV(c, check) ((c)->compacted ? SS_VSEV_INFO : vf_check_severity(check))
 #define FINDSC(c, check, file, pos, off, ...)                                                                          \
     do {                                                                                                               \
-        if (cap_ok((c), (check))) emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);          \
+        if (vf_cap_ok((c), (check))) vf_emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);    \
     } while (0)
 
 #define FINDC(c, check, file, pos, off, ...)                                                                           \
     do {                                                                                                               \
-        if (cap_ok((c), (check))) FIND((c), (check), (file), (pos), (off), __VA_ARGS__);                               \
+        if (vf_cap_ok((c), (check))) FIND((c), (check), (file), (pos), (off), __VA_ARGS__);                            \
     } while (0)
+
+/* ---- checks and findings (checks.c) ---- */
+int vf_check_severity(const char *name);
+void vf_emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* Findings of one check in one file past FILE_CHECK_CAP are counted, not listed:
+ * vf_caps_reset when a file begins, vf_cap_ok before a capped finding, vf_caps_flush at its end. */
+void vf_caps_reset(vctx *c, const char *file);
+bool vf_cap_ok(vctx *c, const char *check);
+void vf_caps_flush(vctx *c);
+char *vf_path_join(const char *dir, const char *name);
+char *vf_sibling(const char *log_path, const char *suffix);
+bool vf_file_exists(const char *path);
+bool vf_digits20(const char *name);
+int64_t vf_offset20(const char *name);
+bool vf_vb_push(vbvec *a, const vb *b);
+bool vf_mk_push(mvec *a, const vmarker *m);
+pst *vf_pmap_find(const pmap *m, int64_t pid);
+pst *vf_pmap_get(pmap *m, int64_t pid);
+bool vf_pmap_copy(pmap *dst, const pmap *src);
 
 #endif
