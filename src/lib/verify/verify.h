@@ -182,4 +182,11 @@ pst *vf_pmap_find(const pmap *m, int64_t pid);
 pst *vf_pmap_get(pmap *m, int64_t pid);
 bool vf_pmap_copy(pmap *dst, const pmap *src);
 
+/* ---- the leader-epoch-checkpoint (verify_epochs.c) ---- */
+void vf_epoch_path_init(vctx *c);
+void vf_load_epochs(vctx *c);
+/* A valid batch of the log, in order, against the checkpoint. */
+void vf_epoch_batch(vctx *c, const char *file, const vb *b);
+void vf_finish_epochs(vctx *c);
+
 #endif
