@@ -119,66 +119,6 @@ static void scan_dir(vctx *c) {
     }
 }
 
-/* ---- producer state -------------------------------------------------------------- */
-
-static void capture_snapshot_state(vctx *c) {
-    if (c->captured || !c->newest) return;
-    c->captured = true;
-    if (!vf_pmap_copy(&c->at_snap, &c->ps)) c->nomem = true;
-}
-
-/* A data batch with a producer id (ProducerAppendInfo.appendDataBatch). */
-static void state_data(vctx *c, const ss_batch *b) {
-    pst *p = vf_pmap_get(&c->ps, b->producer_id);
-    if (!p) {
-        c->nomem = true;
-        return;
-    }
-    p->epoch = b->producer_epoch;
-    p->has_batch = true;
-    p->last_seq = b->last_sequence;
-    p->last_offset = b->last_offset;
-    p->offset_delta = (int32_t)(b->last_offset - b->base_offset);
-    p->timestamp = b->max_timestamp;
-    if (b->transactional && p->txn_first < 0) p->txn_first = b->base_offset;
-}
-
-/* ProducerStateManager.lastStableOffset for a transaction of pid completed at `offset`. */
-static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
-    int64_t lso = INT64_MAX;
-    for (size_t i = 0; i < c->ps.cap; i++) {
-        const pst *p = &c->ps.slots[i];
-        if (p->pid < 0 || p->pid == pid || p->txn_first < 0) continue;
-        if (p->txn_first < lso) lso = p->txn_first;
-    }
-    return lso == INT64_MAX ? offset + 1 : lso;
-}
-
-/* A transaction marker (ProducerAppendInfo.appendEndTxnMarker). */
-static void state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *markers, uint64_t pos) {
-    bool abort = r->control_type == SS_CTRL_ABORT;
-    pst *p = vf_pmap_get(&c->ps, b->producer_id);
-    if (!p) {
-        c->nomem = true;
-        return;
-    }
-    vmarker m = {.pid = b->producer_id, .offset = b->base_offset, .pos = pos, .abort = abort};
-    m.open = p->txn_first >= 0;
-    m.first = m.open ? p->txn_first : b->base_offset;
-    m.lso = lso_after(c, b->producer_id, b->base_offset);
-    if (!vf_mk_push(markers, &m)) c->nomem = true;
-    if (p->epoch != b->producer_epoch) {
-        p->has_batch = false;
-        p->last_seq = -1;
-        p->last_offset = -1;
-        p->offset_delta = 0;
-        p->epoch = b->producer_epoch;
-    }
-    p->txn_first = -1;
-    p->coord_epoch = r->coordinator_epoch;
-    p->timestamp = r->timestamp;
-}
-
 /* ---- one segment: the .log -------------------------------------------------------- */
 
 /* Start reading batch b's records; false (a finding made) when they cannot be. */
@@ -217,7 +157,7 @@ static void control_batch(vctx *c, const char *path, const ss_batch *b, mvec *ma
     if (n == 0 || b->producer_id < 0) return;
     if (r.control_type == SS_CTRL_ABORT || r.control_type == SS_CTRL_COMMIT) {
         if (r.control_type == SS_CTRL_ABORT) c->st->abort_markers++;
-        state_marker(c, b, &r, markers, b->position);
+        vf_state_marker(c, b, &r, markers, b->position);
     }
 }
 
@@ -301,13 +241,13 @@ static void walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_of
         c->prev_last = b->last_offset;
 
         /* producer state, the snapshot's view of it, leader epochs */
-        if (c->newest && !c->captured && b->base_offset >= c->newest->offset) capture_snapshot_state(c);
+        if (c->newest && !c->captured && b->base_offset >= c->newest->offset) vf_capture_snapshot_state(c);
         bool producer = b->magic >= 2 && b->producer_id >= 0;
         if (producer && b->control) {
             control_batch(c, path, b, &R->markers);
         } else {
             data_records(c, path, b);
-            if (producer) state_data(c, b);
+            if (producer) vf_state_data(c, b);
         }
         vf_epoch_batch(c, path, &R->bs.v[R->bs.n - 1]);
     }
@@ -669,7 +609,7 @@ static void check_snapshots(vctx *c) {
     }
     vsnap *s = c->newest;
     if (!s) return;
-    capture_snapshot_state(c);
+    vf_capture_snapshot_state(c);
     c->st->snapshots_compared++;
     c->st->snapshot_entries += s->snap.n;
     int64_t leo = c->log_end;

@@ -189,4 +189,11 @@ void vf_load_epochs(vctx *c);
 void vf_epoch_batch(vctx *c, const char *file, const vb *b);
 void vf_finish_epochs(vctx *c);
 
+/* ---- the producer state (verify_state.c) ---- */
+/* The state so far, kept as the newest snapshot's offset is reached. */
+void vf_capture_snapshot_state(vctx *c);
+void vf_state_data(vctx *c, const ss_batch *b);
+/* A COMMIT or ABORT marker (the txnindex's entries follow from the ABORTs). */
+void vf_state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *markers, uint64_t pos);
+
 #endif
