@@ -196,4 +196,9 @@ void vf_state_data(vctx *c, const ss_batch *b);
 /* A COMMIT or ABORT marker (the txnindex's entries follow from the ABORTs). */
 void vf_state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *markers, uint64_t pos);
 
+/* ---- one segment's .log (verify_log.c) ---- */
+/* Walk the .log at path (opened as seg; name_offset from its name, -1 none;
+ * active: the directory's last segment), filling R for the index checks. */
+void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset, bool active, segres *R);
+
 #endif
