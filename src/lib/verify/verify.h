@@ -201,4 +201,11 @@ void vf_state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *marke
  * active: the directory's last segment), filling R for the index checks. */
 void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset, bool active, segres *R);
 
+/* ---- the files beside a segment (verify_files.c) ---- */
+void vf_check_offset_index(vctx *c, const char *log_path, int64_t base, bool active, const segres *R);
+void vf_check_time_index(vctx *c, const char *log_path, ss_segment *seg, int64_t base, bool active, const segres *R);
+void vf_check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R);
+/* The newest readable producer snapshot against the state the log implies. */
+void vf_check_snapshots(vctx *c);
+
 #endif
