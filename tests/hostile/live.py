@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live files: a segment that grows, or is truncated, while segscan reads it (issue 7, item 5).
+"""Live files: a segment that grows, or is truncated, while segscan reads it.
 
 usage: live.py SEGSCAN grow|truncate|truncate_to_zero
 
