@@ -75,7 +75,7 @@ static double one_pass(const char *path, int depth, uint64_t *records, uint64_t 
         exit(2);
     }
     double t0 = cpu_now();
-    /* as the analysis reads (src/lib/anread.c): windows copied with pread into one
+    /* as the analysis reads (src/lib/analysis/units.c): windows copied with pread into one
      * reused buffer, batches framed and CRC-checked in the window */
     size_t cap = WINDOW;
     uint8_t *buf = malloc(cap);

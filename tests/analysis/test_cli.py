@@ -910,7 +910,7 @@ def fingerprint_options():
 @test
 def first_copies_far_from_their_batch():
     """The table keeps a first copy's offset and timestamp relative to its batch in 16 bits
-    each (src/lib/analyze.c, fp_ent), and the rest on the side: every case must read back
+    each (src/lib/analysis/analysis.h, fp_ent), and the rest on the side: every case must read back
     the values the batch was written with (DefaultRecord: offset = baseOffset + offsetDelta,
     timestamp = baseTimestamp + timestampDelta)."""
     d = os.path.join(TMP, 'far', 'far-0')

@@ -1,4 +1,4 @@
-/* segscan unit tests - decompression (src/lib/codec.c).
+/* segscan unit tests - decompression (src/lib/format/codec.c).
  *
  * Inputs are made with the codec libraries' own compressors (and by hand for
  * the xerial snappy framing and Kafka's broken LZ4 header checksum), plus a

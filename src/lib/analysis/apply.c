@@ -128,7 +128,7 @@ void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool 
         P->compacted = true;
 }
 
-/* The decisions on one batch read by a unit (an_ev, anread.c's read_batch).
+/* The decisions on one batch read by a unit (an_ev, units.c's read_batch).
  * Returns true when the batch is inside the window (it was counted). */
 bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u) {
     ss_an_partition *P = &a->parts[part];

@@ -1,5 +1,5 @@
 /* segscan - the reading half of the analysis: a unit of a segment into facts.
- * See anread.h for the design. */
+ * See units.h for the design. */
 #define _GNU_SOURCE 1
 #include <stdint.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* segscan - the v2 record parser, inline (internal).
  *
  * ss_records_next (batch.c) is ss_records_next_inline. The analysis's reader
- * (anread.c) calls the inline form: its record is a local variable there, so
+ * (analysis/units.c) calls the inline form: its record is a local variable there, so
  * the compiler drops what it does not read (the legacy and control fields, the
  * sequence), and the call goes. 2.7% fewer instructions in a scan of lz4.log.
  * Errors are formatted out of line (ss_rec_fail), legacy message sets are read
