@@ -36,7 +36,7 @@ typedef struct ss_record {
     uint8_t legacy_attributes;
     uint32_t legacy_crc;
     bool legacy_crc_valid;
-    int legacy_timestamp_type;
+    enum ss_tstype legacy_timestamp_type;
     /* control records (control batches) */
     int16_t control_version;   /* key version */
     int16_t control_type;      /* -1 when not a control record */

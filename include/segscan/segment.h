@@ -55,10 +55,10 @@ typedef struct ss_batch {
     int8_t magic;
     int64_t base_offset; /* legacy: offset of the first inner message */
     int64_t last_offset;
-    int32_t count;      /* recordsCount; -1 for legacy (Kafka's null) */
-    int16_t attributes; /* raw attribute bits (legacy: the attribute byte) */
-    int codec;          /* enum ss_codec, or the raw id when unknown */
-    int timestamp_type; /* enum ss_tstype */
+    int32_t count;       /* recordsCount; -1 for legacy (Kafka's null) */
+    int16_t attributes;  /* raw attribute bits (legacy: the attribute byte) */
+    enum ss_codec codec; /* or the raw id (0..7) when unknown */
+    enum ss_tstype timestamp_type;
     bool transactional, control, has_delete_horizon;
     int64_t delete_horizon_ms;      /* valid when has_delete_horizon */
     int32_t partition_leader_epoch; /* -1 for legacy */

@@ -313,7 +313,7 @@ static int load_side(const char *path, bool include_temp, ss_inputs **out) {
     if (ss_inputs_add(in, path) != SS_E_OK) rc = EXIT_TROUBLE;
     ss_inputs_finish(in);
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *n = ss_inputs_note(in, i, &level);
         warnx_("%s", n);
     }

@@ -113,7 +113,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     }
     out_str(o, ",\"causes\":{");
     bool first = true;
-    for (int k = 1; k < SS_CAUSE_COUNT; k++) {
+    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++) {
         if (!(g->causes & (1u << k))) continue;
         size_t cnt = 0;
         for (size_t j = 0; j < g->copies; j++) {

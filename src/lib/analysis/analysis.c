@@ -52,7 +52,7 @@
 
 /* ---- names and options ------------------------------------------------------------ */
 
-const char *ss_by_name(int by) {
+const char *ss_by_name(enum ss_by by) {
     switch (by) {
     case SS_BY_KEY: return "key";
     case SS_BY_KEY_VALUE: return "key+value";
@@ -60,7 +60,7 @@ const char *ss_by_name(int by) {
     }
 }
 
-const char *ss_cause_name(int cause) {
+const char *ss_cause_name(enum ss_cause cause) {
     static const char *const names[] = {
         NULL,           "aborted",      "cross-partition", "retry", "resend-no-idempotence",
         "dup-sequence", "same-session", "new-session"};
@@ -68,7 +68,7 @@ const char *ss_cause_name(int cause) {
     return names[cause];
 }
 
-const char *ss_txn_result_name(int r) {
+const char *ss_txn_result_name(enum ss_txn_result r) {
     switch (r) {
     case SS_TXN_COMMIT: return "COMMIT";
     case SS_TXN_ABORT: return "ABORT";

@@ -228,11 +228,11 @@ struct ss_diff {
 
 #define MAX_RANGES 1000
 
-const char *ss_diff_mode_name(int mode) {
+const char *ss_diff_mode_name(enum ss_diff_mode mode) {
     return mode == SS_DIFF_OFFSET ? "offset" : mode == SS_DIFF_CONTENT ? "content" : "auto";
 }
 
-const char *ss_diff_kind_name(int kind) {
+const char *ss_diff_kind_name(enum ss_diff_kind kind) {
     switch (kind) {
     case SS_DK_ONLY_A: return "onlyInA";
     case SS_DK_ONLY_B: return "onlyInB";
@@ -254,7 +254,7 @@ void ss_diff_opts_default(ss_diff_opts *o) {
 /* Extend the last range when it is of the same kind and `offset` follows it on
  * its side (the previous record of that side was its end, and offsets go up: a
  * damaged log can go back), else start one. */
-static void add_range(pair_state *ps, int kind, int where, int64_t offset, bool continues) {
+static void add_range(pair_state *ps, enum ss_diff_kind kind, enum ss_diff_where where, int64_t offset, bool continues) {
     ss_diff_range *last = ps->nranges && !ps->range_dropped ? &ps->ranges[ps->nranges - 1] : NULL;
     if (last && continues && last->kind == kind && last->where == where && offset > last->to) {
         last->to = offset;

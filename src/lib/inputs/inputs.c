@@ -104,7 +104,7 @@ void ss_inputs_free(ss_inputs *in) {
 size_t ss_inputs_count(const ss_inputs *in) { return in->nparts; }
 const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i) { return &in->parts[i]->pub; }
 size_t ss_inputs_note_count(const ss_inputs *in) { return in->nnotes; }
-const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level) {
+const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level) {
     if (level) *level = in->notes[i].level;
     return in->notes[i].msg;
 }

@@ -19,7 +19,7 @@
 
 typedef struct vcheck {
     const char *name;
-    int severity;
+    enum ss_vseverity severity;
     const char *desc;
 } vcheck;
 
@@ -84,7 +84,7 @@ static const vcheck checks[] = {
     {"more-findings", SS_VSEV_INFO, "more findings of one check in one file than are listed"},
 };
 
-bool ss_vcheck_at(size_t i, const char **name, int *severity, const char **desc) {
+bool ss_vcheck_at(size_t i, const char **name, enum ss_vseverity *severity, const char **desc) {
     if (i >= sizeof checks / sizeof checks[0]) return false;
     if (name) *name = checks[i].name;
     if (severity) *severity = checks[i].severity;
@@ -98,7 +98,7 @@ int vf_check_severity(const char *name) {
     return SS_VSEV_INFO;
 }
 
-const char *ss_vseverity_name(int severity) {
+const char *ss_vseverity_name(enum ss_vseverity severity) {
     switch (severity) {
     case SS_VSEV_INFO: return "info";
     case SS_VSEV_INCONSISTENCY: return "inconsistency";
