@@ -51,7 +51,7 @@ enum ss_jkind {
 /* One node of a decoded message. Index 0 of the node array is never a real
  * node, so 0 means "none" in first/next. */
 typedef struct ss_jnode {
-    enum ss_jkind kind;
+    int kind;           /* enum ss_jkind */
     const char *name;   /* member name inside an object (camelCase as Kafka's JSON), NULL in an array */
     int64_t num;        /* SS_J_INT, SS_J_BOOL (0/1) */
     const uint8_t *str; /* SS_J_STRING, SS_J_BYTES: points into the record or the decoder */
@@ -73,7 +73,7 @@ enum ss_cdec_status {
 };
 
 typedef struct ss_cdecoded {
-    enum ss_cdec_status status;
+    int status;            /* enum ss_cdec_status */
     int16_t record_type;   /* the key's first int16, -1 when the key is shorter */
     bool known_to_kafka;   /* SS_CDEC_UNKNOWN_TYPE: Kafka 4.0 decodes this type, segscan does not */
     const char *key_name;  /* "OffsetCommitKey", "GroupMetadataKey", "TransactionLogKey", or NULL */

@@ -28,7 +28,7 @@ typedef struct ss_decoder ss_decoder;
 /* ---- constants -------------------------------------------------------- */
 
 enum ss_codec { SS_CODEC_NONE = 0, SS_CODEC_GZIP = 1, SS_CODEC_SNAPPY = 2, SS_CODEC_LZ4 = 3, SS_CODEC_ZSTD = 4 };
-SS_API const char *ss_codec_name(int codec); /* "none", "gzip", ... or NULL */
+SS_API const char *ss_codec_name(enum ss_codec codec); /* "none", "gzip", ... or NULL */
 
 enum ss_tstype { SS_TS_NONE = -1, SS_TS_CREATE = 0, SS_TS_LOG_APPEND = 1 };
 SS_API const char *ss_tstype_name(int t); /* "NoTimestampType", "CreateTime", "LogAppendTime" */

@@ -44,7 +44,7 @@ static void json_total(struct scan_cli *c) {
     out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
     out_kv_u64(o, "copiesInOpenTransactions", t->open_copies);
     out_str(o, ",\"causes\":{");
-    for (int k = 1; k < SS_CAUSE_COUNT; k++) {
+    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++) {
         if (k > 1) out_ch(o, ',');
         out_json_cstr(o, ss_cause_name(k));
         out_ch(o, ':');
@@ -85,7 +85,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_str(o, "  codecs       ");
         for (int k = 0; k < 8; k++)
             if (P->codec_batches[k])
-                out_printf(o, " %s %" PRIu64, k < 5 ? ss_codec_name(k) : "unknown", P->codec_batches[k]);
+                out_printf(o, " %s %" PRIu64, k < 5 ? ss_codec_name((enum ss_codec)k) : "unknown", P->codec_batches[k]);
         if (P->magic_batches[0] || P->magic_batches[1])
             out_printf(o, "  (magic 0: %" PRIu64 ", magic 1: %" PRIu64 ", magic 2: %" PRIu64 ")", P->magic_batches[0],
                        P->magic_batches[1], P->magic_batches[2]);
@@ -237,7 +237,7 @@ static void text_summary(struct scan_cli *c) {
         out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s:", scan_sgr(c, SGR_RED), t->duplicate_groups,
                    plural(t->duplicate_groups, "group", "groups"), t->duplicate_records,
                    plural(t->duplicate_records, "copy", "copies"), scan_sgr(c, SGR_RST));
-        for (int k = 1; k < SS_CAUSE_COUNT; k++)
+        for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++)
             if (t->cause[k]) out_printf(o, " %s %" PRIu64, ss_cause_name(k), t->cause[k]);
         if (t->open_copies) out_printf(o, " (%" PRIu64 " in open transactions)", t->open_copies);
     } else {

@@ -8,7 +8,7 @@
 #include "out.h"
 #include "scan.h"
 
-static const char *gap_reason(int e) {
+static const char *gap_reason(enum ss_gap_explained e) {
     switch (e) {
     case SS_GAP_COMPACTION: return "compaction";
     case SS_GAP_RETENTION: return "retention";

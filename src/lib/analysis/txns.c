@@ -35,7 +35,7 @@ uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
 
 void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_mark *r, bool in_window) {
     ss_an_partition *P = &a->parts[part];
-    int result = r->type == SS_CTRL_COMMIT ? SS_TXN_COMMIT : SS_TXN_ABORT;
+    enum ss_txn_result result = r->type == SS_CTRL_COMMIT ? SS_TXN_COMMIT : SS_TXN_ABORT;
     if (r->offset > a->o.to_offset) return; /* past the window: its transactions stay open */
     uint32_t *v = km_get(&a->km, b->producer_id, KM_TXN, false, NULL);
     ss_an_txn *t;
@@ -99,7 +99,7 @@ void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first) {
     for (size_t i = a->part_first_batch; i < a->batches.n; i++) {
         an_batch *b = &a->batches.v[i];
         if (b->txn != NONE32) {
-            int res = a->txns.v[b->txn].result;
+            enum ss_txn_result res = a->txns.v[b->txn].result;
             if (res == SS_TXN_ABORT) {
                 b->flags |= BF_ABORTED;
                 P->aborted_records += (uint64_t)b->nrec;

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 
 #include "base/grow.h"
-#include "segscan/inputs.h"
 #include "segscan/files.h"
+#include "segscan/inputs.h"
 
 #define MAX_DEPTH 3
 
@@ -35,7 +35,7 @@ typedef struct part {
 } part;
 
 typedef struct note {
-    int level;
+    enum ss_note_level level;
     char *msg;
 } note;
 
@@ -55,8 +55,9 @@ static char *xstrdup(const char *s) {
     return d;
 }
 
-static void add_note(ss_inputs *in, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_note(ss_inputs *in, int level, const char *fmt, ...) {
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...) {
     char buf[1200];
     va_list ap;
     va_start(ap, fmt);

@@ -92,7 +92,7 @@ bool ss_vcheck_at(size_t i, const char **name, enum ss_vseverity *severity, cons
     return true;
 }
 
-int vf_check_severity(const char *name) {
+enum ss_vseverity vf_check_severity(const char *name) {
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
         if (!strcmp(checks[i].name, name)) return checks[i].severity;
     return SS_VSEV_INFO;
@@ -192,7 +192,8 @@ bool vf_mk_push(mvec *a, const vmarker *m) {
 
 /* ---- the verification context ----------------------------------------------------- */
 
-void vf_emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt, ...) {
+void vf_emit(vctx *c, const char *check, enum ss_vseverity sev, const char *file, uint64_t pos, int64_t off,
+             const char *fmt, ...) {
     ss_vfinding f;
     memset(&f, 0, sizeof f);
     f.check = check;

@@ -163,9 +163,9 @@ typedef struct segres {
     } while (0)
 
 /* ---- checks and findings (checks.c) ---- */
-int vf_check_severity(const char *name);
-void vf_emit(vctx *c, const char *check, int sev, const char *file, uint64_t pos, int64_t off, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
+enum ss_vseverity vf_check_severity(const char *name);
+void vf_emit(vctx *c, const char *check, enum ss_vseverity sev, const char *file, uint64_t pos, int64_t off,
+             const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* Findings of one check in one file past FILE_CHECK_CAP are counted, not listed:
  * vf_caps_reset when a file begins, vf_cap_ok before a capped finding, vf_caps_flush at its end. */
 void vf_caps_reset(vctx *c, const char *file);
