@@ -129,7 +129,11 @@ void ss_analysis_free(ss_analysis *a) {
     for (size_t i = 0; i < a->unreadable.n; i++) free(a->unreadable.v[i]);
     an_free(a->unreadable.v);
     an_free(a->matches.v);
-    free(a->km.s);
+    free(a->km_session.s);
+    free(a->km_epoch.s);
+    free(a->km_producer.s);
+    free(a->km_txn.s);
+    free(a->km_hidden.s);
     an_free(a->arena);
     for (size_t i = 0; i < a->nowned; i++) an_free(a->owned[i]);
     free(a->mpub);

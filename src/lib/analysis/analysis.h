@@ -183,7 +183,12 @@ struct ss_analysis {
     VEC(char *) unreadable;
     VEC(an_match) matches;
     uint64_t match_total;
-    keymap km;
+    /* per partition (cleared as each begins): */
+    keymap km_session;  /* (producer id, epoch) -> its session's index in sess */
+    keymap km_epoch;    /* producer id -> the highest epoch met */
+    keymap km_producer; /* producer id -> met (a producer of the partition) */
+    keymap km_txn;      /* producer id -> its open transaction's index in txns */
+    keymap km_hidden;   /* producer id -> 1: its open transaction's data lies below the log start offset */
     /* results */
     ss_an_group *gpub;    /* sorted */
     uint32_t *gstart;     /* first index in gidx of each sorted group */
@@ -261,7 +266,6 @@ static inline int64_t lin_near(int64_t ref, int32_t seq) {
 static inline uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
 
 /* ---- the key map (keymap.c) ---- */
-enum { KM_PRODUCER = -1000001, KM_EPOCH = -1000002, KM_TXN = -1000003, KM_TXN_HIDDEN = -1000004 };
 /* The value slot for (a, b); created (with value NONE32) when create is set.
  * NULL when absent (or out of memory). */
 uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created);

@@ -58,7 +58,7 @@ static void count_batch(ss_an_partition *P, const ss_batch *b) {
 static void note_producer(ss_analysis *a, ss_an_partition *P, int64_t pid) {
     if (pid < 0) return;
     bool created;
-    uint32_t *v = km_get(&a->km, pid, KM_PRODUCER, true, &created);
+    uint32_t *v = km_get(&a->km_producer, pid, 0, true, &created);
     if (!v) {
         a->nomem = true;
         return;
@@ -140,7 +140,7 @@ bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
         P->hidden_below_log_start += e->count;
         if (b->transactional && b->producer_id >= 0) {
             /* remembered for the marker that closes its transaction (an_txn_marker) */
-            uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, true, NULL);
+            uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, true, NULL);
             if (h) *h = 1;
             else a->nomem = true;
         }
@@ -240,7 +240,11 @@ bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
 
 static void begin_partition(ss_analysis *a, uint32_t part) {
     a->cur_part = part;
-    km_clear(&a->km);
+    km_clear(&a->km_session);
+    km_clear(&a->km_epoch);
+    km_clear(&a->km_producer);
+    km_clear(&a->km_txn);
+    km_clear(&a->km_hidden);
     a->prev_last = -1;
     a->track_started = false;
     a->holes_seg = a->holes_boundary = a->holes_damage = 0;

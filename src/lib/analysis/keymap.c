@@ -1,5 +1,6 @@
-/* segscan - the analysis's key map: (a, b) -> u32, open addressing, cleared
- * for each partition. */
+/* segscan - the analysis's key maps: (a, b) -> u32, open addressing; the
+ * analysis keeps one per kind of key (struct ss_analysis), cleared for each
+ * partition. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #include "analysis/analysis.h"
 
 uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
-    uint32_t *v = km_get(&a->km, b->producer_id, KM_TXN, true, NULL);
+    uint32_t *v = km_get(&a->km_txn, b->producer_id, 0, true, NULL);
     if (!v) {
         a->nomem = true;
         return NONE32;
@@ -37,7 +37,7 @@ void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_ma
     ss_an_partition *P = &a->parts[part];
     enum ss_txn_result result = r->type == SS_CTRL_COMMIT ? SS_TXN_COMMIT : SS_TXN_ABORT;
     if (r->offset > a->o.to_offset) return; /* past the window: its transactions stay open */
-    uint32_t *v = km_get(&a->km, b->producer_id, KM_TXN, false, NULL);
+    uint32_t *v = km_get(&a->km_txn, b->producer_id, 0, false, NULL);
     ss_an_txn *t;
     if (v && *v != NONE32) {
         t = &a->txns.v[*v];
@@ -46,7 +46,7 @@ void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_ma
         if (!in_window) return;
         /* its data may be below the log start offset (deleteRecords, retention): then it
          * is not empty, its data is not there to read */
-        uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, false, NULL);
+        uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, false, NULL);
         bool hidden = h && *h == 1;
         ss_an_txn e;
         memset(&e, 0, sizeof e);
@@ -61,7 +61,7 @@ void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_ma
         t = &a->txns.v[a->txns.n - 1];
         if (!hidden) P->txn_empty++;
     }
-    uint32_t *h = km_get(&a->km, b->producer_id, KM_TXN_HIDDEN, false, NULL);
+    uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, false, NULL);
     if (h) *h = 0;
     t->marker_offset = r->offset;
     t->marker_epoch = b->producer_epoch;
