@@ -43,6 +43,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "format/record.h"
 #include "segscan/segscan.h"
 
 enum { D_WALK, D_DECOMPRESS, D_RECORDS, D_HASH, D_COUNT };
@@ -100,7 +101,7 @@ static double one_pass(const char *path, int depth, uint64_t *records, uint64_t 
             if (ss_records_begin(d, &b, &it, &err) != SS_E_OK) continue;
             if (depth == D_DECOMPRESS) {
                 n += (uint64_t)(b.count > 0 ? b.count : 1);
-                h += (uint64_t)(it.end - it.p);
+                h += (uint64_t)(ss_rec_state_of(&it)->end - ss_rec_state_of(&it)->p);
                 continue;
             }
             ss_record r;
