@@ -101,7 +101,8 @@ static double one_pass(const char *path, int depth, uint64_t *records, uint64_t 
             if (ss_records_begin(d, &b, &it, &err) != SS_E_OK) continue;
             if (depth == D_DECOMPRESS) {
                 n += (uint64_t)(b.count > 0 ? b.count : 1);
-                h += (uint64_t)(ss_rec_state_of(&it)->end - ss_rec_state_of(&it)->p);
+                const ss_rec_state *rs = ss_rec_state_of(&it);
+                h += (uint64_t)(rs->end - rs->p);
                 continue;
             }
             ss_record r;

@@ -16,8 +16,10 @@
 #include "base/reader.h"
 #include "segscan/record.h"
 
-/* What an ss_rec_iter holds. */
-typedef struct ss_rec_state {
+/* What an ss_rec_iter holds. The caller's ss_rec_iter is read and written
+ * through this type (and copied as an ss_rec_iter): may_alias keeps
+ * type-based alias analysis from reordering the two. */
+typedef struct __attribute__((may_alias)) ss_rec_state {
     ss_decoder *d;
     const ss_batch *b;
     const uint8_t *p, *end; /* the record bytes (mapping or buffer) */
