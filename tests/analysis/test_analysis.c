@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "segscan/base.h"
 #include "segscan/analyze.h"
+#include "segscan/base.h"
 
 static unsigned long n_checks, n_failed;
 

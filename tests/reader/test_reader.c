@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "analysis/units.h"
-#include "format/walker.h"
 #include "base/reader.h"
 #include "format/walker.h"
 #include "segscan/segscan.h"
