@@ -343,7 +343,7 @@ SS_API const ss_group *ss_groups_at(ss_groups *g, size_t i);
 /* Notices and damage, for the user: level SS_NOTE_INFO (an unknown record type),
  * SS_NOTE_WARN, SS_NOTE_ERROR (damage: unreadable bytes). */
 SS_API size_t ss_groups_note_count(const ss_groups *g);
-SS_API const char *ss_groups_note(const ss_groups *g, size_t i, int *level);
+SS_API const char *ss_groups_note(const ss_groups *g, size_t i, enum ss_note_level *level);
 /* Damage was met (exit 3), and files that could not be opened (exit 2). */
 SS_API uint64_t ss_groups_damage(const ss_groups *g);
 SS_API uint64_t ss_groups_unreadable(const ss_groups *g);

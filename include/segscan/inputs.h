@@ -61,7 +61,7 @@ SS_API void ss_inputs_finish(ss_inputs *in);
 SS_API size_t ss_inputs_count(const ss_inputs *in);
 SS_API const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i);
 SS_API size_t ss_inputs_note_count(const ss_inputs *in);
-SS_API const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level);
+SS_API const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level);
 /* What a note is about, for a caller that words it otherwise or has no use for it: a
  * command that reads one copy of a partition given several times (replicas) and
  * compares the others leaves out SS_INOTE_REPLICAS, whatever its text says. */
@@ -69,7 +69,7 @@ enum ss_input_note_kind {
     SS_INOTE_OTHER = 0,
     SS_INOTE_REPLICAS = 1, /* two inputs hold the same topic and partition (replicas?) */
 };
-SS_API int ss_inputs_note_kind(const ss_inputs *in, size_t i);
+SS_API enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i);
 /* Open segment j of partition i read-only. */
 SS_API ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
 /* Bytes of segment j of partition i now (0 when it cannot be read). */

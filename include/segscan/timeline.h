@@ -120,7 +120,7 @@ SS_API const ss_tl_txn *ss_tl_txn_holding(const ss_tl_partition *p, int64_t pid,
 /* Notes for the user (a segment whose headers stopped making sense, a file that
  * could not be opened): level SS_NOTE_INFO / WARN / ERROR. */
 SS_API size_t ss_timelines_note_count(const ss_timelines *t);
-SS_API const char *ss_timelines_note(const ss_timelines *t, size_t i, int *level);
+SS_API const char *ss_timelines_note(const ss_timelines *t, size_t i, enum ss_note_level *level);
 
 #ifdef __cplusplus
 }

@@ -10,12 +10,6 @@
 #include "out.h"
 #include "scan.h"
 
-#define BOLD "\033[1m"
-#define RED "\033[31m"
-#define YEL "\033[33m"
-#define DIM "\033[2m"
-#define RST "\033[0m"
-
 static void dups_print(struct scan_cli *c) {
     size_t ng = ss_an_group_count(c->an);
     size_t show = ng;
@@ -34,7 +28,7 @@ static void dups_print(struct scan_cli *c) {
     }
     out_printf(o, "%zu duplicate %s (by %s), %" PRIu64 " extra %s:", ng, plural(ng, "group", "groups"),
                ss_by_name(c->ao.by), t->duplicate_records, plural(t->duplicate_records, "copy", "copies"));
-    for (int k = 1; k < SS_CAUSE_COUNT; k++)
+    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++)
         if (t->cause[k]) out_printf(o, " %s %" PRIu64, ss_cause_name(k), t->cause[k]);
     out_ch(o, '\n');
     for (size_t g = 0; g < show; g++) {

@@ -13,9 +13,6 @@
 #include "out.h"
 #include "scan.h"
 
-#define BOLD "\033[1m"
-#define RST "\033[0m"
-
 static void single_sentence(struct scan_cli *c, const ss_an_match *m, sbuf *b) {
     const ss_an_copy *cp = &m->copy;
     const ss_an_partition *P = ss_an_partition_at(c->an, cp->partition);
@@ -74,8 +71,8 @@ static void text_single(struct scan_cli *c, const ss_an_match *m) {
     const ss_an_copy *cp = &m->copy;
     char t[64];
     scan_time(t, sizeof t, cp->timestamp);
-    out_printf(o, "%s%s offset %" PRId64 "%s  %s  ", scan_sgr(c, BOLD), scan_part_name(c, cp->partition), cp->offset,
-               scan_sgr(c, RST), t);
+    out_printf(o, "%s%s offset %" PRId64 "%s  %s  ", scan_sgr(c, SGR_BOLD), scan_part_name(c, cp->partition),
+               cp->offset, scan_sgr(c, SGR_RST), t);
     if (cp->producer_id < 0) out_str(o, "no producer id");
     else out_printf(o, "pid %" PRId64 " epoch %d seq %" PRId32, cp->producer_id, cp->producer_epoch, cp->sequence);
     ss_record r;

@@ -1114,7 +1114,7 @@ int cmd_groups(int argc, char **argv) {
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
     ss_inputs_finish(in);
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *msg = ss_inputs_note(in, i, &level);
         /* replicas are no copies to this command: it reads one and compares the others */
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
@@ -1136,7 +1136,7 @@ int cmd_groups(int argc, char **argv) {
             return EXIT_TROUBLE;
         }
         for (size_t i = 0; i < ss_timelines_note_count(tl); i++) {
-            int level;
+            enum ss_note_level level;
             const char *msg = ss_timelines_note(tl, i, &level);
             if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
         }
@@ -1160,7 +1160,7 @@ int cmd_groups(int argc, char **argv) {
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     for (size_t i = 0; i < ss_groups_note_count(g); i++) {
-        int level;
+        enum ss_note_level level;
         const char *msg = ss_groups_note(g, i, &level);
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }

@@ -9,11 +9,6 @@
 #include "out.h"
 #include "scan.h"
 
-#define BOLD "\033[1m"
-#define RED "\033[31m"
-#define YEL "\033[33m"
-#define RST "\033[0m"
-
 static void producers_print(struct scan_cli *c) {
     size_t n = ss_an_session_count(c->an);
     if (c->json) {
@@ -24,18 +19,18 @@ static void producers_print(struct scan_cli *c) {
     size_t np = ss_an_partition_count(c->an);
     for (uint32_t p = 0; p < np; p++) {
         const ss_an_partition *P = ss_an_partition_at(c->an, p);
-        out_printf(o, "%s%s%s: %" PRIu64 " %s, %" PRIu64 " %s", scan_sgr(c, BOLD), P->input->name, scan_sgr(c, RST),
-                   P->producers, plural(P->producers, "producer", "producers"), P->sessions,
+        out_printf(o, "%s%s%s: %" PRIu64 " %s, %" PRIu64 " %s", scan_sgr(c, SGR_BOLD), P->input->name,
+                   scan_sgr(c, SGR_RST), P->producers, plural(P->producers, "producer", "producers"), P->sessions,
                    plural(P->sessions, "session", "sessions"));
         if (P->non_idempotent_records)
             out_printf(o, ", %" PRIu64 " %s without producer id", P->non_idempotent_records,
                        plural(P->non_idempotent_records, "record", "records"));
         if (P->sequence_gaps)
-            out_printf(o, ", %s%" PRIu64 " sequence %s%s", scan_sgr(c, RED), P->sequence_gaps,
-                       plural(P->sequence_gaps, "gap", "gaps"), scan_sgr(c, RST));
+            out_printf(o, ", %s%" PRIu64 " sequence %s%s", scan_sgr(c, SGR_RED), P->sequence_gaps,
+                       plural(P->sequence_gaps, "gap", "gaps"), scan_sgr(c, SGR_RST));
         if (P->duplicate_sequences)
-            out_printf(o, ", %s%" PRIu64 " repeated %s%s", scan_sgr(c, RED), P->duplicate_sequences,
-                       plural(P->duplicate_sequences, "sequence", "sequences"), scan_sgr(c, RST));
+            out_printf(o, ", %s%" PRIu64 " repeated %s%s", scan_sgr(c, SGR_RED), P->duplicate_sequences,
+                       plural(P->duplicate_sequences, "sequence", "sequences"), scan_sgr(c, SGR_RST));
         out_ch(o, '\n');
         for (size_t i = 0; i < n; i++) {
             const ss_an_session *s = ss_an_session_at(c->an, i);

@@ -44,7 +44,7 @@ static void json_total(struct scan_cli *c) {
     out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
     out_kv_u64(o, "copiesInOpenTransactions", t->open_copies);
     out_str(o, ",\"causes\":{");
-    for (int k = 1; k < SS_CAUSE_COUNT; k++) {
+    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++) {
         if (k > 1) out_ch(o, ',');
         out_json_cstr(o, ss_cause_name(k));
         out_ch(o, ':');
@@ -55,20 +55,14 @@ static void json_total(struct scan_cli *c) {
 
 /* ---- text summary -------------------------------------------------------------------- */
 
-#define BOLD "\033[1m"
-#define RED "\033[31m"
-#define YEL "\033[33m"
-#define GRN "\033[32m"
-#define DIM "\033[2m"
-#define RST "\033[0m"
-
 static void text_partition(struct scan_cli *c, uint32_t i) {
     ss_out *o = c->out;
     const ss_an_partition *P = ss_an_partition_at(c->an, i);
     const ss_input_partition *ip = P->input;
     char t1[64], t2[64];
-    out_printf(o, "%s%s%s  %s%s%s (%" PRIu64 " %s)\n", scan_sgr(c, BOLD), ip->name, scan_sgr(c, RST), scan_sgr(c, DIM),
-               ip->path, scan_sgr(c, RST), P->segments, plural(P->segments, "segment", "segments"));
+    out_printf(o, "%s%s%s  %s%s%s (%" PRIu64 " %s)\n", scan_sgr(c, SGR_BOLD), ip->name, scan_sgr(c, SGR_RST),
+               scan_sgr(c, SGR_DIM), ip->path, scan_sgr(c, SGR_RST), P->segments,
+               plural(P->segments, "segment", "segments"));
     if (P->batches == 0) {
         out_str(o, "  no batches");
         if (P->outside_window)
@@ -91,7 +85,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_str(o, "  codecs       ");
         for (int k = 0; k < 8; k++)
             if (P->codec_batches[k])
-                out_printf(o, " %s %" PRIu64, k < 5 ? ss_codec_name(k) : "unknown", P->codec_batches[k]);
+                out_printf(o, " %s %" PRIu64, k < 5 ? ss_codec_name((enum ss_codec)k) : "unknown", P->codec_batches[k]);
         if (P->magic_batches[0] || P->magic_batches[1])
             out_printf(o, "  (magic 0: %" PRIu64 ", magic 1: %" PRIu64 ", magic 2: %" PRIu64 ")", P->magic_batches[0],
                        P->magic_batches[1], P->magic_batches[2]);
@@ -129,16 +123,16 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         if (P->dups_excluded) out_str(o, "not analysed (internal topic; --include-internal)");
         else if (P->duplicate_groups)
             out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s, at most %" PRIu64 " copies of one %s",
-                       scan_sgr(c, RED), P->duplicate_groups, plural(P->duplicate_groups, "group", "groups"),
-                       P->duplicate_records, plural(P->duplicate_records, "copy", "copies"), scan_sgr(c, RST),
+                       scan_sgr(c, SGR_RED), P->duplicate_groups, plural(P->duplicate_groups, "group", "groups"),
+                       P->duplicate_records, plural(P->duplicate_records, "copy", "copies"), scan_sgr(c, SGR_RST),
                        P->max_copies, ss_by_name(c->ao.by));
-        else out_printf(o, "%snone%s", scan_sgr(c, GRN), scan_sgr(c, RST));
+        else out_printf(o, "%snone%s", scan_sgr(c, SGR_GRN), scan_sgr(c, SGR_RST));
         out_ch(o, '\n');
         out_str(o, "  sequences     ");
         bool any = false;
         if (P->sequence_gaps) {
-            out_printf(o, "%s%" PRIu64 " %s%s", scan_sgr(c, RED), P->sequence_gaps,
-                       plural(P->sequence_gaps, "gap", "gaps"), scan_sgr(c, RST));
+            out_printf(o, "%s%" PRIu64 " %s%s", scan_sgr(c, SGR_RED), P->sequence_gaps,
+                       plural(P->sequence_gaps, "gap", "gaps"), scan_sgr(c, SGR_RST));
             any = true;
         }
         if (P->sequence_gaps_explained) {
@@ -147,8 +141,9 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
             any = true;
         }
         if (P->duplicate_sequences) {
-            out_printf(o, "%s%s%" PRIu64 " %s with a sequence already seen%s", any ? ", " : "", scan_sgr(c, RED),
-                       P->duplicate_sequences, plural(P->duplicate_sequences, "record", "records"), scan_sgr(c, RST));
+            out_printf(o, "%s%s%" PRIu64 " %s with a sequence already seen%s", any ? ", " : "", scan_sgr(c, SGR_RED),
+                       P->duplicate_sequences, plural(P->duplicate_sequences, "record", "records"),
+                       scan_sgr(c, SGR_RST));
             any = true;
         }
         if (P->out_of_order_batches) {
@@ -162,10 +157,10 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_str(o, "  transactions  ");
         if (P->txn_committed || P->txn_aborted || P->txn_open) {
             txns_text_counts(c, i);
-            out_printf(o, ", %s%" PRIu64 " open%s", P->txn_open ? scan_sgr(c, YEL) : "", P->txn_open,
-                       P->txn_open ? scan_sgr(c, RST) : "");
+            out_printf(o, ", %s%" PRIu64 " open%s", P->txn_open ? scan_sgr(c, SGR_YEL) : "", P->txn_open,
+                       P->txn_open ? scan_sgr(c, SGR_RST) : "");
             if (P->txn_hanging)
-                out_printf(o, " (%s%" PRIu64 " hanging%s)", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
+                out_printf(o, " (%s%" PRIu64 " hanging%s)", scan_sgr(c, SGR_RED), P->txn_hanging, scan_sgr(c, SGR_RST));
             out_str(o, "; ");
         } else {
             out_str(o, "none; ");
@@ -186,8 +181,8 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     }
     if (P->damaged_bytes || P->damage_events)
         out_printf(o, "  %sdamaged       %" PRIu64 " %s in %" PRIu64 " %s (skipped; the rest was analysed)%s\n",
-                   scan_sgr(c, RED), P->damaged_bytes, plural(P->damaged_bytes, "byte", "bytes"), P->damage_events,
-                   plural(P->damage_events, "place", "places"), scan_sgr(c, RST));
+                   scan_sgr(c, SGR_RED), P->damaged_bytes, plural(P->damaged_bytes, "byte", "bytes"), P->damage_events,
+                   plural(P->damage_events, "place", "places"), scan_sgr(c, SGR_RST));
     if (P->tail_bytes)
         out_printf(o, "  tail          %" PRIu64 " unread %s at the end (incomplete or preallocated)\n", P->tail_bytes,
                    plural(P->tail_bytes, "byte", "bytes"));
@@ -222,8 +217,8 @@ static void text_summary(struct scan_cli *c) {
         const ss_an_partition *P = ss_an_partition_at(c->an, i);
         if (compact && !has_findings(P)) {
             quiet++;
-            out_printf(o, "%s%s%s  %" PRIu64 " %s", scan_sgr(c, BOLD), P->input->name, scan_sgr(c, RST), P->records,
-                       plural(P->records, "record", "records"));
+            out_printf(o, "%s%s%s  %" PRIu64 " %s", scan_sgr(c, SGR_BOLD), P->input->name, scan_sgr(c, SGR_RST),
+                       P->records, plural(P->records, "record", "records"));
             if (P->batches) out_printf(o, ", offsets %" PRId64 "..%" PRId64, P->first_offset, P->next_offset - 1);
             out_str(o, ", nothing to report\n");
             continue;
@@ -232,16 +227,17 @@ static void text_summary(struct scan_cli *c) {
     }
     if (quiet) out_ch(o, '\n');
     const ss_an_totals *t = ss_an_totals_get(c->an);
-    out_printf(o, "%stotal%s  %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s\n", scan_sgr(c, BOLD),
-               scan_sgr(c, RST), t->partitions, plural(t->partitions, "partition", "partitions"), t->segments,
+    out_printf(o, "%stotal%s  %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s\n",
+               scan_sgr(c, SGR_BOLD), scan_sgr(c, SGR_RST), t->partitions,
+               plural(t->partitions, "partition", "partitions"), t->segments,
                plural(t->segments, "segment", "segments"), t->records, plural(t->records, "record", "records"),
                t->batches, plural(t->batches, "batch", "batches"));
     out_str(o, "  duplicates    ");
     if (t->duplicate_groups) {
-        out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s:", scan_sgr(c, RED), t->duplicate_groups,
+        out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s:", scan_sgr(c, SGR_RED), t->duplicate_groups,
                    plural(t->duplicate_groups, "group", "groups"), t->duplicate_records,
-                   plural(t->duplicate_records, "copy", "copies"), scan_sgr(c, RST));
-        for (int k = 1; k < SS_CAUSE_COUNT; k++)
+                   plural(t->duplicate_records, "copy", "copies"), scan_sgr(c, SGR_RST));
+        for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++)
             if (t->cause[k]) out_printf(o, " %s %" PRIu64, ss_cause_name(k), t->cause[k]);
         if (t->open_copies) out_printf(o, " (%" PRIu64 " in open transactions)", t->open_copies);
     } else {
@@ -258,8 +254,8 @@ static void text_summary(struct scan_cli *c) {
     size_t ng = ss_an_group_count(c->an);
     if (ng) {
         size_t show = ng < c->top ? ng : (size_t)c->top;
-        out_printf(o, "\n%sduplicate groups%s (largest first; %zu of %zu shown", scan_sgr(c, BOLD), scan_sgr(c, RST),
-                   show, ng);
+        out_printf(o, "\n%sduplicate groups%s (largest first; %zu of %zu shown", scan_sgr(c, SGR_BOLD),
+                   scan_sgr(c, SGR_RST), show, ng);
         if (show < ng) out_str(o, "; --top N or 'segscan dups' for more");
         out_str(o, ")\n");
         for (size_t g = 0; g < show; g++) dups_text_group(c, g, c->verbose ? SIZE_MAX : 5, false);

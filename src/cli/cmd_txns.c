@@ -7,11 +7,6 @@
 #include "out.h"
 #include "scan.h"
 
-#define BOLD "\033[1m"
-#define RED "\033[31m"
-#define YEL "\033[33m"
-#define RST "\033[0m"
-
 static void txns_json_partition(struct scan_cli *c, uint32_t p) { scan_json_partition(c, p); }
 
 static void txns_print(struct scan_cli *c) {
@@ -31,13 +26,13 @@ static void txns_print(struct scan_cli *c) {
     for (uint32_t p = 0; p < np; p++) {
         const ss_an_partition *P = ss_an_partition_at(c->an, p);
         out_printf(o, "%s%s%s: LSO %" PRId64 "%s, read_committed sees %" PRIu64 " of %" PRIu64 " %s; ",
-                   scan_sgr(c, BOLD), P->input->name, scan_sgr(c, RST), P->lso,
+                   scan_sgr(c, SGR_BOLD), P->input->name, scan_sgr(c, SGR_RST), P->lso,
                    P->lso_bounded_by_hw ? " (the high watermark)" : "", P->read_committed_records, P->records,
                    plural(P->records, "record", "records"));
         txns_text_counts(c, p);
         out_printf(o, ", %" PRIu64 " open", P->txn_open);
         if (P->txn_hanging)
-            out_printf(o, ", %s%" PRIu64 " hanging%s", scan_sgr(c, RED), P->txn_hanging, scan_sgr(c, RST));
+            out_printf(o, ", %s%" PRIu64 " hanging%s", scan_sgr(c, SGR_RED), P->txn_hanging, scan_sgr(c, SGR_RST));
         out_ch(o, '\n');
         for (size_t i = 0; i < nt; i++) {
             const ss_an_txn *t = ss_an_txn_at(c->an, i);
@@ -51,7 +46,7 @@ static void txns_print(struct scan_cli *c) {
                            plural(t->batches, "batch", "batches"));
             if (t->result == SS_TXN_OPEN) {
                 scan_time(tm, sizeof tm, t->first_timestamp);
-                out_printf(o, "  %sOPEN%s since %s", scan_sgr(c, YEL), scan_sgr(c, RST), tm);
+                out_printf(o, "  %sOPEN%s since %s", scan_sgr(c, SGR_YEL), scan_sgr(c, SGR_RST), tm);
                 if (t->hanging) {
                     /* the abort command as it is to be typed, as far as the files tell */
                     char part[16] = "...";
@@ -60,7 +55,7 @@ static void txns_print(struct scan_cli *c) {
                                " %sHANGING%s (older than --txn-timeout; read_committed consumers are stuck at the "
                                "LSO until it is aborted: kafka-transactions.sh --bootstrap-server ... abort "
                                "--topic %s --partition %s --start-offset %" PRId64 ")",
-                               scan_sgr(c, RED), scan_sgr(c, RST), P->input->topic, part, t->first_offset);
+                               scan_sgr(c, SGR_RED), scan_sgr(c, SGR_RST), P->input->topic, part, t->first_offset);
                 }
             } else {
                 out_printf(o, "  %s at offset %" PRId64 " (coordinator epoch %" PRId32, ss_txn_result_name(t->result),
@@ -74,7 +69,6 @@ static void txns_print(struct scan_cli *c) {
         }
     }
 }
-
 
 static const struct scan_command txns_command = {
     .name = "txns",

@@ -48,6 +48,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv);
 const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
 
 
+/* Colours (SGR escape sequences), for scan_sgr. */
+#define SGR_BOLD "\033[1m"
+#define SGR_DIM "\033[2m"
+#define SGR_RED "\033[31m"
+#define SGR_GRN "\033[32m"
+#define SGR_YEL "\033[33m"
+#define SGR_RST "\033[0m"
 /* colour: the escape sequence when colour is on, else "" */
 const char *scan_sgr(const struct scan_cli *c, const char *code);
 /* "2023-11-14T22:13:20.000Z (1700000000000)", or "-" for a negative time */

@@ -396,7 +396,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     ss_inputs_finish(in);
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *msg = ss_inputs_note(in, i, &level);
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }

@@ -10,13 +10,13 @@
 
 /* "payments-dup-0 offsets 0, 1, 2" for the copies of group gi with that
  * cause (and the original when with_original is set); at most 10 listed. */
-static void list_offsets(struct scan_cli *c, size_t gi, int cause, bool with_original, sbuf *b) {
+static void list_offsets(struct scan_cli *c, size_t gi, enum ss_cause cause, bool with_original, sbuf *b) {
     const ss_an_group *g = ss_an_group_at(c->an, gi);
     size_t shown = 0, total = 0;
     for (size_t j = 0; j < g->copies; j++) {
         ss_an_copy cp;
         ss_an_group_copy(c->an, gi, j, &cp);
-        if (!((j == g->original) ? with_original : (int)cp.cause == cause)) continue;
+        if (!((j == g->original) ? with_original : cp.cause == cause)) continue;
         total++;
         if (shown >= 10) continue;
         /* a new run of one partition: say how many of its copies follow */
@@ -25,7 +25,7 @@ static void list_offsets(struct scan_cli *c, size_t gi, int cause, bool with_ori
             ss_an_copy prev;
             for (size_t k = j; k-- > 0;) {
                 ss_an_group_copy(c->an, gi, k, &prev);
-                if ((k == g->original) ? with_original : (int)prev.cause == cause) break;
+                if ((k == g->original) ? with_original : prev.cause == cause) break;
             }
             new_run = prev.partition != cp.partition;
         }
@@ -35,7 +35,7 @@ static void list_offsets(struct scan_cli *c, size_t gi, int cause, bool with_ori
                 ss_an_copy nx;
                 ss_an_group_copy(c->an, gi, k, &nx);
                 if (nx.partition != cp.partition) break;
-                if ((k == g->original) ? with_original : (int)nx.cause == cause) in_run++;
+                if ((k == g->original) ? with_original : nx.cause == cause) in_run++;
             }
             sb_printf(b, "%s%s %s %" PRId64, shown ? "; " : "", scan_part_name(c, cp.partition),
                       plural(in_run, "offset", "offsets"), cp.offset);
@@ -47,20 +47,20 @@ static void list_offsets(struct scan_cli *c, size_t gi, int cause, bool with_ori
     if (total > shown) sb_printf(b, " and %zu more", total - shown);
 }
 
-static size_t count_cause(struct scan_cli *c, size_t gi, int cause) {
+static size_t count_cause(struct scan_cli *c, size_t gi, enum ss_cause cause) {
     const ss_an_group *g = ss_an_group_at(c->an, gi);
     size_t n = 0;
     for (size_t j = 0; j < g->copies; j++) {
         ss_an_copy cp;
         ss_an_group_copy(c->an, gi, j, &cp);
-        if (j != g->original && (int)cp.cause == cause) n++;
+        if (j != g->original && cp.cause == cause) n++;
     }
     return n;
 }
 
 /* The sentence of one cause for the copies `who` (already written into b). */
-static void cause_sentence(struct scan_cli *c, int cause, unsigned detail, const ss_an_copy *cp, const ss_an_copy *orig,
-                           bool many, sbuf *b) {
+static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned detail, const ss_an_copy *cp,
+                           const ss_an_copy *orig, bool many, sbuf *b) {
     const char *s = many ? "" : "s"; /* verb agreement: "carry" / "carries" */
     switch (cause) {
     case SS_CAUSE_RETRY:
@@ -155,14 +155,14 @@ void explain_group_text(struct scan_cli *c, size_t gi, const char *indent) {
     if (orig.aborted) sb_printf(&b, " (every copy is inside an aborted transaction)");
     sb_printf(&b, ".\n");
     out_str(o, b.p);
-    for (int cause = 1; cause < SS_CAUSE_COUNT; cause++) {
+    for (enum ss_cause cause = SS_CAUSE_ABORTED; cause < SS_CAUSE_COUNT; cause++) {
         size_t n = count_cause(c, gi, cause);
         if (!n) continue;
         /* new-session: pid and epoch read differently; handle each kind and copy apart */
         for (size_t j = 0; j < g->copies; j++) {
             ss_an_copy cp;
             ss_an_group_copy(c->an, gi, j, &cp);
-            if (j == g->original || (int)cp.cause != cause) continue;
+            if (j == g->original || cp.cause != cause) continue;
             b.n = 0;
             if (cause == SS_CAUSE_RETRY) {
                 sb_printf(&b, "%s", indent);

@@ -10,12 +10,6 @@
 #include "out.h"
 #include "scan.h"
 
-#define BOLD "\033[1m"
-#define RED "\033[31m"
-#define YEL "\033[33m"
-#define DIM "\033[2m"
-#define RST "\033[0m"
-
 static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
     ss_out *o = c->out;
     char t[64];
@@ -32,13 +26,13 @@ static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
     }
     out_str(o, "  ");
     if (cp->cause == SS_CAUSE_NONE) {
-        out_printf(o, "%soriginal%s", scan_sgr(c, BOLD), scan_sgr(c, RST));
+        out_printf(o, "%soriginal%s", scan_sgr(c, SGR_BOLD), scan_sgr(c, SGR_RST));
     } else {
-        out_printf(o, "%s%s%s", scan_sgr(c, RED), ss_cause_name(cp->cause), scan_sgr(c, RST));
+        out_printf(o, "%s%s%s", scan_sgr(c, SGR_RED), ss_cause_name(cp->cause), scan_sgr(c, SGR_RST));
         if (cp->cause == SS_CAUSE_NEW_SESSION) out_str(o, (cp->detail & SS_NEWSESS_PID) ? " (pid)" : " (epoch)");
     }
     if (cp->aborted && cp->cause != SS_CAUSE_ABORTED) out_str(o, " [aborted transaction]");
-    if (cp->open) out_printf(o, " %s[open transaction]%s", scan_sgr(c, YEL), scan_sgr(c, RST));
+    if (cp->open) out_printf(o, " %s[open transaction]%s", scan_sgr(c, SGR_YEL), scan_sgr(c, SGR_RST));
     out_ch(o, '\n');
 }
 
@@ -48,7 +42,7 @@ void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sent
     ss_an_copy orig;
     ss_an_group_copy(c->an, gi, g->original, &orig);
     const ss_an_partition *P = ss_an_partition_at(c->an, orig.partition);
-    out_printf(o, "  %s%" PRIu32 " copies%s of %s ", scan_sgr(c, BOLD), g->copies, scan_sgr(c, RST),
+    out_printf(o, "  %s%" PRIu32 " copies%s of %s ", scan_sgr(c, SGR_BOLD), g->copies, scan_sgr(c, SGR_RST),
                ss_by_name(c->ao.by));
     ss_record r;
     ss_error err;
@@ -66,7 +60,7 @@ void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sent
     } else {
         out_str(o, "(could not be read back)");
     }
-    out_printf(o, "  %stopic %s%s\n", scan_sgr(c, DIM), P->input->topic, scan_sgr(c, RST));
+    out_printf(o, "  %stopic %s%s\n", scan_sgr(c, SGR_DIM), P->input->topic, scan_sgr(c, SGR_RST));
     size_t n = g->copies;
     for (size_t j = 0; j < n && j < max_copies; j++) {
         ss_an_copy cp;
@@ -119,7 +113,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     }
     out_str(o, ",\"causes\":{");
     bool first = true;
-    for (int k = 1; k < SS_CAUSE_COUNT; k++) {
+    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++) {
         if (!(g->causes & (1u << k))) continue;
         size_t cnt = 0;
         for (size_t j = 0; j < g->copies; j++) {

@@ -8,10 +8,7 @@
 #include "out.h"
 #include "scan.h"
 
-#define RED "\033[31m"
-#define RST "\033[0m"
-
-static const char *gap_reason(int e) {
+static const char *gap_reason(enum ss_gap_explained e) {
     switch (e) {
     case SS_GAP_COMPACTION: return "compaction";
     case SS_GAP_RETENTION: return "retention";
@@ -102,8 +99,8 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
         const char *why = gap_reason(g->explained);
         out_printf(o,
                    "%s  %sgap%s: sequences %" PRId32 "..%" PRId32 " missing between offsets %" PRId64 " and %" PRId64,
-                   indent, why ? "" : scan_sgr(c, RED), why ? "" : scan_sgr(c, RST), g->from, g->to, g->after_offset,
-                   g->before_offset);
+                   indent, why ? "" : scan_sgr(c, SGR_RED), why ? "" : scan_sgr(c, SGR_RST), g->from, g->to,
+                   g->after_offset, g->before_offset);
         if (why) out_printf(o, " (explained by %s)", why);
         else
             out_str(
@@ -117,8 +114,8 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
         out_printf(o,
                    "%s  %s%" PRIu64 " %s with a sequence already seen%s (stored twice: an idempotent leader refuses "
                    "duplicates, so a broker anomaly or copied files)\n",
-                   indent, scan_sgr(c, RED), s->repeated_sequences, plural(s->repeated_sequences, "record", "records"),
-                   scan_sgr(c, RST));
+                   indent, scan_sgr(c, SGR_RED), s->repeated_sequences,
+                   plural(s->repeated_sequences, "record", "records"), scan_sgr(c, SGR_RST));
     if (s->out_of_order_batches)
         out_printf(o,
                    "%s  %" PRIu64 " out-of-order %s (base sequence below the next one expected, not a batch sent "

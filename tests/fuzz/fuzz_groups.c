@@ -103,7 +103,7 @@ static uint64_t run(unsigned threads) {
     ss_errkind rc = ss_groups_run(g, in);
     FUZZ_CHECK(rc == SS_E_OK || rc == SS_E_NOMEM);
     for (size_t i = 0; i < ss_groups_note_count(g); i++) {
-        int level;
+        enum ss_note_level level;
         const char *m = ss_groups_note(g, i, &level);
         touch_str(m, strlen(m));
     }

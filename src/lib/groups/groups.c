@@ -441,11 +441,11 @@ static int cmp_group(const void *a, const void *b) {
                                                                : x->coordinator_partition > y->coordinator_partition;
 }
 
-static void add_note(ss_groups *G, int level, const char *msg) {
+static void add_note(ss_groups *G, enum ss_note_level level, const char *msg) {
     char **nn = realloc(G->notes, (G->nnotes + 1) * sizeof *nn);
     if (!nn) return;
     G->notes = nn;
-    int *nl = realloc(G->note_levels, (G->nnotes + 1) * sizeof *nl);
+    enum ss_note_level *nl = realloc(G->note_levels, (G->nnotes + 1) * sizeof *nl);
     if (!nl) return;
     G->note_levels = nl;
     char *s = strdup(msg);
@@ -607,7 +607,7 @@ int32_t ss_groups_partition_count(const ss_groups *g) { return g->opts.partition
 const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i) { return &g->pub_logs[i]; }
 size_t ss_groups_count(const ss_groups *g) { return g->ngroups; }
 size_t ss_groups_note_count(const ss_groups *g) { return g->nnotes; }
-const char *ss_groups_note(const ss_groups *g, size_t i, int *level) {
+const char *ss_groups_note(const ss_groups *g, size_t i, enum ss_note_level *level) {
     if (level) *level = g->note_levels[i];
     return g->notes[i];
 }

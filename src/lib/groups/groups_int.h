@@ -303,14 +303,14 @@ typedef struct glog {
     int64_t last_hole_end; /* first offset after the last hole, -1 when none */
     bool nomem;
     char **notes;
-    int *note_levels;
+    enum ss_note_level *note_levels;
     size_t nnotes, notecap;
     uint64_t notes_dropped;
     uint64_t unreadable;
     uint64_t skipped_records; /* records of groups opts.groups does not name, not replayed */
 } glog;
 
-/* replay.c */
+/* replay.c (and state.c: glog_init, glog_note, glog_wanted_key; offsets.c: glog_marker) */
 void glog_init(glog *L, const ss_groups_opts *opts, uint32_t input, int32_t partition);
 void glog_free(glog *L);
 /* one data record of a batch, decoded (dec) */
@@ -322,13 +322,13 @@ void glog_end(glog *L);
 /* a record of a type Kafka decodes and segscan does not: counted against its group (the
  * keys of types 3..15 begin with the group id) */
 void glog_undecoded(glog *L, const ss_record *r);
-void glog_note(glog *L, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Is the record's group one opts.groups names? Read from the key's bytes (every group
  * record's key is its type, then the group id as a string of int16 length) before it
  * is decoded; true when the key is not of that form. */
 bool glog_wanted_key(const glog *L, const ss_record *r);
 
-/* helpers replay.c shares with members.c */
+/* state.c: what offsets.c and members.c share */
 const char *g_intern(glog *L, const uint8_t *s, size_t len);
 uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int64_t time);
 uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_id, int32_t partition);
@@ -336,6 +336,14 @@ void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset);
 void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance, int32_t gen, int64_t time,
                  int64_t offset);
 gev *g_add_event(glog *L, ggroup *g, int kind, int64_t time, int64_t offset);
+/* an event of partition ti (watch: it asks what the partition committed after it, later_max) */
+gev *g_tp_event(glog *L, uint32_t ti, int kind, int64_t time, int64_t offset, bool watch);
+void g_set_tp(const gtp *t, ss_gtp_ref *r);
+/* the data partition of a group's partition, when the data partitions were read */
+const ss_tl_partition *g_tl_of(glog *L, gtp *t);
+/* a commit of a partition, for its owner's cadence */
+void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset);
+int32_t g_ring_median(const gring *r);
 bool g_u32_push(glog *L, u32_v *v, uint32_t x);
 
 /* decoded messages: the node tree of ss_cdecoded */
@@ -347,11 +355,14 @@ int64_t j_num(jctx c, uint32_t obj, const char *name, int64_t dflt);
 const char *j_str(glog *L, jctx c, uint32_t obj, const char *name);
 const char *j_uuid(glog *L, jctx c, uint32_t x);
 
+/* offsets.c */
+void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, const ss_cdecoded *dec);
+void o_end(glog *L);
+void o_free(glog *L);
+
 /* members.c */
 void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
 void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
-/* a commit of a group without a group record makes a group that only commits */
-void m_group_exists(glog *L, ggroup *g, int64_t time, int64_t offset);
 void m_close_open_epoch(glog *L, ggroup *g);
 const char *m_topic_name_of(const ggroup *g, const char *topic_id);
 void m_free_group(ggroup *g);
@@ -398,7 +409,7 @@ struct ss_groups {
     void **blocks; /* the arrays built for it */
     size_t nblocks, blockcap;
     char **notes;
-    int *note_levels;
+    enum ss_note_level *note_levels;
     size_t nnotes;
     uint64_t damage, unreadable;
     char failure[256];

@@ -51,18 +51,6 @@ static void group_made(glog *L, ggroup *g, int protocol, int64_t time, int64_t o
     g->protocol = protocol;
 }
 
-void m_group_exists(glog *L, ggroup *g, int64_t time, int64_t offset) {
-    if (g->exists) return;
-    /* a commit of a group that has no group record: Kafka creates an empty classic
-     * group without protocol type ("simple consumer group") */
-    if (g->deleted) {
-        gev *e = g_add_event(L, g, SS_GEV_CREATED, time, offset);
-        if (e) e->e.to_protocol = SS_GPROTO_NONE;
-        g->deleted = false;
-    }
-    g->exists = true;
-}
-
 static void group_removed(glog *L, ggroup *g, int64_t time, int64_t offset) {
     if (!g->exists) return; /* "If the group does not exist, we can ignore the tombstone." */
     gev *e = g_add_event(L, g, SS_GEV_DELETED, time, offset);

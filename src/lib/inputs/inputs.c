@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 
 #include "base/grow.h"
-#include "segscan/inputs.h"
 #include "segscan/files.h"
+#include "segscan/inputs.h"
 
 #define MAX_DEPTH 3
 
@@ -35,8 +35,8 @@ typedef struct part {
 } part;
 
 typedef struct note {
-    int level;
-    int kind; /* enum ss_input_note_kind */
+    enum ss_note_level level;
+    enum ss_input_note_kind kind;
     char *msg;
 } note;
 
@@ -56,8 +56,9 @@ static char *xstrdup(const char *s) {
     return d;
 }
 
-static void add_note(ss_inputs *in, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_note(ss_inputs *in, int level, const char *fmt, ...) {
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...) {
     char buf[1200];
     va_list ap;
     va_start(ap, fmt);
@@ -106,11 +107,11 @@ void ss_inputs_free(ss_inputs *in) {
 size_t ss_inputs_count(const ss_inputs *in) { return in->nparts; }
 const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i) { return &in->parts[i]->pub; }
 size_t ss_inputs_note_count(const ss_inputs *in) { return in->nnotes; }
-const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level) {
+const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level) {
     if (level) *level = in->notes[i].level;
     return in->notes[i].msg;
 }
-int ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->notes[i].kind; }
+enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->notes[i].kind; }
 
 /* ---- names ------------------------------------------------------------------- */
 

@@ -48,7 +48,7 @@ typedef struct tl_part {
     size_t ntxns;
     bool nomem;
     char **notes;
-    int *levels;
+    enum ss_note_level *levels;
     size_t nnotes;
 } tl_part;
 
@@ -62,7 +62,7 @@ struct ss_timelines {
     uint8_t *buf;    /* ss_tl_records: a batch read whole */
     size_t bufcap;
     char **notes;
-    int *levels;
+    enum ss_note_level *levels;
     size_t nnotes;
     atomic_size_t next;
 };
@@ -75,8 +75,8 @@ const char *ss_tl_basis_name(int b) {
     }
 }
 
-static void part_note(tl_part *P, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void part_note(tl_part *P, int level, const char *fmt, ...) {
+static void part_note(tl_part *P, enum ss_note_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void part_note(tl_part *P, enum ss_note_level level, const char *fmt, ...) {
     if (P->nnotes >= 20) return;
     char buf[600];
     va_list ap;
@@ -86,7 +86,7 @@ static void part_note(tl_part *P, int level, const char *fmt, ...) {
     char **nn = realloc(P->notes, (P->nnotes + 1) * sizeof *nn);
     if (!nn) return;
     P->notes = nn;
-    int *nl = realloc(P->levels, (P->nnotes + 1) * sizeof *nl);
+    enum ss_note_level *nl = realloc(P->levels, (P->nnotes + 1) * sizeof *nl);
     if (!nl) return;
     P->levels = nl;
     char *s = strdup(buf);
@@ -388,11 +388,11 @@ static int64_t last_base(const ss_input_partition *ip) {
     return ip->nsegments ? ip->segments[ip->nsegments - 1].name_offset : -1;
 }
 
-static void add_note(ss_timelines *t, int level, const char *msg) {
+static void add_note(ss_timelines *t, enum ss_note_level level, const char *msg) {
     char **nn = realloc(t->notes, (t->nnotes + 1) * sizeof *nn);
     if (!nn) return;
     t->notes = nn;
-    int *nl = realloc(t->levels, (t->nnotes + 1) * sizeof *nl);
+    enum ss_note_level *nl = realloc(t->levels, (t->nnotes + 1) * sizeof *nl);
     if (!nl) return;
     t->levels = nl;
     char *s = strdup(msg);
@@ -473,7 +473,7 @@ size_t ss_timelines_count(const ss_timelines *t) { return t->nparts; }
 const ss_tl_partition *ss_timelines_at(const ss_timelines *t, size_t i) { return &t->parts[i].pub; }
 int64_t ss_timelines_max_timestamp(const ss_timelines *t) { return t->max_ts; }
 size_t ss_timelines_note_count(const ss_timelines *t) { return t->nnotes; }
-const char *ss_timelines_note(const ss_timelines *t, size_t i, int *level) {
+const char *ss_timelines_note(const ss_timelines *t, size_t i, enum ss_note_level *level) {
     if (level) *level = t->levels[i];
     return t->notes[i];
 }
