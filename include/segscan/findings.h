@@ -72,7 +72,7 @@ enum ss_fkind {
 };
 /* "handover", "rewind", "reset", "offsets-deleted", "out-of-range", "aborted-commit",
  * "open-commit", "fencing"; NULL otherwise */
-SS_API const char *ss_fkind_name(int kind);
+SS_API const char *ss_fkind_name(enum ss_fkind kind);
 
 /* A range of data offsets [from, to]. */
 typedef struct ss_frange {
@@ -90,7 +90,7 @@ typedef struct ss_foutput {
     int32_t partition;
     int64_t from, to; /* its data offsets */
     uint64_t records;
-    int result;    /* enum ss_tl_result */
+    enum ss_tl_result result;
     bool by_epoch; /* matched by producer id and epoch alone (transaction version 2: one transaction
                       per epoch); else by producer id, epoch and the marker's time between the
                       producer's neighbouring markers */
@@ -105,19 +105,19 @@ enum ss_fbump {
     SS_FB_UNKNOWN, /* the coordinator aborted it: a timeout or another instance, __transaction_state does not say */
 };
 /* "init", "fenced", "timeout", "fenced-or-timeout", NULL */
-SS_API const char *ss_fbump_name(int bump);
+SS_API const char *ss_fbump_name(enum ss_fbump bump);
 
 typedef struct ss_finding {
-    int kind;             /* enum ss_fkind */
+    enum ss_fkind kind;
     size_t group;         /* index of the group (ss_groups_at) */
     const char *group_id; /* its id (the bytes as stored, NUL-terminated) */
     size_t group_id_len;
     int32_t coordinator_partition;
-    ss_gtp_ref tp;         /* the data partition; topic and topic_id NULL for a fencing */
-    int64_t time;          /* when it happened (see each kind) */
-    int64_t record_offset; /* the record of __consumer_offsets it rests on */
-    bool data_read;        /* the data partition was among the inputs */
-    int basis;             /* enum ss_tl_basis of the data partition: how "present at a time" was decided */
+    ss_gtp_ref tp;          /* the data partition; topic and topic_id NULL for a fencing */
+    int64_t time;           /* when it happened (see each kind) */
+    int64_t record_offset;  /* the record of __consumer_offsets it rests on */
+    bool data_read;         /* the data partition was among the inputs */
+    enum ss_tl_basis basis; /* of the data partition: how "present at a time" was decided */
     /* handover */
     int64_t resumed_offset; /* the committed offset when the new owner got it, -1 none (auto.offset.reset decides) */
     const char *previous_owner, *previous_instance, *new_owner, *new_instance;
@@ -151,7 +151,7 @@ typedef struct ss_finding {
     int16_t old_epoch;            /* fencing */
     const char *transactional_id; /* from __transaction_state, NULL when unknown */
     int txn_version;              /* 1, 2, 0 unknown */
-    int bump;                     /* enum ss_fbump: aborted-commit (who aborted: SS_FB_NONE its producer)
+    enum ss_fbump bump;           /* aborted-commit (who aborted: SS_FB_NONE its producer)
                                      and fencing */
     int64_t aborted_at;           /* fencing: the transaction aborted by it (its marker's time), -1 none */
     bool hanging;                 /* open-commit: open longer than the transaction timeout at "now" */
@@ -202,8 +202,9 @@ enum ss_fwhy {
  * covers it. group_id (or NULL: every group) narrows to one group;
  * *coordinator is set to the __consumer_offsets partition concerned (-1 none) and
  * *complete_from to the time the history is complete from (COMPACTED). */
-SS_API int ss_findings_why_none(ss_findings *f, const char *topic, size_t topic_len, int32_t partition, int64_t time,
-                                const char *group_id, int32_t *coordinator, int64_t *complete_from);
+SS_API enum ss_fwhy ss_findings_why_none(ss_findings *f, const char *topic, size_t topic_len, int32_t partition,
+                                         int64_t time, const char *group_id, int32_t *coordinator,
+                                         int64_t *complete_from);
 
 #ifdef __cplusplus
 }

@@ -74,7 +74,7 @@ enum ss_goutcome {
     SS_GOUT_OPEN = 3,      /* no marker yet */
 };
 /* "plain", "committed", "aborted", "open" */
-SS_API const char *ss_goutcome_name(int outcome);
+SS_API const char *ss_goutcome_name(enum ss_goutcome outcome);
 
 /* MemberState (KIP-848): 0 STABLE, 1 UNREVOKED_PARTITIONS, 2 UNRELEASED_PARTITIONS, 127 UNKNOWN */
 SS_API const char *ss_gmember_state_name(int state);
@@ -198,10 +198,10 @@ enum ss_gevent_kind {
 };
 /* "deleted", "offsets-deleted", "protocol-change", "created", "rewind", "out-of-range",
  * "transaction-aborted", "transaction-open", "epoch-bump" */
-SS_API const char *ss_gevent_kind_name(int kind);
+SS_API const char *ss_gevent_kind_name(enum ss_gevent_kind kind);
 
 typedef struct ss_gevent {
-    int kind;
+    enum ss_gevent_kind kind;
     int64_t time;             /* the record's (a transactional change: its marker's) */
     int64_t offset;           /* the record in __consumer_offsets */
     ss_gtp_ref tp;            /* offsets-deleted, rewind, out-of-range, transaction-*; topic NULL otherwise */
@@ -363,10 +363,10 @@ typedef struct ss_gcommit {
     int64_t producer_id; /* -1 for a plain commit */
     int16_t producer_epoch;
     const char *transactional_id; /* from __transaction_state when read, else NULL */
-    int outcome;                  /* enum ss_goutcome */
-    bool effective;               /* it became the committed offset (a later commit may replace it) */
-    int64_t effective_time;       /* when (a transactional one: its marker's time), -1 when never */
-    const char *attributed_to;    /* member id of the partition's owner then; NULL when none owned it */
+    enum ss_goutcome outcome;
+    bool effective;            /* it became the committed offset (a later commit may replace it) */
+    int64_t effective_time;    /* when (a transactional one: its marker's time), -1 when never */
+    const char *attributed_to; /* member id of the partition's owner then; NULL when none owned it */
     const char *attributed_instance;
     int32_t attributed_generation; /* -1 when none */
 } ss_gcommit;

@@ -50,7 +50,7 @@ enum ss_tl_basis {
     SS_TL_CREATE = 2,     /* some data batch is CreateTime: an upper bound (the producers' clocks) */
 };
 /* "none", "LogAppendTime", "CreateTime" */
-SS_API const char *ss_tl_basis_name(int basis);
+SS_API const char *ss_tl_basis_name(enum ss_tl_basis basis);
 
 typedef struct ss_tl_partition {
     const ss_input_partition *input; /* the copy read */
@@ -63,7 +63,7 @@ typedef struct ss_tl_partition {
     int64_t next_offset;  /* last offset of its last batch + 1, -1 when none */
     int64_t log_start;    /* the first offset present: log-start-offset-checkpoint when above first_offset */
     int64_t max_timestamp;
-    int basis;     /* enum ss_tl_basis */
+    enum ss_tl_basis basis;
     bool complete; /* every segment was read to its end */
 } ss_tl_partition;
 
@@ -78,7 +78,7 @@ typedef struct ss_tl_txn {
     int64_t marker_offset;             /* -1 while open */
     int64_t first_time;                /* maxTimestamp of its first batch */
     int64_t marker_time;               /* the marker batch's timestamp, -1 while open */
-    int result;                        /* enum ss_tl_result */
+    enum ss_tl_result result;
     uint64_t records;
 } ss_tl_txn;
 

@@ -83,7 +83,7 @@ static void producer_text(ss_out *o, const ss_finding *x) {
     }
 }
 
-static const char *bump_words(int bump) {
+static const char *bump_words(enum ss_fbump bump) {
     switch (bump) {
     case SS_FB_FENCED: return "by the coordinator, for another instance's initTransactions (its producer fenced)";
     case SS_FB_TIMEOUT: return "by the coordinator, on the transaction's timeout (transaction.timeout.ms)";

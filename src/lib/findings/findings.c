@@ -40,13 +40,13 @@ struct ss_findings {
     bool nomem;
 };
 
-const char *ss_fkind_name(int k) {
+const char *ss_fkind_name(enum ss_fkind k) {
     static const char *const names[] = {NULL,           "handover",       "rewind",      "reset",  "offsets-deleted",
                                         "out-of-range", "aborted-commit", "open-commit", "fencing"};
     return k > 0 && k < SS_FK_COUNT ? names[k] : NULL;
 }
 
-const char *ss_fbump_name(int b) {
+const char *ss_fbump_name(enum ss_fbump b) {
     switch (b) {
     case SS_FB_INIT: return "init";
     case SS_FB_FENCED: return "fenced";
@@ -65,7 +65,7 @@ bool ss_frange_holds(const ss_frange *r, int64_t offset) {
     return r && r->set && offset >= r->from && (r->to < 0 || offset <= r->to);
 }
 
-static ss_finding *add(ss_findings *F, int kind, size_t gi, const ss_group *grp, const ss_gtp_ref *tp,
+static ss_finding *add(ss_findings *F, enum ss_fkind kind, size_t gi, const ss_group *grp, const ss_gtp_ref *tp,
                        const ss_tl_partition *tl) {
     if (!SS_GROW(F->v, F->n, F->cap, 32)) {
         F->nomem = true;
@@ -195,7 +195,7 @@ static int txn_version(const ss_findings *F, int64_t pid, uint8_t seen, const ti
 
 /* Why a producer's epoch went past `data_epoch` at an abort (or by `to_epoch`): the
  * records of its transactional id in __transaction_state, when read. */
-static int why_raised(const tid *t, int64_t pid, int16_t data_epoch, int16_t to_epoch) {
+static enum ss_fbump why_raised(const tid *t, int64_t pid, int16_t data_epoch, int16_t to_epoch) {
     if (!t) return SS_FB_UNKNOWN;
     for (size_t k = 0; k < t->n; k++) {
         const trec *r = &t->r[k];
@@ -329,7 +329,7 @@ static void txn_finding(ss_findings *F, size_t gi, const ss_group *grp, const ss
 static void fencing(ss_findings *F, size_t gi, const ss_group *grp, const ss_gevent *e) {
     const tid *t;
     int tv = txn_version(F, e->producer_id, e->txn_versions, &t);
-    int bump;
+    enum ss_fbump bump;
     if (e->marker_aborted || e->open_before) {
         /* the transaction before it was aborted: by the coordinator for this initTransactions
          * (fenced), or on its timeout (then not a fencing: the new instance came after) */
@@ -426,7 +426,7 @@ static int cmp_finding(const void *a, const void *b) {
     }
     if (x->time != y->time) return x->time < y->time ? -1 : 1;
     if (x->record_offset != y->record_offset) return x->record_offset < y->record_offset ? -1 : 1;
-    return x->kind - y->kind;
+    return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
 ss_findings *ss_findings_build(ss_groups *g, ss_timelines *data, const ss_inputs *in, const ss_findings_opts *opts) {
@@ -503,8 +503,8 @@ const ss_finding *ss_findings_at(const ss_findings *f, size_t i) { return &f->v[
 int64_t ss_findings_now(const ss_findings *f) { return f->now; }
 bool ss_findings_txn_state_read(const ss_findings *f) { return f->ts.read; }
 
-int ss_findings_why_none(ss_findings *f, const char *topic, size_t topic_len, int32_t partition, int64_t time,
-                         const char *group_id, int32_t *coordinator, int64_t *complete_from) {
+enum ss_fwhy ss_findings_why_none(ss_findings *f, const char *topic, size_t topic_len, int32_t partition, int64_t time,
+                                  const char *group_id, int32_t *coordinator, int64_t *complete_from) {
     ss_groups *g = f->g;
     if (coordinator) *coordinator = -1;
     if (complete_from) *complete_from = -1;

@@ -28,7 +28,7 @@ const char *ss_gprotocol_name(int p) {
     }
 }
 
-const char *ss_goutcome_name(int o) {
+const char *ss_goutcome_name(enum ss_goutcome o) {
     switch (o) {
     case SS_GOUT_PLAIN: return "plain";
     case SS_GOUT_COMMITTED: return "committed";
@@ -49,7 +49,7 @@ const char *ss_gmember_state_name(int s) {
     }
 }
 
-const char *ss_gevent_kind_name(int k) {
+const char *ss_gevent_kind_name(enum ss_gevent_kind k) {
     switch (k) {
     case SS_GEV_DELETED: return "deleted";
     case SS_GEV_OFFSETS_DELETED: return "offsets-deleted";

@@ -335,9 +335,9 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
 void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset);
 void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance, int32_t gen, int64_t time,
                  int64_t offset);
-gev *g_add_event(glog *L, ggroup *g, int kind, int64_t time, int64_t offset);
+gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset);
 /* an event of partition ti (watch: it asks what the partition committed after it, later_max) */
-gev *g_tp_event(glog *L, uint32_t ti, int kind, int64_t time, int64_t offset, bool watch);
+gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, int64_t offset, bool watch);
 void g_set_tp(const gtp *t, ss_gtp_ref *r);
 /* the data partition of a group's partition, when the data partitions were read */
 const ss_tl_partition *g_tl_of(glog *L, gtp *t);

@@ -306,7 +306,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
 /* the pending offset of a transaction that is about a partition's last commit in it */
 static bool last_of_txn(const gpending *pe) { return !pe->removed && !pe->superseded; }
 
-static void txn_event(glog *L, gpid *p, const gpending *pe, int kind, int64_t time, int64_t record) {
+static void txn_event(glog *L, gpid *p, const gpending *pe, enum ss_gevent_kind kind, int64_t time, int64_t record) {
     gev *e = g_tp_event(L, pe->tp, kind, time, record, kind == SS_GEV_TXN_ABORTED);
     if (!e) return;
     e->e.commit_offset = pe->offset;

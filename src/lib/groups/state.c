@@ -327,7 +327,7 @@ const ss_tl_partition *g_tl_of(glog *L, gtp *t) {
 
 /* ---- events -------------------------------------------------------------------------------------- */
 
-gev *g_add_event(glog *L, ggroup *g, int kind, int64_t time, int64_t offset) {
+gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset) {
     if (!GROW32(g->events.v, g->events.n, g->events.cap, 4)) {
         L->nomem = true;
         return NULL;
@@ -363,7 +363,7 @@ void g_set_tp(const gtp *t, ss_gtp_ref *r) {
  * (later_max): the events of a partition are chained, and each keeps the
  * highest committed offset up to the next (seg_max); glog_end takes the
  * maximum over the rest of the chain. */
-gev *g_tp_event(glog *L, uint32_t ti, int kind, int64_t time, int64_t offset, bool watch) {
+gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, int64_t offset, bool watch) {
     gtp *t = &L->tps[ti];
     ggroup *g = &L->groups[t->group];
     gev *e = g_add_event(L, g, kind, time, offset);

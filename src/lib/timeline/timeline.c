@@ -67,7 +67,7 @@ struct ss_timelines {
     atomic_size_t next;
 };
 
-const char *ss_tl_basis_name(int b) {
+const char *ss_tl_basis_name(enum ss_tl_basis b) {
     switch (b) {
     case SS_TL_LOG_APPEND: return "LogAppendTime";
     case SS_TL_CREATE: return "CreateTime";
