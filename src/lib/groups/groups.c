@@ -514,12 +514,10 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         w->log = (uint32_t)li;
         w->input = S->L.input;
         w->bytes = input_bytes(in, S->L.input);
+        /* one piece of work per copy: at most one per input (G->work holds as many) */
         for (size_t c = 0; c < S->ncopies; c++) {
             if (S->copies[c].read) continue;
-            gwork *x = realloc(G->work, (G->nwork + 1) * sizeof *x);
-            if (!x) return SS_E_NOMEM;
-            G->work = x;
-            x = &G->work[G->nwork++];
+            gwork *x = &G->work[G->nwork++];
             memset(x, 0, sizeof *x);
             x->log = (uint32_t)li;
             x->copy = c;
