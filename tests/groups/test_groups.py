@@ -501,6 +501,18 @@ def test_replicas():
        'replicas: b3 differs at offset 1')
     g = h.group(grp)
     eq(g['commits'] if g else None, 4, 'replicas: still counted once')
+    # replicas of one partition before another partition (three inputs, two logs: the work list
+    # holds a piece of work per input; under ASan a shorter one overflowed). 'rep' lives in
+    # __consumer_offsets-47, 'rep-other-37' in -49: the replicas come first
+    other = 'rep-other-37'
+    q = C.coordinator_partition(other)
+    if q > p:
+        lo = C.Log()
+        lo.append([C.offset_commit(other, 'x', 0, 5, T0)], T0)
+        lo.write(os.path.join(d, 'b1', '__consumer_offsets-%d' % q))
+        h = H([os.path.join(d, 'b1'), os.path.join(d, 'b3')])
+        eq(sorted((o['group'], o['commits']) for o in h.objs if o['type'] == 'consumer-group'),
+           [(grp, 4), (other, 1)], 'replicas beside another partition: both groups, each once')
     shutil.rmtree(d)
 
 
