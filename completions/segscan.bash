@@ -5,7 +5,7 @@ _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
     local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
         --since --until --from-offset --to-offset --producer-id --txn-timeout --now --top
-        --fail-on --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
+        --fail-on --group --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder

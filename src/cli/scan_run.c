@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "gfindings.h"
 #include "out.h"
 #include "progress.h"
 #include "scan.h"
@@ -34,7 +35,10 @@ static const char scan_usage_common[] =
     "  --now TIME               'now' for --txn-timeout (default: the partition's largest maxTimestamp)\n"
     "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
     "                           (default all)\n"
-    "  --fail-on dups,gaps,open-txn  exit 1 when these are found\n"
+    "  --fail-on dups,gaps,open-txn,redelivered,skipped,rewind  exit 1 when these are found (the\n"
+    "                           last three: findings of the consumer groups, with __consumer_offsets)\n"
+    "  --group ID               the consumer groups' findings of this group only (repeatable); explain\n"
+    "                           and dups also read __consumer_offsets beside the partitions given\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
     "  --local-time             text times in the local time of TZ with its UTC offset\n"
     "                           (default UTC, ...Z); JSON keeps epoch milliseconds\n"
@@ -88,6 +92,7 @@ enum {
     O_MAXMEM,
     O_PROGRESS,
     O_LOCALTIME,
+    O_GROUP,
 };
 
 static const struct option scan_longopts[] = {
@@ -118,6 +123,7 @@ static const struct option scan_longopts[] = {
     {"key", required_argument, NULL, O_KEY},
     {"offset", required_argument, NULL, O_OFFSET},
     {"no-seek", no_argument, NULL, O_NOSEEK},
+    {"group", required_argument, NULL, O_GROUP},
     {"threads", required_argument, NULL, O_THREADS},
     {"max-memory", required_argument, NULL, O_MAXMEM},
     {"progress", required_argument, NULL, O_PROGRESS},
@@ -168,6 +174,9 @@ static bool parse_fail_on(const char *s, unsigned *f) {
         if (!strcmp(tok, "dups")) *f |= FAIL_DUPS;
         else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
         else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
+        else if (!strcmp(tok, "redelivered")) *f |= FAIL_REDELIVERED;
+        else if (!strcmp(tok, "skipped")) *f |= FAIL_SKIPPED;
+        else if (!strcmp(tok, "rewind")) *f |= FAIL_REWIND;
         else return false;
     }
     return true;
@@ -244,7 +253,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             break;
         case O_FAILON:
             if (!parse_fail_on(optarg, &c.fail_on))
-                BAD("%s: --fail-on takes dups, gaps, open-txn (comma separated)", cmd->name);
+                BAD("%s: --fail-on takes dups, gaps, open-txn, redelivered, skipped, rewind (comma separated)",
+                    cmd->name);
             break;
         case O_COLOR:
             if (!strcmp(optarg, "auto")) color = -1;
@@ -302,6 +312,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             break;
         }
         case O_NOSEEK: c.ao.no_seek = true; break;
+        case O_GROUP: {
+            const char **n = realloc(c.group_ids, (c.ngroup_ids + 1) * sizeof *n);
+            if (!n) BAD("out of memory");
+            c.group_ids = n;
+            c.group_ids[c.ngroup_ids++] = optarg;
+            break;
+        }
         case O_THREADS: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v == 0 || v > 256)
@@ -455,14 +472,20 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             report_error(file ? file : "-", &d->err);
         }
     }
+    /* the consumer groups beside the analysis; explain and dups also look for __consumer_offsets
+     * beside the partitions given (their log directory) */
+    rc = exit_merge(rc, scan_groups_read(&c, argv + optind, argc - optind, include_temp,
+                                         cmd->explain || !strcmp(cmd->name, "dups")));
     cmd->print(&c);
     out_flush(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     if (c.report && !report_write(&c, c.report)) rc = exit_merge(rc, EXIT_TROUBLE);
     const ss_an_totals *t = ss_an_totals_get(an);
     if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
-        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open))
+        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || scan_groups_failed(&c))
         rc = exit_merge(rc, EXIT_FINDINGS);
+    scan_groups_free(&c);
+    free(c.group_ids);
     out_free(&o);
     ss_txn_ids_free(txn_ids);
     ss_analysis_free(an);
