@@ -22,6 +22,9 @@ void gf_tp_text(ss_out *o, const ss_gtp_ref *t);
 /* The finding as lines of text, each starting with indent; the first names its time,
  * kind and partition, the next ones what it rests on and what it means. */
 void gf_text(ss_out *o, const ss_finding *x, const char *indent);
+/* The range of x that says most of a record at `offset`: a certain redelivery, then the likely
+ * part, then the possible one, then a possible skip; NULL when none holds it. */
+const ss_frange *gf_range_for(const ss_finding *x, int64_t offset);
 /* One sentence for a record at `offset` covered by x (explain): "certainly delivered
  * again: reset at T from A to B" and the like. */
 void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset);

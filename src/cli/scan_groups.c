@@ -246,10 +246,10 @@ void scan_groups_summary(struct scan_cli *c) {
     for (size_t i = 0; i < ss_findings_count(s->f); i++) sum_add(&t, at(s, i));
     size_t nl = ss_groups_log_count(s->g);
     out_printf(o,
-               "  groups        %zu read (%zu of %" PRId32 " __consumer_offsets %s): %" PRIu64 " %s (%" PRIu64
+               "  groups        %zu read (%zu of %" PRId32 " __consumer_offsets partitions): %" PRIu64 " %s (%" PRIu64
                " unclean), %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s deleted, %" PRIu64 " aborted %s; %" PRIu64
                " %s certainly delivered again, %" PRIu64 " possibly; %" PRIu64 " possibly never received\n",
-               ss_groups_count(s->g), nl, ss_groups_partition_count(s->g), plural(nl, "partition", "partitions"),
+               ss_groups_count(s->g), nl, ss_groups_partition_count(s->g),
                t.handovers, plural(t.handovers, "handover", "handovers"), t.unclean, t.rewinds,
                plural(t.rewinds, "rewind", "rewinds"), t.resets, plural(t.resets, "reset", "resets"), t.deleted,
                plural(t.deleted, "offset", "offsets"), t.aborted, plural(t.aborted, "commit", "commits"), t.certain,
@@ -334,21 +334,11 @@ static size_t of_partition(const struct scan_groups *s, const char *topic, int32
     return k;
 }
 
-static bool covers(const ss_finding *x, int64_t offset) {
-    return ss_frange_holds(&x->redelivered, offset) || ss_frange_holds(&x->likely, offset) ||
-           ss_frange_holds(&x->skipped, offset);
-}
+static bool covers(const ss_finding *x, int64_t offset) { return gf_range_for(x, offset) != NULL; }
 
-static const char *why_words(enum ss_fwhy w) {
-    switch (w) {
-    case SS_FW_NO_HISTORY:
-        return "no group history read (no __consumer_offsets partition among the inputs or beside them)";
-    case SS_FW_NOT_READ: return "coordinator partition not read";
-    case SS_FW_NO_GROUP: return "no group read committed or owned this partition";
-    case SS_FW_COMPACTED: return "history compacted";
-    default: return "no finding of the groups read covers it: nothing says it was delivered twice or skipped";
-    }
-}
+/* "deliveries: ..." when no finding holds a record: why nothing can be said */
+static void why_text(const struct scan_cli *c, ss_out *o, enum ss_fwhy w, const ss_input_partition *ip, int32_t cpn,
+                     int64_t from);
 
 static const char *why_key(enum ss_fwhy w) {
     switch (w) {
@@ -357,6 +347,34 @@ static const char *why_key(enum ss_fwhy w) {
     case SS_FW_NO_GROUP: return "no-group";
     case SS_FW_COMPACTED: return "compacted";
     default: return "nothing";
+    }
+}
+
+static void why_text(const struct scan_cli *c, ss_out *o, enum ss_fwhy w, const ss_input_partition *ip, int32_t cpn,
+                     int64_t from) {
+    char t[64];
+    switch (w) {
+    case SS_FW_NO_HISTORY:
+        out_str(o, "no group history read (no __consumer_offsets partition among the inputs or beside them)");
+        break;
+    case SS_FW_NOT_READ:
+        if (cpn >= 0)
+            out_printf(o, "the group's coordinator partition __consumer_offsets-%" PRId32 " was not read", cpn);
+        else
+            out_printf(o,
+                       "none known: %zu of the %" PRId32 " __consumer_offsets partitions read, and a group of the "
+                       "others may read %s",
+                       ss_groups_log_count(c->sg->g), ss_groups_partition_count(c->sg->g), ip->name);
+        break;
+    case SS_FW_NO_GROUP: out_printf(o, "no group read committed or owned %s", ip->name); break;
+    case SS_FW_COMPACTED:
+        cli_format_time(from, t, sizeof t);
+        out_printf(o,
+                   "history compacted before %s: __consumer_offsets-%" PRId32
+                   " keeps only the last commit of each partition before it",
+                   t, cpn);
+        break;
+    default: out_str(o, "no finding covers it: the groups read show no redelivery or skip of it"); break;
     }
 }
 
@@ -388,7 +406,7 @@ void scan_deliveries_text(struct scan_cli *c, const ss_an_copy *cp, const char *
         for (size_t k = first; k < end; k++) {
             const ss_finding *x = at(c->sg, c->sg->by_tp[k]);
             if (!covers(x, cp->offset)) continue;
-            out_printf(o, "%s%s ", indent, shown++ ? "          " : "deliveries");
+            out_printf(o, "%s%s ", indent, shown++ ? "           " : "deliveries:");
             out_str(o, "group ");
             out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
             out_str(o, ": ");
@@ -400,17 +418,8 @@ void scan_deliveries_text(struct scan_cli *c, const ss_an_copy *cp, const char *
     int32_t cpn;
     int64_t from;
     enum ss_fwhy w = why_none(c, cp, &cpn, &from);
-    out_printf(o, "%sdeliveries %s", indent, why_words(w));
-    if (w == SS_FW_NOT_READ && cpn >= 0) out_printf(o, ": __consumer_offsets-%" PRId32, cpn);
-    if (w == SS_FW_NOT_READ && cpn < 0)
-        out_str(o, ": not every __consumer_offsets partition was read; a group of the others may read it");
-    if (w == SS_FW_COMPACTED) {
-        char t[64];
-        cli_format_time(from, t, sizeof t);
-        out_printf(o,
-                   " before %s (__consumer_offsets-%" PRId32 " keeps only the last commit of each partition before it)",
-                   t, cpn);
-    }
+    out_printf(o, "%sdeliveries: ", indent);
+    why_text(c, o, w, ip, cpn, from);
     out_ch(o, '\n');
 }
 
@@ -425,9 +434,7 @@ void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp) {
         for (size_t k = first; k < end; k++) {
             const ss_finding *x = at(c->sg, c->sg->by_tp[k]);
             if (!covers(x, cp->offset)) continue;
-            const ss_frange *r = ss_frange_holds(&x->redelivered, cp->offset) ? &x->redelivered
-                                 : ss_frange_holds(&x->skipped, cp->offset)   ? &x->skipped
-                                                                              : &x->likely;
+            const ss_frange *r = gf_range_for(x, cp->offset);
             if (shown++) out_ch(o, ',');
             out_str(o, "{\"group\":");
             out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
@@ -507,13 +514,14 @@ void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_a
     const ss_finding *l = link_of(c, cp);
     if (l) {
         cli_format_time(l->time, t, sizeof t);
-        out_printf(o, "%sexact link: written by the transaction that also committed group ", indent);
+        out_printf(o, "%sexact link: written by the transaction that carried group ", indent);
         out_text_escaped(o, (const uint8_t *)l->group_id, l->group_id_len, false);
-        out_str(o, "'s offset of ");
+        out_str(o, "'s offset commit of ");
         gf_tp_text(o, &l->tp);
-        out_printf(o, " to %" PRId64 " (the same producer id and epoch, between the same markers): %s",
-                   l->commit_offset, l->kind == SS_FK_ABORTED_COMMIT ? "aborted at " : "still open; its commit at ");
-        out_printf(o, "%s, so its input was (or will be) read again\n", t);
+        out_printf(o, " to %" PRId64 " (the same producer id and epoch, between the same markers); ", l->commit_offset);
+        if (l->kind == SS_FK_ABORTED_COMMIT)
+            out_printf(o, "aborted at %s: its input was read again by a later transaction\n", t);
+        else out_printf(o, "no marker yet (its commit at %s)\n", t);
     }
     if (cp->cause != SS_CAUSE_NEW_SESSION && cp->cause != SS_CAUSE_SAME_SESSION) return;
     int64_t t1 = orig->timestamp < cp->timestamp ? orig->timestamp : cp->timestamp;

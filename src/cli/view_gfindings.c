@@ -273,12 +273,19 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
     }
 }
 
+const ss_frange *gf_range_for(const ss_finding *x, int64_t offset) {
+    if (ss_frange_holds(&x->redelivered, offset) && x->redelivered.certain) return &x->redelivered;
+    if (ss_frange_holds(&x->likely, offset)) return &x->likely;
+    if (ss_frange_holds(&x->redelivered, offset)) return &x->redelivered;
+    if (ss_frange_holds(&x->skipped, offset)) return &x->skipped;
+    return NULL;
+}
+
 void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
     char t[64];
     tstr(t, sizeof t, x->time);
-    const ss_frange *r = ss_frange_holds(&x->redelivered, offset) ? &x->redelivered
-                         : ss_frange_holds(&x->skipped, offset)   ? &x->skipped
-                                                                  : &x->likely;
+    const ss_frange *r = gf_range_for(x, offset);
+    if (!r) return;
     bool skipped = r == &x->skipped;
     if (skipped) out_str(o, "possibly never received: ");
     else if (r->certain) out_str(o, "certainly delivered again: ");

@@ -462,14 +462,15 @@ def test_out_of_range():
 
 # ---- exactly-once, transaction version 1 ------------------------------------------------------------
 
-def eos_txn(L, outs, pid, epoch, group, topic_in, commit, t, marker_epoch=None, commit_marker=True, records=None):
+def eos_txn(L, outs, pid, epoch, group, topic_in, commit, t, marker_epoch=None, commit_marker=True, values=None):
     """One transaction of a read-process-write application: its output batches (outs: list of
     (Log, n)), then the TxnOffsetCommit of its input (sendOffsetsToTransaction), then the markers
     in every partition it wrote (TransactionMarkerChannelManager), epoch marker_epoch (default the
     data's, transaction version 1)."""
     me = epoch if marker_epoch is None else marker_epoch
     for log, n in outs:
-        log.append([(None, b'out')] * n, t, pid=pid, epoch=epoch, transactional=True)
+        recs = [(None, v) for v in values[:n]] if values else [(None, b'out')] * n
+        log.append(recs, t, pid=pid, epoch=epoch, transactional=True)
     L.append([C.offset_commit(group, topic_in, 0, commit, t + 10)], t + 10, pid=pid, epoch=epoch, transactional=True)
     if commit_marker is None:
         return
@@ -499,8 +500,9 @@ def test_eos_v1():
     L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('eos1-m', {'in1': [0]})])], T0 + 50)
     o0, o1 = C.Log(), C.Log()
     eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 10, T0 + 1000)
-    eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 20, T0 + 2000, commit_marker=False)
-    eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 20, T0 + 3000)
+    redo = [b'from-in1-%d' % i for i in range(10, 20)]   # what processing input 10..19 writes
+    eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 20, T0 + 2000, commit_marker=False, values=redo)
+    eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 20, T0 + 3000, values=redo)
     eos_txn(L, [(o0, 10), (o1, 5)], pid, 0, g, 'in1', 30, T0 + 4000, commit_marker=None)
     for log in (o0, o1, L):
         log.marker(pid, 1, False, T0 + 4500)
@@ -541,6 +543,23 @@ def test_eos_v1():
        (0, 2, 'fenced', T0 + 4500, 'tx1', None), 'eos1: the fencing')
     holds(a1['redelivered'], range(10, 20), 'eos1 a1')
     within(a1['redelivered'], 0, 49, 'eos1 a1')
+    # dups: the aborted transaction's outputs (out1-0 11..20) and the next one's (22..31) hold the
+    # same values; each aborted copy links exactly to the aborted offset commit of in1-0 (20)
+    p = subprocess.run([segscan, 'dups', '--json', os.path.join(d, 'out1-0')], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    groups = [json.loads(x) for x in p.stdout.decode().splitlines() if x.strip()]
+    links = sorted((o['offset'], o['cause'], (o.get('transactionLink') or {}).get('commitOffset'),
+                    (o.get('transactionLink') or {}).get('group'), (o.get('transactionLink') or {}).get('kind'))
+                   for x in groups for o in x['occurrences'] if o['cause'] == 'aborted')
+    # (the fenced transaction's outputs, 33..42, repeat the value b'out' of the committed ones: they are
+    # aborted copies too, linked to its commit of 30)
+    eq(links, [(o, 'aborted', 20, g, 'aborted-commit') for o in range(11, 21)] +
+       [(o, 'aborted', 30, g, 'aborted-commit') for o in range(33, 43)],
+       'eos1: dups links each aborted copy to its aborted commit (exact)')
+    p = subprocess.run([segscan, 'dups', os.path.join(d, 'out1-0')], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check('exact link: written by the transaction that carried group eos1\'s offset commit of in1-0 to 20 (the same '
+          'producer id and epoch, between the same markers); aborted at' in p.stdout.decode(),
+          'eos1: dups text says the link is exact:\n' + p.stdout.decode()[:2000])
     # without __transaction_state: who raised the epoch is not known
     shutil.rmtree(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx1')))
     fs = findings([d], g)
@@ -708,8 +727,100 @@ def test_text():
     eq(p.returncode, 2, 'text: --fail-on nonsense is a usage error')
 
 
+# ---- explain, dups and scan on the manual's worked example -----------------------------------------
+
+def run_cmd(args):
+    p = subprocess.run([segscan] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def test_worked():
+    """testdata/groups-worked (tests/groups/make_worked.py): group enricher reads orders-0 and
+    writes enriched-0; its member A (commits 10..40 every second, the last at +4.5 s) dies at
+    about +5.3 s after writing enriched 40..49; B gets orders-0 at +16 s (generation 2), resumes
+    from 40 and writes 40..79. The ticket: enriched-order-45 arrived twice."""
+    if only and only not in 'worked':
+        return
+    d = tempdir()
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'make_worked.py'), d],
+                   check=True, stdout=subprocess.DEVNULL)
+    # the copy in testdata (the manual's example runs on it) is what the script writes
+    committed = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'testdata', 'groups-worked')
+    same = all(open(os.path.join(r, f), 'rb').read() ==
+               open(os.path.join(committed, os.path.relpath(r, d), f), 'rb').read()
+               for r, _, fs in os.walk(d) for f in fs) if os.path.isdir(committed) else False
+    check(same, 'worked: testdata/groups-worked is what tests/groups/make_worked.py writes')
+    # the output copy: enriched-0 offsets 45 (A, pid 7001, +5.2 s) and 55 (B, pid 7002, +16.5 s):
+    # new-session (pid); the handover of orders-0 (+16 s) lies between the copies' times
+    rc, out, err = run_cmd(['explain', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
+    eq(rc, 0, 'worked: explain the output copy exits 0 (%s)' % err.strip())
+    check('coincides in time: handover of orders-0 in group enricher at 2023-11-14T22:13:36.000Z, between the '
+          'two copies\' times (resumed at 40, unclean)' in out and 'a coincidence, not a proof' in out,
+          'worked: the output copy coincides with the handover:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
+    g = [json.loads(x) for x in out.splitlines() if x.strip()]
+    occ = g[0]['occurrences'] if g else []
+    eq([(o['offset'], o['cause'], o.get('coincidences')) for o in occ],
+       [(45, None, None), (55, 'new-session', [{'group': 'enricher', 'kind': 'handover', 'topic': 'orders',
+                                               'partition': 0, 'time': T0 + 16000}])],
+       'worked: the copy\'s coincidences (JSON)')
+    # enriched-0 itself: no group read consumes it, and 1 of 50 __consumer_offsets partitions was read
+    eq([(o['deliveries'], (o['deliveriesNone'] or {}).get('why')) for o in occ], [([], 'coordinator-not-read')] * 2,
+       'worked: the output partition\'s records: why nothing is said')
+    # the ticket's record in the input: orders-0 offset 45 (present from +5 s): possibly delivered
+    # twice (40..79 present at +16 s) and likely (written before +4.5 s + 1 s: 0..49)
+    rc, out, err = run_cmd(['explain', '--offset', 'orders-0:45', os.path.join(d, 'orders-0')])
+    check('deliveries: group enricher: likely delivered twice: unclean handover at 2023-11-14T22:13:36.000Z, '
+          'resumed at 40' in out, 'worked: orders-0:45 is covered:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--offset', 'orders-0:75', os.path.join(d, 'orders-0')])
+    o = json.loads(out.splitlines()[0]) if out.strip() else {}
+    eq((o.get('deliveries'), o.get('deliveriesNone')),
+       ([{'group': 'enricher', 'kind': 'handover', 'time': T0 + 16000, 'certain': False, 'what': 'redelivered',
+          'range': {'from': 40, 'to': 79, 'records': 40, 'certain': False}}], None),
+       'worked: orders-0:75 possibly twice (JSON)')
+    # a record no finding covers (offset 5, committed long before), and the reasons nothing can be said
+    rc, out, err = run_cmd(['explain', '--offset', 'orders-0:5', os.path.join(d, 'orders-0')])
+    check('deliveries: no finding covers it' in out, 'worked: orders-0:5 covered by none:\n' + out)
+    rc, out, err = run_cmd(['explain', '--group', 'other', '--offset', 'orders-0:5', os.path.join(d, 'orders-0')])
+    # Utils.abs("other".hashCode()) % 50 = 26 (segscan coordinator --group other)
+    check('the group\'s coordinator partition __consumer_offsets-26 was not read' in out,
+          'worked: --group other: its coordinator partition:\n' + out)
+    alone = tempdir()
+    shutil.copytree(os.path.join(d, 'orders-0'), os.path.join(alone, 'orders-0'))
+    rc, out, err = run_cmd(['explain', '--offset', 'orders-0:45', os.path.join(alone, 'orders-0')])
+    check('deliveries: no group history read' in out, 'worked: without __consumer_offsets:\n' + out)
+    # scan: the groups line, the report keys, --fail-on
+    rc, out, err = run_cmd(['scan', '--fail-on', 'redelivered', '--report', '-', d])
+    eq(rc, 1, 'worked: scan --fail-on redelivered exits 1')
+    check('groups        1 read (1 of 50 __consumer_offsets partitions): 1 handover (1 unclean)' in out and
+          '0 records certainly delivered again, 40 possibly' in out, 'worked: scan\'s groups line:\n' + out)
+    keys = dict(line.split('=', 1) for line in out.splitlines() if line.startswith(('group.', 'total.groups.')))
+    eq((keys.get('group.enricher.orders-0.committed'), keys.get('group.enricher.orders-0.handovers'),
+        keys.get('group.enricher.orders-0.unclean_handovers'), keys.get('group.enricher.orders-0.redelivered_possible'),
+        keys.get('total.groups.groups')), ('80', '1', '1', '40', '1'), 'worked: report keys')
+    rc, out, err = run_cmd(['scan', '--fail-on', 'skipped,rewind', d])
+    eq(rc, 0, 'worked: scan --fail-on skipped,rewind exits 0')
+
+
+def test_report_keys():
+    """A group id with a dot and an equals sign: every byte outside [A-Za-z0-9_-] percent-encoded in
+    the report keys, so the key cannot be misread."""
+    d = scenario('report')
+    if not d:
+        return
+    g = 'pay.v2=x'
+    L = C.Log()
+    L.append([C.offset_commit(g, 'rk', 0, 5, T0 + 100)], T0 + 100)
+    L.write(co_dir(d, g))
+    data(d, 'rk', 0, [(10, T0)])
+    rc, out, err = run_cmd(['scan', '--report', '-', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if line.startswith('group.'))
+    eq(keys.get('group.pay%2Ev2%3Dx.rk-0.committed'), '5', 'report: the group id percent-encoded')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
-          test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text):
+          test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
+          test_report_keys):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
