@@ -802,6 +802,30 @@ def test_worked():
     eq(rc, 0, 'worked: scan --fail-on skipped,rewind exits 0')
 
 
+def test_compacted():
+    """'cm' committed cp-0 at +0.5 s (record 0); the cleaner removed records 1..5 (a hole: only the
+    last record of each key survives below its point) and the history is complete from record 6
+    (+9 s) on. A record of cp-0 written at +1 s: nothing can be said of it - the history before +9 s
+    is compacted."""
+    d = scenario('compacted')
+    if not d:
+        return
+    L = C.Log()
+    L.append([C.offset_commit('cm', 'cp', 0, 5, T0 + 500)], T0 + 500)
+    L.skip(5)
+    L.append([C.offset_commit('cm', 'cp', 0, 20, T0 + 9000)], T0 + 9000)
+    L.write(co_dir(d, 'cm'))
+    data(d, 'cp', 0, [(10, T0 + 100), (10, T0 + 1000)])
+    rc, out, err = run_cmd(['explain', '--offset', 'cp-0:12', os.path.join(d, 'cp-0')])
+    check('deliveries: history compacted before 2023-11-14T22:13:29.000Z: __consumer_offsets-%d keeps only the '
+          'last commit of each partition before it' % C.coordinator_partition('cm') in out,
+          'compacted: explain says why nothing can be said:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--offset', 'cp-0:12', os.path.join(d, 'cp-0')])
+    o = json.loads(out.splitlines()[0]) if out.strip() else {}
+    eq(o.get('deliveriesNone'), {'why': 'compacted', 'coordinatorPartition': '__consumer_offsets-%d' %
+                                 C.coordinator_partition('cm'), 'completeFrom': T0 + 9000}, 'compacted: JSON')
+
+
 def test_report_keys():
     """A group id with a dot and an equals sign: every byte outside [A-Za-z0-9_-] percent-encoded in
     the report keys, so the key cannot be misread."""
@@ -820,7 +844,7 @@ def test_report_keys():
 
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
-          test_report_keys):
+          test_compacted, test_report_keys):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
