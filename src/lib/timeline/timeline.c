@@ -25,7 +25,7 @@
  * kept by its header alone (a control batch holds one small record) */
 #define WHOLE_MAX ((uint64_t)1 << 20)
 /* batches per block of the prefix maximum */
-#define BLOCK 64
+#define BLOCK 16
 
 enum { TB_CTRL = 1, TB_TXN = 2, TB_LAT = 4, TB_COMMIT = 8, TB_ABORT = 16, TB_NOTS = 32 };
 
@@ -44,6 +44,7 @@ typedef struct tl_part {
     tlb *b;
     size_t n, cap;
     int64_t *block_max; /* prefix maximum of maxTimestamp over blocks 0..k */
+    uint64_t *cum;      /* data records in the batches before batch i (n + 1 entries) */
     ss_tl_txn *txns;
     size_t ntxns;
     bool nomem;
@@ -109,6 +110,7 @@ void ss_timelines_free(ss_timelines *t) {
         tl_part *P = &t->parts[i];
         free(P->b);
         free(P->block_max);
+        free(P->cum);
         free(P->txns);
         for (size_t k = 0; k < P->nnotes; k++) free(P->notes[k]);
         free(P->notes);
@@ -251,9 +253,10 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         /* a batch holds one record an offset at most (the header is not checked against its CRC
          * here: a count past its offsets is a damaged header) */
         if ((int64_t)x.count > (int64_t)x.last_delta + 1) {
-            part_note(P, SS_NOTE_WARN, "%s: byte %" PRIu64 ": a batch of %" PRId32 " records over %" PRIu32
-                      " offsets: its count taken as its offsets (segscan verify checks it)", file, pos, x.count,
-                      x.last_delta + 1);
+            part_note(P, SS_NOTE_WARN,
+                      "%s: byte %" PRIu64 ": a batch of %" PRId32 " records over %" PRIu32
+                      " offsets: its count taken as its offsets (segscan verify checks it)",
+                      file, pos, x.count, x.last_delta + 1);
             x.count = (int32_t)x.last_delta + 1;
         }
         if (pos > UINT32_MAX) {
@@ -346,6 +349,14 @@ static void finish_part(ss_timelines *t, tl_part *P) {
         P->nomem = true;
         return;
     }
+    P->cum = malloc((P->n + 1) * sizeof *P->cum);
+    if (!P->cum) {
+        P->nomem = true;
+        return;
+    }
+    P->cum[0] = 0;
+    for (size_t i = 0; i < P->n; i++)
+        P->cum[i + 1] = P->cum[i] + (P->b[i].flags & TB_CTRL ? 0 : (uint64_t)P->b[i].count);
     int64_t m = -1;
     for (size_t i = 0; i < P->n; i++) {
         if (P->b[i].max_ts > m) m = P->b[i].max_ts;
@@ -568,26 +579,38 @@ static int64_t count_in_batch(ss_timelines *t, const tl_part *P, const tlb *x, i
     return n;
 }
 
+/* the records of batch i at offsets [from, to] */
+static int64_t part_of_batch(ss_timelines *t, const tl_part *P, size_t i, int64_t from, int64_t to) {
+    const tlb *x = &P->b[i];
+    if (x->flags & TB_CTRL) return 0;
+    int64_t last = x->base + (int64_t)x->last_delta;
+    int64_t lo = x->base > from ? x->base : from, hi = last < to ? last : to;
+    if (lo > hi) return 0;
+    if (lo == x->base && hi == last) return x->count;
+    if ((int64_t)x->last_delta + 1 == x->count) return hi - lo + 1;
+    return count_in_batch(t, P, x, lo, hi);
+}
+
 int64_t ss_tl_records(ss_timelines *t, const ss_tl_partition *p, int64_t from, int64_t to) {
     const tl_part *P = part_of(p);
     if (from < p->log_start) from = p->log_start;
     if (to >= p->next_offset) to = p->next_offset - 1;
-    if (!P->n || from > to) return 0;
-    int64_t n = 0;
-    for (size_t i = batch_from(P, from); i < P->n && P->b[i].base <= to; i++) {
-        const tlb *x = &P->b[i];
-        if (x->flags & TB_CTRL) continue;
-        int64_t last = x->base + (int64_t)x->last_delta;
-        int64_t lo = x->base > from ? x->base : from, hi = last < to ? last : to;
-        if (lo == x->base && hi == last) n += x->count;
-        else if ((int64_t)x->last_delta + 1 == x->count) n += hi - lo + 1;
-        else {
-            int64_t k = count_in_batch(t, P, x, lo, hi);
-            if (k < 0) return -1;
-            n += k;
-        }
+    if (!P->n || from > to || !P->cum) return 0;
+    /* the first and the last batch the range meets, counted in part; those between whole */
+    size_t i = batch_from(P, from), j = batch_from(P, to);
+    if (i >= P->n) return 0;
+    if (j >= P->n) j = P->n - 1;
+    if (P->b[j].base > to) {
+        if (j == 0) return 0;
+        j--;
     }
-    return n;
+    if (j < i) return 0;
+    int64_t a = part_of_batch(t, P, i, from, to);
+    if (a < 0) return -1;
+    if (i == j) return a;
+    int64_t b = part_of_batch(t, P, j, from, to);
+    if (b < 0) return -1;
+    return a + b + (int64_t)(P->cum[j] - P->cum[i + 1]);
 }
 
 size_t ss_tl_txn_count(const ss_tl_partition *p) { return part_of(p)->ntxns; }
