@@ -166,6 +166,9 @@ typedef struct ss_findings_opts {
     int64_t txn_timeout_ms; /* the hanging rule (default 900000: transaction.max.timeout.ms) */
     bool has_now;
     int64_t now_ms; /* default: the newest timestamp read anywhere */
+    bool per_group; /* build no finding yet: ss_findings_select builds one group's at a time (for a
+                       caller that lists one group at a time: the findings then take the memory of
+                       one group's, not of all) */
 } ss_findings_opts;
 
 SS_API void ss_findings_opts_default(ss_findings_opts *o);
@@ -178,6 +181,10 @@ typedef struct ss_findings ss_findings;
 SS_API ss_findings *ss_findings_build(ss_groups *g, ss_timelines *data, const ss_inputs *in,
                                       const ss_findings_opts *opts);
 SS_API void ss_findings_free(ss_findings *f);
+
+/* With opts.per_group: replace the findings held by those of group gi (ss_groups_at's index).
+ * False when memory ran out (the findings held are then incomplete). */
+SS_API bool ss_findings_select(ss_findings *f, size_t gi);
 
 /* Findings by group, then data partition, then time; fencings of a group after its partitions'. */
 SS_API size_t ss_findings_count(const ss_findings *f);

@@ -544,6 +544,7 @@ static bool finding_selected(const gcli *c, const ss_finding *x) {
 
 static void text_findings(gcli *c, size_t gi) {
     if (!c->f) return;
+    if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
     size_t first, n = findings_of(c, gi, &first), shown = 0;
     for (size_t i = first; i < first + n; i++) {
         const ss_finding *x = ss_findings_at(c->f, i);
@@ -556,6 +557,7 @@ static void text_findings(gcli *c, size_t gi) {
 
 static void json_findings(gcli *c, size_t gi) {
     if (!c->f) return;
+    if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
     size_t first, n = findings_of(c, gi, &first);
     for (size_t i = first; i < first + n; i++) {
         const ss_finding *x = ss_findings_at(c->f, i);
@@ -808,8 +810,7 @@ static void json_owner(ss_out *o, const ss_gowner *w) {
     json_i64_or_null(o, w->to_time);
     json_key(o, "toRecordOffset");
     json_i64_or_null(o, w->to_offset);
-    out_printf(o, ",\"generationFrom\":%" PRId32 ",\"generationTo\":%" PRId32, w->generation_from,
-               w->generation_to);
+    out_printf(o, ",\"generationFrom\":%" PRId32 ",\"generationTo\":%" PRId32, w->generation_from, w->generation_to);
     json_key(o, "resumedFrom");
     json_i64_or_null(o, w->start_committed);
     json_key(o, "commits");
@@ -1008,6 +1009,7 @@ int cmd_groups(int argc, char **argv) {
     memset(&c, 0, sizeof c);
     ss_groups_opts_default(&c.go);
     ss_findings_opts_default(&c.fo);
+    c.fo.per_group = true; /* listed one group at a time */
     const char **ids = NULL;
     size_t nids = 0;
     bool include_temp = false, maxmem_set = false;

@@ -429,6 +429,44 @@ static int cmp_finding(const void *a, const void *b) {
     return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
+/* The findings of group i, added to F's. */
+static void build_group(ss_findings *F, size_t i) {
+    ss_groups *g = F->g;
+    const ss_group *grp = ss_groups_at(g, i);
+    for (size_t k = 0; k < grp->npartitions; k++) {
+        const ss_gpartition *p = &grp->partitions[k];
+        const ss_tl_partition *tl = tl_of(F, &p->tp);
+        handovers(F, i, grp, p, tl);
+        /* the committed offset at the end below the data's log start: a consumer
+         * resuming there gets OFFSET_OUT_OF_RANGE, and auto.offset.reset decides */
+        if (tl && p->committed && tl->next_offset >= 0 && p->offset < tl->log_start) {
+            ss_finding *x = add(F, SS_FK_OUT_OF_RANGE, i, grp, &p->tp, tl);
+            if (!x) break;
+            x->time = p->commit_time;
+            x->record_offset = p->record_offset;
+            x->commit_offset = p->offset;
+            x->log_start = tl->log_start;
+            x->log_end = tl->next_offset;
+            x->below = true;
+            x->commits = 1;
+            x->last_time = p->commit_time;
+        }
+    }
+    for (size_t k = 0; k < grp->nevents; k++) {
+        const ss_gevent *e = &grp->events[k];
+        const ss_tl_partition *tl = tl_of(F, &e->tp);
+        switch (e->kind) {
+        case SS_GEV_REWIND: rewind_finding(F, i, grp, e, tl); break;
+        case SS_GEV_OFFSETS_DELETED: deleted_finding(F, i, grp, e, tl); break;
+        case SS_GEV_OUT_OF_RANGE: range_finding(F, i, grp, e, tl); break;
+        case SS_GEV_TXN_ABORTED:
+        case SS_GEV_TXN_OPEN: txn_finding(F, i, grp, e, tl); break;
+        case SS_GEV_EPOCH_BUMP: fencing(F, i, grp, e); break;
+        default: break;
+        }
+    }
+}
+
 ss_findings *ss_findings_build(ss_groups *g, ss_timelines *data, const ss_inputs *in, const ss_findings_opts *opts) {
     ss_findings *F = calloc(1, sizeof *F);
     if (!F) return NULL;
@@ -446,41 +484,8 @@ ss_findings *ss_findings_build(ss_groups *g, ss_timelines *data, const ss_inputs
         if (grp->last_time > now) now = grp->last_time;
     }
     F->now = F->opts.has_now ? F->opts.now_ms : now;
-    for (size_t i = 0; i < ng && !F->nomem; i++) {
-        const ss_group *grp = ss_groups_at(g, i);
-        for (size_t k = 0; k < grp->npartitions; k++) {
-            const ss_gpartition *p = &grp->partitions[k];
-            const ss_tl_partition *tl = tl_of(F, &p->tp);
-            handovers(F, i, grp, p, tl);
-            /* the committed offset at the end below the data's log start: a consumer
-             * resuming there gets OFFSET_OUT_OF_RANGE, and auto.offset.reset decides */
-            if (tl && p->committed && tl->next_offset >= 0 && p->offset < tl->log_start) {
-                ss_finding *x = add(F, SS_FK_OUT_OF_RANGE, i, grp, &p->tp, tl);
-                if (!x) break;
-                x->time = p->commit_time;
-                x->record_offset = p->record_offset;
-                x->commit_offset = p->offset;
-                x->log_start = tl->log_start;
-                x->log_end = tl->next_offset;
-                x->below = true;
-                x->commits = 1;
-                x->last_time = p->commit_time;
-            }
-        }
-        for (size_t k = 0; k < grp->nevents; k++) {
-            const ss_gevent *e = &grp->events[k];
-            const ss_tl_partition *tl = tl_of(F, &e->tp);
-            switch (e->kind) {
-            case SS_GEV_REWIND: rewind_finding(F, i, grp, e, tl); break;
-            case SS_GEV_OFFSETS_DELETED: deleted_finding(F, i, grp, e, tl); break;
-            case SS_GEV_OUT_OF_RANGE: range_finding(F, i, grp, e, tl); break;
-            case SS_GEV_TXN_ABORTED:
-            case SS_GEV_TXN_OPEN: txn_finding(F, i, grp, e, tl); break;
-            case SS_GEV_EPOCH_BUMP: fencing(F, i, grp, e); break;
-            default: break;
-            }
-        }
-    }
+    if (!F->opts.per_group)
+        for (size_t i = 0; i < ng && !F->nomem; i++) build_group(F, i);
     if (F->n > 1) qsort(F->v, F->n, sizeof *F->v, cmp_finding);
     if (F->nomem) {
         ss_findings_free(F);
@@ -496,6 +501,16 @@ void ss_findings_free(ss_findings *f) {
     free(f->blocks);
     ts_free(&f->ts);
     free(f);
+}
+
+bool ss_findings_select(ss_findings *f, size_t gi) {
+    f->n = 0;
+    for (size_t i = 0; i < f->nblocks; i++) free(f->blocks[i]);
+    f->nblocks = 0;
+    f->nomem = false;
+    build_group(f, gi);
+    if (f->n > 1) qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+    return !f->nomem;
 }
 
 size_t ss_findings_count(const ss_findings *f) { return f ? f->n : 0; }
