@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/grow.h"
+#include "base/mem.h"
 #include "groups_int.h"
 
 static int cmp_rec(const void *a, const void *b, void *arg) {
@@ -34,6 +35,33 @@ static int cmp_rec(const void *a, const void *b, void *arg) {
     }
     if (x->record_offset != y->record_offset) return x->record_offset < y->record_offset ? -1 : 1;
     return 0;
+}
+
+/* Sort the kept commits in place. glibc's qsort_r merge-sorts through a copy as large
+ * as the array when it can allocate one, which doubled the memory the commits take
+ * under --max-memory at every sort; a heapsort needs no memory beside the array. */
+static void sift(gcrec *v, size_t i, size_t n, const glog *L) {
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && cmp_rec(&v[c], &v[c + 1], (void *)L) < 0) c++;
+        if (cmp_rec(&v[i], &v[c], (void *)L) >= 0) return;
+        gcrec t = v[i];
+        v[i] = v[c];
+        v[c] = t;
+        i = c;
+    }
+}
+
+static void sort_recs(gcrec *v, size_t n, const glog *L) {
+    if (n < 2) return;
+    for (size_t i = n / 2; i-- > 0;) sift(v, i, n, L);
+    for (size_t end = n - 1; end > 0; end--) {
+        gcrec t = v[0];
+        v[0] = v[end];
+        v[end] = t;
+        sift(v, 0, end, L);
+    }
 }
 
 static FILE *temp_file(const gcommits *c) {
@@ -59,7 +87,7 @@ static FILE *temp_file(const gcommits *c) {
 static bool write_run(glog *L) {
     gcommits *c = &L->commits;
     if (!c->n) return true;
-    qsort_r(c->buf, c->n, sizeof *c->buf, cmp_rec, L);
+    sort_recs(c->buf, c->n, L);
     FILE *f = temp_file(c);
     if (!f) {
         c->failed = true;
@@ -83,7 +111,7 @@ static bool write_run(glog *L) {
     c->spilled += c->n;
     /* the buffer goes: memory is counted by what is allocated */
     if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap);
-    free(c->buf);
+    an_free(c->buf);
     c->buf = NULL;
     c->cap = 0;
     c->n = 0;
@@ -102,7 +130,15 @@ bool gc_add(glog *L, const gcrec *r) {
         if (c->nruns >= MAX_RUNS && !merge_runs(L, false)) return false;
     }
     size_t before = c->cap;
-    if (!SS_GROW(c->buf, c->n, c->cap, 256)) return false;
+    /* the buffer is a mapping of its own (base/mem.h): freed when it goes to a run, its
+     * memory goes back to the system at once (malloc's heap would keep it) */
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 256;
+        gcrec *nb = an_realloc(c->buf, nc * sizeof *nb);
+        if (!nb) return false;
+        c->buf = nb;
+        c->cap = nc;
+    }
     if (c->in_memory && c->cap != before) atomic_fetch_add(c->in_memory, c->cap - before);
     c->buf[c->n++] = *r;
     c->total++;
@@ -232,9 +268,9 @@ bool gc_finish(glog *L) {
     if (!c->group_at || !c->group_n) return false;
     if (c->failed) return false;
     if (!c->nruns && !(c->budget && c->n && atomic_load(c->in_memory) > c->budget)) {
-        if (c->n) qsort_r(c->buf, c->n, sizeof *c->buf, cmp_rec, L);
+        sort_recs(c->buf, c->n, L);
         if (c->n && c->n < c->cap) { /* keep what is used only */
-            gcrec *nb = realloc(c->buf, c->n * sizeof *nb);
+            gcrec *nb = an_realloc(c->buf, c->n * sizeof *nb);
             if (nb) {
                 if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap - c->n);
                 c->buf = nb;
@@ -256,9 +292,9 @@ bool gc_finish(glog *L) {
 
 void gc_free(gcommits *c) {
     if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap);
-    free(c->buf);
+    an_free(c->buf);
     free(c->held);
-    free(c->sorted);
+    an_free(c->sorted);
     for (size_t i = 0; i < c->nruns; i++) fclose(c->runs[i]);
     free(c->runs);
     free(c->runlen);
