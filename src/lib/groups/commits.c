@@ -39,7 +39,7 @@ static int cmp_rec(const void *a, const void *b, void *arg) {
 
 /* Sort the kept commits in place. glibc's qsort_r merge-sorts through a copy as large
  * as the array when it can allocate one, which doubled the memory the commits take
- * under --max-memory at every sort; a heapsort needs no memory beside the array. */
+ * under --max-memory at every sort; an introsort needs no memory beside the array. */
 static void sift(gcrec *v, size_t i, size_t n, const glog *L) {
     for (;;) {
         size_t c = 2 * i + 1;
@@ -53,7 +53,7 @@ static void sift(gcrec *v, size_t i, size_t n, const glog *L) {
     }
 }
 
-static void sort_recs(gcrec *v, size_t n, const glog *L) {
+static void heap_sort(gcrec *v, size_t n, const glog *L) {
     if (n < 2) return;
     for (size_t i = n / 2; i-- > 0;) sift(v, i, n, L);
     for (size_t end = n - 1; end > 0; end--) {
@@ -62,6 +62,53 @@ static void sort_recs(gcrec *v, size_t n, const glog *L) {
         v[end] = t;
         sift(v, 0, end, L);
     }
+}
+
+static void swap_rec(gcrec *a, gcrec *b) {
+    gcrec t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* introsort: quicksort (median of three), insertion sort below 16 records, heapsort when
+ * the partitions go badly (depth past 2 log n) */
+static void sort_part(gcrec *v, size_t n, const glog *L, int depth) {
+    while (n > 16) {
+        if (depth-- == 0) {
+            heap_sort(v, n, L);
+            return;
+        }
+        size_t m = n / 2;
+        if (cmp_rec(&v[m], &v[0], (void *)L) < 0) swap_rec(&v[m], &v[0]);
+        if (cmp_rec(&v[n - 1], &v[0], (void *)L) < 0) swap_rec(&v[n - 1], &v[0]);
+        if (cmp_rec(&v[n - 1], &v[m], (void *)L) < 0) swap_rec(&v[n - 1], &v[m]);
+        swap_rec(&v[m], &v[n - 2]); /* the pivot, out of the way */
+        size_t i = 0, j = n - 2;
+        for (;;) {
+            while (cmp_rec(&v[++i], &v[n - 2], (void *)L) < 0) {}
+            while (j > 0 && cmp_rec(&v[n - 2], &v[--j], (void *)L) < 0) {}
+            if (i >= j) break;
+            swap_rec(&v[i], &v[j]);
+        }
+        swap_rec(&v[i], &v[n - 2]);
+        /* the smaller side by recursion, the larger by the loop */
+        if (i < n - i - 1) {
+            sort_part(v, i, L, depth);
+            v += i + 1;
+            n -= i + 1;
+        } else {
+            sort_part(v + i + 1, n - i - 1, L, depth);
+            n = i;
+        }
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0 && cmp_rec(&v[k], &v[k - 1], (void *)L) < 0; k--) swap_rec(&v[k], &v[k - 1]);
+}
+
+static void sort_recs(gcrec *v, size_t n, const glog *L) {
+    int depth = 0;
+    for (size_t k = n; k > 1; k >>= 1) depth += 2;
+    sort_part(v, n, L, depth);
 }
 
 static FILE *temp_file(const gcommits *c) {
