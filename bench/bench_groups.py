@@ -33,7 +33,8 @@ def main():
     o = a.parse_args()
     seg = os.path.join(o.build, 'src', 'cli', 'segscan')
     gen = os.path.join(o.build, 'bench', 'gen-groups')
-    stamp = os.path.join(o.dir, '.generated-%d-%d' % (o.commits, o.groups))
+    # v2: the data partitions hold the records the commits pass (gen-groups' layout since the findings)
+    stamp = os.path.join(o.dir, '.generated-v2-%d-%d' % (o.commits, o.groups))
     if not os.path.exists(stamp):
         subprocess.run(['rm', '-rf', o.dir], check=True)
         out = subprocess.run([gen, o.dir, '--commits', str(o.commits), '--groups', str(o.groups)],
@@ -55,9 +56,11 @@ def main():
         ('groups --threads 1', [seg, 'groups', '--threads', '1', o.dir]),
         ('groups --threads 2', [seg, 'groups', '--threads', '2', o.dir]),
         ('groups --json --threads 2', [seg, 'groups', '--json', '--threads', '2', o.dir]),
+        ('groups --group grp-00007', [seg, 'groups', '--threads', '2', '--group', 'grp-00007', o.dir]),
         ('groups --commits --json --max-memory 64M', [seg, 'groups', '--commits', '--json', '--threads', '2',
                                                       '--max-memory', '64M', o.dir]),
         ('scan (default) of the partitions', [seg, 'scan', '--progress', 'never'] + parts),
+        ('scan of the log directory (with the groups line)', [seg, 'scan', '--progress', 'never', o.dir]),
         ('dump --offsets-decoder --json', [seg, 'dump', '--offsets-decoder', '--json'] + logs),
     ]
     res = {name: [] for name, _ in rows}

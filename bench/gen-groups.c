@@ -12,7 +12,10 @@
  * followed by a COMMIT marker (an ABORT every 10th). A group lives in partition
  * Utils.abs(groupId.hashCode()) % 50, as Kafka places it. Keys and values are
  * those of GroupCoordinatorRecordHelpers at Kafka 4.0 (tests/lib/coordinator.py
- * writes the same). Deterministic: the output depends only on the options.
+ * writes the same). The data partitions hold the records the commits pass: a
+ * batch of 37 records a round (every group's commit moves 37 on), appended
+ * before the round's commits, so no commit lies past the log end at its time.
+ * Deterministic: the output depends only on the options.
  *
  * usage: gen-groups DIR [--commits N] [--groups N] [--rebalance-every N]
  */
@@ -251,8 +254,12 @@ int main(int argc, char **argv) {
     int64_t ts = 1700000000000;
     uint64_t rounds = commits / (groups * NPARTS) + 1, written = 0, records = 0;
     int64_t *pos = calloc(groups * NPARTS, sizeof *pos);
+    int64_t *round_ts = calloc(rounds + 1, sizeof *round_ts);
+    uint64_t rounds_done = 0;
     char (*ids)[64] = malloc(3 * 64);
     for (uint64_t r = 0; r < rounds && written < commits; r++) {
+        round_ts[r] = ts;
+        rounds_done = r + 1;
         for (uint64_t g = 0; g < groups && written < commits; g++) {
             char gid[32];
             snprintf(gid, sizeof gid, "grp-%05" PRIu64, g);
@@ -297,26 +304,30 @@ int main(int argc, char **argv) {
         write_file(d, "00000000000000000000.log", &P[i].data);
         free(P[i].data.p);
     }
-    /* the data partitions the groups read: a small batch each, its offsets below the commits */
+    /* the data partitions the groups read: a batch of 37 records a round, appended at the round's
+     * start (each group's commit of a partition moves 37 on per round) */
     for (int t = 0; t < NTOPICS; t++)
         for (int p = 0; p < NPARTS; p++) {
             buf out = {0};
-            batchb bb = {0};
             buf k = {0}, v = {0};
             put(&k, "k", 1);
             put(&v, "value", 5);
-            for (int i = 0; i < 10; i++) rec_add(&bb, &k, &v);
-            batch_out(&out, 0, &bb, ts, -1, -1, false, false);
+            for (uint64_t r = 0; r < rounds_done; r++) {
+                batchb bb = {0};
+                for (int i = 0; i < 37; i++) rec_add(&bb, &k, &v);
+                batch_out(&out, (int64_t)(37 * r), &bb, round_ts[r], -1, -1, false, false);
+                free(bb.recs.p);
+            }
             char d[4096];
             snprintf(d, sizeof d, "%s/in-%d-%d", dir, t, p);
             write_file(d, "00000000000000000000.log", &out);
             free(out.p);
-            free(bb.recs.p);
             free(k.p);
             free(v.p);
         }
     printf("commits=%" PRIu64 "\nrecords=%" PRIu64 "\ngroups=%" PRIu64 "\n", written, records, groups);
     free(pos);
+    free(round_ts);
     free(ids);
     return 0;
 }
