@@ -34,6 +34,11 @@ static const char dump_usage[] =
     "  --max-message-size N     .index: bytes read at an entry's position (default 5242880)\n"
     "  --offsets-decoder        __consumer_offsets: decode keys and values (implies --print-data-log)\n"
     "  --transaction-log-decoder  __transaction_state: decode keys and values\n"
+    "  --cluster-metadata-decoder  __cluster_metadata and KRaft snapshots: decode metadata records\n"
+    "  --remote-log-metadata-decoder  __remote_log_metadata: decode tiered-storage metadata records\n"
+    "  --share-group-state-decoder  __share_group_state: decode keys and values\n"
+    "                           (one decoder a run: with several, the first of this list wins,\n"
+    "                           as in kafka-dump-log.sh; each implies --print-data-log)\n"
     "  --json                   JSON Lines: batch, record, error and end objects\n"
     "  --bytes utf8|hex|base64  how --json writes keys, values and header values (default utf8)\n"
     "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864);\n"
@@ -53,9 +58,13 @@ enum {
     OPT_FILES,
     OPT_VERIFY,
     OPT_SANITY,
+    OPT_MAXMSG,
+    /* in Kafka's order of precedence */
     OPT_OFFSETS_DEC,
     OPT_TXN_DEC,
-    OPT_MAXMSG,
+    OPT_CLUSTER_DEC,
+    OPT_REMOTE_DEC,
+    OPT_SHARE_DEC,
 };
 
 static const struct option dump_longopts[] = {
@@ -71,6 +80,9 @@ static const struct option dump_longopts[] = {
     {"index-sanity-check", no_argument, NULL, OPT_SANITY},
     {"offsets-decoder", no_argument, NULL, OPT_OFFSETS_DEC},
     {"transaction-log-decoder", no_argument, NULL, OPT_TXN_DEC},
+    {"cluster-metadata-decoder", no_argument, NULL, OPT_CLUSTER_DEC},
+    {"remote-log-metadata-decoder", no_argument, NULL, OPT_REMOTE_DEC},
+    {"share-group-state-decoder", no_argument, NULL, OPT_SHARE_DEC},
     {"max-message-size", required_argument, NULL, OPT_MAXMSG},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -147,36 +159,6 @@ static void text_batch(ss_out *o, const ss_batch *b) {
     out_ch(o, '\n');
 }
 
-/* KRaft control records as DumpLogSegments prints them: the record's
- * generated JSON (SnapshotHeaderRecord, SnapshotFooterRecord,
- * KRaftVersionRecord; all flexible versions: fixed fields, then tagged
- * fields, which the JSON leaves out). The value starts with the message's own
- * Version field. VotersRecord is not decoded: its type is printed instead. */
-static bool kraft_control(ss_out *o, const ss_record *r) {
-    const uint8_t *v = r->value;
-    int32_t n = r->value_len;
-    switch (r->control_type) {
-    case SS_CTRL_SNAPSHOT_HEADER:
-        if (n < 10) return false;
-        out_printf(o, " SnapshotHeader {\"version\":%d,\"lastContainedLogTimestamp\":%lld}",
-                   (int16_t)((v[0] << 8) | v[1]),
-                   (long long)(int64_t)((uint64_t)v[2] << 56 | (uint64_t)v[3] << 48 | (uint64_t)v[4] << 40 |
-                                        (uint64_t)v[5] << 32 | (uint64_t)v[6] << 24 | (uint64_t)v[7] << 16 |
-                                        (uint64_t)v[8] << 8 | v[9]));
-        return true;
-    case SS_CTRL_SNAPSHOT_FOOTER:
-        if (n < 2) return false;
-        out_printf(o, " SnapshotFooter {\"version\":%d}", (int16_t)((v[0] << 8) | v[1]));
-        return true;
-    case SS_CTRL_KRAFT_VERSION:
-        if (n < 4) return false;
-        out_printf(o, " KRaftVersion {\"version\":%d,\"kRaftVersion\":%d}", (int16_t)((v[0] << 8) | v[1]),
-                   (int16_t)((v[2] << 8) | v[3]));
-        return true;
-    default: return false;
-    }
-}
-
 static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *b, const ss_record *r) {
     const char *prefix = "| ";
     if (!opt->skip_meta) {
@@ -217,7 +199,7 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
                 out_str(o, ss_control_type_name(r->control_type));
                 out_lit(o, " coordinatorEpoch: ");
                 out_i64(o, r->coordinator_epoch);
-            } else if (!kraft_control(o, r)) {
+            } else if (!dump_kraft_control(o, r, false)) {
                 out_lit(o, " controlType: ");
                 out_str(o, ss_control_type_name(r->control_type));
                 out_ch(o, '(');
@@ -226,7 +208,7 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
             }
         }
     }
-    if (opt->data && !b->control && (opt->offsets_decoder || opt->txn_log_decoder)) {
+    if (opt->data && !b->control && opt->decoder != DUMP_DEC_NONE) {
         dump_internal_text(o, opt, NULL, r, prefix);
     } else if (opt->data && !b->control) {
         if (r->key_len >= 0) {
@@ -333,7 +315,8 @@ static void json_record(ss_out *o, const char *file, const struct dump_opts *opt
         if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT)
             KV_I64(o, "coordinatorEpoch", r->coordinator_epoch);
     }
-    if (!b->control && (opt->offsets_decoder || opt->txn_log_decoder)) dump_internal_json(o, opt, r);
+    if (b->control) (void)dump_kraft_control(o, r, true);
+    if (!b->control && opt->decoder != DUMP_DEC_NONE) dump_internal_json(o, opt, r);
     out_lit(o, "}\n");
 }
 
@@ -540,6 +523,7 @@ int cmd_dump(int argc, char **argv) {
                             .max_message_size = 5 * 1024 * 1024};
     char **files = NULL;
     size_t nfiles = 0;
+    unsigned decoders = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", dump_longopts, NULL)) != -1) {
@@ -554,11 +538,14 @@ int cmd_dump(int argc, char **argv) {
         case OPT_VERIFY: opt.verify_index_only = true; break;
         case OPT_SANITY: opt.index_sanity_check = true; break;
         case OPT_OFFSETS_DEC:
-            opt.offsets_decoder = true;
-            opt.data = opt.deep = true;
-            break;
         case OPT_TXN_DEC:
-            opt.txn_log_decoder = true;
+        case OPT_CLUSTER_DEC:
+        case OPT_REMOTE_DEC:
+        case OPT_SHARE_DEC:
+            /* DumpLogSegmentsOptions.messageParser: offsets, transaction log, cluster
+             * metadata, remote log metadata, share group state, the first given wins;
+             * every decoder implies --print-data-log (and so --deep-iteration) */
+            decoders |= 1u << (c - OPT_OFFSETS_DEC);
             opt.data = opt.deep = true;
             break;
         case OPT_MAXBYTES: {
@@ -631,6 +618,11 @@ int cmd_dump(int argc, char **argv) {
         files = nf;
         files[nfiles++] = argv[i];
     }
+    for (int k = 0; k < 5; k++)
+        if (decoders & 1u << k) {
+            opt.decoder = DUMP_DEC_OFFSETS + k;
+            break;
+        }
     if (nfiles == 0) {
         warnx_("dump: no file given");
         fputs(dump_usage, stderr);

@@ -7,7 +7,19 @@
 #include <stdint.h>
 
 #include "out.h"
+#include "segscan/decode.h"
 #include "segscan/segscan.h"
+
+/* kafka-dump-log.sh's decoders; when several are given, the first of this
+ * order is used, as DumpLogSegmentsOptions.messageParser chooses. */
+enum dump_decoder {
+    DUMP_DEC_NONE = 0,
+    DUMP_DEC_OFFSETS,             /* --offsets-decoder */
+    DUMP_DEC_TXN_LOG,             /* --transaction-log-decoder */
+    DUMP_DEC_CLUSTER_METADATA,    /* --cluster-metadata-decoder */
+    DUMP_DEC_REMOTE_LOG_METADATA, /* --remote-log-metadata-decoder */
+    DUMP_DEC_SHARE_GROUP_STATE,   /* --share-group-state-decoder */
+};
 
 struct dump_opts {
     bool deep;      /* --deep-iteration (implied by --print-data-log) */
@@ -15,7 +27,7 @@ struct dump_opts {
     bool skip_meta; /* --skip-record-metadata */
     bool json;
     bool verify_index_only, index_sanity_check;
-    bool offsets_decoder, txn_log_decoder;
+    int decoder;        /* enum dump_decoder: the one decoder of the run (Kafka's precedence) */
     uint64_t max_bytes; /* UINT64_MAX: whole file */
     uint64_t max_message_size;
     enum bytes_mode bytes;
@@ -37,12 +49,20 @@ void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when me
 int dump_index_file(const char *path, const struct dump_opts *o, ss_out *out);
 bool is_index_file(const char *path);
 
-/* --offsets-decoder / --transaction-log-decoder (dump_internal.c): the key and
- * payload of a record of __consumer_offsets or __transaction_state. Text: what
- * kafka-dump-log.sh prints after the record's metadata (prefix, then "key: ..."
- * and " payload: ..."); JSON: a ,"decoded":{...} member of the record object. */
+/* The decoders (dump_internal.c): the key and payload of a record of an
+ * internal topic (__consumer_offsets, __transaction_state, __cluster_metadata,
+ * __remote_log_metadata, __share_group_state). Text: what kafka-dump-log.sh
+ * prints after the record's metadata (prefix, then "key: ..." and " payload:
+ * ..."); JSON: a ,"decoded":{...} member of the record object. */
 void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file, const ss_record *r,
                         const char *prefix);
 void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record *r);
+/* A KRaft control record (snapshot header and footer, KRaft version, voters):
+ * text " SnapshotHeader {...}" as DumpLogSegments prints it, or (json) a
+ * ,"kraftControl":{...} member. False when the record is not one of those or
+ * cannot be read. */
+bool dump_kraft_control(ss_out *o, const ss_record *r, bool json);
+/* A decoded message's node as Kafka's JSON converters + Jackson write it. */
+void dump_jnode(ss_out *o, const ss_jnode *nodes, uint32_t x);
 
 #endif

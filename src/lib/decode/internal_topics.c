@@ -1,15 +1,18 @@
-/* segscan - records of __consumer_offsets and __transaction_state, coordinator
- * partitions, and the transactional ids of producer ids.
+/* segscan - records of Kafka's internal topics (__consumer_offsets,
+ * __transaction_state, __share_group_state, __cluster_metadata and its KRaft
+ * snapshots, __remote_log_metadata), coordinator partitions, and the
+ * transactional ids of producer ids.
  *
- * Decoding follows Kafka 4.0: DumpLogSegments' OffsetsMessageParser and
- * TransactionLogMessageParser call CoordinatorRecordSerde.deserialize, which
- * reads the key's record type (int16), reads the key message with that type as
- * its version, then (unless the value is null, a tombstone) the value's version
- * (int16) and the value message. Messages are read the way Kafka's generated
- * readers read them; the message definitions (apache/kafka, *.json under
- * group-coordinator/, transaction-coordinator/ and clients/ .../common/message)
- * are transcribed below as tables: field name (as Kafka's JSON converters write
- * it), type, versions, nullable versions, tag.
+ * Decoding follows Kafka 4.0's kafka-dump-log.sh (DumpLogSegments' message
+ * parsers). The coordinators' records (CoordinatorRecordSerde.deserialize):
+ * the key's record type (int16), the key message read with that type as its
+ * version, then (unless the value is null, a tombstone) the value's version
+ * (int16) and the value message. Cluster metadata and remote log metadata
+ * (AbstractApiMessageSerde.read): a frame version, an apiKey and a version
+ * (unsigned varints), then the message. Messages are read as Kafka's generated
+ * readers read them, with the tables that tools/gen_kafka_messages.py writes
+ * from Kafka's message definitions (decode/kafka_messages.c), into a tree of
+ * nodes in the order Kafka's JSON converters write them.
  *
  * Errors use Kafka's texts where Kafka has them ("Unknown record type T at
  * offset O, skipping.", "Error at offset O, skipping. Could not read record
@@ -28,114 +31,10 @@
 #include "format/walker.h"
 #include "segscan/decode.h"
 
-/* ---- message definitions ------------------------------------------------------------ */
-
-enum ftype { T_I8, T_I16, T_I32, T_I64, T_BOOL, T_STR, T_BYTES, T_STRS, T_I32S, T_STRUCTS };
-
-#define VMAX INT16_MAX
-
-typedef struct sdesc sdesc;
-
-typedef struct fdesc {
-    const char *name;     /* camelCase, as the JSON converters write it */
-    int type;             /* enum ftype */
-    int16_t vmin, vmax;   /* versions the field is in */
-    int16_t nullable_min; /* nullable from this version on; -1: never */
-    int16_t tag;          /* -1: not tagged; else a tagged field in its versions */
-    int64_t def;          /* default of a tagged integer field */
-    const sdesc *sub;     /* T_STRUCTS */
-} fdesc;
-
-struct sdesc {
-    const char *name; /* for "Can't read version" */
-    const fdesc *f;
-    size_t n;
-    int16_t flex_min; /* first flexible version, -1: none */
-    int16_t highest;  /* highest version the reader accepts */
-};
+#include "decode/kmsg.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define F(name, type, vmin, vmax)                                                                                      \
-    { name, type, vmin, vmax, -1, -1, 0, NULL }
-#define FN(name, type, vmin, vmax, nmin)                                                                               \
-    { name, type, vmin, vmax, nmin, -1, 0, NULL }
-#define FT(name, type, vmin, tag, def)                                                                                 \
-    { name, type, vmin, VMAX, -1, tag, def, NULL }
-#define FS(name, vmin, vmax, nmin, sub)                                                                                \
-    { name, T_STRUCTS, vmin, vmax, nmin, -1, 0, &sub }
-
-/* OffsetCommitKey.json: the key of record types 0 and 1 */
-static const fdesc offset_commit_key_f[] = {F("group", T_STR, 0, VMAX), F("topic", T_STR, 0, VMAX),
-                                            F("partition", T_I32, 0, VMAX)};
-static const sdesc offset_commit_key = {"OffsetCommitKey", offset_commit_key_f, N(offset_commit_key_f), -1, 1};
-
-/* OffsetCommitValue.json: validVersions 0-4, flexibleVersions 4+ */
-static const fdesc offset_commit_value_f[] = {
-    F("offset", T_I64, 0, VMAX),          F("leaderEpoch", T_I32, 3, VMAX),  F("metadata", T_STR, 0, VMAX),
-    F("commitTimestamp", T_I64, 0, VMAX), F("expireTimestamp", T_I64, 1, 1),
-};
-static const sdesc offset_commit_value = {"OffsetCommitValue", offset_commit_value_f, N(offset_commit_value_f), 4, 4};
-
-/* GroupMetadataKey.json: the key of record type 2 */
-static const fdesc group_metadata_key_f[] = {F("group", T_STR, 0, VMAX)};
-static const sdesc group_metadata_key = {"GroupMetadataKey", group_metadata_key_f, N(group_metadata_key_f), -1, 2};
-
-/* GroupMetadataValue.json: validVersions 0-4, flexibleVersions 4+; MemberMetadata */
-static const fdesc member_metadata_f[] = {
-    F("memberId", T_STR, 0, VMAX),       FN("groupInstanceId", T_STR, 3, VMAX, 3), F("clientId", T_STR, 0, VMAX),
-    F("clientHost", T_STR, 0, VMAX),     F("rebalanceTimeout", T_I32, 1, VMAX),    F("sessionTimeout", T_I32, 0, VMAX),
-    F("subscription", T_BYTES, 0, VMAX), F("assignment", T_BYTES, 0, VMAX),
-};
-static const sdesc member_metadata = {"MemberMetadata", member_metadata_f, N(member_metadata_f), 4, 4};
-static const fdesc group_metadata_value_f[] = {
-    F("protocolType", T_STR, 0, VMAX),          F("generation", T_I32, 0, VMAX),
-    FN("protocol", T_STR, 0, VMAX, 0),          FN("leader", T_STR, 0, VMAX, 0),
-    F("currentStateTimestamp", T_I64, 2, VMAX), FS("members", 0, VMAX, -1, member_metadata),
-};
-static const sdesc group_metadata_value = {"GroupMetadataValue", group_metadata_value_f, N(group_metadata_value_f), 4,
-                                           4};
-
-/* ConsumerProtocolSubscription.json / ConsumerProtocolAssignment.json: validVersions 0-3, not flexible */
-static const fdesc owned_partition_f[] = {F("topic", T_STR, 1, VMAX), F("partitions", T_I32S, 1, VMAX)};
-static const sdesc owned_partition = {"TopicPartition", owned_partition_f, N(owned_partition_f), -1, VMAX};
-static const fdesc subscription_f[] = {
-    F("topics", T_STRS, 0, VMAX),
-    FN("userData", T_BYTES, 0, VMAX, 0),
-    FS("ownedPartitions", 1, VMAX, -1, owned_partition),
-    F("generationId", T_I32, 2, VMAX),
-    FN("rackId", T_STR, 3, VMAX, 3),
-};
-static const sdesc subscription = {"ConsumerProtocolSubscription", subscription_f, N(subscription_f), -1, 3};
-static const fdesc assigned_partition_f[] = {F("topic", T_STR, 0, VMAX), F("partitions", T_I32S, 0, VMAX)};
-static const sdesc assigned_partition = {"TopicPartition", assigned_partition_f, N(assigned_partition_f), -1, VMAX};
-static const fdesc assignment_f[] = {FS("assignedPartitions", 0, VMAX, -1, assigned_partition),
-                                     FN("userData", T_BYTES, 0, VMAX, 0)};
-static const sdesc assignment = {"ConsumerProtocolAssignment", assignment_f, N(assignment_f), -1, 3};
-
-/* TransactionLogKey.json: validVersions 0 */
-static const fdesc txn_log_key_f[] = {F("transactionalId", T_STR, 0, VMAX)};
-static const sdesc txn_log_key = {"TransactionLogKey", txn_log_key_f, N(txn_log_key_f), -1, 0};
-
-/* TransactionLogValue.json: validVersions 0-1, flexibleVersions 1+ */
-static const fdesc partitions_schema_f[] = {F("topic", T_STR, 0, VMAX), F("partitionIds", T_I32S, 0, VMAX)};
-static const sdesc partitions_schema = {"PartitionsSchema", partitions_schema_f, N(partitions_schema_f), 1, VMAX};
-static const fdesc txn_log_value_f[] = {
-    F("producerId", T_I64, 0, VMAX),
-    FT("previousProducerId", T_I64, 1, 0, -1),
-    FT("nextProducerId", T_I64, 1, 1, -1),
-    F("producerEpoch", T_I16, 0, VMAX),
-    F("transactionTimeoutMs", T_I32, 0, VMAX),
-    F("transactionStatus", T_I8, 0, VMAX),
-    FS("transactionPartitions", 0, VMAX, 0, partitions_schema),
-    F("transactionLastUpdateTimestampMs", T_I64, 0, VMAX),
-    F("transactionStartTimestampMs", T_I64, 0, VMAX),
-    FT("clientTransactionVersion", T_I16, 1, 2, 0),
-};
-static const sdesc txn_log_value = {"TransactionLogValue", txn_log_value_f, N(txn_log_value_f), 1, 1};
-
-/* Record types Kafka 4.0's group coordinator knows beyond 0..2 (KIP-848 consumer groups,
- * KIP-932 share groups): segscan does not decode them. */
-#define GROUP_TYPES_KNOWN_TO_KAFKA 16
+#define MAX_FIELDS 32 /* the generator refuses a struct with more */
 
 /* ---- the decoder ---------------------------------------------------------------- */
 
@@ -154,6 +53,8 @@ void ss_cdecoder_free(ss_cdecoder *d) {
     free(d);
 }
 
+/* Nodes live in one array reused from record to record: it grows (rarely) and
+ * is never freed between records, so decoding allocates nothing per record. */
 static uint32_t node_new(ss_cdecoder *d, int kind, const char *name) {
     if (d->n == d->cap) {
         uint32_t nc = d->cap ? d->cap * 2 : 64;
@@ -212,11 +113,11 @@ static uint32_t read_uvarint(ss_cdecoder *d, ss_rd *r, bool *ok) {
     return v;
 }
 
-static bool field_in(const fdesc *f, int16_t v) { return v >= f->vmin && v <= f->vmax; }
+static bool in(int16_t v, int16_t lo, int16_t hi) { return v >= lo && v <= hi; }
 
-/* A length-prefixed field: a string or bytes length, or an array length. Sets *null. */
-static bool read_len(ss_cdecoder *d, ss_rd *r, bool flex, bool wide, int32_t *len) {
-    if (flex) {
+/* A length: compact (unsigned varint - 1) or int16 / int32. */
+static bool read_len(ss_cdecoder *d, ss_rd *r, bool compact, bool wide, int32_t *len) {
+    if (compact) {
         bool ok;
         uint32_t u = read_uvarint(d, r, &ok);
         if (!ok) return false;
@@ -227,86 +128,107 @@ static bool read_len(ss_cdecoder *d, ss_rd *r, bool flex, bool wide, int32_t *le
     return underflow(d, r);
 }
 
-static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t version, const char *name, uint32_t *out);
+static bool read_struct(ss_cdecoder *d, ss_rd *r, const kstruct *s, int16_t version, uint32_t *out);
 
-static bool read_string(ss_cdecoder *d, ss_rd *r, const char *name, bool flex, bool nullable, uint32_t *out) {
-    int32_t len;
-    if (!read_len(d, r, flex, false, &len)) return false;
-    if (len < 0) {
-        if (!nullable) return fail(d, "non-nullable field %s was serialized as null", name);
-        *out = node_new(d, SS_J_NULL, NULL);
-        return !d->nomem;
-    }
-    if (len > 0x7fff) return fail(d, "string field %s had invalid length %" PRId32, name, len);
-    size_t left = ss_rd_left(r);
-    if ((size_t)len > left)
-        return fail(d, "Error reading string of %" PRId32 " byte(s): only %zu byte(s) available", len, left);
-    const uint8_t *p = ss_rd_bytes(r, (size_t)len);
-    uint32_t x = node_new(d, SS_J_STRING, NULL);
+static bool new_null(ss_cdecoder *d, uint32_t *out) {
+    *out = node_new(d, SS_J_NULL, NULL);
+    return !d->nomem;
+}
+
+static bool new_span(ss_cdecoder *d, int kind, const uint8_t *p, size_t len, uint32_t *out) {
+    uint32_t x = node_new(d, kind, NULL);
     if (d->nomem) return false;
     d->nodes[x].str = p;
-    d->nodes[x].len = (size_t)len;
+    d->nodes[x].len = len;
     *out = x;
     return true;
 }
 
-static bool read_bytes(ss_cdecoder *d, ss_rd *r, const char *name, bool flex, bool nullable, uint32_t *out) {
-    int32_t len;
-    if (!read_len(d, r, flex, true, &len)) return false;
-    if (len < 0) {
-        if (!nullable) return fail(d, "non-nullable field %s was serialized as null", name);
-        *out = node_new(d, SS_J_NULL, NULL);
-        return !d->nomem;
+/* One value of a field's type (an element, for an array), as the generated read() reads it. */
+static bool read_one(ss_cdecoder *d, ss_rd *r, const kfield *f, int16_t v, bool nullable, uint32_t *out) {
+    bool compact = in(v, f->xlo, f->xhi);
+    int64_t num = 0;
+    int kind = SS_J_INT;
+    switch (f->type) {
+    case KT_BOOL:
+        num = ss_rd_u8(r) != 0;
+        kind = SS_J_BOOL;
+        break;
+    case KT_I8: num = (int8_t)ss_rd_u8(r); break;
+    case KT_I16: num = ss_rd_i16(r); break;
+    case KT_U16: num = ss_rd_u16(r); break;
+    case KT_I32: num = ss_rd_i32(r); break;
+    case KT_U32: num = ss_rd_u32(r); break;
+    case KT_I64: num = ss_rd_i64(r); break;
+    case KT_F64: {
+        uint64_t bits = ss_rd_u64(r);
+        if (!underflow(d, r)) return false;
+        uint32_t x = node_new(d, SS_J_FLOAT, NULL);
+        if (d->nomem) return false;
+        memcpy(&d->nodes[x].dbl, &bits, sizeof bits);
+        *out = x;
+        return true;
     }
-    size_t left = ss_rd_left(r);
-    if ((size_t)len > left)
-        return fail(d, "Error reading byte array of %" PRId32 " byte(s): only %zu byte(s) available", len, left);
-    const uint8_t *p = ss_rd_bytes(r, (size_t)len);
-    uint32_t x = node_new(d, SS_J_BYTES, NULL);
-    if (d->nomem) return false;
-    d->nodes[x].str = p;
-    d->nodes[x].len = (size_t)len;
-    *out = x;
-    return true;
-}
-
-static bool read_int(ss_cdecoder *d, ss_rd *r, int type, uint32_t *out) {
-    int64_t v = 0;
-    switch (type) {
-    case T_I8: v = (int8_t)ss_rd_u8(r); break;
-    case T_BOOL: v = ss_rd_u8(r) != 0; break;
-    case T_I16: v = ss_rd_i16(r); break;
-    case T_I32: v = ss_rd_i32(r); break;
-    default: v = ss_rd_i64(r); break;
+    case KT_UUID: {
+        const uint8_t *p = ss_rd_bytes(r, 16);
+        if (!underflow(d, r)) return false;
+        return new_span(d, SS_J_UUID, p, 16, out);
+    }
+    case KT_STR: {
+        int32_t len;
+        if (!read_len(d, r, compact, false, &len)) return false;
+        if (len < 0) {
+            if (!nullable) return fail(d, "non-nullable field %s was serialized as null", f->name);
+            return new_null(d, out);
+        }
+        if (len > 0x7fff) return fail(d, "string field %s had invalid length %" PRId32, f->name, len);
+        size_t left = ss_rd_left(r);
+        if ((size_t)len > left)
+            return fail(d, "Error reading string of %" PRId32 " byte(s): only %zu byte(s) available", len, left);
+        return new_span(d, SS_J_STRING, ss_rd_bytes(r, (size_t)len), (size_t)len, out);
+    }
+    case KT_BYTES:
+    case KT_RECORDS: {
+        int32_t len;
+        if (!read_len(d, r, compact, true, &len)) return false;
+        if (len < 0) {
+            if (!nullable) return fail(d, "non-nullable field %s was serialized as null", f->name);
+            return new_null(d, out);
+        }
+        size_t left = ss_rd_left(r);
+        if ((size_t)len > left)
+            return fail(d, "Error reading byte array of %" PRId32 " byte(s): only %zu byte(s) available", len, left);
+        const uint8_t *p = ss_rd_bytes(r, (size_t)len);
+        /* records: the JSON converters write an empty byte array in their place
+         * (JsonConverterGenerator, write(_object, _version) with _serializeRecords) */
+        return new_span(d, SS_J_BYTES, p, f->type == KT_RECORDS ? 0 : (size_t)len, out);
+    }
+    default: /* KT_STRUCT */
+        if (nullable) {
+            /* a nullable struct is preceded by a byte: -1 null, 1 present */
+            int8_t flag = (int8_t)ss_rd_u8(r);
+            if (!underflow(d, r)) return false;
+            if (flag < 0) return new_null(d, out);
+        }
+        return read_struct(d, r, f->sub, v, out);
     }
     if (!underflow(d, r)) return false;
-    uint32_t x = node_new(d, type == T_BOOL ? SS_J_BOOL : SS_J_INT, NULL);
+    uint32_t x = node_new(d, kind, NULL);
     if (d->nomem) return false;
-    d->nodes[x].num = v;
+    d->nodes[x].num = num;
     *out = x;
     return true;
 }
 
 /* One field's value into a new node (not yet linked). */
-static bool read_field(ss_cdecoder *d, ss_rd *r, const fdesc *f, int16_t version, bool flex, uint32_t *out) {
-    bool nullable = f->nullable_min >= 0 && version >= f->nullable_min;
-    switch (f->type) {
-    case T_I8:
-    case T_I16:
-    case T_I32:
-    case T_I64:
-    case T_BOOL: return read_int(d, r, f->type, out);
-    case T_STR: return read_string(d, r, f->name, flex, nullable, out);
-    case T_BYTES: return read_bytes(d, r, f->name, flex, nullable, out);
-    default: break;
-    }
-    /* arrays */
+static bool read_field(ss_cdecoder *d, ss_rd *r, const kfield *f, int16_t v, uint32_t *out) {
+    bool nullable = in(v, f->nlo, f->nhi);
+    if (!(f->flags & KF_ARRAY)) return read_one(d, r, f, v, nullable, out);
     int32_t count;
-    if (!read_len(d, r, flex, true, &count)) return false;
+    if (!read_len(d, r, in(v, f->xlo, f->xhi), true, &count)) return false;
     if (count < 0) {
         if (!nullable) return fail(d, "non-nullable field %s was serialized as null", f->name);
-        *out = node_new(d, SS_J_NULL, NULL);
-        return !d->nomem;
+        return new_null(d, out);
     }
     size_t left = ss_rd_left(r);
     if ((size_t)count > left)
@@ -317,11 +239,8 @@ static bool read_field(ss_cdecoder *d, ss_rd *r, const fdesc *f, int16_t version
     uint32_t last = 0;
     for (int32_t i = 0; i < count; i++) {
         uint32_t el = 0;
-        bool ok;
-        if (f->type == T_I32S) ok = read_int(d, r, T_I32, &el);
-        else if (f->type == T_STRS) ok = read_string(d, r, f->name, flex, false, &el);
-        else ok = read_struct(d, r, f->sub, version, NULL, &el);
-        if (!ok) return false;
+        /* elements are never null (a null element fails as Kafka's reader fails) */
+        if (!read_one(d, r, f, v, false, &el)) return false;
         if (last) d->nodes[last].next = el;
         else d->nodes[arr].first = el;
         last = el;
@@ -330,30 +249,75 @@ static bool read_field(ss_cdecoder *d, ss_rd *r, const fdesc *f, int16_t version
     return true;
 }
 
-/* A struct (or a whole message) as the generated read(): the fields present
- * in this version, then, when flexible, the tagged fields. Tagged fields are
- * kept (in schema order) only when they differ from their default, as the
- * generated JSON converters write them. */
-static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t version, const char *name, uint32_t *out) {
-    if (version > s->highest) return fail(d, "Can't read version %d of %s", (int)version, s->name);
-    int16_t v = version < 0 ? 0 : version;
-    bool flex = s->flex_min >= 0 && v >= s->flex_min;
-    uint32_t obj = node_new(d, SS_J_OBJECT, name);
-    if (d->nomem) return false;
-    uint32_t vals[16] = {0};
-    bool present[16] = {false};
-    for (size_t i = 0; i < s->n && i < 16; i++) {
-        const fdesc *f = &s->f[i];
-        if (!field_in(f, v)) continue;
-        if (f->tag >= 0) {
-            if (!flex) continue;
-            present[i] = true; /* default until its tag is read */
-            continue;
-        }
-        if (!read_field(d, r, f, v, flex, &vals[i])) return false;
-        present[i] = true;
+/* A tagged field's value: a nullable struct is preceded by an unsigned varint,
+ * 0 for null (MessageDataGenerator.generateStructReader, tagged). */
+static bool read_tagged(ss_cdecoder *d, ss_rd *r, const kfield *f, int16_t v, uint32_t *out) {
+    if (f->type == KT_STRUCT && !(f->flags & KF_ARRAY) && in(v, f->nlo, f->nhi)) {
+        bool ok;
+        uint32_t flag = read_uvarint(d, r, &ok);
+        if (!ok) return false;
+        if (flag == 0) return new_null(d, out);
+        return read_struct(d, r, f->sub, v, out);
     }
-    if (flex) {
+    return read_field(d, r, f, v, out);
+}
+
+static bool zero_bytes(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) return false;
+    return true;
+}
+
+static bool struct_is_default(const ss_cdecoder *d, uint32_t x, const kstruct *s);
+
+/* Whether a value equals its field's default: the JSON converters leave such a
+ * tagged field out (JsonConverterGenerator: generateNonDefaultValueCheck). */
+static bool is_default(const ss_cdecoder *d, uint32_t x, const kfield *f) {
+    const ss_jnode *n = &d->nodes[x];
+    if (f->dkind == KD_NULL) return n->kind == SS_J_NULL;
+    if (n->kind == SS_J_NULL) return false;
+    if (f->flags & KF_ARRAY) return n->first == 0;
+    switch (f->type) {
+    case KT_F64: return n->dbl == 0.0;
+    case KT_UUID: return zero_bytes(n->str, n->len);
+    case KT_BYTES:
+    case KT_RECORDS: return n->len == 0;
+    case KT_STR: {
+        const char *want = f->dkind == KD_STR ? f->dstr : "";
+        return n->len == strlen(want) && memcmp(n->str, want, n->len) == 0;
+    }
+    case KT_STRUCT: return struct_is_default(d, x, f->sub);
+    default: return n->num == (f->dkind == KD_INT ? f->dint : 0);
+    }
+}
+
+/* A struct equals new X() when each of its fields holds its default. */
+static bool struct_is_default(const ss_cdecoder *d, uint32_t x, const kstruct *s) {
+    for (uint32_t c = d->nodes[x].first; c; c = d->nodes[c].next) {
+        const kfield *f = NULL;
+        for (size_t i = 0; i < s->n; i++)
+            if (s->f[i].name == d->nodes[c].name) f = &s->f[i];
+        if (!f || !is_default(d, c, f)) return false;
+    }
+    return true;
+}
+
+/* A struct (or a whole message) as the generated read(): the fields read in
+ * this version, then, when the version has one, the tagged-field section. The
+ * node lists the fields as the JSON converter writes them: schema order, the
+ * fields of this version, tagged fields only when they differ from their
+ * default. */
+static bool read_struct(ss_cdecoder *d, ss_rd *r, const kstruct *s, int16_t v, uint32_t *out) {
+    uint32_t obj = node_new(d, SS_J_OBJECT, NULL);
+    if (d->nomem) return false;
+    uint32_t vals[MAX_FIELDS] = {0};
+    size_t nf = s->n < MAX_FIELDS ? s->n : MAX_FIELDS;
+    for (size_t i = 0; i < nf; i++) {
+        const kfield *f = &s->f[i];
+        if (!in(v, f->lo, f->hi) || in(v, f->tlo, f->thi)) continue; /* not present, or tagged */
+        if (!read_field(d, r, f, v, &vals[i])) return false;
+    }
+    if (in(v, s->xlo, s->xhi)) {
         bool ok;
         uint32_t ntags = read_uvarint(d, r, &ok);
         if (!ok) return false;
@@ -362,10 +326,10 @@ static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t versio
             if (!ok) return false;
             uint32_t size = read_uvarint(d, r, &ok);
             if (!ok) return false;
-            size_t k = s->n;
-            for (size_t i = 0; i < s->n; i++)
-                if (s->f[i].tag >= 0 && (uint32_t)s->f[i].tag == tag && present[i]) k = i;
-            if (k == s->n) {
+            size_t k = nf;
+            for (size_t i = 0; i < nf; i++)
+                if ((s->f[i].flags & KF_TAGGED) && (uint32_t)s->f[i].tag == tag) k = i;
+            if (k == nf) {
                 /* an unknown tagged field: kept by Kafka, not written by its JSON converter */
                 size_t left = ss_rd_left(r);
                 if (size > left)
@@ -374,18 +338,15 @@ static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t versio
                 (void)ss_rd_bytes(r, size);
                 continue;
             }
-            if (!read_field(d, r, &s->f[k], v, flex, &vals[k])) return false;
+            if (!read_tagged(d, r, &s->f[k], v, &vals[k])) return false;
         }
     }
     uint32_t last = 0;
-    for (size_t i = 0; i < s->n && i < 16; i++) {
-        if (!present[i]) continue;
-        const fdesc *f = &s->f[i];
+    for (size_t i = 0; i < nf; i++) {
+        const kfield *f = &s->f[i];
         uint32_t x = vals[i];
-        if (f->tag >= 0) {
-            if (!x) continue; /* not in the tagged section: the default */
-            if (d->nodes[x].kind == SS_J_INT && d->nodes[x].num == f->def) continue;
-        }
+        if (!x || !in(v, f->lo, f->hi)) continue;
+        if (in(v, f->tlo, f->thi) && is_default(d, x, f)) continue;
         d->nodes[x].name = f->name;
         if (last) d->nodes[last].next = x;
         else d->nodes[obj].first = x;
@@ -395,17 +356,58 @@ static bool read_struct(ss_cdecoder *d, ss_rd *r, const sdesc *s, int16_t versio
     return true;
 }
 
-/* The child of an object by name, 0 when absent. */
-static uint32_t child(const ss_cdecoder *d, uint32_t obj, const char *name) {
-    for (uint32_t c = d->nodes[obj].first; c; c = d->nodes[c].next)
-        if (d->nodes[c].name && !strcmp(d->nodes[c].name, name)) return c;
+/* ---- reading decoded messages ------------------------------------------------------ */
+
+uint32_t ss_jnode_member(const ss_jnode *nodes, uint32_t obj, const char *name) {
+    if (!nodes || !obj || nodes[obj].kind != SS_J_OBJECT) return 0;
+    for (uint32_t c = nodes[obj].first; c; c = nodes[c].next)
+        if (nodes[c].name && (nodes[c].name == name || !strcmp(nodes[c].name, name))) return c;
     return 0;
 }
 
+bool ss_jnode_int(const ss_jnode *nodes, uint32_t x, int64_t *v) {
+    if (!nodes || !x || (nodes[x].kind != SS_J_INT && nodes[x].kind != SS_J_BOOL)) return false;
+    *v = nodes[x].num;
+    return true;
+}
+
+bool ss_jnode_str(const ss_jnode *nodes, uint32_t x, const uint8_t **p, size_t *len) {
+    if (!nodes || !x || nodes[x].kind != SS_J_STRING) return false;
+    *p = nodes[x].str;
+    *len = nodes[x].len;
+    return true;
+}
+
+size_t ss_jnode_count(const ss_jnode *nodes, uint32_t arr) {
+    size_t n = 0;
+    if (!nodes || !arr || (nodes[arr].kind != SS_J_ARRAY && nodes[arr].kind != SS_J_OBJECT)) return 0;
+    for (uint32_t c = nodes[arr].first; c; c = nodes[c].next) n++;
+    return n;
+}
+
+void ss_uuid_string(const uint8_t id[16], char out[23]) {
+    /* Uuid.toString: the 16 bytes in URL-safe base64 without padding */
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    size_t o = 0;
+    for (size_t i = 0; i < 16; i += 3) {
+        uint32_t v = (uint32_t)id[i] << 16 | (i + 1 < 16 ? (uint32_t)id[i + 1] << 8 : 0) | (i + 2 < 16 ? id[i + 2] : 0);
+        out[o++] = b64[v >> 18 & 63];
+        out[o++] = b64[v >> 12 & 63];
+        if (i + 1 < 16) out[o++] = b64[v >> 6 & 63];
+        if (i + 2 < 16) out[o++] = b64[v & 63];
+    }
+    out[o] = 0;
+}
+
+/* ---- embedded consumer protocol ------------------------------------------------------ */
+
 /* DumpLogSegments' prepareGroupMetadataValue: decode each member's subscription
- * and assignment of a "consumer" group; keep the bytes when that fails. */
-static void replace_embedded(ss_cdecoder *d, uint32_t member, const char *field, const sdesc *s) {
-    uint32_t b = child(d, member, field);
+ * and assignment of a "consumer" group (a version prefix, then the message read
+ * with that version, as new ConsumerProtocolSubscription(readable, version)
+ * reads it: a version above the highest known reads the fields of the highest
+ * known); keep the bytes when that fails. */
+static void replace_embedded(ss_cdecoder *d, uint32_t member, const char *field, const kmsg *m) {
+    uint32_t b = ss_jnode_member(d->nodes, member, field);
     if (!b || d->nodes[b].kind != SS_J_BYTES) return;
     ss_rd r = ss_rd_make(d->nodes[b].str, d->nodes[b].len);
     int16_t version = ss_rd_i16(&r);
@@ -414,9 +416,10 @@ static void replace_embedded(ss_cdecoder *d, uint32_t member, const char *field,
     memcpy(saved, d->err, sizeof saved);
     d->err[0] = 0;
     uint32_t n_before = d->n, obj = 0;
-    bool ok = read_struct(d, &r, s, version, NULL, &obj);
+    bool ok = read_struct(d, &r, m->s, version, &obj);
     if (!ok || d->nomem) {
         d->n = n_before; /* drop what was built; the bytes stay */
+        d->nomem = false;
         memcpy(d->err, saved, sizeof saved);
         return;
     }
@@ -428,19 +431,21 @@ static void replace_embedded(ss_cdecoder *d, uint32_t member, const char *field,
 }
 
 static void consumer_protocol(ss_cdecoder *d, uint32_t value) {
-    uint32_t pt = child(d, value, "protocolType");
+    uint32_t pt = ss_jnode_member(d->nodes, value, "protocolType");
     if (!pt || d->nodes[pt].kind != SS_J_STRING || d->nodes[pt].len != 8 ||
         memcmp(d->nodes[pt].str, "consumer", 8) != 0)
         return;
-    uint32_t members = child(d, value, "members");
+    uint32_t members = ss_jnode_member(d->nodes, value, "members");
     if (!members || d->nodes[members].kind != SS_J_ARRAY) return;
     for (uint32_t m = d->nodes[members].first; m; m = d->nodes[m].next) {
-        replace_embedded(d, m, "subscription", &subscription);
-        replace_embedded(d, m, "assignment", &assignment);
+        replace_embedded(d, m, "subscription", kmsg_ConsumerProtocolSubscription);
+        replace_embedded(d, m, "assignment", kmsg_ConsumerProtocolAssignment);
     }
 }
 
-int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
+/* ---- records ---------------------------------------------------------------------- */
+
+static void begin(ss_cdecoder *d, ss_cdecoded *out) {
     memset(out, 0, sizeof *out);
     out->record_type = -1;
     out->value_version = -1;
@@ -448,78 +453,195 @@ int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
     d->nomem = false;
     d->err[0] = 0;
     (void)node_new(d, SS_J_NULL, NULL); /* node 0: "none" */
+}
+
+static int finish(ss_cdecoder *d, ss_cdecoded *out, int status) {
+    out->status = status;
+    out->nodes = d->nodes;
+    if (status != SS_CDEC_OK) out->key = out->value = 0;
+    return status;
+}
+
+/* The error text of a decoder, as DumpLogSegments prints it: "Error at offset
+ * O, skipping. <exception message>" (ClusterMetadataLogMessageParser says
+ * "Error at O" without the word offset). */
+static int error(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int error(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out, const char *fmt, ...) {
+    int n = snprintf(out->message, sizeof out->message, "Error at %s%" PRId64 ", skipping. ",
+                     kind == SS_CTOPIC_CLUSTER_METADATA ? "" : "offset ", r->offset);
+    if (n > 0 && (size_t)n < sizeof out->message) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(out->message + n, sizeof out->message - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return finish(d, out, SS_CDEC_ERROR);
+}
+
+static const char *why(const ss_cdecoder *d) { return d->nomem ? "out of memory" : d->err; }
+
+/* CoordinatorRecordSerde.deserialize (coordinator-common): the key's record
+ * type (int16), the key message read with that type as its version, then,
+ * unless the value is null (a tombstone), the value's version (int16) and the
+ * value message. */
+static int coordinator(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
+    if (r->key_len < 0) {
+        /* DumpLogSegments throws here: the tool stops */
+        snprintf(out->message, sizeof out->message,
+                 kind == SS_CTOPIC_SHARE_STATE
+                     ? "Failed to decode message at offset %" PRId64 " using share group state topic decoder "
+                       "(message had a missing key)"
+                     : "Failed to decode message at offset %" PRId64 " using the specified decoder (message had a "
+                       "missing key)",
+                 r->offset);
+        return finish(d, out, SS_CDEC_NO_KEY);
+    }
+    ss_rd kr = ss_rd_make(r->key, (size_t)r->key_len);
+    int16_t type = ss_rd_i16(&kr);
+    if (kr.bad) return error(d, kind, r, out, "Could not read version from key's buffer.");
+    out->record_type = type;
+    const kmsg *km, *vm;
+    if (kind == SS_CTOPIC_OFFSETS) km = kmsg_group_key(type), vm = kmsg_group_value(type);
+    else if (kind == SS_CTOPIC_SHARE_STATE) km = kmsg_share_key(type), vm = kmsg_share_value(type);
+    else km = kmsg_txn_key(type), vm = kmsg_txn_value(type);
+    if (!km || !vm) {
+        snprintf(out->message, sizeof out->message, "Unknown record type %d at offset %" PRId64 ", skipping.",
+                 (int)type, r->offset);
+        return finish(d, out, SS_CDEC_UNKNOWN_TYPE);
+    }
+    out->key_name = km->name;
+    out->value_name = vm->name;
+    if (!read_struct(d, &kr, km->s, type, &out->key))
+        return error(d, kind, r, out, "Could not read record with version %d from key's buffer due to: %s.", (int)type,
+                     why(d));
+    if (r->value_len < 0) {
+        out->tombstone = true;
+        return finish(d, out, SS_CDEC_OK);
+    }
+    ss_rd vr = ss_rd_make(r->value, (size_t)r->value_len);
+    int16_t vv = ss_rd_i16(&vr);
+    if (vr.bad) return error(d, kind, r, out, "Could not read version from value's buffer.");
+    out->value_version = vv;
+    /* Kafka 4.0 refuses a value version its schema does not know
+     * (KAFKA-18672, CoordinatorRecordSerde.deserialize: UnknownRecordVersionException),
+     * where the reader of October 2024 read the bytes as the highest version. */
+    if (vv < vm->vlo || vv > vm->vhi)
+        return error(d, kind, r, out, "Found an unknown record version %d for %d type", (int)vv, (int)type);
+    if (!read_struct(d, &vr, vm->s, vv, &out->value))
+        return error(d, kind, r, out, "Could not read record with version %d from value's buffer due to: %s.", (int)vv,
+                     why(d));
+    if (kind == SS_CTOPIC_OFFSETS && type == 2) consumer_protocol(d, out->value);
+    return finish(d, out, SS_CDEC_OK);
+}
+
+/* AbstractApiMessageSerde.unsignedIntToShort. */
+static bool frame_short(ss_cdecoder *d, ss_rd *r, const char *entity, int16_t *v) {
+    bool ok;
+    uint32_t u = read_uvarint(d, r, &ok);
+    if (!ok) {
+        d->err[0] = 0;
+        return fail(d, "Error while reading %s", entity);
+    }
+    if (u > INT16_MAX) return fail(d, "Value for %s was too large.", entity);
+    *v = (int16_t)u;
+    return true;
+}
+
+/* AbstractApiMessageSerde.read (server-common), as MetadataRecordSerde and
+ * RemoteLogMetadataSerde's BytesApiMessageSerde use it: frame version 1
+ * (unsigned varint), apiKey, version, then the message, and nothing after it.
+ * The messages are MetadataRecordType's (metadata) or the remote log
+ * metadata records (storage). */
+static int api_message(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
+    if (r->value_len < 0) {
+        /* ClusterMetadataLogMessageParser reads a null value's buffer: a
+         * NullPointerException inside unsignedIntToShort; the remote-log
+         * parser's record.value.remaining throws it with no message. */
+        if (kind == SS_CTOPIC_CLUSTER_METADATA) return error(d, kind, r, out, "Error while reading frame version");
+        return error(d, kind, r, out, "null");
+    }
+    ss_rd vr = ss_rd_make(r->value, (size_t)r->value_len);
+    int16_t frame, api, version;
+    if (!frame_short(d, &vr, "frame version", &frame)) return error(d, kind, r, out, "%s", why(d));
+    if (frame == 0)
+        return error(d, kind, r, out,
+                     "Could not deserialize metadata record with frame version 0. Note that upgrades from the preview "
+                     "release of KRaft in 2.8 to newer versions are not supported.");
+    if (frame != 1)
+        return error(d, kind, r, out,
+                     "Could not deserialize metadata record due to unknown frame version %d(only frame version 1 is "
+                     "supported)",
+                     (int)frame);
+    if (!frame_short(d, &vr, "type", &api) || !frame_short(d, &vr, "version", &version))
+        return error(d, kind, r, out, "%s", why(d));
+    out->record_type = api;
+    out->value_version = version;
+    const kmsg *m = kind == SS_CTOPIC_CLUSTER_METADATA ? kmsg_metadata(api) : kmsg_remote(api);
+    if (!m) {
+        /* MetadataParseException(e): its message is the cause's toString() */
+        return error(d, kind, r, out,
+                     "org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id %d", (int)api);
+    }
+    out->value_name = m->name;
+    out->type_name = m->type_name;
+    if (!read_struct(d, &vr, m->s, version, &out->value)) {
+        if (d->nomem) return error(d, kind, r, out, "out of memory");
+        return error(d, kind, r, out, "Failed to deserialize record with type %d", (int)api);
+    }
+    size_t left = ss_rd_left(&vr);
+    if (left > 0) return error(d, kind, r, out, "Found %zu byte(s) of garbage after %d", left, (int)api);
+    return finish(d, out, SS_CDEC_OK);
+}
+
+int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out) {
+    begin(d, out);
     if (d->nomem) {
         out->status = SS_CDEC_ERROR;
         snprintf(out->message, sizeof out->message, "Error at offset %" PRId64 ", skipping. out of memory", r->offset);
         return out->status;
     }
-    if (r->key_len < 0) {
-        out->status = SS_CDEC_NO_KEY;
-        snprintf(out->message, sizeof out->message,
-                 "Failed to decode message at offset %" PRId64 " using the specified decoder (message had a missing "
-                 "key)",
-                 r->offset);
-        return out->status;
+    switch (kind) {
+    case SS_CTOPIC_OFFSETS:
+    case SS_CTOPIC_TXN_LOG:
+    case SS_CTOPIC_SHARE_STATE: return coordinator(d, kind, r, out);
+    case SS_CTOPIC_CLUSTER_METADATA:
+    case SS_CTOPIC_REMOTE_LOG_METADATA: return api_message(d, kind, r, out);
+    default: snprintf(out->message, sizeof out->message, "no decoder %d", kind); return finish(d, out, SS_CDEC_ERROR);
     }
-    ss_rd kr = ss_rd_make(r->key, (size_t)r->key_len);
-    int16_t type = ss_rd_i16(&kr);
-    if (kr.bad) {
-        out->status = SS_CDEC_ERROR;
-        snprintf(out->message, sizeof out->message,
-                 "Error at offset %" PRId64 ", skipping. Could not read version from key's buffer.", r->offset);
-        return out->status;
+}
+
+/* KRaft control records (ControlRecordUtils.deserialize*: the value read at
+ * the current version 0 of its message). */
+int ss_cdecode_control(ss_cdecoder *d, const ss_record *r, ss_cdecoded *out) {
+    begin(d, out);
+    const kmsg *m = NULL;
+    switch (r->control_type) {
+    case SS_CTRL_LEADER_CHANGE: m = kmsg_LeaderChangeMessage; break;
+    case SS_CTRL_SNAPSHOT_HEADER: m = kmsg_SnapshotHeaderRecord; break;
+    case SS_CTRL_SNAPSHOT_FOOTER: m = kmsg_SnapshotFooterRecord; break;
+    case SS_CTRL_KRAFT_VERSION: m = kmsg_KRaftVersionRecord; break;
+    case SS_CTRL_KRAFT_VOTERS: m = kmsg_VotersRecord; break;
+    default: break;
     }
-    out->record_type = type;
-    const sdesc *ks = NULL, *vs = NULL;
-    if (kind == SS_CTOPIC_OFFSETS) {
-        if (type == 0 || type == 1) ks = &offset_commit_key, vs = &offset_commit_value;
-        else if (type == 2) ks = &group_metadata_key, vs = &group_metadata_value;
-        else out->known_to_kafka = type > 2 && type <= GROUP_TYPES_KNOWN_TO_KAFKA;
-    } else if (kind == SS_CTOPIC_TXN_LOG) {
-        if (type == 0) ks = &txn_log_key, vs = &txn_log_value;
+    out->record_type = (int16_t)r->control_type;
+    if (!m || d->nomem) {
+        snprintf(out->message, sizeof out->message, "%s", d->nomem ? "out of memory" : "not a KRaft control record");
+        return finish(d, out, SS_CDEC_UNKNOWN_TYPE);
     }
-    if (!ks) {
-        out->status = SS_CDEC_UNKNOWN_TYPE;
-        snprintf(out->message, sizeof out->message, "Unknown record type %d at offset %" PRId64 ", skipping.",
-                 (int)type, r->offset);
-        return out->status;
-    }
-    out->key_name = ks->name;
-    if (!read_struct(d, &kr, ks, type, NULL, &out->key)) goto failed_key;
+    out->value_name = m->name;
     if (r->value_len < 0) {
-        out->tombstone = true;
-        out->nodes = d->nodes;
-        return out->status = SS_CDEC_OK;
+        snprintf(out->message, sizeof out->message, "control record at offset %" PRId64 " has no value", r->offset);
+        return finish(d, out, SS_CDEC_ERROR);
     }
     ss_rd vr = ss_rd_make(r->value, (size_t)r->value_len);
-    int16_t vv = ss_rd_i16(&vr);
-    if (vr.bad) {
-        out->status = SS_CDEC_ERROR;
-        snprintf(out->message, sizeof out->message,
-                 "Error at offset %" PRId64 ", skipping. Could not read version from value's buffer.", r->offset);
-        return out->status;
+    if (!read_struct(d, &vr, m->s, 0, &out->value)) {
+        snprintf(out->message, sizeof out->message, "%s at offset %" PRId64 " could not be read: %s", m->name,
+                 r->offset, why(d));
+        return finish(d, out, SS_CDEC_ERROR);
     }
-    out->value_version = vv;
-    if (!read_struct(d, &vr, vs, vv, NULL, &out->value)) {
-        out->status = SS_CDEC_ERROR;
-        snprintf(out->message, sizeof out->message,
-                 "Error at offset %" PRId64 ", skipping. Could not read record with version %d from value's buffer "
-                 "due to: %s.",
-                 r->offset, (int)vv, d->nomem ? "out of memory" : d->err);
-        out->key = out->value = 0;
-        return out->status;
-    }
-    if (vs == &group_metadata_value) consumer_protocol(d, out->value);
-    out->nodes = d->nodes;
-    return out->status = SS_CDEC_OK;
-failed_key:
-    out->status = SS_CDEC_ERROR;
-    snprintf(out->message, sizeof out->message,
-             "Error at offset %" PRId64 ", skipping. Could not read record with version %d from key's buffer due to: "
-             "%s.",
-             r->offset, (int)type, d->nomem ? "out of memory" : d->err);
-    out->key = 0;
-    return out->status;
+    out->value_version = 0;
+    return finish(d, out, SS_CDEC_OK);
 }
 
 const char *ss_txn_state_name(int id) {
@@ -671,15 +793,15 @@ static void ids_compact(ss_txn_ids *t) {
 }
 
 static int64_t num_of(const ss_cdecoder *d, uint32_t obj, const char *name, int64_t dflt) {
-    uint32_t c = child(d, obj, name);
-    return c && d->nodes[c].kind == SS_J_INT ? d->nodes[c].num : dflt;
+    int64_t v;
+    return ss_jnode_int(d->nodes, ss_jnode_member(d->nodes, obj, name), &v) ? v : dflt;
 }
 
 /* One record of __transaction_state. */
 static bool txn_record(ss_txn_ids *t, ss_cdecoder *cd, const ss_record *rec, uint32_t part) {
     ss_cdecoded dec;
     if (ss_cdecode(cd, SS_CTOPIC_TXN_LOG, rec, &dec) != SS_CDEC_OK || dec.tombstone) return true;
-    uint32_t idn = child(cd, dec.key, "transactionalId");
+    uint32_t idn = ss_jnode_member(cd->nodes, dec.key, "transactionalId");
     if (!idn || cd->nodes[idn].kind != SS_J_STRING) return true;
     const uint8_t *id = cd->nodes[idn].str;
     size_t len = cd->nodes[idn].len;
