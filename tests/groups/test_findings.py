@@ -802,6 +802,68 @@ def test_worked():
     eq(rc, 0, 'worked: scan --fail-on skipped,rewind exits 0')
 
 
+def test_matrix():
+    """The committed offset's findings in each kind of group: classic eager, classic cooperative,
+    static membership and KIP-848, with the data partition mx-0 beside and without. In each, one
+    member owns mx-0 and commits 100 (+1 s), 200 (+2 s), then 150 (+3 s: a rewind, the group has
+    a member); the member leaves (classic: a generation without members, GroupMetadataManager's
+    empty group record; KIP-848: its assignment and metadata tombstones) and an admin commits 50
+    (+4.5 s: a reset); the offset is deleted (+5 s) and the group commits 300 next (+6 s), past the
+    old 50: 50..299 possibly skipped. mx-0: a batch of 100 records a second (k at T0 + (k+1) s)."""
+    d = scenario('matrix')
+    if not d:
+        return
+    tid = 'MJb0OdkyOsjVihzuZl_WhA'
+    nodata = tempdir()
+    logs = {}   # coordinator partition -> its log (two groups may share one)
+    for kind in ('eager', 'cooperative', 'static', 'kip848'):
+        g = 'mx-' + kind
+        L = logs.setdefault(C.coordinator_partition(g), C.Log())
+        if kind == 'kip848':
+            m = 'MXMEMBERAAAAAAAAAAAAAA'
+            L.append([C.cg_member(g, m, 'mx', topics=['mx']), C.cg_partition_metadata(g, {tid: ('mx', 1)}),
+                      C.cg_epoch(g, 1), C.cg_assignment(g, m, 1, 0, C.STABLE, {tid: [0]})], T0 + 500)
+        else:
+            mem = C.Member('mx-a-1', {'mx': [0]}, instance_id='mx-inst' if kind == 'static' else None)
+            L.append([C.group_metadata(g, 1, T0 + 500, [mem],
+                                       protocol='cooperative-sticky' if kind == 'cooperative' else 'range')], T0 + 500)
+        for t, off in ((1000, 100), (2000, 200), (3000, 150)):
+            L.append([C.offset_commit(g, 'mx', 0, off, T0 + t)], T0 + t)
+        if kind == 'kip848':
+            L.append([C.cg_assignment_tombstone(g, m), C.cg_member_tombstone(g, m), C.cg_epoch(g, 2)], T0 + 4000)
+        else:
+            L.append([C.group_metadata(g, 2, T0 + 4000, [])], T0 + 4000)
+        L.append([C.offset_commit(g, 'mx', 0, 50, T0 + 4500, leader_epoch=-1)], T0 + 4500)
+        L.append([C.offset_tombstone(g, 'mx', 0)], T0 + 5000)
+        L.append([C.offset_commit(g, 'mx', 0, 300, T0 + 6000)], T0 + 6000)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+        L.write(os.path.join(nodata, '__consumer_offsets-%d' % cp))
+    data(d, 'mx', 0, every_second(10, 100))
+    for kind in ('eager', 'cooperative', 'static', 'kip848'):
+        g = 'mx-' + kind
+        fs = findings([d], g)
+        eq([(f['kind'], f['time']) for f in fs],
+           [('rewind', T0 + 3000), ('reset', T0 + 4500), ('offsets-deleted', T0 + 5000)], '%s: the three findings' % g)
+        if len(fs) == 3:
+            rw, rs, od = fs
+            # rewind 200 -> 150: 150..199 again; certain: the group committed 300 later
+            eq((rw['fromOffset'], rw['toOffset'], rng(rw['redelivered'])), (200, 150, (150, 199, 50, True)),
+               '%s: the rewind' % g)
+            # reset 150 -> 50: 50..149 again, certain (300 was committed since)
+            eq((rs['fromOffset'], rs['toOffset'], rng(rs['redelivered'])), (150, 50, (50, 149, 100, True)),
+               '%s: the reset' % g)
+            # deleted at 50, next commit 300 (the log end at +6 s is 600: not 'latest'): 50..299
+            eq((od['lastCommittedOffset'], od['restartOffset'], rng(od['skipped']), od['consistentWith']),
+               (50, 300, (50, 299, 250, False), None), '%s: the deletion' % g)
+            for f in fs:
+                within(f.get('redelivered') or f.get('skipped'), 0, 999, g)
+        fs = findings([nodata], g)
+        eq([(f['kind'], rng(f.get('redelivered')), rng(f.get('skipped')), f['dataRead']) for f in fs],
+           [('rewind', (150, 199, None, True), None, False), ('reset', (50, 149, None, True), None, False),
+            ('offsets-deleted', None, (50, 299, None, False), False)], '%s without data: offsets only' % g)
+
+
 def test_compacted():
     """'cm' committed cp-0 at +0.5 s (record 0); the cleaner removed records 1..5 (a hole: only the
     last record of each key survives below its point) and the history is complete from record 6
@@ -844,7 +906,7 @@ def test_report_keys():
 
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
-          test_compacted, test_report_keys):
+          test_matrix, test_compacted, test_report_keys):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
