@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""segscan benchmark (run by hand, not by the test suite; issue 6).
+"""segscan benchmark (run by hand, not by the test suite).
 
 Generates standard-profile segments with bench/gen-segment (ground truth beside
 each), checks segscan's findings against that truth, then times, warm page
@@ -45,7 +45,7 @@ freed), a process's first touch of fresh memory otherwise costs ~2 ms per MiB,
 30x the kernel's zeroing, and a run's time depends on how long ago the previous
 one freed its memory. --memory cold pauses 15 s before each run instead (every
 page costs its first touch; slow), --memory asis does neither. Below the 1 GiB rows a row
-times that first touch alone, cold, for the scan's peak RSS. One table is printed and written to --out with the targets of issue 6
+times that first touch alone, cold, for the scan's peak RSS. One table is printed and written to --out with the speed targets
 checked against it.
 
 usage: bench/bench.py [--build DIR] [--size MiB] [--big MiB] [--codecs none,gzip,...]
@@ -70,7 +70,7 @@ CLI = {  # codec -> (compress argv, decompress argv, extension); snappy: bench/s
     'zstd': (['zstd', '-3', '-q', '-c'], ['zstd', '-dc', '-q'], 'zst'),
     'lz4': (['lz4', '-1', '-q', '-c'], ['lz4', '-dc', '-q'], 'lz4'),
 }
-JAVA_240MB = (0.75, 1.15)   # seconds: Kafka's Java reader iterating 240 MB uncompressed (issue 6)
+JAVA_240MB = (0.75, 1.15)   # seconds: Kafka's Java reader iterating 240 MB uncompressed
 MB = 1e6
 
 
@@ -389,7 +389,7 @@ class Bench:
                 '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024, 100 * r['idle'],
                 ' *' if r in loud else ''))
         lines += [''] + self.notes
-        lines += ['', 'targets (issue 3: the default scan of a ~200 MB segment, default threads):']
+        lines += ['', 'targets (the default scan of a ~200 MB segment, default threads):']
 
         def target(ok, text):
             lines.append('  [%s] %s' % ('met' if ok else 'NOT met', text))
@@ -404,9 +404,9 @@ class Bench:
                        % (codec, r['sd'], r['sd'] / r[versus], 'cat' if versus == 't_cat' else 'zstd -dc',
                           r[versus], r['sd'] / dump if dump else 0, dump or 0, r['fsize'] / r['sd'] / MB, limit,
                           'cat' if versus == 't_cat' else 'zstd -dc'))
-        if lines[-1].startswith('targets (issue 3'):
+        if lines[-1].startswith('targets (the default scan'):
             del lines[-2:]  # neither codec was measured
-        lines += ['', 'targets (issue 6):']
+        lines += ['', 'targets (large inputs, memory, threads):']
 
         if 'big' in results:
             b = results['big']

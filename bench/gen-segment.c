@@ -1,6 +1,6 @@
 /* gen-segment - write a large, valid Kafka log segment for benchmarks.
  *
- * Standard profile (issue "Speed"): values of 50-349 random printable bytes,
+ * Standard profile: values of 50-349 random printable bytes,
  * batches of 1-20 records (10% of batches up to 200), 25% null keys, a header
  * on 10% of records, a third of batches idempotent, and 15% of the
  * non-idempotent batches re-appended a few batches later as producer retries

@@ -30,7 +30,7 @@ extern "C" {
 /* ---- options ---------------------------------------------------------------- */
 
 enum ss_by { SS_BY_VALUE = 0, SS_BY_KEY = 1, SS_BY_KEY_VALUE = 2 };
-SS_API const char *ss_by_name(int by); /* "value", "key", "key+value" */
+SS_API const char *ss_by_name(enum ss_by by); /* "value", "key", "key+value" */
 
 enum ss_match_kind {
     SS_MATCH_NONE = 0,
@@ -54,7 +54,7 @@ typedef struct ss_an_progress {
 typedef void (*ss_an_progress_fn)(void *arg, const ss_an_progress *p);
 
 typedef struct ss_an_opts {
-    int by;                 /* enum ss_by */
+    enum ss_by by;
     uint64_t min_bytes;     /* fingerprinted field shorter than this: not grouped */
     bool across_topics;     /* group copies across topics too */
     bool include_internal;  /* fingerprint internal topics found inside a log directory */
@@ -69,7 +69,7 @@ typedef struct ss_an_opts {
     size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
     bool no_seek;           /* read whole segments even with a window (no .index/.timeindex) */
     /* explain */
-    int match; /* enum ss_match_kind */
+    enum ss_match_kind match;
     const uint8_t *match_bytes;
     size_t match_len;
     const char *match_partition;
@@ -103,7 +103,7 @@ enum ss_cause {
 };
 /* "aborted", "cross-partition", "retry", "resend-no-idempotence", "dup-sequence",
  * "same-session", "new-session"; NULL for SS_CAUSE_NONE. */
-SS_API const char *ss_cause_name(int cause);
+SS_API const char *ss_cause_name(enum ss_cause cause);
 
 /* new-session details (bits) */
 enum { SS_NEWSESS_PID = 1, SS_NEWSESS_EPOCH = 2, SS_NEWSESS_TXN_V2_HINT = 4 };
@@ -171,9 +171,9 @@ typedef struct ss_an_copy {
     int16_t producer_epoch;
     int32_t sequence; /* -1 without producer */
     bool transactional;
-    bool aborted;    /* inside an aborted transaction */
-    bool open;       /* inside a transaction still open */
-    int cause;       /* enum ss_cause */
+    bool aborted; /* inside an aborted transaction */
+    bool open;    /* inside a transaction still open */
+    enum ss_cause cause;
     unsigned detail; /* SS_NEWSESS_* for new-session */
     uint32_t batch;  /* for ss_an_fetch */
     int64_t batch_base_offset, batch_last_offset;
@@ -198,8 +198,8 @@ typedef struct ss_an_range {
 enum ss_gap_explained { SS_GAP_UNEXPLAINED = 0, SS_GAP_COMPACTION = 1, SS_GAP_RETENTION = 2, SS_GAP_DAMAGE = 3 };
 
 typedef struct ss_an_gap {
-    int32_t from, to;      /* missing sequences (split at the wrap) */
-    int explained;         /* enum ss_gap_explained */
+    int32_t from, to; /* missing sequences (split at the wrap) */
+    enum ss_gap_explained explained;
     int64_t after_offset;  /* last offset of the batch before the gap */
     int64_t before_offset; /* base offset of the batch after the gap */
 } ss_an_gap;
@@ -225,7 +225,7 @@ typedef struct ss_an_session {
 } ss_an_session;
 
 enum ss_txn_result { SS_TXN_OPEN = 0, SS_TXN_COMMIT = 1, SS_TXN_ABORT = 2 };
-SS_API const char *ss_txn_result_name(int r); /* "OPEN", "COMMIT", "ABORT" */
+SS_API const char *ss_txn_result_name(enum ss_txn_result r); /* "OPEN", "COMMIT", "ABORT" */
 
 typedef struct ss_an_txn {
     uint32_t partition;
@@ -234,8 +234,8 @@ typedef struct ss_an_txn {
     int16_t marker_epoch;              /* -1 while open */
     int64_t first_offset, last_offset; /* data; the marker's offset when empty */
     int64_t marker_offset;             /* -1 while open */
-    int result;                        /* enum ss_txn_result */
-    int32_t coordinator_epoch;         /* -1 while open */
+    enum ss_txn_result result;
+    int32_t coordinator_epoch; /* -1 while open */
     uint64_t records, batches;
     int64_t first_timestamp; /* maxTimestamp of its first batch */
     int64_t marker_timestamp;

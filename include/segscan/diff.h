@@ -34,11 +34,11 @@ extern "C" {
 #endif
 
 enum ss_diff_mode { SS_DIFF_AUTO = 0, SS_DIFF_OFFSET = 1, SS_DIFF_CONTENT = 2 };
-SS_API const char *ss_diff_mode_name(int mode); /* "offset", "content" */
+SS_API const char *ss_diff_mode_name(enum ss_diff_mode mode); /* "offset", "content" */
 
 typedef struct ss_diff_opts {
-    int mode;               /* enum ss_diff_mode */
-    int by;                 /* enum ss_by, content mode */
+    enum ss_diff_mode mode;
+    enum ss_by by;          /* content mode */
     bool read_committed;    /* content mode: leave out records of aborted transactions */
     size_t max_items;       /* differences kept for listing (0: none) */
     size_t preview_bytes;   /* bytes of key/value kept per listed difference */
@@ -55,16 +55,16 @@ enum ss_diff_kind {
     SS_DK_COMPACTED_B, /* offset mode: A holds it, B compacted it away */
 };
 /* "onlyInA", "onlyInB", "differing", "compactedInA", "compactedInB" */
-SS_API const char *ss_diff_kind_name(int kind);
+SS_API const char *ss_diff_kind_name(enum ss_diff_kind kind);
 
 /* Where a one-sided range lies relative to the other side. */
 /* DAMAGED: the other side's batch holding this offset failed its CRC or could not be decoded. */
 enum ss_diff_where { SS_DW_INSIDE = 0, SS_DW_BEFORE = 1, SS_DW_AFTER = 2, SS_DW_DAMAGED = 3 };
 
 typedef struct ss_diff_range {
-    int kind;         /* enum ss_diff_kind */
-    int where;        /* enum ss_diff_where (offset mode) */
-    int64_t from, to; /* record offsets, inclusive */
+    enum ss_diff_kind kind;
+    enum ss_diff_where where; /* offset mode */
+    int64_t from, to;         /* record offsets, inclusive */
     uint64_t records;
 } ss_diff_range;
 
@@ -76,12 +76,12 @@ typedef struct ss_diff_rec {
     int32_t key_len, value_len; /* full lengths; -1 null */
     const uint8_t *key, *value; /* the first preview_bytes bytes (owned by the result) */
     uint32_t copies;            /* content mode: copies on this side */
-    int cause;                  /* content mode: enum ss_cause of the extra copies, 0 unknown */
+    enum ss_cause cause;        /* content mode: the cause of the extra copies, 0 unknown */
     unsigned cause_detail;
 } ss_diff_rec;
 
 typedef struct ss_diff_item {
-    int kind; /* enum ss_diff_kind */
+    enum ss_diff_kind kind;
     ss_diff_rec a, b;
 } ss_diff_item;
 
@@ -98,9 +98,9 @@ typedef struct ss_diff_side {
 } ss_diff_side;
 
 typedef struct ss_diff_pair {
-    const char *partition; /* name used for pairing */
-    int mode;              /* the mode used */
-    bool mode_auto;        /* chosen automatically */
+    const char *partition;  /* name used for pairing */
+    enum ss_diff_mode mode; /* the mode used */
+    bool mode_auto;         /* chosen automatically */
     bool identical;
     ss_diff_side a, b;
     /* offset mode */

@@ -61,7 +61,7 @@ SS_API void ss_inputs_finish(ss_inputs *in);
 SS_API size_t ss_inputs_count(const ss_inputs *in);
 SS_API const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i);
 SS_API size_t ss_inputs_note_count(const ss_inputs *in);
-SS_API const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level);
+SS_API const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level);
 /* Open segment j of partition i read-only. */
 SS_API ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
 /* Bytes of segment j of partition i now (0 when it cannot be read). */

@@ -36,7 +36,7 @@ typedef struct ss_record {
     uint8_t legacy_attributes;
     uint32_t legacy_crc;
     bool legacy_crc_valid;
-    int legacy_timestamp_type;
+    enum ss_tstype legacy_timestamp_type;
     /* control records (control batches) */
     int16_t control_version;   /* key version */
     int16_t control_type;      /* -1 when not a control record */
@@ -63,13 +63,11 @@ typedef struct ss_decoder ss_decoder;
 SS_API ss_decoder *ss_decoder_new(size_t max_batch_bytes);
 SS_API void ss_decoder_free(ss_decoder *d);
 
+/* The iteration over one batch's records. The caller holds it (nothing is
+ * allocated per batch; it may be copied to resume from a record later);
+ * what it holds is the library's. */
 typedef struct ss_rec_iter {
-    ss_decoder *d;
-    const ss_batch *b;
-    const uint8_t *p, *end; /* the record bytes (mapping or buffer) */
-    int32_t read, total;    /* records read, records declared (v2) */
-    int64_t legacy_base;    /* absolute offset adjustment for v1 inner messages */
-    bool legacy, legacy_single, done;
+    void *opaque_[8];
 } ss_rec_iter;
 
 /* Prepare to iterate the records of b (decompressing if needed).

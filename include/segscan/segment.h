@@ -28,7 +28,7 @@ typedef struct ss_decoder ss_decoder;
 /* ---- constants -------------------------------------------------------- */
 
 enum ss_codec { SS_CODEC_NONE = 0, SS_CODEC_GZIP = 1, SS_CODEC_SNAPPY = 2, SS_CODEC_LZ4 = 3, SS_CODEC_ZSTD = 4 };
-SS_API const char *ss_codec_name(int codec); /* "none", "gzip", ... or NULL */
+SS_API const char *ss_codec_name(enum ss_codec codec); /* "none", "gzip", ... or NULL */
 
 enum ss_tstype { SS_TS_NONE = -1, SS_TS_CREATE = 0, SS_TS_LOG_APPEND = 1 };
 SS_API const char *ss_tstype_name(int t); /* "NoTimestampType", "CreateTime", "LogAppendTime" */
@@ -55,10 +55,10 @@ typedef struct ss_batch {
     int8_t magic;
     int64_t base_offset; /* legacy: offset of the first inner message */
     int64_t last_offset;
-    int32_t count;      /* recordsCount; -1 for legacy (Kafka's null) */
-    int16_t attributes; /* raw attribute bits (legacy: the attribute byte) */
-    int codec;          /* enum ss_codec, or the raw id when unknown */
-    int timestamp_type; /* enum ss_tstype */
+    int32_t count;       /* recordsCount; -1 for legacy (Kafka's null) */
+    int16_t attributes;  /* raw attribute bits (legacy: the attribute byte) */
+    enum ss_codec codec; /* or the raw id (0..7) when unknown */
+    enum ss_tstype timestamp_type;
     bool transactional, control, has_delete_horizon;
     int64_t delete_horizon_ms;      /* valid when has_delete_horizon */
     int32_t partition_leader_epoch; /* -1 for legacy */

@@ -59,11 +59,11 @@ enum ss_vseverity {
     SS_VSEV_COUNT = 4
 };
 /* "info", "inconsistency", "damage", "error" */
-SS_API const char *ss_vseverity_name(int severity);
+SS_API const char *ss_vseverity_name(enum ss_vseverity severity);
 
 typedef struct ss_vfinding {
-    const char *check;     /* stable name (see ss_vcheck_at) */
-    int severity;          /* enum ss_vseverity */
+    const char *check; /* stable name (see ss_vcheck_at) */
+    enum ss_vseverity severity;
     const char *partition; /* the input partition's name */
     const char *file;      /* path of the file concerned */
     uint64_t position;     /* byte position in that file */
@@ -72,7 +72,7 @@ typedef struct ss_vfinding {
 } ss_vfinding;
 
 /* The checks, for the manual and --help: false past the end. */
-SS_API bool ss_vcheck_at(size_t i, const char **name, int *severity, const char **desc);
+SS_API bool ss_vcheck_at(size_t i, const char **name, enum ss_vseverity *severity, const char **desc);
 
 /* What was checked. ss_verify_partition adds to it. */
 typedef struct ss_vstats {

@@ -78,7 +78,7 @@ static void human_time(ss_out *o, int64_t ms) {
     out_str(o, buf);
 }
 
-static const char *where_text(int kind, int where) {
+static const char *where_text(enum ss_diff_kind kind, enum ss_diff_where where) {
     bool a = kind == SS_DK_ONLY_A;
     switch (where) {
     case SS_DW_BEFORE: return a ? "before B's first offset" : "before A's first offset";
@@ -211,7 +211,7 @@ static void json_side(ss_out *o, const char *k, const ss_diff_side *s) {
 
 /* One side of a listed difference. copies and cause belong to content mode:
  * they follow the mode the pair was compared in, not the one asked for. */
-static void json_rec(ss_out *o, const diff_cli *c, int mode, const char *k, const ss_diff_rec *r) {
+static void json_rec(ss_out *o, const diff_cli *c, enum ss_diff_mode mode, const char *k, const ss_diff_rec *r) {
     out_printf(o, ",\"%s\":", k);
     if (!r->present) {
         out_lit(o, "null");
@@ -313,7 +313,7 @@ static int load_side(const char *path, bool include_temp, ss_inputs **out) {
     if (ss_inputs_add(in, path) != SS_E_OK) rc = EXIT_TROUBLE;
     ss_inputs_finish(in);
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *n = ss_inputs_note(in, i, &level);
         warnx_("%s", n);
     }

@@ -118,7 +118,7 @@ static void on_finding(void *ctx, const ss_vfinding *f) {
 
 static void list_checks(void) {
     const char *name, *desc;
-    int sev;
+    enum ss_vseverity sev;
     for (size_t i = 0; ss_vcheck_at(i, &name, &sev, &desc); i++)
         printf("%-26s %-14s %s\n", name, ss_vseverity_name(sev), desc);
 }
@@ -254,7 +254,7 @@ int cmd_verify(int argc, char **argv) {
     }
     ss_inputs_finish(in);
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *msg = ss_inputs_note(in, i, &level);
         if (level == SS_NOTE_ERROR) unreadable++;
         if (v.json && level == SS_NOTE_ERROR) {

@@ -38,7 +38,8 @@ bool report_write(const struct scan_cli *c, const char *path) {
         kvs(f, n, "last_timestamp", P->has_timestamps ? P->max_timestamp : -1);
         for (int k = 0; k < 8; k++) {
             if (!P->codec_batches[k]) continue;
-            fprintf(f, "%s.codec.%s=%" PRIu64 "\n", n, k < 5 ? ss_codec_name(k) : "unknown", P->codec_batches[k]);
+            fprintf(f, "%s.codec.%s=%" PRIu64 "\n", n, k < 5 ? ss_codec_name((enum ss_codec)k) : "unknown",
+                    P->codec_batches[k]);
         }
         kv(f, n, "duplicate_groups", P->duplicate_groups);
         kv(f, n, "duplicate_records", P->duplicate_records);
@@ -95,7 +96,8 @@ bool report_write(const struct scan_cli *c, const char *path) {
     kv(f, n, "tail_bytes", t->tail_bytes);
     kv(f, n, "skipped_large_batches", t->skipped_large_batches);
     kv(f, n, "copies_in_open_transactions", t->open_copies);
-    for (int k = 1; k < SS_CAUSE_COUNT; k++) fprintf(f, "total.cause.%s=%" PRIu64 "\n", ss_cause_name(k), t->cause[k]);
+    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++)
+        fprintf(f, "total.cause.%s=%" PRIu64 "\n", ss_cause_name(k), t->cause[k]);
     bool ok = !ferror(f);
     if (to_stdout) ok = fflush(f) == 0 && ok;
     else ok = fclose(f) == 0 && ok;

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "segscan/base.h"
 #include "segscan/analyze.h"
+#include "segscan/base.h"
 
 static unsigned long n_checks, n_failed;
 
@@ -580,7 +580,7 @@ static void test_inputs(void) {
     }
     bool noted_delete = false, noted_deleted_file = false, noted_missing = false, noted_future = false;
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *m = ss_inputs_note(in, i, &level);
         if (strstr(m, "orders-4.abc-delete")) noted_delete = true;
         if (strstr(m, "orders-2.abc-future") && strstr(m, "temporar")) noted_future = true;

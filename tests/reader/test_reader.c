@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "analysis/units.h"
-#include "format/walker.h"
 #include "base/reader.h"
 #include "format/walker.h"
 #include "segscan/segscan.h"
@@ -465,7 +464,7 @@ static void test_walker_copy(void) {
         CHECK(memcmp(a, b, (na < nb ? na : nb) * sizeof *a) == 0);
         CHECK(a[0].kind == SS_EV_BATCH && !a[0].crc_valid && a[1].kind == SS_EV_DAMAGE);
         CHECK(win.cap <= SS_COPY_MAX_ENTRY);
-        /* the analysis's reader (anread.c) has its own fast path: the same file, read
+        /* the analysis's reader (analysis/units.c) has its own fast path: the same file, read
          * as one unit, gives the damage the walker gave, through a capped window too */
         an_reader ar;
         CHECK(an_reader_init(&ar, 0, true));

@@ -20,7 +20,7 @@ error of the two must be byte-identical. The cases:
               --by key+value, --bytes hex, windows (--from-offset/--to-offset, --since/--until,
               --producer-id), --include-internal, --across-topics, --top, --fail-on, --report -,
               --local-time (TZ=Asia/Kolkata), --max-memory 64K (spilling), --threads 1, --no-seek,
-              --txn-timeout with --now, --min-bytes
+              --txn-timeout with --now, --min-bytes, --color always
   explain     every directory and .log file: --value-contains, --key, --value-hex (text and
               --json); every partition directory: --offset NAME:0 and NAME:5
   verify      every directory and .log file: text, --json, -q; --list-checks
@@ -102,6 +102,7 @@ def cases(corpus):
         add(['explain', '--json', '--value-contains', 'e', p])
         add(['explain', '--key', 'k1', p])
         add(['explain', '--value-hex', '00', '--json', p])
+        add(['explain', '--color', 'always', '--value-contains', 'a', p])
         add(['verify', p])
         add(['verify', '--json', p])
         add(['verify', '-q', p])
@@ -111,7 +112,7 @@ def cases(corpus):
                ['--top', '2'], ['--fail-on', 'dups,gaps,open-txn'], ['--report', '-'], ['--json', '--report', '-'],
                ['--max-memory', '64K'], ['--threads', '1'], ['--no-seek', '--from-offset', '10'],
                ['--txn-timeout', '1s', '--now', '2035-01-01'], ['--min-bytes', '8'], ['--include-temp'],
-               ['--max-batch-bytes', '2000']]
+               ['--max-batch-bytes', '2000'], ['--color', 'always'], ['-v', '--color', 'always']]
     for d in dirs:
         for c in COMMANDS_ANALYSIS:
             for s in per_dir:

@@ -1,4 +1,4 @@
-/* segscan unit tests - decompression (src/lib/codec.c).
+/* segscan unit tests - decompression (src/lib/format/codec.c).
  *
  * Inputs are made with the codec libraries' own compressors (and by hand for
  * the xerial snappy framing and Kafka's broken LZ4 header checksum), plus a
@@ -333,7 +333,7 @@ static char last_msg[240];
 
 static ss_errkind dec(ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n, size_t max_out,
                       const uint8_t **out, size_t *out_len) {
-    return ss_decompress(c, codec, magic, in, n, max_out, out, out_len, last_msg, sizeof last_msg);
+    return ss_decompress(c, (enum ss_codec)codec, magic, in, n, max_out, out, out_len, last_msg, sizeof last_msg);
 }
 
 static void expect_ok_(int line, ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n,

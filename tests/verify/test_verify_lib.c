@@ -37,7 +37,7 @@ static void cb(void *ctx, const ss_vfinding *f) {
 
 static void test_table(void) {
     const char *name, *desc;
-    int sev;
+    enum ss_vseverity sev;
     size_t n = 0;
     for (size_t i = 0; ss_vcheck_at(i, &name, &sev, &desc); i++, n++) {
         CHECK(name && *name && desc && *desc, "check %zu has no name or description", i);

@@ -15,6 +15,7 @@
 #include <xxh_x86dispatch.h> /* XXH3_* become the run-time dispatched versions */
 #endif
 
+#include "segscan/analyze.h"
 #include "segscan/record.h"
 
 static inline void ss_fp_len(XXH3_state_t *st, int32_t v) {
@@ -36,14 +37,14 @@ static inline void ss_fp_put(XXH128_hash_t h, uint64_t *hi, uint64_t *lo) {
 }
 
 /* st: scratch state for the key+value form. */
-static inline bool ss_fp_record(XXH3_state_t *st, const ss_record *r, int by, uint64_t min_bytes, uint64_t *hi,
+static inline bool ss_fp_record(XXH3_state_t *st, const ss_record *r, enum ss_by by, uint64_t min_bytes, uint64_t *hi,
                                 uint64_t *lo) {
     switch (by) {
-    case 1: /* SS_BY_KEY */
+    case SS_BY_KEY:
         if (r->key_len < 0 || (uint64_t)r->key_len < min_bytes) return false;
         ss_fp_put(XXH3_128bits(r->key, (size_t)r->key_len), hi, lo);
         return true;
-    case 2: /* SS_BY_KEY_VALUE */
+    case SS_BY_KEY_VALUE:
         if (r->value_len < 0 || (uint64_t)r->value_len < min_bytes) return false;
         XXH3_128bits_reset(st);
         ss_fp_len(st, r->key_len);

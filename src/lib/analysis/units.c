@@ -1,5 +1,5 @@
 /* segscan - the reading half of the analysis: a unit of a segment into facts.
- * See anread.h for the design. */
+ * See units.h for the design. */
 #define _GNU_SOURCE 1
 #include <stdint.h>
 #include <stdio.h>
@@ -208,9 +208,11 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     bool field_hash = nopid && b->magic < 2;
     if (nopid && !field_hash && b->timestamp_type != SS_TS_LOG_APPEND)
         e.content = (uint64_t)b->crc << 32 | (uint32_t)b->size;
-    else if (nopid && !field_hash)
-        e.content = XXH3_64bits_withSeed(it.p, (size_t)(it.end - it.p), (uint64_t)b->base_timestamp) ^
+    else if (nopid && !field_hash) {
+        const ss_rec_state *rs = ss_rec_state_of(&it);
+        e.content = XXH3_64bits_withSeed(rs->p, (size_t)(rs->end - rs->p), (uint64_t)b->base_timestamp) ^
                     (uint64_t)(uint32_t)b->count * 0x9E3779B97F4A7C15ULL;
+    }
     if (field_hash) XXH3_64bits_reset(r->st64);
     size_t first = u->rec.n;
     bool want_match = o->match != SS_MATCH_NONE;

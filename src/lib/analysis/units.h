@@ -8,7 +8,7 @@
  * timestamp) and the transaction markers of control batches. Reading depends
  * only on the bytes and on options fixed for the run, never on what other
  * units hold, so units can be read by several threads in any order; the
- * coordinator (analyze.c) then applies their facts strictly in partition and
+ * coordinator (pipeline.c, apply.c) then applies their facts strictly in partition and
  * offset order, which keeps every result identical to a one-thread run.
  *
  * How a unit is read: a fast path copies the segment with pread(2) into a

@@ -3,7 +3,7 @@
  * SS_GROW(v, n, cap, first): room for the item v[n] of an array of `cap` items
  * from malloc, doubling from `first` items; false when memory runs out, with v
  * and cap as they were. v is a pointer lvalue, cap a size_t lvalue.
- * (The analysis's large tables use VEC in anread.h and their own allocator.) */
+ * (The analysis's large tables use VEC in analysis/units.h and their own allocator.) */
 #ifndef SS_GROW_H
 #define SS_GROW_H
 

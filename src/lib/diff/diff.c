@@ -228,11 +228,11 @@ struct ss_diff {
 
 #define MAX_RANGES 1000
 
-const char *ss_diff_mode_name(int mode) {
+const char *ss_diff_mode_name(enum ss_diff_mode mode) {
     return mode == SS_DIFF_OFFSET ? "offset" : mode == SS_DIFF_CONTENT ? "content" : "auto";
 }
 
-const char *ss_diff_kind_name(int kind) {
+const char *ss_diff_kind_name(enum ss_diff_kind kind) {
     switch (kind) {
     case SS_DK_ONLY_A: return "onlyInA";
     case SS_DK_ONLY_B: return "onlyInB";
@@ -254,7 +254,8 @@ void ss_diff_opts_default(ss_diff_opts *o) {
 /* Extend the last range when it is of the same kind and `offset` follows it on
  * its side (the previous record of that side was its end, and offsets go up: a
  * damaged log can go back), else start one. */
-static void add_range(pair_state *ps, int kind, int where, int64_t offset, bool continues) {
+static void add_range(pair_state *ps, enum ss_diff_kind kind, enum ss_diff_where where, int64_t offset,
+                      bool continues) {
     ss_diff_range *last = ps->nranges && !ps->range_dropped ? &ps->ranges[ps->nranges - 1] : NULL;
     if (last && continues && last->kind == kind && last->where == where && offset > last->to) {
         last->to = offset;
@@ -294,8 +295,8 @@ static void fill_rec(ss_diff_rec *d, const ss_record *r, const ss_batch *b, uint
     }
 }
 
-static void add_item(pair_state *ps, const ss_diff_opts *o, int kind, const ss_record *ra, const ss_batch *ba,
-                     const ss_record *rb, const ss_batch *bb) {
+static void add_item(pair_state *ps, const ss_diff_opts *o, enum ss_diff_kind kind, const ss_record *ra,
+                     const ss_batch *ba, const ss_record *rb, const ss_batch *bb) {
     ps->pub.items_total++;
     if (ps->nitems >= o->max_items) return;
     size_t pv = o->preview_bytes;
@@ -390,11 +391,13 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     ss_record ra, rb;
     const ss_batch *ba = NULL, *bb = NULL;
     int ha = pc_next(&ca, &ra, &ba), hb = pc_next(&cb, &rb, &bb);
-    int last_a = 0, last_b = 0; /* kind of the range the previous record of each side went to */
+    /* kind of the range the previous record of each side went to (0: none yet) */
+    enum ss_diff_kind last_a = 0, last_b = 0;
     while (ha || hb) {
         if (ha && (!hb || ra.offset < rb.offset)) {
             /* A holds an offset B does not */
-            int kind, where;
+            enum ss_diff_kind kind;
+            enum ss_diff_where where;
             if (in_damage(&cb, ra.offset)) {
                 kind = SS_DK_ONLY_A, where = SS_DW_DAMAGED;
                 p->only_a++;
@@ -412,7 +415,8 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
             p->a.records++;
             ha = pc_next(&ca, &ra, &ba);
         } else if (hb && (!ha || rb.offset < ra.offset)) {
-            int kind, where;
+            enum ss_diff_kind kind;
+            enum ss_diff_where where;
             if (in_damage(&ca, rb.offset)) {
                 kind = SS_DK_ONLY_B, where = SS_DW_DAMAGED;
                 p->only_b++;
@@ -593,7 +597,7 @@ static bool is_aborted(const aborted_set *s, const ss_batch *b, int64_t offset) 
     return false;
 }
 
-static bool fingerprintable(const ss_record *r, const ss_batch *b, int by) {
+static bool fingerprintable(const ss_record *r, const ss_batch *b, enum ss_by by) {
     if (b->control) return false;
     if (by == SS_BY_KEY) return r->key_len >= 0;
     if (by == SS_BY_VALUE) return r->value_len >= 0;
@@ -788,7 +792,7 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
                             pair_state *ps) {
     const ss_input_partition *pa = ss_inputs_at(A, ia), *pb = ss_inputs_at(B, ib);
     ps->pub.partition = pa->name;
-    int mode = o->mode;
+    enum ss_diff_mode mode = o->mode;
     if (mode == SS_DIFF_AUTO) {
         ps->pub.mode_auto = true;
         bool same_name = strcmp(pa->name, pb->name) == 0 ||

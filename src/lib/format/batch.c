@@ -82,7 +82,7 @@ void ss_decoder_free(ss_decoder *d) {
         }                                                                                                              \
     } while (0)
 
-int ss_rec_fail(ss_rec_iter *it, ss_error *err, ss_errkind kind, const char *fmt, ...) {
+int ss_rec_fail(ss_rec_state *it, ss_error *err, ss_errkind kind, const char *fmt, ...) {
     if (err) {
         va_list ap;
         err->kind = kind;
@@ -375,8 +375,9 @@ ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position
 
 /* ---- records ------------------------------------------------------------- */
 
-ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, ss_error *err) {
-    memset(it, 0, sizeof *it);
+ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *iter, ss_error *err) {
+    ss_rec_state *it = ss_rec_state_of(iter);
+    memset(iter, 0, sizeof *iter);
     it->d = d;
     it->b = b;
     if (b->magic < 2) {
@@ -446,7 +447,7 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, s
     return SS_E_OK;
 }
 
-int ss_rec_legacy_next(ss_rec_iter *it, ss_record *rec, ss_error *err) {
+int ss_rec_legacy_next(ss_rec_state *it, ss_record *rec, ss_error *err) {
     const ss_batch *b = it->b;
     if (it->p >= it->end) {
         it->done = true;

@@ -382,8 +382,8 @@ static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len) {
 
 /* ---- entry point ----------------------------------------------------------- */
 
-ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *src, size_t len, size_t max_out,
-                         const uint8_t **out, size_t *out_len, char *msg, size_t msgsz) {
+ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const uint8_t *src, size_t len,
+                         size_t max_out, const uint8_t **out, size_t *out_len, char *msg, size_t msgsz) {
     out_state o = {c, 0, max_out, max_out == SIZE_MAX ? SIZE_MAX : max_out + 1, msg, msgsz};
     ss_errkind e;
 
@@ -414,7 +414,7 @@ ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *s
     return SS_E_OK;
 }
 
-const char *ss_codec_name(int codec) {
+const char *ss_codec_name(enum ss_codec codec) {
     static const char *const names[] = {"none", "gzip", "snappy", "lz4", "zstd"};
     return codec >= 0 && codec <= 4 ? names[codec] : NULL;
 }

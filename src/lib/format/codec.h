@@ -23,7 +23,7 @@ void ss_codec_ctx_free(ss_codec_ctx *c);
  * the next call. At most max_out bytes are produced: a larger output returns
  * SS_E_TOO_LARGE. Errors: SS_E_DECOMPRESS (corrupt or truncated input),
  * SS_E_BAD_CODEC (unknown id), SS_E_NOMEM. msg gets a short reason. */
-ss_errkind ss_decompress(ss_codec_ctx *c, int codec, int magic, const uint8_t *src, size_t len, size_t max_out,
-                         const uint8_t **out, size_t *out_len, char *msg, size_t msgsz);
+ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const uint8_t *src, size_t len,
+                         size_t max_out, const uint8_t **out, size_t *out_len, char *msg, size_t msgsz);
 
 #endif

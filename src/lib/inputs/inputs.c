@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 
 #include "base/grow.h"
-#include "segscan/inputs.h"
 #include "segscan/files.h"
+#include "segscan/inputs.h"
 
 #define MAX_DEPTH 3
 
@@ -35,7 +35,7 @@ typedef struct part {
 } part;
 
 typedef struct note {
-    int level;
+    enum ss_note_level level;
     char *msg;
 } note;
 
@@ -55,8 +55,9 @@ static char *xstrdup(const char *s) {
     return d;
 }
 
-static void add_note(ss_inputs *in, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_note(ss_inputs *in, int level, const char *fmt, ...) {
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...) {
     char buf[1200];
     va_list ap;
     va_start(ap, fmt);
@@ -104,7 +105,7 @@ void ss_inputs_free(ss_inputs *in) {
 size_t ss_inputs_count(const ss_inputs *in) { return in->nparts; }
 const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i) { return &in->parts[i]->pub; }
 size_t ss_inputs_note_count(const ss_inputs *in) { return in->nnotes; }
-const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level) {
+const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level) {
     if (level) *level = in->notes[i].level;
     return in->notes[i].msg;
 }
