@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -502,7 +503,14 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     return rc;
 }
 
-static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+    /* a directory: its files (a directory named like one of the files below is
+     * that file, which cannot be read: exit 2, as before) */
+    bool file_name =
+        has_suffix(path, ".log") || has_suffix(path, ".checkpoint") || is_index_file(path) || dump_is_text_file(path);
+    struct stat st;
+    if (!file_name && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return dump_directory(path, opt, dec, o);
     if (!opt->json) {
         out_lit(o, "Dumping ");
         out_str(o, path);
@@ -511,6 +519,8 @@ static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *d
     if (!strcmp(path, "-") || has_suffix(path, ".log") || has_suffix(path, ".checkpoint"))
         return dump_log(path, opt, dec, o);
     if (is_index_file(path)) return dump_index_file(path, opt, o);
+    /* a departure from kafka-dump-log.sh, which has no dumper for the text files */
+    if (dump_is_text_file(path)) return dump_text_file(path, opt, o);
     out_flush(o);
     fprintf(stderr, "Ignoring unknown file %s\n", path);
     return EXIT_OK;
@@ -637,7 +647,7 @@ int cmd_dump(int argc, char **argv) {
     ss_out o;
     out_init(&o, stdout);
     int rc = EXIT_OK;
-    for (size_t i = 0; i < nfiles; i++) rc = exit_merge(rc, dump_one(files[i], &opt, dec, &o));
+    for (size_t i = 0; i < nfiles; i++) rc = exit_merge(rc, dump_path(files[i], &opt, dec, &o));
     out_free(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     ss_decoder_free(dec);

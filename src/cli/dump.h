@@ -36,6 +36,7 @@ struct dump_opts {
 
 /* What the dumps of segments and of index files share (dump_common.c). */
 const char *dump_base_name(const char *path);                       /* after the last '/' */
+char *dump_join(const char *dir, const char *name);                 /* dir/name, malloc'd; NULL: no memory */
 void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
 /* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
 typedef struct offset_pairs {
@@ -43,6 +44,18 @@ typedef struct offset_pairs {
     size_t n, cap;
 } offset_pairs;
 void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
+
+/* One PATH of the command line (cmd_dump.c): a file as kafka-dump-log.sh dumps
+ * it (a segment, a KRaft snapshot, an index or snapshot file), a text file
+ * (dump_text.c), or a directory (dump_dir.c). Returns an exit code. */
+int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o);
+/* Every file of a partition directory or log directory, in order (dump_dir.c). */
+int dump_directory(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o);
+/* The text files of a log directory (dump_text.c): their entries, and the
+ * checks verify runs on them (exit 1 when one fails, 3 when Kafka's reader
+ * refuses the file, 2 when it cannot be read). */
+bool dump_is_text_file(const char *path);
+int dump_text_file(const char *path, const struct dump_opts *opt, ss_out *o);
 
 /* Index, time index, transaction index and producer snapshot files
  * (dump_index.c). Returns an exit code. */
