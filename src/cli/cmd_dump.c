@@ -503,7 +503,41 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     return rc;
 }
 
-int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+static int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o);
+
+/* A directory's files in order (dump_dir.c's plan), each dumped as when it is named. */
+static int dump_directory(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+    dump_plan p;
+    int rc = EXIT_OK;
+    if (!dump_dir_plan(path, &p)) {
+        out_flush(o);
+        warnx_("%s: out of memory listing the directory", path);
+        rc = EXIT_TROUBLE;
+    }
+    for (size_t i = 0; i < p.n; i++) {
+        const char *f = p.v[i].path;
+        if (p.v[i].step == DUMP_FILE) {
+            rc = exit_merge(rc, dump_path(f, opt, dec, o));
+            continue;
+        }
+        out_flush(o);
+        switch (p.v[i].step) {
+        case DUMP_UNKNOWN: fprintf(stderr, "Ignoring unknown file %s\n", f); break;
+        case DUMP_TEMPORARY: warnx_("%s: broker temporary skipped (name it to dump it)", f); break;
+        case DUMP_TOO_DEEP: warnx_("%s: more directory levels down than are searched, not dumped", f); break;
+        default:
+            warnx_("%s: cannot read directory: %s", f, strerror(p.v[i].err));
+            rc = exit_merge(rc, EXIT_TROUBLE);
+            break;
+        }
+    }
+    dump_plan_free(&p);
+    return rc;
+}
+
+/* One PATH: a file as kafka-dump-log.sh dumps it (a segment, a KRaft snapshot,
+ * an index or snapshot file), a text file (dump_text.c), or a directory. */
+static int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
     /* a directory: its files (a directory named like one of the files below is
      * that file, which cannot be read: exit 2, as before) */
     bool file_name =

@@ -45,12 +45,26 @@ typedef struct offset_pairs {
 } offset_pairs;
 void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
 
-/* One PATH of the command line (cmd_dump.c): a file as kafka-dump-log.sh dumps
- * it (a segment, a KRaft snapshot, an index or snapshot file), a text file
- * (dump_text.c), or a directory (dump_dir.c). Returns an exit code. */
-int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o);
-/* Every file of a partition directory or log directory, in order (dump_dir.c). */
-int dump_directory(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o);
+/* The files of a partition directory or log directory, in the order they are
+ * dumped (dump_dir.c), and those left out with the reason. */
+enum dump_step {
+    DUMP_FILE,           /* dump it */
+    DUMP_UNKNOWN,        /* "Ignoring unknown file", as kafka-dump-log.sh */
+    DUMP_TEMPORARY,      /* a broker temporary (.deleted, .cleaned, .swap, .tmp; -delete, -stray, -future) */
+    DUMP_TOO_DEEP,       /* a directory more levels down than are searched */
+    DUMP_UNREADABLE_DIR, /* a directory that cannot be listed */
+};
+typedef struct dump_plan {
+    struct dump_plan_item {
+        char *path;
+        enum dump_step step;
+        int err; /* DUMP_UNREADABLE_DIR: errno */
+    } * v;
+    size_t n, cap;
+} dump_plan;
+/* False when memory ran out (the plan holds what was listed). Free with dump_plan_free. */
+bool dump_dir_plan(const char *path, dump_plan *out);
+void dump_plan_free(dump_plan *p);
 /* The text files of a log directory (dump_text.c): their entries, and the
  * checks verify runs on them (exit 1 when one fails, 3 when Kafka's reader
  * refuses the file, 2 when it cannot be read). */

@@ -14,7 +14,8 @@
  *      replication-offset-checkpoint, log-start-offset-checkpoint,
  *      cleaner-offset-checkpoint, meta.properties, .kafka_cleanshutdown).
  *
- * Each file is dumped as when it is named (dump_path). Broker temporaries
+ * The plan lists the files in that order; cmd_dump.c dumps each as when it is
+ * named, and says why the others are left out. Broker temporaries
  * (.deleted, .cleaned, .swap, .tmp files; -delete, -stray, -future
  * directories) are skipped with a note, as the analysis commands skip them
  * (name a file to dump it); other files with "Ignoring unknown file", as
@@ -176,16 +177,35 @@ static int cmp_entry(const void *a, const void *b) {
     return strcmp(x->name, y->name);
 }
 
-static int dump_dir_at(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o, int depth) {
+static bool plan_add(dump_plan *p, char *path, enum dump_step step, int err) {
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 64;
+        struct dump_plan_item *nv = realloc(p->v, nc * sizeof *nv);
+        if (!nv) {
+            free(path);
+            return false;
+        }
+        p->v = nv;
+        p->cap = nc;
+    }
+    p->v[p->n].path = path;
+    p->v[p->n].step = step;
+    p->v[p->n].err = err;
+    p->n++;
+    return true;
+}
+
+static bool plan_dir(dump_plan *p, const char *path, int depth) {
     DIR *d = opendir(path);
     if (!d) {
-        out_flush(o);
-        warnx_("%s: cannot read directory: %s", path, strerror(errno));
-        return EXIT_TROUBLE;
+        size_t n = strlen(path) + 1;
+        char *c = malloc(n);
+        if (c) memcpy(c, path, n);
+        return c && plan_add(p, c, DUMP_UNREADABLE_DIR, errno);
     }
     entry *v = NULL;
     size_t n = 0, cap = 0;
-    int rc = EXIT_OK;
+    bool ok = true;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
@@ -193,7 +213,7 @@ static int dump_dir_at(const char *path, const struct dump_opts *opt, ss_decoder
             size_t nc = cap ? cap * 2 : 64;
             entry *nv = realloc(v, nc * sizeof *nv);
             if (!nv) {
-                rc = EXIT_TROUBLE;
+                ok = false;
                 break;
             }
             v = nv;
@@ -203,50 +223,51 @@ static int dump_dir_at(const char *path, const struct dump_opts *opt, ss_decoder
         size_t len = strlen(de->d_name);
         v[n].name = malloc(len + 1);
         if (!v[n].name) {
-            rc = EXIT_TROUBLE;
+            ok = false;
             break;
         }
         memcpy(v[n].name, de->d_name, len + 1);
         n++;
     }
     closedir(d);
-    if (rc != EXIT_OK) warnx_("%s: out of memory", path);
     for (size_t i = 0; i < n; i++) classify(&v[i], path);
     if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && ok; i++) {
         char *full = dump_join(path, v[i].name);
         if (!full) {
-            rc = exit_merge(rc, EXIT_TROUBLE);
-            continue;
+            ok = false;
+            break;
         }
         switch (v[i].role) {
         case R_DIR:
-            if (depth < MAX_DEPTH) rc = exit_merge(rc, dump_dir_at(full, opt, dec, o, depth + 1));
-            else {
-                out_flush(o);
-                warnx_("%s: more than %d directory levels down, not dumped", full, MAX_DEPTH);
+            if (depth < MAX_DEPTH) {
+                ok = plan_dir(p, full, depth + 1);
+                free(full);
+            } else {
+                ok = plan_add(p, full, DUMP_TOO_DEEP, 0);
             }
             break;
-        case R_TEMPORARY:
-            out_flush(o);
-            warnx_("%s: broker temporary skipped (name it to dump it)", full);
-            break;
-        case R_UNKNOWN:
-            out_flush(o);
-            fprintf(stderr, "Ignoring unknown file %s\n", full);
-            break;
-        default: rc = exit_merge(rc, dump_path(full, opt, dec, o)); break;
+        case R_TEMPORARY: ok = plan_add(p, full, DUMP_TEMPORARY, 0); break;
+        case R_UNKNOWN: ok = plan_add(p, full, DUMP_UNKNOWN, 0); break;
+        default: ok = plan_add(p, full, DUMP_FILE, 0); break;
         }
-        free(full);
     }
     for (size_t i = 0; i < n; i++) {
         free(v[i].name);
         free(v[i].topic);
     }
     free(v);
-    return rc;
+    return ok;
 }
 
-int dump_directory(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
-    return dump_dir_at(path, opt, dec, o, 0);
+bool dump_dir_plan(const char *path, dump_plan *out) {
+    memset(out, 0, sizeof *out);
+    return plan_dir(out, path, 0);
+}
+
+void dump_plan_free(dump_plan *p) {
+    for (size_t i = 0; i < p->n; i++) free(p->v[i].path);
+    free(p->v);
+    p->v = NULL;
+    p->n = p->cap = 0;
 }
