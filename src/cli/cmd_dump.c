@@ -24,6 +24,12 @@ static const char dump_usage[] =
     "Print files of a partition as kafka-dump-log.sh (Kafka 4.0) prints them, or as JSON Lines:\n"
     ".log segments, KRaft .checkpoint snapshots, .index, .timeindex, .txnindex and producer\n"
     ".snapshot files. FILE may be '-' to read one segment from standard input.\n"
+    "Also (kafka-dump-log.sh has no dumper for them) the text files, as parsed entries, checked\n"
+    "as verify checks them: leader-epoch-checkpoint, partition.metadata, quorum-state,\n"
+    "recovery-point-offset-checkpoint, replication-offset-checkpoint, log-start-offset-checkpoint,\n"
+    "cleaner-offset-checkpoint, meta.properties, .kafka_cleanshutdown. FILE may be a partition\n"
+    "or log directory: every file it holds, partitions first, then segments in offset order (each\n"
+    "with its index files), snapshots, text files.\n"
     "\n"
     "  --files A,B,...          files to dump (as kafka-dump-log.sh; may be combined with FILE...)\n"
     "  --deep-iteration         print every record, not only batches\n"
@@ -46,7 +52,8 @@ static const char dump_usage[] =
     "                           a larger batch is reported and skipped\n"
     "  -h, --help               this help\n"
     "\n"
-    "exit codes: 0 clean, 2 a file could not be read, 3 damaged data was met\n";
+    "exit codes: 0 clean, 1 a text file failed a check, 2 a file could not be read, 3 damaged data\n"
+    "was met (a text file Kafka's reader refuses included)\n";
 
 enum {
     OPT_DEEP = 256,
