@@ -78,12 +78,13 @@ static bool digits20(const char *name, int64_t *off) {
 
 /* 20 digits then suf exactly (Kafka's LogFileUtils names); the offset. */
 static bool offset_name(const char *name, const char *suf, int64_t *off) {
-    return strlen(name) == 20 + strlen(suf) && !strcmp(name + 20, suf) && digits20(name, off);
+    size_t n = strlen(name), m = strlen(suf);
+    return n == 20 + m && memcmp(name + 20, suf, m) == 0 && digits20(name, off);
 }
 
 /* <20-digit end offset>-<10-digit epoch>.checkpoint (raft's Snapshots.parse); the end offset. */
 static bool kraft_snapshot_name(const char *name, int64_t *off) {
-    if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || strcmp(name + 31, ".checkpoint") != 0) return false;
+    if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || memcmp(name + 31, ".checkpoint", 11) != 0) return false;
     for (int i = 21; i < 31; i++)
         if (name[i] < '0' || name[i] > '9') return false;
     return digits20(name, off);

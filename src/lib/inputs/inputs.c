@@ -185,7 +185,7 @@ static bool is_known_non_segment(const char *name) {
 static bool is_kraft_snapshot(const char *name, bool *bootstrap) {
     *bootstrap = !strcmp(name, "bootstrap.checkpoint");
     if (*bootstrap) return true;
-    if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || strcmp(name + 31, ".checkpoint") != 0) return false;
+    if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || memcmp(name + 31, ".checkpoint", 11) != 0) return false;
     for (int i = 0; i < 31; i++)
         if (i != 20 && (name[i] < '0' || name[i] > '9')) return false;
     return true;
