@@ -34,8 +34,8 @@ def zigzag(v):
     return (v << 1) ^ (v >> 63)
 
 
-def varint(v):
-    u = zigzag(v) & 0xFFFFFFFFFFFFFFFF
+def uvarint(u):
+    """Unsigned varint (ByteUtils.writeUnsignedVarint)."""
     out = bytearray()
     while True:
         b = u & 0x7F
@@ -45,6 +45,10 @@ def varint(v):
         else:
             out.append(b)
             return bytes(out)
+
+
+def varint(v):
+    return uvarint(zigzag(v) & 0xFFFFFFFFFFFFFFFF)
 
 
 def _bytes_field(b):
@@ -125,18 +129,6 @@ def legacy_v1(offset, key, value, ts=1700000000000, log_append_time=False):
     body = struct.pack('>bbq', 1, 0x08 if log_append_time else 0, ts) + field(key) + field(value)
     msg = struct.pack('>I', zlib.crc32(body) & 0xFFFFFFFF) + body
     return struct.pack('>qi', offset, len(msg)) + msg
-
-
-def uvarint(u):
-    out = bytearray()
-    while True:
-        b = u & 0x7F
-        u >>= 7
-        if u:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
 def producer_ids_record(broker_id, broker_epoch, next_producer_id):

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/paths.h"
 #include "files/javatext.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
@@ -213,17 +214,6 @@ static bool digits20_log(const char *n, int64_t *off) {
     return true;
 }
 
-static char *path_join(const char *dir, const char *name) {
-    size_t a = strlen(dir), b = strlen(name);
-    char *s = malloc(a + b + 2);
-    if (!s) return NULL;
-    memcpy(s, dir, a);
-    size_t k = a;
-    if (a && dir[a - 1] != '/') s[k++] = '/';
-    memcpy(s + k, name, b + 1);
-    return s;
-}
-
 bool ss_log_span_read(const char *dir, ss_log_span *out) {
     memset(out, 0, sizeof *out);
     out->last_epoch = -1;
@@ -244,7 +234,7 @@ bool ss_log_span_read(const char *dir, ss_log_span *out) {
     out->end = lastseg;
     char name[32];
     snprintf(name, sizeof name, "%020" PRId64 ".log", lastseg);
-    char *path = path_join(dir, name);
+    char *path = ss_path_join(dir, name);
     if (!path) return true;
     ss_segment *seg;
     ss_error err;
@@ -256,7 +246,7 @@ bool ss_log_span_read(const char *dir, ss_log_span *out) {
     /* Start at the last entry of the .index that names a batch holding its offset. */
     uint64_t from = 0;
     snprintf(name, sizeof name, "%020" PRId64 ".index", lastseg);
-    char *ipath = path_join(dir, name);
+    char *ipath = ss_path_join(dir, name);
     ss_index *ix = NULL;
     if (ipath && ss_index_open(ipath, SS_INDEX_OFFSET, lastseg, &ix, &err) == SS_E_OK && ix->listed > 0) {
         ss_offset_entry en = ss_index_offset_entry(ix, ix->listed - 1);
@@ -331,7 +321,7 @@ bool ss_log_dir_span(void *arg, const char *topic, int32_t partition, ss_log_spa
     char *name = malloc(tl + 16);
     if (!name) return false;
     snprintf(name, tl + 16, "%s-%" PRId32, topic, partition);
-    char *dir = path_join(s->dir, name);
+    char *dir = ss_path_join(s->dir, name);
     free(name);
     ss_log_span sp;
     bool have = dir && ss_log_span_read(dir, &sp);
