@@ -32,8 +32,10 @@
  * the segments not given and the snapshots), verify_log.c (each .log),
  * verify_files.c (.index, .timeindex, .txnindex, the producer snapshot),
  * verify_state.c (the producer state the log implies), verify_epochs.c (the
- * leader-epoch-checkpoint), checks.c (the checks, findings, shared helpers);
- * verify.h is their shared state.
+ * leader-epoch-checkpoint), verify_text.c (partition.metadata, quorum-state
+ * and the log directories' text files, through the files room's checks),
+ * checks.c (the checks, findings, shared helpers); verify.h is their shared
+ * state.
  */
 #include <dirent.h>
 #include <errno.h>
