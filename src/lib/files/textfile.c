@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
 #include "base/paths.h"
 #include "files/javatext.h"
 #include "segscan/base.h"
@@ -276,17 +275,50 @@ bool ss_log_span_read(const char *dir, ss_log_span *out) {
 }
 
 typedef struct span_slot {
-    char *topic;
+    char *topic; /* NULL: an empty slot */
     int32_t partition;
     bool have;
     ss_log_span span;
 } span_slot;
 
+/* The spans read so far, in an open-addressing table by (topic, partition): the
+ * four offset checkpoints of a log directory name the same partitions. */
 struct ss_log_dir_spans {
     char *dir;
     span_slot *v;
-    size_t n, cap;
+    size_t n, cap; /* cap: a power of two, or 0 */
 };
+
+static uint64_t span_hash(const char *topic, int32_t partition) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)topic; *p; p++) h = (h ^ *p) * 1099511628211ull;
+    h = (h ^ (uint32_t)partition) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+static span_slot *span_find(const ss_log_dir_spans *s, const char *topic, int32_t partition) {
+    if (!s->cap) return NULL;
+    size_t i = (size_t)(span_hash(topic, partition) & (s->cap - 1));
+    while (s->v[i].topic) {
+        if (s->v[i].partition == partition && !strcmp(s->v[i].topic, topic)) return &s->v[i];
+        i = (i + 1) & (s->cap - 1);
+    }
+    return &s->v[i]; /* the empty slot where it goes */
+}
+
+static bool span_grow(ss_log_dir_spans *s) {
+    size_t nc = s->cap ? s->cap * 2 : 64;
+    span_slot *nv = calloc(nc, sizeof *nv);
+    if (!nv) return false;
+    span_slot *old = s->v;
+    size_t oc = s->cap;
+    s->v = nv;
+    s->cap = nc;
+    for (size_t i = 0; i < oc; i++)
+        if (old[i].topic) *span_find(s, old[i].topic, old[i].partition) = old[i];
+    free(old);
+    return true;
+}
 
 ss_log_dir_spans *ss_log_dir_spans_new(const char *log_dir) {
     ss_log_dir_spans *s = calloc(1, sizeof *s);
@@ -303,7 +335,7 @@ ss_log_dir_spans *ss_log_dir_spans_new(const char *log_dir) {
 
 void ss_log_dir_spans_free(ss_log_dir_spans *s) {
     if (!s) return;
-    for (size_t i = 0; i < s->n; i++) free(s->v[i].topic);
+    for (size_t i = 0; i < s->cap; i++) free(s->v[i].topic);
     free(s->v);
     free(s->dir);
     free(s);
@@ -311,11 +343,11 @@ void ss_log_dir_spans_free(ss_log_dir_spans *s) {
 
 bool ss_log_dir_span(void *arg, const char *topic, int32_t partition, ss_log_span *out) {
     ss_log_dir_spans *s = arg;
-    for (size_t i = 0; i < s->n; i++)
-        if (s->v[i].partition == partition && !strcmp(s->v[i].topic, topic)) {
-            *out = s->v[i].span;
-            return s->v[i].have;
-        }
+    span_slot *x = span_find(s, topic, partition);
+    if (x && x->topic) {
+        *out = x->span;
+        return x->have;
+    }
     /* <topic>-<partition>: the directory Kafka names a partition's log by (UnifiedLog.logDirName) */
     size_t tl = strlen(topic);
     char *name = malloc(tl + 16);
@@ -328,17 +360,16 @@ bool ss_log_dir_span(void *arg, const char *topic, int32_t partition, ss_log_spa
     free(dir);
     if (!have) memset(&sp, 0, sizeof sp);
     *out = sp;
-    if (SS_GROW(s->v, s->n, s->cap, 64)) {
-        span_slot *x = &s->v[s->n];
-        x->topic = malloc(tl + 1);
-        if (x->topic) {
-            memcpy(x->topic, topic, tl + 1);
-            x->partition = partition;
-            x->have = have;
-            x->span = sp;
-            s->n++;
-        }
-    }
+    /* kept for the next file's lookups (not kept when memory runs out: read again then) */
+    if ((s->n + 1) * 2 > s->cap && !span_grow(s)) return have;
+    x = span_find(s, topic, partition);
+    x->topic = malloc(tl + 1);
+    if (!x->topic) return have;
+    memcpy(x->topic, topic, tl + 1);
+    x->partition = partition;
+    x->have = have;
+    x->span = sp;
+    s->n++;
     return have;
 }
 
