@@ -311,6 +311,19 @@ static void test_kinds(void) {
     CHECK_EQ_I(ss_text_kind_of("a/00000000000000000000.log"), SS_TEXT_NONE);
     for (int k = 1; k < SS_TEXT_KIND_COUNT; k++) CHECK_EQ_I(ss_text_kind_of(ss_text_kind_name((ss_text_kind)k)), k);
     CHECK(ss_text_kind_in_log_dir(SS_TEXT_META_PROPERTIES) && !ss_text_kind_in_log_dir(SS_TEXT_QUORUM_STATE));
+    /* an empty file: said to be empty where Kafka's message does not say it (partition.metadata:
+     * readLine() returns null), or read as no entries (a checkpoint) */
+    ss_textfile f;
+    ss_error err;
+    CHECK_EQ_I(ss_textfile_parse("", 0, SS_TEXT_PARTITION_METADATA, "/p", &f, &err), SS_E_BAD_CHECKPOINT);
+    CHECK_MSG(strstr(err.msg, ": null (the file is empty)") != NULL, "%s", err.msg);
+    ss_textfile_free(&f);
+    CHECK_EQ_I(ss_textfile_parse("", 0, SS_TEXT_CLEANER_OFFSET, "/c", &f, &err), SS_E_OK);
+    CHECK(f.empty && f.ckpt.n == 0);
+    ss_textfile_free(&f);
+    CHECK_EQ_I(ss_textfile_parse(P("0\n"), SS_TEXT_RECOVERY_POINT, "/c", &f, &err), SS_E_OK);
+    CHECK(f.empty && f.size == 2); /* a version line and no count line: no entries */
+    ss_textfile_free(&f);
 }
 
 /* Every real text file under CORPUS/real reads, and passes its checks against the logs beside it. */

@@ -96,7 +96,21 @@ static bool entry_lines(const char *text, size_t len, ss_textfile *f) {
     return true;
 }
 
+static ss_errkind parse_kind(const char *text, size_t len, ss_text_kind kind, const char *display_path,
+                             ss_textfile *out, ss_error *err);
+
 ss_errkind ss_textfile_parse(const char *text, size_t len, ss_text_kind kind, const char *display_path,
+                             ss_textfile *out, ss_error *err) {
+    ss_errkind k = parse_kind(text, len, kind, display_path, out, err);
+    /* Kafka's message for an empty partition.metadata or quorum-state does not say it is empty */
+    if (k == SS_E_BAD_CHECKPOINT && len == 0 && err) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, " (the file is empty)");
+    }
+    return k;
+}
+
+static ss_errkind parse_kind(const char *text, size_t len, ss_text_kind kind, const char *display_path,
                              ss_textfile *out, ss_error *err) {
     memset(out, 0, sizeof *out);
     out->kind = kind;
