@@ -68,10 +68,11 @@ _segscan() {
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
     fi
     [[ $cmd == coordinator ]] && return
-    # segment and index files, and directories (partition and log directories)
+    # segment and index files, and directories (partition and log directories); for dump also
+    # the text files of a log directory
     local IFS=$'\n'
     if [[ $cmd == dump ]]; then
-        COMPREPLY+=($(compgen -f -X '!*.@(log|index|timeindex|txnindex|snapshot|checkpoint)' -- "$cur"))
+        COMPREPLY+=($(compgen -f -X '!*@(.log|.index|.timeindex|.txnindex|.snapshot|.checkpoint|-checkpoint|partition.metadata|meta.properties|quorum-state|.kafka_cleanshutdown)' -- "$cur"))
     else
         COMPREPLY+=($(compgen -f -X '!*.log' -- "$cur"))
     fi

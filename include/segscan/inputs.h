@@ -74,6 +74,12 @@ SS_API enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i
 SS_API ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
 /* Bytes of segment j of partition i now (0 when it cannot be read). */
 SS_API uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j);
+/* KRaft snapshots of the metadata log (<offset>-<epoch>.checkpoint in a
+ * partition directory, or a .checkpoint given as a PATH, bootstrap.checkpoint
+ * included): not segments of a partition; the analysis reads their
+ * producer-id blocks (ss_pid_blocks_read). Paths as given or found, each file once. */
+SS_API size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in);
+SS_API const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i);
 
 #ifdef __cplusplus
 }

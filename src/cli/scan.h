@@ -35,7 +35,17 @@ struct scan_cli {
     const char **group_ids;
     size_t ngroup_ids;
     struct scan_groups *sg;
+    /* the producer-id blocks of a __cluster_metadata partition or KRaft snapshot among the inputs */
+    const ss_pid_blocks *pid_blocks;
 };
+
+/* A growing string for building sentences: zero-initialise, sb_printf to it, free(p).
+ * Memory running out leaves it shorter. */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* An analysis command (cmd_<name>.c): its name, its --help, and what it prints
  * once the analysis has run. */
@@ -53,6 +63,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv);
 
 /* The transactional.id of a producer id, or NULL. */
 const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
+/* Which broker handed out a producer id (its producer-id block), when the
+ * metadata log is among the inputs: false when it is not. The text, for a
+ * sentence: "handed out by broker 2 (its block [1000, 2000) was allocated at
+ * T, __cluster_metadata-0 offset 38)", or why that is unknown. */
+bool scan_pid_origin(const struct scan_cli *c, int64_t producer_id, sbuf *b);
+/* JSON: ,"producerIdBlock":{...} or null (docs/json.md, session). */
+void scan_json_pid_block(const struct scan_cli *c, int64_t producer_id);
 
 
 /* Colours (SGR escape sequences), for scan_sgr. */
@@ -72,13 +89,6 @@ void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
 /* JSON: ,"name":<bytes> and ,"nameLossy":true when the utf8 rendering replaced bytes */
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len);
 
-/* A growing string for building sentences: zero-initialise, sb_printf to it, free(p).
- * Memory running out leaves it shorter. */
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-} sbuf;
-void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);

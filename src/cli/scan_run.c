@@ -450,6 +450,10 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet) warnx_("__transaction_state: %s", terr.msg);
     }
     c.txn_ids = txn_ids;
+    ss_pid_blocks *pid_blocks = NULL;
+    ss_error perr;
+    if (ss_pid_blocks_read(in, &pid_blocks, &perr) != SS_E_OK && !c.quiet) warnx_("__cluster_metadata: %s", perr.msg);
+    c.pid_blocks = pid_blocks;
     for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {
         warnx_("%s", ss_an_unreadable_at(an, i));
         rc = exit_merge(rc, EXIT_TROUBLE);
@@ -488,6 +492,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     free(c.group_ids);
     out_free(&o);
     ss_txn_ids_free(txn_ids);
+    ss_pid_blocks_free(pid_blocks);
     ss_analysis_free(an);
     ss_inputs_free(in);
     free(match_buf);

@@ -54,10 +54,17 @@ def check(cond, what):
 
 # ---- the validator -----------------------------------------------------------------------------
 
+TEXT_FILES = ('leader-epoch-checkpoint', 'partition.metadata', 'quorum-state', 'recovery-point-offset-checkpoint',
+              'replication-offset-checkpoint', 'log-start-offset-checkpoint', 'cleaner-offset-checkpoint',
+              'meta.properties', '.kafka_cleanshutdown')
+
+
 def file_kind(name):
     for suffix in ('.index', '.timeindex', '.txnindex', '.snapshot'):
         if isinstance(name, str) and name.endswith(suffix):
             return suffix[1:]
+    if isinstance(name, str) and os.path.basename(name) in TEXT_FILES:
+        return 'text'
     return 'log'
 
 
@@ -372,6 +379,14 @@ def build(tmp):
     mkseg.write_partition(os.path.join(tmp, 'groups-b1', 't-0'), {0: mkseg.batch(0, [(None, b'v%d' % i) for i in range(10)],
                                                                            base_ts=T0 - 10)})
     p['groups'] = [os.path.join(tmp, 'groups-b1'), os.path.join(tmp, 'groups-b2')]
+    # text files: a log directory whose checkpoint names a high watermark past the log end offset
+    # (payments-0 of the lab ends at offset 4) and an entry without a partition directory, and a
+    # recovery-point checkpoint whose count is not its lines' (Kafka's reader refuses it)
+    td = os.path.join(tmp, 'textdir')
+    shutil.copytree(lab, os.path.join(td, 'payments-0'))
+    mkseg.write_checkpoint(os.path.join(td, 'replication-offset-checkpoint'), [('payments', 0, 99), ('gone', 1, 5)])
+    open(os.path.join(td, 'recovery-point-offset-checkpoint'), 'w').write('0\n2\npayments 0 1\n')
+    p['textdir'] = td
     return p
 
 
@@ -416,6 +431,18 @@ def corpus_runs(p):
     for f in sorted(glob.glob(os.path.join(CORPUS, 'gen', 'remote-log-metadata', '*', '*.log'))):
         run('dump', ['--remote-log-metadata-decoder', f])
     run('dump', ['--transaction-log-decoder', os.path.join(p['txnstate'], '00000000000000000000.log')])
+    # the text files of the real log directories, built faulty ones, and whole directories
+    texts = sorted(f for f in glob.glob(os.path.join(CORPUS, 'real', '**', '*'), recursive=True)
+                   if os.path.basename(f) in TEXT_FILES)
+    texts += sorted(glob.glob(os.path.join(CORPUS, 'real', '**', '.kafka_cleanshutdown'), recursive=True))
+    for i in range(0, len(texts), 40):
+        run('dump', texts[i:i + 40])
+    run('dump', [os.path.join(p['textdir'], 'replication-offset-checkpoint'),
+                 os.path.join(p['textdir'], 'recovery-point-offset-checkpoint')])
+    run('dump', [p['textdir']])
+    run('dump', [logdirs[0]])
+    run('verify', [p['textdir']])
+    run('producers', [os.path.join(CORPUS, 'real', 'rjmfernandes__flink-on-prem', 'data')])
     run('dump', [os.path.join(p['odd'], '00000000000000000000.log'), p['badsnap'], p['shortsnap'], p['badtxn'],
                  os.path.join(p['logs'], 'missing-0', '00000000000000000000.index'),
                  os.path.join(p['logs'], 'missing-0', '00000000000000000000.snapshot')])
