@@ -60,7 +60,7 @@ static const char *const gpalette[MAX_GROUPS] = {"#000000", "#6b3d00", "#004d40"
  * entities; control characters, C1 controls, bidirectional overrides and malformed bytes as
  * \xNN or \u{...} text, so that no group id or member id can break the markup or reorder what
  * is shown. At most max bytes are written, then "...". */
-static void esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max) {
+static void esc_lines(ss_out *o, const uint8_t *p, size_t n, size_t max, bool lines) {
     size_t i = 0;
     while (i < n) {
         if (i >= max) {
@@ -76,7 +76,8 @@ static void esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max) {
             case '"': out_lit(o, "&quot;"); break;
             case '\'': out_lit(o, "&#39;"); break;
             default:
-                if (b < 0x20 || b == 0x7f) out_printf(o, "\\x%02x", b);
+                if (lines && b == '\n') out_ch(o, '\n');
+                else if (b < 0x20 || b == 0x7f) out_printf(o, "\\x%02x", b);
                 else out_ch(o, (char)b);
             }
             i++;
@@ -107,6 +108,7 @@ static void esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max) {
         i += len;
     }
 }
+static void esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max) { esc_lines(o, p, n, max, false); }
 static void esc(ss_out *o, const char *s) {
     if (s) esc_n(o, (const uint8_t *)s, strlen(s), 256);
 }
@@ -131,7 +133,7 @@ static bool scratch_open(scratch *s) {
 /* what was written since the last take, escaped into o */
 static void scratch_take(scratch *s, ss_out *o, size_t max) {
     out_flush(&s->o);
-    esc_n(o, (const uint8_t *)s->mem, s->memlen, max);
+    esc_lines(o, (const uint8_t *)s->mem, s->memlen, max, true); /* the text printers' own lines */
     rewind(s->f);
     s->memlen = 0;
     if (s->mem) s->mem[0] = 0;
@@ -200,12 +202,15 @@ static void draw_axes(ss_out *o, const axes *a) {
                    "y=\"%.1f\">%" PRId64 "</text>\n",
                    ML, y, W - MR, y, ML - 4, y + 4, off);
     }
+    char prev[64] = "";
     for (int k = 0; k <= 4; k++) {
         int64_t t = a->t0 + (a->t1 - a->t0) * k / 4;
         double x = xs(a, t);
         char ts[64];
         if (a->no_time) snprintf(ts, sizeof ts, "batch %" PRId64, t);
         else tick_time(ts, sizeof ts, t, a->t1 - a->t0 > 86400000);
+        if (!strcmp(ts, prev)) continue; /* a range of a few milliseconds: each label once */
+        snprintf(prev, sizeof prev, "%s", ts);
         const char *anchor = k == 0 ? "start" : k == 4 ? "end" : "middle";
         out_printf(o,
                    "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"xlab\" "
@@ -1053,8 +1058,10 @@ static void chart_axes(page *p, chart *c) {
     if (a->o0 == INT64_MAX) a->o0 = 0, a->o1 = 1;
     if (a->t1 <= a->t0) a->t1 = a->t0 + 1;
     if (a->o1 <= a->o0) a->o1 = a->o0 + 1;
-    /* a little room on the right and at the top */
-    a->t1 += (a->t1 - a->t0) / 50 + 1;
+    /* a little room on each side and at the top, so that no mark sits on an axis */
+    int64_t dt = (a->t1 - a->t0) / 50 + 1;
+    if (!a->no_time && a->t0 >= dt) a->t0 -= dt;
+    a->t1 += dt;
     a->o1 += (a->o1 - a->o0) / 50 + 1;
 }
 
@@ -1508,7 +1515,9 @@ bool html_write(const struct html_src *s, const char *path) {
             break;
         }
         drawn++;
-        out_printf(&o, "<details%s data-kind=\"partition\" data-partition=\"", c->findings ? " open" : "");
+        /* those with findings open; a short page opens every chart */
+        out_printf(&o, "<details%s data-kind=\"partition\" data-partition=\"",
+                   c->findings || pg.nch <= 3 ? " open" : "");
         esc(&o, c->name);
         out_lit(&o, "\"><summary>");
         esc(&o, c->name);
