@@ -1521,12 +1521,18 @@ bool html_write(const struct html_src *s, const char *path) {
         esc(&o, c->name);
         out_lit(&o, "\"><summary>");
         esc(&o, c->name);
-        if (c->tl)
-            out_printf(&o,
-                       " &mdash; %" PRIu64 " records in %" PRIu64 " batches, offsets %" PRId64 "..%" PRId64
-                       ", times by %s",
-                       c->tl->records, c->tl->batches, c->tl->first_offset, c->tl->next_offset - 1,
-                       ss_tl_basis_name(c->tl->basis));
+        /* the analysis's figures (batches that pass their CRC); the chart draws every header read */
+        if (c->an >= 0 && s->an) {
+            const ss_an_partition *P = ss_an_partition_at(s->an, (size_t)c->an);
+            out_printf(&o, " &mdash; %" PRIu64 " %s in %" PRIu64 " %s", P->records,
+                       plural(P->records, "record", "records"), P->batches, plural(P->batches, "batch", "batches"));
+            if (P->batches) out_printf(&o, ", offsets %" PRId64 "..%" PRId64, P->first_offset, P->next_offset - 1);
+        } else if (c->tl) {
+            out_printf(&o, " &mdash; %" PRIu64 " %s in %" PRIu64 " %s, offsets %" PRId64 "..%" PRId64, c->tl->records,
+                       plural(c->tl->records, "record", "records"), c->tl->batches,
+                       plural(c->tl->batches, "batch", "batches"), c->tl->first_offset, c->tl->next_offset - 1);
+        }
+        if (c->tl) out_printf(&o, ", times by %s", ss_tl_basis_name(c->tl->basis));
         if (!c->findings) out_lit(&o, " (nothing to report)");
         out_lit(&o, "</summary>\n");
         chart_svg(&pg, c);
