@@ -1036,9 +1036,8 @@ static int list_all(gcli *c) {
  * builds them one group at a time) */
 static bool groups_html(gcli *c, const ss_inputs *in, ss_timelines *tl, int argc, char **argv, const char *path,
                         int *rc) {
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *mf = open_memstream(&text, &text_len);
+    struct html_capture cap = {0};
+    FILE *mf = html_capture_open(&cap);
     if (mf) {
         ss_out mo, *saved = c->o;
         out_init(&mo, mf);
@@ -1069,12 +1068,13 @@ static bool groups_html(gcli *c, const ss_inputs *in, ss_timelines *tl, int argc
     hs.to_offset = c->go.to_offset;
     hs.group_ids = c->go.groups;
     hs.ngroup_ids = c->go.ngroups;
-    hs.text = text;
-    hs.text_len = text ? text_len : 0;
+    hs.text = cap.buf;
+    hs.text_len = cap.len;
+    hs.text_total = cap.total;
     hs.rc = exit_merge(*rc, c->failed ? EXIT_FINDINGS : EXIT_OK);
     bool ok = html_write(&hs, path);
     ss_findings_free(all);
-    free(text);
+    free(cap.buf);
     return ok;
 }
 

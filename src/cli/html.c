@@ -46,8 +46,6 @@ enum {
 };
 /* the charts stop here (the tables and the text come after) */
 #define CHART_BUDGET (3u * 1024u * 1024u)
-/* the command's text output, at most */
-#define TEXT_BUDGET (700u * 1024u)
 
 static const char *const palette[10] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
                                         "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79"};
@@ -160,6 +158,31 @@ static void tick_time(char *buf, size_t n, int64_t ms, bool days) {
     }
     if (days) snprintf(buf, n, "%.*s %.5s", (int)(t - full), full, t + 1);
     else snprintf(buf, n, "%s", t + 1);
+}
+
+/* ---- the text output, captured --------------------------------------------------------- */
+
+static ssize_t capture_write(void *cookie, const char *p, size_t n) {
+    struct html_capture *c = cookie;
+    c->total += n;
+    if (c->len < HTML_TEXT_MAX) {
+        size_t k = n < HTML_TEXT_MAX - c->len ? n : HTML_TEXT_MAX - c->len;
+        memcpy(c->buf + c->len, p, k);
+        c->len += k;
+    }
+    return (ssize_t)n;
+}
+
+FILE *html_capture_open(struct html_capture *c) {
+    c->buf = malloc(HTML_TEXT_MAX);
+    if (!c->buf) return NULL;
+    cookie_io_functions_t io = {.write = capture_write};
+    FILE *f = fopencookie(c, "w", io);
+    if (!f) {
+        free(c->buf);
+        c->buf = NULL;
+    }
+    return f;
 }
 
 /* ---- a chart's axes ---------------------------------------------------------------------- */
@@ -1459,7 +1482,7 @@ static void text_block(page *p, const char *title) {
     ss_out *o = p->o;
     if (!s->text) return;
     out_printf(o, "<h2>%s</h2>\n<pre data-kind=\"text-output\">", title);
-    size_t n = s->text_len < TEXT_BUDGET ? s->text_len : TEXT_BUDGET;
+    size_t n = s->text_len;
     /* the text printers wrote it for a terminal (escaped already): only the markup's characters */
     for (size_t i = 0; i < n; i++) {
         char ch = s->text[i];
@@ -1469,8 +1492,8 @@ static void text_block(page *p, const char *title) {
         else out_ch(o, ch);
     }
     out_lit(o, "</pre>\n");
-    if (n < s->text_len)
-        out_printf(o, "<p>The first %zu of %zu bytes; the command without --html prints all.</p>\n", n, s->text_len);
+    if (n < s->text_total)
+        out_printf(o, "<p>The first %zu of %zu bytes; the command without --html prints all.</p>\n", n, s->text_total);
 }
 
 bool html_write(const struct html_src *s, const char *path) {

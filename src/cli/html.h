@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "segscan/segscan.h"
 
@@ -27,13 +28,25 @@ struct html_src {
     int64_t producer_id;
     const char *const *group_ids; /* --group */
     size_t ngroup_ids;
-    const char *text; /* the command's text output, shown on the page */
+    const char *text; /* the command's text output, shown on the page (its first text_len bytes) */
     size_t text_len;
-    int rc; /* the exit status */
+    size_t text_total; /* its length */
+    int rc;            /* the exit status */
 };
 
 /* Largest page: charts aggregated into bins and tables cut to their top rows keep it below. */
 #define HTML_MAX_BYTES (5u * 1024u * 1024u)
+
+/* The command's text output for the page, printed into memory: its first HTML_TEXT_MAX bytes are
+ * kept, the others counted (dups of a large input prints far more than a page shows). */
+#define HTML_TEXT_MAX (700u * 1024u)
+struct html_capture {
+    char *buf;
+    size_t len;   /* kept */
+    size_t total; /* written */
+};
+/* A stream writing into c (zero-initialise it); NULL when memory ran out. fclose it, then free(c->buf). */
+FILE *html_capture_open(struct html_capture *c);
 
 /* Write the page to path ('-': standard output); false (after a message) when it cannot be written. */
 bool html_write(const struct html_src *s, const char *path);

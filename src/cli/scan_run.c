@@ -181,9 +181,8 @@ static bool scan_html(struct scan_cli *c, const struct scan_command *cmd, int ar
         }
         hs.tl = own;
     }
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *mf = open_memstream(&text, &text_len);
+    struct html_capture cap = {0};
+    FILE *mf = html_capture_open(&cap);
     if (mf) {
         ss_out mo, *saved = c->out;
         out_init(&mo, mf);
@@ -212,11 +211,12 @@ static bool scan_html(struct scan_cli *c, const struct scan_command *cmd, int ar
     hs.producer_id = c->ao.producer_id;
     hs.group_ids = c->group_ids;
     hs.ngroup_ids = c->ngroup_ids;
-    hs.text = text;
-    hs.text_len = text ? text_len : 0;
+    hs.text = cap.buf;
+    hs.text_len = cap.len;
+    hs.text_total = cap.total;
     hs.rc = rc;
     bool ok = html_write(&hs, c->html);
-    free(text);
+    free(cap.buf);
     ss_timelines_free(own);
     return ok;
 }
