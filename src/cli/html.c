@@ -582,20 +582,31 @@ static void draw_copies(page *p, chart *c) {
     ss_analysis *an = p->s->an;
     ss_out *o = p->o;
     const axes *a = &c->ax;
-    size_t ng = ss_an_group_count(an), drawn = 0, all = 0;
+    size_t ng = ss_an_group_count(an), drawn = 0, all = 0, seen = 0;
     bool explain = !strcmp(p->s->command, "explain");
+    /* more groups than marks: every stride-th group of the partition, so that the marks drawn
+     * spread over the partition (the groups come largest first, then by their original's place) */
+    uint64_t here = ss_an_partition_at(an, (size_t)c->an)->duplicate_groups;
+    size_t stride = explain || here <= MAX_COPIES / 2 ? 1 : (size_t)((here + MAX_COPIES / 2 - 1) / (MAX_COPIES / 2));
     for (size_t g = 0; g < ng; g++) {
         const ss_an_group *G = ss_an_group_at(an, g);
         if (explain && !(p->match_of && p->match_of[g])) continue;
         ss_an_copy orig;
         ss_an_group_copy(an, g, G->original, &orig);
+        size_t in_here = 0;
         for (uint32_t j = 0; j < G->copies; j++) {
             ss_an_copy cp;
             ss_an_group_copy(an, g, j, &cp);
+            if (cp.partition == (uint32_t)c->an && j != G->original) in_here++;
+        }
+        if (!in_here) continue;
+        all += in_here;
+        bool pick = seen++ % stride == 0 && drawn < MAX_COPIES;
+        for (uint32_t j = 0; pick && j < G->copies; j++) {
+            ss_an_copy cp;
+            ss_an_group_copy(an, g, j, &cp);
             if (cp.partition != (uint32_t)c->an) continue;
-            all++;
-            if (drawn >= MAX_COPIES) continue;
-            drawn++;
+            if (j != G->original) drawn++;
             double x = a->no_time ? ML + 8 : xs(a, cp.timestamp), y = ys(a, cp.offset);
             if (j == G->original) {
                 out_printf(
@@ -629,8 +640,8 @@ static void draw_copies(page *p, chart *c) {
         }
     }
     if (all > drawn)
-        out_printf(o, "<text class=\"note\" x=\"%d\" y=\"%d\">%zu of %zu copies drawn</text>\n", ML + 4, MT + 26, drawn,
-                   all);
+        out_printf(o, "<text class=\"note\" x=\"%d\" y=\"%d\">%zu of %zu copies drawn (one group in %zu)</text>\n",
+                   ML + 4, MT + 26, drawn, all, stride);
     /* explain: the matched records */
     size_t nm = ss_an_match_count(an);
     for (size_t i = 0; i < nm; i++) {
