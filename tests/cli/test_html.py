@@ -38,6 +38,7 @@ import coordinator as C  # noqa: E402
 T0 = C.T0
 fails = checks = 0
 TMP = tempfile.mkdtemp(prefix='segscan-html-')
+SCRIPTS = []  # script elements of each page rendered
 
 
 def check(cond, what):
@@ -79,7 +80,8 @@ class Marks(html.parser.HTMLParser):
 
     def __init__(self):
         super().__init__()
-        self.marks, self.external, self.stack, self.csp = [], [], [], None
+        self.marks, self.external, self.stack, self.csp, self.scripts = [], [], [], None, 0
+        self.open = []  # the data-kind elements open: their text is gathered
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -90,12 +92,22 @@ class Marks(html.parser.HTMLParser):
         for k in ('src', 'href'):
             if k in a:
                 self.external.append((tag, k, a[k]))
+        if tag == 'script':
+            self.scripts += 1
         if 'data-kind' in a:
             a['_tag'] = tag
             a['_chart'] = self.stack[-1] if self.stack else None
+            a['_text'] = ''
             self.marks.append(a)
+            self.open.append((tag, a))
+
+    def handle_data(self, data):
+        for _, a in self.open:
+            a['_text'] += data
 
     def handle_endtag(self, tag):
+        if self.open and self.open[-1][0] == tag:
+            self.open.pop()
         if tag == 'details' and self.stack:
             self.stack.pop()
 
@@ -156,6 +168,7 @@ def render(name, args, want_rc=0):
     eq(bad, [], '%s: no console message, nothing blocked by the CSP' % name)
     m = Marks()
     m.feed(dom)
+    SCRIPTS.append(m.scripts)
     eq(m.external, [], '%s: no external resource' % name)
     check(m.csp and "default-src 'none'" in m.csp, '%s: the CSP meta: %r' % (name, m.csp))
     shot = os.path.join(outdir, name + '.png')
@@ -357,6 +370,13 @@ def test_matrix():
     L.append([C.offset_tombstone(g, 'mx', 0)], T0 + 5000)
     L.append([C.offset_commit(g, 'mx', 0, 300, T0 + 6000)], T0 + 6000)
     L.write(os.path.join(d, '__consumer_offsets-%d' % C.coordinator_partition(g)))
+    # a group and a member whose ids hold markup and a right-to-left override: escaped, never markup
+    # (the page must hold no script element and say the override as text)
+    hostile, hm = 'x"><script>alert(1)</script>\u202e', '<b>m</b>'
+    H = C.Log()
+    H.append([C.group_metadata(hostile, 1, T0 + 500, [C.Member(hm, {'mx': [0]})])], T0 + 500)
+    H.append([C.offset_commit(hostile, 'mx', 0, 10, T0 + 1000)], T0 + 1000)
+    H.write(os.path.join(d, '__consumer_offsets-%d' % C.coordinator_partition(hostile)))
     out, at = b'', 0
     for k in range(10):
         out += mkseg.batch(at, [(None, b'mx-%d' % (at + i)) for i in range(100)], base_ts=T0 + 1000 * (k + 1),
@@ -373,11 +393,17 @@ def test_matrix():
                   for x in m if x['data-kind'] in ('redelivered', 'likely', 'skipped')),
            [('redelivered', 'reset', 50, 149, 'true'), ('redelivered', 'rewind', 150, 199, 'true'),
             ('skipped', 'offsets-deleted', 50, 299, 'false')], 'matrix (%s): the bands' % cmd)
-        lines = kind(m, 'committed', 'mx-0')
+        lines = [x for x in kind(m, 'committed', 'mx-0') if x['data-group'] == g]
         # two lines: the offset deletion breaks it; five commits in all
         eq((len(lines), sum(int(x['data-commits']) for x in lines)), (2, 5), 'matrix (%s): committed offset' % cmd)
-        eq([(x['data-member'], int(x['data-generation'])) for x in kind(m, 'owner')], [('mx-a-1', 1)],
-           'matrix (%s): the owner' % cmd)
+        eq(sorted((x['data-group'], x['data-member'], int(x['data-generation'])) for x in kind(m, 'owner')),
+           [(g, 'mx-a-1', 1), ('x"><script>alert(1)</script>\\u{202e}', hm, 1)],
+           'matrix (%s): the owners, the hostile ids as text' % cmd)
+        eq(SCRIPTS[-1], 0, 'matrix (%s): no script element' % cmd)
+        # the owner's title says the ids as they are (the override as \\u{202e}): no markup came of them
+        ht = [x['_text'] for x in kind(m, 'owner') if x['data-member'] == hm]
+        check(len(ht) == 1 and 'to <b>m</b>, group x"><script>alert(1)</script>\\u{202e}' in ht[0],
+              'matrix (%s): the hostile ids in the owner\'s title as text: %r' % (cmd, ht))
 
 
 # ---- 5. an exactly-once application (the corpus's groups-eos) ---------------------------------------
@@ -415,7 +441,10 @@ def test_bins():
     eq(kind(m, 'batch'), [], 'bins: no batch drawn alone')
 
 
+only = os.environ.get('SEGSCAN_HTML_ONLY')   # a scenario's name, to run it alone by hand
 for t in (test_causes, test_damage, test_worked, test_matrix, test_eos, test_bins):
+    if only and only not in t.__name__:
+        continue
     try:
         t()
     except Exception as e:  # a scenario that crashes fails, the others still run
