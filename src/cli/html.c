@@ -830,6 +830,8 @@ static const char css[] =
     ".match{fill:none;stroke:#d50000;stroke-width:3}"
     ".band{fill:#ff7043;fill-opacity:.18}.band.certain{fill-opacity:.35}.band.skipped{fill:#42a5f5}"
     ".band.likely{fill:#ff7043;fill-opacity:.28}"
+    /* explain: the ranges that hold the matched record, outlined */
+    ".band[data-covers-match=\"true\"]{stroke:#d50000;stroke-width:2}"
     ".owner{stroke:#0d47a1;stroke-dasharray:1 3}.olab{fill:#0d47a1;font-size:10px}"
     ".committed{fill:none;stroke-width:2}"
     ".finding{stroke-width:1.5;stroke:#e65100}.fdot{fill:#e65100}.f-handover{stroke:#0d47a1}"
