@@ -441,8 +441,24 @@ def test_bins():
     eq(kind(m, 'batch'), [], 'bins: no batch drawn alone')
 
 
+# ---- 7. what cannot be written, and standard output asked twice: exit 2 (usage or output) ---------
+
+def test_errors():
+    d = os.path.join(root, 'testdata', 'groups-worked')
+    for args, what in ((['scan', '--html', os.path.join(TMP, 'no', 'such', 'dir', 'p.html'), d], 'an unwritable page'),
+                       (['scan', '--json', '--html', '-', d], '--json with --html -'),
+                       (['groups', '--json', '--html', '-', d], 'groups --json with --html -')):
+        p = subprocess.run([segscan] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        eq(p.returncode, 2, '%s: exit code' % what)
+        check(b'--html' in p.stderr, '%s: the message names --html: %r' % (what, p.stderr))
+    # --html -: the page alone on standard output
+    p = subprocess.run([segscan, 'scan', '--html', '-', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    check(p.returncode == 0 and p.stdout.startswith(b'<!DOCTYPE html>') and p.stdout.rstrip().endswith(b'</html>'),
+          '--html -: the page on standard output, nothing else')
+
+
 only = os.environ.get('SEGSCAN_HTML_ONLY')   # a scenario's name, to run it alone by hand
-for t in (test_causes, test_damage, test_worked, test_matrix, test_eos, test_bins):
+for t in (test_causes, test_damage, test_worked, test_matrix, test_eos, test_bins, test_errors):
     if only and only not in t.__name__:
         continue
     try:
