@@ -406,7 +406,7 @@ def test_matrix():
               'matrix (%s): the hostile ids in the owner\'s title as text: %r' % (cmd, ht))
 
 
-# ---- 5. an exactly-once application (the corpus's groups-eos) ---------------------------------------
+# ---- 5. an exactly-once application (the corpus's groups-eos), a KIP-848 group -----------------------
 
 def test_eos():
     d = os.path.join(root, 'testdata', 'corpus', 'gen', 'groups-eos')
@@ -425,6 +425,17 @@ def test_eos():
                                                        45 <= int(x['data-offset']) <= 53) for x in cp),
           'eos: the copies in items-0 are the aborted transactions\' records')
     eq(len(kind(m, 'committed', 'events-0')), 1, 'eos: the group\'s committed offset on events-0')
+
+
+def test_kip848():
+    d = os.path.join(root, 'testdata', 'corpus', 'gen', 'groups-consumer-protocol')
+    m = render('kip848', ['groups', d])
+    # as tests/groups/test_groups.py (the dumplog): a owns items-0 and items-1 from group epoch 1, b
+    # gets items-1 at record 21 (epoch 2) and items-0 at record 36, after a left
+    a, b = 'MHO6rHZuAIjZ9a6tNNsLeg', '_u1ZFAgS1DNn3-IK9UCY2w'
+    for part in ('items-0', 'items-1'):
+        eq([x['data-member'] for x in kind(m, 'owner', part)], [a, b], 'kip848: the owners of %s in turn' % part)
+        eq(len(kind(m, 'committed', part)), 1, 'kip848: the committed offset of %s' % part)
 
 
 # ---- 6. more batches than columns: bins -------------------------------------------------------------
@@ -458,7 +469,7 @@ def test_errors():
 
 
 only = os.environ.get('SEGSCAN_HTML_ONLY')   # a scenario's name, to run it alone by hand
-for t in (test_causes, test_damage, test_worked, test_matrix, test_eos, test_bins, test_errors):
+for t in (test_causes, test_damage, test_worked, test_matrix, test_eos, test_kip848, test_bins, test_errors):
     if only and only not in t.__name__:
         continue
     try:
