@@ -52,6 +52,10 @@ void gs_free(gstrtab *t);
 
 #define GROW32(v, n, cap, first) ((n) < (cap) || grow32_(&(v), &(cap), sizeof *(v), (first)))
 bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first);
+/* the same for the log's large arrays (state.c): freed with g_vfree only */
+#define GVGROW(v, n, cap, first) ((n) < (cap) || gvgrow_(&(v), &(cap), sizeof *(v), (first)))
+bool gvgrow_(void *vp, uint32_t *cap, size_t size, size_t first);
+void g_vfree(void *p);
 
 /* ---- per (group, topic, partition) ---------------------------------------------------------- */
 

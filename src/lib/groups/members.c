@@ -62,7 +62,7 @@ static void group_removed(glog *L, ggroup *g, int64_t time, int64_t offset) {
 }
 
 static ggen *gen_new(glog *L, uint32_t gi, int protocol, int32_t generation, int64_t time, int64_t offset) {
-    if (!GROW32(L->gens, L->ngens, L->gencap, 16)) {
+    if (!GVGROW(L->gens, L->ngens, L->gencap, 16)) {
         L->nomem = true;
         return NULL;
     }
@@ -87,7 +87,7 @@ static ggen *gen_new(glog *L, uint32_t gi, int protocol, int32_t generation, int
 }
 
 static gmem *member_new(glog *L) {
-    if (!GROW32(L->members, L->nmembers, L->memcap, 32)) {
+    if (!GVGROW(L->members, L->nmembers, L->memcap, 32)) {
         L->nomem = true;
         return NULL;
     }
@@ -101,7 +101,7 @@ static gmem *member_new(glog *L) {
 }
 
 static bool ref_push(glog *L, uint32_t x) {
-    if (!GROW32(L->refs.v, L->refs.n, L->refs.cap, 64)) {
+    if (!GVGROW(L->refs.v, L->refs.n, L->refs.cap, 64)) {
         L->nomem = true;
         return false;
     }
@@ -325,7 +325,7 @@ static void record_assignment(glog *L, uint32_t gi, const kmember *k, bool left,
         /* no group epoch read yet (compaction can leave it later in the log) */
         if (!open_epoch(L, gi, -1, time, offset)) return;
     }
-    if (!GROW32(L->assigns, L->nassigns, L->assigncap, 16)) {
+    if (!GVGROW(L->assigns, L->nassigns, L->assigncap, 16)) {
         L->nomem = true;
         return;
     }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <xxhash.h>
 
@@ -119,6 +120,80 @@ bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first) {
     if (!ss_grow_(vp, &c, size, first) || c > UINT32_MAX) return false;
     *cap = (uint32_t)c;
     return true;
+}
+
+/* ---- the log's large arrays ---------------------------------------------------------------------
+ * The arrays that grow with a log's partitions, members and generations double
+ * as they grow. From 64 KiB on such an array is a mapping of its own grown with
+ * mremap: the pages past its last item are never touched, so the doubling's
+ * room costs address space, not memory (from malloc, realloc copies into a new
+ * block, the old one stays in the heap, and the slack is half the array on
+ * average). No huge pages, unlike base/mem.h's an_realloc: a 2 MiB page per
+ * array of each of 50 logs would cost more than the slack. Under the
+ * sanitizers every array comes from malloc (they watch it there). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define GV_MALLOC_ONLY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define GV_MALLOC_ONLY 1
+#endif
+#endif
+#ifndef GV_MALLOC_ONLY
+#define GV_MALLOC_ONLY 0
+#endif
+
+typedef struct gv_hdr {
+    size_t mapped; /* bytes mapped, header included; 0: from malloc */
+    size_t used;   /* bytes asked for */
+} gv_hdr;
+
+#define GV_MAP_MIN ((size_t)64 << 10)
+
+static void *gv_resize(void *p, size_t n) {
+    gv_hdr *h = p ? (gv_hdr *)p - 1 : NULL;
+    size_t need = n + sizeof *h;
+    if (need < n) return NULL;
+    if (GV_MALLOC_ONLY || (need < GV_MAP_MIN && (!h || !h->mapped))) {
+        gv_hdr *nh = realloc(h, need);
+        if (!nh) return NULL;
+        nh->mapped = 0;
+        nh->used = n;
+        return nh + 1;
+    }
+    size_t m = (need + 4095) / 4096 * 4096;
+    void *q;
+    if (h && h->mapped) q = mremap(h, h->mapped, m, MREMAP_MAYMOVE);
+    else {
+        q = mmap(NULL, m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (q != MAP_FAILED && h) {
+            memcpy((gv_hdr *)q + 1, h + 1, h->used);
+            free(h);
+        }
+    }
+    if (q == MAP_FAILED) return NULL;
+    gv_hdr *nh = q;
+    nh->mapped = m;
+    nh->used = n;
+    return nh + 1;
+}
+
+bool gvgrow_(void *vp, uint32_t *cap, size_t size, size_t first) {
+    void *v;
+    memcpy(&v, vp, sizeof v);
+    size_t nc = *cap ? (size_t)*cap * 2 : first;
+    if (nc > UINT32_MAX || nc > SIZE_MAX / size) return false;
+    void *nv = gv_resize(v, nc * size);
+    if (!nv) return false;
+    memcpy(vp, &nv, sizeof nv);
+    *cap = (uint32_t)nc;
+    return true;
+}
+
+void g_vfree(void *p) {
+    if (!p) return;
+    gv_hdr *h = (gv_hdr *)p - 1;
+    if (h->mapped) munmap(h, h->mapped);
+    else free(h);
 }
 
 /* ---- the log's state ---------------------------------------------------------------------------- */
@@ -239,7 +314,7 @@ uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int
         return UINT32_MAX;
     }
     if (*aux) return *aux - 1;
-    if (!GROW32(L->groups, L->ngroups, L->gcap, 16)) {
+    if (!GVGROW(L->groups, L->ngroups, L->gcap, 16)) {
         L->nomem = true;
         return UINT32_MAX;
     }
@@ -296,7 +371,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
         }
         k = (k + 1) & (L->tp_slot_cap - 1);
     }
-    if (!GROW32(L->tps, L->ntps, L->tcap, 64)) {
+    if (!GVGROW(L->tps, L->ntps, L->tcap, 64)) {
         L->nomem = true;
         return UINT32_MAX;
     }
@@ -413,7 +488,7 @@ static gring *ring_of(glog *L, gtp *t) {
         i = L->ring_free - 1;
         L->ring_free = L->rings[i].next_free;
     } else {
-        if (!GROW32(L->rings, L->nrings, L->ringcap, 64)) {
+        if (!GVGROW(L->rings, L->nrings, L->ringcap, 64)) {
             L->nomem = true;
             return NULL;
         }
@@ -448,7 +523,7 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
         }
         g_owner_close(L, tp, time, offset);
     }
-    if (!GROW32(L->owners, L->nowners, L->owncap, 64)) {
+    if (!GVGROW(L->owners, L->nowners, L->owncap, 64)) {
         L->nomem = true;
         return;
     }
