@@ -73,14 +73,25 @@ typedef struct gown {
     uint32_t next;       /* the partition's next owner, index + 1 */
 } gown;
 
-/* the intervals between the current owner's last commits (a partition's commit cadence) */
+/* the intervals between the current owner's last commits (a partition's commit cadence);
+ * how many and where the next goes are in its gtp (ring_n, ring_pos); a free ring's
+ * iv[0] is the next free one's index + 1 */
 #define CADENCE 8
 typedef struct gring {
     uint32_t iv[CADENCE];
-    uint8_t n, pos;
-    uint32_t next_free;
 } gring;
 
+/* What few partitions need (a gtp's ext): transactional commits, offset deletions, and
+ * the events that ask what was committed after them. */
+typedef struct gtpx {
+    uint32_t txn_commits, txn_committed, txn_aborted, txn_open, deletions, pending;
+    uint32_t watch;       /* its last event that asks what was committed after it (+1) */
+    uint32_t oor;         /* its out-of-range event still growing (+1), 0 none */
+    uint32_t del_pending; /* its offsets-deleted event waiting for the next commit (+1) */
+    int64_t run_max;      /* the highest committed offset since the watched event, -1 none */
+} gtpx;
+
+/* 112 bytes: what every partition needs; the rest is in its gtpx, made when needed */
 typedef struct gtp {
     uint32_t group;
     int32_t partition;
@@ -89,17 +100,13 @@ typedef struct gtp {
     int64_t offset, commit_time, record_offset; /* the committed offset (flags & TP_COMMITTED) */
     const char *metadata;
     int32_t leader_epoch;
-    uint32_t flags;
+    uint8_t flags;
+    uint8_t ring_n, ring_pos; /* the current owner's ring: intervals in it, the next one's slot */
     uint64_t commits;
-    uint32_t txn_commits, txn_committed, txn_aborted, txn_open, deletions, pending;
     int64_t first_commit_time, last_commit_time;
-    uint32_t seen;                    /* the classic generation stamp that last assigned it */
     uint32_t owner_first, owner_last; /* gown index + 1, 0: none */
     uint32_t ring;                    /* the current owner's gring index + 1 */
-    uint32_t watch;                   /* its last event that asks what was committed after it (+1) */
-    int64_t run_max;                  /* the highest committed offset since that event, -1 none */
-    uint32_t oor;                     /* its out-of-range event still growing (+1), 0 none */
-    uint32_t del_pending;             /* its offsets-deleted event waiting for the next commit (+1) */
+    uint32_t ext;                     /* its gtpx index + 1, 0: none yet */
     const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
 } gtp;
 
@@ -190,7 +197,6 @@ typedef struct ggroup {
     int64_t first_offset, first_time, last_time;
     uint64_t commits, txn_commits, undecoded;
     uint64_t removed_batch; /* batch number of its last tombstone (a conversion follows in the same batch) */
-    uint32_t stamp;         /* classic generation stamp */
     int32_t open_gen;       /* index of its open KIP-848 epoch, -1 */
 } ggroup;
 
@@ -285,6 +291,9 @@ typedef struct glog {
     uint32_t nowners, owncap;
     gring *rings;
     uint32_t nrings, ringcap, ring_free; /* ring_free: a free ring's index + 1 */
+    gtpx *tpx;
+    uint32_t ntpx, tpxcap;
+    u32_v scratch; /* a record's partitions, sorted (members.c) */
     ggen *gens;
     uint32_t ngens, gencap;
     gmem *members;
@@ -347,7 +356,10 @@ void g_set_tp(const gtp *t, ss_gtp_ref *r);
 const ss_tl_partition *g_tl_of(glog *L, gtp *t);
 /* a commit of a partition, for its owner's cadence */
 void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset);
-int32_t g_ring_median(const gring *r);
+int32_t g_ring_median(const gring *r, unsigned n);
+/* a partition's gtpx: made when missing (NULL when memory ran out), or NULL when it has none */
+gtpx *g_tpx(glog *L, uint32_t tp);
+static inline gtpx *g_tpx_if(const glog *L, const gtp *t) { return t->ext ? &L->tpx[t->ext - 1] : NULL; }
 bool g_u32_push(glog *L, u32_v *v, uint32_t x);
 
 /* decoded messages: the node tree of ss_cdecoded */

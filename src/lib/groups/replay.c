@@ -69,6 +69,8 @@ void glog_free(glog *L) {
     free(L->tp_slots);
     g_vfree(L->owners);
     g_vfree(L->rings);
+    g_vfree(L->tpx);
+    free(L->scratch.v);
     g_vfree(L->gens);
     g_vfree(L->members);
     g_vfree(L->assigns);

@@ -384,7 +384,6 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
     t->offset = t->commit_time = t->record_offset = -1;
     t->leader_epoch = -1;
     t->first_commit_time = t->last_commit_time = -1;
-    t->run_max = -1;
     L->tp_slots[k] = ++L->ntps;
     g_u32_push(L, &L->groups[group].tps, L->ntps - 1);
     return L->ntps - 1;
@@ -446,15 +445,31 @@ gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, in
     g_set_tp(t, &e->e.tp);
     if (watch) {
         uint32_t idx = g->events.n;
-        if (t->watch) {
-            gev *p = &g->events.v[t->watch - 1];
-            p->seg_max = t->run_max;
+        gtpx *x = g_tpx(L, ti);
+        if (!x) return e;
+        if (x->watch) {
+            gev *p = &g->events.v[x->watch - 1];
+            p->seg_max = x->run_max;
             p->next_watch = idx;
         }
-        t->watch = idx;
-        t->run_max = -1;
+        x->watch = idx;
+        x->run_max = -1;
     }
     return e;
+}
+
+gtpx *g_tpx(glog *L, uint32_t tp) {
+    gtp *t = &L->tps[tp];
+    if (t->ext) return &L->tpx[t->ext - 1];
+    if (!GVGROW(L->tpx, L->ntpx, L->tpxcap, 16)) {
+        L->nomem = true;
+        return NULL;
+    }
+    gtpx *x = &L->tpx[L->ntpx];
+    memset(x, 0, sizeof *x);
+    x->run_max = -1;
+    t->ext = ++L->ntpx;
+    return x;
 }
 
 /* ---- owners ------------------------------------------------------------------------------------ */
@@ -465,18 +480,18 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 /* the median of the intervals in a ring (the mean of the middle two when even), -1 when none */
-int32_t g_ring_median(const gring *r) {
-    if (!r || !r->n) return -1;
+int32_t g_ring_median(const gring *r, unsigned n) {
+    if (!r || !n) return -1;
     uint32_t v[CADENCE];
-    memcpy(v, r->iv, r->n * sizeof *v);
-    qsort(v, r->n, sizeof *v, cmp_u32);
-    uint64_t m = r->n % 2 ? v[r->n / 2] : ((uint64_t)v[r->n / 2 - 1] + v[r->n / 2]) / 2;
+    memcpy(v, r->iv, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_u32);
+    uint64_t m = n % 2 ? v[n / 2] : ((uint64_t)v[n / 2 - 1] + v[n / 2]) / 2;
     return m > INT32_MAX ? INT32_MAX : (int32_t)m;
 }
 
 static void ring_release(glog *L, gtp *t) {
     if (!t->ring) return;
-    L->rings[t->ring - 1].next_free = L->ring_free;
+    L->rings[t->ring - 1].iv[0] = L->ring_free;
     L->ring_free = t->ring;
     t->ring = 0;
 }
@@ -486,7 +501,7 @@ static gring *ring_of(glog *L, gtp *t) {
     uint32_t i;
     if (L->ring_free) {
         i = L->ring_free - 1;
-        L->ring_free = L->rings[i].next_free;
+        L->ring_free = L->rings[i].iv[0];
     } else {
         if (!GVGROW(L->rings, L->nrings, L->ringcap, 64)) {
             L->nomem = true;
@@ -496,6 +511,7 @@ static gring *ring_of(glog *L, gtp *t) {
     }
     memset(&L->rings[i], 0, sizeof L->rings[i]);
     t->ring = i + 1;
+    t->ring_n = t->ring_pos = 0;
     return &L->rings[i];
 }
 
@@ -505,9 +521,9 @@ void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
     gown *o = &L->owners[t->owner_last - 1];
     o->to_time = time;
     o->to_offset = offset;
-    o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL);
+    o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL, t->ring_n);
     ring_release(L, t);
-    t->flags &= ~(uint32_t)TP_OPEN_OWNER;
+    t->flags &= (uint8_t)~TP_OPEN_OWNER;
 }
 
 /* member owns tp from this record on (or goes on owning it: the interval grows). */
@@ -561,9 +577,9 @@ void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset) {
         gring *r = ring_of(L, t);
         if (r) {
             int64_t d = ctime - o->last_commit_time;
-            r->iv[r->pos] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-            r->pos = (uint8_t)((r->pos + 1) % CADENCE);
-            if (r->n < CADENCE) r->n++;
+            r->iv[t->ring_pos] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+            t->ring_pos = (uint8_t)((t->ring_pos + 1) % CADENCE);
+            if (t->ring_n < CADENCE) t->ring_n++;
         }
     }
     o->commits++;

@@ -121,11 +121,14 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
         p->metadata_len = p->metadata ? gs_len(p->metadata) : 0;
         p->transactional = t->flags & TP_TXN;
         p->commits = t->commits;
-        p->txn_commits = t->txn_commits;
-        p->txn_committed = t->txn_committed;
-        p->txn_aborted = t->txn_aborted;
-        p->txn_open = t->txn_open;
-        p->deletions = t->deletions;
+        const gtpx *x = g_tpx_if(L, t);
+        if (x) {
+            p->txn_commits = x->txn_commits;
+            p->txn_committed = x->txn_committed;
+            p->txn_aborted = x->txn_aborted;
+            p->txn_open = x->txn_open;
+            p->deletions = x->deletions;
+        }
         p->first_commit_time = t->first_commit_time;
         p->last_commit_time = t->last_commit_time;
         size_t n = 0;
