@@ -52,21 +52,32 @@ void gs_free(gstrtab *t);
 
 #define GROW32(v, n, cap, first) ((n) < (cap) || grow32_(&(v), &(cap), sizeof *(v), (first)))
 bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first);
-/* the same for the log's large arrays (state.c): freed with g_vfree only */
-#define GVGROW(v, n, cap, first) ((n) < (cap) || gvgrow_(&(v), &(cap), sizeof *(v), (first)))
-bool gvgrow_(void *vp, uint32_t *cap, size_t size, size_t first);
+/* the same for log L's large arrays (state.c), their bytes counted in L->in_memory:
+ * freed with g_vfree only */
+#define GVGROW(L, v, n, cap, first) ((n) < (cap) || gvgrow_((L)->in_memory, &(v), &(cap), sizeof *(v), (first)))
+bool gvgrow_(atomic_size_t *acct, void *vp, uint32_t *cap, size_t size, size_t first);
+/* bytes the history allocated (acct: NULL, not counted) */
+static inline void g_count(atomic_size_t *acct, size_t bytes) {
+    if (acct && bytes) atomic_fetch_add(acct, bytes);
+}
 void g_vfree(void *p);
 
 /* ---- per (group, topic, partition) ---------------------------------------------------------- */
 
 enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */ };
 
-/* One ownership of a partition (ss_gowner), linked per partition. */
+/* A record that gave partitions to members or took them away: the time and offset
+ * every ownership it starts or ends shares. */
+typedef struct gpoint {
+    int64_t time, offset;
+} gpoint;
+
+/* One ownership of a partition (ss_gowner), linked per partition: 72 bytes. */
 typedef struct gown {
     const char *member, *instance;
-    int64_t from_time, from_offset, to_time, to_offset;
     int64_t start_committed;                      /* the effective committed offset when it got it */
     int64_t last_commit_time, last_commit_offset; /* its last commit of the partition */
+    uint32_t from, to;                            /* gpoint index + 1 (to: 0 while it owns it) */
     int32_t gen_from, gen_to;
     uint32_t commits;
     int32_t interval_ms; /* median of its last intervals, -1: fewer than 2 commits */
@@ -251,8 +262,8 @@ typedef struct gcommits {
     size_t n, cap;
     gcrec *held; /* transactional commits waiting for their marker */
     size_t nheld, capheld;
-    size_t budget;            /* records all logs may allocate at once; 0: no limit */
-    atomic_size_t *in_memory; /* records all logs have allocated now (shared by the logs) */
+    size_t budget;            /* bytes the history and the kept commits of all logs may take; 0: no limit */
+    atomic_size_t *in_memory; /* bytes they take now (shared by the logs) */
     FILE **runs;              /* sorted runs in temporary files */
     size_t *runlen;
     size_t nruns;
@@ -271,12 +282,15 @@ int64_t gc_hold(struct glog *L, const gcrec *r); /* a transactional one: its hel
 void gc_resolve(struct glog *L, int64_t held, int outcome, bool effective, int64_t effective_time);
 bool gc_finish(struct glog *L); /* open ones resolved, sorted, indexed by group */
 void gc_free(gcommits *c);
+/* a log's commits kept sorted in memory go to a file (the run ends over --max-memory) */
+bool gc_spill_sorted(struct glog *L);
 size_t gc_read(const struct glog *L, size_t first, gcrec *out, size_t n);
 
 /* ---- one __consumer_offsets partition ----------------------------------------------------------- */
 
 typedef struct glog {
     const ss_groups_opts *opts;
+    atomic_size_t *in_memory; /* the bytes of every log's history and kept commits (NULL: not counted) */
     uint32_t input; /* index in the inputs of the copy read */
     int32_t partition;
     gstrtab groups_tab; /* group ids (aux: index + 1) */
@@ -289,6 +303,8 @@ typedef struct glog {
     size_t tp_slot_cap;
     gown *owners;
     uint32_t nowners, owncap;
+    gpoint *points;
+    uint32_t npoints, pointcap;
     gring *rings;
     uint32_t nrings, ringcap, ring_free; /* ring_free: a free ring's index + 1 */
     gtpx *tpx;
@@ -398,6 +414,8 @@ typedef struct glog_slot {
     glog L;
     ss_glog_copy *copies;
     size_t ncopies;
+    atomic_bool done;     /* read: its state is no thread's any more */
+    atomic_bool spilling; /* claimed by the thread that writes its sorted commits out */
 } glog_slot;
 
 /* a group's public view, and its index in its log */
@@ -432,7 +450,7 @@ struct ss_groups {
     gwork *work;
     size_t nwork;
     atomic_size_t next_work;
-    atomic_size_t commits_in_memory; /* room for kept commits all logs have allocated (records) */
+    atomic_size_t in_memory; /* bytes all logs' histories and kept commits have allocated */
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */

@@ -62,7 +62,7 @@ static void group_removed(glog *L, ggroup *g, int64_t time, int64_t offset) {
 }
 
 static ggen *gen_new(glog *L, uint32_t gi, int protocol, int32_t generation, int64_t time, int64_t offset) {
-    if (!GVGROW(L->gens, L->ngens, L->gencap, 16)) {
+    if (!GVGROW(L, L->gens, L->ngens, L->gencap, 16)) {
         L->nomem = true;
         return NULL;
     }
@@ -92,7 +92,7 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 static gmem *member_new(glog *L) {
-    if (!GVGROW(L->members, L->nmembers, L->memcap, 32)) {
+    if (!GVGROW(L, L->members, L->nmembers, L->memcap, 32)) {
         L->nomem = true;
         return NULL;
     }
@@ -106,7 +106,7 @@ static gmem *member_new(glog *L) {
 }
 
 static bool ref_push(glog *L, uint32_t x) {
-    if (!GVGROW(L->refs.v, L->refs.n, L->refs.cap, 64)) {
+    if (!GVGROW(L, L->refs.v, L->refs.n, L->refs.cap, 64)) {
         L->nomem = true;
         return false;
     }
@@ -333,7 +333,7 @@ static void record_assignment(glog *L, uint32_t gi, const kmember *k, bool left,
         /* no group epoch read yet (compaction can leave it later in the log) */
         if (!open_epoch(L, gi, -1, time, offset)) return;
     }
-    if (!GVGROW(L->assigns, L->nassigns, L->assigncap, 16)) {
+    if (!GVGROW(L, L->assigns, L->nassigns, L->assigncap, 16)) {
         L->nomem = true;
         return;
     }

@@ -68,6 +68,7 @@ void glog_free(glog *L) {
     g_vfree(L->tps);
     free(L->tp_slots);
     g_vfree(L->owners);
+    g_vfree(L->points);
     g_vfree(L->rings);
     g_vfree(L->tpx);
     free(L->scratch.v);

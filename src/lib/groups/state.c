@@ -177,7 +177,7 @@ static void *gv_resize(void *p, size_t n) {
     return nh + 1;
 }
 
-bool gvgrow_(void *vp, uint32_t *cap, size_t size, size_t first) {
+bool gvgrow_(atomic_size_t *acct, void *vp, uint32_t *cap, size_t size, size_t first) {
     void *v;
     memcpy(&v, vp, sizeof v);
     size_t nc = *cap ? (size_t)*cap * 2 : first;
@@ -185,6 +185,7 @@ bool gvgrow_(void *vp, uint32_t *cap, size_t size, size_t first) {
     void *nv = gv_resize(v, nc * size);
     if (!nv) return false;
     memcpy(vp, &nv, sizeof nv);
+    g_count(acct, (nc - *cap) * size);
     *cap = (uint32_t)nc;
     return true;
 }
@@ -239,17 +240,24 @@ void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) {
     L->note_levels[L->nnotes++] = level;
 }
 
+/* the bytes of a string table: its arena and its slots */
+static size_t gs_bytes(const gstrtab *t) { return (size_t)t->bytes + t->cap * (sizeof *t->slots + sizeof *t->aux); }
+
 const char *g_intern(glog *L, const uint8_t *s, size_t len) {
+    size_t before = gs_bytes(&L->strs);
     const char *p = gs_intern(&L->strs, s, len, NULL);
+    g_count(L->in_memory, gs_bytes(&L->strs) - before);
     if (!p) L->nomem = true;
     return p;
 }
 
 bool g_u32_push(glog *L, u32_v *v, uint32_t x) {
+    uint32_t cap = v->cap;
     if (!GROW32(v->v, v->n, v->cap, 4)) {
         L->nomem = true;
         return false;
     }
+    g_count(L->in_memory, (size_t)(v->cap - cap) * sizeof *v->v);
     v->v[v->n++] = x;
     return true;
 }
@@ -308,13 +316,15 @@ bool glog_wanted_key(const glog *L, const ss_record *r) {
 
 uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int64_t time) {
     uint32_t *aux;
+    size_t before = gs_bytes(&L->groups_tab);
     const char *s = gs_intern(&L->groups_tab, id, len, &aux);
+    g_count(L->in_memory, gs_bytes(&L->groups_tab) - before);
     if (!s) {
         L->nomem = true;
         return UINT32_MAX;
     }
     if (*aux) return *aux - 1;
-    if (!GVGROW(L->groups, L->ngroups, L->gcap, 16)) {
+    if (!GVGROW(L, L->groups, L->ngroups, L->gcap, 16)) {
         L->nomem = true;
         return UINT32_MAX;
     }
@@ -346,6 +356,7 @@ static bool tp_slots_grow(glog *L) {
         ns[k] = i + 1;
     }
     free(L->tp_slots);
+    g_count(L->in_memory, (nc - L->tp_slot_cap) * sizeof *ns);
     L->tp_slots = ns;
     L->tp_slot_cap = nc;
     return true;
@@ -371,7 +382,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
         }
         k = (k + 1) & (L->tp_slot_cap - 1);
     }
-    if (!GVGROW(L->tps, L->ntps, L->tcap, 64)) {
+    if (!GVGROW(L, L->tps, L->ntps, L->tcap, 64)) {
         L->nomem = true;
         return UINT32_MAX;
     }
@@ -402,10 +413,12 @@ const ss_tl_partition *g_tl_of(glog *L, gtp *t) {
 /* ---- events -------------------------------------------------------------------------------------- */
 
 gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset) {
+    uint32_t cap = g->events.cap;
     if (!GROW32(g->events.v, g->events.n, g->events.cap, 4)) {
         L->nomem = true;
         return NULL;
     }
+    g_count(L->in_memory, (size_t)(g->events.cap - cap) * sizeof *g->events.v);
     gev *e = &g->events.v[g->events.n++];
     memset(e, 0, sizeof *e);
     e->e.kind = kind;
@@ -461,7 +474,7 @@ gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, in
 gtpx *g_tpx(glog *L, uint32_t tp) {
     gtp *t = &L->tps[tp];
     if (t->ext) return &L->tpx[t->ext - 1];
-    if (!GVGROW(L->tpx, L->ntpx, L->tpxcap, 16)) {
+    if (!GVGROW(L, L->tpx, L->ntpx, L->tpxcap, 16)) {
         L->nomem = true;
         return NULL;
     }
@@ -503,7 +516,7 @@ static gring *ring_of(glog *L, gtp *t) {
         i = L->ring_free - 1;
         L->ring_free = L->rings[i].iv[0];
     } else {
-        if (!GVGROW(L->rings, L->nrings, L->ringcap, 64)) {
+        if (!GVGROW(L, L->rings, L->nrings, L->ringcap, 64)) {
             L->nomem = true;
             return NULL;
         }
@@ -515,12 +528,28 @@ static gring *ring_of(glog *L, gtp *t) {
     return &L->rings[i];
 }
 
+/* The point of a record (the last one made, when it is that record's), index + 1; 0 when
+ * memory ran out. */
+static uint32_t point_of(glog *L, int64_t time, int64_t offset) {
+    if (L->npoints) {
+        const gpoint *p = &L->points[L->npoints - 1];
+        if (p->time == time && p->offset == offset) return L->npoints;
+    }
+    if (!GVGROW(L, L->points, L->npoints, L->pointcap, 64)) {
+        L->nomem = true;
+        return 0;
+    }
+    L->points[L->npoints].time = time;
+    L->points[L->npoints].offset = offset;
+    return ++L->npoints;
+}
+
 void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
     gtp *t = &L->tps[tp];
     if (!(t->flags & TP_OPEN_OWNER)) return;
+    uint32_t pt = point_of(L, time, offset);
     gown *o = &L->owners[t->owner_last - 1];
-    o->to_time = time;
-    o->to_offset = offset;
+    o->to = pt;
     o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL, t->ring_n);
     ring_release(L, t);
     t->flags &= (uint8_t)~TP_OPEN_OWNER;
@@ -539,7 +568,8 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
         }
         g_owner_close(L, tp, time, offset);
     }
-    if (!GVGROW(L->owners, L->nowners, L->owncap, 64)) {
+    uint32_t pt = point_of(L, time, offset);
+    if (!GVGROW(L, L->owners, L->nowners, L->owncap, 64)) {
         L->nomem = true;
         return;
     }
@@ -547,9 +577,7 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     memset(o, 0, sizeof *o);
     o->member = member;
     o->instance = instance;
-    o->from_time = time;
-    o->from_offset = offset;
-    o->to_time = o->to_offset = -1;
+    o->from = pt;
     o->gen_from = o->gen_to = gen;
     o->start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
     o->last_commit_time = o->last_commit_offset = -1;
