@@ -94,6 +94,8 @@ typedef struct gtp {
     uint32_t ring;                    /* the current owner's gring index + 1 */
     uint32_t watch;                   /* its last event that asks what was committed after it (+1) */
     int64_t run_max;                  /* the highest committed offset since that event, -1 none */
+    int64_t reader_max;               /* the highest offset a reader committed (a member, a transaction, or any
+                                         commit of a group without membership records), -1 none */
     uint32_t oor;                     /* its out-of-range event still growing (+1), 0 none */
     uint32_t del_pending;             /* its offsets-deleted event waiting for the next commit (+1) */
     const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
