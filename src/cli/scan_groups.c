@@ -105,9 +105,16 @@ static int cmp_by_time(const void *a, const void *b) {
 }
 
 /* a finding that can make a consumer read records again: a copy written after it may come of that */
+/* a finding after which a consumer may have read its input again: one with records delivered
+ * again (possibly), or a handover where auto.offset.reset decided (earliest reads everything
+ * again); not a handover with nothing to deliver twice, nor a deletion or reset that only
+ * skipped records */
 static bool moves_consumers(const ss_finding *x) {
-    return x->kind == SS_FK_HANDOVER || x->kind == SS_FK_REWIND || x->kind == SS_FK_RESET ||
-           x->kind == SS_FK_OFFSETS_DELETED;
+    if (x->kind != SS_FK_HANDOVER && x->kind != SS_FK_REWIND && x->kind != SS_FK_RESET &&
+        x->kind != SS_FK_OFFSETS_DELETED)
+        return false;
+    if (x->redelivered.set) return true;
+    return x->kind == SS_FK_HANDOVER && x->resumed_offset < 0;
 }
 
 int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
@@ -444,7 +451,10 @@ void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp) {
             out_i64(o, x->time);
             out_kv_bool(o, "certain", r->certain);
             out_json_key(o, "what");
-            out_json_cstr(o, r == &x->skipped ? "skipped" : r == &x->likely ? "likelyRedelivered" : "redelivered");
+            out_json_cstr(o, r == &x->skipped        ? "skipped"
+                             : r == &x->likely       ? "likelyRedelivered"
+                             : r == &x->certain_part ? "certainRedelivered"
+                                                     : "redelivered");
             gf_json_range(o, "range", r);
             out_ch(o, '}');
         }
@@ -520,7 +530,10 @@ void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         gf_tp_text(o, &l->tp);
         out_printf(o, " to %" PRId64 " (the same producer id and epoch, between the same markers); ", l->commit_offset);
         if (l->kind == SS_FK_ABORTED_COMMIT)
-            out_printf(o, "aborted at %s: its input was read again by a later transaction\n", t);
+            out_printf(o,
+                       "aborted at %s: its input is read again if the application rewinds to the committed offset "
+                       "(Kafka Streams and Kafka's exactly-once example do)\n",
+                       t);
         else out_printf(o, "no marker yet (its commit at %s)\n", t);
     }
     if (cp->cause != SS_CAUSE_NEW_SESSION && cp->cause != SS_CAUSE_SAME_SESSION) return;
@@ -541,7 +554,7 @@ void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
         out_printf(o, " at %s, between the two copies' times", t);
         if (x->kind == SS_FK_HANDOVER && x->resumed_offset >= 0)
-            out_printf(o, " (resumed at %" PRId64 "%s)", x->resumed_offset, x->clean == 1 ? ", clean" : ", unclean");
+            out_printf(o, " (resumed at %" PRId64 ", %s)", x->resumed_offset, gf_clean_word(x));
         out_str(o, ": a consumer that read its input again would write it again; a coincidence, not a proof\n");
     }
     if (more) out_printf(o, "%s    and %zu more\n", indent, more);
