@@ -175,7 +175,9 @@ typedef struct ss_gowner {
     int64_t to_time, to_offset;             /* record that took it away; -1: still owned at the end */
     int32_t generation_from, generation_to; /* classic generations / KIP-848 member epochs */
     int64_t start_committed;                /* the effective committed offset when it got the partition (where a
-                                    consumer resumes, ConsumerCoordinator.onJoinComplete -> OffsetFetch); -1 none */
+                                    consumer resumes, ConsumerCoordinator.onJoinComplete -> OffsetFetch; with a
+                                    transactional commit pending then, what its marker left: the OffsetFetch asks
+                                    for stable offsets, KIP-447); -1 none */
     uint64_t commits;                       /* commits of the partition while it owned it (attributed to it);
                                                one while nobody owned it (a cooperative revocation's, from
                                                onPartitionsRevoked) counts for its last owner */

@@ -1106,10 +1106,41 @@ def test_no_coincidence():
     eq(co, [[]], 'cu: no coincidence in the JSON (the new-session copy)')
 
 
+def test_pending_at_handover():
+    """'pend' (producer id 4343, transaction version 1): pend-a commits pin-0 20 in a transaction
+    (COMMIT +1.05 s), then 40 in the next (its TxnOffsetCommit at +2.01 s); generation 2 gives
+    pin-0 to pend-b at +2.02 s, before that transaction's COMMIT marker (+2.1 s). pend-b's
+    OffsetFetch asks for stable offsets (ConsumerCoordinator.sendOffsetFetchRequest builds
+    OffsetFetchRequest with requireStable true) and gets UNSTABLE_OFFSET_COMMIT while the commit of
+    40 is pending (KIP-447): it resumes at 40, not 20. pin-0: 10 records every 0.1 s, 0..79 by
+    +0.8 s, all present at the handover."""
+    d = scenario('pending_at_handover')
+    if not d:
+        return
+    g, pid = 'pend', 4343
+    data(d, 'pin', 0, [(10, T0 + 100 * (k + 1)) for k in range(8)])
+    L, o = C.Log(), C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('pend-a', {'pin': [0]})])], T0 + 50)
+    o.append([(None, b'out')] * 5, T0 + 1000, pid=pid, epoch=0, transactional=True)
+    L.append([C.offset_commit(g, 'pin', 0, 20, T0 + 1010)], T0 + 1010, pid=pid, epoch=0, transactional=True)
+    o.marker(pid, 0, True, T0 + 1050)
+    L.marker(pid, 0, True, T0 + 1050)
+    o.append([(None, b'out')] * 5, T0 + 2000, pid=pid, epoch=0, transactional=True)
+    L.append([C.offset_commit(g, 'pin', 0, 40, T0 + 2010)], T0 + 2010, pid=pid, epoch=0, transactional=True)
+    L.append([C.group_metadata(g, 2, T0 + 2020, [C.Member('pend-b', {'pin': [0]})])], T0 + 2020)
+    o.marker(pid, 0, True, T0 + 2100)
+    L.marker(pid, 0, True, T0 + 2100)
+    L.write(co_dir(d, g))
+    o.write(os.path.join(d, 'pout-0'))
+    h = one(findings([d], g, 'handover'), 'pend handover')
+    eq((h.get('resumedOffset'), rng(h.get('redelivered'))), (40, (40, 79, 40, False)),
+       'pend: resumed where the pending commit\'s marker left the committed offset')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
-          test_kip360, test_clean_unknown, test_no_coincidence):
+          test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

@@ -55,7 +55,9 @@ bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first);
 
 /* ---- per (group, topic, partition) ---------------------------------------------------------- */
 
-enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */ };
+/* TP_START_PENDING: its open owner got it while a transactional commit of it was pending (the
+ * owner's start_committed is what the commit's marker leaves) */
+enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */, TP_START_PENDING = 16 };
 
 /* One ownership of a partition (ss_gowner), linked per partition. */
 typedef struct gown {

@@ -232,7 +232,9 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
                 }
             t->pending = 0;
         }
-        t->flags &= ~(uint32_t)(TP_COMMITTED | TP_TXN);
+        if ((t->flags & TP_START_PENDING) && (t->flags & TP_OPEN_OWNER))
+            L->owners[t->owner_last - 1].start_committed = -1; /* stable now, and nothing committed */
+        t->flags &= ~(uint32_t)(TP_COMMITTED | TP_TXN | TP_START_PENDING);
         t->offset = -1;
         t->deletions++;
         t->oor = 0;
@@ -390,6 +392,13 @@ void glog_marker(glog *L, const ss_batch *b, const ss_record *r) {
         }
         if (pe->held >= 0)
             gc_resolve(L, pe->held, commit ? SS_GOUT_COMMITTED : SS_GOUT_ABORTED, effective, effective ? mtime : -1);
+        t = &L->tps[pe->tp];
+        if ((t->flags & TP_START_PENDING) && !t->pending) {
+            /* its owner's OffsetFetch is answered now: the committed offset the marker left */
+            t->flags &= ~(uint32_t)TP_START_PENDING;
+            if (t->flags & TP_OPEN_OWNER)
+                L->owners[t->owner_last - 1].start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
+        }
     }
     p->n = 0;
     p->open = false;

@@ -432,7 +432,7 @@ void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
     o->to_offset = offset;
     o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL);
     ring_release(L, t);
-    t->flags &= ~(uint32_t)TP_OPEN_OWNER;
+    t->flags &= ~(uint32_t)(TP_OPEN_OWNER | TP_START_PENDING);
 }
 
 /* member owns tp from this record on (or goes on owning it: the interval grows). */
@@ -461,6 +461,11 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     o->to_time = o->to_offset = -1;
     o->gen_from = o->gen_to = gen;
     o->start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
+    /* a transactional commit pending: the consumer's OffsetFetch asks for stable offsets
+     * (ConsumerCoordinator.sendOffsetFetchRequest: requireStable true) and gets
+     * UNSTABLE_OFFSET_COMMIT until the marker; it resumes from what the marker leaves */
+    if (t->pending) t->flags |= TP_START_PENDING;
+    else t->flags &= ~(uint32_t)TP_START_PENDING;
     o->last_commit_time = o->last_commit_offset = -1;
     o->interval_ms = -1;
     if (t->owner_last) L->owners[t->owner_last - 1].next = L->nowners;
