@@ -141,6 +141,10 @@ typedef struct ss_finding {
     int clean;                    /* 1: its last commit lay within one interval of losing the partition;
                                        0: it had stopped committing; -1 unknown (fewer than two commits) */
     bool caught_up;               /* nothing present at the handover lay at or above the resumed offset */
+    bool shared;                  /* the same record gave the partition to both (two members assigned it in one
+                                     generation): not a handover from one to the other, no judgement made */
+    enum ss_goutcome last_commit_outcome; /* its last commit: SS_GOUT_ABORTED / SS_GOUT_OPEN when a transactional
+                                             one that never became the committed offset, else 0 */
     /* rewind, reset */
     int64_t from_offset, to_offset; /* the committed offset before and after */
     /* offsets-deleted */

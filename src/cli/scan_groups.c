@@ -114,7 +114,7 @@ static bool moves_consumers(const ss_finding *x) {
         x->kind != SS_FK_OFFSETS_DELETED)
         return false;
     if (x->redelivered.set) return true;
-    return x->kind == SS_FK_HANDOVER && x->resumed_offset < 0;
+    return x->kind == SS_FK_HANDOVER && x->resumed_offset < 0 && !x->shared;
 }
 
 int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
@@ -229,6 +229,7 @@ static uint64_t range_count(const ss_frange *r) {
 static void sum_add(gsum *s, const ss_finding *x) {
     switch (x->kind) {
     case SS_FK_HANDOVER:
+        if (x->shared) break; /* a note: two members given it by one record */
         s->handovers++;
         if (x->clean == 0) s->unclean++;
         break;

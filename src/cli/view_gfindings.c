@@ -110,6 +110,15 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
         owner_text(o, x->new_owner, x->new_instance);
         if (x->same_instance)
             out_str(o, " (the same group.instance.id under a new member id: a static member came back)");
+        if (x->shared) {
+            out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+            out_printf(o,
+                       "%s    note: the same record assigned the partition to both (two members in one generation: a "
+                       "faulty or custom assignor); not a handover from one to the other, and which of them read "
+                       "what is not in the log\n",
+                       indent);
+            return;
+        }
         if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
         else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
         out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
@@ -118,8 +127,15 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
             out_str(o, "no commit of the partition while it owned it (not clean)");
         } else {
             tstr(t2, sizeof t2, x->previous_last_commit);
-            out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 ")", x->previous_commits,
-                       plural(x->previous_commits, "commit", "commits"), t2, x->previous_last_offset);
+            out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 "%s)", x->previous_commits,
+                       plural(x->previous_commits, "commit", "commits"), t2, x->previous_last_offset,
+                       x->last_commit_outcome == SS_GOUT_ABORTED
+                           ? ", in a transaction that aborted: never the committed offset, though the owner was at "
+                             "work then"
+                       : x->last_commit_outcome == SS_GOUT_OPEN
+                           ? ", in a transaction still open: not the committed offset, though the owner was at work "
+                             "then"
+                           : "");
             if (x->commit_interval_ms >= 0) out_printf(o, ", every %" PRId64 " ms (median)", x->commit_interval_ms);
             if (x->clean == 1) out_str(o, "; it went on committing until it lost the partition (clean)");
             else if (x->clean == 0) {
@@ -466,10 +482,20 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         out_kv_bool(o, "sameInstance", x->same_instance);
         out_kv_opt(o, "previousOwnerUntil", x->previous_until);
         out_json_key(o, "previousOwnerLastCommit");
-        if (x->previous_last_commit < 0) out_str(o, "null");
-        else
-            out_printf(o, "{\"time\":%" PRId64 ",\"offset\":%" PRId64 "}", x->previous_last_commit,
-                       x->previous_last_offset);
+        if (!x->previous_commits) {
+            out_str(o, "null");
+        } else {
+            out_str(o, "{\"time\":");
+            if (x->previous_last_commit < 0) out_str(o, "null");
+            else out_i64(o, x->previous_last_commit);
+            out_printf(o, ",\"offset\":%" PRId64, x->previous_last_offset);
+            out_json_key(o, "outcome");
+            if (x->last_commit_outcome == SS_GOUT_ABORTED || x->last_commit_outcome == SS_GOUT_OPEN)
+                out_json_cstr(o, ss_goutcome_name(x->last_commit_outcome));
+            else out_str(o, "null");
+            out_ch(o, '}');
+        }
+        out_kv_bool(o, "sharedAssignment", x->shared);
         out_kv_u64(o, "previousOwnerCommits", x->previous_commits);
         out_kv_opt(o, "commitIntervalMs", x->commit_interval_ms);
         out_json_key(o, "clean");

@@ -161,7 +161,7 @@ def test_eager():
         # A's commits while it owned orders-0: +1.5, +2.5, +3.5, +4.5 s: intervals 1000 ms;
         # it lost the partition at +7.2 s, 2.7 s after its last commit: it had stopped (not clean)
         eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'), h.get('commitIntervalMs'), h.get('clean')),
-           (4, {'time': T0 + 4500, 'offset': 40}, 1000, False), 'eager %s: the previous owner' % name)
+           (4, {'time': T0 + 4500, 'offset': 40, 'outcome': None}, 1000, False), 'eager %s: the previous owner' % name)
         eq(h.get('timeBasis'), 'LogAppendTime' if lat else 'CreateTime', 'eager %s: basis' % name)
         # present at +7.2 s: the batches appended at +1 .. +7 s, offsets 0..69 (70 is the first
         # offset not present): possibly twice 40..69, 30 records
@@ -214,7 +214,7 @@ def test_cooperative():
     # came after it lost the partition: it went on committing (clean)
     eq((h.get('resumedOffset'), h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'),
         h.get('commitIntervalMs'), h.get('clean')),
-       (40, 4, {'time': T0 + 4100, 'offset': 40}, 1000, True), 'coop: resumed, the previous owner, clean')
+       (40, 4, {'time': T0 + 4100, 'offset': 40, 'outcome': None}, 1000, True), 'coop: resumed, the previous owner, clean')
     # present at +4.6 s: batches +1 .. +4 s, offsets 0..39: all below 40
     eq((h.get('caughtUp'), h.get('redelivered'), h.get('likelyRedelivered')), (True, None, None),
        'coop: nothing to deliver twice')
@@ -398,7 +398,7 @@ def test_rewind_reset():
        'rs: the handover after the reset')
     # the admin's commit of 50 in the empty group is not rs-a's (an empty group takes only commits
     # without a generation: ClassicGroup.validateOffsetCommit): rs-a committed twice, last 200 at +3 s
-    eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit')), (2, {'time': T0 + 3000, 'offset': 200}),
+    eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit')), (2, {'time': T0 + 3000, 'offset': 200, 'outcome': None}),
        'rs: the reset is not the previous owner\'s commit')
     # --fail-on rewind: a rewind (or reset) is listed: exit 1
     rc, _, _ = run(['--fail-on', 'rewind', d])
@@ -962,7 +962,7 @@ def test_reset_not_owner():
     h = one(findings([d], g, 'handover'), 'rsx handover')
     eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'), h.get('commitIntervalMs'), h.get('clean'),
         rng(h.get('redelivered')), rng(h.get('likelyRedelivered'))),
-       (2, {'time': T0 + 3000, 'offset': 200}, 1000, False, (50, 999, 950, False), (50, 399, 350, False)),
+       (2, {'time': T0 + 3000, 'offset': 200, 'outcome': None}, 1000, False, (50, 999, 950, False), (50, 399, 350, False)),
        'rsx: the admin\'s reset is not the previous owner\'s last commit')
     # the reset 200 -> 50: rs-a committed 200 itself (readBound 200; present when it did: 0..299),
     # and B committed 1100 since: 50..199 certainly again
@@ -1137,10 +1137,52 @@ def test_pending_at_handover():
        'pend: resumed where the pending commit\'s marker left the committed offset')
 
 
+def test_odd_commits():
+    """'odd': generation 1 gives x-0 to both od-m1 and od-m2 (one GroupMetadata record: a faulty or
+    custom assignor) and x-1 to od-m1, which commits x-1 7 with commitTimestamp -1; generation 2
+    (+3 s) gives both to od-m3. The shared assignment is a note, not a handover (no range, clean
+    unknown, not counted); od-m1's last commit of x-1 is offset 7 though it has no time (it showed
+    'offset -1'). No data partitions."""
+    d = scenario('odd_commits')
+    if not d:
+        return
+    g = 'odd'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('od-m1', {'x': [0, 1]}), C.Member('od-m2', {'x': [0]})])],
+             T0 + 100)
+    L.append([C.offset_commit(g, 'x', 1, 7, -1)], -1)
+    L.append([C.group_metadata(g, 2, T0 + 3000, [C.Member('od-m3', {'x': [0, 1]})])], T0 + 3000)
+    L.write(co_dir(d, g))
+    fs = findings([d], g, 'handover')
+    eq([(f['partition'], f['previousOwner']['memberId'], f['newOwner']['memberId'], f['sharedAssignment'],
+         f['clean'], f['previousOwnerLastCommit'], rng(f['redelivered'])) for f in fs],
+       [(0, 'od-m1', 'od-m2', True, None, None, None),
+        (0, 'od-m2', 'od-m3', False, False, None, None),
+        (1, 'od-m1', 'od-m3', False, None, {'time': None, 'offset': 7, 'outcome': None}, (7, None, None, False))],
+       'odd: the shared assignment a note; a commit without a time keeps its offset')
+    rc, out, _ = run_cmd(['groups', d])
+    check('the last at - (offset 7)' in out and 'note: the same record assigned the partition to both' in out,
+          'odd: text:\n' + out)
+
+
+def test_eos_last_aborted():
+    """The corpus's groups-eos: shop-eos's first instance's last commit of events-0 (offset 40 at
+    22:13:22.535Z) was in a transaction that aborted; the handover says so (it gave it as a plain
+    last commit)."""
+    if only and only not in 'eos_last_aborted':
+        return
+    corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'testdata', 'corpus', 'gen',
+                          'groups-eos')
+    h = one(findings([corpus], 'shop-eos', 'handover'), 'shop-eos handover')
+    eq((h.get('resumedOffset'), h.get('previousOwnerLastCommit')),
+       (32, {'time': T0 + 2535, 'offset': 40, 'outcome': 'aborted'}), 'groups-eos: the last commit was aborted')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
-          test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover):
+          test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
+          test_odd_commits, test_eos_last_aborted):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

@@ -138,11 +138,14 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
          * ownerships in a row */
         uint64_t commits = 0;
         int64_t last = -1, last_offset = -1, interval = -1;
+        bool have_last = false;
         for (size_t k = j; k-- > 0;) {
             const ss_gowner *q = &p->owners[k];
             if (!same_str(q->member_id, q->member_id_len, prev->member_id, prev->member_id_len)) break;
             commits += q->commits;
-            if (last < 0 && q->last_commit_time >= 0) {
+            /* its latest ownership with a commit (a commit's time may be -1: taken by its count) */
+            if (!have_last && q->commits) {
+                have_last = true;
                 last = q->last_commit_time;
                 last_offset = q->last_commit_offset;
             }
@@ -150,6 +153,22 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         }
         ss_finding *x = add(F, SS_FK_HANDOVER, gi, grp, &p->tp, tl);
         if (!x) return;
+        /* the same record gave the partition to both (two members assigned it in one generation:
+         * a faulty or custom assignor): no handover from one to the other, a note */
+        if (o->from_offset == prev->from_offset && o->from_time == prev->from_time) x->shared = true;
+        /* its last commit, a transactional one whose transaction aborted (or is still open): never
+         * the committed offset, though it shows the owner at work then */
+        if (have_last && last_offset >= 0)
+            for (size_t k = 0; k < grp->nevents; k++) {
+                const ss_gevent *e = &grp->events[k];
+                if ((e->kind != SS_GEV_TXN_ABORTED && e->kind != SS_GEV_TXN_OPEN) || e->commit_offset != last_offset ||
+                    e->tp.partition != p->tp.partition ||
+                    !same_str(e->tp.topic, e->tp.topic_len, p->tp.topic, p->tp.topic_len) ||
+                    (e->first_time >= 0 && last >= 0 && e->first_time > last) ||
+                    (e->kind == SS_GEV_TXN_ABORTED && last >= 0 && e->time < last))
+                    continue;
+                x->last_commit_outcome = e->kind == SS_GEV_TXN_ABORTED ? SS_GOUT_ABORTED : SS_GOUT_OPEN;
+            }
         x->time = o->from_time;
         x->record_offset = o->from_offset;
         x->resumed_offset = o->start_committed;
@@ -164,8 +183,9 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         x->previous_last_offset = last_offset;
         x->previous_commits = commits;
         x->commit_interval_ms = interval;
+        if (x->shared) continue;
         if (!commits) x->clean = 0;
-        else if (interval >= 0 && prev->to_time >= 0) x->clean = prev->to_time - last <= interval;
+        else if (interval >= 0 && prev->to_time >= 0 && last >= 0) x->clean = prev->to_time - last <= interval;
         if (x->resumed_offset < 0) continue; /* no committed offset: auto.offset.reset decides */
         /* what the previous owner can have read: records present when the new owner got
          * the partition (the previous one lost it then or before) */
