@@ -226,6 +226,7 @@ static uint64_t range_count(const ss_frange *r) {
     return r->to >= r->from ? (uint64_t)(r->to - r->from + 1) : 0;
 }
 
+/* the kinds of a finding (its ranges: sum_ranges) */
 static void sum_add(gsum *s, const ss_finding *x) {
     switch (x->kind) {
     case SS_FK_HANDOVER:
@@ -239,11 +240,111 @@ static void sum_add(gsum *s, const ss_finding *x) {
     case SS_FK_ABORTED_COMMIT: s->aborted++; break;
     default: break;
     }
-    if (x->redelivered.set) {
-        if (x->redelivered.certain) s->certain += range_count(&x->redelivered);
-        else s->possible += range_count(&x->redelivered);
+}
+
+typedef struct ivl {
+    int64_t a, b;
+} ivl;
+
+static int cmp_ivl(const void *p, const void *q) {
+    const ivl *x = p, *y = q;
+    return x->a < y->a ? -1 : x->a > y->a;
+}
+
+/* the records of the union of n ranges of one data partition (tl NULL: offsets), sorting v */
+static uint64_t union_count(struct scan_groups *s, const ss_tl_partition *tl, ivl *v, size_t n) {
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, cmp_ivl);
+    uint64_t total = 0;
+    size_t i = 0;
+    while (i < n) {
+        int64_t a = v[i].a, b = v[i].b;
+        for (i++; i < n && v[i].a <= b + 1; i++)
+            if (v[i].b > b) b = v[i].b;
+        int64_t r = tl ? ss_tl_records(s->tl, tl, a, b) : b - a + 1;
+        if (r > 0) total += (uint64_t)r;
     }
-    s->skipped += range_count(&x->skipped);
+    return total;
+}
+
+static bool push_range(ivl **v, size_t *n, size_t *cap, const ss_frange *r) {
+    if (!r->set || r->to < r->from) return true; /* an unknown end: not counted (as range_count) */
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        ivl *nv = realloc(*v, nc * sizeof *nv);
+        if (!nv) return false;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = (ivl){r->from, r->to};
+    return true;
+}
+
+/* The ranges of findings x[0..n) (one group's, one data partition's): records certainly
+ * delivered again (the union of the certain ranges), possibly (the union of every range
+ * delivered again, less the certain), skipped (their union) - overlapping ranges counted once. */
+static void sum_ranges(struct scan_groups *s, const ss_finding *const *x, size_t n, gsum *m) {
+    if (!n) return;
+    ivl *c = NULL, *p = NULL, *k = NULL;
+    size_t nc = 0, np = 0, nk = 0, cc = 0, cp = 0, ck = 0;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const ss_finding *f = x[i];
+        if (f->redelivered.certain) ok = ok && push_range(&c, &nc, &cc, &f->redelivered);
+        if (f->certain_part.certain) ok = ok && push_range(&c, &nc, &cc, &f->certain_part);
+        ok = ok && push_range(&p, &np, &cp, &f->redelivered) && push_range(&k, &nk, &ck, &f->skipped);
+    }
+    const ss_tl_partition *tl =
+        x[0]->data_read && x[0]->tp.topic
+            ? ss_timelines_find(s->tl, x[0]->tp.topic, x[0]->tp.topic_len, x[0]->tp.partition)
+            : NULL;
+    if (ok) {
+        uint64_t certain = union_count(s, tl, c, nc);
+        for (size_t i = 0; i < nc && ok; i++) {
+            ss_frange r = {.set = true, .from = c[i].a, .to = c[i].b};
+            ok = push_range(&p, &np, &cp, &r);
+        }
+        uint64_t all = union_count(s, tl, p, np);
+        m->certain += certain;
+        m->possible += all > certain ? all - certain : 0;
+        m->skipped += union_count(s, tl, k, nk);
+    } else {
+        /* out of memory: each range on its own */
+        for (size_t i = 0; i < n; i++) {
+            if (x[i]->redelivered.certain) m->certain += range_count(&x[i]->redelivered);
+            else m->possible += range_count(&x[i]->redelivered);
+            m->skipped += range_count(&x[i]->skipped);
+        }
+    }
+    free(c);
+    free(p);
+    free(k);
+}
+
+static bool same_tp(const ss_finding *x, const ss_finding *y) {
+    return x->group == y->group && x->tp.partition == y->tp.partition && x->tp.topic_len == y->tp.topic_len &&
+           (x->tp.topic == y->tp.topic || (x->tp.topic && y->tp.topic && !memcmp(x->tp.topic, y->tp.topic, x->tp.topic_len))) &&
+           (x->tp.topic || (x->tp.topic_id && y->tp.topic_id && !strcmp(x->tp.topic_id, y->tp.topic_id)) ||
+            x->tp.topic_id == y->tp.topic_id);
+}
+
+/* every finding's kinds, and the ranges of each run of one group's data partition */
+static void sum_all(struct scan_groups *s, gsum *m) {
+    size_t nf = ss_findings_count(s->f);
+    const ss_finding **run = malloc((nf ? nf : 1) * sizeof *run);
+    size_t nr = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const ss_finding *x = at(s, i);
+        sum_add(m, x);
+        if (run && nr && !same_tp(run[0], x)) {
+            sum_ranges(s, run, nr, m);
+            nr = 0;
+        }
+        if (run) run[nr++] = x;
+        else sum_ranges(s, &x, 1, m);
+    }
+    if (run && nr) sum_ranges(s, run, nr, m);
+    free(run);
 }
 
 void scan_groups_summary(struct scan_cli *c) {
@@ -251,7 +352,7 @@ void scan_groups_summary(struct scan_cli *c) {
     struct scan_groups *s = c->sg;
     ss_out *o = c->out;
     gsum t = {0};
-    for (size_t i = 0; i < ss_findings_count(s->f); i++) sum_add(&t, at(s, i));
+    sum_all(s, &t);
     size_t nl = ss_groups_log_count(s->g);
     out_printf(o,
                "  groups        %zu read (%zu of %" PRId32 " __consumer_offsets partitions): %" PRIu64 " %s (%" PRIu64
@@ -301,11 +402,24 @@ void scan_groups_report(const struct scan_cli *c, FILE *f) {
             const ss_gpartition *p = &g->partitions[k];
             if (!p->tp.topic) continue;
             gsum m = {0};
+            size_t first = nf, nrun = 0;
             for (size_t i = fi; i < nf && at(s, i)->group == gi; i++) {
                 const ss_finding *x = at(s, i);
                 if (x->tp.topic && x->tp.partition == p->tp.partition && x->tp.topic_len == p->tp.topic_len &&
-                    !memcmp(x->tp.topic, p->tp.topic, p->tp.topic_len))
+                    !memcmp(x->tp.topic, p->tp.topic, p->tp.topic_len)) {
                     sum_add(&m, x);
+                    if (first == nf) first = i;
+                    nrun++;
+                }
+            }
+            /* the findings of one partition lie together (by group, partition, then time) */
+            if (nrun) {
+                const ss_finding **run = malloc(nrun * sizeof *run);
+                if (run) {
+                    for (size_t i = 0; i < nrun; i++) run[i] = at(s, first + i);
+                    sum_ranges(s, run, nrun, &m);
+                    free(run);
+                }
             }
             const uint64_t v[] = {m.handovers, m.unclean,  m.rewinds, m.resets, m.deleted,
                                   m.certain,   m.possible, m.skipped, m.aborted};
@@ -319,7 +433,7 @@ void scan_groups_report(const struct scan_cli *c, FILE *f) {
             }
         }
     }
-    for (size_t i = 0; i < nf; i++) sum_add(&total, at(s, i));
+    sum_all(s, &total);
     const uint64_t v[] = {total.handovers, total.unclean,  total.rewinds, total.resets, total.deleted,
                           total.certain,   total.possible, total.skipped, total.aborted};
     fprintf(f, "total.groups.groups=%zu\n", ss_groups_count(s->g));

@@ -969,6 +969,15 @@ def test_reset_not_owner():
     f = one(findings([d], g, 'reset'), 'rsx reset')
     eq((rng(f.get('redelivered')), f.get('certainRedelivered'), f.get('readBound')), ((50, 199, 150, True), None, 200),
        'rsx: the reset')
+    # the totals count each record once: certainly 50..199 (the reset's), possibly the rest of the
+    # handover's 50..999: 800 (they added 150 + 950, 50..199 in both)
+    rc, out, err = run_cmd(['scan', '--report', '-', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+    eq((keys.get('group.rsx.r-0.redelivered_certain'), keys.get('group.rsx.r-0.redelivered_possible'),
+        keys.get('total.groups.redelivered_certain'), keys.get('total.groups.redelivered_possible')),
+       ('150', '800', '150', '800'), 'rsx: report keys count overlapping ranges once')
+    rc, out, err = run_cmd(['scan', d])
+    check('150 records certainly delivered again, 800 possibly' in out, 'rsx: scan\'s groups line:\n' + out)
 
 
 def test_reset_forward():
