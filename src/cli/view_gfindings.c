@@ -157,7 +157,9 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
             if (x->data_read)
                 out_printf(o,
                            "%s      the records at and above the resumed offset present at the handover (%s): every "
-                           "record delivered twice is among them\n",
+                           "record delivered twice is among them, if the previous owner had stopped reading by then (one "
+                           "cut off from the coordinator but not from the leaders fetches on until it learns it lost "
+                           "the partition)\n",
                            indent, basis_words(x));
             if (x->likely.set) {
                 out_printf(o, "%s    likely delivered twice: ", indent);
