@@ -60,6 +60,7 @@ const char *ss_gevent_kind_name(enum ss_gevent_kind k) {
     case SS_GEV_TXN_ABORTED: return "transaction-aborted";
     case SS_GEV_TXN_OPEN: return "transaction-open";
     case SS_GEV_EPOCH_BUMP: return "epoch-bump";
+    case SS_GEV_ADVANCED: return "advanced";
     default: return "unknown";
     }
 }

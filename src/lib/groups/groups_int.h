@@ -64,7 +64,9 @@ void g_vfree(void *p);
 
 /* ---- per (group, topic, partition) ---------------------------------------------------------- */
 
-enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */ };
+/* TP_START_PENDING: its open owner got it while a transactional commit of it was pending (the
+ * owner's start_committed is what the commit's marker leaves) */
+enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */, TP_START_PENDING = 16 };
 
 /* A record that gave partitions to members or took them away: the time and offset
  * every ownership it starts or ends shares. */
@@ -102,7 +104,7 @@ typedef struct gtpx {
     int64_t run_max;      /* the highest committed offset since the watched event, -1 none */
 } gtpx;
 
-/* 112 bytes: what every partition needs; the rest is in its gtpx, made when needed */
+/* 120 bytes: what every partition needs; the rest is in its gtpx, made when needed */
 typedef struct gtp {
     uint32_t group;
     int32_t partition;
@@ -118,6 +120,8 @@ typedef struct gtp {
     uint32_t owner_first, owner_last; /* gown index + 1, 0: none */
     uint32_t ring;                    /* the current owner's gring index + 1 */
     uint32_t ext;                     /* its gtpx index + 1, 0: none yet */
+    int64_t reader_max;               /* the highest offset a reader committed (a member, a transaction, or any
+                                         commit of a group without membership records), -1 none */
     const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
 } gtp;
 

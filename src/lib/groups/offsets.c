@@ -27,7 +27,23 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
                           int64_t step_offset) {
     gtp *t = &L->tps[ti];
     bool had = t->flags & TP_COMMITTED;
-    int64_t old = t->offset;
+    int64_t old = t->offset, old_time = t->commit_time;
+    ggroup *grp = &L->groups[t->group];
+    uint32_t members = grp->nmembers_now;
+    /* a reader's commit: an empty group takes only commits without a generation (an admin's, or a
+     * consumer's without group management: ClassicGroup.validateOffsetCommit); a transaction's is
+     * its producer's; a group without membership records only commits (assign() and commit) */
+    bool reader = txn || members > 0 || (!grp->gens.n && !grp->nkmembers);
+    int64_t reader_max = t->reader_max;
+    if (reader && offset > t->reader_max) t->reader_max = offset;
+    /* a commit stepping through what the partition's last rewind sent back (moving forward:
+     * not itself a move back) */
+    gtpx *wx = g_tpx_if(L, t);
+    if (wx && wx->watch && had && offset > old) {
+        ss_gevent *w = &grp->events.v[wx->watch - 1].e;
+        if (w->kind == SS_GEV_REWIND && offset > w->new_offset && offset < w->last_offset && offset > w->step_max)
+            w->step_max = offset;
+    }
     t->offset = offset;
     t->commit_time = commit_time;
     t->record_offset = record_offset;
@@ -47,13 +63,22 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
         x->del_pending = 0;
     }
     if (had && offset < old) {
-        uint32_t members = L->groups[t->group].nmembers_now;
         gev *e = g_tp_event(L, ti, SS_GEV_REWIND, step_time, step_offset, true);
         if (e) {
             e->e.last_offset = old;
             e->e.new_offset = offset;
             e->e.had_members = members > 0;
             e->e.transactional = txn;
+            e->e.reader_max = reader_max;
+            e->e.old_time = old_time;
+        }
+    } else if (had && offset > old && !reader) {
+        gev *e = g_tp_event(L, ti, SS_GEV_ADVANCED, step_time, step_offset, false);
+        if (e) {
+            e->e.last_offset = old;
+            e->e.new_offset = offset;
+            e->e.reader_max = reader_max;
+            e->e.old_time = old_time;
         }
     }
 }
@@ -215,7 +240,9 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
                 }
             x->pending = 0;
         }
-        t->flags &= (uint8_t)~(TP_COMMITTED | TP_TXN);
+        if ((t->flags & TP_START_PENDING) && (t->flags & TP_OPEN_OWNER))
+            L->owners[t->owner_last - 1].start_committed = -1; /* stable now, and nothing committed */
+        t->flags &= (uint8_t)~(TP_COMMITTED | TP_TXN | TP_START_PENDING);
         t->offset = -1;
         x->deletions++;
         x->oor = 0;
@@ -375,6 +402,14 @@ void glog_marker(glog *L, const ss_batch *b, const ss_record *r) {
         }
         if (pe->held >= 0)
             gc_resolve(L, pe->held, commit ? SS_GOUT_COMMITTED : SS_GOUT_ABORTED, effective, effective ? mtime : -1);
+        t = &L->tps[pe->tp];
+        const gtpx *tx = g_tpx_if(L, t);
+        if ((t->flags & TP_START_PENDING) && !(tx && tx->pending)) {
+            /* its owner's OffsetFetch is answered now: the committed offset the marker left */
+            t->flags &= (uint8_t)~TP_START_PENDING;
+            if (t->flags & TP_OPEN_OWNER)
+                L->owners[t->owner_last - 1].start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
+        }
     }
     p->n = 0;
     p->open = false;

@@ -395,6 +395,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
     t->offset = t->commit_time = t->record_offset = -1;
     t->leader_epoch = -1;
     t->first_commit_time = t->last_commit_time = -1;
+    t->reader_max = -1;
     L->tp_slots[k] = ++L->ntps;
     g_u32_push(L, &L->groups[group].tps, L->ntps - 1);
     return L->ntps - 1;
@@ -426,7 +427,7 @@ gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int
     e->e.offset = offset;
     e->e.last_offset = e->e.new_offset = -1;
     e->e.restart_offset = e->e.restart_time = e->e.restart_record = -1;
-    e->e.later_max = -1;
+    e->e.later_max = e->e.reader_max = e->e.old_time = e->e.step_max = -1;
     e->e.commit_offset = e->e.log_start = e->e.log_end = -1;
     e->e.last_time = -1;
     e->e.producer_id = -1;
@@ -552,7 +553,7 @@ void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
     o->to = pt;
     o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL, t->ring_n);
     ring_release(L, t);
-    t->flags &= (uint8_t)~TP_OPEN_OWNER;
+    t->flags &= (uint8_t)~(TP_OPEN_OWNER | TP_START_PENDING);
 }
 
 /* member owns tp from this record on (or goes on owning it: the interval grows). */
@@ -580,6 +581,12 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     o->from = pt;
     o->gen_from = o->gen_to = gen;
     o->start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
+    /* a transactional commit pending: the consumer's OffsetFetch asks for stable offsets
+     * (ConsumerCoordinator.sendOffsetFetchRequest: requireStable true) and gets
+     * UNSTABLE_OFFSET_COMMIT until the marker; it resumes from what the marker leaves */
+    const gtpx *px = g_tpx_if(L, t);
+    if (px && px->pending) t->flags |= TP_START_PENDING;
+    else t->flags &= (uint8_t)~TP_START_PENDING;
     o->last_commit_time = o->last_commit_offset = -1;
     o->interval_ms = -1;
     if (t->owner_last) L->owners[t->owner_last - 1].next = L->nowners;
@@ -591,11 +598,15 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
 /* A commit of tp, counted for its owner then: its cadence. A commit while nobody owns the
  * partition is its last owner's (a cooperative rebalance takes a partition away in one
  * generation and gives it in the next; the member that lost it commits it in between, from
- * its ConsumerRebalanceListener.onPartitionsRevoked). */
+ * its ConsumerRebalanceListener.onPartitionsRevoked) - but only while the group has members:
+ * an empty group takes only commits without a generation, an admin's or a consumer's without
+ * group management (ClassicGroup.validateOffsetCommit: generationId < 0 && EMPTY), never a
+ * former member's. */
 void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset) {
     if (!t->owner_last) return;
     gown *o = &L->owners[t->owner_last - 1];
     if (!(t->flags & TP_OPEN_OWNER)) {
+        if (!L->groups[t->group].nmembers_now) return;
         o->commits++;
         o->last_commit_time = ctime;
         o->last_commit_offset = offset;
