@@ -48,7 +48,13 @@ _segscan() {
         return ;;
     --bytes) COMPREPLY=($(compgen -W "utf8 hex base64" -- "$cur")); return ;;
     --color|--colour|--progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-    --fail-on) COMPREPLY=($(compgen -W "dups gaps open-txn dups,gaps dups,gaps,open-txn" -- "$cur")); return ;;
+    --fail-on)
+        if [[ $cmd == groups ]]; then
+            COMPREPLY=($(compgen -W "redelivered skipped rewind redelivered,skipped,rewind" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "dups gaps open-txn redelivered skipped rewind dups,gaps,open-txn" -- "$cur"))
+        fi
+        return ;;
     --report|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
     --txn-timeout|--now|--top|--max|--value|--value-hex|--value-contains|--key|--offset|--group|\

@@ -15,8 +15,14 @@
  *   rewind, reset   the committed offset moved back while the group had
  *                   members (rewind) or while it was empty (reset,
  *                   kafka-consumer-groups.sh --reset-offsets): the records from
- *                   the new offset to the old one minus one are delivered again
- *                   (certain once a later commit passed the old offset).
+ *                   the new offset to the old one minus one present then are
+ *                   possibly delivered again; certain only up to what the group
+ *                   had read (read_bound: a reader's commits, the log end when
+ *                   the old offset was committed), for a reset once a later
+ *                   commit passed them, for a rewind only where later commits
+ *                   stepped through them (a late commit moves the offset back
+ *                   too, re-reading nothing). A reset forward (a plain commit
+ *                   in an empty group that has had members): `skipped`, possible.
  *   offsets-deleted an offset tombstone; where the group committed next: below
  *                   the old offset, records delivered again; above it, records
  *                   the group may never have received (`skipped`: a consumer
@@ -27,13 +33,15 @@
  *                   its log start: the consumer resuming from it is reset by
  *                   auto.offset.reset.
  *   aborted-commit  a transactional offset commit whose transaction aborted:
- *                   its input is processed again by a later transaction; its
+ *                   its input is processed again if the application seeks back
+ *                   to the committed offset (possible, never certain); its
  *                   outputs (the same producer's transaction in the partitions
  *                   read) are invisible to read_committed consumers.
  *   open-commit     the same with no marker at the end of the log, hanging or not
  *                   (kafka-transactions.sh find-hanging's rule).
  *   fencing         a producer epoch raised by initTransactions (a new instance;
- *                   a producer still holding the old epoch is fenced), not by
+ *                   a producer still holding the old epoch is fenced; after its
+ *                   own abort also the same producer's KIP-360 bump), not by
  *                   transaction version 2's per-transaction bump nor by the
  *                   coordinator's timeout abort.
  * Ranges are inclusive offsets of the data partition; their records are counted
@@ -103,8 +111,11 @@ enum ss_fbump {
     SS_FB_FENCED,  /* initTransactions while a transaction was open: it was aborted, its producer fenced */
     SS_FB_TIMEOUT, /* the coordinator aborted a transaction open past transaction.timeout.ms */
     SS_FB_UNKNOWN, /* the coordinator aborted it: a timeout or another instance, __transaction_state does not say */
+    SS_FB_INIT_OR_BUMP, /* after its producer's own abort: a new instance's initTransactions, or the same
+                           producer's epoch bump after an abortable error (KIP-360: TransactionManager.
+                           beginAbort -> initializeTransactions(producerIdAndEpoch)); the log cannot tell */
 };
-/* "init", "fenced", "timeout", "fenced-or-timeout", NULL */
+/* "init", "fenced", "timeout", "fenced-or-timeout", "init-or-bump", NULL */
 SS_API const char *ss_fbump_name(enum ss_fbump bump);
 
 typedef struct ss_finding {
@@ -130,6 +141,10 @@ typedef struct ss_finding {
     int clean;                    /* 1: its last commit lay within one interval of losing the partition;
                                        0: it had stopped committing; -1 unknown (fewer than two commits) */
     bool caught_up;               /* nothing present at the handover lay at or above the resumed offset */
+    bool shared;                  /* the same record gave the partition to both (two members assigned it in one
+                                     generation): not a handover from one to the other, no judgement made */
+    enum ss_goutcome last_commit_outcome; /* its last commit: SS_GOUT_ABORTED / SS_GOUT_OPEN when a transactional
+                                             one that never became the committed offset, else 0 */
     /* rewind, reset */
     int64_t from_offset, to_offset; /* the committed offset before and after */
     /* offsets-deleted */
@@ -160,6 +175,13 @@ typedef struct ss_finding {
     size_t noutputs;
     const ss_foutput *outputs;
     ss_frange redelivered, likely, skipped;
+    /* rewind, reset: the part of `redelivered` that is certain when only a part is (set only then):
+     * the records up to what a reader of the group had committed before (and present when the old
+     * offset was committed), and for a rewind while the group had members what its later commits
+     * stepped through; the rest of `redelivered` is possible */
+    ss_frange certain_part;
+    int64_t read_bound; /* rewind, reset: that bound (the first offset not known read), -1 none */
+    bool stepped;       /* rewind: a later commit lay between the new and the old offset */
 } ss_finding;
 
 typedef struct ss_findings_opts {

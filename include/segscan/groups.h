@@ -175,7 +175,9 @@ typedef struct ss_gowner {
     int64_t to_time, to_offset;             /* record that took it away; -1: still owned at the end */
     int32_t generation_from, generation_to; /* classic generations / KIP-848 member epochs */
     int64_t start_committed;                /* the effective committed offset when it got the partition (where a
-                                    consumer resumes, ConsumerCoordinator.onJoinComplete -> OffsetFetch); -1 none */
+                                    consumer resumes, ConsumerCoordinator.onJoinComplete -> OffsetFetch; with a
+                                    transactional commit pending then, what its marker left: the OffsetFetch asks
+                                    for stable offsets, KIP-447); -1 none */
     uint64_t commits;                       /* commits of the partition while it owned it (attributed to it);
                                                one while nobody owned it (a cooperative revocation's, from
                                                onPartitionsRevoked) counts for its last owner */
@@ -195,9 +197,11 @@ enum ss_gevent_kind {
     SS_GEV_TXN_ABORTED = 7,     /* a transactional offset commit whose transaction was aborted */
     SS_GEV_TXN_OPEN = 8,        /* a transactional offset commit whose transaction has no marker at the end */
     SS_GEV_EPOCH_BUMP = 9,      /* a producer committing offsets under an epoch its markers do not explain */
+    SS_GEV_ADVANCED = 10,       /* the committed offset moved forward by a plain commit while the group, which
+                                   has had members, had none (an admin's kafka-consumer-groups.sh --reset-offsets) */
 };
 /* "deleted", "offsets-deleted", "protocol-change", "created", "rewind", "out-of-range",
- * "transaction-aborted", "transaction-open", "epoch-bump" */
+ * "transaction-aborted", "transaction-open", "epoch-bump", "advanced" */
 SS_API const char *ss_gevent_kind_name(enum ss_gevent_kind kind);
 
 typedef struct ss_gevent {
@@ -219,6 +223,13 @@ typedef struct ss_gevent {
     /* rewind, offsets-deleted, transaction-aborted: the highest committed offset of the partition after
      * it (-1 none): past the old offset, what lay between was delivered again */
     int64_t later_max;
+    /* rewind, advanced: the highest offset a reader committed before it (a commit while the group had
+     * members, a transaction's, or any commit of a group without membership records; -1 none), and
+     * when the offset it moved from was committed */
+    int64_t reader_max, old_time;
+    /* rewind: the highest committed offset strictly between the new and the old one before the
+     * partition's next rewind or deletion (-1 none): commits stepping through what it sent back */
+    int64_t step_max;
     /* out-of-range: the committed offset, the data partition's offsets at its time (log_end: the first
      * offset not yet present then, see segscan/timeline.h), and the commits of that partition in a row
      * that were past it (count, the last one's time) */

@@ -27,14 +27,21 @@ static void single_sentence(struct scan_cli *c, const ss_an_match *m, sbuf *b) {
                       ss_by_name(c->ao.by));
         return;
     }
-    sb_printf(b,
-              "the log holds a single copy of this record (%s offset %" PRId64 "), so the duplicate did not happen "
-              "in Kafka's log: it happened on the consumer side - the record was delivered again after a rebalance "
-              "or a restart before the consumer committed its offset.",
-              P->input->name, cp->offset);
+    /* with the groups' history read, its findings say what happened (or that nothing covers the
+     * record): no guessed cause beside them */
     if (scan_groups_have(c))
-        sb_printf(b, " What the consumer groups' history (__consumer_offsets) says of it is below.");
+        sb_printf(b,
+                  "the log holds a single copy of this record (%s offset %" PRId64 "), so a duplicate of it did "
+                  "not happen in Kafka's log: if it was received twice, that happened on the consumer side. What the "
+                  "consumer groups' history (__consumer_offsets) says of it is below.",
+                  P->input->name, cp->offset);
     else
+        sb_printf(b,
+                  "the log holds a single copy of this record (%s offset %" PRId64 "), so the duplicate did not "
+                  "happen in Kafka's log: it happened on the consumer side - the record was delivered again after "
+                  "a rebalance or a restart before the consumer committed its offset.",
+                  P->input->name, cp->offset);
+    if (!scan_groups_have(c))
         sb_printf(b, " Check the group's committed offsets ('segscan coordinator --group GROUP' names its "
                      "__consumer_offsets partition; with that partition among the inputs, or beside the partition "
                      "in its log directory, segscan says which of its records the group received twice) and commit "

@@ -25,6 +25,10 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent);
 /* The range of x that says most of a record at `offset`: a certain redelivery, then the likely
  * part, then the possible one, then a possible skip; NULL when none holds it. */
 const ss_frange *gf_range_for(const ss_finding *x, int64_t offset);
+/* a handover's "clean", "unclean" or "clean or not unknown" */
+const char *gf_clean_word(const ss_finding *x);
+/* r (a range of x) is not certain yet, and will be once the group commits past it */
+bool gf_range_will(const ss_finding *x, const ss_frange *r);
 /* One sentence for a record at `offset` covered by x (explain): "certainly delivered
  * again: reset at T from A to B" and the like. */
 void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset);

@@ -105,9 +105,16 @@ static int cmp_by_time(const void *a, const void *b) {
 }
 
 /* a finding that can make a consumer read records again: a copy written after it may come of that */
+/* a finding after which a consumer may have read its input again: one with records delivered
+ * again (possibly), or a handover where auto.offset.reset decided (earliest reads everything
+ * again); not a handover with nothing to deliver twice, nor a deletion or reset that only
+ * skipped records */
 static bool moves_consumers(const ss_finding *x) {
-    return x->kind == SS_FK_HANDOVER || x->kind == SS_FK_REWIND || x->kind == SS_FK_RESET ||
-           x->kind == SS_FK_OFFSETS_DELETED;
+    if (x->kind != SS_FK_HANDOVER && x->kind != SS_FK_REWIND && x->kind != SS_FK_RESET &&
+        x->kind != SS_FK_OFFSETS_DELETED)
+        return false;
+    if (x->redelivered.set) return true;
+    return x->kind == SS_FK_HANDOVER && x->resumed_offset < 0 && !x->shared;
 }
 
 int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
@@ -229,9 +236,11 @@ static uint64_t range_count(const ss_frange *r) {
     return r->to >= r->from ? (uint64_t)(r->to - r->from + 1) : 0;
 }
 
+/* the kinds of a finding (its ranges: sum_ranges) */
 static void sum_add(gsum *s, const ss_finding *x) {
     switch (x->kind) {
     case SS_FK_HANDOVER:
+        if (x->shared) break; /* a note: two members given it by one record */
         s->handovers++;
         if (x->clean == 0) s->unclean++;
         break;
@@ -241,11 +250,111 @@ static void sum_add(gsum *s, const ss_finding *x) {
     case SS_FK_ABORTED_COMMIT: s->aborted++; break;
     default: break;
     }
-    if (x->redelivered.set) {
-        if (x->redelivered.certain) s->certain += range_count(&x->redelivered);
-        else s->possible += range_count(&x->redelivered);
+}
+
+typedef struct ivl {
+    int64_t a, b;
+} ivl;
+
+static int cmp_ivl(const void *p, const void *q) {
+    const ivl *x = p, *y = q;
+    return x->a < y->a ? -1 : x->a > y->a;
+}
+
+/* the records of the union of n ranges of one data partition (tl NULL: offsets), sorting v */
+static uint64_t union_count(struct scan_groups *s, const ss_tl_partition *tl, ivl *v, size_t n) {
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, cmp_ivl);
+    uint64_t total = 0;
+    size_t i = 0;
+    while (i < n) {
+        int64_t a = v[i].a, b = v[i].b;
+        for (i++; i < n && v[i].a <= b + 1; i++)
+            if (v[i].b > b) b = v[i].b;
+        int64_t r = tl ? ss_tl_records(s->tl, tl, a, b) : b - a + 1;
+        if (r > 0) total += (uint64_t)r;
     }
-    s->skipped += range_count(&x->skipped);
+    return total;
+}
+
+static bool push_range(ivl **v, size_t *n, size_t *cap, const ss_frange *r) {
+    if (!r->set || r->to < r->from) return true; /* an unknown end: not counted (as range_count) */
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        ivl *nv = realloc(*v, nc * sizeof *nv);
+        if (!nv) return false;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = (ivl){r->from, r->to};
+    return true;
+}
+
+/* The ranges of findings x[0..n) (one group's, one data partition's): records certainly
+ * delivered again (the union of the certain ranges), possibly (the union of every range
+ * delivered again, less the certain), skipped (their union) - overlapping ranges counted once. */
+static void sum_ranges(struct scan_groups *s, const ss_finding *const *x, size_t n, gsum *m) {
+    if (!n) return;
+    ivl *c = NULL, *p = NULL, *k = NULL;
+    size_t nc = 0, np = 0, nk = 0, cc = 0, cp = 0, ck = 0;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const ss_finding *f = x[i];
+        if (f->redelivered.certain) ok = ok && push_range(&c, &nc, &cc, &f->redelivered);
+        if (f->certain_part.certain) ok = ok && push_range(&c, &nc, &cc, &f->certain_part);
+        ok = ok && push_range(&p, &np, &cp, &f->redelivered) && push_range(&k, &nk, &ck, &f->skipped);
+    }
+    const ss_tl_partition *tl =
+        x[0]->data_read && x[0]->tp.topic
+            ? ss_timelines_find(s->tl, x[0]->tp.topic, x[0]->tp.topic_len, x[0]->tp.partition)
+            : NULL;
+    if (ok) {
+        uint64_t certain = union_count(s, tl, c, nc);
+        for (size_t i = 0; i < nc && ok; i++) {
+            ss_frange r = {.set = true, .from = c[i].a, .to = c[i].b};
+            ok = push_range(&p, &np, &cp, &r);
+        }
+        uint64_t all = union_count(s, tl, p, np);
+        m->certain += certain;
+        m->possible += all > certain ? all - certain : 0;
+        m->skipped += union_count(s, tl, k, nk);
+    } else {
+        /* out of memory: each range on its own */
+        for (size_t i = 0; i < n; i++) {
+            if (x[i]->redelivered.certain) m->certain += range_count(&x[i]->redelivered);
+            else m->possible += range_count(&x[i]->redelivered);
+            m->skipped += range_count(&x[i]->skipped);
+        }
+    }
+    free(c);
+    free(p);
+    free(k);
+}
+
+static bool same_tp(const ss_finding *x, const ss_finding *y) {
+    return x->group == y->group && x->tp.partition == y->tp.partition && x->tp.topic_len == y->tp.topic_len &&
+           (x->tp.topic == y->tp.topic || (x->tp.topic && y->tp.topic && !memcmp(x->tp.topic, y->tp.topic, x->tp.topic_len))) &&
+           (x->tp.topic || (x->tp.topic_id && y->tp.topic_id && !strcmp(x->tp.topic_id, y->tp.topic_id)) ||
+            x->tp.topic_id == y->tp.topic_id);
+}
+
+/* every finding's kinds, and the ranges of each run of one group's data partition */
+static void sum_all(struct scan_groups *s, gsum *m) {
+    size_t nf = ss_findings_count(s->f);
+    const ss_finding **run = malloc((nf ? nf : 1) * sizeof *run);
+    size_t nr = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const ss_finding *x = at(s, i);
+        sum_add(m, x);
+        if (run && nr && !same_tp(run[0], x)) {
+            sum_ranges(s, run, nr, m);
+            nr = 0;
+        }
+        if (run) run[nr++] = x;
+        else sum_ranges(s, &x, 1, m);
+    }
+    if (run && nr) sum_ranges(s, run, nr, m);
+    free(run);
 }
 
 void scan_groups_summary(struct scan_cli *c) {
@@ -253,7 +362,7 @@ void scan_groups_summary(struct scan_cli *c) {
     struct scan_groups *s = c->sg;
     ss_out *o = c->out;
     gsum t = {0};
-    for (size_t i = 0; i < ss_findings_count(s->f); i++) sum_add(&t, at(s, i));
+    sum_all(s, &t);
     size_t nl = ss_groups_log_count(s->g);
     out_printf(o,
                "  groups        %zu read (%zu of %" PRId32 " __consumer_offsets partitions): %" PRIu64 " %s (%" PRIu64
@@ -303,11 +412,24 @@ void scan_groups_report(const struct scan_cli *c, FILE *f) {
             const ss_gpartition *p = &g->partitions[k];
             if (!p->tp.topic) continue;
             gsum m = {0};
+            size_t first = nf, nrun = 0;
             for (size_t i = fi; i < nf && at(s, i)->group == gi; i++) {
                 const ss_finding *x = at(s, i);
                 if (x->tp.topic && x->tp.partition == p->tp.partition && x->tp.topic_len == p->tp.topic_len &&
-                    !memcmp(x->tp.topic, p->tp.topic, p->tp.topic_len))
+                    !memcmp(x->tp.topic, p->tp.topic, p->tp.topic_len)) {
                     sum_add(&m, x);
+                    if (first == nf) first = i;
+                    nrun++;
+                }
+            }
+            /* the findings of one partition lie together (by group, partition, then time) */
+            if (nrun) {
+                const ss_finding **run = malloc(nrun * sizeof *run);
+                if (run) {
+                    for (size_t i = 0; i < nrun; i++) run[i] = at(s, first + i);
+                    sum_ranges(s, run, nrun, &m);
+                    free(run);
+                }
             }
             const uint64_t v[] = {m.handovers, m.unclean,  m.rewinds, m.resets, m.deleted,
                                   m.certain,   m.possible, m.skipped, m.aborted};
@@ -321,7 +443,7 @@ void scan_groups_report(const struct scan_cli *c, FILE *f) {
             }
         }
     }
-    for (size_t i = 0; i < nf; i++) sum_add(&total, at(s, i));
+    sum_all(s, &total);
     const uint64_t v[] = {total.handovers, total.unclean,  total.rewinds, total.resets, total.deleted,
                           total.certain,   total.possible, total.skipped, total.aborted};
     fprintf(f, "total.groups.groups=%zu\n", ss_groups_count(s->g));
@@ -454,7 +576,10 @@ void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp) {
             out_i64(o, x->time);
             out_kv_bool(o, "certain", r->certain);
             out_json_key(o, "what");
-            out_json_cstr(o, r == &x->skipped ? "skipped" : r == &x->likely ? "likelyRedelivered" : "redelivered");
+            out_json_cstr(o, r == &x->skipped        ? "skipped"
+                             : r == &x->likely       ? "likelyRedelivered"
+                             : r == &x->certain_part ? "certainRedelivered"
+                                                     : "redelivered");
             gf_json_range(o, "range", r);
             out_ch(o, '}');
         }
@@ -530,7 +655,10 @@ void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         gf_tp_text(o, &l->tp);
         out_printf(o, " to %" PRId64 " (the same producer id and epoch, between the same markers); ", l->commit_offset);
         if (l->kind == SS_FK_ABORTED_COMMIT)
-            out_printf(o, "aborted at %s: its input was read again by a later transaction\n", t);
+            out_printf(o,
+                       "aborted at %s: its input is read again if the application rewinds to the committed offset "
+                       "(Kafka Streams and Kafka's exactly-once example do)\n",
+                       t);
         else out_printf(o, "no marker yet (its commit at %s)\n", t);
     }
     if (cp->cause != SS_CAUSE_NEW_SESSION && cp->cause != SS_CAUSE_SAME_SESSION) return;
@@ -551,7 +679,7 @@ void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
         out_printf(o, " at %s, between the two copies' times", t);
         if (x->kind == SS_FK_HANDOVER && x->resumed_offset >= 0)
-            out_printf(o, " (resumed at %" PRId64 "%s)", x->resumed_offset, x->clean == 1 ? ", clean" : ", unclean");
+            out_printf(o, " (resumed at %" PRId64 ", %s)", x->resumed_offset, gf_clean_word(x));
         out_str(o, ": a consumer that read its input again would write it again; a coincidence, not a proof\n");
     }
     if (more) out_printf(o, "%s    and %zu more\n", indent, more);

@@ -110,6 +110,15 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
         owner_text(o, x->new_owner, x->new_instance);
         if (x->same_instance)
             out_str(o, " (the same group.instance.id under a new member id: a static member came back)");
+        if (x->shared) {
+            out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+            out_printf(o,
+                       "%s    note: the same record assigned the partition to both (two members in one generation: a "
+                       "faulty or custom assignor); not a handover from one to the other, and which of them read "
+                       "what is not in the log\n",
+                       indent);
+            return;
+        }
         if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
         else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
         out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
@@ -118,8 +127,15 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
             out_str(o, "no commit of the partition while it owned it (not clean)");
         } else {
             tstr(t2, sizeof t2, x->previous_last_commit);
-            out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 ")", x->previous_commits,
-                       plural(x->previous_commits, "commit", "commits"), t2, x->previous_last_offset);
+            out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 "%s)", x->previous_commits,
+                       plural(x->previous_commits, "commit", "commits"), t2, x->previous_last_offset,
+                       x->last_commit_outcome == SS_GOUT_ABORTED
+                           ? ", in a transaction that aborted: never the committed offset, though the owner was at "
+                             "work then"
+                       : x->last_commit_outcome == SS_GOUT_OPEN
+                           ? ", in a transaction still open: not the committed offset, though the owner was at work "
+                             "then"
+                           : "");
             if (x->commit_interval_ms >= 0) out_printf(o, ", every %" PRId64 " ms (median)", x->commit_interval_ms);
             if (x->clean == 1) out_str(o, "; it went on committing until it lost the partition (clean)");
             else if (x->clean == 0) {
@@ -141,7 +157,9 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
             if (x->data_read)
                 out_printf(o,
                            "%s      the records at and above the resumed offset present at the handover (%s): every "
-                           "record delivered twice is among them\n",
+                           "record delivered twice is among them, if the previous owner had stopped reading by then (one "
+                           "cut off from the coordinator but not from the leaders fetches on until it learns it lost "
+                           "the partition)\n",
                            indent, basis_words(x));
             if (x->likely.set) {
                 out_printf(o, "%s    likely delivered twice: ", indent);
@@ -158,11 +176,52 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
                                            : " while the group was empty (consistent with kafka-consumer-groups.sh "
                                              "--reset-offsets)");
         out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-        if (x->redelivered.set) {
-            out_printf(o, "%s    ", indent);
-            redelivered_line(o, "", x, &x->redelivered, true);
-            if (!x->redelivered.certain)
-                out_printf(o, "%s      (the group has not committed past %" PRId64 " since)\n", indent, x->from_offset);
+        if (x->skipped.set) {
+            out_printf(o, "%s    possibly never received: ", indent);
+            range_text(o, &x->skipped);
+            out_str(o, " (moved forward past them; a former member may have read some past its last commit)\n");
+            if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
+            return;
+        }
+        if (!x->redelivered.set) return;
+        {
+            /* the certain part (all of it, or certain_part), then the rest */
+            const ss_frange *c = x->certain_part.set ? &x->certain_part : NULL;
+            bool whole_sure = !c && (x->redelivered.certain || gf_range_will(x, &x->redelivered));
+            if (whole_sure) c = &x->redelivered;
+            if (c) {
+                out_printf(o, "%s    ", indent);
+                redelivered_line(o, "", x, c, true);
+                if (!c->certain)
+                    out_printf(o, "%s      (the group has not committed past %" PRId64 " since)\n", indent, c->to + 1);
+                else if (x->kind == SS_FK_REWIND)
+                    out_printf(o, "%s      (its later commits stepped through them)\n", indent);
+            }
+            if (c == &x->redelivered) return;
+            int64_t from = c ? c->to + 1 : x->redelivered.from;
+            out_printf(o, "%s    possibly delivered again: ", indent);
+            if (c) {
+                ss_frange rest = x->redelivered;
+                rest.from = from;
+                rest.records = x->redelivered.records >= 0 && c->records >= 0 ? x->redelivered.records - c->records : -1;
+                range_text(o, &rest);
+            } else {
+                range_text(o, &x->redelivered);
+            }
+            if (!x->data_read) out_str(o, "; the data partition was not read: offsets only");
+            out_ch(o, '\n');
+            if (x->read_bound >= 0 && x->read_bound <= x->redelivered.to && from >= x->read_bound)
+                out_printf(o,
+                           "%s      nothing shows the group read from %" PRId64 " on: no reader committed past it, or "
+                           "no record was present past it when %" PRId64 " was committed (an admin's forward reset, "
+                           "or a commit past the log end, reads nothing)\n",
+                           indent, x->read_bound, x->from_offset);
+            else
+                out_printf(o,
+                           "%s      no later commit of the group steps through them: a late commit (an older "
+                           "position's commitAsync landing after a newer one, or a second consumer of the "
+                           "partition) moves the committed offset back and re-reads nothing\n",
+                           indent);
         }
         return;
     case SS_FK_OFFSETS_DELETED:
@@ -221,8 +280,14 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
         if (x->kind == SS_FK_ABORTED_COMMIT) {
             out_printf(o, "%s    aborted (marker epoch %d) %s\n", indent, x->marker_epoch, bump_words(x->bump));
             if (x->redelivered.set) {
-                out_printf(o, "%s    its input is read again by a later transaction: ", indent);
-                redelivered_line(o, "", x, &x->redelivered, true);
+                out_printf(o, "%s    its input, read again if the application rewinds to the committed offset (Kafka "
+                           "Streams and Kafka's exactly-once example do; the consumer does not by itself): ",
+                           indent);
+                redelivered_line(o, "", x, &x->redelivered, false);
+                out_printf(o,
+                           "%s      an application that does not rewind goes on past them, and their processing in "
+                           "this transaction is lost\n",
+                           indent);
             }
         } else {
             out_printf(o, "%s    no marker at the end of the log", indent);
@@ -257,8 +322,15 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
             out_text_cstr(o, x->transactional_id);
             out_ch(o, ')');
         }
-        out_printf(o, " epoch %d -> %d: initTransactions by a new instance (the old one, if alive, is fenced)",
-                   x->old_epoch, x->producer_epoch);
+        if (x->bump == SS_FB_INIT_OR_BUMP)
+            out_printf(o,
+                       " epoch %d -> %d after its producer's own abort: initTransactions by a new instance (the old "
+                       "one, if alive, is fenced), or the same producer's epoch bump after an abortable error "
+                       "(KIP-360); the log cannot tell which",
+                       x->old_epoch, x->producer_epoch);
+        else
+            out_printf(o, " epoch %d -> %d: initTransactions by a new instance (the old one, if alive, is fenced)",
+                       x->old_epoch, x->producer_epoch);
         out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
         if (x->aborted_at >= 0) {
             tstr(t2, sizeof t2, x->aborted_at);
@@ -273,8 +345,24 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
     }
 }
 
+const char *gf_clean_word(const ss_finding *x) {
+    return x->clean == 1 ? "clean" : x->clean == 0 ? "unclean" : "clean or not unknown";
+}
+
+/* a range not certain yet that will be certain once the group commits past it: an
+ * offsets deletion's or a reset's (the group resumes there), never a handover's, an aborted
+ * commit's or a rewind's while the group had members */
+bool gf_range_will(const ss_finding *x, const ss_frange *r) {
+    if (r->certain || r == &x->skipped || r == &x->likely) return false;
+    if (x->kind == SS_FK_OFFSETS_DELETED) return true;
+    if (x->kind != SS_FK_RESET) return false;
+    if (r == &x->certain_part) return true;
+    return !x->certain_part.set && x->read_bound > x->redelivered.to;
+}
+
 const ss_frange *gf_range_for(const ss_finding *x, int64_t offset) {
     if (ss_frange_holds(&x->redelivered, offset) && x->redelivered.certain) return &x->redelivered;
+    if (ss_frange_holds(&x->certain_part, offset)) return &x->certain_part;
     if (ss_frange_holds(&x->likely, offset)) return &x->likely;
     if (ss_frange_holds(&x->redelivered, offset)) return &x->redelivered;
     if (ss_frange_holds(&x->skipped, offset)) return &x->skipped;
@@ -289,13 +377,14 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
     bool skipped = r == &x->skipped;
     if (skipped) out_str(o, "possibly never received: ");
     else if (r->certain) out_str(o, "certainly delivered again: ");
-    else if (x->kind != SS_FK_HANDOVER) out_str(o, "will be delivered again: ");
+    else if (gf_range_will(x, r)) out_str(o, "will be delivered again: ");
     else if (r == &x->likely) out_str(o, "likely delivered twice: ");
     else out_str(o, "possibly delivered twice: ");
     switch (x->kind) {
     case SS_FK_HANDOVER:
-        out_printf(o, "%s handover at %s, resumed at %" PRId64, x->clean == 1 ? "clean" : "unclean", t,
-                   x->resumed_offset);
+        if (x->clean < 0) out_printf(o, "handover at %s (clean or not: unknown, its pace unknown)", t);
+        else out_printf(o, "%s handover at %s", gf_clean_word(x), t);
+        out_printf(o, ", resumed at %" PRId64, x->resumed_offset);
         break;
     case SS_FK_REWIND:
     case SS_FK_RESET:
@@ -306,8 +395,10 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
                    x->last_committed, x->restart_offset);
         break;
     case SS_FK_ABORTED_COMMIT:
-        out_printf(o, "processed in a transaction aborted at %s (it would have committed %" PRId64 ")", t,
-                   x->commit_offset);
+        out_printf(o,
+                   "processed in a transaction aborted at %s (it would have committed %" PRId64
+                   "), read again if the application rewinds to the committed offset",
+                   t, x->commit_offset);
         break;
     default: out_printf(o, "%s at %s", ss_fkind_name(x->kind), t); break;
     }
@@ -393,10 +484,20 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         out_kv_bool(o, "sameInstance", x->same_instance);
         out_kv_opt(o, "previousOwnerUntil", x->previous_until);
         out_json_key(o, "previousOwnerLastCommit");
-        if (x->previous_last_commit < 0) out_str(o, "null");
-        else
-            out_printf(o, "{\"time\":%" PRId64 ",\"offset\":%" PRId64 "}", x->previous_last_commit,
-                       x->previous_last_offset);
+        if (!x->previous_commits) {
+            out_str(o, "null");
+        } else {
+            out_str(o, "{\"time\":");
+            if (x->previous_last_commit < 0) out_str(o, "null");
+            else out_i64(o, x->previous_last_commit);
+            out_printf(o, ",\"offset\":%" PRId64, x->previous_last_offset);
+            out_json_key(o, "outcome");
+            if (x->last_commit_outcome == SS_GOUT_ABORTED || x->last_commit_outcome == SS_GOUT_OPEN)
+                out_json_cstr(o, ss_goutcome_name(x->last_commit_outcome));
+            else out_str(o, "null");
+            out_ch(o, '}');
+        }
+        out_kv_bool(o, "sharedAssignment", x->shared);
         out_kv_u64(o, "previousOwnerCommits", x->previous_commits);
         out_kv_opt(o, "commitIntervalMs", x->commit_interval_ms);
         out_json_key(o, "clean");
@@ -411,6 +512,11 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         out_kv_opt(o, "fromOffset", x->from_offset);
         out_kv_opt(o, "toOffset", x->to_offset);
         gf_json_range(o, "redelivered", &x->redelivered);
+        gf_json_range(o, "certainRedelivered", &x->certain_part);
+        out_kv_opt(o, "readBound", x->read_bound);
+        gf_json_range(o, "skipped", &x->skipped);
+        out_json_key(o, "consistentWith");
+        json_str_or_null(o, x->consistent_with);
         break;
     case SS_FK_OFFSETS_DELETED:
         out_kv_opt(o, "lastCommittedOffset", x->last_committed);

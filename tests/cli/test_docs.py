@@ -79,5 +79,16 @@ for c in cmds:
           % (c, sorted(set(opts) - offered)))
     check(offered <= set(opts) | {'--help', '--colour'}, 'bash completion of %s offers only %s\'s options: extra %s'
           % (c, c, sorted(offered - set(opts) - {'--help', '--colour'})))
+# every --fail-on word a subcommand's --help names is offered by each shell's completion
+for sub in ('scan', 'groups'):
+    h = subprocess.run([segscan, sub, '--help'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT).stdout.decode()
+    m = re.search(r'--fail-on ([a-z,-]+)', h)
+    check(m is not None, '%s --help names the --fail-on words' % sub)
+    for word in (m.group(1).split(',') if m else []):
+        for name, text in (('bash', bash), ('zsh', zsh), ('fish', fish)):
+            near = ' '.join(text[k.start():k.start() + 400] for k in re.finditer('fail-on', text))
+            check(re.search(r'\b%s\b' % re.escape(word), near) is not None,
+                  '%s completion offers --fail-on %s (%s)' % (name, word, sub))
+
 print('test_docs: %d checks, %d failed' % (checks, fails))
 sys.exit(1 if fails else 0)

@@ -161,7 +161,7 @@ def test_eager():
         # A's commits while it owned orders-0: +1.5, +2.5, +3.5, +4.5 s: intervals 1000 ms;
         # it lost the partition at +7.2 s, 2.7 s after its last commit: it had stopped (not clean)
         eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'), h.get('commitIntervalMs'), h.get('clean')),
-           (4, {'time': T0 + 4500, 'offset': 40}, 1000, False), 'eager %s: the previous owner' % name)
+           (4, {'time': T0 + 4500, 'offset': 40, 'outcome': None}, 1000, False), 'eager %s: the previous owner' % name)
         eq(h.get('timeBasis'), 'LogAppendTime' if lat else 'CreateTime', 'eager %s: basis' % name)
         # present at +7.2 s: the batches appended at +1 .. +7 s, offsets 0..69 (70 is the first
         # offset not present): possibly twice 40..69, 30 records
@@ -214,7 +214,7 @@ def test_cooperative():
     # came after it lost the partition: it went on committing (clean)
     eq((h.get('resumedOffset'), h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'),
         h.get('commitIntervalMs'), h.get('clean')),
-       (40, 4, {'time': T0 + 4100, 'offset': 40}, 1000, True), 'coop: resumed, the previous owner, clean')
+       (40, 4, {'time': T0 + 4100, 'offset': 40, 'outcome': None}, 1000, True), 'coop: resumed, the previous owner, clean')
     # present at +4.6 s: batches +1 .. +4 s, offsets 0..39: all below 40
     eq((h.get('caughtUp'), h.get('redelivered'), h.get('likelyRedelivered')), (True, None, None),
        'coop: nothing to deliver twice')
@@ -332,9 +332,13 @@ def test_kip848():
 # ---- rewinds and resets ---------------------------------------------------------------------------
 
 def test_rewind_reset():
-    """'rw': the committed offset of rw-0 goes 400 -> 250 while the group has a member (a consumer
-    that sought back), then on to 450 (past 400: 250..399 certainly came again), then 450 -> 300,
-    never passed again (300..449 will come again). 'rs': the group empties (generation 2 without
+    """'rw': the committed offset of rw-0 goes 400 -> 250 while the group has a member, then on to
+    450, then 450 -> 300, never passed again. Neither rewind is certain: no later commit lies
+    between the new and the old offset, and a late commit (an older position's commitAsync landing
+    after a newer one) moves the committed offset back the same way while the member's position
+    stays, re-reading nothing (the manual names it as a cause). 'rw2': 400 -> 250, then 300 and 350
+    (commits stepping through 250..399: the member's position was back there) - 250..349 certain,
+    350..399 possible (no commit past 400 followed). 'rs': the group empties (generation 2 without
     members), an admin resets rs-0 from 200 to 50 (kafka-consumer-groups.sh --reset-offsets needs
     an empty group: ConsumerGroupCommand; it writes a plain OffsetCommit), B joins (generation 3)
     and commits 250."""
@@ -349,6 +353,12 @@ def test_rewind_reset():
     for t, off in ((2000, 200), (3000, 300), (4000, 400), (5000, 250), (6000, 450), (7000, 300)):
         L.append([C.offset_commit(g, 'rw', 0, off, T0 + t)], T0 + t)
     L.write(co_dir(d, g))
+    data(d, 'rw2', 0, every_second(10, 100))
+    W = C.Log()
+    W.append([C.group_metadata('rw2', 1, T0 + 100, [C.Member('rw2-a', {'rw2': [0]})])], T0 + 100)
+    for t, off in ((4000, 400), (5000, 250), (6000, 300), (7000, 350)):
+        W.append([C.offset_commit('rw2', 'rw2', 0, off, T0 + t)], T0 + t)
+    W.write(co_dir(d, 'rw2'))
     M = C.Log()
     g2 = 'rs'
     M.append([C.group_metadata(g2, 1, T0 + 100, [C.Member('rs-a', {'rs': [0]})])], T0 + 100)
@@ -360,14 +370,21 @@ def test_rewind_reset():
     M.append([C.offset_commit(g2, 'rs', 0, 250, T0 + 6000)], T0 + 6000)
     M.write(co_dir(d, g2))
     fs = findings([d], g)
-    eq([(f['kind'], f['time'], f['fromOffset'], f['toOffset'], rng(f['redelivered'])) for f in fs],
-       [('rewind', T0 + 5000, 400, 250, (250, 399, 150, True)),
-        ('rewind', T0 + 7000, 450, 300, (300, 449, 150, False))], 'rw: two rewinds')
-    # what happened: the consumer read 250..399 again (it went on to 450); 300..449 are to come
+    eq([(f['kind'], f['time'], f['fromOffset'], f['toOffset'], rng(f['redelivered']), f.get('certainRedelivered'))
+        for f in fs],
+       [('rewind', T0 + 5000, 400, 250, (250, 399, 150, False), None),
+        ('rewind', T0 + 7000, 450, 300, (300, 449, 150, False), None)], 'rw: two rewinds, neither certain')
+    # what may have happened: the consumer read 250..399 again (if it sought back); 300..449 may come
     if len(fs) == 2:
         holds(fs[0]['redelivered'], range(250, 400), 'rw 1')
         within(fs[0]['redelivered'], 0, 999, 'rw 1')
         within(fs[1]['redelivered'], 0, 999, 'rw 2')
+    # rw2: the rewind at +5 s, 400 -> 250; present then 0..499 (batches to +5 s); the member
+    # committed 400 itself (readBound 400, the log end at +4 s is 400); its later commits 300 and 350
+    # lie between 250 and 400: 250..349 read again, certain; none passed 400: 350..399 possible
+    f = one(findings([d], 'rw2', 'rewind'), 'rw2')
+    eq((rng(f.get('redelivered')), rng(f.get('certainRedelivered')), f.get('readBound')),
+       ((250, 399, 150, False), (250, 349, 100, True), 400), 'rw2: commits stepping through: a certain part')
     fs = findings([d], g2)
     eq([(f['kind'], f['time']) for f in fs], [('reset', T0 + 4000), ('handover', T0 + 5000)], 'rs: a reset, then B')
     r = fs[0] if fs else {}
@@ -379,6 +396,10 @@ def test_rewind_reset():
     # the reset sent back, 50..199, certainly)
     eq((h.get('resumedOffset'), h.get('clean'), rng(h.get('redelivered'))), (50, True, (50, 499, 450, False)),
        'rs: the handover after the reset')
+    # the admin's commit of 50 in the empty group is not rs-a's (an empty group takes only commits
+    # without a generation: ClassicGroup.validateOffsetCommit): rs-a committed twice, last 200 at +3 s
+    eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit')), (2, {'time': T0 + 3000, 'offset': 200, 'outcome': None}),
+       'rs: the reset is not the previous owner\'s commit')
     # --fail-on rewind: a rewind (or reset) is listed: exit 1
     rc, _, _ = run(['--fail-on', 'rewind', d])
     eq(rc, 1, 'rs/rw: --fail-on rewind exits 1')
@@ -529,14 +550,18 @@ def test_eos_v1():
     eq((a1['commitOffset'], a1['producerId'], a1['producerEpoch'], a1['markerEpoch'], a1['transactionalId'],
         a1['abortedBy'], a1['bump'], a1['transactionVersion']),
        (20, pid, 0, 0, 'tx1', 'producer', None, 1), 'eos1: the first abort is its producer\'s')
-    # its input, from the committed offset then (10) to 19, was processed again by the next
-    # transaction, which committed 20 (certain); its output out1-0 11..20, between the markers of
-    # +1.05 s and +3.05 s
-    eq(rng(a1['redelivered']), (10, 19, 10, True), 'eos1: the first abort\'s input read again')
+    # its input, from the committed offset then (10) to 19: read again only if the application seeks
+    # back to the committed offset - the consumer's position does not move on abortTransaction
+    # (examples/ExactlyOnceMessageProcessor.maybeRetry restores it; Kafka Streams revives its tasks
+    # from the committed offsets). The next transaction committing 20 is what an application that
+    # went on past 19 without rewinding commits too: possible, not certain (certain was True here
+    # before, which claimed more than the log shows). Its output out1-0 11..20, between the markers
+    # of +1.05 s and +3.05 s
+    eq(rng(a1['redelivered']), (10, 19, 10, False), 'eos1: the first abort\'s input, read again if rewound')
     eq([(o['partition'], o['from'], o['to'], o['records'], o['matchedBy']) for o in a1['outputs']],
        [('out1-0', 11, 20, 10, 'markers')], 'eos1: the first abort\'s output')
     eq((a2['commitOffset'], a2['markerEpoch'], a2['abortedBy'], a2['bump'], rng(a2['redelivered'])),
-       (30, 1, 'coordinator', 'fenced', (20, 29, 10, True)), 'eos1: the second abort, for the new instance')
+       (30, 1, 'coordinator', 'fenced', (20, 29, 10, False)), 'eos1: the second abort, for the new instance')
     eq(sorted((o['partition'], o['from'], o['to'], o['records']) for o in a2['outputs']),
        [('out1-0', 33, 42, 10), ('out1-1', 0, 4, 5)], 'eos1: the second abort\'s outputs, in both partitions')
     eq((fe['oldEpoch'], fe['producerEpoch'], fe['bump'], fe['abortedAt'], fe['transactionalId'], fe['topic']),
@@ -647,7 +672,7 @@ def test_eos_v2():
     eq([f['kind'] for f in fs], ['aborted-commit'], 'eos2: one aborted commit, no fencing')
     a = fs[0] if fs else {}
     eq((a.get('producerEpoch'), a.get('markerEpoch'), a.get('abortedBy'), a.get('transactionVersion'),
-        rng(a.get('redelivered'))), (1, 2, 'producer', 2, (10, 19, 10, True)), 'eos2: its producer\'s own abort')
+        rng(a.get('redelivered'))), (1, 2, 'producer', 2, (10, 19, 10, False)), 'eos2: its producer\'s own abort')
     eq([(x['partition'], x['from'], x['to'], x['matchedBy']) for x in a.get('outputs', [])],
        [('out2-0', 11, 20, 'epoch')], 'eos2: its output, by producer id and epoch')
     fs = findings([d], g2)
@@ -718,7 +743,7 @@ def test_text():
     for want in ('handover of tt-0: m-a -> m-b; resumed at 20',
                  'every 1000 ms (median); it had stopped committing before it lost the partition',
                  'possibly delivered twice: offsets 20..59 (40 records)',
-                 'every record delivered twice is among them',
+                 'every record delivered twice is among them, if the previous owner had stopped reading by then',
                  'likely delivered twice: offsets 20..29 (10 records)'):
         check(want in out, 'text: %r in:\n%s' % (want, out))
     p = subprocess.run([segscan, 'groups', '--fail-on', 'redelivered', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -781,6 +806,10 @@ def test_worked():
     # a record no finding covers (offset 5, committed long before), and the reasons nothing can be said
     rc, out, err = run_cmd(['explain', '--offset', 'orders-0:5', os.path.join(d, 'orders-0')])
     check('deliveries: no finding covers it' in out, 'worked: orders-0:5 covered by none:\n' + out)
+    # with the history read, explain names no cause of its own beside it (it said "the record was
+    # delivered again after a rebalance or a restart" even when nothing covers the record)
+    check('delivered again after a rebalance' not in out and 'if it was received twice, that happened on the '
+          'consumer side' in out, 'worked: orders-0:5: no guessed cause:\n' + out)
     rc, out, err = run_cmd(['explain', '--group', 'other', '--offset', 'orders-0:5', os.path.join(d, 'orders-0')])
     # Utils.abs("other".hashCode()) % 50 = 26 (segscan coordinator --group other)
     check('the group\'s coordinator partition __consumer_offsets-26 was not read' in out,
@@ -847,8 +876,10 @@ def test_matrix():
            [('rewind', T0 + 3000), ('reset', T0 + 4500), ('offsets-deleted', T0 + 5000)], '%s: the three findings' % g)
         if len(fs) == 3:
             rw, rs, od = fs
-            # rewind 200 -> 150: 150..199 again; certain: the group committed 300 later
-            eq((rw['fromOffset'], rw['toOffset'], rng(rw['redelivered'])), (200, 150, (150, 199, 50, True)),
+            # rewind 200 -> 150 while the member is there: 150..199 possibly again - no later commit
+            # lies between 150 and 200 (the next ones are the admin's 50 and, after the deletion, 300),
+            # and a late commit moves the offset back the same way (this was certain before, wrongly)
+            eq((rw['fromOffset'], rw['toOffset'], rng(rw['redelivered'])), (200, 150, (150, 199, 50, False)),
                '%s: the rewind' % g)
             # reset 150 -> 50: 50..149 again, certain (300 was committed since)
             eq((rs['fromOffset'], rs['toOffset'], rng(rs['redelivered'])), (150, 50, (50, 149, 100, True)),
@@ -860,7 +891,7 @@ def test_matrix():
                 within(f.get('redelivered') or f.get('skipped'), 0, 999, g)
         fs = findings([nodata], g)
         eq([(f['kind'], rng(f.get('redelivered')), rng(f.get('skipped')), f['dataRead']) for f in fs],
-           [('rewind', (150, 199, None, True), None, False), ('reset', (50, 149, None, True), None, False),
+           [('rewind', (150, 199, None, False), None, False), ('reset', (50, 149, None, True), None, False),
             ('offsets-deleted', None, (50, 299, None, False), False)], '%s without data: offsets only' % g)
 
 
@@ -904,9 +935,263 @@ def test_report_keys():
     eq(keys.get('group.pay%2Ev2%3Dx.rk-0.committed'), '5', 'report: the group id percent-encoded')
 
 
+# ---- what the evidence shows, and no more -----------------------------------------------------------
+
+def test_reset_not_owner():
+    """'rsx': rs-a owns r-0, commits 100 (+2 s) and 200 (+3 s), then hangs; the group empties at
+    +8 s (generation 2 without members); an admin resets r-0 to 50 at +9 s (a plain commit without
+    a generation, leader epoch -1: an empty group takes only those, ClassicGroup.
+    validateOffsetCommit 'generationId < 0 && isInState(EMPTY)'); rs-b joins at +10 s. r-0: a
+    batch of 100 records a second (k at T0 + (k+1) s). The reset is not rs-a's commit: rs-a made 2
+    commits, the last 200 at +3 s, every 1000 ms; it lost r-0 at +8 s, 5 s later: not clean. B
+    resumed at 50; present at +10 s: 0..999; likely: written before +3 s + 1 s: 0..399."""
+    d = scenario('reset_not_owner')
+    if not d:
+        return
+    data(d, 'r', 0, every_second(12, 100))
+    g = 'rsx'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('rs-a', {'r': [0]})])], T0 + 100)
+    L.append([C.offset_commit(g, 'r', 0, 100, T0 + 2000)], T0 + 2000)
+    L.append([C.offset_commit(g, 'r', 0, 200, T0 + 3000)], T0 + 3000)
+    L.append([C.group_metadata(g, 2, T0 + 8000, [])], T0 + 8000)
+    L.append([C.offset_commit(g, 'r', 0, 50, T0 + 9000, leader_epoch=-1)], T0 + 9000)
+    L.append([C.group_metadata(g, 3, T0 + 10000, [C.Member('rs-b', {'r': [0]})])], T0 + 10000)
+    L.append([C.offset_commit(g, 'r', 0, 1100, T0 + 11500)], T0 + 11500)
+    L.write(co_dir(d, g))
+    h = one(findings([d], g, 'handover'), 'rsx handover')
+    eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'), h.get('commitIntervalMs'), h.get('clean'),
+        rng(h.get('redelivered')), rng(h.get('likelyRedelivered'))),
+       (2, {'time': T0 + 3000, 'offset': 200, 'outcome': None}, 1000, False, (50, 999, 950, False), (50, 399, 350, False)),
+       'rsx: the admin\'s reset is not the previous owner\'s last commit')
+    # the reset 200 -> 50: rs-a committed 200 itself (readBound 200; present when it did: 0..299),
+    # and B committed 1100 since: 50..199 certainly again
+    f = one(findings([d], g, 'reset'), 'rsx reset')
+    eq((rng(f.get('redelivered')), f.get('certainRedelivered'), f.get('readBound')), ((50, 199, 150, True), None, 200),
+       'rsx: the reset')
+    # the totals count each record once: certainly 50..199 (the reset's), possibly the rest of the
+    # handover's 50..999: 800 (they added 150 + 950, 50..199 in both)
+    rc, out, err = run_cmd(['scan', '--report', '-', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+    eq((keys.get('group.rsx.r-0.redelivered_certain'), keys.get('group.rsx.r-0.redelivered_possible'),
+        keys.get('total.groups.redelivered_certain'), keys.get('total.groups.redelivered_possible')),
+       ('150', '800', '150', '800'), 'rsx: report keys count overlapping ranges once')
+    rc, out, err = run_cmd(['scan', d])
+    check('150 records certainly delivered again, 800 possibly' in out, 'rsx: scan\'s groups line:\n' + out)
+
+
+def test_reset_forward():
+    """'fw': fw-a commits f-0 100 (+1.5 s), the group empties (+2.5 s), an admin resets f-0 to 300
+    at +3 s (--to-latest: f-0 held 0..299 then), then back to 100 at +3.5 s (--to-offset 100),
+    fw-b joins at +4 s. The forward reset: 100..299 possibly never received (a former member may
+    have read past its commit). The reset back, 300 -> 100: nobody committed past 100 but the admin
+    (readBound 100): 100..299 possibly again, nothing certain (it claimed 'certainly' before)."""
+    d = scenario('reset_forward')
+    if not d:
+        return
+    data(d, 'f', 0, every_second(10, 100))
+    g = 'fw'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('fw-a', {'f': [0]})])], T0 + 100)
+    L.append([C.offset_commit(g, 'f', 0, 100, T0 + 1500)], T0 + 1500)
+    L.append([C.group_metadata(g, 2, T0 + 2500, [])], T0 + 2500)
+    L.append([C.offset_commit(g, 'f', 0, 300, T0 + 3000, leader_epoch=-1)], T0 + 3000)
+    L.append([C.offset_commit(g, 'f', 0, 100, T0 + 3500, leader_epoch=-1)], T0 + 3500)
+    L.append([C.group_metadata(g, 3, T0 + 4000, [C.Member('fw-b', {'f': [0]})])], T0 + 4000)
+    L.append([C.offset_commit(g, 'f', 0, 900, T0 + 9500)], T0 + 9500)
+    L.write(co_dir(d, g))
+    fs = findings([d], g, 'reset')
+    eq([(f['time'], f['fromOffset'], f['toOffset'], rng(f.get('redelivered')), rng(f.get('skipped')), f.get('consistentWith'),
+         f.get('certainRedelivered'), f.get('readBound')) for f in fs],
+       [(T0 + 3000, 100, 300, None, (100, 299, 200, False), 'kafka-consumer-groups.sh --reset-offsets --to-latest',
+         None, None),
+        (T0 + 3500, 300, 100, (100, 299, 200, False), None, None, None, 100)],
+       'fw: a forward reset (possibly skipped), then back (possibly again, nothing certain)')
+    rc, _, _ = run(['--fail-on', 'skipped', d])
+    eq(rc, 1, 'fw: --fail-on skipped exits 1 (the forward reset)')
+    rc, out, _ = run_cmd(['groups', d])
+    check('possibly never received: offsets 100..299 (200 records)' in out and
+          'nothing shows the group read from 100 on' in out, 'fw: the text says both:\n' + out)
+
+
+def test_rewind_bound():
+    """'big': bg-m commits bg-0 2^63-1 at +1 s (bg-0 held 0..99 then: a batch of 100 a second, k
+    at T0 + (k+1) s), then 0 at +1.5 s (a rewind while it is a member), then 50 (+2.5 s) and 150
+    (+3.5 s): commits stepping through, past what was present at the rewind. Only what was present
+    can come again: 0..99, certain (they claimed 0..999 before, records written after the rewind
+    included)."""
+    d = scenario('rewind_bound')
+    if not d:
+        return
+    data(d, 'bg', 0, every_second(10, 100))
+    g = 'big'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('bg-m', {'bg': [0]})])], T0 + 100)
+    for t, off in ((1000, 2 ** 63 - 1), (1500, 0), (2500, 50), (3500, 150)):
+        L.append([C.offset_commit(g, 'bg', 0, off, T0 + t)], T0 + t)
+    L.write(co_dir(d, g))
+    f = one(findings([d], g, 'rewind'), 'big rewind')
+    eq((f.get('fromOffset'), f.get('toOffset'), rng(f.get('redelivered')), f.get('certainRedelivered'),
+        f.get('readBound')), (2 ** 63 - 1, 0, (0, 99, 100, True), None, 100), 'big: bounded by what was present')
+    within(f.get('redelivered'), 0, 99, 'big: present at the rewind')
+
+
+def test_kip360():
+    """'k360' (producer id 4242, transaction version 1, no __transaction_state): commits 10 (COMMIT
+    +1.05 s), then 20 aborted by its producer (marker epoch 0, +2.05 s), then 20 under epoch 1
+    (+3 s). After an abortable error needing an epoch bump the same producer sends EndTxn then
+    InitProducerId with its current epoch (KIP-360: TransactionManager.beginAbort ->
+    initializeTransactions(producerIdAndEpoch) when epochBumpRequired): a new instance's
+    initTransactions looks the same. The fencing says either (it said 'a new instance')."""
+    d = scenario('kip360')
+    if not d:
+        return
+    g, pid = 'k360', 4242
+    data(d, 'kin', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])
+    L, o = C.Log(), C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('k360-m', {'kin': [0]})])], T0 + 50)
+    eos_txn(L, [(o, 5)], pid, 0, g, 'kin', 10, T0 + 1000)
+    eos_txn(L, [(o, 5)], pid, 0, g, 'kin', 20, T0 + 2000, commit_marker=False)
+    eos_txn(L, [(o, 5)], pid, 1, g, 'kin', 20, T0 + 3000)
+    L.write(co_dir(d, g))
+    o.write(os.path.join(d, 'kout-0'))
+    fe = one(findings([d], g, 'fencing'), 'k360 fencing')
+    eq((fe.get('oldEpoch'), fe.get('producerEpoch'), fe.get('bump'), fe.get('abortedAt')), (0, 1, 'init-or-bump', None),
+       'k360: a new instance or its own KIP-360 bump')
+    rc, out, _ = run_cmd(['groups', d])
+    check("or the same producer's epoch bump after an abortable error (KIP-360)" in out, 'k360: text:\n' + out)
+    # the aborted commit's input: read again only if the application rewinds
+    check('read again if the application rewinds to the committed offset' in out and 'certainly' not in out,
+          'k360: the aborted commit\'s input is not certain:\n' + out)
+
+
+def test_clean_unknown():
+    """'one': one-a commits p-0 once (20 at +2.5 s: its pace unknown, clean null), one-b gets p-0
+    at +4.6 s. explain of p-0 offset 22 must not call the handover unclean."""
+    d = scenario('clean_unknown')
+    if not d:
+        return
+    g = 'one'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member('one-a', {'p': [0]})])], T0 + 500)
+    L.append([C.offset_commit(g, 'p', 0, 20, T0 + 2500)], T0 + 2500)
+    L.append([C.group_metadata(g, 2, T0 + 4600, [C.Member('one-b', {'p': [0]})])], T0 + 4600)
+    L.write(co_dir(d, g))
+    data(d, 'p', 0, every_second(5, 10))
+    h = one(findings([d], g, 'handover'), 'one handover')
+    eq(h.get('clean'), None, 'one: clean unknown')
+    rc, out, _ = run_cmd(['explain', '--offset', 'p-0:22', os.path.join(d, 'p-0')])
+    check('unclean' not in out and 'clean or not: unknown' in out, 'one: explain says clean unknown:\n' + out)
+
+
+def test_no_coincidence():
+    """'cu': cu-a commits in-0 10, 20, 30 (+1.5, +2.5, +3.5 s); in-0 holds 0..29 (by +3 s) and no
+    more; cu-b gets in-0 at +5 s and resumes at 30: nothing to deliver twice. out-0 holds
+    'dup-value' twice (+2 s producer 1, +8 s producer 2): the handover lies between them, yet
+    re-read nothing - no coincidence to name."""
+    d = scenario('no_coincidence')
+    if not d:
+        return
+    g = 'cu'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member('cu-a', {'in': [0]})])], T0 + 500)
+    for k in range(3):
+        L.append([C.offset_commit(g, 'in', 0, 10 * (k + 1), T0 + 1500 + 1000 * k)], T0 + 1500 + 1000 * k)
+    L.append([C.group_metadata(g, 2, T0 + 5000, [C.Member('cu-b', {'in': [0]})])], T0 + 5000)
+    L.write(co_dir(d, g))
+    data(d, 'in', 0, every_second(3, 10))
+    out = mkseg.batch(0, [(None, b'dup-value')], pid=1, epoch=0, base_seq=0, base_ts=T0 + 2000, max_ts=T0 + 2000,
+                      ts_deltas=[0]) + \
+        mkseg.batch(1, [(None, b'dup-value')], pid=2, epoch=0, base_seq=0, base_ts=T0 + 8000, max_ts=T0 + 8000,
+                    ts_deltas=[0])
+    mkseg.write_partition(os.path.join(d, 'out-0'), {0: out})
+    h = one(findings([d], g, 'handover'), 'cu handover')
+    eq(h.get('caughtUp'), True, 'cu: nothing to deliver twice')
+    rc, out, _ = run_cmd(['explain', '--value', 'dup-value', d])
+    check('new-session' in out and 'coincides in time' not in out, 'cu: no coincidence named:\n' + out)
+    rc, out, _ = run_cmd(['explain', '--json', '--value', 'dup-value', d])
+    objs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    co = [c.get('coincidences') for o in objs for c in o.get('occurrences', []) if c.get('cause') == 'new-session']
+    eq(co, [[]], 'cu: no coincidence in the JSON (the new-session copy)')
+
+
+def test_pending_at_handover():
+    """'pend' (producer id 4343, transaction version 1): pend-a commits pin-0 20 in a transaction
+    (COMMIT +1.05 s), then 40 in the next (its TxnOffsetCommit at +2.01 s); generation 2 gives
+    pin-0 to pend-b at +2.02 s, before that transaction's COMMIT marker (+2.1 s). pend-b's
+    OffsetFetch asks for stable offsets (ConsumerCoordinator.sendOffsetFetchRequest builds
+    OffsetFetchRequest with requireStable true) and gets UNSTABLE_OFFSET_COMMIT while the commit of
+    40 is pending (KIP-447): it resumes at 40, not 20. pin-0: 10 records every 0.1 s, 0..79 by
+    +0.8 s, all present at the handover."""
+    d = scenario('pending_at_handover')
+    if not d:
+        return
+    g, pid = 'pend', 4343
+    data(d, 'pin', 0, [(10, T0 + 100 * (k + 1)) for k in range(8)])
+    L, o = C.Log(), C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('pend-a', {'pin': [0]})])], T0 + 50)
+    o.append([(None, b'out')] * 5, T0 + 1000, pid=pid, epoch=0, transactional=True)
+    L.append([C.offset_commit(g, 'pin', 0, 20, T0 + 1010)], T0 + 1010, pid=pid, epoch=0, transactional=True)
+    o.marker(pid, 0, True, T0 + 1050)
+    L.marker(pid, 0, True, T0 + 1050)
+    o.append([(None, b'out')] * 5, T0 + 2000, pid=pid, epoch=0, transactional=True)
+    L.append([C.offset_commit(g, 'pin', 0, 40, T0 + 2010)], T0 + 2010, pid=pid, epoch=0, transactional=True)
+    L.append([C.group_metadata(g, 2, T0 + 2020, [C.Member('pend-b', {'pin': [0]})])], T0 + 2020)
+    o.marker(pid, 0, True, T0 + 2100)
+    L.marker(pid, 0, True, T0 + 2100)
+    L.write(co_dir(d, g))
+    o.write(os.path.join(d, 'pout-0'))
+    h = one(findings([d], g, 'handover'), 'pend handover')
+    eq((h.get('resumedOffset'), rng(h.get('redelivered'))), (40, (40, 79, 40, False)),
+       'pend: resumed where the pending commit\'s marker left the committed offset')
+
+
+def test_odd_commits():
+    """'odd': generation 1 gives x-0 to both od-m1 and od-m2 (one GroupMetadata record: a faulty or
+    custom assignor) and x-1 to od-m1, which commits x-1 7 with commitTimestamp -1; generation 2
+    (+3 s) gives both to od-m3. The shared assignment is a note, not a handover (no range, clean
+    unknown, not counted); od-m1's last commit of x-1 is offset 7 though it has no time (it showed
+    'offset -1'). No data partitions."""
+    d = scenario('odd_commits')
+    if not d:
+        return
+    g = 'odd'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('od-m1', {'x': [0, 1]}), C.Member('od-m2', {'x': [0]})])],
+             T0 + 100)
+    L.append([C.offset_commit(g, 'x', 1, 7, -1)], -1)
+    L.append([C.group_metadata(g, 2, T0 + 3000, [C.Member('od-m3', {'x': [0, 1]})])], T0 + 3000)
+    L.write(co_dir(d, g))
+    fs = findings([d], g, 'handover')
+    eq([(f['partition'], f['previousOwner']['memberId'], f['newOwner']['memberId'], f['sharedAssignment'],
+         f['clean'], f['previousOwnerLastCommit'], rng(f['redelivered'])) for f in fs],
+       [(0, 'od-m1', 'od-m2', True, None, None, None),
+        (0, 'od-m2', 'od-m3', False, False, None, None),
+        (1, 'od-m1', 'od-m3', False, None, {'time': None, 'offset': 7, 'outcome': None}, (7, None, None, False))],
+       'odd: the shared assignment a note; a commit without a time keeps its offset')
+    rc, out, _ = run_cmd(['groups', d])
+    check('the last at - (offset 7)' in out and 'note: the same record assigned the partition to both' in out,
+          'odd: text:\n' + out)
+
+
+def test_eos_last_aborted():
+    """The corpus's groups-eos: shop-eos's first instance's last commit of events-0 (offset 40 at
+    22:13:22.535Z) was in a transaction that aborted; the handover says so (it gave it as a plain
+    last commit)."""
+    if only and only not in 'eos_last_aborted':
+        return
+    corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'testdata', 'corpus', 'gen',
+                          'groups-eos')
+    h = one(findings([corpus], 'shop-eos', 'handover'), 'shop-eos handover')
+    eq((h.get('resumedOffset'), h.get('previousOwnerLastCommit')),
+       (32, {'time': T0 + 2535, 'offset': 40, 'outcome': 'aborted'}), 'groups-eos: the last commit was aborted')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
-          test_matrix, test_compacted, test_report_keys):
+          test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
+          test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
+          test_odd_commits, test_eos_last_aborted):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

@@ -16,7 +16,9 @@
  *   - an exactly-once application commits its input offsets inside its output
  *     transaction (sendOffsetsToTransaction -> TxnOffsetCommit); when the
  *     transaction aborts, so does the commit (OffsetMetadataManager.
- *     replayEndTransactionMarker discards it), and the input is read again.
+ *     replayEndTransactionMarker discards it), and the input is read again if
+ *     the application seeks back to the committed offset (Kafka Streams and
+ *     Kafka's EOS example do; the consumer itself does not).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -52,6 +54,7 @@ const char *ss_fbump_name(enum ss_fbump b) {
     case SS_FB_FENCED: return "fenced";
     case SS_FB_TIMEOUT: return "timeout";
     case SS_FB_UNKNOWN: return "fenced-or-timeout";
+    case SS_FB_INIT_OR_BUMP: return "init-or-bump";
     default: return NULL;
     }
 }
@@ -89,6 +92,7 @@ static ss_finding *add(ss_findings *F, enum ss_fkind kind, size_t gi, const ss_g
     x->producer_id = -1;
     x->producer_epoch = x->marker_epoch = x->old_epoch = -1;
     x->aborted_at = -1;
+    x->read_bound = -1;
     x->hanging_confirmed = -1;
     x->age_ms = -1;
     return x;
@@ -134,11 +138,14 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
          * ownerships in a row */
         uint64_t commits = 0;
         int64_t last = -1, last_offset = -1, interval = -1;
+        bool have_last = false;
         for (size_t k = j; k-- > 0;) {
             const ss_gowner *q = &p->owners[k];
             if (!same_str(q->member_id, q->member_id_len, prev->member_id, prev->member_id_len)) break;
             commits += q->commits;
-            if (last < 0 && q->last_commit_time >= 0) {
+            /* its latest ownership with a commit (a commit's time may be -1: taken by its count) */
+            if (!have_last && q->commits) {
+                have_last = true;
                 last = q->last_commit_time;
                 last_offset = q->last_commit_offset;
             }
@@ -146,6 +153,22 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         }
         ss_finding *x = add(F, SS_FK_HANDOVER, gi, grp, &p->tp, tl);
         if (!x) return;
+        /* the same record gave the partition to both (two members assigned it in one generation:
+         * a faulty or custom assignor): no handover from one to the other, a note */
+        if (o->from_offset == prev->from_offset && o->from_time == prev->from_time) x->shared = true;
+        /* its last commit, a transactional one whose transaction aborted (or is still open): never
+         * the committed offset, though it shows the owner at work then */
+        if (have_last && last_offset >= 0)
+            for (size_t k = 0; k < grp->nevents; k++) {
+                const ss_gevent *e = &grp->events[k];
+                if ((e->kind != SS_GEV_TXN_ABORTED && e->kind != SS_GEV_TXN_OPEN) || e->commit_offset != last_offset ||
+                    e->tp.partition != p->tp.partition ||
+                    !same_str(e->tp.topic, e->tp.topic_len, p->tp.topic, p->tp.topic_len) ||
+                    (e->first_time >= 0 && last >= 0 && e->first_time > last) ||
+                    (e->kind == SS_GEV_TXN_ABORTED && last >= 0 && e->time < last))
+                    continue;
+                x->last_commit_outcome = e->kind == SS_GEV_TXN_ABORTED ? SS_GOUT_ABORTED : SS_GOUT_OPEN;
+            }
         x->time = o->from_time;
         x->record_offset = o->from_offset;
         x->resumed_offset = o->start_committed;
@@ -160,8 +183,9 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         x->previous_last_offset = last_offset;
         x->previous_commits = commits;
         x->commit_interval_ms = interval;
+        if (x->shared) continue;
         if (!commits) x->clean = 0;
-        else if (interval >= 0 && prev->to_time >= 0) x->clean = prev->to_time - last <= interval;
+        else if (interval >= 0 && prev->to_time >= 0 && last >= 0) x->clean = prev->to_time - last <= interval;
         if (x->resumed_offset < 0) continue; /* no committed offset: auto.offset.reset decides */
         /* what the previous owner can have read: records present when the new owner got
          * the partition (the previous one lost it then or before) */
@@ -309,9 +333,15 @@ static void txn_finding(ss_findings *F, size_t gi, const ss_group *grp, const ss
         bool unsure = x->txn_version == 0 && x->marker_epoch == x->producer_epoch + 1;
         if (raised) x->bump = why_raised(t, x->producer_id, x->producer_epoch, -1);
         else if (unsure) x->bump = SS_FB_UNKNOWN;
-        /* its input was read and will be read again: from the committed offset then */
+        /* its input was read; it is read again only if the application seeks back to the
+         * committed offset: the consumer's position does not move on abortTransaction (Kafka
+         * Streams revives its tasks from the committed offsets; examples/ExactlyOnceMessage-
+         * Processor.maybeRetry: "the consumer fetch position needs to be restored to the
+         * committed offset"). One that does not goes on past it, and what the aborted
+         * transaction produced for these records is lost. Possible, never certain: a later
+         * commit past them is what either would commit. */
         if (e->committed_before >= 0 && e->committed_before < e->commit_offset)
-            range(F, tl, &x->redelivered, e->committed_before, e->commit_offset - 1, e->later_max >= e->commit_offset);
+            range(F, tl, &x->redelivered, e->committed_before, e->commit_offset - 1, false);
     } else {
         x->age_ms = F->now >= 0 && e->time >= 0 ? F->now - e->time : -1;
         x->hanging = x->age_ms > F->opts.txn_timeout_ms;
@@ -336,11 +366,16 @@ static void fencing(ss_findings *F, size_t gi, const ss_group *grp, const ss_gev
         bump = e->marker_aborted ? why_raised(t, e->producer_id, e->old_epoch, e->producer_epoch) : SS_FB_FENCED;
         if (bump == SS_FB_UNKNOWN && e->marker_aborted) {
             /* version 2's own abort leaves epoch + 1 on the marker and goes on under it: an
-             * epoch past that is an initTransactions after a producer's own abort */
+             * epoch past that is an InitProducerId after a producer's own abort - a new
+             * instance's initTransactions, or the same producer bumping its epoch after an
+             * abortable error (KIP-360: TransactionManager.beginAbort sends EndTxn, then
+             * initializeTransactions(producerIdAndEpoch) when epochBumpRequired; under either
+             * version). __transaction_state cannot tell them apart either: both go through
+             * prepareIncrementProducerEpoch to Empty at epoch + 1. */
             bool own = tv == 2   ? e->marker_epoch == e->old_epoch + 1
                        : tv == 1 ? e->marker_epoch == e->old_epoch
                                  : false;
-            if (own) bump = SS_FB_INIT;
+            if (own) bump = SS_FB_INIT_OR_BUMP;
         }
     } else {
         bump = SS_FB_INIT;
@@ -357,11 +392,20 @@ static void fencing(ss_findings *F, size_t gi, const ss_group *grp, const ss_gev
     x->txn_version = tv;
     x->transactional_id = t ? t->id : NULL;
     x->bump = bump;
-    if (e->marker_aborted && bump != SS_FB_INIT) x->aborted_at = e->marker_time;
+    if (e->marker_aborted && bump != SS_FB_INIT && bump != SS_FB_INIT_OR_BUMP) x->aborted_at = e->marker_time;
 }
 
 /* ---- the moves of the committed offset ------------------------------------------------------------ */
 
+/* The committed offset moved back from A (e->last_offset) to B (e->new_offset). The records
+ * B..A-1 come again only where the group had read them: up to what a reader of it committed
+ * (an admin's commit moving the offset forward is no read; ClassicGroup.validateOffsetCommit
+ * takes commits without a generation only in an empty group) and to what was present when A
+ * was committed (a commit past the log end reads nothing). While the group has members a
+ * rewind can also be a late commit (a commitAsync of an older position landing after a newer
+ * one, or a second consumer of the partition): the member's position did not move, and
+ * nothing is read again. Only the group's later commits stepping through B..A show it read
+ * them again. The rest of the range is possible. */
 static void rewind_finding(ss_findings *F, size_t gi, const ss_group *grp, const ss_gevent *e,
                            const ss_tl_partition *tl) {
     ss_finding *x = add(F, e->had_members ? SS_FK_REWIND : SS_FK_RESET, gi, grp, &e->tp, tl);
@@ -370,7 +414,54 @@ static void rewind_finding(ss_findings *F, size_t gi, const ss_group *grp, const
     x->record_offset = e->offset;
     x->from_offset = e->last_offset;
     x->to_offset = e->new_offset;
-    range(F, tl, &x->redelivered, e->new_offset, e->last_offset - 1, e->later_max >= e->last_offset);
+    int64_t A = e->last_offset, B = e->new_offset;
+    /* what can come again was present at the rewind (a record written later is read once) */
+    if (tl) {
+        int64_t end = ss_tl_end_at(tl, e->time);
+        if (end < A) A = end;
+    }
+    int64_t bound = A;
+    if (e->reader_max < bound) bound = e->reader_max;
+    if (tl && e->old_time >= 0) {
+        int64_t end = ss_tl_end_at(tl, e->old_time);
+        if (end < bound) bound = end;
+    }
+    if (bound < B) bound = B;
+    x->read_bound = bound;
+    int64_t sure = bound;
+    bool passed;
+    if (e->had_members) {
+        /* a commit at S between them puts the member's position there, after the rewind; a
+         * later one past the old offset then read on through it */
+        x->stepped = e->step_max > B;
+        if (!x->stepped) sure = B;
+        else if (e->later_max < A && e->step_max < sure) sure = e->step_max;
+        passed = true; /* what a later commit stepped through was read again */
+    } else {
+        passed = e->later_max >= sure; /* an empty group: its next consumer resumes at B */
+    }
+    if (A <= B) return; /* nothing present then lay between them */
+    if (sure >= A) {
+        range(F, tl, &x->redelivered, B, A - 1, passed);
+        return;
+    }
+    range(F, tl, &x->redelivered, B, A - 1, false);
+    if (sure > B) range(F, tl, &x->certain_part, B, sure - 1, passed);
+}
+
+/* The committed offset moved forward while the group was empty (a plain commit without a
+ * generation: an admin's): the records between the old and the new offset may never be
+ * received - possible, not certain: a former member may have read past its last commit. */
+static void advanced_finding(ss_findings *F, size_t gi, const ss_group *grp, const ss_gevent *e,
+                             const ss_tl_partition *tl) {
+    ss_finding *x = add(F, SS_FK_RESET, gi, grp, &e->tp, tl);
+    if (!x) return;
+    x->time = e->time;
+    x->record_offset = e->offset;
+    x->from_offset = e->last_offset;
+    x->to_offset = e->new_offset;
+    range(F, tl, &x->skipped, e->last_offset, e->new_offset - 1, false);
+    if (tl && e->new_offset == ss_tl_end_at(tl, e->time)) x->consistent_with = "kafka-consumer-groups.sh --reset-offsets --to-latest";
 }
 
 static void deleted_finding(ss_findings *F, size_t gi, const ss_group *grp, const ss_gevent *e,
@@ -457,6 +548,7 @@ static void build_group(ss_findings *F, size_t i) {
         const ss_tl_partition *tl = tl_of(F, &e->tp);
         switch (e->kind) {
         case SS_GEV_REWIND: rewind_finding(F, i, grp, e, tl); break;
+        case SS_GEV_ADVANCED: advanced_finding(F, i, grp, e, tl); break;
         case SS_GEV_OFFSETS_DELETED: deleted_finding(F, i, grp, e, tl); break;
         case SS_GEV_OUT_OF_RANGE: range_finding(F, i, grp, e, tl); break;
         case SS_GEV_TXN_ABORTED:

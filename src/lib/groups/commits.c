@@ -111,6 +111,19 @@ static void sort_recs(gcrec *v, size_t n, const glog *L) {
     sort_part(v, n, L, depth);
 }
 
+/* The memory a buffer of n records takes: from 256 KiB on an_realloc maps it on 2 MiB
+ * huge pages (base/mem.c), and a huge page is resident whole once touched. */
+static size_t buf_bytes(size_t n) {
+    size_t b = n * sizeof(gcrec);
+    if (b + 16 < ((size_t)256 << 10)) return b;
+    size_t huge = (size_t)2 << 20;
+    return (b + 16 + huge - 1) / huge * huge;
+}
+
+static void count_sub(gcommits *c, size_t bytes) {
+    if (c->in_memory && bytes) atomic_fetch_sub(c->in_memory, bytes);
+}
+
 static FILE *temp_file(const gcommits *c) {
     const char *dir = c->tmpdir;
     if (!dir) dir = getenv("TMPDIR");
@@ -157,7 +170,7 @@ static bool write_run(glog *L) {
     c->runlen[c->nruns++] = c->n;
     c->spilled += c->n;
     /* the buffer goes: memory is counted by what is allocated */
-    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap);
+    count_sub(c, buf_bytes(c->cap));
     an_free(c->buf);
     c->buf = NULL;
     c->cap = 0;
@@ -186,7 +199,7 @@ bool gc_add(glog *L, const gcrec *r) {
         c->buf = nb;
         c->cap = nc;
     }
-    if (c->in_memory && c->cap != before) atomic_fetch_add(c->in_memory, c->cap - before);
+    if (c->cap != before) g_count(c->in_memory, buf_bytes(c->cap) - buf_bytes(before));
     c->buf[c->n++] = *r;
     c->total++;
     return true;
@@ -197,10 +210,9 @@ bool gc_add(glog *L, const gcrec *r) {
 int64_t gc_hold(glog *L, const gcrec *r) {
     gcommits *c = &L->commits;
     if (c->failed) return -1;
-    for (;;) {
-        if (c->nheld < c->capheld) break;
-        if (!SS_GROW(c->held, c->nheld, c->capheld, 64)) return -1;
-    }
+    size_t before = c->capheld;
+    if (!SS_GROW(c->held, c->nheld, c->capheld, 64)) return -1;
+    g_count(c->in_memory, (c->capheld - before) * sizeof *c->held);
     size_t i = c->nheld++;
     c->held[i] = *r;
     return (int64_t)i;
@@ -308,6 +320,7 @@ bool gc_finish(glog *L) {
     gcommits *c = &L->commits;
     if (!L->opts->commits) return true;
     free(c->held);
+    count_sub(c, c->capheld * sizeof *c->held);
     c->held = NULL;
     c->nheld = c->capheld = 0;
     c->group_at = calloc(L->ngroups ? L->ngroups : 1, sizeof *c->group_at);
@@ -319,7 +332,7 @@ bool gc_finish(glog *L) {
         if (c->n && c->n < c->cap) { /* keep what is used only */
             gcrec *nb = an_realloc(c->buf, c->n * sizeof *nb);
             if (nb) {
-                if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap - c->n);
+                count_sub(c, buf_bytes(c->cap) - buf_bytes(c->n));
                 c->buf = nb;
                 c->cap = c->n;
             }
@@ -337,8 +350,33 @@ bool gc_finish(glog *L) {
     return merge_runs(L, true);
 }
 
+/* The commits kept sorted in memory written to a file, read from there (the run ends
+ * with more than --max-memory taken: the logs read after this one took it). */
+bool gc_spill_sorted(glog *L) {
+    gcommits *c = &L->commits;
+    if (!c->sorted) return true;
+    FILE *f = temp_file(c);
+    if (!f) {
+        c->failed = true;
+        return false;
+    }
+    if (fwrite(c->sorted, sizeof *c->sorted, c->n, f) != c->n || fflush(f) != 0) {
+        fclose(f);
+        c->failed = true;
+        return false;
+    }
+    c->merged = f;
+    c->spilled += c->n;
+    an_free(c->sorted);
+    c->sorted = NULL;
+    count_sub(c, buf_bytes(c->cap));
+    c->cap = 0;
+    return true;
+}
+
 void gc_free(gcommits *c) {
-    if (c->in_memory) atomic_fetch_sub(c->in_memory, c->cap);
+    count_sub(c, buf_bytes(c->cap));
+    count_sub(c, c->capheld * sizeof *c->held);
     an_free(c->buf);
     free(c->held);
     an_free(c->sorted);

@@ -60,6 +60,7 @@ const char *ss_gevent_kind_name(enum ss_gevent_kind k) {
     case SS_GEV_TXN_ABORTED: return "transaction-aborted";
     case SS_GEV_TXN_OPEN: return "transaction-open";
     case SS_GEV_EPOCH_BUMP: return "epoch-bump";
+    case SS_GEV_ADVANCED: return "advanced";
     default: return "unknown";
     }
 }
@@ -334,6 +335,15 @@ static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
 
 /* ---- threads ---------------------------------------------------------------------------------------- */
 
+/* Over --max-memory: the logs read so far write the commits they keep sorted in memory
+ * to files (they kept them while the histories of the logs read after them were small). */
+static void spill_done(ss_groups *G) {
+    for (size_t li = 0; li < G->nlogs && atomic_load(&G->in_memory) > G->opts.max_memory; li++) {
+        glog_slot *S = &G->logs[li];
+        if (atomic_load(&S->done) && !atomic_exchange(&S->spilling, true)) gc_spill_sorted(&S->L);
+    }
+}
+
 static void *worker_main(void *arg) {
     worker *w = arg;
     ss_groups *G = w->g;
@@ -343,7 +353,11 @@ static void *worker_main(void *arg) {
         const gwork *wk = &G->work[i];
         glog_slot *S = &G->logs[wk->log];
         if (wk->compare) compare_copy(G, S, wk->copy);
-        else read_log(w, &S->L);
+        else {
+            read_log(w, &S->L);
+            atomic_store(&S->done, true);
+            if (G->opts.max_memory) spill_done(G);
+        }
     }
     return NULL;
 }
@@ -504,12 +518,11 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         S->L.info.input = S->copies[best].input;
         S->L.info.cleaner_checkpoint = cleaner_checkpoint(S->copies[best].input, S->L.partition);
         S->L.commits.tmpdir = G->opts.tmpdir;
-        S->L.commits.in_memory = &G->commits_in_memory;
-        if (G->opts.max_memory) {
-            /* the records kept, counted by what their buffers allocate */
-            size_t share = (size_t)(G->opts.max_memory / sizeof(gcrec));
-            S->L.commits.budget = share ? share : 1;
-        }
+        /* --max-memory bounds the history (every log's state) and the kept commits
+         * together: the commits go to temporary files when both reach it */
+        S->L.in_memory = &G->in_memory;
+        S->L.commits.in_memory = &G->in_memory;
+        if (G->opts.max_memory) S->L.commits.budget = G->opts.max_memory > SIZE_MAX ? SIZE_MAX : (size_t)G->opts.max_memory;
         gwork *w = &G->work[G->nwork++];
         w->log = (uint32_t)li;
         w->input = S->L.input;
@@ -543,7 +556,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         if (!ws[t].dec || !ws[t].cd) rc = SS_E_NOMEM;
     }
     atomic_store(&G->next_work, 0);
-    atomic_store(&G->commits_in_memory, 0);
+    atomic_store(&G->in_memory, 0);
     unsigned started = 0;
     if (rc == SS_E_OK) {
         for (unsigned t = 1; t < threads; t++) {
@@ -561,6 +574,8 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
     free(ws);
     free(tids);
     if (rc != SS_E_OK) return rc;
+    /* the logs read last took the memory the commits of those read first keep */
+    if (G->opts.max_memory) spill_done(G);
     /* public views */
     G->pub_logs = calloc(G->nlogs, sizeof *G->pub_logs);
     if (!G->pub_logs) return SS_E_NOMEM;

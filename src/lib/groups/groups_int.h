@@ -52,31 +52,59 @@ void gs_free(gstrtab *t);
 
 #define GROW32(v, n, cap, first) ((n) < (cap) || grow32_(&(v), &(cap), sizeof *(v), (first)))
 bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first);
+/* the same for log L's large arrays (state.c), their bytes counted in L->in_memory:
+ * freed with g_vfree only */
+#define GVGROW(L, v, n, cap, first) ((n) < (cap) || gvgrow_((L)->in_memory, &(v), &(cap), sizeof *(v), (first)))
+bool gvgrow_(atomic_size_t *acct, void *vp, uint32_t *cap, size_t size, size_t first);
+/* bytes the history allocated (acct: NULL, not counted) */
+static inline void g_count(atomic_size_t *acct, size_t bytes) {
+    if (acct && bytes) atomic_fetch_add(acct, bytes);
+}
+void g_vfree(void *p);
 
 /* ---- per (group, topic, partition) ---------------------------------------------------------- */
 
-enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */ };
+/* TP_START_PENDING: its open owner got it while a transactional commit of it was pending (the
+ * owner's start_committed is what the commit's marker leaves) */
+enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */, TP_START_PENDING = 16 };
 
-/* One ownership of a partition (ss_gowner), linked per partition. */
+/* A record that gave partitions to members or took them away: the time and offset
+ * every ownership it starts or ends shares. */
+typedef struct gpoint {
+    int64_t time, offset;
+} gpoint;
+
+/* One ownership of a partition (ss_gowner), linked per partition: 72 bytes. */
 typedef struct gown {
     const char *member, *instance;
-    int64_t from_time, from_offset, to_time, to_offset;
     int64_t start_committed;                      /* the effective committed offset when it got it */
     int64_t last_commit_time, last_commit_offset; /* its last commit of the partition */
+    uint32_t from, to;                            /* gpoint index + 1 (to: 0 while it owns it) */
     int32_t gen_from, gen_to;
     uint32_t commits;
     int32_t interval_ms; /* median of its last intervals, -1: fewer than 2 commits */
     uint32_t next;       /* the partition's next owner, index + 1 */
 } gown;
 
-/* the intervals between the current owner's last commits (a partition's commit cadence) */
+/* the intervals between the current owner's last commits (a partition's commit cadence);
+ * how many and where the next goes are in its gtp (ring_n, ring_pos); a free ring's
+ * iv[0] is the next free one's index + 1 */
 #define CADENCE 8
 typedef struct gring {
     uint32_t iv[CADENCE];
-    uint8_t n, pos;
-    uint32_t next_free;
 } gring;
 
+/* What few partitions need (a gtp's ext): transactional commits, offset deletions, and
+ * the events that ask what was committed after them. */
+typedef struct gtpx {
+    uint32_t txn_commits, txn_committed, txn_aborted, txn_open, deletions, pending;
+    uint32_t watch;       /* its last event that asks what was committed after it (+1) */
+    uint32_t oor;         /* its out-of-range event still growing (+1), 0 none */
+    uint32_t del_pending; /* its offsets-deleted event waiting for the next commit (+1) */
+    int64_t run_max;      /* the highest committed offset since the watched event, -1 none */
+} gtpx;
+
+/* 120 bytes: what every partition needs; the rest is in its gtpx, made when needed */
 typedef struct gtp {
     uint32_t group;
     int32_t partition;
@@ -85,17 +113,15 @@ typedef struct gtp {
     int64_t offset, commit_time, record_offset; /* the committed offset (flags & TP_COMMITTED) */
     const char *metadata;
     int32_t leader_epoch;
-    uint32_t flags;
+    uint8_t flags;
+    uint8_t ring_n, ring_pos; /* the current owner's ring: intervals in it, the next one's slot */
     uint64_t commits;
-    uint32_t txn_commits, txn_committed, txn_aborted, txn_open, deletions, pending;
     int64_t first_commit_time, last_commit_time;
-    uint32_t seen;                    /* the classic generation stamp that last assigned it */
     uint32_t owner_first, owner_last; /* gown index + 1, 0: none */
     uint32_t ring;                    /* the current owner's gring index + 1 */
-    uint32_t watch;                   /* its last event that asks what was committed after it (+1) */
-    int64_t run_max;                  /* the highest committed offset since that event, -1 none */
-    uint32_t oor;                     /* its out-of-range event still growing (+1), 0 none */
-    uint32_t del_pending;             /* its offsets-deleted event waiting for the next commit (+1) */
+    uint32_t ext;                     /* its gtpx index + 1, 0: none yet */
+    int64_t reader_max;               /* the highest offset a reader committed (a member, a transaction, or any
+                                         commit of a group without membership records), -1 none */
     const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
 } gtp;
 
@@ -186,7 +212,6 @@ typedef struct ggroup {
     int64_t first_offset, first_time, last_time;
     uint64_t commits, txn_commits, undecoded;
     uint64_t removed_batch; /* batch number of its last tombstone (a conversion follows in the same batch) */
-    uint32_t stamp;         /* classic generation stamp */
     int32_t open_gen;       /* index of its open KIP-848 epoch, -1 */
 } ggroup;
 
@@ -241,8 +266,8 @@ typedef struct gcommits {
     size_t n, cap;
     gcrec *held; /* transactional commits waiting for their marker */
     size_t nheld, capheld;
-    size_t budget;            /* records all logs may allocate at once; 0: no limit */
-    atomic_size_t *in_memory; /* records all logs have allocated now (shared by the logs) */
+    size_t budget;            /* bytes the history and the kept commits of all logs may take; 0: no limit */
+    atomic_size_t *in_memory; /* bytes they take now (shared by the logs) */
     FILE **runs;              /* sorted runs in temporary files */
     size_t *runlen;
     size_t nruns;
@@ -261,12 +286,15 @@ int64_t gc_hold(struct glog *L, const gcrec *r); /* a transactional one: its hel
 void gc_resolve(struct glog *L, int64_t held, int outcome, bool effective, int64_t effective_time);
 bool gc_finish(struct glog *L); /* open ones resolved, sorted, indexed by group */
 void gc_free(gcommits *c);
+/* a log's commits kept sorted in memory go to a file (the run ends over --max-memory) */
+bool gc_spill_sorted(struct glog *L);
 size_t gc_read(const struct glog *L, size_t first, gcrec *out, size_t n);
 
 /* ---- one __consumer_offsets partition ----------------------------------------------------------- */
 
 typedef struct glog {
     const ss_groups_opts *opts;
+    atomic_size_t *in_memory; /* the bytes of every log's history and kept commits (NULL: not counted) */
     uint32_t input; /* index in the inputs of the copy read */
     int32_t partition;
     gstrtab groups_tab; /* group ids (aux: index + 1) */
@@ -279,8 +307,13 @@ typedef struct glog {
     size_t tp_slot_cap;
     gown *owners;
     uint32_t nowners, owncap;
+    gpoint *points;
+    uint32_t npoints, pointcap;
     gring *rings;
     uint32_t nrings, ringcap, ring_free; /* ring_free: a free ring's index + 1 */
+    gtpx *tpx;
+    uint32_t ntpx, tpxcap;
+    u32_v scratch; /* a record's partitions, sorted (members.c) */
     ggen *gens;
     uint32_t ngens, gencap;
     gmem *members;
@@ -343,7 +376,10 @@ void g_set_tp(const gtp *t, ss_gtp_ref *r);
 const ss_tl_partition *g_tl_of(glog *L, gtp *t);
 /* a commit of a partition, for its owner's cadence */
 void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset);
-int32_t g_ring_median(const gring *r);
+int32_t g_ring_median(const gring *r, unsigned n);
+/* a partition's gtpx: made when missing (NULL when memory ran out), or NULL when it has none */
+gtpx *g_tpx(glog *L, uint32_t tp);
+static inline gtpx *g_tpx_if(const glog *L, const gtp *t) { return t->ext ? &L->tpx[t->ext - 1] : NULL; }
 bool g_u32_push(glog *L, u32_v *v, uint32_t x);
 
 /* decoded messages: the node tree of ss_cdecoded */
@@ -382,6 +418,8 @@ typedef struct glog_slot {
     glog L;
     ss_glog_copy *copies;
     size_t ncopies;
+    atomic_bool done;     /* read: its state is no thread's any more */
+    atomic_bool spilling; /* claimed by the thread that writes its sorted commits out */
 } glog_slot;
 
 /* a group's public view, and its index in its log */
@@ -416,7 +454,7 @@ struct ss_groups {
     gwork *work;
     size_t nwork;
     atomic_size_t next_work;
-    atomic_size_t commits_in_memory; /* room for kept commits all logs have allocated (records) */
+    atomic_size_t in_memory; /* bytes all logs' histories and kept commits have allocated */
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */

@@ -62,7 +62,7 @@ static void group_removed(glog *L, ggroup *g, int64_t time, int64_t offset) {
 }
 
 static ggen *gen_new(glog *L, uint32_t gi, int protocol, int32_t generation, int64_t time, int64_t offset) {
-    if (!GROW32(L->gens, L->ngens, L->gencap, 16)) {
+    if (!GVGROW(L, L->gens, L->ngens, L->gencap, 16)) {
         L->nomem = true;
         return NULL;
     }
@@ -86,8 +86,13 @@ static ggen *gen_new(glog *L, uint32_t gi, int protocol, int32_t generation, int
     return x;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static gmem *member_new(glog *L) {
-    if (!GROW32(L->members, L->nmembers, L->memcap, 32)) {
+    if (!GVGROW(L, L->members, L->nmembers, L->memcap, 32)) {
         L->nomem = true;
         return NULL;
     }
@@ -101,7 +106,7 @@ static gmem *member_new(glog *L) {
 }
 
 static bool ref_push(glog *L, uint32_t x) {
-    if (!GROW32(L->refs.v, L->refs.n, L->refs.cap, 64)) {
+    if (!GVGROW(L, L->refs.v, L->refs.n, L->refs.cap, 64)) {
         L->nomem = true;
         return false;
     }
@@ -137,7 +142,7 @@ void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *de
     x->protocol_name = protocol;
     x->leader = j_str(L, c, dec->value, "leader");
     bool consumer = ptype && !strcmp(ptype, "consumer");
-    uint32_t stamp = ++L->groups[gi].stamp;
+    uint32_t refs_from = L->refs.n; /* the partitions the members own follow */
     uint32_t members = j_child(c, dec->value, "members"), count = 0;
     for (uint32_t mn = members ? c.n[members].first : 0; mn; mn = c.n[mn].next) {
         gmem *m = member_new(L);
@@ -166,7 +171,6 @@ void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *de
                 if (ti == UINT32_MAX || !ref_push(L, ti)) return;
                 L->members[L->nmembers - 1].nparts++;
                 g_owner_set(L, ti, mid, iid, generation, r->timestamp, r->offset);
-                L->tps[ti].seen = stamp;
             }
         }
     }
@@ -174,11 +178,15 @@ void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *de
     x->nmembers = L->nmembers - x->members_at;
     g = &L->groups[gi];
     g->nmembers_now = count;
-    /* the partitions no member of this generation owns */
-    for (uint32_t i = 0; i < g->tps.n; i++) {
-        gtp *t = &L->tps[g->tps.v[i]];
-        if (t->seen != stamp) g_owner_close(L, g->tps.v[i], r->timestamp, r->offset);
-    }
+    /* the partitions no member of this generation owns: those not among its members' */
+    u32_v *sc = &L->scratch;
+    sc->n = 0;
+    for (uint32_t i = refs_from; i < L->refs.n; i++)
+        if (!g_u32_push(L, sc, L->refs.v[i])) return;
+    if (sc->n) qsort(sc->v, sc->n, sizeof *sc->v, cmp_u32);
+    for (uint32_t i = 0; i < g->tps.n; i++)
+        if (!sc->n || !bsearch(&g->tps.v[i], sc->v, sc->n, sizeof *sc->v, cmp_u32))
+            g_owner_close(L, g->tps.v[i], r->timestamp, r->offset);
 }
 
 /* ---- KIP-848 consumer groups -------------------------------------------------------------------- */
@@ -325,7 +333,7 @@ static void record_assignment(glog *L, uint32_t gi, const kmember *k, bool left,
         /* no group epoch read yet (compaction can leave it later in the log) */
         if (!open_epoch(L, gi, -1, time, offset)) return;
     }
-    if (!GROW32(L->assigns, L->nassigns, L->assigncap, 16)) {
+    if (!GVGROW(L, L->assigns, L->nassigns, L->assigncap, 16)) {
         L->nomem = true;
         return;
     }

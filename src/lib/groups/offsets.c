@@ -27,7 +27,23 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
                           int64_t step_offset) {
     gtp *t = &L->tps[ti];
     bool had = t->flags & TP_COMMITTED;
-    int64_t old = t->offset;
+    int64_t old = t->offset, old_time = t->commit_time;
+    ggroup *grp = &L->groups[t->group];
+    uint32_t members = grp->nmembers_now;
+    /* a reader's commit: an empty group takes only commits without a generation (an admin's, or a
+     * consumer's without group management: ClassicGroup.validateOffsetCommit); a transaction's is
+     * its producer's; a group without membership records only commits (assign() and commit) */
+    bool reader = txn || members > 0 || (!grp->gens.n && !grp->nkmembers);
+    int64_t reader_max = t->reader_max;
+    if (reader && offset > t->reader_max) t->reader_max = offset;
+    /* a commit stepping through what the partition's last rewind sent back (moving forward:
+     * not itself a move back) */
+    gtpx *wx = g_tpx_if(L, t);
+    if (wx && wx->watch && had && offset > old) {
+        ss_gevent *w = &grp->events.v[wx->watch - 1].e;
+        if (w->kind == SS_GEV_REWIND && offset > w->new_offset && offset < w->last_offset && offset > w->step_max)
+            w->step_max = offset;
+    }
     t->offset = offset;
     t->commit_time = commit_time;
     t->record_offset = record_offset;
@@ -35,23 +51,34 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
     t->metadata = metadata;
     t->flags |= TP_COMMITTED;
     if (txn) t->flags |= TP_TXN;
-    else t->flags &= ~(uint32_t)TP_TXN;
-    if (offset > t->run_max) t->run_max = offset;
-    if (t->del_pending) {
-        ss_gevent *d = &L->groups[t->group].events.v[t->del_pending - 1].e;
+    else t->flags &= (uint8_t)~TP_TXN;
+    /* what was committed after the partition's last watched event (none: nothing asks) */
+    gtpx *x = g_tpx_if(L, t);
+    if (x && offset > x->run_max) x->run_max = offset;
+    if (x && x->del_pending) {
+        ss_gevent *d = &L->groups[t->group].events.v[x->del_pending - 1].e;
         d->restart_offset = offset;
         d->restart_time = step_time;
         d->restart_record = step_offset;
-        t->del_pending = 0;
+        x->del_pending = 0;
     }
     if (had && offset < old) {
-        uint32_t members = L->groups[t->group].nmembers_now;
         gev *e = g_tp_event(L, ti, SS_GEV_REWIND, step_time, step_offset, true);
         if (e) {
             e->e.last_offset = old;
             e->e.new_offset = offset;
             e->e.had_members = members > 0;
             e->e.transactional = txn;
+            e->e.reader_max = reader_max;
+            e->e.old_time = old_time;
+        }
+    } else if (had && offset > old && !reader) {
+        gev *e = g_tp_event(L, ti, SS_GEV_ADVANCED, step_time, step_offset, false);
+        if (e) {
+            e->e.last_offset = old;
+            e->e.new_offset = offset;
+            e->e.reader_max = reader_max;
+            e->e.old_time = old_time;
         }
     }
 }
@@ -74,13 +101,14 @@ static void check_range(glog *L, uint32_t ti, int64_t ctime, int64_t offset, int
     const ss_tl_partition *tl = g_tl_of(L, t);
     if (!tl || tl->next_offset < 0) return;
     int64_t end = ss_tl_end_at(tl, ctime);
+    gtpx *x = g_tpx_if(L, t);
     if (offset <= end) {
-        t->oor = 0;
+        if (x) x->oor = 0;
         return;
     }
     ggroup *g = &L->groups[t->group];
-    if (t->oor) {
-        ss_gevent *e = &g->events.v[t->oor - 1].e;
+    if (x && x->oor) {
+        ss_gevent *e = &g->events.v[x->oor - 1].e;
         e->count++;
         e->last_time = ctime;
         return;
@@ -92,7 +120,8 @@ static void check_range(glog *L, uint32_t ti, int64_t ctime, int64_t offset, int
     e->e.log_end = end;
     e->e.count = 1;
     e->e.last_time = ctime;
-    t->oor = L->groups[t->group].events.n;
+    x = g_tpx(L, ti);
+    if (x) x->oor = L->groups[L->tps[ti].group].events.n;
 }
 
 /* ---- producers ------------------------------------------------------------------------------------- */
@@ -197,7 +226,10 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
          * group's open transactions for it */
         int64_t last = t->flags & TP_COMMITTED ? t->offset : -1;
         uint64_t removed = 0;
-        if (t->pending) {
+        gtpx *x = g_tpx(L, ti);
+        if (!x) return;
+        t = &L->tps[ti];
+        if (x->pending) {
             for (uint32_t i = 0; i < L->npids; i++)
                 for (uint32_t k = 0; k < L->pids[i].n; k++) {
                     gpending *pe = &L->pids[i].v[k];
@@ -206,18 +238,19 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
                         removed++;
                     }
                 }
-            t->pending = 0;
+            x->pending = 0;
         }
-        t->flags &= ~(uint32_t)(TP_COMMITTED | TP_TXN);
+        if ((t->flags & TP_START_PENDING) && (t->flags & TP_OPEN_OWNER))
+            L->owners[t->owner_last - 1].start_committed = -1; /* stable now, and nothing committed */
+        t->flags &= (uint8_t)~(TP_COMMITTED | TP_TXN | TP_START_PENDING);
         t->offset = -1;
-        t->deletions++;
-        t->oor = 0;
+        x->deletions++;
+        x->oor = 0;
         gev *e = g_tp_event(L, ti, SS_GEV_OFFSETS_DELETED, r->timestamp, r->offset, true);
         if (e) {
             e->e.last_offset = last;
             e->e.pending_removed = removed;
-            t = &L->tps[ti];
-            t->del_pending = L->groups[gi].events.n;
+            L->tpx[L->tps[ti].ext - 1].del_pending = L->groups[gi].events.n;
         }
         return;
     }
@@ -271,7 +304,9 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
         return;
     }
     /* pendingTransactionalOffsets[producerId].put(group, topic, partition, ...) */
-    t->txn_commits++;
+    gtpx *x = g_tpx(L, ti);
+    if (!x) return;
+    x->txn_commits++;
     L->groups[gi].txn_commits++;
     gpid *p = pid_get(L, b->producer_id, true);
     if (!p) return;
@@ -295,7 +330,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
     pe->leader_epoch = leader_epoch;
     pe->metadata = metadata;
     pe->held = -1;
-    t->pending++;
+    L->tpx[t->ext - 1].pending++;
     if (keep) {
         cr.outcome = SS_GOUT_OPEN;
         pe->held = gc_hold(L, &cr);
@@ -343,9 +378,10 @@ void glog_marker(glog *L, const ss_batch *b, const ss_record *r) {
         gtp *t = &L->tps[pe->tp];
         bool effective = false;
         if (!pe->removed) {
-            if (t->pending) t->pending--;
-            if (commit) t->txn_committed++;
-            else t->txn_aborted++;
+            gtpx *x = g_tpx(L, pe->tp); /* made by the offset commit */
+            if (x && x->pending) x->pending--;
+            if (x && commit) x->txn_committed++;
+            else if (x) x->txn_aborted++;
         }
         /* "We always keep the most recent committed offset when we have a mix of
          * transactional and regular offset commits": only a record offset later
@@ -366,6 +402,14 @@ void glog_marker(glog *L, const ss_batch *b, const ss_record *r) {
         }
         if (pe->held >= 0)
             gc_resolve(L, pe->held, commit ? SS_GOUT_COMMITTED : SS_GOUT_ABORTED, effective, effective ? mtime : -1);
+        t = &L->tps[pe->tp];
+        const gtpx *tx = g_tpx_if(L, t);
+        if ((t->flags & TP_START_PENDING) && !(tx && tx->pending)) {
+            /* its owner's OffsetFetch is answered now: the committed offset the marker left */
+            t->flags &= (uint8_t)~TP_START_PENDING;
+            if (t->flags & TP_OPEN_OWNER)
+                L->owners[t->owner_last - 1].start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
+        }
     }
     p->n = 0;
     p->open = false;
@@ -383,7 +427,8 @@ void o_end(glog *L) {
         gpid *p = &L->pids[i];
         for (uint32_t k = 0; k < p->n; k++) {
             gpending *pe = &p->v[k];
-            if (!pe->removed) L->tps[pe->tp].txn_open++;
+            gtpx *x = pe->removed ? NULL : g_tpx(L, pe->tp);
+            if (x) x->txn_open++;
             if (last_of_txn(pe)) txn_event(L, p, pe, SS_GEV_TXN_OPEN, pe->commit_time, pe->record_offset);
             if (pe->held >= 0) gc_resolve(L, pe->held, SS_GOUT_OPEN, false, -1);
         }
@@ -393,8 +438,9 @@ void o_end(glog *L) {
     for (uint32_t i = 0; i < L->ntps; i++) {
         gtp *t = &L->tps[i];
         if ((t->flags & TP_OPEN_OWNER) && t->ring)
-            L->owners[t->owner_last - 1].interval_ms = g_ring_median(&L->rings[t->ring - 1]);
-        if (t->watch) L->groups[t->group].events.v[t->watch - 1].seg_max = t->run_max;
+            L->owners[t->owner_last - 1].interval_ms = g_ring_median(&L->rings[t->ring - 1], t->ring_n);
+        const gtpx *x = g_tpx_if(L, t);
+        if (x && x->watch) L->groups[t->group].events.v[x->watch - 1].seg_max = x->run_max;
     }
     for (uint32_t i = 0; i < L->ngroups; i++) {
         gevent_v *ev = &L->groups[i].events;

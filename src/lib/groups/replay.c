@@ -64,15 +64,18 @@ void glog_end(glog *L) {
 
 void glog_free(glog *L) {
     for (uint32_t i = 0; i < L->ngroups; i++) m_free_group(&L->groups[i]);
-    free(L->groups);
-    free(L->tps);
+    g_vfree(L->groups);
+    g_vfree(L->tps);
     free(L->tp_slots);
-    free(L->owners);
-    free(L->rings);
-    free(L->gens);
-    free(L->members);
-    free(L->assigns);
-    free(L->refs.v);
+    g_vfree(L->owners);
+    g_vfree(L->points);
+    g_vfree(L->rings);
+    g_vfree(L->tpx);
+    free(L->scratch.v);
+    g_vfree(L->gens);
+    g_vfree(L->members);
+    g_vfree(L->assigns);
+    g_vfree(L->refs.v);
     o_free(L);
     gc_free(&L->commits);
     for (size_t i = 0; i < L->nnotes; i++) free(L->notes[i]);

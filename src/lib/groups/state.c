@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <xxhash.h>
 
@@ -121,6 +122,81 @@ bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first) {
     return true;
 }
 
+/* ---- the log's large arrays ---------------------------------------------------------------------
+ * The arrays that grow with a log's partitions, members and generations double
+ * as they grow. From 64 KiB on such an array is a mapping of its own grown with
+ * mremap: the pages past its last item are never touched, so the doubling's
+ * room costs address space, not memory (from malloc, realloc copies into a new
+ * block, the old one stays in the heap, and the slack is half the array on
+ * average). No huge pages, unlike base/mem.h's an_realloc: a 2 MiB page per
+ * array of each of 50 logs would cost more than the slack. Under the
+ * sanitizers every array comes from malloc (they watch it there). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define GV_MALLOC_ONLY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define GV_MALLOC_ONLY 1
+#endif
+#endif
+#ifndef GV_MALLOC_ONLY
+#define GV_MALLOC_ONLY 0
+#endif
+
+typedef struct gv_hdr {
+    size_t mapped; /* bytes mapped, header included; 0: from malloc */
+    size_t used;   /* bytes asked for */
+} gv_hdr;
+
+#define GV_MAP_MIN ((size_t)64 << 10)
+
+static void *gv_resize(void *p, size_t n) {
+    gv_hdr *h = p ? (gv_hdr *)p - 1 : NULL;
+    size_t need = n + sizeof *h;
+    if (need < n) return NULL;
+    if (GV_MALLOC_ONLY || (need < GV_MAP_MIN && (!h || !h->mapped))) {
+        gv_hdr *nh = realloc(h, need);
+        if (!nh) return NULL;
+        nh->mapped = 0;
+        nh->used = n;
+        return nh + 1;
+    }
+    size_t m = (need + 4095) / 4096 * 4096;
+    void *q;
+    if (h && h->mapped) q = mremap(h, h->mapped, m, MREMAP_MAYMOVE);
+    else {
+        q = mmap(NULL, m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (q != MAP_FAILED && h) {
+            memcpy((gv_hdr *)q + 1, h + 1, h->used);
+            free(h);
+        }
+    }
+    if (q == MAP_FAILED) return NULL;
+    gv_hdr *nh = q;
+    nh->mapped = m;
+    nh->used = n;
+    return nh + 1;
+}
+
+bool gvgrow_(atomic_size_t *acct, void *vp, uint32_t *cap, size_t size, size_t first) {
+    void *v;
+    memcpy(&v, vp, sizeof v);
+    size_t nc = *cap ? (size_t)*cap * 2 : first;
+    if (nc > UINT32_MAX || nc > SIZE_MAX / size) return false;
+    void *nv = gv_resize(v, nc * size);
+    if (!nv) return false;
+    memcpy(vp, &nv, sizeof nv);
+    g_count(acct, (nc - *cap) * size);
+    *cap = (uint32_t)nc;
+    return true;
+}
+
+void g_vfree(void *p) {
+    if (!p) return;
+    gv_hdr *h = (gv_hdr *)p - 1;
+    if (h->mapped) munmap(h, h->mapped);
+    else free(h);
+}
+
 /* ---- the log's state ---------------------------------------------------------------------------- */
 
 void glog_init(glog *L, const ss_groups_opts *opts, uint32_t input, int32_t partition) {
@@ -164,17 +240,24 @@ void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) {
     L->note_levels[L->nnotes++] = level;
 }
 
+/* the bytes of a string table: its arena and its slots */
+static size_t gs_bytes(const gstrtab *t) { return (size_t)t->bytes + t->cap * (sizeof *t->slots + sizeof *t->aux); }
+
 const char *g_intern(glog *L, const uint8_t *s, size_t len) {
+    size_t before = gs_bytes(&L->strs);
     const char *p = gs_intern(&L->strs, s, len, NULL);
+    g_count(L->in_memory, gs_bytes(&L->strs) - before);
     if (!p) L->nomem = true;
     return p;
 }
 
 bool g_u32_push(glog *L, u32_v *v, uint32_t x) {
+    uint32_t cap = v->cap;
     if (!GROW32(v->v, v->n, v->cap, 4)) {
         L->nomem = true;
         return false;
     }
+    g_count(L->in_memory, (size_t)(v->cap - cap) * sizeof *v->v);
     v->v[v->n++] = x;
     return true;
 }
@@ -233,13 +316,15 @@ bool glog_wanted_key(const glog *L, const ss_record *r) {
 
 uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int64_t time) {
     uint32_t *aux;
+    size_t before = gs_bytes(&L->groups_tab);
     const char *s = gs_intern(&L->groups_tab, id, len, &aux);
+    g_count(L->in_memory, gs_bytes(&L->groups_tab) - before);
     if (!s) {
         L->nomem = true;
         return UINT32_MAX;
     }
     if (*aux) return *aux - 1;
-    if (!GROW32(L->groups, L->ngroups, L->gcap, 16)) {
+    if (!GVGROW(L, L->groups, L->ngroups, L->gcap, 16)) {
         L->nomem = true;
         return UINT32_MAX;
     }
@@ -271,6 +356,7 @@ static bool tp_slots_grow(glog *L) {
         ns[k] = i + 1;
     }
     free(L->tp_slots);
+    g_count(L->in_memory, (nc - L->tp_slot_cap) * sizeof *ns);
     L->tp_slots = ns;
     L->tp_slot_cap = nc;
     return true;
@@ -296,7 +382,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
         }
         k = (k + 1) & (L->tp_slot_cap - 1);
     }
-    if (!GROW32(L->tps, L->ntps, L->tcap, 64)) {
+    if (!GVGROW(L, L->tps, L->ntps, L->tcap, 64)) {
         L->nomem = true;
         return UINT32_MAX;
     }
@@ -309,7 +395,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
     t->offset = t->commit_time = t->record_offset = -1;
     t->leader_epoch = -1;
     t->first_commit_time = t->last_commit_time = -1;
-    t->run_max = -1;
+    t->reader_max = -1;
     L->tp_slots[k] = ++L->ntps;
     g_u32_push(L, &L->groups[group].tps, L->ntps - 1);
     return L->ntps - 1;
@@ -328,10 +414,12 @@ const ss_tl_partition *g_tl_of(glog *L, gtp *t) {
 /* ---- events -------------------------------------------------------------------------------------- */
 
 gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset) {
+    uint32_t cap = g->events.cap;
     if (!GROW32(g->events.v, g->events.n, g->events.cap, 4)) {
         L->nomem = true;
         return NULL;
     }
+    g_count(L->in_memory, (size_t)(g->events.cap - cap) * sizeof *g->events.v);
     gev *e = &g->events.v[g->events.n++];
     memset(e, 0, sizeof *e);
     e->e.kind = kind;
@@ -339,7 +427,7 @@ gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int
     e->e.offset = offset;
     e->e.last_offset = e->e.new_offset = -1;
     e->e.restart_offset = e->e.restart_time = e->e.restart_record = -1;
-    e->e.later_max = -1;
+    e->e.later_max = e->e.reader_max = e->e.old_time = e->e.step_max = -1;
     e->e.commit_offset = e->e.log_start = e->e.log_end = -1;
     e->e.last_time = -1;
     e->e.producer_id = -1;
@@ -371,15 +459,31 @@ gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, in
     g_set_tp(t, &e->e.tp);
     if (watch) {
         uint32_t idx = g->events.n;
-        if (t->watch) {
-            gev *p = &g->events.v[t->watch - 1];
-            p->seg_max = t->run_max;
+        gtpx *x = g_tpx(L, ti);
+        if (!x) return e;
+        if (x->watch) {
+            gev *p = &g->events.v[x->watch - 1];
+            p->seg_max = x->run_max;
             p->next_watch = idx;
         }
-        t->watch = idx;
-        t->run_max = -1;
+        x->watch = idx;
+        x->run_max = -1;
     }
     return e;
+}
+
+gtpx *g_tpx(glog *L, uint32_t tp) {
+    gtp *t = &L->tps[tp];
+    if (t->ext) return &L->tpx[t->ext - 1];
+    if (!GVGROW(L, L->tpx, L->ntpx, L->tpxcap, 16)) {
+        L->nomem = true;
+        return NULL;
+    }
+    gtpx *x = &L->tpx[L->ntpx];
+    memset(x, 0, sizeof *x);
+    x->run_max = -1;
+    t->ext = ++L->ntpx;
+    return x;
 }
 
 /* ---- owners ------------------------------------------------------------------------------------ */
@@ -390,18 +494,18 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 /* the median of the intervals in a ring (the mean of the middle two when even), -1 when none */
-int32_t g_ring_median(const gring *r) {
-    if (!r || !r->n) return -1;
+int32_t g_ring_median(const gring *r, unsigned n) {
+    if (!r || !n) return -1;
     uint32_t v[CADENCE];
-    memcpy(v, r->iv, r->n * sizeof *v);
-    qsort(v, r->n, sizeof *v, cmp_u32);
-    uint64_t m = r->n % 2 ? v[r->n / 2] : ((uint64_t)v[r->n / 2 - 1] + v[r->n / 2]) / 2;
+    memcpy(v, r->iv, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_u32);
+    uint64_t m = n % 2 ? v[n / 2] : ((uint64_t)v[n / 2 - 1] + v[n / 2]) / 2;
     return m > INT32_MAX ? INT32_MAX : (int32_t)m;
 }
 
 static void ring_release(glog *L, gtp *t) {
     if (!t->ring) return;
-    L->rings[t->ring - 1].next_free = L->ring_free;
+    L->rings[t->ring - 1].iv[0] = L->ring_free;
     L->ring_free = t->ring;
     t->ring = 0;
 }
@@ -411,9 +515,9 @@ static gring *ring_of(glog *L, gtp *t) {
     uint32_t i;
     if (L->ring_free) {
         i = L->ring_free - 1;
-        L->ring_free = L->rings[i].next_free;
+        L->ring_free = L->rings[i].iv[0];
     } else {
-        if (!GROW32(L->rings, L->nrings, L->ringcap, 64)) {
+        if (!GVGROW(L, L->rings, L->nrings, L->ringcap, 64)) {
             L->nomem = true;
             return NULL;
         }
@@ -421,18 +525,35 @@ static gring *ring_of(glog *L, gtp *t) {
     }
     memset(&L->rings[i], 0, sizeof L->rings[i]);
     t->ring = i + 1;
+    t->ring_n = t->ring_pos = 0;
     return &L->rings[i];
+}
+
+/* The point of a record (the last one made, when it is that record's), index + 1; 0 when
+ * memory ran out. */
+static uint32_t point_of(glog *L, int64_t time, int64_t offset) {
+    if (L->npoints) {
+        const gpoint *p = &L->points[L->npoints - 1];
+        if (p->time == time && p->offset == offset) return L->npoints;
+    }
+    if (!GVGROW(L, L->points, L->npoints, L->pointcap, 64)) {
+        L->nomem = true;
+        return 0;
+    }
+    L->points[L->npoints].time = time;
+    L->points[L->npoints].offset = offset;
+    return ++L->npoints;
 }
 
 void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
     gtp *t = &L->tps[tp];
     if (!(t->flags & TP_OPEN_OWNER)) return;
+    uint32_t pt = point_of(L, time, offset);
     gown *o = &L->owners[t->owner_last - 1];
-    o->to_time = time;
-    o->to_offset = offset;
-    o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL);
+    o->to = pt;
+    o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL, t->ring_n);
     ring_release(L, t);
-    t->flags &= ~(uint32_t)TP_OPEN_OWNER;
+    t->flags &= (uint8_t)~(TP_OPEN_OWNER | TP_START_PENDING);
 }
 
 /* member owns tp from this record on (or goes on owning it: the interval grows). */
@@ -448,7 +569,8 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
         }
         g_owner_close(L, tp, time, offset);
     }
-    if (!GROW32(L->owners, L->nowners, L->owncap, 64)) {
+    uint32_t pt = point_of(L, time, offset);
+    if (!GVGROW(L, L->owners, L->nowners, L->owncap, 64)) {
         L->nomem = true;
         return;
     }
@@ -456,11 +578,15 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     memset(o, 0, sizeof *o);
     o->member = member;
     o->instance = instance;
-    o->from_time = time;
-    o->from_offset = offset;
-    o->to_time = o->to_offset = -1;
+    o->from = pt;
     o->gen_from = o->gen_to = gen;
     o->start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
+    /* a transactional commit pending: the consumer's OffsetFetch asks for stable offsets
+     * (ConsumerCoordinator.sendOffsetFetchRequest: requireStable true) and gets
+     * UNSTABLE_OFFSET_COMMIT until the marker; it resumes from what the marker leaves */
+    const gtpx *px = g_tpx_if(L, t);
+    if (px && px->pending) t->flags |= TP_START_PENDING;
+    else t->flags &= (uint8_t)~TP_START_PENDING;
     o->last_commit_time = o->last_commit_offset = -1;
     o->interval_ms = -1;
     if (t->owner_last) L->owners[t->owner_last - 1].next = L->nowners;
@@ -472,11 +598,15 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
 /* A commit of tp, counted for its owner then: its cadence. A commit while nobody owns the
  * partition is its last owner's (a cooperative rebalance takes a partition away in one
  * generation and gives it in the next; the member that lost it commits it in between, from
- * its ConsumerRebalanceListener.onPartitionsRevoked). */
+ * its ConsumerRebalanceListener.onPartitionsRevoked) - but only while the group has members:
+ * an empty group takes only commits without a generation, an admin's or a consumer's without
+ * group management (ClassicGroup.validateOffsetCommit: generationId < 0 && EMPTY), never a
+ * former member's. */
 void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset) {
     if (!t->owner_last) return;
     gown *o = &L->owners[t->owner_last - 1];
     if (!(t->flags & TP_OPEN_OWNER)) {
+        if (!L->groups[t->group].nmembers_now) return;
         o->commits++;
         o->last_commit_time = ctime;
         o->last_commit_offset = offset;
@@ -486,9 +616,9 @@ void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset) {
         gring *r = ring_of(L, t);
         if (r) {
             int64_t d = ctime - o->last_commit_time;
-            r->iv[r->pos] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-            r->pos = (uint8_t)((r->pos + 1) % CADENCE);
-            if (r->n < CADENCE) r->n++;
+            r->iv[t->ring_pos] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+            t->ring_pos = (uint8_t)((t->ring_pos + 1) % CADENCE);
+            if (t->ring_n < CADENCE) t->ring_n++;
         }
     }
     o->commits++;

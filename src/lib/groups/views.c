@@ -84,16 +84,16 @@ static int cmp_owner(const void *a, const void *b) {
     return x->from_offset < y->from_offset ? -1 : x->from_offset > y->from_offset;
 }
 
-static void owner_view(const gown *o, ss_gowner *w) {
+static void owner_view(const glog *L, const gown *o, ss_gowner *w) {
     memset(w, 0, sizeof *w);
     w->member_id = o->member;
     w->member_id_len = o->member ? gs_len(o->member) : 0;
     w->instance_id = o->instance;
     w->instance_id_len = o->instance ? gs_len(o->instance) : 0;
-    w->from_time = o->from_time;
-    w->from_offset = o->from_offset;
-    w->to_time = o->to_time;
-    w->to_offset = o->to_offset;
+    w->from_time = o->from ? L->points[o->from - 1].time : -1;
+    w->from_offset = o->from ? L->points[o->from - 1].offset : -1;
+    w->to_time = o->to ? L->points[o->to - 1].time : -1;
+    w->to_offset = o->to ? L->points[o->to - 1].offset : -1;
     w->generation_from = o->gen_from;
     w->generation_to = o->gen_to;
     w->start_committed = o->start_committed;
@@ -121,11 +121,14 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
         p->metadata_len = p->metadata ? gs_len(p->metadata) : 0;
         p->transactional = t->flags & TP_TXN;
         p->commits = t->commits;
-        p->txn_commits = t->txn_commits;
-        p->txn_committed = t->txn_committed;
-        p->txn_aborted = t->txn_aborted;
-        p->txn_open = t->txn_open;
-        p->deletions = t->deletions;
+        const gtpx *x = g_tpx_if(L, t);
+        if (x) {
+            p->txn_commits = x->txn_commits;
+            p->txn_committed = x->txn_committed;
+            p->txn_aborted = x->txn_aborted;
+            p->txn_open = x->txn_open;
+            p->deletions = x->deletions;
+        }
         p->first_commit_time = t->first_commit_time;
         p->last_commit_time = t->last_commit_time;
         size_t n = 0;
@@ -133,7 +136,7 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
         ss_gowner *w = block(G, n, sizeof *w);
         if (!w) return false;
         n = 0;
-        for (uint32_t o = t->owner_first; o; o = L->owners[o - 1].next) owner_view(&L->owners[o - 1], &w[n++]);
+        for (uint32_t o = t->owner_first; o; o = L->owners[o - 1].next) owner_view(L, &L->owners[o - 1], &w[n++]);
         p->nowners = n;
         p->owners = w;
     }
