@@ -116,13 +116,13 @@ static const struct option groups_longopts[] = {
 static void text_log(gcli *c, const ss_glog *l) {
     ss_out *o = c->o;
     char nm[48], t[64];
-    log_name(nm, sizeof nm, l->partition);
+    gc_log_name(nm, sizeof nm, l->partition);
     out_printf(o, "%s  %" PRIu64 " %s", nm, l->records, plural(l->records, "record", "records"));
     if (l->control_records)
         out_printf(o, ", %" PRIu64 " transaction %s", l->control_records,
                    plural(l->control_records, "marker", "markers"));
     if (l->first_offset >= 0) out_printf(o, ", offsets %" PRId64 "..%" PRId64, l->first_offset, l->next_offset - 1);
-    tstr(t, sizeof t, l->complete_from_time);
+    gc_tstr(t, sizeof t, l->complete_from_time);
     out_printf(o, "; history complete from offset %" PRId64 " (%s)", l->complete_from, t);
     out_ch(o, '\n');
     if (l->compacted || l->first_offset > 0 || l->cleaner_checkpoint >= 0) {
@@ -168,18 +168,18 @@ static void text_log(gcli *c, const ss_glog *l) {
 static void text_member(gcli *c, const ss_gmember *m, bool consumer) {
     ss_out *o = c->o;
     out_lit(o, "      ");
-    text_bytes(o, m->member_id, m->member_id_len);
+    gc_text_bytes(o, m->member_id, m->member_id_len);
     if (m->instance_id) {
         out_lit(o, "  instance ");
-        text_bytes(o, m->instance_id, m->instance_id_len);
+        gc_text_bytes(o, m->instance_id, m->instance_id_len);
     }
     if (m->client_id) {
         out_lit(o, "  client ");
-        text_bytes(o, m->client_id, m->client_id_len);
+        gc_text_bytes(o, m->client_id, m->client_id_len);
     }
     if (m->client_host) {
         out_ch(o, ' ');
-        text_bytes(o, m->client_host, m->client_host_len);
+        gc_text_bytes(o, m->client_host, m->client_host_len);
     }
     if (m->session_timeout_ms >= 0) out_printf(o, "  session %" PRId32 " ms", m->session_timeout_ms);
     if (m->rebalance_timeout_ms >= 0) out_printf(o, "  rebalance %" PRId32 " ms", m->rebalance_timeout_ms);
@@ -190,10 +190,10 @@ static void text_member(gcli *c, const ss_gmember *m, bool consumer) {
     }
     out_lit(o, " -> ");
     if (!m->assignment_known) out_lit(o, "(assignment not decoded)");
-    else text_parts(o, m->parts, m->nparts, c);
+    else gc_text_parts(o, m->parts, m->nparts, c);
     if (m->npending) {
         out_lit(o, "; revoking ");
-        text_parts(o, m->pending, m->npending, c);
+        gc_text_parts(o, m->pending, m->npending, c);
     }
     out_ch(o, '\n');
 }
@@ -201,7 +201,7 @@ static void text_member(gcli *c, const ss_gmember *m, bool consumer) {
 static void text_generation(gcli *c, const ss_ggeneration *x) {
     ss_out *o = c->o;
     char t[64];
-    tstr(t, sizeof t, x->time);
+    gc_tstr(t, sizeof t, x->time);
     bool consumer = x->protocol == SS_GPROTO_CONSUMER;
     if (consumer) {
         if (x->generation < 0) out_printf(o, "  epoch ?  %s  (no group epoch record read before)", t);
@@ -211,11 +211,11 @@ static void text_generation(gcli *c, const ss_ggeneration *x) {
     }
     if (x->leader) {
         out_lit(o, "  leader ");
-        text_bytes(o, x->leader, strlen(x->leader));
+        gc_text_bytes(o, x->leader, strlen(x->leader));
     }
     if (x->protocol_name) {
         out_lit(o, "  (");
-        text_bytes(o, x->protocol_name, strlen(x->protocol_name));
+        gc_text_bytes(o, x->protocol_name, strlen(x->protocol_name));
         out_ch(o, ')');
     }
     if (!x->nmembers) {
@@ -228,10 +228,10 @@ static void text_generation(gcli *c, const ss_ggeneration *x) {
     for (size_t m = 0; m < x->nmembers; m++) text_member(c, &x->members[m], consumer);
     for (size_t a = 0; a < x->nassign; a++) {
         const ss_gassign *s = &x->assignments[a];
-        if (!in_time(c, s->time)) continue;
-        tstr(t, sizeof t, s->time);
+        if (!gc_in_time(c, s->time)) continue;
+        gc_tstr(t, sizeof t, s->time);
         out_printf(o, "    %s  ", t);
-        text_bytes(o, s->member_id, s->member_id_len);
+        gc_text_bytes(o, s->member_id, s->member_id_len);
         if (s->left) {
             out_lit(o, "  left (its assignment removed)\n");
             continue;
@@ -240,10 +240,10 @@ static void text_generation(gcli *c, const ss_ggeneration *x) {
         const char *st = ss_gmember_state_name(s->state);
         if (st) out_printf(o, " %s", st);
         out_lit(o, " -> ");
-        text_parts(o, s->parts, s->nparts, c);
+        gc_text_parts(o, s->parts, s->nparts, c);
         if (s->npending) {
             out_lit(o, "; revoking ");
-            text_parts(o, s->pending, s->npending, c);
+            gc_text_parts(o, s->pending, s->npending, c);
         }
         out_ch(o, '\n');
     }
@@ -252,12 +252,12 @@ static void text_generation(gcli *c, const ss_ggeneration *x) {
 static void text_event(gcli *c, const ss_gevent *e) {
     ss_out *o = c->o;
     char t[64];
-    tstr(t, sizeof t, e->time);
+    gc_tstr(t, sizeof t, e->time);
     out_printf(o, "  %s  ", t);
     switch (e->kind) {
     case SS_GEV_OFFSETS_DELETED:
         out_lit(o, "offsets deleted: ");
-        text_tp(o, &e->tp);
+        gc_text_tp(o, &e->tp);
         if (e->last_offset >= 0) out_printf(o, " (committed %" PRId64 " before)", e->last_offset);
         else out_lit(o, " (no committed offset before)");
         if (e->pending_removed)
@@ -279,10 +279,10 @@ static void text_event(gcli *c, const ss_gevent *e) {
 }
 
 static void text_owner(ss_out *o, const ss_gowner *w, bool consumer) {
-    text_bytes(o, w->member_id, w->member_id_len);
+    gc_text_bytes(o, w->member_id, w->member_id_len);
     if (w->instance_id) {
         out_lit(o, " [instance ");
-        text_bytes(o, w->instance_id, w->instance_id_len);
+        gc_text_bytes(o, w->instance_id, w->instance_id_len);
         out_ch(o, ']');
     }
     out_printf(o, " (%s %" PRId32, consumer ? "epoch" : "gen", w->generation_from);
@@ -295,9 +295,9 @@ static void text_partition(gcli *c, const ss_group *g, const ss_gpartition *p) {
     ss_out *o = c->o;
     char t[64];
     out_lit(o, "  ");
-    text_tp(o, &p->tp);
+    gc_text_tp(o, &p->tp);
     if (p->committed) {
-        tstr(t, sizeof t, p->commit_time);
+        gc_tstr(t, sizeof t, p->commit_time);
         out_printf(o, "  committed %" PRId64 " at %s", p->offset, t);
         if (p->leader_epoch >= 0) out_printf(o, " (leader epoch %" PRId32 ")", p->leader_epoch);
         if (p->transactional) out_lit(o, " by a transaction");
@@ -325,7 +325,7 @@ static void text_partition(gcli *c, const ss_group *g, const ss_gpartition *p) {
 static void text_commit(gcli *c, const ss_gcommit *k) {
     ss_out *o = c->o;
     char t[64];
-    tstr(t, sizeof t, k->time);
+    gc_tstr(t, sizeof t, k->time);
     out_printf(o, "    %s  offset %" PRId64, t, k->offset);
     if (k->leader_epoch >= 0) out_printf(o, "  leader epoch %" PRId32, k->leader_epoch);
     if (k->metadata && k->metadata_len) {
@@ -337,14 +337,14 @@ static void text_commit(gcli *c, const ss_gcommit *k) {
         out_printf(o, "  transactional pid %" PRId64 " epoch %d", k->producer_id, k->producer_epoch);
         if (k->transactional_id) {
             out_lit(o, " (");
-            text_bytes(o, k->transactional_id, strlen(k->transactional_id));
+            gc_text_bytes(o, k->transactional_id, strlen(k->transactional_id));
             out_ch(o, ')');
         }
         out_printf(o, " %s", ss_goutcome_name(k->outcome));
     }
     if (k->effective) {
         if (k->transactional) {
-            tstr(t, sizeof t, k->effective_time);
+            gc_tstr(t, sizeof t, k->effective_time);
             out_printf(o, ", committed offset from %s", t);
         }
     } else {
@@ -353,7 +353,7 @@ static void text_commit(gcli *c, const ss_gcommit *k) {
     out_printf(o, "  [record %" PRId64 "]", k->record_offset);
     if (k->attributed_to) {
         out_lit(o, "  attributed to ");
-        text_bytes(o, k->attributed_to, strlen(k->attributed_to));
+        gc_text_bytes(o, k->attributed_to, strlen(k->attributed_to));
         if (k->attributed_generation >= 0)
             out_printf(o, " (owner then, generation %" PRId32 ")", k->attributed_generation);
         else out_lit(o, " (owner then)");
@@ -366,10 +366,10 @@ static void text_commit(gcli *c, const ss_gcommit *k) {
 static void text_findings(gcli *c, size_t gi) {
     if (!c->f) return;
     if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
-    size_t first, n = findings_of(c, gi, &first), shown = 0;
+    size_t first, n = gc_findings_of(c, gi, &first), shown = 0;
     for (size_t i = first; i < first + n; i++) {
         const ss_finding *x = ss_findings_at(c->f, i);
-        if (!finding_selected(c, x)) continue;
+        if (!gc_finding_selected(c, x)) continue;
         if (!shown++) out_lit(c->o, "  findings:\n");
         gf_text(c->o, x, "    ");
         if (gf_fails(x, c->fail_on)) c->failed = true;
@@ -396,7 +396,7 @@ static void text_group(gcli *c, size_t gi) {
     const ss_group *g = ss_groups_at(c->g, gi);
     const ss_glog *l = ss_groups_log_at(c->g, g->log);
     char nm[48], t[64];
-    text_bytes(o, g->id, g->id_len);
+    gc_text_bytes(o, g->id, g->id_len);
     if (g->undecoded_records && g->protocol == SS_GPROTO_NONE)
         out_printf(o, "  membership unknown (%" PRIu64 " %s of types segscan does not decode)", g->undecoded_records,
                    plural(g->undecoded_records, "record", "records"));
@@ -405,14 +405,14 @@ static void text_group(gcli *c, size_t gi) {
                    g->protocol == SS_GPROTO_NONE ? "no membership (only commits)" : ss_gprotocol_name(g->protocol));
     if (g->protocol_type) {
         out_ch(o, ' ');
-        text_bytes(o, g->protocol_type, strlen(g->protocol_type));
+        gc_text_bytes(o, g->protocol_type, strlen(g->protocol_type));
     }
     if (g->assignor) {
         out_lit(o, " (");
-        text_bytes(o, g->assignor, strlen(g->assignor));
+        gc_text_bytes(o, g->assignor, strlen(g->assignor));
         out_ch(o, ')');
     }
-    out_printf(o, "  %s", log_name(nm, sizeof nm, g->coordinator_partition));
+    out_printf(o, "  %s", gc_log_name(nm, sizeof nm, g->coordinator_partition));
     if (g->ngenerations) {
         const ss_ggeneration *a = &g->generations[0], *b = &g->generations[g->ngenerations - 1];
         bool consumer = b->protocol == SS_GPROTO_CONSUMER;
@@ -430,7 +430,7 @@ static void text_group(gcli *c, size_t gi) {
                    "these records are not the coordinator's\n",
                    c->go.partitions, g->expected_partition, g->coordinator_partition);
     if (g->first_offset < l->complete_from) {
-        tstr(t, sizeof t, l->complete_from_time);
+        gc_tstr(t, sizeof t, l->complete_from_time);
         out_printf(o,
                    "  history partial before %s (offset %" PRId64 " of %s): compaction kept only the last "
                    "record of each key below it\n",
@@ -442,19 +442,19 @@ static void text_group(gcli *c, size_t gi) {
         bool gen = ei >= g->nevents || (gi_ < g->ngenerations && g->generations[gi_].offset < g->events[ei].offset);
         if (gen) {
             const ss_ggeneration *x = &g->generations[gi_++];
-            bool shown = in_time(c, x->time) ||
+            bool shown = gc_in_time(c, x->time) ||
                          (x->until_time < 0 ? x->time <= c->go.until_ms
                                             : x->until_time >= c->go.since_ms && x->time <= c->go.until_ms);
             if (shown) text_generation(c, x);
         } else {
             const ss_gevent *e = &g->events[ei++];
-            if (!timeline_event(e) || !in_time(c, e->time)) continue;
-            if (e->kind == SS_GEV_OFFSETS_DELETED && !tp_selected(c, &e->tp)) continue;
+            if (!gc_timeline_event(e) || !gc_in_time(c, e->time)) continue;
+            if (e->kind == SS_GEV_OFFSETS_DELETED && !gc_tp_selected(c, &e->tp)) continue;
             text_event(c, e);
         }
     }
     for (size_t i = 0; i < g->npartitions; i++)
-        if (tp_selected(c, &g->partitions[i].tp)) text_partition(c, g, &g->partitions[i]);
+        if (gc_tp_selected(c, &g->partitions[i].tp)) text_partition(c, g, &g->partitions[i]);
     text_findings(c, gi);
     if (c->list_commits) {
         ss_gcommit_iter *it = ss_group_commits(c->g, gi);
@@ -465,7 +465,7 @@ static void text_group(gcli *c, size_t gi) {
         while (it && (rc = ss_gcommit_next(it, &k)) == 1) {
             if (k.tp.topic != last_topic || k.tp.partition != last_part) {
                 out_lit(o, "  commits of ");
-                text_tp(o, &k.tp);
+                gc_text_tp(o, &k.tp);
                 out_lit(o, ":\n");
                 last_topic = k.tp.topic;
                 last_part = k.tp.partition;
@@ -480,16 +480,16 @@ static void text_group(gcli *c, size_t gi) {
 static int list_all(gcli *c) {
     int rc = EXIT_OK;
     for (size_t i = 0; i < ss_groups_log_count(c->g); i++) {
-        if (c->json) json_log(c, ss_groups_log_at(c->g, i));
+        if (c->json) gc_json_log(c, ss_groups_log_at(c->g, i));
         else text_log(c, ss_groups_log_at(c->g, i));
     }
     size_t shown = 0;
     for (size_t i = 0; i < ss_groups_count(c->g); i++) {
         const ss_group *grp = ss_groups_at(c->g, i);
-        if (!group_selected(c, grp)) continue;
+        if (!gc_group_selected(c, grp)) continue;
         shown++;
         if (c->json) {
-            rc = exit_merge(rc, json_group_all(c, i));
+            rc = exit_merge(rc, gc_json_group_all(c, i));
         } else {
             out_ch(c->o, '\n');
             text_group(c, i);

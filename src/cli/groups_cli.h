@@ -26,25 +26,25 @@ typedef struct gcli {
 } gcli;
 
 /* groups_common.c */
-void tstr(char *buf, size_t n, int64_t ms);
-void text_bytes(ss_out *o, const char *s, size_t len);
-void json_bytes(ss_out *o, const char *s, size_t len);
-void json_key(ss_out *o, const char *k);
-void json_i64_or_null(ss_out *o, int64_t v);
-void text_tp(ss_out *o, const ss_gtp_ref *t);
-void json_tp(ss_out *o, const ss_gtp_ref *t);
-bool tp_selected(const gcli *c, const ss_gtp_ref *t);
-bool timeline_event(const ss_gevent *e);
-bool in_time(const gcli *c, int64_t t);
-const char *log_name(char *buf, size_t n, int32_t p);
-void text_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c);
-void json_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c);
-bool group_selected(const gcli *c, const ss_group *g);
-size_t findings_of(const gcli *c, size_t gi, size_t *first);
-bool finding_selected(const gcli *c, const ss_finding *x);
+void gc_tstr(char *buf, size_t n, int64_t ms);
+void gc_text_bytes(ss_out *o, const char *s, size_t len);
+void gc_json_bytes(ss_out *o, const char *s, size_t len);
+void gc_json_key(ss_out *o, const char *k);
+void gc_json_i64_or_null(ss_out *o, int64_t v);
+void gc_text_tp(ss_out *o, const ss_gtp_ref *t);
+void gc_json_tp(ss_out *o, const ss_gtp_ref *t);
+bool gc_tp_selected(const gcli *c, const ss_gtp_ref *t);
+bool gc_timeline_event(const ss_gevent *e);
+bool gc_in_time(const gcli *c, int64_t t);
+const char *gc_log_name(char *buf, size_t n, int32_t p);
+void gc_text_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c);
+void gc_json_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c);
+bool gc_group_selected(const gcli *c, const ss_group *g);
+size_t gc_findings_of(const gcli *c, size_t gi, size_t *first);
+bool gc_finding_selected(const gcli *c, const ss_finding *x);
 
 /* groups_json.c */
-void json_log(gcli *c, const ss_glog *l);
-int json_group_all(gcli *c, size_t gi);
+void gc_json_log(gcli *c, const ss_glog *l);
+int gc_json_group_all(gcli *c, size_t gi);
 
 #endif

@@ -11,41 +11,41 @@
 #include "segscan/base.h"
 #include "segscan/groups.h"
 
-void tstr(char *buf, size_t n, int64_t ms) {
+void gc_tstr(char *buf, size_t n, int64_t ms) {
     if (ms < 0) snprintf(buf, n, "-");
     else cli_format_time(ms, buf, n);
 }
 
-void text_bytes(ss_out *o, const char *s, size_t len) {
+void gc_text_bytes(ss_out *o, const char *s, size_t len) {
     if (!s) out_lit(o, "null");
     else out_text_escaped(o, (const uint8_t *)s, len, false);
 }
 
-void json_bytes(ss_out *o, const char *s, size_t len) {
+void gc_json_bytes(ss_out *o, const char *s, size_t len) {
     if (!s) out_lit(o, "null");
     else out_json_utf8(o, (const uint8_t *)s, len);
 }
 
-void json_key(ss_out *o, const char *k) {
+void gc_json_key(ss_out *o, const char *k) {
     out_ch(o, ',');
     out_ch(o, '"');
     out_str(o, k);
     out_lit(o, "\":");
 }
 
-void json_i64_or_null(ss_out *o, int64_t v) {
+void gc_json_i64_or_null(ss_out *o, int64_t v) {
     if (v < 0) out_lit(o, "null");
     else out_i64(o, v);
 }
 
-void text_tp(ss_out *o, const ss_gtp_ref *t) {
+void gc_text_tp(ss_out *o, const ss_gtp_ref *t) {
     if (t->topic) out_text_escaped(o, (const uint8_t *)t->topic, t->topic_len, false);
     else out_printf(o, "topic id %s", t->topic_id ? t->topic_id : "?");
     out_printf(o, "-%" PRId32, t->partition);
 }
 
 /* "<topic>-<p>" as a JSON string; a topic known by id only: "<id>-<p>" */
-void json_tp(ss_out *o, const ss_gtp_ref *t) {
+void gc_json_tp(ss_out *o, const ss_gtp_ref *t) {
     char num[16];
     snprintf(num, sizeof num, "-%" PRId32, t->partition);
     size_t tl = t->topic ? t->topic_len : (t->topic_id ? strlen(t->topic_id) : 1);
@@ -61,7 +61,7 @@ void json_tp(ss_out *o, const ss_gtp_ref *t) {
     free(buf);
 }
 
-bool tp_selected(const gcli *c, const ss_gtp_ref *t) {
+bool gc_tp_selected(const gcli *c, const ss_gtp_ref *t) {
     if (c->go.topic && (!t->topic || strcmp(c->go.topic, t->topic) != 0)) return false;
     if (c->go.partition >= 0 && t->partition != c->go.partition) return false;
     return true;
@@ -70,47 +70,47 @@ bool tp_selected(const gcli *c, const ss_gtp_ref *t) {
 /* The events of the group's own timeline; the others (rewinds, commits past the data,
  * transactions aborted or open, epoch bumps) are what the findings rest on, and are
  * printed as findings. */
-bool timeline_event(const ss_gevent *e) { return e->kind >= SS_GEV_DELETED && e->kind <= SS_GEV_CREATED; }
+bool gc_timeline_event(const ss_gevent *e) { return e->kind >= SS_GEV_DELETED && e->kind <= SS_GEV_CREATED; }
 
-bool in_time(const gcli *c, int64_t t) { return t >= c->go.since_ms && t <= c->go.until_ms; }
+bool gc_in_time(const gcli *c, int64_t t) { return t >= c->go.since_ms && t <= c->go.until_ms; }
 
-const char *log_name(char *buf, size_t n, int32_t p) {
+const char *gc_log_name(char *buf, size_t n, int32_t p) {
     snprintf(buf, n, "__consumer_offsets-%" PRId32, p);
     return buf;
 }
 
-void text_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c) {
+void gc_text_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c) {
     bool first = true;
     for (size_t i = 0; i < n; i++) {
-        if (!tp_selected(c, &v[i])) continue;
+        if (!gc_tp_selected(c, &v[i])) continue;
         if (!first) out_lit(o, ", ");
         first = false;
-        text_tp(o, &v[i]);
+        gc_text_tp(o, &v[i]);
     }
     if (first) out_lit(o, "nothing");
 }
 
-void json_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c) {
+void gc_json_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c) {
     out_ch(o, '[');
     bool first = true;
     for (size_t i = 0; i < n; i++) {
-        if (!tp_selected(c, &v[i])) continue;
+        if (!gc_tp_selected(c, &v[i])) continue;
         if (!first) out_ch(o, ',');
         first = false;
-        json_tp(o, &v[i]);
+        gc_json_tp(o, &v[i]);
     }
     out_ch(o, ']');
 }
 
-bool group_selected(const gcli *c, const ss_group *g) {
+bool gc_group_selected(const gcli *c, const ss_group *g) {
     if (!c->go.topic && c->go.partition < 0) return true;
     for (size_t i = 0; i < g->npartitions; i++)
-        if (tp_selected(c, &g->partitions[i].tp)) return true;
+        if (gc_tp_selected(c, &g->partitions[i].tp)) return true;
     return false;
 }
 
 /* the findings of group gi: they are sorted by group */
-size_t findings_of(const gcli *c, size_t gi, size_t *first) {
+size_t gc_findings_of(const gcli *c, size_t gi, size_t *first) {
     size_t n = ss_findings_count(c->f), lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -123,8 +123,8 @@ size_t findings_of(const gcli *c, size_t gi, size_t *first) {
     return k - lo;
 }
 
-bool finding_selected(const gcli *c, const ss_finding *x) {
-    if ((x->tp.topic || x->tp.topic_id) && !tp_selected(c, &x->tp)) return false;
+bool gc_finding_selected(const gcli *c, const ss_finding *x) {
+    if ((x->tp.topic || x->tp.topic_id) && !gc_tp_selected(c, &x->tp)) return false;
     if (!x->tp.topic && !x->tp.topic_id && (c->go.topic || c->go.partition >= 0)) return false;
-    return in_time(c, x->time);
+    return gc_in_time(c, x->time);
 }
