@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""segscan benchmark (run by hand, not by the test suite; issue 6).
+"""segscan benchmark (run by hand, not by the test suite).
 
 Generates standard-profile segments with bench/gen-segment (ground truth beside
 each), checks segscan's findings against that truth, then times, warm page
@@ -45,12 +45,16 @@ freed), a process's first touch of fresh memory otherwise costs ~2 ms per MiB,
 30x the kernel's zeroing, and a run's time depends on how long ago the previous
 one freed its memory. --memory cold pauses 15 s before each run instead (every
 page costs its first touch; slow), --memory asis does neither. Below the 1 GiB rows a row
-times that first touch alone, cold, for the scan's peak RSS. One table is printed and written to --out with the targets of issue 6
+times that first touch alone, cold, for the scan's peak RSS. One table is printed and written to --out with the speed targets
 checked against it.
+
+--compare OLD_BUILD times the scan and floor rows with that build's segscan
+and bench/floor as well, each twin right before or after its row (in turns),
+so both meet the same minutes of the host, and ends the table with new/old.
 
 usage: bench/bench.py [--build DIR] [--size MiB] [--big MiB] [--codecs none,gzip,...]
                       [--runs N] [--workdir DIR] [--out FILE] [--skip-big] [--skip-diff]
-                      [--wait-quiet SECONDS] [--memory warm|cold|asis]
+                      [--wait-quiet SECONDS] [--memory warm|cold|asis] [--compare OLD_BUILD]
 """
 
 import argparse
@@ -70,7 +74,7 @@ CLI = {  # codec -> (compress argv, decompress argv, extension); snappy: bench/s
     'zstd': (['zstd', '-3', '-q', '-c'], ['zstd', '-dc', '-q'], 'zst'),
     'lz4': (['lz4', '-1', '-q', '-c'], ['lz4', '-dc', '-q'], 'lz4'),
 }
-JAVA_240MB = (0.75, 1.15)   # seconds: Kafka's Java reader iterating 240 MB uncompressed (issue 6)
+JAVA_240MB = (0.75, 1.15)   # seconds: Kafka's Java reader iterating 240 MB uncompressed
 MB = 1e6
 
 
@@ -155,6 +159,11 @@ class Bench:
         self.gen = os.path.join(a.build, 'bench', 'gen-segment')
         self.snappy = os.path.join(a.build, 'bench', 'snappy-cli')
         self.floor = os.path.join(a.build, 'bench', 'floor')
+        # --compare: the scan and floor rows run with the other build's binaries too
+        self.old = {}
+        if a.compare:
+            self.old = {self.segscan: os.path.join(a.compare, 'src', 'cli', 'segscan'),
+                        self.floor: os.path.join(a.compare, 'bench', 'floor')}
         self.rows = []
         self.queued = []
         self.notes = []
@@ -207,6 +216,12 @@ class Bench:
                  records=records, cat=cat, cli=cli, valid=valid, memory=memory, walls=[], cpus=[], rss=0)
         self.rows.append(r)
         self.queued.append(r)
+        if argv[0] in self.old and (cmd.startswith('floor: ') or cmd in ('segscan', 'segscan --threads 1')):
+            twin = dict(r, cmd=r['cmd'] + ' [old]', argv=[self.old[argv[0]]] + argv[1:], walls=[], cpus=[],
+                        twin_of=r)
+            r['twin'] = twin
+            self.rows.append(twin)
+            self.queued.append(twin)
         return r
 
     def measure(self):
@@ -214,9 +229,15 @@ class Bench:
         turn: the host's speed drifts from minute to minute on a VM, and this way all the rows of a section
         (and their ratios) meet the same minutes. A row's figures are the medians of its runs."""
         rows, self.queued = self.queued, []
-        for _ in range(self.a.runs):
+        for k in range(self.a.runs):
             idle = wait_quiet(self.a.wait_quiet)
+            # a row and its --compare twin run one after the other, in turns first
+            order = []
             for r in rows:
+                if 'twin_of' in r:
+                    continue
+                order += [r, r['twin']] if 'twin' in r and k % 2 == 0 else [r['twin'], r] if 'twin' in r else [r]
+            for r in order:
                 r['idle'] = min(r.get('idle', 1.0), idle)
                 self.memory(r['memory'])
                 wall, cpu, rss = timed_once(r['argv'])
@@ -389,7 +410,7 @@ class Bench:
                 '%.2f' % r['x_cli'] if r['x_cli'] else '-', r['rss'] / 1024, 100 * r['idle'],
                 ' *' if r in loud else ''))
         lines += [''] + self.notes
-        lines += ['', 'targets (issue 3: the default scan of a ~200 MB segment, default threads):']
+        lines += ['', 'targets (the default scan of a ~200 MB segment, default threads):']
 
         def target(ok, text):
             lines.append('  [%s] %s' % ('met' if ok else 'NOT met', text))
@@ -404,9 +425,9 @@ class Bench:
                        % (codec, r['sd'], r['sd'] / r[versus], 'cat' if versus == 't_cat' else 'zstd -dc',
                           r[versus], r['sd'] / dump if dump else 0, dump or 0, r['fsize'] / r['sd'] / MB, limit,
                           'cat' if versus == 't_cat' else 'zstd -dc'))
-        if lines[-1].startswith('targets (issue 3'):
+        if lines[-1].startswith('targets (the default scan'):
             del lines[-2:]  # neither codec was measured
-        lines += ['', 'targets (issue 6):']
+        lines += ['', 'targets (large inputs, memory, threads):']
 
         if 'big' in results:
             b = results['big']
@@ -449,6 +470,19 @@ class Bench:
             rss = r['rssd'] * 1024
             target(rss < limit, '%s peak RSS of the scan: %.1f MiB; target < 96 MiB + 48 B x %d distinct = %.1f MiB'
                    % (codec if codec != 'big' else 'none (big)', rss / 2**20, distinct, limit / 2**20))
+        pairs = [r for r in self.rows if 'twin' in r]
+        if pairs:
+            lines += ['', '--compare: new/old of the median seconds, each row and its old twin run in turns in '
+                      'every round (new: %s, old: %s)' % (a.build, a.compare)]
+            ratios = []
+            for r in pairs:
+                o = r['twin']
+                ratios.append(r['wall'] / o['wall'])
+                lines.append('  %-6s %-5s %-22s old %7.3f  new %7.3f  new/old %.3f   runs old %s | new %s' % (
+                    r['codec'], r['input'], r['cmd'], o['wall'], r['wall'], ratios[-1],
+                    ' '.join('%.3f' % w for w in o['walls']), ' '.join('%.3f' % w for w in r['walls'])))
+            lines.append('  new/old over the %d rows: median %.3f, min %.3f, max %.3f' % (
+                len(ratios), statistics.median(ratios), min(ratios), max(ratios)))
         return '\n'.join(lines) + '\n'
 
 
@@ -467,6 +501,8 @@ def main():
     ap.add_argument('--skip-diff', action='store_true')
     ap.add_argument('--wait-quiet', type=float, default=300, help='seconds to wait before each round for the CPU to '
                                                                    'be idle (other work running)')
+    ap.add_argument('--compare', metavar='OLD_BUILD', help='another build dir: its segscan and bench/floor run the '
+                    'scan and floor rows too, in turns with this build\'s, and the table ends with new/old')
     ap.add_argument('--memory', choices=('warm', 'cold', 'asis'), default='warm',
                     help='before each run: touch and free 512 MiB (warm), pause 15 s (cold), or nothing (asis)')
     a = ap.parse_args()

@@ -31,18 +31,19 @@
  *        floor --map FILE
  */
 #define _GNU_SOURCE 1
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <time.h>
+#include <unistd.h>
 #include <xxhash.h>
 
+#include "format/record.h"
 #include "segscan/segscan.h"
 
 enum { D_WALK, D_DECOMPRESS, D_RECORDS, D_HASH, D_COUNT };
@@ -75,7 +76,7 @@ static double one_pass(const char *path, int depth, uint64_t *records, uint64_t 
         exit(2);
     }
     double t0 = cpu_now();
-    /* as the analysis reads (src/lib/anread.c): windows copied with pread into one
+    /* as the analysis reads (src/lib/analysis/units.c): windows copied with pread into one
      * reused buffer, batches framed and CRC-checked in the window */
     size_t cap = WINDOW;
     uint8_t *buf = malloc(cap);
@@ -100,7 +101,8 @@ static double one_pass(const char *path, int depth, uint64_t *records, uint64_t 
             if (ss_records_begin(d, &b, &it, &err) != SS_E_OK) continue;
             if (depth == D_DECOMPRESS) {
                 n += (uint64_t)(b.count > 0 ? b.count : 1);
-                h += (uint64_t)(it.end - it.p);
+                const ss_rec_state *rs = ss_rec_state_of(&it);
+                h += (uint64_t)(rs->end - rs->p);
                 continue;
             }
             ss_record r;

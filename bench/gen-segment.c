@@ -1,6 +1,6 @@
 /* gen-segment - write a large, valid Kafka log segment for benchmarks.
  *
- * Standard profile (issue "Speed"): values of 50-349 random printable bytes,
+ * Standard profile: values of 50-349 random printable bytes,
  * batches of 1-20 records (10% of batches up to 200), 25% null keys, a header
  * on 10% of records, a third of batches idempotent, and 15% of the
  * non-idempotent batches re-appended a few batches later as producer retries
@@ -20,10 +20,10 @@
  * rewrite), for the benchmark of 'segscan diff'.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <inttypes.h>
 #include <lz4frame.h>
 #include <snappy-c.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,30 +42,57 @@ static void need(buf *b, size_t n) {
     size_t c = b->cap ? b->cap : 4096;
     while (c < b->n + n) c *= 2;
     b->p = realloc(b->p, c);
-    if (!b->p) { fputs("gen-segment: out of memory\n", stderr); exit(2); }
+    if (!b->p) {
+        fputs("gen-segment: out of memory\n", stderr);
+        exit(2);
+    }
     b->cap = c;
 }
-static void put(buf *b, const void *p, size_t n) { need(b, n); memcpy(b->p + b->n, p, n); b->n += n; }
+static void put(buf *b, const void *p, size_t n) {
+    need(b, n);
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
 static void put8(buf *b, uint8_t v) { put(b, &v, 1); }
-static void put16(buf *b, uint16_t v) { uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v}; put(b, t, 2); }
+static void put16(buf *b, uint16_t v) {
+    uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+    put(b, t, 2);
+}
 static void put32(buf *b, uint32_t v) {
     uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
     put(b, t, 4);
 }
-static void put64(buf *b, uint64_t v) { put32(b, (uint32_t)(v >> 32)); put32(b, (uint32_t)v); }
+static void put64(buf *b, uint64_t v) {
+    put32(b, (uint32_t)(v >> 32));
+    put32(b, (uint32_t)v);
+}
 static void putvarlong(buf *b, int64_t v) {
     uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    while (u >= 0x80) { put8(b, (uint8_t)(u | 0x80)); u >>= 7; }
+    while (u >= 0x80) {
+        put8(b, (uint8_t)(u | 0x80));
+        u >>= 7;
+    }
     put8(b, (uint8_t)u);
 }
 static size_t varlong_size(int64_t v) {
     uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
     size_t n = 1;
-    while (u >= 0x80) { n++; u >>= 7; }
+    while (u >= 0x80) {
+        n++;
+        u >>= 7;
+    }
     return n;
 }
-static void set32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v; }
-static void set64(uint8_t *p, uint64_t v) { set32(p, (uint32_t)(v >> 32)); set32(p + 4, (uint32_t)v); }
+static void set32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+static void set64(uint8_t *p, uint64_t v) {
+    set32(p, (uint32_t)(v >> 32));
+    set32(p + 4, (uint32_t)v);
+}
 
 /* xorshift64* */
 static uint64_t rng_state = 88172645463325252ull;
@@ -109,7 +136,8 @@ static void compress_into(int codec, int level, const buf *in, buf *out) {
             size_t max = snappy_max_compressed_length(chunk);
             need(out, max + 4);
             size_t clen = max;
-            if (snappy_compress((const char *)in->p + off, chunk, (char *)out->p + out->n + 4, &clen) != SNAPPY_OK) exit(2);
+            if (snappy_compress((const char *)in->p + off, chunk, (char *)out->p + out->n + 4, &clen) != SNAPPY_OK)
+                exit(2);
             set32(out->p + out->n, (uint32_t)clen);
             out->n += 4 + clen;
         }
@@ -180,8 +208,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--truth")) truth_path = v;
         else if (!strcmp(a, "--raw")) raw_path = v;
         else if (!strcmp(a, "--size")) target = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--codec")) { codec = codec_id(v); if (codec < 0) usage(); }
-        else if (!strcmp(a, "--level")) level = atoi(v);
+        else if (!strcmp(a, "--codec")) {
+            codec = codec_id(v);
+            if (codec < 0) usage();
+        } else if (!strcmp(a, "--level")) level = atoi(v);
         else if (!strcmp(a, "--seed")) rng_state ^= strtoull(v, NULL, 10) * 0x9E3779B97F4A7C15ull;
         else if (!strcmp(a, "--retry-rate")) retry_pct = (unsigned)atoi(v);
         else if (!strcmp(a, "--idempotent-rate")) idem_pct = (unsigned)atoi(v);
@@ -191,7 +221,10 @@ int main(int argc, char **argv) {
     if (!out_path) usage();
     FILE *f = fopen(out_path, "wb");
     FILE *raw = raw_path ? fopen(raw_path, "wb") : NULL;
-    if (!f || (raw_path && !raw)) { fprintf(stderr, "gen-segment: %s\n", strerror(errno)); return 2; }
+    if (!f || (raw_path && !raw)) {
+        fprintf(stderr, "gen-segment: %s\n", strerror(errno));
+        return 2;
+    }
 
     buf recs = {0}, comp = {0}, batch = {0};
     /* pending retries: copies of earlier batches to re-append a few batches later */
@@ -209,11 +242,15 @@ int main(int argc, char **argv) {
         /* a due retry goes first: the same batch bytes at a new base offset */
         int due = -1;
         for (int i = 0; i < npend; i++)
-            if (pend_due[i] <= batch_no) { due = i; break; }
+            if (pend_due[i] <= batch_no) {
+                due = i;
+                break;
+            }
         if (due >= 0) {
             uint8_t *p = pend[due].p;
             size_t len = pend[due].n;
-            int32_t last_delta = (int32_t)(((uint32_t)p[23] << 24) | ((uint32_t)p[24] << 16) | ((uint32_t)p[25] << 8) | p[26]);
+            int32_t last_delta =
+                (int32_t)(((uint32_t)p[23] << 24) | ((uint32_t)p[24] << 16) | ((uint32_t)p[25] << 8) | p[26]);
             set64(p, (uint64_t)next_offset);
             fwrite(p, 1, len, f);
             if (raw) fwrite(pend_raw[due].p, 1, pend_raw[due].n, raw);
@@ -269,9 +306,9 @@ int main(int argc, char **argv) {
         batch.n = 0;
         put64(&batch, (uint64_t)next_offset);
         put32(&batch, (uint32_t)(49 + comp.n));
-        put32(&batch, 0);  /* partitionLeaderEpoch */
-        put8(&batch, 2);   /* magic */
-        put32(&batch, 0);  /* crc, set below */
+        put32(&batch, 0); /* partitionLeaderEpoch */
+        put8(&batch, 2);  /* magic */
+        put32(&batch, 0); /* crc, set below */
         put16(&batch, (uint16_t)codec);
         put32(&batch, (uint32_t)(n - 1));
         put64(&batch, (uint64_t)ts);
@@ -303,9 +340,13 @@ int main(int argc, char **argv) {
     if (raw) fclose(raw);
     if (truth_path) {
         FILE *t = fopen(truth_path, "w");
-        if (!t) { fprintf(stderr, "gen-segment: %s\n", strerror(errno)); return 2; }
-        fprintf(t, "bytes=%" PRIu64 "\nrecords=%" PRIu64 "\nbatches=%" PRIu64 "\nduplicate_groups=%" PRIu64
-                   "\nduplicate_records=%" PRIu64 "\nnext_offset=%" PRId64 "\nbase_offset=%" PRId64 "\n",
+        if (!t) {
+            fprintf(stderr, "gen-segment: %s\n", strerror(errno));
+            return 2;
+        }
+        fprintf(t,
+                "bytes=%" PRIu64 "\nrecords=%" PRIu64 "\nbatches=%" PRIu64 "\nduplicate_groups=%" PRIu64
+                "\nduplicate_records=%" PRIu64 "\nnext_offset=%" PRId64 "\nbase_offset=%" PRId64 "\n",
                 written, records, batches, dup_groups, dup_records, next_offset, base_offset);
         fclose(t);
     }

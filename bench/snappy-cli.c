@@ -29,7 +29,11 @@ static uint8_t *slurp(const char *path, size_t *len) {
         n += r;
         if (n < cap) break;
         uint8_t *nb = realloc(b, cap * 2);
-        if (!nb) { free(b); b = NULL; break; }
+        if (!nb) {
+            free(b);
+            b = NULL;
+            break;
+        }
         b = nb;
         cap *= 2;
     }

@@ -9,7 +9,8 @@ _segscan_opts() {
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
-        --transaction-log-decoder" ;;
+        --transaction-log-decoder --cluster-metadata-decoder --remote-log-metadata-decoder
+        --share-group-state-decoder" ;;
     scan|dups|producers|txns) echo "$common $analysis" ;;
     explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
     diff) echo "$common --by --by-key --read-committed --stat --max --include-temp --local-time" ;;

@@ -1,11 +1,6 @@
 /* segscan - forensic analysis of Kafka partitions (public API of libsegscan).
  *
- * Two objects:
- *   ss_inputs    the PATHs given by the user, resolved into partitions (a
- *                partition directory's segments in offset order, stitched),
- *                named, sorted by (topic, partition number, path), with the
- *                log directory's checkpoint figures when present.
- *   ss_analysis  one pass over every partition: per-record fingerprints in an
+ * ss_analysis (over the partitions of an ss_inputs, segscan/inputs.h): one pass over every partition: per-record fingerprints in an
  *                open-addressing table (fixed size per record, no payload
  *                copies), duplicate groups and the cause of every copy,
  *                producer sessions and sequences, transactions, LSO. Segments
@@ -23,79 +18,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
+#include "segscan/record.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- inputs ---------------------------------------------------------------- */
-
-typedef struct ss_inputs ss_inputs;
-
-typedef struct ss_input_segment {
-    const char *path;          /* NULL for an in-memory input (stdin) */
-    int64_t name_offset;       /* offset in the 20-digit file name, -1 if none */
-    bool temporary;            /* a .deleted/.cleaned/.swap file read because of include_temp */
-} ss_input_segment;
-
-typedef struct ss_input_partition {
-    const char *name;          /* P: directory name, or the shortest distinguishing path suffix */
-    const char *topic;         /* name without "-<n>"; a stray file is a topic of its own */
-    int32_t partition;         /* the <n>, or -1 */
-    const char *path;          /* directory (or file) as resolved */
-    bool is_dir;               /* a partition directory (else a lone segment file or stdin) */
-    bool internal;             /* topic name starts with "__" */
-    bool named;                /* given directly on the command line (not found inside a log dir) */
-    size_t nsegments;
-    const ss_input_segment *segments;
-    int64_t high_watermark;    /* replication-offset-checkpoint, -1 when unknown */
-    int64_t log_start_offset;  /* log-start-offset-checkpoint, -1 when unknown */
-} ss_input_partition;
-
-enum ss_note_level { SS_NOTE_INFO = 0, SS_NOTE_WARN = 1, SS_NOTE_ERROR = 2 };
-
-/* include_temp: read broker temporaries (.deleted, .cleaned, .swap files;
- * -delete, -stray directories) instead of skipping them with a note. */
-ss_inputs *ss_inputs_new(bool include_temp);
-void ss_inputs_free(ss_inputs *in);
-/* Add a PATH: a segment file, a partition directory or a log directory,
- * recognised by content. Returns SS_E_OK, or SS_E_IO when nothing could be
- * read from it (a note with level SS_NOTE_ERROR says why). */
-ss_errkind ss_inputs_add(ss_inputs *in, const char *path);
-/* Add one segment held in memory (stdin); the bytes are copied. `name` names
- * the partition ("-" for stdin). */
-ss_errkind ss_inputs_add_memory(ss_inputs *in, const char *name, const uint8_t *data, size_t len);
-/* Resolve names, merge duplicates, sort, read checkpoints. Call once, after the adds. */
-void ss_inputs_finish(ss_inputs *in);
-size_t ss_inputs_count(const ss_inputs *in);
-const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i);
-size_t ss_inputs_note_count(const ss_inputs *in);
-const char *ss_inputs_note(const ss_inputs *in, size_t i, int *level);
-/* Open segment j of partition i read-only. */
-ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
-/* Bytes of segment j of partition i now (0 when it cannot be read). */
-uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j);
-
 /* ---- options ---------------------------------------------------------------- */
 
 enum ss_by { SS_BY_VALUE = 0, SS_BY_KEY = 1, SS_BY_KEY_VALUE = 2 };
-const char *ss_by_name(int by); /* "value", "key", "key+value" */
+SS_API const char *ss_by_name(enum ss_by by); /* "value", "key", "key+value" */
 
 enum ss_match_kind {
     SS_MATCH_NONE = 0,
-    SS_MATCH_VALUE,           /* value equals the bytes */
-    SS_MATCH_VALUE_CONTAINS,  /* value contains the bytes */
-    SS_MATCH_KEY,             /* key equals the bytes */
-    SS_MATCH_OFFSET,          /* partition name (or directory name) and offset */
+    SS_MATCH_VALUE,          /* value equals the bytes */
+    SS_MATCH_VALUE_CONTAINS, /* value contains the bytes */
+    SS_MATCH_KEY,            /* key equals the bytes */
+    SS_MATCH_OFFSET,         /* partition name (or directory name) and offset */
 };
 
 /* Progress of a run, for a display (ss_an_opts.progress). */
 typedef struct ss_an_progress {
-    uint64_t bytes_done, bytes_total;   /* segment bytes read (or skipped) and in all */
-    uint64_t records;                   /* records read so far */
-    const char *file;                   /* the segment just read (NULL with done, or a note) */
-    bool done;                          /* the last call: reading is over */
+    uint64_t bytes_done, bytes_total; /* segment bytes read (or skipped) and in all */
+    uint64_t records;                 /* records read so far */
+    const char *file;                 /* the segment just read (NULL with done, or a note) */
+    bool done;                        /* the last call: reading is over */
 } ss_an_progress;
 
 /* Called by the thread that called ss_analysis_run, after each unit of reading
@@ -104,48 +54,48 @@ typedef struct ss_an_progress {
 typedef void (*ss_an_progress_fn)(void *arg, const ss_an_progress *p);
 
 typedef struct ss_an_opts {
-    int by;                   /* enum ss_by */
-    uint64_t min_bytes;       /* fingerprinted field shorter than this: not grouped */
-    bool across_topics;       /* group copies across topics too */
-    bool include_internal;    /* fingerprint internal topics found inside a log directory */
-    int64_t txn_timeout_ms;   /* default 900000 (15 min) */
+    enum ss_by by;
+    uint64_t min_bytes;     /* fingerprinted field shorter than this: not grouped */
+    bool across_topics;     /* group copies across topics too */
+    bool include_internal;  /* fingerprint internal topics found inside a log directory */
+    int64_t txn_timeout_ms; /* default 900000 (15 min) */
     bool has_now;
-    int64_t now_ms;           /* "now" for hanging transactions; else each partition's max maxTimestamp */
+    int64_t now_ms; /* "now" for hanging transactions; else each partition's max maxTimestamp */
     /* windows: records outside are not read (INT64_MIN / INT64_MAX: open) */
     int64_t since_ms, until_ms;
     int64_t from_offset, to_offset;
     bool filter_pid;
     int64_t producer_id;
-    size_t max_batch_bytes;   /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
-    bool no_seek;             /* read whole segments even with a window (no .index/.timeindex) */
+    size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
+    bool no_seek;           /* read whole segments even with a window (no .index/.timeindex) */
     /* explain */
-    int match;                /* enum ss_match_kind */
+    enum ss_match_kind match;
     const uint8_t *match_bytes;
     size_t match_len;
     const char *match_partition;
     int64_t match_offset;
-    size_t max_matches;       /* 0: 10000 */
+    size_t max_matches; /* 0: 10000 */
     /* speed and size */
-    unsigned threads;         /* reading threads, the caller's included; 0: one per online CPU.
+    unsigned threads;           /* reading threads, the caller's included; 0: one per online CPU.
                                * Results never depend on it. */
-    uint64_t max_memory;      /* bytes the fingerprint tables may take before they spill to
+    uint64_t max_memory;        /* bytes the fingerprint tables may take before they spill to
                                * temporary files (grouped one bucket at a time afterwards, with
                                * the same results); 0: no limit */
-    const char *tmpdir;       /* where spills go; NULL: $TMPDIR, else /tmp */
-    ss_an_progress_fn progress;  /* or NULL */
+    const char *tmpdir;         /* where spills go; NULL: $TMPDIR, else /tmp */
+    ss_an_progress_fn progress; /* or NULL */
     void *progress_arg;
 } ss_an_opts;
 
-void ss_an_opts_default(ss_an_opts *o);
+SS_API void ss_an_opts_default(ss_an_opts *o);
 
 /* ---- results -------------------------------------------------------------- */
 
 enum ss_cause {
-    SS_CAUSE_NONE = 0,        /* the original copy */
+    SS_CAUSE_NONE = 0, /* the original copy */
     SS_CAUSE_ABORTED,
     SS_CAUSE_CROSS_PARTITION,
     SS_CAUSE_RETRY,
-    SS_CAUSE_RESEND,          /* resend-no-idempotence */
+    SS_CAUSE_RESEND, /* resend-no-idempotence */
     SS_CAUSE_DUP_SEQUENCE,
     SS_CAUSE_SAME_SESSION,
     SS_CAUSE_NEW_SESSION,
@@ -153,7 +103,7 @@ enum ss_cause {
 };
 /* "aborted", "cross-partition", "retry", "resend-no-idempotence", "dup-sequence",
  * "same-session", "new-session"; NULL for SS_CAUSE_NONE. */
-const char *ss_cause_name(int cause);
+SS_API const char *ss_cause_name(enum ss_cause cause);
 
 /* new-session details (bits) */
 enum { SS_NEWSESS_PID = 1, SS_NEWSESS_EPOCH = 2, SS_NEWSESS_TXN_V2_HINT = 4 };
@@ -161,43 +111,43 @@ enum { SS_NEWSESS_PID = 1, SS_NEWSESS_EPOCH = 2, SS_NEWSESS_TXN_V2_HINT = 4 };
 typedef struct ss_an_partition {
     const ss_input_partition *input;
     uint64_t segments, segments_unreadable;
-    uint64_t records;             /* data records (control records excluded) */
-    uint64_t batches;             /* control batches included */
+    uint64_t records; /* data records (control records excluded) */
+    uint64_t batches; /* control batches included */
     uint64_t control_records, control_batches;
-    int64_t first_offset;         /* base offset of the first batch read, -1 if none */
-    int64_t next_offset;          /* last offset of the last batch + 1, -1 if none */
+    int64_t first_offset; /* base offset of the first batch read, -1 if none */
+    int64_t next_offset;  /* last offset of the last batch + 1, -1 if none */
     bool has_timestamps;
-    int64_t min_timestamp, max_timestamp;   /* record timestamps (>= 0 only) */
-    int64_t max_batch_timestamp;  /* largest maxTimestamp, -1 if none */
-    uint64_t codec_batches[8];    /* by codec id 0..4; [7]: unknown */
+    int64_t min_timestamp, max_timestamp; /* record timestamps (>= 0 only) */
+    int64_t max_batch_timestamp;          /* largest maxTimestamp, -1 if none */
+    uint64_t codec_batches[8];            /* by codec id 0..4; [7]: unknown */
     uint64_t magic_batches[3];
-    uint64_t duplicate_groups;    /* groups with a non-original copy here */
-    uint64_t duplicate_records;   /* non-original copies here */
-    uint64_t max_copies;          /* most copies of one fingerprint here; 1 none repeats; 0 empty */
+    uint64_t duplicate_groups;  /* groups with a non-original copy here */
+    uint64_t duplicate_records; /* non-original copies here */
+    uint64_t max_copies;        /* most copies of one fingerprint here; 1 none repeats; 0 empty */
     uint64_t fingerprinted_records;
-    bool dups_excluded;           /* internal topic left out of the duplicate analysis */
+    bool dups_excluded; /* internal topic left out of the duplicate analysis */
     uint64_t producers, sessions, non_idempotent_records;
-    uint64_t sequence_gaps;       /* missing ranges not explained by compaction or retention */
+    uint64_t sequence_gaps; /* missing ranges not explained by compaction or retention */
     uint64_t sequence_gaps_explained;
     uint64_t duplicate_sequences; /* records whose pid/epoch/sequence was already seen */
     uint64_t out_of_order_batches, epoch_bumps;
-    bool compacted;               /* offset gaps, records missing inside batches, empty batches or a delete horizon */
+    bool compacted; /* offset gaps, records missing inside batches, empty batches or a delete horizon */
     uint64_t offset_gaps;
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging;
-    uint64_t txn_empty_aborted;   /* of txn_empty, the aborted ones (the others committed) */
+    uint64_t txn_empty_aborted; /* of txn_empty, the aborted ones (the others committed) */
     uint64_t aborted_records, open_txn_records;
-    int64_t now_ms;               /* the "now" used for hanging transactions */
-    int64_t lso;                  /* last stable offset, -1 if no batch */
+    int64_t now_ms; /* the "now" used for hanging transactions */
+    int64_t lso;    /* last stable offset, -1 if no batch */
     bool lso_bounded_by_hw;
     uint64_t read_committed_records;
-    uint64_t damaged_bytes;       /* mid-file damage; a CRC-failed batch in full */
+    uint64_t damaged_bytes; /* mid-file damage; a CRC-failed batch in full */
     uint64_t damage_events;
-    uint64_t tail_bytes;          /* incomplete or zero tail of the segments */
+    uint64_t tail_bytes; /* incomplete or zero tail of the segments */
     uint64_t skipped_large_batches;
-    uint64_t hidden_below_log_start;  /* data records below the checkpoint's log start offset */
-    uint64_t outside_window;      /* data records read and left out by --since/--until/--from/--to/--producer-id */
-    uint64_t segments_skipped;    /* segments not read: wholly outside the offset window */
-    uint64_t bytes_skipped;       /* bytes of read segments skipped thanks to the window and index files */
+    uint64_t hidden_below_log_start; /* data records below the checkpoint's log start offset */
+    uint64_t outside_window;         /* data records read and left out by --since/--until/--from/--to/--producer-id */
+    uint64_t segments_skipped;       /* segments not read: wholly outside the offset window */
+    uint64_t bytes_skipped;          /* bytes of read segments skipped thanks to the window and index files */
 } ss_an_partition;
 
 typedef struct ss_an_totals {
@@ -215,41 +165,43 @@ typedef struct ss_an_totals {
 
 /* One copy of a record (an occurrence of a fingerprint). */
 typedef struct ss_an_copy {
-    uint32_t partition;           /* index in the analysis (== inputs index) */
+    uint32_t partition; /* index in the analysis (== inputs index) */
     int64_t offset, timestamp;
     int64_t producer_id;
     int16_t producer_epoch;
-    int32_t sequence;             /* -1 without producer */
+    int32_t sequence; /* -1 without producer */
     bool transactional;
-    bool aborted;                 /* inside an aborted transaction */
-    bool open;                    /* inside a transaction still open */
-    int cause;                    /* enum ss_cause */
-    unsigned detail;              /* SS_NEWSESS_* for new-session */
-    uint32_t batch;               /* for ss_an_fetch */
+    bool aborted; /* inside an aborted transaction */
+    bool open;    /* inside a transaction still open */
+    enum ss_cause cause;
+    unsigned detail; /* SS_NEWSESS_* for new-session */
+    uint32_t batch;  /* for ss_an_fetch */
     int64_t batch_base_offset, batch_last_offset;
     uint64_t batch_position;
-    uint32_t segment;             /* index in the partition's segments */
-    int32_t batch_records;        /* records in that batch */
+    uint32_t segment;      /* index in the partition's segments */
+    int32_t batch_records; /* records in that batch */
 } ss_an_copy;
 
 typedef struct ss_an_group {
-    uint64_t fp_hi, fp_lo;        /* XXH3-128 of the fingerprinted field */
+    uint64_t fp_hi, fp_lo; /* XXH3-128 of the fingerprinted field */
     uint32_t copies;
-    uint32_t original;            /* index of the original among the copies */
-    uint32_t partition;           /* the original's partition */
-    uint32_t causes;              /* bit (1 << cause) for every cause present */
+    uint32_t original;  /* index of the original among the copies */
+    uint32_t partition; /* the original's partition */
+    uint32_t causes;    /* bit (1 << cause) for every cause present */
     bool has_open;
 } ss_an_group;
 
-typedef struct ss_an_range { int32_t first, last; } ss_an_range;
+typedef struct ss_an_range {
+    int32_t first, last;
+} ss_an_range;
 
 enum ss_gap_explained { SS_GAP_UNEXPLAINED = 0, SS_GAP_COMPACTION = 1, SS_GAP_RETENTION = 2, SS_GAP_DAMAGE = 3 };
 
 typedef struct ss_an_gap {
-    int32_t from, to;             /* missing sequences (split at the wrap) */
-    int explained;                /* enum ss_gap_explained */
-    int64_t after_offset;         /* last offset of the batch before the gap */
-    int64_t before_offset;        /* base offset of the batch after the gap */
+    int32_t from, to; /* missing sequences (split at the wrap) */
+    enum ss_gap_explained explained;
+    int64_t after_offset;  /* last offset of the batch before the gap */
+    int64_t before_offset; /* base offset of the batch after the gap */
 } ss_an_gap;
 
 typedef struct ss_an_session {
@@ -258,38 +210,38 @@ typedef struct ss_an_session {
     int16_t producer_epoch;
     bool transactional;
     int64_t first_offset, last_offset;
-    int64_t first_timestamp, last_timestamp;   /* batch maxTimestamps */
+    int64_t first_timestamp, last_timestamp; /* batch maxTimestamps */
     uint64_t records, batches;
-    const ss_an_range *ranges;    /* sequence ranges, split at the wrap */
+    const ss_an_range *ranges; /* sequence ranges, split at the wrap */
     size_t nranges;
-    const ss_an_gap *gaps;        /* the first 1000 */
+    const ss_an_gap *gaps; /* the first 1000 */
     size_t ngaps;
-    uint64_t more_gaps;           /* gaps past those (counted in the partition's figures) */
-    uint64_t repeated_sequences;  /* records whose sequence was already seen */
+    uint64_t more_gaps;          /* gaps past those (counted in the partition's figures) */
+    uint64_t repeated_sequences; /* records whose sequence was already seen */
     uint64_t out_of_order_batches;
-    bool epoch_bump;              /* an earlier epoch of this pid is in the partition */
+    bool epoch_bump; /* an earlier epoch of this pid is in the partition */
     int16_t previous_epoch;
-    int32_t first_sequence;       /* -1 when no batch had a sequence */
+    int32_t first_sequence; /* -1 when no batch had a sequence */
 } ss_an_session;
 
 enum ss_txn_result { SS_TXN_OPEN = 0, SS_TXN_COMMIT = 1, SS_TXN_ABORT = 2 };
-const char *ss_txn_result_name(int r); /* "OPEN", "COMMIT", "ABORT" */
+SS_API const char *ss_txn_result_name(enum ss_txn_result r); /* "OPEN", "COMMIT", "ABORT" */
 
 typedef struct ss_an_txn {
     uint32_t partition;
     int64_t producer_id;
-    int16_t producer_epoch;       /* epoch of its data (of the marker when empty) */
-    int16_t marker_epoch;         /* -1 while open */
-    int64_t first_offset, last_offset;  /* data; the marker's offset when empty */
-    int64_t marker_offset;        /* -1 while open */
-    int result;                   /* enum ss_txn_result */
-    int32_t coordinator_epoch;    /* -1 while open */
+    int16_t producer_epoch;            /* epoch of its data (of the marker when empty) */
+    int16_t marker_epoch;              /* -1 while open */
+    int64_t first_offset, last_offset; /* data; the marker's offset when empty */
+    int64_t marker_offset;             /* -1 while open */
+    enum ss_txn_result result;
+    int32_t coordinator_epoch; /* -1 while open */
     uint64_t records, batches;
-    int64_t first_timestamp;      /* maxTimestamp of its first batch */
+    int64_t first_timestamp; /* maxTimestamp of its first batch */
     int64_t marker_timestamp;
-    bool empty;                   /* marker without data */
-    bool hanging;                 /* open and older than the timeout against "now" */
-    bool below_log_start;         /* marker whose data is below the log start offset (not read; not empty) */
+    bool empty;           /* marker without data */
+    bool hanging;         /* open and older than the timeout against "now" */
+    bool below_log_start; /* marker whose data is below the log start offset (not read; not empty) */
 } ss_an_txn;
 
 typedef struct ss_an_damage {
@@ -299,72 +251,61 @@ typedef struct ss_an_damage {
 } ss_an_damage;
 
 typedef struct ss_an_match {
-    ss_an_copy copy;              /* cause fields unset unless grouped */
-    int64_t group;                /* index in the sorted groups, -1: single copy */
-    bool fingerprinted;           /* false: null (or too short, or internal topic): never grouped */
+    ss_an_copy copy;    /* cause fields unset unless grouped */
+    int64_t group;      /* index in the sorted groups, -1: single copy */
+    bool fingerprinted; /* false: null (or too short, or internal topic): never grouped */
 } ss_an_match;
 
 typedef struct ss_analysis ss_analysis;
 
-ss_analysis *ss_analysis_new(const ss_an_opts *opts);
-void ss_analysis_free(ss_analysis *a);
+SS_API ss_analysis *ss_analysis_new(const ss_an_opts *opts);
+SS_API void ss_analysis_free(ss_analysis *a);
 /* Read every partition of `in` (which must outlive the analysis) and compute
  * everything. Returns SS_E_OK, SS_E_NOMEM, or SS_E_IO (a spill file could not
  * be written or read back). Damage is recorded, not fatal. */
-ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in);
+SS_API ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in);
 /* Why the run failed, for the user; NULL when it did not. */
-const char *ss_analysis_failure(const ss_analysis *a);
+SS_API const char *ss_analysis_failure(const ss_analysis *a);
 /* Fingerprints written to temporary files because the tables reached
  * opts.max_memory (0: none were). */
-uint64_t ss_analysis_spilled(const ss_analysis *a);
+SS_API uint64_t ss_analysis_spilled(const ss_analysis *a);
 
-size_t ss_an_partition_count(const ss_analysis *a);
-const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i);
-const ss_an_totals *ss_an_totals_get(const ss_analysis *a);
+SS_API size_t ss_an_partition_count(const ss_analysis *a);
+SS_API const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i);
+SS_API const ss_an_totals *ss_an_totals_get(const ss_analysis *a);
 
 /* Groups, largest first (ties: the original's position). */
-size_t ss_an_group_count(const ss_analysis *a);
-const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_group_count(const ss_analysis *a);
+SS_API const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i);
 /* Copy j of group i, in partition order then offset order. */
-void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out);
+SS_API void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out);
 
 /* Sessions sorted by (partition, producer id, epoch). */
-size_t ss_an_session_count(const ss_analysis *a);
-const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_session_count(const ss_analysis *a);
+SS_API const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i);
 
 /* Transactions in partition order, then by first offset. */
-size_t ss_an_txn_count(const ss_analysis *a);
-const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_txn_count(const ss_analysis *a);
+SS_API const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i);
 
 /* Damage met (at most 100 kept per partition; ss_an_partition.damage_events counts all). */
-size_t ss_an_damage_count(const ss_analysis *a);
-const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_damage_count(const ss_analysis *a);
+SS_API const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i);
 /* Files that could not be opened (exit code 2): their messages. */
-size_t ss_an_unreadable_count(const ss_analysis *a);
-const char *ss_an_unreadable_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_unreadable_count(const ss_analysis *a);
+SS_API const char *ss_an_unreadable_at(const ss_analysis *a, size_t i);
 
 /* explain: the records that matched opts.match (at most max_matches kept). */
-size_t ss_an_match_count(const ss_analysis *a);
-const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i);
-uint64_t ss_an_match_total(const ss_analysis *a);
+SS_API size_t ss_an_match_count(const ss_analysis *a);
+SS_API const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i);
+SS_API uint64_t ss_an_match_total(const ss_analysis *a);
 
 /* Read a copy's record back from its segment (for values, keys, previews).
  * Returns 1 and fills r (views valid until the next fetch or free), 0 when the
  * record is not there any more, -1 on error (err filled). */
-int ss_an_fetch(ss_analysis *a, const ss_an_copy *c, ss_record *r, ss_error *err);
+SS_API int ss_an_fetch(ss_analysis *a, const ss_an_copy *c, ss_record *r, ss_error *err);
 /* The same for the first record at `offset` of a batch index (ss_an_copy.batch). */
-int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err);
-
-/* ---- helpers ---------------------------------------------------------------- */
-
-/* Parse a time: epoch milliseconds (digits, optional '-') or ISO-8601
- * (YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|+HH:MM|-HH:MM], 'T' or ' '; UTC when no zone).
- * Returns true on success. */
-bool ss_parse_time(const char *s, int64_t *ms);
-/* Parse a duration: a number with unit ms, s, m, h or d (no unit: ms). */
-bool ss_parse_duration(const char *s, int64_t *ms);
-/* ISO-8601 UTC with milliseconds, e.g. "2023-11-14T22:13:20.000Z"; buf >= 32 bytes. */
-void ss_format_time(int64_t ms, char *buf, size_t bufsz);
+SS_API int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err);
 
 #ifdef __cplusplus
 }

@@ -25,43 +25,45 @@
 #include <stdint.h>
 
 #include "segscan/analyze.h"
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 enum ss_diff_mode { SS_DIFF_AUTO = 0, SS_DIFF_OFFSET = 1, SS_DIFF_CONTENT = 2 };
-const char *ss_diff_mode_name(int mode); /* "offset", "content" */
+SS_API const char *ss_diff_mode_name(enum ss_diff_mode mode); /* "offset", "content" */
 
 typedef struct ss_diff_opts {
-    int mode;                 /* enum ss_diff_mode */
-    int by;                   /* enum ss_by, content mode */
-    bool read_committed;      /* content mode: leave out records of aborted transactions */
-    size_t max_items;         /* differences kept for listing (0: none) */
-    size_t preview_bytes;     /* bytes of key/value kept per listed difference */
-    size_t max_batch_bytes;   /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
+    enum ss_diff_mode mode;
+    enum ss_by by;          /* content mode */
+    bool read_committed;    /* content mode: leave out records of aborted transactions */
+    size_t max_items;       /* differences kept for listing (0: none) */
+    size_t preview_bytes;   /* bytes of key/value kept per listed difference */
+    size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
 } ss_diff_opts;
 
-void ss_diff_opts_default(ss_diff_opts *o);
+SS_API void ss_diff_opts_default(ss_diff_opts *o);
 
 enum ss_diff_kind {
-    SS_DK_ONLY_A = 1,         /* offset mode: offset held by A only; content: a copy missing from B */
-    SS_DK_ONLY_B,             /* offset mode: offset held by B only; content: a copy only B holds */
-    SS_DK_DIFFER,             /* offset mode: both hold the offset, the records differ */
-    SS_DK_COMPACTED_A,        /* offset mode: B holds it, A compacted it away */
-    SS_DK_COMPACTED_B,        /* offset mode: A holds it, B compacted it away */
+    SS_DK_ONLY_A = 1,  /* offset mode: offset held by A only; content: a copy missing from B */
+    SS_DK_ONLY_B,      /* offset mode: offset held by B only; content: a copy only B holds */
+    SS_DK_DIFFER,      /* offset mode: both hold the offset, the records differ */
+    SS_DK_COMPACTED_A, /* offset mode: B holds it, A compacted it away */
+    SS_DK_COMPACTED_B, /* offset mode: A holds it, B compacted it away */
 };
 /* "onlyInA", "onlyInB", "differing", "compactedInA", "compactedInB" */
-const char *ss_diff_kind_name(int kind);
+SS_API const char *ss_diff_kind_name(enum ss_diff_kind kind);
 
 /* Where a one-sided range lies relative to the other side. */
 /* DAMAGED: the other side's batch holding this offset failed its CRC or could not be decoded. */
 enum ss_diff_where { SS_DW_INSIDE = 0, SS_DW_BEFORE = 1, SS_DW_AFTER = 2, SS_DW_DAMAGED = 3 };
 
 typedef struct ss_diff_range {
-    int kind;                 /* enum ss_diff_kind */
-    int where;                /* enum ss_diff_where (offset mode) */
+    enum ss_diff_kind kind;
+    enum ss_diff_where where; /* offset mode */
     int64_t from, to;         /* record offsets, inclusive */
     uint64_t records;
 } ss_diff_range;
@@ -71,52 +73,52 @@ typedef struct ss_diff_rec {
     bool present;
     int64_t offset, timestamp;
     int32_t partition_leader_epoch;
-    int32_t key_len, value_len;   /* full lengths; -1 null */
-    const uint8_t *key, *value;   /* the first preview_bytes bytes (owned by the result) */
-    uint32_t copies;              /* content mode: copies on this side */
-    int cause;                    /* content mode: enum ss_cause of the extra copies, 0 unknown */
+    int32_t key_len, value_len; /* full lengths; -1 null */
+    const uint8_t *key, *value; /* the first preview_bytes bytes (owned by the result) */
+    uint32_t copies;            /* content mode: copies on this side */
+    enum ss_cause cause;        /* content mode: the cause of the extra copies, 0 unknown */
     unsigned cause_detail;
 } ss_diff_rec;
 
 typedef struct ss_diff_item {
-    int kind;                 /* enum ss_diff_kind */
+    enum ss_diff_kind kind;
     ss_diff_rec a, b;
 } ss_diff_item;
 
 typedef struct ss_diff_side {
     const char *path;
-    const char *partition;    /* partition name */
+    const char *partition; /* partition name */
     uint64_t records, batches;
-    int64_t first_offset, next_offset;   /* -1 when empty */
+    int64_t first_offset, next_offset; /* -1 when empty */
     uint64_t damaged_bytes, damage_events, unreadable;
     size_t nepochs;
-    const int32_t *epochs;             /* leader epochs in order ... */
-    const int64_t *epoch_starts;       /* ... and their start offsets */
-    bool epochs_from_checkpoint;       /* leader-epoch-checkpoint was read */
+    const int32_t *epochs;       /* leader epochs in order ... */
+    const int64_t *epoch_starts; /* ... and their start offsets */
+    bool epochs_from_checkpoint; /* leader-epoch-checkpoint was read */
 } ss_diff_side;
 
 typedef struct ss_diff_pair {
-    const char *partition;    /* name used for pairing */
-    int mode;                 /* the mode used */
-    bool mode_auto;           /* chosen automatically */
+    const char *partition;  /* name used for pairing */
+    enum ss_diff_mode mode; /* the mode used */
+    bool mode_auto;         /* chosen automatically */
     bool identical;
     ss_diff_side a, b;
     /* offset mode */
-    int64_t first_divergent_offset;    /* -1: none */
+    int64_t first_divergent_offset; /* -1: none */
     int32_t divergent_epoch_a, divergent_epoch_b;
     uint64_t only_a, only_b, differing, compacted_a, compacted_b;
-    int64_t truncation_offset;         /* -1: none or unknown */
-    int32_t shared_epoch;              /* the last leader epoch both hold, -1 none */
+    int64_t truncation_offset; /* -1: none or unknown */
+    int32_t shared_epoch;      /* the last leader epoch both hold, -1 none */
     /* content mode */
     uint64_t distinct_a, distinct_b;
-    uint64_t missing_in_b;             /* copies A holds more of than B */
-    uint64_t only_in_b;                /* copies B holds more of than A */
+    uint64_t missing_in_b; /* copies A holds more of than B */
+    uint64_t only_in_b;    /* copies B holds more of than A */
     uint64_t values_missing_in_b, values_only_in_b, values_more_copies_a, values_more_copies_b;
     uint64_t ignored_aborted_a, ignored_aborted_b;
     /* ranges (offset mode) and listed differences */
     size_t nranges;
     const ss_diff_range *ranges;
-    uint64_t ranges_total;             /* ranges found (only the first ones are kept) */
+    uint64_t ranges_total; /* ranges found (only the first ones are kept) */
     size_t nitems;
     const ss_diff_item *items;
     uint64_t items_total;
@@ -127,13 +129,13 @@ typedef struct ss_diff ss_diff;
 /* Compare a and b (each: resolved inputs, one or more partitions). Log
  * directories are paired by partition name; partitions present on one side
  * only are listed by ss_diff_unpaired. */
-ss_errkind ss_diff_run(const ss_inputs *a, const ss_inputs *b, const ss_diff_opts *o, ss_diff **out);
-void ss_diff_free(ss_diff *d);
-size_t ss_diff_pair_count(const ss_diff *d);
-const ss_diff_pair *ss_diff_pair_at(const ss_diff *d, size_t i);
+SS_API ss_errkind ss_diff_run(const ss_inputs *a, const ss_inputs *b, const ss_diff_opts *o, ss_diff **out);
+SS_API void ss_diff_free(ss_diff *d);
+SS_API size_t ss_diff_pair_count(const ss_diff *d);
+SS_API const ss_diff_pair *ss_diff_pair_at(const ss_diff *d, size_t i);
 /* Partitions on one side only: side 'A' or 'B' and the partition's input. */
-size_t ss_diff_unpaired_count(const ss_diff *d);
-const ss_input_partition *ss_diff_unpaired_at(const ss_diff *d, size_t i, char *side);
+SS_API size_t ss_diff_unpaired_count(const ss_diff *d);
+SS_API const ss_input_partition *ss_diff_unpaired_at(const ss_diff *d, size_t i, char *side);
 
 #ifdef __cplusplus
 }

@@ -12,33 +12,64 @@
 #ifndef SEGSCAN_ERRORS_H
 #define SEGSCAN_ERRORS_H
 
-#define SS_ERROR_LIST(X)                                                              \
-    X(OK,              0, "ok",                 I, "no error")                           \
-    X(IO,              1, "io-error",           E, "the file could not be opened or read") \
-    X(NOMEM,           2, "out-of-memory",      E, "memory could not be allocated")      \
-    X(USAGE,           3, "usage",              E, "invalid argument")                   \
-    X(BAD_LENGTH,     10, "bad-length",         D, "entry length below the minimum or inconsistent") \
-    X(BAD_MAGIC,      11, "bad-magic",          D, "magic byte is not 0, 1 or 2")        \
-    X(CRC_MISMATCH,   12, "crc-mismatch",       D, "stored and computed CRC differ")     \
-    X(BAD_BATCH,      13, "bad-batch",          D, "batch header fields are invalid")    \
-    X(BAD_RECORD,     14, "bad-record",         D, "a record inside the batch cannot be decoded") \
-    X(DECOMPRESS,     15, "decompress-failed",  D, "the compressed payload cannot be decompressed") \
-    X(NESTED,         16, "nested-compression", D, "a compressed message inside a compressed wrapper") \
-    X(GARBAGE,        17, "garbage",            D, "bytes skipped while resynchronising") \
-    X(BAD_CODEC,      18, "bad-codec",          D, "unknown compression codec id")       \
-    X(TOO_LARGE,      20, "batch-too-large",    I, "decompressed batch exceeds --max-batch-bytes; skipped") \
-    X(INCOMPLETE_TAIL,21, "incomplete-tail",    I, "the last entry runs past the end of the file") \
-    X(ZERO_TAIL,      22, "zero-tail",          I, "zero bytes after the last batch (preallocated space)") \
-    X(SHRUNK,         23, "file-shrunk",        D, "the file was truncated while it was being read") \
-    X(GREW,           24, "file-grew",          I, "the file grew while it was read; only the prefix that existed at open was read") \
-    X(CUT_SEGMENT,    25, "cut-segment",        D, "a segment that is not the last of its partition ends in an incomplete entry (a cut file)") \
-    X(SEGMENT_OVERLAP,26, "segment-overlap",    I, "a segment's first batch is at or below the last offset of the segments before it") \
-    X(BAD_INDEX,      30, "bad-index",          D, "index file size or entries are invalid") \
-    X(BAD_SNAPSHOT,   31, "bad-snapshot",       D, "producer snapshot is corrupt")        \
-    X(BAD_CHECKPOINT, 32, "bad-checkpoint",     D, "checkpoint text file is malformed")
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "segscan/export.h"
+
+#define SS_ERROR_LIST(X)                                                                                               \
+    X(OK, 0, "ok", I, "no error")                                                                                      \
+    X(IO, 1, "io-error", E, "the file could not be opened or read")                                                    \
+    X(NOMEM, 2, "out-of-memory", E, "memory could not be allocated")                                                   \
+    X(USAGE, 3, "usage", E, "invalid argument")                                                                        \
+    X(BAD_LENGTH, 10, "bad-length", D, "entry length below the minimum or inconsistent")                               \
+    X(BAD_MAGIC, 11, "bad-magic", D, "magic byte is not 0, 1 or 2")                                                    \
+    X(CRC_MISMATCH, 12, "crc-mismatch", D, "stored and computed CRC differ")                                           \
+    X(BAD_BATCH, 13, "bad-batch", D, "batch header fields are invalid")                                                \
+    X(BAD_RECORD, 14, "bad-record", D, "a record inside the batch cannot be decoded")                                  \
+    X(DECOMPRESS, 15, "decompress-failed", D, "the compressed payload cannot be decompressed")                         \
+    X(NESTED, 16, "nested-compression", D, "a compressed message inside a compressed wrapper")                         \
+    X(GARBAGE, 17, "garbage", D, "bytes skipped while resynchronising")                                                \
+    X(BAD_CODEC, 18, "bad-codec", D, "unknown compression codec id")                                                   \
+    X(TOO_LARGE, 20, "batch-too-large", I, "decompressed batch exceeds --max-batch-bytes; skipped")                    \
+    X(INCOMPLETE_TAIL, 21, "incomplete-tail", I, "the last entry runs past the end of the file")                       \
+    X(ZERO_TAIL, 22, "zero-tail", I, "zero bytes after the last batch (preallocated space)")                           \
+    X(SHRUNK, 23, "file-shrunk", D, "the file was truncated while it was being read")                                  \
+    X(GREW, 24, "file-grew", I, "the file grew while it was read; only the prefix that existed at open was read")      \
+    X(CUT_SEGMENT, 25, "cut-segment", D,                                                                               \
+      "a segment that is not the last of its partition ends in an incomplete entry (a cut file)")                      \
+    X(SEGMENT_OVERLAP, 26, "segment-overlap", I,                                                                       \
+      "a segment's first batch is at or below the last offset of the segments before it")                              \
+    X(BAD_INDEX, 30, "bad-index", D, "index file size or entries are invalid")                                         \
+    X(BAD_SNAPSHOT, 31, "bad-snapshot", D, "producer snapshot is corrupt")                                             \
+    X(BAD_CHECKPOINT, 32, "bad-checkpoint", D, "checkpoint text file is malformed")
 
 #define SS_ERROR_ENUM_(name, num, str, cls, desc) SS_E_##name = num,
 typedef enum ss_errkind { SS_ERROR_LIST(SS_ERROR_ENUM_) } ss_errkind;
 #undef SS_ERROR_ENUM_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An error met in a file: its kind, where, and why. */
+typedef struct ss_error {
+    ss_errkind kind;
+    uint64_t position;   /* byte position in the file of the entry concerned */
+    int64_t base_offset; /* base offset of the batch, -1 if unknown */
+    uint64_t length;     /* bytes concerned (damaged or skipped), 0 if unknown */
+    char msg[240];       /* human readable reason, without file name */
+} ss_error;
+
+SS_API const char *ss_errkind_name(ss_errkind k); /* stable name, e.g. "crc-mismatch" */
+SS_API const char *ss_errkind_desc(ss_errkind k);
+SS_API bool ss_errkind_is_damage(ss_errkind k);
+/* Iterate the error table (for the manual and tests): returns false past the end. */
+SS_API bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **desc, char *cls);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,258 +1,36 @@
-/* segscan - read Apache Kafka log segments.
+/* segscan - read Apache Kafka log segments: the public API of libsegscan.
  *
- * Public API of libsegscan. The library never prints, never exits, keeps no
- * global state and never opens an input for writing. Every length read from a
- * file is untrusted and checked against what encloses it.
+ * The library never prints, never exits, keeps no global state and never
+ * opens an input for writing. Every length read from a file is untrusted and
+ * checked against what encloses it.
  *
- * Data flow: ss_segment (a read-only mapped file) -> ss_walker (one batch or
- * legacy entry at a time, with damage reports and resync) -> ss_decoder (the
- * records of one batch, decompressed into a reused buffer) -> ss_record
- * (views into the mapping or the buffer; never copies).
+ * This header includes every other; each can also be included on its own.
+ * One header per room of the library, lower to higher (src/README.md):
+ *   segscan/errors.h   error kinds and ss_error
+ *   segscan/base.h     checksums, Kafka file names, times, the version
+ *   segscan/segment.h  segment files, the walker, batches
+ *   segscan/record.h   the records of a batch
+ *   segscan/files.h    the files beside a segment: indexes, snapshots, checkpoints
+ *   segscan/inputs.h   PATHs resolved into partitions
+ *   segscan/decode.h   the records of the internal topics
+ *   segscan/analyze.h  the analysis: copies and their causes, producers, transactions
+ *   segscan/verify.h   the checks of a partition's files against each other
+ *   segscan/diff.h     comparing two logs
+ * SS_API (segscan/export.h) marks what the library exports.
  */
 #ifndef SEGSCAN_H
 #define SEGSCAN_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
+#include "segscan/analyze.h"
+#include "segscan/base.h"
+#include "segscan/decode.h"
+#include "segscan/diff.h"
 #include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/files.h"
+#include "segscan/inputs.h"
+#include "segscan/record.h"
+#include "segscan/segment.h"
+#include "segscan/verify.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#define SS_DEFAULT_MAX_BATCH_BYTES (64u * 1024u * 1024u)
-
-/* ---- errors ---------------------------------------------------------- */
-
-typedef struct ss_error {
-    ss_errkind kind;
-    uint64_t position;    /* byte position in the file of the entry concerned */
-    int64_t base_offset;  /* base offset of the batch, -1 if unknown */
-    uint64_t length;      /* bytes concerned (damaged or skipped), 0 if unknown */
-    char msg[240];        /* human readable reason, without file name */
-} ss_error;
-
-const char *ss_errkind_name(ss_errkind k);   /* stable name, e.g. "crc-mismatch" */
-const char *ss_errkind_desc(ss_errkind k);
-bool ss_errkind_is_damage(ss_errkind k);
-/* Iterate the error table (for the manual and tests): returns false past the end. */
-bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **desc, char *cls);
-
-/* ---- constants -------------------------------------------------------- */
-
-enum ss_codec { SS_CODEC_NONE = 0, SS_CODEC_GZIP = 1, SS_CODEC_SNAPPY = 2, SS_CODEC_LZ4 = 3, SS_CODEC_ZSTD = 4 };
-const char *ss_codec_name(int codec); /* "none", "gzip", ... or NULL */
-
-enum ss_tstype { SS_TS_NONE = -1, SS_TS_CREATE = 0, SS_TS_LOG_APPEND = 1 };
-const char *ss_tstype_name(int t); /* "NoTimestampType", "CreateTime", "LogAppendTime" */
-
-enum ss_control_type {
-    SS_CTRL_ABORT = 0, SS_CTRL_COMMIT = 1, SS_CTRL_LEADER_CHANGE = 2, SS_CTRL_SNAPSHOT_HEADER = 3,
-    SS_CTRL_SNAPSHOT_FOOTER = 4, SS_CTRL_KRAFT_VERSION = 5, SS_CTRL_KRAFT_VOTERS = 6
-};
-/* Kafka's ControlRecordType name ("ABORT", ... ) or "UNKNOWN". */
-const char *ss_control_type_name(int type);
-
-/* ---- batches ---------------------------------------------------------- */
-
-/* One log entry as framed on disk: a v2 record batch, or a v0/v1 message
- * (possibly a compressed wrapper). Field names follow Kafka's RecordBatch. */
-typedef struct ss_batch {
-    uint64_t position;        /* byte position of the entry in the file */
-    uint32_t size;            /* sizeInBytes: 12 + length field */
-    int8_t magic;
-    int64_t base_offset;      /* legacy: offset of the first inner message */
-    int64_t last_offset;
-    int32_t count;            /* recordsCount; -1 for legacy (Kafka's null) */
-    int16_t attributes;       /* raw attribute bits (legacy: the attribute byte) */
-    int codec;                /* enum ss_codec, or the raw id when unknown */
-    int timestamp_type;       /* enum ss_tstype */
-    bool transactional, control, has_delete_horizon;
-    int64_t delete_horizon_ms;   /* valid when has_delete_horizon */
-    int32_t partition_leader_epoch; /* -1 for legacy */
-    int64_t producer_id;
-    int16_t producer_epoch;
-    int32_t base_sequence, last_sequence;
-    int64_t base_timestamp;   /* v2 only (the stored field) */
-    int64_t max_timestamp;    /* legacy: the message timestamp (-1 for v0) */
-    uint32_t crc;             /* stored */
-    uint32_t crc_computed;
-    bool crc_valid;           /* Kafka's isValid() */
-    const uint8_t *data;      /* the whole entry, `size` bytes */
-    /* private to the library */
-    int32_t legacy_inner_count;  /* number of inner messages (legacy compressed), -1 unknown */
-} ss_batch;
-
-/* ---- records ---------------------------------------------------------- */
-
-typedef struct ss_record {
-    int64_t offset;
-    int64_t timestamp;
-    int32_t sequence;         /* -1 without producer */
-    int32_t size;             /* Kafka's sizeInBytes */
-    uint8_t attributes;
-    int32_t key_len;          /* -1: null */
-    const uint8_t *key;
-    int32_t value_len;        /* -1: null */
-    const uint8_t *value;
-    int32_t header_count;
-    const uint8_t *headers;   /* raw header bytes, iterate with ss_header_next */
-    size_t headers_len;
-    /* legacy (magic 0/1) */
-    int8_t legacy_magic;      /* -1 for v2 records */
-    uint8_t legacy_attributes;
-    uint32_t legacy_crc;
-    bool legacy_crc_valid;
-    int legacy_timestamp_type;
-    /* control records (control batches) */
-    int16_t control_version;  /* key version */
-    int16_t control_type;     /* -1 when not a control record */
-    int32_t coordinator_epoch;/* ABORT/COMMIT only, else -1 */
-} ss_record;
-
-typedef struct ss_header {
-    int32_t key_len;
-    const uint8_t *key;
-    int32_t value_len;        /* -1: null */
-    const uint8_t *value;
-} ss_header;
-
-/* Iterate headers: *pos starts at 0. Returns 1 with a header, 0 at the end.
- * Headers were validated when the record was decoded. */
-int ss_header_next(const ss_record *r, size_t *pos, ss_header *h);
-
-/* ---- decoder: records of one batch ----------------------------------- */
-
-typedef struct ss_decoder ss_decoder;
-
-/* A decoder owns the codec contexts and the reused decompression buffer.
- * One per thread. max_batch_bytes caps the decompressed size of a batch. */
-ss_decoder *ss_decoder_new(size_t max_batch_bytes);
-void ss_decoder_free(ss_decoder *d);
-
-typedef struct ss_rec_iter {
-    ss_decoder *d;
-    const ss_batch *b;
-    const uint8_t *p, *end;   /* the record bytes (mapping or buffer) */
-    int32_t read, total;      /* records read, records declared (v2) */
-    int64_t legacy_base;      /* absolute offset adjustment for v1 inner messages */
-    bool legacy, legacy_single, done;
-} ss_rec_iter;
-
-/* Prepare to iterate the records of b (decompressing if needed).
- * Returns SS_E_OK or an error (err filled: DECOMPRESS, TOO_LARGE, BAD_BATCH, ...). */
-ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *it, ss_error *err);
-/* Returns 1 and fills r, 0 at the end, -1 on error (err filled; iteration stops). */
-int ss_records_next(ss_rec_iter *it, ss_record *r, ss_error *err);
-
-/* ---- segment files ----------------------------------------------------- */
-
-typedef struct ss_segment ss_segment;
-
-/* Open a file read-only and map it. Never creates or writes. */
-ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err);
-/* Wrap bytes in memory (stdin, fuzzing). The memory must outlive the segment;
- * copy=true makes the segment own a private copy. */
-ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss_segment **out, ss_error *err);
-void ss_segment_close(ss_segment *s);
-uint64_t ss_segment_size(const ss_segment *s);
-const uint8_t *ss_segment_data(const ss_segment *s);
-/* Drop mapped pages below `upto` from memory (they are re-read from the page cache if touched again). */
-void ss_segment_release(ss_segment *s, uint64_t upto);
-/* Copy up to n bytes from byte `pos` of the segment (as it was when opened) into buf,
- * with pread(2) for an opened file (no page of the mapping is touched: sequential reading
- * through a small reused buffer costs far less than mapping every page) and memcpy for
- * one in memory. Returns the bytes copied: fewer than n past the size at open, or when
- * the file was cut (then the walker over the mapping reports the cut). Thread-safe. */
-size_t ss_segment_read(const ss_segment *s, uint64_t pos, void *buf, size_t n);
-
-/* ---- walker ------------------------------------------------------------ */
-
-typedef enum ss_event_kind {
-    SS_EV_BATCH = 1,   /* ev.batch is valid (crc_valid may be false) */
-    SS_EV_DAMAGE,      /* ev.err: mid-file damage; the walker has resynced past it */
-    SS_EV_END          /* ev.end_* valid; walking is over */
-} ss_event_kind;
-
-typedef struct ss_event {
-    ss_event_kind kind;
-    ss_batch batch;
-    ss_error err;              /* DAMAGE: the damage (SS_E_SHRUNK: the file was cut while it was
-                                * read, at err.position); END: a notice or kind SS_E_OK
-                                * (SS_E_GREW: the file grew while it was read, only the
-                                * err.position bytes it had at open were read) */
-    /* END */
-    uint64_t file_size;
-    uint64_t end_of_last_batch;
-    uint64_t tail_bytes;       /* unread bytes after the last batch */
-    ss_errkind tail_kind;      /* SS_E_OK, SS_E_INCOMPLETE_TAIL or SS_E_ZERO_TAIL */
-} ss_event;
-
-typedef struct ss_walker {
-    const ss_segment *seg;
-    const uint8_t *base;
-    uint64_t pos, limit;
-    uint64_t end_of_last_batch;
-    uint64_t damaged_bytes;    /* sum of damage lengths so far */
-    uint64_t tail_from;        /* where the tail starts, once done */
-    uint64_t released;         /* pages below this were dropped from memory */
-    ss_decoder *decoder;       /* optional: lets legacy wrappers report their first inner offset */
-    bool done;
-    bool pending_damage;       /* a CRC-failed batch was returned; its damage event comes next */
-    ss_error pending;
-    /* live files (private): a file cut or grown while it is read */
-    uint64_t shrunk_at;        /* UINT64_MAX, or the size the file was cut to */
-    uint64_t shrunk_lost;      /* bytes of the walk's range that could no longer be read */
-    bool shrink_reported;
-    uint64_t grew_to;          /* size found at the end when larger than at open, else 0 */
-    uint64_t batches;          /* batch events returned (test hook) */
-    bool test_paused;
-} ss_walker;
-
-/* limit: read at most this many bytes of the file (kafka-dump-log's --max-bytes); UINT64_MAX for all. */
-void ss_walker_init(ss_walker *w, const ss_segment *s, uint64_t limit);
-/* Next event. After SS_EV_END, keeps returning SS_EV_END. */
-ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev);
-/* Give the walker a decoder (needed for the base offset of legacy compressed wrappers). */
-void ss_walker_set_decoder(ss_walker *w, ss_decoder *d);
-
-/* The walker's copying path, for reading a whole file in order (dump, verify,
- * diff): a batch that is whole and passes its CRC is copied with pread(2) into
- * the window and parsed there, without touching the mapping, whose first touch
- * of every page costs more than copying it (several times more on a virtual
- * machine). Anything else (damage, a tail, the end, a file cut or grown while
- * it is read) is ss_walker_next's, over the mapping, reported exactly as it
- * would be, and so is every event when the walker's test hook
- * (SEGSCAN_TEST_PAUSE_AFTER_BATCHES) is set. The events are those of
- * ss_walker_next; a batch event's data points into the window and stays valid
- * until the next call. Zero-initialise the window; free it with ss_window_free. */
-typedef struct ss_window {
-    uint8_t *buf;             /* bytes [at, at + len) of the segment numbered seg_id */
-    size_t cap, len;
-    uint64_t at;
-    uint64_t seg_id;          /* a window may go on to another segment */
-} ss_window;
-ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev);
-void ss_window_free(ss_window *win);
-
-/* Parse a batch header at data[0..avail). Fills b (without CRC check when check_crc is false).
- * Returns SS_E_OK, or an error kind with err filled. Used by the walker and by index checks. */
-ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position, bool check_crc,
-                          ss_decoder *d, ss_batch *b, ss_error *err);
-
-/* ---- checksums ---------------------------------------------------------- */
-
-uint32_t ss_crc32c(uint32_t crc, const void *buf, size_t len);     /* best available */
-uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len);  /* portable tables */
-bool ss_crc32c_hw_available(void);
-uint32_t ss_crc32(uint32_t crc, const void *buf, size_t len);      /* IEEE, zlib */
-
-/* ---- version ------------------------------------------------------------ */
-const char *ss_version(void);
-
-#ifdef __cplusplus
-}
-#endif
 #endif

@@ -41,8 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "segscan/analyze.h"
-#include "segscan/segscan.h"
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/inputs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,42 +59,42 @@ enum ss_vseverity {
     SS_VSEV_COUNT = 4
 };
 /* "info", "inconsistency", "damage", "error" */
-const char *ss_vseverity_name(int severity);
+SS_API const char *ss_vseverity_name(enum ss_vseverity severity);
 
 typedef struct ss_vfinding {
-    const char *check;        /* stable name (see ss_vcheck_at) */
-    int severity;             /* enum ss_vseverity */
-    const char *partition;    /* the input partition's name */
-    const char *file;         /* path of the file concerned */
-    uint64_t position;        /* byte position in that file */
-    int64_t offset;           /* Kafka offset concerned, -1 when none */
-    char message[480];        /* one line, without the file name */
+    const char *check; /* stable name (see ss_vcheck_at) */
+    enum ss_vseverity severity;
+    const char *partition; /* the input partition's name */
+    const char *file;      /* path of the file concerned */
+    uint64_t position;     /* byte position in that file */
+    int64_t offset;        /* Kafka offset concerned, -1 when none */
+    char message[480];     /* one line, without the file name */
 } ss_vfinding;
 
 /* The checks, for the manual and --help: false past the end. */
-bool ss_vcheck_at(size_t i, const char **name, int *severity, const char **desc);
+SS_API bool ss_vcheck_at(size_t i, const char **name, enum ss_vseverity *severity, const char **desc);
 
 /* What was checked. ss_verify_partition adds to it. */
 typedef struct ss_vstats {
     uint64_t partitions;
-    uint64_t segments;           /* .log files read */
+    uint64_t segments; /* .log files read */
     uint64_t log_bytes;
     uint64_t batches, control_batches, abort_markers;
     uint64_t index_files, index_entries;
     uint64_t timeindex_files, timeindex_entries;
     uint64_t txnindex_files, txnindex_entries;
-    uint64_t snapshot_files, snapshot_entries;   /* entries of the snapshot compared with the log */
-    uint64_t snapshots_compared;                 /* snapshots cross-checked with the log (0 or 1 a partition) */
-    uint64_t producers;                          /* producer ids the log implies */
+    uint64_t snapshot_files, snapshot_entries; /* entries of the snapshot compared with the log */
+    uint64_t snapshots_compared;               /* snapshots cross-checked with the log (0 or 1 a partition) */
+    uint64_t producers;                        /* producer ids the log implies */
     uint64_t epoch_files, epoch_entries;
     uint64_t findings[SS_VSEV_COUNT];
 } ss_vstats;
 
 typedef struct ss_verify_opts {
-    size_t max_batch_bytes;      /* cap on a decompressed batch (0: SS_DEFAULT_MAX_BATCH_BYTES) */
+    size_t max_batch_bytes; /* cap on a decompressed batch (0: SS_DEFAULT_MAX_BATCH_BYTES) */
 } ss_verify_opts;
 
-void ss_verify_opts_default(ss_verify_opts *o);
+SS_API void ss_verify_opts_default(ss_verify_opts *o);
 
 typedef void (*ss_verify_cb)(void *ctx, const ss_vfinding *f);
 
@@ -104,8 +105,8 @@ typedef void (*ss_verify_cb)(void *ctx, const ss_vfinding *f);
  * (not its whole directory) is checked as far as those files allow: the
  * snapshot and leader-epoch checks need every segment and are then left out
  * with an INFO finding. */
-ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb,
-                               void *ctx, ss_vstats *stats);
+SS_API ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb,
+                                      void *ctx, ss_vstats *stats);
 
 #ifdef __cplusplus
 }

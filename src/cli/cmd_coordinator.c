@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "segscan/internal_topics.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "segscan/decode.h"
+#include "segscan/segscan.h"
 
 static const char coordinator_usage[] =
     "usage: segscan coordinator (--group ID | --transactional-id ID) [--partitions N] [--json]\n"

@@ -5,9 +5,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
+#include "segscan/segscan.h"
 
 static const char diff_usage[] =
     "usage: segscan diff [options] A B\n"
@@ -67,12 +70,15 @@ typedef struct diff_cli {
 
 static void human_time(ss_out *o, int64_t ms) {
     char buf[40];
-    if (ms < 0) { out_i64(o, ms); return; }
+    if (ms < 0) {
+        out_i64(o, ms);
+        return;
+    }
     cli_format_time(ms, buf, sizeof buf);
     out_str(o, buf);
 }
 
-static const char *where_text(int kind, int where) {
+static const char *where_text(enum ss_diff_kind kind, enum ss_diff_where where) {
     bool a = kind == SS_DK_ONLY_A;
     switch (where) {
     case SS_DW_BEFORE: return a ? "before B's first offset" : "before A's first offset";
@@ -111,11 +117,9 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         out_name(o, sd->path);
         out_lit(o, ": ");
         if (sd->first_offset >= 0)
-            out_printf(o, "offsets %lld..%lld, %llu %s", (long long)sd->first_offset,
-                       (long long)sd->next_offset - 1, (unsigned long long)sd->records,
-                       plural(sd->records, "record", "records"));
-        else
-            out_lit(o, "empty");
+            out_printf(o, "offsets %lld..%lld, %llu %s", (long long)sd->first_offset, (long long)sd->next_offset - 1,
+                       (unsigned long long)sd->records, plural(sd->records, "record", "records"));
+        else out_lit(o, "empty");
         if (sd->damaged_bytes)
             out_printf(o, ", %llu damaged %s", (unsigned long long)sd->damaged_bytes,
                        plural(sd->damaged_bytes, "byte", "bytes"));
@@ -146,8 +150,9 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         else if (p->a.nepochs && p->b.nepochs)
             out_lit(o, "  no leader epoch in common: a follower would truncate to its log start\n");
     } else {
-        out_printf(o, "  differ: %llu %s missing from B (%llu %s absent, %llu with fewer copies), "
-                      "%llu %s only in B (%llu %s absent from A, %llu with more copies)\n",
+        out_printf(o,
+                   "  differ: %llu %s missing from B (%llu %s absent, %llu with fewer copies), "
+                   "%llu %s only in B (%llu %s absent from A, %llu with more copies)\n",
                    (unsigned long long)p->missing_in_b, plural(p->missing_in_b, "copy", "copies"),
                    (unsigned long long)p->values_missing_in_b, plural(p->values_missing_in_b, "value", "values"),
                    (unsigned long long)p->values_more_copies_a, (unsigned long long)p->only_in_b,
@@ -159,8 +164,8 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
                    (unsigned long long)p->ignored_aborted_b);
     for (size_t i = 0; i < p->nranges; i++) {
         const ss_diff_range *r = &p->ranges[i];
-        out_printf(o, "  %s %lld..%lld (%llu %s)", ss_diff_kind_name(r->kind), (long long)r->from,
-                   (long long)r->to, (unsigned long long)r->records, plural(r->records, "record", "records"));
+        out_printf(o, "  %s %lld..%lld (%llu %s)", ss_diff_kind_name(r->kind), (long long)r->from, (long long)r->to,
+                   (unsigned long long)r->records, plural(r->records, "record", "records"));
         const char *w = where_text(r->kind, r->where);
         if (*w) out_printf(o, ", %s", w);
         out_ch(o, '\n');
@@ -176,10 +181,8 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
     out_ch(o, '\n');
     for (size_t i = 0; i < p->nitems; i++) {
         const ss_diff_item *it = &p->items[i];
-        if (it->a.present)
-            human_rec_line(o, '-', &it->a, it->a.cause ? ss_cause_name(it->a.cause) : NULL);
-        if (it->b.present)
-            human_rec_line(o, '+', &it->b, it->b.cause ? ss_cause_name(it->b.cause) : NULL);
+        if (it->a.present) human_rec_line(o, '-', &it->a, it->a.cause ? ss_cause_name(it->a.cause) : NULL);
+        if (it->b.present) human_rec_line(o, '+', &it->b, it->b.cause ? ss_cause_name(it->b.cause) : NULL);
     }
     if (p->items_total > p->nitems)
         out_printf(o, "... %llu more %s (--max)\n", (unsigned long long)(p->items_total - p->nitems),
@@ -208,9 +211,12 @@ static void json_side(ss_out *o, const char *k, const ss_diff_side *s) {
 
 /* One side of a listed difference. copies and cause belong to content mode:
  * they follow the mode the pair was compared in, not the one asked for. */
-static void json_rec(ss_out *o, const diff_cli *c, int mode, const char *k, const ss_diff_rec *r) {
+static void json_rec(ss_out *o, const diff_cli *c, enum ss_diff_mode mode, const char *k, const ss_diff_rec *r) {
     out_printf(o, ",\"%s\":", k);
-    if (!r->present) { out_lit(o, "null"); return; }
+    if (!r->present) {
+        out_lit(o, "null");
+        return;
+    }
     out_lit(o, "{\"offset\":");
     out_i64(o, r->offset);
     KV_I64(o, "timestamp", r->timestamp);
@@ -219,14 +225,17 @@ static void json_rec(ss_out *o, const diff_cli *c, int mode, const char *k, cons
     KV_I64(o, "valueSize", r->value_len);
     size_t pv = c->o.preview_bytes;
     out_lit(o, ",\"key\":");
-    if (out_json_bytes(o, c->bytes, r->key, r->key_len < 0 ? -1 : (int32_t)((size_t)r->key_len < pv ? (size_t)r->key_len : pv)))
+    if (out_json_bytes(o, c->bytes, r->key,
+                       r->key_len < 0 ? -1 : (int32_t)((size_t)r->key_len < pv ? (size_t)r->key_len : pv)))
         out_lit(o, ",\"keyLossy\":true");
     out_lit(o, ",\"value\":");
     if (out_json_bytes(o, c->bytes, r->value,
                        r->value_len < 0 ? -1 : (int32_t)((size_t)r->value_len < pv ? (size_t)r->value_len : pv)))
         out_lit(o, ",\"valueLossy\":true");
-    out_printf(o, ",\"truncated\":%s", (r->key_len > 0 && (size_t)r->key_len > pv) ||
-                                           (r->value_len > 0 && (size_t)r->value_len > pv) ? "true" : "false");
+    out_printf(o, ",\"truncated\":%s",
+               (r->key_len > 0 && (size_t)r->key_len > pv) || (r->value_len > 0 && (size_t)r->value_len > pv)
+                   ? "true"
+                   : "false");
     if (mode == SS_DIFF_CONTENT) {
         KV_U64(o, "copies", r->copies);
         out_lit(o, ",\"cause\":");
@@ -304,7 +313,7 @@ static int load_side(const char *path, bool include_temp, ss_inputs **out) {
     if (ss_inputs_add(in, path) != SS_E_OK) rc = EXIT_TROUBLE;
     ss_inputs_finish(in);
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *n = ss_inputs_note(in, i, &level);
         warnx_("%s", n);
     }
@@ -334,7 +343,10 @@ int cmd_diff(int argc, char **argv) {
                 return EXIT_TROUBLE;
             }
             break;
-        case OPT_BYKEY: c.o.mode = SS_DIFF_CONTENT; c.o.by = SS_BY_KEY; break;
+        case OPT_BYKEY:
+            c.o.mode = SS_DIFF_CONTENT;
+            c.o.by = SS_BY_KEY;
+            break;
         case OPT_RC: c.o.read_committed = true; break;
         case OPT_STAT: c.stat = true; break;
         case OPT_JSON: c.json = true; break;
@@ -342,18 +354,27 @@ int cmd_diff(int argc, char **argv) {
         case OPT_LOCALTIME: cli_local_time = true; break;
         case OPT_MAX: {
             uint64_t v;
-            if (!parse_u64(optarg, &v) || v > 1000000) { warnx_("diff: --max needs a number up to 1000000"); return EXIT_TROUBLE; }
+            if (!parse_u64(optarg, &v) || v > 1000000) {
+                warnx_("diff: --max needs a number up to 1000000");
+                return EXIT_TROUBLE;
+            }
             c.o.max_items = (size_t)v;
             break;
         }
         case OPT_MAXBATCH: {
             uint64_t v;
-            if (!parse_u64(optarg, &v) || v == 0) { warnx_("diff: --max-batch-bytes needs a positive number"); return EXIT_TROUBLE; }
+            if (!parse_u64(optarg, &v) || v == 0) {
+                warnx_("diff: --max-batch-bytes needs a positive number");
+                return EXIT_TROUBLE;
+            }
             c.o.max_batch_bytes = (size_t)v;
             break;
         }
         case OPT_BYTES:
-            if (parse_bytes_mode(optarg, &c.bytes) != 0) { warnx_("diff: --bytes takes utf8, hex or base64"); return EXIT_TROUBLE; }
+            if (parse_bytes_mode(optarg, &c.bytes) != 0) {
+                warnx_("diff: --bytes takes utf8, hex or base64");
+                return EXIT_TROUBLE;
+            }
             break;
         case 'h': fputs(diff_usage, stdout); return EXIT_OK;
         default: fputs(diff_usage, stderr); return EXIT_TROUBLE;

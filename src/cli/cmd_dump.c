@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "dump.h"
+#include "out.h"
 
 static const char dump_usage[] =
     "usage: segscan dump [options] FILE...\n"
@@ -31,6 +34,11 @@ static const char dump_usage[] =
     "  --max-message-size N     .index: bytes read at an entry's position (default 5242880)\n"
     "  --offsets-decoder        __consumer_offsets: decode keys and values (implies --print-data-log)\n"
     "  --transaction-log-decoder  __transaction_state: decode keys and values\n"
+    "  --cluster-metadata-decoder  __cluster_metadata and KRaft snapshots: decode metadata records\n"
+    "  --remote-log-metadata-decoder  __remote_log_metadata: decode tiered-storage metadata records\n"
+    "  --share-group-state-decoder  __share_group_state: decode keys and values\n"
+    "                           (one decoder a run: with several, the first of this list wins,\n"
+    "                           as in kafka-dump-log.sh; each implies --print-data-log)\n"
     "  --json                   JSON Lines: batch, record, error and end objects\n"
     "  --bytes utf8|hex|base64  how --json writes keys, values and header values (default utf8)\n"
     "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864);\n"
@@ -40,8 +48,23 @@ static const char dump_usage[] =
     "exit codes: 0 clean, 2 a file could not be read, 3 damaged data was met\n";
 
 enum {
-    OPT_DEEP = 256, OPT_DATA, OPT_SKIPMETA, OPT_MAXBYTES, OPT_JSON, OPT_BYTES, OPT_MAXBATCH, OPT_FILES,
-    OPT_VERIFY, OPT_SANITY, OPT_OFFSETS_DEC, OPT_TXN_DEC, OPT_MAXMSG,
+    OPT_DEEP = 256,
+    OPT_DATA,
+    OPT_SKIPMETA,
+    OPT_MAXBYTES,
+    OPT_JSON,
+    OPT_BYTES,
+    OPT_MAXBATCH,
+    OPT_FILES,
+    OPT_VERIFY,
+    OPT_SANITY,
+    OPT_MAXMSG,
+    /* in Kafka's order of precedence */
+    OPT_OFFSETS_DEC,
+    OPT_TXN_DEC,
+    OPT_CLUSTER_DEC,
+    OPT_REMOTE_DEC,
+    OPT_SHARE_DEC,
 };
 
 static const struct option dump_longopts[] = {
@@ -57,28 +80,13 @@ static const struct option dump_longopts[] = {
     {"index-sanity-check", no_argument, NULL, OPT_SANITY},
     {"offsets-decoder", no_argument, NULL, OPT_OFFSETS_DEC},
     {"transaction-log-decoder", no_argument, NULL, OPT_TXN_DEC},
+    {"cluster-metadata-decoder", no_argument, NULL, OPT_CLUSTER_DEC},
+    {"remote-log-metadata-decoder", no_argument, NULL, OPT_REMOTE_DEC},
+    {"share-group-state-decoder", no_argument, NULL, OPT_SHARE_DEC},
     {"max-message-size", required_argument, NULL, OPT_MAXMSG},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b) {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 64;
-        void *nv = realloc(p->v, nc * sizeof *p->v);
-        if (!nv) return;
-        p->v = nv;
-        p->cap = nc;
-    }
-    p->v[p->n][0] = a;
-    p->v[p->n][1] = b;
-    p->n++;
-}
-
-const char *dump_base_name(const char *path) {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
 
 /* Java's Long.parseLong of the file name up to the first '.', as DumpLogSegments does. */
 static bool start_offset_of(const char *path, int64_t *v) {
@@ -151,35 +159,6 @@ static void text_batch(ss_out *o, const ss_batch *b) {
     out_ch(o, '\n');
 }
 
-/* KRaft control records as DumpLogSegments prints them: the record's
- * generated JSON (SnapshotHeaderRecord, SnapshotFooterRecord,
- * KRaftVersionRecord; all flexible versions: fixed fields, then tagged
- * fields, which the JSON leaves out). The value starts with the message's own
- * Version field. VotersRecord is not decoded: its type is printed instead. */
-static bool kraft_control(ss_out *o, const ss_record *r) {
-    const uint8_t *v = r->value;
-    int32_t n = r->value_len;
-    switch (r->control_type) {
-    case SS_CTRL_SNAPSHOT_HEADER:
-        if (n < 10) return false;
-        out_printf(o, " SnapshotHeader {\"version\":%d,\"lastContainedLogTimestamp\":%lld}", (int16_t)((v[0] << 8) | v[1]),
-                   (long long)(int64_t)((uint64_t)v[2] << 56 | (uint64_t)v[3] << 48 | (uint64_t)v[4] << 40 |
-                                        (uint64_t)v[5] << 32 | (uint64_t)v[6] << 24 | (uint64_t)v[7] << 16 |
-                                        (uint64_t)v[8] << 8 | v[9]));
-        return true;
-    case SS_CTRL_SNAPSHOT_FOOTER:
-        if (n < 2) return false;
-        out_printf(o, " SnapshotFooter {\"version\":%d}", (int16_t)((v[0] << 8) | v[1]));
-        return true;
-    case SS_CTRL_KRAFT_VERSION:
-        if (n < 4) return false;
-        out_printf(o, " KRaftVersion {\"version\":%d,\"kRaftVersion\":%d}", (int16_t)((v[0] << 8) | v[1]),
-                   (int16_t)((v[2] << 8) | v[3]));
-        return true;
-    default: return false;
-    }
-}
-
 static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *b, const ss_record *r) {
     const char *prefix = "| ";
     if (!opt->skip_meta) {
@@ -220,7 +199,7 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
                 out_str(o, ss_control_type_name(r->control_type));
                 out_lit(o, " coordinatorEpoch: ");
                 out_i64(o, r->coordinator_epoch);
-            } else if (!kraft_control(o, r)) {
+            } else if (!dump_kraft_control(o, r, false)) {
                 out_lit(o, " controlType: ");
                 out_str(o, ss_control_type_name(r->control_type));
                 out_ch(o, '(');
@@ -229,7 +208,7 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
             }
         }
     }
-    if (opt->data && !b->control && (opt->offsets_decoder || opt->txn_log_decoder)) {
+    if (opt->data && !b->control && opt->decoder != DUMP_DEC_NONE) {
         dump_internal_text(o, opt, NULL, r, prefix);
     } else if (opt->data && !b->control) {
         if (r->key_len >= 0) {
@@ -247,13 +226,6 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
 }
 
 /* ---- JSON form ------------------------------------------------------------------ */
-
-void dump_json_head(ss_out *o, const char *type, const char *file) {
-    out_lit(o, "{\"type\":\"");
-    out_str(o, type);
-    out_lit(o, "\",\"file\":");
-    out_json_cstr(o, file);
-}
 
 /* ,"key":value with the key a string literal (no strlen on the hot path). */
 #define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
@@ -343,7 +315,8 @@ static void json_record(ss_out *o, const char *file, const struct dump_opts *opt
         if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT)
             KV_I64(o, "coordinatorEpoch", r->coordinator_epoch);
     }
-    if (!b->control && (opt->offsets_decoder || opt->txn_log_decoder)) dump_internal_json(o, opt, r);
+    if (b->control) (void)dump_kraft_control(o, r, true);
+    if (!b->control && opt->decoder != DUMP_DEC_NONE) dump_internal_json(o, opt, r);
     out_lit(o, "}\n");
 }
 
@@ -363,8 +336,10 @@ static void json_end(ss_out *o, const char *file, const ss_event *ev, uint64_t d
     KV_I64(o, "fileSize", (int64_t)ev->file_size);
     KV_I64(o, "endOfLastBatch", (int64_t)ev->end_of_last_batch);
     KV_I64(o, "unreadTailBytes", (int64_t)ev->tail_bytes);
-    KV_STR(o, "tail", ev->tail_kind == SS_E_ZERO_TAIL ? "zeros"
-                           : ev->tail_kind == SS_E_INCOMPLETE_TAIL ? "incomplete" : "none");
+    KV_STR(o, "tail",
+           ev->tail_kind == SS_E_ZERO_TAIL         ? "zeros"
+           : ev->tail_kind == SS_E_INCOMPLETE_TAIL ? "incomplete"
+                                                   : "none");
     KV_I64(o, "damagedBytes", (int64_t)damaged);
     out_lit(o, "}\n");
 }
@@ -390,7 +365,10 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         }
         ss_errkind k = ss_segment_from_memory(buf, len, true, &seg, &err);
         free(buf);
-        if (k != SS_E_OK) { warnx_("-: %s", err.msg); return EXIT_TROUBLE; }
+        if (k != SS_E_OK) {
+            warnx_("-: %s", err.msg);
+            return EXIT_TROUBLE;
+        }
     } else if (ss_segment_open(path, &seg, &err) != SS_E_OK) {
         out_flush(o);
         warnx_("%s: %s", path, err.msg);
@@ -404,7 +382,8 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         const char *name = dump_base_name(path);
         if (!strcmp(name, "bootstrap.checkpoint")) {
             out_lit(o, "KRaft bootstrap snapshot\n");
-        } else if (strlen(name) == 20 + 1 + 10 + 11 && sscanf(name, "%20lld-%10lld.checkpoin%c", &end_offset, &epoch, &tail) == 3) {
+        } else if (strlen(name) == 20 + 1 + 10 + 11 &&
+                   sscanf(name, "%20lld-%10lld.checkpoin%c", &end_offset, &epoch, &tail) == 3) {
             out_printf(o, "Snapshot end offset: %lld, epoch: %lld\n", end_offset, epoch);
         } else {
             out_flush(o);
@@ -422,9 +401,14 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         }
     }
 
-    ss_walker w;
-    ss_walker_init(&w, seg, opt->max_bytes);
-    ss_walker_set_decoder(&w, dec);
+    ss_walker *w = ss_walker_new(seg, opt->max_bytes);
+    if (!w) {
+        out_flush(o);
+        warnx_("%s: out of memory", path);
+        ss_segment_close(seg);
+        return EXIT_TROUBLE;
+    }
+    ss_walker_set_decoder(w, dec);
     ss_window win = {0}; /* batches copied with pread, not read through the mapping */
     ss_event ev;
     offset_pairs gaps = {0};
@@ -432,12 +416,15 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     bool have_last = false;
     uint64_t undecodable = 0; /* bytes of batches whose records could not be decoded */
     for (;;) {
-        ss_event_kind k = ss_walker_next_copy(&w, &win, &ev);
+        ss_event_kind k = ss_walker_next_copy(w, &win, &ev);
         if (k == SS_EV_END) break;
         if (k == SS_EV_DAMAGE) {
             rc = exit_merge(rc, EXIT_DAMAGE);
             if (opt->json) json_error(o, path, "error", &ev.err);
-            else { out_flush(o); report_error(path, &ev.err); }
+            else {
+                out_flush(o);
+                report_error(path, &ev.err);
+            }
             continue;
         }
         const ss_batch *b = &ev.batch;
@@ -452,7 +439,10 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
             if (err.kind == SS_E_TOO_LARGE) {
                 err.length = b->size; /* the whole batch is skipped, as the analysis reports it */
                 if (opt->json) json_error(o, path, "notice", &err);
-                else { out_flush(o); report_error(path, &err); }
+                else {
+                    out_flush(o);
+                    report_error(path, &err);
+                }
                 continue;
             }
         } else {
@@ -474,15 +464,21 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
         err.length = b->size;
         undecodable += b->size;
         if (opt->json) json_error(o, path, "error", &err);
-        else { out_flush(o); report_error(path, &err); }
+        else {
+            out_flush(o);
+            report_error(path, &err);
+        }
     }
     if (ev.err.kind == SS_E_GREW) {
         /* the file grew while it was read: only its size at open was read */
         if (opt->json) json_error(o, path, "notice", &ev.err);
-        else { out_flush(o); report_error(path, &ev.err); }
+        else {
+            out_flush(o);
+            report_error(path, &ev.err);
+        }
     }
     if (opt->json) {
-        json_end(o, path, &ev, w.damaged_bytes + undecodable);
+        json_end(o, path, &ev, ss_walker_damaged_bytes(w) + undecodable);
     } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {
         out_lit(o, "Found ");
         out_u64(o, ev.tail_bytes);
@@ -501,6 +497,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     }
     free(gaps.v);
     ss_window_free(&win);
+    ss_walker_free(w);
     ss_segment_close(seg);
     return rc;
 }
@@ -520,22 +517,37 @@ static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *d
 }
 
 int cmd_dump(int argc, char **argv) {
-    struct dump_opts opt = {.max_bytes = UINT64_MAX, .bytes = BYTES_UTF8,
-                            .max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES, .max_message_size = 5 * 1024 * 1024};
+    struct dump_opts opt = {.max_bytes = UINT64_MAX,
+                            .bytes = BYTES_UTF8,
+                            .max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES,
+                            .max_message_size = 5 * 1024 * 1024};
     char **files = NULL;
     size_t nfiles = 0;
+    unsigned decoders = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", dump_longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DEEP: opt.deep = true; break;
-        case OPT_DATA: opt.data = true; opt.deep = true; break;
+        case OPT_DATA:
+            opt.data = true;
+            opt.deep = true;
+            break;
         case OPT_SKIPMETA: opt.skip_meta = true; break;
         case OPT_JSON: opt.json = true; break;
         case OPT_VERIFY: opt.verify_index_only = true; break;
         case OPT_SANITY: opt.index_sanity_check = true; break;
-        case OPT_OFFSETS_DEC: opt.offsets_decoder = true; opt.data = opt.deep = true; break;
-        case OPT_TXN_DEC: opt.txn_log_decoder = true; opt.data = opt.deep = true; break;
+        case OPT_OFFSETS_DEC:
+        case OPT_TXN_DEC:
+        case OPT_CLUSTER_DEC:
+        case OPT_REMOTE_DEC:
+        case OPT_SHARE_DEC:
+            /* DumpLogSegmentsOptions.messageParser: offsets, transaction log, cluster
+             * metadata, remote log metadata, share group state, the first given wins;
+             * every decoder implies --print-data-log (and so --deep-iteration) */
+            decoders |= 1u << (c - OPT_OFFSETS_DEC);
+            opt.data = opt.deep = true;
+            break;
         case OPT_MAXBYTES: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v > INT32_MAX) {
@@ -575,7 +587,10 @@ int cmd_dump(int argc, char **argv) {
                 if (comma) *comma = 0;
                 if (*s) {
                     char **nf = realloc(files, (nfiles + 1) * sizeof *files);
-                    if (!nf) { free(files); return EXIT_TROUBLE; }
+                    if (!nf) {
+                        free(files);
+                        return EXIT_TROUBLE;
+                    }
                     files = nf;
                     files[nfiles++] = s;
                 }
@@ -584,23 +599,41 @@ int cmd_dump(int argc, char **argv) {
             }
             break;
         }
-        case 'h': fputs(dump_usage, stdout); free(files); return EXIT_OK;
-        default: fputs(dump_usage, stderr); free(files); return EXIT_TROUBLE;
+        case 'h':
+            fputs(dump_usage, stdout);
+            free(files);
+            return EXIT_OK;
+        default:
+            fputs(dump_usage, stderr);
+            free(files);
+            return EXIT_TROUBLE;
         }
     }
     for (int i = optind; i < argc; i++) {
         char **nf = realloc(files, (nfiles + 1) * sizeof *files);
-        if (!nf) { free(files); return EXIT_TROUBLE; }
+        if (!nf) {
+            free(files);
+            return EXIT_TROUBLE;
+        }
         files = nf;
         files[nfiles++] = argv[i];
     }
+    for (int k = 0; k < 5; k++)
+        if (decoders & 1u << k) {
+            opt.decoder = DUMP_DEC_OFFSETS + k;
+            break;
+        }
     if (nfiles == 0) {
         warnx_("dump: no file given");
         fputs(dump_usage, stderr);
         return EXIT_TROUBLE;
     }
     ss_decoder *dec = ss_decoder_new((size_t)opt.max_batch_bytes);
-    if (!dec) { warnx_("out of memory"); free(files); return EXIT_TROUBLE; }
+    if (!dec) {
+        warnx_("out of memory");
+        free(files);
+        return EXIT_TROUBLE;
+    }
     ss_out o;
     out_init(&o, stdout);
     int rc = EXIT_OK;

@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "out.h"
+#include "segscan/segscan.h"
 #include "segscan/verify.h"
 
 static const char verify_usage[] =
@@ -115,7 +118,7 @@ static void on_finding(void *ctx, const ss_vfinding *f) {
 
 static void list_checks(void) {
     const char *name, *desc;
-    int sev;
+    enum ss_vseverity sev;
     for (size_t i = 0; ss_vcheck_at(i, &name, &sev, &desc); i++)
         printf("%-26s %-14s %s\n", name, ss_vseverity_name(sev), desc);
 }
@@ -123,8 +126,8 @@ static void list_checks(void) {
 static void text_summary(vcli *v, const ss_vstats *s, int rc) {
     ss_out *o = v->o;
     out_printf(o,
-               "checked: %" PRIu64 " %s, %" PRIu64 " %s (%" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64
-               " control, %" PRIu64 " ABORT %s)\n",
+               "checked: %" PRIu64 " %s, %" PRIu64 " %s (%" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " control, %" PRIu64
+               " ABORT %s)\n",
                s->partitions, plural(s->partitions, "partition", "partitions"), s->segments,
                plural(s->segments, "segment", "segments"), s->log_bytes, plural(s->log_bytes, "byte", "bytes"),
                s->batches, plural(s->batches, "batch", "batches"), s->control_batches, s->abort_markers,
@@ -136,15 +139,15 @@ static void text_summary(vcli *v, const ss_vstats *s, int rc) {
     out_printf(o, "  transaction indexes: %" PRIu64 " (%" PRIu64 " %s)\n", s->txnindex_files, s->txnindex_entries,
                plural(s->txnindex_entries, "entry", "entries"));
     out_printf(o,
-               "  producer snapshots: %" PRIu64 " read, %" PRIu64 " compared with the log (%" PRIu64
-               " %s; %" PRIu64 " %s in the log)\n",
+               "  producer snapshots: %" PRIu64 " read, %" PRIu64 " compared with the log (%" PRIu64 " %s; %" PRIu64
+               " %s in the log)\n",
                s->snapshot_files, s->snapshots_compared, s->snapshot_entries,
                plural(s->snapshot_entries, "entry", "entries"), s->producers,
                plural(s->producers, "producer", "producers"));
     out_printf(o, "  leader-epoch checkpoints: %" PRIu64 " (%" PRIu64 " %s)\n", s->epoch_files, s->epoch_entries,
                plural(s->epoch_entries, "entry", "entries"));
-    uint64_t total = s->findings[SS_VSEV_DAMAGE] + s->findings[SS_VSEV_INCONSISTENCY] +
-                     s->findings[SS_VSEV_INFO] + s->findings[SS_VSEV_ERROR];
+    uint64_t total = s->findings[SS_VSEV_DAMAGE] + s->findings[SS_VSEV_INCONSISTENCY] + s->findings[SS_VSEV_INFO] +
+                     s->findings[SS_VSEV_ERROR];
     if (!total && rc == EXIT_OK) {
         out_lit(o, "findings: none: clean\n");
         return;
@@ -233,7 +236,10 @@ int cmd_verify(int argc, char **argv) {
     int rc = EXIT_OK;
     uint64_t unreadable = 0; /* paths not read at all: findings of severity error too */
     ss_inputs *in = ss_inputs_new(false);
-    if (!in) { warnx_("out of memory"); return EXIT_TROUBLE; }
+    if (!in) {
+        warnx_("out of memory");
+        return EXIT_TROUBLE;
+    }
     ss_out o;
     out_init(&o, stdout);
     v.o = &o;
@@ -248,7 +254,7 @@ int cmd_verify(int argc, char **argv) {
     }
     ss_inputs_finish(in);
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *msg = ss_inputs_note(in, i, &level);
         if (level == SS_NOTE_ERROR) unreadable++;
         if (v.json && level == SS_NOTE_ERROR) {

@@ -15,7 +15,10 @@ void out_init(ss_out *o, FILE *f) {
     o->f = f;
     o->cap = OUT_CAP;
     o->buf = malloc(o->cap);
-    if (!o->buf) { o->cap = 0; o->failed = true; }
+    if (!o->buf) {
+        o->cap = 0;
+        o->failed = true;
+    }
 }
 
 void out_flush(ss_out *o) {
@@ -60,7 +63,10 @@ void out_ch(ss_out *o, char c) {
 void out_u64(ss_out *o, uint64_t v) {
     char tmp[24];
     int i = 24;
-    do { tmp[--i] = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     out_raw(o, tmp + i, (size_t)(24 - i));
 }
 
@@ -82,9 +88,15 @@ void out_printf(ss_out *o, const char *fmt, ...) {
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0) return;
-    if ((size_t)n < sizeof tmp) { out_raw(o, tmp, (size_t)n); return; }
+    if ((size_t)n < sizeof tmp) {
+        out_raw(o, tmp, (size_t)n);
+        return;
+    }
     char *big = malloc((size_t)n + 1);
-    if (!big) { o->failed = true; return; }
+    if (!big) {
+        o->failed = true;
+        return;
+    }
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -104,9 +116,15 @@ static inline bool cont(uint8_t b) { return (b & 0xc0) == 0x80; }
 static size_t java_utf8_step(const uint8_t *p, size_t n, uint32_t *cp) {
     uint8_t b1 = p[0];
     *cp = 0xFFFD;
-    if (b1 < 0x80) { *cp = b1; return 1; }
+    if (b1 < 0x80) {
+        *cp = b1;
+        return 1;
+    }
     if ((b1 >> 5) == 0x6 && (b1 & 0x1e) != 0) {
-        if (n >= 2 && cont(p[1])) { *cp = (uint32_t)(b1 & 0x1f) << 6 | (p[1] & 0x3f); return 2; }
+        if (n >= 2 && cont(p[1])) {
+            *cp = (uint32_t)(b1 & 0x1f) << 6 | (p[1] & 0x3f);
+            return 2;
+        }
         return 1;
     }
     if ((b1 >> 4) == 0xE) {
@@ -125,8 +143,8 @@ static size_t java_utf8_step(const uint8_t *p, size_t n, uint32_t *cp) {
     if ((b1 >> 3) == 0x1E) {
         if (n >= 4) {
             uint8_t b2 = p[1], b3 = p[2], b4 = p[3];
-            uint32_t uc = (uint32_t)(b1 & 0x07) << 18 | (uint32_t)(b2 & 0x3f) << 12 | (uint32_t)(b3 & 0x3f) << 6 |
-                          (b4 & 0x3f);
+            uint32_t uc =
+                (uint32_t)(b1 & 0x07) << 18 | (uint32_t)(b2 & 0x3f) << 12 | (uint32_t)(b3 & 0x3f) << 6 | (b4 & 0x3f);
             if (!cont(b2) || !cont(b3) || !cont(b4) || uc < 0x10000 || uc > 0x10FFFF) {
                 if (b1 > 0xf4 || (b1 == 0xf0 && (b2 < 0x90 || b2 > 0xbf)) || (b1 == 0xf4 && (b2 & 0xf0) != 0x80) ||
                     !cont(b2))
@@ -139,8 +157,7 @@ static size_t java_utf8_step(const uint8_t *p, size_t n, uint32_t *cp) {
         if (b1 > 0xf4) return 1;
         if (n >= 2) {
             uint8_t b2 = p[1];
-            if ((b1 == 0xf0 && (b2 < 0x90 || b2 > 0xbf)) || (b1 == 0xf4 && (b2 & 0xf0) != 0x80) || !cont(b2))
-                return 1;
+            if ((b1 == 0xf0 && (b2 < 0x90 || b2 > 0xbf)) || (b1 == 0xf4 && (b2 & 0xf0) != 0x80) || !cont(b2)) return 1;
         }
         if (n >= 3 && !cont(p[2])) return 2;
         return n;
@@ -157,7 +174,11 @@ bool out_java_utf8(ss_out *o, const uint8_t *p, size_t n) {
         /* fast path: a run of ASCII */
         size_t j = i;
         while (j < n && p[j] < 0x80) j++;
-        if (j > i) { out_raw(o, p + i, j - i); i = j; if (i >= n) break; }
+        if (j > i) {
+            out_raw(o, p + i, j - i);
+            i = j;
+            if (i >= n) break;
+        }
         uint32_t cp;
         size_t k = java_utf8_step(p + i, n - i, &cp);
         if (cp == 0xFFFD && !(k == 3 && p[i] == 0xEF && p[i + 1] == 0xBF && p[i + 2] == 0xBD)) {
@@ -199,8 +220,8 @@ static inline bool json_safe8(const uint8_t *p) {
     memcpy(&w, p, 8);
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
     uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\'), d = w ^ (ones * 0x7f);
-    uint64_t bad = (w & high) | ((w - ones * 0x20) & ~w & high) | ((q - ones) & ~q & high) |
-                   ((b - ones) & ~b & high) | ((d - ones) & ~d & high);
+    uint64_t bad = (w & high) | ((w - ones * 0x20) & ~w & high) | ((q - ones) & ~q & high) | ((b - ones) & ~b & high) |
+                   ((d - ones) & ~d & high);
     return bad == 0;
 }
 
@@ -235,8 +256,16 @@ bool out_json_utf8(ss_out *o, const uint8_t *p, size_t n) {
 #endif
         while (j + 8 <= n && json_safe8(p + j)) j += 8;
         while (j < n && p[j] >= 0x20 && p[j] < 0x7f && p[j] != '"' && p[j] != '\\') j++;
-        if (j > i) { out_raw(o, p + i, j - i); i = j; if (i >= n) break; }
-        if (p[i] < 0x80) { json_escape_ascii(o, p[i]); i++; continue; }
+        if (j > i) {
+            out_raw(o, p + i, j - i);
+            i = j;
+            if (i >= n) break;
+        }
+        if (p[i] < 0x80) {
+            json_escape_ascii(o, p[i]);
+            i++;
+            continue;
+        }
         uint32_t cp;
         size_t k = java_utf8_step(p + i, n - i, &cp);
         if (cp == 0xFFFD && !(k == 3 && p[i] == 0xEF && p[i + 1] == 0xBF && p[i + 2] == 0xBD)) {
@@ -263,7 +292,10 @@ void out_hex(ss_out *o, const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
         tmp[t++] = HEXD[p[i] >> 4];
         tmp[t++] = HEXD[p[i] & 15];
-        if (t == sizeof tmp) { out_raw(o, tmp, t); t = 0; }
+        if (t == sizeof tmp) {
+            out_raw(o, tmp, t);
+            t = 0;
+        }
     }
     out_raw(o, tmp, t);
 }
@@ -278,7 +310,10 @@ void out_base64(ss_out *o, const uint8_t *p, size_t n) {
         tmp[t++] = B64[(v >> 12) & 63];
         tmp[t++] = B64[(v >> 6) & 63];
         tmp[t++] = B64[v & 63];
-        if (t + 4 > sizeof tmp) { out_raw(o, tmp, t); t = 0; }
+        if (t + 4 > sizeof tmp) {
+            out_raw(o, tmp, t);
+            t = 0;
+        }
     }
     if (n - i == 1) {
         uint32_t v = (uint32_t)p[i] << 16;
@@ -297,10 +332,21 @@ void out_base64(ss_out *o, const uint8_t *p, size_t n) {
 }
 
 bool out_json_bytes(ss_out *o, enum bytes_mode m, const uint8_t *p, int32_t len) {
-    if (len < 0) { out_str(o, "null"); return false; }
+    if (len < 0) {
+        out_str(o, "null");
+        return false;
+    }
     switch (m) {
-    case BYTES_HEX: out_ch(o, '"'); out_hex(o, p, (size_t)len); out_ch(o, '"'); return false;
-    case BYTES_BASE64: out_ch(o, '"'); out_base64(o, p, (size_t)len); out_ch(o, '"'); return false;
+    case BYTES_HEX:
+        out_ch(o, '"');
+        out_hex(o, p, (size_t)len);
+        out_ch(o, '"');
+        return false;
+    case BYTES_BASE64:
+        out_ch(o, '"');
+        out_base64(o, p, (size_t)len);
+        out_ch(o, '"');
+        return false;
     default: return out_json_utf8(o, p, (size_t)len);
     }
 }
@@ -319,13 +365,25 @@ int parse_bytes_mode(const char *s, enum bytes_mode *m) {
  * surrogates, at most U+10FFFF), or 0; *cp gets its code point. */
 static size_t utf8_seq(const uint8_t *p, size_t n, uint32_t *cp) {
     uint8_t b = p[0];
-    if (b < 0x80) { *cp = b; return 1; }
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    }
     size_t len;
     uint32_t c, min;
-    if ((b & 0xe0) == 0xc0) { len = 2; c = b & 0x1fu; min = 0x80; }
-    else if ((b & 0xf0) == 0xe0) { len = 3; c = b & 0x0fu; min = 0x800; }
-    else if ((b & 0xf8) == 0xf0) { len = 4; c = b & 0x07u; min = 0x10000; }
-    else return 0;
+    if ((b & 0xe0) == 0xc0) {
+        len = 2;
+        c = b & 0x1fu;
+        min = 0x80;
+    } else if ((b & 0xf0) == 0xe0) {
+        len = 3;
+        c = b & 0x0fu;
+        min = 0x800;
+    } else if ((b & 0xf8) == 0xf0) {
+        len = 4;
+        c = b & 0x07u;
+        min = 0x10000;
+    } else return 0;
     if (n < len) return 0;
     for (size_t i = 1; i < len; i++) {
         if (!cont(p[i])) return 0;
@@ -338,9 +396,9 @@ static size_t utf8_seq(const uint8_t *p, size_t n, uint32_t *cp) {
 
 /* Characters that must not reach a terminal as they are. */
 static bool unsafe_cp(uint32_t c) {
-    return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) ||          /* C0, DEL, C1 */
-           c == 0x2028 || c == 0x2029 ||                                /* line, paragraph separator */
-           c == 0x061c || c == 0x200e || c == 0x200f ||                 /* bidi marks */
+    return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) ||           /* C0, DEL, C1 */
+           c == 0x2028 || c == 0x2029 ||                                 /* line, paragraph separator */
+           c == 0x061c || c == 0x200e || c == 0x200f ||                  /* bidi marks */
            (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069); /* embeddings, overrides, isolates */
 }
 
@@ -363,7 +421,11 @@ void out_text_escaped(ss_out *o, const uint8_t *p, size_t n, bool quoted) {
     while (i < n) {
         size_t j = i;
         while (j < n && p[j] >= 0x20 && p[j] < 0x7f && !(quoted && (p[j] == '"' || p[j] == '\\'))) j++;
-        if (j > i) { out_raw(o, p + i, j - i); i = j; if (i >= n) break; }
+        if (j > i) {
+            out_raw(o, p + i, j - i);
+            i = j;
+            if (i >= n) break;
+        }
         if (p[i] == '"' || p[i] == '\\') {
             out_ch(o, '\\');
             out_ch(o, (char)p[i]);
@@ -382,7 +444,10 @@ void out_text_escaped(ss_out *o, const uint8_t *p, size_t n, bool quoted) {
 void out_text_cstr(ss_out *o, const char *s) { out_text_escaped(o, (const uint8_t *)s, strlen(s), false); }
 
 void out_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
-    if (len < 0) { out_lit(o, "null"); return; }
+    if (len < 0) {
+        out_lit(o, "null");
+        return;
+    }
     size_t n = (size_t)len, shown = 0;
     while (shown < n) {
         uint32_t c;
@@ -398,3 +463,25 @@ void out_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
 }
 
 const char *plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+void out_json_key(ss_out *o, const char *k) {
+    out_str(o, ",\"");
+    out_str(o, k);
+    out_str(o, "\":");
+}
+
+void out_kv_u64(ss_out *o, const char *k, uint64_t v) {
+    out_json_key(o, k);
+    out_u64(o, v);
+}
+
+void out_kv_bool(ss_out *o, const char *k, bool v) {
+    out_json_key(o, k);
+    out_bool(o, v);
+}
+
+void out_kv_opt(ss_out *o, const char *k, int64_t v) {
+    out_json_key(o, k);
+    if (v < 0) out_str(o, "null");
+    else out_i64(o, v);
+}

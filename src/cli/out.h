@@ -11,7 +11,7 @@ typedef struct ss_out {
     FILE *f;
     char *buf;
     size_t len, cap;
-    bool failed;      /* a write failed (e.g. EPIPE) */
+    bool failed; /* a write failed (e.g. EPIPE) */
 } ss_out;
 
 void out_init(ss_out *o, FILE *f);
@@ -38,6 +38,12 @@ const char *plural(uint64_t n, const char *one, const char *many);
 bool out_java_utf8(ss_out *o, const uint8_t *p, size_t n);
 /* The same decoding, written as a JSON string (quotes included). */
 bool out_json_utf8(ss_out *o, const uint8_t *p, size_t n);
+/* ,"k": (a member name; k needs no escaping) */
+void out_json_key(ss_out *o, const char *k);
+/* ,"k":v members: a number, a boolean, a number or null when v < 0 */
+void out_kv_u64(ss_out *o, const char *k, uint64_t v);
+void out_kv_bool(ss_out *o, const char *k, bool v);
+void out_kv_opt(ss_out *o, const char *k, int64_t v);
 /* JSON string of a NUL-terminated, already valid UTF-8 text. */
 void out_json_cstr(ss_out *o, const char *s);
 void out_hex(ss_out *o, const uint8_t *p, size_t n);

@@ -12,36 +12,37 @@
 #include <unistd.h>
 
 #include "segscan/analyze.h"
+#include "segscan/base.h"
 
 static unsigned long n_checks, n_failed;
 
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        n_checks++;                                                                      \
-        if (!(cond)) {                                                                   \
-            n_failed++;                                                                  \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-        }                                                                                \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        n_checks++;                                                                                                    \
+        if (!(cond)) {                                                                                                 \
+            n_failed++;                                                                                                \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                                   \
+        }                                                                                                              \
     } while (0)
 
-#define CHECK_I(a, b)                                                                              \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        n_checks++;                                                                                \
-        if (a_ != b_) {                                                                            \
-            n_failed++;                                                                            \
-            fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", __FILE__, __LINE__, #a, #b, a_, b_); \
-        }                                                                                          \
+#define CHECK_I(a, b)                                                                                                  \
+    do {                                                                                                               \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                                            \
+        n_checks++;                                                                                                    \
+        if (a_ != b_) {                                                                                                \
+            n_failed++;                                                                                                \
+            fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", __FILE__, __LINE__, #a, #b, a_, b_);                    \
+        }                                                                                                              \
     } while (0)
 
-#define CHECK_S(a, b)                                                                              \
-    do {                                                                                           \
-        const char *a_ = (a), *b_ = (b);                                                           \
-        n_checks++;                                                                                \
-        if (!a_ || strcmp(a_, b_)) {                                                               \
-            n_failed++;                                                                            \
-            fprintf(stderr, "%s:%d: %s: \"%s\" != \"%s\"\n", __FILE__, __LINE__, #a, a_ ? a_ : "(null)", b_); \
-        }                                                                                          \
+#define CHECK_S(a, b)                                                                                                  \
+    do {                                                                                                               \
+        const char *a_ = (a), *b_ = (b);                                                                               \
+        n_checks++;                                                                                                    \
+        if (!a_ || strcmp(a_, b_)) {                                                                                   \
+            n_failed++;                                                                                                \
+            fprintf(stderr, "%s:%d: %s: \"%s\" != \"%s\"\n", __FILE__, __LINE__, #a, a_ ? a_ : "(null)", b_);          \
+        }                                                                                                              \
     } while (0)
 
 /* calloc can be made to fail (the test of an out-of-memory error while a copy
@@ -98,7 +99,10 @@ static void put_varint(buf *b, int64_t v) {
 }
 
 static void put_field(buf *b, const char *s) {
-    if (!s) { put_varint(b, -1); return; }
+    if (!s) {
+        put_varint(b, -1);
+        return;
+    }
     put_varint(b, (int64_t)strlen(s));
     put(b, s, strlen(s));
 }
@@ -284,10 +288,10 @@ static void test_retry_create_time(void) {
     rec r3[] = {{"k9", "R", 0}, {"k2", "S", 3}};
     bopts o = NOPID;
     add_batch(&seg, 0, r1, 2, o);
-    add_batch(&seg, 2, r1, 2, o);           /* the retry */
-    add_batch(&seg, 4, r3, 2, o);           /* another key: rebuilt */
+    add_batch(&seg, 2, r1, 2, o); /* the retry */
+    add_batch(&seg, 4, r3, 2, o); /* another key: rebuilt */
     o.base_ts += 7;
-    add_batch(&seg, 6, r1, 2, o);           /* other producer timestamps: rebuilt */
+    add_batch(&seg, 6, r1, 2, o); /* other producer timestamps: rebuilt */
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
     CHECK_I(ss_an_group_count(a), 2);
@@ -313,8 +317,8 @@ static void test_retry_create_time(void) {
 /* key+value is length-prefixed; null and empty differ; null values never group */
 static void test_fingerprints(void) {
     buf seg = {0};
-    rec r[] = {{"ab", "c", 0}, {"a", "bc", 0}, {"x", "", 0}, {"y", "", 0}, {"x", NULL, 0}, {"y", NULL, 0},
-               {NULL, "c", 0}};
+    rec r[] = {{"ab", "c", 0}, {"a", "bc", 0}, {"x", "", 0},  {"y", "", 0},
+               {"x", NULL, 0}, {"y", NULL, 0}, {NULL, "c", 0}};
     add_batch(&seg, 0, r, 7, NOPID);
     ss_an_opts o;
     ss_an_opts_default(&o);
@@ -351,14 +355,14 @@ static void test_sequences(void) {
     buf seg = {0};
     rec r3[] = {{NULL, "a", 0}, {NULL, "b", 0}, {NULL, "c", 0}};
     bopts o = {42, 0, MAX - 1, 1700000000000, -1, false, false};
-    add_batch(&seg, 0, r3, 3, o);           /* MAX-1, MAX, 0 */
+    add_batch(&seg, 0, r3, 3, o); /* MAX-1, MAX, 0 */
     o.seq = 1;
     rec r2[] = {{NULL, "d", 0}, {NULL, "e", 0}};
-    add_batch(&seg, 3, r2, 2, o);           /* 1, 2 */
+    add_batch(&seg, 3, r2, 2, o); /* 1, 2 */
     o.seq = 6;
-    add_batch(&seg, 5, r2, 2, o);           /* 6, 7: gap 3..5 (values repeat: same-session) */
+    add_batch(&seg, 5, r2, 2, o); /* 6, 7: gap 3..5 (values repeat: same-session) */
     o.seq = 0;
-    add_batch(&seg, 7, r2, 2, o);           /* 0, 1 again */
+    add_batch(&seg, 7, r2, 2, o); /* 0, 1 again */
     o.epoch = 1;
     o.seq = 0;
     rec r1[] = {{NULL, "f", 0}};
@@ -440,7 +444,11 @@ static void test_windows_and_matches(void) {
         rec r[] = {{"k", i % 2 ? "odd" : "even", 0}};
         bopts o = NOPID;
         o.base_ts = 1700000000000 + i * 1000;
-        if (i >= 3) { o.pid = 77; o.epoch = 0; o.seq = i - 3; }
+        if (i >= 3) {
+            o.pid = 77;
+            o.epoch = 0;
+            o.seq = i - 3;
+        }
         add_batch(&seg, i, r, 1, o);
     }
     ss_an_opts o;
@@ -451,7 +459,7 @@ static void test_windows_and_matches(void) {
     ss_analysis *a = analyse(&seg, &o, &in);
     const ss_an_partition *p = ss_an_partition_at(a, 0);
     CHECK_I(p->records, 4);
-    CHECK_I(p->outside_window, 1);   /* offset 0; reading stops at offset 5, past the window */
+    CHECK_I(p->outside_window, 1); /* offset 0; reading stops at offset 5, past the window */
     CHECK_I(p->first_offset, 1);
     CHECK_I(p->next_offset, 5);
     ss_analysis_free(a);
@@ -460,7 +468,7 @@ static void test_windows_and_matches(void) {
     a = analyse(&seg, &o, &in);
     p = ss_an_partition_at(a, 0);
     CHECK_I(p->records, 4);
-    CHECK_I(p->outside_window, 2);   /* everything read */
+    CHECK_I(p->outside_window, 2); /* everything read */
     ss_analysis_free(a);
     ss_inputs_free(in);
     ss_an_opts_default(&o);
@@ -473,7 +481,7 @@ static void test_windows_and_matches(void) {
     p = ss_an_partition_at(a, 0);
     CHECK_I(p->records, 3);
     CHECK_I(p->non_idempotent_records, 0);
-    CHECK_I(ss_an_match_count(a), 2);   /* offsets 3 and 5 */
+    CHECK_I(ss_an_match_count(a), 2); /* offsets 3 and 5 */
     CHECK_I(ss_an_group_count(a), 1);
     if (ss_an_match_count(a) == 2) {
         CHECK_I(ss_an_match_at(a, 0)->copy.offset, 3);
@@ -520,18 +528,26 @@ static void mkdirs(const char *root, const char *rel) {
     char p[1024];
     snprintf(p, sizeof p, "%s/%s", root, rel);
     for (char *q = p + strlen(root) + 1; *q; q++)
-        if (*q == '/') { *q = 0; mkdir(p, 0755); *q = '/'; }
+        if (*q == '/') {
+            *q = 0;
+            mkdir(p, 0755);
+            *q = '/';
+        }
     mkdir(p, 0755);
 }
 
 static void test_inputs(void) {
     char root[] = "/tmp/segscan-test-analysis-XXXXXX";
-    if (!mkdtemp(root)) { CHECK(false); return; }
+    if (!mkdtemp(root)) {
+        CHECK(false);
+        return;
+    }
     buf seg = {0};
     rec r[] = {{NULL, "v", 0}};
     add_batch(&seg, 0, r, 1, NOPID);
-    const char *dirs[] = {"b1/orders-10", "b1/orders-3", "b2/orders-3", "b1/alpha-0", "b1/orders-2.abc-future",
-                          "b1/orders-4.abc-delete", "b1/empty-0"};
+    const char *dirs[] = {
+        "b1/orders-10",           "b1/orders-3", "b2/orders-3", "b1/alpha-0", "b1/orders-2.abc-future",
+        "b1/orders-4.abc-delete", "b1/empty-0"};
     char p[1024];
     for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
         mkdirs(root, dirs[i]);
@@ -564,7 +580,7 @@ static void test_inputs(void) {
     }
     bool noted_delete = false, noted_deleted_file = false, noted_missing = false, noted_future = false;
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        int level;
+        enum ss_note_level level;
         const char *m = ss_inputs_note(in, i, &level);
         if (strstr(m, "orders-4.abc-delete")) noted_delete = true;
         if (strstr(m, "orders-2.abc-future") && strstr(m, "temporar")) noted_future = true;
@@ -580,7 +596,7 @@ static void test_inputs(void) {
     snprintf(p, sizeof p, "%s/b1", root);
     CHECK(ss_inputs_add(in, p) == SS_E_OK);
     ss_inputs_finish(in);
-    CHECK_I(ss_inputs_count(in), 5);  /* b1's four partitions and the -delete directory */
+    CHECK_I(ss_inputs_count(in), 5); /* b1's four partitions and the -delete directory */
     for (size_t i = 0; i < ss_inputs_count(in); i++)
         if (ss_inputs_at(in, i)->partition == 2) CHECK_S(ss_inputs_at(in, i)->name, "orders-2.abc-future");
     for (size_t i = 0; i < ss_inputs_count(in); i++)

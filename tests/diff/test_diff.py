@@ -140,7 +140,7 @@ try:
     check(s.get('mode') == 'offset' and s.get('modeAuto') is False and s.get('onlyInA') == 10
           and s.get('onlyInB') == 11, '--by offset on the mirror: 10 only in A, 11 only in B')
 
-    # 4b. a larger mirror, counted in runs (src/lib/diff.c counts fingerprints in runs of 32,
+    # 4b. a larger mirror, counted in runs (src/lib/diff/diff.c counts fingerprints in runs of 32,
     #     prefetched): A holds k0000..k0999 in batches of 50; B holds them in reverse batch
     #     order without every value i % 7 == 0 (143: 0, 7, .., 994), with a second copy of
     #     every i % 10 == 1 not removed (100 minus the 14 with i = 21 mod 70: 86), and 40 new

@@ -42,30 +42,30 @@
 
 /* Option bytes (offsets into OPTIONS). */
 enum {
-    OB_FLAGS0 = 0,      /* bits 0-1 by (%3); 2 two threads; 3 spill; 4 across_topics; 5 filter_pid;
+    OB_FLAGS0 = 0,        /* bits 0-1 by (%3); 2 two threads; 3 spill; 4 across_topics; 5 filter_pid;
                          * 6 no_seek; 7 has_now */
-    OB_FLAGS1 = 1,      /* bits 0-2 match kind (%5); 3-4 second partition (0 none, 1 same segment as
+    OB_FLAGS1 = 1,        /* bits 0-2 match kind (%5); 3-4 second partition (0 none, 1 same segment as
                          * t-1, 2 same segment as u-0, 3 segment cut in two: t-0, t-1); 5 offset window;
                          * 6 time window; 7 tiny units */
-    OB_MIN_BYTES = 2,   /* % 17 */
-    OB_MAX_MEMORY = 3,  /* max_memory = 1024 + 64 * b (with the spill bit): the tables start at 256
+    OB_MIN_BYTES = 2,     /* % 17 */
+    OB_MAX_MEMORY = 3,    /* max_memory = 1024 + 64 * b (with the spill bit): the tables start at 256
                          * fingerprints (~10 KiB), so more than that spill; far smaller limits
                          * make bucket_group split every bucket down to 48 hash bits */
-    OB_UNIT = 4,        /* 2 bytes: unit bytes = 64 + le16 % 1024 (with the tiny-units bit) */
-    OB_MAX_MATCHES = 6, /* 1 + b % 16 */
-    OB_MATCH_LEN = 7,   /* b % 9 match bytes from OB_MATCH_BYTES */
-    OB_MATCH_BYTES = 8, /* 8 bytes */
-    OB_FROM = 16,       /* le64 from_offset */
-    OB_TO = 24,         /* le64 to_offset */
-    OB_SINCE = 32,      /* le64 since_ms */
-    OB_UNTIL = 40,      /* le64 until_ms */
-    OB_PID = 48,        /* le64 producer_id */
+    OB_UNIT = 4,          /* 2 bytes: unit bytes = 64 + le16 % 1024 (with the tiny-units bit) */
+    OB_MAX_MATCHES = 6,   /* 1 + b % 16 */
+    OB_MATCH_LEN = 7,     /* b % 9 match bytes from OB_MATCH_BYTES */
+    OB_MATCH_BYTES = 8,   /* 8 bytes */
+    OB_FROM = 16,         /* le64 from_offset */
+    OB_TO = 24,           /* le64 to_offset */
+    OB_SINCE = 32,        /* le64 since_ms */
+    OB_UNTIL = 40,        /* le64 until_ms */
+    OB_PID = 48,          /* le64 producer_id */
     OB_MATCH_OFFSET = 56, /* le64 match_offset */
-    OB_NOW = 64,        /* le64 now_ms */
-    OB_TXN_TIMEOUT = 72, /* le32 txn_timeout_ms */
-    OB_SPLIT = 76,      /* le16: where the segment is cut (modulo its length) */
-    OB_MATCH_PART = 78, /* % 5: "t-0", "t-1", "u-0", "x", NULL */
-    OB_MAX_BATCH = 79,  /* 0: 1 MiB, else 32 * b */
+    OB_NOW = 64,          /* le64 now_ms */
+    OB_TXN_TIMEOUT = 72,  /* le32 txn_timeout_ms */
+    OB_SPLIT = 76,        /* le16: where the segment is cut (modulo its length) */
+    OB_MATCH_PART = 78,   /* % 5: "t-0", "t-1", "u-0", "x", NULL */
+    OB_MAX_BATCH = 79,    /* 0: 1 MiB, else 32 * b */
 };
 
 static uint64_t le(const uint8_t *p, int n) {
@@ -161,12 +161,11 @@ static void check_results(ss_analysis *a, size_t total_size) {
 
 static bool same_copy(const ss_an_copy *x, const ss_an_copy *y) {
     return x->partition == y->partition && x->offset == y->offset && x->timestamp == y->timestamp &&
-           x->producer_id == y->producer_id && x->producer_epoch == y->producer_epoch &&
-           x->sequence == y->sequence && x->transactional == y->transactional && x->aborted == y->aborted &&
-           x->open == y->open && x->cause == y->cause && x->detail == y->detail &&
-           x->batch_base_offset == y->batch_base_offset && x->batch_last_offset == y->batch_last_offset &&
-           x->batch_position == y->batch_position && x->segment == y->segment &&
-           x->batch_records == y->batch_records;
+           x->producer_id == y->producer_id && x->producer_epoch == y->producer_epoch && x->sequence == y->sequence &&
+           x->transactional == y->transactional && x->aborted == y->aborted && x->open == y->open &&
+           x->cause == y->cause && x->detail == y->detail && x->batch_base_offset == y->batch_base_offset &&
+           x->batch_last_offset == y->batch_last_offset && x->batch_position == y->batch_position &&
+           x->segment == y->segment && x->batch_records == y->batch_records;
 }
 
 #define SAME(f) FUZZ_CHECK(x->f == y->f)
@@ -177,21 +176,59 @@ static void check_same(ss_analysis *A, ss_analysis *B) {
     FUZZ_CHECK(ss_an_partition_count(A) == ss_an_partition_count(B));
     for (size_t p = 0; p < ss_an_partition_count(A); p++) {
         const ss_an_partition *x = ss_an_partition_at(A, p), *y = ss_an_partition_at(B, p);
-        SAME(segments); SAME(records); SAME(batches); SAME(control_records); SAME(first_offset);
-        SAME(next_offset); SAME(has_timestamps); SAME(min_timestamp); SAME(max_timestamp);
-        SAME(max_batch_timestamp); SAME(duplicate_groups); SAME(duplicate_records); SAME(max_copies);
-        SAME(fingerprinted_records); SAME(producers); SAME(sessions); SAME(non_idempotent_records);
-        SAME(sequence_gaps); SAME(sequence_gaps_explained); SAME(duplicate_sequences);
-        SAME(out_of_order_batches); SAME(epoch_bumps); SAME(compacted); SAME(offset_gaps);
-        SAME(txn_committed); SAME(txn_aborted); SAME(txn_open); SAME(txn_empty); SAME(txn_hanging);
-        SAME(txn_empty_aborted); SAME(aborted_records); SAME(open_txn_records); SAME(now_ms); SAME(lso);
-        SAME(read_committed_records); SAME(damaged_bytes); SAME(damage_events); SAME(tail_bytes);
-        SAME(skipped_large_batches); SAME(outside_window); SAME(segments_skipped); SAME(bytes_skipped);
+        SAME(segments);
+        SAME(records);
+        SAME(batches);
+        SAME(control_records);
+        SAME(first_offset);
+        SAME(next_offset);
+        SAME(has_timestamps);
+        SAME(min_timestamp);
+        SAME(max_timestamp);
+        SAME(max_batch_timestamp);
+        SAME(duplicate_groups);
+        SAME(duplicate_records);
+        SAME(max_copies);
+        SAME(fingerprinted_records);
+        SAME(producers);
+        SAME(sessions);
+        SAME(non_idempotent_records);
+        SAME(sequence_gaps);
+        SAME(sequence_gaps_explained);
+        SAME(duplicate_sequences);
+        SAME(out_of_order_batches);
+        SAME(epoch_bumps);
+        SAME(compacted);
+        SAME(offset_gaps);
+        SAME(txn_committed);
+        SAME(txn_aborted);
+        SAME(txn_open);
+        SAME(txn_empty);
+        SAME(txn_hanging);
+        SAME(txn_empty_aborted);
+        SAME(aborted_records);
+        SAME(open_txn_records);
+        SAME(now_ms);
+        SAME(lso);
+        SAME(read_committed_records);
+        SAME(damaged_bytes);
+        SAME(damage_events);
+        SAME(tail_bytes);
+        SAME(skipped_large_batches);
+        SAME(outside_window);
+        SAME(segments_skipped);
+        SAME(bytes_skipped);
     }
     FUZZ_CHECK(ss_an_group_count(A) == ss_an_group_count(B));
     for (size_t g = 0; g < ss_an_group_count(A); g++) {
         const ss_an_group *x = ss_an_group_at(A, g), *y = ss_an_group_at(B, g);
-        SAME(fp_hi); SAME(fp_lo); SAME(copies); SAME(original); SAME(partition); SAME(causes); SAME(has_open);
+        SAME(fp_hi);
+        SAME(fp_lo);
+        SAME(copies);
+        SAME(original);
+        SAME(partition);
+        SAME(causes);
+        SAME(has_open);
         for (size_t j = 0; j < x->copies && j < 16; j++) {
             ss_an_copy cx, cy;
             ss_an_group_copy(A, g, j, &cx);
@@ -202,22 +239,41 @@ static void check_same(ss_analysis *A, ss_analysis *B) {
     FUZZ_CHECK(ss_an_session_count(A) == ss_an_session_count(B));
     for (size_t i = 0; i < ss_an_session_count(A); i++) {
         const ss_an_session *x = ss_an_session_at(A, i), *y = ss_an_session_at(B, i);
-        SAME(partition); SAME(producer_id); SAME(producer_epoch); SAME(first_offset); SAME(last_offset);
-        SAME(records); SAME(batches); SAME(nranges); SAME(ngaps); SAME(more_gaps); SAME(repeated_sequences);
-        SAME(out_of_order_batches); SAME(first_sequence);
+        SAME(partition);
+        SAME(producer_id);
+        SAME(producer_epoch);
+        SAME(first_offset);
+        SAME(last_offset);
+        SAME(records);
+        SAME(batches);
+        SAME(nranges);
+        SAME(ngaps);
+        SAME(more_gaps);
+        SAME(repeated_sequences);
+        SAME(out_of_order_batches);
+        SAME(first_sequence);
     }
     FUZZ_CHECK(ss_an_txn_count(A) == ss_an_txn_count(B));
     for (size_t i = 0; i < ss_an_txn_count(A); i++) {
         const ss_an_txn *x = ss_an_txn_at(A, i), *y = ss_an_txn_at(B, i);
-        SAME(partition); SAME(producer_id); SAME(first_offset); SAME(last_offset); SAME(marker_offset);
-        SAME(result); SAME(records); SAME(batches); SAME(empty); SAME(hanging);
+        SAME(partition);
+        SAME(producer_id);
+        SAME(first_offset);
+        SAME(last_offset);
+        SAME(marker_offset);
+        SAME(result);
+        SAME(records);
+        SAME(batches);
+        SAME(empty);
+        SAME(hanging);
     }
     FUZZ_CHECK(ss_an_damage_count(A) == ss_an_damage_count(B));
     FUZZ_CHECK(ss_an_match_total(A) == ss_an_match_total(B));
     FUZZ_CHECK(ss_an_match_count(A) == ss_an_match_count(B));
     for (size_t i = 0; i < ss_an_match_count(A); i++) {
         const ss_an_match *x = ss_an_match_at(A, i), *y = ss_an_match_at(B, i);
-        SAME(group); SAME(fingerprinted);
+        SAME(group);
+        SAME(fingerprinted);
         FUZZ_CHECK(x->copy.partition == y->copy.partition && x->copy.offset == y->copy.offset);
     }
 }
@@ -299,11 +355,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ak = ss_inputs_add_memory(in, "t-0", data, split);
         if (ak == SS_E_OK) ak = ss_inputs_add_memory(in, "t-1", data + split, seglen - split);
         break;
-    default:
-        ak = ss_inputs_add_memory(in, "t-0", data, seglen);
-        break;
+    default: ak = ss_inputs_add_memory(in, "t-0", data, seglen); break;
     }
-    if (ak != SS_E_OK) { ss_inputs_free(in); return 0; }
+    if (ak != SS_E_OK) {
+        ss_inputs_free(in);
+        return 0;
+    }
     ss_inputs_finish(in);
     size_t total = second == 1 || second == 2 ? 2 * seglen : seglen;
 

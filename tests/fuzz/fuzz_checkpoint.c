@@ -2,7 +2,7 @@
  * 1 leader-epoch-checkpoint, 2 partition.metadata, modulo 3), then the text
  * (not NUL-terminated). */
 #include "fuzz_common.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;

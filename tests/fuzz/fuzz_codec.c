@@ -1,4 +1,4 @@
-/* Fuzz target: one codec of ss_decompress (src/lib/codec.c).
+/* Fuzz target: one codec of ss_decompress (src/lib/format/codec.c).
  *
  * Built once per codec (FUZZ_CODEC = 1 gzip, 2 snappy, 3 lz4, 4 zstd).
  * Input: one byte (bits 0-1: the message format magic, 0..2, which selects the
@@ -6,7 +6,7 @@
  * of 1 MiB), then the compressed payload. The same context is reused across
  * inputs, as a decoder reuses it across batches.
  */
-#include "codec.h"
+#include "format/codec.h"
 #include "fuzz_common.h"
 
 #ifndef FUZZ_CODEC

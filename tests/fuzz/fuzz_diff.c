@@ -48,10 +48,8 @@ static ss_diff *run(const ss_inputs *a, const ss_inputs *b, const ss_diff_opts *
             read_rec(&p->items[j].a, o->preview_bytes);
             read_rec(&p->items[j].b, o->preview_bytes);
         }
-        if (p->mode == SS_DIFF_CONTENT)
-            FUZZ_CHECK(p->identical == (p->missing_in_b == 0 && p->only_in_b == 0));
-        else
-            FUZZ_CHECK(!p->identical || (p->only_a == 0 && p->only_b == 0 && p->differing == 0));
+        if (p->mode == SS_DIFF_CONTENT) FUZZ_CHECK(p->identical == (p->missing_in_b == 0 && p->only_in_b == 0));
+        else FUZZ_CHECK(!p->identical || (p->only_a == 0 && p->only_b == 0 && p->differing == 0));
     }
     return d;
 }

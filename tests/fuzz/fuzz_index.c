@@ -1,4 +1,4 @@
-/* Fuzz target: offset and time index readers (include/segscan/index.h).
+/* Fuzz target: offset and time index readers (include/segscan/files.h).
  *
  * Input: one byte, then the index file; when bit 7 is set, two more bytes give
  * the index part's length (big-endian) and the bytes after it are a .log that
@@ -7,7 +7,7 @@
  *   bits 1-6: base offset = that value * 1000
  */
 #include "fuzz_common.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static ss_decoder *dec;
@@ -74,10 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint64_t n = ix->listed < 256 ? ix->listed : 256;
         for (uint64_t i = 0; i < n; i++) {
             ss_icheck out;
-            if (kind == SS_INDEX_OFFSET)
-                (void)ss_index_check_offset(c, ss_index_offset_entry(ix, i), 1u << 20, &out);
-            else
-                (void)ss_index_check_time(c, ss_index_time_entry(ix, i), &out);
+            if (kind == SS_INDEX_OFFSET) (void)ss_index_check_offset(c, ss_index_offset_entry(ix, i), 1u << 20, &out);
+            else (void)ss_index_check_time(c, ss_index_time_entry(ix, i), &out);
         }
         ss_index_checker_free(c);
         ss_segment_close(log);

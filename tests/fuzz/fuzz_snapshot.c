@@ -1,6 +1,6 @@
 /* Fuzz target: producer-state snapshot reader (.snapshot). Input: the file. */
 #include "fuzz_common.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *buf = fuzz_dup(data, size);

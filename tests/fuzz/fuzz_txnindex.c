@@ -1,7 +1,7 @@
 /* Fuzz target: transaction index reader (.txnindex).
  * Input: one byte (start offset = byte * 100), then the file. */
 #include "fuzz_common.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;

@@ -21,17 +21,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* a limit below the size now and then, as --max-bytes */
     uint64_t limit = (size > 0 && (data[size - 1] & 0xf0) == 0xf0) ? size / 2 : UINT64_MAX;
     uint64_t lim = limit < size ? limit : size;
-    ss_walker w, wc;
-    ss_walker_init(&w, seg, limit);
-    ss_walker_set_decoder(&w, dec);
-    ss_walker_init(&wc, seg, limit);
-    ss_walker_set_decoder(&wc, dec);
+    ss_walker *w = ss_walker_new(seg, limit), *wc = ss_walker_new(seg, limit);
+    if (!w || !wc) abort();
+    ss_walker_set_decoder(w, dec);
+    ss_walker_set_decoder(wc, dec);
     ss_event ev, ec;
     uint64_t events = 0, covered = 0, damaged = 0;
     for (;;) {
-        ss_event_kind k = ss_walker_next(&w, &ev);
+        ss_event_kind k = ss_walker_next(w, &ev);
         FUZZ_CHECK(++events <= (uint64_t)size + 2);
-        FUZZ_CHECK(ss_walker_next_copy(&wc, &win, &ec) == k);
+        FUZZ_CHECK(ss_walker_next_copy(wc, &win, &ec) == k);
         if (k == SS_EV_BATCH) {
             FUZZ_CHECK(ec.batch.position == ev.batch.position && ec.batch.size == ev.batch.size);
             FUZZ_CHECK(ec.batch.crc_valid == ev.batch.crc_valid && ec.batch.base_offset == ev.batch.base_offset);
@@ -59,11 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     FUZZ_CHECK(ev.file_size == size);
     FUZZ_CHECK(ec.tail_bytes == ev.tail_bytes && ec.end_of_last_batch == ev.end_of_last_batch);
-    FUZZ_CHECK(wc.damaged_bytes == w.damaged_bytes);
-    FUZZ_CHECK(w.damaged_bytes == damaged);
+    FUZZ_CHECK(ss_walker_damaged_bytes(wc) == ss_walker_damaged_bytes(w));
+    FUZZ_CHECK(ss_walker_damaged_bytes(w) == damaged);
     FUZZ_CHECK(ev.end_of_last_batch <= lim && ev.tail_bytes <= lim);
     FUZZ_CHECK(covered + ev.tail_bytes == lim);
-    FUZZ_CHECK(ss_walker_next(&w, &ev) == SS_EV_END);
+    FUZZ_CHECK(ss_walker_next(w, &ev) == SS_EV_END);
+    ss_walker_free(w);
+    ss_walker_free(wc);
     ss_segment_close(seg);
     free(buf);
     return 0;

@@ -111,7 +111,45 @@ for root, dirs, files in os.walk(SRC):
                     kind = 1 if name.endswith('.timeindex') else 0
                     put('index', bytes([0x80 | kind]) + struct.pack('>H', len(data)) + data + ldata)
 
-# hand-made seeds for what testdata lacks
+# decode (fuzz_decode.c): SEL KLEN[2] KEY VALUE from the records of the internal topics' oracles, one seed
+# per record type and version (sel: 1 offsets, 2 transaction log, 3 share-group state, 4 cluster
+# metadata, 5 remote log metadata; 6 * control type for a KRaft control record)
+DECODE_DIRS = {'__consumer_offsets-': 1, '__transaction_state-': 2, '__share_group_state-': 3,
+               '__cluster_metadata-': 4, '__remote_log_metadata-': 5}
+CONTROL = {'LEADER_CHANGE': 2, 'SNAPSHOT_HEADER': 3, 'SNAPSHOT_FOOTER': 4, 'KRAFT_VERSION': 5, 'KRAFT_VOTERS': 6}
+import gzip
+import json
+kinds_seen = set()
+for root, dirs, files in os.walk(SRC):
+    dirs.sort()
+    sel = next((v for k, v in DECODE_DIRS.items() if os.path.basename(root).startswith(k)), None)
+    if sel is None:
+        continue
+    for name in sorted(files):
+        if not name.endswith(('.oracle.jsonl', '.oracle.jsonl.gz')):
+            continue
+        raw = open(os.path.join(root, name), 'rb').read()
+        if name.endswith('.gz'):
+            raw = gzip.decompress(raw)
+        for line in raw.decode('utf-8').splitlines():
+            o = json.loads(line)
+            if o.get('type') != 'record':
+                continue
+            key = bytes.fromhex(o['key']) if o.get('key') is not None else None
+            val = bytes.fromhex(o['value']) if o.get('value') is not None else None
+            if 'controlType' in o:
+                if o['controlType'] not in CONTROL:
+                    continue
+                b0, sig = 6 * CONTROL[o['controlType']], ('c', o['controlType'])
+            else:
+                b0 = sel
+                head = (key or b'')[:2] if sel <= 3 else (val or b'')[:3]
+                sig = (sel, head, (val or b'')[:2] if sel <= 3 else b'', val is None)
+            if sig in kinds_seen:
+                continue
+            kinds_seen.add(sig)
+            k = struct.pack('>H', 0xffff) if key is None else struct.pack('>H', len(key)) + key
+            put('decode', bytes([b0]) + k + (b'\xff' if val is None else val))
 put('txnindex', b'\x00' + struct.pack('>hqqqq', 0, 4000, 10, 20, 21) * 3)
 put('txnindex', b'\x00' + struct.pack('>hqqqq', 1, 4000, 10, 20, 21) + b'\x00' * 5)
 put('checkpoint', b'\x00' + b'0\n2\ntopic-a 0 100\ntopic-b 3 7\n')

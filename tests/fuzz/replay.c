@@ -17,14 +17,24 @@
 
 static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return -1; }
+    if (!f) {
+        perror(path);
+        return -1;
+    }
     size_t cap = 4096, n = 0;
     uint8_t *buf = malloc(cap);
-    if (!buf) { fclose(f); return -1; }
+    if (!buf) {
+        fclose(f);
+        return -1;
+    }
     for (;;) {
         if (n == cap) {
             uint8_t *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); fclose(f); return -1; }
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return -1;
+            }
             buf = nb;
             cap *= 2;
         }
@@ -34,7 +44,11 @@ static int run_file(const char *path) {
     }
     int bad = ferror(f);
     fclose(f);
-    if (bad) { free(buf); perror(path); return -1; }
+    if (bad) {
+        free(buf);
+        perror(path);
+        return -1;
+    }
     /* an exactly sized copy, as libFuzzer passes it */
     uint8_t *exact = fuzz_dup(buf, n);
     free(buf);
@@ -50,13 +64,22 @@ int main(int argc, char **argv) {
     int failed = 0;
     for (int i = 1; i < argc; i++) {
         struct stat st;
-        if (stat(argv[i], &st) != 0) { perror(argv[i]); failed = 1; continue; }
+        if (stat(argv[i], &st) != 0) {
+            perror(argv[i]);
+            failed = 1;
+            continue;
+        }
         if (!S_ISDIR(st.st_mode)) {
-            if (run_file(argv[i]) == 0) runs++; else failed = 1;
+            if (run_file(argv[i]) == 0) runs++;
+            else failed = 1;
             continue;
         }
         DIR *d = opendir(argv[i]);
-        if (!d) { perror(argv[i]); failed = 1; continue; }
+        if (!d) {
+            perror(argv[i]);
+            failed = 1;
+            continue;
+        }
         char **names = NULL;
         size_t nn = 0;
         struct dirent *e;
@@ -76,7 +99,8 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < nn; k++) {
             struct stat fs;
             if (stat(names[k], &fs) == 0 && S_ISREG(fs.st_mode)) {
-                if (run_file(names[k]) == 0) runs++; else failed = 1;
+                if (run_file(names[k]) == 0) runs++;
+                else failed = 1;
             }
             free(names[k]);
         }

@@ -4,6 +4,7 @@
 Usage:
   golden.py json     SEGSCAN ROOT [--only PREFIX]... [-j N]
   golden.py dumplog  SEGSCAN ROOT [--only PREFIX]... [-j N]
+  golden.py decoded  SEGSCAN ROOT [--only PREFIX]... [-j N]
   golden.py damaged  SEGSCAN ROOT
   golden.py selftest ROOT
 
@@ -28,8 +29,15 @@ and compare with the oracle:
   * zero tail: when the bytes from E to the end of the file are all zero (a preallocated tail),
     segscan reports no error but ends with {"type":"end","endOfLastBatch":E,
     "unreadTailBytes":fileSize-E}; exit 0.
-dumplog: for every `<name>.dumplog.<set>.txt[.gz]` beside a `<name>.log`, run `SEGSCAN dump` with the
-flags of that set and compare stdout byte for byte; the exit code must be the one the oracle implies.
+dumplog: for every `<name>.dumplog.<set>.txt[.gz]` beside a `<name>.log` (or a KRaft snapshot
+`<name>.checkpoint`), run `SEGSCAN dump` with the flags of that set (the decoder sets included) and
+compare stdout byte for byte; the exit code must be the one the oracle implies. Where Kafka 4.0 as
+released prints otherwise than the corpus's renderings, the expected text is first changed as the
+release's sources say (release_text: each change cited).
+decoded: for every decoder rendering (offsets, cluster-metadata, share-group-state,
+remote-log-metadata), `SEGSCAN dump --json` with that decoder must carry, record by record, what the
+text prints: the same key and value JSON, the same error text, the same toString text, the same
+KRaft control record JSON.
 damaged: exit codes of the gen/damaged-* scenarios, and the batches segscan finds after resyncing in
 the CRC-flip scenarios against the oracle of the undamaged original.
 selftest: feeds the comparators streams built from the oracles, then mutated ones, and checks that
@@ -53,8 +61,18 @@ DUMPLOG_SETS = {
     'deep': ['--deep-iteration'],
     'data': ['--deep-iteration', '--print-data-log'],
     'data-nometa': ['--print-data-log', '--skip-record-metadata'],
+    # the decoder sets (corpus README, "Decoder renderings"): each decoder implies --print-data-log
+    'offsets': ['--offsets-decoder'],
+    'offsets-skip': ['--offsets-decoder', '--skip-record-metadata'],
+    'cluster-metadata': ['--cluster-metadata-decoder'],
+    'cluster-metadata-skip': ['--cluster-metadata-decoder', '--skip-record-metadata'],
+    'share-group-state': ['--share-group-state-decoder'],
+    'share-group-state-skip': ['--share-group-state-decoder', '--skip-record-metadata'],
+    'remote-log-metadata': ['--remote-log-metadata-decoder'],
+    'remote-log-metadata-skip': ['--remote-log-metadata-decoder', '--skip-record-metadata'],
 }
-DUMPLOG_RE = re.compile(r'^(?P<base>.+)\.dumplog\.(?P<set>plain|deep|data|data-nometa)\.txt(?:\.gz)?$')
+DUMPLOG_RE = re.compile(r'^(?P<base>.+)\.dumplog\.(?P<set>%s)\.txt(?:\.gz)?$'
+                        % '|'.join(re.escape(k) for k in sorted(DUMPLOG_SETS, key=len, reverse=True)))
 
 EXIT_OK = 0
 EXIT_DAMAGED = 3
@@ -84,6 +102,8 @@ def read_maybe_gz(path):
 
 
 def oracle_for(root, rel_log):
+    if not rel_log.endswith('.log'):
+        return None  # KRaft snapshots (.checkpoint) have renderings but no oracle
     base = os.path.join(root, rel_log[:-len('.log')])
     for cand in (base + '.oracle.jsonl', base + '.oracle.jsonl.gz'):
         if os.path.isfile(cand):
@@ -317,13 +337,14 @@ def run_segscan(segscan, root, args):
     return p.stdout, p.returncode
 
 
-def find_logs(root, only):
+def find_logs(root, only, snapshots=False):
+    """The .log files under ROOT (and, with snapshots, the KRaft .checkpoint files)."""
     prefixes = [p.strip('/') for p in (only or [])]
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
         for fn in sorted(filenames):
-            if not fn.endswith('.log'):
+            if not (fn.endswith('.log') or (snapshots and fn.endswith('.checkpoint'))):
                 continue
             rel = os.path.relpath(os.path.join(dirpath, fn), root).replace(os.sep, '/')
             if prefixes and not any(rel.startswith(p + '/') for p in prefixes):
@@ -351,13 +372,164 @@ def json_job(segscan, root, rel):
     check_json_stream(oracle, out, rc, rel, root, zero_tail)
 
 
+# Where Kafka 4.0 as released prints otherwise than the sources of October 2024 that rendered the corpus
+# (corpus README), the expected text is changed as the release's sources say, line by line:
+#
+# share-group-state: the corpus's ShareUpdate records carry value version 1 (as Kafka wrote them then).
+# ShareUpdateValue.json's validVersions is "0" (KAFKA-18437, 4.0 branch: the writer was fixed to write
+# version 0), and 4.0's CoordinatorRecordSerde.deserialize refuses a value version outside validVersions
+# before reading it (KAFKA-18672, cherry-picked to 4.0: UnknownRecordVersionException "Found an unknown
+# record version %d for %d type"), which ShareGroupStateMessageParser prints as "Error at offset O,
+# skipping. <message>" in place of the key, with no payload.
+SHARE_UPDATE_V1 = re.compile(rb'^(?P<head>.*?)key: \{"type":"1",.*\} payload: \{"type":"1",.*$')
+
+
+def release_text(dset, text):
+    if not dset.startswith('share-group-state'):
+        return text
+    out = []
+    for line in text.split(b'\n'):
+        m = SHARE_UPDATE_V1.match(line)
+        if m:
+            off = re.search(rb'offset: (\d+)', line)
+            if off is None:  # --skip-record-metadata: the offset comes from the unskipped rendering
+                raise Mismatch('cannot place the 4.0 error without the record offset')
+            line = m.group('head') + b'key: Error at offset ' + off.group(1) + \
+                b', skipping. Found an unknown record version 1 for 1 type'
+        out.append(line)
+    return b'\n'.join(out)
+
+
 def dumplog_job(segscan, root, rel, dset, expected_path):
     oracle, zero_tail = load_oracle(root, rel)
     want_rc = expected_exit(oracle, zero_tail) if oracle else EXIT_OK
     out, rc = run_segscan(segscan, root, ['dump'] + DUMPLOG_SETS[dset] + [rel])
-    check_text(read_maybe_gz(expected_path), out)
+    expected = read_maybe_gz(expected_path)
+    if dset.endswith('-skip') and dset.startswith('share-group-state'):
+        # the record offsets of the skipped lines, from the rendering with metadata (same records, same order)
+        full = read_maybe_gz(expected_path.replace('.dumplog.%s.' % dset, '.dumplog.%s.' % dset[:-len('-skip')]))
+        offs = [re.search(rb'\| offset: (\d+) ', l).group(1) for l in full.split(b'\n')
+                if l.startswith(b'| offset: ')]
+        lines, k = [], 0
+        for line in expected.split(b'\n'):
+            if line.startswith(b'| '):
+                if SHARE_UPDATE_V1.match(line):
+                    line = b'| key: Error at offset ' + offs[k] + b', skipping. Found an unknown record version 1 ' \
+                        b'for 1 type'
+                k += 1
+            lines.append(line)
+        expected = b'\n'.join(lines)
+    else:
+        expected = release_text(dset, expected)
+    check_text(expected, out)
     if rc != want_rc:
         raise Mismatch('exit code %d, expected %d' % (rc, want_rc))
+
+
+DECODER_SETS = ('offsets', 'cluster-metadata', 'share-group-state', 'remote-log-metadata')
+CONTROL_LABELS = (b' SnapshotHeader ', b' SnapshotFooter ', b' KRaftVersion ', b' KRaftVoters ')
+
+
+def text_records(text):
+    """offset -> the rest of its line after the record's metadata ("key: ..."/"payload: ..."), from a
+    decoder rendering with metadata; control records: offset -> ('control', JSON text)."""
+    out = {}
+    for line in text.split(b'\n'):
+        if not line.startswith(b'| offset: '):
+            continue
+        off = int(line.split(b' ')[2])
+        if b' headerKeys: [' in line:
+            tail = line.split(b' headerKeys: [', 1)[1]
+        else:  # magic 0/1: "... isValid: B crc: N}" ends the metadata
+            tail = line.split(b' crc: ', 1)[1]
+        tail = tail.split(b'] ' if b' headerKeys: [' in line else b'} ', 1)[1] if (
+            b'] ' if b' headerKeys: [' in line else b'} ') in tail else b''
+        if tail.startswith((b'endTxnMarker: ', b'controlType: ')):
+            continue  # a transaction marker, a leader change: no decoded member, nothing decoded
+        for lab in CONTROL_LABELS:
+            if tail.startswith(lab[1:]):
+                out[off] = ('control', tail[len(lab) - 1:])
+                break
+        else:
+            out[off] = ('data', tail)
+    return out
+
+
+def decoded_job(segscan, root, rel, dset, expected_path):
+    """--json with the decoder carries what the text prints, record by record."""
+    text = release_text(dset, read_maybe_gz(expected_path))
+    want = text_records(text)
+    out, rc = run_segscan(segscan, root, ['dump', '--json'] + DUMPLOG_SETS[dset] + [rel])
+    objs = [o for o in load_jsonl(out, 'segscan output') if o.get('type') == 'record']
+    got = {o['offset']: o for o in objs}
+    missing = sorted(set(want) - set(got))
+    extra = sorted(o for o in got if o not in want and 'decoded' in got[o])
+    if missing or extra:
+        raise Mismatch('records decoded in the text only: %s; in the JSON only: %s' % (missing[:5], extra[:5]))
+    dec = json.JSONDecoder()
+    for off in sorted(want):
+        kind, tail = want[off]
+        o = got[off]
+        where = 'offset %d: ' % off
+        if kind == 'control':
+            if o.get('kraftControl', {}).get('data') != json.loads(tail):
+                raise Mismatch(where + 'kraftControl %s, text %s' % (shorten(o.get('kraftControl')), shorten(tail)))
+            continue
+        d = o.get('decoded')
+        if d is None:
+            raise Mismatch(where + 'no decoded member')
+        t = tail.decode('utf-8')
+        if dset in ('cluster-metadata', 'remote-log-metadata'):
+            if not t.startswith('payload: '):
+                raise Mismatch(where + 'text without payload: %s' % shorten(t))
+            t = t[len('payload: '):]
+            if t.startswith('Error at '):
+                if d.get('error') != t:
+                    raise Mismatch(where + 'error %s, text %s' % (shorten(d.get('error')), shorten(t)))
+            elif dset == 'remote-log-metadata':
+                if d.get('text') != t:
+                    raise Mismatch(where + 'text member %s, text %s' % (shorten(d.get('text')), shorten(t)))
+            elif d.get('value') != json.loads(t):
+                raise Mismatch(where + 'value %s, text %s' % (shorten(d.get('value')), shorten(t)))
+            continue
+        if not t.startswith('key: '):
+            raise Mismatch(where + 'text without key: %s' % shorten(t))
+        t = t[len('key: '):]
+        if not t.startswith('{'):
+            if d.get('error') != t:
+                raise Mismatch(where + 'error %s, text %s' % (shorten(d.get('error')), shorten(t)))
+            continue
+        key, end = dec.raw_decode(t)
+        rest = t[end:]
+        if d.get('key') != key:
+            raise Mismatch(where + 'key %s, text %s' % (shorten(d.get('key')), shorten(key)))
+        if not rest.startswith(' payload: '):
+            raise Mismatch(where + 'text without payload')
+        rest = rest[len(' payload: '):]
+        if rest == '<DELETE>':
+            if d.get('value') is not None:
+                raise Mismatch(where + 'a tombstone with a value in the JSON')
+            continue
+        val = json.loads(rest)
+        if dset == 'share-group-state':  # the text labels the value's version "type" (Kafka), the JSON "version"
+            val = {'version': val.pop('type'), 'data': val['data']}
+        if d.get('value') != val:
+            raise Mismatch(where + 'value %s, text %s' % (shorten(d.get('value')), shorten(val)))
+
+
+def cmd_decoded(a):
+    jobs = []
+    for rel in find_logs(a.root, a.only, snapshots=True):
+        d, base = os.path.split(os.path.join(a.root, rel))
+        if base.endswith('.log'):
+            base = base[:-len('.log')]
+        for fn in sorted(os.listdir(d)):
+            m = DUMPLOG_RE.match(fn)
+            if m and m.group('base') == base and m.group('set') in DECODER_SETS:
+                dset = m.group('set')
+                jobs.append(('%s [%s --json]' % (rel, dset),
+                             lambda rel=rel, dset=dset, p=os.path.join(d, fn): decoded_job(a.segscan, a.root, rel, dset, p)))
+    return run_jobs('golden-decoded', jobs, a.jobs)
 
 
 def run_jobs(name, jobs, nthreads):
@@ -396,9 +568,10 @@ def cmd_json(a):
 
 def cmd_dumplog(a):
     jobs = []
-    for rel in find_logs(a.root, a.only):
+    for rel in find_logs(a.root, a.only, snapshots=True):
         d, base = os.path.split(os.path.join(a.root, rel))
-        base = base[:-len('.log')]
+        if base.endswith('.log'):
+            base = base[:-len('.log')]  # a snapshot's renderings keep its whole name
         for fn in sorted(os.listdir(d)):
             m = DUMPLOG_RE.match(fn)
             if m and m.group('base') == base:
@@ -735,7 +908,8 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
     for name, fn, with_segscan in (('json', cmd_json, True), ('dumplog', cmd_dumplog, True),
-                                   ('damaged', cmd_damaged, True), ('selftest', cmd_selftest, False)):
+                                   ('decoded', cmd_decoded, True), ('damaged', cmd_damaged, True),
+                                   ('selftest', cmd_selftest, False)):
         p = sub.add_parser(name)
         if with_segscan:
             p.add_argument('segscan', help='the segscan executable')

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile inputs for `segscan dump`, one test per case (issue 7, item 4).
+"""Hostile inputs for `segscan dump`, one test per case.
 
 usage: hostile.py SEGSCAN CASE     (CASE 'list' prints the case names)
 

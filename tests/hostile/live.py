@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Live files: a segment that grows, or is truncated, while segscan reads it (issue 7, item 5).
+"""Live files: a segment that grows, or is truncated, while segscan reads it.
 
 usage: live.py SEGSCAN grow|truncate|truncate_to_zero
 
-Deterministic, no timing: segscan's test hook (src/lib/segment.c) makes the walker
+Deterministic, no timing: segscan's test hook (src/lib/format/walker.c) makes the walker
 block after N batches until it reads a byte from a FIFO:
   SEGSCAN_TEST_PAUSE_AFTER_BATCHES=N SEGSCAN_TEST_PAUSE_FIFO=PATH
 Opening the FIFO for writing returns only once segscan has opened it for

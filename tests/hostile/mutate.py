@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mutation test (after libarchive's test_fuzz): mutated testdata segments must never crash
 segscan, never hang, never leak (the ASan stage of .ci/run runs this test too), and a
-byte flip inside a batch's checked bytes must be reported (issue 7, item 3).
+byte flip inside a batch's checked bytes must be reported.
 
 usage: mutate.py SEGSCAN TESTDATA_CORPUS [--many] [--seed N] [--jobs N]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Read-only guarantee (issue 7, item 6): segscan never writes, creates, truncates, removes,
+"""Read-only guarantee: segscan never writes, creates, truncates, removes,
 renames or touches any input, and never maps one writable and shared.
 
 usage: readonly.py SEGSCAN TESTDATA_CORPUS

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "../unit/check.h"
-#include "segscan/index.h"
+#include "segscan/files.h"
 
 #define P(s) s, strlen(s)
 
@@ -22,8 +22,9 @@ static ss_errkind parse(const char *text, ss_checkpoint_kind kind, ss_checkpoint
 static void test_offsets(void) {
     ss_checkpoint c;
     ss_error err;
-    CHECK_EQ_I(parse("0\n3\nfoo 0 12\n__consumer_offsets 49 0\nbar-baz 7 9223372036854775807\n", SS_CKPT_OFFSETS, &c, &err),
-               SS_E_OK);
+    CHECK_EQ_I(
+        parse("0\n3\nfoo 0 12\n__consumer_offsets 49 0\nbar-baz 7 9223372036854775807\n", SS_CKPT_OFFSETS, &c, &err),
+        SS_E_OK);
     CHECK_EQ_U(c.n, 3);
     CHECK(!c.empty);
     CHECK(!strcmp(c.offsets[0].topic, "foo") && c.offsets[0].partition == 0 && c.offsets[0].offset == 12);
@@ -55,7 +56,7 @@ static void test_offsets(void) {
               err.msg);
     CHECK_EQ_I(parse("x\n0\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);
     CHECK_MSG(!strcmp(err.msg, "Malformed line in checkpoint file [/logs/ckpt]: x"), "%s", err.msg);
-    CHECK_EQ_I(parse(" 0\n0\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);   /* parseInt takes no blanks */
+    CHECK_EQ_I(parse(" 0\n0\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT); /* parseInt takes no blanks */
     CHECK_EQ_I(parse("0\n2\na 0 1\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);
     CHECK_MSG(!strcmp(err.msg, "Expected [2] entries in checkpoint file [/logs/ckpt], but found only [1]"), "%s",
               err.msg);
@@ -71,12 +72,12 @@ static void test_offsets(void) {
     CHECK_EQ_I(parse("0\n1\na x 1\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);
     CHECK_EQ_I(parse("0\n1\na 2147483648 1\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);
     CHECK_EQ_I(parse("0\n1\na 0 9223372036854775808\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);
-    CHECK_EQ_I(parse("0\n1\n\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);    /* an empty line */
+    CHECK_EQ_I(parse("0\n1\n\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT); /* an empty line */
     CHECK_EQ_I(parse("0\n-1\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT);
     CHECK(strstr(err.msg, "Illegal Capacity: -1") == err.msg);
     CHECK_EQ_I(parse("0\n1\n\xc3\x28 0 1\n", SS_CKPT_OFFSETS, &c, &err), SS_E_BAD_CHECKPOINT); /* not UTF-8 */
     CHECK_EQ_U(err.position, 4);
-    CHECK_EQ_I(parse("0\n1\nt\xc3\xa9st 0 1\n", SS_CKPT_OFFSETS, &c, &err), SS_E_OK);          /* UTF-8 topic */
+    CHECK_EQ_I(parse("0\n1\nt\xc3\xa9st 0 1\n", SS_CKPT_OFFSETS, &c, &err), SS_E_OK); /* UTF-8 topic */
     CHECK(c.n == 1 && !strcmp(c.offsets[0].topic, "t\xc3\xa9st"));
     ss_checkpoint_free(&c);
     const char nul[] = "0\n1\na\0b 0 1\n";
@@ -102,7 +103,7 @@ static void test_leader_epoch(void) {
     ss_checkpoint_free(&c);
     CHECK_EQ_I(parse("0\n1\n0 0 0\n", SS_CKPT_LEADER_EPOCH, &c, &err), SS_E_BAD_CHECKPOINT);
     CHECK_EQ_I(parse("0\n1\n2147483648 0\n", SS_CKPT_LEADER_EPOCH, &c, &err), SS_E_BAD_CHECKPOINT);
-    CHECK_EQ_I(parse("0\n1\n+7 -0\n", SS_CKPT_LEADER_EPOCH, &c, &err), SS_E_OK);  /* Java accepts signs */
+    CHECK_EQ_I(parse("0\n1\n+7 -0\n", SS_CKPT_LEADER_EPOCH, &c, &err), SS_E_OK); /* Java accepts signs */
     CHECK(c.n == 1 && c.epochs[0].epoch == 7 && c.epochs[0].start_offset == 0);
     ss_checkpoint_free(&c);
     CHECK_EQ_I(parse("0\n1\n- 5\n", SS_CKPT_LEADER_EPOCH, &c, &err), SS_E_BAD_CHECKPOINT);
@@ -127,8 +128,9 @@ static void test_partition_metadata(void) {
     CHECK_EQ_U(m.topic_id[1], 0xa4);
     CHECK_EQ_U(m.topic_id[15], 0x33);
     /* padded base64 too, later versions accepted, extra lines ignored */
-    CHECK_EQ_I(ss_partition_metadata_parse(P("version:  3\r\ntopic_id:\tvqSmEBIuSwm33bh8npzjMw==\nmore\n"), "/p", &m, &err),
-               SS_E_OK);
+    CHECK_EQ_I(
+        ss_partition_metadata_parse(P("version:  3\r\ntopic_id:\tvqSmEBIuSwm33bh8npzjMw==\nmore\n"), "/p", &m, &err),
+        SS_E_OK);
     CHECK_EQ_I(m.version, 3);
     CHECK_EQ_U(m.topic_id[15], 0x33);
     /* errors */
@@ -148,12 +150,11 @@ static void test_partition_metadata(void) {
                SS_E_BAD_CHECKPOINT);
     CHECK_MSG(!strcmp(err.msg, "Invalid topic ID in partition metadata file (/p)"), "%s", err.msg);
     static const char *const bad_ids[] = {
-        "vqSmEBIuSwm33bh8npzjM",     /* 21 characters: 15 bytes and a lone character */
-        "vqSmEBIuSwm33bh8npzjMwAA",  /* 18 bytes */
-        "vqSmEBIuSwm33bh8npzj+w",    /* '+' is not in the URL alphabet */
-        "vqSmEBIuSwm33bh8npzjMw=",   /* wrong padding */
-        "vqSmEBIuSwm33bh8npzjMw===x",
-        "",
+        "vqSmEBIuSwm33bh8npzjM",    /* 21 characters: 15 bytes and a lone character */
+        "vqSmEBIuSwm33bh8npzjMwAA", /* 18 bytes */
+        "vqSmEBIuSwm33bh8npzj+w",   /* '+' is not in the URL alphabet */
+        "vqSmEBIuSwm33bh8npzjMw=",  /* wrong padding */
+        "vqSmEBIuSwm33bh8npzjMw===x", "",
     };
     for (size_t i = 0; i < sizeof bad_ids / sizeof bad_ids[0]; i++) {
         char text[100];

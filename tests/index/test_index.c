@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "../unit/check.h"
-#include "segscan/index.h"
+#include "segscan/base.h"
+#include "segscan/files.h"
 
 static char tmpdir[256];
 
@@ -42,8 +43,14 @@ static char *tmp_path(const char *name) {
 
 static void write_file(const char *name, const void *data, size_t len) {
     FILE *f = fopen(tmp_path(name), "wb");
-    if (!f) { perror(name); exit(2); }
-    if (len && fwrite(data, 1, len, f) != len) { perror(name); exit(2); }
+    if (!f) {
+        perror(name);
+        exit(2);
+    }
+    if (len && fwrite(data, 1, len, f) != len) {
+        perror(name);
+        exit(2);
+    }
     fclose(f);
 }
 
@@ -57,8 +64,8 @@ static void test_names(void) {
     CHECK(ss_offset_from_filename("9223372036854775807.log", &v) && v == INT64_MAX);
     CHECK(ss_offset_from_filename("-9223372036854775808.log", &v) && v == INT64_MIN);
     CHECK(ss_offset_from_filename("+5.index", &v) && v == 5);
-    CHECK(ss_offset_from_filename("12", &v) && v == 12);              /* no dot: the whole name */
-    CHECK(ss_offset_from_filename("dir/12/", &v) && v == 12);         /* trailing '/' dropped */
+    CHECK(ss_offset_from_filename("12", &v) && v == 12);      /* no dot: the whole name */
+    CHECK(ss_offset_from_filename("dir/12/", &v) && v == 12); /* trailing '/' dropped */
     CHECK(!ss_offset_from_filename("9223372036854775808.log", &v));
     CHECK(!ss_offset_from_filename(".index", &v));
     CHECK(!ss_offset_from_filename("abc.index", &v));
@@ -93,7 +100,7 @@ static void test_index_sizes(void) {
             CHECK(ss_index_from_memory(buf, len, (ss_index_kind)kind, 100, &ix, &err) == SS_E_OK);
             uint32_t es = kind == SS_INDEX_OFFSET ? 8 : 12;
             CHECK_EQ_U(ix->entries, len / es);
-            CHECK_EQ_U(ix->listed, ix->entries);  /* 0xAB.. never has relative offset 0 */
+            CHECK_EQ_U(ix->listed, ix->entries); /* 0xAB.. never has relative offset 0 */
             /* reading any slot, even out of range, is safe */
             for (uint64_t n = 0; n < 8; n++) {
                 if (kind == SS_INDEX_OFFSET) (void)ss_index_offset_entry(ix, n);
@@ -124,9 +131,12 @@ static void test_index_sizes(void) {
 static void test_index_entries_and_sanity(void) {
     /* base 1000: entries (5, 0) (9, 120) (20, 400), then a zero-filled tail of 5 slots */
     uint8_t b[64] = {0};
-    put32(b + 0, 5); put32(b + 4, 0);
-    put32(b + 8, 9); put32(b + 12, 120);
-    put32(b + 16, 20); put32(b + 20, 400);
+    put32(b + 0, 5);
+    put32(b + 4, 0);
+    put32(b + 8, 9);
+    put32(b + 12, 120);
+    put32(b + 16, 20);
+    put32(b + 20, 400);
     ss_index *ix;
     ss_error err;
     CHECK(ss_index_from_memory(b, 64, SS_INDEX_OFFSET, 1000, &ix, &err) == SS_E_OK);
@@ -137,7 +147,7 @@ static void test_index_entries_and_sanity(void) {
     ss_offset_entry e = ss_index_offset_entry(ix, 1);
     CHECK_EQ_I(e.offset, 1009);
     CHECK_EQ_I(e.position, 120);
-    CHECK_EQ_I(ss_index_last_offset(ix), 1000);  /* the last slot is zero: the base offset */
+    CHECK_EQ_I(ss_index_last_offset(ix), 1000); /* the last slot is zero: the base offset */
     CHECK_EQ_I(ss_index_sanity_check(ix, "/x", &err, NULL, 0), SS_E_OK);
     ss_index_close(ix);
 
@@ -164,14 +174,17 @@ static void test_index_entries_and_sanity(void) {
     char msg[300];
     CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.index", &err, msg, sizeof msg), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Corrupt index found, index file /d/0.index has non-zero size but the last offset is 999 "
-                           "which is less than the base offset 1000"), "%s", msg);
+                           "which is less than the base offset 1000"),
+              "%s", msg);
     CHECK(!strcmp(err.msg, msg));
     ss_index_close(ix);
 
     /* time index: (T0+5, 1), (T0+9, 4), then the zero tail: Kafka's sanityCheck fails on the tail */
     uint8_t t[12 * 6] = {0};
-    put64(t, 1700000000005ull); put32(t + 8, 1);
-    put64(t + 12, 1700000000009ull); put32(t + 20, 4);
+    put64(t, 1700000000005ull);
+    put32(t + 8, 1);
+    put64(t + 12, 1700000000009ull);
+    put32(t + 20, 4);
     CHECK(ss_index_from_memory(t, sizeof t, SS_INDEX_TIME, 0, &ix, &err) == SS_E_OK);
     CHECK_EQ_U(ix->entries, 6);
     CHECK_EQ_U(ix->listed, 2);
@@ -180,7 +193,8 @@ static void test_index_entries_and_sanity(void) {
     CHECK_EQ_I(last.timestamp, 0);
     CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.timeindex", &err, msg, sizeof msg), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Corrupt time index found, time index file (/d/0.timeindex) has non-zero size but the last "
-                           "timestamp is 0 which is less than the first timestamp 1700000000005"), "%s", msg);
+                           "timestamp is 0 which is less than the first timestamp 1700000000005"),
+              "%s", msg);
     ss_index_close(ix);
     CHECK(ss_index_from_memory(t, 24, SS_INDEX_TIME, 0, &ix, &err) == SS_E_OK);
     CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.timeindex", &err, msg, sizeof msg), SS_E_OK);
@@ -193,7 +207,8 @@ static void test_index_entries_and_sanity(void) {
     CHECK(ss_index_from_memory(t, 24, SS_INDEX_TIME, 10, &ix, &err) == SS_E_OK);
     CHECK_EQ_I(ss_index_sanity_check(ix, "/q", &err, msg, sizeof msg), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Corrupt time index found, time index file (/q) has non-zero size but the last offset is "
-                           "-2147483638 which is less than the first offset 10"), "%s", msg);
+                           "-2147483638 which is less than the first offset 10"),
+              "%s", msg);
     ss_index_close(ix);
     /* empty time index: lastEntry (-1, base) */
     CHECK(ss_index_from_memory(t, 0, SS_INDEX_TIME, 33, &ix, &err) == SS_E_OK);
@@ -228,8 +243,8 @@ static void test_lookup_reference(void) {
                 if (offs[i] <= target) want = (int64_t)i;
             ss_offset_entry got = ss_index_lookup(ix, 0, target);
             int32_t want_pos = want < 0 ? 0 : (int32_t)want * 16;
-            CHECK_MSG(got.position == want_pos, "n=%zu target=%lld got %d want %d", n, (long long)target,
-                      got.position, want_pos);
+            CHECK_MSG(got.position == want_pos, "n=%zu target=%lld got %d want %d", n, (long long)target, got.position,
+                      want_pos);
         }
         ss_index_close(ix);
         free(b);
@@ -290,18 +305,19 @@ static void test_checker(const char *corpus) {
         return;
     }
     /* Learn the batches: position and last offset of each. */
-    ss_walker w;
+    ss_walker *w = ss_walker_new(log, UINT64_MAX);
     ss_event ev;
     uint64_t pos[16];
     int64_t last[16];
     size_t nb = 0;
-    ss_walker_init(&w, log, UINT64_MAX);
-    while (ss_walker_next(&w, &ev) != SS_EV_END)
+    CHECK(w != NULL);
+    while (w && ss_walker_next(w, &ev) != SS_EV_END)
         if (ev.kind == SS_EV_BATCH && nb < 16) {
             pos[nb] = ev.batch.position;
             last[nb] = ev.batch.last_offset;
             nb++;
         }
+    ss_walker_free(w);
     CHECK(nb >= 3);
     ss_decoder *dec = ss_decoder_new(0);
     ss_index_checker *c = ss_index_checker_new(log, NULL, dec);
@@ -363,8 +379,8 @@ static void test_txnindex(void) {
     uint8_t b[34 * 4 + 7];
     memset(b, 0, sizeof b);
     make_txn(b, 0, 3001, 0, 5, 6);
-    make_txn(b + 34, 0x0001, 3002, 7, 9, 10); /* Kafka reads the first byte only: version 0 */
-    make_txn(b + 68, 0xFF00, 3003, 11, 12, 13); /* first byte 0xFF: version -1, accepted */
+    make_txn(b + 34, 0x0001, 3002, 7, 9, 10);    /* Kafka reads the first byte only: version 0 */
+    make_txn(b + 68, 0xFF00, 3003, 11, 12, 13);  /* first byte 0xFF: version -1, accepted */
     make_txn(b + 102, 0x0100, 3004, 14, 15, 16); /* version 1: refused */
     ss_txnindex *t;
     ss_error err;
@@ -447,9 +463,9 @@ static void test_snapshot(void) {
     static const pe entries[] = {
         {3001, 0, 6, 7, 1, 1700000500004, 5, -1},
         {3002, 2, 4, 5, 0, 1700000000020, 1, 3},
-        {3006, 0, -1, -1, 0, 1700000500009, 7, -1},        /* no batch metadata */
-        {9, 1, 2, 100, 5, 1, -1, -1},                        /* first sequence wraps: MAX - 2 */
-        {10, 0, -1, 50, 0, 1, -1, -1},                       /* lastSeq -1, delta 0: firstSeq MAX */
+        {3006, 0, -1, -1, 0, 1700000500009, 7, -1}, /* no batch metadata */
+        {9, 1, 2, 100, 5, 1, -1, -1},               /* first sequence wraps: MAX - 2 */
+        {10, 0, -1, 50, 0, 1, -1, -1},              /* lastSeq -1, delta 0: firstSeq MAX */
     };
     uint8_t buf[10 + 46 * 5 + 16];
     size_t len = make_snapshot(buf, 1, entries, 5, 0);
@@ -479,8 +495,9 @@ static void test_snapshot(void) {
         buf[i] ^= 0x10;
         ss_errkind k = ss_snapshot_parse(buf, len, &s, &err);
         CHECK_EQ_I(k, SS_E_BAD_SNAPSHOT);
-        if (i >= 10) CHECK_MSG(!strncmp(err.msg, "Snapshot is corrupt (CRC is no longer valid). Stored crc: ", 58),
-                               "byte %zu: %s", i, err.msg);
+        if (i >= 10)
+            CHECK_MSG(!strncmp(err.msg, "Snapshot is corrupt (CRC is no longer valid). Stored crc: ", 58),
+                      "byte %zu: %s", i, err.msg);
         ss_snapshot_free(&s);
         buf[i] ^= 0x10;
     }
@@ -499,27 +516,33 @@ static void test_snapshot(void) {
         CHECK_EQ_I(k, SS_E_BAD_SNAPSHOT);
         const char *field = cut < 2 ? "'version'" : cut < 6 ? "'crc'" : "'producer_entries'";
         CHECK_MSG(strstr(err.msg, "Snapshot failed schema validation: Error reading field ") == err.msg &&
-                  strstr(err.msg, field) != NULL, "cut %zu: %s", cut, err.msg);
+                      strstr(err.msg, field) != NULL,
+                  "cut %zu: %s", cut, err.msg);
         CHECK(s.entries == NULL);
         ss_snapshot_free(&s);
     }
     CHECK_EQ_I(ss_snapshot_parse(buf, 30, &s, &err), SS_E_BAD_SNAPSHOT);
     CHECK_MSG(!strcmp(err.msg, "Snapshot failed schema validation: Error reading field 'producer_entries': Error "
-                               "reading field 'last_offset': java.nio.BufferUnderflowException"), "%s", err.msg);
+                               "reading field 'last_offset': java.nio.BufferUnderflowException"),
+              "%s", err.msg);
     CHECK_EQ_I(ss_snapshot_parse(buf, 11, &s, &err), SS_E_BAD_SNAPSHOT);
     CHECK_MSG(!strcmp(err.msg, "Snapshot failed schema validation: Error reading field 'producer_entries': Error "
-                               "reading array of size 2, only 1 bytes available"), "%s", err.msg);
+                               "reading array of size 2, only 1 bytes available"),
+              "%s", err.msg);
     CHECK_EQ_I(ss_snapshot_parse(buf, 0, &s, &err), SS_E_BAD_SNAPSHOT);
     CHECK_MSG(!strcmp(err.msg, "Snapshot failed schema validation: Error reading field 'version': "
-                               "java.nio.BufferUnderflowException"), "%s", err.msg);
+                               "java.nio.BufferUnderflowException"),
+              "%s", err.msg);
     CHECK_EQ_I(ss_snapshot_parse(NULL, 0, &s, &err), SS_E_BAD_SNAPSHOT);
 
     /* negative count, wrong version (checked after the schema, before the CRC) */
     len = make_snapshot(buf, 1, entries, 0, 0);
     put32(buf + 6, 0xFFFFFFFDu);
     CHECK_EQ_I(ss_snapshot_parse(buf, len, &s, &err), SS_E_BAD_SNAPSHOT);
-    CHECK_MSG(!strcmp(err.msg, "Snapshot failed schema validation: Error reading field 'producer_entries': Array size -3 "
-                               "cannot be negative"), "%s", err.msg);
+    CHECK_MSG(!strcmp(err.msg,
+                      "Snapshot failed schema validation: Error reading field 'producer_entries': Array size -3 "
+                      "cannot be negative"),
+              "%s", err.msg);
     len = make_snapshot(buf, 2, entries, 1, 0);
     put32(buf + 2, 0); /* a bad CRC too: the version is reported first */
     CHECK_EQ_I(ss_snapshot_parse(buf, len, &s, &err), SS_E_BAD_SNAPSHOT);

@@ -21,10 +21,11 @@ cat > "$dest/count.c" <<'C'
 #include <stdio.h>
 #include <segscan/segscan.h>
 int main(int argc, char **argv) {
-    ss_segment *s; ss_error e; ss_walker w; ss_event ev; int n = 0;
+    ss_segment *s; ss_error e; ss_walker *w; ss_event ev; int n = 0;
     if (argc < 2 || ss_segment_open(argv[1], &s, &e) != SS_E_OK) return 2;
-    ss_walker_init(&w, s, UINT64_MAX);
-    while (ss_walker_next(&w, &ev) != SS_EV_END) n += ev.kind == SS_EV_BATCH;
+    if (!(w = ss_walker_new(s, UINT64_MAX))) return 2;
+    while (ss_walker_next(w, &ev) != SS_EV_END) n += ev.kind == SS_EV_BATCH;
+    ss_walker_free(w);
     printf("%d %s\n", n, ss_version());
     ss_segment_close(s);
     return 0;

@@ -526,8 +526,10 @@ def test_built_transaction_state():
         4: ' key: Unknown record type 5 at offset 4, skipping.',
         5: ' key: Error at offset 5, skipping. Could not read record with version 0 from value\'s buffer due to: '
            'null.',
-        6: ' key: Error at offset 6, skipping. Could not read record with version 2 from value\'s buffer due to: '
-           'Can\'t read version 2 of TransactionLogValue.',
+        # Kafka 4.0 refuses a value version outside the schema's validVersions before reading it
+        # (KAFKA-18672, CoordinatorRecordSerde.deserialize: UnknownRecordVersionException, "Found an unknown
+        # record version %d for %d type"); DumpLogSegments prints its message after "Error at offset O, skipping."
+        6: ' key: Error at offset 6, skipping. Found an unknown record version 2 for 0 type',
     }
     for o in sorted(want):
         eq(got.get(o), want[o], 'offset %d' % o)
@@ -580,6 +582,7 @@ def test_built_consumer_offsets():
         batch(4, [record(0, b'\0\x02' + s16('cc'), cval)]),
         batch(5, [record(0, b'\0\x05' + s16('new'), b'\0\0')]),
         batch(6, [record(0, None, b'\0\0')]),
+        batch(7, [record(0, b'\0\x63' + s16('x'), b'\0\0')]),
     ])
     rc, out, err = run(['dump', '--offsets-decoder', log])
     got = decoded_suffixes(out)
@@ -595,7 +598,13 @@ def test_built_consumer_offsets():
     eq(got[4], ' key: {"type":"2","data":{"group":"cc"}} payload: {"version":"0","data":{"protocolType":"consumer",'
        '"generation":1,"protocol":"range","leader":"m","members":[{"memberId":"m","clientId":"c","clientHost":"/h",'
        '"sessionTimeout":10000,"subscription":"AAk=","assignment":""}]}}', 'undecodable subscription')
-    eq(got[5], ' key: Unknown record type 5 at offset 5, skipping.', 'record type 5')
+    # record type 5 is ConsumerGroupMemberMetadataKey (GroupCoordinatorRecordSerde): groupId "new", then its
+    # memberId string is missing: a BufferUnderflowException (message null) reading the key at version 5
+    eq(got[5], " key: Error at offset 5, skipping. Could not read record with version 5 from key's buffer due to: "
+       "null.", 'record type 5 with a short key')
+    # record type 99: no record of Kafka 4.0's group coordinator (GroupCoordinatorRecordSerde.apiMessageKeyFor
+    # throws UnknownRecordTypeException; DumpLogSegments prints "Unknown record type ...")
+    eq(got[7], ' key: Unknown record type 99 at offset 7, skipping.', 'record type 99')
     eq(got[6], '', 'no key: kafka-dump-log.sh stops; segscan prints the line without key and payload')
     check('offset 6' in err and 'missing key' in err, 'stderr: %r' % err)
     rc, out, err = run(['dump', '--offsets-decoder', '--json', log])
@@ -603,9 +612,115 @@ def test_built_consumer_offsets():
     ctrl = [o for o in objs if o['type'] == 'record' and o['offset'] == 1][0]
     check('decoded' not in ctrl, 'a control record has no decoded member')
     recs = {o['offset']: o for o in objs if o['type'] == 'record'}
-    eq(recs[5]['decoded'], {'error': 'Unknown record type 5 at offset 5, skipping.', 'recordType': 5,
-                            'unsupported': True}, 'a KIP-848 record type Kafka 4.0 decodes and segscan does not')
+    eq(recs[5]['decoded']['recordType'], 5, 'record type of a short key')
+    eq(recs[7]['decoded'], {'error': 'Unknown record type 99 at offset 7, skipping.', 'recordType': 99},
+       'an unknown record type')
     eq(recs[6]['decoded']['recordType'], None, 'no key')
+
+
+# ---- cluster metadata, remote log metadata, decoder precedence ---------------------------------------
+
+def meta_frame(api_key, version, body):
+    """AbstractApiMessageSerde.write: frame version 1, apiKey, version (unsigned varints), the message."""
+    return uvar(1) + uvar(api_key) + uvar(version) + body
+
+
+def payloads(out):
+    """offset -> what follows ' payload: ' on that record's line."""
+    got = {}
+    for o, rest in decoded_suffixes(out).items():
+        got[o] = rest.split(' payload: ', 1)[1] if ' payload: ' in rest else rest
+    return got
+
+
+def test_built_cluster_metadata():
+    # FeatureLevelRecord (apiKey 12, FeatureLevelRecord.json: versions 0, flexible 0+): compact string Name,
+    # int16 FeatureLevel, the empty tag section. MetadataRecordType names it FEATURE_LEVEL_RECORD;
+    # ClusterMetadataLogMessageParser writes {"type":..., "version": <int>, "data": ...}.
+    fl = meta_frame(12, 0, cs('metadata.version') + struct.pack('>h', 21) + uvar(0))
+    recs = [
+        record(0, None, fl),
+        # 1: apiKey 99: MetadataRecordType.fromId throws UnsupportedVersionException("Unknown metadata id 99"),
+        #    wrapped by MetadataParseException(e) whose message is the cause's toString()
+        record(1, None, meta_frame(99, 0, b'')),
+        # 2: frame version 0 (AbstractApiMessageSerde.read's own message)
+        record(2, None, uvar(0) + uvar(12) + uvar(0)),
+        # 3: a byte after the message: "Found 1 byte(s) of garbage after 12"
+        record(3, None, fl + b'\x00'),
+        # 4: the message cut after its name: the generated read() underflows; MetadataParseException(
+        #    "Failed to deserialize record with type 12", e)
+        record(4, None, meta_frame(12, 0, cs('metadata.version'))),
+        # 5: frame version 2: "... due to unknown frame version 2(only frame version 1 is supported)"
+        record(5, None, uvar(2) + uvar(12) + uvar(0)),
+    ]
+    log = write_partition('__cluster_metadata-0', [batch(0, recs)])
+    rc, out, err = run(['dump', '--cluster-metadata-decoder', log])
+    eq(rc, 0, 'exit code (%s)' % err)
+    got = payloads(out)
+    # ClusterMetadataLogMessageParser: "Error at <offset>, skipping." without the word offset
+    want = {
+        0: '{"type":"FEATURE_LEVEL_RECORD","version":0,"data":{"name":"metadata.version","featureLevel":21}}',
+        1: 'Error at 1, skipping. org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id 99',
+        2: 'Error at 2, skipping. Could not deserialize metadata record with frame version 0. Note that upgrades '
+           'from the preview release of KRaft in 2.8 to newer versions are not supported.',
+        3: 'Error at 3, skipping. Found 1 byte(s) of garbage after 12',
+        4: 'Error at 4, skipping. Failed to deserialize record with type 12',
+        5: 'Error at 5, skipping. Could not deserialize metadata record due to unknown frame version 2(only frame '
+           'version 1 is supported)',
+    }
+    for o in sorted(want):
+        eq(got.get(o), want[o], 'offset %d' % o)
+    # no key: the payload follows the metadata directly (DumpLogSegments prints " payload: ")
+    check('headerKeys: [] payload: {"type":"FEATURE_LEVEL_RECORD"' in out, out)
+    rc, out, err = run(['dump', '--cluster-metadata-decoder', '--json', log])
+    objs = {o['offset']: o for o in map(json.loads, out.strip().split('\n')) if o['type'] == 'record'}
+    eq(objs[0]['decoded'], {'value': {'type': 'FEATURE_LEVEL_RECORD', 'version': 0,
+                                      'data': {'name': 'metadata.version', 'featureLevel': 21}}}, 'json')
+    eq(objs[1]['decoded'], {'error': want[1], 'recordType': 99}, 'json error')
+
+
+def test_built_remote_log_metadata():
+    # RemotePartitionDeleteMetadataRecord (apiKey 2, flexible 0+): TopicIdPartition {Name compact string,
+    # Id uuid, Partition int32, tags}, BrokerId int32, EventTimestampMs int64, RemotePartitionDeleteState
+    # int8, tags. The uuid's 16 bytes 00..0f print as Uuid.toString(), URL-safe base64 without padding:
+    # AAECAwQFBgcICQoLDA0ODw. RemotePartitionDeleteMetadata.toString():
+    # RemotePartitionDeleteMetadata{topicPartition=<id>:<name>-<partition>, state=<state>,
+    # eventTimestampMs=<t>, brokerId=<b>}; state 1 is DELETE_PARTITION_STARTED.
+    tip = cs('orders') + bytes(range(16)) + struct.pack('>i', 3) + uvar(0)
+    def delete(state):
+        return meta_frame(2, 0, tip + struct.pack('>iqb', 7, 1700000000123, state) + uvar(0))
+    recs = [record(0, None, delete(1)),
+            # 1: state 9: RemotePartitionDeleteState.forId returns null and the constructor's
+            #    Objects.requireNonNull(state) throws a NullPointerException without message
+            record(1, None, delete(9))]
+    log = write_partition('__remote_log_metadata-0', [batch(0, recs)])
+    rc, out, err = run(['dump', '--remote-log-metadata-decoder', log])
+    eq(rc, 0, 'exit code (%s)' % err)
+    got = payloads(out)
+    eq(got.get(0), 'RemotePartitionDeleteMetadata{topicPartition=AAECAwQFBgcICQoLDA0ODw:orders-3, '
+                   'state=DELETE_PARTITION_STARTED, eventTimestampMs=1700000000123, brokerId=7}', 'toString')
+    eq(got.get(1), 'Error at offset 1, skipping. null', 'unknown state')
+
+
+def test_decoder_precedence():
+    # DumpLogSegmentsOptions.messageParser: offsets before transaction log before cluster metadata before
+    # remote log metadata before share group state, whatever the order on the command line
+    key = b'\0\x01' + s16('g1') + s16('orders') + struct.pack('>i', 3)
+    # OffsetCommitValue version 3: offset int64, leaderEpoch int32, metadata string, commitTimestamp int64
+    v = struct.pack('>hqi', 3, 42, 5) + s16('') + struct.pack('>q', 1700000000000)
+    log = write_partition('__consumer_offsets-9', [batch(0, [record(0, key, v)])])
+    want = (' key: {"type":"1","data":{"group":"g1","topic":"orders","partition":3}} payload: {"version":"3",'
+            '"data":{"offset":42,"leaderEpoch":5,"metadata":"","commitTimestamp":1700000000000}}')
+    for flags in (['--share-group-state-decoder', '--offsets-decoder'],
+                  ['--remote-log-metadata-decoder', '--cluster-metadata-decoder', '--offsets-decoder',
+                   '--transaction-log-decoder']):
+        rc, out, err = run(['dump'] + flags + [log])
+        eq(decoded_suffixes(out).get(0), want, 'with %s' % ' '.join(flags))
+    # the share-group state decoder alone reads the same key as record type 1 of its own (ShareUpdateKey:
+    # GroupId string, TopicId uuid, Partition int32): "g1", then 16 bytes that are not there
+    rc, out, err = run(['dump', '--share-group-state-decoder', log])
+    eq(decoded_suffixes(out).get(0), " key: Error at offset 0, skipping. Could not read record with version 1 "
+       "from key's buffer due to: null.", 'share-group state decoder')
 
 
 # ---- coordinator ----------------------------------------------------------------------------------

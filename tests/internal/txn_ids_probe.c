@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "segscan/internal_topics.h"
+#include "segscan/decode.h"
 
 int main(int argc, char **argv) {
     ss_inputs *in = ss_inputs_new(false);

@@ -6,15 +6,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "anread.h"
-#include "reader.h"
+#include "analysis/units.h"
+#include "base/reader.h"
+#include "format/walker.h"
 #include "segscan/segscan.h"
 
 static int failures, checks;
-#define CHECK(c)                                                                 \
-    do {                                                                         \
-        checks++;                                                                \
-        if (!(c)) { failures++; fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); } \
+#define CHECK(c)                                                                                                       \
+    do {                                                                                                               \
+        checks++;                                                                                                      \
+        if (!(c)) {                                                                                                    \
+            failures++;                                                                                                \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c);                                      \
+        }                                                                                                              \
     } while (0)
 
 static void test_be(void) {
@@ -23,8 +27,8 @@ static void test_be(void) {
     CHECK(ss_rd_u16(&r) == 0x0102);
     CHECK(ss_rd_u32(&r) == 0x03040506u);
     CHECK(ss_rd_left(&r) == 3);
-    CHECK(ss_rd_u32(&r) == 0 && r.bad);   /* only 3 left */
-    CHECK(ss_rd_u8(&r) == 0 && r.bad);    /* sticky */
+    CHECK(ss_rd_u32(&r) == 0 && r.bad); /* only 3 left */
+    CHECK(ss_rd_u8(&r) == 0 && r.bad);  /* sticky */
     ss_rd r2 = ss_rd_make(b, 8);
     CHECK(ss_rd_i64(&r2) == 0x0102030405060708ll && !r2.bad);
     ss_rd r3 = ss_rd_make(b + 8, 1);
@@ -37,9 +41,9 @@ static void test_sub(void) {
     ss_rd s = ss_rd_sub(&r, 2);
     CHECK(!s.bad && ss_rd_left(&s) == 2 && ss_rd_left(&r) == 3);
     CHECK(ss_rd_u16(&s) == 0x0102);
-    CHECK(ss_rd_u8(&s) == 0 && s.bad);    /* cannot read past its window */
-    CHECK(ss_rd_u8(&r) == 3);             /* parent unaffected */
-    ss_rd t = ss_rd_sub(&r, 3);           /* only 2 left */
+    CHECK(ss_rd_u8(&s) == 0 && s.bad); /* cannot read past its window */
+    CHECK(ss_rd_u8(&r) == 3);          /* parent unaffected */
+    ss_rd t = ss_rd_sub(&r, 3);        /* only 2 left */
     CHECK(t.bad && r.bad);
 }
 
@@ -113,17 +117,26 @@ static void test_varints(void) {
 static size_t make_batch(uint8_t *out, const uint8_t *recs, size_t rlen, int32_t count, int16_t attrs) {
     memset(out, 0, 61);
     uint32_t len = (uint32_t)(49 + rlen);
-    out[8] = (uint8_t)(len >> 24); out[9] = (uint8_t)(len >> 16); out[10] = (uint8_t)(len >> 8); out[11] = (uint8_t)len;
+    out[8] = (uint8_t)(len >> 24);
+    out[9] = (uint8_t)(len >> 16);
+    out[10] = (uint8_t)(len >> 8);
+    out[11] = (uint8_t)len;
     out[16] = 2;
-    out[21] = (uint8_t)(attrs >> 8); out[22] = (uint8_t)attrs;
+    out[21] = (uint8_t)(attrs >> 8);
+    out[22] = (uint8_t)attrs;
     int32_t last = count > 0 ? count - 1 : 0;
     out[26] = (uint8_t)last;
     memset(out + 43, 0xff, 8 + 2 + 4); /* no producer */
-    out[57] = (uint8_t)((uint32_t)count >> 24); out[58] = (uint8_t)((uint32_t)count >> 16);
-    out[59] = (uint8_t)((uint32_t)count >> 8); out[60] = (uint8_t)count;
+    out[57] = (uint8_t)((uint32_t)count >> 24);
+    out[58] = (uint8_t)((uint32_t)count >> 16);
+    out[59] = (uint8_t)((uint32_t)count >> 8);
+    out[60] = (uint8_t)count;
     memcpy(out + 61, recs, rlen);
     uint32_t crc = ss_crc32c(0, out + 21, 61 + rlen - 21);
-    out[17] = (uint8_t)(crc >> 24); out[18] = (uint8_t)(crc >> 16); out[19] = (uint8_t)(crc >> 8); out[20] = (uint8_t)crc;
+    out[17] = (uint8_t)(crc >> 24);
+    out[18] = (uint8_t)(crc >> 16);
+    out[19] = (uint8_t)(crc >> 8);
+    out[20] = (uint8_t)crc;
     return 61 + rlen;
 }
 
@@ -131,10 +144,16 @@ static int decode_all(const uint8_t *batch, size_t n, ss_record *last, ss_error 
     ss_decoder *d = ss_decoder_new(0);
     ss_batch b;
     int got = 0;
-    if (ss_batch_parse(batch, n, 0, true, d, &b, err) != SS_E_OK) { ss_decoder_free(d); return -100; }
+    if (ss_batch_parse(batch, n, 0, true, d, &b, err) != SS_E_OK) {
+        ss_decoder_free(d);
+        return -100;
+    }
     CHECK(b.crc_valid);
     ss_rec_iter it;
-    if (ss_records_begin(d, &b, &it, err) != SS_E_OK) { ss_decoder_free(d); return -200; }
+    if (ss_records_begin(d, &b, &it, err) != SS_E_OK) {
+        ss_decoder_free(d);
+        return -200;
+    }
     int r;
     while ((r = ss_records_next(&it, last, err)) == 1) got++;
     ss_decoder_free(d);
@@ -168,7 +187,8 @@ static void test_records(void) {
     CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_RECORD);
 
     /* a key length varint of 11 bytes inside the record */
-    const uint8_t longvar[] = {0x1c, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+    const uint8_t longvar[] = {0x1c, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x80,
+                               0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
     n = make_batch(buf, longvar, sizeof longvar, 1, 0);
     CHECK(decode_all(buf, n, &rec, &err) == -1 && err.kind == SS_E_BAD_RECORD);
 
@@ -205,7 +225,10 @@ static void test_batch_header(void) {
         uint8_t c[128];
         memcpy(c, buf, n);
         uint32_t v = (uint32_t)lens[i];
-        c[8] = (uint8_t)(v >> 24); c[9] = (uint8_t)(v >> 16); c[10] = (uint8_t)(v >> 8); c[11] = (uint8_t)v;
+        c[8] = (uint8_t)(v >> 24);
+        c[9] = (uint8_t)(v >> 16);
+        c[10] = (uint8_t)(v >> 8);
+        c[11] = (uint8_t)v;
         ss_errkind k = ss_batch_parse(c, n, 0, true, NULL, &b, &err);
         CHECK(k == (lens[i] == INT32_MAX ? SS_E_INCOMPLETE_TAIL : SS_E_BAD_LENGTH));
     }
@@ -229,10 +252,14 @@ static void test_walker_resync(void) {
     const uint8_t ok[] = {0x10, 0x00, 0x00, 0x00, 0x01, 0x04, 'a', 'b', 0x00};
     size_t n = make_batch(one, ok, sizeof ok, 1, 0);
     size_t pos = 0;
-    memcpy(file, one, n); pos += n;
-    memset(file + pos, 0xab, 37); pos += 37;
-    memcpy(file + pos, one, n); pos += n;
-    memcpy(file + pos, one, n); pos += n;
+    memcpy(file, one, n);
+    pos += n;
+    memset(file + pos, 0xab, 37);
+    pos += 37;
+    memcpy(file + pos, one, n);
+    pos += n;
+    memcpy(file + pos, one, n);
+    pos += n;
     ss_segment *s;
     ss_error err;
     CHECK(ss_segment_from_memory(file, pos, false, &s, &err) == SS_E_OK);
@@ -243,7 +270,11 @@ static void test_walker_resync(void) {
     uint64_t dpos = 0, dlen = 0;
     while (ss_walker_next(&w, &ev) != SS_EV_END) {
         if (ev.kind == SS_EV_BATCH) batches++;
-        else { damage++; dpos = ev.err.position; dlen = ev.err.length; }
+        else {
+            damage++;
+            dpos = ev.err.position;
+            dlen = ev.err.length;
+        }
     }
     CHECK(batches == 3 && damage == 1 && dpos == n && dlen == 37);
     CHECK(ev.tail_bytes == 0 && ev.end_of_last_batch == pos);
@@ -254,7 +285,10 @@ static void test_walker_resync(void) {
 static size_t put_varint(uint8_t *p, int32_t v) {
     uint32_t u = ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
     size_t n = 0;
-    while (u >= 0x80) { p[n++] = (uint8_t)(u | 0x80); u >>= 7; }
+    while (u >= 0x80) {
+        p[n++] = (uint8_t)(u | 0x80);
+        u >>= 7;
+    }
     p[n++] = (uint8_t)u;
     return n;
 }
@@ -263,17 +297,17 @@ static size_t put_varint(uint8_t *p, int32_t v) {
 static size_t put_record(uint8_t *p, int32_t vlen, uint8_t fill) {
     uint8_t body[16];
     size_t b = 0;
-    body[b++] = 0;                        /* attributes */
-    body[b++] = 0;                        /* timestamp delta */
-    body[b++] = 0;                        /* offset delta */
-    b += put_varint(body + b, -1);        /* null key */
+    body[b++] = 0;                 /* attributes */
+    body[b++] = 0;                 /* timestamp delta */
+    body[b++] = 0;                 /* offset delta */
+    b += put_varint(body + b, -1); /* null key */
     b += put_varint(body + b, vlen);
     size_t n = put_varint(p, (int32_t)(b + (size_t)vlen + 1));
     memcpy(p + n, body, b);
     n += b;
     memset(p + n, fill, (size_t)vlen);
     n += (size_t)vlen;
-    p[n++] = 0;                           /* no headers */
+    p[n++] = 0; /* no headers */
     return n;
 }
 
@@ -293,9 +327,9 @@ static size_t make_file(uint8_t *file, uint8_t fill, size_t *nbatches) {
     nb++;
     r = put_record(rec, 5000, fill);
     size_t n = make_batch(file + pos, rec, r, 1, 0);
-    file[pos + 61 + 100] ^= 0x55;          /* the CRC no longer matches */
+    file[pos + 61 + 100] ^= 0x55; /* the CRC no longer matches */
     pos += n;
-    nb++;                                  /* reported as a batch (crc_valid false), then damage */
+    nb++; /* reported as a batch (crc_valid false), then damage */
     memset(file + pos, 0xab, 37);
     pos += 37;
     for (int i = 0; i < 300; i++) {
@@ -305,7 +339,7 @@ static size_t make_file(uint8_t *file, uint8_t fill, size_t *nbatches) {
     }
     r = put_record(rec, 3000, fill);
     n = make_batch(file + pos, rec, r, 1, 0);
-    pos += n / 2;                          /* a cut tail */
+    pos += n / 2; /* a cut tail */
     *nbatches = nb;
     return pos;
 }
@@ -411,8 +445,10 @@ static void test_walker_copy(void) {
         size_t nb3;
         size_t n3 = make_file(f3, 0x33, &nb3);
         uint32_t bogus = (uint32_t)20 << 20;
-        f3[8] = (uint8_t)(bogus >> 24); f3[9] = (uint8_t)(bogus >> 16);
-        f3[10] = (uint8_t)(bogus >> 8); f3[11] = (uint8_t)bogus;
+        f3[8] = (uint8_t)(bogus >> 24);
+        f3[9] = (uint8_t)(bogus >> 16);
+        f3[10] = (uint8_t)(bogus >> 8);
+        f3[11] = (uint8_t)bogus;
         memset(f3 + n3, 0xab, big - n3);
         char p3[] = "/tmp/segscan-test-XXXXXX";
         int fd3 = mkstemp(p3);
@@ -428,7 +464,7 @@ static void test_walker_copy(void) {
         CHECK(memcmp(a, b, (na < nb ? na : nb) * sizeof *a) == 0);
         CHECK(a[0].kind == SS_EV_BATCH && !a[0].crc_valid && a[1].kind == SS_EV_DAMAGE);
         CHECK(win.cap <= SS_COPY_MAX_ENTRY);
-        /* the analysis's reader (anread.c) has its own fast path: the same file, read
+        /* the analysis's reader (analysis/units.c) has its own fast path: the same file, read
          * as one unit, gives the damage the walker gave, through a capped window too */
         an_reader ar;
         CHECK(an_reader_init(&ar, 0, true));

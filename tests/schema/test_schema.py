@@ -383,6 +383,15 @@ def corpus_runs(p):
     for f in sorted(glob.glob(os.path.join(CORPUS, 'real', '**', '__consumer_offsets-*', '*.log'), recursive=True)):
         run('dump', ['--offsets-decoder', f])
     run('dump', ['--offsets-decoder', os.path.join(p['offsets'], '00000000000000000000.log')])
+    for f in sorted(glob.glob(os.path.join(CORPUS, 'gen', 'groups-*', '__consumer_offsets-*', '*.log'))):
+        run('dump', ['--offsets-decoder', f])
+    for f in sorted(glob.glob(os.path.join(CORPUS, '**', '__cluster_metadata-0', '*.log'), recursive=True) +
+                    glob.glob(os.path.join(CORPUS, '**', '__cluster_metadata-0', '*.checkpoint'), recursive=True)):
+        run('dump', ['--cluster-metadata-decoder', f])
+    for f in sorted(glob.glob(os.path.join(CORPUS, 'gen', 'share-group-state', '*', '*.log'))):
+        run('dump', ['--share-group-state-decoder', f])
+    for f in sorted(glob.glob(os.path.join(CORPUS, 'gen', 'remote-log-metadata', '*', '*.log'))):
+        run('dump', ['--remote-log-metadata-decoder', f])
     run('dump', ['--transaction-log-decoder', os.path.join(p['txnstate'], '00000000000000000000.log')])
     run('dump', [os.path.join(p['odd'], '00000000000000000000.log'), p['badsnap'], p['shortsnap'], p['badtxn'],
                  os.path.join(p['logs'], 'missing-0', '00000000000000000000.index'),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""--progress (issue 8's item, drawn by the CLI from the analysis's callback).
+"""--progress (drawn by the CLI from the analysis's callback).
 
 usage: test_progress.py SEGSCAN TESTDATA GEN_SEGMENT
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""--max-memory: fingerprint tables that spill give the same results (issue 6, item 4).
+"""--max-memory: fingerprint tables that spill give the same results.
 
 usage: test_spill.py SEGSCAN TESTDATA GEN_SEGMENT
 

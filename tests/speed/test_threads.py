@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Threads never change a result (issue 6, item 3).
+"""Threads never change a result.
 
 usage: test_threads.py SEGSCAN TESTDATA GEN_SEGMENT
 

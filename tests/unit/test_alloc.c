@@ -1,5 +1,5 @@
 /* segscan unit tests - the analysis's allocator (an_realloc, an_calloc, an_free
- * in src/lib/mem.c) and VEC_PUSH (src/lib/anread.h) on it.
+ * in src/lib/base/mem.c) and VEC_PUSH (src/lib/analysis/units.h) on it.
  *
  * What it must keep, whatever path a block takes (malloc below 64 KiB, a small
  * mapping grown with mremap, the copy into a 2 MiB-aligned block at 256 KiB,
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anread.h"
+#include "analysis/units.h"
 #include "check.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

@@ -1,4 +1,4 @@
-/* segscan unit tests - decompression (src/lib/codec.c).
+/* segscan unit tests - decompression (src/lib/format/codec.c).
  *
  * Inputs are made with the codec libraries' own compressors (and by hand for
  * the xerial snappy framing and Kafka's broken LZ4 header checksum), plus a
@@ -24,7 +24,7 @@
 #include <zstd.h>
 
 #include "check.h"
-#include "codec.h"
+#include "format/codec.h"
 #include "kafka_samples.h"
 
 #define MiB ((size_t)1024 * 1024)
@@ -45,8 +45,7 @@ typedef struct buf {
     size_t cap; /* allocated bytes when grown by buf_append, else 0 */
 } buf;
 
-static void *xmalloc(size_t n)
-{
+static void *xmalloc(size_t n) {
     void *p = malloc(n ? n : 1);
     if (p == NULL) {
         fprintf(stderr, "out of memory (%zu bytes)\n", n);
@@ -55,33 +54,26 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static buf buf_cat(buf a, buf b)
-{
+static buf buf_cat(buf a, buf b) {
     buf r = {xmalloc(a.n + b.n), a.n + b.n, a.n + b.n};
-    if (a.n > 0)
-        memcpy(r.p, a.p, a.n);
-    if (b.n > 0)
-        memcpy(r.p + a.n, b.p, b.n);
+    if (a.n > 0) memcpy(r.p, a.p, a.n);
+    if (b.n > 0) memcpy(r.p + a.n, b.p, b.n);
     return r;
 }
 
-static void buf_append(buf *b, const void *p, size_t n)
-{
+static void buf_append(buf *b, const void *p, size_t n) {
     if (b->n + n > b->cap) {
         size_t cap = b->cap * 2 > b->n + n ? b->cap * 2 : b->n + n + 4096;
         uint8_t *q = realloc(b->p, cap);
-        if (q == NULL)
-            exit(2);
+        if (q == NULL) exit(2);
         b->p = q;
         b->cap = cap;
     }
-    if (n > 0)
-        memcpy(b->p + b->n, p, n);
+    if (n > 0) memcpy(b->p + b->n, p, n);
     b->n += n;
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
+static void put_be32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 24);
     p[1] = (uint8_t)(v >> 16);
     p[2] = (uint8_t)(v >> 8);
@@ -89,8 +81,7 @@ static void put_be32(uint8_t *p, uint32_t v)
 }
 
 /* Compressible data: words from a small vocabulary, numbers, some random bytes. */
-static uint8_t *make_data(size_t n, uint64_t seed)
-{
+static uint8_t *make_data(size_t n, uint64_t seed) {
     static const char *words[] = {"kafka ", "segment ", "offset ", "batch ", "record ", "payments-", "{\"id\":", "\n"};
     uint8_t *p = xmalloc(n);
     uint64_t s = seed | 1;
@@ -102,21 +93,18 @@ static uint8_t *make_data(size_t n, uint64_t seed)
             continue;
         }
         const char *w = words[(r >> 8) % 8];
-        for (size_t k = 0; w[k] != 0 && i < n; k++)
-            p[i++] = (uint8_t)w[k];
+        for (size_t k = 0; w[k] != 0 && i < n; k++) p[i++] = (uint8_t)w[k];
     }
     return p;
 }
 
-static double now_ms(void)
-{
+static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static const char *codec_label(int codec)
-{
+static const char *codec_label(int codec) {
     switch (codec) {
     case SS_CODEC_GZIP: return "gzip";
     case SS_CODEC_SNAPPY: return "snappy";
@@ -128,43 +116,36 @@ static const char *codec_label(int codec)
 
 /* ---- compressors --------------------------------------------------------- */
 
-static buf gzip_member(const uint8_t *d, size_t n)
-{
+static buf gzip_member(const uint8_t *d, size_t n) {
     z_stream zs;
     memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        exit(2);
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) exit(2);
     size_t cap = deflateBound(&zs, (uLong)n) + 64;
     buf r = {xmalloc(cap), 0, cap};
     zs.next_in = d;
     zs.avail_in = (uInt)n;
     zs.next_out = r.p;
     zs.avail_out = (uInt)cap;
-    if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
-        exit(2);
+    if (deflate(&zs, Z_FINISH) != Z_STREAM_END) exit(2);
     r.n = zs.total_out;
     deflateEnd(&zs);
     return r;
 }
 
 /* A zlib-wrapped (RFC 1950) stream. */
-static buf zlib_stream(const uint8_t *d, size_t n)
-{
+static buf zlib_stream(const uint8_t *d, size_t n) {
     uLongf cap = compressBound((uLong)n);
     buf r = {xmalloc(cap), 0, cap};
-    if (compress(r.p, &cap, d, (uLong)n) != Z_OK)
-        exit(2);
+    if (compress(r.p, &cap, d, (uLong)n) != Z_OK) exit(2);
     r.n = cap;
     return r;
 }
 
-static buf gzip_zeros(size_t total)
-{
+static buf gzip_zeros(size_t total) {
     static const uint8_t zeros[64 * 1024];
     z_stream zs;
     memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        exit(2);
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) exit(2);
     buf r = {NULL, 0, 0};
     uint8_t out[64 * 1024];
     size_t left = total;
@@ -186,23 +167,19 @@ static buf gzip_zeros(size_t total)
     return r;
 }
 
-static buf snappy_raw(const uint8_t *d, size_t n)
-{
+static buf snappy_raw(const uint8_t *d, size_t n) {
     size_t cap = snappy_max_compressed_length(n);
     buf r = {xmalloc(cap), cap, cap};
-    if (snappy_compress((const char *)d, n, (char *)r.p, &r.n) != SNAPPY_OK)
-        exit(2);
+    if (snappy_compress((const char *)d, n, (char *)r.p, &r.n) != SNAPPY_OK) exit(2);
     return r;
 }
 
-static void xerial_header(buf *b)
-{
+static void xerial_header(buf *b) {
     static const uint8_t h[16] = {0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0, 0, 0, 0, 1, 0, 0, 0, 1};
     buf_append(b, h, sizeof h);
 }
 
-static void xerial_block(buf *b, const uint8_t *d, size_t n)
-{
+static void xerial_block(buf *b, const uint8_t *d, size_t n) {
     buf blk = snappy_raw(d, n);
     uint8_t len[4];
     put_be32(len, (uint32_t)blk.n);
@@ -212,18 +189,15 @@ static void xerial_block(buf *b, const uint8_t *d, size_t n)
 }
 
 /* snappy-java's framing: the data cut into blocks of `block` bytes. */
-static buf xerial(const uint8_t *d, size_t n, size_t block)
-{
+static buf xerial(const uint8_t *d, size_t n, size_t block) {
     buf r = {NULL, 0, 0};
     xerial_header(&r);
-    for (size_t off = 0; off < n; off += block)
-        xerial_block(&r, d + off, n - off < block ? n - off : block);
+    for (size_t off = 0; off < n; off += block) xerial_block(&r, d + off, n - off < block ? n - off : block);
     return r;
 }
 
 static buf lz4_frame(const uint8_t *d, size_t n, bool linked, bool content_size, bool content_checksum,
-                     bool block_checksum)
-{
+                     bool block_checksum) {
     LZ4F_preferences_t prefs;
     memset(&prefs, 0, sizeof prefs);
     prefs.frameInfo.blockSizeID = LZ4F_max64KB; /* as Kafka writes */
@@ -234,14 +208,12 @@ static buf lz4_frame(const uint8_t *d, size_t n, bool linked, bool content_size,
     size_t cap = LZ4F_compressFrameBound(n, &prefs);
     buf r = {xmalloc(cap), 0, cap};
     r.n = LZ4F_compressFrame(r.p, cap, d, n, &prefs);
-    if (LZ4F_isError(r.n))
-        exit(2);
+    if (LZ4F_isError(r.n)) exit(2);
     return r;
 }
 
 /* A frame with a dictionary id in its header (the blocks use no dictionary). */
-static buf lz4_frame_dict_id(const uint8_t *d, size_t n, bool content_size, unsigned dict_id)
-{
+static buf lz4_frame_dict_id(const uint8_t *d, size_t n, bool content_size, unsigned dict_id) {
     LZ4F_preferences_t prefs;
     memset(&prefs, 0, sizeof prefs);
     prefs.frameInfo.blockSizeID = LZ4F_max64KB;
@@ -250,43 +222,30 @@ static buf lz4_frame_dict_id(const uint8_t *d, size_t n, bool content_size, unsi
     size_t cap = LZ4F_compressFrameBound(n, &prefs);
     buf r = {xmalloc(cap), 0, cap};
     r.n = LZ4F_compressFrame(r.p, cap, d, n, &prefs);
-    if (LZ4F_isError(r.n))
-        exit(2);
+    if (LZ4F_isError(r.n)) exit(2);
     return r;
 }
 
 /* magic, FLG, BD, [content size 8], [dictionary id 4], HC */
-static size_t lz4_header_len(const uint8_t *f)
-{
-    return 7 + ((f[4] & 0x08) ? 8u : 0u) + ((f[4] & 0x01) ? 4u : 0u);
-}
+static size_t lz4_header_len(const uint8_t *f) { return 7 + ((f[4] & 0x08) ? 8u : 0u) + ((f[4] & 0x01) ? 4u : 0u); }
 
-static uint8_t lz4_hc_correct(const uint8_t *f)
-{
+static uint8_t lz4_hc_correct(const uint8_t *f) {
     return (uint8_t)((XXH32(f + 4, lz4_header_len(f) - 5, 0) >> 8) & 0xff);
 }
 
 /* KAFKA-3160: Kafka's magic-0 writer hashed the magic bytes too. */
-static uint8_t lz4_hc_kafka(const uint8_t *f)
-{
-    return (uint8_t)((XXH32(f, lz4_header_len(f) - 1, 0) >> 8) & 0xff);
-}
+static uint8_t lz4_hc_kafka(const uint8_t *f) { return (uint8_t)((XXH32(f, lz4_header_len(f) - 1, 0) >> 8) & 0xff); }
 
-static void lz4_break_hc(buf *f)
-{
-    f->p[lz4_header_len(f->p) - 1] = lz4_hc_kafka(f->p);
-}
+static void lz4_break_hc(buf *f) { f->p[lz4_header_len(f->p) - 1] = lz4_hc_kafka(f->p); }
 
-static buf lz4_zeros(size_t total)
-{
+static buf lz4_zeros(size_t total) {
     static const uint8_t zeros[64 * 1024];
     LZ4F_cctx *cc;
     LZ4F_preferences_t prefs;
     memset(&prefs, 0, sizeof prefs);
     prefs.frameInfo.blockSizeID = LZ4F_max64KB;
     prefs.frameInfo.blockMode = LZ4F_blockIndependent;
-    if (LZ4F_isError(LZ4F_createCompressionContext(&cc, LZ4F_VERSION)))
-        exit(2);
+    if (LZ4F_isError(LZ4F_createCompressionContext(&cc, LZ4F_VERSION))) exit(2);
     size_t cap = LZ4F_compressBound(sizeof zeros, &prefs) + LZ4F_HEADER_SIZE_MAX;
     uint8_t *out = xmalloc(cap);
     buf r = {NULL, 0, 0};
@@ -295,8 +254,7 @@ static buf lz4_zeros(size_t total)
     for (size_t left = total; left > 0;) {
         size_t n = left < sizeof zeros ? left : sizeof zeros;
         k = LZ4F_compressUpdate(cc, out, cap, zeros, n, NULL);
-        if (LZ4F_isError(k))
-            exit(2);
+        if (LZ4F_isError(k)) exit(2);
         buf_append(&r, out, k);
         left -= n;
     }
@@ -307,25 +265,21 @@ static buf lz4_zeros(size_t total)
     return r;
 }
 
-static buf zstd_simple(const uint8_t *d, size_t n)
-{
+static buf zstd_simple(const uint8_t *d, size_t n) {
     size_t cap = ZSTD_compressBound(n);
     buf r = {xmalloc(cap), 0, cap};
     r.n = ZSTD_compress(r.p, cap, d, n, 3);
-    if (ZSTD_isError(r.n))
-        exit(2);
+    if (ZSTD_isError(r.n)) exit(2);
     return r;
 }
 
 /* Streamed: `d` repeated `repeat` times into one frame. Without `with_size`
  * the frame header has no content size (as zstd-jni's streams write it). */
-static buf zstd_stream(const uint8_t *d, size_t n, size_t repeat, bool checksum, bool with_size)
-{
+static buf zstd_stream(const uint8_t *d, size_t n, size_t repeat, bool checksum, bool with_size) {
     ZSTD_CCtx *cc = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, with_size ? 1 : 0);
     ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, checksum ? 1 : 0);
-    if (with_size)
-        ZSTD_CCtx_setPledgedSrcSize(cc, (unsigned long long)n * repeat);
+    if (with_size) ZSTD_CCtx_setPledgedSrcSize(cc, (unsigned long long)n * repeat);
     uint8_t out[64 * 1024];
     buf r = {NULL, 0, 0};
     for (size_t i = 0; i < repeat; i++) {
@@ -335,8 +289,7 @@ static buf zstd_stream(const uint8_t *d, size_t n, size_t repeat, bool checksum,
         do {
             ZSTD_outBuffer ob = {out, sizeof out, 0};
             rc = ZSTD_compressStream2(cc, &ob, &in, end);
-            if (ZSTD_isError(rc))
-                exit(2);
+            if (ZSTD_isError(rc)) exit(2);
             buf_append(&r, out, ob.pos);
         } while (end == ZSTD_e_end ? rc != 0 : in.pos < in.size);
     }
@@ -344,26 +297,20 @@ static buf zstd_stream(const uint8_t *d, size_t n, size_t repeat, bool checksum,
     return r;
 }
 
-static buf zstd_nosize(const uint8_t *d, size_t n, bool checksum)
-{
-    return zstd_stream(d, n, 1, checksum, false);
-}
+static buf zstd_nosize(const uint8_t *d, size_t n, bool checksum) { return zstd_stream(d, n, 1, checksum, false); }
 
 /* Raw snappy for `total` zero bytes, written by hand so that no input buffer
  * is needed: one literal zero, then copies of 64 bytes at offset 1. */
-static buf snappy_raw_zeros(size_t total)
-{
+static buf snappy_raw_zeros(size_t total) {
     buf r = {NULL, 0, 0};
     uint8_t v[10];
     size_t k = 0;
-    for (size_t x = total; ; x >>= 7) {
+    for (size_t x = total;; x >>= 7) {
         v[k++] = (uint8_t)((x & 0x7f) | (x >= 0x80 ? 0x80 : 0));
-        if (x < 0x80)
-            break;
+        if (x < 0x80) break;
     }
     buf_append(&r, v, k);
-    if (total == 0)
-        return r;
+    if (total == 0) return r;
     static const uint8_t literal[2] = {0x00, 0x00}; /* literal of length 1: the byte 0 */
     buf_append(&r, literal, 2);
     uint8_t *ops = xmalloc((total / 64 + 1) * 3);
@@ -385,56 +332,49 @@ static buf snappy_raw_zeros(size_t total)
 static char last_msg[240];
 
 static ss_errkind dec(ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n, size_t max_out,
-                      const uint8_t **out, size_t *out_len)
-{
-    return ss_decompress(c, codec, magic, in, n, max_out, out, out_len, last_msg, sizeof last_msg);
+                      const uint8_t **out, size_t *out_len) {
+    return ss_decompress(c, (enum ss_codec)codec, magic, in, n, max_out, out, out_len, last_msg, sizeof last_msg);
 }
 
 static void expect_ok_(int line, ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n,
-                       const uint8_t *want, size_t want_n, size_t max_out)
-{
+                       const uint8_t *want, size_t want_n, size_t max_out) {
     const uint8_t *out = NULL;
     size_t out_len = 0;
     ss_errkind e = dec(c, codec, magic, in, n, max_out, &out, &out_len);
     CHECK_MSG(e == SS_E_OK, "line %d: %s magic %d: kind %d (%s)", line, codec_label(codec), magic, e, last_msg);
-    if (e != SS_E_OK)
-        return;
+    if (e != SS_E_OK) return;
     CHECK_MSG(out != NULL, "line %d: %s: no output pointer", line, codec_label(codec));
     CHECK_MSG(out_len == want_n, "line %d: %s: %zu bytes, want %zu", line, codec_label(codec), out_len, want_n);
-    CHECK_MSG(out_len != want_n || want_n == 0 || memcmp(out, want, want_n) == 0, "line %d: %s: wrong output",
-              line, codec_label(codec));
+    CHECK_MSG(out_len != want_n || want_n == 0 || memcmp(out, want, want_n) == 0, "line %d: %s: wrong output", line,
+              codec_label(codec));
     CHECK_MSG(last_msg[0] == 0, "line %d: %s: message on success: %s", line, codec_label(codec), last_msg);
 }
-#define EXPECT_OK(c, codec, magic, in, n, want, want_n, max_out) \
+#define EXPECT_OK(c, codec, magic, in, n, want, want_n, max_out)                                                       \
     expect_ok_(__LINE__, c, codec, magic, in, n, want, want_n, max_out)
 
-static void expect_kind_(int line, ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n,
-                         size_t max_out, ss_errkind want, const char *msg_part)
-{
+static void expect_kind_(int line, ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n, size_t max_out,
+                         ss_errkind want, const char *msg_part) {
     const uint8_t *out = (const uint8_t *)"x";
     size_t out_len = 12345;
     ss_errkind e = dec(c, codec, magic, in, n, max_out, &out, &out_len);
-    CHECK_MSG(e == want, "line %d: %s magic %d, %zu bytes in: kind %d, want %d (%s)", line, codec_label(codec),
-              magic, n, e, want, last_msg);
+    CHECK_MSG(e == want, "line %d: %s magic %d, %zu bytes in: kind %d, want %d (%s)", line, codec_label(codec), magic,
+              n, e, want, last_msg);
     if (want != SS_E_OK) {
         CHECK_MSG(out == NULL && out_len == 0, "line %d: output set on error", line);
         CHECK_MSG(last_msg[0] != 0, "line %d: no message on error", line);
     }
     if (msg_part != NULL)
-        CHECK_MSG(strstr(last_msg, msg_part) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, last_msg,
-                  msg_part);
+        CHECK_MSG(strstr(last_msg, msg_part) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, last_msg, msg_part);
 }
-#define EXPECT_KIND(c, codec, magic, in, n, max_out, want, msg_part) \
+#define EXPECT_KIND(c, codec, magic, in, n, max_out, want, msg_part)                                                   \
     expect_kind_(__LINE__, c, codec, magic, in, n, max_out, want, msg_part)
 
 /* Every prefix [from, n) of a complete stream must fail as corrupt, without crashing. */
 static void expect_prefixes_fail_(int line, ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n,
-                                  size_t from)
-{
+                                  size_t from) {
     unsigned wrong = 0;
     for (size_t k = from; k < n; k++) {
-        if (n > 4096 && k > 256 && k + 256 < n && k % 97 != 0)
-            continue;
+        if (n > 4096 && k > 256 && k + 256 < n && k % 97 != 0) continue;
         const uint8_t *out;
         size_t out_len;
         /* A copy of exactly k bytes, so that a read past the end is caught by ASan. */
@@ -444,19 +384,17 @@ static void expect_prefixes_fail_(int line, ss_codec_ctx *c, int codec, int magi
         free(cut);
         if (e != SS_E_DECOMPRESS) {
             if (wrong++ < 5)
-                fprintf(stderr, "line %d: %s prefix of %zu/%zu bytes: kind %d (%s)\n", line, codec_label(codec), k,
-                        n, e, last_msg);
+                fprintf(stderr, "line %d: %s prefix of %zu/%zu bytes: kind %d (%s)\n", line, codec_label(codec), k, n,
+                        e, last_msg);
         }
     }
     CHECK_MSG(wrong == 0, "line %d: %s: %u prefixes did not fail", line, codec_label(codec), wrong);
 }
-#define EXPECT_PREFIXES_FAIL(c, codec, magic, in, n, from) \
-    expect_prefixes_fail_(__LINE__, c, codec, magic, in, n, from)
+#define EXPECT_PREFIXES_FAIL(c, codec, magic, in, n, from) expect_prefixes_fail_(__LINE__, c, codec, magic, in, n, from)
 
 /* ---- tests ---------------------------------------------------------------- */
 
-static void test_none_and_bad_codec(ss_codec_ctx *c)
-{
+static void test_none_and_bad_codec(ss_codec_ctx *c) {
     static const uint8_t data[] = "plain records";
     const uint8_t *out = NULL;
     size_t out_len = 0;
@@ -473,8 +411,7 @@ static void test_none_and_bad_codec(ss_codec_ctx *c)
     CHECK_EQ_I(ss_decompress(NULL, SS_CODEC_GZIP, 2, data, sizeof data, MiB, &out, &out_len, NULL, 0), SS_E_USAGE);
 }
 
-static void test_gzip(ss_codec_ctx *c)
-{
+static void test_gzip(ss_codec_ctx *c) {
     const size_t sizes[] = {0, 1, 1000, 200000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         uint8_t *d = make_data(sizes[i], i + 1);
@@ -537,8 +474,7 @@ static void test_gzip(ss_codec_ctx *c)
     free(d);
 }
 
-static void test_snappy(ss_codec_ctx *c)
-{
+static void test_snappy(ss_codec_ctx *c) {
     const size_t sizes[] = {0, 1, 1000, 200000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         uint8_t *d = make_data(sizes[i], i + 21);
@@ -563,8 +499,7 @@ static void test_snappy(ss_codec_ctx *c)
     /* Truncated inside a block body or inside the second length field. */
     EXPECT_KIND(c, SS_CODEC_SNAPPY, 2, x.p, x.n - 1, 64 * MiB, SS_E_DECOMPRESS, "snappy: ");
     EXPECT_KIND(c, SS_CODEC_SNAPPY, 2, x.p, second - 7, 64 * MiB, SS_E_DECOMPRESS, "snappy: ");
-    EXPECT_KIND(c, SS_CODEC_SNAPPY, 2, x.p, second + 4 + 10, 64 * MiB, SS_E_DECOMPRESS,
-                "snappy: invalid block length");
+    EXPECT_KIND(c, SS_CODEC_SNAPPY, 2, x.p, second + 4 + 10, 64 * MiB, SS_E_DECOMPRESS, "snappy: invalid block length");
     /* snappy-java stops quietly when fewer than 4 bytes are left for a length, or at a block boundary. */
     EXPECT_OK(c, SS_CODEC_SNAPPY, 2, x.p, second + 3, d, 30000, 64 * MiB);
     EXPECT_OK(c, SS_CODEC_SNAPPY, 2, x.p, second, d, 30000, 64 * MiB);
@@ -611,15 +546,13 @@ static void test_snappy(ss_codec_ctx *c)
     free(d);
 }
 
-static void test_lz4(ss_codec_ctx *c)
-{
+static void test_lz4(ss_codec_ctx *c) {
     uint8_t *d = make_data(300000, 41);
 
     /* Variants of the frame format, every magic. */
     for (unsigned v = 0; v < 16; v++) {
         buf f = lz4_frame(d, 300000, v & 1, v & 2, v & 4, v & 8);
-        for (int magic = 0; magic <= 2; magic++)
-            EXPECT_OK(c, SS_CODEC_LZ4, magic, f.p, f.n, d, 300000, 64 * MiB);
+        for (int magic = 0; magic <= 2; magic++) EXPECT_OK(c, SS_CODEC_LZ4, magic, f.p, f.n, d, 300000, 64 * MiB);
         free(f.p);
     }
     {
@@ -681,8 +614,7 @@ static void test_lz4(ss_codec_ctx *c)
     free(d);
 }
 
-static void test_zstd(ss_codec_ctx *c)
-{
+static void test_zstd(ss_codec_ctx *c) {
     uint8_t *d = make_data(300000, 51);
 
     buf z = zstd_simple(d, 300000);
@@ -725,8 +657,7 @@ static void test_zstd(ss_codec_ctx *c)
 }
 
 /* Output exactly at the cap is fine; one byte more is TOO_LARGE; also a cap of 0. */
-static void test_cap_edges(ss_codec_ctx *c)
-{
+static void test_cap_edges(ss_codec_ctx *c) {
     const size_t n = 100000;
     uint8_t *d = make_data(n, 61);
     buf in[4] = {gzip_member(d, n), xerial(d, n, 32 * 1024), lz4_frame(d, n, false, false, false, false),
@@ -744,21 +675,18 @@ static void test_cap_edges(ss_codec_ctx *c)
     EXPECT_KIND(c, SS_CODEC_SNAPPY, 2, raw.p, raw.n, n - 1, SS_E_TOO_LARGE, NULL);
 
     /* Empty output under a cap of 0. */
-    buf e[4] = {gzip_member(d, 0), xerial(d, 0, 1), lz4_frame(d, 0, false, false, false, false),
-                zstd_simple(d, 0)};
+    buf e[4] = {gzip_member(d, 0), xerial(d, 0, 1), lz4_frame(d, 0, false, false, false, false), zstd_simple(d, 0)};
     for (int codec = 1; codec <= 4; codec++) {
         EXPECT_OK(c, codec, 2, e[codec - 1].p, e[codec - 1].n, d, 0, 0);
         free(e[codec - 1].p);
     }
-    for (int i = 0; i < 4; i++)
-        free(in[i].p);
+    for (int i = 0; i < 4; i++) free(in[i].p);
     free(raw.p);
     free(d);
 }
 
 /* One context, many calls: results stay right across sizes, codecs and errors. */
-static void test_reuse(ss_codec_ctx *c)
-{
+static void test_reuse(ss_codec_ctx *c) {
     uint8_t *big = make_data(3 * MiB, 71), *small = make_data(777, 72);
     buf bg[4] = {gzip_member(big, 3 * MiB), xerial(big, 3 * MiB, 32 * 1024),
                  lz4_frame(big, 3 * MiB, false, false, false, false), zstd_nosize(big, 3 * MiB, false)};
@@ -805,23 +733,20 @@ static void test_reuse(ss_codec_ctx *c)
 
 /* Random bytes: never accepted by gzip, lz4, zstd (magic); snappy may accept
  * a few short ones (raw snappy has no magic). Nothing crashes. */
-static void test_garbage(ss_codec_ctx *c)
-{
+static void test_garbage(ss_codec_ctx *c) {
     uint8_t g[1000];
     uint64_t s = 0x9E3779B97F4A7C15ULL;
     unsigned accepted[5] = {0};
     for (int round = 0; round < 300; round++) {
         size_t n = (size_t)(round < 200 ? round % 40 : 40 + round * 3);
-        for (size_t i = 0; i < n; i++)
-            g[i] = (uint8_t)(test_rand(&s) >> 56);
+        for (size_t i = 0; i < n; i++) g[i] = (uint8_t)(test_rand(&s) >> 56);
         for (int codec = 1; codec <= 4; codec++) {
             for (int magic = 0; magic <= 2; magic += 2) {
                 const uint8_t *out;
                 size_t out_len;
                 ss_errkind e = dec(c, codec, magic, g, n, MiB, &out, &out_len);
                 CHECK(e == SS_E_OK || e == SS_E_DECOMPRESS || e == SS_E_TOO_LARGE);
-                if (e == SS_E_OK)
-                    accepted[codec]++;
+                if (e == SS_E_OK) accepted[codec]++;
             }
         }
     }
@@ -839,8 +764,7 @@ static void test_garbage(ss_codec_ctx *c)
 
 /* Valid streams with bytes flipped, cut or appended: any result but a crash,
  * and never more than the cap. Run under ASan/UBSan to mean something. */
-static void test_mutations(ss_codec_ctx *c)
-{
+static void test_mutations(ss_codec_ctx *c) {
     const size_t n = 20000, cap = 64 * 1024;
     uint8_t *d = make_data(n, 81);
     buf in[5] = {gzip_member(d, n), xerial(d, n, 4096), lz4_frame(d, n, false, true, false, false),
@@ -861,8 +785,7 @@ static void test_mutations(ss_codec_ctx *c)
                 size_t at = (q & 1) ? (size_t)(q >> 8) % (mn < 64 ? mn : 64) : (size_t)(q >> 8) % mn;
                 m[at] ^= (uint8_t)(1u << ((q >> 4) & 7));
             }
-            if ((r >> 8) % 4 == 0)
-                mn = (size_t)(r >> 16) % mn;
+            if ((r >> 8) % 4 == 0) mn = (size_t)(r >> 16) % mn;
             else if ((r >> 8) % 4 == 1) {
                 memset(m + mn, (int)(r >> 24) & 0xff, 16);
                 mn += 16;
@@ -881,8 +804,7 @@ static void test_mutations(ss_codec_ctx *c)
 }
 
 /* Payloads written by Kafka (see kafka_samples.h). */
-static void test_kafka_samples(ss_codec_ctx *c)
-{
+static void test_kafka_samples(ss_codec_ctx *c) {
     for (size_t i = 0; i < sizeof kafka_samples / sizeof kafka_samples[0]; i++) {
         const kafka_sample *k = &kafka_samples[i];
         const uint8_t *out = NULL;
@@ -905,22 +827,19 @@ static void test_kafka_samples(ss_codec_ctx *c)
     }
 }
 
-static long max_rss_kib(void)
-{
+static long max_rss_kib(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
 }
 
 /* 100 MiB of zeros per codec against a 1 MiB cap: TOO_LARGE, fast, small memory. */
-static void test_bombs(ss_codec_ctx *c)
-{
+static void test_bombs(ss_codec_ctx *c) {
     const size_t total = 100 * MiB;
     buf bombs[6];
-    const int codecs[6] = {SS_CODEC_GZIP, SS_CODEC_SNAPPY, SS_CODEC_SNAPPY, SS_CODEC_LZ4, SS_CODEC_ZSTD,
-                           SS_CODEC_ZSTD};
-    const char *names[6] = {"gzip", "snappy xerial (3200 blocks)", "snappy raw", "lz4", "zstd (content size)",
-                            "zstd (streamed)"};
+    const int codecs[6] = {SS_CODEC_GZIP, SS_CODEC_SNAPPY, SS_CODEC_SNAPPY, SS_CODEC_LZ4, SS_CODEC_ZSTD, SS_CODEC_ZSTD};
+    const char *names[6] = {"gzip", "snappy xerial (3200 blocks)", "snappy raw",
+                            "lz4",  "zstd (content size)",         "zstd (streamed)"};
     static const uint8_t zeros[32 * 1024];
 
     /* Built piece by piece: this process never holds 100 MiB. */
@@ -957,8 +876,7 @@ static void test_bombs(ss_codec_ctx *c)
         double t0 = now_ms();
         EXPECT_KIND(c, codecs[i], 2, bombs[i].p, bombs[i].n, MiB, SS_E_TOO_LARGE, "exceeds the limit of 1048576");
         double t1 = now_ms();
-        printf("bomb %-28s %8zu bytes -> 100 MiB, cap 1 MiB, %6.2f ms: %s\n", names[i], bombs[i].n, t1 - t0,
-               last_msg);
+        printf("bomb %-28s %8zu bytes -> 100 MiB, cap 1 MiB, %6.2f ms: %s\n", names[i], bombs[i].n, t1 - t0, last_msg);
         CHECK_MSG(t1 - t0 < 2000, "%s took %.0f ms", names[i], t1 - t0);
     }
     long rss_after = max_rss_kib();
@@ -976,21 +894,17 @@ static void test_bombs(ss_codec_ctx *c)
         CHECK_EQ_I(e, SS_E_OK);
         CHECK_EQ_U(out_len, total);
         size_t nonzero = 0;
-        for (size_t i = 0; e == SS_E_OK && i < out_len; i++)
-            nonzero += out[i] != 0;
+        for (size_t i = 0; e == SS_E_OK && i < out_len; i++) nonzero += out[i] != 0;
         CHECK_EQ_U(nonzero, 0);
         EXPECT_KIND(c, SS_CODEC_ZSTD, 2, bombs[5].p, bombs[5].n, total - 1, SS_E_TOO_LARGE, NULL);
     }
-    for (int i = 0; i < 6; i++)
-        free(bombs[i].p);
+    for (int i = 0; i < 6; i++) free(bombs[i].p);
 }
 
-int main(void)
-{
+int main(void) {
     ss_codec_ctx *c = ss_codec_ctx_new();
     CHECK(c != NULL);
-    if (c == NULL)
-        return check_exit("test_codec");
+    if (c == NULL) return check_exit("test_codec");
 
     test_bombs(c); /* first, while the process is small, to measure memory */
     ss_codec_ctx_free(c);

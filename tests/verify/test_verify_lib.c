@@ -10,14 +10,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                                          \
-    do {                                                                                                          \
-        if (!(cond)) {                                                                                            \
-            failures++;                                                                                           \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-            fprintf(stderr, __VA_ARGS__);                                                                         \
-            fputc('\n', stderr);                                                                                  \
-        }                                                                                                         \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            failures++;                                                                                                \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                       \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fputc('\n', stderr);                                                                                       \
+        }                                                                                                              \
     } while (0)
 
 typedef struct seen {
@@ -37,7 +37,7 @@ static void cb(void *ctx, const ss_vfinding *f) {
 
 static void test_table(void) {
     const char *name, *desc;
-    int sev;
+    enum ss_vseverity sev;
     size_t n = 0;
     for (size_t i = 0; ss_vcheck_at(i, &name, &sev, &desc); i++, n++) {
         CHECK(name && *name && desc && *desc, "check %zu has no name or description", i);
@@ -74,8 +74,7 @@ static void test_partition(const char *corpus) {
     CHECK(st.partitions == 1 && st.segments == 1, "partitions %llu segments %llu", (unsigned long long)st.partitions,
           (unsigned long long)st.segments);
     CHECK(st.batches == 5 && st.control_batches == 2 && st.abort_markers == 1, "batches %llu control %llu aborts %llu",
-          (unsigned long long)st.batches, (unsigned long long)st.control_batches,
-          (unsigned long long)st.abort_markers);
+          (unsigned long long)st.batches, (unsigned long long)st.control_batches, (unsigned long long)st.abort_markers);
     CHECK(st.txnindex_files == 1 && st.txnindex_entries == 1, "txnindex %llu/%llu",
           (unsigned long long)st.txnindex_files, (unsigned long long)st.txnindex_entries);
     CHECK(st.snapshots_compared == 1 && st.snapshot_entries == 1 && st.producers == 1, "snapshot %llu/%llu/%llu",

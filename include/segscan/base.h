@@ -1,0 +1,55 @@
+/* segscan - what every room of libsegscan shares: checksums, the offset in a
+ * Kafka file name and Java's absolute path, times and durations, the version.
+ */
+#ifndef SEGSCAN_BASE_H
+#define SEGSCAN_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "segscan/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- checksums ---------------------------------------------------------- */
+
+SS_API uint32_t ss_crc32c(uint32_t crc, const void *buf, size_t len);    /* best available */
+SS_API uint32_t ss_crc32c_sw(uint32_t crc, const void *buf, size_t len); /* portable tables */
+SS_API bool ss_crc32c_hw_available(void);
+SS_API uint32_t ss_crc32(uint32_t crc, const void *buf, size_t len); /* IEEE, zlib */
+
+/* ---- file names ------------------------------------------------------------ */
+
+/* The offset a Kafka file name starts with, as Java's
+ * Long.parseLong(name.split("\\.")(0)): the base name up to its first '.',
+ * an optional sign and decimal digits that fit an int64. Returns false when
+ * the name does not start with such a number (Kafka's tool would die). */
+SS_API bool ss_offset_from_filename(const char *path, int64_t *offset);
+
+/* Java's File.getAbsolutePath(): path itself when absolute, else the working
+ * directory, '/', path; repeated '/' collapsed and a trailing '/' dropped,
+ * "." and ".." kept (no symlink resolution). Returns a malloc'd string, or
+ * NULL when out of memory or the working directory is unknown. */
+SS_API char *ss_java_absolute_path(const char *path);
+
+/* ---- times ------------------------------------------------------------------ */
+
+/* Parse a time: epoch milliseconds (digits, optional '-') or ISO-8601
+ * (YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|+HH:MM|-HH:MM], 'T' or ' '; UTC when no zone).
+ * Returns true on success. */
+SS_API bool ss_parse_time(const char *s, int64_t *ms);
+/* Parse a duration: a number with unit ms, s, m, h or d (no unit: ms). */
+SS_API bool ss_parse_duration(const char *s, int64_t *ms);
+/* ISO-8601 UTC with milliseconds, e.g. "2023-11-14T22:13:20.000Z"; buf >= 32 bytes. */
+SS_API void ss_format_time(int64_t ms, char *buf, size_t bufsz);
+
+/* ---- version ------------------------------------------------------------ */
+SS_API const char *ss_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

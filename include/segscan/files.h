@@ -1,0 +1,273 @@
+/* segscan - the files beside a segment: offset index (.index), time index
+ * (.timeindex), transaction index (.txnindex), producer-state snapshot
+ * (.snapshot), and the text checkpoint files of a partition directory
+ * (leader-epoch-checkpoint, partition.metadata) and of a log directory
+ * (recovery-point-offset-checkpoint, replication-offset-checkpoint,
+ * log-start-offset-checkpoint, cleaner-offset-checkpoint).
+ *
+ * Semantics are those of Kafka's own readers (storage/.../internals/log/
+ * AbstractIndex, OffsetIndex, TimeIndex, TransactionIndex, AbortedTxn,
+ * ProducerStateManager.readSnapshot; server-common CheckpointFile) and of
+ * kafka-dump-log.sh (DumpLogSegments.scala). Where Kafka throws, these
+ * functions return an error kind and fill ss_error with Kafka's message.
+ *
+ * Every reader opens its file read-only and never creates, truncates or
+ * writes anything. File contents are untrusted: every slot read is checked
+ * against the file size.
+ */
+#ifndef SEGSCAN_FILES_H
+#define SEGSCAN_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/record.h"
+#include "segscan/segment.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- offset index and time index --------------------------------------------- */
+
+typedef enum ss_index_kind {
+    SS_INDEX_OFFSET = 1, /* .index: relativeOffset int32, position int32 (8 bytes) */
+    SS_INDEX_TIME = 2,   /* .timeindex: timestamp int64, relativeOffset int32 (12 bytes) */
+} ss_index_kind;
+
+typedef struct ss_offset_entry {
+    int64_t offset;   /* absolute: base offset + relative offset (Java long + int) */
+    int32_t position; /* byte position in the .log (Java int; negative only if damaged) */
+} ss_offset_entry;
+
+typedef struct ss_time_entry {
+    int64_t timestamp;
+    int64_t offset; /* absolute */
+} ss_time_entry;
+
+typedef struct ss_index {
+    ss_index_kind kind;
+    int64_t base_offset;
+    uint64_t file_size;
+    uint32_t entry_size; /* 8 or 12 */
+    /* Kafka's entries() for an existing file opened read-only:
+     * roundDownToExactMultiple(length, entrySize) / entrySize. */
+    uint64_t entries;
+    /* kafka-dump-log.sh's view: it stops at the first slot after slot 0 whose
+     * offset equals the base offset (the zero-filled tail of a preallocated
+     * index). listed = slots before that one; stopped_at_slot = that slot, or -1. */
+    uint64_t listed;
+    int64_t stopped_at_slot;
+    bool zero_tail;      /* stopped, and every byte from the stop slot to the end is zero */
+    const uint8_t *data; /* file_size bytes */
+    ss_segment *seg;     /* the mapping, or NULL for ss_index_from_memory */
+} ss_index;
+
+/* Open (read-only mapping) an index file. base_offset is the segment's base
+ * offset (usually ss_offset_from_filename). Fails with SS_E_IO for a missing
+ * file, a directory, or a file too large for Kafka to map (> INT32_MAX bytes). */
+SS_API ss_errkind ss_index_open(const char *path, ss_index_kind kind, int64_t base_offset, ss_index **out,
+                                ss_error *err);
+/* The same over bytes in memory (not copied: they must outlive the index). */
+SS_API ss_errkind ss_index_from_memory(const uint8_t *data, size_t len, ss_index_kind kind, int64_t base_offset,
+                                       ss_index **out, ss_error *err);
+SS_API void ss_index_close(ss_index *ix);
+
+/* Slot n (n < entries; a slot past the end reads as zeros, never past the file). */
+SS_API ss_offset_entry ss_index_offset_entry(const ss_index *ix, uint64_t n);
+SS_API ss_time_entry ss_index_time_entry(const ss_index *ix, uint64_t n);
+
+/* OffsetIndex.lastOffset: the offset of slot entries-1, or the base offset when empty. */
+SS_API int64_t ss_index_last_offset(const ss_index *ix);
+/* TimeIndex.lastEntry: slot entries-1, or (-1, base offset) when empty. */
+SS_API ss_time_entry ss_index_last_time_entry(const ss_index *ix);
+
+/* OffsetIndex.lookup(target): the entry of the largest offset <= target, found
+ * with AbstractIndex's warm-section binary search over all entries() slots (so
+ * a zero-filled tail answers as it does in Kafka); (base offset, 0) when no slot
+ * qualifies. ix may be NULL (a missing index): then (base_offset, 0). */
+SS_API ss_offset_entry ss_index_lookup(const ss_index *ix, int64_t base_offset, int64_t target);
+
+/* Kafka's sanityCheck() of an OffsetIndex or TimeIndex. display_path is the
+ * path Kafka would print (its getAbsolutePath()). SS_E_OK when it passes, else
+ * SS_E_BAD_INDEX with Kafka's CorruptIndexException message in err->msg and,
+ * untruncated (err->msg has a fixed size and Kafka's message holds a path), in
+ * full_msg when it is not NULL. */
+SS_API ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, ss_error *err, char *full_msg,
+                                        size_t full_size);
+
+/* ---- checking index entries against the .log (as kafka-dump-log.sh does) ------------------------ */
+
+typedef enum ss_icheck_status {
+    SS_ICHECK_MATCH = 0, /* the batch found has lastOffset == the entry's offset */
+    SS_ICHECK_MISMATCH,  /* a batch was found, its lastOffset differs (log_last_offset) */
+    SS_ICHECK_NOT_FOUND, /* time index: no batch at or after the position has lastOffset >= offset */
+    SS_ICHECK_NO_BATCH,  /* offset index: no complete batch at the position (Kafka dies) */
+    SS_ICHECK_ERROR,     /* the log could not be read there (Kafka dies); err says why */
+} ss_icheck_status;
+
+typedef struct ss_icheck {
+    ss_icheck_status status;
+    int64_t log_last_offset;   /* lastOffset of the batch found, -1 if none */
+    uint64_t batch_position;   /* where that batch starts */
+    int64_t log_max_timestamp; /* time index, status MATCH: max record timestamp of the batch (-1 none) */
+    int64_t lookup_position;   /* time index: the position the offset index gave */
+    ss_error err;              /* status NO_BATCH / ERROR */
+} ss_icheck;
+
+typedef struct ss_index_checker ss_index_checker;
+
+/* log: the segment's .log; offsets: its .index (for time index checks; may be
+ * NULL when missing: lookups then give position 0, as Kafka's empty index);
+ * dec: a decoder for reading record timestamps (needed for time index checks). */
+SS_API ss_index_checker *ss_index_checker_new(const ss_segment *log, const ss_index *offsets, ss_decoder *dec);
+SS_API void ss_index_checker_free(ss_index_checker *c);
+
+/* DumpLogSegments.dumpIndex: the first batch of log.slice(position, max_message_size). */
+SS_API ss_icheck_status ss_index_check_offset(ss_index_checker *c, ss_offset_entry e, uint64_t max_message_size,
+                                              ss_icheck *out);
+/* DumpLogSegments.dumpTimeIndex: position = offsets.lookup(e.offset); the first
+ * batch from there with lastOffset >= e.offset; when it ends exactly at
+ * e.offset, the largest record timestamp in it. */
+SS_API ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_icheck *out);
+
+/* ---- transaction index (.txnindex) ----------------------------------------------- */
+
+enum { SS_ABORTED_TXN_SIZE = 34 };
+
+typedef struct ss_aborted_txn {
+    int8_t version;        /* AbortedTxn.version(): Kafka reads the FIRST BYTE only */
+    int16_t version_field; /* the int16 as written */
+    int64_t producer_id;
+    int64_t first_offset;
+    int64_t last_offset;
+    int64_t last_stable_offset;
+} ss_aborted_txn;
+
+typedef struct ss_txnindex {
+    int64_t start_offset;
+    uint64_t file_size;
+    uint64_t entries;    /* whole 34-byte entries */
+    uint64_t tail_bytes; /* bytes after them (Kafka ignores them) */
+    const uint8_t *data;
+    ss_segment *seg;
+} ss_txnindex;
+
+SS_API ss_errkind ss_txnindex_open(const char *path, int64_t start_offset, ss_txnindex **out, ss_error *err);
+SS_API ss_errkind ss_txnindex_from_memory(const uint8_t *data, size_t len, int64_t start_offset, ss_txnindex **out,
+                                          ss_error *err);
+SS_API void ss_txnindex_close(ss_txnindex *t);
+/* Entry n (< entries). Fails with SS_E_BAD_INDEX when its version is above 0,
+ * with Kafka's KafkaException message (display_path as Kafka prints it); the
+ * untruncated message also goes to full_msg when not NULL. */
+SS_API ss_errkind ss_txnindex_entry(const ss_txnindex *t, uint64_t n, const char *display_path, ss_aborted_txn *out,
+                                    ss_error *err, char *full_msg, size_t full_size);
+/* TransactionIndex.sanityCheck(): every entry's version is known and its
+ * lastOffset >= the start offset; messages as ss_txnindex_entry. */
+SS_API ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err,
+                                           char *full_msg, size_t full_size);
+/* AbortedTxn.toString(): "AbortedTxn(version=0, producerId=..., ...)". Returns snprintf's result. */
+SS_API int ss_aborted_txn_format(const ss_aborted_txn *a, char *buf, size_t size);
+
+/* ---- producer-state snapshot (.snapshot) --------------------------------------------- */
+
+enum { SS_SNAPSHOT_VERSION = 1, SS_SNAPSHOT_ENTRY_SIZE = 46 };
+
+typedef struct ss_producer_entry {
+    int64_t producer_id;
+    int16_t producer_epoch;
+    int32_t last_sequence;
+    int64_t last_offset;
+    int32_t offset_delta;
+    int64_t timestamp;
+    int32_t coordinator_epoch;
+    int64_t current_txn_first_offset; /* as stored; -1: none */
+    /* Kafka's reading of the entry */
+    bool has_txn;           /* current_txn_first_offset >= 0 (OptionalLong present) */
+    bool has_batch;         /* last_offset >= 0: the entry carries batch metadata */
+    int32_t first_sequence; /* BatchMetadata.firstSeq(): decrementSequence(lastSeq, offsetDelta) */
+} ss_producer_entry;
+
+typedef struct ss_snapshot {
+    uint64_t file_size;
+    int16_t version;
+    uint32_t crc;            /* stored */
+    uint32_t crc_computed;   /* CRC-32C of bytes 6..end */
+    int32_t count;           /* declared number of entries */
+    uint64_t trailing_bytes; /* bytes after the entries (covered by the CRC, otherwise ignored) */
+    size_t n;
+    ss_producer_entry *entries;
+} ss_snapshot;
+
+/* ProducerStateManager.readSnapshot: the schema is read first (version, crc,
+ * entries), then the version must be 1, then the CRC must match; each failure
+ * is SS_E_BAD_SNAPSHOT with Kafka's CorruptSnapshotException message. On
+ * failure, the fields read so far stay in out (entries only on success).
+ * Free with ss_snapshot_free in every case. */
+SS_API ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, ss_error *err);
+SS_API ss_errkind ss_snapshot_read(const char *path, ss_snapshot *out, ss_error *err);
+SS_API void ss_snapshot_free(ss_snapshot *s);
+
+/* ---- checkpoint text files -------------------------------------------------------- */
+
+typedef enum ss_checkpoint_kind {
+    /* recovery-point-offset-checkpoint, replication-offset-checkpoint,
+     * log-start-offset-checkpoint, cleaner-offset-checkpoint:
+     * "0\n<count>\n" then "<topic> <partition> <offset>" lines */
+    SS_CKPT_OFFSETS = 1,
+    /* leader-epoch-checkpoint: "0\n<count>\n" then "<epoch> <startOffset>" lines */
+    SS_CKPT_LEADER_EPOCH = 2,
+} ss_checkpoint_kind;
+
+typedef struct ss_ckpt_offset {
+    const char *topic; /* NUL-terminated, points into the checkpoint's storage */
+    int32_t partition;
+    int64_t offset;
+} ss_ckpt_offset;
+
+typedef struct ss_epoch_entry {
+    int32_t epoch;
+    int64_t start_offset;
+} ss_epoch_entry;
+
+typedef struct ss_checkpoint {
+    ss_checkpoint_kind kind;
+    bool empty; /* no version line (or no count line): Kafka reads an empty list */
+    int32_t version;
+    int32_t expected; /* the count line */
+    size_t n;
+    ss_ckpt_offset *offsets; /* SS_CKPT_OFFSETS */
+    ss_epoch_entry *epochs;  /* SS_CKPT_LEADER_EPOCH */
+    char *strings;           /* topic names */
+} ss_checkpoint;
+
+/* The kind of a checkpoint file from its base name; false for other names. */
+SS_API bool ss_checkpoint_kind_for_name(const char *path, ss_checkpoint_kind *kind);
+
+/* CheckpointFile.CheckpointReadBuffer.read(): lines split as BufferedReader
+ * does (\n, \r or \r\n), numbers as Integer.parseInt / Long.parseLong, fields
+ * split on runs of whitespace. display_path is used in messages (Kafka prints
+ * the absolute path). SS_E_BAD_CHECKPOINT with Kafka's message on failure. */
+SS_API ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind kind, const char *display_path,
+                                      ss_checkpoint *out, ss_error *err);
+SS_API ss_errkind ss_checkpoint_read(const char *path, ss_checkpoint_kind kind, ss_checkpoint *out, ss_error *err);
+SS_API void ss_checkpoint_free(ss_checkpoint *c);
+
+/* partition.metadata: "version: 0\ntopic_id: <base64url UUID>". */
+typedef struct ss_partition_metadata {
+    int32_t version;
+    uint8_t topic_id[16];
+    char topic_id_str[25]; /* as written: 22 characters of URL-safe base64 (24 with padding) */
+} ss_partition_metadata;
+
+SS_API ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char *display_path,
+                                              ss_partition_metadata *out, ss_error *err);
+SS_API ss_errkind ss_partition_metadata_read(const char *path, ss_partition_metadata *out, ss_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

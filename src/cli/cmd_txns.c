@@ -1,0 +1,82 @@
+/* segscan txns PATH... - transactions, last stable offset, read_committed view (view_txns.c
+ * renders a transaction). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "out.h"
+#include "scan.h"
+
+static void txns_json_partition(struct scan_cli *c, uint32_t p) { scan_json_partition(c, p); }
+
+static void txns_print(struct scan_cli *c) {
+    ss_out *o = c->out;
+    size_t np = ss_an_partition_count(c->an), nt = ss_an_txn_count(c->an);
+    if (c->json) {
+        for (uint32_t p = 0; p < np; p++) {
+            txns_json_partition(c, p);
+            for (size_t i = 0; i < nt; i++) {
+                const ss_an_txn *t = ss_an_txn_at(c->an, i);
+                if (t->partition == p) txns_json_txn(c, t);
+            }
+        }
+        return;
+    }
+    char tm[64];
+    for (uint32_t p = 0; p < np; p++) {
+        const ss_an_partition *P = ss_an_partition_at(c->an, p);
+        out_printf(o, "%s%s%s: LSO %" PRId64 "%s, read_committed sees %" PRIu64 " of %" PRIu64 " %s; ",
+                   scan_sgr(c, SGR_BOLD), P->input->name, scan_sgr(c, SGR_RST), P->lso,
+                   P->lso_bounded_by_hw ? " (the high watermark)" : "", P->read_committed_records, P->records,
+                   plural(P->records, "record", "records"));
+        txns_text_counts(c, p);
+        out_printf(o, ", %" PRIu64 " open", P->txn_open);
+        if (P->txn_hanging)
+            out_printf(o, ", %s%" PRIu64 " hanging%s", scan_sgr(c, SGR_RED), P->txn_hanging, scan_sgr(c, SGR_RST));
+        out_ch(o, '\n');
+        for (size_t i = 0; i < nt; i++) {
+            const ss_an_txn *t = ss_an_txn_at(c->an, i);
+            if (t->partition != p) continue;
+            out_printf(o, "  pid %" PRId64 " epoch %d  ", t->producer_id, t->producer_epoch);
+            if (t->empty) out_str(o, "no data (empty transaction)");
+            else if (t->below_log_start) out_str(o, "its data is below the log start offset (not read)");
+            else
+                out_printf(o, "offsets %" PRId64 "..%" PRId64 ", %" PRIu64 " %s in %" PRIu64 " %s", t->first_offset,
+                           t->last_offset, t->records, plural(t->records, "record", "records"), t->batches,
+                           plural(t->batches, "batch", "batches"));
+            if (t->result == SS_TXN_OPEN) {
+                scan_time(tm, sizeof tm, t->first_timestamp);
+                out_printf(o, "  %sOPEN%s since %s", scan_sgr(c, SGR_YEL), scan_sgr(c, SGR_RST), tm);
+                if (t->hanging) {
+                    /* the abort command as it is to be typed, as far as the files tell */
+                    char part[16] = "...";
+                    if (P->input->partition >= 0) snprintf(part, sizeof part, "%" PRId32, P->input->partition);
+                    out_printf(o,
+                               " %sHANGING%s (older than --txn-timeout; read_committed consumers are stuck at the "
+                               "LSO until it is aborted: kafka-transactions.sh --bootstrap-server ... abort "
+                               "--topic %s --partition %s --start-offset %" PRId64 ")",
+                               scan_sgr(c, SGR_RED), scan_sgr(c, SGR_RST), P->input->topic, part, t->first_offset);
+                }
+            } else {
+                out_printf(o, "  %s at offset %" PRId64 " (coordinator epoch %" PRId32, ss_txn_result_name(t->result),
+                           t->marker_offset, t->coordinator_epoch);
+                if (t->marker_epoch != t->producer_epoch)
+                    out_printf(o, ", marker epoch %d: transaction protocol v2 bumps the epoch at the end",
+                               t->marker_epoch);
+                out_ch(o, ')');
+            }
+            out_ch(o, '\n');
+        }
+    }
+}
+
+static const struct scan_command txns_command = {
+    .name = "txns",
+    .usage_args = "",
+    .description = "The transactions per producer and partition, the last stable offset and read_committed counts.",
+    .explain = false,
+    .txn_ids = false,
+    .print = txns_print,
+};
+
+int cmd_txns(int argc, char **argv) { return scan_run(&txns_command, argc, argv); }

@@ -1,0 +1,68 @@
+/* segscan CLI - the dump command's parts: cmd_dump.c (segments), dump_index.c
+ * (the files beside them), dump_internal.c (the internal topics' decoders). */
+#ifndef SS_CLI_DUMP_H
+#define SS_CLI_DUMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "out.h"
+#include "segscan/decode.h"
+#include "segscan/segscan.h"
+
+/* kafka-dump-log.sh's decoders; when several are given, the first of this
+ * order is used, as DumpLogSegmentsOptions.messageParser chooses. */
+enum dump_decoder {
+    DUMP_DEC_NONE = 0,
+    DUMP_DEC_OFFSETS,             /* --offsets-decoder */
+    DUMP_DEC_TXN_LOG,             /* --transaction-log-decoder */
+    DUMP_DEC_CLUSTER_METADATA,    /* --cluster-metadata-decoder */
+    DUMP_DEC_REMOTE_LOG_METADATA, /* --remote-log-metadata-decoder */
+    DUMP_DEC_SHARE_GROUP_STATE,   /* --share-group-state-decoder */
+};
+
+struct dump_opts {
+    bool deep;      /* --deep-iteration (implied by --print-data-log) */
+    bool data;      /* --print-data-log */
+    bool skip_meta; /* --skip-record-metadata */
+    bool json;
+    bool verify_index_only, index_sanity_check;
+    int decoder;        /* enum dump_decoder: the one decoder of the run (Kafka's precedence) */
+    uint64_t max_bytes; /* UINT64_MAX: whole file */
+    uint64_t max_message_size;
+    enum bytes_mode bytes;
+    uint64_t max_batch_bytes;
+};
+
+/* What the dumps of segments and of index files share (dump_common.c). */
+const char *dump_base_name(const char *path);                       /* after the last '/' */
+void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
+/* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
+typedef struct offset_pairs {
+    int64_t (*v)[2];
+    size_t n, cap;
+} offset_pairs;
+void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
+
+/* Index, time index, transaction index and producer snapshot files
+ * (dump_index.c). Returns an exit code. */
+int dump_index_file(const char *path, const struct dump_opts *o, ss_out *out);
+bool is_index_file(const char *path);
+
+/* The decoders (dump_internal.c): the key and payload of a record of an
+ * internal topic (__consumer_offsets, __transaction_state, __cluster_metadata,
+ * __remote_log_metadata, __share_group_state). Text: what kafka-dump-log.sh
+ * prints after the record's metadata (prefix, then "key: ..." and " payload:
+ * ..."); JSON: a ,"decoded":{...} member of the record object. */
+void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file, const ss_record *r,
+                        const char *prefix);
+void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record *r);
+/* A KRaft control record (snapshot header and footer, KRaft version, voters):
+ * text " SnapshotHeader {...}" as DumpLogSegments prints it, or (json) a
+ * ,"kraftControl":{...} member. False when the record is not one of those or
+ * cannot be read. */
+bool dump_kraft_control(ss_out *o, const ss_record *r, bool json);
+/* A decoded message's node as Kafka's JSON converters + Jackson write it. */
+void dump_jnode(ss_out *o, const ss_jnode *nodes, uint32_t x);
+
+#endif

@@ -1,0 +1,32 @@
+/* segscan dump - what the dumps of segments (cmd_dump.c) and of the files
+ * beside them (dump_index.c) share. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "out.h"
+
+const char *dump_base_name(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void dump_json_head(ss_out *o, const char *type, const char *file) {
+    out_lit(o, "{\"type\":\"");
+    out_str(o, type);
+    out_lit(o, "\",\"file\":");
+    out_json_cstr(o, file);
+}
+
+void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b) {
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 64;
+        void *nv = realloc(p->v, nc * sizeof *p->v);
+        if (!nv) return;
+        p->v = nv;
+        p->cap = nc;
+    }
+    p->v[p->n][0] = a;
+    p->v[p->n][1] = b;
+    p->n++;
+}

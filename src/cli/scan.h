@@ -1,0 +1,95 @@
+/* segscan CLI - the analysis commands: scan (the default), dups, producers,
+ * txns and explain. scan_run.c parses the options and runs the library's
+ * analysis; each cmd_<name>.c prints its view, from the shared renderers
+ * (views.c, view_*.c) and report.c (--report). The library computes, these
+ * files only print. */
+#ifndef SS_CLI_SCAN_H
+#define SS_CLI_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "out.h"
+#include "segscan/segscan.h"
+
+enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4 };
+
+struct scan_cli {
+    bool json, verbose, quiet, color;
+    enum bytes_mode bytes;
+    const char *report; /* --report FILE, or NULL */
+    uint64_t top;       /* groups shown in the summary */
+    bool top_set;
+    unsigned fail_on; /* FAIL_* */
+    ss_an_opts ao;
+    const ss_inputs *in;
+    ss_analysis *an;
+    ss_out *out;
+    /* producer id -> transactional.id, when a __transaction_state partition is among the inputs */
+    const ss_txn_ids *txn_ids;
+};
+
+/* An analysis command (cmd_<name>.c): its name, its --help, and what it prints
+ * once the analysis has run. */
+struct scan_command {
+    const char *name;
+    const char *usage_args;  /* after the name in the usage line */
+    const char *description; /* the paragraph of --help */
+    bool explain;            /* takes --value, --value-hex, --value-contains, --key, --offset */
+    bool txn_ids;            /* names the transactional.id of producer ids (from __transaction_state) */
+    void (*print)(struct scan_cli *c);
+};
+/* Parse the options, run the analysis, print the damage met, then cmd->print,
+ * then the --report file; returns the exit code (scan_run.c). */
+int scan_run(const struct scan_command *cmd, int argc, char **argv);
+
+/* The transactional.id of a producer id, or NULL. */
+const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
+
+
+/* Colours (SGR escape sequences), for scan_sgr. */
+#define SGR_BOLD "\033[1m"
+#define SGR_DIM "\033[2m"
+#define SGR_RED "\033[31m"
+#define SGR_GRN "\033[32m"
+#define SGR_YEL "\033[33m"
+#define SGR_RST "\033[0m"
+/* colour: the escape sequence when colour is on, else "" */
+const char *scan_sgr(const struct scan_cli *c, const char *code);
+/* "2023-11-14T22:13:20.000Z (1700000000000)", or "-" for a negative time */
+void scan_time(char *buf, size_t n, int64_t ms);
+const char *scan_part_name(const struct scan_cli *c, uint32_t part);
+/* A short, quoted, escaped preview of bytes for a terminal. */
+void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
+/* JSON: ,"name":<bytes> and ,"nameLossy":true when the utf8 rendering replaced bytes */
+void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len);
+
+/* A growing string for building sentences: zero-initialise, sb_printf to it, free(p).
+ * Memory running out leaves it shorter. */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
+void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);
+void producers_json_session(struct scan_cli *c, const ss_an_session *s);
+/* A session's lines, each starting with indent; every session of a partition under "  sessions". */
+void producers_text_session(struct scan_cli *c, const ss_an_session *s, const char *indent);
+void producers_text_partition(struct scan_cli *c, uint32_t part);
+void txns_json_txn(struct scan_cli *c, const ss_an_txn *t);
+/* "N committed (E empty), M aborted (F empty)" of partition part: each empty transaction
+ * (a marker without data) beside the result it ended with; "(0 empty)" left out. */
+void txns_text_counts(struct scan_cli *c, uint32_t part);
+void scan_json_partition(struct scan_cli *c, uint32_t part);
+/* Plain-language sentences for the causes in group gi, one per line, each
+ * starting with `indent` (explain, dups -v). */
+void explain_group_text(struct scan_cli *c, size_t gi, const char *indent);
+/* The sentence for one copy (JSON "explanation"); NULL for the original. */
+void explain_copy_sentence(struct scan_cli *c, size_t gi, const ss_an_copy *copy, char *buf, size_t n);
+/* Writes the key=value report; returns false (after a message) when FILE cannot be written. */
+bool report_write(const struct scan_cli *c, const char *path);
+
+#endif

@@ -1,0 +1,472 @@
+/* segscan - the front end of the analysis commands (scan, dups, producers,
+ * txns, explain): one option parser, one run of the library's analysis, the
+ * damage met, the --report file, the exit code. What each command prints is
+ * its own (struct scan_command in scan.h: cmd_<name>.c). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "out.h"
+#include "progress.h"
+#include "scan.h"
+
+static const char scan_usage_common[] =
+    "  --json                   JSON Lines, one object per partition/group/session/transaction,\n"
+    "                           each with a \"type\"\n"
+    "  --report FILE            also write the key=value report to FILE ('-': standard output)\n"
+    "  --by value|key|key+value what identifies a copy (default value)\n"
+    "  --bytes utf8|hex|base64  how --json writes keys and values (default utf8)\n"
+    "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
+    "  --across-topics          group copies across topics too\n"
+    "  --include-internal       include internal topics (__*) found in a log directory\n"
+    "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
+    "  --since TIME, --until TIME   records in this time window only (ISO-8601 or epoch ms)\n"
+    "  --from-offset N, --to-offset N   records in this offset window only\n"
+    "  --producer-id N          batches of this producer only\n"
+    "  --no-seek                read whole segments even with a window (by default the\n"
+    "                           .index/.timeindex files let segscan skip to the window)\n"
+    "  --txn-timeout DURATION   open transactions older than this hang (default 15m)\n"
+    "  --now TIME               'now' for --txn-timeout (default: the partition's largest maxTimestamp)\n"
+    "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
+    "                           (default all)\n"
+    "  --fail-on dups,gaps,open-txn  exit 1 when these are found\n"
+    "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
+    "  --local-time             text times in the local time of TZ with its UTC offset\n"
+    "                           (default UTC, ...Z); JSON keeps epoch milliseconds\n"
+    "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864)\n"
+    "  --threads N              reading threads, 1..256 (default: one per online CPU); results\n"
+    "                           are the same for every N\n"
+    "  --max-memory SIZE        memory for the fingerprint tables (K, M, G, T suffixes; default half\n"
+    "                           of the RAM; 0: no limit); past it they spill to temporary files\n"
+    "                           in $TMPDIR, with the same results\n"
+    "  --progress auto|always|never  a progress line on stderr (auto: when stderr is a\n"
+    "                           terminal, not in CI, and the run takes over a second)\n"
+    "  -v, --verbose            more detail;  -q, --quiet: no notes on stderr\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "A PATH is a segment file, a partition directory or a log directory; '-' reads a segment\n"
+    "from standard input.\n"
+    "exit codes: 0 done, 1 --fail-on matched, 2 usage or unreadable input, 3 damaged input met\n";
+
+static void usage(FILE *f, const struct scan_command *cmd) {
+    fprintf(f, "usage: segscan %s%s [options] PATH...\n\n%s\n\n", cmd->name, cmd->usage_args, cmd->description);
+    fputs(scan_usage_common, f);
+}
+
+enum {
+    O_JSON = 300,
+    O_REPORT,
+    O_BY,
+    O_BYTES,
+    O_MINBYTES,
+    O_ACROSS,
+    O_INTERNAL,
+    O_TEMP,
+    O_SINCE,
+    O_UNTIL,
+    O_FROM,
+    O_TO,
+    O_PID,
+    O_TXNTIMEOUT,
+    O_NOW,
+    O_TOP,
+    O_FAILON,
+    O_COLOR,
+    O_MAXBATCH,
+    O_VALUE,
+    O_VALUEHEX,
+    O_VALUECONTAINS,
+    O_KEY,
+    O_OFFSET,
+    O_NOSEEK,
+    O_THREADS,
+    O_MAXMEM,
+    O_PROGRESS,
+    O_LOCALTIME,
+};
+
+static const struct option scan_longopts[] = {
+    {"json", no_argument, NULL, O_JSON},
+    {"report", required_argument, NULL, O_REPORT},
+    {"by", required_argument, NULL, O_BY},
+    {"bytes", required_argument, NULL, O_BYTES},
+    {"min-bytes", required_argument, NULL, O_MINBYTES},
+    {"across-topics", no_argument, NULL, O_ACROSS},
+    {"include-internal", no_argument, NULL, O_INTERNAL},
+    {"include-temp", no_argument, NULL, O_TEMP},
+    {"since", required_argument, NULL, O_SINCE},
+    {"until", required_argument, NULL, O_UNTIL},
+    {"from-offset", required_argument, NULL, O_FROM},
+    {"to-offset", required_argument, NULL, O_TO},
+    {"producer-id", required_argument, NULL, O_PID},
+    {"txn-timeout", required_argument, NULL, O_TXNTIMEOUT},
+    {"now", required_argument, NULL, O_NOW},
+    {"top", required_argument, NULL, O_TOP},
+    {"fail-on", required_argument, NULL, O_FAILON},
+    {"color", required_argument, NULL, O_COLOR},
+    {"colour", required_argument, NULL, O_COLOR},
+    {"local-time", no_argument, NULL, O_LOCALTIME},
+    {"max-batch-bytes", required_argument, NULL, O_MAXBATCH},
+    {"value", required_argument, NULL, O_VALUE},
+    {"value-hex", required_argument, NULL, O_VALUEHEX},
+    {"value-contains", required_argument, NULL, O_VALUECONTAINS},
+    {"key", required_argument, NULL, O_KEY},
+    {"offset", required_argument, NULL, O_OFFSET},
+    {"no-seek", no_argument, NULL, O_NOSEEK},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"max-memory", required_argument, NULL, O_MAXMEM},
+    {"progress", required_argument, NULL, O_PROGRESS},
+    {"verbose", no_argument, NULL, 'v'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* ---- damage, as JSON objects ----------------------------------------------------------- */
+
+static void json_damage(struct scan_cli *c) {
+    ss_out *o = c->out;
+    for (size_t i = 0; i < ss_an_damage_count(c->an); i++) {
+        const ss_an_damage *d = ss_an_damage_at(c->an, i);
+        const ss_input_partition *ip = ss_an_partition_at(c->an, d->partition)->input;
+        const char *file = ip->segments[d->segment].path;
+        out_str(o, ss_errkind_is_damage(d->err.kind) ? "{\"type\":\"error\",\"partition\":"
+                                                     : "{\"type\":\"notice\",\"partition\":");
+        out_json_cstr(o, ip->name);
+        out_json_key(o, "file");
+        out_json_cstr(o, file ? file : "-");
+        out_kv_u64(o, "position", d->err.position);
+        out_kv_opt(o, "baseOffset", d->err.base_offset);
+        out_kv_u64(o, "length", d->err.length);
+        out_json_key(o, "kind");
+        out_json_cstr(o, ss_errkind_name(d->err.kind));
+        out_json_key(o, "reason");
+        out_json_cstr(o, d->err.msg);
+        out_str(o, "}\n");
+    }
+}
+
+/* ---- running ---------------------------------------------------------------------------- */
+
+static int hexval(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+
+static bool parse_fail_on(const char *s, unsigned *f) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (!strcmp(tok, "dups")) *f |= FAIL_DUPS;
+        else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
+        else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
+        else return false;
+    }
+    return true;
+}
+
+int scan_run(const struct scan_command *cmd, int argc, char **argv) {
+    struct scan_cli c;
+    memset(&c, 0, sizeof c);
+    c.bytes = BYTES_UTF8;
+    c.top = 10;
+    ss_an_opts_default(&c.ao);
+    int color = -1; /* auto */
+    bool include_temp = false;
+    bool max_memory_set = false;
+    struct progress prog;
+    memset(&prog, 0, sizeof prog);
+    prog.mode = PROGRESS_AUTO;
+    uint8_t *match_buf = NULL;
+    int nmatch = 0;
+    int opt;
+    optind = 1;
+#define BAD(...)                                                                                                       \
+    do {                                                                                                               \
+        warnx_(__VA_ARGS__);                                                                                           \
+        free(match_buf);                                                                                               \
+        return EXIT_TROUBLE;                                                                                           \
+    } while (0)
+    while ((opt = getopt_long(argc, argv, "vqh", scan_longopts, NULL)) != -1) {
+        switch (opt) {
+        case O_JSON: c.json = true; break;
+        case O_REPORT: c.report = optarg; break;
+        case O_BY:
+            if (!strcmp(optarg, "value")) c.ao.by = SS_BY_VALUE;
+            else if (!strcmp(optarg, "key")) c.ao.by = SS_BY_KEY;
+            else if (!strcmp(optarg, "key+value")) c.ao.by = SS_BY_KEY_VALUE;
+            else BAD("%s: --by takes value, key or key+value", cmd->name);
+            break;
+        case O_BYTES:
+            if (parse_bytes_mode(optarg, &c.bytes) != 0) BAD("%s: --bytes takes utf8, hex or base64", cmd->name);
+            break;
+        case O_MINBYTES:
+            if (!parse_u64(optarg, &c.ao.min_bytes)) BAD("%s: --min-bytes needs a number", cmd->name);
+            break;
+        case O_ACROSS: c.ao.across_topics = true; break;
+        case O_INTERNAL: c.ao.include_internal = true; break;
+        case O_TEMP: include_temp = true; break;
+        case O_SINCE:
+            if (!ss_parse_time(optarg, &c.ao.since_ms)) BAD("%s: --since: not a time: %s", cmd->name, optarg);
+            break;
+        case O_UNTIL:
+            if (!ss_parse_time(optarg, &c.ao.until_ms)) BAD("%s: --until: not a time: %s", cmd->name, optarg);
+            break;
+        case O_NOW:
+            if (!ss_parse_time(optarg, &c.ao.now_ms)) BAD("%s: --now: not a time: %s", cmd->name, optarg);
+            c.ao.has_now = true;
+            break;
+        case O_FROM:
+            if (!parse_i64(optarg, &c.ao.from_offset)) BAD("%s: --from-offset needs a number", cmd->name);
+            break;
+        case O_TO:
+            if (!parse_i64(optarg, &c.ao.to_offset)) BAD("%s: --to-offset needs a number", cmd->name);
+            break;
+        case O_PID:
+            if (!parse_i64(optarg, &c.ao.producer_id)) BAD("%s: --producer-id needs a number", cmd->name);
+            c.ao.filter_pid = true;
+            break;
+        case O_TXNTIMEOUT:
+            if (!ss_parse_duration(optarg, &c.ao.txn_timeout_ms))
+                BAD("%s: --txn-timeout: not a duration (e.g. 15m, 900s, 900000): %s", cmd->name, optarg);
+            break;
+        case O_TOP:
+            if (!parse_u64(optarg, &c.top)) BAD("%s: --top needs a number", cmd->name);
+            c.top_set = true;
+            break;
+        case O_FAILON:
+            if (!parse_fail_on(optarg, &c.fail_on))
+                BAD("%s: --fail-on takes dups, gaps, open-txn (comma separated)", cmd->name);
+            break;
+        case O_COLOR:
+            if (!strcmp(optarg, "auto")) color = -1;
+            else if (!strcmp(optarg, "always")) color = 1;
+            else if (!strcmp(optarg, "never")) color = 0;
+            else BAD("%s: --color takes auto, always or never", cmd->name);
+            break;
+        case O_LOCALTIME: cli_local_time = true; break;
+        case O_MAXBATCH: {
+            uint64_t v;
+            if (!parse_u64(optarg, &v) || v == 0) BAD("%s: --max-batch-bytes needs a positive number", cmd->name);
+            c.ao.max_batch_bytes = (size_t)v;
+            break;
+        }
+        case O_VALUE:
+        case O_VALUECONTAINS:
+        case O_KEY:
+            if (!cmd->explain)
+                BAD("%s: --%s belongs to 'segscan explain'", cmd->name,
+                    opt == O_VALUE ? "value"
+                    : opt == O_KEY ? "key"
+                                   : "value-contains");
+            nmatch++;
+            c.ao.match = opt == O_VALUE ? SS_MATCH_VALUE : opt == O_KEY ? SS_MATCH_KEY : SS_MATCH_VALUE_CONTAINS;
+            c.ao.match_bytes = (const uint8_t *)optarg;
+            c.ao.match_len = strlen(optarg);
+            break;
+        case O_VALUEHEX: {
+            if (!cmd->explain) BAD("%s: --value-hex belongs to 'segscan explain'", cmd->name);
+            size_t n = strlen(optarg);
+            if (n % 2) BAD("explain: --value-hex needs an even number of hex digits");
+            free(match_buf);
+            match_buf = malloc(n / 2 + 1);
+            if (!match_buf) BAD("out of memory");
+            for (size_t k = 0; k < n / 2; k++) {
+                int hi = hexval(optarg[2 * k]), lo = hexval(optarg[2 * k + 1]);
+                if (hi < 0 || lo < 0) BAD("explain: --value-hex: not hex: %s", optarg);
+                match_buf[k] = (uint8_t)(hi << 4 | lo);
+            }
+            nmatch++;
+            c.ao.match = SS_MATCH_VALUE;
+            c.ao.match_bytes = match_buf;
+            c.ao.match_len = n / 2;
+            break;
+        }
+        case O_OFFSET: {
+            if (!cmd->explain) BAD("%s: --offset belongs to 'segscan explain'", cmd->name);
+            char *colon = strrchr(optarg, ':');
+            if (!colon || colon == optarg || !parse_i64(colon + 1, &c.ao.match_offset))
+                BAD("explain: --offset takes PARTITION:OFFSET, e.g. orders-3:4711");
+            *colon = 0;
+            c.ao.match_partition = optarg;
+            c.ao.match = SS_MATCH_OFFSET;
+            nmatch++;
+            break;
+        }
+        case O_NOSEEK: c.ao.no_seek = true; break;
+        case O_THREADS: {
+            uint64_t v;
+            if (!parse_u64(optarg, &v) || v == 0 || v > 256)
+                BAD("%s: --threads takes a number from 1 to 256", cmd->name);
+            c.ao.threads = (unsigned)v;
+            break;
+        }
+        case O_MAXMEM:
+            if (!parse_size(optarg, &c.ao.max_memory))
+                BAD("%s: --max-memory takes a size, e.g. 512M or 2G (0: no limit)", cmd->name);
+            max_memory_set = true;
+            break;
+        case O_PROGRESS:
+            if (!strcmp(optarg, "auto")) prog.mode = PROGRESS_AUTO;
+            else if (!strcmp(optarg, "always")) prog.mode = PROGRESS_ALWAYS;
+            else if (!strcmp(optarg, "never")) prog.mode = PROGRESS_NEVER;
+            else BAD("%s: --progress takes auto, always or never", cmd->name);
+            break;
+        case 'v': c.verbose = true; break;
+        case 'q': c.quiet = true; break;
+        case 'h':
+            usage(stdout, cmd);
+            free(match_buf);
+            return EXIT_OK;
+        default:
+            usage(stderr, cmd);
+            free(match_buf);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (cmd->explain && nmatch != 1)
+        BAD("explain: give exactly one of --value, --value-hex, --value-contains, --key, --offset");
+    if (optind >= argc) {
+        warnx_("%s: no PATH given", cmd->name);
+        usage(stderr, cmd);
+        free(match_buf);
+        return EXIT_TROUBLE;
+    }
+    if (c.ao.since_ms > c.ao.until_ms || c.ao.from_offset > c.ao.to_offset) BAD("%s: the window is empty", cmd->name);
+    /* A PATH that does not exist but names a command: options were put before it
+     * ('segscan --json txns DIR'), or a command was misspelt ('segscan dup DIR').
+     * Said before any reading, instead of a whole scan and then 'No such file'. */
+    for (int i = optind; i < argc; i++) {
+        struct stat st;
+        if (!strcmp(argv[i], "-") || stat(argv[i], &st) == 0) continue;
+        size_t n = strlen(argv[i]);
+        const char *name;
+        for (size_t k = 0; (name = cli_command_name(k)) != NULL; k++) {
+            if (!strcmp(argv[i], name))
+                BAD("'%s' is a command, and no such file exists: the command comes first "
+                    "(segscan %s [options] PATH...)",
+                    argv[i], name);
+            if (n >= 3 && !strncmp(argv[i], name, n) && i == optind)
+                BAD("%s: no such file or directory; did you mean the command '%s'?", argv[i], name);
+        }
+    }
+#undef BAD
+    if (color < 0) {
+        const char *nc = getenv("NO_COLOR");
+        color = (!nc || !*nc) && isatty(STDOUT_FILENO) && !c.json;
+    }
+    c.color = color > 0 && !c.json;
+
+    int rc = EXIT_OK;
+    ss_inputs *in = ss_inputs_new(include_temp);
+    if (!in) {
+        warnx_("out of memory");
+        free(match_buf);
+        return EXIT_TROUBLE;
+    }
+    bool stdin_used = false;
+    for (int i = optind; i < argc; i++) {
+        if (!strcmp(argv[i], "-")) {
+            if (stdin_used) {
+                warnx_("'-' (standard input) given twice");
+                rc = exit_merge(rc, EXIT_TROUBLE);
+                continue;
+            }
+            stdin_used = true;
+            uint8_t *buf;
+            size_t len;
+            if (cli_read_stdin(&buf, &len) != 0) {
+                warnx_("-: cannot read standard input");
+                rc = exit_merge(rc, EXIT_TROUBLE);
+                continue;
+            }
+            if (ss_inputs_add_memory(in, "-", buf, len) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
+            free(buf);
+            continue;
+        }
+        if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
+    }
+    ss_inputs_finish(in);
+    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
+        enum ss_note_level level;
+        const char *msg = ss_inputs_note(in, i, &level);
+        if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+    }
+    if (!max_memory_set) c.ao.max_memory = default_max_memory();
+    progress_start(&prog);
+    if (prog.enabled) {
+        c.ao.progress = progress_cb;
+        c.ao.progress_arg = &prog;
+    }
+    ss_analysis *an = ss_analysis_new(&c.ao);
+    if (!an) {
+        warnx_("out of memory");
+        ss_inputs_free(in);
+        free(match_buf);
+        return EXIT_TROUBLE;
+    }
+    if (ss_analysis_run(an, in) != SS_E_OK) {
+        progress_clear(&prog);
+        const char *why = ss_analysis_failure(an);
+        warnx_("%s", why ? why : "the analysis failed; results are incomplete");
+        rc = exit_merge(rc, EXIT_TROUBLE);
+    }
+    progress_clear(&prog);
+    uint64_t spilled = ss_analysis_spilled(an);
+    if (spilled && !c.quiet)
+        warnx_("note: the fingerprint tables reached --max-memory (%llu %s): %llu %s went through temporary files",
+               (unsigned long long)c.ao.max_memory, plural(c.ao.max_memory, "byte", "bytes"),
+               (unsigned long long)spilled, plural(spilled, "fingerprint", "fingerprints"));
+    c.in = in;
+    c.an = an;
+    ss_txn_ids *txn_ids = NULL;
+    if (cmd->txn_ids) {
+        ss_error terr;
+        if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet) warnx_("__transaction_state: %s", terr.msg);
+    }
+    c.txn_ids = txn_ids;
+    for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {
+        warnx_("%s", ss_an_unreadable_at(an, i));
+        rc = exit_merge(rc, EXIT_TROUBLE);
+    }
+    size_t np = ss_an_partition_count(an);
+    for (size_t i = 0; i < np; i++)
+        if (ss_an_partition_at(an, i)->damage_events) rc = exit_merge(rc, EXIT_DAMAGE);
+    ss_out o;
+    out_init(&o, stdout);
+    c.out = &o;
+    /* damage: JSON objects on stdout, or lines on stderr */
+    if (c.json) {
+        json_damage(&c);
+    } else {
+        for (size_t i = 0; i < ss_an_damage_count(an); i++) {
+            const ss_an_damage *d = ss_an_damage_at(an, i);
+            const ss_input_partition *ip = ss_an_partition_at(an, d->partition)->input;
+            const char *file = ip->segments[d->segment].path;
+            if (!ss_errkind_is_damage(d->err.kind) && c.quiet) continue;
+            report_error(file ? file : "-", &d->err);
+        }
+    }
+    cmd->print(&c);
+    out_flush(&o);
+    if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (c.report && !report_write(&c, c.report)) rc = exit_merge(rc, EXIT_TROUBLE);
+    const ss_an_totals *t = ss_an_totals_get(an);
+    if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
+        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open))
+        rc = exit_merge(rc, EXIT_FINDINGS);
+    out_free(&o);
+    ss_txn_ids_free(txn_ids);
+    ss_analysis_free(an);
+    ss_inputs_free(in);
+    free(match_buf);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/* segscan - what the views of the analysis commands share: colour, times,
+ * partition names, previews of keys and values, the JSON byte fields, the
+ * transactional.id of a producer id. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+#include "out.h"
+#include "scan.h"
+
+const char *scan_sgr(const struct scan_cli *c, const char *code) { return c->color ? code : ""; }
+
+void scan_time(char *buf, size_t n, int64_t ms) {
+    if (ms < 0) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    char iso[40];
+    cli_format_time(ms, iso, sizeof iso);
+    snprintf(buf, n, "%s (%" PRId64 ")", iso, ms);
+}
+
+const char *scan_part_name(const struct scan_cli *c, uint32_t part) {
+    return ss_an_partition_at(c->an, part)->input->name;
+}
+
+static bool looks_binary(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < 0x09 || (p[i] > 0x0d && p[i] < 0x20) || p[i] == 0x7f) return true;
+    return false;
+}
+
+void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max) {
+    if (len < 0) {
+        out_str(o, "null");
+        return;
+    }
+    size_t n = (size_t)len, k = n < max ? n : max;
+    if (looks_binary(p, k)) {
+        size_t h = k < max / 2 ? k : max / 2;
+        out_str(o, "0x");
+        out_hex(o, p, h);
+        if (h < n) out_str(o, "\xe2\x80\xa6");
+    } else {
+        /* do not cut inside a UTF-8 sequence */
+        while (k < n && k > 0 && (p[k] & 0xc0) == 0x80) k--;
+        out_json_utf8(o, p, k);
+        if (k < n) out_str(o, "\xe2\x80\xa6");
+    }
+    if (n > max || n == 0) out_printf(o, " (%zu %s)", n, plural(n, "byte", "bytes"));
+}
+
+const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len) {
+    if (!c->txn_ids || producer_id < 0) return NULL;
+    const ss_txn_id *t = ss_txn_ids_find(c->txn_ids, producer_id);
+    if (!t) return NULL;
+    *len = t->transactional_id_len;
+    return t->transactional_id;
+}
+
+void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len) {
+    out_json_key(o, name);
+    if (out_json_bytes(o, m, p, len)) {
+        out_str(o, ",\"");
+        out_str(o, name);
+        out_str(o, "Lossy\":true");
+    }
+}
+
+void sb_printf(sbuf *b, const char *fmt, ...) {
+    va_list ap;
+    for (;;) {
+        size_t room = b->cap - b->n;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
+        va_end(ap);
+        if (k < 0) return;
+        if ((size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = b->cap ? b->cap * 2 : 256;
+        while (nc - b->n <= (size_t)k) nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) return;
+        b->p = np;
+        b->cap = nc;
+    }
+}

@@ -1,0 +1,226 @@
+/* segscan - forensic analysis: fingerprints, copies and their causes,
+ * producer sessions and sequences, transactions and the LSO.
+ *
+ * Reading and deciding are split (units.h): the inputs are cut into units
+ * (a small segment, or a few MiB of a large one at batch boundaries) that
+ * reader threads turn into facts, and the coordinating thread (the caller of
+ * ss_analysis_run) applies the facts of every unit in order: partitions in the
+ * order ss_inputs_finish() gave, segments in offset order, batches in file
+ * order. Everything that depends on order (the original of a group is its
+ * first copy, sessions and sequences, transactions, compaction evidence) is
+ * decided there, so the results do not depend on the number of threads. At
+ * most a few units per thread are in flight, so memory does not grow with the
+ * input's size.
+ *
+ * What is kept is fixed-size: one entry per batch (an_batch); per distinct
+ * fingerprint an 8-byte slot of an open-addressing table (a 32-bit tag and an
+ * index) and a 16-byte entry (fp_ent: 64 more bits of the fingerprint, where
+ * its first copy is), so 27 to 32 bytes at the table's load of 50-75%; and one entry
+ * per copy of a repeated fingerprint (an_occ). Payloads are never copied; what
+ * an output needs from a record later (a value preview, a key) is read back
+ * from the segment with ss_an_fetch(). Large tables sit on transparent huge
+ * pages (an_realloc).
+ *
+ * With opts.max_memory, the fingerprint tables stop growing at that size: the
+ * fingerprints met so far and every later one are written to temporary bucket
+ * files by their top hash bits ("spilling" below), and each bucket is then
+ * grouped on its own, in order, with a table of its own; the groups come out
+ * the same (their order does not depend on when they formed).
+ *
+ * Test hooks: SEGSCAN_TEST_UNIT_BYTES=N cuts units of N bytes that start at a
+ * guessed batch boundary and hold a few records at most (tests/speed); with
+ * the walker's SEGSCAN_TEST_PAUSE_AFTER_BATCHES every batch goes through the
+ * walker.
+ *
+ * Causes are decided once everything is read (a transaction's outcome is only
+ * known at its marker), in the order DESIGN.md section 4 gives.
+ *
+ * The room's files: analysis.c (this: the life cycle and the run), units.c
+ * (a unit of a segment into facts), pipeline.c (units planned, read by
+ * threads, applied in order), apply.c (each batch), fptable.c (the
+ * fingerprint table, spilling), producers.c (sessions and sequences), txns.c
+ * (transactions, the LSO), results.c (causes, groups, totals, accessors),
+ * fetch.c (a record read back), keymap.c; analysis.h is their shared state.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "base/mem.h"
+#include "segscan/analyze.h"
+
+/* ---- names and options ------------------------------------------------------------ */
+
+const char *ss_by_name(enum ss_by by) {
+    switch (by) {
+    case SS_BY_KEY: return "key";
+    case SS_BY_KEY_VALUE: return "key+value";
+    default: return "value";
+    }
+}
+
+const char *ss_cause_name(enum ss_cause cause) {
+    static const char *const names[] = {
+        NULL,           "aborted",      "cross-partition", "retry", "resend-no-idempotence",
+        "dup-sequence", "same-session", "new-session"};
+    if (cause <= 0 || cause >= SS_CAUSE_COUNT) return NULL;
+    return names[cause];
+}
+
+const char *ss_txn_result_name(enum ss_txn_result r) {
+    switch (r) {
+    case SS_TXN_COMMIT: return "COMMIT";
+    case SS_TXN_ABORT: return "ABORT";
+    default: return "OPEN";
+    }
+}
+
+void ss_an_opts_default(ss_an_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->by = SS_BY_VALUE;
+    o->txn_timeout_ms = 15 * 60 * 1000;
+    o->since_ms = INT64_MIN;
+    o->until_ms = INT64_MAX;
+    o->from_offset = INT64_MIN;
+    o->to_offset = INT64_MAX;
+    o->match_offset = -1;
+}
+
+/* ---- life cycle --------------------------------------------------------------------- */
+
+ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
+    ss_analysis *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    if (opts) a->o = *opts;
+    else ss_an_opts_default(&a->o);
+    if (!a->o.max_batch_bytes) a->o.max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
+    if (!a->o.max_matches) a->o.max_matches = 10000;
+    a->cur_part = -1;
+    return a;
+}
+
+void ss_analysis_free(ss_analysis *a) {
+    if (!a) return;
+    free(a->parts);
+    free(a->pinfo);
+    free(a->topic_id);
+    free(a->seg_base);
+    free(a->seg_size);
+    free(a->part_done);
+    an_free(a->batches.v);
+    an_free(a->slots);
+    an_free(a->ents);
+    an_free(a->far.v);
+    an_free(a->occs.v);
+    an_free(a->groups.v);
+    an_buckets_close(a);
+    for (size_t i = 0; i < a->sess.n; i++) {
+        an_sess *s = a->sess.v[i];
+        free(s->iv);
+        free(s->gaps);
+        free(s->gap_hole);
+        free(s->ranges);
+        free(s);
+    }
+    an_free(a->sess.v);
+    an_free(a->txns.v);
+    an_free(a->damage.v);
+    for (size_t i = 0; i < a->unreadable.n; i++) free(a->unreadable.v[i]);
+    an_free(a->unreadable.v);
+    an_free(a->matches.v);
+    free(a->km_session.s);
+    free(a->km_epoch.s);
+    free(a->km_producer.s);
+    free(a->km_txn.s);
+    free(a->km_hidden.s);
+    an_free(a->arena);
+    for (size_t i = 0; i < a->nowned; i++) an_free(a->owned[i]);
+    free(a->mpub);
+    if (a->segcache) {
+        for (size_t i = 0; i < a->nsegs_total; i++) ss_segment_close(a->segcache[i]);
+        free(a->segcache);
+    }
+    for (size_t i = 0; i < FETCH_SLOTS; i++) {
+        ss_decoder_free(a->fetched[i].dec);
+        an_free(a->fetched[i].buf);
+    }
+    free(a);
+}
+
+static bool partition_matches(const ss_an_opts *o, const ss_input_partition *ip) {
+    if (o->match != SS_MATCH_OFFSET || !o->match_partition) return false;
+    const char *want = o->match_partition;
+    if (!strcmp(ip->name, want)) return true;
+    const char *slash = strrchr(ip->name, '/');
+    if (slash && !strcmp(slash + 1, want)) return true;
+    return false;
+}
+
+ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
+    a->in = in;
+    a->nparts = ss_inputs_count(in);
+    size_t np = a->nparts ? a->nparts : 1;
+    a->parts = calloc(np, sizeof *a->parts);
+    a->pinfo = calloc(np, sizeof *a->pinfo);
+    a->topic_id = calloc(np, sizeof *a->topic_id);
+    a->seg_base = calloc(np + 1, sizeof *a->seg_base);
+    a->part_done = calloc(np, sizeof *a->part_done);
+    if (!a->parts || !a->pinfo || !a->topic_id || !a->seg_base || !a->part_done) return SS_E_NOMEM;
+    uint32_t tid = 0;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (i > 0 && strcmp(ip->topic, ss_inputs_at(in, i - 1)->topic) != 0) tid++;
+        a->topic_id[i] = tid;
+        a->seg_base[i + 1] = a->seg_base[i] + ip->nsegments;
+        ss_an_partition *P = &a->parts[i];
+        P->input = ip;
+        P->first_offset = P->next_offset = P->lso = -1;
+        P->max_batch_timestamp = -1;
+        P->dups_excluded = ip->internal && !ip->named && !a->o.include_internal;
+        a->pinfo[i].log_start = ip->log_start_offset;
+        a->pinfo[i].dups_excluded = P->dups_excluded;
+        a->pinfo[i].part_match = partition_matches(&a->o, ip);
+    }
+    a->nsegs_total = a->seg_base[a->nparts];
+    /* the sizes: for progress, and to size the table */
+    a->seg_size = calloc(a->nsegs_total ? a->nsegs_total : 1, sizeof *a->seg_size);
+    if (!a->seg_size) return SS_E_NOMEM;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        for (size_t j = 0; j < ip->nsegments; j++) {
+            uint64_t size = ss_inputs_segment_size(in, i, j);
+            a->seg_size[a->seg_base[i] + j] = size;
+            a->bytes_total += size;
+        }
+    }
+    /* about 256 bytes a record on disk (the standard profile's records take ~220): a
+     * table that is large enough from the start is never rehashed, and for larger
+     * records the slots (~13 bytes a fingerprint) are all that is too large */
+    uint64_t est = a->bytes_total / 256;
+    if (est > ((uint64_t)1 << 23)) est = (uint64_t)1 << 23;
+    if (a->o.max_memory && est > a->o.max_memory / 72) est = a->o.max_memory / 72;
+    if (!an_table_reset(a, est)) return SS_E_NOMEM;
+    an_pipeline_run(a);
+    if (a->spilled && !a->nomem && !a->io_error) an_buckets_group(a);
+    /* groups hold what is left to know; the entries' pages will hold the results */
+    a->arena = (uint8_t *)a->ents;
+    a->arena_cap = a->ents_cap * sizeof *a->ents;
+    a->ents = NULL;
+    a->ents_cap = 0;
+    an_table_free(a);
+    if (!a->nomem && !a->io_error) an_finish_sessions(a);
+    if (!a->nomem && !a->io_error) an_finish_groups(a);
+    if (!a->nomem && !a->io_error) an_finish_matches(a);
+    an_finish_totals(a);
+    if (a->nomem) return SS_E_NOMEM;
+    return a->io_error ? SS_E_IO : SS_E_OK;
+}
+
+uint64_t ss_analysis_spilled(const ss_analysis *a) { return a->spilled_records; }
+
+const char *ss_analysis_failure(const ss_analysis *a) {
+    if (a->nomem) return "out of memory during the analysis; results are incomplete";
+    if (a->io_error) return a->io_msg;
+    return NULL;
+}

@@ -1,0 +1,329 @@
+/* segscan - the analysis's state (internal): what its files share.
+ *
+ * One struct ss_analysis holds everything the run keeps (analysis.c says
+ * what and why); each file of the room works on a part of it.
+ */
+#ifndef SS_ANALYSIS_ANALYSIS_H
+#define SS_ANALYSIS_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/units.h"
+#include "segscan/analyze.h"
+
+#define NONE32 UINT32_MAX
+#define SEQ_MOD ((int64_t)1 << 31)
+#define MAX_DAMAGE_KEPT 100
+/* batches kept decompressed for ss_an_fetch: the copies of one group, and of
+ * the groups printed next to it, are mostly in the same few batches */
+#define FETCH_SLOTS 8
+#define MAX_GAPS_KEPT 1000
+/* a large segment is read in units of about this size */
+#define UNIT_BYTES ((uint64_t)4 << 20)
+
+enum { BF_TXN = 1, BF_CTRL = 2, BF_LAT = 4, BF_ABORTED = 8, BF_OPEN = 16, BF_NOPID = 32 };
+typedef struct an_batch {
+    int64_t base_offset, last_offset;
+    int64_t max_ts;
+    int64_t pid;
+    uint64_t content; /* XXH3-64 of the records (batches without producer id) */
+    uint64_t position;
+    uint32_t part, seg; /* partition index, segment index inside it */
+    uint32_t size, txn;
+    int32_t base_seq, count, nrec;
+    int16_t epoch;
+    uint8_t flags, magic;
+} an_batch;
+
+/* A distinct fingerprint. The 128-bit hash is (lo, hi); the table slot holds
+ * lo's low 32 bits as a tag, the entry hi: 96 bits tell fingerprints apart
+ * (two of 10^9 distinct ones meet with odds of about 10^-11), and a group
+ * keeps the full 128 bits of a copy. Fresh memory is much of the scan's cost
+ * (every page is zeroed, and on a VM first backed by the host), hence 16 bytes:
+ *  - first copy: batch; delta = its offset - the batch's base offset, tsd = the
+ *    batch's maxTimestamp - its timestamp, both 0..65534; else delta == ENT_FAR
+ *    and both are in `far` (sorted by entry, as entries are appended);
+ *  - once repeated (batch & ENT_GROUPED): the group index is delta | tsd << 16,
+ *    batch still the first copy's (its topic). */
+typedef struct fp_ent {
+    uint64_t hi;
+    uint32_t batch;
+    uint16_t delta, tsd;
+} fp_ent;
+
+#define ENT_GROUPED 0x80000000u
+#define ENT_FAR 0xffffu
+#define MAX_BATCHES ENT_GROUPED /* batch indexes fit beside the flag */
+
+static inline bool ent_grouped(const fp_ent *e) { return (e->batch & ENT_GROUPED) != 0; }
+static inline uint32_t ent_batch(const fp_ent *e) { return e->batch & ~ENT_GROUPED; }
+static inline uint32_t ent_group(const fp_ent *e) { return (uint32_t)e->delta | (uint32_t)e->tsd << 16; }
+static inline void ent_set_group(fp_ent *e, uint32_t g) {
+    e->batch |= ENT_GROUPED;
+    e->delta = (uint16_t)g;
+    e->tsd = (uint16_t)(g >> 16);
+}
+
+typedef struct far_ent {
+    uint32_t ent;
+    uint32_t delta;
+    int64_t ts;
+} far_ent;
+
+typedef struct an_occ {
+    int64_t ts;
+    uint32_t batch, delta, next;
+    uint8_t cause, detail;
+} an_occ;
+
+typedef struct an_group {
+    uint64_t lo, hi;
+    uint32_t first, last, count;
+    uint32_t orig; /* the original's occurrence, once causes are decided */
+    uint64_t seq;  /* when it became a group: the ordinal of its second copy */
+} an_group;
+
+typedef struct km_slot {
+    int64_t a, b;
+    uint32_t v, used;
+} km_slot;
+
+typedef struct keymap {
+    km_slot *s;
+    size_t cap, n;
+} keymap;
+
+#define SEQ_RECENT 5
+typedef struct an_sess {
+    ss_an_session pub;
+    int64_t *iv; /* covered linear sequence intervals, sorted, pairs */
+    size_t niv, civ;
+    ss_an_gap *gaps;
+    size_t ngaps, cgaps;
+    ss_an_range *ranges;
+    size_t nranges;
+    int64_t max_lin;
+    /* the linear sequence ranges of the session's last SEQ_RECENT batches, as a leader keeps
+     * them (Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN) to spot a batch sent again */
+    int64_t recent[SEQ_RECENT][2];
+    uint8_t nrecent, recent_next;
+    bool have_seq;
+    uint64_t holes_seg_at, holes_boundary_at, holes_damage_at; /* partition hole counters at its last batch */
+    uint8_t *gap_hole;          /* per gap: 1 hole inside a segment, 2 at a segment boundary, 3 where
+                               * damage was skipped, 0 none */
+    uint64_t more_gaps_hole[4]; /* gaps past MAX_GAPS_KEPT, by gap_hole value */
+} an_sess;
+
+typedef struct an_match {
+    uint64_t lo, hi;
+    int64_t ts;
+    uint32_t batch, delta;
+    bool fp;
+} an_match;
+
+/* ---- spilling: fingerprints in bucket files ---------------------------------------------- */
+
+/* One fingerprint occurrence in a bucket file; seq == SPILL_GROUP: the head of
+ * a group formed before the spill (ts holds the group index). A bucket is
+ * chosen by hi's top bits: the fingerprints written from the table when it
+ * spills have only lo's low 32 bits (the tag), all that matching uses. */
+typedef struct spill_rec {
+    uint64_t lo, hi;
+    int64_t ts;
+    uint64_t seq;
+    uint32_t batch, delta;
+} spill_rec;
+#define SPILL_GROUP UINT64_MAX
+
+typedef struct bucket {
+    int fd;
+    uint64_t n; /* records written */
+    spill_rec *buf;
+    size_t nbuf;
+} bucket;
+
+struct ss_analysis {
+    ss_an_opts o;
+    const ss_inputs *in;
+    bool nomem, io_error;
+    char io_msg[200];
+    /* partitions */
+    ss_an_partition *parts;
+    an_pinfo *pinfo;
+    uint32_t *topic_id;
+    size_t nparts;
+    size_t *seg_base; /* global segment index of each partition's first segment */
+    size_t nsegs_total;
+    uint64_t *seg_size; /* size of every segment (0 when it cannot be read) */
+    uint64_t bytes_total, bytes_done, records_read;
+    uint64_t unit_bytes; /* UNIT_BYTES; SEGSCAN_TEST_UNIT_BYTES sets it for tests */
+    bool force_resync;   /* test hook: every unit but a segment's first starts at a guess */
+    /* tables */
+    VEC(an_batch) batches;
+    uint64_t *slots; /* tag << 32 | (entry index + 1); 0: empty */
+    size_t slot_cap, slot_used, slot_grow_at;
+    fp_ent *ents;
+    size_t nents, ents_cap;
+    VEC(far_ent) far;
+    VEC(an_occ) occs;
+    VEC(an_group) groups;
+    uint64_t fp_seq;        /* fingerprinted records so far */
+    uint32_t topic_first;   /* first batch of the topic being read */
+    bool by_topic_of_batch; /* buckets: compare topics through the batches */
+    /* spilling */
+    bool spilled;
+    uint64_t spilled_records; /* fingerprint occurrences written to buckets */
+    bucket *buckets;
+    unsigned nbuckets, bucket_shift;
+    VEC(an_sess *) sess;
+    VEC(ss_an_txn) txns;
+    VEC(ss_an_damage) damage;
+    VEC(char *) unreadable;
+    VEC(an_match) matches;
+    uint64_t match_total;
+    /* per partition (cleared as each begins): */
+    keymap km_session;  /* (producer id, epoch) -> its session's index in sess */
+    keymap km_epoch;    /* producer id -> the highest epoch met */
+    keymap km_producer; /* producer id -> met (a producer of the partition) */
+    keymap km_txn;      /* producer id -> its open transaction's index in txns */
+    keymap km_hidden;   /* producer id -> 1: its open transaction's data lies below the log start offset */
+    /* results */
+    ss_an_group *gpub;    /* sorted */
+    uint32_t *gstart;     /* first index in gidx of each sorted group */
+    uint32_t *gidx;       /* every copy's occurrence, grouped and ordered */
+    uint32_t *gsorted_of; /* internal group -> sorted index */
+    ss_an_match *mpub;
+    ss_an_totals totals;
+    uint8_t *arena; /* the entries' memory, reused for the results */
+    size_t arena_cap, arena_used;
+    void *owned[8]; /* result arrays that did not fit in the arena */
+    size_t nowned;
+    /* the coordinator's position */
+    int64_t cur_part; /* partition being applied, -1 before the first */
+    bool *part_done;
+    int64_t prev_last;
+    bool track_started;
+    uint64_t holes_seg, holes_boundary;
+    uint64_t holes_damage;             /* offset holes where damaged bytes were skipped */
+    uint64_t damage_seen, damage_mark; /* damage events in the partition; at the last batch */
+    uint32_t part_first_batch;
+    size_t txn_first;
+    bool seg_first;
+    /* fetching */
+    ss_segment **segcache;
+    size_t segs_open;
+    struct fetched { /* batches read back lately, decompressed, by batch index */
+        ss_decoder *dec;
+        uint8_t *buf; /* the batch's bytes, copied with pread (not read through the mapping) */
+        size_t cap;
+        uint32_t batch; /* NONE32: empty */
+        uint64_t used;  /* when last asked for */
+        ss_batch b;
+        ss_rec_iter it;       /* the records from the first */
+        ss_rec_iter after;    /* ... and from the one after the last asked for */
+        int64_t after_offset; /* that record's offset (INT64_MAX: none) */
+    } fetched[FETCH_SLOTS];
+    uint64_t fetch_tick;
+};
+
+/* Offsets and timestamps come from files and can hold any value (a crafted
+ * batch has a valid CRC too): arithmetic on them wraps or saturates, never
+ * overflows. */
+static inline int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t sat_sub(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) return a < b ? INT64_MIN : INT64_MAX;
+    return r;
+}
+/* lastOffsetDelta, from the two offsets the reader derived from it */
+static inline int64_t batch_span(const ss_batch *b) {
+    int64_t d = wsub(b->last_offset, b->base_offset);
+    return d >= 0 && d < INT32_MAX ? d + 1 : 1;
+}
+
+static inline int32_t seq_add(int32_t seq, int64_t inc) {
+    int64_t v = ((int64_t)seq + inc) % SEQ_MOD;
+    if (v < 0) v += SEQ_MOD;
+    return (int32_t)v;
+}
+
+static inline int64_t mod_seq(int64_t lin) {
+    int64_t v = lin % SEQ_MOD;
+    return v < 0 ? v + SEQ_MOD : v;
+}
+
+/* The linear (unwrapped) value of seq closest to ref. */
+static inline int64_t lin_near(int64_t ref, int32_t seq) {
+    int64_t c = ref - mod_seq(ref) + seq;
+    if (c - ref > SEQ_MOD / 2) c -= SEQ_MOD;
+    else if (ref - c > SEQ_MOD / 2) c += SEQ_MOD;
+    return c;
+}
+
+static inline uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
+
+/* ---- the key map (keymap.c) ---- */
+/* The value slot for (a, b); created (with value NONE32) when create is set.
+ * NULL when absent (or out of memory). */
+uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created);
+void km_clear(keymap *m);
+
+/* ---- the fingerprint table and spilling (fptable.c) ---- */
+/* Empty tables sized for about `n` distinct fingerprints. */
+bool an_table_reset(ss_analysis *a, uint64_t n);
+void an_table_free(ss_analysis *a);
+/* The kept records of a unit's batches, in order: fingerprints into the table
+ * (or the buckets, after a spill), matches kept. */
+void an_apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u);
+/* After the last partition: group every bucket. */
+void an_buckets_group(ss_analysis *a);
+void an_buckets_close(ss_analysis *a);
+
+/* ---- producer sessions (producers.c) ---- */
+/* A batch of a producer (nrec records kept) in partition part, in order. */
+void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec);
+/* Once everything is read: ranges and gaps explained, counted into the partitions, sorted. */
+void an_finish_sessions(ss_analysis *a);
+
+/* ---- transactions (txns.c) ---- */
+/* The transaction a transactional data batch belongs to (opened by it when
+ * none is open for its producer), or NONE32 when memory ran out. */
+uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b);
+/* A COMMIT or ABORT marker of control batch b. */
+void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_mark *r, bool in_window);
+/* The end of partition part: open and hanging transactions, the LSO,
+ * read_committed counts, aborted and open batches flagged. */
+void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first);
+
+/* ---- results (results.c) ---- */
+/* Causes decided, groups sorted, counted into the partitions and the totals. */
+void an_finish_groups(ss_analysis *a);
+/* explain's matches, with their groups and causes. */
+void an_finish_matches(ss_analysis *a);
+void an_finish_totals(ss_analysis *a);
+
+/* ---- each batch, in order (apply.c) ---- */
+/* An error or notice met in partition part, segment seg: kept for the output
+ * (MAX_DAMAGE_KEPT a partition), counted when it is damage. */
+void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e);
+/* An error or notice of the analysis itself (not of the reader), for an_add_damage. */
+ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint64_t length, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Damaged bytes met: counted, kept, and remembered for the offset hole after them. */
+void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e);
+/* Compaction evidence before a batch is applied (an offset hole), and after. */
+void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first);
+void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool in_window);
+/* The decisions on one batch read by a unit; true when it is inside the window (it was counted). */
+bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u);
+/* Finish the partitions before `upto`, beginning each next one in turn. */
+void an_advance_to(ss_analysis *a, int64_t upto);
+
+/* ---- the pipeline (pipeline.c) ---- */
+/* Read every partition and apply what was read, in order. */
+void an_pipeline_run(ss_analysis *a);
+
+#endif

@@ -1,0 +1,267 @@
+/* segscan - the analysis's decisions on each batch read, in partition and
+ * offset order: what it counts, which producer session and transaction it
+ * goes to, the damage met, the evidence of compaction (offset holes, records
+ * missing inside a batch, a delete horizon); and the partitions begun and
+ * finished in turn. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
+    ss_an_partition *p = &a->parts[part];
+    if (ss_errkind_is_damage(e->kind)) p->damage_events++;
+    size_t kept = 0;
+    for (size_t i = a->damage.n; i > 0 && a->damage.v[i - 1].partition == part; i--) kept++;
+    if (kept >= MAX_DAMAGE_KEPT) return;
+    ss_an_damage d = {part, seg, *e};
+    VEC_PUSH(a->damage, d, a->nomem = true);
+}
+
+/* An error or notice of the analysis itself (not of the reader), for an_add_damage. */
+ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint64_t length, const char *fmt, ...) {
+    ss_error e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.position = position;
+    e.base_offset = base_offset;
+    e.length = length;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+/* Damaged bytes met in partition part: counted, kept for the output, and
+ * remembered, so that the offset hole after them is theirs (an_track_hole). */
+void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
+    a->parts[part].damaged_bytes += e->length;
+    a->damage_seen++;
+    an_add_damage(a, part, seg, e);
+}
+
+/* ---- one batch ------------------------------------------------------------------------ */
+static void count_batch(ss_an_partition *P, const ss_batch *b) {
+    P->batches++;
+    P->codec_batches[b->codec >= 0 && b->codec <= 4 ? b->codec : 7]++;
+    if (b->magic >= 0 && b->magic <= 2) P->magic_batches[b->magic]++;
+    if (P->first_offset < 0) P->first_offset = b->base_offset;
+    if (b->last_offset < INT64_MAX && b->last_offset + 1 > P->next_offset) P->next_offset = b->last_offset + 1;
+    if (b->max_timestamp > P->max_batch_timestamp) P->max_batch_timestamp = b->max_timestamp;
+}
+
+static void note_producer(ss_analysis *a, ss_an_partition *P, int64_t pid) {
+    if (pid < 0) return;
+    bool created;
+    uint32_t *v = km_get(&a->km_producer, pid, 0, true, &created);
+    if (!v) {
+        a->nomem = true;
+        return;
+    }
+    if (created) P->producers++;
+}
+
+static bool push_batch(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch *b, int32_t nrec, uint64_t content) {
+    an_batch ab;
+    memset(&ab, 0, sizeof ab);
+    ab.base_offset = b->base_offset;
+    ab.last_offset = b->last_offset;
+    ab.max_ts = b->max_timestamp;
+    ab.pid = b->producer_id;
+    ab.content = content;
+    ab.position = b->position;
+    ab.part = part;
+    ab.seg = seg;
+    ab.size = b->size;
+    ab.txn = NONE32;
+    ab.base_seq = b->base_sequence;
+    ab.count = b->count;
+    ab.nrec = nrec;
+    ab.epoch = b->producer_epoch;
+    ab.magic = (uint8_t)b->magic;
+    ab.flags = (uint8_t)((b->transactional ? BF_TXN : 0) | (b->control ? BF_CTRL : 0) |
+                         (b->timestamp_type == SS_TS_LOG_APPEND ? BF_LAT : 0) | (b->producer_id < 0 ? BF_NOPID : 0));
+    size_t before = a->batches.n;
+    if (before >= MAX_BATCHES) {
+        a->nomem = true;
+        return false;
+    }
+    VEC_PUSH(a->batches, ab, a->nomem = true);
+    return a->batches.n > before;
+}
+
+/* Compaction evidence (offset holes between batches, records missing inside a
+ * batch, an empty batch, a delete horizon). It is gathered from the first
+ * batch inside the window on, and not past its end, so that a window gives
+ * the same results whether the index files let segscan skip to it or not.
+ * an_track_hole() runs before the batch is processed (a sequence gap after a hole
+ * is explained by it), an_track_batch() after. */
+void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first) {
+    bool damaged = a->damage_seen > a->damage_mark; /* damage was skipped since the last batch */
+    a->damage_mark = a->damage_seen;
+    if (!a->track_started || b->base_offset > a->o.to_offset) return;
+    if (a->prev_last >= 0 && a->prev_last < INT64_MAX && b->base_offset > a->prev_last + 1) {
+        if (damaged) { /* the offsets of what could not be read: not compaction's work */
+            a->holes_damage++;
+            return;
+        }
+        P->offset_gaps++;
+        P->compacted = true;
+        if (seg_first) a->holes_boundary++;
+        else a->holes_seg++;
+    }
+}
+
+void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool in_window) {
+    if (!a->track_started) {
+        if (!in_window) return;
+        a->track_started = true;
+    }
+    if (b->base_offset > a->o.to_offset) return;
+    if (b->last_offset > a->prev_last) a->prev_last = b->last_offset;
+    if (b->magic >= 2 && !b->control && ((int64_t)b->count < batch_span(b) || b->has_delete_horizon))
+        P->compacted = true;
+}
+
+/* The decisions on one batch read by a unit (an_ev, units.c's read_batch).
+ * Returns true when the batch is inside the window (it was counted). */
+bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u) {
+    ss_an_partition *P = &a->parts[part];
+    const ss_batch *b = &e->b;
+    switch (e->verdict) {
+    case AV_PID_SKIP: return false;
+    case AV_OUTSIDE: P->outside_window += e->count; return false;
+    case AV_HIDDEN:
+        P->hidden_below_log_start += e->count;
+        if (b->transactional && b->producer_id >= 0) {
+            /* remembered for the marker that closes its transaction (an_txn_marker) */
+            uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, true, NULL);
+            if (h) *h = 1;
+            else a->nomem = true;
+        }
+        return false;
+    case AV_ERROR:
+    case AV_CONTROL:
+        for (uint32_t i = 0; i < e->n; i++) an_txn_marker(a, part, b, &u->mark.v[e->first + i], e->in_window);
+        if (e->verdict == AV_ERROR) {
+            if (e->err != AN_NONE32) an_add_damage(a, part, seg, &u->err.v[e->err]);
+            if (!e->too_large) {
+                P->damaged_bytes += b->size;
+                a->damage_seen++;
+                if (!b->control) a->holes_damage++; /* its records are missing: a sequence gap over them is damage's */
+                return false;
+            }
+            P->skipped_large_batches++;
+            if (b->control) return false;
+            /* Skipped for --max-batch-bytes, not damaged: its header still counts
+             * (offsets, the producer session and its sequences, the transaction),
+             * only its records are not read. */
+            if (!push_batch(a, part, seg, b, 0, 0)) return false;
+            count_batch(P, b);
+            if (b->producer_id >= 0) {
+                note_producer(a, P, b->producer_id);
+                an_session_batch(a, part, b, 0);
+            }
+            if (b->transactional && b->producer_id >= 0) {
+                uint32_t ti = an_txn_for_data(a, part, b);
+                if (ti != NONE32) {
+                    ss_an_txn *t = &a->txns.v[ti];
+                    t->batches++;
+                    if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
+                    a->batches.v[a->batches.n - 1].txn = ti;
+                }
+            }
+            return true;
+        }
+        if (!e->in_window) return false;
+        count_batch(P, b);
+        P->control_batches++;
+        P->control_records += e->count;
+        note_producer(a, P, b->producer_id);
+        push_batch(a, part, seg, b, 0, 0);
+        return true;
+    default: break;
+    }
+    /* AV_DATA */
+    P->outside_window += e->outside;
+    P->hidden_below_log_start += e->hidden;
+    int32_t nrec = (int32_t)e->n;
+    if (nrec == 0 && e->total > 0) return false; /* every record filtered out */
+    if (!push_batch(a, part, seg, b, nrec, e->content)) return false;
+    uint32_t bi = (uint32_t)(a->batches.n - 1);
+    e->bi = bi;
+    count_batch(P, b);
+    P->records += (uint64_t)nrec;
+    if (e->ts_min <= e->ts_max) {
+        if (!P->has_timestamps || e->ts_min < P->min_timestamp) P->min_timestamp = e->ts_min;
+        if (!P->has_timestamps || e->ts_max > P->max_timestamp) P->max_timestamp = e->ts_max;
+        P->has_timestamps = true;
+    }
+    if (b->producer_id >= 0) {
+        note_producer(a, P, b->producer_id);
+        if ((e->outside || e->hidden) && nrec > 0) {
+            /* part of the batch is outside the window (or below the log start): the
+             * session holds the records kept, their offsets and sequences only */
+            const an_rec *R = u->rec.v + e->first;
+            uint32_t dlo = R[0].delta, dhi = R[0].delta;
+            for (int32_t i = 1; i < nrec; i++) {
+                if (R[i].delta < dlo) dlo = R[i].delta;
+                if (R[i].delta > dhi) dhi = R[i].delta;
+            }
+            ss_batch kept = *b;
+            kept.base_offset = wadd(b->base_offset, (int64_t)dlo);
+            kept.last_offset = wadd(b->base_offset, (int64_t)dhi);
+            if (b->base_sequence >= 0) kept.base_sequence = seq_add(b->base_sequence, (int64_t)dlo);
+            if (e->ts_min <= e->ts_max) kept.max_timestamp = e->ts_max;
+            an_session_batch(a, part, &kept, nrec);
+        } else {
+            an_session_batch(a, part, b, nrec);
+        }
+    } else {
+        P->non_idempotent_records += (uint64_t)nrec;
+    }
+    if (b->transactional && b->producer_id >= 0) {
+        uint32_t ti = an_txn_for_data(a, part, b);
+        if (ti != NONE32) {
+            ss_an_txn *t = &a->txns.v[ti];
+            t->records += (uint64_t)nrec;
+            t->batches++;
+            if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
+            a->batches.v[bi].txn = ti;
+        }
+    }
+    return true;
+}
+
+static void begin_partition(ss_analysis *a, uint32_t part) {
+    a->cur_part = part;
+    km_clear(&a->km_session);
+    km_clear(&a->km_epoch);
+    km_clear(&a->km_producer);
+    km_clear(&a->km_txn);
+    km_clear(&a->km_hidden);
+    a->prev_last = -1;
+    a->track_started = false;
+    a->holes_seg = a->holes_boundary = a->holes_damage = 0;
+    a->damage_seen = a->damage_mark = 0;
+    a->part_first_batch = (uint32_t)a->batches.n;
+    a->txn_first = a->txns.n;
+    if (part == 0 || a->topic_id[part] != a->topic_id[part - 1]) a->topic_first = (uint32_t)a->batches.n;
+}
+
+/* Finish partitions up to (not including) `upto`, beginning each in turn. */
+void an_advance_to(ss_analysis *a, int64_t upto) {
+    while (a->cur_part < upto) {
+        if (a->cur_part >= 0) an_finish_partition(a, (uint32_t)a->cur_part, a->txn_first);
+        if (a->cur_part + 1 >= (int64_t)a->nparts) {
+            a->cur_part = (int64_t)a->nparts;
+            break;
+        }
+        begin_partition(a, (uint32_t)(a->cur_part + 1));
+    }
+}

@@ -1,0 +1,250 @@
+/* segscan - the analysis's producer sessions: per (partition, producer id,
+ * epoch) the batches and records, the sequence ranges covered (linear,
+ * unwrapped at 2^31), the gaps between them and what explains them
+ * (compaction, retention, damage), sequences met twice, batches out of order
+ * and epoch bumps, as a leader's ProducerStateManager would see them. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
+    bool created;
+    uint32_t *v = km_get(&a->km_session, b->producer_id, b->producer_epoch, true, &created);
+    if (!v) {
+        a->nomem = true;
+        return NULL;
+    }
+    if (!created) return a->sess.v[*v];
+    an_sess *s = calloc(1, sizeof *s);
+    if (!s) {
+        a->nomem = true;
+        return NULL;
+    }
+    s->pub.partition = part;
+    s->pub.producer_id = b->producer_id;
+    s->pub.producer_epoch = b->producer_epoch;
+    s->pub.first_offset = b->base_offset;
+    s->pub.first_timestamp = b->max_timestamp;
+    s->pub.first_sequence = -1;
+    s->pub.previous_epoch = -1;
+    VEC_PUSH(a->sess, s, a->nomem = true; free(s); return NULL);
+    *v = (uint32_t)(a->sess.n - 1);
+    a->parts[part].sessions++;
+    /* epoch bump: an earlier, lower epoch of this pid in the partition */
+    bool ecreated;
+    uint32_t *e = km_get(&a->km_epoch, b->producer_id, 0, true, &ecreated);
+    if (e) {
+        if (!ecreated && (int32_t)*e < b->producer_epoch) {
+            s->pub.epoch_bump = true;
+            s->pub.previous_epoch = (int16_t)*e;
+            a->parts[part].epoch_bumps++;
+        }
+        if (ecreated || (int32_t)*e < b->producer_epoch) *e = (uint32_t)(uint16_t)b->producer_epoch;
+    }
+    return s;
+}
+
+/* First interval whose end is >= x - 1 (intervals are sorted and disjoint). */
+static size_t iv_search(const an_sess *s, int64_t x) {
+    size_t lo = 0, hi = s->niv;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->iv[2 * mid + 1] + 1 < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void iv_insert(ss_analysis *a, an_sess *s, int64_t lo, int64_t hi) {
+    /* merge [lo,hi] into the sorted, disjoint, non-adjacent interval list;
+     * in order (the usual case) it extends or follows the last interval */
+    size_t n = s->niv;
+    int64_t *iv = s->iv;
+    size_t i = iv_search(s, lo);
+    size_t j = i;
+    while (j < n && iv[2 * j] <= hi + 1) {
+        if (iv[2 * j] < lo) lo = iv[2 * j];
+        if (iv[2 * j + 1] > hi) hi = iv[2 * j + 1];
+        j++;
+    }
+    size_t nn = n - (j - i) + 1;
+    if (nn > s->civ) {
+        size_t nc = s->civ ? s->civ * 2 : 4;
+        while (nc < nn) nc *= 2;
+        int64_t *nv = realloc(s->iv, nc * 2 * sizeof *nv);
+        if (!nv) {
+            a->nomem = true;
+            return;
+        }
+        s->iv = iv = nv;
+        s->civ = nc;
+    }
+    memmove(iv + 2 * (i + 1), iv + 2 * j, (n - j) * 2 * sizeof *iv);
+    iv[2 * i] = lo;
+    iv[2 * i + 1] = hi;
+    s->niv = nn;
+}
+
+static uint64_t iv_overlap(const an_sess *s, int64_t lo, int64_t hi) {
+    uint64_t c = 0;
+    for (size_t i = iv_search(s, lo + 1); i < s->niv && s->iv[2 * i] <= hi; i++) {
+        int64_t a0 = s->iv[2 * i] > lo ? s->iv[2 * i] : lo;
+        int64_t a1 = s->iv[2 * i + 1] < hi ? s->iv[2 * i + 1] : hi;
+        if (a1 >= a0) c += (uint64_t)(a1 - a0 + 1);
+    }
+    return c;
+}
+
+static void add_gap(ss_analysis *a, an_sess *s, int64_t from_lin, int64_t to_lin, int64_t after, int64_t before,
+                    uint8_t hole) {
+    /* split at the wrap */
+    while (from_lin <= to_lin) {
+        int64_t seg_end = from_lin - mod_seq(from_lin) + SEQ_MOD - 1;
+        int64_t e = to_lin < seg_end ? to_lin : seg_end;
+        if (s->ngaps >= MAX_GAPS_KEPT) {
+            /* counted, not kept */
+            s->pub.more_gaps++;
+            s->more_gaps_hole[hole]++;
+            from_lin = e + 1;
+            continue;
+        }
+        if (s->ngaps == s->cgaps) {
+            size_t nc = s->cgaps ? s->cgaps * 2 : 4;
+            ss_an_gap *ng = realloc(s->gaps, nc * sizeof *ng);
+            uint8_t *nh = realloc(s->gap_hole, nc);
+            if (ng) s->gaps = ng;
+            if (nh) s->gap_hole = nh;
+            if (!ng || !nh) {
+                a->nomem = true;
+                return;
+            }
+            s->cgaps = nc;
+        }
+        ss_an_gap g = {(int32_t)mod_seq(from_lin), (int32_t)mod_seq(e), SS_GAP_UNEXPLAINED, after, before};
+        s->gaps[s->ngaps] = g;
+        s->gap_hole[s->ngaps] = hole;
+        s->ngaps++;
+        from_lin = e + 1;
+    }
+}
+
+/* A batch with the sequences [L,E] of one of the session's last SEQ_RECENT batches: stored again
+ * (a leader answers DUPLICATE_SEQUENCE and does not store it). */
+static bool seq_recent(const an_sess *s, int64_t L, int64_t E) {
+    for (unsigned k = 0; k < s->nrecent; k++)
+        if (s->recent[k][0] == L && s->recent[k][1] == E) return true;
+    return false;
+}
+
+static void seq_remember(an_sess *s, int64_t L, int64_t E) {
+    s->recent[s->recent_next][0] = L;
+    s->recent[s->recent_next][1] = E;
+    s->recent_next = (uint8_t)((s->recent_next + 1) % SEQ_RECENT);
+    if (s->nrecent < SEQ_RECENT) s->nrecent++;
+}
+
+void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec) {
+    an_sess *s = session_for(a, part, b);
+    if (!s) return;
+    ss_an_session *p = &s->pub;
+    int64_t prev_last_offset = p->batches ? p->last_offset : -1;
+    p->batches++;
+    p->records += (uint64_t)nrec;
+    p->last_offset = b->last_offset;
+    p->last_timestamp = b->max_timestamp;
+    if (b->transactional) p->transactional = true;
+    if (b->base_sequence >= 0) {
+        int64_t span = batch_span(b);
+        if (!s->have_seq) {
+            int64_t L = b->base_sequence, E = L + span - 1;
+            p->first_sequence = b->base_sequence;
+            s->have_seq = true;
+            s->max_lin = E;
+            seq_remember(s, L, E);
+            iv_insert(a, s, L, E);
+        } else {
+            int64_t L = lin_near(s->max_lin + 1, b->base_sequence), E = L + span - 1;
+            /* out of order: the base sequence is below the next one expected (max + 1) and the
+             * batch is not a duplicate of a recent one (whose records count as repeated
+             * sequences below). A jump forward is a gap, not out of order: compaction and
+             * retention leave those (explained at the end). */
+            bool dup = seq_recent(s, L, E);
+            if (L <= s->max_lin && !dup) p->out_of_order_batches++;
+            if (!dup) seq_remember(s, L, E);
+            if (L > s->max_lin + 1) {
+                uint8_t hole = 0;
+                if (a->holes_damage > s->holes_damage_at) hole = 3;
+                else if (a->holes_boundary > s->holes_boundary_at) hole = 2;
+                else if (a->holes_seg > s->holes_seg_at) hole = 1;
+                add_gap(a, s, s->max_lin + 1, L - 1, prev_last_offset, b->base_offset, hole);
+            }
+            uint64_t ov = iv_overlap(s, L, E);
+            if (ov) p->repeated_sequences += ov < (uint64_t)nrec ? ov : (uint64_t)nrec;
+            iv_insert(a, s, L, E);
+            if (E > s->max_lin) s->max_lin = E;
+        }
+    }
+    s->holes_seg_at = a->holes_seg;
+    s->holes_boundary_at = a->holes_boundary;
+    s->holes_damage_at = a->holes_damage;
+}
+
+static int cmp_sess(const void *x, const void *y) {
+    const an_sess *s = *(an_sess *const *)x, *t = *(an_sess *const *)y;
+    if (s->pub.partition != t->pub.partition) return s->pub.partition < t->pub.partition ? -1 : 1;
+    if (s->pub.producer_id != t->pub.producer_id) return s->pub.producer_id < t->pub.producer_id ? -1 : 1;
+    if (s->pub.producer_epoch != t->pub.producer_epoch) return s->pub.producer_epoch < t->pub.producer_epoch ? -1 : 1;
+    return s->pub.first_offset < t->pub.first_offset ? -1 : s->pub.first_offset > t->pub.first_offset;
+}
+
+void an_finish_sessions(ss_analysis *a) {
+    for (size_t i = 0; i < a->sess.n; i++) {
+        an_sess *s = a->sess.v[i];
+        ss_an_partition *P = &a->parts[s->pub.partition];
+        /* ranges: the covered intervals, split at the wrap */
+        size_t cap = 0;
+        for (size_t k = 0; k < s->niv; k++) {
+            int64_t lo = s->iv[2 * k], hi = s->iv[2 * k + 1];
+            while (lo <= hi) {
+                int64_t end = lo - mod_seq(lo) + SEQ_MOD - 1;
+                int64_t e = hi < end ? hi : end;
+                if (s->nranges == cap) {
+                    size_t nc = cap ? cap * 2 : 4;
+                    ss_an_range *nr = realloc(s->ranges, nc * sizeof *nr);
+                    if (!nr) {
+                        a->nomem = true;
+                        break;
+                    }
+                    s->ranges = nr;
+                    cap = nc;
+                }
+                s->ranges[s->nranges].first = (int32_t)mod_seq(lo);
+                s->ranges[s->nranges].last = (int32_t)mod_seq(e);
+                s->nranges++;
+                lo = e + 1;
+            }
+        }
+        for (size_t k = 0; k < s->ngaps; k++) {
+            ss_an_gap *g = &s->gaps[k];
+            if (s->gap_hole[k] == 3) g->explained = SS_GAP_DAMAGE;
+            else if (s->gap_hole[k] == 2) g->explained = SS_GAP_RETENTION;
+            else if (s->gap_hole[k] == 1 || P->compacted) g->explained = SS_GAP_COMPACTION;
+            else g->explained = SS_GAP_UNEXPLAINED;
+            if (g->explained == SS_GAP_UNEXPLAINED) P->sequence_gaps++;
+            else P->sequence_gaps_explained++;
+        }
+        P->sequence_gaps_explained += s->more_gaps_hole[1] + s->more_gaps_hole[2] + s->more_gaps_hole[3];
+        if (P->compacted) P->sequence_gaps_explained += s->more_gaps_hole[0];
+        else P->sequence_gaps += s->more_gaps_hole[0];
+        P->duplicate_sequences += s->pub.repeated_sequences;
+        P->out_of_order_batches += s->pub.out_of_order_batches;
+        s->pub.ranges = s->ranges;
+        s->pub.nranges = s->nranges;
+        s->pub.gaps = s->gaps;
+        s->pub.ngaps = s->ngaps;
+    }
+    if (a->sess.n > 1) qsort(a->sess.v, a->sess.n, sizeof *a->sess.v, cmp_sess);
+}

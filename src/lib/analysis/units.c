@@ -1,0 +1,445 @@
+/* segscan - the reading half of the analysis: a unit of a segment into facts.
+ * See units.h for the design. */
+#define _GNU_SOURCE 1
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/fingerprint.h"
+#include "analysis/units.h"
+#include "base/reader.h"
+#include "format/batch.h"
+#include "format/record.h"
+#include "format/walker.h"
+#include "segscan/base.h"
+
+enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
+
+/* A resync candidate larger than this is not checked: the start it would give
+ * could only be wrong, and a wrong start is caught and read again anyway. */
+#define RESYNC_MAX_ENTRY ((uint64_t)16 << 20)
+
+/* ---- reader --------------------------------------------------------------------------- */
+
+bool an_reader_init(an_reader *r, size_t max_batch_bytes, bool fast) {
+    memset(r, 0, sizeof *r);
+    r->fast = fast;
+    r->dec = ss_decoder_new(max_batch_bytes);
+    r->st128 = XXH3_createState();
+    r->st64 = XXH3_createState();
+    if (!r->dec || !r->st128 || !r->st64) {
+        an_reader_free(r);
+        return false;
+    }
+    return true;
+}
+
+void an_reader_free(an_reader *r) {
+    ss_decoder_free(r->dec);
+    XXH3_freeState(r->st128);
+    XXH3_freeState(r->st64);
+    ss_window_free(&r->win);
+    memset(r, 0, sizeof *r);
+}
+
+void an_unit_clear(an_unit *u) {
+    u->started = u->stopped = 0;
+    u->ended = u->nomem = u->full = false;
+    u->records = 0;
+    u->nfp = 0;
+    u->ev.n = u->rec.n = u->mark.n = u->err.n = 0;
+}
+
+void an_unit_free(an_unit *u) {
+    an_free(u->ev.v);
+    an_free(u->rec.v);
+    an_free(u->mark.v);
+    an_free(u->err.v);
+    memset(u, 0, sizeof *u);
+}
+
+/* ---- one batch into facts ---------------------------------------------------------------- */
+
+static bool in_time_window(const ss_an_opts *o, int64_t ts) { return ts >= o->since_ms && ts <= o->until_ms; }
+static bool in_offset_window(const ss_an_opts *o, int64_t off) { return off >= o->from_offset && off <= o->to_offset; }
+static inline int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+
+static void hash_be32(XXH3_state_t *st, int32_t v) {
+    uint8_t b[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),
+                    (uint8_t)v};
+    XXH3_64bits_update(st, b, 4);
+}
+
+static void hash_be64(XXH3_state_t *st, int64_t v) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+    XXH3_64bits_update(st, b, 8);
+}
+
+static bool record_matches(const ss_an_opts *o, const ss_record *r, bool part_match) {
+    switch (o->match) {
+    case SS_MATCH_VALUE:
+        return r->value_len >= 0 && (size_t)r->value_len == o->match_len &&
+               (o->match_len == 0 || !memcmp(r->value, o->match_bytes, o->match_len));
+    case SS_MATCH_VALUE_CONTAINS:
+        return r->value_len >= 0 &&
+               (o->match_len == 0 || memmem(r->value, (size_t)r->value_len, o->match_bytes, o->match_len) != NULL);
+    case SS_MATCH_KEY:
+        return r->key_len >= 0 && (size_t)r->key_len == o->match_len &&
+               (o->match_len == 0 || !memcmp(r->key, o->match_bytes, o->match_len));
+    case SS_MATCH_OFFSET: return part_match && r->offset == o->match_offset;
+    default: return false;
+    }
+}
+
+static void push_err(an_unit *u, an_ev *e, const ss_error *err) {
+    size_t before = u->err.n;
+    VEC_PUSH(u->err, *err, u->nomem = true);
+    e->err = u->err.n > before ? (uint32_t)(u->err.n - 1) : AN_NONE32;
+}
+
+static void push_ev(an_unit *u, const an_ev *e) { VEC_PUSH(u->ev, *e, u->nomem = true); }
+
+static void ev_init(an_ev *e, int kind) {
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->err = AN_NONE32;
+    e->bi = AN_NONE32;
+    e->ts_min = INT64_MAX;
+    e->ts_max = INT64_MIN;
+}
+
+static void batch_error(an_unit *u, an_ev *e, ss_error *err, const ss_batch *b) {
+    e->verdict = AV_ERROR;
+    e->too_large = err->kind == SS_E_TOO_LARGE;
+    err->length = b->size;
+    push_err(u, e, err);
+    push_ev(u, e);
+}
+
+/* The decisions of the coordinator's apply_batch that need the batch's bytes,
+ * made here; the rest is made there. */
+static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u, const ss_batch *b) {
+    an_ev e;
+    ev_init(&e, AE_BATCH);
+    e.b = *b;
+    e.b.data = NULL;
+    bool pid_ok = !o->filter_pid || b->producer_id == o->producer_id;
+    int64_t ls = pi->log_start;
+    bool off_any = b->last_offset >= o->from_offset && b->base_offset <= o->to_offset;
+    bool below_ls = ls >= 0 && b->last_offset < ls;
+    ss_error err;
+    ss_rec_iter it;
+    /* once a batch (the parser's early error returns leave a record unset, which
+     * GCC cannot tell is then never read) */
+    ss_record rec = {0};
+    int k;
+
+    if (b->control) {
+        if (!pid_ok) {
+            e.verdict = AV_PID_SKIP;
+            push_ev(u, &e);
+            return;
+        }
+        e.in_window = off_any && !below_ls && in_time_window(o, b->max_timestamp);
+        if (ss_records_begin(r->dec, b, &it, &err) != SS_E_OK) {
+            batch_error(u, &e, &err, b);
+            return;
+        }
+        e.first = (uint32_t)u->mark.n;
+        uint64_t n = 0;
+        while ((k = ss_records_next_inline(&it, &rec, &err)) == 1) {
+            n++;
+            if (b->transactional && b->producer_id >= 0 &&
+                (rec.control_type == SS_CTRL_ABORT || rec.control_type == SS_CTRL_COMMIT)) {
+                an_mark m = {rec.offset, rec.coordinator_epoch, rec.control_type};
+                VEC_PUSH(u->mark, m, u->nomem = true; return );
+            }
+        }
+        e.n = (uint32_t)(u->mark.n - e.first);
+        if (k < 0) {
+            e.too_large = false;
+            e.verdict = AV_ERROR;
+            err.length = b->size;
+            push_err(u, &e, &err);
+            push_ev(u, &e);
+            return;
+        }
+        e.verdict = AV_CONTROL;
+        e.count = n;
+        push_ev(u, &e);
+        return;
+    }
+
+    /* records not read: a v2 batch's count, a v0/v1 wrapper's inner messages (when parsing counted them) */
+    int32_t declared = b->count > 0                ? b->count
+                       : b->magic >= 2             ? 0
+                       : b->legacy_inner_count > 0 ? b->legacy_inner_count
+                                                   : 1;
+    if (!pid_ok || !off_any) {
+        e.verdict = AV_OUTSIDE;
+        e.count = (uint64_t)declared;
+        push_ev(u, &e);
+        return;
+    }
+    if (below_ls) {
+        e.verdict = AV_HIDDEN;
+        e.count = (uint64_t)declared;
+        push_ev(u, &e);
+        return;
+    }
+    if (ss_records_begin(r->dec, b, &it, &err) != SS_E_OK) {
+        batch_error(u, &e, &err, b);
+        return;
+    }
+    bool nopid = b->producer_id < 0;
+    /* The content of a batch without producer id, to recognise a retry: the
+     * same records (keys, values, headers, timestamp and offset deltas) and
+     * the same stored producer timestamps.
+     *  - v2, CreateTime: the batch's CRC-32C (checked) and its size. A retry
+     *    is the producer's batch sent again byte for byte, and the broker
+     *    rewrites only the base offset and the leader epoch, which the CRC
+     *    does not cover (LogValidator: maxTimestamp is set to what it was). No
+     *    pass over the records: XXH3 of every byte took 3.5% of a scan.
+     *  - v2, LogAppendTime: the broker rewrote maxTimestamp, and so the CRC:
+     *    the XXH3-64 of the records section and the base timestamp instead.
+     *  - legacy: field by field (each message carries its offset and CRC). */
+    bool field_hash = nopid && b->magic < 2;
+    if (nopid && !field_hash && b->timestamp_type != SS_TS_LOG_APPEND)
+        e.content = (uint64_t)b->crc << 32 | (uint32_t)b->size;
+    else if (nopid && !field_hash) {
+        const ss_rec_state *rs = ss_rec_state_of(&it);
+        e.content = XXH3_64bits_withSeed(rs->p, (size_t)(rs->end - rs->p), (uint64_t)b->base_timestamp) ^
+                    (uint64_t)(uint32_t)b->count * 0x9E3779B97F4A7C15ULL;
+    }
+    if (field_hash) XXH3_64bits_reset(r->st64);
+    size_t first = u->rec.n;
+    bool want_match = o->match != SS_MATCH_NONE;
+    int32_t total = 0;
+    for (;;) {
+        k = ss_records_next_inline(&it, &rec, &err);
+        if (k != 1) break;
+        total++;
+        if (field_hash) {
+            hash_be32(r->st64, rec.key_len);
+            if (rec.key_len > 0) XXH3_64bits_update(r->st64, rec.key, (size_t)rec.key_len);
+            hash_be32(r->st64, rec.value_len);
+            if (rec.value_len > 0) XXH3_64bits_update(r->st64, rec.value, (size_t)rec.value_len);
+            hash_be32(r->st64, rec.header_count);
+            if (rec.headers_len) XXH3_64bits_update(r->st64, rec.headers, rec.headers_len);
+            hash_be64(r->st64, rec.timestamp); /* legacy: the message's own timestamp */
+        }
+        if (!in_offset_window(o, rec.offset) || !in_time_window(o, rec.timestamp)) {
+            e.outside++;
+            continue;
+        }
+        if (ls >= 0 && rec.offset < ls) {
+            e.hidden++;
+            continue;
+        }
+        if (u->rec.n == u->rec.cap) {
+            size_t nc = u->rec.cap ? u->rec.cap * 2 : 1024;
+            an_rec *nv = an_realloc(u->rec.v, nc * sizeof *nv);
+            if (!nv) {
+                u->nomem = true;
+                return;
+            }
+            u->rec.v = nv;
+            u->rec.cap = nc;
+        }
+        an_rec *s = &u->rec.v[u->rec.n++];
+        int64_t delta = wsub(rec.offset, b->base_offset);
+        s->ts = rec.timestamp;
+        s->delta = (uint32_t)delta;
+        s->flags = 0;
+        if (!pi->dups_excluded && delta >= 0 && delta < (int64_t)UINT32_MAX - 1 &&
+            ss_fp_record(r->st128, &rec, o->by, o->min_bytes, &s->hi, &s->lo)) {
+            s->flags = AR_FP;
+            u->nfp++;
+        }
+        if (want_match && record_matches(o, &rec, pi->part_match)) s->flags |= AR_MATCH;
+        if (rec.timestamp >= 0) {
+            if (rec.timestamp < e.ts_min) e.ts_min = rec.timestamp;
+            if (rec.timestamp > e.ts_max) e.ts_max = rec.timestamp;
+        }
+    }
+    if (k < 0) {
+        u->rec.n = first;
+        batch_error(u, &e, &err, b);
+        return;
+    }
+    if (field_hash) {
+        hash_be32(r->st64, total);
+        e.content = XXH3_64bits_digest(r->st64);
+    }
+    e.verdict = AV_DATA;
+    e.first = (uint32_t)first;
+    e.n = (uint32_t)(u->rec.n - first);
+    e.total = total;
+    u->records += (uint64_t)total;
+    push_ev(u, &e);
+}
+
+/* ---- where a unit starts ----------------------------------------------------------------- */
+
+/* Is the entry at `at` (size bytes) followed by another plausible entry (or
+ * zeros, or the end), and CRC-valid? Reads in window-sized pieces, so a false
+ * candidate with a large length does not grow the window. */
+static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t at, uint64_t size) {
+    if (size > RESYNC_MAX_ENTRY) return false;
+    uint64_t next = at + size;
+    uint64_t tail = limit - next < V2_OVERHEAD ? limit - next : V2_OVERHEAD;
+    if (tail) {
+        uint8_t q[V2_OVERHEAD];
+        if (ss_segment_read(s, next, q, (size_t)tail) != tail) return false;
+        uint64_t nsize;
+        bool zeros = true;
+        for (uint64_t i = 0; i < tail && zeros; i++) zeros = q[i] == 0;
+        if (!zeros && !ss_entry_plausible(q, (size_t)tail, limit - next, &nsize)) return false;
+    }
+    if (!ss_window_fill(&r->win, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
+    const uint8_t *p = r->win.buf + (at - r->win.at);
+    bool v2 = p[16] == 2;
+    uint32_t want = v2 ? ss_be32(p + 17) : ss_be32(p + 12);
+    uint64_t from = at + (v2 ? 21 : 16);
+    uint32_t crc = 0;
+    while (from < next) {
+        uint64_t n = next - from < SS_WINDOW_BYTES ? next - from : SS_WINDOW_BYTES;
+        if (!ss_window_fill(&r->win, s, limit, from, n)) return false;
+        const uint8_t *c = r->win.buf + (from - r->win.at);
+        crc = v2 ? ss_crc32c(crc, c, (size_t)n) : ss_crc32(crc, c, (size_t)n);
+        from += n;
+    }
+    return crc == want;
+}
+
+/* The first position at or after `from` holding a whole, CRC-valid entry that
+ * another plausible entry follows (or the limit). Only a guess at a batch
+ * boundary: the coordinator checks that the unit before ends exactly there,
+ * and reads the unit again from where it did when not. */
+static uint64_t find_boundary(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t from) {
+    uint64_t q = from;
+    while (q + HEADER_UP_TO_MAGIC <= limit) {
+        uint64_t want = limit - q < V2_OVERHEAD ? limit - q : V2_OVERHEAD;
+        if (!ss_window_fill(&r->win, s, limit, q, want)) return limit;
+        const uint8_t *w = r->win.buf + (q - r->win.at);
+        size_t avail = r->win.len - (size_t)(q - r->win.at);
+        size_t i = 0;
+        bool moved = false;
+        /* the magic byte first: it rules out almost every position; near the
+         * window's end the window moves on, unless the file ends there */
+        for (; i + HEADER_UP_TO_MAGIC <= avail; i++) {
+            if (w[i + 16] > 2) continue;
+            if (avail - i < V2_OVERHEAD && q + i + V2_OVERHEAD <= limit) break;
+            uint64_t size;
+            if (!ss_entry_plausible(w + i, avail - i, limit - (q + i), &size)) continue;
+            if (entry_ok(r, s, limit, q + i, size)) return q + i;
+            q += i + 1;
+            moved = true;
+            break;
+        }
+        if (!moved) q += i ? i : 1;
+    }
+    return limit;
+}
+
+/* ---- a unit ---------------------------------------------------------------------------------- */
+
+static void window_done(an_unit *u, const ss_batch *b) {
+    an_ev e;
+    ev_init(&e, AE_WINDOW_DONE);
+    e.b.position = b->position;
+    push_ev(u, &e);
+    u->ended = true;
+}
+
+void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u) {
+    an_unit_clear(u);
+    const ss_segment *s = u->s;
+    uint64_t limit = u->limit;
+    uint64_t pos = u->start;
+    if (u->resync) pos = find_boundary(r, s, limit, pos);
+    u->started = pos;
+    ss_walker w;
+    bool walking = false;
+    ss_event ev;
+    ss_error err;
+    ss_batch b;
+    for (;;) {
+        if (u->nomem) break;
+        if (u->end != UINT64_MAX && pos >= u->end) break;
+        if (u->rec.n >= u->max_records || u->ev.n >= u->max_events) {
+            u->full = true; /* memory stays bounded whatever the compression ratio */
+            break;
+        }
+        if (r->fast && pos < limit && ss_window_fill(&r->win, s, limit, pos, HEADER_UP_TO_MAGIC)) {
+            /* the fast path: a whole entry in the window with a valid CRC */
+            const uint8_t *p = r->win.buf + (pos - r->win.at);
+            int32_t len = (int32_t)ss_be32(p + 8);
+            if (len >= MIN_ENTRY && (uint64_t)len + LOG_OVERHEAD <= limit - pos &&
+                (uint64_t)len + LOG_OVERHEAD <= SS_COPY_MAX_ENTRY &&
+                ss_window_fill(&r->win, s, limit, pos, (uint64_t)len + LOG_OVERHEAD)) {
+                p = r->win.buf + (pos - r->win.at);
+                size_t avail = r->win.len - (size_t)(pos - r->win.at);
+                if (ss_batch_parse(p, avail, pos, true, r->dec, &b, &err) == SS_E_OK && b.crc_valid) {
+                    if (!o->no_seek && b.base_offset > o->to_offset) {
+                        window_done(u, &b);
+                        break;
+                    }
+                    read_batch(r, o, pi, u, &b);
+                    pos += b.size;
+                    continue;
+                }
+            }
+        }
+        /* anything else: one event of the walker over the mapping */
+        if (!walking) {
+            ss_walker_init(&w, s, UINT64_MAX);
+            ss_walker_set_decoder(&w, r->dec);
+            walking = true;
+        }
+        if (w.limit < limit) limit = w.limit; /* the walker found the file cut */
+        w.pos = pos;
+        w.end_of_last_batch = pos;
+        bool stop = false;
+        for (;;) {
+            ss_event_kind k = ss_walker_next(&w, &ev);
+            if (k == SS_EV_END) {
+                an_ev e;
+                ev_init(&e, AE_END);
+                e.tail = ev.tail_bytes;
+                e.tail_zero = ev.tail_kind == SS_E_ZERO_TAIL;
+                e.b.position = ev.file_size - ev.tail_bytes; /* where the tail begins */
+                /* a notice: the file grew while it was read (other kinds there are left over
+                 * from the parse that found the tail) */
+                if (ev.err.kind == SS_E_GREW) push_err(u, &e, &ev.err);
+                push_ev(u, &e);
+                u->ended = true;
+                pos = w.pos > pos ? w.pos : pos;
+                stop = true;
+                break;
+            }
+            if (k == SS_EV_DAMAGE) {
+                an_ev e;
+                ev_init(&e, AE_DAMAGE);
+                push_err(u, &e, &ev.err);
+                push_ev(u, &e);
+                pos = w.pos;
+                break;
+            }
+            if (!ev.batch.crc_valid) continue; /* its damage event follows */
+            if (!o->no_seek && ev.batch.base_offset > o->to_offset) {
+                window_done(u, &ev.batch);
+                stop = true;
+                break;
+            }
+            read_batch(r, o, pi, u, &ev.batch);
+            pos = w.pos;
+            break;
+        }
+        if (w.limit < limit) limit = w.limit;
+        if (stop) break;
+    }
+    u->stopped = pos;
+}

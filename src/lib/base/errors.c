@@ -1,0 +1,41 @@
+/* segscan - the error kind table, generated from SS_ERROR_LIST. */
+#include "segscan/errors.h"
+
+typedef struct {
+    ss_errkind kind;
+    const char *name;
+    const char *desc;
+    char cls;
+} errinfo;
+
+#define SS_ERROR_ROW_(name, num, str, cls, desc) {SS_E_##name, str, desc, #cls[0]},
+static const errinfo error_table[] = {SS_ERROR_LIST(SS_ERROR_ROW_)};
+#undef SS_ERROR_ROW_
+
+static const errinfo *find(ss_errkind k) {
+    for (size_t i = 0; i < sizeof error_table / sizeof error_table[0]; i++)
+        if (error_table[i].kind == k) return &error_table[i];
+    return NULL;
+}
+
+const char *ss_errkind_name(ss_errkind k) {
+    const errinfo *e = find(k);
+    return e ? e->name : "unknown";
+}
+const char *ss_errkind_desc(ss_errkind k) {
+    const errinfo *e = find(k);
+    return e ? e->desc : "unknown error";
+}
+bool ss_errkind_is_damage(ss_errkind k) {
+    const errinfo *e = find(k);
+    return e && e->cls == 'D';
+}
+
+bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **desc, char *cls) {
+    if (i >= sizeof error_table / sizeof error_table[0]) return false;
+    if (kind) *kind = error_table[i].kind;
+    if (name) *name = error_table[i].name;
+    if (desc) *desc = error_table[i].desc;
+    if (cls) *cls = error_table[i].cls;
+    return true;
+}

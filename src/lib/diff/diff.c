@@ -1,0 +1,914 @@
+/* segscan - comparing two logs: replicas by offset, mirrors by content.
+ *
+ * Both sides are read through a record cursor that stitches a partition's
+ * segments and skips damaged batches (counting them). Offset mode compares in
+ * lockstep and keeps only counts, coalesced ranges and the first listed
+ * differences. Content mode counts fingerprints per side in one open
+ * addressing table (32 bytes a slot, sized from the inputs' sizes, on huge
+ * pages; lookups in runs of FP_RUN, prefetched, since the counts do not depend
+ * on their order), then reads the sides again only when it has differences to
+ * list.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "analysis/fingerprint.h"
+#include "analysis/units.h"
+#include "base/grow.h"
+#include "format/walker.h"
+#include "segscan/analyze.h"
+#include "segscan/diff.h"
+#include "segscan/files.h"
+
+/* ---- record cursor over one partition ---------------------------------------- */
+
+typedef struct pcursor {
+    const ss_inputs *in;
+    size_t part, seg;
+    const ss_input_partition *p;
+    ss_segment *s;
+    ss_walker w;
+    ss_window win; /* batches copied here (ss_walker_next_copy) */
+    ss_decoder *d;
+    ss_event ev;
+    ss_rec_iter it;
+    bool in_batch, done;
+    ss_diff_side *side;
+    /* offset ranges of batches skipped as damaged (header offsets, kept to tell
+     * a record missing through damage from one removed by compaction) */
+    int64_t (*dmg)[2];
+    size_t ndmg, capdmg;
+    /* leader epochs seen in batches */
+    int32_t *epochs;
+    int64_t *starts;
+    size_t nep, capep;
+} pcursor;
+
+static bool epochs_push(pcursor *c, int32_t e, int64_t start) {
+    if (c->nep == c->capep) {
+        size_t n = c->capep ? c->capep * 2 : 16;
+        int32_t *ne = realloc(c->epochs, n * sizeof *ne);
+        if (!ne) return false;
+        c->epochs = ne;
+        int64_t *ns = realloc(c->starts, n * sizeof *ns);
+        if (!ns) return false;
+        c->starts = ns;
+        c->capep = n;
+    }
+    c->epochs[c->nep] = e;
+    c->starts[c->nep] = start;
+    c->nep++;
+    return true;
+}
+
+static void dmg_push(pcursor *c, const ss_batch *b) {
+    if (b->last_offset < b->base_offset || c->ndmg >= 4096) return;
+    if (c->ndmg == c->capdmg) {
+        size_t n = c->capdmg ? c->capdmg * 2 : 16;
+        void *nd = realloc(c->dmg, n * sizeof *c->dmg);
+        if (!nd) return;
+        c->dmg = nd;
+        c->capdmg = n;
+    }
+    c->dmg[c->ndmg][0] = b->base_offset;
+    c->dmg[c->ndmg][1] = b->last_offset;
+    c->ndmg++;
+}
+
+static bool in_damage(const pcursor *c, int64_t offset) {
+    for (size_t i = c->ndmg; i-- > 0;)
+        if (offset >= c->dmg[i][0] && offset <= c->dmg[i][1]) return true;
+    return false;
+}
+
+static ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side) {
+    memset(c, 0, sizeof *c);
+    c->in = in;
+    c->part = part;
+    c->p = ss_inputs_at(in, part);
+    c->side = side;
+    c->d = ss_decoder_new(max_batch);
+    if (!c->d) return SS_E_NOMEM;
+    side->path = c->p->path;
+    side->partition = c->p->name;
+    side->first_offset = side->next_offset = -1;
+    return SS_E_OK;
+}
+
+static void pc_close(pcursor *c) {
+    if (c->s) ss_segment_close(c->s);
+    ss_window_free(&c->win);
+    ss_decoder_free(c->d);
+    free(c->dmg);
+    c->dmg = NULL;
+    c->s = NULL;
+    c->d = NULL;
+}
+
+/* Next record of the partition; 1 with r and *b, 0 at the end. */
+static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
+    ss_error err;
+    while (!c->done) {
+        if (c->in_batch) {
+            int n = ss_records_next(&c->it, r, &err);
+            if (n == 1) {
+                *b = &c->ev.batch;
+                return 1;
+            }
+            c->in_batch = false;
+            if (n < 0) {
+                c->side->damage_events++;
+                c->side->damaged_bytes += c->ev.batch.size;
+                dmg_push(c, &c->ev.batch);
+            }
+            continue;
+        }
+        if (!c->s) {
+            if (c->seg >= c->p->nsegments) {
+                c->done = true;
+                break;
+            }
+            if (ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &err) != SS_E_OK) {
+                c->side->unreadable++;
+                c->seg++;
+                continue;
+            }
+            ss_walker_init(&c->w, c->s, UINT64_MAX);
+            ss_walker_set_decoder(&c->w, c->d);
+        }
+        ss_event_kind k = ss_walker_next_copy(&c->w, &c->win, &c->ev);
+        if (k == SS_EV_END) {
+            ss_segment_close(c->s);
+            c->s = NULL;
+            c->seg++;
+            continue;
+        }
+        if (k == SS_EV_DAMAGE) {
+            c->side->damage_events++;
+            c->side->damaged_bytes += c->ev.err.length;
+            continue;
+        }
+        const ss_batch *bb = &c->ev.batch;
+        if (!bb->crc_valid) {
+            dmg_push(c, bb);
+            continue;
+        } /* its damage event follows */
+        c->side->batches++;
+        if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
+        if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
+        if (bb->magic >= 2 && bb->partition_leader_epoch >= 0 &&
+            (c->nep == 0 || bb->partition_leader_epoch > c->epochs[c->nep - 1]))
+            epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
+        if (ss_records_begin(c->d, bb, &c->it, &err) != SS_E_OK) {
+            if (err.kind != SS_E_TOO_LARGE) {
+                c->side->damage_events++;
+                c->side->damaged_bytes += bb->size;
+            }
+            dmg_push(c, bb);
+            continue;
+        }
+        c->in_batch = true;
+    }
+    return 0;
+}
+
+/* Fingerprint of a whole record: key, value and headers, length-prefixed so
+ * that neither null and empty nor a shifted boundary can collide. */
+static XXH128_hash_t record_fp(XXH3_state_t *st, const ss_record *r) {
+    uint8_t len[4];
+    XXH3_128bits_reset(st);
+    int32_t v = r->key_len;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
+    XXH3_128bits_update(st, len, 4);
+    if (v > 0) XXH3_128bits_update(st, r->key, (size_t)v);
+    v = r->value_len;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
+    XXH3_128bits_update(st, len, 4);
+    if (v > 0) XXH3_128bits_update(st, r->value, (size_t)v);
+    v = r->header_count;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
+    XXH3_128bits_update(st, len, 4);
+    if (r->headers_len) XXH3_128bits_update(st, r->headers, r->headers_len);
+    return XXH3_128bits_digest(st);
+}
+
+/* ---- results ------------------------------------------------------------------- */
+
+typedef struct pair_state {
+    ss_diff_pair pub;
+    ss_diff_range *ranges;
+    size_t nranges, capranges;
+    bool range_dropped; /* a range was found past MAX_RANGES: the last kept one has ended */
+    ss_diff_item *items;
+    size_t nitems;
+    uint8_t *previews; /* nitems * 4 * preview_bytes */
+    int32_t *epochs_a, *epochs_b;
+    int64_t *starts_a, *starts_b;
+} pair_state;
+
+struct ss_diff {
+    pair_state *pairs;
+    size_t npairs;
+    const ss_input_partition **unpaired;
+    char *unpaired_side;
+    size_t nunpaired;
+    ss_diff_opts o;
+};
+
+#define MAX_RANGES 1000
+
+const char *ss_diff_mode_name(enum ss_diff_mode mode) {
+    return mode == SS_DIFF_OFFSET ? "offset" : mode == SS_DIFF_CONTENT ? "content" : "auto";
+}
+
+const char *ss_diff_kind_name(enum ss_diff_kind kind) {
+    switch (kind) {
+    case SS_DK_ONLY_A: return "onlyInA";
+    case SS_DK_ONLY_B: return "onlyInB";
+    case SS_DK_DIFFER: return "differing";
+    case SS_DK_COMPACTED_A: return "compactedInA";
+    case SS_DK_COMPACTED_B: return "compactedInB";
+    default: return "unknown";
+    }
+}
+
+void ss_diff_opts_default(ss_diff_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->mode = SS_DIFF_AUTO;
+    o->by = SS_BY_VALUE;
+    o->max_items = 100;
+    o->preview_bytes = 64;
+}
+
+/* Extend the last range when it is of the same kind and `offset` follows it on
+ * its side (the previous record of that side was its end, and offsets go up: a
+ * damaged log can go back), else start one. */
+static void add_range(pair_state *ps, enum ss_diff_kind kind, enum ss_diff_where where, int64_t offset,
+                      bool continues) {
+    ss_diff_range *last = ps->nranges && !ps->range_dropped ? &ps->ranges[ps->nranges - 1] : NULL;
+    if (last && continues && last->kind == kind && last->where == where && offset > last->to) {
+        last->to = offset;
+        last->records++;
+        return;
+    }
+    ps->pub.ranges_total++;
+    if (ps->nranges == MAX_RANGES) {
+        ps->range_dropped = true;
+        return;
+    }
+    if (!SS_GROW(ps->ranges, ps->nranges, ps->capranges, 16)) return;
+    ss_diff_range *r = &ps->ranges[ps->nranges++];
+    r->kind = kind;
+    r->where = where;
+    r->from = r->to = offset;
+    r->records = 1;
+}
+
+static void fill_rec(ss_diff_rec *d, const ss_record *r, const ss_batch *b, uint8_t *buf, size_t pv) {
+    d->present = true;
+    d->offset = r->offset;
+    d->timestamp = r->timestamp;
+    d->partition_leader_epoch = b ? b->partition_leader_epoch : -1;
+    d->key_len = r->key_len;
+    d->value_len = r->value_len;
+    d->key = d->value = NULL;
+    if (r->key_len >= 0) {
+        size_t n = (size_t)r->key_len < pv ? (size_t)r->key_len : pv;
+        memcpy(buf, r->key, n);
+        d->key = buf;
+    }
+    if (r->value_len >= 0) {
+        size_t n = (size_t)r->value_len < pv ? (size_t)r->value_len : pv;
+        memcpy(buf + pv, r->value, n);
+        d->value = buf + pv;
+    }
+}
+
+static void add_item(pair_state *ps, const ss_diff_opts *o, enum ss_diff_kind kind, const ss_record *ra,
+                     const ss_batch *ba, const ss_record *rb, const ss_batch *bb) {
+    ps->pub.items_total++;
+    if (ps->nitems >= o->max_items) return;
+    size_t pv = o->preview_bytes;
+    ss_diff_item *it = &ps->items[ps->nitems];
+    uint8_t *buf = ps->previews + ps->nitems * 4 * pv;
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    if (ra) fill_rec(&it->a, ra, ba, buf, pv);
+    if (rb) fill_rec(&it->b, rb, bb, buf + 2 * pv, pv);
+    ps->nitems++;
+}
+
+/* Kafka's reconciliation (LeaderEpochFileCache.endOffsetFor): the follower's
+ * latest epoch both sides know is E; each side's end of E is the start of its
+ * next epoch, or its log end offset; the follower truncates to the smaller. */
+static void truncation_point(ss_diff_pair *p) {
+    p->shared_epoch = -1;
+    p->truncation_offset = -1;
+    const ss_diff_side *a = &p->a, *b = &p->b;
+    for (size_t i = a->nepochs; i-- > 0;) {
+        for (size_t j = b->nepochs; j-- > 0;) {
+            if (b->epochs[j] == a->epochs[i]) {
+                int64_t end_a = i + 1 < a->nepochs ? a->epoch_starts[i + 1] : a->next_offset;
+                int64_t end_b = j + 1 < b->nepochs ? b->epoch_starts[j + 1] : b->next_offset;
+                p->shared_epoch = a->epochs[i];
+                p->truncation_offset = end_a < end_b ? end_a : end_b;
+                return;
+            }
+            if (b->epochs[j] < a->epochs[i]) break;
+        }
+    }
+}
+
+/* A leader-epoch-checkpoint in the partition directory replaces the epochs
+ * seen in batches (it is what the broker reconciles with). */
+static void epochs_from_checkpoint(const ss_input_partition *p, ss_diff_side *side, int32_t **ep, int64_t **st) {
+    if (!p->is_dir) return;
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/leader-epoch-checkpoint", p->path) >= sizeof path) return;
+    ss_checkpoint ck;
+    ss_error err;
+    if (ss_checkpoint_read(path, SS_CKPT_LEADER_EPOCH, &ck, &err) != SS_E_OK) return;
+    if (ck.n > 0) {
+        int32_t *e = malloc(ck.n * sizeof *e);
+        int64_t *s = malloc(ck.n * sizeof *s);
+        if (e && s) {
+            for (size_t i = 0; i < ck.n; i++) {
+                e[i] = ck.epochs[i].epoch;
+                s[i] = ck.epochs[i].start_offset;
+            }
+            free(*ep);
+            free(*st);
+            *ep = e;
+            *st = s;
+            side->nepochs = ck.n;
+            side->epochs_from_checkpoint = true;
+        } else {
+            free(e);
+            free(s);
+        }
+    }
+    ss_checkpoint_free(&ck);
+}
+
+static void keep_epochs(pcursor *c, ss_diff_side *side, int32_t **ep, int64_t **st) {
+    *ep = c->epochs;
+    *st = c->starts;
+    side->nepochs = c->nep;
+    c->epochs = NULL;
+    c->starts = NULL;
+    epochs_from_checkpoint(c->p, side, ep, st);
+    side->epochs = *ep;
+    side->epoch_starts = *st;
+}
+
+static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
+                              pair_state *ps) {
+    ss_diff_pair *p = &ps->pub;
+    pcursor ca, cb;
+    if (pc_open(&ca, A, ia, o->max_batch_bytes, &p->a) != SS_E_OK) return SS_E_NOMEM;
+    if (pc_open(&cb, B, ib, o->max_batch_bytes, &p->b) != SS_E_OK) {
+        pc_close(&ca);
+        return SS_E_NOMEM;
+    }
+    XXH3_state_t *st = XXH3_createState();
+    if (!st) {
+        pc_close(&ca);
+        pc_close(&cb);
+        return SS_E_NOMEM;
+    }
+    p->first_divergent_offset = -1;
+    ss_record ra, rb;
+    const ss_batch *ba = NULL, *bb = NULL;
+    int ha = pc_next(&ca, &ra, &ba), hb = pc_next(&cb, &rb, &bb);
+    /* kind of the range the previous record of each side went to (0: none yet) */
+    enum ss_diff_kind last_a = 0, last_b = 0;
+    while (ha || hb) {
+        if (ha && (!hb || ra.offset < rb.offset)) {
+            /* A holds an offset B does not */
+            enum ss_diff_kind kind;
+            enum ss_diff_where where;
+            if (in_damage(&cb, ra.offset)) {
+                kind = SS_DK_ONLY_A, where = SS_DW_DAMAGED;
+                p->only_a++;
+            } else if (hb && p->b.first_offset >= 0 && p->b.first_offset <= ra.offset) {
+                kind = SS_DK_COMPACTED_B, where = SS_DW_INSIDE;
+                p->compacted_b++;
+            } else {
+                kind = SS_DK_ONLY_A;
+                where = hb ? SS_DW_BEFORE : SS_DW_AFTER;
+                p->only_a++;
+            }
+            add_range(ps, kind, where, ra.offset, last_a == kind);
+            add_item(ps, o, kind, &ra, ba, NULL, NULL);
+            last_a = kind;
+            p->a.records++;
+            ha = pc_next(&ca, &ra, &ba);
+        } else if (hb && (!ha || rb.offset < ra.offset)) {
+            enum ss_diff_kind kind;
+            enum ss_diff_where where;
+            if (in_damage(&ca, rb.offset)) {
+                kind = SS_DK_ONLY_B, where = SS_DW_DAMAGED;
+                p->only_b++;
+            } else if (ha && p->a.first_offset >= 0 && p->a.first_offset <= rb.offset) {
+                kind = SS_DK_COMPACTED_A, where = SS_DW_INSIDE;
+                p->compacted_a++;
+            } else {
+                kind = SS_DK_ONLY_B;
+                where = ha ? SS_DW_BEFORE : SS_DW_AFTER;
+                p->only_b++;
+            }
+            add_range(ps, kind, where, rb.offset, last_b == kind);
+            add_item(ps, o, kind, NULL, NULL, &rb, bb);
+            last_b = kind;
+            p->b.records++;
+            hb = pc_next(&cb, &rb, &bb);
+        } else {
+            XXH128_hash_t fa = record_fp(st, &ra), fb = record_fp(st, &rb);
+            bool same = XXH128_isEqual(fa, fb) && ra.timestamp == rb.timestamp;
+            if (!same) {
+                if (p->first_divergent_offset < 0) {
+                    p->first_divergent_offset = ra.offset;
+                    p->divergent_epoch_a = ba->partition_leader_epoch;
+                    p->divergent_epoch_b = bb->partition_leader_epoch;
+                }
+                p->differing++;
+                add_range(ps, SS_DK_DIFFER, SS_DW_INSIDE, ra.offset, last_a == SS_DK_DIFFER && last_b == SS_DK_DIFFER);
+                add_item(ps, o, SS_DK_DIFFER, &ra, ba, &rb, bb);
+                last_a = last_b = SS_DK_DIFFER;
+            } else {
+                last_a = last_b = 0;
+            }
+            p->a.records++;
+            p->b.records++;
+            ha = pc_next(&ca, &ra, &ba);
+            hb = pc_next(&cb, &rb, &bb);
+        }
+    }
+    keep_epochs(&ca, &p->a, &ps->epochs_a, &ps->starts_a);
+    keep_epochs(&cb, &p->b, &ps->epochs_b, &ps->starts_b);
+    p->identical = p->only_a == 0 && p->only_b == 0 && p->differing == 0;
+    if (!p->identical) truncation_point(p);
+    else p->shared_epoch = -1, p->truncation_offset = -1;
+    XXH3_freeState(st);
+    free(ca.epochs);
+    free(ca.starts);
+    free(cb.epochs);
+    free(cb.starts);
+    pc_close(&ca);
+    pc_close(&cb);
+    return SS_E_OK;
+}
+
+/* ---- content mode ------------------------------------------------------------- */
+
+typedef struct fp_entry {
+    uint64_t hi, lo;
+    uint32_t na, nb; /* copies on each side */
+    uint32_t seen;   /* listing pass: copies of the current side met so far */
+    uint32_t pad_;
+} fp_entry;
+
+typedef struct fp_table {
+    fp_entry *e;
+    size_t cap, n;
+} fp_table;
+
+static bool fpt_alloc(fp_table *t, size_t cap) {
+    fp_entry *e = an_calloc(cap, sizeof *e); /* zero pages, on huge pages when large */
+    if (!e) return false;
+    t->e = e;
+    t->cap = cap;
+    return true;
+}
+
+static bool fpt_grow(fp_table *t) {
+    fp_table old = *t;
+    if (!fpt_alloc(t, old.cap ? old.cap * 2 : 1 << 16)) {
+        *t = old;
+        return false;
+    }
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!(old.e[i].na | old.e[i].nb)) continue;
+        size_t h = (size_t)old.e[i].lo & (t->cap - 1);
+        while (t->e[h].na | t->e[h].nb) h = (h + 1) & (t->cap - 1);
+        t->e[h] = old.e[i];
+    }
+    an_free(old.e);
+    return true;
+}
+
+/* A table for the fingerprints of partitions of about `bytes` each (a mirror's
+ * sides share theirs): ~256 bytes a record on disk, at most 70% full, and at
+ * first no more than 2^23 slots (256 MiB): a table far larger than its
+ * records would have all its pages touched by a few of them. */
+static bool fpt_init(fp_table *t, uint64_t bytes) {
+    uint64_t want = bytes / 256 * 10 / 7;
+    size_t cap = 1 << 10;
+    while (cap < want && cap < ((size_t)1 << 23)) cap <<= 1;
+    return fpt_alloc(t, cap);
+}
+
+/* Room for n more entries without growing while a run is prefetched. */
+static bool fpt_room(fp_table *t, size_t n) {
+    while ((t->n + n) * 10 > t->cap * 7)
+        if (!fpt_grow(t)) return false;
+    return true;
+}
+
+static inline void fpt_prefetch(const fp_table *t, uint64_t lo) {
+#if defined(__GNUC__)
+    __builtin_prefetch(&t->e[(size_t)lo & (t->cap - 1)]);
+#else
+    (void)t;
+    (void)lo;
+#endif
+}
+
+static fp_entry *fpt_get(fp_table *t, uint64_t hi, uint64_t lo, bool insert) {
+    if (insert && !fpt_room(t, 1)) return NULL;
+    if (!t->cap) return NULL;
+    size_t h = (size_t)lo & (t->cap - 1);
+    for (;;) {
+        fp_entry *e = &t->e[h];
+        if (!(e->na | e->nb)) {
+            if (!insert) return NULL;
+            e->hi = hi;
+            e->lo = lo;
+            t->n++;
+            return e;
+        }
+        if (e->hi == hi && e->lo == lo) return e;
+        h = (h + 1) & (t->cap - 1);
+    }
+}
+
+/* Bytes of a partition's segments. */
+static uint64_t partition_bytes(const ss_inputs *in, size_t part) {
+    uint64_t n = 0;
+    for (size_t j = 0; j < ss_inputs_at(in, part)->nsegments; j++) n += ss_inputs_segment_size(in, part, j);
+    return n;
+}
+
+/* Aborted transactions of one partition, from the analysis: (pid, first, marker) */
+typedef struct aborted_set {
+    int64_t (*v)[3];
+    size_t n;
+} aborted_set;
+
+static void aborted_of(const ss_inputs *in, size_t part, const ss_diff_opts *o, aborted_set *out) {
+    out->v = NULL;
+    out->n = 0;
+    ss_an_opts ao;
+    ss_an_opts_default(&ao);
+    ao.max_batch_bytes = o->max_batch_bytes;
+    ss_analysis *a = ss_analysis_new(&ao);
+    if (!a) return;
+    if (ss_analysis_run(a, in) == SS_E_OK) {
+        size_t n = ss_an_txn_count(a), k = 0;
+        out->v = calloc(n ? n : 1, sizeof *out->v);
+        for (size_t i = 0; out->v && i < n; i++) {
+            const ss_an_txn *t = ss_an_txn_at(a, i);
+            if (t->partition != part || t->result != SS_TXN_ABORT) continue;
+            out->v[k][0] = t->producer_id;
+            out->v[k][1] = t->first_offset;
+            out->v[k][2] = t->marker_offset;
+            k++;
+        }
+        out->n = k;
+    }
+    ss_analysis_free(a);
+}
+
+static bool is_aborted(const aborted_set *s, const ss_batch *b, int64_t offset) {
+    if (!b->transactional || b->control) return false;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i][0] == b->producer_id && offset >= s->v[i][1] && offset <= s->v[i][2]) return true;
+    return false;
+}
+
+static bool fingerprintable(const ss_record *r, const ss_batch *b, enum ss_by by) {
+    if (b->control) return false;
+    if (by == SS_BY_KEY) return r->key_len >= 0;
+    if (by == SS_BY_VALUE) return r->value_len >= 0;
+    return true;
+}
+
+static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
+                               pair_state *ps) {
+    ss_diff_pair *p = &ps->pub;
+    fp_table t = {0};
+    aborted_set ab[2] = {{0}, {0}};
+    XXH3_state_t *st = XXH3_createState();
+    if (!st) return SS_E_NOMEM;
+    if (o->read_committed) {
+        aborted_of(A, ia, o, &ab[0]);
+        aborted_of(B, ib, o, &ab[1]);
+    }
+    ss_errkind rc = SS_E_OK;
+    uint64_t bytes_a = partition_bytes(A, ia), bytes_b = partition_bytes(B, ib);
+    if (!fpt_init(&t, bytes_a > bytes_b ? bytes_a : bytes_b)) rc = SS_E_NOMEM;
+    for (int side = 0; side < 2 && rc == SS_E_OK; side++) {
+        pcursor c;
+        ss_diff_side *sd = side ? &p->b : &p->a;
+        if (pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, sd) != SS_E_OK) {
+            rc = SS_E_NOMEM;
+            break;
+        }
+        ss_record r;
+        const ss_batch *b;
+        /* a run of fingerprints: their slots are prefetched before they are counted */
+        enum { FP_RUN = 32 };
+        uint64_t run[FP_RUN][2];
+        size_t nrun = 0;
+        bool more = true;
+        while (more && rc == SS_E_OK) {
+            more = pc_next(&c, &r, &b);
+            if (more) {
+                sd->records++;
+                if (!fingerprintable(&r, b, o->by)) continue;
+                if (o->read_committed && is_aborted(&ab[side], b, r.offset)) {
+                    if (side) p->ignored_aborted_b++;
+                    else p->ignored_aborted_a++;
+                    continue;
+                }
+                if (!ss_fp_record(st, &r, o->by, 0, &run[nrun][0], &run[nrun][1])) continue;
+                /* room for the whole run before its first prefetch: no growing under it */
+                if (nrun == 0 && !fpt_room(&t, FP_RUN)) {
+                    rc = SS_E_NOMEM;
+                    break;
+                }
+                fpt_prefetch(&t, run[nrun][1]);
+                if (++nrun < FP_RUN) continue;
+            }
+            for (size_t k = 0; k < nrun; k++) {
+                fp_entry *e = fpt_get(&t, run[k][0], run[k][1], true);
+                if (!e) {
+                    rc = SS_E_NOMEM;
+                    break;
+                }
+                if (side) {
+                    if (e->nb < UINT32_MAX) e->nb++;
+                } else if (e->na < UINT32_MAX) e->na++;
+            }
+            nrun = 0;
+        }
+        free(c.epochs);
+        free(c.starts);
+        pc_close(&c);
+    }
+    for (size_t i = 0; i < t.cap; i++) {
+        const fp_entry *e = &t.e[i];
+        if (!(e->na | e->nb)) continue;
+        if (e->na) p->distinct_a++;
+        if (e->nb) p->distinct_b++;
+        if (e->na > e->nb) {
+            p->missing_in_b += e->na - e->nb;
+            if (e->nb == 0) p->values_missing_in_b++;
+            else p->values_more_copies_a++;
+        } else if (e->nb > e->na) {
+            p->only_in_b += e->nb - e->na;
+            if (e->na == 0) p->values_only_in_b++;
+            else p->values_more_copies_b++;
+        }
+    }
+    p->identical = p->missing_in_b == 0 && p->only_in_b == 0;
+    p->first_divergent_offset = -1;
+    p->truncation_offset = -1;
+    p->shared_epoch = -1;
+
+    /* Second pass, only to list: every copy beyond the other side's count. */
+    if (rc == SS_E_OK && !p->identical && o->max_items > 0) {
+        ss_analysis *an[2] = {NULL, NULL};
+        for (int side = 0; side < 2; side++) {
+            for (size_t i = 0; i < t.cap; i++) t.e[i].seen = 0;
+            pcursor c;
+            ss_diff_side scratch;
+            memset(&scratch, 0, sizeof scratch);
+            if (pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, &scratch) != SS_E_OK) break;
+            ss_record r;
+            const ss_batch *b;
+            while (pc_next(&c, &r, &b)) {
+                if (!fingerprintable(&r, b, o->by)) continue;
+                if (o->read_committed && is_aborted(&ab[side], b, r.offset)) continue;
+                uint64_t hi, lo;
+                if (!ss_fp_record(st, &r, o->by, 0, &hi, &lo)) continue;
+                fp_entry *e = fpt_get(&t, hi, lo, false);
+                if (!e) continue;
+                /* the first `other` copies are matched by the other side; the
+                 * later ones are the surplus (the extra copies of a duplicate) */
+                uint32_t mine = side ? e->nb : e->na, other = side ? e->na : e->nb;
+                if (mine <= other) continue;
+                if (e->seen++ < other) continue;
+                ss_diff_item *before = ps->nitems < o->max_items ? &ps->items[ps->nitems] : NULL;
+                if (side) add_item(ps, o, SS_DK_ONLY_B, NULL, NULL, &r, b);
+                else add_item(ps, o, SS_DK_ONLY_A, &r, b, NULL, NULL);
+                if (before) {
+                    ss_diff_rec *dr = side ? &before->b : &before->a;
+                    dr->copies = mine;
+                    /* the cause of surplus copies that are duplicates on this side */
+                    if (mine > 1) {
+                        if (!an[side]) {
+                            ss_an_opts ao;
+                            ss_an_opts_default(&ao);
+                            ao.by = o->by;
+                            ao.max_batch_bytes = o->max_batch_bytes;
+                            an[side] = ss_analysis_new(&ao);
+                            if (an[side] && ss_analysis_run(an[side], side ? B : A) != SS_E_OK) {
+                                ss_analysis_free(an[side]);
+                                an[side] = NULL;
+                            }
+                        }
+                        if (an[side]) {
+                            for (size_t g = 0; g < ss_an_group_count(an[side]); g++) {
+                                const ss_an_group *gr = ss_an_group_at(an[side], g);
+                                if (gr->fp_hi != hi || gr->fp_lo != lo) continue;
+                                for (size_t j = 0; j < gr->copies; j++) {
+                                    ss_an_copy cp;
+                                    ss_an_group_copy(an[side], g, j, &cp);
+                                    if (cp.offset == r.offset && cp.cause) {
+                                        dr->cause = cp.cause;
+                                        dr->cause_detail = cp.detail;
+                                    }
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                if (ps->nitems >= o->max_items) break;
+            }
+            free(c.epochs);
+            free(c.starts);
+            pc_close(&c);
+            if (ps->nitems >= o->max_items) break;
+        }
+        ss_analysis_free(an[0]);
+        ss_analysis_free(an[1]);
+        p->items_total = p->missing_in_b + p->only_in_b;
+    }
+    free(ab[0].v);
+    free(ab[1].v);
+    an_free(t.e);
+    XXH3_freeState(st);
+    return rc;
+}
+
+/* ---- pairing and mode choice ----------------------------------------------------- */
+
+/* First and next offsets of a partition from its batches (no record decoding). */
+static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64_t *next) {
+    *first = *next = -1;
+    const ss_input_partition *p = ss_inputs_at(in, part);
+    ss_window win = {0};
+    for (size_t j = 0; j < p->nsegments; j++) {
+        ss_segment *s;
+        ss_error err;
+        if (ss_inputs_open_segment(in, part, j, &s, &err) != SS_E_OK) continue;
+        ss_walker w;
+        ss_walker_init(&w, s, UINT64_MAX);
+        ss_event ev;
+        while (ss_walker_next_copy(&w, &win, &ev) != SS_EV_END) {
+            if (ev.kind != SS_EV_BATCH || !ev.batch.crc_valid) continue;
+            if (*first < 0) *first = ev.batch.base_offset;
+            if (ev.batch.last_offset + 1 > *next) *next = ev.batch.last_offset + 1;
+        }
+        ss_segment_close(s);
+    }
+    ss_window_free(&win);
+}
+
+static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
+                            pair_state *ps) {
+    const ss_input_partition *pa = ss_inputs_at(A, ia), *pb = ss_inputs_at(B, ib);
+    ps->pub.partition = pa->name;
+    enum ss_diff_mode mode = o->mode;
+    if (mode == SS_DIFF_AUTO) {
+        ps->pub.mode_auto = true;
+        bool same_name = strcmp(pa->name, pb->name) == 0 ||
+                         (pa->topic && pb->topic && !strcmp(pa->topic, pb->topic) && pa->partition == pb->partition);
+        mode = SS_DIFF_CONTENT;
+        if (same_name) { /* the offsets are read only when they can decide */
+            int64_t fa, na, fb, nb;
+            offset_range(A, ia, &fa, &na);
+            offset_range(B, ib, &fb, &nb);
+            bool overlap = fa >= 0 && fb >= 0 && fa < nb && fb < na;
+            bool both_empty = fa < 0 && fb < 0;
+            if (overlap || both_empty) mode = SS_DIFF_OFFSET;
+        }
+    }
+    ps->pub.mode = mode;
+    if (o->max_items) {
+        ps->items = calloc(o->max_items, sizeof *ps->items);
+        ps->previews = malloc(o->max_items * 4 * (o->preview_bytes ? o->preview_bytes : 1));
+        if (!ps->items || !ps->previews) return SS_E_NOMEM;
+    }
+    ss_errkind rc = mode == SS_DIFF_OFFSET ? diff_offset(A, ia, B, ib, o, ps) : diff_content(A, ia, B, ib, o, ps);
+    ps->pub.ranges = ps->ranges;
+    ps->pub.nranges = ps->nranges;
+    ps->pub.items = ps->items;
+    ps->pub.nitems = ps->nitems;
+    return rc;
+}
+
+static bool add_unpaired(ss_diff *d, const ss_input_partition *p, char side) {
+    const ss_input_partition **nu = realloc(d->unpaired, (d->nunpaired + 1) * sizeof *nu);
+    if (!nu) return false;
+    d->unpaired = nu;
+    char *ns = realloc(d->unpaired_side, d->nunpaired + 1);
+    if (!ns) return false;
+    d->unpaired_side = ns;
+    d->unpaired[d->nunpaired] = p;
+    d->unpaired_side[d->nunpaired] = side;
+    d->nunpaired++;
+    return true;
+}
+
+/* The name partitions are paired by: topic-partition when known, else the name. */
+static bool same_partition(const ss_input_partition *a, const ss_input_partition *b) {
+    if (a->partition >= 0 && b->partition >= 0 && a->topic && b->topic)
+        return a->partition == b->partition && !strcmp(a->topic, b->topic);
+    return !strcmp(a->name, b->name);
+}
+
+ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opts *o, ss_diff **out) {
+    *out = NULL;
+    ss_diff *d = calloc(1, sizeof *d);
+    if (!d) return SS_E_NOMEM;
+    d->o = *o;
+    if (!d->o.preview_bytes) d->o.preview_bytes = 64;
+    size_t na = ss_inputs_count(A), nb = ss_inputs_count(B);
+    d->pairs = calloc(na + nb + 1, sizeof *d->pairs);
+    if (!d->pairs) {
+        free(d);
+        return SS_E_NOMEM;
+    }
+    ss_errkind rc = SS_E_OK;
+    if (na == 1 && nb == 1) {
+        /* two single partitions are compared whatever their names */
+        rc = diff_pair(A, 0, B, 0, &d->o, &d->pairs[d->npairs++]);
+    } else {
+        bool *used = calloc(nb + 1, 1);
+        if (!used) {
+            ss_diff_free(d);
+            return SS_E_NOMEM;
+        }
+        for (size_t i = 0; i < na && rc == SS_E_OK; i++) {
+            const ss_input_partition *pa = ss_inputs_at(A, i);
+            size_t j;
+            for (j = 0; j < nb; j++)
+                if (!used[j] && same_partition(pa, ss_inputs_at(B, j))) break;
+            if (j == nb) {
+                add_unpaired(d, pa, 'A');
+                continue;
+            }
+            used[j] = true;
+            rc = diff_pair(A, i, B, j, &d->o, &d->pairs[d->npairs++]);
+        }
+        for (size_t j = 0; j < nb; j++)
+            if (!used[j]) add_unpaired(d, ss_inputs_at(B, j), 'B');
+        free(used);
+    }
+    if (rc != SS_E_OK) {
+        ss_diff_free(d);
+        return rc;
+    }
+    *out = d;
+    return SS_E_OK;
+}
+
+void ss_diff_free(ss_diff *d) {
+    if (!d) return;
+    for (size_t i = 0; i < d->npairs; i++) {
+        pair_state *ps = &d->pairs[i];
+        free(ps->ranges);
+        free(ps->items);
+        free(ps->previews);
+        free(ps->epochs_a);
+        free(ps->epochs_b);
+        free(ps->starts_a);
+        free(ps->starts_b);
+    }
+    free(d->pairs);
+    free(d->unpaired);
+    free(d->unpaired_side);
+    free(d);
+}
+
+size_t ss_diff_pair_count(const ss_diff *d) { return d->npairs; }
+const ss_diff_pair *ss_diff_pair_at(const ss_diff *d, size_t i) { return &d->pairs[i].pub; }
+size_t ss_diff_unpaired_count(const ss_diff *d) { return d->nunpaired; }
+const ss_input_partition *ss_diff_unpaired_at(const ss_diff *d, size_t i, char *side) {
+    if (side) *side = d->unpaired_side[i];
+    return d->unpaired[i];
+}

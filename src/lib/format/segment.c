@@ -1,0 +1,216 @@
+/* segscan - segment files: the read-only mapping (with its SIGBUS guard), the
+ * copy of a byte range with pread(2), and the window the copying readers use.
+ *
+ * Live files. A segment is read as it was when it was opened: its size then
+ * bounds the walk (walker.c). The file stays open (read-only) so the walker
+ * can fstat it:
+ *  - grown (a broker appending): at the end, the END event carries an
+ *    SS_E_GREW notice; the bytes added after the open are not read.
+ *  - cut (a broker truncating or deleting it): a mapped page past the new end
+ *    would raise SIGBUS; platform.c turns that into zero pages and a flag. The
+ *    walker checks the flag after every parse (and fstats on every damage
+ *    path, since a cut inside a page reads as zeros without a fault), lowers
+ *    its limit to the new size, re-reads the entry it was on, and before the
+ *    END event reports SS_E_SHRUNK damage at the new size.
+ * The walker's test hook (SEGSCAN_TEST_PAUSE_AFTER_BATCHES, walker.c) is read
+ * from the environment when a file is opened.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/mem.h"
+#include "base/platform.h"
+#include "base/reader.h"
+#include "format/segment.h"
+#include "format/walker.h"
+#include "segscan/segment.h"
+
+static uint64_t next_segment_id(void) {
+    static _Atomic uint64_t last;
+    return ++last;
+}
+
+#ifndef O_NOATIME
+#define O_NOATIME 0
+#endif
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
+
+static void set_err(ss_error *err, ss_errkind k, const char *fmt, const char *a, int e) {
+    if (!err) return;
+    memset(err, 0, sizeof *err);
+    err->kind = k;
+    err->base_offset = -1;
+    snprintf(err->msg, sizeof err->msg, fmt, a, e ? strerror(e) : "");
+}
+
+ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
+    *out = NULL;
+    /* O_NOATIME is refused (EPERM) for files we do not own: retry without it. */
+    int fd = open(path, O_RDONLY | O_NOATIME | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 && errno == EPERM) fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        set_err(err, SS_E_IO, "cannot open: %.0s%s", "", errno);
+        return SS_E_IO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        set_err(err, SS_E_IO, "cannot stat: %.0s%s", "", e);
+        return SS_E_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        set_err(err, SS_E_IO, "not a regular file%s%.0s", S_ISDIR(st.st_mode) ? " (a directory)" : "", 0);
+        return SS_E_IO;
+    }
+    ss_segment *s = calloc(1, sizeof *s);
+    if (!s) {
+        close(fd);
+        set_err(err, SS_E_NOMEM, "out of memory%s%.0s", "", 0);
+        return SS_E_NOMEM;
+    }
+    s->fd = -1;
+    s->guard = -1;
+    s->pause_after = UINT64_MAX;
+    s->id = next_segment_id();
+    s->size = (uint64_t)st.st_size;
+    if (s->size > 0) {
+        void *m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            free(s);
+            set_err(err, SS_E_IO, "cannot map: %.0s%s", "", e);
+            return SS_E_IO;
+        }
+        (void)madvise(m, (size_t)s->size, MADV_SEQUENTIAL);
+        s->map = m;
+        s->data = m;
+        s->guard = ss_guard_register(m, (size_t)s->size);
+    }
+    s->fd = fd; /* kept to notice a file that grows or shrinks while it is read */
+    const char *n = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES"), *fifo = getenv("SEGSCAN_TEST_PAUSE_FIFO");
+    if (n && fifo && *n) {
+        char *end;
+        unsigned long long v = strtoull(n, &end, 10);
+        if (!*end && (s->pause_fifo = strdup(fifo)) != NULL) s->pause_after = v;
+    }
+    *out = s;
+    return SS_E_OK;
+}
+
+ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss_segment **out, ss_error *err) {
+    *out = NULL;
+    ss_segment *s = calloc(1, sizeof *s);
+    if (!s) goto nomem;
+    s->fd = -1;
+    s->guard = -1;
+    s->pause_after = UINT64_MAX;
+    s->id = next_segment_id();
+    s->size = len;
+    if (copy && len) {
+        s->owned = malloc(len);
+        if (!s->owned) {
+            free(s);
+            goto nomem;
+        }
+        memcpy(s->owned, data, len);
+        s->data = s->owned;
+    } else {
+        s->data = data;
+    }
+    *out = s;
+    return SS_E_OK;
+nomem:
+    set_err(err, SS_E_NOMEM, "out of memory%s%.0s", "", 0);
+    return SS_E_NOMEM;
+}
+
+void ss_segment_close(ss_segment *s) {
+    if (!s) return;
+    ss_guard_unregister(s->guard);
+    if (s->map) munmap(s->map, (size_t)s->size);
+    if (s->fd >= 0) close(s->fd);
+    free(s->owned);
+    free(s->pause_fifo);
+    free(s);
+}
+
+uint64_t ss_segment_size(const ss_segment *s) { return s->size; }
+const uint8_t *ss_segment_data(const ss_segment *s) { return s->data; }
+
+size_t ss_segment_read(const ss_segment *s, uint64_t pos, void *buf, size_t n) {
+    if (pos >= s->size) return 0;
+    if (n > s->size - pos) n = (size_t)(s->size - pos);
+    if (s->fd < 0) {
+        memcpy(buf, s->data + pos, n);
+        return n;
+    }
+    /* pread, not the mapping: no page of the mapping is touched */
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(s->fd, (uint8_t *)buf + got, n - got, (off_t)(pos + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    return got;
+}
+
+void ss_segment_release(ss_segment *s, uint64_t upto) {
+    if (!s->map || upto == 0) return;
+    long pg = sysconf(_SC_PAGESIZE);
+    uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
+    upto -= upto % page;
+    if (upto > s->size) upto = s->size - s->size % page;
+    if (upto) (void)madvise(s->map, (size_t)upto, MADV_DONTNEED);
+}
+
+/* ---- the copying path ------------------------------------------------------------ */
+
+/* See format/walker.h. A small file gets a small window. */
+bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, uint64_t need) {
+    if (win->seg_id != s->id) {
+        win->seg_id = s->id;
+        win->at = win->len = 0;
+    }
+    if (pos >= win->at && pos - win->at + need <= win->len) return true;
+    if (need > limit || pos > limit - need) return false;
+    uint64_t span = need > SS_WINDOW_BYTES ? need : SS_WINDOW_BYTES;
+    if (span > limit - pos) span = limit - pos;
+    if (span > win->cap) {
+        size_t nc = win->cap * 2;
+        if (nc < span) nc = (size_t)span;
+        uint8_t *nb = an_realloc(win->buf, nc);
+        if (!nb) return false;
+        win->buf = nb;
+        win->cap = nc;
+    }
+    size_t keep = 0;
+    if (pos >= win->at && pos < win->at + win->len) {
+        keep = (size_t)(win->at + win->len - pos);
+        memmove(win->buf, win->buf + (pos - win->at), keep);
+    }
+    win->at = pos;
+    win->len = keep;
+    win->len += ss_segment_read(s, pos + keep, win->buf + keep, (size_t)(span - keep));
+    return win->len >= need;
+}
+
+void ss_window_free(ss_window *win) {
+    an_free(win->buf);
+    memset(win, 0, sizeof *win);
+}

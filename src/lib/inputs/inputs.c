@@ -1,0 +1,738 @@
+/* segscan - resolving PATHs into partitions.
+ *
+ * A PATH is recognised by what it holds: a directory holding segment files
+ * (a 20-digit offset + ".log") is a partition directory; a directory without
+ * them is a log directory whose subdirectories are searched (three levels at
+ * most); anything else is read as one segment file. Broker temporaries are
+ * skipped with a note unless asked for. Names, sorting and the log
+ * directory's checkpoint files are settled in ss_inputs_finish().
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/grow.h"
+#include "segscan/files.h"
+#include "segscan/inputs.h"
+
+#define MAX_DEPTH 3
+
+typedef struct part {
+    ss_input_partition pub;
+    char *key;   /* realpath of the directory or file: identity */
+    char *given; /* path as given or found */
+    ss_input_segment *segs;
+    char **seg_real; /* realpath of each segment (deduplication) */
+    size_t nsegs, cap;
+    uint8_t *mem; /* in-memory bytes */
+    size_t memlen;
+    char *name, *topic;
+} part;
+
+typedef struct note {
+    enum ss_note_level level;
+    char *msg;
+} note;
+
+struct ss_inputs {
+    bool include_temp;
+    part **parts;
+    size_t nparts, cap;
+    note *notes;
+    size_t nnotes, ncap;
+    bool finished;
+};
+
+static char *xstrdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...) {
+    char buf[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (!SS_GROW(in->notes, in->nnotes, in->ncap, 16)) return;
+    char *m = xstrdup(buf);
+    if (!m) return;
+    in->notes[in->nnotes].level = level;
+    in->notes[in->nnotes].msg = m;
+    in->nnotes++;
+}
+
+ss_inputs *ss_inputs_new(bool include_temp) {
+    ss_inputs *in = calloc(1, sizeof *in);
+    if (in) in->include_temp = include_temp;
+    return in;
+}
+
+static void part_free(part *p) {
+    if (!p) return;
+    for (size_t i = 0; i < p->nsegs; i++) {
+        free((char *)p->segs[i].path);
+        free(p->seg_real[i]);
+    }
+    free(p->segs);
+    free(p->seg_real);
+    free(p->key);
+    free(p->given);
+    free(p->mem);
+    free(p->name);
+    free(p->topic);
+    free(p);
+}
+
+void ss_inputs_free(ss_inputs *in) {
+    if (!in) return;
+    for (size_t i = 0; i < in->nparts; i++) part_free(in->parts[i]);
+    free(in->parts);
+    for (size_t i = 0; i < in->nnotes; i++) free(in->notes[i].msg);
+    free(in->notes);
+    free(in);
+}
+
+size_t ss_inputs_count(const ss_inputs *in) { return in->nparts; }
+const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i) { return &in->parts[i]->pub; }
+size_t ss_inputs_note_count(const ss_inputs *in) { return in->nnotes; }
+const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level) {
+    if (level) *level = in->notes[i].level;
+    return in->notes[i].msg;
+}
+
+/* ---- names ------------------------------------------------------------------- */
+
+static const char *base_name(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static bool has_suffix(const char *s, const char *suf) {
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
+static const char *const TEMP_FILE_SUFFIXES[] = {".deleted", ".cleaned", ".swap"};
+
+/* "00000000000000000042.log" (20 digits); with a temporary suffix when temp is
+ * set. Returns the offset or -1. */
+static int64_t segment_name_offset(const char *name, bool *is_temp) {
+    *is_temp = false;
+    for (int i = 0; i < 20; i++)
+        if (name[i] < '0' || name[i] > '9') return -1;
+    const char *rest = name + 20;
+    if (strncmp(rest, ".log", 4) != 0) return -1;
+    rest += 4;
+    if (*rest) {
+        bool ok = false;
+        for (size_t i = 0; i < sizeof TEMP_FILE_SUFFIXES / sizeof *TEMP_FILE_SUFFIXES; i++)
+            if (!strcmp(rest, TEMP_FILE_SUFFIXES[i])) ok = true;
+        if (!ok) return -1;
+        *is_temp = true;
+    }
+    int64_t v = 0;
+    for (int i = 0; i < 20; i++) {
+        if (v > (INT64_MAX - 9) / 10) return -1;
+        v = v * 10 + (name[i] - '0');
+    }
+    return v;
+}
+
+static bool is_temp_file(const char *name) {
+    for (size_t i = 0; i < sizeof TEMP_FILE_SUFFIXES / sizeof *TEMP_FILE_SUFFIXES; i++)
+        if (has_suffix(name, TEMP_FILE_SUFFIXES[i])) return true;
+    return false;
+}
+
+/* -delete and -stray: a partition on its way out; -future: one being copied in by
+ * alter-log-dirs, beside the partition it copies (read both, and every record of one
+ * would be a copy of the other) */
+static bool is_temp_dir(const char *name) {
+    return has_suffix(name, "-delete") || has_suffix(name, "-stray") || has_suffix(name, "-future");
+}
+
+/* Files that sit in a partition or log directory and are not segments. */
+static bool is_known_non_segment(const char *name) {
+    static const char *const sufs[] = {
+        ".index",      ".timeindex", ".txnindex", ".snapshot",    ".checkpoint",
+        "-checkpoint", ".json",      ".jsonl",    ".txt",         ".gz",
+        ".properties", ".md",        ".metadata", "quorum-state", ".kafka_cleanshutdown"};
+    for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
+        if (has_suffix(name, sufs[i])) return true;
+    /* a temporary of an index or snapshot, e.g. .index.deleted */
+    if (strstr(name, ".index.") || strstr(name, ".timeindex.") || strstr(name, ".txnindex.") ||
+        strstr(name, ".snapshot."))
+        return true;
+    return false;
+}
+
+/* Split "orders-3" (or "orders-3.<id>-future") into topic and partition number. */
+static void parse_topic(const char *name, char **topic, int32_t *partno) {
+    size_t n = strlen(name);
+    /* strip ".<id>-future" / "-delete" / "-stray" */
+    static const char *const tails[] = {"-future", "-delete", "-stray"};
+    for (size_t t = 0; t < 3; t++) {
+        size_t m = strlen(tails[t]);
+        if (n > m && !strcmp(name + n - m, tails[t])) {
+            const char *dot = NULL;
+            for (const char *q = name + n - m; q > name; q--)
+                if (q[-1] == '.') {
+                    dot = q - 1;
+                    break;
+                }
+            if (dot) n = (size_t)(dot - name);
+            break;
+        }
+    }
+    size_t i = n;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') i--;
+    if (i < n && i >= 2 && name[i - 1] == '-' && n - i <= 9) {
+        long v = strtol(name + i, NULL, 10);
+        *partno = (int32_t)v;
+        *topic = malloc(i);
+        if (*topic) {
+            memcpy(*topic, name, i - 1);
+            (*topic)[i - 1] = 0;
+        }
+        return;
+    }
+    *partno = -1;
+    *topic = malloc(n + 1);
+    if (*topic) {
+        memcpy(*topic, name, n);
+        (*topic)[n] = 0;
+    }
+}
+
+/* ---- adding ----------------------------------------------------------------- */
+
+static part *new_part(ss_inputs *in, const char *key, const char *given, bool is_dir, bool named) {
+    if (!SS_GROW(in->parts, in->nparts, in->cap, 16)) return NULL;
+    part *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->key = xstrdup(key);
+    p->given = xstrdup(given);
+    if (!p->key || !p->given) {
+        part_free(p);
+        return NULL;
+    }
+    p->pub.is_dir = is_dir;
+    p->pub.named = named;
+    p->pub.high_watermark = -1;
+    p->pub.log_start_offset = -1;
+    in->parts[in->nparts++] = p;
+    return p;
+}
+
+static bool part_add_seg(part *p, const char *path, const char *real, int64_t off, bool temp) {
+    if (p->nsegs == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 4;
+        ss_input_segment *ns = realloc(p->segs, nc * sizeof *ns);
+        if (!ns) return false;
+        p->segs = ns;
+        char **nr = realloc(p->seg_real, nc * sizeof *nr);
+        if (!nr) return false;
+        p->seg_real = nr;
+        p->cap = nc;
+    }
+    char *pp = path ? xstrdup(path) : NULL;
+    char *rr = xstrdup(real ? real : "");
+    if ((path && !pp) || !rr) {
+        free(pp);
+        free(rr);
+        return false;
+    }
+    p->segs[p->nsegs].path = pp;
+    p->segs[p->nsegs].name_offset = off;
+    p->segs[p->nsegs].temporary = temp;
+    p->seg_real[p->nsegs] = rr;
+    p->nsegs++;
+    return true;
+}
+
+static char *join(const char *dir, const char *name) {
+    size_t a = strlen(dir), b = strlen(name);
+    char *s = malloc(a + b + 2);
+    if (!s) return NULL;
+    memcpy(s, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/') s[k++] = '/';
+    memcpy(s + k, name, b + 1);
+    return s;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sorted entry names of a directory (without . and ..). */
+static char **list_dir(const char *path, size_t *n, int *err) {
+    *n = 0;
+    *err = 0;
+    DIR *d = opendir(path);
+    if (!d) {
+        *err = errno;
+        return NULL;
+    }
+    char **v = NULL;
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        if (*n == cap) {
+            size_t nc = cap ? cap * 2 : 32;
+            char **nv = realloc(v, nc * sizeof *nv);
+            if (!nv) break;
+            v = nv;
+            cap = nc;
+        }
+        v[*n] = xstrdup(e->d_name);
+        if (v[*n]) (*n)++;
+    }
+    closedir(d);
+    if (*n) qsort(v, *n, sizeof *v, cmp_str);
+    return v;
+}
+
+static void free_list(char **v, size_t n) {
+    for (size_t i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+/* Does the directory hold segment files? */
+static bool holds_segments(char **names, size_t n, bool include_temp) {
+    for (size_t i = 0; i < n; i++) {
+        bool temp;
+        if (segment_name_offset(names[i], &temp) >= 0 && (!temp || include_temp)) return true;
+    }
+    return false;
+}
+
+static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **names, size_t n, bool named) {
+    char *real = realpath(path, NULL);
+    part *p = new_part(in, real ? real : path, path, true, named);
+    free(real);
+    if (!p) return SS_E_NOMEM;
+    size_t skipped = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool temp;
+        int64_t off = segment_name_offset(names[i], &temp);
+        if (off < 0) continue;
+        if (temp && !in->include_temp) {
+            skipped++;
+            continue;
+        }
+        char *full = join(path, names[i]);
+        if (!full) return SS_E_NOMEM;
+        char *r = realpath(full, NULL);
+        bool ok = part_add_seg(p, full, r ? r : full, off, temp);
+        free(r);
+        free(full);
+        if (!ok) return SS_E_NOMEM;
+    }
+    if (skipped)
+        add_note(in, SS_NOTE_INFO,
+                 "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them", path,
+                 skipped, skipped == 1 ? "y" : "ies");
+    return SS_E_OK;
+}
+
+static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named, size_t *found) {
+    size_t n;
+    int e;
+    char **names = list_dir(path, &n, &e);
+    if (!names && e) {
+        add_note(in, SS_NOTE_ERROR, "%s: cannot read directory: %s", path, strerror(e));
+        return SS_E_IO;
+    }
+    ss_errkind rc = SS_E_OK;
+    if (holds_segments(names, n, in->include_temp)) {
+        rc = add_partition_dir(in, path, names, n, named);
+        if (rc == SS_E_OK) (*found)++;
+        free_list(names, n);
+        return rc;
+    }
+    if (depth >= MAX_DEPTH) {
+        free_list(names, n);
+        return SS_E_OK;
+    }
+    for (size_t i = 0; i < n && rc == SS_E_OK; i++) {
+        char *full = join(path, names[i]);
+        if (!full) {
+            rc = SS_E_NOMEM;
+            break;
+        }
+        struct stat st;
+        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (is_temp_dir(names[i]) && !in->include_temp) {
+                size_t sn;
+                int se;
+                char **sub = list_dir(full, &sn, &se);
+                if (holds_segments(sub, sn, true))
+                    add_note(in, SS_NOTE_INFO, "%s: broker temporary directory skipped; --include-temp reads it", full);
+                free_list(sub, sn);
+            } else {
+                rc = add_dir(in, full, depth + 1, false, found);
+                if (rc == SS_E_IO) rc = SS_E_OK; /* a subdirectory we cannot read: noted, go on */
+            }
+        }
+        free(full);
+    }
+    free_list(names, n);
+    return rc;
+}
+
+static char *dir_name(const char *path) {
+    const char *s = strrchr(path, '/');
+    if (!s) return xstrdup(".");
+    if (s == path) return xstrdup("/");
+    size_t n = (size_t)(s - path);
+    char *d = malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, path, n);
+    d[n] = 0;
+    return d;
+}
+
+static ss_errkind add_file(ss_inputs *in, const char *path) {
+    const char *name = base_name(path);
+    if (is_temp_file(name) && !in->include_temp) {
+        add_note(in, SS_NOTE_INFO, "%s: broker temporary skipped; --include-temp reads it", path);
+        return SS_E_OK;
+    }
+    if (is_known_non_segment(name)) {
+        add_note(in, SS_NOTE_INFO, "%s: not a segment (.log) file, skipped", path);
+        return SS_E_OK;
+    }
+    char *real = realpath(path, NULL);
+    if (!real) {
+        add_note(in, SS_NOTE_ERROR, "%s: %s", path, strerror(errno));
+        return SS_E_IO;
+    }
+    bool temp;
+    int64_t off = segment_name_offset(name, &temp);
+    ss_errkind rc = SS_E_NOMEM;
+    if (off >= 0) {
+        /* inside a partition directory: the directory is the partition */
+        char *dreal = dir_name(real);
+        char *dgiven = dir_name(path);
+        if (dreal && dgiven) {
+            part *p = NULL;
+            for (size_t i = 0; i < in->nparts; i++)
+                if (in->parts[i]->pub.is_dir && !strcmp(in->parts[i]->key, dreal)) p = in->parts[i];
+            if (!p) p = new_part(in, dreal, dgiven, true, true);
+            if (p && part_add_seg(p, path, real, off, temp)) rc = SS_E_OK;
+        }
+        free(dreal);
+        free(dgiven);
+    } else {
+        part *p = new_part(in, real, path, false, true);
+        if (p && part_add_seg(p, path, real, -1, temp)) rc = SS_E_OK;
+    }
+    free(real);
+    return rc;
+}
+
+ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        add_note(in, SS_NOTE_ERROR, "%s: %s", path, strerror(errno));
+        return SS_E_IO;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        /* strip trailing slashes for naming */
+        char *p = xstrdup(path);
+        if (!p) return SS_E_NOMEM;
+        size_t n = strlen(p);
+        while (n > 1 && p[n - 1] == '/') p[--n] = 0;
+        if (is_temp_dir(base_name(p)) && !in->include_temp) {
+            add_note(in, SS_NOTE_INFO, "%s: broker temporary directory skipped; --include-temp reads it", p);
+            free(p);
+            return SS_E_OK;
+        }
+        size_t found = 0;
+        ss_errkind rc = add_dir(in, p, 0, true, &found);
+        if (rc == SS_E_OK && found == 0) {
+            add_note(in, SS_NOTE_ERROR, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
+            rc = SS_E_IO;
+        }
+        free(p);
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        add_note(in, SS_NOTE_ERROR, "%s: not a regular file or directory", path);
+        return SS_E_IO;
+    }
+    return add_file(in, path);
+}
+
+ss_errkind ss_inputs_add_memory(ss_inputs *in, const char *name, const uint8_t *data, size_t len) {
+    /* the key makes it unique among inputs */
+    char key[64];
+    snprintf(key, sizeof key, "\x01memory:%zu", in->nparts);
+    part *p = new_part(in, key, name, false, true);
+    if (!p) return SS_E_NOMEM;
+    p->mem = malloc(len ? len : 1);
+    if (!p->mem) return SS_E_NOMEM;
+    if (len) memcpy(p->mem, data, len);
+    p->memlen = len;
+    if (!part_add_seg(p, NULL, key, -1, false)) return SS_E_NOMEM;
+    return SS_E_OK;
+}
+
+/* ---- finishing ---------------------------------------------------------------- */
+
+/* Replace characters outside [A-Za-z0-9._-] by '_'. */
+static char *sanitize(const char *s) {
+    char *d = xstrdup(s);
+    if (!d) return NULL;
+    for (char *q = d; *q; q++) {
+        char c = *q;
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                  c == '-';
+        if (!ok) *q = '_';
+    }
+    return d;
+}
+
+/* The last k components of a path ("/a/b/c", 2 -> "b/c"). */
+static const char *suffix_components(const char *path, int k) {
+    const char *s = path + strlen(path);
+    int seen = 0;
+    while (s > path) {
+        s--;
+        if (*s == '/') {
+            if (++seen == k) return s + 1;
+        }
+    }
+    return path[0] == '/' ? path + 1 : path;
+}
+
+static int count_components(const char *path) {
+    int c = 0;
+    for (const char *s = path; *s; s++)
+        if (*s == '/' && s[1]) c++;
+    return c + (path[0] != '/');
+}
+
+typedef struct seg_sort {
+    ss_input_segment s;
+    char *real;
+} seg_sort;
+
+static int cmp_seg(const void *a, const void *b) {
+    const seg_sort *x = a, *y = b;
+    if (x->s.name_offset != y->s.name_offset) return x->s.name_offset < y->s.name_offset ? -1 : 1;
+    if (x->s.temporary != y->s.temporary) return x->s.temporary ? 1 : -1;
+    return strcmp(x->real, y->real);
+}
+
+static int cmp_part_key(const void *a, const void *b) {
+    const part *x = *(part *const *)a, *y = *(part *const *)b;
+    return strcmp(x->key, y->key);
+}
+
+static int cmp_part_order(const void *a, const void *b) {
+    const part *x = *(part *const *)a, *y = *(part *const *)b;
+    int c = strcmp(x->pub.topic, y->pub.topic);
+    if (c) return c;
+    if (x->pub.partition != y->pub.partition) return x->pub.partition < y->pub.partition ? -1 : 1;
+    c = strcmp(x->key, y->key);
+    if (c) return c;
+    return strcmp(x->pub.name, y->pub.name);
+}
+
+/* ---- checkpoint files of the log directory (checkpoint.c parses them) ---- */
+typedef struct ckpt_file {
+    char *dir;
+    ss_checkpoint hw, ls;
+    bool has_hw, has_ls;
+} ckpt_file;
+
+static bool ckpt_find(const ss_checkpoint *c, const char *topic, int32_t partno, int64_t *off) {
+    for (size_t i = 0; i < c->n; i++)
+        if (c->offsets[i].partition == partno && !strcmp(c->offsets[i].topic, topic)) {
+            *off = c->offsets[i].offset;
+            return true;
+        }
+    return false;
+}
+
+static bool read_ckpt(ss_inputs *in, const char *dir, const char *name, ss_checkpoint *out) {
+    char *path = join(dir, name);
+    if (!path) return false;
+    struct stat st;
+    bool ok = false;
+    if (stat(path, &st) == 0) {
+        ss_error err;
+        if (ss_checkpoint_read(path, SS_CKPT_OFFSETS, out, &err) == SS_E_OK) ok = true;
+        else add_note(in, SS_NOTE_WARN, "%s: %s; not used", path, err.msg);
+    }
+    free(path);
+    return ok;
+}
+
+static void apply_checkpoints(ss_inputs *in) {
+    ckpt_file *files = NULL;
+    size_t nfiles = 0;
+    for (size_t i = 0; i < in->nparts; i++) {
+        part *p = in->parts[i];
+        if (!p->pub.is_dir || p->pub.partition < 0) continue;
+        char *dir = dir_name(p->key);
+        if (!dir) continue;
+        ckpt_file *c = NULL;
+        for (size_t k = 0; k < nfiles; k++)
+            if (!strcmp(files[k].dir, dir)) c = &files[k];
+        if (!c) {
+            ckpt_file *nf = realloc(files, (nfiles + 1) * sizeof *nf);
+            if (!nf) {
+                free(dir);
+                continue;
+            }
+            files = nf;
+            c = &files[nfiles++];
+            memset(c, 0, sizeof *c);
+            c->dir = xstrdup(dir);
+            c->has_hw = read_ckpt(in, dir, "replication-offset-checkpoint", &c->hw);
+            c->has_ls = read_ckpt(in, dir, "log-start-offset-checkpoint", &c->ls);
+        }
+        free(dir);
+        int64_t v;
+        if (c->has_hw && ckpt_find(&c->hw, p->pub.topic, p->pub.partition, &v)) p->pub.high_watermark = v;
+        if (c->has_ls && ckpt_find(&c->ls, p->pub.topic, p->pub.partition, &v)) p->pub.log_start_offset = v;
+    }
+    for (size_t k = 0; k < nfiles; k++) {
+        if (files[k].has_hw) ss_checkpoint_free(&files[k].hw);
+        if (files[k].has_ls) ss_checkpoint_free(&files[k].ls);
+        free(files[k].dir);
+    }
+    free(files);
+}
+
+void ss_inputs_finish(ss_inputs *in) {
+    if (in->finished) return;
+    in->finished = true;
+    /* merge partitions with the same identity */
+    if (in->nparts > 1) qsort(in->parts, in->nparts, sizeof *in->parts, cmp_part_key);
+    size_t w = 0;
+    for (size_t i = 0; i < in->nparts; i++) {
+        if (w > 0 && !strcmp(in->parts[w - 1]->key, in->parts[i]->key)) {
+            part *dst = in->parts[w - 1], *src = in->parts[i];
+            dst->pub.named = dst->pub.named || src->pub.named;
+            for (size_t k = 0; k < src->nsegs; k++)
+                part_add_seg(dst, src->segs[k].path, src->seg_real[k], src->segs[k].name_offset,
+                             src->segs[k].temporary);
+            part_free(src);
+            continue;
+        }
+        in->parts[w++] = in->parts[i];
+    }
+    in->nparts = w;
+    /* sort segments, drop the same file given twice */
+    for (size_t i = 0; i < in->nparts; i++) {
+        part *p = in->parts[i];
+        seg_sort *v = malloc((p->nsegs ? p->nsegs : 1) * sizeof *v);
+        if (!v) continue;
+        for (size_t k = 0; k < p->nsegs; k++) {
+            v[k].s = p->segs[k];
+            v[k].real = p->seg_real[k];
+        }
+        qsort(v, p->nsegs, sizeof *v, cmp_seg);
+        size_t m = 0;
+        for (size_t k = 0; k < p->nsegs; k++) {
+            if (m > 0 && !strcmp(v[m - 1].real, v[k].real) && p->mem == NULL) {
+                free((char *)v[k].s.path);
+                free(v[k].real);
+                continue;
+            }
+            v[m++] = v[k];
+        }
+        for (size_t k = 0; k < m; k++) {
+            p->segs[k] = v[k].s;
+            p->seg_real[k] = v[k].real;
+        }
+        p->nsegs = m;
+        free(v);
+        p->pub.segments = p->segs;
+        p->pub.nsegments = p->nsegs;
+    }
+    /* names */
+    for (size_t i = 0; i < in->nparts; i++) {
+        part *p = in->parts[i];
+        /* a directory: its name; a lone file (or stdin): its path with other characters as '_' */
+        p->name = p->pub.is_dir ? xstrdup(base_name(p->key)) : sanitize(p->given);
+        if (!p->name) p->name = xstrdup("?");
+    }
+    /* two directories with one name: the shortest path suffix that tells them apart */
+    for (size_t i = 0; i < in->nparts; i++) {
+        part *p = in->parts[i];
+        if (!p->pub.is_dir) continue;
+        const char *bn = base_name(p->key);
+        bool clash = false;
+        for (size_t j = 0; j < in->nparts && !clash; j++)
+            if (j != i && in->parts[j]->pub.is_dir && !strcmp(base_name(in->parts[j]->key), bn)) clash = true;
+        if (!clash) continue;
+        int maxk = count_components(p->key);
+        for (int k = 2; k <= maxk; k++) {
+            const char *suf = suffix_components(p->key, k);
+            size_t sl = strlen(suf);
+            bool unique = true;
+            for (size_t j = 0; j < in->nparts && unique; j++) {
+                if (j == i || !in->parts[j]->pub.is_dir || strcmp(base_name(in->parts[j]->key), bn)) continue;
+                const char *other = in->parts[j]->key;
+                size_t ol = strlen(other);
+                if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
+                    unique = false;
+            }
+            if (unique || k == maxk) {
+                free(p->name);
+                p->name = xstrdup(suf);
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < in->nparts; i++) {
+        part *p = in->parts[i];
+        int32_t pn = -1;
+        if (p->pub.is_dir) parse_topic(base_name(p->key), &p->topic, &pn);
+        else p->topic = xstrdup(p->name);
+        if (!p->topic) p->topic = xstrdup("?");
+        p->pub.name = p->name;
+        p->pub.topic = p->topic;
+        p->pub.partition = pn;
+        p->pub.path = p->given;
+        p->pub.internal = strncmp(p->topic, "__", 2) == 0;
+    }
+    if (in->nparts > 1) qsort(in->parts, in->nparts, sizeof *in->parts, cmp_part_order);
+    apply_checkpoints(in);
+    /* replicas of one partition given together: their records will be copies of each other */
+    for (size_t i = 0; i + 1 < in->nparts; i++) {
+        const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
+        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition && !strcmp(a->topic, b->topic))
+            add_note(in, SS_NOTE_WARN,
+                     "%s and %s hold the same partition (replicas?): their records count as copies of each "
+                     "other; 'segscan diff' compares replicas",
+                     a->name, b->name);
+    }
+}
+
+ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
+    part *p = in->parts[i];
+    if (p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
+    return ss_segment_open(p->segs[j].path, out, err);
+}
+
+uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
+    part *p = in->parts[i];
+    if (p->mem) return p->memlen;
+    struct stat st;
+    return stat(p->segs[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}

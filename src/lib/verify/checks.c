@@ -1,0 +1,280 @@
+/* segscan - verify's checks and findings: the table of checks (name,
+ * severity, description), a finding handed to the caller's callback, the cap
+ * on one check's findings in one file; and the small helpers and containers
+ * the checkers share (paths, segment names, batch and marker lists, the
+ * producer state map). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/grow.h"
+#include "verify/verify.h"
+
+/* ---- the checks ------------------------------------------------------------------ */
+
+typedef struct vcheck {
+    const char *name;
+    enum ss_vseverity severity;
+    const char *desc;
+} vcheck;
+
+static const vcheck checks[] = {
+    {"unreadable", SS_VSEV_ERROR, "a file could not be opened or read"},
+    {"batch-crc", SS_VSEV_DAMAGE, "a batch's stored CRC differs from the CRC of its bytes"},
+    {"log-damage", SS_VSEV_DAMAGE,
+     "mid-file damage in a .log: bad length, bad magic, undecodable records, garbage, a file cut while read"},
+    {"incomplete-tail", SS_VSEV_INCONSISTENCY,
+     "the last entry of a .log runs past the end of the file (unclean shutdown or a cut copy; Kafka's recovery "
+     "would truncate it)"},
+    {"log-zero-tail", SS_VSEV_INFO, "zero bytes after the last batch of a segment that is not the active one"},
+    {"offset-order", SS_VSEV_INCONSISTENCY,
+     "a batch's base offset is not above the last offset of the batch before it in the segment"},
+    {"segment-overlap", SS_VSEV_INCONSISTENCY,
+     "a segment's first batch starts at or below the last offset of the segment before it"},
+    {"segment-name", SS_VSEV_INCONSISTENCY,
+     "a segment's file name is above its first batch's base offset, or not above the previous segment's last "
+     "offset"},
+    {"index-missing", SS_VSEV_INFO, "no .index or .timeindex beside a non-empty segment (the broker rebuilds it)"},
+    {"index-size", SS_VSEV_DAMAGE, "an .index or .timeindex whose size is not a multiple of its entry size"},
+    {"index-order", SS_VSEV_INCONSISTENCY, "offset index entries whose offsets or positions do not increase"},
+    {"index-entry", SS_VSEV_INCONSISTENCY,
+     "an offset index entry not at a batch boundary, or whose batch starts above its offset, or whose offset is "
+     "not the last offset of a batch at or after its position"},
+    {"index-past-eof", SS_VSEV_INCONSISTENCY,
+     "an offset index entry whose position or offset lies past the end of the log"},
+    {"index-preallocated", SS_VSEV_INFO,
+     "a zero-filled preallocated index tail beside a segment that is not the active one"},
+    {"timeindex-order", SS_VSEV_INCONSISTENCY, "time index entries whose timestamps or offsets do not increase"},
+    {"timeindex-entry", SS_VSEV_INCONSISTENCY,
+     "a time index entry (T, O) whose offset O is in no batch, or whose batch's maxTimestamp is not T"},
+    {"timeindex-past-eof", SS_VSEV_INCONSISTENCY, "a time index entry whose offset lies past the end of the log"},
+    {"txnindex-damage", SS_VSEV_DAMAGE, "a .txnindex entry of an unknown version, or a partial entry"},
+    {"txnindex-no-marker", SS_VSEV_INCONSISTENCY,
+     "a .txnindex entry without the ABORT marker of its producer at its lastOffset in the segment"},
+    {"txnindex-missing-entry", SS_VSEV_INCONSISTENCY,
+     "an ABORT marker of a transaction with data in the log, without its .txnindex entry (info when the partition "
+     "shows compaction)"},
+    {"txnindex-entry", SS_VSEV_INCONSISTENCY,
+     "a .txnindex entry whose firstOffset or lastStableOffset disagrees with the log (info when the partition "
+     "shows compaction)"},
+    {"snapshot-corrupt", SS_VSEV_DAMAGE, "a producer snapshot that Kafka cannot read (schema, version or CRC)"},
+    {"snapshot-state", SS_VSEV_INCONSISTENCY,
+     "the newest producer snapshot disagrees with the producer state the log implies at its offset (info when "
+     "the partition shows compaction: offset gaps, empty batches, a delete horizon)"},
+    {"snapshot-unexplained", SS_VSEV_INFO,
+     "a snapshot entry the log cannot explain (data in deleted segments, no batch metadata)"},
+    {"snapshot-missing-producer", SS_VSEV_INFO,
+     "a producer the log implies is not in the snapshot (expired: producer.id.expiration.ms)"},
+    {"snapshot-beyond-log-end", SS_VSEV_INCONSISTENCY, "a producer snapshot whose offset is above the log end offset"},
+    {"leader-epoch-damage", SS_VSEV_DAMAGE, "a leader-epoch-checkpoint Kafka cannot read"},
+    {"leader-epoch-order", SS_VSEV_INCONSISTENCY,
+     "leader-epoch-checkpoint entries whose epochs or start offsets do not increase"},
+    {"leader-epoch", SS_VSEV_INCONSISTENCY,
+     "a batch's partitionLeaderEpoch differs from the epoch the leader-epoch-checkpoint gives its offset, an "
+     "epoch starts inside a batch, or an epoch starts past the log end offset"},
+    {"incomplete-input", SS_VSEV_INFO,
+     "not every segment of the partition directory was given: the checks that need them all were left out"},
+    {"file-grew", SS_VSEV_INFO, "a .log grew while it was read; only what it held at open was checked"},
+    {"batch-too-large", SS_VSEV_INFO, "a batch larger than --max-batch-bytes could not be decompressed to check it"},
+    {"more-findings", SS_VSEV_INFO, "more findings of one check in one file than are listed"},
+};
+
+bool ss_vcheck_at(size_t i, const char **name, enum ss_vseverity *severity, const char **desc) {
+    if (i >= sizeof checks / sizeof checks[0]) return false;
+    if (name) *name = checks[i].name;
+    if (severity) *severity = checks[i].severity;
+    if (desc) *desc = checks[i].desc;
+    return true;
+}
+
+enum ss_vseverity vf_check_severity(const char *name) {
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (!strcmp(checks[i].name, name)) return checks[i].severity;
+    return SS_VSEV_INFO;
+}
+
+const char *ss_vseverity_name(enum ss_vseverity severity) {
+    switch (severity) {
+    case SS_VSEV_INFO: return "info";
+    case SS_VSEV_INCONSISTENCY: return "inconsistency";
+    case SS_VSEV_DAMAGE: return "damage";
+    case SS_VSEV_ERROR: return "error";
+    default: return "unknown";
+    }
+}
+
+/* ---- small containers ---------------------------------------------------------- */
+
+bool vf_vb_push(vbvec *a, const vb *b) {
+    if (!SS_GROW(a->v, a->n, a->cap, 256)) return false;
+    a->v[a->n++] = *b;
+    return true;
+}
+
+static uint64_t pid_hash(int64_t pid) {
+    uint64_t x = (uint64_t)pid;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static bool pmap_grow(pmap *m) {
+    size_t nc = m->cap ? m->cap * 2 : 64;
+    pst *ns = malloc(nc * sizeof *ns);
+    if (!ns) return false;
+    for (size_t i = 0; i < nc; i++) ns[i].pid = -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->slots[i].pid < 0) continue;
+        size_t h = (size_t)(pid_hash(m->slots[i].pid) & (nc - 1));
+        while (ns[h].pid >= 0) h = (h + 1) & (nc - 1);
+        ns[h] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = ns;
+    m->cap = nc;
+    return true;
+}
+
+pst *vf_pmap_find(const pmap *m, int64_t pid) {
+    if (!m->cap) return NULL;
+    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
+    while (m->slots[h].pid >= 0) {
+        if (m->slots[h].pid == pid) return &m->slots[h];
+        h = (h + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+/* The entry of pid, created as ProducerStateEntry.empty when absent; NULL when out of memory. */
+pst *vf_pmap_get(pmap *m, int64_t pid) {
+    pst *p = vf_pmap_find(m, pid);
+    if (p) return p;
+    if ((m->n + 1) * 2 > m->cap && !pmap_grow(m)) return NULL;
+    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
+    while (m->slots[h].pid >= 0) h = (h + 1) & (m->cap - 1);
+    p = &m->slots[h];
+    memset(p, 0, sizeof *p);
+    p->pid = pid;
+    p->epoch = -1;
+    p->last_seq = -1;
+    p->last_offset = -1;
+    p->coord_epoch = -1;
+    p->txn_first = -1;
+    p->timestamp = -1;
+    m->n++;
+    return p;
+}
+
+bool vf_pmap_copy(pmap *dst, const pmap *src) {
+    dst->cap = src->cap;
+    dst->n = src->n;
+    dst->slots = NULL;
+    if (!src->cap) return true;
+    dst->slots = malloc(src->cap * sizeof *dst->slots);
+    if (!dst->slots) return false;
+    memcpy(dst->slots, src->slots, src->cap * sizeof *dst->slots);
+    return true;
+}
+
+bool vf_mk_push(mvec *a, const vmarker *m) {
+    if (!SS_GROW(a->v, a->n, a->cap, 16)) return false;
+    a->v[a->n++] = *m;
+    return true;
+}
+
+/* ---- the verification context ----------------------------------------------------- */
+
+void vf_emit(vctx *c, const char *check, enum ss_vseverity sev, const char *file, uint64_t pos, int64_t off,
+             const char *fmt, ...) {
+    ss_vfinding f;
+    memset(&f, 0, sizeof f);
+    f.check = check;
+    f.severity = sev;
+    f.partition = c->ip->name;
+    f.file = file ? file : c->ip->path;
+    f.position = pos;
+    f.offset = off;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    va_end(ap);
+    c->st->findings[sev]++;
+    if (c->cb) c->cb(c->cbctx, &f);
+}
+
+/* Findings of one check in one file beyond FILE_CHECK_CAP are counted, not listed. */
+void vf_caps_reset(vctx *c, const char *file) {
+    c->cap_file = file;
+    c->ncaps = 0;
+}
+
+bool vf_cap_ok(vctx *c, const char *check) {
+    for (size_t i = 0; i < c->ncaps; i++)
+        if (c->caps[i].check == check) return ++c->caps[i].n <= FILE_CHECK_CAP;
+    if (c->ncaps < sizeof c->caps / sizeof c->caps[0]) {
+        c->caps[c->ncaps].check = check;
+        c->caps[c->ncaps].n = 1;
+        c->ncaps++;
+    }
+    return true;
+}
+
+void vf_caps_flush(vctx *c) {
+    for (size_t i = 0; i < c->ncaps; i++)
+        if (c->caps[i].n > FILE_CHECK_CAP)
+            FIND(c, "more-findings", c->cap_file, 0, -1,
+                 "%" PRIu64 " more %s findings in this file are not listed (%" PRIu64 " in all)",
+                 c->caps[i].n - FILE_CHECK_CAP, c->caps[i].check, c->caps[i].n);
+    c->ncaps = 0;
+}
+
+char *vf_path_join(const char *dir, const char *name) {
+    size_t a = strlen(dir), b = strlen(name);
+    char *s = malloc(a + b + 2);
+    if (!s) return NULL;
+    memcpy(s, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/') s[k++] = '/';
+    memcpy(s + k, name, b + 1);
+    return s;
+}
+
+/* The file beside a segment: "<dir>/<20 digits>.log" -> "<dir>/<20 digits><suffix>". */
+char *vf_sibling(const char *log_path, const char *suffix) {
+    size_t n = strlen(log_path);
+    if (n < 4 || strcmp(log_path + n - 4, ".log") != 0) return NULL;
+    size_t m = strlen(suffix);
+    char *s = malloc(n - 4 + m + 1);
+    if (!s) return NULL;
+    memcpy(s, log_path, n - 4);
+    memcpy(s + n - 4, suffix, m + 1);
+    return s;
+}
+
+bool vf_file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+bool vf_digits20(const char *name) {
+    for (int i = 0; i < 20; i++)
+        if (name[i] < '0' || name[i] > '9') return false;
+    return true;
+}
+
+int64_t vf_offset20(const char *name) {
+    int64_t v = 0;
+    for (int i = 0; i < 20; i++) {
+        if (v > (INT64_MAX - 9) / 10) return -1;
+        v = v * 10 + (name[i] - '0');
+    }
+    return v;
+}
