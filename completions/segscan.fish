@@ -17,11 +17,12 @@ complete -c segscan -n $by -l bytes -x -a 'utf8 hex base64' -d 'how bytes are wr
 set -l mb "not __fish_seen_subcommand_from $cmds; or __fish_seen_subcommand_from scan dups producers txns explain dump diff verify"
 complete -c segscan -n $mb -l max-batch-bytes -x -d 'cap on a decompressed batch'
 set -l an "__fish_seen_subcommand_from scan dups producers txns explain; or not __fish_seen_subcommand_from $cmds"
+set -l an_not_explain "__fish_seen_subcommand_from scan dups producers txns; or not __fish_seen_subcommand_from $cmds"
 complete -c segscan -n $an -l report -r -F -d 'key=value report file'
 complete -c segscan -n $an -l by -x -a 'value key key+value' -d 'fingerprinted field'
 complete -c segscan -n $an -l color -x -a 'auto always never' -d 'colour'
 complete -c segscan -n $an -l local-time -d 'times in the local time zone (TZ)'
-complete -c segscan -n $an -l fail-on -x -a 'dups gaps open-txn' -d 'findings that exit 1'
+complete -c segscan -n $an_not_explain -l fail-on -x -a 'dups gaps open-txn' -d 'findings that exit 1'
 complete -c segscan -n $an -l min-bytes -x -d 'ignore shorter values'
 complete -c segscan -n $an -l across-topics -d 'group across topics'
 complete -c segscan -n $an -l include-internal -d 'include internal topics'
@@ -33,7 +34,7 @@ complete -c segscan -n $an -l to-offset -x -d 'up to this offset'
 complete -c segscan -n $an -l producer-id -x -d 'only this producer id'
 complete -c segscan -n $an -l txn-timeout -x -d 'hanging transaction age'
 complete -c segscan -n $an -l now -x -d 'now for hanging transactions'
-complete -c segscan -n $an -l top -x -d 'groups shown'
+complete -c segscan -n $an_not_explain -l top -x -d 'groups shown'
 complete -c segscan -n $an -l threads -x -d 'reading threads'
 complete -c segscan -n $an -l max-memory -x -d 'memory for the fingerprint tables'
 complete -c segscan -n $an -l progress -x -a 'auto always never' -d 'progress line on stderr'

@@ -341,6 +341,7 @@ int cmd_diff(int argc, char **argv) {
     bool include_temp = false;
     int opt;
     optind = 1;
+    opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", diff_longopts, NULL)) != -1) {
         switch (opt) {
         case OPT_BY:
@@ -397,7 +398,7 @@ int cmd_diff(int argc, char **argv) {
             }
             break;
         case 'h': fputs(diff_usage, stdout); return EXIT_OK;
-        default: fputs(diff_usage, stderr); return EXIT_TROUBLE;
+        default: return bad_option("diff", argv, optind, optopt);
         }
     }
     if (argc - optind != 2) {
