@@ -131,7 +131,10 @@ typedef struct ss_an_partition {
     uint64_t sequence_gaps_explained;
     uint64_t duplicate_sequences; /* records whose pid/epoch/sequence was already seen */
     uint64_t out_of_order_batches, epoch_bumps;
-    bool compacted; /* offset gaps, records missing inside batches, empty batches or a delete horizon */
+    /* the log shows cleaning: offset holes inside a segment, records missing inside
+     * batches, empty batches, a delete horizon, or a cleaner-offset-checkpoint entry
+     * (an offset hole at a segment boundary alone is not: it may be a missing segment) */
+    bool compacted;
     uint64_t offset_gaps;
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging;
     uint64_t txn_empty_aborted; /* of txn_empty, the aborted ones (the others committed) */
@@ -195,7 +198,19 @@ typedef struct ss_an_range {
     int32_t first, last;
 } ss_an_range;
 
-enum ss_gap_explained { SS_GAP_UNEXPLAINED = 0, SS_GAP_COMPACTION = 1, SS_GAP_RETENTION = 2, SS_GAP_DAMAGE = 3 };
+/* COMPACTION: consistent with compaction (the log shows cleaning; the missing records'
+ * keys are gone, so whether the cleaner removed them cannot be known); RETENTION is no
+ * longer given (retention removes the oldest segments, never records between two
+ * batches the log still holds); MISSING_SEGMENT: at a segment boundary where the log
+ * shows no cleaning there, or where files beside it name the missing segment: an
+ * inconsistency, counted as unexplained. */
+enum ss_gap_explained {
+    SS_GAP_UNEXPLAINED = 0,
+    SS_GAP_COMPACTION = 1,
+    SS_GAP_RETENTION = 2,
+    SS_GAP_DAMAGE = 3,
+    SS_GAP_MISSING_SEGMENT = 4
+};
 
 typedef struct ss_an_gap {
     int32_t from, to; /* missing sequences (split at the wrap) */

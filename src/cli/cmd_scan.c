@@ -136,7 +136,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
             any = true;
         }
         if (P->sequence_gaps_explained) {
-            out_printf(o, "%s%" PRIu64 " %s explained by compaction, retention or damage", any ? ", " : "",
+            out_printf(o, "%s%" PRIu64 " %s consistent with compaction or explained by damage", any ? ", " : "",
                        P->sequence_gaps_explained, plural(P->sequence_gaps_explained, "gap", "gaps"));
             any = true;
         }

@@ -111,9 +111,13 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
             return;
         }
         P->offset_gaps++;
-        P->compacted = true;
+        /* batches the cleaner dropped leave holes inside a segment; a hole between two
+         * segments may as well be a segment gone missing */
         if (seg_first) a->holes_boundary++;
-        else a->holes_seg++;
+        else {
+            a->holes_seg++;
+            P->compacted = true;
+        }
     }
 }
 
