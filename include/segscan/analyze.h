@@ -136,6 +136,11 @@ typedef struct ss_an_partition {
      * (an offset hole at a segment boundary alone is not: it may be a missing segment) */
     bool compacted;
     uint64_t offset_gaps;
+    /* records in damaged entries whose header is still readable, and the offsets they
+     * span (lost_first -1: none); lost_unknown: damage met whose records cannot be counted */
+    uint64_t lost_records;
+    int64_t lost_first, lost_last;
+    bool lost_unknown;
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging;
     uint64_t txn_empty_aborted; /* of txn_empty, the aborted ones (the others committed) */
     uint64_t aborted_records, open_txn_records;
@@ -263,6 +268,10 @@ typedef struct ss_an_damage {
     uint32_t partition;
     uint32_t segment;
     ss_error err;
+    /* the offsets the damaged entry covered and the records it held, when its header
+     * is still readable (a CRC mismatch, records that cannot be decoded); -1 unknown */
+    int64_t first_offset, last_offset;
+    int64_t records;
 } ss_an_damage;
 
 typedef struct ss_an_match {

@@ -183,6 +183,14 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_printf(o, "  %sdamaged       %" PRIu64 " %s in %" PRIu64 " %s (skipped; the rest was analysed)%s\n",
                    scan_sgr(c, SGR_RED), P->damaged_bytes, plural(P->damaged_bytes, "byte", "bytes"), P->damage_events,
                    plural(P->damage_events, "place", "places"), scan_sgr(c, SGR_RST));
+    if (P->lost_records)
+        out_printf(o,
+                   "                %" PRIu64 " %s in the damaged batches at offsets %" PRId64 "..%" PRId64
+                   " could not be read%s\n",
+                   P->lost_records, plural(P->lost_records, "record", "records"), P->lost_first, P->lost_last,
+                   P->lost_unknown ? ", and more in damage whose offsets are unknown" : "");
+    else if (P->lost_unknown)
+        out_str(o, "                the records in the damaged bytes are unknown: their headers cannot be read\n");
     if (P->tail_bytes)
         out_printf(o, "  tail          %" PRIu64 " unread %s at the end (incomplete or preallocated)\n", P->tail_bytes,
                    plural(P->tail_bytes, "byte", "bytes"));

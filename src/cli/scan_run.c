@@ -162,6 +162,8 @@ static void json_damage(struct scan_cli *c) {
         out_json_cstr(o, file ? file : "-");
         out_kv_u64(o, "position", d->err.position);
         out_kv_opt(o, "baseOffset", d->err.base_offset);
+        out_kv_opt(o, "firstOffset", d->first_offset);
+        out_kv_opt(o, "lastOffset", d->last_offset);
         out_kv_u64(o, "length", d->err.length);
         out_json_key(o, "kind");
         out_json_cstr(o, ss_errkind_name(d->err.kind));

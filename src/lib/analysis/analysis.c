@@ -176,6 +176,7 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
         ss_an_partition *P = &a->parts[i];
         P->input = ip;
         P->first_offset = P->next_offset = P->lso = -1;
+        P->lost_first = P->lost_last = -1;
         P->max_batch_timestamp = -1;
         P->dups_excluded = ip->internal && !ip->named && !a->o.include_internal;
         a->pinfo[i].log_start = ip->log_start_offset;
