@@ -99,10 +99,12 @@ enum ss_cause {
     SS_CAUSE_DUP_SEQUENCE,
     SS_CAUSE_SAME_SESSION,
     SS_CAUSE_NEW_SESSION,
+    SS_CAUSE_UPDATE,      /* --by key: the same key with a different value */
+    SS_CAUSE_CROSS_TOPIC, /* --across-topics: a copy in another topic */
     SS_CAUSE_COUNT
 };
 /* "aborted", "cross-partition", "retry", "resend-no-idempotence", "dup-sequence",
- * "same-session", "new-session"; NULL for SS_CAUSE_NONE. */
+ * "same-session", "new-session", "update", "cross-topic"; NULL for SS_CAUSE_NONE. */
 SS_API const char *ss_cause_name(enum ss_cause cause);
 
 /* new-session details (bits) */
@@ -197,6 +199,11 @@ typedef struct ss_an_group {
     uint32_t partition; /* the original's partition */
     uint32_t causes;    /* bit (1 << cause) for every cause present */
     bool has_open;
+    /* copies (the original among them) whose other field is byte-identical to the
+     * original's: the value with --by key, the key with --by value; -1 when not
+     * looked at (--by value) or a copy could not be read back; copies with --by key+value */
+    int64_t identical_copies;
+    bool cross_topic; /* copies in more than one topic */
 } ss_an_group;
 
 typedef struct ss_an_range {

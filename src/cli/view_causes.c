@@ -126,6 +126,18 @@ static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned det
                   "saw one copy.",
                   many ? "are" : "is", scan_part_name(c, orig->partition), orig->offset);
         break;
+    case SS_CAUSE_UPDATE:
+        sb_printf(b,
+                  " hold%s the same key as the original (%s offset %" PRId64 ") with a different value: an update, "
+                  "or a re-send whose content changed; not a byte-identical copy.",
+                  s, scan_part_name(c, orig->partition), orig->offset);
+        break;
+    case SS_CAUSE_CROSS_TOPIC:
+        sb_printf(b,
+                  " %s in another topic than the original (%s offset %" PRId64 "): the same content written to two "
+                  "topics (a mirror, a fan-out, or a re-send to another topic); consumers of each topic saw one copy.",
+                  many ? "are" : "is", scan_part_name(c, orig->partition), orig->offset);
+        break;
     default: break;
     }
     (void)c;

@@ -898,11 +898,13 @@ def fingerprint_options():
     # --min-bytes 2: only 'long-value' remains
     r = report(['--min-bytes', '2', os.path.join(d, 'fp-0')])
     eq(r['fp-0.duplicate_groups'], '1', '--min-bytes')
-    # --across-topics: 'long-value' of other-0 joins the group as a cross-partition copy
+    # --across-topics: 'long-value' of other-0 joins the group as a copy in another topic:
+    # cause cross-topic, not cross-partition
     r = report([d])
     eq(r['total.duplicate_groups'], '3', 'per topic')
     r = report(['--across-topics', d])
-    eq((r['total.duplicate_groups'], r['total.cause.cross-partition']), ('3', '1'), '--across-topics')
+    eq((r['total.duplicate_groups'], r['total.cause.cross-topic'], r['total.cause.cross-partition']), ('3', '1', '0'),
+       '--across-topics')
     # by key: the value is written beside each copy
     g = of_type(jsonl(['dups', '--by', 'key', os.path.join(d, 'fp-0')]), 'group')
     ab = [x for x in g if x['key'] == 'ab'][0]

@@ -63,7 +63,7 @@ const char *ss_by_name(enum ss_by by) {
 const char *ss_cause_name(enum ss_cause cause) {
     static const char *const names[] = {
         NULL,           "aborted",      "cross-partition", "retry", "resend-no-idempotence",
-        "dup-sequence", "same-session", "new-session"};
+        "dup-sequence", "same-session", "new-session",     "update", "cross-topic"};
     if (cause <= 0 || cause >= SS_CAUSE_COUNT) return NULL;
     return names[cause];
 }
