@@ -73,6 +73,14 @@ typedef struct sbuf {
 } sbuf;
 void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* What a verdict rests on: the partitions read, the partitions of the same topics found
+ * beside them and not read, other brokers unknown. As the JSON member ,"scope":{...}, and
+ * as a sentence (with a leading space). */
+void scan_json_scope(struct scan_cli *c);
+void scan_scope_sentence(struct scan_cli *c, sbuf *b);
+/* The total object of scan and dups --json, with its scope. */
+void scan_json_total(struct scan_cli *c);
+
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);
 void producers_json_session(struct scan_cli *c, const ss_an_session *s);

@@ -1048,7 +1048,7 @@ def exit_codes_and_inputs():
         seg = f.read()
     p = subprocess.run([SEGSCAN, 'dups', '--json', '-'], input=seg, stdout=subprocess.PIPE)
     eq(p.returncode, 0, 'stdin exit')
-    g = [json.loads(x) for x in p.stdout.decode().split('\n') if x]
+    g = [o for o in (json.loads(x) for x in p.stdout.decode().split('\n') if x) if o['type'] == 'group']
     eq((len(g), g[0]['copies'], g[0]['occurrences'][0]['partition']), (1, 3, '-'), 'stdin segment')
     # a log directory
     r = report([os.path.join(GEN, 'payments-dup')])
