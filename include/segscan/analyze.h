@@ -300,6 +300,10 @@ SS_API const char *ss_analysis_failure(const ss_analysis *a);
 /* Fingerprints written to temporary files because the tables reached
  * opts.max_memory (0: none were). */
 SS_API uint64_t ss_analysis_spilled(const ss_analysis *a);
+/* Replicas of one partition among the inputs (the same topic and partition in two
+ * directories, sharing a leader epoch, no differing topic ids): each replica was grouped
+ * on its own, a record in both being one record. True with the first such pair. */
+SS_API bool ss_analysis_replicas(const ss_analysis *a, size_t *first, size_t *second);
 
 SS_API size_t ss_an_partition_count(const ss_analysis *a);
 SS_API const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i);

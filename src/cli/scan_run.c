@@ -453,6 +453,12 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         warnx_("note: the fingerprint tables reached --max-memory (%llu %s): %llu %s went through temporary files",
                (unsigned long long)c.ao.max_memory, plural(c.ao.max_memory, "byte", "bytes"),
                (unsigned long long)spilled, plural(spilled, "fingerprint", "fingerprints"));
+    size_t r1, r2;
+    if (ss_analysis_replicas(an, &r1, &r2) && !c.quiet)
+        warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
+               "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
+               ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,
+               ss_inputs_at(in, r2)->path);
     c.in = in;
     c.an = an;
     ss_txn_ids *txn_ids = NULL;
