@@ -29,8 +29,8 @@ static void single_sentence(struct scan_cli *c, const ss_an_match *m, sbuf *b) {
     if (!m->fingerprinted) {
         if (P->dups_excluded)
             sb_printf(b,
-                      "%s is an internal topic, left out of the duplicate analysis (--include-internal, or name the "
-                      "partition directory).",
+                      "%s is an internal topic, left out of the duplicate analysis: its records are identical by "
+                      "design (--include-internal groups them anyway).",
                       P->input->topic);
         else
             sb_printf(b, "this record's %s is null (or shorter than --min-bytes): such records are never grouped.",

@@ -23,7 +23,8 @@ static const char scan_usage_common[] =
     "  --bytes utf8|hex|base64  how --json writes keys and values (default utf8)\n"
     "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
     "  --across-topics          group copies across topics too\n"
-    "  --include-internal       include internal topics (__*) found in a log directory\n"
+    "  --include-internal       internal topics (__*) in the duplicate analysis too (their records\n"
+    "                           are identical by design: left out by default, with a note)\n"
     "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
     "  --since TIME, --until TIME   records in this time window only (ISO-8601 or epoch ms)\n"
     "  --from-offset N, --to-offset N   records in this offset window only\n"
@@ -453,6 +454,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         warnx_("note: the fingerprint tables reached --max-memory (%llu %s): %llu %s went through temporary files",
                (unsigned long long)c.ao.max_memory, plural(c.ao.max_memory, "byte", "bytes"),
                (unsigned long long)spilled, plural(spilled, "fingerprint", "fingerprints"));
+    for (size_t i = 0; i < ss_an_partition_count(an) && !c.quiet; i++) {
+        const ss_an_partition *P = ss_an_partition_at(an, i);
+        if (P->dups_excluded && P->input->named)
+            warnx_("note: %s is an internal topic (%s): left out of the duplicate analysis, since its records are "
+                   "identical by design (NoOpRecords, repeated commits and state); --include-internal groups them",
+                   P->input->name, P->input->topic);
+    }
     size_t r1, r2;
     if (ss_analysis_replicas(an, &r1, &r2) && !c.quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "

@@ -234,10 +234,16 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
         P->first_offset = P->next_offset = P->lso = -1;
         P->lost_first = P->lost_last = -1;
         P->max_batch_timestamp = -1;
-        P->dups_excluded = ip->internal && !ip->named && !a->o.include_internal;
+        /* Kafka's internal topics hold records identical by design (a controller's NoOpRecord
+         * every metadata.max.idle.interval.ms, KIP-835; a consumer committing the same offset
+         * again; a coordinator writing the same state): no copy there is a re-delivery, so they
+         * stay out of the duplicate analysis, named or not, unless --include-internal */
+        P->dups_excluded = ip->internal && !a->o.include_internal;
         a->pinfo[i].log_start = ip->log_start_offset;
         a->pinfo[i].dups_excluded = P->dups_excluded;
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
+        a->pinfo[i].coordinator =
+            !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
     }
     a->nsegs_total = a->seg_base[a->nparts];
     /* the sizes: for progress, and to size the table */

@@ -156,7 +156,12 @@ void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t 
     p->last_offset = b->last_offset;
     p->last_timestamp = b->max_timestamp;
     if (b->transactional) p->transactional = true;
-    if (b->base_sequence >= 0) {
+    /* A coordinator writes the batches of __consumer_offsets and __transaction_state, some
+     * with a producer's id: a transactional offset commit carries the transactional
+     * producer's id and epoch with baseSequence 0 every time (the group coordinator's
+     * CoordinatorRuntime appends it as the producer's, unsequenced). Those sequences are no
+     * producer's: no gaps, repeats or batches out of order are counted there. */
+    if (b->base_sequence >= 0 && !a->pinfo[part].coordinator) {
         int64_t span = batch_span(b);
         if (!s->have_seq) {
             int64_t L = b->base_sequence, E = L + span - 1;

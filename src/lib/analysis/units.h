@@ -131,6 +131,7 @@ typedef struct an_pinfo {
     int64_t log_start;  /* checkpoint's log start offset, -1 */
     bool dups_excluded; /* internal topic left out of the duplicate analysis */
     bool part_match;    /* explain --offset names this partition */
+    bool coordinator;   /* __consumer_offsets or __transaction_state: batches written by a coordinator */
 } an_pinfo;
 
 /* Per thread. */
