@@ -64,8 +64,13 @@ static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned det
     const char *s = many ? "" : "s"; /* verb agreement: "carry" / "carries" */
     switch (cause) {
     case SS_CAUSE_RETRY:
+        /* the defaults per client: Java's producer enables idempotence since Kafka 3.0
+         * (KIP-679, KAFKA-13598); librdkafka's CONFIGURATION.md gives enable.idempotence
+         * default false, and the clients built on it take that default */
         sb_printf(b, " carry the same batch with no producer id: the producer retried after a timeout with "
-                     "idempotence off; enable.idempotence=true (the default since Kafka 3.0) prevents this.");
+                     "idempotence off; enable.idempotence=true prevents this (the default of the Java client since "
+                     "Kafka 3.0; librdkafka and the clients built on it - confluent-kafka-python, -go, -dotnet, "
+                     "kcat - default to false).");
         break;
     case SS_CAUSE_RESEND:
         sb_printf(b,

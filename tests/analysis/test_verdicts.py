@@ -441,6 +441,19 @@ def wording():
 
 
 @test
+def retry_advice_states_the_default_per_client():
+    # gen/payments-dup: three byte-identical batches without producer id (cause retry). The Java
+    # producer enables idempotence by default since Kafka 3.0 (KIP-679); librdkafka's
+    # CONFIGURATION.md gives enable.idempotence "default false", and the clients built on it
+    # take that default. The advice must not state the Java default as everyone's.
+    out, _ = run_rc(['dups', '-v', gen('payments-dup')], 0)
+    contains(out, 'retry', 'the cause')
+    contains(out, 'Java client since Kafka 3.0', 'the Java default, named as such')
+    contains(out, 'librdkafka', "librdkafka's default")
+    absent(out, '(the default since Kafka 3.0)', 'a default stated for every client')
+
+
+@test
 def help_lists_only_what_a_command_takes():
     out, _ = run_rc(['explain', '--help'], 0)
     absent(out, '--top', 'explain --help')
