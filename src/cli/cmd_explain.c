@@ -17,9 +17,14 @@
 static void consumer_side(struct scan_cli *c, sbuf *b) {
     sb_printf(b, " If these partitions are the whole log, the duplicate did not happen in Kafka's log but on the consumer "
                  "side - the record was delivered again after a rebalance or a restart before the consumer committed "
-                 "its offset. Check the group's committed offsets (kafka-consumer-groups.sh --bootstrap-server ... "
-                 "--describe --group GROUP, or 'segscan coordinator --group GROUP' and a dump of that "
-                 "__consumer_offsets partition) and commit after processing, or make processing idempotent.");
+                 "its offset.");
+    if (scan_groups_have(c))
+        sb_printf(b, " What the consumer groups' history (__consumer_offsets) says of it is below.");
+    else
+        sb_printf(b, " Check the group's committed offsets ('segscan coordinator --group GROUP' names its "
+                     "__consumer_offsets partition; with that partition among the inputs, or beside the partition "
+                     "in its log directory, segscan says which of its records the group received twice) and commit "
+                     "after processing, or make processing idempotent.");
     scan_scope_sentence(c, b);
 }
 
@@ -69,6 +74,7 @@ static void json_single(struct scan_cli *c, const ss_an_match *m) {
     out_json_cstr(o, b.p ? b.p : "");
     free(b.p);
     scan_json_scope(c);
+    scan_deliveries_json(c, cp);
     out_str(o, "}\n");
 }
 
@@ -95,6 +101,7 @@ static void text_single(struct scan_cli *c, const ss_an_match *m, bool sentence)
     single_sentence(c, m, &b);
     out_printf(o, "  %s\n", b.p ? b.p : "");
     free(b.p);
+    scan_deliveries_text(c, cp, "  ");
 }
 
 /* No record matched: why, when the inputs can tell. */
@@ -155,6 +162,8 @@ static void explain_print(struct scan_cli *c) {
                 if (shown_groups + singles > 1) out_ch(o, '\n');
                 dups_text_group(c, (size_t)m->group, SIZE_MAX, false);
                 explain_group_text(c, (size_t)m->group, "  ");
+                /* the matched record's own deliveries (its copies' are the copies' lines) */
+                scan_deliveries_text(c, &m->copy, "  ");
             }
         } else {
             singles++;

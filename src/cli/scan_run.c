@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "gfindings.h"
+#include "html.h"
 #include "out.h"
 #include "progress.h"
 #include "scan.h"
@@ -19,6 +21,8 @@ static const char scan_usage_common[] =
     "  --json                   JSON Lines, one object per partition/group/session/transaction,\n"
     "                           each with a \"type\"\n"
     "  --report FILE            also write the key=value report to FILE ('-': standard output)\n"
+    "  --html FILE              also write one self-contained HTML page with charts of offsets\n"
+    "                           over time and the tables ('-': standard output, instead of the text)\n"
     "  --by value|key|key+value what identifies a copy (default value)\n"
     "  --bytes utf8|hex|base64  how --json writes keys and values (default utf8)\n"
     "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
@@ -35,7 +39,10 @@ static const char scan_usage_common[] =
     "  --now TIME               'now' for --txn-timeout (default: the partition's largest maxTimestamp)\n"
     "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
     "                           (default all)\n"
-    "  --fail-on dups,gaps,open-txn  exit 1 when these are found\n"
+    "  --fail-on dups,gaps,open-txn,redelivered,skipped,rewind  exit 1 when these are found (the\n"
+    "                           last three: findings of the consumer groups, with __consumer_offsets)\n"
+    "  --group ID               the consumer groups' findings of this group only (repeatable); explain\n"
+    "                           and dups also read __consumer_offsets beside the partitions given\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
     "  --local-time             text times in the local time of TZ with its UTC offset\n"
     "                           (default UTC, ...Z); JSON keeps epoch milliseconds\n"
@@ -109,11 +116,14 @@ enum {
     O_MAXMEM,
     O_PROGRESS,
     O_LOCALTIME,
+    O_GROUP,
+    O_HTML,
 };
 
 static const struct option scan_longopts[] = {
     {"json", no_argument, NULL, O_JSON},
     {"report", required_argument, NULL, O_REPORT},
+    {"html", required_argument, NULL, O_HTML},
     {"by", required_argument, NULL, O_BY},
     {"bytes", required_argument, NULL, O_BYTES},
     {"min-bytes", required_argument, NULL, O_MINBYTES},
@@ -139,6 +149,7 @@ static const struct option scan_longopts[] = {
     {"key", required_argument, NULL, O_KEY},
     {"offset", required_argument, NULL, O_OFFSET},
     {"no-seek", no_argument, NULL, O_NOSEEK},
+    {"group", required_argument, NULL, O_GROUP},
     {"threads", required_argument, NULL, O_THREADS},
     {"max-memory", required_argument, NULL, O_MAXMEM},
     {"progress", required_argument, NULL, O_PROGRESS},
@@ -174,6 +185,65 @@ static void json_damage(struct scan_cli *c) {
     }
 }
 
+/* ---- --html ------------------------------------------------------------------------------ */
+
+/* The page: the command's text output (printed again, into memory, without colour) and the
+ * results it came from; the data partitions' batch headers are those the groups read, else
+ * read here. */
+static bool scan_html(struct scan_cli *c, const struct scan_command *cmd, int argc, char **argv, int rc) {
+    struct html_src hs;
+    memset(&hs, 0, sizeof hs);
+    ss_timelines *own = NULL;
+    scan_groups_parts(c, &hs.tl, &hs.g, &hs.f);
+    if (!hs.tl) {
+        own = ss_timelines_new(c->ao.max_batch_bytes);
+        if (!own || ss_timelines_read(own, c->in, c->ao.threads) != SS_E_OK) {
+            warnx_("--html: out of memory reading the batch headers");
+            ss_timelines_free(own);
+            return false;
+        }
+        hs.tl = own;
+    }
+    struct html_capture cap = {0};
+    FILE *mf = html_capture_open(&cap);
+    if (mf) {
+        ss_out mo, *saved = c->out;
+        out_init(&mo, mf);
+        bool json = c->json, color = c->color;
+        c->json = false;
+        c->color = false;
+        c->out = &mo;
+        cmd->print(c);
+        out_free(&mo);
+        fclose(mf);
+        c->out = saved;
+        c->json = json;
+        c->color = color;
+    }
+    hs.command = cmd->name;
+    hs.argc = argc;
+    hs.argv = argv;
+    hs.in = c->in;
+    hs.an = c->an;
+    hs.by = c->ao.by;
+    hs.since_ms = c->ao.since_ms;
+    hs.until_ms = c->ao.until_ms;
+    hs.from_offset = c->ao.from_offset;
+    hs.to_offset = c->ao.to_offset;
+    hs.filter_pid = c->ao.filter_pid;
+    hs.producer_id = c->ao.producer_id;
+    hs.group_ids = c->group_ids;
+    hs.ngroup_ids = c->ngroup_ids;
+    hs.text = cap.buf;
+    hs.text_len = cap.len;
+    hs.text_total = cap.total;
+    hs.rc = rc;
+    bool ok = html_write(&hs, c->html);
+    free(cap.buf);
+    ss_timelines_free(own);
+    return ok;
+}
+
 /* ---- running ---------------------------------------------------------------------------- */
 
 static int hexval(char ch) {
@@ -191,6 +261,9 @@ static bool parse_fail_on(const char *s, unsigned *f) {
         if (!strcmp(tok, "dups")) *f |= FAIL_DUPS;
         else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
         else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
+        else if (!strcmp(tok, "redelivered")) *f |= FAIL_REDELIVERED;
+        else if (!strcmp(tok, "skipped")) *f |= FAIL_SKIPPED;
+        else if (!strcmp(tok, "rewind")) *f |= FAIL_REWIND;
         else return false;
     }
     return true;
@@ -223,6 +296,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         switch (opt) {
         case O_JSON: c.json = true; break;
         case O_REPORT: c.report = optarg; break;
+        case O_HTML: c.html = optarg; break;
         case O_BY:
             if (!strcmp(optarg, "value")) c.ao.by = SS_BY_VALUE;
             else if (!strcmp(optarg, "key")) c.ao.by = SS_BY_KEY;
@@ -270,7 +344,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         case O_FAILON:
             if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
             if (!parse_fail_on(optarg, &c.fail_on))
-                BAD("%s: --fail-on takes dups, gaps, open-txn (comma separated)", cmd->name);
+                BAD("%s: --fail-on takes dups, gaps, open-txn, redelivered, skipped, rewind (comma separated)",
+                    cmd->name);
             break;
         case O_COLOR:
             if (!strcmp(optarg, "auto")) color = -1;
@@ -328,6 +403,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             break;
         }
         case O_NOSEEK: c.ao.no_seek = true; break;
+        case O_GROUP: {
+            const char **n = realloc(c.group_ids, (c.ngroup_ids + 1) * sizeof *n);
+            if (!n) BAD("out of memory");
+            c.group_ids = n;
+            c.group_ids[c.ngroup_ids++] = optarg;
+            break;
+        }
         case O_THREADS: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v == 0 || v > 256)
@@ -369,6 +451,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         free(match_buf);
         return EXIT_TROUBLE;
     }
+    if (c.html && !strcmp(c.html, "-") && ((c.report && !strcmp(c.report, "-")) || c.json))
+        BAD("%s: --html - writes the page to standard output: not with --json or --report -", cmd->name);
     if (c.ao.since_ms > c.ao.until_ms || c.ao.from_offset > c.ao.to_offset) BAD("%s: the window is empty", cmd->name);
     /* A PATH that does not exist but names a command: options were put before it
      * ('segscan --json txns DIR'), or a command was misspelt ('segscan dup DIR').
@@ -427,6 +511,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
         enum ss_note_level level;
         const char *msg = ss_inputs_note(in, i, &level);
+        /* same-named partitions: said after the analysis, which tells replicas apart */
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
@@ -462,7 +548,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
                    P->input->name, P->input->topic);
     }
     size_t r1, r2;
-    if (ss_analysis_replicas(an, &r1, &r2) && !c.quiet)
+    bool replicas = ss_analysis_replicas(an, &r1, &r2);
+    for (size_t i = 0; i < ss_inputs_note_count(in) && !replicas && !c.quiet; i++) {
+        enum ss_note_level level;
+        const char *msg = ss_inputs_note(in, i, &level);
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", msg);
+    }
+    if (replicas && !c.quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
                "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
                ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,
@@ -475,6 +567,10 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet) warnx_("__transaction_state: %s", terr.msg);
     }
     c.txn_ids = txn_ids;
+    ss_pid_blocks *pid_blocks = NULL;
+    ss_error perr;
+    if (ss_pid_blocks_read(in, &pid_blocks, &perr) != SS_E_OK && !c.quiet) warnx_("__cluster_metadata: %s", perr.msg);
+    c.pid_blocks = pid_blocks;
     for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {
         warnx_("%s", ss_an_unreadable_at(an, i));
         rc = exit_merge(rc, EXIT_TROUBLE);
@@ -497,16 +593,25 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             report_error(file ? file : "-", &d->err);
         }
     }
-    cmd->print(&c);
+    /* the consumer groups beside the analysis; explain and dups also look for __consumer_offsets
+     * beside the partitions given (their log directory) */
+    rc = exit_merge(rc, scan_groups_read(&c, argv + optind, argc - optind, include_temp,
+                                         cmd->explain || !strcmp(cmd->name, "dups")));
+    bool html_stdout = c.html && !strcmp(c.html, "-");
+    if (!html_stdout) cmd->print(&c);
     out_flush(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     if (c.report && !report_write(&c, c.report)) rc = exit_merge(rc, EXIT_TROUBLE);
     const ss_an_totals *t = ss_an_totals_get(an);
     if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
-        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open))
+        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || scan_groups_failed(&c))
         rc = exit_merge(rc, EXIT_FINDINGS);
+    if (c.html && !scan_html(&c, cmd, argc, argv, rc)) rc = exit_merge(rc, EXIT_TROUBLE);
+    scan_groups_free(&c);
+    free(c.group_ids);
     out_free(&o);
     ss_txn_ids_free(txn_ids);
+    ss_pid_blocks_free(pid_blocks);
     ss_analysis_free(an);
     ss_inputs_free(in);
     free(match_buf);

@@ -45,6 +45,7 @@ typedef struct part {
 
 typedef struct note {
     enum ss_note_level level;
+    enum ss_input_note_kind kind;
     char *msg;
 } note;
 
@@ -54,6 +55,8 @@ struct ss_inputs {
     size_t nparts, cap;
     note *notes;
     size_t nnotes, ncap;
+    char **snapshots; /* KRaft snapshots given or found (ss_inputs_kraft_snapshot) */
+    size_t nsnapshots, scap;
     bool finished;
     bool siblings_done;
     ss_input_sibling *siblings;
@@ -79,6 +82,7 @@ static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, .
     char *m = xstrdup(buf);
     if (!m) return;
     in->notes[in->nnotes].level = level;
+    in->notes[in->nnotes].kind = SS_INOTE_OTHER;
     in->notes[in->nnotes].msg = m;
     in->nnotes++;
 }
@@ -121,6 +125,8 @@ void ss_inputs_free(ss_inputs *in) {
         free((char *)in->siblings[i].path);
     }
     free(in->siblings);
+    for (size_t i = 0; i < in->nsnapshots; i++) free(in->snapshots[i]);
+    free(in->snapshots);
     free(in);
 }
 
@@ -131,6 +137,7 @@ const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *le
     if (level) *level = in->notes[i].level;
     return in->notes[i].msg;
 }
+enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->notes[i].kind; }
 
 /* ---- names ------------------------------------------------------------------- */
 
@@ -195,6 +202,37 @@ static bool is_known_non_segment(const char *name) {
         strstr(name, ".snapshot."))
         return true;
     return false;
+}
+
+/* A KRaft snapshot of the metadata log: "<20-digit end offset>-<10-digit epoch>.checkpoint"
+ * (raft's Snapshots.parse), or the log directory's bootstrap.checkpoint. */
+static bool is_kraft_snapshot(const char *name, bool *bootstrap) {
+    *bootstrap = !strcmp(name, "bootstrap.checkpoint");
+    if (*bootstrap) return true;
+    if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || memcmp(name + 31, ".checkpoint", 11) != 0) return false;
+    for (int i = 0; i < 31; i++)
+        if (i != 20 && (name[i] < '0' || name[i] > '9')) return false;
+    return true;
+}
+
+/* A snapshot's path as given or found, once (two paths of one file: the first). */
+static bool add_snapshot(ss_inputs *in, const char *path) {
+    char *real = realpath(path, NULL);
+    const char *key = real ? real : path;
+    for (size_t i = 0; i < in->nsnapshots; i++) {
+        char *other = realpath(in->snapshots[i], NULL);
+        bool same = !strcmp(other ? other : in->snapshots[i], key);
+        free(other);
+        if (same) {
+            free(real);
+            return true;
+        }
+    }
+    free(real);
+    char *c = SS_GROW(in->snapshots, in->nsnapshots, in->scap, 8) ? xstrdup(path) : NULL;
+    if (!c) return false;
+    in->snapshots[in->nsnapshots++] = c;
+    return true;
 }
 
 /* Split "orders-3" (or "orders-3.<id>-future") into topic and partition number. */
@@ -389,7 +427,16 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
     if (!p) return SS_E_NOMEM;
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
-        bool temp;
+        bool temp, bootstrap;
+        if (is_kraft_snapshot(names[i], &bootstrap) && !bootstrap) {
+            char *full = join(path, names[i]);
+            if (!full || !add_snapshot(in, full)) {
+                free(full);
+                return SS_E_NOMEM;
+            }
+            free(full);
+            continue;
+        }
         int64_t off = segment_name_offset(names[i], &temp);
         if (off < 0) continue;
         if (temp && !in->include_temp) {
@@ -484,6 +531,14 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
     const char *name = base_name(path);
     if (is_temp_file(name) && !in->include_temp) {
         add_note(in, SS_NOTE_INFO, "%s: broker temporary skipped; --include-temp reads it", path);
+        return SS_E_OK;
+    }
+    bool bootstrap;
+    if (is_kraft_snapshot(name, &bootstrap)) {
+        /* the metadata log's state at an offset: not a segment of a partition, but its
+         * records (producer-id blocks) serve the analysis */
+        if (!add_snapshot(in, path)) return SS_E_NOMEM;
+        add_note(in, SS_NOTE_INFO, "%s: a KRaft snapshot: read for its producer-id blocks only", path);
         return SS_E_OK;
     }
     if (is_known_non_segment(name)) {
@@ -844,8 +899,18 @@ void ss_inputs_finish(ss_inputs *in) {
     }
     if (in->nparts > 1) qsort(in->parts, in->nparts, sizeof *in->parts, cmp_part_order);
     apply_checkpoints(in);
-    /* Replicas of one partition given together are told apart, and said so, by the
-     * analysis: it reads their leader epochs (segscan/analyze.h). */
+    /* replicas of one partition given together: their records will be copies of each other */
+    for (size_t i = 0; i + 1 < in->nparts; i++) {
+        const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
+        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition && !strcmp(a->topic, b->topic)) {
+            size_t before = in->nnotes;
+            add_note(in, SS_NOTE_WARN,
+                     "%s and %s hold the same partition (replicas?): their records count as copies of each "
+                     "other; 'segscan diff' compares replicas",
+                     a->name, b->name);
+            if (in->nnotes > before) in->notes[before].kind = SS_INOTE_REPLICAS;
+        }
+    }
 }
 
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
@@ -943,3 +1008,5 @@ size_t ss_inputs_sibling_count(ss_inputs *in) {
 }
 
 const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i) { return &in->siblings[i]; }
+size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in) { return in->nsnapshots; }
+const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i) { return in->snapshots[i]; }
