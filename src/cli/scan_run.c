@@ -80,7 +80,8 @@ static void usage(FILE *f, const struct scan_command *cmd) {
         size_t n = e ? (size_t)(e - l + 1) : strlen(l);
         if (!strncmp(l, "  -", 3)) skip = explain_lacks(l);
         else if (strncmp(l, "    ", 4) != 0) skip = false;
-        if (!strncmp(l, "exit codes:", 11)) fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
+        if (!strncmp(l, "exit codes:", 11))
+            fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
         else if (!skip) fwrite(l, 1, n, f);
         l += n;
     }
@@ -434,9 +435,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             usage(stdout, cmd);
             free(match_buf);
             return EXIT_OK;
-        default:
-            free(match_buf);
-            return bad_option(cmd->name, argv, optind, optopt);
+        default: free(match_buf); return bad_option(cmd->name, argv, optind, optopt);
         }
     }
     /* the report's key=value lines would be mixed into the JSON Lines */

@@ -192,8 +192,8 @@ static bool is_temp_dir(const char *name) {
 
 /* Files Kafka keeps in a partition or log directory beside the segments. */
 static bool is_known_non_segment(const char *name) {
-    static const char *const sufs[] = {".index",          ".timeindex",   ".txnindex",           ".snapshot",
-                                       ".checkpoint",     "-checkpoint",  "partition.metadata",  "quorum-state",
+    static const char *const sufs[] = {".index",          ".timeindex",          ".txnindex",          ".snapshot",
+                                       ".checkpoint",     "-checkpoint",         "partition.metadata", "quorum-state",
                                        "meta.properties", ".kafka_cleanshutdown"};
     for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
         if (has_suffix(name, sufs[i])) return true;
@@ -902,7 +902,8 @@ void ss_inputs_finish(ss_inputs *in) {
     /* replicas of one partition given together: their records will be copies of each other */
     for (size_t i = 0; i + 1 < in->nparts; i++) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
-        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition && !strcmp(a->topic, b->topic)) {
+        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition &&
+            !strcmp(a->topic, b->topic)) {
             size_t before = in->nnotes;
             add_note(in, SS_NOTE_WARN,
                      "%s and %s hold the same partition (replicas?): their records count as copies of each "
