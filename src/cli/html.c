@@ -101,7 +101,7 @@ static int cmp_chart(const void *a, const void *b) {
 
 static chart *find_chart(page *p, const ss_gtp_ref *t) {
     for (size_t i = 0; i < p->nch; i++)
-        if (same_tp(t, &p->ch[i])) return &p->ch[i];
+        if (html_same_tp(t, &p->ch[i])) return &p->ch[i];
     return NULL;
 }
 
@@ -174,7 +174,7 @@ static void collect_commits(page *p) {
             }
             if (!gl || !cm.effective || cm.effective_time < 0) continue;
             gl->commits++;
-            int col = (int)((xs(&c->ax, cm.effective_time) - ML) / 2);
+            int col = (int)((html_xs(&c->ax, cm.effective_time) - ML) / 2);
             if (col != lastcol) {
                 colfirst = gl->npts;
                 lastcol = col;
@@ -234,11 +234,11 @@ static void chart_axes(page *p, chart *c) {
         ss_tl_batch b;
         for (size_t i = 0; i < n; i++) {
             ss_tl_batch_at(c->tl, i, &b);
-            ext_t(a, b.max_timestamp);
+            html_ext_t(a, b.max_timestamp);
         }
         if (n) {
-            ext_o(a, c->tl->first_offset);
-            ext_o(a, c->tl->next_offset);
+            html_ext_o(a, c->tl->first_offset);
+            html_ext_o(a, c->tl->next_offset);
         }
         if (a->t0 == INT64_MAX) {
             a->no_time = true;
@@ -249,14 +249,14 @@ static void chart_axes(page *p, chart *c) {
     if (c->an >= 0 && s->an) {
         const ss_an_partition *P = ss_an_partition_at(s->an, (size_t)c->an);
         if (P->batches) {
-            ext_o(a, P->first_offset);
-            ext_o(a, P->next_offset);
+            html_ext_o(a, P->first_offset);
+            html_ext_o(a, P->next_offset);
         }
     }
     if (!a->no_time && s->f) {
         for (size_t i = 0; i < ss_findings_count(s->f); i++) {
             const ss_finding *x = ss_findings_at(s->f, i);
-            if (same_tp(&x->tp, c)) ext_t(a, x->time);
+            if (html_same_tp(&x->tp, c)) html_ext_t(a, x->time);
         }
     }
     if (!a->no_time && s->g) {
@@ -264,14 +264,14 @@ static void chart_axes(page *p, chart *c) {
             const ss_group *G = ss_groups_at(s->g, gi);
             for (size_t k = 0; k < G->npartitions; k++) {
                 const ss_gpartition *gp = &G->partitions[k];
-                if (!same_tp(&gp->tp, c)) continue;
-                ext_t(a, gp->first_commit_time);
-                ext_t(a, gp->last_commit_time);
-                ext_o(a, gp->offset);
+                if (!html_same_tp(&gp->tp, c)) continue;
+                html_ext_t(a, gp->first_commit_time);
+                html_ext_t(a, gp->last_commit_time);
+                html_ext_o(a, gp->offset);
                 for (size_t w = 0; w < gp->nowners; w++) {
-                    ext_t(a, gp->owners[w].from_time);
-                    ext_o(a, gp->owners[w].start_committed);
-                    ext_o(a, gp->owners[w].last_commit_offset);
+                    html_ext_t(a, gp->owners[w].from_time);
+                    html_ext_o(a, gp->owners[w].start_committed);
+                    html_ext_o(a, gp->owners[w].last_commit_offset);
                 }
             }
         }
@@ -367,7 +367,7 @@ bool html_write(const struct html_src *s, const char *path) {
     char *mem = NULL;
     size_t memlen = 0;
     pg.mf = open_memstream(&mem, &memlen);
-    if (!pg.mf || !scratch_open(&pg.sc)) {
+    if (!pg.mf || !html_scratch_open(&pg.sc)) {
         warnx_("--html: out of memory");
         if (pg.mf) fclose(pg.mf);
         free(mem);
@@ -381,20 +381,20 @@ bool html_write(const struct html_src *s, const char *path) {
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>segscan ");
-    esc(&o, s->command);
+    html_esc(&o, s->command);
     out_lit(&o, "</title>\n<style>");
     out_lit(&o, css);
     out_lit(&o, "</style></head>\n<body>\n");
-    header(&pg);
+    html_header(&pg);
     bool explain = !strcmp(s->command, "explain");
-    if (explain) text_block(&pg, "Explanation");
+    if (explain) html_text_block(&pg, "Explanation");
     out_printf(&o, "<h2>Offsets over time</h2>\n<p>%zu data %s%s.</p>\n", pg.nch,
                plural(pg.nch, "partition", "partitions"),
                pg.nch ? ", those with findings first (opened); the others folded" : "");
     size_t drawn = 0;
     for (size_t i = 0; ok && i < pg.nch; i++) {
         chart *c = &pg.ch[i];
-        if (drawn >= MAX_CHARTS || page_bytes(&pg) > CHART_BUDGET) {
+        if (drawn >= MAX_CHARTS || html_page_bytes(&pg) > CHART_BUDGET) {
             out_printf(&o,
                        "<p data-kind=\"charts-left-out\" data-count=\"%zu\">%zu more %s not drawn, to keep the "
                        "page under 5 MB; the tables below list them.</p>\n",
@@ -405,9 +405,9 @@ bool html_write(const struct html_src *s, const char *path) {
         /* those with findings open; a short page opens every chart */
         out_printf(&o, "<details%s data-kind=\"partition\" data-partition=\"",
                    c->findings || pg.nch <= 3 ? " open" : "");
-        esc(&o, c->name);
+        html_esc(&o, c->name);
         out_lit(&o, "\"><summary>");
-        esc(&o, c->name);
+        html_esc(&o, c->name);
         /* the analysis's figures (batches that pass their CRC); the chart draws every header read */
         if (c->an >= 0 && s->an) {
             const ss_an_partition *P = ss_an_partition_at(s->an, (size_t)c->an);
@@ -422,17 +422,17 @@ bool html_write(const struct html_src *s, const char *path) {
         if (c->tl) out_printf(&o, ", times by %s", ss_tl_basis_name(c->tl->basis));
         if (!c->findings) out_lit(&o, " (nothing to report)");
         out_lit(&o, "</summary>\n");
-        chart_svg(&pg, c);
+        html_chart_svg(&pg, c);
         out_lit(&o, "</details>\n");
     }
-    tables(&pg);
-    if (!explain) text_block(&pg, "The text output");
+    html_tables(&pg);
+    if (!explain) html_text_block(&pg, "The text output");
     out_lit(&o, "<p><small>Written by segscan. Every mark has a title: hover over it.</small></p>\n</body></html>\n");
     out_flush(&o);
     ok = ok && !o.failed;
     out_free(&o);
     fclose(pg.mf);
-    scratch_close(&pg.sc);
+    html_scratch_close(&pg.sc);
     for (size_t i = 0; i < pg.nch; i++)
         for (size_t l = 0; l < pg.ch[i].ngl; l++) free(pg.ch[i].gl[l].pts);
     free(pg.ch);

@@ -15,7 +15,7 @@
  * entities; control characters, C1 controls, bidirectional overrides and malformed bytes as
  * \xNN or \u{...} text, so that no group id or member id can break the markup or reorder what
  * is shown. At most max bytes are written, then "...". */
-void esc_lines(ss_out *o, const uint8_t *p, size_t n, size_t max, bool lines) {
+void html_esc_lines(ss_out *o, const uint8_t *p, size_t n, size_t max, bool lines) {
     size_t i = 0;
     while (i < n) {
         if (i >= max) {
@@ -63,16 +63,16 @@ void esc_lines(ss_out *o, const uint8_t *p, size_t n, size_t max, bool lines) {
         i += len;
     }
 }
-void esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max) { esc_lines(o, p, n, max, false); }
-void esc(ss_out *o, const char *s) {
-    if (s) esc_n(o, (const uint8_t *)s, strlen(s), 256);
+void html_esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max) { html_esc_lines(o, p, n, max, false); }
+void html_esc(ss_out *o, const char *s) {
+    if (s) html_esc_n(o, (const uint8_t *)s, strlen(s), 256);
 }
-void esc_len(ss_out *o, const char *s, size_t n) {
-    if (s) esc_n(o, (const uint8_t *)s, n, 256);
+void html_esc_len(ss_out *o, const char *s, size_t n) {
+    if (s) html_esc_n(o, (const uint8_t *)s, n, 256);
 }
 
 /* A scratch buffer: text written to an ss_out (the text printers' helpers), then escaped. */
-bool scratch_open(scratch *s) {
+bool html_scratch_open(scratch *s) {
     memset(s, 0, sizeof *s);
     s->f = open_memstream(&s->mem, &s->memlen);
     if (!s->f) return false;
@@ -80,28 +80,28 @@ bool scratch_open(scratch *s) {
     return !s->o.failed;
 }
 /* what was written since the last take, escaped into o */
-void scratch_take(scratch *s, ss_out *o, size_t max) {
+void html_scratch_take(scratch *s, ss_out *o, size_t max) {
     out_flush(&s->o);
-    esc_lines(o, (const uint8_t *)s->mem, s->memlen, max, true); /* the text printers' own lines */
+    html_esc_lines(o, (const uint8_t *)s->mem, s->memlen, max, true); /* the text printers' own lines */
     rewind(s->f);
     s->memlen = 0;
     if (s->mem) s->mem[0] = 0;
 }
-void scratch_close(scratch *s) {
+void html_scratch_close(scratch *s) {
     out_free(&s->o);
     if (s->f) fclose(s->f);
     free(s->mem);
 }
 
-void tstr(char *buf, size_t n, int64_t ms) {
+void html_tstr(char *buf, size_t n, int64_t ms) {
     if (ms < 0) snprintf(buf, n, "-");
     else cli_format_time(ms, buf, n);
 }
 
 /* a tick's label: the time of day ("22:13:20.000Z"), or the day and minute past a day */
-void tick_time(char *buf, size_t n, int64_t ms, bool days) {
+void html_tick_time(char *buf, size_t n, int64_t ms, bool days) {
     char full[64];
-    tstr(full, sizeof full, ms);
+    html_tstr(full, sizeof full, ms);
     const char *t = strchr(full, 'T');
     if (!t) {
         snprintf(buf, n, "%s", full);
@@ -114,33 +114,33 @@ void tick_time(char *buf, size_t n, int64_t ms, bool days) {
 /* ---- a chart's axes ---------------------------------------------------------------------- */
 
 
-double xs(const axes *a, int64_t t) {
+double html_xs(const axes *a, int64_t t) {
     if (t < a->t0) t = a->t0;
     if (t > a->t1) t = a->t1;
     return ML + (double)(t - a->t0) * (W - ML - MR) / (double)(a->t1 - a->t0);
 }
-double ys(const axes *a, int64_t off) {
+double html_ys(const axes *a, int64_t off) {
     if (off < a->o0) off = a->o0;
     if (off > a->o1) off = a->o1;
     return H - MB - (double)(off - a->o0) * (H - MT - MB) / (double)(a->o1 - a->o0);
 }
-void ext_t(axes *a, int64_t t) {
+void html_ext_t(axes *a, int64_t t) {
     if (t < 0) return;
     if (t < a->t0) a->t0 = t;
     if (t > a->t1) a->t1 = t;
 }
-void ext_o(axes *a, int64_t o) {
+void html_ext_o(axes *a, int64_t o) {
     if (o < 0) return;
     if (o < a->o0) a->o0 = o;
     if (o > a->o1) a->o1 = o;
 }
 
-void draw_axes(ss_out *o, const axes *a) {
+void html_draw_axes(ss_out *o, const axes *a) {
     out_printf(o, "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", ML, MT, W - ML - MR,
                H - MT - MB);
     for (int k = 0; k <= 4; k++) {
         int64_t off = a->o0 + (a->o1 - a->o0) * k / 4;
-        double y = ys(a, off);
+        double y = html_ys(a, off);
         out_printf(o,
                    "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"ylab\" x=\"%d\" "
                    "y=\"%.1f\">%" PRId64 "</text>\n",
@@ -149,10 +149,10 @@ void draw_axes(ss_out *o, const axes *a) {
     char prev[64] = "";
     for (int k = 0; k <= 4; k++) {
         int64_t t = a->t0 + (a->t1 - a->t0) * k / 4;
-        double x = xs(a, t);
+        double x = html_xs(a, t);
         char ts[64];
         if (a->no_time) snprintf(ts, sizeof ts, "batch %" PRId64, t);
-        else tick_time(ts, sizeof ts, t, a->t1 - a->t0 > 86400000);
+        else html_tick_time(ts, sizeof ts, t, a->t1 - a->t0 > 86400000);
         if (!strcmp(ts, prev)) continue; /* a range of a few milliseconds: each label once */
         snprintf(prev, sizeof prev, "%s", ts);
         const char *anchor = k == 0 ? "start" : k == 4 ? "end" : "middle";
@@ -162,7 +162,7 @@ void draw_axes(ss_out *o, const axes *a) {
                    x, MT, x, H - MB, anchor, x, H - MB + 16, ts);
     }
     char from[64];
-    tstr(from, sizeof from, a->t0);
+    html_tstr(from, sizeof from, a->t0);
     out_printf(o, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s%s</text>\n", (ML + W - MR) / 2,
                H - 8, a->no_time ? "batches in log order (no timestamps)" : "time (batch maxTimestamp) from ",
                a->no_time ? "" : from);
@@ -175,19 +175,18 @@ void draw_axes(ss_out *o, const axes *a) {
 /* ---- the page ---------------------------------------------------------------------------- */
 
 
-
-size_t page_bytes(page *p) {
+size_t html_page_bytes(page *p) {
     out_flush(p->o);
     long n = ftell(p->mf);
     return n < 0 ? 0 : (size_t)n;
 }
 
-bool same_tp(const ss_gtp_ref *t, const chart *c) {
+bool html_same_tp(const ss_gtp_ref *t, const chart *c) {
     return t->topic && t->partition == c->partition && strlen(c->topic) == t->topic_len &&
            !memcmp(t->topic, c->topic, t->topic_len);
 }
 
-const ss_an_session *session_of(const page *p, uint32_t part, int64_t pid, int16_t epoch, size_t *idx) {
+const ss_an_session *html_session_of(const page *p, uint32_t part, int64_t pid, int16_t epoch, size_t *idx) {
     ss_analysis *an = p->s->an;
     if (!an) return NULL;
     size_t lo = 0, hi = ss_an_session_count(an);
@@ -209,8 +208,8 @@ const ss_an_session *session_of(const page *p, uint32_t part, int64_t pid, int16
 }
 
 
-void title_time(ss_out *o, const char *what, int64_t t) {
+void html_title_time(ss_out *o, const char *what, int64_t t) {
     char ts[64];
-    tstr(ts, sizeof ts, t);
+    html_tstr(ts, sizeof ts, t);
     out_printf(o, "%s%s", what, ts);
 }

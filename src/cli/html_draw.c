@@ -44,7 +44,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
         for (size_t i = 0; i < n; i++) {
             ss_tl_batch_at(c->tl, i, &b);
             int64_t t = a->no_time ? (int64_t)i : b.max_timestamp;
-            double x = xs(a, t), y0 = ys(a, b.base_offset), y1 = ys(a, b.last_offset + 1);
+            double x = html_xs(a, t), y0 = html_ys(a, b.base_offset), y1 = html_ys(a, b.last_offset + 1);
             if (y0 - y1 < 2) y1 = y0 - 2;
             if (b.control) {
                 out_printf(o,
@@ -63,7 +63,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
                            : b.abort ? "ABORT"
                                      : "control",
                            b.base_offset, b.producer_id, b.producer_epoch);
-                title_time(o, "", b.max_timestamp);
+                html_title_time(o, "", b.max_timestamp);
                 out_lit(o, "</title></path>\n");
                 continue;
             }
@@ -76,7 +76,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
                        colour_of(sc, b.producer_id, b.producer_epoch), b.base_offset, b.last_offset, b.records);
             if (b.producer_id >= 0) out_printf(o, "pid %" PRId64 " epoch %d, ", b.producer_id, b.producer_epoch);
             else out_lit(o, "no producer id, ");
-            title_time(o, b.log_append_time ? "LogAppendTime " : "CreateTime ", b.max_timestamp);
+            html_title_time(o, b.log_append_time ? "LogAppendTime " : "CreateTime ", b.max_timestamp);
             out_lit(o, "</title></line>\n");
         }
     } else {
@@ -93,7 +93,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
                 ss_tl_batch_at(c->tl, i, &b);
                 if (b.control) continue;
                 int64_t t = a->no_time ? (int64_t)i : b.max_timestamp;
-                size_t k = (size_t)((xs(a, t) - ML) / 2);
+                size_t k = (size_t)((html_xs(a, t) - ML) / 2);
                 if (k >= BINS) k = BINS - 1;
                 struct bin *x = &bins[k];
                 if (!x->batches) {
@@ -109,7 +109,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
             for (size_t k = 0; k < BINS; k++) {
                 struct bin *x = &bins[k];
                 if (!x->batches) continue;
-                double y0 = ys(a, x->lo), y1 = ys(a, x->hi + 1);
+                double y0 = html_ys(a, x->lo), y1 = html_ys(a, x->hi + 1);
                 if (y0 - y1 < 2) y1 = y0 - 2;
                 out_printf(o,
                            "<rect data-kind=\"batch-bin\" data-batches=\"%" PRIu64 "\" data-offset=\"%" PRId64
@@ -130,7 +130,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
         for (int k = 0; k <= BINS; k++) {
             double x = ML + 2.0 * k;
             int64_t t = a->t0 + (int64_t)((double)(a->t1 - a->t0) * k / BINS);
-            double y = ys(a, ss_tl_end_at(c->tl, t));
+            double y = html_ys(a, ss_tl_end_at(c->tl, t));
             if (py >= 0 && y != py) out_printf(o, "%.1f,%.1f ", x, py);
             if (py < 0 || y != py || k == BINS) out_printf(o, "%.1f,%.1f ", x, y);
             py = y;
@@ -148,12 +148,12 @@ static void draw_segments(page *p, chart *c) {
     for (size_t j = 0; j < ip->nsegments; j++) {
         int64_t base = ip->segments[j].name_offset;
         if (base < 0 || base < c->ax.o0 || base > c->ax.o1) continue;
-        double y = ys(&c->ax, base);
+        double y = html_ys(&c->ax, base);
         out_printf(o,
                    "<line data-kind=\"segment\" data-offset=\"%" PRId64 "\" class=\"seg\" x1=\"%d\" y1=\"%.1f\" "
                    "x2=\"%d\" y2=\"%.1f\"><title>segment ",
                    base, ML, y, W - MR, y);
-        esc(o, ip->segments[j].path ? ip->segments[j].path : "-");
+        html_esc(o, ip->segments[j].path ? ip->segments[j].path : "-");
         out_lit(o, "</title></line>\n");
     }
 }
@@ -176,7 +176,8 @@ static void draw_txns(page *p, chart *c) {
             int64_t t0 = t->first_timestamp, t1 = t->result == SS_TXN_OPEN ? a->t1 : t->marker_timestamp;
             int64_t last = t->marker_offset >= 0 ? t->marker_offset : t->last_offset;
             if (a->no_time) t0 = a->t0, t1 = a->t1;
-            double x0 = xs(a, t0), x1 = xs(a, t1), y0 = ys(a, t->first_offset), y1 = ys(a, last + 1);
+            double x0 = html_xs(a, t0), x1 = html_xs(a, t1), y0 = html_ys(a, t->first_offset),
+                   y1 = html_ys(a, last + 1);
             if (x1 - x0 < 3) x1 = x0 + 3;
             if (y0 - y1 < 3) y1 = y0 - 3;
             const char *res = t->result == SS_TXN_COMMIT ? "commit" : t->result == SS_TXN_ABORT ? "abort" : "open";
@@ -219,7 +220,7 @@ static void draw_sessions_marks(page *p, chart *c) {
         const ss_an_session *s = ss_an_session_at(an, i);
         if (s->partition != (uint32_t)c->an) break;
         if (s->epoch_bump) {
-            double x = a->no_time ? ML : xs(a, s->first_timestamp), y = ys(a, s->first_offset);
+            double x = a->no_time ? ML : html_xs(a, s->first_timestamp), y = html_ys(a, s->first_offset);
             out_printf(o,
                        "<path data-kind=\"epoch-bump\" data-pid=\"%" PRId64
                        "\" data-epoch=\"%d\" data-offset=\"%" PRId64
@@ -230,7 +231,7 @@ static void draw_sessions_marks(page *p, chart *c) {
         }
         for (size_t g = 0; g < s->ngaps && gaps < MAX_GAPS; g++, gaps++) {
             const ss_an_gap *x = &s->gaps[g];
-            double y0 = ys(a, x->after_offset + 1), y1 = ys(a, x->before_offset);
+            double y0 = html_ys(a, x->after_offset + 1), y1 = html_ys(a, x->before_offset);
             if (y0 - y1 < 3) y1 = y0 - 3;
             static const char *const why[] = {"unexplained", "compaction", "retention", "damage"};
             out_printf(o,
@@ -254,15 +255,15 @@ static void draw_damage(page *p, chart *c) {
         if (d->partition != (uint32_t)c->an) continue;
         int64_t off = d->err.base_offset;
         if (off < 0 && c->ip && d->segment < c->ip->nsegments) off = c->ip->segments[d->segment].name_offset;
-        double y = ys(&c->ax, off < 0 ? c->ax.o0 : off);
+        double y = html_ys(&c->ax, off < 0 ? c->ax.o0 : off);
         out_printf(o,
                    "<path data-kind=\"damage\" data-damage=\"%s\" data-segment=\"%" PRIu32 "\" data-position=\"%" PRIu64
                    "\" data-offset=\"%" PRId64 "\" class=\"damage\" d=\"M%d %.1fl8 -8m0 8l-8 -8\"><title>",
                    ss_errkind_is_damage(d->err.kind) ? "damage" : "notice", d->segment, d->err.position, off, ML + 2,
                    y + 4);
-        esc(o, c->ip && d->segment < c->ip->nsegments ? c->ip->segments[d->segment].path : "-");
+        html_esc(o, c->ip && d->segment < c->ip->nsegments ? c->ip->segments[d->segment].path : "-");
         out_printf(o, ": byte %" PRIu64 ": ", d->err.position);
-        esc(o, d->err.msg);
+        html_esc(o, d->err.msg);
         out_printf(o, " [%s]</title></path>\n", ss_errkind_name(d->err.kind));
     }
 }
@@ -296,7 +297,7 @@ static void draw_copies(page *p, chart *c) {
             ss_an_group_copy(an, g, j, &cp);
             if (cp.partition != (uint32_t)c->an) continue;
             if (j != G->original) drawn++;
-            double x = a->no_time ? ML + 8 : xs(a, cp.timestamp), y = ys(a, cp.offset);
+            double x = a->no_time ? ML + 8 : html_xs(a, cp.timestamp), y = html_ys(a, cp.offset);
             if (j == G->original) {
                 out_printf(
                     o,
@@ -308,7 +309,7 @@ static void draw_copies(page *p, chart *c) {
             }
             const char *cause = ss_cause_name(cp.cause);
             if (orig.partition == cp.partition) {
-                double ox = a->no_time ? ML + 8 : xs(a, orig.timestamp), oy = ys(a, orig.offset);
+                double ox = a->no_time ? ML + 8 : html_xs(a, orig.timestamp), oy = html_ys(a, orig.offset);
                 out_printf(o,
                            "<line data-kind=\"copy-link\" class=\"link\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                            "y2=\"%.1f\"/>\n",
@@ -318,13 +319,13 @@ static void draw_copies(page *p, chart *c) {
                        "<circle data-kind=\"copy\" data-group=\"%zu\" data-cause=\"%s\" data-offset=\"%" PRId64
                        "\" data-original=\"%" PRId64 "\" data-original-partition=\"",
                        g + 1, cause ? cause : "", cp.offset, orig.offset);
-            esc(o, ss_an_partition_at(an, orig.partition)->input->name);
+            html_esc(o, ss_an_partition_at(an, orig.partition)->input->name);
             out_printf(
                 o,
                 "\" class=\"copy c-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>group %zu: copy at offset %" PRId64
                 ", cause %s; original at ",
                 cause ? cause : "", x, y, g + 1, cp.offset, cause ? cause : "");
-            esc(o, ss_an_partition_at(an, orig.partition)->input->name);
+            html_esc(o, ss_an_partition_at(an, orig.partition)->input->name);
             out_printf(o, " offset %" PRId64 "</title></circle>\n", orig.offset);
         }
     }
@@ -336,7 +337,7 @@ static void draw_copies(page *p, chart *c) {
     for (size_t i = 0; i < nm; i++) {
         const ss_an_match *m = ss_an_match_at(an, i);
         if (m->copy.partition != (uint32_t)c->an) continue;
-        double x = a->no_time ? ML + 8 : xs(a, m->copy.timestamp), y = ys(a, m->copy.offset);
+        double x = a->no_time ? ML + 8 : html_xs(a, m->copy.timestamp), y = html_ys(a, m->copy.offset);
         out_printf(o,
                    "<circle data-kind=\"match\" data-offset=\"%" PRId64 "\" class=\"match\" cx=\"%.1f\" cy=\"%.1f\" "
                    "r=\"10\"><title>the record explained: offset %" PRId64 "</title></circle>\n",
@@ -354,7 +355,7 @@ static void draw_groups(page *p, chart *c) {
     /* the ranges first (under the marks) */
     for (size_t i = 0; i < nf && drawn < MAX_FINDINGS; i++) {
         const ss_finding *x = ss_findings_at(s->f, i);
-        if (!same_tp(&x->tp, c)) continue;
+        if (!html_same_tp(&x->tp, c)) continue;
         const struct {
             const char *kind;
             const ss_frange *r;
@@ -363,7 +364,7 @@ static void draw_groups(page *p, chart *c) {
             const ss_frange *r = rs[k].r;
             if (!r->set) continue;
             int64_t to = r->to < 0 ? a->o1 - 1 : r->to;
-            double y0 = ys(a, r->from), y1 = ys(a, to + 1), x1 = xs(a, x->time);
+            double y0 = html_ys(a, r->from), y1 = html_ys(a, to + 1), x1 = html_xs(a, x->time);
             if (y0 - y1 < 3) y1 = y0 - 3;
             if (x1 - ML < 4) x1 = ML + 4;
             bool covers = false;
@@ -374,7 +375,7 @@ static void draw_groups(page *p, chart *c) {
                 }
             out_printf(o, "<rect data-kind=\"%s\" data-finding=\"%s\" data-group=\"", rs[k].kind,
                        ss_fkind_name(x->kind));
-            esc_len(o, x->group_id, x->group_id_len);
+            html_esc_len(o, x->group_id, x->group_id_len);
             out_printf(o,
                        "\" data-from=\"%" PRId64 "\" data-to=\"%" PRId64
                        "\" data-certain=\"%s\" data-covers-match=\"%s\" "
@@ -390,7 +391,7 @@ static void draw_groups(page *p, chart *c) {
             if (r->to < 0) out_lit(o, "(end unknown)");
             else out_i64(o, r->to);
             out_lit(o, " (group ");
-            esc_len(o, x->group_id, x->group_id_len);
+            html_esc_len(o, x->group_id, x->group_id_len);
             out_printf(o, ", %s)</title></rect>\n", ss_fkind_name(x->kind));
             drawn++;
         }
@@ -402,32 +403,32 @@ static void draw_groups(page *p, chart *c) {
             const ss_group *G = ss_groups_at(s->g, c->gl[l].group);
             for (size_t k = 0; k < G->npartitions; k++) {
                 const ss_gpartition *gp = &G->partitions[k];
-                if (!same_tp(&gp->tp, c)) continue;
+                if (!html_same_tp(&gp->tp, c)) continue;
                 for (size_t w = 0; w < gp->nowners && owners < MAX_OWNERS; w++, owners++) {
                     const ss_gowner *ow = &gp->owners[w];
-                    double x = xs(a, ow->from_time);
+                    double x = html_xs(a, ow->from_time);
                     out_lit(o, "<g data-kind=\"owner\" data-group=\"");
-                    esc_len(o, G->id, G->id_len);
+                    html_esc_len(o, G->id, G->id_len);
                     out_lit(o, "\" data-member=\"");
-                    esc_len(o, ow->member_id, ow->member_id_len);
+                    html_esc_len(o, ow->member_id, ow->member_id_len);
                     out_printf(o,
                                "\" data-time=\"%" PRId64 "\" data-generation=\"%" PRId32 "\"><line class=\"owner\" "
                                "x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"olab\" x=\"%.1f\" y=\"%d\">"
                                "g%" PRId32 " ",
                                ow->from_time, ow->generation_from, x, MT, x, H - MB, x + 2, MT + 10 + (int)(w % 3) * 10,
                                ow->generation_from);
-                    esc_n(o, (const uint8_t *)ow->member_id, ow->member_id_len, 18);
+                    html_esc_n(o, (const uint8_t *)ow->member_id, ow->member_id_len, 18);
                     out_lit(o, "</text><title>");
-                    title_time(o, "", ow->from_time);
+                    html_title_time(o, "", ow->from_time);
                     out_printf(o, ": generation %" PRId32 " gives it to ", ow->generation_from);
-                    esc_len(o, ow->member_id, ow->member_id_len);
+                    html_esc_len(o, ow->member_id, ow->member_id_len);
                     if (ow->instance_id) {
                         out_lit(o, " (instance ");
-                        esc_len(o, ow->instance_id, ow->instance_id_len);
+                        html_esc_len(o, ow->instance_id, ow->instance_id_len);
                         out_ch(o, ')');
                     }
                     out_lit(o, ", group ");
-                    esc_len(o, G->id, G->id_len);
+                    html_esc_len(o, G->id, G->id_len);
                     if (ow->start_committed >= 0) out_printf(o, "; resumes from %" PRId64, ow->start_committed);
                     out_lit(o, "</title></g>\n");
                 }
@@ -438,7 +439,7 @@ static void draw_groups(page *p, chart *c) {
     for (size_t l = 0; l < c->ngl; l++) {
         struct gline *gl = &c->gl[l];
         out_lit(o, "<polyline data-kind=\"committed\" data-group=\"");
-        esc_len(o, gl->id, gl->id_len);
+        html_esc_len(o, gl->id, gl->id_len);
         out_printf(o, "\" data-commits=\"%" PRIu64 "\" class=\"committed\" stroke=\"%s\" points=\"", gl->commits,
                    gpalette[l]);
         double py = -1;
@@ -447,28 +448,28 @@ static void draw_groups(page *p, chart *c) {
             if (off < 0) {
                 /* offsets deleted: the line ends here; a new one starts at the next commit */
                 out_lit(o, "\"/>\n<polyline data-kind=\"committed\" data-group=\"");
-                esc_len(o, gl->id, gl->id_len);
+                html_esc_len(o, gl->id, gl->id_len);
                 out_printf(o, "\" data-commits=\"0\" class=\"committed\" stroke=\"%s\" points=\"", gpalette[l]);
                 py = -1;
                 continue;
             }
-            double x = xs(a, t), y = ys(a, off);
+            double x = html_xs(a, t), y = html_ys(a, off);
             if (py >= 0) out_printf(o, "%.1f,%.1f ", x, py);
             out_printf(o, "%.1f,%.1f ", x, y);
             py = y;
         }
         if (py >= 0) out_printf(o, "%.1f,%.1f", (double)(W - MR), py);
         out_lit(o, "\"><title>committed offset of group ");
-        esc_len(o, gl->id, gl->id_len);
+        html_esc_len(o, gl->id, gl->id_len);
         out_lit(o, "</title></polyline>\n");
     }
     /* the findings' marks: a vertical line at their time */
     drawn = 0;
     for (size_t i = 0; i < nf && drawn < MAX_FINDINGS; i++) {
         const ss_finding *x = ss_findings_at(s->f, i);
-        if (!same_tp(&x->tp, c)) continue;
+        if (!html_same_tp(&x->tp, c)) continue;
         drawn++;
-        double fx = xs(a, x->time);
+        double fx = html_xs(a, x->time);
         int64_t off = x->kind == SS_FK_HANDOVER                           ? x->resumed_offset
                       : x->kind == SS_FK_REWIND || x->kind == SS_FK_RESET ? x->to_offset
                       : x->kind == SS_FK_OFFSETS_DELETED                  ? x->last_committed
@@ -476,7 +477,7 @@ static void draw_groups(page *p, chart *c) {
                           ? x->commit_offset
                           : -1;
         out_printf(o, "<g data-kind=\"%s\" data-group=\"", ss_fkind_name(x->kind));
-        esc_len(o, x->group_id, x->group_id_len);
+        html_esc_len(o, x->group_id, x->group_id_len);
         out_printf(o, "\" data-time=\"%" PRId64 "\" data-offset=\"%" PRId64 "\"", x->time, off);
         if (x->kind == SS_FK_REWIND || x->kind == SS_FK_RESET)
             out_printf(o, " data-from-offset=\"%" PRId64 "\"", x->from_offset);
@@ -484,10 +485,10 @@ static void draw_groups(page *p, chart *c) {
                    ss_fkind_name(x->kind), fx, MT, fx, H - MB);
         if (off >= 0)
             out_printf(o, "<circle class=\"fdot f-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>", ss_fkind_name(x->kind), fx,
-                       ys(a, off));
+                       html_ys(a, off));
         out_lit(o, "<title>");
         gf_text(&p->sc.o, x, "");
-        scratch_take(&p->sc, o, 2000);
+        html_scratch_take(&p->sc, o, 2000);
         out_lit(o, "</title></g>\n");
     }
 }
@@ -500,7 +501,8 @@ static void legend(page *p, chart *c, const sess_colours *sc) {
                    "<li data-kind=\"session\" data-pid=\"%" PRId64 "\" data-epoch=\"%d\"><span class=\"sw\" "
                    "style=\"background:%s\"></span>pid %" PRId64 " epoch %d",
                    sc->pid[k], sc->epoch[k], palette[k], sc->pid[k], sc->epoch[k]);
-        const ss_an_session *s = c->an >= 0 ? session_of(p, (uint32_t)c->an, sc->pid[k], sc->epoch[k], NULL) : NULL;
+        const ss_an_session *s =
+            c->an >= 0 ? html_session_of(p, (uint32_t)c->an, sc->pid[k], sc->epoch[k], NULL) : NULL;
         if (s) {
             out_printf(o, " (%" PRIu64 " records%s%s", s->records, s->transactional ? ", transactional" : "",
                        s->epoch_bump ? ", epoch bump" : "");
@@ -513,7 +515,7 @@ static void legend(page *p, chart *c, const sess_colours *sc) {
     if (sc->n >= 10) out_lit(o, "<li><span class=\"sw\" style=\"background:#cccccc\"></span>other sessions</li>");
     for (size_t l = 0; l < c->ngl; l++) {
         out_printf(o, "<li><span class=\"sw\" style=\"background:%s\"></span>committed offset of group ", gpalette[l]);
-        esc_len(o, c->gl[l].id, c->gl[l].id_len);
+        html_esc_len(o, c->gl[l].id, c->gl[l].id_len);
         out_lit(o, "</li>");
     }
     if (c->groups_more) out_printf(o, "<li>%zu more groups not drawn</li>", c->groups_more);
@@ -527,18 +529,18 @@ static void legend(page *p, chart *c, const sess_colours *sc) {
                "<li>dashed: the log end; dotted: segment starts</li></ul>\n");
 }
 
-void chart_svg(page *p, chart *c) {
+void html_chart_svg(page *p, chart *c) {
     ss_out *o = p->o;
     sess_colours sc;
     memset(&sc, 0, sizeof sc);
     out_printf(o, "<svg data-kind=\"chart\" data-partition=\"");
-    esc(o, c->name);
+    html_esc(o, c->name);
     out_printf(
         o, "\" viewBox=\"0 0 %d %d\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\"><title>offsets over time of ", W,
         H);
-    esc(o, c->name);
+    html_esc(o, c->name);
     out_lit(o, "</title>\n");
-    draw_axes(o, &c->ax);
+    html_draw_axes(o, &c->ax);
     draw_segments(p, c);
     if (c->an >= 0 && p->s->an) draw_txns(p, c);
     draw_groups(p, c);

@@ -84,31 +84,31 @@ typedef struct page {
 } page;
 
 /* html_base.c */
-void esc_lines(ss_out *o, const uint8_t *p, size_t n, size_t max, bool lines);
-void esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max);
-void esc(ss_out *o, const char *s);
-void esc_len(ss_out *o, const char *s, size_t n);
-bool scratch_open(scratch *s);
-void scratch_take(scratch *s, ss_out *o, size_t max);
-void scratch_close(scratch *s);
-void tstr(char *buf, size_t n, int64_t ms);
-void tick_time(char *buf, size_t n, int64_t ms, bool days);
-double xs(const axes *a, int64_t t);
-double ys(const axes *a, int64_t off);
-void ext_t(axes *a, int64_t t);
-void ext_o(axes *a, int64_t o);
-void draw_axes(ss_out *o, const axes *a);
-size_t page_bytes(page *p);
-bool same_tp(const ss_gtp_ref *t, const chart *c);
-const ss_an_session *session_of(const page *p, uint32_t part, int64_t pid, int16_t epoch, size_t *idx);
-void title_time(ss_out *o, const char *what, int64_t t);
+void html_esc_lines(ss_out *o, const uint8_t *p, size_t n, size_t max, bool lines);
+void html_esc_n(ss_out *o, const uint8_t *p, size_t n, size_t max);
+void html_esc(ss_out *o, const char *s);
+void html_esc_len(ss_out *o, const char *s, size_t n);
+bool html_scratch_open(scratch *s);
+void html_scratch_take(scratch *s, ss_out *o, size_t max);
+void html_scratch_close(scratch *s);
+void html_tstr(char *buf, size_t n, int64_t ms);
+void html_tick_time(char *buf, size_t n, int64_t ms, bool days);
+double html_xs(const axes *a, int64_t t);
+double html_ys(const axes *a, int64_t off);
+void html_ext_t(axes *a, int64_t t);
+void html_ext_o(axes *a, int64_t o);
+void html_draw_axes(ss_out *o, const axes *a);
+size_t html_page_bytes(page *p);
+bool html_same_tp(const ss_gtp_ref *t, const chart *c);
+const ss_an_session *html_session_of(const page *p, uint32_t part, int64_t pid, int16_t epoch, size_t *idx);
+void html_title_time(ss_out *o, const char *what, int64_t t);
 
 /* html_draw.c */
-void chart_svg(page *p, chart *c);
+void html_chart_svg(page *p, chart *c);
 
 /* html_tables.c */
-void header(page *p);
-void tables(page *p);
-void text_block(page *p, const char *title);
+void html_header(page *p);
+void html_tables(page *p);
+void html_text_block(page *p, const char *title);
 
 #endif

@@ -23,15 +23,15 @@ static const char *exit_meaning(int rc) {
 
 static void li(ss_out *o, bool bad) { out_printf(o, "<li class=\"%s\">", bad ? "bad" : "ok"); }
 
-void header(page *p) {
+void html_header(page *p) {
     const struct html_src *s = p->s;
     ss_out *o = p->o;
     out_lit(o, "<h1>segscan ");
-    esc(o, s->command);
+    html_esc(o, s->command);
     out_lit(o, "</h1>\n<p>Command line: <code>segscan");
     for (int i = 0; i < s->argc; i++) {
         out_ch(o, ' ');
-        esc(o, s->argv[i]);
+        html_esc(o, s->argv[i]);
     }
     out_lit(o, "</code></p>\n<table><tr><th>read</th><td>");
     size_t npart = ss_inputs_count(s->in), nseg = 0;
@@ -42,8 +42,8 @@ void header(page *p) {
     char t1[64], t2[64];
     bool any = false;
     if (s->since_ms != INT64_MIN || s->until_ms != INT64_MAX) {
-        tstr(t1, sizeof t1, s->since_ms == INT64_MIN ? -1 : s->since_ms);
-        tstr(t2, sizeof t2, s->until_ms == INT64_MAX ? -1 : s->until_ms);
+        html_tstr(t1, sizeof t1, s->since_ms == INT64_MIN ? -1 : s->since_ms);
+        html_tstr(t2, sizeof t2, s->until_ms == INT64_MAX ? -1 : s->until_ms);
         out_printf(o, "time %s .. %s; ", s->since_ms == INT64_MIN ? "(open)" : t1,
                    s->until_ms == INT64_MAX ? "(open)" : t2);
         any = true;
@@ -63,13 +63,13 @@ void header(page *p) {
     }
     for (size_t i = 0; i < s->ngroup_ids; i++) {
         out_lit(o, "group ");
-        esc(o, s->group_ids[i]);
+        html_esc(o, s->group_ids[i]);
         out_lit(o, "; ");
         any = true;
     }
     if (!any) out_lit(o, "every producer and group");
     out_lit(o, "</td></tr>\n<tr><th>exit status</th><td>");
-    esc(o, exit_meaning(s->rc));
+    html_esc(o, exit_meaning(s->rc));
     out_lit(o, "</td></tr></table>\n<h2>Verdict</h2>\n<ul class=\"verdict\">\n");
     if (s->an) {
         const ss_an_totals *t = ss_an_totals_get(s->an);
@@ -125,7 +125,7 @@ void header(page *p) {
 static void td_n(ss_out *o, uint64_t v) { out_printf(o, "<td class=\"n\">%" PRIu64 "</td>", v); }
 static void td_i(ss_out *o, int64_t v) { out_printf(o, "<td class=\"n\">%" PRId64 "</td>", v); }
 
-void tables(page *p) {
+void html_tables(page *p) {
     const struct html_src *s = p->s;
     ss_out *o = p->o;
     ss_analysis *an = s->an;
@@ -141,7 +141,7 @@ void tables(page *p) {
         for (size_t i = 0; i < np && i < MAX_ROWS; i++) {
             const ss_an_partition *P = ss_an_partition_at(an, i);
             out_lit(o, "<tr><td>");
-            esc(o, P->input->name);
+            html_esc(o, P->input->name);
             out_lit(o, "</td>");
             td_n(o, P->records);
             td_n(o, P->batches);
@@ -192,10 +192,10 @@ void tables(page *p) {
                     ss_an_group_copy(an, g, j, &cp);
                     out_printf(o, "<tr data-kind=\"copy-row\" data-cause=\"%s\"><td class=\"n\">%zu</td><td>",
                                j == G->original ? "original" : ss_cause_name(cp.cause), g + 1);
-                    esc(o, ss_an_partition_at(an, cp.partition)->input->name);
+                    html_esc(o, ss_an_partition_at(an, cp.partition)->input->name);
                     out_lit(o, "</td>");
                     td_i(o, cp.offset);
-                    tstr(ts, sizeof ts, cp.timestamp);
+                    html_tstr(ts, sizeof ts, cp.timestamp);
                     out_printf(o, "<td>%s</td>", ts);
                     if (cp.producer_id >= 0)
                         out_printf(o, "<td>pid %" PRId64 " epoch %d</td>", cp.producer_id, cp.producer_epoch);
@@ -226,7 +226,7 @@ void tables(page *p) {
                     if ((pass == 0) != notable) continue;
                     rows++;
                     out_lit(o, "<tr><td>");
-                    esc(o, ss_an_partition_at(an, x->partition)->input->name);
+                    html_esc(o, ss_an_partition_at(an, x->partition)->input->name);
                     out_printf(o, "</td><td>pid %" PRId64 " epoch %d%s</td><td>%" PRId64 "..%" PRId64 "</td>",
                                x->producer_id, x->producer_epoch, x->transactional ? " (transactional)" : "",
                                x->first_offset, x->last_offset);
@@ -262,7 +262,7 @@ void tables(page *p) {
                     if (rank != pass) continue;
                     rows++;
                     out_lit(o, "<tr><td>");
-                    esc(o, ss_an_partition_at(an, x->partition)->input->name);
+                    html_esc(o, ss_an_partition_at(an, x->partition)->input->name);
                     out_printf(o, "</td><td>pid %" PRId64 " epoch %d</td><td>%" PRId64 "..%" PRId64 "</td>",
                                x->producer_id, x->producer_epoch, x->first_offset, x->last_offset);
                     td_n(o, x->records);
@@ -270,9 +270,9 @@ void tables(page *p) {
                                ss_txn_result_name(x->result), x->hanging ? " (hanging)" : "",
                                x->empty ? " (empty)" : "");
                     td_i(o, x->marker_offset);
-                    tstr(ts, sizeof ts, x->first_timestamp);
+                    html_tstr(ts, sizeof ts, x->first_timestamp);
                     out_printf(o, "<td>%s</td>", ts);
-                    tstr(ts, sizeof ts, x->result == SS_TXN_OPEN ? -1 : x->marker_timestamp);
+                    html_tstr(ts, sizeof ts, x->result == SS_TXN_OPEN ? -1 : x->marker_timestamp);
                     out_printf(o, "<td>%s</td></tr>\n", ts);
                 }
             out_lit(o, "</table>\n");
@@ -288,12 +288,12 @@ void tables(page *p) {
                 const ss_an_damage *d = ss_an_damage_at(an, i);
                 const ss_input_partition *ip = ss_an_partition_at(an, d->partition)->input;
                 out_lit(o, "<tr><td>");
-                esc(o, ip->segments[d->segment].path ? ip->segments[d->segment].path : "-");
+                html_esc(o, ip->segments[d->segment].path ? ip->segments[d->segment].path : "-");
                 out_lit(o, "</td>");
                 td_n(o, d->err.position);
                 td_i(o, d->err.base_offset);
                 out_printf(o, "<td>%s</td><td>", ss_errkind_name(d->err.kind));
-                esc(o, d->err.msg);
+                html_esc(o, d->err.msg);
                 out_lit(o, "</td></tr>\n");
             }
             out_lit(o, "</table>\n");
@@ -309,16 +309,16 @@ void tables(page *p) {
             for (size_t i = 0; i < nf && i < MAX_ROWS; i++) {
                 const ss_finding *x = ss_findings_at(s->f, i);
                 out_printf(o, "<tr data-kind=\"finding-row\" data-finding=\"%s\"><td>", ss_fkind_name(x->kind));
-                esc_len(o, x->group_id, x->group_id_len);
+                html_esc_len(o, x->group_id, x->group_id_len);
                 out_lit(o, "</td><td>");
                 if (x->tp.topic || x->tp.topic_id) {
                     gf_tp_text(&p->sc.o, &x->tp);
-                    scratch_take(&p->sc, o, 300);
+                    html_scratch_take(&p->sc, o, 300);
                 }
-                tstr(ts, sizeof ts, x->time);
+                html_tstr(ts, sizeof ts, x->time);
                 out_printf(o, "</td><td>%s</td><td>%s</td><td><pre>", ts, ss_fkind_name(x->kind));
                 gf_text(&p->sc.o, x, "");
-                scratch_take(&p->sc, o, 4000);
+                html_scratch_take(&p->sc, o, 4000);
                 out_lit(o, "</pre></td></tr>\n");
             }
             out_lit(o, "</table>\n");
@@ -328,7 +328,7 @@ void tables(page *p) {
     }
 }
 
-void text_block(page *p, const char *title) {
+void html_text_block(page *p, const char *title) {
     const struct html_src *s = p->s;
     ss_out *o = p->o;
     if (!s->text) return;
