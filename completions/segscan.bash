@@ -4,16 +4,16 @@
 _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
     local analysis="--report --html --by --min-bytes --across-topics --include-internal --include-temp
-        --since --until --from-offset --to-offset --producer-id --txn-timeout --now --top
-        --fail-on --group --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
+        --since --until --from-offset --to-offset --producer-id --txn-timeout --now
+        --group --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
         --transaction-log-decoder --cluster-metadata-decoder --remote-log-metadata-decoder
         --share-group-state-decoder" ;;
-    scan|dups|producers|txns) echo "$common $analysis" ;;
+    scan|dups|producers|txns) echo "$common $analysis --top --fail-on" ;;
     explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
-    diff) echo "$common --by --by-key --read-committed --stat --max --include-temp --local-time" ;;
+    diff) echo "$common --by --by-key --read-committed --stat --max --preview-bytes --include-temp --local-time" ;;
     verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
     groups) echo "--group --topic --partition --since --until --from-offset --to-offset --commits
@@ -57,7 +57,7 @@ _segscan() {
         return ;;
     --report|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
-    --txn-timeout|--now|--top|--max|--value|--value-hex|--value-contains|--key|--offset|--group|\
+    --txn-timeout|--now|--top|--max|--preview-bytes|--value|--value-hex|--value-contains|--key|--offset|--group|\
     --transactional-id|--partitions|--max-message-size|--threads|--max-memory|--topic|--partition)
         return ;;
     esac

@@ -27,7 +27,8 @@ static const char scan_usage_common[] =
     "  --bytes utf8|hex|base64  how --json writes keys and values (default utf8)\n"
     "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
     "  --across-topics          group copies across topics too\n"
-    "  --include-internal       include internal topics (__*) found in a log directory\n"
+    "  --include-internal       internal topics (__*) in the duplicate analysis too (their records\n"
+    "                           are identical by design: left out by default, with a note)\n"
     "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
     "  --since TIME, --until TIME   records in this time window only (ISO-8601 or epoch ms)\n"
     "  --from-offset N, --to-offset N   records in this offset window only\n"
@@ -60,9 +61,30 @@ static const char scan_usage_common[] =
     "from standard input.\n"
     "exit codes: 0 done, 1 --fail-on matched, 2 usage or unreadable input, 3 damaged input met\n";
 
+/* Options explain does not take: it lists the copies of one record, so there is
+ * neither a list of groups to cut (--top) nor a finding to fail on (--fail-on). */
+static bool explain_lacks(const char *line) {
+    return !strncmp(line, "  --top ", 8) || !strncmp(line, "  --fail-on ", 12);
+}
+
 static void usage(FILE *f, const struct scan_command *cmd) {
     fprintf(f, "usage: segscan %s%s [options] PATH...\n\n%s\n\n", cmd->name, cmd->usage_args, cmd->description);
-    fputs(scan_usage_common, f);
+    if (!cmd->explain) {
+        fputs(scan_usage_common, f);
+        return;
+    }
+    /* each option's line, and the lines continuing it (indented further), only if taken */
+    bool skip = false;
+    for (const char *l = scan_usage_common; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l + 1) : strlen(l);
+        if (!strncmp(l, "  -", 3)) skip = explain_lacks(l);
+        else if (strncmp(l, "    ", 4) != 0) skip = false;
+        if (!strncmp(l, "exit codes:", 11))
+            fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
+        else if (!skip) fwrite(l, 1, n, f);
+        l += n;
+    }
 }
 
 enum {
@@ -153,6 +175,8 @@ static void json_damage(struct scan_cli *c) {
         out_json_cstr(o, file ? file : "-");
         out_kv_u64(o, "position", d->err.position);
         out_kv_opt(o, "baseOffset", d->err.base_offset);
+        out_kv_opt(o, "firstOffset", d->first_offset);
+        out_kv_opt(o, "lastOffset", d->last_offset);
         out_kv_u64(o, "length", d->err.length);
         out_json_key(o, "kind");
         out_json_cstr(o, ss_errkind_name(d->err.kind));
@@ -262,6 +286,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     int nmatch = 0;
     int opt;
     optind = 1;
+    opterr = 0;
 #define BAD(...)                                                                                                       \
     do {                                                                                                               \
         warnx_(__VA_ARGS__);                                                                                           \
@@ -313,10 +338,12 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
                 BAD("%s: --txn-timeout: not a duration (e.g. 15m, 900s, 900000): %s", cmd->name, optarg);
             break;
         case O_TOP:
+            if (cmd->explain) BAD("explain: --top belongs to scan and dups");
             if (!parse_u64(optarg, &c.top)) BAD("%s: --top needs a number", cmd->name);
             c.top_set = true;
             break;
         case O_FAILON:
+            if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
             if (!parse_fail_on(optarg, &c.fail_on))
                 BAD("%s: --fail-on takes dups, gaps, open-txn, redelivered, skipped, rewind (comma separated)",
                     cmd->name);
@@ -408,12 +435,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             usage(stdout, cmd);
             free(match_buf);
             return EXIT_OK;
-        default:
-            usage(stderr, cmd);
-            free(match_buf);
-            return EXIT_TROUBLE;
+        default: free(match_buf); return bad_option(cmd->name, argv, optind, optopt);
         }
     }
+    /* the report's key=value lines would be mixed into the JSON Lines */
+    if (c.json && c.report && !strcmp(c.report, "-"))
+        BAD("%s: --json and --report - both write to standard output: give the report a file (--report FILE)",
+            cmd->name);
     if (cmd->explain && nmatch != 1)
         BAD("explain: give exactly one of --value, --value-hex, --value-contains, --key, --offset");
     if (optind >= argc) {
@@ -482,6 +510,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
         enum ss_note_level level;
         const char *msg = ss_inputs_note(in, i, &level);
+        /* same-named partitions: said after the analysis, which tells replicas apart */
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
@@ -509,6 +539,25 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         warnx_("note: the fingerprint tables reached --max-memory (%llu %s): %llu %s went through temporary files",
                (unsigned long long)c.ao.max_memory, plural(c.ao.max_memory, "byte", "bytes"),
                (unsigned long long)spilled, plural(spilled, "fingerprint", "fingerprints"));
+    for (size_t i = 0; i < ss_an_partition_count(an) && !c.quiet; i++) {
+        const ss_an_partition *P = ss_an_partition_at(an, i);
+        if (P->dups_excluded && P->input->named)
+            warnx_("note: %s is an internal topic (%s): left out of the duplicate analysis, since its records are "
+                   "identical by design (NoOpRecords, repeated commits and state); --include-internal groups them",
+                   P->input->name, P->input->topic);
+    }
+    size_t r1, r2;
+    bool replicas = ss_analysis_replicas(an, &r1, &r2);
+    for (size_t i = 0; i < ss_inputs_note_count(in) && !replicas && !c.quiet; i++) {
+        enum ss_note_level level;
+        const char *msg = ss_inputs_note(in, i, &level);
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", msg);
+    }
+    if (replicas && !c.quiet)
+        warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
+               "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
+               ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,
+               ss_inputs_at(in, r2)->path);
     c.in = in;
     c.an = an;
     ss_txn_ids *txn_ids = NULL;

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""A window restricts what is listed, never what is known; "now", transaction age and hanging
+judged as Kafka judges them.
+
+Usage: test_windows.py SEGSCAN TESTDATA [-k SUBSTRING]
+
+Every partition is built here (mkseg.py); each expectation is derived by hand from how it was
+built and from the Kafka rule cited beside it (TransactionsCommand.java's find-hanging,
+ProducerStateManager / ProducerStateEntry.lastTimestamp, TransactionState.java), never from
+segscan's own output.
+"""
+
+import json
+import os
+import struct
+import sys
+
+import mkseg
+from harness import (absent, check, contains, eq, gen, jsonl, main, of_type, one, run, run_rc, test, tmp)
+
+T0 = 1700000000000
+HOUR = 3600000
+MIN = 60000
+
+
+def recs(first, n, prefix=b'v'):
+    return [(None, prefix + b'%d' % (first + i)) for i in range(n)]
+
+
+def txn_data(base, n, pid, epoch=0, seq=0, ts=T0):
+    return mkseg.batch(base, recs(base, n), pid=pid, epoch=epoch, base_seq=seq, transactional=True, base_ts=ts,
+                       ts_deltas=[0] * n)
+
+
+def plain(base, n, ts, prefix=b'p'):
+    return mkseg.batch(base, recs(base, n, prefix), base_ts=ts, ts_deltas=[0] * n)
+
+
+def txns_of(objs):
+    return of_type(objs, 'transaction')
+
+
+# ---- the rule: a window restricts what is listed ---------------------------------------------------
+
+def committed_txn_then_plain(path, commit=True):
+    # offsets 0..4: pid 9's transaction (one batch, sequences 0..4); 5: its COMMIT or ABORT marker;
+    # 6..9: records without producer id.
+    data = txn_data(0, 5, 9) + mkseg.marker(5, 9, 0, commit, ts=T0 + 1000) + plain(6, 4, T0 + 2000)
+    return mkseg.write_partition(path, {0: data})
+
+
+@test
+def marker_outside_the_window():
+    # --to-offset 3 lists the transaction (its data batch lies in the window), but its result is the
+    # whole log's: the COMMIT marker at offset 5 closes it. No transaction is open, so the LSO is the
+    # log end, 10 (DESIGN: LSO = first offset of the earliest open transaction, else the end).
+    p = committed_txn_then_plain(tmp('d', 't-0'))
+    objs = jsonl(['txns', '--to-offset', '3', p])
+    t = txns_of(objs)
+    eq([(x['result'], x['firstOffset'], x['markerOffset'], x['records']) for x in t], [('COMMIT', 0, 5, 5)],
+       'transactions')
+    eq(one(objs, 'partition')['lastStableOffset'], 10, 'LSO')
+
+
+@test
+def abort_seen_from_inside():
+    # --from-offset 5: only the ABORT marker lies in the window; the transaction it closes has 5 records
+    # at 0..4, so it is not "empty".
+    p = committed_txn_then_plain(tmp('d', 't-0'), commit=False)
+    objs = jsonl(['txns', '--from-offset', '5', p])
+    t = txns_of(objs)
+    eq([(x['result'], x['empty'], x['firstOffset'], x['records']) for x in t], [('ABORT', False, 0, 5)],
+       'transactions')
+    eq(one(objs, 'partition')['empty'], 0, 'empty transactions')
+
+
+@test
+def lso_from_the_whole_log():
+    # an open transaction of pid 9 at offsets 6..7, outside --to-offset 3: the LSO is still 6.
+    data = plain(0, 6, T0) + txn_data(6, 2, 9, ts=T0 + 1000)
+    p = mkseg.write_partition(tmp('d', 't-0'), {0: data})
+    objs = jsonl(['txns', '--to-offset', '3', p])
+    eq(one(objs, 'partition')['lastStableOffset'], 6, 'LSO')
+
+
+@test
+def sessions_under_a_window_keep_the_whole_log_figures():
+    # pid 7 writes 3 batches of 10 (offsets and sequences 0..29); --from-offset 10 --to-offset 19 lists
+    # its session (a batch in the window) with the whole log's figures.
+    data = b''.join(mkseg.batch(b, recs(b, 10), pid=7, epoch=0, base_seq=b, base_ts=T0 + b) for b in (0, 10, 20))
+    p = mkseg.write_partition(tmp('d', 's-0'), {0: data})
+    objs = jsonl(['producers', '--from-offset', '10', '--to-offset', '19', p])
+    s = one(objs, 'session')
+    eq((s['records'], s['batches'], s['sequenceRanges'], s['firstOffset'], s['lastOffset']),
+       (30, 3, [[0, 29]], 0, 29), 'session figures')
+
+
+# ---- now and hanging -------------------------------------------------------------------------------
+
+def open_txn_then_later_writes(path, later_ts):
+    # pid 9's open transaction: batches at offsets 0..1 (maxTimestamp T0) and 2..3 (T0 + 1000); then
+    # records without producer id at offsets 4..5, written at later_ts.
+    data = txn_data(0, 2, 9, seq=0, ts=T0) + txn_data(2, 2, 9, seq=2, ts=T0 + 1000)
+    if later_ts is not None:
+        data += plain(4, 2, later_ts)
+    return mkseg.write_partition(path, {0: data})
+
+
+@test
+def filtered_producer_keeps_its_hanging_transaction():
+    # "now" is the newest timestamp of every batch read, filtered or not: T0 + 1 h. pid 9's last write
+    # in the partition is T0 + 1000 (ProducerStateEntry.lastTimestamp: its last batch's maxTimestamp),
+    # so its open transaction has been idle 1 h - 1 s (find-hanging's Duration: now - lastTimestamp),
+    # more than the 15 min default timeout: hanging, also under --producer-id 9.
+    p = open_txn_then_later_writes(tmp('d', 't-0'), T0 + HOUR)
+    for extra in ([], ['--producer-id', '9'], ['--since', str(T0), '--until', str(T0 + 500)]):
+        objs = jsonl(['txns'] + extra + [p])
+        t = txns_of(objs)
+        eq(len(t), 1, 'transactions with %s' % extra)
+        eq((t[0]['result'], t[0]['hanging'], t[0]['ageMs'], t[0]['now']),
+           ('OPEN', True, HOUR - 1000, T0 + HOUR), 'open transaction with %s' % extra)
+        eq(t[0]['firstRecordTimestamp'], T0, 'first record timestamp')
+
+
+@test
+def idle_partition_beside_busy_ones():
+    # a-0's last write is pid 9's open transaction (T0 + 1000); b-0 was written 1 h later. "now" is the
+    # newest timestamp in any input, so a-0's transaction is hanging.
+    a = open_txn_then_later_writes(tmp('logs', 'a-0'), None)
+    mkseg.write_partition(tmp('logs', 'b-0'), {0: plain(0, 3, T0 + HOUR)})
+    objs = jsonl(['txns', tmp('logs')])
+    t = txns_of(objs)
+    eq([(x['partition'], x['hanging'], x['ageMs']) for x in t], [('a-0', True, HOUR - 1000)], 'transactions')
+    out, _ = run_rc(['txns', tmp('logs')], 0)
+    contains(out, 'now', 'the reference time is stated')
+    # a-0 alone: nothing later than the transaction was seen anywhere: its age is unknown, not
+    # "not hanging".
+    objs = jsonl(['txns', a])
+    t = txns_of(objs)
+    eq((t[0]['ageMs'], t[0]['hanging']), (None, None), 'age and hanging unknown')
+    out, _ = run_rc(['txns', a], 0)
+    contains(out, 'no later activity seen', 'text says the age is unknown')
+    contains(out, '--now', 'text suggests --now')
+
+
+@test
+def now_means_the_wall_clock():
+    a = open_txn_then_later_writes(tmp('d', 'a-0'), None)
+    objs = jsonl(['txns', '--now', 'now', a])
+    t = txns_of(objs)[0]
+    eq(t['hanging'], True, 'a 2023 transaction is hanging by the wall clock')
+    check(t['now'] > T0 + 365 * 24 * HOUR, 'now is the wall clock: %r' % t['now'])
+
+
+@test
+def fail_on_hanging():
+    p = open_txn_then_later_writes(tmp('d', 't-0'), T0 + HOUR)
+    run_rc(['txns', '--fail-on', 'hanging', p], 1)
+    q = open_txn_then_later_writes(tmp('e', 't-0'), T0 + 2 * MIN)   # idle 2 min - 1 s: not hanging
+    run_rc(['txns', '--fail-on', 'hanging', q], 0)
+
+
+def txn_state_record(offset, txn_id, pid, epoch, status, partitions, ts):
+    """__transaction_state: key version 0 + TransactionLogKey(transactionalId); value version 0 +
+    TransactionLogValue v0 (producerId, producerEpoch, transactionTimeoutMs, transactionStatus,
+    transactionPartitions [topic, partitionIds], lastUpdate, start) - TransactionLog.scala."""
+    def s(x):
+        return struct.pack('>h', len(x)) + x
+    key = struct.pack('>h', 0) + s(txn_id)
+    parts = struct.pack('>i', len(partitions))
+    for topic, ids in partitions:
+        parts += s(topic) + struct.pack('>i', len(ids)) + b''.join(struct.pack('>i', i) for i in ids)
+    value = struct.pack('>hqhib', 0, pid, epoch, 60000, status) + parts + struct.pack('>qq', ts, ts)
+    return mkseg.batch(offset, [(key, value)], base_ts=ts, ts_deltas=[0])
+
+
+@test
+def hanging_confirmed_by_the_transaction_state():
+    # find-hanging's second rule (TransactionsCommand.filterHangingTransactions): an open transaction
+    # is hanging when the coordinator does not know it - no transactional id for the producer id, or
+    # the id's current state does not list the partition. "tx" hashes to __transaction_state-16
+    # (Java "tx".hashCode() = 116*31 + 120 = 3716; 3716 % 50 = 16).
+    def case(name, status, partitions):
+        root = tmp(name)
+        open_txn_then_later_writes(os.path.join(root, 't-0'), T0 + HOUR)
+        mkseg.write_partition(os.path.join(root, '__transaction_state-16'),
+                              {0: txn_state_record(0, b'tx', 9, 0, status, partitions, T0)})
+        objs = jsonl(['txns', root])
+        t = [x for x in txns_of(objs) if x['partition'] == 't-0']
+        eq(len(t), 1, '%s: transactions of t-0' % name)
+        return t[0]
+    # Ongoing (1) with t-0 listed: the coordinator knows it and will abort it at its timeout
+    t = case('ongoing', 1, [(b't', [0])])
+    eq((t['hanging'], t['hangingConfirmed']), (True, False), 'Ongoing, partition listed')
+    # CompleteCommit (4): the coordinator finished the id's transaction: this one is unknown to it
+    t = case('complete', 4, [])
+    eq((t['hanging'], t['hangingConfirmed']), (True, True), 'CompleteCommit')
+    # Ongoing without t-0 in its partitions
+    t = case('other', 1, [(b'other', [0])])
+    eq(t['hangingConfirmed'], True, 'Ongoing, partition not listed')
+    # no __transaction_state read: a candidate only
+    p = open_txn_then_later_writes(tmp('none', 't-0'), T0 + HOUR)
+    t = txns_of(jsonl(['txns', p]))[0]
+    eq((t['hanging'], t['hangingConfirmed']), (True, None), 'without __transaction_state')
+
+
+# ---- grouping sees the whole log ------------------------------------------------------------------
+
+def copy_before_since(path):
+    # offset 0: "X" at T0; offsets 1..3 other values; offset 4: "X" again at T0 + 60 s.
+    data = mkseg.batch(0, [(None, b'X')], base_ts=T0) + plain(1, 3, T0 + 1000) + \
+        mkseg.batch(4, [(None, b'X')], base_ts=T0 + MIN)
+    return mkseg.write_partition(path, {0: data})
+
+
+@test
+def explain_sees_a_copy_before_since():
+    p = copy_before_since(tmp('d', 'x-0'))
+    objs = jsonl(['explain', '--value', 'X', '--since', str(T0 + 30000), p])
+    eq(of_type(objs, 'single'), [], 'not a single copy')
+    g = one(objs, 'group')
+    eq([(o['offset'], o['outsideWindow']) for o in g['occurrences']], [(0, True), (4, False)], 'copies')
+
+
+@test
+def dups_lists_a_group_with_a_copy_in_the_window():
+    p = copy_before_since(tmp('d', 'x-0'))
+    objs = jsonl(['dups', '--since', str(T0 + 30000), p])
+    g = one(objs, 'group')
+    eq([(o['offset'], o['outsideWindow'], o['cause']) for o in g['occurrences']],
+       [(0, True, None), (4, False, 'resend-no-idempotence')], 'copies')
+    # a window that holds no copy of it lists no group
+    objs = jsonl(['dups', '--from-offset', '1', '--to-offset', '3', p])
+    eq(of_type(objs, 'group'), [], 'groups')
+
+
+@test
+def producer_filter_keeps_groups_whose_original_is_another_producers():
+    # pid 1 writes "X" at offset 0, pid 2 writes it again at offset 1 (a second producer session):
+    # dups --producer-id 2 lists the group, the original included (by pid 1, outside the filter).
+    data = mkseg.batch(0, [(None, b'X')], pid=1, epoch=0, base_seq=0) + \
+        mkseg.batch(1, [(None, b'X')], pid=2, epoch=0, base_seq=0, base_ts=T0 + 10)
+    p = mkseg.write_partition(tmp('d', 'x-0'), {0: data})
+    objs = jsonl(['dups', '--producer-id', '2', p])
+    g = one(objs, 'group')
+    eq([(o['producerId'], o['cause'], o['outsideWindow']) for o in g['occurrences']],
+       [(1, None, True), (2, 'new-session', False)], 'copies')
+
+
+# ---- part of a partition --------------------------------------------------------------------------
+
+@test
+def one_segment_of_several():
+    # segments 0 (pid 9's transaction at 0..1, then plain records 2..9), 10 (plain 10..19) and 20 (the
+    # COMMIT marker at 20, then plain 21..24). Given only the first two segment files, the marker is in
+    # a segment not read: "no marker in the segments read", not OPEN; and the output says that part of
+    # the partition was read.
+    d = tmp('d', 't-0')
+    mkseg.write_partition(d, {
+        0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100),
+        10: plain(10, 10, T0 + 200),
+        20: mkseg.marker(20, 9, 0, True, ts=T0 + 300) + plain(21, 4, T0 + 400)})
+    files = [os.path.join(d, mkseg.segment_name(b)) for b in (0, 10)]
+    objs = jsonl(['txns'] + files)
+    t = txns_of(objs)
+    eq([(x['result'], x['firstOffset']) for x in t], [('UNKNOWN', 0)], 'transactions')
+    part = one(objs, 'partition')
+    eq(part['segmentsNotRead'], 1, 'segments of the partition not given')
+    out, _ = run_rc(['txns'] + files, 0)
+    contains(out, 'no marker in the segments read', 'txns text')
+    absent(out, 'OPEN', 'txns text')
+
+
+# ---- seeking serves reading, not knowledge --------------------------------------------------------
+
+@test
+def seek_and_full_read_agree_under_every_window():
+    # corpus partitions with real .index/.timeindex files (written by Kafka's index classes)
+    paths = [gen('codec-none', 'codec-none-0'), gen('txn-interleaved', 'txn-0'), gen('idem-epoch-bump', 'idem-0')]
+    windows = [['--from-offset', '3'], ['--to-offset', '7'], ['--from-offset', '500', '--to-offset', '600'],
+               ['--since', str(T0 + 50)], ['--until', str(T0 + 5)], ['--producer-id', '4000']]
+    for cmd in ('scan', 'dups', 'txns', 'producers'):
+        for w in windows:
+            a = jsonl([cmd] + w + paths)
+            b = jsonl([cmd] + w + ['--no-seek'] + paths)
+            strip = ('bytesSkipped', 'segmentsSkipped')
+            norm = [json.dumps({k: v for k, v in o.items() if k not in strip}, sort_keys=True) for o in a]
+            normb = [json.dumps({k: v for k, v in o.items() if k not in strip}, sort_keys=True) for o in b]
+            eq(norm, normb, '%s %s with and without --no-seek' % (cmd, ' '.join(w)))
+
+
+if __name__ == '__main__':
+    sys.exit(main(__doc__))

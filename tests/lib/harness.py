@@ -1,0 +1,153 @@
+"""The test kit's runner (Python 3 standard library only): run segscan, read its JSON Lines and
+report files, assert, and run a script's tests one by one.
+
+A test script registers its tests with @test, then calls main(__doc__), which takes
+`SCRIPT SEGSCAN TESTDATA [-k SUBSTRING]` from the command line, gives each test a fresh
+temporary directory (tmp()) and prints `ok NAME` / `FAIL NAME: why` and `N tests, M failed`.
+Meson puts tests/lib on PYTHONPATH (tests/meson.build), so scripts import it by name.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+SEGSCAN = None     # the binary under test
+TESTDATA = None    # the repository's testdata/
+_TMP = None        # this run's temporary directory
+_TESTS = []
+
+
+class Fail(Exception):
+    pass
+
+
+def eq(got, want, what):
+    if got != want:
+        raise Fail('%s: got %r, want %r' % (what, got, want))
+
+
+def check(cond, what):
+    if not cond:
+        raise Fail(what)
+
+
+def contains(text, part, what):
+    if part not in text:
+        raise Fail('%s: %r not in %r' % (what, part, text))
+
+
+def absent(text, part, what):
+    if part in text:
+        raise Fail('%s: %r should not be in %r' % (what, part, text))
+
+
+def test(fn):
+    _TESTS.append(fn)
+    return fn
+
+
+def tmp(*parts):
+    """A path under this run's temporary directory."""
+    return os.path.join(_TMP, *parts)
+
+
+def gen(scenario, *parts):
+    """A path in the corpus's generated scenarios (testdata/corpus/gen)."""
+    return os.path.join(TESTDATA, 'corpus', 'gen', scenario, *parts)
+
+
+def run(args, stdin=None, env=None, cwd=None):
+    """segscan ARGS: (exit code, stdout, stderr), text decoded as UTF-8."""
+    e = dict(os.environ)
+    e.pop('NO_COLOR', None)
+    e.setdefault('TZ', 'UTC')
+    if env:
+        e.update(env)
+    p = subprocess.run([SEGSCAN] + list(args), input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=e, cwd=cwd, timeout=300)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def run_rc(args, want_rc, **kw):
+    """run(), checking the exit code; returns (stdout, stderr)."""
+    rc, out, err = run(args, **kw)
+    if rc != want_rc:
+        raise Fail('exit code of segscan %s: got %d, want %d\nstdout: %s\nstderr: %s'
+                   % (' '.join(args), rc, want_rc, out[-2000:], err[-2000:]))
+    return out, err
+
+
+def jsonl(args, want_rc=0, **kw):
+    """segscan ARGS --json: the objects, each checked to have a type."""
+    out, _ = run_rc(list(args) + ['--json'], want_rc, **kw)
+    objs = [json.loads(line) for line in out.split('\n') if line.strip()]  # not splitlines(): U+2028 is valid JSON
+    for o in objs:
+        check('type' in o, 'object without type: %r' % o)
+    return objs
+
+
+def of_type(objs, t):
+    return [o for o in objs if o['type'] == t]
+
+
+def one(objs, t):
+    got = of_type(objs, t)
+    eq(len(got), 1, 'number of %s objects' % t)
+    return got[0]
+
+
+def report(args, want_rc=0):
+    """segscan ARGS --report FILE: the key=value lines as a dict (each key once)."""
+    path = tmp('report.txt')
+    if os.path.exists(path):
+        os.unlink(path)
+    run_rc(list(args) + ['--report', path], want_rc)
+    d = {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            check('=' in line, 'report line without "=": %r' % line)
+            k, v = line.split('=', 1)
+            check(k not in d, 'report key %s twice' % k)
+            d[k] = v
+    return d
+
+
+def main(doc):
+    global SEGSCAN, TESTDATA, _TMP
+    args = sys.argv[1:]
+    only = None
+    if '-k' in args:
+        i = args.index('-k')
+        only = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 2:
+        print(doc)
+        return 2
+    SEGSCAN = os.path.abspath(args[0])
+    TESTDATA = os.path.abspath(args[1])
+    failed = ran = 0
+    with tempfile.TemporaryDirectory(prefix='segscan-test-') as top:
+        for t in _TESTS:
+            if only and only not in t.__name__:
+                continue
+            ran += 1
+            _TMP = os.path.join(top, t.__name__)
+            os.makedirs(_TMP)
+            try:
+                t()
+                print('ok   %s' % t.__name__)
+            except Fail as e:
+                failed += 1
+                print('FAIL %s: %s' % (t.__name__, e))
+            except Exception:
+                failed += 1
+                print('FAIL %s: exception' % t.__name__)
+                traceback.print_exc(file=sys.stdout)
+            shutil.rmtree(_TMP, ignore_errors=True)
+    print('%d tests, %d failed' % (ran, failed))
+    return 1 if failed else 0
