@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -25,16 +26,20 @@ static const char scan_usage_common[] =
     "  --across-topics          group copies across topics too\n"
     "  --include-internal       include internal topics (__*) found in a log directory\n"
     "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
-    "  --since TIME, --until TIME   records in this time window only (ISO-8601 or epoch ms)\n"
-    "  --from-offset N, --to-offset N   records in this offset window only\n"
-    "  --producer-id N          batches of this producer only\n"
-    "  --no-seek                read whole segments even with a window (by default the\n"
-    "                           .index/.timeindex files let segscan skip to the window)\n"
-    "  --txn-timeout DURATION   open transactions older than this hang (default 15m)\n"
-    "  --now TIME               'now' for --txn-timeout (default: the partition's largest maxTimestamp)\n"
+    "  --since TIME, --until TIME   list what lies in this time window (ISO-8601 or epoch ms)\n"
+    "  --from-offset N, --to-offset N   list what lies in this offset window\n"
+    "  --producer-id N          list this producer's batches, sessions, transactions and the\n"
+    "                           groups holding a copy by it\n"
+    "                           (a window restricts what is listed, never what is known: every\n"
+    "                           batch of every partition is read, so a window costs a full read)\n"
+    "  --no-seek                accepted for dump's sake; the analysis reads every batch anyway\n"
+    "  --txn-timeout DURATION   an open transaction whose producer wrote nothing in its partition\n"
+    "                           for longer hangs (as find-hanging's maximum transaction timeout; 15m)\n"
+    "  --now TIME|now           'now' for the age of open transactions ('now': the wall clock;\n"
+    "                           default: the newest timestamp of every batch read, in any input)\n"
     "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
     "                           (default all)\n"
-    "  --fail-on dups,gaps,open-txn  exit 1 when these are found\n"
+    "  --fail-on dups,gaps,open-txn,hanging  exit 1 when these are found\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
     "  --local-time             text times in the local time of TZ with its UTC offset\n"
     "                           (default UTC, ...Z); JSON keeps epoch milliseconds\n"
@@ -168,6 +173,7 @@ static bool parse_fail_on(const char *s, unsigned *f) {
         if (!strcmp(tok, "dups")) *f |= FAIL_DUPS;
         else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
         else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
+        else if (!strcmp(tok, "hanging")) *f |= FAIL_HANGING;
         else return false;
     }
     return true;
@@ -221,7 +227,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             if (!ss_parse_time(optarg, &c.ao.until_ms)) BAD("%s: --until: not a time: %s", cmd->name, optarg);
             break;
         case O_NOW:
-            if (!ss_parse_time(optarg, &c.ao.now_ms)) BAD("%s: --now: not a time: %s", cmd->name, optarg);
+            if (!strcmp(optarg, "now")) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                c.ao.now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+                c.ao.now_wall_clock = true;
+            } else if (!ss_parse_time(optarg, &c.ao.now_ms))
+                BAD("%s: --now: not a time (or 'now'): %s", cmd->name, optarg);
             c.ao.has_now = true;
             break;
         case O_FROM:
@@ -244,7 +256,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             break;
         case O_FAILON:
             if (!parse_fail_on(optarg, &c.fail_on))
-                BAD("%s: --fail-on takes dups, gaps, open-txn (comma separated)", cmd->name);
+                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging (comma separated)", cmd->name);
             break;
         case O_COLOR:
             if (!strcmp(optarg, "auto")) color = -1;
@@ -460,8 +472,15 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     if (c.report && !report_write(&c, c.report)) rc = exit_merge(rc, EXIT_TROUBLE);
     const ss_an_totals *t = ss_an_totals_get(an);
+    /* hanging: find-hanging's candidates, less those __transaction_state says the coordinator
+     * will end (it lists their partition) */
+    bool hanging = false;
+    for (size_t i = 0; i < ss_an_txn_count(an) && !hanging; i++) {
+        const ss_an_txn *x = ss_an_txn_at(an, i);
+        hanging = x->hanging && x->hanging_confirmed != 0;
+    }
     if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
-        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open))
+        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging))
         rc = exit_merge(rc, EXIT_FINDINGS);
     out_free(&o);
     ss_txn_ids_free(txn_ids);
