@@ -4,16 +4,16 @@
 _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
     local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
-        --since --until --from-offset --to-offset --producer-id --txn-timeout --now --top
-        --fail-on --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
+        --since --until --from-offset --to-offset --producer-id --txn-timeout --now
+        --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
         --transaction-log-decoder --cluster-metadata-decoder --remote-log-metadata-decoder
         --share-group-state-decoder" ;;
-    scan|dups|producers|txns) echo "$common $analysis" ;;
+    scan|dups|producers|txns) echo "$common $analysis --top --fail-on" ;;
     explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
-    diff) echo "$common --by --by-key --read-committed --stat --max --include-temp --local-time" ;;
+    diff) echo "$common --by --by-key --read-committed --stat --max --preview-bytes --include-temp --local-time" ;;
     verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
     esac
@@ -48,7 +48,7 @@ _segscan() {
     --fail-on) COMPREPLY=($(compgen -W "dups gaps open-txn dups,gaps dups,gaps,open-txn" -- "$cur")); return ;;
     --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
-    --txn-timeout|--now|--top|--max|--value|--value-hex|--value-contains|--key|--offset|--group|\
+    --txn-timeout|--now|--top|--max|--preview-bytes|--value|--value-hex|--value-contains|--key|--offset|--group|\
     --transactional-id|--partitions|--max-message-size|--threads|--max-memory)
         return ;;
     esac

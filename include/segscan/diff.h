@@ -6,8 +6,9 @@
  *            key, value and headers, and by timestamp. Offsets held by one
  *            side only are sorted into ranges: before the other side's first
  *            offset (retention), after its end (a tail the other side lacks),
- *            or inside its range (the other side compacted them away: not a
- *            difference in content). The point where a follower would
+ *            or inside its range: compacted away when that side shows
+ *            cleaning and its cleaner would have removed the record (not a
+ *            difference in content), lost otherwise (a difference). The point where a follower would
  *            truncate follows Kafka's leader-epoch reconciliation.
  *   content  a topic and its mirror, at any offsets: the multisets of record
  *            fingerprints (--by value|key|key+value, as the analysis) are
@@ -41,7 +42,7 @@ typedef struct ss_diff_opts {
     enum ss_by by;          /* content mode */
     bool read_committed;    /* content mode: leave out records of aborted transactions */
     size_t max_items;       /* differences kept for listing (0: none) */
-    size_t preview_bytes;   /* bytes of key/value kept per listed difference */
+    size_t preview_bytes;   /* bytes of key/value kept per listed difference (0: whole) */
     size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
 } ss_diff_opts;
 
@@ -53,8 +54,10 @@ enum ss_diff_kind {
     SS_DK_DIFFER,      /* offset mode: both hold the offset, the records differ */
     SS_DK_COMPACTED_A, /* offset mode: B holds it, A compacted it away */
     SS_DK_COMPACTED_B, /* offset mode: A holds it, B compacted it away */
+    SS_DK_LOST_A,      /* offset mode: B holds it inside A's range, and A's cleaner would have kept it */
+    SS_DK_LOST_B,      /* offset mode: A holds it inside B's range, and B's cleaner would have kept it */
 };
-/* "onlyInA", "onlyInB", "differing", "compactedInA", "compactedInB" */
+/* "onlyInA", "onlyInB", "differing", "compactedInA", "compactedInB", "lostInA", "lostInB" */
 SS_API const char *ss_diff_kind_name(enum ss_diff_kind kind);
 
 /* Where a one-sided range lies relative to the other side. */
@@ -74,7 +77,7 @@ typedef struct ss_diff_rec {
     int64_t offset, timestamp;
     int32_t partition_leader_epoch;
     int32_t key_len, value_len; /* full lengths; -1 null */
-    const uint8_t *key, *value; /* the first preview_bytes bytes (owned by the result) */
+    const uint8_t *key, *value; /* whole, or the first preview_bytes bytes (owned by the result) */
     uint32_t copies;            /* content mode: copies on this side */
     enum ss_cause cause;        /* content mode: the cause of the extra copies, 0 unknown */
     unsigned cause_detail;
@@ -88,7 +91,8 @@ typedef struct ss_diff_item {
 typedef struct ss_diff_side {
     const char *path;
     const char *partition; /* partition name */
-    uint64_t records, batches;
+    uint64_t records, batches; /* data records (control records are counted apart) */
+    uint64_t control_records;
     int64_t first_offset, next_offset; /* -1 when empty */
     uint64_t damaged_bytes, damage_events, unreadable;
     size_t nepochs;
@@ -106,7 +110,11 @@ typedef struct ss_diff_pair {
     /* offset mode */
     int64_t first_divergent_offset; /* -1: none */
     int32_t divergent_epoch_a, divergent_epoch_b;
-    uint64_t only_a, only_b, differing, compacted_a, compacted_b;
+    /* compacted_*: missing inside that side's range where the log shows cleaning and
+     * the cleaner would have removed the record (superseded by a later record with
+     * its key on that side, a null key, a tombstone where delete horizons are set);
+     * lost_*: missing inside that side's range otherwise (not counted in only_*) */
+    uint64_t only_a, only_b, differing, compacted_a, compacted_b, lost_a, lost_b;
     int64_t truncation_offset; /* -1: none or unknown */
     int32_t shared_epoch;      /* the last leader epoch both hold, -1 none */
     /* content mode */

@@ -13,6 +13,7 @@
 
 #include "segscan/errors.h"
 #include "segscan/export.h"
+#include "segscan/files.h"
 #include "segscan/segment.h"
 
 #ifdef __cplusplus
@@ -41,6 +42,24 @@ typedef struct ss_input_partition {
     const ss_input_segment *segments;
     int64_t high_watermark;   /* replication-offset-checkpoint, -1 when unknown */
     int64_t log_start_offset; /* log-start-offset-checkpoint, -1 when unknown */
+    /* What the partition directory and its log directory say beside the segments,
+     * for the verdicts of the analysis, verify and diff (defaults when a file is
+     * absent or cannot be read; verify reports on the files themselves): */
+    int64_t cleaner_offset; /* cleaner-offset-checkpoint: the cleaner's firstDirtyOffset, so
+                             * offsets below it were cleaned (LogCleaner); -1 when unknown */
+    const char *topic_id;   /* partition.metadata's topic id as written (base64), NULL when absent */
+    bool epochs_read;       /* leader-epoch-checkpoint read (it may hold no entry) */
+    size_t nepochs;
+    const ss_epoch_entry *epochs; /* its entries, in file order */
+    /* base offsets named by a .index, .timeindex, .txnindex or .snapshot file beside no
+     * .log of that offset (Kafka deletes a segment's files together:
+     * LogSegment.deleteIfExists, UnifiedLog.deleteProducerSnapshots), sorted */
+    size_t norphans;
+    const int64_t *orphans;
+    /* a broker temporary read because of include_temp: "-delete", "-future" or "-stray"
+     * (the directory's suffix), NULL otherwise; temporary_of then names the partition it is
+     * a temporary copy of ("orders-3") */
+    const char *temporary, *temporary_of;
     /* Segment files of a partition directory given one by one: the directory's other segment
      * files (temporaries aside), not read; their base offsets (file names), sorted. 0 and NULL
      * when the directory itself was given, or found in a log directory. */
@@ -55,11 +74,16 @@ enum ss_note_level { SS_NOTE_INFO = 0, SS_NOTE_WARN = 1, SS_NOTE_ERROR = 2 };
 SS_API ss_inputs *ss_inputs_new(bool include_temp);
 SS_API void ss_inputs_free(ss_inputs *in);
 /* Add a PATH: a segment file, a partition directory or a log directory,
- * recognised by content. Returns SS_E_OK, or SS_E_IO when nothing could be
- * read from it (a note with level SS_NOTE_ERROR says why). */
+ * recognised by content. A file is a segment when its name is one
+ * (<20 digits>.log, or a broker temporary of one) or when its first bytes are
+ * a plausible batch header; the files Kafka keeps beside segments (.index,
+ * .snapshot, checkpoints, ...) are skipped with a note; anything else is not a
+ * Kafka segment. Returns SS_E_OK, or SS_E_IO when nothing could be read from
+ * it (a note with level SS_NOTE_ERROR says why). */
 SS_API ss_errkind ss_inputs_add(ss_inputs *in, const char *path);
 /* Add one segment held in memory (stdin); the bytes are copied. `name` names
- * the partition ("-" for stdin). */
+ * the partition: "-" for stdin, or a partition name ("orders-3": topic orders,
+ * partition 3) that the user gave it. */
 SS_API ss_errkind ss_inputs_add_memory(ss_inputs *in, const char *name, const uint8_t *data, size_t len);
 /* Resolve names, merge duplicates, sort, read checkpoints. Call once, after the adds. */
 SS_API void ss_inputs_finish(ss_inputs *in);
@@ -67,6 +91,19 @@ SS_API size_t ss_inputs_count(const ss_inputs *in);
 SS_API const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i);
 SS_API size_t ss_inputs_note_count(const ss_inputs *in);
 SS_API const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level);
+/* The partition directories of the topics read that sit beside the partition
+ * directories read (in the directories holding them), hold segment files and
+ * are not among the inputs: what a verdict about "the log" did not see.
+ * Looked for (read-only) by the first call; sorted by topic, partition number,
+ * name. */
+typedef struct ss_input_sibling {
+    const char *topic;
+    int32_t partition;
+    const char *name; /* the directory's name, "orders-4" */
+    const char *path;
+} ss_input_sibling;
+SS_API size_t ss_inputs_sibling_count(ss_inputs *in);
+SS_API const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i);
 /* Open segment j of partition i read-only. */
 SS_API ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
 /* Bytes of segment j of partition i now (0 when it cannot be read). */

@@ -73,7 +73,8 @@ typedef struct ss_batch {
     const uint8_t *data; /* the whole entry, `size` bytes */
     /* legacy: the messages an entry holds (1 for an uncompressed one), counted
      * when a compressed wrapper was decompressed to find its first inner
-     * offset (a decoder was given, its CRC is valid); -1 when not known, and
+     * offset (a decoder was given; its CRC need not be valid, as in Kafka's
+     * DeepRecordsIterator); -1 when not known, and
      * for v2 (count says it) */
     int32_t legacy_inner_count;
 } ss_batch;

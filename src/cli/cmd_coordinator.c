@@ -48,6 +48,7 @@ int cmd_coordinator(int argc, char **argv) {
     bool json = false;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "h", coordinator_longopts, NULL)) != -1) {
         switch (c) {
         case OPT_GROUP:
@@ -68,7 +69,7 @@ int cmd_coordinator(int argc, char **argv) {
             break;
         case OPT_JSON: json = true; break;
         case 'h': fputs(coordinator_usage, stdout); return EXIT_OK;
-        default: fputs(coordinator_usage, stderr); return EXIT_TROUBLE;
+        default: return bad_option("coordinator", argv, optind, optopt);
         }
     }
     if (!id || optind < argc) {

@@ -30,7 +30,9 @@ static const char diff_usage[] =
     "  --stat                  the summary only\n"
     "  --max N                 list at most N differences per partition (default 20)\n"
     "  --json                  JSON Lines: summary, range, difference and unpaired objects\n"
-    "  --bytes utf8|hex|base64 how --json writes keys and values (default utf8)\n"
+    "  --bytes utf8|hex|base64 how --json writes keys and values (default utf8); JSON carries\n"
+    "                          them whole\n"
+    "  --preview-bytes N       bytes of a key or value shown in a text line (default 40)\n"
     "  --include-temp          also read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
     "  --local-time            text times in the local time of TZ with its UTC offset\n"
     "                          (default UTC, ...Z)\n"
@@ -39,7 +41,8 @@ static const char diff_usage[] =
     "\n"
     "exit codes: 0 identical, 1 different, 2 usage or I/O trouble, 3 damaged input met\n";
 
-enum { OPT_BY = 256, OPT_BYKEY, OPT_RC, OPT_STAT, OPT_MAX, OPT_JSON, OPT_BYTES, OPT_TEMP, OPT_MAXBATCH, OPT_LOCALTIME };
+enum { OPT_BY = 256, OPT_BYKEY, OPT_RC, OPT_STAT, OPT_MAX, OPT_JSON, OPT_BYTES, OPT_TEMP, OPT_MAXBATCH, OPT_LOCALTIME,
+       OPT_PREVIEW };
 
 static const struct option diff_longopts[] = {
     {"by", required_argument, NULL, OPT_BY},
@@ -52,12 +55,14 @@ static const struct option diff_longopts[] = {
     {"include-temp", no_argument, NULL, OPT_TEMP},
     {"max-batch-bytes", required_argument, NULL, OPT_MAXBATCH},
     {"local-time", no_argument, NULL, OPT_LOCALTIME},
+    {"preview-bytes", required_argument, NULL, OPT_PREVIEW},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
-/* Bytes of a key or value shown in a text line (the JSON form keeps preview_bytes). */
-#define PREVIEW_BYTES 40
+/* Bytes of a key or value shown in a text line (--preview-bytes); the JSON form
+ * carries them whole. */
+static size_t preview_bytes = 40;
 
 /* A path or partition name in a text line, its control characters escaped. */
 static void out_name(ss_out *o, const char *s) { out_text_cstr(o, s ? s : "-"); }
@@ -96,10 +101,10 @@ static void human_rec_line(ss_out *o, char sign, const ss_diff_rec *r, const cha
     human_time(o, r->timestamp);
     if (r->key_len >= 0) {
         out_lit(o, " key=");
-        out_preview(o, r->key, r->key_len, PREVIEW_BYTES);
+        out_preview(o, r->key, r->key_len, preview_bytes);
     }
     out_lit(o, " value=");
-    out_preview(o, r->value, r->value_len, PREVIEW_BYTES);
+    out_preview(o, r->value, r->value_len, preview_bytes);
     if (r->copies > 1) out_printf(o, " (%u copies here)", r->copies);
     if (side_cause) out_printf(o, " [%s]", side_cause);
     out_ch(o, '\n');
@@ -140,6 +145,14 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
             out_printf(o, "; compaction (not a difference): %llu in A, %llu in B", (unsigned long long)p->compacted_a,
                        (unsigned long long)p->compacted_b);
         out_ch(o, '\n');
+        for (int s = 0; s < 2; s++) {
+            uint64_t n = s ? p->lost_b : p->lost_a;
+            if (n)
+                out_printf(o,
+                           "  %llu %s lost in %c: missing inside its offsets where the log shows no cleaning that "
+                           "would remove %s (not compaction)\n",
+                           (unsigned long long)n, plural(n, "record", "records"), s ? 'B' : 'A', n == 1 ? "it" : "them");
+        }
         if (p->first_divergent_offset >= 0)
             out_printf(o, "  first divergent offset %lld (partitionLeaderEpoch A %d, B %d)\n",
                        (long long)p->first_divergent_offset, p->divergent_epoch_a, p->divergent_epoch_b);
@@ -200,6 +213,7 @@ static void json_side(ss_out *o, const char *k, const ss_diff_side *s) {
     KV_OPT(o, "firstOffset", s->first_offset);
     KV_OPT(o, "nextOffset", s->next_offset);
     KV_U64(o, "records", s->records);
+    KV_U64(o, "controlRecords", s->control_records);
     KV_U64(o, "damagedBytes", s->damaged_bytes);
     out_lit(o, ",\"leaderEpochs\":[");
     for (size_t i = 0; i < s->nepochs; i++) {
@@ -223,19 +237,14 @@ static void json_rec(ss_out *o, const diff_cli *c, enum ss_diff_mode mode, const
     KV_I64(o, "partitionLeaderEpoch", r->partition_leader_epoch);
     KV_I64(o, "keySize", r->key_len);
     KV_I64(o, "valueSize", r->value_len);
-    size_t pv = c->o.preview_bytes;
+    /* whole keys and values: a machine re-produces the missing records from them */
     out_lit(o, ",\"key\":");
-    if (out_json_bytes(o, c->bytes, r->key,
-                       r->key_len < 0 ? -1 : (int32_t)((size_t)r->key_len < pv ? (size_t)r->key_len : pv)))
+    if (out_json_bytes(o, c->bytes, r->key, r->key && r->key_len >= 0 ? r->key_len : -1))
         out_lit(o, ",\"keyLossy\":true");
     out_lit(o, ",\"value\":");
-    if (out_json_bytes(o, c->bytes, r->value,
-                       r->value_len < 0 ? -1 : (int32_t)((size_t)r->value_len < pv ? (size_t)r->value_len : pv)))
+    if (out_json_bytes(o, c->bytes, r->value, r->value && r->value_len >= 0 ? r->value_len : -1))
         out_lit(o, ",\"valueLossy\":true");
-    out_printf(o, ",\"truncated\":%s",
-               (r->key_len > 0 && (size_t)r->key_len > pv) || (r->value_len > 0 && (size_t)r->value_len > pv)
-                   ? "true"
-                   : "false");
+    out_lit(o, ",\"truncated\":false");
     if (mode == SS_DIFF_CONTENT) {
         KV_U64(o, "copies", r->copies);
         out_lit(o, ",\"cause\":");
@@ -257,6 +266,8 @@ static void json_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         KV_U64(o, "differing", p->differing);
         KV_U64(o, "compactedInA", p->compacted_a);
         KV_U64(o, "compactedInB", p->compacted_b);
+        KV_U64(o, "lostInA", p->lost_a);
+        KV_U64(o, "lostInB", p->lost_b);
         if (p->first_divergent_offset >= 0) {
             KV_I64(o, "partitionLeaderEpochA", p->divergent_epoch_a);
             KV_I64(o, "partitionLeaderEpochB", p->divergent_epoch_b);
@@ -330,6 +341,7 @@ int cmd_diff(int argc, char **argv) {
     bool include_temp = false;
     int opt;
     optind = 1;
+    opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", diff_longopts, NULL)) != -1) {
         switch (opt) {
         case OPT_BY:
@@ -352,6 +364,15 @@ int cmd_diff(int argc, char **argv) {
         case OPT_JSON: c.json = true; break;
         case OPT_TEMP: include_temp = true; break;
         case OPT_LOCALTIME: cli_local_time = true; break;
+        case OPT_PREVIEW: {
+            uint64_t v;
+            if (!parse_u64(optarg, &v) || v > 1000000) {
+                warnx_("diff: --preview-bytes needs a number up to 1000000");
+                return EXIT_TROUBLE;
+            }
+            preview_bytes = (size_t)v;
+            break;
+        }
         case OPT_MAX: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v > 1000000) {
@@ -377,7 +398,7 @@ int cmd_diff(int argc, char **argv) {
             }
             break;
         case 'h': fputs(diff_usage, stdout); return EXIT_OK;
-        default: fputs(diff_usage, stderr); return EXIT_TROUBLE;
+        default: return bad_option("diff", argv, optind, optopt);
         }
     }
     if (argc - optind != 2) {

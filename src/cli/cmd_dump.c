@@ -526,6 +526,7 @@ int cmd_dump(int argc, char **argv) {
     unsigned decoders = 0;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "h", dump_longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DEEP: opt.deep = true; break;
@@ -604,9 +605,8 @@ int cmd_dump(int argc, char **argv) {
             free(files);
             return EXIT_OK;
         default:
-            fputs(dump_usage, stderr);
             free(files);
-            return EXIT_TROUBLE;
+            return bad_option("dump", argv, optind, optopt);
         }
     }
     for (int i = optind; i < argc; i++) {

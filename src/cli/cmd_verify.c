@@ -210,6 +210,7 @@ int cmd_verify(int argc, char **argv) {
     ss_verify_opts_default(&vo);
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "hq", verify_longopts, NULL)) != -1) {
         switch (c) {
         case OPT_JSON: v.json = true; break;
@@ -225,7 +226,7 @@ int cmd_verify(int argc, char **argv) {
         }
         case OPT_LIST: list_checks(); return EXIT_OK;
         case 'h': fputs(verify_usage, stdout); return EXIT_OK;
-        default: fputs(verify_usage, stderr); return EXIT_TROUBLE;
+        default: return bad_option("verify", argv, optind, optopt);
         }
     }
     if (optind >= argc) {

@@ -16,6 +16,15 @@ int exit_merge(int a, int b) {
     return rank[b] > rank[a] ? b : a;
 }
 
+int bad_option(const char *cmd, char **argv, int optind_now, int optopt_now) {
+    const char *arg = optind_now > 0 ? argv[optind_now - 1] : "?";
+    char shortopt[3] = {'-', (char)optopt_now, 0};
+    /* a short option (perhaps stuck to others, "-qx") is named alone */
+    if (optopt_now > ' ' && optopt_now < 127 && strncmp(arg, "--", 2) != 0) arg = shortopt;
+    warnx_("%s: unknown option or missing argument: %s ('segscan %s --help' lists the options)", cmd, arg, cmd);
+    return EXIT_TROUBLE;
+}
+
 void warnx_(const char *fmt, ...) {
     va_list ap;
     fflush(stdout);

@@ -14,6 +14,9 @@ int exit_merge(int a, int b);
 
 /* Diagnostics on stderr, prefixed "segscan: ". */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An option getopt_long did not take (call with opterr 0, after it returned '?'
+ * or ':'): one line naming it and the hint to --help. Returns EXIT_TROUBLE. */
+int bad_option(const char *cmd, char **argv, int optind_now, int optopt_now);
 /* "segscan: FILE: byte P (baseOffset B): reason [kind]" */
 void report_error(const char *file, const ss_error *e);
 

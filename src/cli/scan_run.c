@@ -58,9 +58,29 @@ static const char scan_usage_common[] =
     "from standard input.\n"
     "exit codes: 0 done, 1 --fail-on matched, 2 usage or unreadable input, 3 damaged input met\n";
 
+/* Options explain does not take: it lists the copies of one record, so there is
+ * neither a list of groups to cut (--top) nor a finding to fail on (--fail-on). */
+static bool explain_lacks(const char *line) {
+    return !strncmp(line, "  --top ", 8) || !strncmp(line, "  --fail-on ", 12);
+}
+
 static void usage(FILE *f, const struct scan_command *cmd) {
     fprintf(f, "usage: segscan %s%s [options] PATH...\n\n%s\n\n", cmd->name, cmd->usage_args, cmd->description);
-    fputs(scan_usage_common, f);
+    if (!cmd->explain) {
+        fputs(scan_usage_common, f);
+        return;
+    }
+    /* each option's line, and the lines continuing it (indented further), only if taken */
+    bool skip = false;
+    for (const char *l = scan_usage_common; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l + 1) : strlen(l);
+        if (!strncmp(l, "  -", 3)) skip = explain_lacks(l);
+        else if (strncmp(l, "    ", 4) != 0) skip = false;
+        if (!strncmp(l, "exit codes:", 11)) fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
+        else if (!skip) fwrite(l, 1, n, f);
+        l += n;
+    }
 }
 
 enum {
@@ -195,6 +215,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     int nmatch = 0;
     int opt;
     optind = 1;
+    opterr = 0;
 #define BAD(...)                                                                                                       \
     do {                                                                                                               \
         warnx_(__VA_ARGS__);                                                                                           \
@@ -251,10 +272,12 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
                 BAD("%s: --txn-timeout: not a duration (e.g. 15m, 900s, 900000): %s", cmd->name, optarg);
             break;
         case O_TOP:
+            if (cmd->explain) BAD("explain: --top belongs to scan and dups");
             if (!parse_u64(optarg, &c.top)) BAD("%s: --top needs a number", cmd->name);
             c.top_set = true;
             break;
         case O_FAILON:
+            if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
             if (!parse_fail_on(optarg, &c.fail_on))
                 BAD("%s: --fail-on takes dups, gaps, open-txn, hanging (comma separated)", cmd->name);
             break;
@@ -339,11 +362,14 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             free(match_buf);
             return EXIT_OK;
         default:
-            usage(stderr, cmd);
             free(match_buf);
-            return EXIT_TROUBLE;
+            return bad_option(cmd->name, argv, optind, optopt);
         }
     }
+    /* the report's key=value lines would be mixed into the JSON Lines */
+    if (c.json && c.report && !strcmp(c.report, "-"))
+        BAD("%s: --json and --report - both write to standard output: give the report a file (--report FILE)",
+            cmd->name);
     if (cmd->explain && nmatch != 1)
         BAD("explain: give exactly one of --value, --value-hex, --value-contains, --key, --offset");
     if (optind >= argc) {

@@ -98,7 +98,7 @@ def diff_compaction_allowed_by_the_rule():
     # content, exit 0.
     recs = [(b'k1', b'a'), (b'k2', b'b'), (b'k1', b'c')]
     a = mkseg.write_partition(tmp('a', 'kv-0'), {0: mkseg.batch(0, recs)})
-    b = mkseg.write_partition(tmp('b', 'kv-0'), {0: mkseg.batch(0, recs[1:], offset_deltas=[1, 2])})
+    b = mkseg.write_partition(tmp('b', 'kv-0'), {0: mkseg.batch(0, recs[1:], offset_deltas=[1, 2], ts_deltas=[1, 2])})
     mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('kv', 0, 3)])
     objs = jsonl(['diff', a, b])
     s = one(objs, 'summary')
@@ -113,7 +113,7 @@ def diff_cleaned_log_missing_unsuperseded_key_is_lost():
     # have kept it (shouldRetainRecord keeps the latest record of each key): lost, though B shows cleaning.
     recs = [(b'k1', b'a'), (b'k2', b'b'), (b'k1', b'c')]
     a = mkseg.write_partition(tmp('a', 'kv-0'), {0: mkseg.batch(0, recs)})
-    b = mkseg.write_partition(tmp('b', 'kv-0'), {0: mkseg.batch(0, [recs[0], recs[2]], offset_deltas=[0, 2])})
+    b = mkseg.write_partition(tmp('b', 'kv-0'), {0: mkseg.batch(0, [recs[0], recs[2]], offset_deltas=[0, 2], ts_deltas=[0, 2])})
     mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('kv', 0, 3)])
     objs = jsonl(['diff', a, b], want_rc=1)
     s = one(objs, 'summary')

@@ -166,12 +166,16 @@ try:
                                    'valuesOnlyInB', 'valuesMoreCopiesInB', 'valuesMoreCopiesInA'))
     check(rc == 1 and got == ('content', 143, 126, 1000, 897, 143, 40, 86, 0), 'larger mirror: %s' % (got,))
 
-    # 5. compacted vs uncompacted: B keeps offsets 0,2,4,6,8,9 of A's 0-9 (same records).
-    #    The 4 missing offsets lie inside B's range: compaction, not a difference -> exit 0.
+    # 5. compacted vs uncompacted: B keeps offsets 0,2,4,6,8,9 of A's 0-9 (same records), and
+    #    B's log directory has a cleaner-offset-checkpoint entry at 10: B shows cleaning there.
+    #    The 4 missing offsets lie inside B's range and their records have no key, which
+    #    LogCleaner.shouldRetainRecord drops: compaction, not a difference -> exit 0. (Without
+    #    the checkpoint B shows no cleaning and they are lost: tests/analysis/test_verdicts.py.)
     keep = [0, 2, 4, 6, 8, 9]
     a = mkseg.write_partition(os.path.join(tmp, 'cmp-a', 'users-0'), {0: one_per_batch(0, v)})
     b = mkseg.write_partition(os.path.join(tmp, 'cmp-b', 'users-0'),
                               {0: b''.join(mkseg.batch(o, [(None, v[o])], base_ts=T0 + o) for o in keep)})
+    mkseg.write_checkpoint(os.path.join(tmp, 'cmp-b', 'cleaner-offset-checkpoint'), [('users', 0, 10)])
     rc, objs, err = diff(a, b)
     s = summary(objs)
     check(rc == 0 and s.get('identical') is True and s.get('compactedInB') == 4 and s.get('onlyInA') == 0,

@@ -24,6 +24,44 @@
 
 /* ---- record cursor over one partition ---------------------------------------- */
 
+/* 64-bit key hashes -> the highest offset a record with that key was seen at. */
+typedef struct key_slot {
+    uint64_t h; /* 0: empty (a hash of 0 is stored as 1) */
+    int64_t last;
+} key_slot;
+typedef struct key_table {
+    key_slot *s;
+    size_t cap, n;
+} key_table;
+
+static uint64_t key_hash(const ss_record *r) {
+    uint64_t h = XXH3_64bits(r->key, (size_t)r->key_len);
+    return h ? h : 1;
+}
+
+static key_slot *kt_find(const key_table *t, uint64_t h) {
+    for (size_t i = (size_t)h & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
+        if (t->s[i].h == h || !t->s[i].h) return &t->s[i];
+}
+
+static bool kt_add(key_table *t, uint64_t h) {
+    if ((t->n + 1) * 10 > t->cap * 7) {
+        key_table g = {calloc(t->cap ? t->cap * 2 : 1024, sizeof *g.s), t->cap ? t->cap * 2 : 1024, t->n};
+        if (!g.s) return false;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->s[i].h) *kt_find(&g, t->s[i].h) = t->s[i];
+        free(t->s);
+        *t = g;
+    }
+    key_slot *k = kt_find(t, h);
+    if (!k->h) {
+        k->h = h;
+        k->last = -1;
+        t->n++;
+    }
+    return true;
+}
+
 typedef struct pcursor {
     const ss_inputs *in;
     size_t part, seg;
@@ -44,6 +82,14 @@ typedef struct pcursor {
     int32_t *epochs;
     int64_t *starts;
     size_t nep, capep;
+    /* Evidence of cleaning (see the compaction rule below): the highest offset the
+     * log shows cleaned (below its cleaner-offset-checkpoint entry, or the last
+     * offset of a batch the cleaner rewrote), -1 none; whether delete horizons are set */
+    int64_t cleaned_through;
+    bool horizons;
+    /* the keys of records the other side holds and this side lacks inside its range,
+     * with the last offset this side holds a record of that key at (-1 none) */
+    key_table keys;
 } pcursor;
 
 static bool epochs_push(pcursor *c, int32_t e, int64_t start) {
@@ -94,6 +140,7 @@ static ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t m
     side->path = c->p->path;
     side->partition = c->p->name;
     side->first_offset = side->next_offset = -1;
+    c->cleaned_through = c->p->cleaner_offset > 0 ? c->p->cleaner_offset - 1 : -1;
     return SS_E_OK;
 }
 
@@ -102,6 +149,8 @@ static void pc_close(pcursor *c) {
     ss_window_free(&c->win);
     ss_decoder_free(c->d);
     free(c->dmg);
+    free(c->keys.s);
+    c->keys.s = NULL;
     c->dmg = NULL;
     c->s = NULL;
     c->d = NULL;
@@ -115,6 +164,10 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             int n = ss_records_next(&c->it, r, &err);
             if (n == 1) {
                 *b = &c->ev.batch;
+                if (c->keys.n && r->key_len >= 0) { /* a later record of a key the other side lacks */
+                    key_slot *k = kt_find(&c->keys, key_hash(r));
+                    if (k->h && r->offset > k->last) k->last = r->offset;
+                }
                 return 1;
             }
             c->in_batch = false;
@@ -140,6 +193,12 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
         }
         ss_event_kind k = ss_walker_next_copy(&c->w, &c->win, &c->ev);
         if (k == SS_EV_END) {
+            /* only the last segment may end in a batch being written: an older one
+             * that does was cut, and that tail is damage (as the analysis says) */
+            if (c->ev.tail_bytes && c->ev.tail_kind == SS_E_INCOMPLETE_TAIL && c->seg + 1 < c->p->nsegments) {
+                c->side->damage_events++;
+                c->side->damaged_bytes += c->ev.tail_bytes;
+            }
             ss_segment_close(c->s);
             c->s = NULL;
             c->seg++;
@@ -158,9 +217,20 @@ static int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
         c->side->batches++;
         if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
         if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
+        /* The producer numbers a batch's records 0..lastOffsetDelta; fewer records
+         * than that (or a delete horizon, KIP-534) is a batch the cleaner rewrote
+         * (LogCleaner.cleanInto keeps a batch's offsets while dropping records). */
+        if (bb->magic >= 2 && (bb->has_delete_horizon || (int64_t)bb->count < bb->last_offset - bb->base_offset + 1)) {
+            if (bb->last_offset > c->cleaned_through) c->cleaned_through = bb->last_offset;
+            if (bb->has_delete_horizon) c->horizons = true;
+        }
         if (bb->magic >= 2 && bb->partition_leader_epoch >= 0 &&
             (c->nep == 0 || bb->partition_leader_epoch > c->epochs[c->nep - 1]))
             epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
+        if (bb->control) { /* markers are not data records: counted apart, never compared */
+            c->side->control_records += bb->count > 0 ? (uint64_t)bb->count : 0;
+            continue;
+        }
         if (ss_records_begin(c->d, bb, &c->it, &err) != SS_E_OK) {
             if (err.kind != SS_E_TOO_LARGE) {
                 c->side->damage_events++;
@@ -212,9 +282,18 @@ typedef struct pair_state {
     bool range_dropped; /* a range was found past MAX_RANGES: the last kept one has ended */
     ss_diff_item *items;
     size_t nitems;
-    uint8_t *previews; /* nitems * 4 * preview_bytes */
+    uint8_t **kept; /* 2 * max_items: the bytes of each listed difference's sides */
     int32_t *epochs_a, *epochs_b;
     int64_t *starts_a, *starts_b;
+    /* offset mode: the records one side holds inside the other's range and the
+     * other lacks, in the order they were met ([0]: missing from A, [1]: from B),
+     * until the rule decides between compacted and lost */
+    struct missing {
+        int64_t offset;
+        uint64_t key; /* key_hash, 0 for a null key */
+        bool tombstone, legacy;
+    } *miss[2];
+    size_t nmiss[2], capmiss[2];
 } pair_state;
 
 struct ss_diff {
@@ -239,6 +318,8 @@ const char *ss_diff_kind_name(enum ss_diff_kind kind) {
     case SS_DK_DIFFER: return "differing";
     case SS_DK_COMPACTED_A: return "compactedInA";
     case SS_DK_COMPACTED_B: return "compactedInB";
+    case SS_DK_LOST_A: return "lostInA";
+    case SS_DK_LOST_B: return "lostInB";
     default: return "unknown";
     }
 }
@@ -248,7 +329,7 @@ void ss_diff_opts_default(ss_diff_opts *o) {
     o->mode = SS_DIFF_AUTO;
     o->by = SS_BY_VALUE;
     o->max_items = 100;
-    o->preview_bytes = 64;
+    o->preview_bytes = 0;
 }
 
 /* Extend the last range when it is of the same kind and `offset` follows it on
@@ -275,7 +356,7 @@ static void add_range(pair_state *ps, enum ss_diff_kind kind, enum ss_diff_where
     r->records = 1;
 }
 
-static void fill_rec(ss_diff_rec *d, const ss_record *r, const ss_batch *b, uint8_t *buf, size_t pv) {
+static void fill_rec(ss_diff_rec *d, const ss_record *r, const ss_batch *b, uint8_t **keep, size_t pv) {
     d->present = true;
     d->offset = r->offset;
     d->timestamp = r->timestamp;
@@ -283,15 +364,24 @@ static void fill_rec(ss_diff_rec *d, const ss_record *r, const ss_batch *b, uint
     d->key_len = r->key_len;
     d->value_len = r->value_len;
     d->key = d->value = NULL;
+    /* a copy of the key and value (whole unless pv), for the few listed differences */
+    size_t nk = r->key_len > 0 ? (size_t)r->key_len : 0, nv = r->value_len > 0 ? (size_t)r->value_len : 0;
+    if (pv && nk > pv) nk = pv;
+    if (pv && nv > pv) nv = pv;
+    uint8_t *buf = malloc(nk + nv + 1);
+    *keep = buf;
+    if (!buf) { /* listed without its bytes: lengths say what they were */
+        d->key_len = d->key_len < 0 ? -1 : 0;
+        d->value_len = d->value_len < 0 ? -1 : 0;
+        return;
+    }
     if (r->key_len >= 0) {
-        size_t n = (size_t)r->key_len < pv ? (size_t)r->key_len : pv;
-        memcpy(buf, r->key, n);
+        if (nk) memcpy(buf, r->key, nk);
         d->key = buf;
     }
     if (r->value_len >= 0) {
-        size_t n = (size_t)r->value_len < pv ? (size_t)r->value_len : pv;
-        memcpy(buf + pv, r->value, n);
-        d->value = buf + pv;
+        if (nv) memcpy(buf + nk, r->value, nv);
+        d->value = buf + nk;
     }
 }
 
@@ -301,11 +391,11 @@ static void add_item(pair_state *ps, const ss_diff_opts *o, enum ss_diff_kind ki
     if (ps->nitems >= o->max_items) return;
     size_t pv = o->preview_bytes;
     ss_diff_item *it = &ps->items[ps->nitems];
-    uint8_t *buf = ps->previews + ps->nitems * 4 * pv;
+    uint8_t **keep = ps->kept + 2 * ps->nitems;
     memset(it, 0, sizeof *it);
     it->kind = kind;
-    if (ra) fill_rec(&it->a, ra, ba, buf, pv);
-    if (rb) fill_rec(&it->b, rb, bb, buf + 2 * pv, pv);
+    if (ra) fill_rec(&it->a, ra, ba, &keep[0], pv);
+    if (rb) fill_rec(&it->b, rb, bb, &keep[1], pv);
     ps->nitems++;
 }
 
@@ -372,6 +462,93 @@ static void keep_epochs(pcursor *c, ss_diff_side *side, int32_t **ep, int64_t **
     side->epoch_starts = *st;
 }
 
+/* ---- compacted or lost ----------------------------------------------------------
+ *
+ * A record one side (the "other") holds inside this side's offset range and this
+ * side lacks is explained by compaction only where this log shows cleaning and
+ * its cleaner would have removed the record (LogCleaner.scala):
+ *  - the log shows cleaning at that offset: the offset is below its
+ *    cleaner-offset-checkpoint entry (the cleaner's firstDirtyOffset), or at or
+ *    below the last offset of a batch the cleaner rewrote (fewer records than its
+ *    offset deltas span, or a delete horizon set);
+ *  - Cleaner.shouldRetainRecord drops it: a record without a key ("invalid"
+ *    to the cleaner), a record superseded by a later record with the same key in
+ *    this log (latestOffsetForKey false), or a tombstone once its batch's delete
+ *    horizon passed (v2: seen here only as horizons set on this log's batches; v0/v1:
+ *    retainDeletesForLegacyRecords, not knowable, so a legacy tombstone is allowed).
+ *    Batches shouldDiscardBatch drops (aborted transactions) are not told apart
+ *    here: such a record counts as lost.
+ * Anything else is lost: cut off, in a missing segment, or gone otherwise.
+ */
+static bool note_missing(pair_state *ps, int side, pcursor *lacking, const ss_record *r, const ss_batch *b) {
+    if (!SS_GROW(ps->miss[side], ps->nmiss[side], ps->capmiss[side], 64)) return false;
+    struct missing *m = &ps->miss[side][ps->nmiss[side]++];
+    m->offset = r->offset;
+    m->key = r->key_len >= 0 ? key_hash(r) : 0;
+    m->tombstone = r->value_len < 0;
+    m->legacy = b->magic < 2;
+    return !m->key || kt_add(&lacking->keys, m->key);
+}
+
+static bool cleaner_removes(const pcursor *lacking, const struct missing *m) {
+    if (m->offset > lacking->cleaned_through) return false;
+    if (!m->key) return true;
+    const key_slot *k = kt_find(&lacking->keys, m->key);
+    if (k->h && k->last > m->offset) return true;
+    return m->tombstone && (m->legacy || lacking->horizons);
+}
+
+/* Split the provisional compacted ranges and listed differences of the side that
+ * lacks the records (0: A, 1: B) into compacted and lost, in the order they were met. */
+static void resolve_missing(pair_state *ps, int side, const pcursor *lacking) {
+    size_t n = ps->nmiss[side];
+    if (!n) return;
+    ss_diff_pair *p = &ps->pub;
+    enum ss_diff_kind comp = side ? SS_DK_COMPACTED_B : SS_DK_COMPACTED_A, lost = side ? SS_DK_LOST_B : SS_DK_LOST_A;
+    bool *is_lost = malloc(n);
+    if (!is_lost) return; /* left as compacted: out of memory is reported by the caller */
+    uint64_t nlost = 0;
+    for (size_t i = 0; i < n; i++) {
+        is_lost[i] = !cleaner_removes(lacking, &ps->miss[side][i]);
+        nlost += is_lost[i];
+    }
+    if (side) p->compacted_b -= nlost, p->lost_b += nlost;
+    else p->compacted_a -= nlost, p->lost_a += nlost;
+    /* the listed differences are the first ones met: the k-th of kind comp is miss[k] */
+    size_t k = 0;
+    for (size_t i = 0; i < ps->nitems; i++)
+        if (ps->items[i].kind == comp) ps->items[i].kind = is_lost[k++] ? lost : comp;
+    /* ranges: each provisional one covers the next r->records missing records */
+    if (nlost) {
+        ss_diff_range *out = NULL;
+        size_t nout = 0, cap = 0;
+        k = 0;
+        for (size_t i = 0; i < ps->nranges; i++) {
+            ss_diff_range r = ps->ranges[i];
+            if (r.kind != comp || k >= n) {
+                if (SS_GROW(out, nout, cap, 16)) out[nout++] = r;
+                continue;
+            }
+            for (uint64_t j = 0; j < r.records && k < n; j++, k++) {
+                enum ss_diff_kind kind = is_lost[k] ? lost : comp;
+                if (j && out[nout - 1].kind == kind) {
+                    out[nout - 1].to = ps->miss[side][k].offset;
+                    out[nout - 1].records++;
+                    continue;
+                }
+                if (j) p->ranges_total++;
+                if (!SS_GROW(out, nout, cap, 16)) break;
+                out[nout++] = (ss_diff_range){kind, r.where, ps->miss[side][k].offset, ps->miss[side][k].offset, 1};
+            }
+        }
+        free(ps->ranges);
+        ps->ranges = out;
+        ps->nranges = nout;
+        ps->capranges = cap;
+    }
+    free(is_lost);
+}
+
 static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
                               pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
@@ -393,6 +570,7 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     int ha = pc_next(&ca, &ra, &ba), hb = pc_next(&cb, &rb, &bb);
     /* kind of the range the previous record of each side went to (0: none yet) */
     enum ss_diff_kind last_a = 0, last_b = 0;
+    bool oom = false;
     while (ha || hb) {
         if (ha && (!hb || ra.offset < rb.offset)) {
             /* A holds an offset B does not */
@@ -402,8 +580,9 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
                 kind = SS_DK_ONLY_A, where = SS_DW_DAMAGED;
                 p->only_a++;
             } else if (hb && p->b.first_offset >= 0 && p->b.first_offset <= ra.offset) {
-                kind = SS_DK_COMPACTED_B, where = SS_DW_INSIDE;
+                kind = SS_DK_COMPACTED_B, where = SS_DW_INSIDE; /* until resolve_missing decides */
                 p->compacted_b++;
+                if (!note_missing(ps, 1, &cb, &ra, ba)) oom = true;
             } else {
                 kind = SS_DK_ONLY_A;
                 where = hb ? SS_DW_BEFORE : SS_DW_AFTER;
@@ -423,6 +602,7 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
             } else if (ha && p->a.first_offset >= 0 && p->a.first_offset <= rb.offset) {
                 kind = SS_DK_COMPACTED_A, where = SS_DW_INSIDE;
                 p->compacted_a++;
+                if (!note_missing(ps, 0, &ca, &rb, bb)) oom = true;
             } else {
                 kind = SS_DK_ONLY_B;
                 where = ha ? SS_DW_BEFORE : SS_DW_AFTER;
@@ -457,7 +637,9 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     }
     keep_epochs(&ca, &p->a, &ps->epochs_a, &ps->starts_a);
     keep_epochs(&cb, &p->b, &ps->epochs_b, &ps->starts_b);
-    p->identical = p->only_a == 0 && p->only_b == 0 && p->differing == 0;
+    resolve_missing(ps, 0, &ca);
+    resolve_missing(ps, 1, &cb);
+    p->identical = p->only_a == 0 && p->only_b == 0 && p->differing == 0 && p->lost_a == 0 && p->lost_b == 0;
     if (!p->identical) truncation_point(p);
     else p->shared_epoch = -1, p->truncation_offset = -1;
     XXH3_freeState(st);
@@ -467,7 +649,7 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     free(cb.starts);
     pc_close(&ca);
     pc_close(&cb);
-    return SS_E_OK;
+    return oom ? SS_E_NOMEM : SS_E_OK;
 }
 
 /* ---- content mode ------------------------------------------------------------- */
@@ -810,8 +992,8 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
     ps->pub.mode = mode;
     if (o->max_items) {
         ps->items = calloc(o->max_items, sizeof *ps->items);
-        ps->previews = malloc(o->max_items * 4 * (o->preview_bytes ? o->preview_bytes : 1));
-        if (!ps->items || !ps->previews) return SS_E_NOMEM;
+        ps->kept = calloc(o->max_items * 2, sizeof *ps->kept);
+        if (!ps->items || !ps->kept) return SS_E_NOMEM;
     }
     ss_errkind rc = mode == SS_DIFF_OFFSET ? diff_offset(A, ia, B, ib, o, ps) : diff_content(A, ia, B, ib, o, ps);
     ps->pub.ranges = ps->ranges;
@@ -846,7 +1028,6 @@ ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opt
     ss_diff *d = calloc(1, sizeof *d);
     if (!d) return SS_E_NOMEM;
     d->o = *o;
-    if (!d->o.preview_bytes) d->o.preview_bytes = 64;
     size_t na = ss_inputs_count(A), nb = ss_inputs_count(B);
     d->pairs = calloc(na + nb + 1, sizeof *d->pairs);
     if (!d->pairs) {
@@ -893,7 +1074,10 @@ void ss_diff_free(ss_diff *d) {
         pair_state *ps = &d->pairs[i];
         free(ps->ranges);
         free(ps->items);
-        free(ps->previews);
+        for (size_t k = 0; ps->kept && k < 2 * d->o.max_items; k++) free(ps->kept[k]);
+        free(ps->kept);
+        free(ps->miss[0]);
+        free(ps->miss[1]);
         free(ps->epochs_a);
         free(ps->epochs_b);
         free(ps->starts_a);

@@ -260,8 +260,12 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
     }
     if (b->codec != SS_CODEC_NONE) {
         b->legacy_inner_count = -1;
-        /* Kafka's baseOffset() of a wrapper is the first inner offset. */
-        if (d && m.value && b->crc_valid && b->codec <= SS_CODEC_ZSTD) {
+        /* Kafka's baseOffset() of a wrapper is the first inner offset
+         * (AbstractLegacyRecordBatch.baseOffset: iterator().next().offset()), and its
+         * DeepRecordsIterator decompresses without checking the wrapper's CRC: so a
+         * wrapper whose CRC fails still has its first inner offset when its payload
+         * decompresses. */
+        if (d && m.value && b->codec <= SS_CODEC_ZSTD) {
             if (decompress_payload(d, b, m.value, (size_t)m.value_len, NULL) == SS_E_OK) {
                 int32_t c;
                 int64_t first, last;

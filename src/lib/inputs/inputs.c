@@ -5,18 +5,23 @@
  * them is a log directory whose subdirectories are searched (three levels at
  * most); anything else is read as one segment file. Broker temporaries are
  * skipped with a note unless asked for. Names, sorting and the log
- * directory's checkpoint files are settled in ss_inputs_finish().
+ * directory's checkpoint files are settled in ss_inputs_finish(), with what
+ * the partition directory says beside its segments (partition.metadata, the
+ * leader-epoch-checkpoint, index and snapshot files without their .log).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/grow.h"
+#include "format/batch.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
 
@@ -32,6 +37,10 @@ typedef struct part {
     uint8_t *mem; /* in-memory bytes */
     size_t memlen;
     char *name, *topic;
+    int64_t *orphans; /* base offsets of index and snapshot files without their .log */
+    size_t norphans;
+    ss_checkpoint epochs; /* leader-epoch-checkpoint, when read */
+    char *topic_id, *temporary_of;
     bool listed;        /* its directory was given (or found): every segment of it is read */
     int64_t *not_given; /* segment files was given one by one: the base offsets of the others */
 } part;
@@ -48,6 +57,9 @@ struct ss_inputs {
     note *notes;
     size_t nnotes, ncap;
     bool finished;
+    bool siblings_done;
+    ss_input_sibling *siblings;
+    size_t nsiblings, csiblings;
 };
 
 static char *xstrdup(const char *s) {
@@ -92,6 +104,10 @@ static void part_free(part *p) {
     free(p->mem);
     free(p->name);
     free(p->topic);
+    free(p->orphans);
+    if (p->pub.epochs_read) ss_checkpoint_free(&p->epochs);
+    free(p->topic_id);
+    free(p->temporary_of);
     free(p->not_given);
     free(p);
 }
@@ -102,6 +118,12 @@ void ss_inputs_free(ss_inputs *in) {
     free(in->parts);
     for (size_t i = 0; i < in->nnotes; i++) free(in->notes[i].msg);
     free(in->notes);
+    for (size_t i = 0; i < in->nsiblings; i++) {
+        free((char *)in->siblings[i].topic);
+        free((char *)in->siblings[i].name);
+        free((char *)in->siblings[i].path);
+    }
+    free(in->siblings);
     free(in);
 }
 
@@ -164,12 +186,11 @@ static bool is_temp_dir(const char *name) {
     return has_suffix(name, "-delete") || has_suffix(name, "-stray") || has_suffix(name, "-future");
 }
 
-/* Files that sit in a partition or log directory and are not segments. */
+/* Files Kafka keeps in a partition or log directory beside the segments. */
 static bool is_known_non_segment(const char *name) {
-    static const char *const sufs[] = {
-        ".index",      ".timeindex", ".txnindex", ".snapshot",    ".checkpoint",
-        "-checkpoint", ".json",      ".jsonl",    ".txt",         ".gz",
-        ".properties", ".md",        ".metadata", "quorum-state", ".kafka_cleanshutdown"};
+    static const char *const sufs[] = {".index",          ".timeindex",   ".txnindex",           ".snapshot",
+                                       ".checkpoint",     "-checkpoint",  "partition.metadata",  "quorum-state",
+                                       "meta.properties", ".kafka_cleanshutdown"};
     for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
         if (has_suffix(name, sufs[i])) return true;
     /* a temporary of an index or snapshot, e.g. .index.deleted */
@@ -233,6 +254,7 @@ static part *new_part(ss_inputs *in, const char *key, const char *given, bool is
     p->pub.named = named;
     p->pub.high_watermark = -1;
     p->pub.log_start_offset = -1;
+    p->pub.cleaner_offset = -1;
     in->parts[in->nparts++] = p;
     return p;
 }
@@ -319,6 +341,50 @@ static bool holds_segments(char **names, size_t n, bool include_temp) {
     return false;
 }
 
+/* The base offsets named by the index and snapshot files of a partition directory
+ * (its sorted entry names) that have no .log of the same offset: Kafka deletes a
+ * segment's .log, .index, .timeindex and .txnindex together (LogSegment.deleteIfExists)
+ * and the snapshot named by its base offset with them (UnifiedLog.deleteProducerSnapshots),
+ * so such a file names a segment that went away otherwise. A snapshot above the last
+ * segment's base offset is the one a clean shutdown writes at the log end offset
+ * (ProducerStateManager.removeStraySnapshots keeps it): not an orphan. */
+static bool find_orphans(part *p, char **names, size_t n) {
+    static const char *const sufs[] = {".index", ".timeindex", ".txnindex", ".snapshot"};
+    int64_t last_log = -1;
+    for (size_t i = 0; i < n; i++) {
+        bool temp;
+        int64_t off = segment_name_offset(names[i], &temp);
+        if (off >= 0 && !temp && off > last_log) last_log = off;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *nm = names[i];
+        size_t len = strlen(nm);
+        if (len < 21) continue;
+        bool digits = true;
+        for (int k = 0; k < 20 && digits; k++) digits = nm[k] >= '0' && nm[k] <= '9';
+        if (!digits) continue;
+        size_t k;
+        for (k = 0; k < sizeof sufs / sizeof *sufs; k++)
+            if (!strcmp(nm + 20, sufs[k])) break;
+        if (k == sizeof sufs / sizeof *sufs) continue;
+        char logname[32];
+        memcpy(logname, nm, 20);
+        memcpy(logname + 20, ".log", 5);
+        char *key = logname;
+        if (bsearch(&key, names, n, sizeof *names, cmp_str)) continue;
+        bool temp;
+        int64_t off = segment_name_offset(logname, &temp);
+        if (off < 0 || (k == 3 && off > last_log)) continue;
+        if (p->norphans && p->orphans[p->norphans - 1] == off) continue; /* names sorted: the same offset in a row */
+        size_t cap = p->norphans;
+        int64_t *no = realloc(p->orphans, (cap + 1) * sizeof *no);
+        if (!no) return false;
+        p->orphans = no;
+        p->orphans[p->norphans++] = off;
+    }
+    return true;
+}
+
 static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **names, size_t n, bool named) {
     char *real = realpath(path, NULL);
     part *p = new_part(in, real ? real : path, path, true, named);
@@ -346,7 +412,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
         add_note(in, SS_NOTE_INFO,
                  "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them", path,
                  skipped, skipped == 1 ? "y" : "ies");
-    return SS_E_OK;
+    return find_orphans(p, names, n) ? SS_E_OK : SS_E_NOMEM;
 }
 
 static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named, size_t *found) {
@@ -406,6 +472,18 @@ static char *dir_name(const char *path) {
     return d;
 }
 
+/* Do the file's first bytes hold a plausible log entry header (a segment under
+ * another name)? The entry may run past the end (a cut copy). */
+static bool starts_with_batch(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    uint8_t head[61];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    close(fd);
+    uint64_t size;
+    return n >= 17 && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
+}
+
 static ss_errkind add_file(ss_inputs *in, const char *path) {
     const char *name = base_name(path);
     if (is_temp_file(name) && !in->include_temp) {
@@ -437,6 +515,12 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
         }
         free(dreal);
         free(dgiven);
+    } else if (!starts_with_batch(path)) {
+        /* neither named nor shaped like a segment (a broker's server.log, a JSON file,
+         * random bytes): an input error, not an empty partition with unread bytes */
+        add_note(in, SS_NOTE_ERROR,
+                 "not a Kafka segment: %s (name is not <20 digits>.log; first bytes are not a batch header)", path);
+        rc = SS_E_IO;
     } else {
         part *p = new_part(in, real, path, false, true);
         if (p && part_add_seg(p, path, real, -1, temp)) rc = SS_E_OK;
@@ -557,8 +641,8 @@ static int cmp_part_order(const void *a, const void *b) {
 /* ---- checkpoint files of the log directory (checkpoint.c parses them) ---- */
 typedef struct ckpt_file {
     char *dir;
-    ss_checkpoint hw, ls;
-    bool has_hw, has_ls;
+    ss_checkpoint hw, ls, cl;
+    bool has_hw, has_ls, has_cl;
 } ckpt_file;
 
 static bool ckpt_find(const ss_checkpoint *c, const char *topic, int32_t partno, int64_t *off) {
@@ -607,18 +691,58 @@ static void apply_checkpoints(ss_inputs *in) {
             c->dir = xstrdup(dir);
             c->has_hw = read_ckpt(in, dir, "replication-offset-checkpoint", &c->hw);
             c->has_ls = read_ckpt(in, dir, "log-start-offset-checkpoint", &c->ls);
+            c->has_cl = read_ckpt(in, dir, "cleaner-offset-checkpoint", &c->cl);
         }
         free(dir);
         int64_t v;
         if (c->has_hw && ckpt_find(&c->hw, p->pub.topic, p->pub.partition, &v)) p->pub.high_watermark = v;
         if (c->has_ls && ckpt_find(&c->ls, p->pub.topic, p->pub.partition, &v)) p->pub.log_start_offset = v;
+        if (c->has_cl && ckpt_find(&c->cl, p->pub.topic, p->pub.partition, &v)) p->pub.cleaner_offset = v;
     }
     for (size_t k = 0; k < nfiles; k++) {
         if (files[k].has_hw) ss_checkpoint_free(&files[k].hw);
         if (files[k].has_ls) ss_checkpoint_free(&files[k].ls);
+        if (files[k].has_cl) ss_checkpoint_free(&files[k].cl);
         free(files[k].dir);
     }
     free(files);
+}
+
+/* partition.metadata and the leader-epoch-checkpoint of a partition directory, when
+ * Kafka can read them (verify reports on the files that it cannot). */
+static void read_partition_files(part *p) {
+    char *path = join(p->key, "partition.metadata");
+    ss_partition_metadata md;
+    ss_error err;
+    if (path && ss_partition_metadata_read(path, &md, &err) == SS_E_OK) {
+        p->topic_id = xstrdup(md.topic_id_str);
+        p->pub.topic_id = p->topic_id;
+    }
+    free(path);
+    path = join(p->key, "leader-epoch-checkpoint");
+    struct stat st;
+    if (path && stat(path, &st) == 0 && ss_checkpoint_read(path, SS_CKPT_LEADER_EPOCH, &p->epochs, &err) == SS_E_OK) {
+        p->pub.epochs_read = true;
+        p->pub.nepochs = p->epochs.n;
+        p->pub.epochs = p->epochs.epochs;
+    }
+    free(path);
+}
+
+/* A -delete, -future or -stray directory: a temporary copy of "<topic>-<n>". */
+static void name_temporary(part *p) {
+    const char *bn = base_name(p->key);
+    static const char *const tails[] = {"-delete", "-future", "-stray"};
+    for (size_t t = 0; t < sizeof tails / sizeof *tails; t++)
+        if (has_suffix(bn, tails[t])) {
+            p->pub.temporary = tails[t];
+            break;
+        }
+    if (!p->pub.temporary || p->pub.partition < 0) return;
+    char buf[600];
+    snprintf(buf, sizeof buf, "%s-%d", p->topic, p->pub.partition);
+    p->temporary_of = xstrdup(buf);
+    p->pub.temporary_of = p->temporary_of;
 }
 
 /* Segment files given one by one: the other segments of their partition directory (not
@@ -736,6 +860,7 @@ void ss_inputs_finish(ss_inputs *in) {
         part *p = in->parts[i];
         int32_t pn = -1;
         if (p->pub.is_dir) parse_topic(base_name(p->key), &p->topic, &pn);
+        else if (p->mem && strcmp(p->given, "-") != 0) parse_topic(p->given, &p->topic, &pn); /* named by the user */
         else p->topic = xstrdup(p->name);
         if (!p->topic) p->topic = xstrdup("?");
         p->pub.name = p->name;
@@ -743,18 +868,17 @@ void ss_inputs_finish(ss_inputs *in) {
         p->pub.partition = pn;
         p->pub.path = p->given;
         p->pub.internal = strncmp(p->topic, "__", 2) == 0;
+        if (p->pub.is_dir) {
+            read_partition_files(p);
+            name_temporary(p);
+        }
+        p->pub.norphans = p->norphans;
+        p->pub.orphans = p->orphans;
     }
     if (in->nparts > 1) qsort(in->parts, in->nparts, sizeof *in->parts, cmp_part_order);
     apply_checkpoints(in);
-    /* replicas of one partition given together: their records will be copies of each other */
-    for (size_t i = 0; i + 1 < in->nparts; i++) {
-        const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
-        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition && !strcmp(a->topic, b->topic))
-            add_note(in, SS_NOTE_WARN,
-                     "%s and %s hold the same partition (replicas?): their records count as copies of each "
-                     "other; 'segscan diff' compares replicas",
-                     a->name, b->name);
-    }
+    /* Replicas of one partition given together are told apart, and said so, by the
+     * analysis: it reads their leader epochs (segscan/analyze.h). */
 }
 
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
@@ -769,3 +893,86 @@ uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
     struct stat st;
     return stat(p->segs[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
+
+/* ---- siblings: the partitions beside those read ------------------------------------ */
+
+static int cmp_sibling(const void *a, const void *b) {
+    const ss_input_sibling *x = a, *y = b;
+    int c = strcmp(x->topic, y->topic);
+    if (c) return c;
+    if (x->partition != y->partition) return x->partition < y->partition ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* Is (topic, partition) among the inputs? */
+static bool read_partition(const ss_inputs *in, const char *topic, int32_t pn) {
+    for (size_t i = 0; i < in->nparts; i++)
+        if (in->parts[i]->pub.partition == pn && !strcmp(in->parts[i]->pub.topic, topic)) return true;
+    return false;
+}
+
+static bool read_topic(const ss_inputs *in, const char *topic) {
+    for (size_t i = 0; i < in->nparts; i++)
+        if (in->parts[i]->pub.is_dir && !strcmp(in->parts[i]->pub.topic, topic)) return true;
+    return false;
+}
+
+static void find_siblings(ss_inputs *in) {
+    in->siblings_done = true;
+    char **parents = NULL;
+    size_t np = 0, cp = 0;
+    for (size_t i = 0; i < in->nparts; i++) {
+        const part *p = in->parts[i];
+        if (!p->pub.is_dir || p->mem) continue;
+        char *d = dir_name(p->key);
+        if (!d) continue;
+        bool seen = false;
+        for (size_t k = 0; k < np && !seen; k++) seen = !strcmp(parents[k], d);
+        if (seen || !SS_GROW(parents, np, cp, 8)) {
+            free(d);
+            continue;
+        }
+        parents[np++] = d;
+    }
+    for (size_t k = 0; k < np; k++) {
+        size_t n;
+        int e;
+        char **names = list_dir(parents[k], &n, &e);
+        for (size_t j = 0; j < n; j++) {
+            if (is_temp_dir(names[j])) continue;
+            char *topic = NULL;
+            int32_t pn;
+            parse_topic(names[j], &topic, &pn);
+            bool want = topic && pn >= 0 && read_topic(in, topic) && !read_partition(in, topic, pn);
+            char *full = want ? join(parents[k], names[j]) : NULL;
+            struct stat st;
+            if (full && stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+                size_t sn;
+                int se;
+                char **sub = list_dir(full, &sn, &se);
+                if (holds_segments(sub, sn, false) && SS_GROW(in->siblings, in->nsiblings, in->csiblings, 8)) {
+                    ss_input_sibling *sb = &in->siblings[in->nsiblings++];
+                    sb->topic = topic;
+                    sb->partition = pn;
+                    sb->name = xstrdup(names[j]);
+                    sb->path = full;
+                    topic = full = NULL;
+                }
+                free_list(sub, sn);
+            }
+            free(full);
+            free(topic);
+        }
+        free_list(names, n);
+        free(parents[k]);
+    }
+    free(parents);
+    if (in->nsiblings > 1) qsort(in->siblings, in->nsiblings, sizeof *in->siblings, cmp_sibling);
+}
+
+size_t ss_inputs_sibling_count(ss_inputs *in) {
+    if (!in->siblings_done) find_siblings(in);
+    return in->nsiblings;
+}
+
+const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i) { return &in->siblings[i]; }
