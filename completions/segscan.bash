@@ -5,7 +5,7 @@ _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
     local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
         --since --until --from-offset --to-offset --producer-id --txn-timeout --now
-        --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
+        --group --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
     case "$1" in
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
@@ -16,6 +16,9 @@ _segscan_opts() {
     diff) echo "$common --by --by-key --read-committed --stat --max --preview-bytes --include-temp --local-time" ;;
     verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
+    groups) echo "--group --topic --partition --since --until --from-offset --to-offset --commits
+        --partitions --json --local-time --threads --max-memory --include-temp --fail-on --txn-timeout --now
+        --quiet --help" ;;
     esac
 }
 
@@ -29,7 +32,7 @@ _segscan() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local commands="scan dump dups producers txns explain diff verify coordinator"
+    local commands="scan dump dups producers txns explain diff verify coordinator groups"
     local cmd="" i
     for ((i = 1; i < cword; i++)); do
         case " $commands " in *" ${words[i]} "*) cmd=${words[i]}; break ;; esac
@@ -45,11 +48,11 @@ _segscan() {
         return ;;
     --bytes) COMPREPLY=($(compgen -W "utf8 hex base64" -- "$cur")); return ;;
     --color|--colour|--progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-    --fail-on) COMPREPLY=($(compgen -W "dups gaps open-txn dups,gaps dups,gaps,open-txn" -- "$cur")); return ;;
+    --fail-on) COMPREPLY=($(compgen -W "dups gaps open-txn hanging dups,gaps dups,gaps,open-txn" -- "$cur")); return ;;
     --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
     --txn-timeout|--now|--top|--max|--preview-bytes|--value|--value-hex|--value-contains|--key|--offset|--group|\
-    --transactional-id|--partitions|--max-message-size|--threads|--max-memory)
+    --transactional-id|--partitions|--max-message-size|--threads|--max-memory|--topic|--partition)
         return ;;
     esac
 
@@ -65,10 +68,11 @@ _segscan() {
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
     fi
     [[ $cmd == coordinator ]] && return
-    # segment and index files, and directories (partition and log directories)
+    # segment and index files, and directories (partition and log directories); for dump also
+    # the text files of a log directory
     local IFS=$'\n'
     if [[ $cmd == dump ]]; then
-        COMPREPLY+=($(compgen -f -X '!*.@(log|index|timeindex|txnindex|snapshot|checkpoint)' -- "$cur"))
+        COMPREPLY+=($(compgen -f -X '!*@(.log|.index|.timeindex|.txnindex|.snapshot|.checkpoint|-checkpoint|partition.metadata|meta.properties|quorum-state|.kafka_cleanshutdown)' -- "$cur"))
     else
         COMPREPLY+=($(compgen -f -X '!*.log' -- "$cur"))
     fi

@@ -367,6 +367,52 @@ SS_API int ss_an_fetch(ss_analysis *a, const ss_an_copy *c, ss_record *r, ss_err
 /* The same for the first record at `offset` of a batch index (ss_an_copy.batch). */
 SS_API int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err);
 
+/* ---- which broker a producer id came from ------------------------------------------------- */
+
+/* A producer-id block of the KRaft metadata log: a ProducerIdsRecord
+ * (ProducerIdControlManager.generateNextProducerId gives the broker the 1000
+ * ids below its NextProducerId). */
+typedef struct ss_pid_block {
+    int64_t first, end;   /* the block [first, end) = [NextProducerId - 1000, NextProducerId) */
+    int32_t broker_id;    /* the broker it was allocated to; -1: not recorded (a snapshot's record) */
+    int64_t broker_epoch; /* that broker's epoch; -1 unknown */
+    int64_t timestamp;    /* the record's timestamp: when the controller appended it */
+    int64_t offset;       /* the record's offset (in the log, or the snapshot's) */
+    uint32_t partition;   /* the inputs' __cluster_metadata partition; UINT32_MAX for a snapshot file */
+    const char *file;     /* the segment or snapshot it was read from */
+    bool from_snapshot;
+} ss_pid_block;
+
+typedef struct ss_pid_blocks ss_pid_blocks;
+
+/* Read the ProducerIdsRecords of every __cluster_metadata partition among
+ * the inputs and of their KRaft snapshots (ss_inputs_kraft_snapshot). The
+ * same record read from several replicas counts once. Returns SS_E_OK
+ * (possibly with no block) or SS_E_NOMEM; *out is always set and must be
+ * freed with ss_pid_blocks_free. */
+SS_API ss_errkind ss_pid_blocks_read(const ss_inputs *in, ss_pid_blocks **out, ss_error *err);
+SS_API void ss_pid_blocks_free(ss_pid_blocks *b);
+/* A __cluster_metadata partition or a KRaft snapshot was among the inputs. */
+SS_API bool ss_pid_blocks_have_metadata(const ss_pid_blocks *b);
+/* The blocks, by their end. */
+SS_API size_t ss_pid_blocks_count(const ss_pid_blocks *b);
+SS_API const ss_pid_block *ss_pid_blocks_at(const ss_pid_blocks *b, size_t i);
+
+enum ss_pid_origin {
+    SS_PID_NO_METADATA = 0, /* no metadata log among the inputs: nothing to say */
+    SS_PID_BLOCK,           /* *block holds the id and names its broker */
+    /* the id is below a NextProducerId read, but no record of the log names its
+     * block's broker: allocated before the records read (a snapshot replaced its
+     * record, or its segment was not given); *block is the nearest block above
+     * it, when there is one (allocated later) */
+    SS_PID_UNKNOWN_EARLIER,
+    /* no block read holds it: allocated after the metadata read ends (an older
+     * copy of the log), or not by this metadata quorum */
+    SS_PID_NOT_FOUND,
+};
+/* Where producer id pid came from. */
+SS_API enum ss_pid_origin ss_pid_blocks_find(const ss_pid_blocks *b, int64_t pid, const ss_pid_block **block);
+
 #ifdef __cplusplus
 }
 #endif

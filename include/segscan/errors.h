@@ -43,7 +43,9 @@
       "a segment's first batch is at or below the last offset of the segments before it")                              \
     X(BAD_INDEX, 30, "bad-index", D, "index file size or entries are invalid")                                         \
     X(BAD_SNAPSHOT, 31, "bad-snapshot", D, "producer snapshot is corrupt")                                             \
-    X(BAD_CHECKPOINT, 32, "bad-checkpoint", D, "checkpoint text file is malformed")
+    X(BAD_CHECKPOINT, 32, "bad-checkpoint", D,                                                                         \
+      "a text file of a log directory (checkpoint, partition.metadata, meta.properties, quorum-state, "                \
+      ".kafka_cleanshutdown) is malformed")
 
 #define SS_ERROR_ENUM_(name, num, str, cls, desc) SS_E_##name = num,
 typedef enum ss_errkind { SS_ERROR_LIST(SS_ERROR_ENUM_) } ss_errkind;

@@ -267,6 +267,194 @@ SS_API ss_errkind ss_partition_metadata_parse(const char *text, size_t len, cons
                                               ss_partition_metadata *out, ss_error *err);
 SS_API ss_errkind ss_partition_metadata_read(const char *path, ss_partition_metadata *out, ss_error *err);
 
+
+/* ---- meta.properties -------------------------------------------------------------- */
+
+/* One line of a properties file as java.util.Properties.load reads it. */
+typedef struct ss_property {
+    const char *key, *value; /* NUL-terminated UTF-8 (the file is ISO-8859-1 with \uXXXX escapes) */
+    uint64_t position;       /* byte position of its (first) line */
+} ss_property;
+
+/* meta.properties as MetaProperties.Builder(Properties) reads it. */
+typedef struct ss_meta_properties {
+    int32_t version; /* MetaPropertiesVersion: 0 (ZooKeeper era; also when the file has no version) or 1 (KRaft) */
+    bool has_version;
+    bool has_node_id; /* v0: broker.id when present; v1: node.id (required) */
+    int32_t node_id;
+    const char *cluster_id; /* cluster.id, NULL when absent (allowed in v0 only) */
+    bool has_directory_id;
+    uint8_t directory_id[16]; /* directory.id (KIP-858) */
+    size_t nprops;            /* every property, in the order of the file (a key repeated: the last wins in Kafka) */
+    ss_property *props;
+    char *strings;
+} ss_meta_properties;
+
+/* Properties.load(InputStream) (ISO-8859-1, '#'/'!' comments, '\' line
+ * continuations, key separators '=', ':' or blanks, \uXXXX escapes), then
+ * MetaProperties.Builder: SS_E_BAD_CHECKPOINT with Kafka's message for a
+ * version that is not 0 or 1, an unreadable broker.id or node.id, a v1 file
+ * without node.id or cluster.id, a directory.id that is not a Uuid, a
+ * malformed \uXXXX. Free with ss_meta_properties_free in every case. */
+SS_API ss_errkind ss_meta_properties_parse(const char *text, size_t len, const char *display_path,
+                                           ss_meta_properties *out, ss_error *err);
+SS_API void ss_meta_properties_free(ss_meta_properties *m);
+
+/* ---- quorum-state and .kafka_cleanshutdown (JSON) --------------------------------------- */
+
+/* quorum-state (__cluster_metadata-0): QuorumStateData as FileQuorumStateStore reads it. */
+typedef struct ss_quorum_state {
+    int16_t data_version;           /* 0 or 1 (KRaftVersion.quorumStateVersion) */
+    char *cluster_id;               /* v0 (""), NULL when absent */
+    int32_t leader_id;              /* -1: no leader known */
+    int32_t leader_epoch;           /* the quorum's epoch */
+    int32_t voted_id;               /* -1: not voted in this epoch */
+    uint8_t voted_directory_id[16]; /* v1 (zeros when absent) */
+    bool has_voted_directory_id;
+    int64_t applied_offset; /* v0, 0 */
+    bool voters_null;       /* v0: currentVoters was null */
+    size_t nvoters;         /* v0: currentVoters */
+    int32_t *voters;
+} ss_quorum_state;
+
+/* The first line, as Jackson's ObjectMapper.readTree reads it (what follows
+ * the JSON value is ignored), then data_version (0..1) and
+ * QuorumStateDataJsonConverter.read: SS_E_BAD_CHECKPOINT with a message in
+ * Kafka's words for an empty file ("File ended prematurely."), a line that
+ * is not a JSON object, no data_version, a version out of range, a mandatory
+ * field missing or of the wrong type. Free with ss_quorum_state_free. */
+SS_API ss_errkind ss_quorum_state_parse(const char *text, size_t len, const char *display_path, ss_quorum_state *out,
+                                        ss_error *err);
+SS_API void ss_quorum_state_free(ss_quorum_state *q);
+
+/* .kafka_cleanshutdown (a log directory): the broker shut down cleanly
+ * (CleanShutdownFileHandler). Brokers before KIP-966 leave it empty; later
+ * ones write {"version":0,"brokerEpoch":N}. */
+typedef struct ss_clean_shutdown {
+    bool empty;      /* no bytes */
+    int32_t version; /* the content's version (CURRENT_VERSION 0) */
+    bool has_broker_epoch;
+    int64_t broker_epoch; /* the broker epoch of the shutdown, for its next registration */
+} ss_clean_shutdown;
+
+/* SS_E_BAD_CHECKPOINT when the content is not that JSON object (Kafka then
+ * reads no broker epoch from it, and the shutdown still counts as clean). */
+SS_API ss_errkind ss_clean_shutdown_parse(const char *text, size_t len, const char *display_path,
+                                          ss_clean_shutdown *out, ss_error *err);
+
+
+/* ---- the text files, read and checked ------------------------------------------------ */
+
+/* The text files Kafka keeps beside the segments. */
+typedef enum ss_text_kind {
+    SS_TEXT_NONE = 0,
+    /* in a partition directory */
+    SS_TEXT_LEADER_EPOCH = 1,       /* leader-epoch-checkpoint (LeaderEpochCheckpointFile) */
+    SS_TEXT_PARTITION_METADATA = 2, /* partition.metadata (PartitionMetadataFile) */
+    SS_TEXT_QUORUM_STATE = 3,       /* quorum-state, in __cluster_metadata-0 (FileQuorumStateStore) */
+    /* in a log directory (OffsetCheckpointFile, MetaProperties, CleanShutdownFileHandler) */
+    SS_TEXT_RECOVERY_POINT = 4,     /* recovery-point-offset-checkpoint */
+    SS_TEXT_REPLICATION_OFFSET = 5, /* replication-offset-checkpoint: high watermarks */
+    SS_TEXT_LOG_START_OFFSET = 6,   /* log-start-offset-checkpoint */
+    SS_TEXT_CLEANER_OFFSET = 7,     /* cleaner-offset-checkpoint: the log cleaner's first dirty offsets */
+    SS_TEXT_META_PROPERTIES = 8,    /* meta.properties */
+    SS_TEXT_CLEAN_SHUTDOWN = 9,     /* .kafka_cleanshutdown */
+} ss_text_kind;
+enum { SS_TEXT_KIND_COUNT = 10 };
+
+/* The kind of a file from its base name (SS_TEXT_NONE for another name). */
+SS_API ss_text_kind ss_text_kind_of(const char *path);
+/* The file name of a kind ("leader-epoch-checkpoint", ...); NULL for SS_TEXT_NONE. */
+SS_API const char *ss_text_kind_name(ss_text_kind kind);
+/* True for the kinds that live in a log directory (not in a partition directory). */
+SS_API bool ss_text_kind_in_log_dir(ss_text_kind kind);
+
+/* One text file as Kafka's reader of its kind reads it. */
+typedef struct ss_textfile {
+    ss_text_kind kind;
+    uint64_t size;
+    /* No bytes; for the checkpoints also a file without its count line, which
+     * Kafka reads as no entries (CheckpointReadBuffer). */
+    bool empty;
+    ss_checkpoint ckpt;         /* the four offset checkpoints and leader-epoch-checkpoint */
+    uint64_t *line_pos;         /* ckpt: byte position of entry i's line */
+    ss_partition_metadata pm;   /* partition.metadata */
+    ss_meta_properties meta;    /* meta.properties */
+    ss_quorum_state quorum;     /* quorum-state */
+    ss_clean_shutdown shutdown; /* .kafka_cleanshutdown */
+} ss_textfile;
+
+/* Read a text file of the given kind (SS_TEXT_NONE: from its name). Returns
+ * SS_E_OK, SS_E_IO (cannot be opened or read), SS_E_USAGE (not one of the
+ * kinds) or SS_E_BAD_CHECKPOINT (malformed: Kafka's reader refuses it; err
+ * says why, with Kafka's message, and where). Free with ss_textfile_free in
+ * every case. */
+SS_API ss_errkind ss_textfile_read(const char *path, ss_text_kind kind, ss_textfile *out, ss_error *err);
+SS_API ss_errkind ss_textfile_parse(const char *text, size_t len, ss_text_kind kind, const char *display_path,
+                                    ss_textfile *out, ss_error *err);
+SS_API void ss_textfile_free(ss_textfile *f);
+
+/* What segscan sees of a partition's log, from its directory's segment files:
+ * the log start offset Kafka's LogLoader takes from them (the first
+ * segment's base offset, its file name) and the log end offset (the offset
+ * after the last batch of the last segment, LogSegment.readNextOffset, or its
+ * base offset when it holds none), read from the batch headers alone. */
+typedef struct ss_log_span {
+    bool known;         /* false: no segment (or no directory) */
+    int64_t start;      /* the first segment's base offset */
+    int64_t end;        /* the log end offset */
+    int32_t last_epoch; /* partitionLeaderEpoch of the last batch, -1 when none (or a legacy batch) */
+    bool cut;           /* the last segment's framing ends before its end (a tail, or damage): end is where it ends */
+} ss_log_span;
+
+/* The span of the partition directory dir. False (known unset) when the
+ * directory holds no segment. The last segment's .index, when it is sound,
+ * says where to start reading its batch headers. */
+SS_API bool ss_log_span_read(const char *dir, ss_log_span *out);
+
+/* The span of a partition of the log directory a checkpoint is in, for the
+ * checks of that checkpoint: false when segscan cannot see it. */
+typedef bool (*ss_span_fn)(void *arg, const char *topic, int32_t partition, ss_log_span *out);
+
+/* The spans of the partition directories <log_dir>/<topic>-<partition>, each
+ * read once (ss_log_span_read) and kept: a ss_span_fn with this as its arg. */
+typedef struct ss_log_dir_spans ss_log_dir_spans;
+SS_API ss_log_dir_spans *ss_log_dir_spans_new(const char *log_dir);
+SS_API void ss_log_dir_spans_free(ss_log_dir_spans *s);
+SS_API bool ss_log_dir_span(void *spans, const char *topic, int32_t partition, ss_log_span *out);
+
+/* A finding of the checks of a text file. */
+typedef struct ss_text_finding {
+    const char *check; /* stable name: "leader-epoch-order", "checkpoint-offset", ... (verify's table) */
+    bool info;         /* information: not a failed check */
+    uint64_t position; /* byte position in the file (the line concerned) */
+    int64_t offset;    /* the Kafka offset concerned, -1 none */
+    char message[480];
+} ss_text_finding;
+typedef void (*ss_text_finding_fn)(void *arg, const ss_text_finding *f);
+
+/* The checks of a text file Kafka's reader accepts (ss_textfile_read gave
+ * SS_E_OK), beyond what that reader checks:
+ *   leader-epoch-checkpoint  epochs and start offsets increasing
+ *                            (LeaderEpochFileCache keeps both increasing);
+ *                            no start offset past the log end offset;
+ *   quorum-state             its epoch not below the log's last epoch
+ *                            (QuorumState.initialize);
+ *   the offset checkpoints   one entry a partition; each entry within its
+ *                            partition's log: a recovery point, high
+ *                            watermark or cleaner offset not past the log
+ *                            end, a log start offset not past it either
+ *                            (LogLoader deletes every segment then); a cleaner
+ *                            offset below the log start, an entry without a
+ *                            partition directory: information;
+ *   meta.properties          no reserved directory.id (DirectoryId.reserved).
+ * dir_span: the span of the file's own partition (leader-epoch-checkpoint,
+ * quorum-state), NULL when unknown; span/span_arg: the spans of a log
+ * directory's partitions (offset checkpoints), span NULL when unknown.
+ * Returns the number of failed checks (info findings not counted). */
+SS_API size_t ss_textfile_check(const ss_textfile *f, const ss_log_span *dir_span, ss_span_fn span, void *span_arg,
+                                ss_text_finding_fn cb, void *cb_arg);
+
 #ifdef __cplusplus
 }
 #endif

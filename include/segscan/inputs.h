@@ -104,10 +104,24 @@ typedef struct ss_input_sibling {
 } ss_input_sibling;
 SS_API size_t ss_inputs_sibling_count(ss_inputs *in);
 SS_API const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i);
+/* What a note is about, for a caller that words it otherwise or has no use for it: a
+ * command that reads one copy of a partition given several times (replicas) and
+ * compares the others leaves out SS_INOTE_REPLICAS, whatever its text says. */
+enum ss_input_note_kind {
+    SS_INOTE_OTHER = 0,
+    SS_INOTE_REPLICAS = 1, /* two inputs hold the same topic and partition (replicas?) */
+};
+SS_API enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i);
 /* Open segment j of partition i read-only. */
 SS_API ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
 /* Bytes of segment j of partition i now (0 when it cannot be read). */
 SS_API uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j);
+/* KRaft snapshots of the metadata log (<offset>-<epoch>.checkpoint in a
+ * partition directory, or a .checkpoint given as a PATH, bootstrap.checkpoint
+ * included): not segments of a partition; the analysis reads their
+ * producer-id blocks (ss_pid_blocks_read). Paths as given or found, each file once. */
+SS_API size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in);
+SS_API const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i);
 
 #ifdef __cplusplus
 }

@@ -28,9 +28,12 @@
 #include "segscan/errors.h"
 #include "segscan/export.h"
 #include "segscan/files.h"
+#include "segscan/findings.h"
+#include "segscan/groups.h"
 #include "segscan/inputs.h"
 #include "segscan/record.h"
 #include "segscan/segment.h"
+#include "segscan/timeline.h"
 #include "segscan/verify.h"
 
 #endif

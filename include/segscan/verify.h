@@ -28,11 +28,17 @@
  *   leader-epoch-checkpoint   entries increasing; each batch's
  *                partitionLeaderEpoch is the epoch the checkpoint gives its
  *                offset, and no epoch starts inside a batch.
+ *   partition.metadata, quorum-state   readable by Kafka; the quorum's epoch
+ *                not below the metadata log's last epoch.
+ *   the log directory's checkpoints, meta.properties, .kafka_cleanshutdown
+ *                (ss_verify_log_dirs)   readable by Kafka; each checkpoint
+ *                entry within its partition's log (segscan/files.h's
+ *                ss_textfile_check, which dump runs too).
  *
  * The library never prints: findings are handed to a callback in the order
  * they are found (per partition: the segments in offset order, each .log then
  * its .index, .timeindex and .txnindex; then snapshots; then the
- * leader-epoch-checkpoint). Files are opened read-only; nothing is created.
+ * leader-epoch-checkpoint, partition.metadata and quorum-state). Files are opened read-only; nothing is created.
  */
 #ifndef SEGSCAN_VERIFY_H
 #define SEGSCAN_VERIFY_H
@@ -87,6 +93,7 @@ typedef struct ss_vstats {
     uint64_t snapshots_compared;               /* snapshots cross-checked with the log (0 or 1 a partition) */
     uint64_t producers;                        /* producer ids the log implies */
     uint64_t epoch_files, epoch_entries;
+    uint64_t text_files; /* partition.metadata, quorum-state and the log directories' text files read */
     uint64_t findings[SS_VSEV_COUNT];
 } ss_vstats;
 
@@ -107,6 +114,17 @@ typedef void (*ss_verify_cb)(void *ctx, const ss_vfinding *f);
  * with an INFO finding. */
 SS_API ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_opts *opts, ss_verify_cb cb,
                                       void *ctx, ss_vstats *stats);
+
+/* The text files of the log directories among the inputs (the directories
+ * holding partition directories that were found inside a PATH, not named on
+ * their own): recovery-point-offset-checkpoint, replication-offset-checkpoint,
+ * log-start-offset-checkpoint, cleaner-offset-checkpoint, meta.properties,
+ * .kafka_cleanshutdown, read and checked as segscan/files.h's
+ * ss_textfile_check checks them against the partition directories beside them.
+ * Findings name the log directory as their partition. Returns SS_E_OK or
+ * SS_E_NOMEM. */
+SS_API ss_errkind ss_verify_log_dirs(const ss_inputs *in, const ss_verify_opts *opts, ss_verify_cb cb, void *ctx,
+                                     ss_vstats *stats);
 
 #ifdef __cplusplus
 }

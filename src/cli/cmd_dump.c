@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -23,6 +24,12 @@ static const char dump_usage[] =
     "Print files of a partition as kafka-dump-log.sh (Kafka 4.0) prints them, or as JSON Lines:\n"
     ".log segments, KRaft .checkpoint snapshots, .index, .timeindex, .txnindex and producer\n"
     ".snapshot files. FILE may be '-' to read one segment from standard input.\n"
+    "Also (kafka-dump-log.sh has no dumper for them) the text files, as parsed entries, checked\n"
+    "as verify checks them: leader-epoch-checkpoint, partition.metadata, quorum-state,\n"
+    "recovery-point-offset-checkpoint, replication-offset-checkpoint, log-start-offset-checkpoint,\n"
+    "cleaner-offset-checkpoint, meta.properties, .kafka_cleanshutdown. FILE may be a partition\n"
+    "or log directory: every file it holds, partitions first, then segments in offset order (each\n"
+    "with its index files), snapshots, text files.\n"
     "\n"
     "  --files A,B,...          files to dump (as kafka-dump-log.sh; may be combined with FILE...)\n"
     "  --deep-iteration         print every record, not only batches\n"
@@ -45,7 +52,8 @@ static const char dump_usage[] =
     "                           a larger batch is reported and skipped\n"
     "  -h, --help               this help\n"
     "\n"
-    "exit codes: 0 clean, 2 a file could not be read, 3 damaged data was met\n";
+    "exit codes: 0 clean, 1 a text file failed a check, 2 a file could not be read, 3 damaged data\n"
+    "was met (a text file Kafka's reader refuses included)\n";
 
 enum {
     OPT_DEEP = 256,
@@ -502,7 +510,48 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     return rc;
 }
 
-static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+static int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o);
+
+/* A directory's files in order (dump_dir.c's plan), each dumped as when it is named. */
+static int dump_directory(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+    dump_plan p;
+    int rc = EXIT_OK;
+    if (!dump_dir_plan(path, &p)) {
+        out_flush(o);
+        warnx_("%s: out of memory listing the directory", path);
+        rc = EXIT_TROUBLE;
+    }
+    for (size_t i = 0; i < p.n; i++) {
+        const char *f = p.v[i].path;
+        if (p.v[i].step == DUMP_FILE) {
+            rc = exit_merge(rc, dump_path(f, opt, dec, o));
+            continue;
+        }
+        out_flush(o);
+        switch (p.v[i].step) {
+        case DUMP_UNKNOWN: fprintf(stderr, "Ignoring unknown file %s\n", f); break;
+        case DUMP_TEMPORARY: warnx_("%s: broker temporary skipped (name it to dump it)", f); break;
+        case DUMP_TOO_DEEP: warnx_("%s: more directory levels down than are searched, not dumped", f); break;
+        default:
+            warnx_("%s: cannot read directory: %s", f, strerror(p.v[i].err));
+            rc = exit_merge(rc, EXIT_TROUBLE);
+            break;
+        }
+    }
+    dump_plan_free(&p);
+    return rc;
+}
+
+/* One PATH: a file as kafka-dump-log.sh dumps it (a segment, a KRaft snapshot,
+ * an index or snapshot file), a text file (dump_text.c), or a directory. */
+static int dump_path(const char *path, const struct dump_opts *opt, ss_decoder *dec, ss_out *o) {
+    /* a directory: its files (a directory named like one of the files below is
+     * that file, which cannot be read: exit 2, as before) */
+    bool file_name =
+        has_suffix(path, ".log") || has_suffix(path, ".checkpoint") || is_index_file(path) || dump_is_text_file(path);
+    struct stat st;
+    if (!file_name && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return dump_directory(path, opt, dec, o);
     if (!opt->json) {
         out_lit(o, "Dumping ");
         out_str(o, path);
@@ -511,6 +560,8 @@ static int dump_one(const char *path, const struct dump_opts *opt, ss_decoder *d
     if (!strcmp(path, "-") || has_suffix(path, ".log") || has_suffix(path, ".checkpoint"))
         return dump_log(path, opt, dec, o);
     if (is_index_file(path)) return dump_index_file(path, opt, o);
+    /* a departure from kafka-dump-log.sh, which has no dumper for the text files */
+    if (dump_is_text_file(path)) return dump_text_file(path, opt, o);
     out_flush(o);
     fprintf(stderr, "Ignoring unknown file %s\n", path);
     return EXIT_OK;
@@ -637,7 +688,7 @@ int cmd_dump(int argc, char **argv) {
     ss_out o;
     out_init(&o, stdout);
     int rc = EXIT_OK;
-    for (size_t i = 0; i < nfiles; i++) rc = exit_merge(rc, dump_one(files[i], &opt, dec, &o));
+    for (size_t i = 0; i < nfiles; i++) rc = exit_merge(rc, dump_path(files[i], &opt, dec, &o));
     out_free(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     ss_decoder_free(dec);

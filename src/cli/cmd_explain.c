@@ -30,11 +30,15 @@ static void single_sentence(struct scan_cli *c, const ss_an_match *m, sbuf *b) {
     sb_printf(b,
               "the log holds a single copy of this record (%s offset %" PRId64 "), so the duplicate did not happen "
               "in Kafka's log: it happened on the consumer side - the record was delivered again after a rebalance "
-              "or a restart before the consumer committed its offset. Check the group's committed offsets "
-              "(kafka-consumer-groups.sh --bootstrap-server ... --describe --group GROUP, or 'segscan coordinator "
-              "--group GROUP' and a dump of that __consumer_offsets partition) and commit after processing, or make "
-              "processing idempotent.",
+              "or a restart before the consumer committed its offset.",
               P->input->name, cp->offset);
+    if (scan_groups_have(c))
+        sb_printf(b, " What the consumer groups' history (__consumer_offsets) says of it is below.");
+    else
+        sb_printf(b, " Check the group's committed offsets ('segscan coordinator --group GROUP' names its "
+                     "__consumer_offsets partition; with that partition among the inputs, or beside the partition "
+                     "in its log directory, segscan says which of its records the group received twice) and commit "
+                     "after processing, or make processing idempotent.");
     if (cp->aborted)
         sb_printf(b, " Note: it lies inside an aborted transaction, so read_committed consumers never see it.");
     if (cp->open) sb_printf(b, " Note: its transaction is still open.");
@@ -63,6 +67,7 @@ static void json_single(struct scan_cli *c, const ss_an_match *m) {
     out_str(o, ",\"explanation\":");
     out_json_cstr(o, b.p ? b.p : "");
     free(b.p);
+    scan_deliveries_json(c, cp);
     out_str(o, "}\n");
 }
 
@@ -88,6 +93,7 @@ static void text_single(struct scan_cli *c, const ss_an_match *m) {
     single_sentence(c, m, &b);
     out_printf(o, "  %s\n", b.p ? b.p : "");
     free(b.p);
+    scan_deliveries_text(c, cp, "  ");
 }
 
 static void explain_print(struct scan_cli *c) {
@@ -112,6 +118,8 @@ static void explain_print(struct scan_cli *c) {
                 if (shown_groups + singles > 1) out_ch(o, '\n');
                 dups_text_group(c, (size_t)m->group, SIZE_MAX, false);
                 explain_group_text(c, (size_t)m->group, "  ");
+                /* the matched record's own deliveries (its copies' are the copies' lines) */
+                scan_deliveries_text(c, &m->copy, "  ");
             }
         } else {
             singles++;

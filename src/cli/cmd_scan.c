@@ -251,6 +251,7 @@ static void text_summary(struct scan_cli *c) {
                "  transactions  %" PRIu64 " committed, %" PRIu64 " aborted, %" PRIu64 " open (%" PRIu64 " hanging)\n",
                t->txn_committed, t->txn_aborted, t->txn_open, t->txn_hanging);
     out_printf(o, "  damaged       %" PRIu64 " %s\n", t->damaged_bytes, plural(t->damaged_bytes, "byte", "bytes"));
+    scan_groups_summary(c);
     size_t ng = ss_an_group_count(c->an);
     if (ng) {
         size_t show = ng < c->top ? ng : (size_t)c->top;
@@ -272,6 +273,7 @@ static void scan_print(struct scan_cli *c) {
         for (size_t g = 0; g < ng; g++) dups_json_group(c, g, false);
         for (size_t s = 0; s < ss_an_session_count(c->an); s++) producers_json_session(c, ss_an_session_at(c->an, s));
         for (size_t t = 0; t < ss_an_txn_count(c->an); t++) txns_json_txn(c, ss_an_txn_at(c->an, t));
+        scan_groups_json(c);
         json_total(c);
     } else {
         text_summary(c);

@@ -23,8 +23,10 @@ static const char verify_usage[] =
     "\n"
     "Check a partition's files against each other: every .log (CRCs, framing, offsets within and\n"
     "across segments, file names, an incomplete tail), its .index, .timeindex and .txnindex, the\n"
-    "producer .snapshot files and the leader-epoch-checkpoint. A PATH is a partition directory, a\n"
-    "log directory of partition directories, or a segment file (then only what sits beside it).\n"
+    "producer .snapshot files, the leader-epoch-checkpoint, partition.metadata and quorum-state; of\n"
+    "a log directory given, its checkpoints (each entry against its partition's log),\n"
+    "meta.properties and .kafka_cleanshutdown. A PATH is a partition directory, a log directory\n"
+    "of partition directories, or a segment file (then only what sits beside it).\n"
     "Nothing is written; no file is created.\n"
     "\n"
     "  --json                   JSON Lines: one finding object a line, then a verify-summary object\n"
@@ -146,6 +148,7 @@ static void text_summary(vcli *v, const ss_vstats *s, int rc) {
                plural(s->producers, "producer", "producers"));
     out_printf(o, "  leader-epoch checkpoints: %" PRIu64 " (%" PRIu64 " %s)\n", s->epoch_files, s->epoch_entries,
                plural(s->epoch_entries, "entry", "entries"));
+    out_printf(o, "  other text files: %" PRIu64 "\n", s->text_files);
     uint64_t total = s->findings[SS_VSEV_DAMAGE] + s->findings[SS_VSEV_INCONSISTENCY] + s->findings[SS_VSEV_INFO] +
                      s->findings[SS_VSEV_ERROR];
     if (!total && rc == EXIT_OK) {
@@ -183,6 +186,7 @@ static void json_summary(vcli *v, const ss_vstats *s, int rc) {
     KV(o, "producers", s->producers);
     KV(o, "leaderEpochFiles", s->epoch_files);
     KV(o, "leaderEpochEntries", s->epoch_entries);
+    KV(o, "textFiles", s->text_files);
     out_lit(o, ",\"findings\":{\"damage\":");
     out_u64(o, s->findings[SS_VSEV_DAMAGE]);
     out_lit(o, ",\"inconsistency\":");
@@ -273,6 +277,7 @@ int cmd_verify(int argc, char **argv) {
     memset(&st, 0, sizeof st);
     for (size_t i = 0; i < ss_inputs_count(in); i++)
         if (ss_verify_partition(in, i, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (ss_verify_log_dirs(in, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
     st.findings[SS_VSEV_ERROR] += unreadable;
     if (st.findings[SS_VSEV_ERROR]) rc = exit_merge(rc, EXIT_TROUBLE);
     if (st.findings[SS_VSEV_DAMAGE]) rc = exit_merge(rc, EXIT_DAMAGE);

@@ -12,5 +12,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_coordinator(int argc, char **argv);
+int cmd_groups(int argc, char **argv);
 
 #endif

@@ -36,6 +36,7 @@ struct dump_opts {
 
 /* What the dumps of segments and of index files share (dump_common.c). */
 const char *dump_base_name(const char *path);                       /* after the last '/' */
+char *dump_join(const char *dir, const char *name);                 /* dir/name, malloc'd; NULL: no memory */
 void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
 /* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
 typedef struct offset_pairs {
@@ -43,6 +44,32 @@ typedef struct offset_pairs {
     size_t n, cap;
 } offset_pairs;
 void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b); /* dropped when memory runs out */
+
+/* The files of a partition directory or log directory, in the order they are
+ * dumped (dump_dir.c), and those left out with the reason. */
+enum dump_step {
+    DUMP_FILE,           /* dump it */
+    DUMP_UNKNOWN,        /* "Ignoring unknown file", as kafka-dump-log.sh */
+    DUMP_TEMPORARY,      /* a broker temporary (.deleted, .cleaned, .swap, .tmp; -delete, -stray, -future) */
+    DUMP_TOO_DEEP,       /* a directory more levels down than are searched */
+    DUMP_UNREADABLE_DIR, /* a directory that cannot be listed */
+};
+typedef struct dump_plan {
+    struct dump_plan_item {
+        char *path;
+        enum dump_step step;
+        int err; /* DUMP_UNREADABLE_DIR: errno */
+    } * v;
+    size_t n, cap;
+} dump_plan;
+/* False when memory ran out (the plan holds what was listed). Free with dump_plan_free. */
+bool dump_dir_plan(const char *path, dump_plan *out);
+void dump_plan_free(dump_plan *p);
+/* The text files of a log directory (dump_text.c): their entries, and the
+ * checks verify runs on them (exit 1 when one fails, 3 when Kafka's reader
+ * refuses the file, 2 when it cannot be read). */
+bool dump_is_text_file(const char *path);
+int dump_text_file(const char *path, const struct dump_opts *opt, ss_out *o);
 
 /* Index, time index, transaction index and producer snapshot files
  * (dump_index.c). Returns an exit code. */

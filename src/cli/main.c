@@ -25,6 +25,8 @@ static const char usage_text[] =
     "            leader-epoch-checkpoint against each other\n"
     "  coordinator  which __consumer_offsets / __transaction_state partition holds a group or\n"
     "            transactional id (--group ID | --transactional-id ID)\n"
+    "  groups    each consumer group's history from __consumer_offsets: generations, members,\n"
+    "            owners, commits, the committed offset, deletions\n"
     "\n"
     "options:\n"
     "  -h, --help     this help; 'segscan <command> --help' for a command's options\n"
@@ -37,6 +39,7 @@ static const struct cli_command commands[] = {
     {"scan", cmd_scan}, {"dups", cmd_dups},       {"producers", cmd_producers},
     {"txns", cmd_txns}, {"explain", cmd_explain}, {"dump", cmd_dump},
     {"diff", cmd_diff}, {"verify", cmd_verify},   {"coordinator", cmd_coordinator},
+    {"groups", cmd_groups},
 };
 
 int main(int argc, char **argv) {

@@ -98,6 +98,7 @@ bool report_write(const struct scan_cli *c, const char *path) {
     kv(f, n, "copies_in_open_transactions", t->open_copies);
     for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++)
         fprintf(f, "total.cause.%s=%" PRIu64 "\n", ss_cause_name(k), t->cause[k]);
+    scan_groups_report(c, f);
     bool ok = !ferror(f);
     if (to_stdout) ok = fflush(f) == 0 && ok;
     else ok = fclose(f) == 0 && ok;

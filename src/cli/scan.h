@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "out.h"
 #include "segscan/segscan.h"
@@ -28,7 +29,23 @@ struct scan_cli {
     ss_out *out;
     /* producer id -> transactional.id, when a __transaction_state partition is among the inputs */
     const ss_txn_ids *txn_ids;
+    /* consumer groups (scan_groups.c): --group IDs, and when a __consumer_offsets partition is among the
+     * inputs (or, for explain and dups, beside them in their log directory) the groups' history, the data
+     * partitions' timelines and the findings; NULL otherwise */
+    const char **group_ids;
+    size_t ngroup_ids;
+    struct scan_groups *sg;
+    /* the producer-id blocks of a __cluster_metadata partition or KRaft snapshot among the inputs */
+    const ss_pid_blocks *pid_blocks;
 };
+
+/* A growing string for building sentences: zero-initialise, sb_printf to it, free(p).
+ * Memory running out leaves it shorter. */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* An analysis command (cmd_<name>.c): its name, its --help, and what it prints
  * once the analysis has run. */
@@ -46,6 +63,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv);
 
 /* The transactional.id of a producer id, or NULL. */
 const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *len);
+/* Which broker handed out a producer id (its producer-id block), when the
+ * metadata log is among the inputs: false when it is not. The text, for a
+ * sentence: "handed out by broker 2 (its block [1000, 2000) was allocated at
+ * T, __cluster_metadata-0 offset 38)", or why that is unknown. */
+bool scan_pid_origin(const struct scan_cli *c, int64_t producer_id, sbuf *b);
+/* JSON: ,"producerIdBlock":{...} or null (docs/json.md, session). */
+void scan_json_pid_block(const struct scan_cli *c, int64_t producer_id);
 
 
 /* Colours (SGR escape sequences), for scan_sgr. */
@@ -65,13 +89,6 @@ void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
 /* JSON: ,"name":<bytes> and ,"nameLossy":true when the utf8 rendering replaced bytes */
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len);
 
-/* A growing string for building sentences: zero-initialise, sb_printf to it, free(p).
- * Memory running out leaves it shorter. */
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-} sbuf;
-void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);
@@ -91,6 +108,33 @@ void scan_json_partition(struct scan_cli *c, uint32_t part);
 void explain_group_text(struct scan_cli *c, size_t gi, const char *indent);
 /* The sentence for one copy (JSON "explanation"); NULL for the original. */
 void explain_copy_sentence(struct scan_cli *c, size_t gi, const ss_an_copy *copy, char *buf, size_t n);
+/* ---- consumer groups beside the analysis (scan_groups.c) ---------------------------------- */
+
+/* Read the groups' history and findings when a __consumer_offsets partition is among
+ * the PATHs (beside: also those in the log directory of a partition given); returns
+ * the exit code it adds (2: unreadable, 3: damage). */
+int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside);
+void scan_groups_free(struct scan_cli *c);
+/* the groups' history was read */
+bool scan_groups_have(const struct scan_cli *c);
+/* scan: the summary's groups line; --json: the group-finding objects */
+void scan_groups_summary(struct scan_cli *c);
+void scan_groups_json(struct scan_cli *c);
+/* --report: the group.<id>.<topic>-<p>.<name> and total.groups.<name> keys */
+void scan_groups_report(const struct scan_cli *c, FILE *f);
+/* --fail-on redelivered, skipped, rewind matched a finding */
+bool scan_groups_failed(const struct scan_cli *c);
+/* explain: the deliveries of a record (lines each starting with indent; JSON ,"deliveries":[...] and
+ * ,"deliveriesNone":...) */
+void scan_deliveries_text(struct scan_cli *c, const ss_an_copy *cp, const char *indent);
+void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp);
+/* explain, dups: what a copy coincides with in the groups' history (a new-session or same-session
+ * copy: the findings of the consumed partitions between its time and the original's), and the
+ * transaction that wrote a transactional copy with an offset commit (JSON ,"coincidences":[...]
+ * and ,"transactionLink":...) */
+void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_an_copy *cp, const char *indent);
+void scan_copy_links_json(struct scan_cli *c, const ss_an_copy *orig, const ss_an_copy *cp);
+
 /* Writes the key=value report; returns false (after a message) when FILE cannot be written. */
 bool report_write(const struct scan_cli *c, const char *path);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "gfindings.h"
 #include "out.h"
 #include "progress.h"
 #include "scan.h"
@@ -39,7 +40,11 @@ static const char scan_usage_common[] =
     "                           default: the newest timestamp of every batch read, in any input)\n"
     "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
     "                           (default all)\n"
-    "  --fail-on dups,gaps,open-txn,hanging  exit 1 when these are found\n"
+    "  --fail-on dups,gaps,open-txn,hanging,redelivered,skipped,rewind  exit 1 when these\n"
+    "                           are found (the last three: findings of the consumer groups,\n"
+    "                           with __consumer_offsets)\n"
+    "  --group ID               the consumer groups' findings of this group only (repeatable); explain\n"
+    "                           and dups also read __consumer_offsets beside the partitions given\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
     "  --local-time             text times in the local time of TZ with its UTC offset\n"
     "                           (default UTC, ...Z); JSON keeps epoch milliseconds\n"
@@ -113,6 +118,7 @@ enum {
     O_MAXMEM,
     O_PROGRESS,
     O_LOCALTIME,
+    O_GROUP,
 };
 
 static const struct option scan_longopts[] = {
@@ -143,6 +149,7 @@ static const struct option scan_longopts[] = {
     {"key", required_argument, NULL, O_KEY},
     {"offset", required_argument, NULL, O_OFFSET},
     {"no-seek", no_argument, NULL, O_NOSEEK},
+    {"group", required_argument, NULL, O_GROUP},
     {"threads", required_argument, NULL, O_THREADS},
     {"max-memory", required_argument, NULL, O_MAXMEM},
     {"progress", required_argument, NULL, O_PROGRESS},
@@ -194,6 +201,9 @@ static bool parse_fail_on(const char *s, unsigned *f) {
         else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
         else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
         else if (!strcmp(tok, "hanging")) *f |= FAIL_HANGING;
+        else if (!strcmp(tok, "redelivered")) *f |= FAIL_REDELIVERED;
+        else if (!strcmp(tok, "skipped")) *f |= FAIL_SKIPPED;
+        else if (!strcmp(tok, "rewind")) *f |= FAIL_REWIND;
         else return false;
     }
     return true;
@@ -279,7 +289,9 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         case O_FAILON:
             if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
             if (!parse_fail_on(optarg, &c.fail_on))
-                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging (comma separated)", cmd->name);
+                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging, redelivered, skipped, rewind (comma "
+                    "separated)",
+                    cmd->name);
             break;
         case O_COLOR:
             if (!strcmp(optarg, "auto")) color = -1;
@@ -337,6 +349,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             break;
         }
         case O_NOSEEK: c.ao.no_seek = true; break;
+        case O_GROUP: {
+            const char **n = realloc(c.group_ids, (c.ngroup_ids + 1) * sizeof *n);
+            if (!n) BAD("out of memory");
+            c.group_ids = n;
+            c.group_ids[c.ngroup_ids++] = optarg;
+            break;
+        }
         case O_THREADS: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v == 0 || v > 256)
@@ -471,6 +490,10 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet) warnx_("__transaction_state: %s", terr.msg);
     }
     c.txn_ids = txn_ids;
+    ss_pid_blocks *pid_blocks = NULL;
+    ss_error perr;
+    if (ss_pid_blocks_read(in, &pid_blocks, &perr) != SS_E_OK && !c.quiet) warnx_("__cluster_metadata: %s", perr.msg);
+    c.pid_blocks = pid_blocks;
     for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {
         warnx_("%s", ss_an_unreadable_at(an, i));
         rc = exit_merge(rc, EXIT_TROUBLE);
@@ -493,6 +516,10 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             report_error(file ? file : "-", &d->err);
         }
     }
+    /* the consumer groups beside the analysis; explain and dups also look for __consumer_offsets
+     * beside the partitions given (their log directory) */
+    rc = exit_merge(rc, scan_groups_read(&c, argv + optind, argc - optind, include_temp,
+                                         cmd->explain || !strcmp(cmd->name, "dups")));
     cmd->print(&c);
     out_flush(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
@@ -506,10 +533,14 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         hanging = x->hanging && x->hanging_confirmed != 0;
     }
     if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
-        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging))
+        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging) ||
+        scan_groups_failed(&c))
         rc = exit_merge(rc, EXIT_FINDINGS);
+    scan_groups_free(&c);
+    free(c.group_ids);
     out_free(&o);
     ss_txn_ids_free(txn_ids);
+    ss_pid_blocks_free(pid_blocks);
     ss_analysis_free(an);
     ss_inputs_free(in);
     free(match_buf);

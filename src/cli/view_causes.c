@@ -102,6 +102,16 @@ static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned det
                           "second producer instance sent the record again; idempotence covers one producer session "
                           "only - use transactions with read_committed consumers, or deduplicate on a business key.",
                           many ? "were" : "was", cp->producer_id, orig->producer_id);
+            /* the metadata log says which broker answered each InitProducerId (its id's block) */
+            sbuf who = {0};
+            if (scan_pid_origin(c, cp->producer_id, &who)) {
+                sb_printf(b, " pid %" PRId64 " was %s", cp->producer_id, who.p ? who.p : "");
+                who.n = 0;
+                if (orig->producer_id >= 0 && scan_pid_origin(c, orig->producer_id, &who))
+                    sb_printf(b, "; pid %" PRId64 " was %s", orig->producer_id, who.p ? who.p : "");
+                sb_printf(b, ".");
+            }
+            free(who.p);
         } else {
             sb_printf(b,
                       " %s written by producer %" PRId64 " with epoch %d, the original with epoch %d: the producer "
@@ -128,7 +138,6 @@ static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned det
         break;
     default: break;
     }
-    (void)c;
 }
 
 void explain_copy_sentence(struct scan_cli *c, size_t gi, const ss_an_copy *cp, char *buf, size_t n) {

@@ -67,6 +67,7 @@ void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sent
         ss_an_copy cp;
         ss_an_group_copy(c->an, gi, j, &cp);
         text_copy(c, &cp);
+        if (j != g->original) scan_copy_links_text(c, &orig, &cp, "        ");
     }
     if (n > max_copies) out_printf(o, "    ... %zu more (segscan dups)\n", n - max_copies);
     if (sentences) explain_group_text(c, gi, "    ");
@@ -177,6 +178,8 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
             out_str(o, ",\"explanation\":");
             out_json_cstr(o, buf);
         }
+        if (j != g->original) scan_copy_links_json(c, &orig, &cp);
+        if (sentences) scan_deliveries_json(c, &cp);
         out_ch(o, '}');
     }
     out_str(o, "]}\n");

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "out.h"
 #include "scan.h"
@@ -57,6 +58,7 @@ void producers_json_session(struct scan_cli *c, const ss_an_session *s) {
     out_str(o, ",\"transactionalId\":");
     if (tid) out_json_utf8(o, (const uint8_t *)tid, tl);
     else out_str(o, "null");
+    scan_json_pid_block(c, s->producer_id);
     out_str(o, "}\n");
 }
 
@@ -80,6 +82,10 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
         out_str(o, ", no sequences");
     }
     out_ch(o, '\n');
+    sbuf origin = {0};
+    if (scan_pid_origin(c, s->producer_id, &origin))
+        out_printf(o, "%s  producer id %" PRId64 " was %s\n", indent, s->producer_id, origin.p ? origin.p : "");
+    free(origin.p);
     if (s->epoch_bump)
         out_printf(o,
                    "%s  epoch bump from %d: the producer was fenced or re-initialised (or, for a transactional "

@@ -61,6 +61,84 @@ const char *scan_txn_id(const struct scan_cli *c, int64_t producer_id, size_t *l
     return t->transactional_id;
 }
 
+/* "2024-04-19T13:29:51.413Z" for a record's time, "an unknown time" for none */
+static void block_time(char *buf, size_t n, int64_t ms) {
+    if (ms < 0) snprintf(buf, n, "an unknown time");
+    else cli_format_time(ms, buf, n);
+}
+
+/* Where a block's record sits: "__cluster_metadata-0 offset 38", or the snapshot's file. */
+static void block_place(const struct scan_cli *c, const ss_pid_block *k, sbuf *b) {
+    if (k->partition != UINT32_MAX)
+        sb_printf(b, "%s offset %" PRId64, ss_inputs_at(c->in, k->partition)->name, k->offset);
+    else sb_printf(b, "%s offset %" PRId64, k->file, k->offset);
+}
+
+bool scan_pid_origin(const struct scan_cli *c, int64_t producer_id, sbuf *b) {
+    const ss_pid_block *k;
+    char t[48];
+    switch (ss_pid_blocks_find(c->pid_blocks, producer_id, &k)) {
+    case SS_PID_BLOCK:
+        block_time(t, sizeof t, k->timestamp);
+        sb_printf(b, "handed out by broker %" PRId32 " (its block [%" PRId64 ", %" PRId64 ") was allocated at %s, ",
+                  k->broker_id, k->first, k->end, t);
+        block_place(c, k, b);
+        sb_printf(b, ")");
+        return true;
+    case SS_PID_UNKNOWN_EARLIER:
+        sb_printf(b, "handed out by an unknown broker: its block's record is not among those read (a snapshot "
+                     "replaced it, or its segment was not given)");
+        if (k) {
+            block_time(t, sizeof t, k->timestamp);
+            sb_printf(b, "; it was allocated before %s (", t);
+            if (k->from_snapshot) sb_printf(b, "the snapshot %s", k->file);
+            else {
+                sb_printf(b, "when broker %" PRId32 " was allocated [%" PRId64 ", %" PRId64 "), ", k->broker_id,
+                          k->first, k->end);
+                block_place(c, k, b);
+            }
+            sb_printf(b, ")");
+        }
+        return true;
+    case SS_PID_NOT_FOUND:
+        sb_printf(b, "handed out by an unknown broker: no producer-id block read holds it (allocated after the "
+                     "metadata log read ends, or not by this cluster's controllers)");
+        return true;
+    default: return false;
+    }
+}
+
+void scan_json_pid_block(const struct scan_cli *c, int64_t producer_id) {
+    ss_out *o = c->out;
+    const ss_pid_block *k;
+    enum ss_pid_origin why = ss_pid_blocks_find(c->pid_blocks, producer_id, &k);
+    out_str(o, ",\"producerIdBlock\":");
+    if (why == SS_PID_NO_METADATA) {
+        out_str(o, "null");
+        return;
+    }
+    out_str(o, "{\"origin\":");
+    out_json_cstr(o, why == SS_PID_BLOCK ? "block" : why == SS_PID_UNKNOWN_EARLIER ? "unknown-earlier" : "not-found");
+    if (why == SS_PID_BLOCK) out_printf(o, ",\"broker\":%" PRId32 ",\"brokerEpoch\":", k->broker_id);
+    else out_str(o, ",\"broker\":null,\"brokerEpoch\":");
+    if (why == SS_PID_BLOCK && k->broker_epoch >= 0) out_i64(o, k->broker_epoch);
+    else out_str(o, "null");
+    if (why == SS_PID_BLOCK) out_printf(o, ",\"blockFirst\":%" PRId64 ",\"blockEnd\":%" PRId64, k->first, k->end);
+    else out_str(o, ",\"blockFirst\":null,\"blockEnd\":null");
+    /* the record: the block's, or (unknown-earlier) the nearest later one */
+    if (k) {
+        out_str(o, ",\"recordTimestamp\":");
+        if (k->timestamp >= 0) out_i64(o, k->timestamp);
+        else out_str(o, "null");
+        out_str(o, ",\"recordFile\":");
+        out_json_cstr(o, k->file);
+        out_printf(o, ",\"recordOffset\":%" PRId64, k->offset);
+    } else {
+        out_str(o, ",\"recordTimestamp\":null,\"recordFile\":null,\"recordOffset\":null");
+    }
+    out_ch(o, '}');
+}
+
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len) {
     out_json_key(o, name);
     if (out_json_bytes(o, m, p, len)) {

@@ -34,8 +34,8 @@ def zigzag(v):
     return (v << 1) ^ (v >> 63)
 
 
-def varint(v):
-    u = zigzag(v) & 0xFFFFFFFFFFFFFFFF
+def uvarint(u):
+    """Unsigned varint (ByteUtils.writeUnsignedVarint)."""
     out = bytearray()
     while True:
         b = u & 0x7F
@@ -45,6 +45,10 @@ def varint(v):
         else:
             out.append(b)
             return bytes(out)
+
+
+def varint(v):
+    return uvarint(zigzag(v) & 0xFFFFFFFFFFFFFFFF)
 
 
 def _bytes_field(b):
@@ -125,3 +129,19 @@ def legacy_v1(offset, key, value, ts=1700000000000, log_append_time=False):
     body = struct.pack('>bbq', 1, 0x08 if log_append_time else 0, ts) + field(key) + field(value)
     msg = struct.pack('>I', zlib.crc32(body) & 0xFFFFFFFF) + body
     return struct.pack('>qi', offset, len(msg)) + msg
+
+
+def producer_ids_record(broker_id, broker_epoch, next_producer_id):
+    """The value of a __cluster_metadata ProducerIdsRecord as KRaft writes it: MetadataRecordSerde
+    (AbstractApiMessageSerde) frames a message as frame version 1, apiKey and version (unsigned
+    varints), then the message; ProducerIdsRecord.json (apiKey 15, version 0, flexible): BrokerId
+    int32, BrokerEpoch int64, NextProducerId int64, then the tagged fields (count 0)."""
+    return (uvarint(1) + uvarint(15) + uvarint(0) +
+            struct.pack('>iqq', broker_id, broker_epoch, next_producer_id) + uvarint(0))
+
+
+def producer_snapshot(entries=()):
+    """A producer-state .snapshot (ProducerStateManager.writeSnapshot): version int16 1, crc uint32
+    (CRC-32C of everything after it), then the entries array (int32 count, 46-byte entries)."""
+    body = struct.pack('>i', len(entries)) + b''.join(entries)
+    return struct.pack('>hI', 1, crc32c(body)) + body

@@ -102,6 +102,12 @@ for root, dirs, files in os.walk(SRC):
             put('checkpoint', b'\x01' + data)
         elif name == 'partition.metadata':
             put('checkpoint', b'\x02' + data)
+        elif name == 'meta.properties':
+            put('checkpoint', b'\x03' + data)
+        elif name == 'quorum-state':
+            put('checkpoint', b'\x04' + data)
+        elif name == '.kafka_cleanshutdown':
+            put('checkpoint', b'\x05' + data)
         # an index with the .log beside it (bit 7: the checked form)
         if name.endswith('.index') or name.endswith('.timeindex'):
             log = path[:path.rindex('.')] + '.log'
@@ -155,6 +161,27 @@ put('txnindex', b'\x00' + struct.pack('>hqqqq', 1, 4000, 10, 20, 21) + b'\x00' *
 put('checkpoint', b'\x00' + b'0\n2\ntopic-a 0 100\ntopic-b 3 7\n')
 put('checkpoint', b'\x01' + b'0\n2\n0 0\n5 1200\n')
 put('checkpoint', b'\x02' + b'version: 0\ntopic_id: 3-AGSJWZQ5GVpYUPPOBJHg\n')
+put('checkpoint', b'\x03' + b'#\nversion=1\nnode.id=3\ncluster.id=c\\\n  d\ndirectory.id=J8aAPcfLQt2bqs1JT_rMgQ\nk\\u00e9y=v\n')
+put('checkpoint', b'\x04' + b'{"leaderId":-1,"leaderEpoch":2,"votedId":1,"votedDirectoryId":"J8aAPcfLQt2bqs1JT_rMgQ","data_version":1}')
+put('checkpoint', b'\x04' + b'{"clusterId":"","leaderId":1,"leaderEpoch":5,"votedId":-1,"appliedOffset":0,"currentVoters":[{"voterId":1}],"data_version":0}')
+put('checkpoint', b'\x05' + b'{"version":0,"brokerEpoch":42}')
 for target in CODECS.values():
     put(target, b'\x00')
+# groups: __consumer_offsets, a data partition and __transaction_state of a groups-* folder
+# (fuzz_groups.c: le16 data length, le16 __transaction_state length, the data partition's name)
+NAMES = ['t-0', 'events-0', 'items-0', 'items-1', 'in-0']
+for folder in ('groups-classic', 'groups-eos', 'groups-consumer-protocol'):
+    base = os.path.join(SRC, 'gen', folder)
+    if not os.path.isdir(base):
+        continue
+    def seg(part):
+        p = os.path.join(base, part, '00000000000000000000.log')
+        return open(p, 'rb').read() if os.path.exists(p) else b''
+    txn = b''.join(seg(p) for p in sorted(os.listdir(base)) if p.startswith('__transaction_state-'))
+    for co in sorted(p for p in os.listdir(base) if p.startswith('__consumer_offsets-')):
+        for name in NAMES:
+            d = seg(name)
+            if not d:
+                continue
+            put('groups', struct.pack('<HHB', len(d), len(txn), NAMES.index(name)) + seg(co) + d + txn)
 print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})

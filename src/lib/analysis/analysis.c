@@ -41,6 +41,8 @@
  * fingerprint table, spilling), producers.c (sessions and sequences), txns.c
  * (transactions, the LSO), results.c (causes, groups, totals, accessors),
  * fetch.c (a record read back), keymap.c; analysis.h is their shared state.
+ * pidblocks.c (the producer-id blocks of __cluster_metadata) stands apart:
+ * the CLI asks it which broker handed out a session's producer id.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* segscan - Kafka's file names and paths: the offset a file name starts with
  * (Long.parseLong of the name before its first '.'), and Java's
  * File.getAbsolutePath(), which kafka-dump-log.sh and Kafka's exceptions
- * print. */
+ * print; and a directory and a name joined (base/paths.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/paths.h"
 #include "segscan/base.h"
 
 /* Java's Long.parseLong over s[0..n): optional sign, then at least one ASCII digit. */
@@ -87,4 +88,15 @@ char *ss_java_absolute_path(const char *path) {
     if (w > 1 && joined[w - 1] == '/') w--;
     joined[w] = 0;
     return joined;
+}
+
+char *ss_path_join(const char *dir, const char *name) {
+    size_t a = strlen(dir), b = strlen(name);
+    char *s = malloc(a + b + 2);
+    if (!s) return NULL;
+    memcpy(s, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/') s[k++] = '/';
+    memcpy(s + k, name, b + 1);
+    return s;
 }

@@ -47,6 +47,7 @@ typedef struct part {
 
 typedef struct note {
     enum ss_note_level level;
+    enum ss_input_note_kind kind;
     char *msg;
 } note;
 
@@ -56,6 +57,8 @@ struct ss_inputs {
     size_t nparts, cap;
     note *notes;
     size_t nnotes, ncap;
+    char **snapshots; /* KRaft snapshots given or found (ss_inputs_kraft_snapshot) */
+    size_t nsnapshots, scap;
     bool finished;
     bool siblings_done;
     ss_input_sibling *siblings;
@@ -81,6 +84,7 @@ static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, .
     char *m = xstrdup(buf);
     if (!m) return;
     in->notes[in->nnotes].level = level;
+    in->notes[in->nnotes].kind = SS_INOTE_OTHER;
     in->notes[in->nnotes].msg = m;
     in->nnotes++;
 }
@@ -124,6 +128,8 @@ void ss_inputs_free(ss_inputs *in) {
         free((char *)in->siblings[i].path);
     }
     free(in->siblings);
+    for (size_t i = 0; i < in->nsnapshots; i++) free(in->snapshots[i]);
+    free(in->snapshots);
     free(in);
 }
 
@@ -134,6 +140,7 @@ const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *le
     if (level) *level = in->notes[i].level;
     return in->notes[i].msg;
 }
+enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->notes[i].kind; }
 
 /* ---- names ------------------------------------------------------------------- */
 
@@ -198,6 +205,37 @@ static bool is_known_non_segment(const char *name) {
         strstr(name, ".snapshot."))
         return true;
     return false;
+}
+
+/* A KRaft snapshot of the metadata log: "<20-digit end offset>-<10-digit epoch>.checkpoint"
+ * (raft's Snapshots.parse), or the log directory's bootstrap.checkpoint. */
+static bool is_kraft_snapshot(const char *name, bool *bootstrap) {
+    *bootstrap = !strcmp(name, "bootstrap.checkpoint");
+    if (*bootstrap) return true;
+    if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || memcmp(name + 31, ".checkpoint", 11) != 0) return false;
+    for (int i = 0; i < 31; i++)
+        if (i != 20 && (name[i] < '0' || name[i] > '9')) return false;
+    return true;
+}
+
+/* A snapshot's path as given or found, once (two paths of one file: the first). */
+static bool add_snapshot(ss_inputs *in, const char *path) {
+    char *real = realpath(path, NULL);
+    const char *key = real ? real : path;
+    for (size_t i = 0; i < in->nsnapshots; i++) {
+        char *other = realpath(in->snapshots[i], NULL);
+        bool same = !strcmp(other ? other : in->snapshots[i], key);
+        free(other);
+        if (same) {
+            free(real);
+            return true;
+        }
+    }
+    free(real);
+    char *c = SS_GROW(in->snapshots, in->nsnapshots, in->scap, 8) ? xstrdup(path) : NULL;
+    if (!c) return false;
+    in->snapshots[in->nsnapshots++] = c;
+    return true;
 }
 
 /* Split "orders-3" (or "orders-3.<id>-future") into topic and partition number. */
@@ -393,7 +431,16 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
     p->listed = true;
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
-        bool temp;
+        bool temp, bootstrap;
+        if (is_kraft_snapshot(names[i], &bootstrap) && !bootstrap) {
+            char *full = join(path, names[i]);
+            if (!full || !add_snapshot(in, full)) {
+                free(full);
+                return SS_E_NOMEM;
+            }
+            free(full);
+            continue;
+        }
         int64_t off = segment_name_offset(names[i], &temp);
         if (off < 0) continue;
         if (temp && !in->include_temp) {
@@ -488,6 +535,14 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
     const char *name = base_name(path);
     if (is_temp_file(name) && !in->include_temp) {
         add_note(in, SS_NOTE_INFO, "%s: broker temporary skipped; --include-temp reads it", path);
+        return SS_E_OK;
+    }
+    bool bootstrap;
+    if (is_kraft_snapshot(name, &bootstrap)) {
+        /* the metadata log's state at an offset: not a segment of a partition, but its
+         * records (producer-id blocks) serve the analysis */
+        if (!add_snapshot(in, path)) return SS_E_NOMEM;
+        add_note(in, SS_NOTE_INFO, "%s: a KRaft snapshot: read for its producer-id blocks only", path);
         return SS_E_OK;
     }
     if (is_known_non_segment(name)) {
@@ -976,3 +1031,6 @@ size_t ss_inputs_sibling_count(ss_inputs *in) {
 }
 
 const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i) { return &in->siblings[i]; }
+
+size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in) { return in->nsnapshots; }
+const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i) { return in->snapshots[i]; }

@@ -32,8 +32,10 @@
  * the segments not given and the snapshots), verify_log.c (each .log),
  * verify_files.c (.index, .timeindex, .txnindex, the producer snapshot),
  * verify_state.c (the producer state the log implies), verify_epochs.c (the
- * leader-epoch-checkpoint), checks.c (the checks, findings, shared helpers);
- * verify.h is their shared state.
+ * leader-epoch-checkpoint), verify_text.c (partition.metadata, quorum-state
+ * and the log directories' text files, through the files room's checks),
+ * checks.c (the checks, findings, shared helpers); verify.h is their shared
+ * state.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -140,6 +142,7 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     c.st = stats;
     c.log_first = -1;
     c.log_end = -1;
+    c.last_epoch = -1;
     c.dec = ss_decoder_new(opts->max_batch_bytes ? opts->max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES);
     stats->partitions++;
     if (!c.dec) {
@@ -187,6 +190,10 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     if (!c.nomem) {
         vf_check_snapshots(&c);
         vf_finish_epochs(&c);
+        int64_t leo = c.log_end > c.active_offset ? c.log_end : c.active_offset;
+        ss_log_span span = {
+            .known = c.complete && leo >= 0, .start = c.log_first, .end = leo, .last_epoch = c.last_epoch};
+        vf_check_partition_text(&c, &span);
     }
     for (size_t k = 0; k < c.ps.cap; k++)
         if (c.ps.slots[k].pid >= 0) stats->producers++;
@@ -199,7 +206,7 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     free(c.snaps);
     free(c.ps.slots);
     free(c.at_snap.slots);
-    if (c.have_epochs || c.epochs.n) ss_checkpoint_free(&c.epochs);
+    ss_textfile_free(&c.epoch_file);
     free(c.epi);
     free(c.epoch_path);
     ss_decoder_free(c.dec);

@@ -77,7 +77,6 @@ typedef struct vsnap {
 
 /* Per leader-epoch-checkpoint entry: what the batches said about it. */
 typedef struct epinfo {
-    uint64_t line_pos;      /* byte position of its line */
     uint64_t bad;           /* batches whose epoch differs */
     uint64_t first_bad_pos; /* the first of them */
     int64_t first_bad_offset;
@@ -101,9 +100,10 @@ typedef struct vctx {
     bool complete;         /* every segment of the directory is among the inputs */
     int64_t active_offset; /* name offset of the directory's last segment, -1 unknown */
 
-    pmap ps;           /* producer state so far */
-    int64_t log_first; /* first base offset of a valid batch in the partition, -1 none */
-    int64_t log_end;   /* last offset + 1 of the last valid batch, -1 none */
+    pmap ps;            /* producer state so far */
+    int64_t log_first;  /* first base offset of a valid batch in the partition, -1 none */
+    int64_t log_end;    /* last offset + 1 of the last valid batch, -1 none */
+    int32_t last_epoch; /* partitionLeaderEpoch of the last valid batch, -1 none (or legacy) */
     bool have_prev;
     int64_t prev_last; /* last offset of the previous valid batch (partition-wide) */
     bool compacted;    /* offset gaps, empty batches, a delete horizon, or a segment starting after its name */
@@ -120,7 +120,9 @@ typedef struct vctx {
     /* leader-epoch-checkpoint */
     char *epoch_path;
     bool have_epochs;
-    ss_checkpoint epochs;
+    ss_textfile epoch_file;      /* read by the files room (ss_textfile_read) */
+    const char *text_path;       /* the text file whose checks run (vf_text_finding) */
+    const ss_checkpoint *epochs; /* &epoch_file.ckpt when have_epochs */
     epinfo *epi;
     uint64_t noentry_batches; /* batches with an epoch but no entry covering them */
     uint64_t noentry_pos;
@@ -188,6 +190,13 @@ void vf_load_epochs(vctx *c);
 /* A valid batch of the log, in order, against the checkpoint. */
 void vf_epoch_batch(vctx *c, const char *file, const vb *b);
 void vf_finish_epochs(vctx *c);
+
+/* ---- the other text files (verify_text.c) ---- */
+/* A text file's findings from ss_textfile_check, as verify's findings. */
+void vf_text_finding(void *vctx_, const ss_text_finding *f);
+/* partition.metadata and, in __cluster_metadata-0, quorum-state (span: the log
+ * the partition's walk found). */
+void vf_check_partition_text(vctx *c, const ss_log_span *span);
 
 /* ---- the producer state (verify_state.c) ---- */
 /* The state so far, kept as the newest snapshot's offset is reached. */

@@ -1,6 +1,8 @@
-/* segscan verify - the leader-epoch-checkpoint against the log: its entries
- * increasing, each batch's partitionLeaderEpoch the epoch the checkpoint gives
- * its offset, no epoch starting inside a batch (LeaderEpochFileCache). */
+/* segscan verify - the leader-epoch-checkpoint against the log: the checks of
+ * the file (its entries increasing, none past the log end: the files room's
+ * ss_textfile_check, which dump runs too), each batch's partitionLeaderEpoch
+ * the epoch the checkpoint gives its offset, no epoch starting inside a batch
+ * (LeaderEpochFileCache). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -9,37 +11,6 @@
 #include <string.h>
 
 #include "verify/verify.h"
-
-/* Byte positions of the lines of a text file (BufferedReader's line ends). */
-static uint64_t *line_starts(const char *path, size_t *nlines) {
-    *nlines = 0;
-    ss_segment *seg;
-    ss_error err;
-    if (ss_segment_open(path, &seg, &err) != SS_E_OK) return NULL;
-    const uint8_t *p = ss_segment_data(seg);
-    uint64_t n = ss_segment_size(seg);
-    size_t cap = 16, k = 0;
-    uint64_t *v = malloc(cap * sizeof *v);
-    if (!v) {
-        ss_segment_close(seg);
-        return NULL;
-    }
-    uint64_t i = 0;
-    while (i < n) {
-        if (k == cap) {
-            uint64_t *nv = realloc(v, cap * 2 * sizeof *nv);
-            if (!nv) break;
-            v = nv;
-            cap *= 2;
-        }
-        v[k++] = i;
-        while (i < n && p[i] != '\n' && p[i] != '\r') i++;
-        if (i < n) i += (p[i] == '\r' && i + 1 < n && p[i + 1] == '\n') ? 2 : 1;
-    }
-    ss_segment_close(seg);
-    *nlines = k;
-    return v;
-}
 
 void vf_epoch_path_init(vctx *c) {
     const ss_input_partition *ip = c->ip;
@@ -55,7 +26,7 @@ void vf_load_epochs(vctx *c) {
     if (!c->epoch_path || !c->complete || !vf_file_exists(c->epoch_path)) return;
     ss_error err;
     c->st->epoch_files++;
-    ss_errkind k = ss_checkpoint_read(c->epoch_path, SS_CKPT_LEADER_EPOCH, &c->epochs, &err);
+    ss_errkind k = ss_textfile_read(c->epoch_path, SS_TEXT_LEADER_EPOCH, &c->epoch_file, &err);
     if (k == SS_E_IO || k == SS_E_NOMEM) {
         FIND(c, "unreadable", c->epoch_path, 0, -1, "%s", err.msg);
         return;
@@ -65,24 +36,12 @@ void vf_load_epochs(vctx *c) {
         return;
     }
     c->have_epochs = true;
-    c->st->epoch_entries += c->epochs.n;
-    c->epi = calloc(c->epochs.n ? c->epochs.n : 1, sizeof *c->epi);
+    c->epochs = &c->epoch_file.ckpt;
+    c->st->epoch_entries += c->epochs->n;
+    c->epi = calloc(c->epochs->n ? c->epochs->n : 1, sizeof *c->epi);
     if (!c->epi) {
         c->nomem = true;
         c->have_epochs = false;
-        return;
-    }
-    size_t nl = 0;
-    uint64_t *ls = line_starts(c->epoch_path, &nl);
-    for (size_t i = 0; i < c->epochs.n; i++) c->epi[i].line_pos = ls && i + 2 < nl ? ls[i + 2] : 0;
-    free(ls);
-    for (size_t i = 1; i < c->epochs.n; i++) {
-        const ss_epoch_entry *a = &c->epochs.epochs[i - 1], *b = &c->epochs.epochs[i];
-        if (b->epoch <= a->epoch || b->start_offset <= a->start_offset)
-            FIND(c, "leader-epoch-order", c->epoch_path, c->epi[i].line_pos, b->start_offset,
-                 "entry %zu (epoch %" PRId32 ", start offset %" PRId64 ") does not follow entry %zu (epoch %" PRId32
-                 ", start offset %" PRId64 "): both must increase",
-                 i, b->epoch, b->start_offset, i - 1, a->epoch, a->start_offset);
     }
 }
 
@@ -99,7 +58,7 @@ static long epoch_entry_for(const ss_checkpoint *e, int64_t o) {
 
 void vf_epoch_batch(vctx *c, const char *file, const vb *b) {
     if (!c->have_epochs || b->magic < 2 || b->ple < 0 || !(b->flags & VB_VALID)) return;
-    const ss_checkpoint *e = &c->epochs;
+    const ss_checkpoint *e = c->epochs;
     long k = epoch_entry_for(e, b->base);
     /* an epoch (other than the first) starting inside this batch */
     size_t nx = (size_t)(k + 1);
@@ -133,27 +92,29 @@ void vf_epoch_batch(vctx *c, const char *file, const vb *b) {
 
 void vf_finish_epochs(vctx *c) {
     if (!c->have_epochs) return;
-    const ss_checkpoint *e = &c->epochs;
+    const ss_checkpoint *e = c->epochs;
+    /* the checks of the file itself (increasing entries, none past the log end), as dump runs them */
     int64_t leo = c->log_end > c->active_offset ? c->log_end : c->active_offset;
+    ss_log_span span = {.known = leo >= 0, .start = c->log_first, .end = leo, .last_epoch = -1};
+    c->text_path = c->epoch_path;
+    ss_textfile_check(&c->epoch_file, &span, NULL, NULL, vf_text_finding, c);
+    c->text_path = NULL;
     for (size_t i = 0; i < e->n; i++) {
         const epinfo *x = &c->epi[i];
         const ss_epoch_entry *en = &e->epochs[i];
+        uint64_t line_pos = c->epoch_file.line_pos ? c->epoch_file.line_pos[i] : 0;
         if (x->bad)
-            FIND(c, "leader-epoch", c->epoch_path, x->line_pos, en->start_offset,
+            FIND(c, "leader-epoch", c->epoch_path, line_pos, en->start_offset,
                  "entry (epoch %" PRId32 ", start offset %" PRId64 ") covers %" PRIu64
                  " batch(es) of another epoch; the first: baseOffset %" PRId64 " with partitionLeaderEpoch %" PRId32
                  " at byte %" PRIu64 " of %s",
                  en->epoch, en->start_offset, x->bad, x->first_bad_offset, x->first_bad_epoch, x->first_bad_pos,
                  x->first_bad_file);
         if (x->inside && i > 0)
-            FIND(c, "leader-epoch", c->epoch_path, x->line_pos, en->start_offset,
+            FIND(c, "leader-epoch", c->epoch_path, line_pos, en->start_offset,
                  "epoch %" PRId32 " starts at offset %" PRId64 ", inside the batch %" PRId64 "..%" PRId64
                  " at byte %" PRIu64 " of %s",
                  en->epoch, en->start_offset, x->inside_base, x->inside_last, x->inside_pos, x->inside_file);
-        if (leo >= 0 && en->start_offset > leo)
-            FIND(c, "leader-epoch", c->epoch_path, x->line_pos, en->start_offset,
-                 "epoch %" PRId32 " starts at offset %" PRId64 ", past the log end offset %" PRId64, en->epoch,
-                 en->start_offset, leo);
     }
     if (c->noentry_batches)
         FIND(c, "leader-epoch", c->noentry_file, c->noentry_pos, c->noentry_offset,

@@ -131,6 +131,7 @@ void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset
         R->last_offset = b->last_offset;
         if (c->log_first < 0) c->log_first = b->base_offset;
         if (b->last_offset + 1 > c->log_end) c->log_end = b->last_offset + 1;
+        c->last_epoch = b->magic >= 2 ? b->partition_leader_epoch : -1;
         c->have_prev = true;
         c->prev_last = b->last_offset;
 

@@ -1,0 +1,219 @@
+/* segscan - what each consumer group received twice, or never: findings on a
+ * group's history (segscan/groups.h) and the data partitions beside it
+ * (segscan/timeline.h), with __transaction_state when it is among the inputs.
+ *
+ * Kinds (one table for the text, the JSON, the report and --fail-on):
+ *   handover        the owner of a partition changed (the first later
+ *                   assignment of it to another member id). The new owner
+ *                   resumed from the committed offset then; what the old one
+ *                   read past it came twice. `redelivered`: the records at and
+ *                   above the resumed offset that were present at the
+ *                   handover, a range that certainly holds every record
+ *                   delivered twice (certain: false); `likely`: the part of it
+ *                   written before the old owner's last commit plus one commit
+ *                   interval (assuming it went on committing at its pace).
+ *   rewind, reset   the committed offset moved back while the group had
+ *                   members (rewind) or while it was empty (reset,
+ *                   kafka-consumer-groups.sh --reset-offsets): the records from
+ *                   the new offset to the old one minus one are delivered again
+ *                   (certain once a later commit passed the old offset).
+ *   offsets-deleted an offset tombstone; where the group committed next: below
+ *                   the old offset, records delivered again; above it, records
+ *                   the group may never have received (`skipped`: a consumer
+ *                   that restarted lower and read up to there looks alike in
+ *                   the log, so they are possible, not certain).
+ *   out-of-range    a committed offset past the data partition's log end at the
+ *                   commit's time, or (the offset committed at the end) below
+ *                   its log start: the consumer resuming from it is reset by
+ *                   auto.offset.reset.
+ *   aborted-commit  a transactional offset commit whose transaction aborted:
+ *                   its input is processed again by a later transaction; its
+ *                   outputs (the same producer's transaction in the partitions
+ *                   read) are invisible to read_committed consumers.
+ *   open-commit     the same with no marker at the end of the log, hanging or not
+ *                   (kafka-transactions.sh find-hanging's rule).
+ *   fencing         a producer epoch raised by initTransactions (a new instance;
+ *                   a producer still holding the old epoch is fenced), not by
+ *                   transaction version 2's per-transaction bump nor by the
+ *                   coordinator's timeout abort.
+ * Ranges are inclusive offsets of the data partition; their records are counted
+ * when the data partition was read (records -1 otherwise, and the end of a
+ * handover's range is then unknown).
+ *
+ * The library never prints.
+ */
+#ifndef SEGSCAN_FINDINGS_H
+#define SEGSCAN_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "segscan/errors.h"
+#include "segscan/export.h"
+#include "segscan/groups.h"
+#include "segscan/inputs.h"
+#include "segscan/timeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ss_fkind {
+    SS_FK_HANDOVER = 1,
+    SS_FK_REWIND,
+    SS_FK_RESET,
+    SS_FK_OFFSETS_DELETED,
+    SS_FK_OUT_OF_RANGE,
+    SS_FK_ABORTED_COMMIT,
+    SS_FK_OPEN_COMMIT,
+    SS_FK_FENCING,
+    SS_FK_COUNT
+};
+/* "handover", "rewind", "reset", "offsets-deleted", "out-of-range", "aborted-commit",
+ * "open-commit", "fencing"; NULL otherwise */
+SS_API const char *ss_fkind_name(enum ss_fkind kind);
+
+/* A range of data offsets [from, to]. */
+typedef struct ss_frange {
+    bool set;        /* false: there is none */
+    int64_t from;    /* inclusive */
+    int64_t to;      /* inclusive; -1: unknown (the data partition was not read) */
+    int64_t records; /* data records in it, -1 when the data partition was not read */
+    bool certain;    /* true: every record in it was (or will be) delivered again / never received;
+                        false: it holds every such record, and may hold others */
+} ss_frange;
+
+/* A transaction's output in one partition. */
+typedef struct ss_foutput {
+    const char *topic;
+    int32_t partition;
+    int64_t from, to; /* its data offsets */
+    uint64_t records;
+    enum ss_tl_result result;
+    bool by_epoch; /* matched by producer id and epoch alone (transaction version 2: one transaction
+                      per epoch); else by producer id, epoch and the marker's time between the
+                      producer's neighbouring markers */
+} ss_foutput;
+
+/* what raised a producer's epoch (fencing, and the abort of an aborted-commit) */
+enum ss_fbump {
+    SS_FB_NONE = 0,
+    SS_FB_INIT,    /* initTransactions with no transaction open: a new instance (a live old one is fenced) */
+    SS_FB_FENCED,  /* initTransactions while a transaction was open: it was aborted, its producer fenced */
+    SS_FB_TIMEOUT, /* the coordinator aborted a transaction open past transaction.timeout.ms */
+    SS_FB_UNKNOWN, /* the coordinator aborted it: a timeout or another instance, __transaction_state does not say */
+};
+/* "init", "fenced", "timeout", "fenced-or-timeout", NULL */
+SS_API const char *ss_fbump_name(enum ss_fbump bump);
+
+typedef struct ss_finding {
+    enum ss_fkind kind;
+    size_t group;         /* index of the group (ss_groups_at) */
+    const char *group_id; /* its id (the bytes as stored, NUL-terminated) */
+    size_t group_id_len;
+    int32_t coordinator_partition;
+    ss_gtp_ref tp;          /* the data partition; topic and topic_id NULL for a fencing */
+    int64_t time;           /* when it happened (see each kind) */
+    int64_t record_offset;  /* the record of __consumer_offsets it rests on */
+    bool data_read;         /* the data partition was among the inputs */
+    enum ss_tl_basis basis; /* of the data partition: how "present at a time" was decided */
+    /* handover */
+    int64_t resumed_offset; /* the committed offset when the new owner got it, -1 none (auto.offset.reset decides) */
+    const char *previous_owner, *previous_instance, *new_owner, *new_instance;
+    bool same_instance;           /* the same group.instance.id under a new member id (a static member) */
+    int64_t previous_until;       /* when the previous owner lost it */
+    int64_t previous_last_commit; /* its last commit's time, -1 none */
+    int64_t previous_last_offset; /* the offset of it, -1 none */
+    uint64_t previous_commits;    /* its commits of the partition */
+    int64_t commit_interval_ms;   /* its median commit interval, -1 unknown */
+    int clean;                    /* 1: its last commit lay within one interval of losing the partition;
+                                       0: it had stopped committing; -1 unknown (fewer than two commits) */
+    bool caught_up;               /* nothing present at the handover lay at or above the resumed offset */
+    /* rewind, reset */
+    int64_t from_offset, to_offset; /* the committed offset before and after */
+    /* offsets-deleted */
+    int64_t last_committed; /* the committed offset the tombstone removed, -1 none */
+    int64_t restart_offset; /* the group's first commit of the partition after it, -1 none */
+    int64_t restart_time;
+    const char *consistent_with; /* "auto.offset.reset=earliest" / "auto.offset.reset=latest" or NULL */
+    /* out-of-range */
+    int64_t commit_offset;      /* also aborted-commit, open-commit: the offset committed (or to be) */
+    int64_t log_start, log_end; /* the data partition's offsets then (log_end: the first offset not present) */
+    bool below;                 /* below the log start (the offset committed at the end) */
+    bool past_copy;             /* past even the end of the copy read now: a follower's copy may lag */
+    uint64_t commits;           /* commits in a row out of range */
+    int64_t last_time;          /* the last of them */
+    /* aborted-commit, open-commit, fencing */
+    int64_t producer_id;
+    int16_t producer_epoch;       /* of the offset commits (fencing: the new epoch) */
+    int16_t marker_epoch;         /* aborted-commit: its marker's */
+    int16_t old_epoch;            /* fencing */
+    const char *transactional_id; /* from __transaction_state, NULL when unknown */
+    int txn_version;              /* 1, 2, 0 unknown */
+    enum ss_fbump bump;           /* aborted-commit (who aborted: SS_FB_NONE its producer)
+                                     and fencing */
+    int64_t aborted_at;           /* fencing: the transaction aborted by it (its marker's time), -1 none */
+    bool hanging;                 /* open-commit: open longer than the transaction timeout at "now" */
+    int hanging_confirmed;        /* open-commit: 1/0 from __transaction_state, -1 not read */
+    int64_t age_ms;               /* open-commit: now minus its last offset commit */
+    size_t noutputs;
+    const ss_foutput *outputs;
+    ss_frange redelivered, likely, skipped;
+} ss_finding;
+
+typedef struct ss_findings_opts {
+    int64_t txn_timeout_ms; /* the hanging rule (default 900000: transaction.max.timeout.ms) */
+    bool has_now;
+    int64_t now_ms; /* default: the newest timestamp read anywhere */
+    bool per_group; /* build no finding yet: ss_findings_select builds one group's at a time (for a
+                       caller that lists one group at a time: the findings then take the memory of
+                       one group's, not of all) */
+} ss_findings_opts;
+
+SS_API void ss_findings_opts_default(ss_findings_opts *o);
+
+typedef struct ss_findings ss_findings;
+
+/* The findings of every group of g (its run done), with the data partitions of
+ * `data` (may be NULL: none read) and the __transaction_state partitions of `in`
+ * (may be NULL). g, data and in must outlive the findings. NULL when memory ran out. */
+SS_API ss_findings *ss_findings_build(ss_groups *g, ss_timelines *data, const ss_inputs *in,
+                                      const ss_findings_opts *opts);
+SS_API void ss_findings_free(ss_findings *f);
+
+/* With opts.per_group: replace the findings held by those of group gi (ss_groups_at's index).
+ * False when memory ran out (the findings held are then incomplete). */
+SS_API bool ss_findings_select(ss_findings *f, size_t gi);
+
+/* Findings by group, then data partition, then time; fencings of a group after its partitions'. */
+SS_API size_t ss_findings_count(const ss_findings *f);
+SS_API const ss_finding *ss_findings_at(const ss_findings *f, size_t i);
+/* "now" of the hanging rule, and where it came from ("--now" or "the newest timestamp read") */
+SS_API int64_t ss_findings_now(const ss_findings *f);
+/* __transaction_state was among the inputs */
+SS_API bool ss_findings_txn_state_read(const ss_findings *f);
+
+/* Does a range hold `offset`? (to -1, the end unknown: every offset from `from` on) */
+SS_API bool ss_frange_holds(const ss_frange *r, int64_t offset);
+
+/* Why nothing can be said of a data partition's record at `time`, when no finding covers it. */
+enum ss_fwhy {
+    SS_FW_NOTHING = 0, /* the history was read and no finding covers it */
+    SS_FW_NO_HISTORY,  /* no __consumer_offsets partition was read */
+    SS_FW_NOT_READ,    /* the group's coordinator partition was not among those read */
+    SS_FW_NO_GROUP,    /* no group read committed or owned this partition */
+    SS_FW_COMPACTED,   /* the history of a group of it is complete only from a later time */
+};
+/* For the partition topic-partition and a record of it at `time`: why no finding
+ * covers it. group_id (or NULL: every group) narrows to one group;
+ * *coordinator is set to the __consumer_offsets partition concerned (-1 none) and
+ * *complete_from to the time the history is complete from (COMPACTED). */
+SS_API enum ss_fwhy ss_findings_why_none(ss_findings *f, const char *topic, size_t topic_len, int32_t partition,
+                                         int64_t time, const char *group_id, int32_t *coordinator,
+                                         int64_t *complete_from);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

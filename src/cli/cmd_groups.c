@@ -1,0 +1,1219 @@
+/* segscan groups PATH... - each consumer group's history from __consumer_offsets:
+ * its coordinator partition, protocol and assignor, generations (classic) or
+ * group epochs (KIP-848) with members and the partitions they owned, commits
+ * and the committed offset at the end, deletions, offset deletions and
+ * protocol conversions, and from where each partition's history is complete.
+ * The library (include/segscan/groups.h) builds the history; this file prints
+ * it as a timeline (text) or as JSON Lines.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "common.h"
+#include "gfindings.h"
+#include "out.h"
+#include "segscan/base.h"
+#include "segscan/groups.h"
+
+static const char groups_usage[] =
+    "usage: segscan groups [options] PATH...\n"
+    "\n"
+    "Each consumer group's history from __consumer_offsets: coordinator partition, protocol\n"
+    "and assignor, generations or group epochs with their members and the partitions each\n"
+    "owned, commits (plain and transactional, with their outcome), the committed offset at\n"
+    "the end (Kafka's rule), offset deletions, group deletions and protocol conversions;\n"
+    "then its findings: which records it received twice or never, when and why (handover,\n"
+    "rewind, reset, offsets-deleted, out-of-range, aborted-commit, open-commit, fencing),\n"
+    "counted in the data partitions beside __consumer_offsets when they are read.\n"
+    "\n"
+    "  --group ID               this group only (repeatable; default every group)\n"
+    "  --topic T                partitions of this data topic only\n"
+    "  --partition P            this data partition number only\n"
+    "  --since TIME, --until TIME   list what happened in this time window only (ISO-8601\n"
+    "                           or epoch ms); the history is still read whole\n"
+    "  --from-offset N, --to-offset N   list commits of data offsets in this window only\n"
+    "  --commits                list every commit (spilled to $TMPDIR past --max-memory)\n"
+    "  --fail-on redelivered,skipped,rewind  exit 1 when a finding shows records delivered again\n"
+    "                           (certainly or possibly), records possibly never received, or a\n"
+    "                           rewind or reset of a committed offset\n"
+    "  --txn-timeout DURATION   an open transactional commit older than this may hang (default 15m)\n"
+    "  --now TIME               'now' for --txn-timeout (default: the newest timestamp read)\n"
+    "  --partitions N           partitions of __consumer_offsets, for the coordinator check\n"
+    "                           (offsets.topic.num.partitions; default 50)\n"
+    "  --json                   JSON Lines: offsets-partition, consumer-group, generation,\n"
+    "                           group-event, group-finding and commit objects\n"
+    "  --local-time             text times in the local time of TZ with its UTC offset\n"
+    "  --threads N              reading threads, 1..256 (default: one per online CPU)\n"
+    "  --max-memory SIZE        memory for the listed commits (K, M, G suffixes; default half\n"
+    "                           of the RAM; 0: no limit)\n"
+    "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
+    "  -q, --quiet              no notes on stderr\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "A PATH is a log directory (its __consumer_offsets-N partitions and the data partitions\n"
+    "beside them), a __consumer_offsets-N directory or a segment inside one.\n"
+    "exit codes: 0 done, 1 --fail-on matched, 2 usage, unreadable input or no __consumer_offsets,\n"
+    "3 damaged input met\n";
+
+enum {
+    G_GROUP = 400,
+    G_TOPIC,
+    G_PARTITION,
+    G_SINCE,
+    G_UNTIL,
+    G_FROM,
+    G_TO,
+    G_COMMITS,
+    G_PARTS,
+    G_JSON,
+    G_LOCAL,
+    G_THREADS,
+    G_MAXMEM,
+    G_TEMP,
+    G_FAILON,
+    G_TXNTIMEOUT,
+    G_NOW,
+};
+
+static const struct option groups_longopts[] = {
+    {"group", required_argument, NULL, G_GROUP},
+    {"topic", required_argument, NULL, G_TOPIC},
+    {"partition", required_argument, NULL, G_PARTITION},
+    {"since", required_argument, NULL, G_SINCE},
+    {"until", required_argument, NULL, G_UNTIL},
+    {"from-offset", required_argument, NULL, G_FROM},
+    {"to-offset", required_argument, NULL, G_TO},
+    {"commits", no_argument, NULL, G_COMMITS},
+    {"partitions", required_argument, NULL, G_PARTS},
+    {"json", no_argument, NULL, G_JSON},
+    {"local-time", no_argument, NULL, G_LOCAL},
+    {"threads", required_argument, NULL, G_THREADS},
+    {"max-memory", required_argument, NULL, G_MAXMEM},
+    {"include-temp", no_argument, NULL, G_TEMP},
+    {"fail-on", required_argument, NULL, G_FAILON},
+    {"txn-timeout", required_argument, NULL, G_TXNTIMEOUT},
+    {"now", required_argument, NULL, G_NOW},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct gcli {
+    ss_groups_opts go;
+    ss_findings_opts fo;
+    ss_findings *f;
+    unsigned fail_on;
+    bool failed; /* a finding listed matched --fail-on */
+    bool json, quiet;
+    ss_groups *g;
+    ss_out *o;
+} gcli;
+
+/* ---- small renderings ------------------------------------------------------------------- */
+
+static void tstr(char *buf, size_t n, int64_t ms) {
+    if (ms < 0) snprintf(buf, n, "-");
+    else cli_format_time(ms, buf, n);
+}
+
+static void text_bytes(ss_out *o, const char *s, size_t len) {
+    if (!s) out_lit(o, "null");
+    else out_text_escaped(o, (const uint8_t *)s, len, false);
+}
+
+static void json_bytes(ss_out *o, const char *s, size_t len) {
+    if (!s) out_lit(o, "null");
+    else out_json_utf8(o, (const uint8_t *)s, len);
+}
+
+static void json_key(ss_out *o, const char *k) {
+    out_ch(o, ',');
+    out_ch(o, '"');
+    out_str(o, k);
+    out_lit(o, "\":");
+}
+
+static void json_i64_or_null(ss_out *o, int64_t v) {
+    if (v < 0) out_lit(o, "null");
+    else out_i64(o, v);
+}
+
+static void text_tp(ss_out *o, const ss_gtp_ref *t) {
+    if (t->topic) out_text_escaped(o, (const uint8_t *)t->topic, t->topic_len, false);
+    else out_printf(o, "topic id %s", t->topic_id ? t->topic_id : "?");
+    out_printf(o, "-%" PRId32, t->partition);
+}
+
+/* "<topic>-<p>" as a JSON string; a topic known by id only: "<id>-<p>" */
+static void json_tp(ss_out *o, const ss_gtp_ref *t) {
+    char num[16];
+    snprintf(num, sizeof num, "-%" PRId32, t->partition);
+    size_t tl = t->topic ? t->topic_len : (t->topic_id ? strlen(t->topic_id) : 1);
+    size_t nl = strlen(num);
+    char *buf = malloc(tl + nl + 1);
+    if (!buf) {
+        out_lit(o, "null");
+        return;
+    }
+    memcpy(buf, t->topic ? t->topic : (t->topic_id ? t->topic_id : "?"), tl);
+    memcpy(buf + tl, num, nl + 1);
+    out_json_utf8(o, (const uint8_t *)buf, tl + nl);
+    free(buf);
+}
+
+static bool tp_selected(const gcli *c, const ss_gtp_ref *t) {
+    if (c->go.topic && (!t->topic || strcmp(c->go.topic, t->topic) != 0)) return false;
+    if (c->go.partition >= 0 && t->partition != c->go.partition) return false;
+    return true;
+}
+
+/* The events of the group's own timeline; the others (rewinds, commits past the data,
+ * transactions aborted or open, epoch bumps) are what the findings rest on, and are
+ * printed as findings. */
+static bool timeline_event(const ss_gevent *e) { return e->kind >= SS_GEV_DELETED && e->kind <= SS_GEV_CREATED; }
+
+static bool in_time(const gcli *c, int64_t t) { return t >= c->go.since_ms && t <= c->go.until_ms; }
+
+static const char *log_name(char *buf, size_t n, int32_t p) {
+    snprintf(buf, n, "__consumer_offsets-%" PRId32, p);
+    return buf;
+}
+
+static void text_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c) {
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!tp_selected(c, &v[i])) continue;
+        if (!first) out_lit(o, ", ");
+        first = false;
+        text_tp(o, &v[i]);
+    }
+    if (first) out_lit(o, "nothing");
+}
+
+static void json_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c) {
+    out_ch(o, '[');
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!tp_selected(c, &v[i])) continue;
+        if (!first) out_ch(o, ',');
+        first = false;
+        json_tp(o, &v[i]);
+    }
+    out_ch(o, ']');
+}
+
+/* ---- __consumer_offsets partitions --------------------------------------------------------- */
+
+static void text_log(gcli *c, const ss_glog *l) {
+    ss_out *o = c->o;
+    char nm[48], t[64];
+    log_name(nm, sizeof nm, l->partition);
+    out_printf(o, "%s  %" PRIu64 " %s", nm, l->records, plural(l->records, "record", "records"));
+    if (l->control_records)
+        out_printf(o, ", %" PRIu64 " transaction %s", l->control_records,
+                   plural(l->control_records, "marker", "markers"));
+    if (l->first_offset >= 0) out_printf(o, ", offsets %" PRId64 "..%" PRId64, l->first_offset, l->next_offset - 1);
+    tstr(t, sizeof t, l->complete_from_time);
+    out_printf(o, "; history complete from offset %" PRId64 " (%s)", l->complete_from, t);
+    out_ch(o, '\n');
+    if (l->compacted || l->first_offset > 0 || l->cleaner_checkpoint >= 0) {
+        out_lit(o, "  ");
+        if (l->first_offset > 0) out_printf(o, "no offset below %" PRId64 " is on disk; ", l->first_offset);
+        if (l->missing_offsets)
+            out_printf(o,
+                       "compacted: %" PRIu64 " %s missing below %" PRId64
+                       " (the cleaner keeps only the last record of each key there)",
+                       l->missing_offsets, plural(l->missing_offsets, "offset", "offsets"), l->complete_from);
+        else if (l->compacted) out_lit(o, "batches rewritten by the cleaner (delete horizon set), no offset missing");
+        else out_lit(o, "no offset missing");
+        if (l->cleaner_checkpoint >= 0) out_printf(o, "; cleaner-offset-checkpoint %" PRId64, l->cleaner_checkpoint);
+        out_ch(o, '\n');
+    }
+    if (l->ncopies > 1) {
+        out_printf(o, "  %zu copies (replicas): read %s\n", l->ncopies, l->input->name);
+        for (size_t i = 0; i < l->ncopies; i++) {
+            const ss_glog_copy *cp = &l->copies[i];
+            if (cp->read) continue;
+            out_printf(o, "    %s: offsets ", cp->input->name);
+            if (cp->first_offset >= 0) out_printf(o, "%" PRId64 "..%" PRId64, cp->first_offset, cp->next_offset - 1);
+            else out_lit(o, "none");
+            if (cp->first_difference < 0) {
+                out_printf(o, ", the same records at the %" PRIu64 " %s both hold", cp->same,
+                           plural(cp->same, "offset", "offsets"));
+            } else {
+                out_printf(o,
+                           ", diverges from offset %" PRId64 ": %" PRIu64 " %s differ, %" PRIu64 " only here, %" PRIu64
+                           " only in the copy read",
+                           cp->first_difference, cp->differing, plural(cp->differing, "offset", "offsets"),
+                           cp->only_here, cp->only_read);
+            }
+            if (cp->next_offset != l->next_offset && cp->first_offset >= 0)
+                out_printf(o, "; ends at %" PRId64 " (the copy read at %" PRId64 ")", cp->next_offset, l->next_offset);
+            out_ch(o, '\n');
+        }
+    }
+}
+
+static void json_log(gcli *c, const ss_glog *l) {
+    ss_out *o = c->o;
+    char nm[48];
+    out_lit(o, "{\"type\":\"offsets-partition\",\"partition\":");
+    out_json_cstr(o, log_name(nm, sizeof nm, l->partition));
+    json_key(o, "path");
+    out_json_utf8(o, (const uint8_t *)l->input->path, strlen(l->input->path));
+    json_key(o, "records");
+    out_u64(o, l->records);
+    json_key(o, "markers");
+    out_u64(o, l->control_records);
+    json_key(o, "tombstones");
+    out_u64(o, l->tombstones);
+    json_key(o, "unknownRecords");
+    out_u64(o, l->unknown_records);
+    json_key(o, "badRecords");
+    out_u64(o, l->bad_records);
+    json_key(o, "firstOffset");
+    json_i64_or_null(o, l->first_offset);
+    json_key(o, "nextOffset");
+    json_i64_or_null(o, l->next_offset);
+    json_key(o, "historyCompleteFrom");
+    out_printf(o, "{\"offset\":%" PRId64 ",\"time\":", l->complete_from);
+    json_i64_or_null(o, l->complete_from_time);
+    out_ch(o, '}');
+    json_key(o, "compacted");
+    out_bool(o, l->compacted);
+    json_key(o, "missingOffsets");
+    out_u64(o, l->missing_offsets);
+    json_key(o, "cleanerCheckpoint");
+    json_i64_or_null(o, l->cleaner_checkpoint);
+    json_key(o, "copies");
+    out_ch(o, '[');
+    for (size_t i = 0; i < l->ncopies; i++) {
+        const ss_glog_copy *cp = &l->copies[i];
+        if (i) out_ch(o, ',');
+        out_lit(o, "{\"path\":");
+        out_json_utf8(o, (const uint8_t *)cp->input->path, strlen(cp->input->path));
+        json_key(o, "read");
+        out_bool(o, cp->read);
+        if (!cp->read) {
+            json_key(o, "firstOffset");
+            json_i64_or_null(o, cp->first_offset);
+            json_key(o, "nextOffset");
+            json_i64_or_null(o, cp->next_offset);
+            out_printf(o,
+                       ",\"same\":%" PRIu64 ",\"differing\":%" PRIu64 ",\"onlyHere\":%" PRIu64
+                       ",\"onlyInRead\":%" PRIu64 ",\"firstDifference\":",
+                       cp->same, cp->differing, cp->only_here, cp->only_read);
+            json_i64_or_null(o, cp->first_difference);
+        }
+        out_ch(o, '}');
+    }
+    out_lit(o, "]}\n");
+}
+
+/* ---- a group --------------------------------------------------------------------------------- */
+
+static bool group_selected(const gcli *c, const ss_group *g) {
+    if (!c->go.topic && c->go.partition < 0) return true;
+    for (size_t i = 0; i < g->npartitions; i++)
+        if (tp_selected(c, &g->partitions[i].tp)) return true;
+    return false;
+}
+
+static void text_member(gcli *c, const ss_gmember *m, bool consumer) {
+    ss_out *o = c->o;
+    out_lit(o, "      ");
+    text_bytes(o, m->member_id, m->member_id_len);
+    if (m->instance_id) {
+        out_lit(o, "  instance ");
+        text_bytes(o, m->instance_id, m->instance_id_len);
+    }
+    if (m->client_id) {
+        out_lit(o, "  client ");
+        text_bytes(o, m->client_id, m->client_id_len);
+    }
+    if (m->client_host) {
+        out_ch(o, ' ');
+        text_bytes(o, m->client_host, m->client_host_len);
+    }
+    if (m->session_timeout_ms >= 0) out_printf(o, "  session %" PRId32 " ms", m->session_timeout_ms);
+    if (m->rebalance_timeout_ms >= 0) out_printf(o, "  rebalance %" PRId32 " ms", m->rebalance_timeout_ms);
+    if (consumer) {
+        out_printf(o, "  epoch %" PRId32, m->member_epoch);
+        const char *st = ss_gmember_state_name(m->state);
+        if (st) out_printf(o, " %s", st);
+    }
+    out_lit(o, " -> ");
+    if (!m->assignment_known) out_lit(o, "(assignment not decoded)");
+    else text_parts(o, m->parts, m->nparts, c);
+    if (m->npending) {
+        out_lit(o, "; revoking ");
+        text_parts(o, m->pending, m->npending, c);
+    }
+    out_ch(o, '\n');
+}
+
+static void text_generation(gcli *c, const ss_ggeneration *x) {
+    ss_out *o = c->o;
+    char t[64];
+    tstr(t, sizeof t, x->time);
+    bool consumer = x->protocol == SS_GPROTO_CONSUMER;
+    if (consumer) {
+        if (x->generation < 0) out_printf(o, "  epoch ?  %s  (no group epoch record read before)", t);
+        else out_printf(o, "  epoch %" PRId32 "  %s", x->generation, t);
+    } else {
+        out_printf(o, "  gen %" PRId32 "  %s", x->generation, t);
+    }
+    if (x->leader) {
+        out_lit(o, "  leader ");
+        text_bytes(o, x->leader, strlen(x->leader));
+    }
+    if (x->protocol_name) {
+        out_lit(o, "  (");
+        text_bytes(o, x->protocol_name, strlen(x->protocol_name));
+        out_ch(o, ')');
+    }
+    if (!x->nmembers) {
+        out_lit(o, "  no members");
+        if (!consumer && x->protocol_type && !x->protocol_type[0]) out_lit(o, " (a new group)");
+    } else if (consumer) {
+        out_printf(o, "  members at the end of the epoch:");
+    }
+    out_ch(o, '\n');
+    for (size_t m = 0; m < x->nmembers; m++) text_member(c, &x->members[m], consumer);
+    for (size_t a = 0; a < x->nassign; a++) {
+        const ss_gassign *s = &x->assignments[a];
+        if (!in_time(c, s->time)) continue;
+        tstr(t, sizeof t, s->time);
+        out_printf(o, "    %s  ", t);
+        text_bytes(o, s->member_id, s->member_id_len);
+        if (s->left) {
+            out_lit(o, "  left (its assignment removed)\n");
+            continue;
+        }
+        out_printf(o, "  member epoch %" PRId32 " (previous %" PRId32 ")", s->member_epoch, s->previous_member_epoch);
+        const char *st = ss_gmember_state_name(s->state);
+        if (st) out_printf(o, " %s", st);
+        out_lit(o, " -> ");
+        text_parts(o, s->parts, s->nparts, c);
+        if (s->npending) {
+            out_lit(o, "; revoking ");
+            text_parts(o, s->pending, s->npending, c);
+        }
+        out_ch(o, '\n');
+    }
+}
+
+static void text_event(gcli *c, const ss_gevent *e) {
+    ss_out *o = c->o;
+    char t[64];
+    tstr(t, sizeof t, e->time);
+    out_printf(o, "  %s  ", t);
+    switch (e->kind) {
+    case SS_GEV_OFFSETS_DELETED:
+        out_lit(o, "offsets deleted: ");
+        text_tp(o, &e->tp);
+        if (e->last_offset >= 0) out_printf(o, " (committed %" PRId64 " before)", e->last_offset);
+        else out_lit(o, " (no committed offset before)");
+        if (e->pending_removed)
+            out_printf(o, ", %" PRIu64 " pending transactional %s removed", e->pending_removed,
+                       plural(e->pending_removed, "offset", "offsets"));
+        out_lit(o, "; the reason is not in the log (expiry, admin deletion and topic deletion look alike)");
+        break;
+    case SS_GEV_DELETED:
+        out_lit(o, "group deleted (group tombstone; its offsets go only by their own tombstones)");
+        break;
+    case SS_GEV_PROTOCOL_CHANGE:
+        out_printf(o, "protocol conversion %s -> %s (offsets kept)", ss_gprotocol_name(e->from_protocol),
+                   ss_gprotocol_name(e->to_protocol));
+        break;
+    case SS_GEV_CREATED: out_printf(o, "group created again (%s)", ss_gprotocol_name(e->to_protocol)); break;
+    default: break;
+    }
+    out_printf(o, "  [record %" PRId64 "]\n", e->offset);
+}
+
+static void text_owner(ss_out *o, const ss_gowner *w, bool consumer) {
+    text_bytes(o, w->member_id, w->member_id_len);
+    if (w->instance_id) {
+        out_lit(o, " [instance ");
+        text_bytes(o, w->instance_id, w->instance_id_len);
+        out_ch(o, ']');
+    }
+    out_printf(o, " (%s %" PRId32, consumer ? "epoch" : "gen", w->generation_from);
+    if (w->to_offset < 0) out_lit(o, "-");
+    else if (w->generation_to != w->generation_from) out_printf(o, "-%" PRId32, w->generation_to);
+    out_ch(o, ')');
+}
+
+static void text_partition(gcli *c, const ss_group *g, const ss_gpartition *p) {
+    ss_out *o = c->o;
+    char t[64];
+    out_lit(o, "  ");
+    text_tp(o, &p->tp);
+    if (p->committed) {
+        tstr(t, sizeof t, p->commit_time);
+        out_printf(o, "  committed %" PRId64 " at %s", p->offset, t);
+        if (p->leader_epoch >= 0) out_printf(o, " (leader epoch %" PRId32 ")", p->leader_epoch);
+        if (p->transactional) out_lit(o, " by a transaction");
+    } else {
+        out_lit(o, "  no committed offset");
+    }
+    out_printf(o, "; %" PRIu64 " %s", p->commits, plural(p->commits, "commit", "commits"));
+    if (p->txn_commits)
+        out_printf(o, " (%" PRIu64 " transactional: %" PRIu64 " committed, %" PRIu64 " aborted, %" PRIu64 " open)",
+                   p->txn_commits, p->txn_committed, p->txn_aborted, p->txn_open);
+    if (p->deletions) out_printf(o, ", deleted %" PRIu64 " %s", p->deletions, plural(p->deletions, "time", "times"));
+    bool consumer = g->protocol == SS_GPROTO_CONSUMER;
+    if (p->nowners) {
+        out_lit(o, "; owners ");
+        for (size_t i = 0; i < p->nowners; i++) {
+            if (i) out_lit(o, ", ");
+            text_owner(o, &p->owners[i], consumer);
+        }
+    } else if (g->protocol == SS_GPROTO_NONE && !g->undecoded_records) {
+        out_lit(o, "; no owner (the group has no members)");
+    }
+    out_ch(o, '\n');
+}
+
+static void text_commit(gcli *c, const ss_gcommit *k) {
+    ss_out *o = c->o;
+    char t[64];
+    tstr(t, sizeof t, k->time);
+    out_printf(o, "    %s  offset %" PRId64, t, k->offset);
+    if (k->leader_epoch >= 0) out_printf(o, "  leader epoch %" PRId32, k->leader_epoch);
+    if (k->metadata && k->metadata_len) {
+        out_lit(o, "  metadata \"");
+        out_text_escaped(o, (const uint8_t *)k->metadata, k->metadata_len, true);
+        out_ch(o, '"');
+    }
+    if (k->transactional) {
+        out_printf(o, "  transactional pid %" PRId64 " epoch %d", k->producer_id, k->producer_epoch);
+        if (k->transactional_id) {
+            out_lit(o, " (");
+            text_bytes(o, k->transactional_id, strlen(k->transactional_id));
+            out_ch(o, ')');
+        }
+        out_printf(o, " %s", ss_goutcome_name(k->outcome));
+    }
+    if (k->effective) {
+        if (k->transactional) {
+            tstr(t, sizeof t, k->effective_time);
+            out_printf(o, ", committed offset from %s", t);
+        }
+    } else {
+        out_lit(o, ", never the committed offset");
+    }
+    out_printf(o, "  [record %" PRId64 "]", k->record_offset);
+    if (k->attributed_to) {
+        out_lit(o, "  attributed to ");
+        text_bytes(o, k->attributed_to, strlen(k->attributed_to));
+        if (k->attributed_generation >= 0)
+            out_printf(o, " (owner then, generation %" PRId32 ")", k->attributed_generation);
+        else out_lit(o, " (owner then)");
+    }
+    out_ch(o, '\n');
+}
+
+/* ---- findings -------------------------------------------------------------------------------- */
+
+/* the findings of group gi: they are sorted by group */
+static size_t findings_of(const gcli *c, size_t gi, size_t *first) {
+    size_t n = ss_findings_count(c->f), lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ss_findings_at(c->f, mid)->group < gi) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t k = lo;
+    while (k < n && ss_findings_at(c->f, k)->group == gi) k++;
+    *first = lo;
+    return k - lo;
+}
+
+static bool finding_selected(const gcli *c, const ss_finding *x) {
+    if ((x->tp.topic || x->tp.topic_id) && !tp_selected(c, &x->tp)) return false;
+    if (!x->tp.topic && !x->tp.topic_id && (c->go.topic || c->go.partition >= 0)) return false;
+    return in_time(c, x->time);
+}
+
+static void text_findings(gcli *c, size_t gi) {
+    if (!c->f) return;
+    if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
+    size_t first, n = findings_of(c, gi, &first), shown = 0;
+    for (size_t i = first; i < first + n; i++) {
+        const ss_finding *x = ss_findings_at(c->f, i);
+        if (!finding_selected(c, x)) continue;
+        if (!shown++) out_lit(c->o, "  findings:\n");
+        gf_text(c->o, x, "    ");
+        if (gf_fails(x, c->fail_on)) c->failed = true;
+    }
+}
+
+static void json_findings(gcli *c, size_t gi) {
+    if (!c->f) return;
+    if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
+    size_t first, n = findings_of(c, gi, &first);
+    for (size_t i = first; i < first + n; i++) {
+        const ss_finding *x = ss_findings_at(c->f, i);
+        if (!finding_selected(c, x)) continue;
+        gf_json(c->o, x, ss_findings_now(c->f));
+        if (gf_fails(x, c->fail_on)) c->failed = true;
+    }
+}
+
+static bool parse_fail_on(const char *s, unsigned *v) {
+    *v = 0;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n == 11 && !strncmp(s, "redelivered", n)) *v |= FAIL_REDELIVERED;
+        else if (n == 7 && !strncmp(s, "skipped", n)) *v |= FAIL_SKIPPED;
+        else if (n == 6 && !strncmp(s, "rewind", n)) *v |= FAIL_REWIND;
+        else return false;
+        s += n;
+        if (*s == ',') s++;
+    }
+    return *v != 0;
+}
+
+static void text_group(gcli *c, size_t gi) {
+    ss_out *o = c->o;
+    const ss_group *g = ss_groups_at(c->g, gi);
+    const ss_glog *l = ss_groups_log_at(c->g, g->log);
+    char nm[48], t[64];
+    text_bytes(o, g->id, g->id_len);
+    if (g->undecoded_records && g->protocol == SS_GPROTO_NONE)
+        out_printf(o, "  membership unknown (%" PRIu64 " %s of types segscan does not decode)", g->undecoded_records,
+                   plural(g->undecoded_records, "record", "records"));
+    else
+        out_printf(o, "  %s",
+                   g->protocol == SS_GPROTO_NONE ? "no membership (only commits)" : ss_gprotocol_name(g->protocol));
+    if (g->protocol_type) {
+        out_ch(o, ' ');
+        text_bytes(o, g->protocol_type, strlen(g->protocol_type));
+    }
+    if (g->assignor) {
+        out_lit(o, " (");
+        text_bytes(o, g->assignor, strlen(g->assignor));
+        out_ch(o, ')');
+    }
+    out_printf(o, "  %s", log_name(nm, sizeof nm, g->coordinator_partition));
+    if (g->ngenerations) {
+        const ss_ggeneration *a = &g->generations[0], *b = &g->generations[g->ngenerations - 1];
+        bool consumer = b->protocol == SS_GPROTO_CONSUMER;
+        out_printf(o, "  %s %" PRId32 "..%" PRId32, consumer ? "epochs" : "generations", a->generation, b->generation);
+    }
+    out_printf(o, ", %zu %s, %" PRIu64 " %s", g->nmembers_distinct, plural(g->nmembers_distinct, "member", "members"),
+               g->commits, plural(g->commits, "commit", "commits"));
+    if (g->txn_commits) out_printf(o, " (%" PRIu64 " transactional)", g->txn_commits);
+    if (g->deleted) out_lit(o, ", deleted");
+    out_ch(o, '\n');
+    if (g->expected_partition != g->coordinator_partition)
+        out_printf(o,
+                   "  note: Utils.abs(groupId.hashCode()) %% %" PRId32 " is %" PRId32 ", not %" PRId32
+                   ": __consumer_offsets has another partition count (--partitions), or "
+                   "these records are not the coordinator's\n",
+                   c->go.partitions, g->expected_partition, g->coordinator_partition);
+    if (g->first_offset < l->complete_from) {
+        tstr(t, sizeof t, l->complete_from_time);
+        out_printf(o,
+                   "  history partial before %s (offset %" PRId64 " of %s): compaction kept only the last "
+                   "record of each key below it\n",
+                   t, l->complete_from, nm);
+    }
+    /* the timeline: generations and events in log order */
+    size_t gi_ = 0, ei = 0;
+    while (gi_ < g->ngenerations || ei < g->nevents) {
+        bool gen = ei >= g->nevents || (gi_ < g->ngenerations && g->generations[gi_].offset < g->events[ei].offset);
+        if (gen) {
+            const ss_ggeneration *x = &g->generations[gi_++];
+            bool shown = in_time(c, x->time) ||
+                         (x->until_time < 0 ? x->time <= c->go.until_ms
+                                            : x->until_time >= c->go.since_ms && x->time <= c->go.until_ms);
+            if (shown) text_generation(c, x);
+        } else {
+            const ss_gevent *e = &g->events[ei++];
+            if (!timeline_event(e) || !in_time(c, e->time)) continue;
+            if (e->kind == SS_GEV_OFFSETS_DELETED && !tp_selected(c, &e->tp)) continue;
+            text_event(c, e);
+        }
+    }
+    for (size_t i = 0; i < g->npartitions; i++)
+        if (tp_selected(c, &g->partitions[i].tp)) text_partition(c, g, &g->partitions[i]);
+    text_findings(c, gi);
+    if (c->go.commits) {
+        ss_gcommit_iter *it = ss_group_commits(c->g, gi);
+        ss_gcommit k;
+        const char *last_topic = NULL;
+        int32_t last_part = -1;
+        int rc;
+        while (it && (rc = ss_gcommit_next(it, &k)) == 1) {
+            if (k.tp.topic != last_topic || k.tp.partition != last_part) {
+                out_lit(o, "  commits of ");
+                text_tp(o, &k.tp);
+                out_lit(o, ":\n");
+                last_topic = k.tp.topic;
+                last_part = k.tp.partition;
+            }
+            text_commit(c, &k);
+        }
+        ss_gcommit_iter_free(it);
+    }
+}
+
+static void json_member(gcli *c, const ss_gmember *m, bool consumer) {
+    ss_out *o = c->o;
+    out_lit(o, "{\"memberId\":");
+    json_bytes(o, m->member_id, m->member_id_len);
+    json_key(o, "groupInstanceId");
+    json_bytes(o, m->instance_id, m->instance_id_len);
+    json_key(o, "clientId");
+    json_bytes(o, m->client_id, m->client_id_len);
+    json_key(o, "clientHost");
+    json_bytes(o, m->client_host, m->client_host_len);
+    json_key(o, "sessionTimeoutMs");
+    json_i64_or_null(o, m->session_timeout_ms);
+    json_key(o, "rebalanceTimeoutMs");
+    json_i64_or_null(o, m->rebalance_timeout_ms);
+    json_key(o, "partitions");
+    if (m->assignment_known) json_parts(o, m->parts, m->nparts, c);
+    else out_lit(o, "null");
+    if (consumer) {
+        json_key(o, "memberEpoch");
+        out_i64(o, m->member_epoch);
+        json_key(o, "state");
+        const char *st = ss_gmember_state_name(m->state);
+        if (st) out_json_cstr(o, st);
+        else out_lit(o, "null");
+        json_key(o, "pendingRevocation");
+        json_parts(o, m->pending, m->npending, c);
+    }
+    out_ch(o, '}');
+}
+
+static void json_group_head(ss_out *o, const char *type, const ss_group *g) {
+    out_lit(o, "{\"type\":\"");
+    out_str(o, type);
+    out_lit(o, "\",\"group\":");
+    json_bytes(o, g->id, g->id_len);
+}
+
+static void json_generation(gcli *c, const ss_group *g, const ss_ggeneration *x) {
+    ss_out *o = c->o;
+    char nm[48];
+    json_group_head(o, "generation", g);
+    json_key(o, "protocol");
+    out_json_cstr(o, ss_gprotocol_name(x->protocol));
+    json_key(o, x->protocol == SS_GPROTO_CONSUMER ? "epoch" : "generation");
+    if (x->protocol == SS_GPROTO_CONSUMER && x->generation < 0) out_lit(o, "null");
+    else out_i64(o, x->generation);
+    json_key(o, "time");
+    out_i64(o, x->time);
+    json_key(o, "untilTime");
+    json_i64_or_null(o, x->until_time);
+    json_key(o, "coordinatorPartition");
+    out_json_cstr(o, log_name(nm, sizeof nm, g->coordinator_partition));
+    json_key(o, "recordOffset");
+    out_i64(o, x->offset);
+    if (x->protocol == SS_GPROTO_CLASSIC) {
+        json_key(o, "protocolType");
+        json_bytes(o, x->protocol_type, x->protocol_type ? strlen(x->protocol_type) : 0);
+        json_key(o, "assignor");
+        json_bytes(o, x->protocol_name, x->protocol_name ? strlen(x->protocol_name) : 0);
+    }
+    json_key(o, "leader");
+    json_bytes(o, x->leader, x->leader ? strlen(x->leader) : 0);
+    json_key(o, "members");
+    out_ch(o, '[');
+    for (size_t m = 0; m < x->nmembers; m++) {
+        if (m) out_ch(o, ',');
+        json_member(c, &x->members[m], x->protocol == SS_GPROTO_CONSUMER);
+    }
+    out_ch(o, ']');
+    if (x->protocol == SS_GPROTO_CONSUMER) {
+        json_key(o, "assignments");
+        out_ch(o, '[');
+        bool first = true;
+        for (size_t a = 0; a < x->nassign; a++) {
+            const ss_gassign *s = &x->assignments[a];
+            if (!in_time(c, s->time)) continue;
+            if (!first) out_ch(o, ',');
+            first = false;
+            out_printf(o, "{\"time\":%" PRId64 ",\"recordOffset\":%" PRId64 ",\"memberId\":", s->time, s->offset);
+            json_bytes(o, s->member_id, s->member_id_len);
+            json_key(o, "left");
+            out_bool(o, s->left);
+            json_key(o, "memberEpoch");
+            out_i64(o, s->member_epoch);
+            json_key(o, "previousMemberEpoch");
+            out_i64(o, s->previous_member_epoch);
+            json_key(o, "state");
+            const char *st = ss_gmember_state_name(s->state);
+            if (st && !s->left) out_json_cstr(o, st);
+            else out_lit(o, "null");
+            json_key(o, "partitions");
+            json_parts(o, s->parts, s->nparts, c);
+            json_key(o, "pendingRevocation");
+            json_parts(o, s->pending, s->npending, c);
+            out_ch(o, '}');
+        }
+        out_ch(o, ']');
+    }
+    out_lit(o, "}\n");
+}
+
+static void json_event(gcli *c, const ss_group *g, const ss_gevent *e) {
+    ss_out *o = c->o;
+    char nm[48];
+    json_group_head(o, "group-event", g);
+    json_key(o, "kind");
+    out_json_cstr(o, ss_gevent_kind_name(e->kind));
+    json_key(o, "time");
+    out_i64(o, e->time);
+    json_key(o, "coordinatorPartition");
+    out_json_cstr(o, log_name(nm, sizeof nm, g->coordinator_partition));
+    json_key(o, "recordOffset");
+    out_i64(o, e->offset);
+    if (e->kind == SS_GEV_OFFSETS_DELETED) {
+        json_key(o, "topic");
+        json_bytes(o, e->tp.topic, e->tp.topic_len);
+        json_key(o, "partition");
+        out_i64(o, e->tp.partition);
+        json_key(o, "lastCommittedOffset");
+        json_i64_or_null(o, e->last_offset);
+        json_key(o, "pendingRemoved");
+        out_u64(o, e->pending_removed);
+    }
+    if (e->kind == SS_GEV_PROTOCOL_CHANGE) {
+        json_key(o, "from");
+        out_json_cstr(o, ss_gprotocol_name(e->from_protocol));
+    }
+    if (e->kind == SS_GEV_PROTOCOL_CHANGE || e->kind == SS_GEV_CREATED) {
+        json_key(o, "to");
+        out_json_cstr(o, ss_gprotocol_name(e->to_protocol));
+    }
+    out_lit(o, "}\n");
+}
+
+static void json_owner(ss_out *o, const ss_gowner *w) {
+    out_lit(o, "{\"memberId\":");
+    json_bytes(o, w->member_id, w->member_id_len);
+    json_key(o, "groupInstanceId");
+    json_bytes(o, w->instance_id, w->instance_id_len);
+    out_printf(o, ",\"from\":%" PRId64 ",\"fromRecordOffset\":%" PRId64 ",\"to\":", w->from_time, w->from_offset);
+    json_i64_or_null(o, w->to_time);
+    json_key(o, "toRecordOffset");
+    json_i64_or_null(o, w->to_offset);
+    out_printf(o, ",\"generationFrom\":%" PRId32 ",\"generationTo\":%" PRId32, w->generation_from, w->generation_to);
+    json_key(o, "resumedFrom");
+    json_i64_or_null(o, w->start_committed);
+    json_key(o, "commits");
+    out_u64(o, w->commits);
+    json_key(o, "lastCommit");
+    if (w->last_commit_time < 0) out_lit(o, "null");
+    else out_printf(o, "{\"time\":%" PRId64 ",\"offset\":%" PRId64 "}", w->last_commit_time, w->last_commit_offset);
+    json_key(o, "commitIntervalMs");
+    json_i64_or_null(o, w->commit_interval_ms);
+    out_ch(o, '}');
+}
+
+static void json_group(gcli *c, const ss_group *g) {
+    ss_out *o = c->o;
+    const ss_glog *l = ss_groups_log_at(c->g, g->log);
+    char nm[48];
+    json_group_head(o, "consumer-group", g);
+    json_key(o, "coordinatorPartition");
+    out_json_cstr(o, log_name(nm, sizeof nm, g->coordinator_partition));
+    json_key(o, "expectedCoordinatorPartition");
+    out_i64(o, g->expected_partition);
+    json_key(o, "partitionCount");
+    out_i64(o, c->go.partitions);
+    json_key(o, "protocolType");
+    json_bytes(o, g->protocol_type, g->protocol_type ? strlen(g->protocol_type) : 0);
+    json_key(o, "protocol");
+    if (g->protocol == SS_GPROTO_NONE) out_lit(o, "null");
+    else out_json_cstr(o, ss_gprotocol_name(g->protocol));
+    json_key(o, "assignor");
+    json_bytes(o, g->assignor, g->assignor ? strlen(g->assignor) : 0);
+    json_key(o, "deleted");
+    out_bool(o, g->deleted);
+    json_key(o, "generations");
+    out_u64(o, g->ngenerations);
+    json_key(o, "members");
+    out_u64(o, g->nmembers_distinct);
+    json_key(o, "commits");
+    out_u64(o, g->commits);
+    json_key(o, "transactionalCommits");
+    out_u64(o, g->txn_commits);
+    json_key(o, "undecodedRecords");
+    out_u64(o, g->undecoded_records);
+    json_key(o, "committed");
+    out_ch(o, '{');
+    bool first = true;
+    for (size_t i = 0; i < g->npartitions; i++) {
+        const ss_gpartition *p = &g->partitions[i];
+        if (!p->committed || !tp_selected(c, &p->tp)) continue;
+        if (!first) out_ch(o, ',');
+        first = false;
+        json_tp(o, &p->tp);
+        out_ch(o, ':');
+        out_i64(o, p->offset);
+    }
+    out_ch(o, '}');
+    json_key(o, "historyCompleteFrom");
+    out_lit(o, "{");
+    out_json_cstr(o, nm);
+    out_printf(o, ":{\"offset\":%" PRId64 ",\"time\":", l->complete_from);
+    json_i64_or_null(o, l->complete_from_time);
+    out_lit(o, "}}");
+    json_key(o, "historyPartial");
+    out_bool(o, g->first_offset < l->complete_from);
+    json_key(o, "partitions");
+    out_ch(o, '[');
+    first = true;
+    for (size_t i = 0; i < g->npartitions; i++) {
+        const ss_gpartition *p = &g->partitions[i];
+        if (!tp_selected(c, &p->tp)) continue;
+        if (!first) out_ch(o, ',');
+        first = false;
+        out_lit(o, "{\"topic\":");
+        json_bytes(o, p->tp.topic, p->tp.topic_len);
+        json_key(o, "topicId");
+        json_bytes(o, p->tp.topic_id, p->tp.topic_id ? strlen(p->tp.topic_id) : 0);
+        json_key(o, "partition");
+        out_i64(o, p->tp.partition);
+        json_key(o, "committed");
+        json_i64_or_null(o, p->offset);
+        json_key(o, "commitTime");
+        json_i64_or_null(o, p->commit_time);
+        json_key(o, "leaderEpoch");
+        if (p->committed && p->leader_epoch >= 0) out_i64(o, p->leader_epoch);
+        else out_lit(o, "null");
+        json_key(o, "metadata");
+        json_bytes(o, p->metadata, p->metadata_len);
+        json_key(o, "transactional");
+        out_bool(o, p->transactional);
+        out_printf(o,
+                   ",\"commits\":%" PRIu64 ",\"transactionalCommits\":%" PRIu64 ",\"transactionsCommitted\":%" PRIu64
+                   ",\"transactionsAborted\":%" PRIu64 ",\"transactionsOpen\":%" PRIu64 ",\"deletions\":%" PRIu64,
+                   p->commits, p->txn_commits, p->txn_committed, p->txn_aborted, p->txn_open, p->deletions);
+        json_key(o, "owners");
+        out_ch(o, '[');
+        for (size_t k = 0; k < p->nowners; k++) {
+            if (k) out_ch(o, ',');
+            json_owner(o, &p->owners[k]);
+        }
+        out_lit(o, "]}");
+    }
+    out_lit(o, "]}\n");
+}
+
+static void json_commit(gcli *c, const ss_group *g, const ss_gcommit *k) {
+    ss_out *o = c->o;
+    char nm[48];
+    json_group_head(o, "commit", g);
+    json_key(o, "topic");
+    json_bytes(o, k->tp.topic, k->tp.topic_len);
+    json_key(o, "partition");
+    out_i64(o, k->tp.partition);
+    json_key(o, "time");
+    out_i64(o, k->time);
+    json_key(o, "offset");
+    out_i64(o, k->offset);
+    json_key(o, "leaderEpoch");
+    if (k->leader_epoch >= 0) out_i64(o, k->leader_epoch);
+    else out_lit(o, "null");
+    json_key(o, "metadata");
+    json_bytes(o, k->metadata, k->metadata_len);
+    json_key(o, "transactional");
+    out_bool(o, k->transactional);
+    json_key(o, "producerId");
+    if (k->transactional) out_i64(o, k->producer_id);
+    else out_lit(o, "null");
+    json_key(o, "producerEpoch");
+    if (k->transactional) out_i64(o, k->producer_epoch);
+    else out_lit(o, "null");
+    json_key(o, "transactionalId");
+    json_bytes(o, k->transactional_id, k->transactional_id ? strlen(k->transactional_id) : 0);
+    json_key(o, "outcome");
+    out_json_cstr(o, ss_goutcome_name(k->outcome));
+    json_key(o, "effective");
+    out_bool(o, k->effective);
+    json_key(o, "effectiveTime");
+    json_i64_or_null(o, k->effective_time);
+    json_key(o, "attributedTo");
+    if (k->attributed_to) {
+        out_lit(o, "{\"memberId\":");
+        json_bytes(o, k->attributed_to, strlen(k->attributed_to));
+        json_key(o, "groupInstanceId");
+        json_bytes(o, k->attributed_instance, k->attributed_instance ? strlen(k->attributed_instance) : 0);
+        json_key(o, "generation");
+        if (k->attributed_generation >= 0) out_i64(o, k->attributed_generation);
+        else out_lit(o, "null");
+        out_lit(o, ",\"attribution\":true}");
+    } else {
+        out_lit(o, "null");
+    }
+    json_key(o, "coordinatorPartition");
+    out_json_cstr(o, log_name(nm, sizeof nm, g->coordinator_partition));
+    json_key(o, "recordOffset");
+    out_i64(o, k->record_offset);
+    if (k->expire_time >= 0) {
+        json_key(o, "expireTimestamp");
+        out_i64(o, k->expire_time);
+    }
+    out_lit(o, "}\n");
+}
+
+static int json_group_all(gcli *c, size_t gi) {
+    const ss_group *g = ss_groups_at(c->g, gi);
+    json_group(c, g);
+    size_t ei = 0;
+    for (size_t k = 0; k <= g->ngenerations; k++) {
+        int64_t until = k < g->ngenerations ? g->generations[k].offset : INT64_MAX;
+        for (; ei < g->nevents && g->events[ei].offset <= until; ei++) {
+            const ss_gevent *e = &g->events[ei];
+            if (!timeline_event(e) || !in_time(c, e->time)) continue;
+            if (e->kind == SS_GEV_OFFSETS_DELETED && !tp_selected(c, &e->tp)) continue;
+            json_event(c, g, e);
+        }
+        if (k == g->ngenerations) break;
+        const ss_ggeneration *x = &g->generations[k];
+        bool shown = in_time(c, x->time) ||
+                     (x->time <= c->go.until_ms && (x->until_time < 0 || x->until_time >= c->go.since_ms));
+        if (shown) json_generation(c, g, x);
+    }
+    json_findings(c, gi);
+    int rc = EXIT_OK;
+    if (c->go.commits) {
+        ss_gcommit_iter *it = ss_group_commits(c->g, gi);
+        ss_gcommit k;
+        int r = 0;
+        while (it && (r = ss_gcommit_next(it, &k)) == 1) json_commit(c, g, &k);
+        if (!it || r < 0) rc = EXIT_TROUBLE;
+        ss_gcommit_iter_free(it);
+    }
+    return rc;
+}
+
+/* ---- the command ------------------------------------------------------------------------------- */
+
+int cmd_groups(int argc, char **argv) {
+    gcli c;
+    memset(&c, 0, sizeof c);
+    ss_groups_opts_default(&c.go);
+    ss_findings_opts_default(&c.fo);
+    c.fo.per_group = true; /* listed one group at a time */
+    const char **ids = NULL;
+    size_t nids = 0;
+    bool include_temp = false, maxmem_set = false;
+    int opt;
+    optind = 1;
+#define BAD(...)                                                                                                       \
+    do {                                                                                                               \
+        warnx_(__VA_ARGS__);                                                                                           \
+        free(ids);                                                                                                     \
+        return EXIT_TROUBLE;                                                                                           \
+    } while (0)
+    while ((opt = getopt_long(argc, argv, "qh", groups_longopts, NULL)) != -1) {
+        switch (opt) {
+        case G_GROUP: {
+            const char **n = realloc(ids, (nids + 1) * sizeof *n);
+            if (!n) BAD("out of memory");
+            ids = n;
+            ids[nids++] = optarg;
+            break;
+        }
+        case G_TOPIC: c.go.topic = optarg; break;
+        case G_PARTITION: {
+            int64_t v;
+            if (!parse_i64(optarg, &v) || v < 0 || v > INT32_MAX) BAD("groups: --partition needs a partition number");
+            c.go.partition = (int32_t)v;
+            break;
+        }
+        case G_SINCE:
+            if (!ss_parse_time(optarg, &c.go.since_ms)) BAD("groups: --since: not a time: %s", optarg);
+            break;
+        case G_UNTIL:
+            if (!ss_parse_time(optarg, &c.go.until_ms)) BAD("groups: --until: not a time: %s", optarg);
+            break;
+        case G_FROM:
+            if (!parse_i64(optarg, &c.go.from_offset)) BAD("groups: --from-offset needs a number");
+            break;
+        case G_TO:
+            if (!parse_i64(optarg, &c.go.to_offset)) BAD("groups: --to-offset needs a number");
+            break;
+        case G_COMMITS: c.go.commits = true; break;
+        case G_PARTS: {
+            uint64_t v;
+            if (!parse_u64(optarg, &v) || v == 0 || v > INT32_MAX)
+                BAD("groups: --partitions needs a number from 1 to %d", INT32_MAX);
+            c.go.partitions = (int32_t)v;
+            break;
+        }
+        case G_JSON: c.json = true; break;
+        case G_LOCAL: cli_local_time = true; break;
+        case G_THREADS: {
+            uint64_t v;
+            if (!parse_u64(optarg, &v) || v == 0 || v > 256) BAD("groups: --threads takes a number from 1 to 256");
+            c.go.threads = (unsigned)v;
+            break;
+        }
+        case G_MAXMEM:
+            if (!parse_size(optarg, &c.go.max_memory))
+                BAD("groups: --max-memory takes a size, e.g. 512M or 2G (0: no limit)");
+            maxmem_set = true;
+            break;
+        case G_TEMP: include_temp = true; break;
+        case G_FAILON:
+            if (!parse_fail_on(optarg, &c.fail_on))
+                BAD("groups: --fail-on takes redelivered, skipped, rewind (comma separated)");
+            break;
+        case G_TXNTIMEOUT:
+            if (!ss_parse_duration(optarg, &c.fo.txn_timeout_ms))
+                BAD("groups: --txn-timeout: not a duration (e.g. 15m, 900s, 900000): %s", optarg);
+            break;
+        case G_NOW:
+            if (!ss_parse_time(optarg, &c.fo.now_ms)) BAD("groups: --now: not a time: %s", optarg);
+            c.fo.has_now = true;
+            break;
+        case 'q': c.quiet = true; break;
+        case 'h':
+            fputs(groups_usage, stdout);
+            free(ids);
+            return EXIT_OK;
+        default:
+            fputs(groups_usage, stderr);
+            free(ids);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (optind >= argc) {
+        warnx_("groups: no PATH given");
+        fputs(groups_usage, stderr);
+        free(ids);
+        return EXIT_TROUBLE;
+    }
+    if (c.go.since_ms > c.go.until_ms || c.go.from_offset > c.go.to_offset) BAD("groups: the window is empty");
+#undef BAD
+    c.go.groups = ids;
+    c.go.ngroups = nids;
+    if (!maxmem_set) c.go.max_memory = default_max_memory();
+    int rc = EXIT_OK;
+    ss_inputs *in = ss_inputs_new(include_temp);
+    if (!in) {
+        warnx_("out of memory");
+        free(ids);
+        return EXIT_TROUBLE;
+    }
+    for (int i = optind; i < argc; i++)
+        if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
+    ss_inputs_finish(in);
+    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
+        enum ss_note_level level;
+        const char *msg = ss_inputs_note(in, i, &level);
+        /* replicas are no copies to this command: it reads one and compares the others */
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
+        if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+    }
+    /* the data partitions beside __consumer_offsets: what they held when (their batch
+     * headers), for the findings */
+    ss_timelines *tl = NULL;
+    bool any_co = false;
+    for (size_t i = 0; i < ss_inputs_count(in); i++)
+        any_co = any_co || !strcmp(ss_inputs_at(in, i)->topic, "__consumer_offsets");
+    if (any_co) {
+        tl = ss_timelines_new(0);
+        if (!tl || ss_timelines_read(tl, in, c.go.threads) != SS_E_OK) {
+            warnx_("out of memory reading the data partitions");
+            ss_timelines_free(tl);
+            ss_inputs_free(in);
+            free(ids);
+            return EXIT_TROUBLE;
+        }
+        for (size_t i = 0; i < ss_timelines_note_count(tl); i++) {
+            enum ss_note_level level;
+            const char *msg = ss_timelines_note(tl, i, &level);
+            if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+        }
+        c.go.data = tl;
+    }
+    ss_groups *g = ss_groups_new(&c.go);
+    if (!g) {
+        warnx_("out of memory");
+        ss_timelines_free(tl);
+        ss_inputs_free(in);
+        free(ids);
+        return EXIT_TROUBLE;
+    }
+    c.g = g;
+    ss_errkind er = ss_groups_run(g, in);
+    if (er != SS_E_OK) {
+        const char *why = ss_groups_failure(g);
+        warnx_("groups: %s", why                ? why
+                             : er == SS_E_NOMEM ? "out of memory; results are incomplete"
+                                                : "the run failed; results are incomplete");
+        rc = exit_merge(rc, EXIT_TROUBLE);
+    }
+    for (size_t i = 0; i < ss_groups_note_count(g); i++) {
+        enum ss_note_level level;
+        const char *msg = ss_groups_note(g, i, &level);
+        if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+    }
+    if (ss_groups_log_count(g) == 0) {
+        warnx_("groups: no __consumer_offsets partition among the inputs (give a log directory, a "
+               "__consumer_offsets-N directory or a segment inside one)");
+        ss_groups_free(g);
+        ss_timelines_free(tl);
+        ss_inputs_free(in);
+        free(ids);
+        return EXIT_TROUBLE;
+    }
+    c.f = ss_findings_build(g, tl, in, &c.fo);
+    if (!c.f) {
+        warnx_("groups: out of memory building the findings; none are listed");
+        rc = exit_merge(rc, EXIT_TROUBLE);
+    }
+    if (ss_groups_unreadable(g)) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (ss_groups_damage(g)) rc = exit_merge(rc, EXIT_DAMAGE);
+    uint64_t spilled = ss_groups_spilled(g);
+    if (spilled && !c.quiet)
+        warnx_("note: the listed commits reached --max-memory: %" PRIu64 " %s went through temporary files", spilled,
+               plural(spilled, "commit", "commits"));
+    ss_out o;
+    out_init(&o, stdout);
+    c.o = &o;
+    for (size_t i = 0; i < ss_groups_log_count(g); i++) {
+        if (c.json) json_log(&c, ss_groups_log_at(g, i));
+        else text_log(&c, ss_groups_log_at(g, i));
+    }
+    size_t shown = 0;
+    for (size_t i = 0; i < ss_groups_count(g); i++) {
+        const ss_group *grp = ss_groups_at(g, i);
+        if (!group_selected(&c, grp)) continue;
+        shown++;
+        if (c.json) {
+            rc = exit_merge(rc, json_group_all(&c, i));
+        } else {
+            out_ch(&o, '\n');
+            text_group(&c, i);
+        }
+    }
+    if (!c.json && !shown) out_lit(&o, "\nno group matched\n");
+    out_flush(&o);
+    if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
+    out_free(&o);
+    if (c.failed) rc = exit_merge(rc, EXIT_FINDINGS);
+    ss_findings_free(c.f);
+    ss_groups_free(g);
+    ss_timelines_free(tl);
+    ss_inputs_free(in);
+    free(ids);
+    return rc;
+}

@@ -1,0 +1,36 @@
+/* segscan CLI - the consumer groups' findings (segscan/findings.h) as text and
+ * as JSON group-finding objects, for groups, scan and explain
+ * (view_gfindings.c). */
+#ifndef SS_CLI_GFINDINGS_H
+#define SS_CLI_GFINDINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "out.h"
+#include "segscan/findings.h"
+
+/* --fail-on redelivered,skipped,rewind (bits beside the analysis's FAIL_* of scan.h) */
+enum { FAIL_REDELIVERED = 0x100, FAIL_SKIPPED = 0x200, FAIL_REWIND = 0x400 };
+/* Does finding x match one of the --fail-on bits? redelivered: a range of records
+ * delivered again (certain or possible); skipped: records possibly never received;
+ * rewind: a rewind or a reset. */
+bool gf_fails(const ss_finding *x, unsigned fail_on);
+
+/* "<topic>-<p>" of a finding's data partition (a topic known by id only: its id) */
+void gf_tp_text(ss_out *o, const ss_gtp_ref *t);
+/* The finding as lines of text, each starting with indent; the first names its time,
+ * kind and partition, the next ones what it rests on and what it means. */
+void gf_text(ss_out *o, const ss_finding *x, const char *indent);
+/* The range of x that says most of a record at `offset`: a certain redelivery, then the likely
+ * part, then the possible one, then a possible skip; NULL when none holds it. */
+const ss_frange *gf_range_for(const ss_finding *x, int64_t offset);
+/* One sentence for a record at `offset` covered by x (explain): "certainly delivered
+ * again: reset at T from A to B" and the like. */
+void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset);
+/* The group-finding object, with its newline. */
+void gf_json(ss_out *o, const ss_finding *x, int64_t now);
+/* ,"name":{"from","to","records","certain"} or null */
+void gf_json_range(ss_out *o, const char *name, const ss_frange *r);
+
+#endif

@@ -1,0 +1,595 @@
+/* segscan - the consumer groups beside the analysis commands: when a
+ * __consumer_offsets partition is among the inputs (for explain and dups, also
+ * when one lies beside a partition given, in its log directory), the groups'
+ * history and findings (segscan/findings.h) tied to what the analysis found:
+ *   - scan: a groups line in the summary, group-finding objects with --json,
+ *     the group.* and total.groups.* report keys, --fail-on redelivered,
+ *     skipped, rewind;
+ *   - explain: for the matched record's partition and offset, every finding
+ *     whose range holds it, or why none can be said;
+ *   - explain and dups: a copy in an output topic (new-session, same-session)
+ *     and the findings of consumed partitions between its time and the
+ *     original's: it coincides in time, worded as a coincidence; a
+ *     transactional copy whose transaction committed offsets too: the link is
+ *     exact (the same producer id and epoch, between the same markers).
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "gfindings.h"
+#include "out.h"
+#include "scan.h"
+
+struct scan_groups {
+    ss_inputs *in; /* the PATHs again, and the coordinators' partitions beside them */
+    ss_timelines *tl;
+    ss_groups *g;
+    ss_findings *f;
+    size_t *by_tp;   /* finding indices by (topic, partition, time) */
+    size_t *by_time; /* the handovers, rewinds, resets and offset deletions by time */
+    size_t nby_time;
+};
+
+static bool co_name(const char *name) { return !strncmp(name, "__consumer_offsets-", 19); }
+static bool ts_name(const char *name) { return !strncmp(name, "__transaction_state-", 20); }
+
+/* the log directory of a partition directory or of a segment inside one */
+static char *log_dir_of(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) return NULL;
+    char *p = strdup(path);
+    if (!p) return NULL;
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') p[--n] = 0;
+    int ups = S_ISDIR(st.st_mode) ? 1 : 2;
+    for (int k = 0; k < ups; k++) {
+        char *slash = strrchr(p, '/');
+        if (!slash) {
+            free(p);
+            return strdup(".");
+        }
+        if (slash == p) slash[1] = 0;
+        else *slash = 0;
+    }
+    return p;
+}
+
+/* the __consumer_offsets-N and __transaction_state-N directories of a log directory */
+static void add_beside(ss_inputs *in, const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!co_name(e->d_name) && !ts_name(e->d_name)) continue;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = malloc(n);
+        if (!p) continue;
+        snprintf(p, n, "%s/%s", dir, e->d_name);
+        ss_inputs_add(in, p);
+        free(p);
+    }
+    closedir(d);
+}
+
+static const ss_finding *at(const struct scan_groups *s, size_t i) { return ss_findings_at(s->f, i); }
+
+static int cmp_tp(const ss_finding *x, const char *topic, size_t len, int32_t partition) {
+    const char *t = x->tp.topic ? x->tp.topic : "";
+    size_t tl = x->tp.topic ? x->tp.topic_len : 0;
+    size_t m = tl < len ? tl : len;
+    int c = memcmp(t, topic, m);
+    if (c) return c;
+    if (tl != len) return tl < len ? -1 : 1;
+    return x->tp.partition < partition ? -1 : x->tp.partition > partition;
+}
+
+static const struct scan_groups *sort_ctx;
+
+static int cmp_by_tp(const void *a, const void *b) {
+    const ss_finding *x = at(sort_ctx, *(const size_t *)a), *y = at(sort_ctx, *(const size_t *)b);
+    int c = cmp_tp(x, y->tp.topic ? y->tp.topic : "", y->tp.topic ? y->tp.topic_len : 0, y->tp.partition);
+    if (c) return c;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int cmp_by_time(const void *a, const void *b) {
+    const ss_finding *x = at(sort_ctx, *(const size_t *)a), *y = at(sort_ctx, *(const size_t *)b);
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* a finding that can make a consumer read records again: a copy written after it may come of that */
+static bool moves_consumers(const ss_finding *x) {
+    return x->kind == SS_FK_HANDOVER || x->kind == SS_FK_REWIND || x->kind == SS_FK_RESET ||
+           x->kind == SS_FK_OFFSETS_DELETED;
+}
+
+int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
+    int rc = EXIT_OK;
+    struct scan_groups *s = calloc(1, sizeof *s);
+    if (!s) return EXIT_TROUBLE;
+    s->in = ss_inputs_new(include_temp);
+    if (!s->in) {
+        free(s);
+        return EXIT_TROUBLE;
+    }
+    for (int i = 0; i < npaths; i++) {
+        if (!strcmp(paths[i], "-")) continue;
+        ss_inputs_add(s->in, paths[i]);
+        if (!beside) continue;
+        char *dir = log_dir_of(paths[i]);
+        if (dir) add_beside(s->in, dir);
+        free(dir);
+    }
+    ss_inputs_finish(s->in);
+    bool any = false;
+    for (size_t i = 0; i < ss_inputs_count(s->in); i++)
+        any = any || !strcmp(ss_inputs_at(s->in, i)->topic, "__consumer_offsets");
+    c->sg = s;
+    if (!any) return EXIT_OK;
+    s->tl = ss_timelines_new(c->ao.max_batch_bytes);
+    ss_groups_opts go;
+    ss_groups_opts_default(&go);
+    go.groups = c->group_ids;
+    go.ngroups = c->ngroup_ids;
+    go.threads = c->ao.threads;
+    go.max_batch_bytes = c->ao.max_batch_bytes;
+    go.data = s->tl;
+    if (!s->tl || ss_timelines_read(s->tl, s->in, c->ao.threads) != SS_E_OK || !(s->g = ss_groups_new(&go))) {
+        warnx_("out of memory reading the consumer groups");
+        return EXIT_TROUBLE;
+    }
+    for (size_t i = 0; i < ss_timelines_note_count(s->tl); i++) {
+        enum ss_note_level level;
+        const char *msg = ss_timelines_note(s->tl, i, &level);
+        if (level == SS_NOTE_ERROR || !c->quiet) warnx_("%s", msg);
+    }
+    if (ss_groups_run(s->g, s->in) != SS_E_OK) {
+        const char *why = ss_groups_failure(s->g);
+        warnx_("groups: %s", why ? why : "out of memory; the groups' findings are incomplete");
+        rc = exit_merge(rc, EXIT_TROUBLE);
+    }
+    for (size_t i = 0; i < ss_groups_note_count(s->g); i++) {
+        enum ss_note_level level;
+        const char *msg = ss_groups_note(s->g, i, &level);
+        if (level == SS_NOTE_ERROR || !c->quiet) warnx_("%s", msg);
+    }
+    /* a damaged batch of __consumer_offsets is the analysis's damage (it reads the same
+     * segments); a coordinator record whose payload cannot be decoded only leaves the
+     * groups' history short, and says so */
+    if (ss_groups_damage(s->g) && !c->quiet)
+        warnx_("note: some __consumer_offsets records could not be read: the groups' findings may be incomplete");
+    ss_findings_opts fo;
+    ss_findings_opts_default(&fo);
+    fo.txn_timeout_ms = c->ao.txn_timeout_ms;
+    fo.has_now = c->ao.has_now;
+    fo.now_ms = c->ao.now_ms;
+    s->f = ss_findings_build(s->g, s->tl, s->in, &fo);
+    if (!s->f) {
+        warnx_("out of memory building the groups' findings");
+        return exit_merge(rc, EXIT_TROUBLE);
+    }
+    size_t n = ss_findings_count(s->f);
+    s->by_tp = malloc((n ? n : 1) * sizeof *s->by_tp);
+    s->by_time = malloc((n ? n : 1) * sizeof *s->by_time);
+    if (!s->by_tp || !s->by_time) return exit_merge(rc, EXIT_TROUBLE);
+    for (size_t i = 0; i < n; i++) {
+        s->by_tp[i] = i;
+        if (moves_consumers(at(s, i))) s->by_time[s->nby_time++] = i;
+    }
+    sort_ctx = s;
+    qsort(s->by_tp, n, sizeof *s->by_tp, cmp_by_tp);
+    qsort(s->by_time, s->nby_time, sizeof *s->by_time, cmp_by_time);
+    return rc;
+}
+
+void scan_groups_free(struct scan_cli *c) {
+    struct scan_groups *s = c->sg;
+    if (!s) return;
+    ss_findings_free(s->f);
+    ss_groups_free(s->g);
+    ss_timelines_free(s->tl);
+    ss_inputs_free(s->in);
+    free(s->by_tp);
+    free(s->by_time);
+    free(s);
+    c->sg = NULL;
+}
+
+static bool have(const struct scan_cli *c) { return c->sg && c->sg->f; }
+bool scan_groups_have(const struct scan_cli *c) { return have(c); }
+
+/* ---- scan --------------------------------------------------------------------------------------- */
+
+/* figures of a set of findings (one group's partition, or all) */
+typedef struct gsum {
+    uint64_t handovers, unclean, rewinds, resets, deleted, aborted, certain, possible, skipped;
+} gsum;
+
+/* records of a range; offsets when the data partition was not read (an unknown end: none) */
+static uint64_t range_count(const ss_frange *r) {
+    if (!r->set) return 0;
+    if (r->records >= 0) return (uint64_t)r->records;
+    return r->to >= r->from ? (uint64_t)(r->to - r->from + 1) : 0;
+}
+
+static void sum_add(gsum *s, const ss_finding *x) {
+    switch (x->kind) {
+    case SS_FK_HANDOVER:
+        s->handovers++;
+        if (x->clean == 0) s->unclean++;
+        break;
+    case SS_FK_REWIND: s->rewinds++; break;
+    case SS_FK_RESET: s->resets++; break;
+    case SS_FK_OFFSETS_DELETED: s->deleted++; break;
+    case SS_FK_ABORTED_COMMIT: s->aborted++; break;
+    default: break;
+    }
+    if (x->redelivered.set) {
+        if (x->redelivered.certain) s->certain += range_count(&x->redelivered);
+        else s->possible += range_count(&x->redelivered);
+    }
+    s->skipped += range_count(&x->skipped);
+}
+
+void scan_groups_summary(struct scan_cli *c) {
+    if (!have(c)) return;
+    struct scan_groups *s = c->sg;
+    ss_out *o = c->out;
+    gsum t = {0};
+    for (size_t i = 0; i < ss_findings_count(s->f); i++) sum_add(&t, at(s, i));
+    size_t nl = ss_groups_log_count(s->g);
+    out_printf(o,
+               "  groups        %zu read (%zu of %" PRId32 " __consumer_offsets partitions): %" PRIu64 " %s (%" PRIu64
+               " unclean), %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s deleted, %" PRIu64 " aborted %s; %" PRIu64
+               " %s certainly delivered again, %" PRIu64 " possibly; %" PRIu64 " possibly never received\n",
+               ss_groups_count(s->g), nl, ss_groups_partition_count(s->g),
+               t.handovers, plural(t.handovers, "handover", "handovers"), t.unclean, t.rewinds,
+               plural(t.rewinds, "rewind", "rewinds"), t.resets, plural(t.resets, "reset", "resets"), t.deleted,
+               plural(t.deleted, "offset", "offsets"), t.aborted, plural(t.aborted, "commit", "commits"), t.certain,
+               plural(t.certain, "record", "records"), t.possible, t.skipped);
+}
+
+void scan_groups_json(struct scan_cli *c) {
+    if (!have(c)) return;
+    for (size_t i = 0; i < ss_findings_count(c->sg->f); i++) gf_json(c->out, at(c->sg, i), ss_findings_now(c->sg->f));
+}
+
+bool scan_groups_failed(const struct scan_cli *c) {
+    if (!have(c)) return false;
+    for (size_t i = 0; i < ss_findings_count(c->sg->f); i++)
+        if (gf_fails(at(c->sg, i), c->fail_on)) return true;
+    return false;
+}
+
+/* a group id in a report key: every byte outside [A-Za-z0-9_-] percent-encoded */
+static void key_id(FILE *f, const char *id, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)id[i];
+        if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')
+            fputc(ch, f);
+        else fprintf(f, "%%%02X", ch);
+    }
+}
+
+void scan_groups_report(const struct scan_cli *c, FILE *f) {
+    if (!have(c)) return;
+    struct scan_groups *s = c->sg;
+    static const char *const names[] = {
+        "handovers",           "unclean_handovers",    "rewinds", "resets",         "offsets_deleted",
+        "redelivered_certain", "redelivered_possible", "skipped", "aborted_commits"};
+    gsum total = {0};
+    size_t fi = 0, nf = ss_findings_count(s->f);
+    for (size_t gi = 0; gi < ss_groups_count(s->g); gi++) {
+        const ss_group *g = ss_groups_at(s->g, gi);
+        while (fi < nf && at(s, fi)->group < gi) fi++;
+        for (size_t k = 0; k < g->npartitions; k++) {
+            const ss_gpartition *p = &g->partitions[k];
+            if (!p->tp.topic) continue;
+            gsum m = {0};
+            for (size_t i = fi; i < nf && at(s, i)->group == gi; i++) {
+                const ss_finding *x = at(s, i);
+                if (x->tp.topic && x->tp.partition == p->tp.partition && x->tp.topic_len == p->tp.topic_len &&
+                    !memcmp(x->tp.topic, p->tp.topic, p->tp.topic_len))
+                    sum_add(&m, x);
+            }
+            const uint64_t v[] = {m.handovers, m.unclean,  m.rewinds, m.resets, m.deleted,
+                                  m.certain,   m.possible, m.skipped, m.aborted};
+            fputs("group.", f);
+            key_id(f, g->id, g->id_len);
+            fprintf(f, ".%s-%" PRId32 ".committed=%" PRId64 "\n", p->tp.topic, p->tp.partition, p->offset);
+            for (size_t n = 0; n < sizeof v / sizeof *v; n++) {
+                fputs("group.", f);
+                key_id(f, g->id, g->id_len);
+                fprintf(f, ".%s-%" PRId32 ".%s=%" PRIu64 "\n", p->tp.topic, p->tp.partition, names[n], v[n]);
+            }
+        }
+    }
+    for (size_t i = 0; i < nf; i++) sum_add(&total, at(s, i));
+    const uint64_t v[] = {total.handovers, total.unclean,  total.rewinds, total.resets, total.deleted,
+                          total.certain,   total.possible, total.skipped, total.aborted};
+    fprintf(f, "total.groups.groups=%zu\n", ss_groups_count(s->g));
+    for (size_t n = 0; n < sizeof v / sizeof *v; n++) fprintf(f, "total.groups.%s=%" PRIu64 "\n", names[n], v[n]);
+}
+
+/* ---- explain: the deliveries of a record ----------------------------------------------------------- */
+
+/* the findings of one data partition: [*first, return) of by_tp */
+static size_t of_partition(const struct scan_groups *s, const char *topic, int32_t partition, size_t *first) {
+    size_t n = ss_findings_count(s->f), lo = 0, hi = n, len = strlen(topic);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_tp(at(s, s->by_tp[mid]), topic, len, partition) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t k = lo;
+    while (k < n && !cmp_tp(at(s, s->by_tp[k]), topic, len, partition)) k++;
+    *first = lo;
+    return k;
+}
+
+static bool covers(const ss_finding *x, int64_t offset) { return gf_range_for(x, offset) != NULL; }
+
+/* "deliveries: ..." when no finding holds a record: why nothing can be said */
+static void why_text(const struct scan_cli *c, ss_out *o, enum ss_fwhy w, const ss_input_partition *ip, int32_t cpn,
+                     int64_t from);
+
+static const char *why_key(enum ss_fwhy w) {
+    switch (w) {
+    case SS_FW_NO_HISTORY: return "no-history";
+    case SS_FW_NOT_READ: return "coordinator-not-read";
+    case SS_FW_NO_GROUP: return "no-group";
+    case SS_FW_COMPACTED: return "compacted";
+    default: return "nothing";
+    }
+}
+
+static void why_text(const struct scan_cli *c, ss_out *o, enum ss_fwhy w, const ss_input_partition *ip, int32_t cpn,
+                     int64_t from) {
+    char t[64];
+    switch (w) {
+    case SS_FW_NO_HISTORY:
+        out_str(o, "no group history read (no __consumer_offsets partition among the inputs or beside them)");
+        break;
+    case SS_FW_NOT_READ:
+        if (cpn >= 0)
+            out_printf(o, "the group's coordinator partition __consumer_offsets-%" PRId32 " was not read", cpn);
+        else
+            out_printf(o,
+                       "none known: %zu of the %" PRId32 " __consumer_offsets partitions read, and a group of the "
+                       "others may read %s",
+                       ss_groups_log_count(c->sg->g), ss_groups_partition_count(c->sg->g), ip->name);
+        break;
+    case SS_FW_NO_GROUP: out_printf(o, "no group read committed or owned %s", ip->name); break;
+    case SS_FW_COMPACTED:
+        cli_format_time(from, t, sizeof t);
+        out_printf(o,
+                   "history compacted before %s: __consumer_offsets-%" PRId32
+                   " keeps only the last commit of each partition before it",
+                   t, cpn);
+        break;
+    default: out_str(o, "no finding covers it: the groups read show no redelivery or skip of it"); break;
+    }
+}
+
+static const ss_input_partition *input_of(const struct scan_cli *c, const ss_an_copy *cp) {
+    return ss_an_partition_at(c->an, cp->partition)->input;
+}
+
+static enum ss_fwhy why_none(struct scan_cli *c, const ss_an_copy *cp, int32_t *coordinator, int64_t *from) {
+    const ss_input_partition *ip = input_of(c, cp);
+    if (!have(c)) {
+        *coordinator = -1;
+        *from = -1;
+        if (c->ngroup_ids) {
+            *coordinator = ss_coordinator_partition((const uint8_t *)c->group_ids[0], strlen(c->group_ids[0]), 50);
+            return SS_FW_NOT_READ;
+        }
+        return SS_FW_NO_HISTORY;
+    }
+    return ss_findings_why_none(c->sg->f, ip->topic, strlen(ip->topic), ip->partition, cp->timestamp,
+                                c->ngroup_ids ? c->group_ids[0] : NULL, coordinator, from);
+}
+
+void scan_deliveries_text(struct scan_cli *c, const ss_an_copy *cp, const char *indent) {
+    ss_out *o = c->out;
+    const ss_input_partition *ip = input_of(c, cp);
+    size_t shown = 0;
+    if (have(c) && ip->partition >= 0) {
+        size_t first, end = of_partition(c->sg, ip->topic, ip->partition, &first);
+        for (size_t k = first; k < end; k++) {
+            const ss_finding *x = at(c->sg, c->sg->by_tp[k]);
+            if (!covers(x, cp->offset)) continue;
+            out_printf(o, "%s%s ", indent, shown++ ? "           " : "deliveries:");
+            out_str(o, "group ");
+            out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
+            out_str(o, ": ");
+            gf_covering_text(o, x, cp->offset);
+            out_ch(o, '\n');
+        }
+    }
+    if (shown) return;
+    int32_t cpn;
+    int64_t from;
+    enum ss_fwhy w = why_none(c, cp, &cpn, &from);
+    out_printf(o, "%sdeliveries: ", indent);
+    why_text(c, o, w, ip, cpn, from);
+    out_ch(o, '\n');
+}
+
+void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp) {
+    ss_out *o = c->out;
+    const ss_input_partition *ip = input_of(c, cp);
+    out_json_key(o, "deliveries");
+    out_ch(o, '[');
+    size_t shown = 0;
+    if (have(c) && ip->partition >= 0) {
+        size_t first, end = of_partition(c->sg, ip->topic, ip->partition, &first);
+        for (size_t k = first; k < end; k++) {
+            const ss_finding *x = at(c->sg, c->sg->by_tp[k]);
+            if (!covers(x, cp->offset)) continue;
+            const ss_frange *r = gf_range_for(x, cp->offset);
+            if (shown++) out_ch(o, ',');
+            out_str(o, "{\"group\":");
+            out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
+            out_json_key(o, "kind");
+            out_json_cstr(o, ss_fkind_name(x->kind));
+            out_json_key(o, "time");
+            out_i64(o, x->time);
+            out_kv_bool(o, "certain", r->certain);
+            out_json_key(o, "what");
+            out_json_cstr(o, r == &x->skipped ? "skipped" : r == &x->likely ? "likelyRedelivered" : "redelivered");
+            gf_json_range(o, "range", r);
+            out_ch(o, '}');
+        }
+    }
+    out_ch(o, ']');
+    out_json_key(o, "deliveriesNone");
+    if (shown) {
+        out_str(o, "null");
+        return;
+    }
+    int32_t cpn;
+    int64_t from;
+    enum ss_fwhy w = why_none(c, cp, &cpn, &from);
+    out_str(o, "{\"why\":");
+    out_json_cstr(o, why_key(w));
+    out_json_key(o, "coordinatorPartition");
+    if (cpn >= 0) out_printf(o, "\"__consumer_offsets-%" PRId32 "\"", cpn);
+    else out_str(o, "null");
+    out_kv_opt(o, "completeFrom", from);
+    out_ch(o, '}');
+}
+
+/* ---- explain, dups: a copy's links -------------------------------------------------------------------- */
+
+/* the finding whose transaction wrote this copy (its outputs hold it), or NULL */
+static const ss_finding *link_of(const struct scan_cli *c, const ss_an_copy *cp) {
+    if (!have(c) || !cp->transactional || cp->producer_id < 0) return NULL;
+    const ss_input_partition *ip = input_of(c, cp);
+    for (size_t i = 0; i < ss_findings_count(c->sg->f); i++) {
+        const ss_finding *x = at(c->sg, i);
+        if (x->producer_id != cp->producer_id || x->producer_epoch != cp->producer_epoch) continue;
+        for (size_t k = 0; k < x->noutputs; k++) {
+            const ss_foutput *w = &x->outputs[k];
+            if (w->partition == ip->partition && !strcmp(w->topic, ip->topic) && cp->offset >= w->from &&
+                cp->offset <= w->to)
+                return x;
+        }
+    }
+    return NULL;
+}
+
+/* the findings of consumed partitions (not the copy's topic) between two times: [*first, return) of by_time */
+static size_t between(const struct scan_groups *s, int64_t t1, int64_t t2, size_t *first) {
+    size_t lo = 0, hi = s->nby_time;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (at(s, s->by_time[mid])->time < t1) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t k = lo;
+    while (k < s->nby_time && at(s, s->by_time[k])->time <= t2) k++;
+    *first = lo;
+    return k;
+}
+
+static bool coincides(const struct scan_cli *c, const ss_an_copy *cp, const ss_finding *x) {
+    const ss_input_partition *ip = input_of(c, cp);
+    return !(x->tp.topic && !strcmp(x->tp.topic, ip->topic));
+}
+
+enum { MAX_COINCIDENCES = 5 };
+
+void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_an_copy *cp, const char *indent) {
+    if (!have(c)) return;
+    ss_out *o = c->out;
+    char t[64];
+    const ss_finding *l = link_of(c, cp);
+    if (l) {
+        cli_format_time(l->time, t, sizeof t);
+        out_printf(o, "%sexact link: written by the transaction that carried group ", indent);
+        out_text_escaped(o, (const uint8_t *)l->group_id, l->group_id_len, false);
+        out_str(o, "'s offset commit of ");
+        gf_tp_text(o, &l->tp);
+        out_printf(o, " to %" PRId64 " (the same producer id and epoch, between the same markers); ", l->commit_offset);
+        if (l->kind == SS_FK_ABORTED_COMMIT)
+            out_printf(o, "aborted at %s: its input was read again by a later transaction\n", t);
+        else out_printf(o, "no marker yet (its commit at %s)\n", t);
+    }
+    if (cp->cause != SS_CAUSE_NEW_SESSION && cp->cause != SS_CAUSE_SAME_SESSION) return;
+    int64_t t1 = orig->timestamp < cp->timestamp ? orig->timestamp : cp->timestamp;
+    int64_t t2 = orig->timestamp < cp->timestamp ? cp->timestamp : orig->timestamp;
+    size_t first, end = between(c->sg, t1, t2, &first), shown = 0, more = 0;
+    for (size_t k = first; k < end; k++) {
+        const ss_finding *x = at(c->sg, c->sg->by_time[k]);
+        if (!coincides(c, cp, x)) continue;
+        if (shown >= MAX_COINCIDENCES) {
+            more++;
+            continue;
+        }
+        cli_format_time(x->time, t, sizeof t);
+        out_printf(o, "%s%s in time: %s of ", indent, shown++ ? "    and" : "coincides", ss_fkind_name(x->kind));
+        gf_tp_text(o, &x->tp);
+        out_str(o, " in group ");
+        out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
+        out_printf(o, " at %s, between the two copies' times", t);
+        if (x->kind == SS_FK_HANDOVER && x->resumed_offset >= 0)
+            out_printf(o, " (resumed at %" PRId64 "%s)", x->resumed_offset, x->clean == 1 ? ", clean" : ", unclean");
+        out_str(o, ": a consumer that read its input again would write it again; a coincidence, not a proof\n");
+    }
+    if (more) out_printf(o, "%s    and %zu more\n", indent, more);
+}
+
+void scan_copy_links_json(struct scan_cli *c, const ss_an_copy *orig, const ss_an_copy *cp) {
+    if (!have(c)) return;
+    ss_out *o = c->out;
+    const ss_finding *l = link_of(c, cp);
+    out_json_key(o, "transactionLink");
+    if (l) {
+        out_str(o, "{\"group\":");
+        out_json_utf8(o, (const uint8_t *)l->group_id, l->group_id_len);
+        out_json_key(o, "kind");
+        out_json_cstr(o, ss_fkind_name(l->kind));
+        out_json_key(o, "topic");
+        out_json_utf8(o, (const uint8_t *)l->tp.topic, l->tp.topic_len);
+        out_json_key(o, "partition");
+        out_i64(o, l->tp.partition);
+        out_kv_opt(o, "commitOffset", l->commit_offset);
+        out_json_key(o, "time");
+        out_i64(o, l->time);
+        out_str(o, ",\"exact\":true}");
+    } else {
+        out_str(o, "null");
+    }
+    if (cp->cause != SS_CAUSE_NEW_SESSION && cp->cause != SS_CAUSE_SAME_SESSION) return;
+    int64_t t1 = orig->timestamp < cp->timestamp ? orig->timestamp : cp->timestamp;
+    int64_t t2 = orig->timestamp < cp->timestamp ? cp->timestamp : orig->timestamp;
+    size_t first, end = between(c->sg, t1, t2, &first), shown = 0;
+    out_json_key(o, "coincidences");
+    out_ch(o, '[');
+    for (size_t k = first; k < end; k++) {
+        const ss_finding *x = at(c->sg, c->sg->by_time[k]);
+        if (!coincides(c, cp, x)) continue;
+        if (shown++) out_ch(o, ',');
+        out_str(o, "{\"group\":");
+        out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
+        out_json_key(o, "kind");
+        out_json_cstr(o, ss_fkind_name(x->kind));
+        out_json_key(o, "topic");
+        if (x->tp.topic) out_json_utf8(o, (const uint8_t *)x->tp.topic, x->tp.topic_len);
+        else out_str(o, "null");
+        out_json_key(o, "partition");
+        out_i64(o, x->tp.partition);
+        out_json_key(o, "time");
+        out_i64(o, x->time);
+        out_ch(o, '}');
+    }
+    out_ch(o, ']');
+}

@@ -1,0 +1,488 @@
+/* segscan CLI - a consumer group's findings (segscan/findings.h) in words and
+ * as group-finding JSON objects. The wording keeps apart what the log proves
+ * ("certainly delivered again"), what bounds it ("possibly delivered twice:
+ * the range that holds every record delivered twice") and what only
+ * coincides ("consistent with").
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "gfindings.h"
+
+bool gf_fails(const ss_finding *x, unsigned fail_on) {
+    if ((fail_on & FAIL_REDELIVERED) && (x->redelivered.set || x->likely.set)) return true;
+    if ((fail_on & FAIL_SKIPPED) && x->skipped.set) return true;
+    if ((fail_on & FAIL_REWIND) && (x->kind == SS_FK_REWIND || x->kind == SS_FK_RESET)) return true;
+    return false;
+}
+
+static void tstr(char *buf, size_t n, int64_t ms) {
+    if (ms < 0) snprintf(buf, n, "-");
+    else cli_format_time(ms, buf, n);
+}
+
+static void text_str(ss_out *o, const char *s) {
+    if (!s) out_str(o, "(none)");
+    else out_text_cstr(o, s);
+}
+
+void gf_tp_text(ss_out *o, const ss_gtp_ref *t) {
+    if (t->topic) out_text_escaped(o, (const uint8_t *)t->topic, t->topic_len, false);
+    else out_printf(o, "topic id %s", t->topic_id ? t->topic_id : "?");
+    out_printf(o, "-%" PRId32, t->partition);
+}
+
+/* how "present at a time" was decided for this partition */
+static const char *basis_words(const ss_finding *x) {
+    switch (x->basis) {
+    case SS_TL_LOG_APPEND: return "by LogAppendTime, the broker's";
+    case SS_TL_CREATE:
+        return "by CreateTime, the producers' clocks: an upper bound while no producer's clock runs ahead";
+    default: return "no timestamps: every record counted";
+    }
+}
+
+static void range_text(ss_out *o, const ss_frange *r) {
+    if (r->to < 0) {
+        out_printf(o, "offsets from %" PRId64 " on", r->from);
+        return;
+    }
+    out_printf(o, "offsets %" PRId64 "..%" PRId64, r->from, r->to);
+    if (r->records >= 0)
+        out_printf(o, " (%" PRId64 " %s)", r->records, plural((uint64_t)r->records, "record", "records"));
+}
+
+/* a range's line: what it is, then where it comes from (lead: what goes before it on the line) */
+static void redelivered_line(ss_out *o, const char *lead, const ss_finding *x, const ss_frange *r, bool will) {
+    out_printf(o, "%s%s ", lead,
+               r->certain ? "certainly delivered again:"
+               : will     ? "will be delivered again:"
+                          : "possibly delivered twice:");
+    range_text(o, r);
+    if (!x->data_read) out_str(o, "; the data partition was not read: offsets only");
+    out_ch(o, '\n');
+}
+
+static void owner_text(ss_out *o, const char *member, const char *instance) {
+    text_str(o, member);
+    if (instance) {
+        out_str(o, " [instance ");
+        out_text_cstr(o, instance);
+        out_ch(o, ']');
+    }
+}
+
+static void producer_text(ss_out *o, const ss_finding *x) {
+    out_printf(o, "producer id %" PRId64 " epoch %d", x->producer_id, x->producer_epoch);
+    if (x->transactional_id) {
+        out_str(o, " (");
+        out_text_cstr(o, x->transactional_id);
+        out_ch(o, ')');
+    }
+}
+
+static const char *bump_words(enum ss_fbump bump) {
+    switch (bump) {
+    case SS_FB_FENCED: return "by the coordinator, for another instance's initTransactions (its producer fenced)";
+    case SS_FB_TIMEOUT: return "by the coordinator, on the transaction's timeout (transaction.timeout.ms)";
+    case SS_FB_UNKNOWN:
+        return "by the coordinator (its epoch raised: a timeout or another instance's initTransactions; "
+               "__transaction_state does not say which), or, under transaction version 2, by its producer";
+    default: return "by its producer (abortTransaction)";
+    }
+}
+
+void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
+    char t[64], t2[64];
+    tstr(t, sizeof t, x->time);
+    out_printf(o, "%s%s  %s", indent, t, ss_fkind_name(x->kind));
+    if (x->tp.topic || x->tp.topic_id) {
+        out_str(o, " of ");
+        gf_tp_text(o, &x->tp);
+    }
+    switch (x->kind) {
+    case SS_FK_HANDOVER:
+        out_str(o, ": ");
+        owner_text(o, x->previous_owner, x->previous_instance);
+        out_str(o, " -> ");
+        owner_text(o, x->new_owner, x->new_instance);
+        if (x->same_instance)
+            out_str(o, " (the same group.instance.id under a new member id: a static member came back)");
+        if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
+        else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+        out_printf(o, "%s    previous owner: ", indent);
+        if (!x->previous_commits) {
+            out_str(o, "no commit of the partition while it owned it (not clean)");
+        } else {
+            tstr(t2, sizeof t2, x->previous_last_commit);
+            out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 ")", x->previous_commits,
+                       plural(x->previous_commits, "commit", "commits"), t2, x->previous_last_offset);
+            if (x->commit_interval_ms >= 0) out_printf(o, ", every %" PRId64 " ms (median)", x->commit_interval_ms);
+            if (x->clean == 1) out_str(o, "; it went on committing until it lost the partition (clean)");
+            else if (x->clean == 0) {
+                tstr(t2, sizeof t2, x->previous_until);
+                out_printf(o, "; it had stopped committing before it lost the partition at %s (not clean)", t2);
+            } else {
+                out_str(o, "; its pace is unknown (one commit)");
+            }
+        }
+        out_str(o, " (commits carry no member id: attributed to the owner then)\n");
+        if (x->caught_up) {
+            out_printf(o,
+                       "%s    nothing to deliver twice: every record present at the handover lay below the resumed "
+                       "offset (%s)\n",
+                       indent, basis_words(x));
+        } else if (x->redelivered.set) {
+            out_printf(o, "%s    ", indent);
+            redelivered_line(o, "", x, &x->redelivered, false);
+            if (x->data_read)
+                out_printf(o,
+                           "%s      the records at and above the resumed offset present at the handover (%s): every "
+                           "record delivered twice is among them\n",
+                           indent, basis_words(x));
+            if (x->likely.set) {
+                out_printf(o, "%s    likely delivered twice: ", indent);
+                range_text(o, &x->likely);
+                out_str(o, ", written before its last commit plus one interval (assuming it committed at that pace; a "
+                           "consumer stuck in processing goes on longer, up to max.poll.interval.ms)\n");
+            }
+        }
+        return;
+    case SS_FK_REWIND:
+    case SS_FK_RESET:
+        out_printf(o, ": committed offset %" PRId64 " -> %" PRId64, x->from_offset, x->to_offset);
+        out_str(o, x->kind == SS_FK_REWIND ? " while the group had members"
+                                           : " while the group was empty (consistent with kafka-consumer-groups.sh "
+                                             "--reset-offsets)");
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+        if (x->redelivered.set) {
+            out_printf(o, "%s    ", indent);
+            redelivered_line(o, "", x, &x->redelivered, true);
+            if (!x->redelivered.certain)
+                out_printf(o, "%s      (the group has not committed past %" PRId64 " since)\n", indent, x->from_offset);
+        }
+        return;
+    case SS_FK_OFFSETS_DELETED:
+        out_str(o, ": ");
+        if (x->last_committed >= 0) out_printf(o, "committed %" PRId64 " before", x->last_committed);
+        else out_str(o, "no committed offset before");
+        out_str(o, " (the reason is not in the log: expiry, admin deletion and topic deletion look alike)");
+        if (x->restart_offset >= 0) {
+            tstr(t2, sizeof t2, x->restart_time);
+            out_printf(o, "; the group committed %" PRId64 " next, at %s", x->restart_offset, t2);
+        } else {
+            out_str(o, "; the group has not committed it since");
+        }
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+        if (x->redelivered.set) {
+            out_printf(o, "%s    ", indent);
+            redelivered_line(o, "", x, &x->redelivered, true);
+        }
+        if (x->skipped.set) {
+            out_printf(o, "%s    possibly never received: ", indent);
+            range_text(o, &x->skipped);
+            out_printf(o,
+                       " (where the group restarted is not in the log: one that restarted lower and read up to %" PRId64
+                       " commits the same)\n",
+                       x->restart_offset);
+        }
+        if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
+        return;
+    case SS_FK_OUT_OF_RANGE:
+        if (x->below) {
+            out_printf(o,
+                       ": the committed offset %" PRId64 " lies below the log start %" PRId64
+                       " of the copy read: a consumer resuming there gets OFFSET_OUT_OF_RANGE and auto.offset.reset "
+                       "decides (records %" PRId64 "..%" PRId64 " are gone)  [record %" PRId64 "]\n",
+                       x->commit_offset, x->log_start, x->commit_offset, x->log_start - 1, x->record_offset);
+            return;
+        }
+        out_printf(o, ": committed %" PRId64 ", past the log end %" PRId64 " at that time", x->commit_offset,
+                   x->log_end);
+        if (x->commits > 1) {
+            tstr(t2, sizeof t2, x->last_time);
+            out_printf(o, " (%" PRIu64 " commits in a row, the last at %s)", x->commits, t2);
+        }
+        out_printf(o, "  [record %" PRId64 "]\n%s    (%s)", x->record_offset, indent, basis_words(x));
+        if (x->past_copy)
+            out_str(o,
+                    "; past the end of the copy read, too: a follower's copy may lag behind the leader's, or the log "
+                    "was truncated (an unclean leader election)");
+        out_ch(o, '\n');
+        return;
+    case SS_FK_ABORTED_COMMIT:
+    case SS_FK_OPEN_COMMIT:
+        out_printf(o, ": offset %" PRId64 " by ", x->commit_offset);
+        producer_text(o, x);
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+        if (x->kind == SS_FK_ABORTED_COMMIT) {
+            out_printf(o, "%s    aborted (marker epoch %d) %s\n", indent, x->marker_epoch, bump_words(x->bump));
+            if (x->redelivered.set) {
+                out_printf(o, "%s    its input is read again by a later transaction: ", indent);
+                redelivered_line(o, "", x, &x->redelivered, true);
+            }
+        } else {
+            out_printf(o, "%s    no marker at the end of the log", indent);
+            if (x->age_ms >= 0) out_printf(o, "; open for %" PRId64 " ms", x->age_ms);
+            if (x->hanging)
+                out_str(o, x->hanging_confirmed == 1   ? ": hanging (__transaction_state: the coordinator does not "
+                                                         "list this partition in the id's transaction)"
+                           : x->hanging_confirmed == 0 ? ": past the timeout, but __transaction_state lists the "
+                                                         "partition in the id's transaction (not hanging)"
+                                                       : ": past the timeout, a hanging candidate (__transaction_state "
+                                                         "not read)");
+            out_ch(o, '\n');
+        }
+        for (size_t i = 0; i < x->noutputs; i++) {
+            const ss_foutput *w = &x->outputs[i];
+            out_printf(o, "%s    its output in ", indent);
+            out_text_cstr(o, w->topic);
+            out_printf(o,
+                       "-%" PRId32 ": offsets %" PRId64 "..%" PRId64 " (%" PRIu64 " %s)%s; the same producer id and "
+                       "epoch%s\n",
+                       w->partition, w->from, w->to, w->records, plural(w->records, "record", "records"),
+                       x->kind == SS_FK_ABORTED_COMMIT ? ", invisible to read_committed consumers" : "",
+                       w->by_epoch ? " (transaction version 2: one transaction per epoch)"
+                                   : ", its marker between the producer's markers around this one");
+        }
+        return;
+    case SS_FK_FENCING:
+        out_str(o, ": ");
+        out_printf(o, "producer id %" PRId64, x->producer_id);
+        if (x->transactional_id) {
+            out_str(o, " (");
+            out_text_cstr(o, x->transactional_id);
+            out_ch(o, ')');
+        }
+        out_printf(o, " epoch %d -> %d: initTransactions by a new instance (the old one, if alive, is fenced)",
+                   x->old_epoch, x->producer_epoch);
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+        if (x->aborted_at >= 0) {
+            tstr(t2, sizeof t2, x->aborted_at);
+            out_printf(o, "%s    the transaction open then was aborted at %s%s\n", indent, t2,
+                       x->bump == SS_FB_UNKNOWN ? " (by it, or on its timeout: __transaction_state does not say)" : "");
+        }
+        if (x->txn_version)
+            out_printf(o, "%s    transaction version %d%s\n", indent, x->txn_version,
+                       x->txn_version == 2 ? ": its per-transaction epoch bumps (KIP-890) are not counted" : "");
+        return;
+    default: out_ch(o, '\n'); return;
+    }
+}
+
+const ss_frange *gf_range_for(const ss_finding *x, int64_t offset) {
+    if (ss_frange_holds(&x->redelivered, offset) && x->redelivered.certain) return &x->redelivered;
+    if (ss_frange_holds(&x->likely, offset)) return &x->likely;
+    if (ss_frange_holds(&x->redelivered, offset)) return &x->redelivered;
+    if (ss_frange_holds(&x->skipped, offset)) return &x->skipped;
+    return NULL;
+}
+
+void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
+    char t[64];
+    tstr(t, sizeof t, x->time);
+    const ss_frange *r = gf_range_for(x, offset);
+    if (!r) return;
+    bool skipped = r == &x->skipped;
+    if (skipped) out_str(o, "possibly never received: ");
+    else if (r->certain) out_str(o, "certainly delivered again: ");
+    else if (x->kind != SS_FK_HANDOVER) out_str(o, "will be delivered again: ");
+    else if (r == &x->likely) out_str(o, "likely delivered twice: ");
+    else out_str(o, "possibly delivered twice: ");
+    switch (x->kind) {
+    case SS_FK_HANDOVER:
+        out_printf(o, "%s handover at %s, resumed at %" PRId64, x->clean == 1 ? "clean" : "unclean", t,
+                   x->resumed_offset);
+        break;
+    case SS_FK_REWIND:
+    case SS_FK_RESET:
+        out_printf(o, "%s at %s from %" PRId64 " to %" PRId64, ss_fkind_name(x->kind), t, x->from_offset, x->to_offset);
+        break;
+    case SS_FK_OFFSETS_DELETED:
+        out_printf(o, "offsets deleted at %s (committed %" PRId64 " before), the group committed %" PRId64 " next", t,
+                   x->last_committed, x->restart_offset);
+        break;
+    case SS_FK_ABORTED_COMMIT:
+        out_printf(o, "processed in a transaction aborted at %s (it would have committed %" PRId64 ")", t,
+                   x->commit_offset);
+        break;
+    default: out_printf(o, "%s at %s", ss_fkind_name(x->kind), t); break;
+    }
+}
+
+/* ---- JSON ---------------------------------------------------------------------------------------- */
+
+static void json_str_or_null(ss_out *o, const char *s) {
+    if (!s) out_str(o, "null");
+    else out_json_utf8(o, (const uint8_t *)s, strlen(s));
+}
+
+void gf_json_range(ss_out *o, const char *name, const ss_frange *r) {
+    out_json_key(o, name);
+    if (!r->set) {
+        out_str(o, "null");
+        return;
+    }
+    out_printf(o, "{\"from\":%" PRId64 ",\"to\":", r->from);
+    if (r->to < 0) out_str(o, "null");
+    else out_i64(o, r->to);
+    out_str(o, ",\"records\":");
+    if (r->records < 0) out_str(o, "null");
+    else out_i64(o, r->records);
+    out_kv_bool(o, "certain", r->certain);
+    out_ch(o, '}');
+}
+
+static void json_owner(ss_out *o, const char *name, const char *member, const char *instance) {
+    out_json_key(o, name);
+    out_str(o, "{\"memberId\":");
+    json_str_or_null(o, member);
+    out_json_key(o, "groupInstanceId");
+    json_str_or_null(o, instance);
+    out_ch(o, '}');
+}
+
+static void json_tp_name(ss_out *o, const char *topic, int32_t partition) {
+    char num[16];
+    snprintf(num, sizeof num, "-%" PRId32, partition);
+    size_t tl = strlen(topic), nl = strlen(num);
+    char buf[512];
+    if (tl + nl < sizeof buf) {
+        memcpy(buf, topic, tl);
+        memcpy(buf + tl, num, nl + 1);
+        out_json_utf8(o, (const uint8_t *)buf, tl + nl);
+    } else {
+        out_str(o, "null");
+    }
+}
+
+void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
+    char nm[48];
+    out_str(o, "{\"type\":\"group-finding\",\"kind\":");
+    out_json_cstr(o, ss_fkind_name(x->kind));
+    out_json_key(o, "group");
+    out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
+    out_json_key(o, "topic");
+    if (x->tp.topic) out_json_utf8(o, (const uint8_t *)x->tp.topic, x->tp.topic_len);
+    else out_str(o, "null");
+    out_json_key(o, "topicId");
+    json_str_or_null(o, x->tp.topic_id);
+    out_json_key(o, "partition");
+    if (x->tp.topic || x->tp.topic_id) out_i64(o, x->tp.partition);
+    else out_str(o, "null");
+    out_json_key(o, "time");
+    out_i64(o, x->time);
+    snprintf(nm, sizeof nm, "__consumer_offsets-%" PRId32, x->coordinator_partition);
+    out_json_key(o, "coordinatorPartition");
+    out_json_cstr(o, nm);
+    out_kv_u64(o, "recordOffset", (uint64_t)x->record_offset);
+    if (x->kind != SS_FK_FENCING) {
+        out_kv_bool(o, "dataRead", x->data_read);
+        out_json_key(o, "timeBasis");
+        if (x->data_read && x->basis != SS_TL_NONE) out_json_cstr(o, ss_tl_basis_name(x->basis));
+        else out_str(o, "null");
+    }
+    switch (x->kind) {
+    case SS_FK_HANDOVER:
+        out_kv_opt(o, "resumedOffset", x->resumed_offset);
+        json_owner(o, "previousOwner", x->previous_owner, x->previous_instance);
+        json_owner(o, "newOwner", x->new_owner, x->new_instance);
+        out_kv_bool(o, "sameInstance", x->same_instance);
+        out_kv_opt(o, "previousOwnerUntil", x->previous_until);
+        out_json_key(o, "previousOwnerLastCommit");
+        if (x->previous_last_commit < 0) out_str(o, "null");
+        else
+            out_printf(o, "{\"time\":%" PRId64 ",\"offset\":%" PRId64 "}", x->previous_last_commit,
+                       x->previous_last_offset);
+        out_kv_u64(o, "previousOwnerCommits", x->previous_commits);
+        out_kv_opt(o, "commitIntervalMs", x->commit_interval_ms);
+        out_json_key(o, "clean");
+        if (x->clean < 0) out_str(o, "null");
+        else out_bool(o, x->clean == 1);
+        out_kv_bool(o, "caughtUp", x->caught_up);
+        gf_json_range(o, "redelivered", &x->redelivered);
+        gf_json_range(o, "likelyRedelivered", &x->likely);
+        break;
+    case SS_FK_REWIND:
+    case SS_FK_RESET:
+        out_kv_opt(o, "fromOffset", x->from_offset);
+        out_kv_opt(o, "toOffset", x->to_offset);
+        gf_json_range(o, "redelivered", &x->redelivered);
+        break;
+    case SS_FK_OFFSETS_DELETED:
+        out_kv_opt(o, "lastCommittedOffset", x->last_committed);
+        out_kv_opt(o, "restartOffset", x->restart_offset);
+        out_kv_opt(o, "restartTime", x->restart_time);
+        out_json_key(o, "consistentWith");
+        json_str_or_null(o, x->consistent_with);
+        gf_json_range(o, "redelivered", &x->redelivered);
+        gf_json_range(o, "skipped", &x->skipped);
+        break;
+    case SS_FK_OUT_OF_RANGE:
+        out_kv_opt(o, "commitOffset", x->commit_offset);
+        out_kv_opt(o, "logStartOffset", x->log_start);
+        out_kv_opt(o, "logEndOffset", x->log_end);
+        out_kv_bool(o, "below", x->below);
+        out_kv_bool(o, "pastCopyEnd", x->past_copy);
+        out_kv_u64(o, "commits", x->commits);
+        out_kv_opt(o, "lastTime", x->last_time);
+        break;
+    case SS_FK_ABORTED_COMMIT:
+    case SS_FK_OPEN_COMMIT:
+        out_kv_opt(o, "commitOffset", x->commit_offset);
+        out_kv_opt(o, "producerId", x->producer_id);
+        out_kv_opt(o, "producerEpoch", x->producer_epoch);
+        out_json_key(o, "transactionalId");
+        json_str_or_null(o, x->transactional_id);
+        out_json_key(o, "transactionVersion");
+        if (x->txn_version) out_i64(o, x->txn_version);
+        else out_str(o, "null");
+        if (x->kind == SS_FK_ABORTED_COMMIT) {
+            out_kv_opt(o, "markerEpoch", x->marker_epoch);
+            out_json_key(o, "abortedBy");
+            out_json_cstr(o, x->bump == SS_FB_NONE ? "producer" : x->bump == SS_FB_UNKNOWN ? "unknown" : "coordinator");
+            out_json_key(o, "bump");
+            json_str_or_null(o, ss_fbump_name(x->bump));
+            gf_json_range(o, "redelivered", &x->redelivered);
+        } else {
+            out_kv_bool(o, "hanging", x->hanging);
+            out_json_key(o, "hangingConfirmed");
+            if (x->hanging_confirmed < 0) out_str(o, "null");
+            else out_bool(o, x->hanging_confirmed == 1);
+            out_kv_opt(o, "ageMs", x->age_ms);
+            out_kv_opt(o, "now", now);
+        }
+        out_json_key(o, "outputs");
+        out_ch(o, '[');
+        for (size_t i = 0; i < x->noutputs; i++) {
+            const ss_foutput *w = &x->outputs[i];
+            if (i) out_ch(o, ',');
+            out_str(o, "{\"partition\":");
+            json_tp_name(o, w->topic, w->partition);
+            out_printf(o, ",\"from\":%" PRId64 ",\"to\":%" PRId64 ",\"records\":%" PRIu64, w->from, w->to, w->records);
+            out_json_key(o, "matchedBy");
+            out_json_cstr(o, w->by_epoch ? "epoch" : "markers");
+            out_ch(o, '}');
+        }
+        out_ch(o, ']');
+        break;
+    case SS_FK_FENCING:
+        out_kv_opt(o, "producerId", x->producer_id);
+        out_kv_opt(o, "producerEpoch", x->producer_epoch);
+        out_kv_opt(o, "oldEpoch", x->old_epoch);
+        out_json_key(o, "transactionalId");
+        json_str_or_null(o, x->transactional_id);
+        out_json_key(o, "transactionVersion");
+        if (x->txn_version) out_i64(o, x->txn_version);
+        else out_str(o, "null");
+        out_json_key(o, "bump");
+        json_str_or_null(o, ss_fbump_name(x->bump));
+        out_kv_opt(o, "abortedAt", x->aborted_at);
+        break;
+    default: break;
+    }
+    out_str(o, "}\n");
+}

@@ -1,0 +1,643 @@
+/* segscan - consumer groups: the run. Find the __consumer_offsets partitions
+ * among the inputs, choose one copy of each (replicas: the same partition from
+ * several log directories), read each in a thread of its own and replay it
+ * (replay.c), compare the other copies with it, then assemble the public
+ * views: groups by id, their generations, partitions, owners and events.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "base/grow.h"
+#include "groups_int.h"
+#include "segscan/files.h"
+
+
+const char *ss_gprotocol_name(int p) {
+    switch (p) {
+    case SS_GPROTO_NONE: return "none";
+    case SS_GPROTO_CLASSIC: return "classic";
+    case SS_GPROTO_CONSUMER: return "consumer";
+    default: return "unknown";
+    }
+}
+
+const char *ss_goutcome_name(enum ss_goutcome o) {
+    switch (o) {
+    case SS_GOUT_PLAIN: return "plain";
+    case SS_GOUT_COMMITTED: return "committed";
+    case SS_GOUT_ABORTED: return "aborted";
+    case SS_GOUT_OPEN: return "open";
+    default: return "unknown";
+    }
+}
+
+/* MemberState.java (group-coordinator modern/MemberState) */
+const char *ss_gmember_state_name(int s) {
+    switch (s) {
+    case 0: return "STABLE";
+    case 1: return "UNREVOKED_PARTITIONS";
+    case 2: return "UNRELEASED_PARTITIONS";
+    case 127: return "UNKNOWN";
+    default: return s < 0 ? NULL : "UNKNOWN";
+    }
+}
+
+const char *ss_gevent_kind_name(enum ss_gevent_kind k) {
+    switch (k) {
+    case SS_GEV_DELETED: return "deleted";
+    case SS_GEV_OFFSETS_DELETED: return "offsets-deleted";
+    case SS_GEV_PROTOCOL_CHANGE: return "protocol-change";
+    case SS_GEV_CREATED: return "created";
+    case SS_GEV_REWIND: return "rewind";
+    case SS_GEV_OUT_OF_RANGE: return "out-of-range";
+    case SS_GEV_TXN_ABORTED: return "transaction-aborted";
+    case SS_GEV_TXN_OPEN: return "transaction-open";
+    case SS_GEV_EPOCH_BUMP: return "epoch-bump";
+    default: return "unknown";
+    }
+}
+
+void ss_groups_opts_default(ss_groups_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->partitions = 50;
+    o->partition = -1;
+    o->since_ms = INT64_MIN;
+    o->until_ms = INT64_MAX;
+    o->from_offset = INT64_MIN;
+    o->to_offset = INT64_MAX;
+}
+
+/* ---- which inputs are __consumer_offsets ------------------------------------------------------ */
+
+static const char CO[] = "__consumer_offsets";
+
+/* The partition number of an input that is a __consumer_offsets partition, or -1:
+ * a partition directory named __consumer_offsets-N, or segments inside one. */
+static int32_t co_partition(const ss_input_partition *ip) {
+    if (ip->is_dir) return !strcmp(ip->topic, CO) ? ip->partition : -1;
+    if (!ip->path) return -1;
+    const char *slash = strrchr(ip->path, '/');
+    if (!slash) return -1;
+    const char *dir = slash;
+    while (dir > ip->path && dir[-1] != '/') dir--;
+    size_t n = (size_t)(slash - dir);
+    size_t cl = sizeof CO - 1;
+    if (n <= cl + 1 || strncmp(dir, CO, cl) != 0 || dir[cl] != '-') return -1;
+    int32_t p = 0;
+    for (size_t i = cl + 1; i < n; i++) {
+        if (dir[i] < '0' || dir[i] > '9' || p > 100000000) return -1;
+        p = p * 10 + (dir[i] - '0');
+    }
+    return p;
+}
+
+static uint64_t input_bytes(const ss_inputs *in, size_t i) {
+    uint64_t b = 0;
+    const ss_input_partition *ip = ss_inputs_at(in, i);
+    for (size_t j = 0; j < ip->nsegments; j++) b += ss_inputs_segment_size(in, i, j);
+    return b;
+}
+
+/* Of several copies, read the one that reaches furthest (its last segment's base
+ * offset), then the larger, then the first. */
+static int64_t last_base(const ss_input_partition *ip) {
+    return ip->nsegments ? ip->segments[ip->nsegments - 1].name_offset : -1;
+}
+
+/* ---- reading one copy --------------------------------------------------------------------------- */
+
+typedef struct worker {
+    ss_groups *g;
+    ss_decoder *dec;
+    ss_cdecoder *cd;
+    ss_window win;
+} worker;
+
+static void hole(glog *L, int64_t from, int64_t to) {
+    L->info.missing_offsets += (uint64_t)(to - from);
+    L->last_hole_end = to;
+    L->info.complete_from_time = -1;
+}
+
+static void read_log(worker *w, glog *L) {
+    ss_groups *G = w->g;
+    const ss_input_partition *ip = ss_inputs_at(G->in, L->input);
+    for (size_t j = 0; j < ip->nsegments; j++) {
+        ss_segment *seg;
+        ss_error e;
+        const char *file = ip->segments[j].path ? ip->segments[j].path : ip->name;
+        if (ss_inputs_open_segment(G->in, L->input, j, &seg, &e) != SS_E_OK) {
+            glog_note(L, SS_NOTE_ERROR, "%s: %s", file, e.msg);
+            L->unreadable++;
+            continue;
+        }
+        ss_walker wk;
+        ss_walker_init(&wk, seg, UINT64_MAX);
+        ss_walker_set_decoder(&wk, w->dec);
+        ss_event ev;
+        ss_event_kind k;
+        while ((k = ss_walker_next_copy(&wk, &w->win, &ev)) != SS_EV_END) {
+            if (k == SS_EV_DAMAGE) {
+                L->info.damage_events++;
+                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, ev.err.position, ev.err.msg,
+                          ss_errkind_name(ev.err.kind));
+                continue;
+            }
+            const ss_batch *b = &ev.batch;
+            if (!b->crc_valid) continue; /* its damage event follows */
+            L->info.batches++;
+            L->batch_no++;
+            if (L->expect_next < 0) {
+                L->info.first_offset = b->base_offset;
+                L->info.complete_from = b->base_offset;
+            } else if (b->base_offset > L->expect_next) {
+                hole(L, L->expect_next, b->base_offset);
+            }
+            if (b->has_delete_horizon) L->info.compacted = true;
+            if (L->expect_next < b->base_offset) L->expect_next = b->base_offset;
+            ss_rec_iter it;
+            ss_record r;
+            if (ss_records_begin(w->dec, b, &it, &e) != SS_E_OK) {
+                L->info.damage_events++;
+                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, e.msg,
+                          ss_errkind_name(e.kind));
+                L->expect_next = b->last_offset + 1;
+                continue;
+            }
+            int rc;
+            while ((rc = ss_records_next(&it, &r, &e)) == 1) {
+                if (r.offset > L->expect_next) hole(L, L->expect_next, r.offset);
+                if (r.offset >= L->expect_next) L->expect_next = r.offset + 1;
+                if (L->info.complete_from_time < 0) L->info.complete_from_time = r.timestamp;
+                if (b->control) {
+                    L->info.control_records++;
+                    glog_marker(L, b, &r);
+                    continue;
+                }
+                L->info.records++;
+                if (r.value_len < 0) L->info.tombstones++;
+                /* --group: the records of other groups are not decoded (a group's history
+                 * is made of its own records only) */
+                if (!glog_wanted_key(L, &r)) {
+                    L->skipped_records++;
+                    continue;
+                }
+                ss_cdecoded d;
+                switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, &r, &d)) {
+                case SS_CDEC_OK: glog_record(L, b, &r, &d); break;
+                case SS_CDEC_UNKNOWN_TYPE:
+                    if (L->info.unknown_records++ < 5) glog_note(L, SS_NOTE_INFO, "%s: %s", file, d.message);
+                    if (d.known_to_kafka) glog_undecoded(L, &r);
+                    break;
+                default:
+                    if (L->info.bad_records++ < 20) glog_note(L, SS_NOTE_ERROR, "%s: %s", file, d.message);
+                    break;
+                }
+            }
+            if (rc < 0) {
+                L->info.damage_events++;
+                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, e.msg,
+                          ss_errkind_name(e.kind));
+            }
+            /* the cleaner keeps a batch's last offset when it removes its last records */
+            if (b->last_offset + 1 > L->expect_next) hole(L, L->expect_next, b->last_offset + 1);
+        }
+        ss_segment_close(seg);
+    }
+    L->info.next_offset = L->expect_next;
+    if (L->last_hole_end > L->info.complete_from) L->info.complete_from = L->last_hole_end;
+    if (ip->log_start_offset > L->info.complete_from) L->info.complete_from = ip->log_start_offset;
+    if (L->info.missing_offsets) L->info.compacted = true;
+    glog_end(L);
+}
+
+/* ---- comparing a copy with the one read ------------------------------------------------------------ */
+
+typedef struct rcur {
+    const ss_inputs *in;
+    size_t input, seg, nsegs;
+    ss_segment *s;
+    ss_walker w;
+    ss_window win;
+    ss_decoder *dec;
+    ss_event ev;
+    ss_rec_iter it;
+    bool in_batch, done;
+} rcur;
+
+/* The next record of a copy: its offset and a hash of what it holds. */
+static bool rcur_next(rcur *c, int64_t *offset, uint64_t *hash) {
+    while (!c->done) {
+        if (c->in_batch) {
+            ss_record r;
+            ss_error e;
+            if (ss_records_next(&c->it, &r, &e) == 1) {
+                int64_t meta[4] = {c->ev.batch.producer_id, c->ev.batch.control, r.timestamp,
+                                   (int64_t)r.key_len << 32 ^ (uint32_t)r.value_len};
+                uint64_t h = XXH3_64bits(meta, sizeof meta);
+                if (r.key_len > 0) h = XXH3_64bits_withSeed(r.key, (size_t)r.key_len, h);
+                if (r.value_len > 0) h = XXH3_64bits_withSeed(r.value, (size_t)r.value_len, h);
+                *offset = r.offset;
+                *hash = h;
+                return true;
+            }
+            c->in_batch = false;
+        }
+        if (!c->s) {
+            if (c->seg >= c->nsegs) {
+                c->done = true;
+                break;
+            }
+            ss_error e;
+            if (ss_inputs_open_segment(c->in, c->input, c->seg++, &c->s, &e) != SS_E_OK) continue;
+            ss_walker_init(&c->w, c->s, UINT64_MAX);
+            ss_walker_set_decoder(&c->w, c->dec);
+        }
+        ss_event_kind k = ss_walker_next_copy(&c->w, &c->win, &c->ev);
+        if (k == SS_EV_END) {
+            ss_segment_close(c->s);
+            c->s = NULL;
+            continue;
+        }
+        if (k != SS_EV_BATCH || !c->ev.batch.crc_valid) continue;
+        ss_error e;
+        if (ss_records_begin(c->dec, &c->ev.batch, &c->it, &e) == SS_E_OK) c->in_batch = true;
+    }
+    return false;
+}
+
+static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
+    ss_glog_copy *cp = &S->copies[ci];
+    rcur a = {0}, b = {0};
+    a.in = b.in = G->in;
+    a.input = S->L.input;
+    b.input = (size_t)(cp->input - ss_inputs_at(G->in, 0));
+    for (size_t i = 0; i < ss_inputs_count(G->in); i++)
+        if (ss_inputs_at(G->in, i) == cp->input) b.input = i;
+    a.nsegs = ss_inputs_at(G->in, a.input)->nsegments;
+    b.nsegs = cp->input->nsegments;
+    size_t mb = G->opts.max_batch_bytes ? G->opts.max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES;
+    a.dec = ss_decoder_new(mb);
+    b.dec = ss_decoder_new(mb);
+    cp->first_offset = cp->next_offset = -1;
+    cp->first_difference = -1;
+    if (a.dec && b.dec) {
+        int64_t oa = 0, ob = 0;
+        uint64_t ha = 0, hb = 0;
+        bool ra = rcur_next(&a, &oa, &ha), rb = rcur_next(&b, &ob, &hb);
+        int64_t a_first = ra ? oa : -1;
+        if (rb) cp->first_offset = ob;
+        int64_t lo = a_first > cp->first_offset ? a_first : cp->first_offset;
+        while (ra || rb) {
+            if (ra && rb && oa == ob) {
+                if (ha == hb) cp->same++;
+                else {
+                    cp->differing++;
+                    if (cp->first_difference < 0) cp->first_difference = oa;
+                }
+                cp->records++;
+                cp->next_offset = ob + 1;
+                ra = rcur_next(&a, &oa, &ha);
+                rb = rcur_next(&b, &ob, &hb);
+            } else if (rb && (!ra || ob < oa)) {
+                /* only in this copy: inside the range of the one read, a difference */
+                if (ra && ob >= lo) {
+                    cp->only_here++;
+                    if (cp->first_difference < 0) cp->first_difference = ob;
+                }
+                cp->records++;
+                cp->next_offset = ob + 1;
+                rb = rcur_next(&b, &ob, &hb);
+            } else {
+                if (rb && oa >= lo) {
+                    cp->only_read++;
+                    if (cp->first_difference < 0) cp->first_difference = oa;
+                }
+                ra = rcur_next(&a, &oa, &ha);
+            }
+        }
+    }
+    if (a.s) ss_segment_close(a.s);
+    if (b.s) ss_segment_close(b.s);
+    ss_window_free(&a.win);
+    ss_window_free(&b.win);
+    ss_decoder_free(a.dec);
+    ss_decoder_free(b.dec);
+}
+
+/* ---- threads ---------------------------------------------------------------------------------------- */
+
+static void *worker_main(void *arg) {
+    worker *w = arg;
+    ss_groups *G = w->g;
+    for (;;) {
+        size_t i = atomic_fetch_add(&G->next_work, 1);
+        if (i >= G->nwork) break;
+        const gwork *wk = &G->work[i];
+        glog_slot *S = &G->logs[wk->log];
+        if (wk->compare) compare_copy(G, S, wk->copy);
+        else read_log(w, &S->L);
+    }
+    return NULL;
+}
+
+static int cmp_work(const void *a, const void *b) {
+    const gwork *x = a, *y = b;
+    if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+    return x->log < y->log ? -1 : x->log > y->log;
+}
+
+/* ---- the run ------------------------------------------------------------------------------------------ */
+
+ss_groups *ss_groups_new(const ss_groups_opts *opts) {
+    ss_groups *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    if (opts) g->opts = *opts;
+    else ss_groups_opts_default(&g->opts);
+    if (g->opts.partitions <= 0) g->opts.partitions = 50;
+    if (g->opts.ngroups) {
+        g->group_filter = calloc(g->opts.ngroups, sizeof *g->group_filter);
+        if (!g->group_filter) {
+            free(g);
+            return NULL;
+        }
+        for (size_t i = 0; i < g->opts.ngroups; i++) g->group_filter[i] = strdup(g->opts.groups[i]);
+        g->opts.groups = (const char *const *)g->group_filter;
+    }
+    if (g->opts.topic) g->opts.topic = strdup(g->opts.topic);
+    if (g->opts.tmpdir) g->opts.tmpdir = strdup(g->opts.tmpdir);
+    return g;
+}
+
+const char *ss_groups_failure(const ss_groups *g) { return g->failure[0] ? g->failure : NULL; }
+
+static const char *input_name_cb(const void *ctx, const char *topic_id) { return v_input_topic_name(ctx, topic_id); }
+
+static void read_topic_ids(ss_groups *G) {
+    size_t n = ss_inputs_count(G->in);
+    G->ids = calloc(n ? n : 1, sizeof *G->ids);
+    G->id_names = calloc(n ? n : 1, sizeof *G->id_names);
+    if (!G->ids || !G->id_names) return;
+    for (size_t i = 0; i < n; i++) {
+        const ss_input_partition *ip = ss_inputs_at(G->in, i);
+        if (!ip->is_dir || ip->internal || !ip->path) continue;
+        size_t len = strlen(ip->path) + 32;
+        char *path = malloc(len);
+        if (!path) continue;
+        snprintf(path, len, "%s/partition.metadata", ip->path);
+        ss_partition_metadata pm;
+        ss_error e;
+        if (access(path, R_OK) == 0 && ss_partition_metadata_read(path, &pm, &e) == SS_E_OK) {
+            bool dup = false;
+            for (size_t k = 0; k < G->nids; k++)
+                if (!strcmp(G->ids[k], pm.topic_id_str)) dup = true;
+            if (!dup) {
+                memcpy(G->ids[G->nids], pm.topic_id_str, sizeof G->ids[0]);
+                G->id_names[G->nids++] = ip->topic;
+            }
+        }
+        free(path);
+    }
+}
+
+/* cleaner-offset-checkpoint of the log directory that holds a partition directory */
+static int64_t cleaner_checkpoint(const ss_input_partition *ip, int32_t partition) {
+    if (!ip->is_dir || !ip->path) return -1;
+    size_t n = strlen(ip->path);
+    while (n > 1 && ip->path[n - 1] == '/') n--;
+    size_t d = n;
+    while (d > 0 && ip->path[d - 1] != '/') d--;
+    char *path = malloc(d + 40);
+    if (!path) return -1;
+    if (d) memcpy(path, ip->path, d);
+    else path[d++] = '.', path[d++] = '/';
+    memcpy(path + d, "cleaner-offset-checkpoint", sizeof "cleaner-offset-checkpoint");
+    int64_t v = -1;
+    ss_checkpoint ck;
+    ss_error e;
+    if (access(path, R_OK) == 0 && ss_checkpoint_read(path, SS_CKPT_OFFSETS, &ck, &e) == SS_E_OK) {
+        for (size_t i = 0; i < ck.n; i++)
+            if (!strcmp(ck.offsets[i].topic, CO) && ck.offsets[i].partition == partition) v = ck.offsets[i].offset;
+        ss_checkpoint_free(&ck);
+    }
+    free(path);
+    return v;
+}
+
+static int cmp_group(const void *a, const void *b) {
+    const ss_group *x = &((const struct gpub *)a)->g, *y = &((const struct gpub *)b)->g;
+    size_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
+    int c = memcmp(x->id, y->id, n);
+    if (c) return c;
+    if (x->id_len != y->id_len) return x->id_len < y->id_len ? -1 : 1;
+    return x->coordinator_partition < y->coordinator_partition ? -1
+                                                               : x->coordinator_partition > y->coordinator_partition;
+}
+
+static void add_note(ss_groups *G, enum ss_note_level level, const char *msg) {
+    char **nn = realloc(G->notes, (G->nnotes + 1) * sizeof *nn);
+    if (!nn) return;
+    G->notes = nn;
+    enum ss_note_level *nl = realloc(G->note_levels, (G->nnotes + 1) * sizeof *nl);
+    if (!nl) return;
+    G->note_levels = nl;
+    char *s = strdup(msg);
+    if (!s) return;
+    G->notes[G->nnotes] = s;
+    G->note_levels[G->nnotes++] = level;
+}
+
+ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
+    G->in = in;
+    size_t n = ss_inputs_count(in);
+    read_topic_ids(G);
+    {
+        ss_error te;
+        if (ss_txn_state_ids(in, &G->txn_ids, &te) != SS_E_OK) add_note(G, SS_NOTE_WARN, te.msg);
+    }
+    /* one log per partition number; its copies */
+    G->logs = calloc(n ? n : 1, sizeof *G->logs);
+    G->work = calloc(n ? n : 1, sizeof *G->work);
+    if (!G->logs || !G->work) return SS_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        int32_t p = co_partition(ss_inputs_at(in, i));
+        if (p < 0) continue;
+        size_t li = G->nlogs;
+        for (size_t k = 0; k < G->nlogs; k++)
+            if (G->logs[k].L.partition == p) li = k;
+        glog_slot *S = &G->logs[li];
+        if (li == G->nlogs) {
+            G->nlogs++;
+            glog_init(&S->L, &G->opts, (uint32_t)i, p);
+            S->copies = calloc(n, sizeof *S->copies);
+            if (!S->copies) return SS_E_NOMEM;
+        }
+        S->copies[S->ncopies++].input = ss_inputs_at(in, i);
+    }
+    if (!G->nlogs) return SS_E_OK;
+    unsigned threads = G->opts.threads;
+    if (!threads) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = c > 0 ? (unsigned)c : 1;
+    }
+    if (threads > 256) threads = 256;
+    for (size_t li = 0; li < G->nlogs; li++) {
+        glog_slot *S = &G->logs[li];
+        size_t best = 0;
+        for (size_t c = 1; c < S->ncopies; c++) {
+            const ss_input_partition *a = S->copies[c].input, *b = S->copies[best].input;
+            if (last_base(a) > last_base(b)) best = c;
+        }
+        S->copies[best].read = true;
+        for (size_t i = 0; i < n; i++)
+            if (ss_inputs_at(in, i) == S->copies[best].input) S->L.input = (uint32_t)i;
+        S->L.txn_ids = G->txn_ids;
+        S->L.input_name = input_name_cb;
+        S->L.input_name_ctx = G;
+        S->L.info.input = S->copies[best].input;
+        S->L.info.cleaner_checkpoint = cleaner_checkpoint(S->copies[best].input, S->L.partition);
+        S->L.commits.tmpdir = G->opts.tmpdir;
+        S->L.commits.in_memory = &G->commits_in_memory;
+        if (G->opts.max_memory) {
+            /* the records kept, counted by what their buffers allocate */
+            size_t share = (size_t)(G->opts.max_memory / sizeof(gcrec));
+            S->L.commits.budget = share ? share : 1;
+        }
+        gwork *w = &G->work[G->nwork++];
+        w->log = (uint32_t)li;
+        w->input = S->L.input;
+        w->bytes = input_bytes(in, S->L.input);
+        /* one piece of work per copy: at most one per input (G->work holds as many) */
+        for (size_t c = 0; c < S->ncopies; c++) {
+            if (S->copies[c].read) continue;
+            gwork *x = &G->work[G->nwork++];
+            memset(x, 0, sizeof *x);
+            x->log = (uint32_t)li;
+            x->copy = c;
+            x->compare = true;
+            x->bytes = input_bytes(in, S->L.input);
+        }
+    }
+    qsort(G->work, G->nwork, sizeof *G->work, cmp_work);
+    if (threads > G->nwork) threads = (unsigned)G->nwork;
+    worker *ws = calloc(threads, sizeof *ws);
+    pthread_t *tids = calloc(threads, sizeof *tids);
+    if (!ws || !tids) {
+        free(ws);
+        free(tids);
+        return SS_E_NOMEM;
+    }
+    size_t mb = G->opts.max_batch_bytes ? G->opts.max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES;
+    ss_errkind rc = SS_E_OK;
+    for (unsigned t = 0; t < threads; t++) {
+        ws[t].g = G;
+        ws[t].dec = ss_decoder_new(mb);
+        ws[t].cd = ss_cdecoder_new();
+        if (!ws[t].dec || !ws[t].cd) rc = SS_E_NOMEM;
+    }
+    atomic_store(&G->next_work, 0);
+    atomic_store(&G->commits_in_memory, 0);
+    unsigned started = 0;
+    if (rc == SS_E_OK) {
+        for (unsigned t = 1; t < threads; t++) {
+            if (pthread_create(&tids[t], NULL, worker_main, &ws[t]) != 0) break;
+            started = t;
+        }
+        worker_main(&ws[0]);
+        for (unsigned t = 1; t <= started; t++) pthread_join(tids[t], NULL);
+    }
+    for (unsigned t = 0; t < threads; t++) {
+        ss_decoder_free(ws[t].dec);
+        ss_cdecoder_free(ws[t].cd);
+        ss_window_free(&ws[t].win);
+    }
+    free(ws);
+    free(tids);
+    if (rc != SS_E_OK) return rc;
+    /* public views */
+    G->pub_logs = calloc(G->nlogs, sizeof *G->pub_logs);
+    if (!G->pub_logs) return SS_E_NOMEM;
+    size_t total = 0;
+    for (size_t li = 0; li < G->nlogs; li++) {
+        glog *L = &G->logs[li].L;
+        if (L->nomem || L->strs.nomem || L->groups_tab.nomem) rc = SS_E_NOMEM;
+        if (L->commits.failed) {
+            rc = SS_E_IO;
+            snprintf(G->failure, sizeof G->failure, "a temporary file for the commits could not be written or read");
+        }
+        G->pub_logs[li] = L->info;
+        G->pub_logs[li].ncopies = G->logs[li].ncopies;
+        G->pub_logs[li].copies = G->logs[li].copies;
+        G->damage += L->info.damage_events + L->info.bad_records;
+        G->unreadable += L->unreadable;
+        for (size_t k = 0; k < L->nnotes; k++) add_note(G, L->note_levels[k], L->notes[k]);
+        if (L->notes_dropped) {
+            char m[200];
+            snprintf(m, sizeof m, "%s-%d: %" PRIu64 " more notes not shown", CO, (int)L->partition, L->notes_dropped);
+            add_note(G, SS_NOTE_WARN, m);
+        }
+        for (uint32_t k = 0; k < L->ngroups; k++)
+            if (L->groups[k].wanted) total++;
+    }
+    G->groups = calloc(total ? total : 1, sizeof *G->groups);
+    if (!G->groups) return SS_E_NOMEM;
+    for (size_t li = 0; li < G->nlogs; li++) {
+        glog *L = &G->logs[li].L;
+        for (uint32_t k = 0; k < L->ngroups; k++) {
+            if (!L->groups[k].wanted) continue;
+            v_group_head(G, &G->logs[li], k, &G->groups[G->ngroups].g);
+            G->groups[G->ngroups++].local = k;
+        }
+    }
+    qsort(G->groups, G->ngroups, sizeof *G->groups, cmp_group);
+    return rc;
+}
+
+size_t ss_groups_log_count(const ss_groups *g) { return g->nlogs; }
+int32_t ss_groups_partition_count(const ss_groups *g) { return g->opts.partitions; }
+const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i) { return &g->pub_logs[i]; }
+size_t ss_groups_count(const ss_groups *g) { return g->ngroups; }
+size_t ss_groups_note_count(const ss_groups *g) { return g->nnotes; }
+const char *ss_groups_note(const ss_groups *g, size_t i, enum ss_note_level *level) {
+    if (level) *level = g->note_levels[i];
+    return g->notes[i];
+}
+uint64_t ss_groups_damage(const ss_groups *g) { return g->damage; }
+uint64_t ss_groups_unreadable(const ss_groups *g) { return g->unreadable; }
+
+uint64_t ss_groups_spilled(const ss_groups *g) {
+    uint64_t s = 0;
+    for (size_t i = 0; i < g->nlogs; i++) s += g->logs[i].L.commits.spilled;
+    return s;
+}
+
+void ss_groups_free(ss_groups *g) {
+    if (!g) return;
+    for (size_t i = 0; i < g->nlogs; i++) {
+        glog_free(&g->logs[i].L);
+        free(g->logs[i].copies);
+    }
+    free(g->logs);
+    free(g->pub_logs);
+    free(g->work);
+    v_free(g);
+    free(g->groups);
+    for (size_t i = 0; i < g->nnotes; i++) free(g->notes[i]);
+    free(g->notes);
+    free(g->note_levels);
+    free(g->ids);
+    free(g->id_names);
+    ss_txn_ids_free(g->txn_ids);
+    for (size_t i = 0; i < g->opts.ngroups; i++) free(g->group_filter[i]);
+    free(g->group_filter);
+    free((char *)g->opts.topic);
+    free((char *)g->opts.tmpdir);
+    free(g);
+}

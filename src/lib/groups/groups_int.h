@@ -1,0 +1,427 @@
+/* segscan - consumer groups (internal): the state one reading thread keeps
+ * for one __consumer_offsets partition while it replays its records
+ * (replay.c: offsets, transactions; members.c: classic and KIP-848
+ * membership), the kept commits (commits.c), the run (groups.c) and the
+ * public views built from it one group at a time (views.c).
+ *
+ * Everything a log's replay creates lives in that log's state: strings are
+ * interned in its arena (stable pointers, one copy each), groups, partitions,
+ * generations, owners and events in its arrays, indexed by uint32. A group
+ * lives in one __consumer_offsets partition (the coordinator's), so logs are
+ * independent and are read in parallel without locks.
+ *
+ * Memory: what is kept per (group, topic, partition) is a gtp (the committed
+ * offset and counters), its owners (one gown per ownership), and 4 bytes in
+ * each generation's assignment; the public structs are filled on demand. */
+#ifndef SS_GROUPS_INT_H
+#define SS_GROUPS_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format/walker.h"
+#include "segscan/decode.h"
+#include "segscan/groups.h"
+#include "segscan/timeline.h"
+
+/* ---- interned strings ----------------------------------------------------------------------
+ * A string is stored once per log: 4 bytes of length, the bytes, a NUL. Its
+ * pointer (to the bytes) is its identity: equal strings have equal pointers. */
+typedef struct gs_chunk gs_chunk;
+typedef struct gstrtab {
+    gs_chunk *chunks;
+    uint8_t *cur, *end;
+    const char **slots; /* open addressing by hash; NULL: empty */
+    uint32_t *aux;      /* a number the caller keeps beside a string (a group's index + 1) */
+    size_t cap, n;
+    uint64_t bytes; /* arena bytes, for the memory figure */
+    bool nomem;
+} gstrtab;
+
+const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux);
+static inline size_t gs_len(const char *s) {
+    uint32_t n;
+    memcpy(&n, s - 4, 4);
+    return n;
+}
+void gs_free(gstrtab *t);
+
+#define GROW32(v, n, cap, first) ((n) < (cap) || grow32_(&(v), &(cap), sizeof *(v), (first)))
+bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first);
+
+/* ---- per (group, topic, partition) ---------------------------------------------------------- */
+
+enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */ };
+
+/* One ownership of a partition (ss_gowner), linked per partition. */
+typedef struct gown {
+    const char *member, *instance;
+    int64_t from_time, from_offset, to_time, to_offset;
+    int64_t start_committed;                      /* the effective committed offset when it got it */
+    int64_t last_commit_time, last_commit_offset; /* its last commit of the partition */
+    int32_t gen_from, gen_to;
+    uint32_t commits;
+    int32_t interval_ms; /* median of its last intervals, -1: fewer than 2 commits */
+    uint32_t next;       /* the partition's next owner, index + 1 */
+} gown;
+
+/* the intervals between the current owner's last commits (a partition's commit cadence) */
+#define CADENCE 8
+typedef struct gring {
+    uint32_t iv[CADENCE];
+    uint8_t n, pos;
+    uint32_t next_free;
+} gring;
+
+typedef struct gtp {
+    uint32_t group;
+    int32_t partition;
+    const char *topic;                          /* interned; NULL while only a topic id is known */
+    const char *topic_id;                       /* interned base64url, or NULL */
+    int64_t offset, commit_time, record_offset; /* the committed offset (flags & TP_COMMITTED) */
+    const char *metadata;
+    int32_t leader_epoch;
+    uint32_t flags;
+    uint64_t commits;
+    uint32_t txn_commits, txn_committed, txn_aborted, txn_open, deletions, pending;
+    int64_t first_commit_time, last_commit_time;
+    uint32_t seen;                    /* the classic generation stamp that last assigned it */
+    uint32_t owner_first, owner_last; /* gown index + 1, 0: none */
+    uint32_t ring;                    /* the current owner's gring index + 1 */
+    uint32_t watch;                   /* its last event that asks what was committed after it (+1) */
+    int64_t run_max;                  /* the highest committed offset since that event, -1 none */
+    uint32_t oor;                     /* its out-of-range event still growing (+1), 0 none */
+    uint32_t del_pending;             /* its offsets-deleted event waiting for the next commit (+1) */
+    const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
+} gtp;
+
+/* ---- generations ------------------------------------------------------------------------------ */
+
+/* a partition named by a member or an assignment: an index into the log's gtp array */
+typedef struct gref_v {
+    uint32_t *v;
+    uint32_t n, cap;
+} gref_v;
+
+/* a member of a generation, as kept (ss_gmember is filled from it) */
+typedef struct gmem {
+    const char *member_id, *instance_id, *client_id, *client_host;
+    int32_t session_timeout_ms, rebalance_timeout_ms;
+    int32_t member_epoch, previous_member_epoch;
+    int8_t state;
+    bool assignment_known;
+    uint32_t parts_at, nparts, pending_at, npending; /* in the log's refs */
+} gmem;
+
+typedef struct gassign_int {
+    int64_t time, offset;
+    const char *member_id;
+    bool left;
+    int32_t member_epoch, previous_member_epoch;
+    int8_t state;
+    uint32_t parts_at, nparts, pending_at, npending;
+} gassign_int;
+
+typedef struct ggen {
+    int8_t protocol;
+    bool open; /* KIP-848: members are filled when the epoch ends */
+    int32_t generation;
+    int64_t time, offset, until_time;
+    const char *protocol_type, *protocol_name, *leader;
+    uint32_t group;
+    uint32_t members_at, nmembers; /* in the log's members */
+    uint32_t assign_at, nassign;   /* in the log's assigns (contiguous: one open epoch per group) */
+} ggen;
+
+/* a KIP-848 member as ConsumerGroupMember holds it */
+typedef struct kmember {
+    const char *member_id, *instance_id, *client_id, *client_host, *assignor;
+    int32_t session_timeout_ms, rebalance_timeout_ms;
+    int32_t epoch, previous_epoch;
+    int state;
+    bool has_metadata, has_assignment;
+    gref_v owned, pending; /* gtp indices */
+} kmember;
+
+/* an event: the public one and what its replay keeps beside it */
+typedef struct gev {
+    ss_gevent e;
+    uint32_t next_watch; /* the partition's next event that asks what was committed after it (+1) */
+    int64_t seg_max;     /* the highest committed offset between this one and next_watch */
+} gev;
+
+typedef struct gevent_v {
+    gev *v;
+    uint32_t n, cap;
+} gevent_v;
+typedef struct u32_v {
+    uint32_t *v;
+    uint32_t n, cap;
+} u32_v;
+
+/* a topic id named by ConsumerGroupPartitionMetadata */
+typedef struct gtopic_name {
+    const char *id, *name;
+} gtopic_name;
+
+typedef struct ggroup {
+    const char *id;
+    int protocol;          /* as it stands (SS_GPROTO_*) */
+    bool exists;           /* a group record (or a commit) made it and no tombstone removed it since */
+    bool deleted;          /* its last group record was a tombstone */
+    bool wanted;           /* opts.groups names it (or names none) */
+    uint32_t nmembers_now; /* members it has at this point of the log (classic: its last generation's) */
+    const char *protocol_type, *assignor;
+    u32_v tps;  /* its gtp indices */
+    u32_v gens; /* its ggen indices */
+    gevent_v events;
+    kmember *kmembers;
+    uint32_t nkmembers, kcap;
+    gtopic_name *names;
+    uint32_t nnames, ncap;
+    int64_t first_offset, first_time, last_time;
+    uint64_t commits, txn_commits, undecoded;
+    uint64_t removed_batch; /* batch number of its last tombstone (a conversion follows in the same batch) */
+    uint32_t stamp;         /* classic generation stamp */
+    int32_t open_gen;       /* index of its open KIP-848 epoch, -1 */
+} ggroup;
+
+/* ---- transactional offsets pending their marker -------------------------------------------- */
+
+typedef struct gpending {
+    uint32_t tp;
+    bool superseded; /* a later commit of the same partition in the same transaction */
+    bool removed;    /* an offset tombstone removed it */
+    int64_t record_offset, offset, commit_time;
+    int64_t committed_before; /* the effective committed offset when it was written, -1 none */
+    int32_t leader_epoch;
+    const char *metadata;
+    int64_t held; /* index in the commit store's held list, -1 when not kept */
+} gpending;
+
+/* A producer id's open transaction (its pending offsets) and what its earlier
+ * transactions here said about its epochs (the producer's history is kept for
+ * the whole log: a bump of its epoch is judged against its last marker). */
+typedef struct gpid {
+    int64_t producer_id;
+    int16_t producer_epoch; /* of its current (or last) transaction's offset commits */
+    int16_t marker_epoch;   /* of its last marker, -1 none */
+    int8_t marker;          /* its last marker: 0 none, 1 COMMIT, 2 ABORT */
+    uint8_t tv;             /* transaction versions its COMMIT markers showed: bit 1 v1 (epoch kept), bit 2 v2 (+1) */
+    bool open;              /* offset commits since its last marker */
+    int64_t marker_time, marker_record;
+    int64_t first_time;       /* its open transaction's first commit (record timestamp) */
+    int64_t prev_marker_time; /* the marker before the open transaction's, -1 none */
+    uint32_t group;           /* the group of its last commit */
+    gpending *v;
+    uint32_t n, cap;
+    uint64_t *awaiting; /* events (group << 32 | index) waiting for its next marker's time */
+    uint32_t nawait, capawait;
+} gpid;
+
+/* ---- kept commits (commits.c) ----------------------------------------------------------------- */
+
+typedef struct gcrec {
+    uint32_t tp;
+    uint8_t outcome; /* enum ss_goutcome */
+    uint8_t effective;
+    int16_t producer_epoch;
+    int32_t leader_epoch;
+    int32_t generation;
+    int64_t record_offset, time, offset, producer_id, effective_time, expire_time;
+    const char *metadata, *member, *instance;
+} gcrec;
+
+typedef struct gcommits {
+    gcrec *buf; /* resolved commits, not yet sorted */
+    size_t n, cap;
+    gcrec *held; /* transactional commits waiting for their marker */
+    size_t nheld, capheld;
+    size_t budget;            /* records all logs may allocate at once; 0: no limit */
+    atomic_size_t *in_memory; /* records all logs have allocated now (shared by the logs) */
+    FILE **runs;              /* sorted runs in temporary files */
+    size_t *runlen;
+    size_t nruns;
+    FILE *merged;  /* the runs merged, when there were any */
+    gcrec *sorted; /* or everything, sorted in memory */
+    size_t total;
+    uint64_t spilled;
+    const char *tmpdir;
+    bool failed;
+    uint32_t *group_at, *group_n; /* per group: first record and count in the sorted order */
+} gcommits;
+
+struct glog;
+bool gc_add(struct glog *L, const gcrec *r);     /* a resolved commit */
+int64_t gc_hold(struct glog *L, const gcrec *r); /* a transactional one: its held index, -1 on failure */
+void gc_resolve(struct glog *L, int64_t held, int outcome, bool effective, int64_t effective_time);
+bool gc_finish(struct glog *L); /* open ones resolved, sorted, indexed by group */
+void gc_free(gcommits *c);
+size_t gc_read(const struct glog *L, size_t first, gcrec *out, size_t n);
+
+/* ---- one __consumer_offsets partition ----------------------------------------------------------- */
+
+typedef struct glog {
+    const ss_groups_opts *opts;
+    uint32_t input; /* index in the inputs of the copy read */
+    int32_t partition;
+    gstrtab groups_tab; /* group ids (aux: index + 1) */
+    gstrtab strs;       /* every other string */
+    ggroup *groups;
+    uint32_t ngroups, gcap;
+    gtp *tps;
+    uint32_t ntps, tcap;
+    uint32_t *tp_slots; /* hash of (group, topic, topic id, partition) -> index + 1 */
+    size_t tp_slot_cap;
+    gown *owners;
+    uint32_t nowners, owncap;
+    gring *rings;
+    uint32_t nrings, ringcap, ring_free; /* ring_free: a free ring's index + 1 */
+    ggen *gens;
+    uint32_t ngens, gencap;
+    gmem *members;
+    uint32_t nmembers, memcap;
+    gassign_int *assigns;
+    uint32_t nassigns, assigncap;
+    gref_v refs; /* partitions of members and assignments */
+    gpid *pids;
+    uint32_t npids, pidcap;
+    gcommits commits;
+    const ss_txn_ids *txn_ids;
+    /* a topic id's name from partition.metadata of the inputs (NULL when none) */
+    const char *(*input_name)(const void *ctx, const char *topic_id);
+    const void *input_name_ctx;
+    /* reading */
+    uint64_t batch_no;
+    int64_t batch_time;
+    ss_glog info;
+    int64_t expect_next;   /* the offset after the last one read, -1 before the first */
+    int64_t last_hole_end; /* first offset after the last hole, -1 when none */
+    bool nomem;
+    char **notes;
+    enum ss_note_level *note_levels;
+    size_t nnotes, notecap;
+    uint64_t notes_dropped;
+    uint64_t unreadable;
+    uint64_t skipped_records; /* records of groups opts.groups does not name, not replayed */
+} glog;
+
+/* replay.c (and state.c: glog_init, glog_note, glog_wanted_key; offsets.c: glog_marker) */
+void glog_init(glog *L, const ss_groups_opts *opts, uint32_t input, int32_t partition);
+void glog_free(glog *L);
+/* one data record of a batch, decoded (dec) */
+void glog_record(glog *L, const ss_batch *b, const ss_record *r, const ss_cdecoded *dec);
+/* a control record (transaction marker) of producer b->producer_id */
+void glog_marker(glog *L, const ss_batch *b, const ss_record *r);
+/* the end of the log: open epochs closed, ids named, commits sorted */
+void glog_end(glog *L);
+/* a record of a type Kafka decodes and segscan does not: counted against its group (the
+ * keys of types 3..15 begin with the group id) */
+void glog_undecoded(glog *L, const ss_record *r);
+void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Is the record's group one opts.groups names? Read from the key's bytes (every group
+ * record's key is its type, then the group id as a string of int16 length) before it
+ * is decoded; true when the key is not of that form. */
+bool glog_wanted_key(const glog *L, const ss_record *r);
+
+/* state.c: what offsets.c and members.c share */
+const char *g_intern(glog *L, const uint8_t *s, size_t len);
+uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int64_t time);
+uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_id, int32_t partition);
+void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset);
+void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance, int32_t gen, int64_t time,
+                 int64_t offset);
+gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset);
+/* an event of partition ti (watch: it asks what the partition committed after it, later_max) */
+gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, int64_t offset, bool watch);
+void g_set_tp(const gtp *t, ss_gtp_ref *r);
+/* the data partition of a group's partition, when the data partitions were read */
+const ss_tl_partition *g_tl_of(glog *L, gtp *t);
+/* a commit of a partition, for its owner's cadence */
+void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset);
+int32_t g_ring_median(const gring *r);
+bool g_u32_push(glog *L, u32_v *v, uint32_t x);
+
+/* decoded messages: the node tree of ss_cdecoded */
+typedef struct jctx {
+    const ss_jnode *n;
+} jctx;
+uint32_t j_child(jctx c, uint32_t obj, const char *name);
+int64_t j_num(jctx c, uint32_t obj, const char *name, int64_t dflt);
+const char *j_str(glog *L, jctx c, uint32_t obj, const char *name);
+const char *j_uuid(glog *L, jctx c, uint32_t x);
+
+/* offsets.c */
+void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, const ss_cdecoded *dec);
+void o_end(glog *L);
+void o_free(glog *L);
+
+/* members.c */
+void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
+void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
+void m_close_open_epoch(glog *L, ggroup *g);
+const char *m_topic_name_of(const ggroup *g, const char *topic_id);
+void m_free_group(ggroup *g);
+
+/* ---- the run (groups.c) and its views (views.c) ------------------------------------------------- */
+
+/* a piece of work for a thread: read a copy (and replay it), or compare a copy with the one read */
+typedef struct gwork {
+    uint32_t log;
+    uint32_t input;
+    size_t copy; /* index in the log's copies (compare only) */
+    bool compare;
+    uint64_t bytes;
+} gwork;
+
+typedef struct glog_slot {
+    glog L;
+    ss_glog_copy *copies;
+    size_t ncopies;
+} glog_slot;
+
+/* a group's public view, and its index in its log */
+struct gpub {
+    ss_group g;
+    uint32_t local;
+};
+
+struct ss_groups {
+    ss_groups_opts opts;
+    char **group_filter; /* copies of opts.groups */
+    const ss_inputs *in;
+    glog_slot *logs;
+    size_t nlogs;
+    ss_glog *pub_logs;
+    ss_txn_ids *txn_ids;
+    /* topic id -> name from partition.metadata of the inputs */
+    char (*ids)[25];
+    const char **id_names;
+    size_t nids;
+    /* public views: every group's scalars; the arrays of one group at a time (views.c) */
+    struct gpub *groups;
+    size_t ngroups;
+    size_t built;  /* the group whose arrays are built, + 1 */
+    void **blocks; /* the arrays built for it */
+    size_t nblocks, blockcap;
+    char **notes;
+    enum ss_note_level *note_levels;
+    size_t nnotes;
+    uint64_t damage, unreadable;
+    char failure[256];
+    gwork *work;
+    size_t nwork;
+    atomic_size_t next_work;
+    atomic_size_t commits_in_memory; /* room for kept commits all logs have allocated (records) */
+};
+
+/* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
+void v_group_head(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out);
+void v_free(ss_groups *G);
+const char *v_input_topic_name(const ss_groups *G, const char *topic_id);
+
+#endif

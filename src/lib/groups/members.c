@@ -1,0 +1,476 @@
+/* segscan - consumer groups: the membership records of one __consumer_offsets
+ * partition, replayed as Kafka's group coordinator replays them
+ * (GroupCoordinatorShard.replay): a classic group's GroupMetadata record
+ * (type 2) replaces the group whole (GroupMetadataManager.replay(
+ * GroupMetadataKey, GroupMetadataValue)); the KIP-848 records (types 3..8)
+ * update a consumer group piece by piece (ConsumerGroupMetadata: the group
+ * epoch; ConsumerGroupPartitionMetadata: topic ids and names;
+ * ConsumerGroupMemberMetadata: a member; ConsumerGroupCurrentMemberAssignment:
+ * what a member owns). Beside Kafka's state it keeps every generation or group
+ * epoch with its members, and who owned each partition when (replay.c's
+ * owners).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/grow.h"
+#include "groups_int.h"
+
+/* ---- the group as a whole ---------------------------------------------------------------------- */
+
+static void group_drop(glog *L, ggroup *g, int64_t time, int64_t offset);
+
+/* A group record that makes (or keeps) the group of this protocol: a conversion when
+ * the other protocol's group was removed in the same batch (GroupMetadataManager
+ * convertToConsumerGroup / convertToClassicGroup write the tombstones and the new
+ * group's records in one append), a re-creation after a deletion. */
+static void group_made(glog *L, ggroup *g, int protocol, int64_t time, int64_t offset) {
+    if (g->exists && g->protocol == protocol) return;
+    if (g->deleted && g->removed_batch == L->batch_no && g->protocol != protocol && g->events.n &&
+        g->events.v[g->events.n - 1].e.kind == SS_GEV_DELETED) {
+        ss_gevent *ev = &g->events.v[g->events.n - 1].e;
+        ev->kind = SS_GEV_PROTOCOL_CHANGE;
+        ev->from_protocol = g->protocol;
+        ev->to_protocol = protocol;
+    } else if (g->exists && g->protocol != protocol) {
+        /* a group of the other protocol without a tombstone before (compaction removed it) */
+        gev *e = g_add_event(L, g, SS_GEV_PROTOCOL_CHANGE, time, offset);
+        if (e) {
+            e->e.from_protocol = g->protocol;
+            e->e.to_protocol = protocol;
+        }
+    } else if (g->deleted) {
+        gev *e = g_add_event(L, g, SS_GEV_CREATED, time, offset);
+        if (e) e->e.to_protocol = protocol;
+    }
+    if (g->protocol == SS_GPROTO_CONSUMER && protocol != SS_GPROTO_CONSUMER) m_close_open_epoch(L, g);
+    g->exists = true;
+    g->deleted = false;
+    g->protocol = protocol;
+}
+
+static void group_removed(glog *L, ggroup *g, int64_t time, int64_t offset) {
+    if (!g->exists) return; /* "If the group does not exist, we can ignore the tombstone." */
+    gev *e = g_add_event(L, g, SS_GEV_DELETED, time, offset);
+    if (e) e->e.from_protocol = g->protocol;
+    g->exists = false;
+    g->deleted = true;
+    g->nmembers_now = 0;
+    g->removed_batch = L->batch_no;
+}
+
+static ggen *gen_new(glog *L, uint32_t gi, int protocol, int32_t generation, int64_t time, int64_t offset) {
+    if (!GROW32(L->gens, L->ngens, L->gencap, 16)) {
+        L->nomem = true;
+        return NULL;
+    }
+    ggroup *g = &L->groups[gi];
+    if (g->gens.n) {
+        ggen *prev = &L->gens[g->gens.v[g->gens.n - 1]];
+        if (prev->until_time < 0) prev->until_time = time;
+    }
+    ggen *x = &L->gens[L->ngens];
+    memset(x, 0, sizeof *x);
+    x->group = gi;
+    x->protocol = (int8_t)protocol;
+    x->generation = generation;
+    x->time = time;
+    x->offset = offset;
+    x->until_time = -1;
+    x->members_at = L->nmembers;
+    x->assign_at = L->nassigns;
+    if (!g_u32_push(L, &g->gens, L->ngens)) return NULL;
+    L->ngens++;
+    return x;
+}
+
+static gmem *member_new(glog *L) {
+    if (!GROW32(L->members, L->nmembers, L->memcap, 32)) {
+        L->nomem = true;
+        return NULL;
+    }
+    gmem *m = &L->members[L->nmembers++];
+    memset(m, 0, sizeof *m);
+    m->session_timeout_ms = m->rebalance_timeout_ms = -1;
+    m->member_epoch = m->previous_member_epoch = -1;
+    m->state = -1;
+    m->parts_at = m->pending_at = L->refs.n;
+    return m;
+}
+
+static bool ref_push(glog *L, uint32_t x) {
+    if (!GROW32(L->refs.v, L->refs.n, L->refs.cap, 64)) {
+        L->nomem = true;
+        return false;
+    }
+    L->refs.v[L->refs.n++] = x;
+    return true;
+}
+
+/* ---- classic groups ---------------------------------------------------------------------------- */
+
+/* GroupMetadataKey/Value (record type 2). The value replaces the group whole
+ * (groups.put(groupId, classicGroup)); a tombstone removes it (removeGroup). */
+void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
+    uint32_t gn = j_child(c, dec->key, "group");
+    if (!gn || c.n[gn].kind != SS_J_STRING) return;
+    uint32_t gi = g_group_get(L, c.n[gn].str, c.n[gn].len, r->offset, r->timestamp);
+    if (gi == UINT32_MAX) return;
+    ggroup *g = &L->groups[gi];
+    if (r->timestamp > g->last_time) g->last_time = r->timestamp;
+    if (dec->tombstone) {
+        group_drop(L, g, r->timestamp, r->offset); /* removeGroup(groupId), whatever its type */
+        return;
+    }
+    group_made(L, g, SS_GPROTO_CLASSIC, r->timestamp, r->offset);
+    const char *ptype = j_str(L, c, dec->value, "protocolType");
+    int32_t generation = (int32_t)j_num(c, dec->value, "generation", -1);
+    const char *protocol = j_str(L, c, dec->value, "protocol");
+    g->protocol_type = ptype && gs_len(ptype) ? ptype : NULL;
+    if (protocol) g->assignor = protocol;
+    ggen *x = gen_new(L, gi, SS_GPROTO_CLASSIC, generation, r->timestamp, r->offset);
+    if (!x) return;
+    uint32_t xi = (uint32_t)(x - L->gens);
+    x->protocol_type = ptype;
+    x->protocol_name = protocol;
+    x->leader = j_str(L, c, dec->value, "leader");
+    bool consumer = ptype && !strcmp(ptype, "consumer");
+    uint32_t stamp = ++L->groups[gi].stamp;
+    uint32_t members = j_child(c, dec->value, "members"), count = 0;
+    for (uint32_t mn = members ? c.n[members].first : 0; mn; mn = c.n[mn].next) {
+        gmem *m = member_new(L);
+        if (!m) return;
+        count++;
+        m->member_id = j_str(L, c, mn, "memberId");
+        m->instance_id = j_str(L, c, mn, "groupInstanceId");
+        m->client_id = j_str(L, c, mn, "clientId");
+        m->client_host = j_str(L, c, mn, "clientHost");
+        m->session_timeout_ms = (int32_t)j_num(c, mn, "sessionTimeout", -1);
+        /* GroupMetadataManager: "rebalanceTimeout == -1 ? sessionTimeout" (value version 0 has none) */
+        m->rebalance_timeout_ms = (int32_t)j_num(c, mn, "rebalanceTimeout", -1);
+        /* the assignment, decoded as ConsumerProtocolAssignment when protocolType is "consumer"
+         * (kept as bytes by the decoder when that fails) */
+        uint32_t asg = j_child(c, mn, "assignment");
+        m->assignment_known = consumer && asg && c.n[asg].kind == SS_J_OBJECT;
+        if (!m->assignment_known) continue;
+        const char *mid = m->member_id, *iid = m->instance_id;
+        uint32_t tps = j_child(c, asg, "assignedPartitions");
+        for (uint32_t tn = tps ? c.n[tps].first : 0; tn; tn = c.n[tn].next) {
+            const char *topic = j_str(L, c, tn, "topic");
+            uint32_t parts = j_child(c, tn, "partitions");
+            if (!topic || !parts) continue;
+            for (uint32_t pn = c.n[parts].first; pn; pn = c.n[pn].next) {
+                uint32_t ti = g_tp_get(L, gi, topic, NULL, (int32_t)c.n[pn].num);
+                if (ti == UINT32_MAX || !ref_push(L, ti)) return;
+                L->members[L->nmembers - 1].nparts++;
+                g_owner_set(L, ti, mid, iid, generation, r->timestamp, r->offset);
+                L->tps[ti].seen = stamp;
+            }
+        }
+    }
+    x = &L->gens[xi];
+    x->nmembers = L->nmembers - x->members_at;
+    g = &L->groups[gi];
+    g->nmembers_now = count;
+    /* the partitions no member of this generation owns */
+    for (uint32_t i = 0; i < g->tps.n; i++) {
+        gtp *t = &L->tps[g->tps.v[i]];
+        if (t->seen != stamp) g_owner_close(L, g->tps.v[i], r->timestamp, r->offset);
+    }
+}
+
+/* ---- KIP-848 consumer groups -------------------------------------------------------------------- */
+
+static kmember *kmember_get(glog *L, ggroup *g, const char *member_id, bool create) {
+    for (uint32_t i = 0; i < g->nkmembers; i++)
+        if (g->kmembers[i].member_id == member_id) return &g->kmembers[i];
+    if (!create) return NULL;
+    if (!GROW32(g->kmembers, g->nkmembers, g->kcap, 4)) {
+        L->nomem = true;
+        return NULL;
+    }
+    kmember *k = &g->kmembers[g->nkmembers++];
+    memset(k, 0, sizeof *k);
+    k->member_id = member_id;
+    k->session_timeout_ms = k->rebalance_timeout_ms = -1;
+    k->epoch = k->previous_epoch = -1;
+    k->state = -1;
+    return k;
+}
+
+static void kmember_drop(ggroup *g, kmember *k) {
+    free(k->owned.v);
+    free(k->pending.v);
+    *k = g->kmembers[--g->nkmembers];
+}
+
+/* members that joined (a ConsumerGroupMemberMetadata record): the group's members now */
+static uint32_t kmembers_now(const ggroup *g) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->nkmembers; i++) n += g->kmembers[i].has_metadata;
+    return n;
+}
+
+const char *m_topic_name_of(const ggroup *g, const char *topic_id) {
+    for (uint32_t i = 0; i < g->nnames; i++)
+        if (g->names[i].id == topic_id) return g->names[i].name;
+    return NULL;
+}
+
+static bool copy_refs(glog *L, const gref_v *src) {
+    for (uint32_t j = 0; j < src->n; j++)
+        if (!ref_push(L, src->v[j])) return false;
+    return true;
+}
+
+/* The snapshot of the members when a group epoch ends. */
+void m_close_open_epoch(glog *L, ggroup *g) {
+    if (g->open_gen < 0) return;
+    uint32_t xi = (uint32_t)g->open_gen;
+    g->open_gen = -1;
+    L->gens[xi].members_at = L->nmembers;
+    for (uint32_t i = 0; i < g->nkmembers; i++) {
+        const kmember *k = &g->kmembers[i];
+        gmem *m = member_new(L);
+        if (!m) return;
+        m->member_id = k->member_id;
+        m->instance_id = k->instance_id;
+        m->client_id = k->client_id;
+        m->client_host = k->client_host;
+        m->session_timeout_ms = k->session_timeout_ms;
+        m->rebalance_timeout_ms = k->rebalance_timeout_ms;
+        m->member_epoch = k->epoch;
+        m->previous_member_epoch = k->previous_epoch;
+        m->state = (int8_t)k->state;
+        m->assignment_known = k->has_assignment;
+        m->parts_at = L->refs.n;
+        if (!copy_refs(L, &k->owned)) return;
+        m = &L->members[L->nmembers - 1];
+        m->nparts = k->owned.n;
+        m->pending_at = L->refs.n;
+        if (!copy_refs(L, &k->pending)) return;
+        m->npending = k->pending.n;
+    }
+    L->gens[xi].nmembers = L->nmembers - L->gens[xi].members_at;
+    L->gens[xi].open = false;
+}
+
+/* The group goes: nobody owns its partitions any more, its generation ends. */
+static void group_drop(glog *L, ggroup *g, int64_t time, int64_t offset) {
+    if (!g->exists) return; /* "If the group does not exist, we can ignore the tombstone." */
+    m_close_open_epoch(L, g);
+    if (g->gens.n) {
+        ggen *prev = &L->gens[g->gens.v[g->gens.n - 1]];
+        if (prev->until_time < 0) prev->until_time = time;
+    }
+    for (uint32_t i = 0; i < g->tps.n; i++) g_owner_close(L, g->tps.v[i], time, offset);
+    while (g->nkmembers) kmember_drop(g, &g->kmembers[g->nkmembers - 1]);
+    group_removed(L, g, time, offset);
+}
+
+static ggen *open_epoch(glog *L, uint32_t gi, int32_t epoch, int64_t time, int64_t offset) {
+    m_close_open_epoch(L, &L->groups[gi]);
+    ggen *x = gen_new(L, gi, SS_GPROTO_CONSUMER, epoch, time, offset);
+    if (!x) return NULL;
+    x->open = true;
+    L->groups[gi].open_gen = (int32_t)(x - L->gens);
+    return x;
+}
+
+/* The keys of types 3..8 carry "groupId" (and "memberId"). */
+static uint32_t kgroup(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
+    uint32_t gn = j_child(c, dec->key, "groupId");
+    if (!gn || c.n[gn].kind != SS_J_STRING) return UINT32_MAX;
+    uint32_t gi = g_group_get(L, c.n[gn].str, c.n[gn].len, r->offset, r->timestamp);
+    if (gi == UINT32_MAX) return gi;
+    if (r->timestamp > L->groups[gi].last_time) L->groups[gi].last_time = r->timestamp;
+    return gi;
+}
+
+/* a list of TopicPartitions {topicId, partitions[]} into gtp indices */
+static bool kparts(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out) {
+    out->n = 0;
+    for (uint32_t tn = list ? c.n[list].first : 0; tn; tn = c.n[tn].next) {
+        const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
+        uint32_t parts = j_child(c, tn, "partitions");
+        if (!id || !parts) continue;
+        const char *name = m_topic_name_of(&L->groups[gi], id);
+        if (!name && L->input_name) {
+            const char *n = L->input_name(L->input_name_ctx, id);
+            if (n) name = g_intern(L, (const uint8_t *)n, strlen(n));
+        }
+        for (uint32_t pn = c.n[parts].first; pn; pn = c.n[pn].next) {
+            uint32_t ti = g_tp_get(L, gi, name, id, (int32_t)c.n[pn].num);
+            if (ti == UINT32_MAX) return false;
+            if (!GROW32(out->v, out->n, out->cap, 8)) {
+                L->nomem = true;
+                return false;
+            }
+            out->v[out->n++] = ti;
+        }
+    }
+    return true;
+}
+
+static bool ref_in(const gref_v *v, uint32_t x) {
+    for (uint32_t i = 0; i < v->n; i++)
+        if (v->v[i] == x) return true;
+    return false;
+}
+
+static void record_assignment(glog *L, uint32_t gi, const kmember *k, bool left, int64_t time, int64_t offset) {
+    if (L->groups[gi].open_gen < 0) {
+        /* no group epoch read yet (compaction can leave it later in the log) */
+        if (!open_epoch(L, gi, -1, time, offset)) return;
+    }
+    if (!GROW32(L->assigns, L->nassigns, L->assigncap, 16)) {
+        L->nomem = true;
+        return;
+    }
+    gassign_int *a = &L->assigns[L->nassigns++];
+    memset(a, 0, sizeof *a);
+    a->time = time;
+    a->offset = offset;
+    a->member_id = k->member_id;
+    a->left = left;
+    a->member_epoch = k->epoch;
+    a->previous_member_epoch = k->previous_epoch;
+    a->state = (int8_t)k->state;
+    a->parts_at = L->refs.n;
+    if (!copy_refs(L, &k->owned)) return;
+    a = &L->assigns[L->nassigns - 1];
+    a->nparts = k->owned.n;
+    a->pending_at = L->refs.n;
+    if (!copy_refs(L, &k->pending)) return;
+    a->npending = k->pending.n;
+    L->gens[L->groups[gi].open_gen].nassign++;
+}
+
+/* ConsumerGroupCurrentMemberAssignment (type 8): the partitions a member owns are
+ * its assigned partitions and those pending revocation (ConsumerGroupMember: the
+ * member keeps them until it acknowledges their revocation). */
+static void current_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c, const ss_cdecoded *dec) {
+    const char *mid = j_str(L, c, dec->key, "memberId");
+    if (!mid) return;
+    kmember *k = kmember_get(L, &L->groups[gi], mid, !dec->tombstone);
+    if (!k) return; /* "If the member does not exist, we can ignore the tombstone." */
+    gref_v old = k->owned, oldp = k->pending;
+    gref_v nw = {0}, np = {0};
+    if (!dec->tombstone) {
+        if (!kparts(L, gi, c, j_child(c, dec->value, "assignedPartitions"), &nw) ||
+            !kparts(L, gi, c, j_child(c, dec->value, "partitionsPendingRevocation"), &np)) {
+            free(nw.v);
+            free(np.v);
+            return;
+        }
+        k = kmember_get(L, &L->groups[gi], mid, false);
+        k->epoch = (int32_t)j_num(c, dec->value, "memberEpoch", -1);
+        k->previous_epoch = (int32_t)j_num(c, dec->value, "previousMemberEpoch", -1);
+        k->state = (int)j_num(c, dec->value, "state", -1);
+        k->has_assignment = true;
+    } else {
+        /* LEAVE_GROUP_MEMBER_EPOCH, nothing assigned nor pending */
+        k->epoch = k->previous_epoch = -1;
+    }
+    for (uint32_t i = 0; i < old.n; i++)
+        if (!ref_in(&nw, old.v[i]) && !ref_in(&np, old.v[i])) g_owner_close(L, old.v[i], r->timestamp, r->offset);
+    for (uint32_t i = 0; i < oldp.n; i++)
+        if (!ref_in(&nw, oldp.v[i]) && !ref_in(&np, oldp.v[i])) g_owner_close(L, oldp.v[i], r->timestamp, r->offset);
+    for (int w = 0; w < 2; w++) {
+        const gref_v *v = w ? &np : &nw;
+        for (uint32_t i = 0; i < v->n; i++)
+            g_owner_set(L, v->v[i], mid, k->instance_id, k->epoch, r->timestamp, r->offset);
+    }
+    free(old.v);
+    free(oldp.v);
+    k->owned = nw;
+    k->pending = np;
+    record_assignment(L, gi, k, dec->tombstone, r->timestamp, r->offset);
+}
+
+void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
+    uint32_t gi = kgroup(L, r, c, dec);
+    if (gi == UINT32_MAX) return;
+    ggroup *g = &L->groups[gi];
+    int type = dec->record_type;
+    if (!dec->tombstone) {
+        /* getOrMaybeCreatePersistedConsumerGroup(groupId, value != null) */
+        group_made(L, g, SS_GPROTO_CONSUMER, r->timestamp, r->offset);
+    } else if (!g->exists || g->protocol != SS_GPROTO_CONSUMER) {
+        return; /* a tombstone of a group that does not exist is ignored */
+    }
+    g = &L->groups[gi];
+    switch (type) {
+    case 3: /* ConsumerGroupMetadata: the group epoch; its tombstone removes the group */
+        if (dec->tombstone) {
+            group_drop(L, g, r->timestamp, r->offset);
+            return;
+        }
+        open_epoch(L, gi, (int32_t)j_num(c, dec->value, "epoch", -1), r->timestamp, r->offset);
+        return;
+    case 4: { /* ConsumerGroupPartitionMetadata: topic ids and names */
+        if (dec->tombstone) return;
+        uint32_t topics = j_child(c, dec->value, "topics");
+        for (uint32_t tn = topics ? c.n[topics].first : 0; tn; tn = c.n[tn].next) {
+            const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
+            const char *name = j_str(L, c, tn, "topicName");
+            if (!id || !name) continue;
+            g = &L->groups[gi];
+            bool known = false;
+            for (uint32_t i = 0; i < g->nnames; i++)
+                if (g->names[i].id == id) {
+                    g->names[i].name = name;
+                    known = true;
+                }
+            if (known) continue;
+            if (!GROW32(g->names, g->nnames, g->ncap, 4)) {
+                L->nomem = true;
+                return;
+            }
+            g->names[g->nnames].id = id;
+            g->names[g->nnames++].name = name;
+        }
+        return;
+    }
+    case 5: { /* ConsumerGroupMemberMetadata */
+        const char *mid = j_str(L, c, dec->key, "memberId");
+        if (!mid) return;
+        g = &L->groups[gi];
+        kmember *k = kmember_get(L, g, mid, !dec->tombstone);
+        if (!k) return;
+        if (dec->tombstone) {
+            kmember_drop(g, k);
+            g->nmembers_now = kmembers_now(g);
+            return;
+        }
+        k->has_metadata = true;
+        k->instance_id = j_str(L, c, dec->value, "instanceId");
+        k->client_id = j_str(L, c, dec->value, "clientId");
+        k->client_host = j_str(L, c, dec->value, "clientHost");
+        k->rebalance_timeout_ms = (int32_t)j_num(c, dec->value, "rebalanceTimeoutMs", -1);
+        k->assignor = j_str(L, c, dec->value, "serverAssignor");
+        uint32_t cm = j_child(c, dec->value, "classicMemberMetadata");
+        k->session_timeout_ms = cm ? (int32_t)j_num(c, cm, "sessionTimeoutMs", -1) : -1;
+        g = &L->groups[gi];
+        if (k->assignor) g->assignor = k->assignor;
+        g->nmembers_now = kmembers_now(g);
+        return;
+    }
+    case 8: current_assignment(L, gi, r, c, dec); return;
+    default: return; /* 6, 7: the target assignment, not what members own */
+    }
+}
+
+void m_free_group(ggroup *g) {
+    free(g->tps.v);
+    free(g->gens.v);
+    free(g->events.v);
+    for (uint32_t k = 0; k < g->nkmembers; k++) {
+        free(g->kmembers[k].owned.v);
+        free(g->kmembers[k].pending.v);
+    }
+    free(g->kmembers);
+    free(g->names);
+}

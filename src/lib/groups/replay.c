@@ -1,0 +1,83 @@
+/* segscan - consumer groups: replay the records of one __consumer_offsets
+ * partition, in log order, as Kafka's group coordinator replays them when it
+ * loads the partition (CoordinatorLoaderImpl -> GroupCoordinatorShard.replay,
+ * by record type: 0/1 OffsetMetadataManager.replay (offsets.c), 2 and 3..8 the
+ * membership records (members.c); control batches ->
+ * replayEndTransactionMarker (offsets.c)), then end it and free it.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "base/grow.h"
+#include "groups_int.h"
+
+/* ---- one record ----------------------------------------------------------------------------------- */
+
+void glog_undecoded(glog *L, const ss_record *r) {
+    /* the key: int16 type, then the group id as a non-flexible string (int16 length) */
+    if (r->key_len < 4) return;
+    const uint8_t *k = r->key;
+    int16_t n = (int16_t)((unsigned)k[2] << 8 | k[3]);
+    if (n < 0 || 4 + (int32_t)n > r->key_len) return;
+    uint32_t gi = g_group_get(L, k + 4, (size_t)n, r->offset, r->timestamp);
+    if (gi == UINT32_MAX) return;
+    L->groups[gi].undecoded++;
+    if (r->timestamp > L->groups[gi].last_time) L->groups[gi].last_time = r->timestamp;
+}
+
+void glog_record(glog *L, const ss_batch *b, const ss_record *r, const ss_cdecoded *dec) {
+    jctx c = {dec->nodes};
+    switch (dec->record_type) {
+    case 0:
+    case 1: o_offset_commit(L, b, r, c, dec); break;
+    case 2: m_group_metadata(L, r, c, dec); break;
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8: m_consumer_group_record(L, r, c, dec); break;
+    default: break; /* share groups (9..15): not consumer groups */
+    }
+}
+
+/* ---- the end ----------------------------------------------------------------------------------- */
+
+void glog_end(glog *L) {
+    for (uint32_t i = 0; i < L->ngroups; i++) m_close_open_epoch(L, &L->groups[i]);
+    /* name the partitions known by topic id only: a ConsumerGroupPartitionMetadata
+     * record read later in the log */
+    for (uint32_t i = 0; i < L->ntps; i++) {
+        gtp *t = &L->tps[i];
+        if (t->topic || !t->topic_id) continue;
+        const char *name = m_topic_name_of(&L->groups[t->group], t->topic_id);
+        if (name) t->topic = name;
+    }
+    o_end(L);
+    if (!gc_finish(L)) L->nomem = L->nomem || !L->commits.failed;
+}
+
+void glog_free(glog *L) {
+    for (uint32_t i = 0; i < L->ngroups; i++) m_free_group(&L->groups[i]);
+    free(L->groups);
+    free(L->tps);
+    free(L->tp_slots);
+    free(L->owners);
+    free(L->rings);
+    free(L->gens);
+    free(L->members);
+    free(L->assigns);
+    free(L->refs.v);
+    o_free(L);
+    gc_free(&L->commits);
+    for (size_t i = 0; i < L->nnotes; i++) free(L->notes[i]);
+    free(L->notes);
+    free(L->note_levels);
+    gs_free(&L->groups_tab);
+    gs_free(&L->strs);
+}

@@ -1,0 +1,497 @@
+/* segscan - consumer groups: the state a log's replay shares (groups_int.h):
+ * interned strings, the notes, the decoded messages' nodes, the groups and
+ * their partitions, the events, and the owners of each partition with their
+ * commits' cadence. offsets.c (commits and transaction markers) and members.c
+ * (classic and KIP-848 membership) build on it; replay.c dispatches records.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "base/grow.h"
+#include "groups_int.h"
+
+/* ---- interned strings ---------------------------------------------------------------------- */
+
+struct gs_chunk {
+    gs_chunk *next;
+    size_t size;
+    uint8_t data[];
+};
+
+static uint64_t gs_hash(const uint8_t *s, size_t len) { return XXH3_64bits(s, len); }
+
+static bool gs_grow(gstrtab *t) {
+    size_t nc = t->cap ? t->cap * 2 : 1024;
+    const char **ns = calloc(nc, sizeof *ns);
+    uint32_t *na = calloc(nc, sizeof *na);
+    if (!ns || !na) {
+        free(ns);
+        free(na);
+        return false;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        const char *s = t->slots[i];
+        if (!s) continue;
+        size_t k = gs_hash((const uint8_t *)s, gs_len(s)) & (nc - 1);
+        while (ns[k]) k = (k + 1) & (nc - 1);
+        ns[k] = s;
+        na[k] = t->aux[i];
+    }
+    free(t->slots);
+    free(t->aux);
+    t->slots = ns;
+    t->aux = na;
+    t->cap = nc;
+    return true;
+}
+
+static char *gs_store(gstrtab *t, const uint8_t *s, size_t len) {
+    size_t need = 4 + len + 1;
+    need = (need + 7) & ~(size_t)7;
+    if ((size_t)(t->end - t->cur) < need) {
+        size_t size = need > 60000 ? need : 60000;
+        gs_chunk *c = malloc(sizeof *c + size);
+        if (!c) return NULL;
+        c->next = t->chunks;
+        c->size = size;
+        t->chunks = c;
+        t->cur = c->data;
+        t->end = c->data + size;
+        t->bytes += size;
+    }
+    uint8_t *p = t->cur;
+    uint32_t n = (uint32_t)len;
+    memcpy(p, &n, 4);
+    if (len) memcpy(p + 4, s, len);
+    p[4 + len] = 0;
+    t->cur += need;
+    return (char *)p + 4;
+}
+
+const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) {
+    if (len > UINT32_MAX - 16) {
+        t->nomem = true;
+        return NULL;
+    }
+    if ((t->n + 1) * 4 > t->cap * 3 && !gs_grow(t)) {
+        t->nomem = true;
+        return NULL;
+    }
+    size_t k = gs_hash(s, len) & (t->cap - 1);
+    for (;;) {
+        const char *x = t->slots[k];
+        if (!x) break;
+        if (gs_len(x) == len && (len == 0 || memcmp(x, s, len) == 0)) {
+            if (aux) *aux = &t->aux[k];
+            return x;
+        }
+        k = (k + 1) & (t->cap - 1);
+    }
+    char *p = gs_store(t, s, len);
+    if (!p) {
+        t->nomem = true;
+        return NULL;
+    }
+    t->slots[k] = p;
+    t->aux[k] = 0;
+    t->n++;
+    if (aux) *aux = &t->aux[k];
+    return p;
+}
+
+void gs_free(gstrtab *t) {
+    for (gs_chunk *c = t->chunks, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(t->slots);
+    free(t->aux);
+    memset(t, 0, sizeof *t);
+}
+
+bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first) {
+    size_t c = *cap;
+    if (!ss_grow_(vp, &c, size, first) || c > UINT32_MAX) return false;
+    *cap = (uint32_t)c;
+    return true;
+}
+
+/* ---- the log's state ---------------------------------------------------------------------------- */
+
+void glog_init(glog *L, const ss_groups_opts *opts, uint32_t input, int32_t partition) {
+    memset(L, 0, sizeof *L);
+    L->opts = opts;
+    L->input = input;
+    L->partition = partition;
+    L->expect_next = -1;
+    L->last_hole_end = -1;
+    L->info.partition = partition;
+    L->info.first_offset = L->info.next_offset = -1;
+    L->info.complete_from = 0;
+    L->info.complete_from_time = -1;
+    L->info.cleaner_checkpoint = -1;
+}
+
+void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) {
+    if (L->nnotes >= 100) {
+        L->notes_dropped++;
+        return;
+    }
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *s = strdup(buf);
+    if (!s) return;
+    if (!SS_GROW(L->notes, L->nnotes, L->notecap, 8)) {
+        free(s);
+        return;
+    }
+    size_t cap = L->notecap;
+    enum ss_note_level *nl = realloc(L->note_levels, cap * sizeof *nl);
+    if (!nl) {
+        free(s);
+        return;
+    }
+    L->note_levels = nl;
+    L->notes[L->nnotes] = s;
+    L->note_levels[L->nnotes++] = level;
+}
+
+const char *g_intern(glog *L, const uint8_t *s, size_t len) {
+    const char *p = gs_intern(&L->strs, s, len, NULL);
+    if (!p) L->nomem = true;
+    return p;
+}
+
+bool g_u32_push(glog *L, u32_v *v, uint32_t x) {
+    if (!GROW32(v->v, v->n, v->cap, 4)) {
+        L->nomem = true;
+        return false;
+    }
+    v->v[v->n++] = x;
+    return true;
+}
+
+/* ---- decoded messages ------------------------------------------------------------------------------ */
+
+uint32_t j_child(jctx c, uint32_t obj, const char *name) {
+    if (!obj) return 0;
+    for (uint32_t x = c.n[obj].first; x; x = c.n[x].next)
+        if (c.n[x].name && !strcmp(c.n[x].name, name)) return x;
+    return 0;
+}
+
+int64_t j_num(jctx c, uint32_t obj, const char *name, int64_t dflt) {
+    uint32_t x = j_child(c, obj, name);
+    return x && (c.n[x].kind == SS_J_INT || c.n[x].kind == SS_J_BOOL) ? c.n[x].num : dflt;
+}
+
+/* A string member: interned, NULL when null or absent. */
+const char *j_str(glog *L, jctx c, uint32_t obj, const char *name) {
+    uint32_t x = j_child(c, obj, name);
+    if (!x || c.n[x].kind != SS_J_STRING) return NULL;
+    return g_intern(L, c.n[x].str, c.n[x].len);
+}
+
+/* A topic id: a uuid field (16 bytes, as the decoder gives it), or the text Kafka
+ * prints (Uuid.toString()). Interned text. */
+const char *j_uuid(glog *L, jctx c, uint32_t x) {
+    if (!x) return NULL;
+    const ss_jnode *n = &c.n[x];
+    if ((n->kind == SS_J_UUID || n->kind == SS_J_BYTES) && n->len == 16) {
+        char t[23];
+        ss_uuid_string(n->str, t);
+        return g_intern(L, (const uint8_t *)t, strlen(t));
+    }
+    if (n->kind == SS_J_STRING) return g_intern(L, n->str, n->len);
+    return NULL;
+}
+
+/* ---- groups and their partitions ----------------------------------------------------------------- */
+
+static bool wanted(const glog *L, const uint8_t *id, size_t len) {
+    const ss_groups_opts *o = L->opts;
+    if (!o->ngroups) return true;
+    for (size_t i = 0; i < o->ngroups; i++)
+        if (strlen(o->groups[i]) == len && !memcmp(o->groups[i], id, len)) return true;
+    return false;
+}
+
+bool glog_wanted_key(const glog *L, const ss_record *r) {
+    if (!L->opts->ngroups || r->key_len < 4) return true;
+    int16_t n = (int16_t)((unsigned)r->key[2] << 8 | r->key[3]);
+    if (n < 0 || 4 + (int32_t)n > r->key_len) return true;
+    return wanted(L, r->key + 4, (size_t)n);
+}
+
+uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int64_t time) {
+    uint32_t *aux;
+    const char *s = gs_intern(&L->groups_tab, id, len, &aux);
+    if (!s) {
+        L->nomem = true;
+        return UINT32_MAX;
+    }
+    if (*aux) return *aux - 1;
+    if (!GROW32(L->groups, L->ngroups, L->gcap, 16)) {
+        L->nomem = true;
+        return UINT32_MAX;
+    }
+    ggroup *g = &L->groups[L->ngroups];
+    memset(g, 0, sizeof *g);
+    g->id = s;
+    g->first_offset = offset;
+    g->first_time = time;
+    g->last_time = time;
+    g->open_gen = -1;
+    g->wanted = wanted(L, id, len);
+    *aux = ++L->ngroups;
+    return L->ngroups - 1;
+}
+
+static uint64_t tp_hash(uint32_t group, const char *topic, const char *topic_id, int32_t partition) {
+    uint64_t k[4] = {group, (uint64_t)(uintptr_t)topic, (uint64_t)(uintptr_t)topic_id, (uint32_t)partition};
+    return XXH3_64bits(k, sizeof k);
+}
+
+static bool tp_slots_grow(glog *L) {
+    size_t nc = L->tp_slot_cap ? L->tp_slot_cap * 2 : 1024;
+    uint32_t *ns = calloc(nc, sizeof *ns);
+    if (!ns) return false;
+    for (uint32_t i = 0; i < L->ntps; i++) {
+        const gtp *t = &L->tps[i];
+        size_t k = tp_hash(t->group, t->topic, t->topic ? NULL : t->topic_id, t->partition) & (nc - 1);
+        while (ns[k]) k = (k + 1) & (nc - 1);
+        ns[k] = i + 1;
+    }
+    free(L->tp_slots);
+    L->tp_slots = ns;
+    L->tp_slot_cap = nc;
+    return true;
+}
+
+/* The partition of a group: by topic name when known (topic_id then only
+ * recorded), else by topic id. UINT32_MAX when memory ran out. */
+uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_id, int32_t partition) {
+    const char *kid = topic ? NULL : topic_id;
+    /* a load of 3/4 at most: 5.3 bytes of slots per partition */
+    if (((size_t)L->ntps + 1) * 4 > L->tp_slot_cap * 3 && !tp_slots_grow(L)) {
+        L->nomem = true;
+        return UINT32_MAX;
+    }
+    size_t k = tp_hash(group, topic, kid, partition) & (L->tp_slot_cap - 1);
+    for (;;) {
+        uint32_t x = L->tp_slots[k];
+        if (!x) break;
+        gtp *t = &L->tps[x - 1];
+        if (t->group == group && t->partition == partition && t->topic == topic && (topic || t->topic_id == kid)) {
+            if (topic_id && !t->topic_id) t->topic_id = topic_id;
+            return x - 1;
+        }
+        k = (k + 1) & (L->tp_slot_cap - 1);
+    }
+    if (!GROW32(L->tps, L->ntps, L->tcap, 64)) {
+        L->nomem = true;
+        return UINT32_MAX;
+    }
+    gtp *t = &L->tps[L->ntps];
+    memset(t, 0, sizeof *t);
+    t->group = group;
+    t->partition = partition;
+    t->topic = topic;
+    t->topic_id = topic_id;
+    t->offset = t->commit_time = t->record_offset = -1;
+    t->leader_epoch = -1;
+    t->first_commit_time = t->last_commit_time = -1;
+    t->run_max = -1;
+    L->tp_slots[k] = ++L->ntps;
+    g_u32_push(L, &L->groups[group].tps, L->ntps - 1);
+    return L->ntps - 1;
+}
+
+/* The data partition of a group's partition, when the data partitions were read. */
+const ss_tl_partition *g_tl_of(glog *L, gtp *t) {
+    if (!(t->flags & TP_TL)) {
+        t->flags |= TP_TL;
+        t->tl = t->topic && L->opts->data ? ss_timelines_find(L->opts->data, t->topic, gs_len(t->topic), t->partition)
+                                          : NULL;
+    }
+    return t->tl;
+}
+
+/* ---- events -------------------------------------------------------------------------------------- */
+
+gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset) {
+    if (!GROW32(g->events.v, g->events.n, g->events.cap, 4)) {
+        L->nomem = true;
+        return NULL;
+    }
+    gev *e = &g->events.v[g->events.n++];
+    memset(e, 0, sizeof *e);
+    e->e.kind = kind;
+    e->e.time = time;
+    e->e.offset = offset;
+    e->e.last_offset = e->e.new_offset = -1;
+    e->e.restart_offset = e->e.restart_time = e->e.restart_record = -1;
+    e->e.later_max = -1;
+    e->e.commit_offset = e->e.log_start = e->e.log_end = -1;
+    e->e.last_time = -1;
+    e->e.producer_id = -1;
+    e->e.producer_epoch = e->e.marker_epoch = e->e.old_epoch = -1;
+    e->e.marker_time = e->e.marker_offset = -1;
+    e->e.committed_before = e->e.first_time = -1;
+    e->e.prev_marker_time = e->e.next_marker_time = -1;
+    e->e.from_protocol = e->e.to_protocol = -1;
+    e->seg_max = -1;
+    return e;
+}
+
+void g_set_tp(const gtp *t, ss_gtp_ref *r) {
+    r->topic = t->topic;
+    r->topic_len = t->topic ? gs_len(t->topic) : 0;
+    r->topic_id = t->topic_id;
+    r->partition = t->partition;
+}
+
+/* An event of partition ti that asks what the partition committed after it
+ * (later_max): the events of a partition are chained, and each keeps the
+ * highest committed offset up to the next (seg_max); glog_end takes the
+ * maximum over the rest of the chain. */
+gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, int64_t offset, bool watch) {
+    gtp *t = &L->tps[ti];
+    ggroup *g = &L->groups[t->group];
+    gev *e = g_add_event(L, g, kind, time, offset);
+    if (!e) return NULL;
+    g_set_tp(t, &e->e.tp);
+    if (watch) {
+        uint32_t idx = g->events.n;
+        if (t->watch) {
+            gev *p = &g->events.v[t->watch - 1];
+            p->seg_max = t->run_max;
+            p->next_watch = idx;
+        }
+        t->watch = idx;
+        t->run_max = -1;
+    }
+    return e;
+}
+
+/* ---- owners ------------------------------------------------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* the median of the intervals in a ring (the mean of the middle two when even), -1 when none */
+int32_t g_ring_median(const gring *r) {
+    if (!r || !r->n) return -1;
+    uint32_t v[CADENCE];
+    memcpy(v, r->iv, r->n * sizeof *v);
+    qsort(v, r->n, sizeof *v, cmp_u32);
+    uint64_t m = r->n % 2 ? v[r->n / 2] : ((uint64_t)v[r->n / 2 - 1] + v[r->n / 2]) / 2;
+    return m > INT32_MAX ? INT32_MAX : (int32_t)m;
+}
+
+static void ring_release(glog *L, gtp *t) {
+    if (!t->ring) return;
+    L->rings[t->ring - 1].next_free = L->ring_free;
+    L->ring_free = t->ring;
+    t->ring = 0;
+}
+
+static gring *ring_of(glog *L, gtp *t) {
+    if (t->ring) return &L->rings[t->ring - 1];
+    uint32_t i;
+    if (L->ring_free) {
+        i = L->ring_free - 1;
+        L->ring_free = L->rings[i].next_free;
+    } else {
+        if (!GROW32(L->rings, L->nrings, L->ringcap, 64)) {
+            L->nomem = true;
+            return NULL;
+        }
+        i = L->nrings++;
+    }
+    memset(&L->rings[i], 0, sizeof L->rings[i]);
+    t->ring = i + 1;
+    return &L->rings[i];
+}
+
+void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
+    gtp *t = &L->tps[tp];
+    if (!(t->flags & TP_OPEN_OWNER)) return;
+    gown *o = &L->owners[t->owner_last - 1];
+    o->to_time = time;
+    o->to_offset = offset;
+    o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL);
+    ring_release(L, t);
+    t->flags &= ~(uint32_t)TP_OPEN_OWNER;
+}
+
+/* member owns tp from this record on (or goes on owning it: the interval grows). */
+void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance, int32_t gen, int64_t time,
+                 int64_t offset) {
+    gtp *t = &L->tps[tp];
+    if (t->flags & TP_OPEN_OWNER) {
+        gown *o = &L->owners[t->owner_last - 1];
+        if (o->member == member) {
+            if (gen >= 0) o->gen_to = gen;
+            if (instance && !o->instance) o->instance = instance;
+            return;
+        }
+        g_owner_close(L, tp, time, offset);
+    }
+    if (!GROW32(L->owners, L->nowners, L->owncap, 64)) {
+        L->nomem = true;
+        return;
+    }
+    gown *o = &L->owners[L->nowners++];
+    memset(o, 0, sizeof *o);
+    o->member = member;
+    o->instance = instance;
+    o->from_time = time;
+    o->from_offset = offset;
+    o->to_time = o->to_offset = -1;
+    o->gen_from = o->gen_to = gen;
+    o->start_committed = t->flags & TP_COMMITTED ? t->offset : -1;
+    o->last_commit_time = o->last_commit_offset = -1;
+    o->interval_ms = -1;
+    if (t->owner_last) L->owners[t->owner_last - 1].next = L->nowners;
+    else t->owner_first = L->nowners;
+    t->owner_last = L->nowners;
+    t->flags |= TP_OPEN_OWNER;
+}
+
+/* A commit of tp, counted for its owner then: its cadence. A commit while nobody owns the
+ * partition is its last owner's (a cooperative rebalance takes a partition away in one
+ * generation and gives it in the next; the member that lost it commits it in between, from
+ * its ConsumerRebalanceListener.onPartitionsRevoked). */
+void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset) {
+    if (!t->owner_last) return;
+    gown *o = &L->owners[t->owner_last - 1];
+    if (!(t->flags & TP_OPEN_OWNER)) {
+        o->commits++;
+        o->last_commit_time = ctime;
+        o->last_commit_offset = offset;
+        return;
+    }
+    if (o->commits) {
+        gring *r = ring_of(L, t);
+        if (r) {
+            int64_t d = ctime - o->last_commit_time;
+            r->iv[r->pos] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+            r->pos = (uint8_t)((r->pos + 1) % CADENCE);
+            if (r->n < CADENCE) r->n++;
+        }
+    }
+    o->commits++;
+    o->last_commit_time = ctime;
+    o->last_commit_offset = offset;
+}

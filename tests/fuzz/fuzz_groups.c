@@ -1,0 +1,198 @@
+/* Fuzz target: the consumer groups' history and findings (segscan/groups.h,
+ * segscan/findings.h, segscan/timeline.h) over a log directory.
+ *
+ * Input: up to three segments, cut by a 5-byte head:
+ *
+ *     le16 DATA_LEN  le16 TXN_LEN  u8 NAME  CO_SEGMENT  DATA_SEGMENT[DATA_LEN]  TXN_SEGMENT[TXN_LEN]
+ *
+ * (lengths beyond what is left are cut to it). They are written as
+ * __consumer_offsets-0, a data partition (NAME % 5: t-0, events-0, items-0,
+ * items-1, in-0: the names the seeds' commits use) and __transaction_state-0 of a
+ * private log directory under /tmp, read as `segscan groups` reads one: the
+ * data partitions' batch headers, the replay of __consumer_offsets with them,
+ * the findings with __transaction_state. The seeds are the corpus's groups-*
+ * folders (tests/fuzz/make_corpus.py).
+ *
+ * Checks: every view of every group is read (strings to their lengths, every
+ * array to its count); every finding's ranges are ordered, counted no lower
+ * than -1 and, with the data partition read, within its offsets; the findings
+ * are the same with one thread and with two (groups.h: the results never
+ * depend on the number of threads).
+ */
+#define _GNU_SOURCE 1
+#include <dirent.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuzz_common.h"
+
+static char dir[64];
+
+static void rm_tree(const char *path) {
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            char p[512];
+            snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+            rm_tree(p);
+        }
+        closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+static void cleanup(void) {
+    if (dir[0]) rm_tree(dir);
+}
+
+static void put(const char *part, const uint8_t *p, size_t n) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, part);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/%s/00000000000000000000.log", dir, part);
+    FILE *f = fopen(path, "wb");
+    FUZZ_CHECK(f != NULL);
+    if (n) FUZZ_CHECK(fwrite(p, 1, n, f) == n);
+    fclose(f);
+}
+
+static void touch_str(const char *s, size_t n) {
+    if (s) fuzz_touch((const uint8_t *)s, (int64_t)n);
+}
+
+static void touch_refs(const ss_gtp_ref *v, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        touch_str(v[i].topic, v[i].topic_len);
+        if (v[i].topic_id) touch_str(v[i].topic_id, strlen(v[i].topic_id));
+    }
+}
+
+static void check_range(const ss_frange *r, const ss_tl_partition *tl) {
+    if (!r->set) return;
+    FUZZ_CHECK(r->records >= -1);
+    if (r->to >= 0) FUZZ_CHECK(r->from <= r->to);
+    if (tl) {
+        FUZZ_CHECK(r->to >= 0);
+        FUZZ_CHECK(r->from >= tl->log_start && r->to < tl->next_offset);
+        FUZZ_CHECK(r->records >= 0 && r->records <= r->to - r->from + 1);
+    }
+}
+
+/* One run; returns a digest of its findings (for the comparison of thread counts). */
+static uint64_t run(unsigned threads) {
+    ss_inputs *in = ss_inputs_new(false);
+    FUZZ_CHECK(in != NULL);
+    ss_inputs_add(in, dir);
+    ss_inputs_finish(in);
+    ss_timelines *tl = ss_timelines_new(1 << 20);
+    FUZZ_CHECK(tl != NULL);
+    FUZZ_CHECK(ss_timelines_read(tl, in, threads) == SS_E_OK);
+    ss_groups_opts o;
+    ss_groups_opts_default(&o);
+    o.threads = threads;
+    o.commits = true;
+    o.data = tl;
+    o.max_batch_bytes = 1 << 20;
+    ss_groups *g = ss_groups_new(&o);
+    FUZZ_CHECK(g != NULL);
+    ss_errkind rc = ss_groups_run(g, in);
+    FUZZ_CHECK(rc == SS_E_OK || rc == SS_E_NOMEM);
+    for (size_t i = 0; i < ss_groups_note_count(g); i++) {
+        enum ss_note_level level;
+        const char *m = ss_groups_note(g, i, &level);
+        touch_str(m, strlen(m));
+    }
+    for (size_t i = 0; i < ss_groups_count(g); i++) {
+        const ss_group *grp = ss_groups_at(g, i);
+        touch_str(grp->id, grp->id_len);
+        for (size_t k = 0; k < grp->ngenerations; k++) {
+            const ss_ggeneration *x = &grp->generations[k];
+            for (size_t m = 0; m < x->nmembers; m++) {
+                touch_str(x->members[m].member_id, x->members[m].member_id_len);
+                touch_refs(x->members[m].parts, x->members[m].nparts);
+                touch_refs(x->members[m].pending, x->members[m].npending);
+            }
+            for (size_t a = 0; a < x->nassign; a++) {
+                touch_refs(x->assignments[a].parts, x->assignments[a].nparts);
+                touch_refs(x->assignments[a].pending, x->assignments[a].npending);
+            }
+        }
+        for (size_t k = 0; k < grp->nevents; k++) touch_refs(&grp->events[k].tp, 1);
+        for (size_t k = 0; k < grp->npartitions; k++) {
+            const ss_gpartition *p = &grp->partitions[k];
+            touch_refs(&p->tp, 1);
+            for (size_t w = 0; w < p->nowners; w++) {
+                touch_str(p->owners[w].member_id, p->owners[w].member_id_len);
+                FUZZ_CHECK(p->owners[w].commits == 0 || p->owners[w].last_commit_time >= -1);
+            }
+        }
+        ss_gcommit_iter *it = ss_group_commits(g, i);
+        ss_gcommit c;
+        while (it && ss_gcommit_next(it, &c) == 1) touch_refs(&c.tp, 1);
+        ss_gcommit_iter_free(it);
+    }
+    uint64_t digest = 0;
+    ss_findings_opts fo;
+    ss_findings_opts_default(&fo);
+    ss_findings *f = ss_findings_build(g, tl, in, &fo);
+    for (size_t i = 0; f && i < ss_findings_count(f); i++) {
+        const ss_finding *x = ss_findings_at(f, i);
+        FUZZ_CHECK(ss_fkind_name(x->kind) != NULL);
+        FUZZ_CHECK(x->group < ss_groups_count(g));
+        touch_str(x->group_id, x->group_id_len);
+        touch_refs(&x->tp, 1);
+        const ss_tl_partition *p = x->tp.topic ? ss_timelines_find(tl, x->tp.topic, x->tp.topic_len, x->tp.partition)
+                                               : NULL;
+        FUZZ_CHECK(x->data_read == (p != NULL) || x->kind == SS_FK_FENCING);
+        check_range(&x->redelivered, p);
+        check_range(&x->likely, p);
+        check_range(&x->skipped, p);
+        for (size_t k = 0; k < x->noutputs; k++) {
+            FUZZ_CHECK(x->outputs[k].from <= x->outputs[k].to);
+            touch_str(x->outputs[k].topic, strlen(x->outputs[k].topic));
+        }
+        digest = digest * 1000003u + (uint64_t)x->kind * 31u + (uint64_t)x->time + (uint64_t)x->redelivered.from +
+                 (uint64_t)x->redelivered.records;
+        int32_t cp;
+        int64_t from;
+        if (x->tp.topic) ss_findings_why_none(f, x->tp.topic, x->tp.topic_len, x->tp.partition, x->time, NULL, &cp, &from);
+    }
+    ss_findings_free(f);
+    ss_groups_free(g);
+    ss_timelines_free(tl);
+    ss_inputs_free(in);
+    return digest;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/segscan-fuzz-groups-%ld", (long)getpid());
+        mkdir(dir, 0700);
+        atexit(cleanup);
+    }
+    static const char *const names[] = {"t-0", "events-0", "items-0", "items-1", "in-0"};
+    if (size < 5) return 0;
+    size_t dl = (size_t)(data[0] | data[1] << 8), tl = (size_t)(data[2] | data[3] << 8);
+    const char *name = names[data[4] % 5];
+    const uint8_t *p = data + 5;
+    size_t left = size - 5;
+    if (dl > left) dl = left;
+    if (tl > left - dl) tl = left - dl;
+    size_t col = left - dl - tl;
+    put("__consumer_offsets-0", p, col);
+    for (size_t i = 0; i < 5; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        rm_tree(path);
+    }
+    put(name, p + col, dl);
+    put("__transaction_state-0", p + col + dl, tl);
+    uint64_t one = run(1), two = run(2);
+    FUZZ_CHECK(one == two);
+    return 0;
+}

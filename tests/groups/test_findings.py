@@ -1,0 +1,914 @@
+#!/usr/bin/env python3
+"""segscan groups: the findings (records delivered twice, or possibly never) on histories built by
+hand, with the data partitions beside them and without.
+
+Every scenario writes __consumer_offsets (tests/lib/coordinator.py, Kafka 4.0's record formats),
+the data partitions it reads (tests/analysis/mkseg.py) and, for exactly-once applications,
+__transaction_state. Expected values are derived by hand from what each scenario writes, with the
+Kafka behaviour it stands for cited beside it; each range is also checked to contain what
+"actually happened" in the scenario's story and to lie within the records present.
+
+Kafka's consumer side the expectations rest on:
+- a consumer resumes a partition from its group's committed offset
+  (ConsumerCoordinator.onJoinComplete -> refreshCommittedOffsetsIfNeeded, an OffsetFetch); with
+  none, auto.offset.reset decides (KafkaConsumer docs: earliest, latest, none);
+- a member that stops polling is removed after max.poll.interval.ms, or after session.timeout.ms
+  without heartbeats, and its partitions go to others in the next generation
+  (GroupMetadataManager / ClassicGroup: removeMemberAndUpdateGroup, prepareRebalance);
+- the committed offset follows OffsetMetadataManager.replay / replayEndTransactionMarker.
+
+usage: test_findings.py SEGSCAN [-k NAME]
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
+import coordinator as C  # noqa: E402
+import mkseg  # noqa: E402
+
+segscan = os.path.abspath(sys.argv[1])
+only = sys.argv[sys.argv.index('-k') + 1] if '-k' in sys.argv else None
+fails = checks = 0
+T0 = C.T0
+TMP = []
+
+
+def check(cond, what):
+    global fails, checks
+    checks += 1
+    if not cond:
+        fails += 1
+        print('FAIL:', what)
+
+
+def eq(got, want, what):
+    check(got == want, '%s: got %r, want %r' % (what, got, want))
+
+
+def run(args):
+    p = subprocess.run([segscan, 'groups', '--json'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    objs = [json.loads(line) for line in p.stdout.decode().splitlines() if line.strip()]
+    return p.returncode, objs, p.stderr.decode()
+
+
+def findings(args, group=None, kind=None, topic=None, partition=None):
+    rc, objs, err = run(args)
+    check(rc == 0, 'groups %s: exit %d (%s)' % (' '.join(args), rc, err.strip()))
+    return [o for o in objs if o['type'] == 'group-finding' and (group is None or o['group'] == group) and
+            (kind is None or o['kind'] == kind) and (topic is None or o['topic'] == topic) and
+            (partition is None or o['partition'] == partition)]
+
+
+def one(fs, what):
+    eq(len(fs), 1, what + ': one finding')
+    return fs[0] if fs else {}
+
+
+def rng(r):
+    return None if r is None else (r['from'], r['to'], r['records'], r['certain'])
+
+
+def holds(r, offsets, what):
+    """the range r holds every offset of `offsets` (what happened in the scenario)"""
+    if r is None:
+        check(not offsets, '%s: no range, yet %r happened' % (what, sorted(offsets)))
+        return
+    lo, hi = r['from'], r['to']
+    check(all(o >= lo and (hi is None or o <= hi) for o in offsets),
+          '%s: %r does not hold what happened, %r' % (what, (lo, hi), sorted(offsets)))
+
+
+def within(r, first, last, what):
+    """the range lies within the records present [first, last]"""
+    if r is None:
+        return
+    check(r['from'] >= first and r['to'] is not None and r['to'] <= last,
+          '%s: %r not within the records present %r' % (what, (r['from'], r['to']), (first, last)))
+
+
+def scenario(name):
+    if only and only not in name:
+        return None
+    return tempdir()
+
+
+def tempdir():
+    d = tempfile.mkdtemp(prefix='segscan-findings-')
+    TMP.append(d)
+    return d
+
+
+def co_dir(d, group):
+    return os.path.join(d, '__consumer_offsets-%d' % C.coordinator_partition(group))
+
+
+def data(d, topic, p, batches, lat=True, base=0, **kw):
+    """A data partition topic-p: batches [(n records, maxTimestamp)] at consecutive offsets from
+    base, each its own batch (LogAppendTime by default: maxTimestamp is the append time)."""
+    out, at = b'', base
+    for n, ts in batches:
+        out += mkseg.batch(at, [(None, b'%s-%d-%d' % (topic.encode(), p, at + i)) for i in range(n)],
+                           base_ts=ts, max_ts=ts, ts_deltas=[0] * n, log_append_time=lat, **kw)
+        at += n
+    mkseg.write_partition(os.path.join(d, '%s-%d' % (topic, p)), {base: out})
+    return at
+
+
+def every_second(n_batches, size, t=1000):
+    """n batches of `size` records, batch k appended at T0 + t*(k+1)"""
+    return [(size, T0 + t * (k + 1)) for k in range(n_batches)]
+
+
+# ---- classic eager: a member crashes, its partition goes to the other -----------------------------
+
+def test_eager():
+    """Group 'eager' reads orders-0 and orders-1 (range assignor, classic eager protocol). Member A
+    owns orders-0 and commits it every second (10 at +1.5 s ... 40 at +4.5 s); it crashes at +5.3 s
+    having processed the records present then (the batches of +1 s .. +5 s: offsets 0..49), so it
+    processed 40..49 past its last commit. The coordinator removes it on its session timeout and
+    generation 2 (+7.2 s) gives orders-0 to B, which resumes from 40: records 40..49 came twice."""
+    d = scenario('eager')
+    if not d:
+        return
+    g = 'eager'
+    a, b = 'eager-a-1111', 'eager-b-2222'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member(a, {'orders': [0]}), C.Member(b, {'orders': [1]})])], T0 + 500)
+    for k in range(4):
+        t = T0 + 1500 + 1000 * k
+        L.append([C.offset_commit(g, 'orders', 0, 10 * (k + 1), t)], t)
+        L.append([C.offset_commit(g, 'orders', 1, 10 * (k + 1), t + 1)], t + 1)
+    L.append([C.group_metadata(g, 2, T0 + 7200, [C.Member(b, {'orders': [0, 1]})])], T0 + 7200)
+    L.append([C.offset_commit(g, 'orders', 0, 70, T0 + 8000)], T0 + 8000)
+    for name, lat in (('lat', True), ('create', False)):
+        dd = os.path.join(d, name)
+        L.write(co_dir(dd, g))
+        # ten batches of ten records, batch k appended at T0 + 1000*(k+1): offsets 10k..10k+9
+        data(dd, 'orders', 0, every_second(10, 10), lat=lat)
+        data(dd, 'orders', 1, every_second(10, 10), lat=lat)
+        fs = findings([dd], g)
+        h = one([f for f in fs if f['kind'] == 'handover'], 'eager %s' % name)
+        eq([(f['kind'], f['topic'], f['partition']) for f in fs], [('handover', 'orders', 0)],
+           'eager %s: one handover, of orders-0 only (orders-1 stayed with B: the same member id)' % name)
+        eq((h.get('time'), h.get('resumedOffset'), (h.get('previousOwner') or {}).get('memberId'),
+            (h.get('newOwner') or {}).get('memberId'), h.get('sameInstance')),
+           (T0 + 7200, 40, a, b, False), 'eager %s: when, resumed from, who to whom' % name)
+        # A's commits while it owned orders-0: +1.5, +2.5, +3.5, +4.5 s: intervals 1000 ms;
+        # it lost the partition at +7.2 s, 2.7 s after its last commit: it had stopped (not clean)
+        eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'), h.get('commitIntervalMs'), h.get('clean')),
+           (4, {'time': T0 + 4500, 'offset': 40}, 1000, False), 'eager %s: the previous owner' % name)
+        eq(h.get('timeBasis'), 'LogAppendTime' if lat else 'CreateTime', 'eager %s: basis' % name)
+        # present at +7.2 s: the batches appended at +1 .. +7 s, offsets 0..69 (70 is the first
+        # offset not present): possibly twice 40..69, 30 records
+        eq(rng(h.get('redelivered')), (40, 69, 30, False), 'eager %s: possibly delivered twice' % name)
+        # likely: written before its last commit + one interval (+5.5 s): batches +1 .. +5 s, 0..49
+        eq(rng(h.get('likelyRedelivered')), (40, 49, 10, False), 'eager %s: likely' % name)
+        holds(h.get('redelivered'), range(40, 50), 'eager %s: redelivered' % name)
+        holds(h.get('likelyRedelivered'), range(40, 50), 'eager %s: likely' % name)
+        within(h.get('redelivered'), 0, 99, 'eager %s' % name)
+    # without the data partitions: offsets only, the end unknown
+    dd = os.path.join(d, 'nodata')
+    L.write(co_dir(dd, g))
+    h = one(findings([dd], g, 'handover'), 'eager without data')
+    eq((h.get('dataRead'), h.get('timeBasis'), rng(h.get('redelivered')), h.get('likelyRedelivered')),
+       (False, None, (40, None, None, False), None), 'eager without data: offsets only')
+
+
+# ---- classic cooperative: revoked in one generation, assigned in the next -------------------------
+
+def test_cooperative():
+    """Group 'coop' (cooperative-sticky). Generation 1 gives pay-0 and pay-1 to A; B joins, and
+    generation 2 (+4.0 s) takes pay-1 from A without giving it to anyone (the cooperative protocol's
+    first rebalance: ConsumerCoordinator.onJoinComplete revokes, then rejoins); A commits pay-1 in
+    its onPartitionsRevoked listener at +4.1 s (offset 40: every record present then, 0..39);
+    generation 3 (+4.6 s) gives pay-1 to B. One handover, not two; clean; and nothing present at
+    the handover lay at or above the resumed offset."""
+    d = scenario('cooperative')
+    if not d:
+        return
+    g, a, b = 'coop', 'coop-a-1', 'coop-b-1'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member(a, {'pay': [0, 1]})], protocol='cooperative-sticky')], T0 + 500)
+    for k in range(3):
+        t = T0 + 1500 + 1000 * k
+        L.append([C.offset_commit(g, 'pay', 1, 10 * (k + 1), t)], t)
+    L.append([C.group_metadata(g, 2, T0 + 4000, [C.Member(a, {'pay': [0]}), C.Member(b, {})],
+                               protocol='cooperative-sticky')], T0 + 4000)
+    L.append([C.offset_commit(g, 'pay', 1, 40, T0 + 4100)], T0 + 4100)
+    L.append([C.group_metadata(g, 3, T0 + 4600, [C.Member(a, {'pay': [0]}), C.Member(b, {'pay': [1]})],
+                               protocol='cooperative-sticky')], T0 + 4600)
+    L.write(co_dir(d, g))
+    data(d, 'pay', 0, every_second(10, 10))
+    data(d, 'pay', 1, every_second(10, 10))
+    fs = findings([d], g)
+    eq([(f['kind'], f['partition'], f['time']) for f in fs], [('handover', 1, T0 + 4600)],
+       'coop: one handover of pay-1, at generation 3')
+    h = fs[0] if fs else {}
+    # A owned pay-1 in generation 1; its commits: +1.5, +2.5, +3.5 s while it owned it, and +4.1 s
+    # after losing it (counted for it: nobody else had it); its cadence 1000 ms; its last commit
+    # came after it lost the partition: it went on committing (clean)
+    eq((h.get('resumedOffset'), h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'),
+        h.get('commitIntervalMs'), h.get('clean')),
+       (40, 4, {'time': T0 + 4100, 'offset': 40}, 1000, True), 'coop: resumed, the previous owner, clean')
+    # present at +4.6 s: batches +1 .. +4 s, offsets 0..39: all below 40
+    eq((h.get('caughtUp'), h.get('redelivered'), h.get('likelyRedelivered')), (True, None, None),
+       'coop: nothing to deliver twice')
+
+
+# ---- static membership: the same group.instance.id under a new member id -------------------------
+
+def test_static():
+    """Group 'static': a static member (group.instance.id inst-1) restarts. Kafka keeps the
+    generation and replaces the member id (ClassicGroup.replaceStaticMember; the coordinator stores
+    the group again: a GroupMetadata record of the same generation with the new member id). The new
+    member resumes from the committed offset, 33: what the old one read past it comes twice.
+    st-0's batch 30..39 was compacted (offsets 30, 32, 34, 36, 38 kept): the range 33..39 holds
+    three records (34, 36, 38), counted from the batch itself."""
+    d = scenario('static')
+    if not d:
+        return
+    g, m1, m2 = 'static', 'st-1-aaaa', 'st-1-bbbb'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member(m1, {'st': [0]}, instance_id='inst-1')])], T0 + 500)
+    for k, off in enumerate((10, 20, 33)):
+        t = T0 + 1500 + 1000 * k
+        L.append([C.offset_commit(g, 'st', 0, off, t)], t)
+    L.append([C.group_metadata(g, 1, T0 + 4200, [C.Member(m2, {'st': [0]}, instance_id='inst-1')])], T0 + 4200)
+    L.write(co_dir(d, g))
+    # st-0: batches of ten at +1, +2, +3 s (0..29), the compacted one at +4 s (30..39, five kept),
+    # ten more at +5 s (40..49)
+    out = b''
+    for k in range(3):
+        out += mkseg.batch(10 * k, [(None, b'v')] * 10, base_ts=T0 + 1000 * (k + 1), max_ts=T0 + 1000 * (k + 1),
+                           ts_deltas=[0] * 10, log_append_time=True)
+    out += mkseg.batch(30, [(None, b'v')] * 5, base_ts=T0 + 4000, max_ts=T0 + 4000, ts_deltas=[0] * 5,
+                       log_append_time=True, offset_deltas=[0, 2, 4, 6, 8], last_offset_delta=9)
+    out += mkseg.batch(40, [(None, b'v')] * 10, base_ts=T0 + 5000, max_ts=T0 + 5000, ts_deltas=[0] * 10,
+                       log_append_time=True)
+    mkseg.write_partition(os.path.join(d, 'st-0'), {0: out})
+    h = one(findings([d], g, 'handover'), 'static')
+    eq(((h.get('previousOwner') or {}).get('memberId'), (h.get('newOwner') or {}).get('memberId'),
+        (h.get('newOwner') or {}).get('groupInstanceId'), h.get('sameInstance'), h.get('time'), h.get('resumedOffset')),
+       (m1, m2, 'inst-1', True, T0 + 4200, 33), 'static: a handover to the same instance')
+    # present at +4.2 s: batches up to +4 s, offsets 0..39; 33..39 holds 34, 36, 38
+    eq(rng(h.get('redelivered')), (33, 39, 3, False), 'static: possibly twice, counted in the compacted batch')
+    # commits +1.5, +2.5, +3.5 s: interval 1000; lost at +4.2 s, 0.7 s after the last: clean
+    eq((h.get('commitIntervalMs'), h.get('clean')), (1000, True), 'static: cadence and clean')
+    # likely: before +3.5 + 1 = +4.5 s: the same batches, 33..39
+    eq(rng(h.get('likelyRedelivered')), (33, 39, 3, False), 'static: likely')
+    within(h.get('redelivered'), 0, 49, 'static')
+
+
+# ---- KIP-848 -------------------------------------------------------------------------------------
+
+def test_kip848():
+    """Two consumer-protocol groups on topic t (one topic id). 'k1': member a owns t-1 and commits
+    it every second (10, 20, 30 at +1, +2, +3 s); it crashes, and at +9.0 s the coordinator fences
+    it (GroupMetadataManager: the member's current assignment and metadata tombstones, a new group
+    epoch); at +9.1 s b's assignment holds t-1. 'k2': a revocation in flight: b joins, a keeps t-1
+    pending revocation, commits it at +3.7 s (40), acknowledges at +3.8 s, and b gets it at +3.9 s."""
+    d = scenario('kip848')
+    if not d:
+        return
+    tid = 'MJb0OdkyOsjVihzuZl_WhA'
+    a, b = 'AAAAAAAAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBBBBBBBA'
+    # t-1: ten records a batch, batch k appended at T0 + 1000k + 500 (0..9 at +0.5 s, ...)
+    batches = [(10, T0 + 1000 * k + 500) for k in range(10)]
+    data(d, 't', 1, batches)
+    g = 'k1'
+    L = C.Log()
+    L.append([C.cg_member(g, a, 'k1-a', topics=['t']), C.cg_partition_metadata(g, {tid: ('t', 2)}),
+              C.cg_epoch(g, 1), C.cg_assignment(g, a, 1, 0, C.STABLE, {tid: [0, 1]})], T0)
+    for k in range(3):
+        t = T0 + 1000 * (k + 1)
+        L.append([C.offset_commit(g, 't', 1, 10 * (k + 1), t)], t)
+    L.append([C.cg_assignment_tombstone(g, a), C.cg_member_tombstone(g, a), C.cg_epoch(g, 2)], T0 + 9000)
+    L.append([C.cg_member(g, b, 'k1-b', topics=['t']), C.cg_epoch(g, 3),
+              C.cg_assignment(g, b, 3, 0, C.STABLE, {tid: [0, 1]})], T0 + 9100)
+    g2 = 'k2'
+    L2 = C.Log() if C.coordinator_partition(g2) != C.coordinator_partition(g) else L
+    L2.append([C.cg_member(g2, a, 'k2-a', topics=['t']), C.cg_partition_metadata(g2, {tid: ('t', 2)}),
+               C.cg_epoch(g2, 1), C.cg_assignment(g2, a, 1, 0, C.STABLE, {tid: [0, 1]})], T0 + 9200)
+    # k2 commits t-1 at 10, 20, 30 (+9.3, +9.4, +9.5 s: within the records present, 0..89)
+    for k in range(3):
+        L2.append([C.offset_commit(g2, 't', 1, 10 * (k + 1), T0 + 9300 + 100 * k)], T0 + 9300 + 100 * k)
+    L2.append([C.cg_member(g2, b, 'k2-b', topics=['t']), C.cg_epoch(g2, 2),
+               C.cg_assignment(g2, b, 2, 0, C.UNRELEASED_PARTITIONS, {})], T0 + 9600)
+    L2.append([C.cg_assignment(g2, a, 1, 1, C.UNREVOKED_PARTITIONS, {tid: [0]}, {tid: [1]})], T0 + 9610)
+    L2.append([C.offset_commit(g2, 't', 1, 90, T0 + 9620)], T0 + 9620)
+    L2.append([C.cg_assignment(g2, a, 2, 1, C.STABLE, {tid: [0]})], T0 + 9630)
+    L2.append([C.cg_assignment(g2, b, 2, 2, C.STABLE, {tid: [1]})], T0 + 9640)
+    L.write(co_dir(d, g))
+    if L2 is not L:
+        L2.write(co_dir(d, g2))
+    fs = findings([d], g, 'handover', 't', 1)
+    h = one(fs, 'k1')
+    eq((h.get('time'), h.get('resumedOffset'), (h.get('previousOwner') or {}).get('memberId'),
+        (h.get('newOwner') or {}).get('memberId')), (T0 + 9100, 30, a, b), 'k1: the handover after a was fenced')
+    # present at +9.1 s: batches up to +8.5 s, offsets 0..89: possibly twice 30..89 (60 records);
+    # a committed every 1000 ms, the last at +3 s: likely before +4 s, 0..39: 30..39
+    eq(rng(h.get('redelivered')), (30, 89, 60, False), 'k1: possibly twice')
+    eq(rng(h.get('likelyRedelivered')), (30, 39, 10, False), 'k1: likely')
+    eq((h.get('commitIntervalMs'), h.get('clean')), (1000, False), 'k1: not clean (lost it at +9.0 s)')
+    # a read what was present until it crashed (say +3.2 s: 0..29 and nothing more yet; it had read
+    # 30..39 appended at +3.5 s only had it lived): nothing, or 30..39 - within both
+    holds(h.get('redelivered'), range(30, 40), 'k1')
+    within(h.get('redelivered'), 0, 99, 'k1')
+    h2 = one(findings([d], g2, 'handover', 't', 1), 'k2')
+    # a committed 90 during the revocation (+9.62 s), acknowledged at +9.63 s; b got it at +9.64 s:
+    # present then 0..99 (the last batch, 90..99, came at +9.5 s); resumed 90: a may have read
+    # 90..99 before it let go; a's last commit lay within its interval (commits every 100 ms, then
+    # 120 ms: the median of 100, 100, 120 is 100) of losing it: clean
+    eq((h2.get('time'), h2.get('resumedOffset'), h2.get('caughtUp'), h2.get('clean'), h2.get('commitIntervalMs'),
+        rng(h2.get('redelivered'))), (T0 + 9640, 90, False, True, 100, (90, 99, 10, False)),
+       'k2: the revocation in flight, a clean handover')
+
+
+# ---- rewinds and resets ---------------------------------------------------------------------------
+
+def test_rewind_reset():
+    """'rw': the committed offset of rw-0 goes 400 -> 250 while the group has a member (a consumer
+    that sought back), then on to 450 (past 400: 250..399 certainly came again), then 450 -> 300,
+    never passed again (300..449 will come again). 'rs': the group empties (generation 2 without
+    members), an admin resets rs-0 from 200 to 50 (kafka-consumer-groups.sh --reset-offsets needs
+    an empty group: ConsumerGroupCommand; it writes a plain OffsetCommit), B joins (generation 3)
+    and commits 250."""
+    d = scenario('rewind')
+    if not d:
+        return
+    for t in ('rw', 'rs'):
+        data(d, t, 0, every_second(10, 100))   # batch k: offsets 100k..100k+99 at T0 + 1000(k+1)
+    L = C.Log()
+    g = 'rw'
+    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('rw-a', {'rw': [0]})])], T0 + 100)
+    for t, off in ((2000, 200), (3000, 300), (4000, 400), (5000, 250), (6000, 450), (7000, 300)):
+        L.append([C.offset_commit(g, 'rw', 0, off, T0 + t)], T0 + t)
+    L.write(co_dir(d, g))
+    M = C.Log()
+    g2 = 'rs'
+    M.append([C.group_metadata(g2, 1, T0 + 100, [C.Member('rs-a', {'rs': [0]})])], T0 + 100)
+    M.append([C.offset_commit(g2, 'rs', 0, 100, T0 + 2000)], T0 + 2000)
+    M.append([C.offset_commit(g2, 'rs', 0, 200, T0 + 3000)], T0 + 3000)
+    M.append([C.group_metadata(g2, 2, T0 + 3500, [])], T0 + 3500)
+    M.append([C.offset_commit(g2, 'rs', 0, 50, T0 + 4000, leader_epoch=-1)], T0 + 4000)
+    M.append([C.group_metadata(g2, 3, T0 + 5000, [C.Member('rs-b', {'rs': [0]})])], T0 + 5000)
+    M.append([C.offset_commit(g2, 'rs', 0, 250, T0 + 6000)], T0 + 6000)
+    M.write(co_dir(d, g2))
+    fs = findings([d], g)
+    eq([(f['kind'], f['time'], f['fromOffset'], f['toOffset'], rng(f['redelivered'])) for f in fs],
+       [('rewind', T0 + 5000, 400, 250, (250, 399, 150, True)),
+        ('rewind', T0 + 7000, 450, 300, (300, 449, 150, False))], 'rw: two rewinds')
+    # what happened: the consumer read 250..399 again (it went on to 450); 300..449 are to come
+    if len(fs) == 2:
+        holds(fs[0]['redelivered'], range(250, 400), 'rw 1')
+        within(fs[0]['redelivered'], 0, 999, 'rw 1')
+        within(fs[1]['redelivered'], 0, 999, 'rw 2')
+    fs = findings([d], g2)
+    eq([(f['kind'], f['time']) for f in fs], [('reset', T0 + 4000), ('handover', T0 + 5000)], 'rs: a reset, then B')
+    r = fs[0] if fs else {}
+    eq((r.get('fromOffset'), r.get('toOffset'), rng(r.get('redelivered'))), (200, 50, (50, 199, 150, True)),
+       'rs: reset 200 -> 50, certain (B committed 250 since)')
+    h = fs[1] if len(fs) > 1 else {}
+    # B resumed from 50 at +5 s; present then 0..499; A committed +2, +3 s (interval 1000) and
+    # lost rs-0 at +3.5 s: clean. Possibly twice 50..499 (what A read past 200 is among them; what
+    # the reset sent back, 50..199, certainly)
+    eq((h.get('resumedOffset'), h.get('clean'), rng(h.get('redelivered'))), (50, True, (50, 499, 450, False)),
+       'rs: the handover after the reset')
+    # --fail-on rewind: a rewind (or reset) is listed: exit 1
+    rc, _, _ = run(['--fail-on', 'rewind', d])
+    eq(rc, 1, 'rs/rw: --fail-on rewind exits 1')
+    rc, _, _ = run(['--fail-on', 'skipped', d])
+    eq(rc, 0, 'rs/rw: --fail-on skipped exits 0 (nothing possibly skipped)')
+    # --group: the history of one group is the same whether or not the others are replayed
+    a = findings([d], g)
+    b = findings(['--group', g, d], g)
+    eq(b, a, 'rw: --group rw lists the same findings')
+
+
+# ---- offsets deleted ---------------------------------------------------------------------------------
+
+def test_offsets_deleted():
+    """Two groups that only commit (assign() and commitSync: no members) on od-0. 'de': committed
+    300, the offset is deleted at +5 s, the group commits 0 next (+6 s: the log start - consistent
+    with auto.offset.reset=earliest), then 350. 'dl': committed 200, deleted at +4 s, the next
+    commit is 600 at +6.5 s, the log end then (batches up to +6 s: 0..599) - consistent with
+    auto.offset.reset=latest; 200..599 possibly never received."""
+    d = scenario('deleted')
+    if not d:
+        return
+    d2 = tempdir()
+    for g, dd, steps in (('de', d, [(4000, 300), (5000, None), (6000, 0), (7000, 350)]),
+                         ('dl', d2, [(3000, 200), (4000, None), (6500, 600)])):
+        data(dd, 'od', 0, every_second(10, 100))
+        L = C.Log()
+        for t, off in steps:
+            L.append([C.offset_tombstone(g, 'od', 0) if off is None else C.offset_commit(g, 'od', 0, off, T0 + t)], T0 + t)
+        L.write(co_dir(dd, g))
+    f = one(findings([d], 'de', 'offsets-deleted'), 'de')
+    eq((f.get('time'), f.get('lastCommittedOffset'), f.get('restartOffset'), f.get('restartTime'),
+        rng(f.get('redelivered')), f.get('skipped'), f.get('consistentWith')),
+       (T0 + 5000, 300, 0, T0 + 6000, (0, 299, 300, True), None, 'auto.offset.reset=earliest'),
+       'de: restarted at the log start: 0..299 again (certain: it committed 350 since)')
+    holds(f.get('redelivered'), range(0, 300), 'de')
+    dl = [d2]
+    f = one(findings(dl, 'dl', 'offsets-deleted'), 'dl')
+    eq((f.get('lastCommittedOffset'), f.get('restartOffset'), f.get('redelivered'), rng(f.get('skipped')),
+        f.get('consistentWith')),
+       (200, 600, None, (200, 599, 400, False), 'auto.offset.reset=latest'),
+       'dl: committed the log end next: 200..599 possibly never received')
+    within(f.get('skipped'), 0, 999, 'dl')
+    rc, _, _ = run(['--fail-on', 'skipped'] + dl)
+    eq(rc, 1, 'dl: --fail-on skipped exits 1')
+    # without the data partition: offsets only, no 'consistent with'
+    f = one(findings([os.path.join(d2, '__consumer_offsets-%d' % C.coordinator_partition('dl'))], 'dl',
+                     'offsets-deleted'), 'dl without data')
+    eq((rng(f.get('skipped')), f.get('consistentWith'), f.get('dataRead')), ((200, 599, None, False), None, False),
+       'dl without data')
+
+
+# ---- out of range ---------------------------------------------------------------------------------
+
+def test_out_of_range():
+    """'oo' commits or-0 150 at +1.5 s and 160 at +1.6 s while or-0 held 0..99 (one batch appended
+    at +1 s): past its log end then; 200 at +2.5 s is in range again; 5000 at +9.5 s (or-0 held
+    0..899 then) is past even the end of the copy read (1000). 'ob' committed 50 on or-1, whose
+    log starts at 300 now."""
+    d = scenario('range')
+    if not d:
+        return
+    data(d, 'or', 0, every_second(10, 100))
+    L = C.Log()
+    for t, off in ((1500, 150), (1600, 160), (2500, 200), (9500, 5000)):
+        L.append([C.offset_commit('oo', 'or', 0, off, T0 + t)], T0 + t)
+    L.write(co_dir(d, 'oo'))
+    d2 = tempdir()
+    data(d2, 'or', 1, [(100, T0 + 1000)], base=300)
+    M = C.Log()
+    M.append([C.offset_commit('ob', 'or', 1, 50, T0 + 500)], T0 + 500)
+    M.write(co_dir(d2, 'ob'))
+    fs = findings([d], 'oo', 'out-of-range')
+    eq([(f['time'], f['commitOffset'], f['logEndOffset'], f['commits'], f['lastTime'], f['below'], f['pastCopyEnd'])
+        for f in fs],
+       [(T0 + 1500, 150, 100, 2, T0 + 1600, False, False), (T0 + 9500, 5000, 900, 1, T0 + 9500, False, True)],
+       'oo: two runs out of range')
+    f = one(findings([d2], 'ob', 'out-of-range'), 'ob')
+    eq((f.get('commitOffset'), f.get('logStartOffset'), f.get('below')), (50, 300, True), 'ob: below the log start')
+
+
+# ---- exactly-once, transaction version 1 ------------------------------------------------------------
+
+def eos_txn(L, outs, pid, epoch, group, topic_in, commit, t, marker_epoch=None, commit_marker=True, values=None):
+    """One transaction of a read-process-write application: its output batches (outs: list of
+    (Log, n)), then the TxnOffsetCommit of its input (sendOffsetsToTransaction), then the markers
+    in every partition it wrote (TransactionMarkerChannelManager), epoch marker_epoch (default the
+    data's, transaction version 1)."""
+    me = epoch if marker_epoch is None else marker_epoch
+    for log, n in outs:
+        recs = [(None, v) for v in values[:n]] if values else [(None, b'out')] * n
+        log.append(recs, t, pid=pid, epoch=epoch, transactional=True)
+    L.append([C.offset_commit(group, topic_in, 0, commit, t + 10)], t + 10, pid=pid, epoch=epoch, transactional=True)
+    if commit_marker is None:
+        return
+    for log, _ in outs:
+        log.marker(pid, me, commit_marker, t + 50)
+    L.marker(pid, me, commit_marker, t + 50)
+
+
+def test_eos_v1():
+    """'eos1' reads in1-0 and writes out1-0 (and out1-1) with transactional.id tx1, producer id 500
+    (transaction version 1: markers keep the epoch). Transactions (T0 + ...):
+      +1 s  out1-0 0..9, commits 10, COMMIT
+      +2 s  out1-0 11..20, commits 20, ABORT (its producer's abortTransaction: epoch 0 on the marker)
+      +3 s  out1-0 22..31, commits 20, COMMIT (the input 10..19 processed again)
+      +4 s  out1-0 33..42 and out1-1 0..4, commits 30; a new instance calls initTransactions: the
+            coordinator aborts the open transaction with the epoch raised to 1 (prepareFenceProducerEpoch,
+            TransactionCoordinator.handleInitProducerId on Ongoing), markers ABORT epoch 1 at +4.5 s
+      +5 s  the new instance (epoch 2: the retried InitProducerId bumps again) out1-0 45..54, commits 30, COMMIT
+    __transaction_state says so: PrepareAbort epoch 1 0.51 s after the transaction began, well within
+    its 60 s timeout (not a timeout abort)."""
+    d = scenario('eos1')
+    if not d:
+        return
+    g, pid = 'eos1', 500
+    data(d, 'in1', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])   # 0..49 by +0.5 s
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('eos1-m', {'in1': [0]})])], T0 + 50)
+    o0, o1 = C.Log(), C.Log()
+    eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 10, T0 + 1000)
+    redo = [b'from-in1-%d' % i for i in range(10, 20)]   # what processing input 10..19 writes
+    eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 20, T0 + 2000, commit_marker=False, values=redo)
+    eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 20, T0 + 3000, values=redo)
+    eos_txn(L, [(o0, 10), (o1, 5)], pid, 0, g, 'in1', 30, T0 + 4000, commit_marker=None)
+    for log in (o0, o1, L):
+        log.marker(pid, 1, False, T0 + 4500)
+    eos_txn(L, [(o0, 10)], pid, 2, g, 'in1', 30, T0 + 5000)
+    L.write(co_dir(d, g))
+    o0.write(os.path.join(d, 'out1-0'))
+    o1.write(os.path.join(d, 'out1-1'))
+    tx = C.Log()
+    cp = C.coordinator_partition(g)
+    parts = {'out1-0': [0], '__consumer_offsets': [cp]}
+    for st, ep, ts, start in ((C.ONGOING, 0, T0 + 3990, T0 + 3990), (C.PREPARE_ABORT, 1, T0 + 4500, T0 + 3990),
+                              (C.COMPLETE_ABORT, 1, T0 + 4550, T0 + 3990), (C.EMPTY, 2, T0 + 4600, -1),
+                              (C.ONGOING, 2, T0 + 4990, T0 + 4990), (C.COMPLETE_COMMIT, 2, T0 + 5060, T0 + 4990)):
+        tx.append([C.txn_state('tx1', pid, ep, st, ts, parts if st in (C.ONGOING, C.PREPARE_ABORT) else None,
+                               timeout=60000, start_ts=start)], ts)
+    tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx1')))
+    fs = findings([d], g)
+    eq([(f['kind'], f['time']) for f in fs],
+       [('aborted-commit', T0 + 2050), ('aborted-commit', T0 + 4500), ('fencing', T0 + 5010)],
+       'eos1: two aborted commits and a fencing')
+    if len(fs) != 3:
+        return
+    a1, a2, fe = fs
+    eq((a1['commitOffset'], a1['producerId'], a1['producerEpoch'], a1['markerEpoch'], a1['transactionalId'],
+        a1['abortedBy'], a1['bump'], a1['transactionVersion']),
+       (20, pid, 0, 0, 'tx1', 'producer', None, 1), 'eos1: the first abort is its producer\'s')
+    # its input, from the committed offset then (10) to 19, was processed again by the next
+    # transaction, which committed 20 (certain); its output out1-0 11..20, between the markers of
+    # +1.05 s and +3.05 s
+    eq(rng(a1['redelivered']), (10, 19, 10, True), 'eos1: the first abort\'s input read again')
+    eq([(o['partition'], o['from'], o['to'], o['records'], o['matchedBy']) for o in a1['outputs']],
+       [('out1-0', 11, 20, 10, 'markers')], 'eos1: the first abort\'s output')
+    eq((a2['commitOffset'], a2['markerEpoch'], a2['abortedBy'], a2['bump'], rng(a2['redelivered'])),
+       (30, 1, 'coordinator', 'fenced', (20, 29, 10, True)), 'eos1: the second abort, for the new instance')
+    eq(sorted((o['partition'], o['from'], o['to'], o['records']) for o in a2['outputs']),
+       [('out1-0', 33, 42, 10), ('out1-1', 0, 4, 5)], 'eos1: the second abort\'s outputs, in both partitions')
+    eq((fe['oldEpoch'], fe['producerEpoch'], fe['bump'], fe['abortedAt'], fe['transactionalId'], fe['topic']),
+       (0, 2, 'fenced', T0 + 4500, 'tx1', None), 'eos1: the fencing')
+    holds(a1['redelivered'], range(10, 20), 'eos1 a1')
+    within(a1['redelivered'], 0, 49, 'eos1 a1')
+    # dups: the aborted transaction's outputs (out1-0 11..20) and the next one's (22..31) hold the
+    # same values; each aborted copy links exactly to the aborted offset commit of in1-0 (20)
+    p = subprocess.run([segscan, 'dups', '--json', os.path.join(d, 'out1-0')], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    groups = [json.loads(x) for x in p.stdout.decode().splitlines() if x.strip()]
+    links = sorted((o['offset'], o['cause'], (o.get('transactionLink') or {}).get('commitOffset'),
+                    (o.get('transactionLink') or {}).get('group'), (o.get('transactionLink') or {}).get('kind'))
+                   for x in groups for o in x['occurrences'] if o['cause'] == 'aborted')
+    # (the fenced transaction's outputs, 33..42, repeat the value b'out' of the committed ones: they are
+    # aborted copies too, linked to its commit of 30)
+    eq(links, [(o, 'aborted', 20, g, 'aborted-commit') for o in range(11, 21)] +
+       [(o, 'aborted', 30, g, 'aborted-commit') for o in range(33, 43)],
+       'eos1: dups links each aborted copy to its aborted commit (exact)')
+    p = subprocess.run([segscan, 'dups', os.path.join(d, 'out1-0')], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check('exact link: written by the transaction that carried group eos1\'s offset commit of in1-0 to 20 (the same '
+          'producer id and epoch, between the same markers); aborted at' in p.stdout.decode(),
+          'eos1: dups text says the link is exact:\n' + p.stdout.decode()[:2000])
+    # without __transaction_state: who raised the epoch is not known
+    shutil.rmtree(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx1')))
+    fs = findings([d], g)
+    eq([(f['kind'], f.get('bump'), f.get('transactionalId')) for f in fs],
+       [('aborted-commit', None, None), ('aborted-commit', 'fenced-or-timeout', None), ('fencing', 'fenced-or-timeout', None)],
+       'eos1 without __transaction_state')
+
+
+def test_eos_v1_timeout():
+    """'eos1t' (producer id 600, tx1t, timeout 10 s): a transaction begun at +1 s is still open at
+    +11 s; the coordinator aborts it with the epoch raised (abortTimedOutTransactions:
+    txnStartTimestamp + txnTimeoutMs passed; __transaction_state's PrepareAbort says 10 s after the
+    start). A new instance then commits under epoch 2: not a fencing (its producer was fenced by the
+    timeout), reported with the aborted commit."""
+    d = scenario('eos1t')
+    if not d:
+        return
+    g, pid = 'eos1t', 600
+    data(d, 'in1t', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('eos1t-m', {'in1t': [0]})])], T0 + 50)
+    eos_txn(L, [], pid, 0, g, 'in1t', 10, T0 + 1000, commit_marker=None)
+    L.marker(pid, 1, False, T0 + 11000)
+    eos_txn(L, [], pid, 2, g, 'in1t', 10, T0 + 12000)
+    L.write(co_dir(d, g))
+    tx = C.Log()
+    for st, ep, ts, start in ((C.ONGOING, 0, T0 + 1000, T0 + 1000), (C.PREPARE_ABORT, 1, T0 + 11000, T0 + 1000),
+                              (C.COMPLETE_ABORT, 1, T0 + 11010, T0 + 1000), (C.EMPTY, 2, T0 + 11900, -1)):
+        tx.append([C.txn_state('tx1t', pid, ep, st, ts, timeout=10000, start_ts=start)], ts)
+    tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx1t')))
+    fs = findings([d], g)
+    eq([(f['kind'], f.get('bump'), f.get('abortedBy')) for f in fs], [('aborted-commit', 'timeout', 'coordinator')],
+       'eos1t: a timeout abort, no fencing')
+
+
+# ---- exactly-once, transaction version 2 ------------------------------------------------------------
+
+def test_eos_v2():
+    """'eos2' (producer id 700, tx2, clientTransactionVersion 2: KIP-890's epoch bump at the end of
+    every transaction, TransactionMetadata.prepareAbortOrCommit with supportEpochBump): transaction
+    n writes under epoch n and its markers carry n + 1.
+      +1 s epoch 0: out2-0 0..9, commits 10, COMMIT epoch 1
+      +2 s epoch 1: out2-0 11..20, commits 20, ABORT epoch 2 (its producer's abortTransaction)
+      +3 s epoch 2: out2-0 22..31, commits 20, COMMIT epoch 3
+    No fencing: every raise is the per-transaction bump. The aborted commit's output is found by
+    producer id and epoch alone (one transaction per epoch).
+    'eos2f' (producer id 800, tx2f): epoch 0 commits and COMMIT epoch 1; epoch 1 commits at +2 s; a
+    new instance's initTransactions fences it: ABORT epoch 3 at +2.5 s (the fence's bump and
+    version 2's own: TransactionCoordinator.endTransaction isEpochFence, then prepareAbortOrCommit),
+    and the new instance writes under epoch 4."""
+    d = scenario('eos2')
+    if not d:
+        return
+    g, pid = 'eos2', 700
+    data(d, 'in2', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('eos2-m', {'in2': [0]})])], T0 + 50)
+    o = C.Log()
+    eos_txn(L, [(o, 10)], pid, 0, g, 'in2', 10, T0 + 1000, marker_epoch=1)
+    eos_txn(L, [(o, 10)], pid, 1, g, 'in2', 20, T0 + 2000, marker_epoch=2, commit_marker=False)
+    eos_txn(L, [(o, 10)], pid, 2, g, 'in2', 20, T0 + 3000, marker_epoch=3)
+    g2, pid2 = 'eos2f', 800
+    L2 = L if C.coordinator_partition(g2) == C.coordinator_partition(g) else C.Log()
+    L2.append([C.group_metadata(g2, 1, T0 + 3100, [C.Member('eos2f-m', {'in2': [0]})])], T0 + 3100)
+    eos_txn(L2, [], pid2, 0, g2, 'in2', 10, T0 + 3200, marker_epoch=1)
+    eos_txn(L2, [], pid2, 1, g2, 'in2', 20, T0 + 3300, commit_marker=None)
+    L2.marker(pid2, 3, False, T0 + 3800)
+    eos_txn(L2, [], pid2, 4, g2, 'in2', 20, T0 + 4000, marker_epoch=5)
+    L.write(co_dir(d, g))
+    if L2 is not L:
+        L2.write(co_dir(d, g2))
+    o.write(os.path.join(d, 'out2-0'))
+    tx = C.Log()
+    tx.append([C.txn_state('tx2', pid, 3, C.COMPLETE_COMMIT, T0 + 3060, client_version=2)], T0 + 3060)
+    tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx2')))
+    tx2 = C.Log() if C.coordinator_partition('tx2f') != C.coordinator_partition('tx2') else tx
+    for st, ep, ts, start in ((C.ONGOING, 1, T0 + 3300, T0 + 3300), (C.PREPARE_ABORT, 3, T0 + 3800, T0 + 3300),
+                              (C.COMPLETE_ABORT, 3, T0 + 3810, T0 + 3300), (C.EMPTY, 4, T0 + 3900, -1)):
+        tx2.append([C.txn_state('tx2f', pid2, ep, st, ts, timeout=60000, start_ts=start, client_version=2)], ts)
+    if tx2 is tx:
+        tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx2')))
+    else:
+        tx2.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx2f')))
+    fs = findings([d], g)
+    eq([f['kind'] for f in fs], ['aborted-commit'], 'eos2: one aborted commit, no fencing')
+    a = fs[0] if fs else {}
+    eq((a.get('producerEpoch'), a.get('markerEpoch'), a.get('abortedBy'), a.get('transactionVersion'),
+        rng(a.get('redelivered'))), (1, 2, 'producer', 2, (10, 19, 10, True)), 'eos2: its producer\'s own abort')
+    eq([(x['partition'], x['from'], x['to'], x['matchedBy']) for x in a.get('outputs', [])],
+       [('out2-0', 11, 20, 'epoch')], 'eos2: its output, by producer id and epoch')
+    fs = findings([d], g2)
+    eq([(f['kind'], f.get('bump')) for f in fs], [('aborted-commit', 'fenced'), ('fencing', 'fenced')],
+       'eos2f: the fenced transaction and the fencing')
+    if len(fs) == 2:
+        eq((fs[1]['oldEpoch'], fs[1]['producerEpoch'], fs[1]['transactionVersion']), (1, 4, 2), 'eos2f: epochs')
+
+
+# ---- open transactional commits -------------------------------------------------------------------
+
+def test_open():
+    """'op' (producer id 900, txo) commits in op-0 inside a transaction at +1 s that has no marker at
+    the end; another partition's batch at +2000 s makes "now" 1999 s later: past the 15 min
+    timeout, a hanging candidate. With __transaction_state: Ongoing and listing the group's
+    __consumer_offsets partition - the coordinator knows it, not hanging (kafka-transactions.sh
+    find-hanging); CompleteCommit - hanging."""
+    d = scenario('open')
+    if not d:
+        return
+    g, pid = 'op', 900
+    data(d, 'opin', 0, [(10, T0 + 100)])
+    data(d, 'late', 0, [(1, T0 + 2000000)])
+    out = C.Log()
+    out.append([(None, b'o')] * 4, T0 + 990, pid=pid, epoch=0, transactional=True)
+    out.write(os.path.join(d, 'opout-0'))
+    L = C.Log()
+    L.append([C.offset_commit(g, 'opin', 0, 10, T0 + 1000)], T0 + 1000, pid=pid, epoch=0, transactional=True)
+    L.write(co_dir(d, g))
+    f = one(findings([d], g, 'open-commit'), 'op')
+    eq((f.get('commitOffset'), f.get('hanging'), f.get('hangingConfirmed'), f.get('ageMs'), f.get('now')),
+       (10, True, None, 1999000, T0 + 2000000), 'op: a hanging candidate (no __transaction_state)')
+    eq([(x['partition'], x['from'], x['to']) for x in f.get('outputs', [])], [('opout-0', 0, 3)], 'op: its open output')
+    cp = C.coordinator_partition(g)
+    txd = os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('txo'))
+    for state, parts, want in ((C.ONGOING, {'__consumer_offsets': [cp], 'opout': [0]}, False),
+                               (C.COMPLETE_COMMIT, None, True)):
+        shutil.rmtree(txd, ignore_errors=True)
+        tx = C.Log()
+        tx.append([C.txn_state('txo', pid, 0, state, T0 + 1000, parts)], T0 + 1000)
+        tx.write(txd)
+        f = one(findings([d], g, 'open-commit'), 'op with __transaction_state')
+        eq((f.get('hanging'), f.get('hangingConfirmed'), f.get('transactionalId')), (True, want, 'txo'),
+           'op: __transaction_state state %d' % state)
+    # --now and --txn-timeout: one minute after the commit, under a 2 min timeout: not hanging
+    rc, objs, _ = run(['--now', str(T0 + 61000), '--txn-timeout', '2m', d])
+    f = [o for o in objs if o['type'] == 'group-finding' and o['kind'] == 'open-commit']
+    eq([(x['ageMs'], x['hanging']) for x in f], [(60000, False)], 'op: --now and --txn-timeout')
+
+
+# ---- text and --fail-on -----------------------------------------------------------------------------
+
+def test_text():
+    """The text of a handover says what it rests on and words the range as a bound."""
+    d = scenario('text')
+    if not d:
+        return
+    g = 'tx-text'
+    L = C.Log()
+    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('m-a', {'tt': [0]})])], T0 + 100)
+    L.append([C.offset_commit(g, 'tt', 0, 10, T0 + 1500)], T0 + 1500)
+    L.append([C.offset_commit(g, 'tt', 0, 20, T0 + 2500)], T0 + 2500)
+    L.append([C.group_metadata(g, 2, T0 + 6000, [C.Member('m-b', {'tt': [0]})])], T0 + 6000)
+    L.write(co_dir(d, g))
+    data(d, 'tt', 0, every_second(8, 10))
+    p = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = p.stdout.decode()
+    for want in ('handover of tt-0: m-a -> m-b; resumed at 20',
+                 'every 1000 ms (median); it had stopped committing before it lost the partition',
+                 'possibly delivered twice: offsets 20..59 (40 records)',
+                 'every record delivered twice is among them',
+                 'likely delivered twice: offsets 20..29 (10 records)'):
+        check(want in out, 'text: %r in:\n%s' % (want, out))
+    p = subprocess.run([segscan, 'groups', '--fail-on', 'redelivered', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    eq(p.returncode, 1, 'text: --fail-on redelivered exits 1')
+    p = subprocess.run([segscan, 'groups', '--fail-on', 'nonsense', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    eq(p.returncode, 2, 'text: --fail-on nonsense is a usage error')
+
+
+# ---- explain, dups and scan on the manual's worked example -----------------------------------------
+
+def run_cmd(args):
+    p = subprocess.run([segscan] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def test_worked():
+    """testdata/groups-worked (tests/groups/make_worked.py): group enricher reads orders-0 and
+    writes enriched-0; its member A (commits 10..40 every second, the last at +4.5 s) dies at
+    about +5.3 s after writing enriched 40..49; B gets orders-0 at +16 s (generation 2), resumes
+    from 40 and writes 40..79. The ticket: enriched-order-45 arrived twice."""
+    if only and only not in 'worked':
+        return
+    d = tempdir()
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'make_worked.py'), d],
+                   check=True, stdout=subprocess.DEVNULL)
+    # the copy in testdata (the manual's example runs on it) is what the script writes
+    committed = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'testdata', 'groups-worked')
+    same = all(open(os.path.join(r, f), 'rb').read() ==
+               open(os.path.join(committed, os.path.relpath(r, d), f), 'rb').read()
+               for r, _, fs in os.walk(d) for f in fs) if os.path.isdir(committed) else False
+    check(same, 'worked: testdata/groups-worked is what tests/groups/make_worked.py writes')
+    # the output copy: enriched-0 offsets 45 (A, pid 7001, +5.2 s) and 55 (B, pid 7002, +16.5 s):
+    # new-session (pid); the handover of orders-0 (+16 s) lies between the copies' times
+    rc, out, err = run_cmd(['explain', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
+    eq(rc, 0, 'worked: explain the output copy exits 0 (%s)' % err.strip())
+    check('coincides in time: handover of orders-0 in group enricher at 2023-11-14T22:13:36.000Z, between the '
+          'two copies\' times (resumed at 40, unclean)' in out and 'a coincidence, not a proof' in out,
+          'worked: the output copy coincides with the handover:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
+    g = [json.loads(x) for x in out.splitlines() if x.strip()]
+    occ = g[0]['occurrences'] if g else []
+    eq([(o['offset'], o['cause'], o.get('coincidences')) for o in occ],
+       [(45, None, None), (55, 'new-session', [{'group': 'enricher', 'kind': 'handover', 'topic': 'orders',
+                                               'partition': 0, 'time': T0 + 16000}])],
+       'worked: the copy\'s coincidences (JSON)')
+    # enriched-0 itself: no group read consumes it, and 1 of 50 __consumer_offsets partitions was read
+    eq([(o['deliveries'], (o['deliveriesNone'] or {}).get('why')) for o in occ], [([], 'coordinator-not-read')] * 2,
+       'worked: the output partition\'s records: why nothing is said')
+    # the ticket's record in the input: orders-0 offset 45 (present from +5 s): possibly delivered
+    # twice (40..79 present at +16 s) and likely (written before +4.5 s + 1 s: 0..49)
+    rc, out, err = run_cmd(['explain', '--offset', 'orders-0:45', os.path.join(d, 'orders-0')])
+    check('deliveries: group enricher: likely delivered twice: unclean handover at 2023-11-14T22:13:36.000Z, '
+          'resumed at 40' in out, 'worked: orders-0:45 is covered:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--offset', 'orders-0:75', os.path.join(d, 'orders-0')])
+    o = json.loads(out.splitlines()[0]) if out.strip() else {}
+    eq((o.get('deliveries'), o.get('deliveriesNone')),
+       ([{'group': 'enricher', 'kind': 'handover', 'time': T0 + 16000, 'certain': False, 'what': 'redelivered',
+          'range': {'from': 40, 'to': 79, 'records': 40, 'certain': False}}], None),
+       'worked: orders-0:75 possibly twice (JSON)')
+    # a record no finding covers (offset 5, committed long before), and the reasons nothing can be said
+    rc, out, err = run_cmd(['explain', '--offset', 'orders-0:5', os.path.join(d, 'orders-0')])
+    check('deliveries: no finding covers it' in out, 'worked: orders-0:5 covered by none:\n' + out)
+    rc, out, err = run_cmd(['explain', '--group', 'other', '--offset', 'orders-0:5', os.path.join(d, 'orders-0')])
+    # Utils.abs("other".hashCode()) % 50 = 26 (segscan coordinator --group other)
+    check('the group\'s coordinator partition __consumer_offsets-26 was not read' in out,
+          'worked: --group other: its coordinator partition:\n' + out)
+    alone = tempdir()
+    shutil.copytree(os.path.join(d, 'orders-0'), os.path.join(alone, 'orders-0'))
+    rc, out, err = run_cmd(['explain', '--offset', 'orders-0:45', os.path.join(alone, 'orders-0')])
+    check('deliveries: no group history read' in out, 'worked: without __consumer_offsets:\n' + out)
+    # scan: the groups line, the report keys, --fail-on
+    rc, out, err = run_cmd(['scan', '--fail-on', 'redelivered', '--report', '-', d])
+    eq(rc, 1, 'worked: scan --fail-on redelivered exits 1')
+    check('groups        1 read (1 of 50 __consumer_offsets partitions): 1 handover (1 unclean)' in out and
+          '0 records certainly delivered again, 40 possibly' in out, 'worked: scan\'s groups line:\n' + out)
+    keys = dict(line.split('=', 1) for line in out.splitlines() if line.startswith(('group.', 'total.groups.')))
+    eq((keys.get('group.enricher.orders-0.committed'), keys.get('group.enricher.orders-0.handovers'),
+        keys.get('group.enricher.orders-0.unclean_handovers'), keys.get('group.enricher.orders-0.redelivered_possible'),
+        keys.get('total.groups.groups')), ('80', '1', '1', '40', '1'), 'worked: report keys')
+    rc, out, err = run_cmd(['scan', '--fail-on', 'skipped,rewind', d])
+    eq(rc, 0, 'worked: scan --fail-on skipped,rewind exits 0')
+
+
+def test_matrix():
+    """The committed offset's findings in each kind of group: classic eager, classic cooperative,
+    static membership and KIP-848, with the data partition mx-0 beside and without. In each, one
+    member owns mx-0 and commits 100 (+1 s), 200 (+2 s), then 150 (+3 s: a rewind, the group has
+    a member); the member leaves (classic: a generation without members, GroupMetadataManager's
+    empty group record; KIP-848: its assignment and metadata tombstones) and an admin commits 50
+    (+4.5 s: a reset); the offset is deleted (+5 s) and the group commits 300 next (+6 s), past the
+    old 50: 50..299 possibly skipped. mx-0: a batch of 100 records a second (k at T0 + (k+1) s)."""
+    d = scenario('matrix')
+    if not d:
+        return
+    tid = 'MJb0OdkyOsjVihzuZl_WhA'
+    nodata = tempdir()
+    logs = {}   # coordinator partition -> its log (two groups may share one)
+    for kind in ('eager', 'cooperative', 'static', 'kip848'):
+        g = 'mx-' + kind
+        L = logs.setdefault(C.coordinator_partition(g), C.Log())
+        if kind == 'kip848':
+            m = 'MXMEMBERAAAAAAAAAAAAAA'
+            L.append([C.cg_member(g, m, 'mx', topics=['mx']), C.cg_partition_metadata(g, {tid: ('mx', 1)}),
+                      C.cg_epoch(g, 1), C.cg_assignment(g, m, 1, 0, C.STABLE, {tid: [0]})], T0 + 500)
+        else:
+            mem = C.Member('mx-a-1', {'mx': [0]}, instance_id='mx-inst' if kind == 'static' else None)
+            L.append([C.group_metadata(g, 1, T0 + 500, [mem],
+                                       protocol='cooperative-sticky' if kind == 'cooperative' else 'range')], T0 + 500)
+        for t, off in ((1000, 100), (2000, 200), (3000, 150)):
+            L.append([C.offset_commit(g, 'mx', 0, off, T0 + t)], T0 + t)
+        if kind == 'kip848':
+            L.append([C.cg_assignment_tombstone(g, m), C.cg_member_tombstone(g, m), C.cg_epoch(g, 2)], T0 + 4000)
+        else:
+            L.append([C.group_metadata(g, 2, T0 + 4000, [])], T0 + 4000)
+        L.append([C.offset_commit(g, 'mx', 0, 50, T0 + 4500, leader_epoch=-1)], T0 + 4500)
+        L.append([C.offset_tombstone(g, 'mx', 0)], T0 + 5000)
+        L.append([C.offset_commit(g, 'mx', 0, 300, T0 + 6000)], T0 + 6000)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+        L.write(os.path.join(nodata, '__consumer_offsets-%d' % cp))
+    data(d, 'mx', 0, every_second(10, 100))
+    for kind in ('eager', 'cooperative', 'static', 'kip848'):
+        g = 'mx-' + kind
+        fs = findings([d], g)
+        eq([(f['kind'], f['time']) for f in fs],
+           [('rewind', T0 + 3000), ('reset', T0 + 4500), ('offsets-deleted', T0 + 5000)], '%s: the three findings' % g)
+        if len(fs) == 3:
+            rw, rs, od = fs
+            # rewind 200 -> 150: 150..199 again; certain: the group committed 300 later
+            eq((rw['fromOffset'], rw['toOffset'], rng(rw['redelivered'])), (200, 150, (150, 199, 50, True)),
+               '%s: the rewind' % g)
+            # reset 150 -> 50: 50..149 again, certain (300 was committed since)
+            eq((rs['fromOffset'], rs['toOffset'], rng(rs['redelivered'])), (150, 50, (50, 149, 100, True)),
+               '%s: the reset' % g)
+            # deleted at 50, next commit 300 (the log end at +6 s is 600: not 'latest'): 50..299
+            eq((od['lastCommittedOffset'], od['restartOffset'], rng(od['skipped']), od['consistentWith']),
+               (50, 300, (50, 299, 250, False), None), '%s: the deletion' % g)
+            for f in fs:
+                within(f.get('redelivered') or f.get('skipped'), 0, 999, g)
+        fs = findings([nodata], g)
+        eq([(f['kind'], rng(f.get('redelivered')), rng(f.get('skipped')), f['dataRead']) for f in fs],
+           [('rewind', (150, 199, None, True), None, False), ('reset', (50, 149, None, True), None, False),
+            ('offsets-deleted', None, (50, 299, None, False), False)], '%s without data: offsets only' % g)
+
+
+def test_compacted():
+    """'cm' committed cp-0 at +0.5 s (record 0); the cleaner removed records 1..5 (a hole: only the
+    last record of each key survives below its point) and the history is complete from record 6
+    (+9 s) on. A record of cp-0 written at +1 s: nothing can be said of it - the history before +9 s
+    is compacted."""
+    d = scenario('compacted')
+    if not d:
+        return
+    L = C.Log()
+    L.append([C.offset_commit('cm', 'cp', 0, 5, T0 + 500)], T0 + 500)
+    L.skip(5)
+    L.append([C.offset_commit('cm', 'cp', 0, 20, T0 + 9000)], T0 + 9000)
+    L.write(co_dir(d, 'cm'))
+    data(d, 'cp', 0, [(10, T0 + 100), (10, T0 + 1000)])
+    rc, out, err = run_cmd(['explain', '--offset', 'cp-0:12', os.path.join(d, 'cp-0')])
+    check('deliveries: history compacted before 2023-11-14T22:13:29.000Z: __consumer_offsets-%d keeps only the '
+          'last commit of each partition before it' % C.coordinator_partition('cm') in out,
+          'compacted: explain says why nothing can be said:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--offset', 'cp-0:12', os.path.join(d, 'cp-0')])
+    o = json.loads(out.splitlines()[0]) if out.strip() else {}
+    eq(o.get('deliveriesNone'), {'why': 'compacted', 'coordinatorPartition': '__consumer_offsets-%d' %
+                                 C.coordinator_partition('cm'), 'completeFrom': T0 + 9000}, 'compacted: JSON')
+
+
+def test_report_keys():
+    """A group id with a dot and an equals sign: every byte outside [A-Za-z0-9_-] percent-encoded in
+    the report keys, so the key cannot be misread."""
+    d = scenario('report')
+    if not d:
+        return
+    g = 'pay.v2=x'
+    L = C.Log()
+    L.append([C.offset_commit(g, 'rk', 0, 5, T0 + 100)], T0 + 100)
+    L.write(co_dir(d, g))
+    data(d, 'rk', 0, [(10, T0)])
+    rc, out, err = run_cmd(['scan', '--report', '-', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if line.startswith('group.'))
+    eq(keys.get('group.pay%2Ev2%3Dx.rk-0.committed'), '5', 'report: the group id percent-encoded')
+
+
+for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
+          test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
+          test_matrix, test_compacted, test_report_keys):
+    t()
+for d in TMP:
+    shutil.rmtree(d, ignore_errors=True)
+print('%d passed, %d failed' % (checks - fails, fails))
+sys.exit(1 if fails else 0)
