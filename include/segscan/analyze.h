@@ -281,7 +281,9 @@ typedef struct ss_an_txn {
     int64_t marker_timestamp;
     bool empty;           /* marker without data */
     bool below_log_start; /* marker whose data is below the log start offset (not read; not empty) */
-    bool data_not_read;   /* marker whose data may lie in an earlier segment not given (not empty) */
+    bool data_not_read;   /* some of its data may lie in an earlier segment file not given (its first
+                           * offset and records are those read); a marker without data read is then
+                           * not empty */
     /* open transactions: age = now - producer_last_timestamp (find-hanging's duration) */
     bool age_known;
     int64_t age_ms;

@@ -29,7 +29,7 @@ static void txns_print(struct scan_cli *c) {
     for (uint32_t p = 0; p < np; p++) {
         const ss_an_partition *P = ss_an_partition_at(c->an, p);
         out_printf(o, "%s%s%s: LSO ", scan_sgr(c, SGR_BOLD), P->input->name, scan_sgr(c, SGR_RST));
-        if (P->lso_unknown) out_str(o, "unknown (a later segment of the partition was not given)");
+        if (P->lso_unknown) out_str(o, "unknown (segments of the partition were not given)");
         else out_printf(o, "%" PRId64 "%s", P->lso, P->lso_bounded_by_hw ? " (the high watermark)" : "");
         out_printf(o, ", read_committed sees %" PRIu64 " of %" PRIu64 " %s; ", P->read_committed_records, P->records,
                    plural(P->records, "record", "records"));

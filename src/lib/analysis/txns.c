@@ -125,10 +125,14 @@ void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first) {
     /* the first offset no read_committed consumer reads past: the earliest transaction
      * whose outcome is not known (DESIGN: the LSO) */
     int64_t unresolved = -1;
+    bool begins_unread = false; /* an unresolved one may begin in an earlier segment not given */
     for (size_t i = txn_first; i < a->txns.n; i++) {
         ss_an_txn *t = &a->txns.v[i];
         /* no marker read, and a later segment file was not given: it may lie there */
         if (t->result == SS_TXN_OPEN && not_given_above(ip, t->last_offset)) t->result = SS_TXN_UNKNOWN;
+        /* an earlier segment file not given may hold more of its data (it may begin there) */
+        if (!t->below_log_start && not_given_below(ip, t->first_offset)) t->data_not_read = true;
+        if ((t->result == SS_TXN_OPEN || t->result == SS_TXN_UNKNOWN) && t->data_not_read) begins_unread = true;
         if ((t->result == SS_TXN_OPEN || t->result == SS_TXN_UNKNOWN) &&
             (unresolved < 0 || t->first_offset < unresolved))
             unresolved = t->first_offset;
@@ -149,6 +153,7 @@ void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first) {
     }
     /* a later segment file not given: the log's end, and so the LSO, is not known */
     P->lso_unknown = a->log_end < 0 ? ip->segments_not_given > 0 : not_given_above(ip, a->log_end - 1);
+    if (begins_unread) P->lso_unknown = true;
     int64_t lso = unresolved >= 0 ? unresolved : a->log_end;
     int64_t hw = ip->high_watermark;
     if (hw >= 0 && (lso < 0 || lso > hw)) {
