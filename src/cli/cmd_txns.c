@@ -117,7 +117,8 @@ static void txns_print(struct scan_cli *c) {
 static const struct scan_command txns_command = {
     .name = "txns",
     .usage_args = "",
-    .description = "The transactions per producer and partition, the last stable offset and read_committed counts.",
+    .description = "The transactions per producer and partition, the last stable offset and read_committed counts;\n"
+                   "open ones with their age and whether they hang, as kafka-transactions.sh find-hanging judges.",
     .explain = false,
     .txn_ids = false,
     .print = txns_print,
