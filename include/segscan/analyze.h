@@ -109,10 +109,12 @@ enum ss_cause {
     SS_CAUSE_DUP_SEQUENCE,
     SS_CAUSE_SAME_SESSION,
     SS_CAUSE_NEW_SESSION,
+    SS_CAUSE_UPDATE,      /* --by key: the same key with a different value */
+    SS_CAUSE_CROSS_TOPIC, /* --across-topics: a copy in another topic */
     SS_CAUSE_COUNT
 };
 /* "aborted", "cross-partition", "retry", "resend-no-idempotence", "dup-sequence",
- * "same-session", "new-session"; NULL for SS_CAUSE_NONE. */
+ * "same-session", "new-session", "update", "cross-topic"; NULL for SS_CAUSE_NONE. */
 SS_API const char *ss_cause_name(enum ss_cause cause);
 
 /* new-session details (bits) */
@@ -141,8 +143,16 @@ typedef struct ss_an_partition {
     uint64_t sequence_gaps_explained;
     uint64_t duplicate_sequences; /* records whose pid/epoch/sequence was already seen */
     uint64_t out_of_order_batches, epoch_bumps;
-    bool compacted; /* offset gaps, records missing inside batches, empty batches or a delete horizon */
+    /* the log shows cleaning: offset holes inside a segment, records missing inside
+     * batches, empty batches, a delete horizon, or a cleaner-offset-checkpoint entry
+     * (an offset hole at a segment boundary alone is not: it may be a missing segment) */
+    bool compacted;
     uint64_t offset_gaps;
+    /* records in damaged entries whose header is still readable, and the offsets they
+     * span (lost_first -1: none); lost_unknown: damage met whose records cannot be counted */
+    uint64_t lost_records;
+    int64_t lost_first, lost_last;
+    bool lost_unknown;
     /* transactions listed, by result; txn_unknown: no marker in the segments read, and a later
      * segment of the partition was not given */
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging, txn_unknown;
@@ -204,13 +214,30 @@ typedef struct ss_an_group {
     uint32_t partition; /* the original's partition */
     uint32_t causes;    /* bit (1 << cause) for every cause present */
     bool has_open;
+    /* copies (the original among them) whose other field is byte-identical to the
+     * original's: the value with --by key, the key with --by value; -1 when not
+     * looked at (--by value) or a copy could not be read back; copies with --by key+value */
+    int64_t identical_copies;
+    bool cross_topic; /* copies in more than one topic */
 } ss_an_group;
 
 typedef struct ss_an_range {
     int32_t first, last;
 } ss_an_range;
 
-enum ss_gap_explained { SS_GAP_UNEXPLAINED = 0, SS_GAP_COMPACTION = 1, SS_GAP_RETENTION = 2, SS_GAP_DAMAGE = 3 };
+/* COMPACTION: consistent with compaction (the log shows cleaning; the missing records'
+ * keys are gone, so whether the cleaner removed them cannot be known); RETENTION is no
+ * longer given (retention removes the oldest segments, never records between two
+ * batches the log still holds); MISSING_SEGMENT: at a segment boundary where the log
+ * shows no cleaning there, or where files beside it name the missing segment: an
+ * inconsistency, counted as unexplained. */
+enum ss_gap_explained {
+    SS_GAP_UNEXPLAINED = 0,
+    SS_GAP_COMPACTION = 1,
+    SS_GAP_RETENTION = 2,
+    SS_GAP_DAMAGE = 3,
+    SS_GAP_MISSING_SEGMENT = 4
+};
 
 typedef struct ss_an_gap {
     int32_t from, to; /* missing sequences (split at the wrap) */
@@ -297,6 +324,10 @@ typedef struct ss_an_damage {
     uint32_t partition;
     uint32_t segment;
     ss_error err;
+    /* the offsets the damaged entry covered and the records it held, when its header
+     * is still readable (a CRC mismatch, records that cannot be decoded); -1 unknown */
+    int64_t first_offset, last_offset;
+    int64_t records;
 } ss_an_damage;
 
 typedef struct ss_an_match {
@@ -318,6 +349,10 @@ SS_API const char *ss_analysis_failure(const ss_analysis *a);
 /* Fingerprints written to temporary files because the tables reached
  * opts.max_memory (0: none were). */
 SS_API uint64_t ss_analysis_spilled(const ss_analysis *a);
+/* Replicas of one partition among the inputs (the same topic and partition in two
+ * directories, sharing a leader epoch, no differing topic ids): each replica was grouped
+ * on its own, a record in both being one record. True with the first such pair. */
+SS_API bool ss_analysis_replicas(const ss_analysis *a, size_t *first, size_t *second);
 
 SS_API size_t ss_an_partition_count(const ss_analysis *a);
 SS_API const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i);

@@ -16,6 +16,7 @@ static void dups_print(struct scan_cli *c) {
     if (c->top_set && c->top < ng) show = (size_t)c->top;
     if (c->json) {
         for (size_t g = 0; g < show; g++) dups_json_group(c, g, false);
+        scan_json_total(c); /* the totals, and the scope the groups rest on */
         return;
     }
     ss_out *o = c->out;

@@ -13,32 +13,39 @@
 #include "out.h"
 #include "scan.h"
 
+/* What a single copy means, and what that rests on. */
+static void consumer_side(struct scan_cli *c, sbuf *b) {
+    sb_printf(b, " If these partitions are the whole log, the duplicate did not happen in Kafka's log but on the consumer "
+                 "side - the record was delivered again after a rebalance or a restart before the consumer committed "
+                 "its offset. Check the group's committed offsets (kafka-consumer-groups.sh --bootstrap-server ... "
+                 "--describe --group GROUP, or 'segscan coordinator --group GROUP' and a dump of that "
+                 "__consumer_offsets partition) and commit after processing, or make processing idempotent.");
+    scan_scope_sentence(c, b);
+}
+
 static void single_sentence(struct scan_cli *c, const ss_an_match *m, sbuf *b) {
     const ss_an_copy *cp = &m->copy;
     const ss_an_partition *P = ss_an_partition_at(c->an, cp->partition);
     if (!m->fingerprinted) {
         if (P->dups_excluded)
             sb_printf(b,
-                      "%s is an internal topic, left out of the duplicate analysis (--include-internal, or name the "
-                      "partition directory).",
+                      "%s is an internal topic, left out of the duplicate analysis: its records are identical by "
+                      "design (--include-internal groups them anyway).",
                       P->input->topic);
         else
             sb_printf(b, "this record's %s is null (or shorter than --min-bytes): such records are never grouped.",
                       ss_by_name(c->ao.by));
         return;
     }
-    sb_printf(b,
-              "the log holds a single copy of this record (%s offset %" PRId64 "), so the duplicate did not happen "
-              "in Kafka's log: it happened on the consumer side - the record was delivered again after a rebalance "
-              "or a restart before the consumer committed its offset.",
-              P->input->name, cp->offset);
-    if (scan_groups_have(c))
-        sb_printf(b, " What the consumer groups' history (__consumer_offsets) says of it is below.");
-    else
-        sb_printf(b, " Check the group's committed offsets ('segscan coordinator --group GROUP' names its "
-                     "__consumer_offsets partition; with that partition among the inputs, or beside the partition "
-                     "in its log directory, segscan says which of its records the group received twice) and commit "
-                     "after processing, or make processing idempotent.");
+    sb_printf(b, "the partitions read hold a single copy of this record (%s offset %" PRId64 ").", P->input->name,
+              cp->offset);
+    if (scan_groups_have(c)) {
+        sb_printf(b, " If these partitions are the whole log, the duplicate happened on the consumer side. What the "
+                     "consumer groups' history (__consumer_offsets) says of it is below.");
+        scan_scope_sentence(c, b);
+    } else {
+        consumer_side(c, b);
+    }
     if (cp->aborted)
         sb_printf(b, " Note: it lies inside an aborted transaction, so read_committed consumers never see it.");
     if (cp->open) sb_printf(b, " Note: its transaction is still open.");
@@ -68,10 +75,11 @@ static void json_single(struct scan_cli *c, const ss_an_match *m) {
     out_json_cstr(o, b.p ? b.p : "");
     free(b.p);
     scan_deliveries_json(c, cp);
+    scan_json_scope(c);
     out_str(o, "}\n");
 }
 
-static void text_single(struct scan_cli *c, const ss_an_match *m) {
+static void text_single(struct scan_cli *c, const ss_an_match *m, bool sentence) {
     ss_out *o = c->out;
     const ss_an_copy *cp = &m->copy;
     char t[64];
@@ -89,6 +97,7 @@ static void text_single(struct scan_cli *c, const ss_an_match *m) {
         scan_preview(o, r.value, r.value_len, 60);
     }
     out_ch(o, '\n');
+    if (!sentence) return;
     sbuf b = {0};
     single_sentence(c, m, &b);
     out_printf(o, "  %s\n", b.p ? b.p : "");
@@ -96,13 +105,49 @@ static void text_single(struct scan_cli *c, const ss_an_match *m) {
     scan_deliveries_text(c, cp, "  ");
 }
 
+/* No record matched: why, when the inputs can tell. */
+static void why_no_match(struct scan_cli *c) {
+    ss_out *o = c->out;
+    size_t np = ss_an_partition_count(c->an);
+    if (c->ao.match == SS_MATCH_OFFSET) {
+        const char *want = c->ao.match_partition;
+        for (size_t i = 0; i < np; i++) {
+            const ss_an_partition *P = ss_an_partition_at(c->an, i);
+            if (strcmp(P->input->name, want) != 0) continue;
+            int64_t off = c->ao.match_offset;
+            if (P->next_offset < 0) out_printf(o, "no record matched: %s holds no batch\n", want);
+            else if (off >= P->next_offset)
+                out_printf(o, "no record matched: offset %" PRId64 " is past the log end of %s (its next offset is %" PRId64
+                              ")\n", off, want, P->next_offset);
+            else if (off < P->first_offset)
+                out_printf(o, "no record matched: offset %" PRId64 " is below the log start of %s (its first offset is %" PRId64
+                              ": older segments were deleted or not given)\n", off, want, P->first_offset);
+            else
+                out_printf(o, "no record matched: %s holds no data record at offset %" PRId64 " (a control record, "
+                              "compacted away, lost, or outside the window)\n", want, off);
+            return;
+        }
+        out_printf(o, "no record matched: no partition named %s among the partitions read (", want);
+        for (size_t i = 0; i < np && i < 10; i++) out_printf(o, "%s%s", i ? ", " : "", ss_an_partition_at(c->an, i)->input->name);
+        out_str(o, np > 10 ? ", ...)\n" : ")\n");
+        return;
+    }
+    const char *what = c->ao.match == SS_MATCH_KEY ? "that key" : c->ao.match == SS_MATCH_VALUE_CONTAINS ? "a value containing that text" : "that value";
+    out_printf(o, "no record matched: no record with %s in the %zu %s read\n", what, np, np == 1 ? "partition" : "partitions");
+}
+
 static void explain_print(struct scan_cli *c) {
     ss_out *o = c->out;
     size_t n = ss_an_match_count(c->an);
     if (n == 0) {
-        if (!c->json) out_str(o, "no record matched\n");
+        if (!c->json) why_no_match(c);
         return;
     }
+    /* many single copies (a --key or --value-contains matching many records): their lines,
+     * then one paragraph for all, not one per record */
+    size_t nsingle = 0;
+    for (size_t i = 0; i < n; i++) nsingle += ss_an_match_at(c->an, i)->group < 0;
+    bool summarise = !c->json && nsingle > 1;
     size_t ng = ss_an_group_count(c->an);
     bool *seen = calloc(ng ? ng : 1, sizeof *seen);
     size_t shown_groups = 0, singles = 0;
@@ -124,11 +169,21 @@ static void explain_print(struct scan_cli *c) {
         } else {
             singles++;
             if (c->json) json_single(c, m);
-            else {
+            else if (summarise) {
+                if (singles <= 10) text_single(c, m, false);
+            } else {
                 if (shown_groups + singles > 1) out_ch(o, '\n');
-                text_single(c, m);
+                text_single(c, m, true);
             }
         }
+    }
+    if (summarise) {
+        if (nsingle > 10) out_printf(o, "... %zu more\n", nsingle - 10);
+        sbuf b = {0};
+        sb_printf(&b, "%zu matching records each have a single copy in the partitions read.", nsingle);
+        consumer_side(c, &b);
+        out_printf(o, "  %s\n", b.p ? b.p : "");
+        free(b.p);
     }
     uint64_t total = ss_an_match_total(c->an);
     if (!c->json && total > n)

@@ -13,6 +13,7 @@ static void producers_print(struct scan_cli *c) {
     size_t n = ss_an_session_count(c->an);
     if (c->json) {
         for (size_t i = 0; i < n; i++) producers_json_session(c, ss_an_session_at(c->an, i));
+        scan_json_total(c); /* the sums: sequence gaps, repeats, batches out of order */
         return;
     }
     ss_out *o = c->out;

@@ -13,47 +13,6 @@
 
 /* ---- JSON objects ------------------------------------------------------------------ */
 
-static void json_total(struct scan_cli *c) {
-    ss_out *o = c->out;
-    const ss_an_totals *t = ss_an_totals_get(c->an);
-    out_str(o, "{\"type\":\"total\"");
-    out_kv_u64(o, "partitions", t->partitions);
-    out_kv_u64(o, "segments", t->segments);
-    out_kv_u64(o, "records", t->records);
-    out_kv_u64(o, "batches", t->batches);
-    out_kv_u64(o, "controlRecords", t->control_records);
-    out_kv_u64(o, "duplicateGroups", t->duplicate_groups);
-    out_kv_u64(o, "duplicateRecords", t->duplicate_records);
-    out_kv_u64(o, "maxCopies", t->max_copies);
-    out_kv_u64(o, "producers", t->producers);
-    out_kv_u64(o, "sessions", t->sessions);
-    out_kv_u64(o, "nonIdempotentRecords", t->non_idempotent_records);
-    out_kv_u64(o, "sequenceGaps", t->sequence_gaps);
-    out_kv_u64(o, "sequenceGapsExplained", t->sequence_gaps_explained);
-    out_kv_u64(o, "duplicateSequences", t->duplicate_sequences);
-    out_kv_u64(o, "outOfOrderBatches", t->out_of_order_batches);
-    out_kv_u64(o, "epochBumps", t->epoch_bumps);
-    out_kv_u64(o, "readCommittedRecords", t->read_committed_records);
-    out_kv_u64(o, "committed", t->txn_committed);
-    out_kv_u64(o, "aborted", t->txn_aborted);
-    out_kv_u64(o, "open", t->txn_open);
-    out_kv_u64(o, "hanging", t->txn_hanging);
-    out_kv_u64(o, "empty", t->txn_empty);
-    out_kv_u64(o, "unknown", t->txn_unknown);
-    out_kv_u64(o, "damagedBytes", t->damaged_bytes);
-    out_kv_u64(o, "tailBytes", t->tail_bytes);
-    out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
-    out_kv_u64(o, "copiesInOpenTransactions", t->open_copies);
-    out_str(o, ",\"causes\":{");
-    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++) {
-        if (k > 1) out_ch(o, ',');
-        out_json_cstr(o, ss_cause_name(k));
-        out_ch(o, ':');
-        out_u64(o, t->cause[k]);
-    }
-    out_str(o, "}}\n");
-}
-
 /* ---- text summary -------------------------------------------------------------------- */
 
 static void text_partition(struct scan_cli *c, uint32_t i) {
@@ -137,7 +96,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
             any = true;
         }
         if (P->sequence_gaps_explained) {
-            out_printf(o, "%s%" PRIu64 " %s explained by compaction, retention or damage", any ? ", " : "",
+            out_printf(o, "%s%" PRIu64 " %s consistent with compaction or explained by damage", any ? ", " : "",
                        P->sequence_gaps_explained, plural(P->sequence_gaps_explained, "gap", "gaps"));
             any = true;
         }
@@ -184,6 +143,14 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         out_printf(o, "  %sdamaged       %" PRIu64 " %s in %" PRIu64 " %s (skipped; the rest was analysed)%s\n",
                    scan_sgr(c, SGR_RED), P->damaged_bytes, plural(P->damaged_bytes, "byte", "bytes"), P->damage_events,
                    plural(P->damage_events, "place", "places"), scan_sgr(c, SGR_RST));
+    if (P->lost_records)
+        out_printf(o,
+                   "                %" PRIu64 " %s in the damaged batches at offsets %" PRId64 "..%" PRId64
+                   " could not be read%s\n",
+                   P->lost_records, plural(P->lost_records, "record", "records"), P->lost_first, P->lost_last,
+                   P->lost_unknown ? ", and more in damage whose offsets are unknown" : "");
+    else if (P->lost_unknown)
+        out_str(o, "                the records in the damaged bytes are unknown: their headers cannot be read\n");
     if (P->tail_bytes)
         out_printf(o, "  tail          %" PRIu64 " unread %s at the end (incomplete or preallocated)\n", P->tail_bytes,
                    plural(P->tail_bytes, "byte", "bytes"));
@@ -274,7 +241,7 @@ static void scan_print(struct scan_cli *c) {
         for (size_t s = 0; s < ss_an_session_count(c->an); s++) producers_json_session(c, ss_an_session_at(c->an, s));
         for (size_t t = 0; t < ss_an_txn_count(c->an); t++) txns_json_txn(c, ss_an_txn_at(c->an, t));
         scan_groups_json(c);
-        json_total(c);
+        scan_json_total(c);
     } else {
         text_summary(c);
     }

@@ -90,6 +90,14 @@ void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
 void scan_json_bytes(ss_out *o, enum bytes_mode m, const char *name, const uint8_t *p, int32_t len);
 
 
+/* What a verdict rests on: the partitions read, the partitions of the same topics found
+ * beside them and not read, other brokers unknown. As the JSON member ,"scope":{...}, and
+ * as a sentence (with a leading space). */
+void scan_json_scope(struct scan_cli *c);
+void scan_scope_sentence(struct scan_cli *c, sbuf *b);
+/* The total object of scan and dups --json, with its scope. */
+void scan_json_total(struct scan_cli *c);
+
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);
 void producers_json_session(struct scan_cli *c, const ss_an_session *s);

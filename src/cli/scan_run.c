@@ -25,7 +25,8 @@ static const char scan_usage_common[] =
     "  --bytes utf8|hex|base64  how --json writes keys and values (default utf8)\n"
     "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
     "  --across-topics          group copies across topics too\n"
-    "  --include-internal       include internal topics (__*) found in a log directory\n"
+    "  --include-internal       internal topics (__*) in the duplicate analysis too (their records\n"
+    "                           are identical by design: left out by default, with a note)\n"
     "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
     "  --since TIME, --until TIME   list what lies in this time window (ISO-8601 or epoch ms)\n"
     "  --from-offset N, --to-offset N   list what lies in this offset window\n"
@@ -174,6 +175,8 @@ static void json_damage(struct scan_cli *c) {
         out_json_cstr(o, file ? file : "-");
         out_kv_u64(o, "position", d->err.position);
         out_kv_opt(o, "baseOffset", d->err.base_offset);
+        out_kv_opt(o, "firstOffset", d->first_offset);
+        out_kv_opt(o, "lastOffset", d->last_offset);
         out_kv_u64(o, "length", d->err.length);
         out_json_key(o, "kind");
         out_json_cstr(o, ss_errkind_name(d->err.kind));
@@ -482,6 +485,19 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         warnx_("note: the fingerprint tables reached --max-memory (%llu %s): %llu %s went through temporary files",
                (unsigned long long)c.ao.max_memory, plural(c.ao.max_memory, "byte", "bytes"),
                (unsigned long long)spilled, plural(spilled, "fingerprint", "fingerprints"));
+    for (size_t i = 0; i < ss_an_partition_count(an) && !c.quiet; i++) {
+        const ss_an_partition *P = ss_an_partition_at(an, i);
+        if (P->dups_excluded && P->input->named)
+            warnx_("note: %s is an internal topic (%s): left out of the duplicate analysis, since its records are "
+                   "identical by design (NoOpRecords, repeated commits and state); --include-internal groups them",
+                   P->input->name, P->input->topic);
+    }
+    size_t r1, r2;
+    if (ss_analysis_replicas(an, &r1, &r2) && !c.quiet)
+        warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
+               "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
+               ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,
+               ss_inputs_at(in, r2)->path);
     c.in = in;
     c.an = an;
     ss_txn_ids *txn_ids = NULL;

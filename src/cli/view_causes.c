@@ -64,8 +64,13 @@ static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned det
     const char *s = many ? "" : "s"; /* verb agreement: "carry" / "carries" */
     switch (cause) {
     case SS_CAUSE_RETRY:
+        /* the defaults per client: Java's producer enables idempotence since Kafka 3.0
+         * (KIP-679, KAFKA-13598); librdkafka's CONFIGURATION.md gives enable.idempotence
+         * default false, and the clients built on it take that default */
         sb_printf(b, " carry the same batch with no producer id: the producer retried after a timeout with "
-                     "idempotence off; enable.idempotence=true (the default since Kafka 3.0) prevents this.");
+                     "idempotence off; enable.idempotence=true prevents this (the default of the Java client since "
+                     "Kafka 3.0; librdkafka and the clients built on it - confluent-kafka-python, -go, -dotnet, "
+                     "kcat - default to false).");
         break;
     case SS_CAUSE_RESEND:
         sb_printf(b,
@@ -134,6 +139,18 @@ static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned det
                   " %s in another partition than the original (%s offset %" PRId64 "): the record was sent again "
                   "and landed elsewhere (no key, or a changed key or partitioner), so consumers of each partition "
                   "saw one copy.",
+                  many ? "are" : "is", scan_part_name(c, orig->partition), orig->offset);
+        break;
+    case SS_CAUSE_UPDATE:
+        sb_printf(b,
+                  " hold%s the same key as the original (%s offset %" PRId64 ") with a different value: an update, "
+                  "or a re-send whose content changed; not a byte-identical copy.",
+                  s, scan_part_name(c, orig->partition), orig->offset);
+        break;
+    case SS_CAUSE_CROSS_TOPIC:
+        sb_printf(b,
+                  " %s in another topic than the original (%s offset %" PRId64 "): the same content written to two "
+                  "topics (a mirror, a fan-out, or a re-send to another topic); consumers of each topic saw one copy.",
                   many ? "are" : "is", scan_part_name(c, orig->partition), orig->offset);
         break;
     default: break;

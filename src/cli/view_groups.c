@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "out.h"
 #include "scan.h"
@@ -24,6 +25,14 @@ static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
         out_str(o, " transactional.id ");
         out_json_utf8(o, (const uint8_t *)tid, tl);
     }
+    if (c->ao.by != SS_BY_KEY) { /* each copy's key (with --by key the group's header shows it) */
+        ss_record r;
+        ss_error err;
+        if (ss_an_fetch(c->an, cp, &r, &err) == 1) {
+            out_str(o, "  key ");
+            scan_preview(o, r.key, r.key_len, 40);
+        }
+    }
     out_str(o, "  ");
     if (cp->cause == SS_CAUSE_NONE) {
         out_printf(o, "%soriginal%s", scan_sgr(c, SGR_BOLD), scan_sgr(c, SGR_RST));
@@ -36,6 +45,32 @@ static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
     if (cp->outside_window) out_str(o, " [outside the window]");
     out_ch(o, '\n');
 }
+
+/* The distinct topics of a group's copies, in the order met: ", "-separated text, or a
+ * JSON array. */
+static void group_topics(struct scan_cli *c, size_t gi, bool json) {
+    ss_out *o = c->out;
+    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const char *seen[16];
+    size_t nseen = 0;
+    if (json) out_ch(o, '[');
+    for (size_t j = 0; j < g->copies; j++) {
+        ss_an_copy cp;
+        ss_an_group_copy(c->an, gi, j, &cp);
+        const char *t = ss_an_partition_at(c->an, cp.partition)->input->topic;
+        bool dup = false;
+        for (size_t k = 0; k < nseen && !dup; k++) dup = !strcmp(seen[k], t);
+        if (dup) continue;
+        if (nseen == sizeof seen / sizeof *seen) break; /* as many as a header can name */
+        if (nseen) out_str(o, json ? "," : ", ");
+        if (json) out_json_cstr(o, t);
+        else out_str(o, t);
+        seen[nseen++] = t;
+    }
+    if (json) out_ch(o, ']');
+}
+
+static void group_topics_text(struct scan_cli *c, size_t gi) { group_topics(c, gi, false); }
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences) {
     ss_out *o = c->out;
@@ -61,7 +96,17 @@ void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sent
     } else {
         out_str(o, "(could not be read back)");
     }
-    out_printf(o, "  %stopic %s%s\n", scan_sgr(c, SGR_DIM), P->input->topic, scan_sgr(c, SGR_RST));
+    if (g->cross_topic) {
+        out_printf(o, "  %stopics ", scan_sgr(c, SGR_DIM));
+        group_topics_text(c, gi);
+        out_str(o, scan_sgr(c, SGR_RST));
+    } else {
+        out_printf(o, "  %stopic %s%s", scan_sgr(c, SGR_DIM), P->input->topic, scan_sgr(c, SGR_RST));
+    }
+    if (g->identical_copies >= 0 && (uint64_t)g->identical_copies < g->copies)
+        out_printf(o, "  (%" PRId64 " byte-identical %s)", g->identical_copies,
+                   g->identical_copies == 1 ? "copy" : "copies");
+    out_ch(o, '\n');
     size_t n = g->copies;
     for (size_t j = 0; j < n && j < max_copies; j++) {
         ss_an_copy cp;
@@ -112,6 +157,16 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
         } else {
             out_str(o, ",\"value\":null");
         }
+    }
+    out_lit(o, ",\"identicalCopies\":");
+    if (g->identical_copies >= 0) out_i64(o, g->identical_copies);
+    else out_lit(o, "null");
+    out_lit(o, ",\"topics\":");
+    if (g->cross_topic) group_topics(c, gi, true);
+    else {
+        out_ch(o, '[');
+        out_json_cstr(o, P->input->topic);
+        out_ch(o, ']');
     }
     out_str(o, ",\"causes\":{");
     bool first = true;

@@ -64,6 +64,7 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     out_kv_u64(o, "abortedRecords", P->aborted_records);
     out_kv_opt(o, "now", P->now_ms);
     out_kv_u64(o, "damagedBytes", P->damaged_bytes);
+    out_kv_opt(o, "lostRecords", P->lost_unknown ? -1 : (int64_t)P->lost_records);
     out_kv_u64(o, "tailBytes", P->tail_bytes);
     out_kv_u64(o, "skippedLargeBatches", P->skipped_large_batches);
     out_kv_u64(o, "hiddenBelowLogStart", P->hidden_below_log_start);

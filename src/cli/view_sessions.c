@@ -14,6 +14,7 @@ static const char *gap_reason(enum ss_gap_explained e) {
     case SS_GAP_COMPACTION: return "compaction";
     case SS_GAP_RETENTION: return "retention";
     case SS_GAP_DAMAGE: return "damage";
+    case SS_GAP_MISSING_SEGMENT: return "missing-segment";
     default: return NULL;
     }
 }
@@ -42,10 +43,9 @@ void producers_json_session(struct scan_cli *c, const ss_an_session *s) {
         const char *why = gap_reason(s->gaps[k].explained);
         if (k) out_ch(o, ',');
         if (why) out_json_cstr(o, why);
-        else {
-            out_str(o, "null");
-            unexplained++;
-        }
+        else out_str(o, "null");
+        /* a missing segment is named, and still not explained: an inconsistency */
+        if (!why || s->gaps[k].explained == SS_GAP_MISSING_SEGMENT) unexplained++;
     }
     if (s->more_gaps) out_printf(o, "],\"moreGaps\":%" PRIu64 ",\"unexplainedGaps\":%zu,", s->more_gaps, unexplained);
     else out_printf(o, "],\"unexplainedGaps\":%zu,", unexplained);
@@ -102,12 +102,18 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
     }
     for (size_t k = 0; k < s->ngaps; k++) {
         const ss_an_gap *g = &s->gaps[k];
-        const char *why = gap_reason(g->explained);
+        const char *why = g->explained == SS_GAP_MISSING_SEGMENT ? NULL : gap_reason(g->explained);
         out_printf(o,
                    "%s  %sgap%s: sequences %" PRId32 "..%" PRId32 " missing between offsets %" PRId64 " and %" PRId64,
                    indent, why ? "" : scan_sgr(c, SGR_RED), why ? "" : scan_sgr(c, SGR_RST), g->from, g->to,
                    g->after_offset, g->before_offset);
-        if (why) out_printf(o, " (explained by %s)", why);
+        if (g->explained == SS_GAP_COMPACTION)
+            out_str(o, " (consistent with compaction: the log shows cleaning; the missing records' keys are gone, so "
+                       "that the cleaner removed them cannot be checked)");
+        else if (why) out_printf(o, " (explained by %s)", why);
+        else if (g->explained == SS_GAP_MISSING_SEGMENT)
+            out_str(o, " (a segment is missing here: the log shows no cleaning there, or files beside it name the "
+                       "missing segment; the log start moves past whole segments only at the oldest end)");
         else
             out_str(
                 o,

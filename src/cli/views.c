@@ -168,3 +168,88 @@ void sb_printf(sbuf *b, const char *fmt, ...) {
         b->cap = nc;
     }
 }
+
+/* ---- what a verdict rests on -------------------------------------------------------------- */
+
+static size_t sibling_count(struct scan_cli *c) {
+    /* the inputs look for siblings on first asking (read-only directory listings) */
+    return ss_inputs_sibling_count((ss_inputs *)c->in);
+}
+
+void scan_json_scope(struct scan_cli *c) {
+    ss_out *o = c->out;
+    out_lit(o, ",\"scope\":{\"partitionsRead\":[");
+    for (size_t i = 0; i < ss_an_partition_count(c->an); i++) {
+        if (i) out_ch(o, ',');
+        out_json_cstr(o, ss_an_partition_at(c->an, i)->input->name);
+    }
+    out_lit(o, "],\"siblingsNotRead\":[");
+    size_t ns = sibling_count(c);
+    for (size_t i = 0; i < ns; i++) {
+        if (i) out_ch(o, ',');
+        out_json_cstr(o, ss_inputs_sibling_at(c->in, i)->name);
+    }
+    out_lit(o, "],\"otherBrokers\":\"unknown\"}");
+}
+
+void scan_scope_sentence(struct scan_cli *c, sbuf *b) {
+    size_t np = ss_an_partition_count(c->an), ns = sibling_count(c);
+    sb_printf(b, " This rests on the %s read (", np == 1 ? "partition" : "partitions");
+    for (size_t i = 0; i < np && i < 10; i++)
+        sb_printf(b, "%s%s", i ? ", " : "", ss_an_partition_at(c->an, i)->input->name);
+    if (np > 10) sb_printf(b, " and %zu more", np - 10);
+    sb_printf(b, ")");
+    if (ns) {
+        sb_printf(b, "; %s of the same topic %s beside %s and %s not read (",
+                  ns == 1 ? "a partition" : "partitions", ns == 1 ? "sits" : "sit", np == 1 ? "it" : "them",
+                  ns == 1 ? "was" : "were");
+        for (size_t i = 0; i < ns && i < 10; i++) sb_printf(b, "%s%s", i ? ", " : "", ss_inputs_sibling_at(c->in, i)->name);
+        if (ns > 10) sb_printf(b, " and %zu more", ns - 10);
+        sb_printf(b, "): a copy there was not looked for");
+    }
+    sb_printf(b, "; partitions on other brokers are unknown.");
+}
+
+void scan_json_total(struct scan_cli *c) {
+    ss_out *o = c->out;
+    const ss_an_totals *t = ss_an_totals_get(c->an);
+    out_str(o, "{\"type\":\"total\"");
+    out_kv_u64(o, "partitions", t->partitions);
+    out_kv_u64(o, "segments", t->segments);
+    out_kv_u64(o, "records", t->records);
+    out_kv_u64(o, "batches", t->batches);
+    out_kv_u64(o, "controlRecords", t->control_records);
+    out_kv_u64(o, "duplicateGroups", t->duplicate_groups);
+    out_kv_u64(o, "duplicateRecords", t->duplicate_records);
+    out_kv_u64(o, "maxCopies", t->max_copies);
+    out_kv_u64(o, "producers", t->producers);
+    out_kv_u64(o, "sessions", t->sessions);
+    out_kv_u64(o, "nonIdempotentRecords", t->non_idempotent_records);
+    out_kv_u64(o, "sequenceGaps", t->sequence_gaps);
+    out_kv_u64(o, "sequenceGapsExplained", t->sequence_gaps_explained);
+    out_kv_u64(o, "duplicateSequences", t->duplicate_sequences);
+    out_kv_u64(o, "outOfOrderBatches", t->out_of_order_batches);
+    out_kv_u64(o, "epochBumps", t->epoch_bumps);
+    out_kv_u64(o, "readCommittedRecords", t->read_committed_records);
+    out_kv_u64(o, "committed", t->txn_committed);
+    out_kv_u64(o, "aborted", t->txn_aborted);
+    out_kv_u64(o, "open", t->txn_open);
+    out_kv_u64(o, "hanging", t->txn_hanging);
+    out_kv_u64(o, "empty", t->txn_empty);
+    out_kv_u64(o, "unknown", t->txn_unknown);
+    out_kv_u64(o, "damagedBytes", t->damaged_bytes);
+    out_kv_u64(o, "tailBytes", t->tail_bytes);
+    out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
+    out_kv_u64(o, "copiesInOpenTransactions", t->open_copies);
+    out_str(o, ",\"causes\":{");
+    for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++) {
+        if (k > 1) out_ch(o, ',');
+        out_json_cstr(o, ss_cause_name(k));
+        out_ch(o, ':');
+        out_u64(o, t->cause[k]);
+    }
+    out_ch(o, '}');
+    scan_json_scope(c);
+    out_str(o, "}\n");
+}
+

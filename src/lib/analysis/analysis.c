@@ -65,7 +65,7 @@ const char *ss_by_name(enum ss_by by) {
 const char *ss_cause_name(enum ss_cause cause) {
     static const char *const names[] = {
         NULL,           "aborted",      "cross-partition", "retry", "resend-no-idempotence",
-        "dup-sequence", "same-session", "new-session"};
+        "dup-sequence", "same-session", "new-session",     "update", "cross-topic"};
     if (cause <= 0 || cause >= SS_CAUSE_COUNT) return NULL;
     return names[cause];
 }
@@ -178,6 +178,64 @@ static bool partition_matches(const ss_an_opts *o, const ss_input_partition *ip)
     return false;
 }
 
+/* Two inputs holding the same partition (topic and number) in two directories are
+ * replicas of one log when their leader-epoch-checkpoints share an epoch starting at the
+ * same offset (Kafka's followers copy the leader's epochs: LeaderEpochFileCache), unless
+ * their partition.metadata name different topic ids (a re-created topic, a mirror). A
+ * record in both is one record: each replica is grouped on its own. */
+static bool are_replicas(const ss_input_partition *x, const ss_input_partition *y) {
+    if (!x->is_dir || !y->is_dir || x->partition < 0 || x->partition != y->partition || strcmp(x->topic, y->topic))
+        return false;
+    if (x->topic_id && y->topic_id && strcmp(x->topic_id, y->topic_id) != 0) return false;
+    for (size_t i = 0; i < x->nepochs; i++)
+        for (size_t j = 0; j < y->nepochs; j++)
+            if (x->epochs[i].epoch == y->epochs[j].epoch && x->epochs[i].start_offset == y->epochs[j].start_offset)
+                return true;
+    return false;
+}
+
+/* The directory holding a partition directory, for the replica domains. */
+static size_t parent_len(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? (size_t)(s - path) : 0;
+}
+
+/* Grouping domains (topic_id): a topic; with replicas among the inputs, a topic and the
+ * log directory of the replica (other partitions join the first one's). */
+static void assign_domains(ss_analysis *a, const ss_inputs *in) {
+    uint32_t tid = 0;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (i > 0 && strcmp(ip->topic, ss_inputs_at(in, i - 1)->topic) != 0) tid++;
+        a->topic_id[i] = tid << 8;
+    }
+    for (size_t i = 0; i + 1 < a->nparts; i++) {
+        const ss_input_partition *x = ss_inputs_at(in, i);
+        for (size_t j = i + 1; j < a->nparts; j++) {
+            const ss_input_partition *y = ss_inputs_at(in, j);
+            if (strcmp(x->topic, y->topic) != 0 || y->partition != x->partition) break; /* sorted */
+            if (!are_replicas(x, y)) continue;
+            if (!a->replicas) a->replica_of[0] = (uint32_t)i, a->replica_of[1] = (uint32_t)j;
+            a->replicas = true;
+        }
+    }
+    if (!a->replicas) return;
+    /* the log directories of the replicas, in order met: up to 255 domains a topic */
+    const char *dirs[255];
+    size_t dlen[255], nd = 0;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const ss_input_partition *x = ss_inputs_at(in, i);
+        bool rep = false;
+        for (size_t j = 0; j < a->nparts && !rep; j++) rep = j != i && are_replicas(x, ss_inputs_at(in, j));
+        if (!rep) continue;
+        size_t l = parent_len(x->path), d;
+        for (d = 0; d < nd; d++)
+            if (dlen[d] == l && !strncmp(dirs[d], x->path, l)) break;
+        if (d == nd && nd < 255) dirs[nd] = x->path, dlen[nd++] = l;
+        if (d < 255) a->topic_id[i] |= (uint32_t)d;
+    }
+}
+
 ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
     a->in = in;
     a->nparts = ss_inputs_count(in);
@@ -187,20 +245,25 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
     a->topic_id = calloc(np, sizeof *a->topic_id);
     a->seg_base = calloc(np + 1, sizeof *a->seg_base);
     if (!a->parts || !a->pinfo || !a->topic_id || !a->seg_base) return SS_E_NOMEM;
-    uint32_t tid = 0;
+    assign_domains(a, in);
     for (size_t i = 0; i < a->nparts; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
-        if (i > 0 && strcmp(ip->topic, ss_inputs_at(in, i - 1)->topic) != 0) tid++;
-        a->topic_id[i] = tid;
         a->seg_base[i + 1] = a->seg_base[i] + ip->nsegments;
         ss_an_partition *P = &a->parts[i];
         P->input = ip;
         P->first_offset = P->next_offset = P->lso = -1;
+        P->lost_first = P->lost_last = -1;
         P->max_batch_timestamp = -1;
-        P->dups_excluded = ip->internal && !ip->named && !a->o.include_internal;
+        /* Kafka's internal topics hold records identical by design (a controller's NoOpRecord
+         * every metadata.max.idle.interval.ms, KIP-835; a consumer committing the same offset
+         * again; a coordinator writing the same state): no copy there is a re-delivery, so they
+         * stay out of the duplicate analysis, named or not, unless --include-internal */
+        P->dups_excluded = ip->internal && !a->o.include_internal;
         a->pinfo[i].log_start = ip->log_start_offset;
         a->pinfo[i].dups_excluded = P->dups_excluded;
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
+        a->pinfo[i].coordinator =
+            !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
     }
     a->nsegs_total = a->seg_base[a->nparts];
     /* the sizes: for progress, and to size the table */
@@ -239,6 +302,12 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
 }
 
 uint64_t ss_analysis_spilled(const ss_analysis *a) { return a->spilled_records; }
+bool ss_analysis_replicas(const ss_analysis *a, size_t *first, size_t *second) {
+    if (!a->replicas) return false;
+    if (first) *first = a->replica_of[0];
+    if (second) *second = a->replica_of[1];
+    return true;
+}
 
 const char *ss_analysis_failure(const ss_analysis *a) {
     if (a->nomem) return "out of memory during the analysis; results are incomplete";

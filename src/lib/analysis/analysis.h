@@ -161,7 +161,9 @@ struct ss_analysis {
     /* partitions */
     ss_an_partition *parts;
     an_pinfo *pinfo;
-    uint32_t *topic_id;
+    uint32_t *topic_id; /* grouping domain: the topic, and with replicas the log directory */
+    bool replicas;      /* replicas given together: topic_id is not contiguous (same_topic asks the batches) */
+    uint32_t replica_of[2]; /* the first pair of replicas found (partition indexes), for the note */
     size_t nparts;
     size_t *seg_base; /* global segment index of each partition's first segment */
     size_t nsegs_total;
@@ -336,12 +338,13 @@ void an_finish_totals(ss_analysis *a);
 /* ---- each batch, in order (apply.c) ---- */
 /* An error or notice met in partition part, segment seg: kept for the output
  * (MAX_DAMAGE_KEPT a partition), counted when it is damage. */
-void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e);
+/* hdr: the damaged entry's header when it is readable, else NULL */
+void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e, const ss_batch *hdr);
 /* An error or notice of the analysis itself (not of the reader), for an_add_damage. */
 ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint64_t length, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Damaged bytes met: counted, kept, and remembered for the offset hole after them. */
-void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e);
+void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e, const ss_batch *hdr);
 /* Compaction evidence before a batch is applied (an offset hole), and after. */
 void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first);
 void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b);

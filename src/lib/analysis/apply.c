@@ -17,13 +17,38 @@
 
 #include "analysis/analysis.h"
 
-void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
+/* The records a damaged entry held, from its header: v2's recordsCount when it fits the
+ * offsets the header spans, else that span; a legacy entry's inner messages when they were
+ * counted (a compressed wrapper), else its one message; -1 when the header says nothing
+ * usable. */
+static int64_t header_records(const ss_batch *b) {
+    if (b->last_offset < b->base_offset) return -1;
+    int64_t span = b->last_offset - b->base_offset + 1;
+    if (b->magic >= 2) return b->count >= 0 && b->count <= span ? b->count : span;
+    if (b->legacy_inner_count > 0) return b->legacy_inner_count;
+    return b->codec == 0 ? 1 : -1;
+}
+
+void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e, const ss_batch *hdr) {
     ss_an_partition *p = &a->parts[part];
-    if (ss_errkind_is_damage(e->kind)) p->damage_events++;
+    int64_t first = -1, last = -1, nrec = -1;
+    if (hdr && (nrec = header_records(hdr)) >= 0) {
+        first = hdr->base_offset;
+        last = hdr->last_offset;
+    }
+    if (ss_errkind_is_damage(e->kind)) {
+        p->damage_events++;
+        if (nrec < 0) p->lost_unknown = true;
+        else if (!hdr->control) { /* data records; a marker is not a record lost */
+            p->lost_records += (uint64_t)nrec;
+            if (p->lost_first < 0 || first < p->lost_first) p->lost_first = first;
+            if (last > p->lost_last) p->lost_last = last;
+        }
+    }
     size_t kept = 0;
     for (size_t i = a->damage.n; i > 0 && a->damage.v[i - 1].partition == part; i--) kept++;
     if (kept >= MAX_DAMAGE_KEPT) return;
-    ss_an_damage d = {part, seg, *e};
+    ss_an_damage d = {part, seg, *e, first, last, nrec};
     VEC_PUSH(a->damage, d, a->nomem = true);
 }
 
@@ -44,10 +69,10 @@ ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint6
 
 /* Damaged bytes met in partition part: counted, kept for the output, and
  * remembered, so that the offset hole after them is theirs (an_track_hole). */
-void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e) {
+void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e, const ss_batch *hdr) {
     a->parts[part].damaged_bytes += e->length;
     a->damage_seen++;
-    an_add_damage(a, part, seg, e);
+    an_add_damage(a, part, seg, e, hdr);
 }
 
 /* ---- one batch ------------------------------------------------------------------------ */
@@ -120,9 +145,13 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
             return;
         }
         P->offset_gaps++;
-        P->compacted = true;
+        /* batches the cleaner dropped leave holes inside a segment; a hole between two
+         * segments may as well be a segment gone missing */
         if (seg_first) a->holes_boundary++;
-        else a->holes_seg++;
+        else {
+            a->holes_seg++;
+            P->compacted = true;
+        }
     }
 }
 
@@ -193,7 +222,7 @@ void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
     case AV_CONTROL:
         for (uint32_t i = 0; i < e->n; i++) an_txn_marker(a, part, b, &u->mark.v[e->first + i], e->in_window);
         if (e->verdict == AV_ERROR) {
-            if (e->err != AN_NONE32) an_add_damage(a, part, seg, &u->err.v[e->err]);
+            if (e->err != AN_NONE32) an_add_damage(a, part, seg, &u->err.v[e->err], e->too_large ? NULL : b);
             if (!e->too_large) {
                 P->damaged_bytes += b->size;
                 a->damage_seen++;

@@ -116,7 +116,7 @@ static void ent_first(const ss_analysis *a, uint32_t ei, uint32_t *delta, int64_
  * are the ones from topic_first on; when buckets are grouped, ask the batches. */
 static inline bool same_topic(const ss_analysis *a, const fp_ent *e, uint32_t batch) {
     if (a->o.across_topics) return true;
-    if (!a->by_topic_of_batch) return ent_batch(e) >= a->topic_first;
+    if (!a->by_topic_of_batch && !a->replicas) return ent_batch(e) >= a->topic_first;
     return topic_of_batch(a, ent_batch(e)) == topic_of_batch(a, batch);
 }
 

@@ -295,7 +295,7 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
                                        " of the segments before it: they overlap (a file copied twice?); records in "
                                        "both count as copies (segscan verify)",
                                        e->b.base_offset, e->b.last_offset, a->prev_last);
-                an_add_damage(a, part, sl->seg, &ov);
+                an_add_damage(a, part, sl->seg, &ov, NULL);
             }
             an_track_hole(a, P, &e->b, a->seg_first);
             an_apply_batch(a, part, sl->seg, e, u);
@@ -303,7 +303,7 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             a->seg_first = false;
             break;
         }
-        case AE_DAMAGE: an_met_damage(a, part, sl->seg, &u->err.v[e->err]); break;
+        case AE_DAMAGE: an_met_damage(a, part, sl->seg, &u->err.v[e->err], e->has_hdr ? &e->b : NULL); break;
         case AE_END:
             if (e->tail && !e->tail_zero && sl->seg + 1 < ip->nsegments) {
                 /* Only the active (last) segment may end in a batch being written: an
@@ -315,11 +315,11 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
                                         "segment that is not the last of its partition: a cut file; the records in "
                                         "them are lost",
                                         e->tail);
-                an_met_damage(a, part, sl->seg, &cut);
+                an_met_damage(a, part, sl->seg, &cut, NULL);
             } else {
                 P->tail_bytes += e->tail;
             }
-            if (e->err != AN_NONE32) an_add_damage(a, part, sl->seg, &u->err.v[e->err]);
+            if (e->err != AN_NONE32) an_add_damage(a, part, sl->seg, &u->err.v[e->err], NULL);
             over = true;
             break;
         default: break;

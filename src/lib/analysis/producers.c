@@ -155,7 +155,12 @@ void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t 
     p->last_offset = b->last_offset;
     p->last_timestamp = b->max_timestamp;
     if (b->transactional) p->transactional = true;
-    if (b->base_sequence >= 0) {
+    /* A coordinator writes the batches of __consumer_offsets and __transaction_state, some
+     * with a producer's id: a transactional offset commit carries the transactional
+     * producer's id and epoch with baseSequence 0 every time (the group coordinator's
+     * CoordinatorRuntime appends it as the producer's, unsequenced). Those sequences are no
+     * producer's: no gaps, repeats or batches out of order are counted there. */
+    if (b->base_sequence >= 0 && !a->pinfo[part].coordinator) {
         int64_t span = batch_span(b);
         if (!s->have_seq) {
             int64_t L = b->base_sequence, E = L + span - 1;
@@ -207,7 +212,36 @@ static void sess_free(an_sess *s) {
     free(s);
 }
 
+/* Do the files beside the log name a segment between offsets after and before (exclusive)?
+ * An index, time index, transaction index or producer snapshot without its .log (Kafka
+ * deletes a segment's files together: LogSegment.deleteIfExists), or a
+ * leader-epoch-checkpoint entry starting there (a batch was appended there:
+ * LeaderEpochFileCache.assign). */
+static bool files_name_segment(const ss_input_partition *ip, int64_t after, int64_t before) {
+    for (size_t k = 0; k < ip->norphans; k++)
+        if (ip->orphans[k] > after && ip->orphans[k] < before) return true;
+    for (size_t k = 0; k < ip->nepochs; k++)
+        if (ip->epochs[k].start_offset > after && ip->epochs[k].start_offset < before) return true;
+    return false;
+}
+
+/* A sequence gap at a segment boundary (the records between two batches the log holds
+ * are gone): consistent with compaction only where the log shows cleaning there (below
+ * its cleaner-offset-checkpoint entry when it has one) and no file names the missing
+ * segment; otherwise a segment is missing. Never retention: retention deletes the
+ * oldest segments only (UnifiedLog.deleteOldSegments moves the log start). */
+static enum ss_gap_explained boundary_gap(const ss_an_partition *P, const ss_an_gap *g) {
+    const ss_input_partition *ip = P->input;
+    if (!P->compacted || files_name_segment(ip, g->after_offset, g->before_offset)) return SS_GAP_MISSING_SEGMENT;
+    if (ip->cleaner_offset >= 0 && g->after_offset >= ip->cleaner_offset) return SS_GAP_MISSING_SEGMENT;
+    return SS_GAP_COMPACTION;
+}
+
 void an_finish_sessions(ss_analysis *a) {
+    for (size_t p = 0; p < a->nparts; p++) /* the cleaner has cleaned up to its checkpoint entry */
+        if (a->parts[p].input->cleaner_offset > 0 && a->parts[p].first_offset >= 0 &&
+            a->parts[p].input->cleaner_offset > a->parts[p].first_offset)
+            a->parts[p].compacted = true;
     /* the window lists the sessions with a batch in it, with the whole log's figures */
     size_t w = 0;
     for (size_t i = 0; i < a->sess.n; i++) {
@@ -247,15 +281,15 @@ void an_finish_sessions(ss_analysis *a) {
         for (size_t k = 0; k < s->ngaps; k++) {
             ss_an_gap *g = &s->gaps[k];
             if (s->gap_hole[k] == 3) g->explained = SS_GAP_DAMAGE;
-            else if (s->gap_hole[k] == 2) g->explained = SS_GAP_RETENTION;
+            else if (s->gap_hole[k] == 2) g->explained = boundary_gap(P, g);
             else if (s->gap_hole[k] == 1 || P->compacted) g->explained = SS_GAP_COMPACTION;
             else g->explained = SS_GAP_UNEXPLAINED;
-            if (g->explained == SS_GAP_UNEXPLAINED) P->sequence_gaps++;
+            if (g->explained == SS_GAP_UNEXPLAINED || g->explained == SS_GAP_MISSING_SEGMENT) P->sequence_gaps++;
             else P->sequence_gaps_explained++;
         }
-        P->sequence_gaps_explained += s->more_gaps_hole[1] + s->more_gaps_hole[2] + s->more_gaps_hole[3];
-        if (P->compacted) P->sequence_gaps_explained += s->more_gaps_hole[0];
-        else P->sequence_gaps += s->more_gaps_hole[0];
+        P->sequence_gaps_explained += s->more_gaps_hole[1] + s->more_gaps_hole[3];
+        if (P->compacted) P->sequence_gaps_explained += s->more_gaps_hole[0] + s->more_gaps_hole[2];
+        else P->sequence_gaps += s->more_gaps_hole[0] + s->more_gaps_hole[2];
         P->duplicate_sequences += s->pub.repeated_sequences;
         P->out_of_order_batches += s->pub.out_of_order_batches;
         s->pub.ranges = s->ranges;

@@ -7,10 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "analysis/analysis.h"
 #include "base/mem.h"
 
 /* ---- causes and results ---------------------------------------------------------------- */
+
+/* an_occ.detail bit: the copy's value differs from the original's (--by key) */
+#define DETAIL_DIFFERS 0x80u
+/* an_occ.detail bit: the copy could not be read back to compare */
+#define DETAIL_UNREAD 0x40u
+
+/* A hash of a record's value (with --by key) or key (else), length-prefixed so that
+ * null and empty differ; false when the record cannot be read back. */
+static bool other_field(ss_analysis *a, const an_occ *o, uint64_t *h) {
+    const an_batch *b = &a->batches.v[o->batch];
+    ss_record r;
+    ss_error err;
+    if (ss_an_fetch_offset(a, o->batch, wadd(b->base_offset, (int64_t)o->delta), &r, &err) != 1) return false;
+    const uint8_t *p = a->o.by == SS_BY_KEY ? r.value : r.key;
+    int32_t n = a->o.by == SS_BY_KEY ? r.value_len : r.key_len;
+    *h = n < 0 ? 0 : XXH3_64bits_withSeed(p, (size_t)n, (uint64_t)n + 1);
+    return true;
+}
 
 static void decide_causes(ss_analysis *a, an_group *g) {
     const an_batch *B = a->batches.v;
@@ -22,6 +42,11 @@ static void decide_causes(ss_analysis *a, an_group *g) {
         }
     const an_occ *o = &a->occs.v[orig];
     const an_batch *ob = &B[o->batch];
+    /* --by key: the value of each copy against the original's (records read back;
+     * the analysis keeps no payload), for the cause update */
+    uint64_t ovh = 0;
+    bool by_key = a->o.by == SS_BY_KEY && other_field(a, o, &ovh);
+    const ss_input_partition *otp = a->parts[ob->part].input;
     int32_t oseq = ob->base_seq >= 0 ? seq_add(ob->base_seq, o->delta) : -1;
     /* the sequence of the copy before, when it is of the original's session (same
      * partition, pid and epoch, not aborted): a copy stored twice by the broker
@@ -40,8 +65,16 @@ static void decide_causes(ss_analysis *a, an_group *g) {
         }
         int cause;
         unsigned detail = 0;
+        uint64_t vh;
+        if (a->o.by == SS_BY_KEY) {
+            if (!by_key || !other_field(a, c, &vh)) detail |= DETAIL_UNREAD;
+            else if (vh != ovh) detail |= DETAIL_DIFFERS;
+        }
         if (cb->flags & BF_ABORTED) cause = SS_CAUSE_ABORTED;
+        else if (cb->part != ob->part && strcmp(a->parts[cb->part].input->topic, otp->topic) != 0)
+            cause = SS_CAUSE_CROSS_TOPIC; /* --across-topics */
         else if (cb->part != ob->part) cause = SS_CAUSE_CROSS_PARTITION;
+        else if (detail & DETAIL_DIFFERS) cause = SS_CAUSE_UPDATE; /* not a copy of the record: its content changed */
         else if (cb->pid < 0) {
             if (ob->pid < 0 && c->batch != o->batch && cb->count == ob->count && cb->content == ob->content)
                 cause = SS_CAUSE_RETRY;
@@ -221,12 +254,18 @@ void an_finish_groups(ss_analysis *a) {
         pg->fp_lo = g->lo;
         pg->fp_hi = g->hi;
         pg->copies = g->count;
+        pg->identical_copies = a->o.by == SS_BY_KEY_VALUE ? (int64_t)g->count : a->o.by == SS_BY_KEY ? 1 : -1;
         uint32_t j = 0;
         for (uint32_t k = g->first; k != NONE32; k = a->occs.v[k].next, j++) {
             const an_occ *o = &a->occs.v[k];
             const an_batch *b = &a->batches.v[o->batch];
             bool open = (b->flags & BF_OPEN) != 0;
             a->gidx[w++] = k;
+            if (a->o.by == SS_BY_KEY && k != g->orig && pg->identical_copies >= 0) {
+                if (o->detail & DETAIL_UNREAD) pg->identical_copies = -1;
+                else if (!(o->detail & DETAIL_DIFFERS)) pg->identical_copies++;
+            }
+            if (o->cause == SS_CAUSE_CROSS_TOPIC) pg->cross_topic = true;
             if (k == g->orig) {
                 pg->original = j;
                 pg->partition = b->part;
@@ -355,7 +394,7 @@ void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out)
     make_copy(a, o->batch, o->delta, o->ts, out);
     out->outside_window = a->windowed && !an_copy_in_window(a, o->batch, o->delta, o->ts);
     out->cause = o->cause;
-    out->detail = o->detail;
+    out->detail = o->detail & ~(DETAIL_DIFFERS | DETAIL_UNREAD);
 }
 size_t ss_an_session_count(const ss_analysis *a) { return a->sess.n; }
 const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i) { return &a->sess.v[i]->pub; }

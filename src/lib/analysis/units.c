@@ -353,6 +353,8 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
     ss_event ev;
     ss_error err;
     ss_batch b;
+    ss_batch bad; /* the header of the last entry whose CRC failed (its damage event follows) */
+    bool have_bad = false;
     for (;;) {
         if (u->nomem) break;
         if (u->end != UINT64_MAX && pos >= u->end) break;
@@ -406,12 +408,22 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
             if (k == SS_EV_DAMAGE) {
                 an_ev e;
                 ev_init(&e, AE_DAMAGE);
+                if (have_bad && ev.err.kind == SS_E_CRC_MISMATCH && ev.err.position == bad.position) {
+                    e.b = bad; /* its offsets, as Kafka's RecordBatch.baseOffset()/lastOffset() read them */
+                    e.has_hdr = true;
+                }
+                have_bad = false;
                 push_err(u, &e, &ev.err);
                 push_ev(u, &e);
                 pos = w.pos;
                 break;
             }
-            if (!ev.batch.crc_valid) continue; /* its damage event follows */
+            if (!ev.batch.crc_valid) { /* its damage event follows */
+                bad = ev.batch;
+                bad.data = NULL;
+                have_bad = true;
+                continue;
+            }
             read_batch(r, o, pi, u, &ev.batch);
             pos = w.pos;
             break;

@@ -90,6 +90,7 @@ typedef struct an_ev {
     uint8_t kind, verdict;
     bool too_large; /* AV_ERROR: decompresses past --max-batch-bytes (skipped, not damage) */
     bool in_window; /* the batch's header is in the window (its producer, offsets, maxTimestamp) */
+    bool has_hdr;   /* AE_DAMAGE: b holds the header of the entry whose CRC failed */
     uint32_t first, n;
     uint32_t err;  /* index in the unit's errors (AV_ERROR, AE_DAMAGE, the notice of AE_END) */
     uint32_t bi;   /* the coordinator's batch index once applied, else AN_NONE32 */
@@ -131,6 +132,7 @@ typedef struct an_pinfo {
     int64_t log_start;  /* checkpoint's log start offset, -1 */
     bool dups_excluded; /* internal topic left out of the duplicate analysis */
     bool part_match;    /* explain --offset names this partition */
+    bool coordinator;   /* __consumer_offsets or __transaction_state: batches written by a coordinator */
 } an_pinfo;
 
 /* Per thread. */

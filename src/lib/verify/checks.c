@@ -36,6 +36,9 @@ static const vcheck checks[] = {
      "a batch's base offset is not above the last offset of the batch before it in the segment"},
     {"segment-overlap", SS_VSEV_INCONSISTENCY,
      "a segment's first batch starts at or below the last offset of the segment before it"},
+    {"segment-gap", SS_VSEV_INCONSISTENCY,
+     "offsets between two segments that neither holds, where the log shows no cleaning there or files beside it "
+     "(an index or snapshot without its .log, a leader-epoch-checkpoint entry) name the missing segment"},
     {"segment-name", SS_VSEV_INCONSISTENCY,
      "a segment's file name is above its first batch's base offset, or not above the previous segment's last "
      "offset"},

@@ -64,6 +64,41 @@ static int cmp_snap(const void *a, const void *b) {
 }
 
 /* Count the directory's segments, note the last one, read its snapshots. */
+/* Offsets between two segments that neither holds. Retention deletes only the oldest
+ * segments (UnifiedLog.deleteOldSegments moves the log start), so a hole between two
+ * segments is the cleaner's work or a segment gone missing. It is the cleaner's only where
+ * the log shows cleaning there (below its cleaner-offset-checkpoint entry when it has one)
+ * and no file beside it names the missing segment: Kafka deletes a segment's .log, .index,
+ * .timeindex and .txnindex together (LogSegment.deleteIfExists) and its producer snapshot
+ * with them (UnifiedLog.deleteProducerSnapshots), and a leader-epoch-checkpoint entry
+ * starting in the hole says a batch was appended there (LeaderEpochFileCache.assign). */
+static void vf_check_gaps(vctx *c) {
+    const ss_input_partition *ip = c->ip;
+    if (ip->cleaner_offset > 0 && c->log_first >= 0 && ip->cleaner_offset > c->log_first) c->compacted = true;
+    for (size_t k = 0; k < c->ngaps; k++) {
+        const struct vgap *g = &c->gaps[k];
+        const char *named = NULL;
+        int64_t at = -1;
+        for (size_t j = 0; j < ip->norphans && !named; j++)
+            if (ip->orphans[j] >= g->first && ip->orphans[j] <= g->last)
+                named = "an index or snapshot file without its .log names", at = ip->orphans[j];
+        for (size_t j = 0; j < ip->nepochs && !named; j++)
+            if (ip->epochs[j].start_offset >= g->first && ip->epochs[j].start_offset <= g->last)
+                named = "a leader-epoch-checkpoint entry starts at", at = ip->epochs[j].start_offset;
+        bool cleaned = c->compacted && (ip->cleaner_offset < 0 || g->first < ip->cleaner_offset);
+        if (named)
+            FIND(c, "segment-gap", g->path, 0, g->last + 1,
+                 "offsets %" PRId64 "..%" PRId64 " (%" PRId64 " offsets) are in no segment, and %s offset %" PRId64
+                 ": a missing segment, its records lost",
+                 g->first, g->last, g->last - g->first + 1, named, at);
+        else if (!cleaned)
+            FIND(c, "segment-gap", g->path, 0, g->last + 1,
+                 "offsets %" PRId64 "..%" PRId64 " (%" PRId64 " offsets) are in no segment, and the log shows no "
+                 "cleaning there: a missing segment, its records lost (retention removes only the oldest segments)",
+                 g->first, g->last, g->last - g->first + 1);
+    }
+}
+
 static void scan_dir(vctx *c) {
     const ss_input_partition *ip = c->ip;
     c->complete = false;
@@ -188,6 +223,7 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
         ss_segment_close(seg);
     }
     if (!c.nomem) {
+        vf_check_gaps(&c);
         vf_check_snapshots(&c);
         vf_finish_epochs(&c);
         int64_t leo = c.log_end > c.active_offset ? c.log_end : c.active_offset;

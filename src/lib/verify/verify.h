@@ -106,7 +106,17 @@ typedef struct vctx {
     int32_t last_epoch; /* partitionLeaderEpoch of the last valid batch, -1 none (or legacy) */
     bool have_prev;
     int64_t prev_last; /* last offset of the previous valid batch (partition-wide) */
-    bool compacted;    /* offset gaps, empty batches, a delete horizon, or a segment starting after its name */
+    /* signs of the cleaner: offset holes inside a segment, records missing inside batches,
+     * empty batches, a delete horizon, a segment starting after its name, or a
+     * cleaner-offset-checkpoint entry (a hole between two segments alone is not one) */
+    bool compacted;
+    /* offset holes between two segments: [first, last] missing, and the segment after them */
+    struct vgap {
+        int64_t first, last;
+        const char *path;
+    } gaps[16];
+    size_t ngaps;
+    uint64_t more_gaps;
     const char *prev_seg_path;
     int64_t prev_seg_last; /* last offset of the previous segment holding a valid batch */
 

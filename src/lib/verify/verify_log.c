@@ -123,9 +123,16 @@ void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset
         if (b->last_offset < b->base_offset) R->monotonic = false;
         /* Signs of the log cleaner, which removes data and transaction markers: the state the log
          * implies is then not the state the broker had, and findings built on it are information. */
-        if ((c->have_prev && b->base_offset > c->prev_last + 1) || b->has_delete_horizon ||
-            (b->magic >= 2 && b->count == 0) || (first_seen && name_offset >= 0 && b->base_offset > name_offset))
+        bool hole = c->have_prev && b->base_offset > c->prev_last + 1;
+        if ((hole && !first_seen) || b->has_delete_horizon || (b->magic >= 2 && b->count == 0) ||
+            (b->magic >= 2 && (int64_t)b->count < b->last_offset - b->base_offset + 1) ||
+            (first_seen && name_offset >= 0 && b->base_offset > name_offset))
             c->compacted = true;
+        if (hole && first_seen) { /* cleaning, or a segment gone: decided at the end (vf_check_gaps) */
+            if (c->ngaps < sizeof c->gaps / sizeof *c->gaps)
+                c->gaps[c->ngaps++] = (struct vgap){c->prev_last + 1, b->base_offset - 1, path};
+            else c->more_gaps++;
+        }
         seg_have_prev = true;
         seg_prev_last = b->last_offset;
         R->last_offset = b->last_offset;
