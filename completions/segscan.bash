@@ -3,7 +3,7 @@
 
 _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
-    local analysis="--report --by --min-bytes --across-topics --include-internal --include-temp
+    local analysis="--report --html --by --min-bytes --across-topics --include-internal --include-temp
         --since --until --from-offset --to-offset --producer-id --txn-timeout --now
         --group --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
     case "$1" in
@@ -17,7 +17,7 @@ _segscan_opts() {
     verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
     groups) echo "--group --topic --partition --since --until --from-offset --to-offset --commits
-        --partitions --json --local-time --threads --max-memory --include-temp --fail-on --txn-timeout --now
+        --partitions --json --html --local-time --threads --max-memory --include-temp --fail-on --txn-timeout --now
         --quiet --help" ;;
     esac
 }
@@ -49,7 +49,7 @@ _segscan() {
     --bytes) COMPREPLY=($(compgen -W "utf8 hex base64" -- "$cur")); return ;;
     --color|--colour|--progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "dups gaps open-txn hanging dups,gaps dups,gaps,open-txn" -- "$cur")); return ;;
-    --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --report|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
     --txn-timeout|--now|--top|--max|--preview-bytes|--value|--value-hex|--value-contains|--key|--offset|--group|\
     --transactional-id|--partitions|--max-message-size|--threads|--max-memory|--topic|--partition)

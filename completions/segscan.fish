@@ -20,6 +20,7 @@ complete -c segscan -n $mb -l max-batch-bytes -x -d 'cap on a decompressed batch
 set -l an "__fish_seen_subcommand_from scan dups producers txns explain; or not __fish_seen_subcommand_from $cmds"
 set -l an_not_explain "__fish_seen_subcommand_from scan dups producers txns; or not __fish_seen_subcommand_from $cmds"
 complete -c segscan -n $an -l report -r -F -d 'key=value report file'
+complete -c segscan -n $an -l html -r -F -d 'self-contained HTML page with charts'
 complete -c segscan -n $an -l by -x -a 'value key key+value' -d 'fingerprinted field'
 complete -c segscan -n $an -l color -x -a 'auto always never' -d 'colour'
 complete -c segscan -n $an -l local-time -d 'times in the local time zone (TZ)'
@@ -89,6 +90,7 @@ complete -c segscan -n $gr -l to-offset -x -d 'commits of data offsets up to'
 complete -c segscan -n $gr -l commits -d 'list every commit'
 complete -c segscan -n $gr -l partitions -x -d 'partitions of __consumer_offsets'
 complete -c segscan -n $gr -l json -d 'JSON Lines'
+complete -c segscan -n $gr -l html -r -F -d 'self-contained HTML page with charts'
 complete -c segscan -n $gr -l local-time -d 'times in the local time zone (TZ)'
 complete -c segscan -n $gr -l threads -x -d 'reading threads'
 complete -c segscan -n $gr -l max-memory -x -d 'memory for the listed commits'

@@ -109,6 +109,20 @@ SS_API int64_t ss_tl_end_at(const ss_tl_partition *p, int64_t time);
  * count them. -1 when a batch could not be read. Not thread-safe (one decoder). */
 SS_API int64_t ss_tl_records(ss_timelines *t, const ss_tl_partition *p, int64_t from, int64_t to);
 
+/* One batch header read (in offset order), for a picture of the partition over time. */
+typedef struct ss_tl_batch {
+    int64_t base_offset, last_offset;
+    int64_t max_timestamp; /* -1: none (magic 0) */
+    int64_t producer_id;   /* -1: none (and for legacy entries) */
+    int16_t producer_epoch;
+    int32_t records;  /* data records it holds (0 for a control batch) */
+    uint32_t segment; /* index in the partition's segments (input->segments) */
+    bool control, transactional, log_append_time;
+    bool commit, abort; /* a control batch's marker, when its record was read */
+} ss_tl_batch;
+SS_API size_t ss_tl_batch_count(const ss_tl_partition *p);
+SS_API void ss_tl_batch_at(const ss_tl_partition *p, size_t i, ss_tl_batch *out);
+
 /* Transactions, by producer id then first offset. */
 SS_API size_t ss_tl_txn_count(const ss_tl_partition *p);
 SS_API const ss_tl_txn *ss_tl_txn_at(const ss_tl_partition *p, size_t i);

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "common.h"
 #include "gfindings.h"
+#include "html.h"
 #include "out.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
@@ -47,6 +48,9 @@ static const char groups_usage[] =
     "                           (offsets.topic.num.partitions; default 50)\n"
     "  --json                   JSON Lines: offsets-partition, consumer-group, generation,\n"
     "                           group-event, group-finding and commit objects\n"
+    "  --html FILE              also write one self-contained HTML page: each data partition's\n"
+    "                           offsets over time with the groups' committed offsets, owners and\n"
+    "                           findings, and the tables ('-': standard output, instead of the text)\n"
     "  --local-time             text times in the local time of TZ with its UTC offset\n"
     "  --threads N              reading threads, 1..256 (default: one per online CPU)\n"
     "  --max-memory SIZE        memory for the listed commits (K, M, G suffixes; default half\n"
@@ -78,6 +82,7 @@ enum {
     G_FAILON,
     G_TXNTIMEOUT,
     G_NOW,
+    G_HTML,
 };
 
 static const struct option groups_longopts[] = {
@@ -98,6 +103,7 @@ static const struct option groups_longopts[] = {
     {"fail-on", required_argument, NULL, G_FAILON},
     {"txn-timeout", required_argument, NULL, G_TXNTIMEOUT},
     {"now", required_argument, NULL, G_NOW},
+    {"html", required_argument, NULL, G_HTML},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -110,6 +116,7 @@ typedef struct gcli {
     unsigned fail_on;
     bool failed; /* a finding listed matched --fail-on */
     bool json, quiet;
+    bool list_commits; /* --commits (the history keeps them for --html too) */
     ss_groups *g;
     ss_out *o;
 } gcli;
@@ -647,7 +654,7 @@ static void text_group(gcli *c, size_t gi) {
     for (size_t i = 0; i < g->npartitions; i++)
         if (tp_selected(c, &g->partitions[i].tp)) text_partition(c, g, &g->partitions[i]);
     text_findings(c, gi);
-    if (c->go.commits) {
+    if (c->list_commits) {
         ss_gcommit_iter *it = ss_group_commits(c->g, gi);
         ss_gcommit k;
         const char *last_topic = NULL;
@@ -991,7 +998,7 @@ static int json_group_all(gcli *c, size_t gi) {
     }
     json_findings(c, gi);
     int rc = EXIT_OK;
-    if (c->go.commits) {
+    if (c->list_commits) {
         ss_gcommit_iter *it = ss_group_commits(c->g, gi);
         ss_gcommit k;
         int r = 0;
@@ -1000,6 +1007,75 @@ static int json_group_all(gcli *c, size_t gi) {
         ss_gcommit_iter_free(it);
     }
     return rc;
+}
+
+/* every __consumer_offsets partition, then every group selected: text or JSON */
+static int list_all(gcli *c) {
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < ss_groups_log_count(c->g); i++) {
+        if (c->json) json_log(c, ss_groups_log_at(c->g, i));
+        else text_log(c, ss_groups_log_at(c->g, i));
+    }
+    size_t shown = 0;
+    for (size_t i = 0; i < ss_groups_count(c->g); i++) {
+        const ss_group *grp = ss_groups_at(c->g, i);
+        if (!group_selected(c, grp)) continue;
+        shown++;
+        if (c->json) {
+            rc = exit_merge(rc, json_group_all(c, i));
+        } else {
+            out_ch(c->o, '\n');
+            text_group(c, i);
+        }
+    }
+    if (!c->json && !shown) out_lit(c->o, "\nno group matched\n");
+    return rc;
+}
+
+/* --html: the text listing (again, into memory) and every group's findings at once (the listing
+ * builds them one group at a time) */
+static bool groups_html(gcli *c, const ss_inputs *in, ss_timelines *tl, int argc, char **argv, const char *path,
+                        int *rc) {
+    struct html_capture cap = {0};
+    FILE *mf = html_capture_open(&cap);
+    if (mf) {
+        ss_out mo, *saved = c->o;
+        out_init(&mo, mf);
+        bool json = c->json;
+        c->json = false;
+        c->o = &mo;
+        *rc = exit_merge(*rc, list_all(c));
+        out_free(&mo);
+        fclose(mf);
+        c->o = saved;
+        c->json = json;
+    }
+    ss_findings_opts fo = c->fo;
+    fo.per_group = false;
+    ss_findings *all = c->f ? ss_findings_build(c->g, tl, in, &fo) : NULL;
+    struct html_src hs;
+    memset(&hs, 0, sizeof hs);
+    hs.command = "groups";
+    hs.argc = argc;
+    hs.argv = argv;
+    hs.in = in;
+    hs.tl = tl;
+    hs.g = c->g;
+    hs.f = all;
+    hs.since_ms = c->go.since_ms;
+    hs.until_ms = c->go.until_ms;
+    hs.from_offset = c->go.from_offset;
+    hs.to_offset = c->go.to_offset;
+    hs.group_ids = c->go.groups;
+    hs.ngroup_ids = c->go.ngroups;
+    hs.text = cap.buf;
+    hs.text_len = cap.len;
+    hs.text_total = cap.total;
+    hs.rc = exit_merge(*rc, c->failed ? EXIT_FINDINGS : EXIT_OK);
+    bool ok = html_write(&hs, path);
+    ss_findings_free(all);
+    free(cap.buf);
+    return ok;
 }
 
 /* ---- the command ------------------------------------------------------------------------------- */
@@ -1013,6 +1089,7 @@ int cmd_groups(int argc, char **argv) {
     const char **ids = NULL;
     size_t nids = 0;
     bool include_temp = false, maxmem_set = false;
+    const char *html = NULL;
     int opt;
     optind = 1;
 #define BAD(...)                                                                                                       \
@@ -1049,7 +1126,8 @@ int cmd_groups(int argc, char **argv) {
         case G_TO:
             if (!parse_i64(optarg, &c.go.to_offset)) BAD("groups: --to-offset needs a number");
             break;
-        case G_COMMITS: c.go.commits = true; break;
+        case G_COMMITS: c.list_commits = true; break;
+        case G_HTML: html = optarg; break;
         case G_PARTS: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v == 0 || v > INT32_MAX)
@@ -1101,7 +1179,11 @@ int cmd_groups(int argc, char **argv) {
         return EXIT_TROUBLE;
     }
     if (c.go.since_ms > c.go.until_ms || c.go.from_offset > c.go.to_offset) BAD("groups: the window is empty");
+    if (html && !strcmp(html, "-") && c.json)
+        BAD("groups: --html - writes the page to standard output: not with --json");
 #undef BAD
+    /* the page draws the committed offsets over time: every commit is kept */
+    c.go.commits = c.list_commits || html;
     c.go.groups = ids;
     c.go.ngroups = nids;
     if (!maxmem_set) c.go.max_memory = default_max_memory();
@@ -1189,26 +1271,12 @@ int cmd_groups(int argc, char **argv) {
     ss_out o;
     out_init(&o, stdout);
     c.o = &o;
-    for (size_t i = 0; i < ss_groups_log_count(g); i++) {
-        if (c.json) json_log(&c, ss_groups_log_at(g, i));
-        else text_log(&c, ss_groups_log_at(g, i));
-    }
-    size_t shown = 0;
-    for (size_t i = 0; i < ss_groups_count(g); i++) {
-        const ss_group *grp = ss_groups_at(g, i);
-        if (!group_selected(&c, grp)) continue;
-        shown++;
-        if (c.json) {
-            rc = exit_merge(rc, json_group_all(&c, i));
-        } else {
-            out_ch(&o, '\n');
-            text_group(&c, i);
-        }
-    }
-    if (!c.json && !shown) out_lit(&o, "\nno group matched\n");
+    bool html_stdout = html && !strcmp(html, "-");
+    if (!html_stdout) rc = exit_merge(rc, list_all(&c));
     out_flush(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     out_free(&o);
+    if (html && !groups_html(&c, in, tl, argc, argv, html, &rc)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (c.failed) rc = exit_merge(rc, EXIT_FINDINGS);
     ss_findings_free(c.f);
     ss_groups_free(g);

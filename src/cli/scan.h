@@ -20,6 +20,7 @@ struct scan_cli {
     bool json, verbose, quiet, color;
     enum bytes_mode bytes;
     const char *report; /* --report FILE, or NULL */
+    const char *html;   /* --html FILE, or NULL */
     uint64_t top;       /* groups shown in the summary */
     bool top_set;
     unsigned fail_on; /* FAIL_* */
@@ -123,6 +124,9 @@ void explain_copy_sentence(struct scan_cli *c, size_t gi, const ss_an_copy *copy
  * the exit code it adds (2: unreadable, 3: damage). */
 int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside);
 void scan_groups_free(struct scan_cli *c);
+/* what --html draws of the groups: the data partitions' timelines, the history (with its commits)
+ * and the findings; each NULL when no __consumer_offsets partition was read */
+void scan_groups_parts(const struct scan_cli *c, ss_timelines **tl, ss_groups **g, ss_findings **f);
 /* the groups' history was read */
 bool scan_groups_have(const struct scan_cli *c);
 /* scan: the summary's groups line; --json: the group-finding objects */

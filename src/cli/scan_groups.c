@@ -141,6 +141,9 @@ int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_
     go.threads = c->ao.threads;
     go.max_batch_bytes = c->ao.max_batch_bytes;
     go.data = s->tl;
+    /* --html draws the committed offsets over time: every commit, within --max-memory */
+    go.commits = c->html != NULL;
+    if (c->html) go.max_memory = c->ao.max_memory;
     if (!s->tl || ss_timelines_read(s->tl, s->in, c->ao.threads) != SS_E_OK || !(s->g = ss_groups_new(&go))) {
         warnx_("out of memory reading the consumer groups");
         return EXIT_TROUBLE;
@@ -187,6 +190,13 @@ int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_
     qsort(s->by_tp, n, sizeof *s->by_tp, cmp_by_tp);
     qsort(s->by_time, s->nby_time, sizeof *s->by_time, cmp_by_time);
     return rc;
+}
+
+void scan_groups_parts(const struct scan_cli *c, ss_timelines **tl, ss_groups **g, ss_findings **f) {
+    const struct scan_groups *s = c->sg;
+    *tl = s && s->g ? s->tl : NULL;
+    *g = s ? s->g : NULL;
+    *f = s ? s->f : NULL;
 }
 
 void scan_groups_free(struct scan_cli *c) {
@@ -249,8 +259,8 @@ void scan_groups_summary(struct scan_cli *c) {
                "  groups        %zu read (%zu of %" PRId32 " __consumer_offsets partitions): %" PRIu64 " %s (%" PRIu64
                " unclean), %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s deleted, %" PRIu64 " aborted %s; %" PRIu64
                " %s certainly delivered again, %" PRIu64 " possibly; %" PRIu64 " possibly never received\n",
-               ss_groups_count(s->g), nl, ss_groups_partition_count(s->g),
-               t.handovers, plural(t.handovers, "handover", "handovers"), t.unclean, t.rewinds,
+               ss_groups_count(s->g), nl, ss_groups_partition_count(s->g), t.handovers,
+               plural(t.handovers, "handover", "handovers"), t.unclean, t.rewinds,
                plural(t.rewinds, "rewind", "rewinds"), t.resets, plural(t.resets, "reset", "resets"), t.deleted,
                plural(t.deleted, "offset", "offsets"), t.aborted, plural(t.aborted, "commit", "commits"), t.certain,
                plural(t.certain, "record", "records"), t.possible, t.skipped);

@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "gfindings.h"
+#include "html.h"
 #include "out.h"
 #include "progress.h"
 #include "scan.h"
@@ -21,6 +22,8 @@ static const char scan_usage_common[] =
     "  --json                   JSON Lines, one object per partition/group/session/transaction,\n"
     "                           each with a \"type\"\n"
     "  --report FILE            also write the key=value report to FILE ('-': standard output)\n"
+    "  --html FILE              also write one self-contained HTML page with charts of offsets\n"
+    "                           over time and the tables ('-': standard output, instead of the text)\n"
     "  --by value|key|key+value what identifies a copy (default value)\n"
     "  --bytes utf8|hex|base64  how --json writes keys and values (default utf8)\n"
     "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
@@ -120,11 +123,13 @@ enum {
     O_PROGRESS,
     O_LOCALTIME,
     O_GROUP,
+    O_HTML,
 };
 
 static const struct option scan_longopts[] = {
     {"json", no_argument, NULL, O_JSON},
     {"report", required_argument, NULL, O_REPORT},
+    {"html", required_argument, NULL, O_HTML},
     {"by", required_argument, NULL, O_BY},
     {"bytes", required_argument, NULL, O_BYTES},
     {"min-bytes", required_argument, NULL, O_MINBYTES},
@@ -186,6 +191,65 @@ static void json_damage(struct scan_cli *c) {
     }
 }
 
+/* ---- --html ------------------------------------------------------------------------------ */
+
+/* The page: the command's text output (printed again, into memory, without colour) and the
+ * results it came from; the data partitions' batch headers are those the groups read, else
+ * read here. */
+static bool scan_html(struct scan_cli *c, const struct scan_command *cmd, int argc, char **argv, int rc) {
+    struct html_src hs;
+    memset(&hs, 0, sizeof hs);
+    ss_timelines *own = NULL;
+    scan_groups_parts(c, &hs.tl, &hs.g, &hs.f);
+    if (!hs.tl) {
+        own = ss_timelines_new(c->ao.max_batch_bytes);
+        if (!own || ss_timelines_read(own, c->in, c->ao.threads) != SS_E_OK) {
+            warnx_("--html: out of memory reading the batch headers");
+            ss_timelines_free(own);
+            return false;
+        }
+        hs.tl = own;
+    }
+    struct html_capture cap = {0};
+    FILE *mf = html_capture_open(&cap);
+    if (mf) {
+        ss_out mo, *saved = c->out;
+        out_init(&mo, mf);
+        bool json = c->json, color = c->color;
+        c->json = false;
+        c->color = false;
+        c->out = &mo;
+        cmd->print(c);
+        out_free(&mo);
+        fclose(mf);
+        c->out = saved;
+        c->json = json;
+        c->color = color;
+    }
+    hs.command = cmd->name;
+    hs.argc = argc;
+    hs.argv = argv;
+    hs.in = c->in;
+    hs.an = c->an;
+    hs.by = c->ao.by;
+    hs.since_ms = c->ao.since_ms;
+    hs.until_ms = c->ao.until_ms;
+    hs.from_offset = c->ao.from_offset;
+    hs.to_offset = c->ao.to_offset;
+    hs.filter_pid = c->ao.filter_pid;
+    hs.producer_id = c->ao.producer_id;
+    hs.group_ids = c->group_ids;
+    hs.ngroup_ids = c->ngroup_ids;
+    hs.text = cap.buf;
+    hs.text_len = cap.len;
+    hs.text_total = cap.total;
+    hs.rc = rc;
+    bool ok = html_write(&hs, c->html);
+    free(cap.buf);
+    ss_timelines_free(own);
+    return ok;
+}
+
 /* ---- running ---------------------------------------------------------------------------- */
 
 static int hexval(char ch) {
@@ -239,6 +303,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         switch (opt) {
         case O_JSON: c.json = true; break;
         case O_REPORT: c.report = optarg; break;
+        case O_HTML: c.html = optarg; break;
         case O_BY:
             if (!strcmp(optarg, "value")) c.ao.by = SS_BY_VALUE;
             else if (!strcmp(optarg, "key")) c.ao.by = SS_BY_KEY;
@@ -400,6 +465,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         free(match_buf);
         return EXIT_TROUBLE;
     }
+    if (c.html && !strcmp(c.html, "-") && ((c.report && !strcmp(c.report, "-")) || c.json))
+        BAD("%s: --html - writes the page to standard output: not with --json or --report -", cmd->name);
     if (c.ao.since_ms > c.ao.until_ms || c.ao.from_offset > c.ao.to_offset) BAD("%s: the window is empty", cmd->name);
     /* A PATH that does not exist but names a command: options were put before it
      * ('segscan --json txns DIR'), or a command was misspelt ('segscan dup DIR').
@@ -536,7 +603,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
      * beside the partitions given (their log directory) */
     rc = exit_merge(rc, scan_groups_read(&c, argv + optind, argc - optind, include_temp,
                                          cmd->explain || !strcmp(cmd->name, "dups")));
-    cmd->print(&c);
+    bool html_stdout = c.html && !strcmp(c.html, "-");
+    if (!html_stdout) cmd->print(&c);
     out_flush(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     if (c.report && !report_write(&c, c.report)) rc = exit_merge(rc, EXIT_TROUBLE);
@@ -552,6 +620,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging) ||
         scan_groups_failed(&c))
         rc = exit_merge(rc, EXIT_FINDINGS);
+    if (c.html && !scan_html(&c, cmd, argc, argv, rc)) rc = exit_merge(rc, EXIT_TROUBLE);
     scan_groups_free(&c);
     free(c.group_ids);
     out_free(&o);

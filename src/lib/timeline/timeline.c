@@ -613,6 +613,24 @@ int64_t ss_tl_records(ss_timelines *t, const ss_tl_partition *p, int64_t from, i
     return a + b + (int64_t)(P->cum[j] - P->cum[i + 1]);
 }
 
+size_t ss_tl_batch_count(const ss_tl_partition *p) { return part_of(p)->n; }
+
+void ss_tl_batch_at(const ss_tl_partition *p, size_t i, ss_tl_batch *out) {
+    const tlb *x = &part_of(p)->b[i];
+    out->base_offset = x->base;
+    out->last_offset = x->base + (int64_t)x->last_delta;
+    out->max_timestamp = (x->flags & TB_NOTS) ? -1 : x->max_ts;
+    out->producer_id = x->pid;
+    out->producer_epoch = x->epoch;
+    out->records = x->count;
+    out->segment = x->seg;
+    out->control = (x->flags & TB_CTRL) != 0;
+    out->transactional = (x->flags & TB_TXN) != 0;
+    out->log_append_time = (x->flags & TB_LAT) != 0;
+    out->commit = (x->flags & TB_COMMIT) != 0;
+    out->abort = (x->flags & TB_ABORT) != 0;
+}
+
 size_t ss_tl_txn_count(const ss_tl_partition *p) { return part_of(p)->ntxns; }
 const ss_tl_txn *ss_tl_txn_at(const ss_tl_partition *p, size_t i) { return &part_of(p)->txns[i]; }
 
