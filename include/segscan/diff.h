@@ -90,7 +90,7 @@ typedef struct ss_diff_item {
 
 typedef struct ss_diff_side {
     const char *path;
-    const char *partition; /* partition name */
+    const char *partition;     /* partition name */
     uint64_t records, batches; /* data records (control records are counted apart) */
     uint64_t control_records;
     int64_t first_offset, next_offset; /* -1 when empty */

@@ -41,8 +41,19 @@ static const char diff_usage[] =
     "\n"
     "exit codes: 0 identical, 1 different, 2 usage or I/O trouble, 3 damaged input met\n";
 
-enum { OPT_BY = 256, OPT_BYKEY, OPT_RC, OPT_STAT, OPT_MAX, OPT_JSON, OPT_BYTES, OPT_TEMP, OPT_MAXBATCH, OPT_LOCALTIME,
-       OPT_PREVIEW };
+enum {
+    OPT_BY = 256,
+    OPT_BYKEY,
+    OPT_RC,
+    OPT_STAT,
+    OPT_MAX,
+    OPT_JSON,
+    OPT_BYTES,
+    OPT_TEMP,
+    OPT_MAXBATCH,
+    OPT_LOCALTIME,
+    OPT_PREVIEW
+};
 
 static const struct option diff_longopts[] = {
     {"by", required_argument, NULL, OPT_BY},
@@ -151,7 +162,8 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
                 out_printf(o,
                            "  %llu %s lost in %c: missing inside its offsets where the log shows no cleaning that "
                            "would remove %s (not compaction)\n",
-                           (unsigned long long)n, plural(n, "record", "records"), s ? 'B' : 'A', n == 1 ? "it" : "them");
+                           (unsigned long long)n, plural(n, "record", "records"), s ? 'B' : 'A',
+                           n == 1 ? "it" : "them");
         }
         if (p->first_divergent_offset >= 0)
             out_printf(o, "  first divergent offset %lld (partitionLeaderEpoch A %d, B %d)\n",

@@ -655,9 +655,7 @@ int cmd_dump(int argc, char **argv) {
             fputs(dump_usage, stdout);
             free(files);
             return EXIT_OK;
-        default:
-            free(files);
-            return bad_option("dump", argv, optind, optopt);
+        default: free(files); return bad_option("dump", argv, optind, optopt);
         }
     }
     for (int i = optind; i < argc; i++) {

@@ -15,11 +15,17 @@
 
 /* What a single copy means, and what that rests on. */
 static void consumer_side(struct scan_cli *c, sbuf *b) {
-    sb_printf(b, " If these partitions are the whole log, the duplicate did not happen in Kafka's log but on the consumer "
-                 "side - the record was delivered again after a rebalance or a restart before the consumer committed "
-                 "its offset. Check the group's committed offsets (kafka-consumer-groups.sh --bootstrap-server ... "
-                 "--describe --group GROUP, or 'segscan coordinator --group GROUP' and a dump of that "
-                 "__consumer_offsets partition) and commit after processing, or make processing idempotent.");
+    sb_printf(b,
+              " If these partitions are the whole log, the duplicate did not happen in Kafka's log but on the consumer "
+              "side - the record was delivered again after a rebalance or a restart before the consumer committed "
+              "its offset.");
+    if (scan_groups_have(c))
+        sb_printf(b, " What the consumer groups' history (__consumer_offsets) says of it is below.");
+    else
+        sb_printf(b, " Check the group's committed offsets ('segscan coordinator --group GROUP' names its "
+                     "__consumer_offsets partition; with that partition among the inputs, or beside the partition "
+                     "in its log directory, segscan says which of its records the group received twice) and commit "
+                     "after processing, or make processing idempotent.");
     scan_scope_sentence(c, b);
 }
 
@@ -39,13 +45,7 @@ static void single_sentence(struct scan_cli *c, const ss_an_match *m, sbuf *b) {
     }
     sb_printf(b, "the partitions read hold a single copy of this record (%s offset %" PRId64 ").", P->input->name,
               cp->offset);
-    if (scan_groups_have(c)) {
-        sb_printf(b, " If these partitions are the whole log, the duplicate happened on the consumer side. What the "
-                     "consumer groups' history (__consumer_offsets) says of it is below.");
-        scan_scope_sentence(c, b);
-    } else {
-        consumer_side(c, b);
-    }
+    consumer_side(c, b);
     if (cp->aborted)
         sb_printf(b, " Note: it lies inside an aborted transaction, so read_committed consumers never see it.");
     if (cp->open) sb_printf(b, " Note: its transaction is still open.");
@@ -74,8 +74,8 @@ static void json_single(struct scan_cli *c, const ss_an_match *m) {
     out_str(o, ",\"explanation\":");
     out_json_cstr(o, b.p ? b.p : "");
     free(b.p);
-    scan_deliveries_json(c, cp);
     scan_json_scope(c);
+    scan_deliveries_json(c, cp);
     out_str(o, "}\n");
 }
 
@@ -117,23 +117,34 @@ static void why_no_match(struct scan_cli *c) {
             int64_t off = c->ao.match_offset;
             if (P->next_offset < 0) out_printf(o, "no record matched: %s holds no batch\n", want);
             else if (off >= P->next_offset)
-                out_printf(o, "no record matched: offset %" PRId64 " is past the log end of %s (its next offset is %" PRId64
-                              ")\n", off, want, P->next_offset);
+                out_printf(o,
+                           "no record matched: offset %" PRId64
+                           " is past the log end of %s (its next offset is %" PRId64 ")\n",
+                           off, want, P->next_offset);
             else if (off < P->first_offset)
-                out_printf(o, "no record matched: offset %" PRId64 " is below the log start of %s (its first offset is %" PRId64
-                              ": older segments were deleted or not given)\n", off, want, P->first_offset);
+                out_printf(o,
+                           "no record matched: offset %" PRId64
+                           " is below the log start of %s (its first offset is %" PRId64
+                           ": older segments were deleted or not given)\n",
+                           off, want, P->first_offset);
             else
-                out_printf(o, "no record matched: %s holds no data record at offset %" PRId64 " (a control record, "
-                              "compacted away, lost, or outside the window)\n", want, off);
+                out_printf(o,
+                           "no record matched: %s holds no data record at offset %" PRId64 " (a control record, "
+                           "compacted away, lost, or outside the window)\n",
+                           want, off);
             return;
         }
         out_printf(o, "no record matched: no partition named %s among the partitions read (", want);
-        for (size_t i = 0; i < np && i < 10; i++) out_printf(o, "%s%s", i ? ", " : "", ss_an_partition_at(c->an, i)->input->name);
+        for (size_t i = 0; i < np && i < 10; i++)
+            out_printf(o, "%s%s", i ? ", " : "", ss_an_partition_at(c->an, i)->input->name);
         out_str(o, np > 10 ? ", ...)\n" : ")\n");
         return;
     }
-    const char *what = c->ao.match == SS_MATCH_KEY ? "that key" : c->ao.match == SS_MATCH_VALUE_CONTAINS ? "a value containing that text" : "that value";
-    out_printf(o, "no record matched: no record with %s in the %zu %s read\n", what, np, np == 1 ? "partition" : "partitions");
+    const char *what = c->ao.match == SS_MATCH_KEY              ? "that key"
+                       : c->ao.match == SS_MATCH_VALUE_CONTAINS ? "a value containing that text"
+                                                                : "that value";
+    out_printf(o, "no record matched: no record with %s in the %zu %s read\n", what, np,
+               np == 1 ? "partition" : "partitions");
 }
 
 static void explain_print(struct scan_cli *c) {

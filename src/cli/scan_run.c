@@ -86,7 +86,8 @@ static void usage(FILE *f, const struct scan_command *cmd) {
         size_t n = e ? (size_t)(e - l + 1) : strlen(l);
         if (!strncmp(l, "  -", 3)) skip = explain_lacks(l);
         else if (strncmp(l, "    ", 4) != 0) skip = false;
-        if (!strncmp(l, "exit codes:", 11)) fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
+        if (!strncmp(l, "exit codes:", 11))
+            fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
         else if (!skip) fwrite(l, 1, n, f);
         l += n;
     }
@@ -448,9 +449,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             usage(stdout, cmd);
             free(match_buf);
             return EXIT_OK;
-        default:
-            free(match_buf);
-            return bad_option(cmd->name, argv, optind, optopt);
+        default: free(match_buf); return bad_option(cmd->name, argv, optind, optopt);
         }
     }
     /* the report's key=value lines would be mixed into the JSON Lines */
@@ -525,6 +524,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
         enum ss_note_level level;
         const char *msg = ss_inputs_note(in, i, &level);
+        /* same-named partitions: said after the analysis, which tells replicas apart */
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
         if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
     }
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
@@ -560,7 +561,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
                    P->input->name, P->input->topic);
     }
     size_t r1, r2;
-    if (ss_analysis_replicas(an, &r1, &r2) && !c.quiet)
+    bool replicas = ss_analysis_replicas(an, &r1, &r2);
+    for (size_t i = 0; i < ss_inputs_note_count(in) && !replicas && !c.quiet; i++) {
+        enum ss_note_level level;
+        const char *msg = ss_inputs_note(in, i, &level);
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", msg);
+    }
+    if (replicas && !c.quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
                "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
                ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,

@@ -200,10 +200,10 @@ void scan_scope_sentence(struct scan_cli *c, sbuf *b) {
     if (np > 10) sb_printf(b, " and %zu more", np - 10);
     sb_printf(b, ")");
     if (ns) {
-        sb_printf(b, "; %s of the same topic %s beside %s and %s not read (",
-                  ns == 1 ? "a partition" : "partitions", ns == 1 ? "sits" : "sit", np == 1 ? "it" : "them",
-                  ns == 1 ? "was" : "were");
-        for (size_t i = 0; i < ns && i < 10; i++) sb_printf(b, "%s%s", i ? ", " : "", ss_inputs_sibling_at(c->in, i)->name);
+        sb_printf(b, "; %s of the same topic %s beside %s and %s not read (", ns == 1 ? "a partition" : "partitions",
+                  ns == 1 ? "sits" : "sit", np == 1 ? "it" : "them", ns == 1 ? "was" : "were");
+        for (size_t i = 0; i < ns && i < 10; i++)
+            sb_printf(b, "%s%s", i ? ", " : "", ss_inputs_sibling_at(c->in, i)->name);
         if (ns > 10) sb_printf(b, " and %zu more", ns - 10);
         sb_printf(b, "): a copy there was not looked for");
     }
@@ -252,4 +252,3 @@ void scan_json_total(struct scan_cli *c) {
     scan_json_scope(c);
     out_str(o, "}\n");
 }
-

@@ -547,8 +547,7 @@ def test_eos_v1():
     # same values; each aborted copy links exactly to the aborted offset commit of in1-0 (20)
     p = subprocess.run([segscan, 'dups', '--json', os.path.join(d, 'out1-0')], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
-    groups = [json.loads(x) for x in p.stdout.decode().splitlines() if x.strip()]
-    groups = [x for x in groups if x['type'] == 'group']  # dups --json ends with its total
+    groups = [o for o in (json.loads(x) for x in p.stdout.decode().splitlines() if x.strip()) if o['type'] == 'group']
     links = sorted((o['offset'], o['cause'], (o.get('transactionLink') or {}).get('commitOffset'),
                     (o.get('transactionLink') or {}).get('group'), (o.get('transactionLink') or {}).get('kind'))
                    for x in groups for o in x['occurrences'] if o['cause'] == 'aborted')

@@ -64,7 +64,7 @@ const char *ss_by_name(enum ss_by by) {
 
 const char *ss_cause_name(enum ss_cause cause) {
     static const char *const names[] = {
-        NULL,           "aborted",      "cross-partition", "retry", "resend-no-idempotence",
+        NULL,           "aborted",      "cross-partition", "retry",  "resend-no-idempotence",
         "dup-sequence", "same-session", "new-session",     "update", "cross-topic"};
     if (cause <= 0 || cause >= SS_CAUSE_COUNT) return NULL;
     return names[cause];
@@ -262,8 +262,7 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
         a->pinfo[i].log_start = ip->log_start_offset;
         a->pinfo[i].dups_excluded = P->dups_excluded;
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
-        a->pinfo[i].coordinator =
-            !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
+        a->pinfo[i].coordinator = !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
     }
     a->nsegs_total = a->seg_base[a->nparts];
     /* the sizes: for progress, and to size the table */

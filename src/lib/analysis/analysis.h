@@ -161,8 +161,8 @@ struct ss_analysis {
     /* partitions */
     ss_an_partition *parts;
     an_pinfo *pinfo;
-    uint32_t *topic_id; /* grouping domain: the topic, and with replicas the log directory */
-    bool replicas;      /* replicas given together: topic_id is not contiguous (same_topic asks the batches) */
+    uint32_t *topic_id;     /* grouping domain: the topic, and with replicas the log directory */
+    bool replicas;          /* replicas given together: topic_id is not contiguous (same_topic asks the batches) */
     uint32_t replica_of[2]; /* the first pair of replicas found (partition indexes), for the note */
     size_t nparts;
     size_t *seg_base; /* global segment index of each partition's first segment */

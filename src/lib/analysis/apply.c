@@ -39,8 +39,7 @@ void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *
     if (ss_errkind_is_damage(e->kind)) {
         p->damage_events++;
         if (nrec < 0) p->lost_unknown = true;
-        else if (!hdr->control) { /* data records; a marker is not a record lost */
-            p->lost_records += (uint64_t)nrec;
+        else if (!hdr->control) { /* data records; a marker is not a record lost */ p->lost_records += (uint64_t)nrec;
             if (p->lost_first < 0 || first < p->lost_first) p->lost_first = first;
             if (last > p->lost_last) p->lost_last = last;
         }

@@ -292,7 +292,7 @@ typedef struct pair_state {
         int64_t offset;
         uint64_t key; /* key_hash, 0 for a null key */
         bool tombstone, legacy;
-    } *miss[2];
+    } * miss[2];
     size_t nmiss[2], capmiss[2];
 } pair_state;
 

@@ -195,8 +195,8 @@ static bool is_temp_dir(const char *name) {
 
 /* Files Kafka keeps in a partition or log directory beside the segments. */
 static bool is_known_non_segment(const char *name) {
-    static const char *const sufs[] = {".index",          ".timeindex",   ".txnindex",           ".snapshot",
-                                       ".checkpoint",     "-checkpoint",  "partition.metadata",  "quorum-state",
+    static const char *const sufs[] = {".index",          ".timeindex",          ".txnindex",          ".snapshot",
+                                       ".checkpoint",     "-checkpoint",         "partition.metadata", "quorum-state",
                                        "meta.properties", ".kafka_cleanshutdown"};
     for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
         if (has_suffix(name, sufs[i])) return true;
@@ -932,8 +932,19 @@ void ss_inputs_finish(ss_inputs *in) {
     }
     if (in->nparts > 1) qsort(in->parts, in->nparts, sizeof *in->parts, cmp_part_order);
     apply_checkpoints(in);
-    /* Replicas of one partition given together are told apart, and said so, by the
-     * analysis: it reads their leader epochs (segscan/analyze.h). */
+    /* replicas of one partition given together: their records will be copies of each other */
+    for (size_t i = 0; i + 1 < in->nparts; i++) {
+        const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
+        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition &&
+            !strcmp(a->topic, b->topic)) {
+            size_t before = in->nnotes;
+            add_note(in, SS_NOTE_WARN,
+                     "%s and %s hold the same partition (replicas?): their records count as copies of each "
+                     "other; 'segscan diff' compares replicas",
+                     a->name, b->name);
+            if (in->nnotes > before) in->notes[before].kind = SS_INOTE_REPLICAS;
+        }
+    }
 }
 
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
@@ -1031,6 +1042,5 @@ size_t ss_inputs_sibling_count(ss_inputs *in) {
 }
 
 const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i) { return &in->siblings[i]; }
-
 size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in) { return in->nsnapshots; }
 const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i) { return in->snapshots[i]; }
