@@ -8,6 +8,13 @@
  *                opts.threads threads and applied in order by the calling
  *                one, so results never depend on the number of threads.
  *
+ * Windows (since/until, from/to offset, producer id) restrict what is listed,
+ * never what is known: every batch of every partition is read and counts
+ * (markers, the LSO, producer sessions, sequences, "now", fingerprints); the
+ * sessions, transactions and groups listed are those with a batch or a copy in
+ * the window, with the figures of the whole log, and the partition figures
+ * count what is listed.
+ *
  * Semantics: DESIGN.md section 4 and the segscan(1) manual. The library never
  * prints; notes for the user are kept as strings the caller may print.
  */
@@ -18,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "segscan/decode.h"
 #include "segscan/errors.h"
 #include "segscan/export.h"
 #include "segscan/inputs.h"
@@ -58,16 +66,18 @@ typedef struct ss_an_opts {
     uint64_t min_bytes;     /* fingerprinted field shorter than this: not grouped */
     bool across_topics;     /* group copies across topics too */
     bool include_internal;  /* fingerprint internal topics found inside a log directory */
-    int64_t txn_timeout_ms; /* default 900000 (15 min) */
+    int64_t txn_timeout_ms; /* default 900000 (15 min): Kafka's find-hanging --max-transaction-timeout */
     bool has_now;
-    int64_t now_ms; /* "now" for hanging transactions; else each partition's max maxTimestamp */
-    /* windows: records outside are not read (INT64_MIN / INT64_MAX: open) */
+    int64_t now_ms;      /* "now" for the age of open transactions; else the newest maxTimestamp of
+                          * every batch read, in any partition */
+    bool now_wall_clock; /* now_ms is the caller's wall clock (said so in ss_an_now) */
+    /* windows: what is listed (INT64_MIN / INT64_MAX: open); every batch is read whatever they are */
     int64_t since_ms, until_ms;
     int64_t from_offset, to_offset;
     bool filter_pid;
     int64_t producer_id;
     size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
-    bool no_seek;           /* read whole segments even with a window (no .index/.timeindex) */
+    bool no_seek;           /* no effect: the analysis reads every batch, whatever the window */
     /* explain */
     enum ss_match_kind match;
     const uint8_t *match_bytes;
@@ -120,7 +130,7 @@ typedef struct ss_an_partition {
     int64_t next_offset;  /* last offset of the last batch + 1, -1 if none */
     bool has_timestamps;
     int64_t min_timestamp, max_timestamp; /* record timestamps (>= 0 only) */
-    int64_t max_batch_timestamp;          /* largest maxTimestamp, -1 if none */
+    int64_t max_batch_timestamp;          /* largest maxTimestamp of every batch read (window or not), -1 if none */
     uint64_t codec_batches[8];            /* by codec id 0..4; [7]: unknown */
     uint64_t magic_batches[3];
     uint64_t duplicate_groups;  /* groups with a non-original copy here */
@@ -143,21 +153,25 @@ typedef struct ss_an_partition {
     uint64_t lost_records;
     int64_t lost_first, lost_last;
     bool lost_unknown;
-    uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging;
+    /* transactions listed, by result; txn_unknown: no marker in the segments read, and a later
+     * segment of the partition was not given */
+    uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging, txn_unknown;
+    uint64_t txn_age_unknown;   /* open ones whose age is unknown (nothing later seen, no --now) */
     uint64_t txn_empty_aborted; /* of txn_empty, the aborted ones (the others committed) */
-    uint64_t aborted_records, open_txn_records;
-    int64_t now_ms; /* the "now" used for hanging transactions */
-    int64_t lso;    /* last stable offset, -1 if no batch */
+    uint64_t aborted_records;   /* records of the window in aborted transactions */
+    uint64_t open_txn_records;  /* records of the open transactions listed */
+    int64_t now_ms;             /* the "now" of the run (ss_an_now) */
+    int64_t lso;                /* last stable offset, -1 if no batch or unknown (lso_unknown) */
+    bool lso_unknown;           /* a later segment of the partition was not given */
     bool lso_bounded_by_hw;
-    uint64_t read_committed_records;
-    uint64_t damaged_bytes; /* mid-file damage; a CRC-failed batch in full */
+    uint64_t read_committed_records; /* of the window's records (below the first transaction of unknown outcome) */
+    uint64_t damaged_bytes;          /* mid-file damage; a CRC-failed batch in full */
     uint64_t damage_events;
     uint64_t tail_bytes; /* incomplete or zero tail of the segments */
     uint64_t skipped_large_batches;
     uint64_t hidden_below_log_start; /* data records below the checkpoint's log start offset */
-    uint64_t outside_window;         /* data records read and left out by --since/--until/--from/--to/--producer-id */
-    uint64_t segments_skipped;       /* segments not read: wholly outside the offset window */
-    uint64_t bytes_skipped;          /* bytes of read segments skipped thanks to the window and index files */
+    uint64_t outside_window;         /* data records outside --since/--until/--from/--to/--producer-id:
+                                      * read and known, not listed or counted */
 } ss_an_partition;
 
 typedef struct ss_an_totals {
@@ -166,7 +180,7 @@ typedef struct ss_an_totals {
     uint64_t duplicate_groups, duplicate_records, max_copies;
     uint64_t producers, sessions, non_idempotent_records;
     uint64_t sequence_gaps, sequence_gaps_explained, duplicate_sequences, out_of_order_batches, epoch_bumps;
-    uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging;
+    uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging, txn_unknown, txn_age_unknown;
     uint64_t read_committed_records;
     uint64_t damaged_bytes, tail_bytes, skipped_large_batches;
     uint64_t cause[SS_CAUSE_COUNT];
@@ -190,6 +204,7 @@ typedef struct ss_an_copy {
     uint64_t batch_position;
     uint32_t segment;      /* index in the partition's segments */
     int32_t batch_records; /* records in that batch */
+    bool outside_window;   /* outside the window: listed with a group that has a copy inside */
 } ss_an_copy;
 
 typedef struct ss_an_group {
@@ -251,8 +266,30 @@ typedef struct ss_an_session {
     int32_t first_sequence; /* -1 when no batch had a sequence */
 } ss_an_session;
 
-enum ss_txn_result { SS_TXN_OPEN = 0, SS_TXN_COMMIT = 1, SS_TXN_ABORT = 2 };
-SS_API const char *ss_txn_result_name(enum ss_txn_result r); /* "OPEN", "COMMIT", "ABORT" */
+/* SS_TXN_UNKNOWN: no marker in the segments read, and a later segment of the partition was
+ * not given (the marker may lie there). */
+enum ss_txn_result { SS_TXN_OPEN = 0, SS_TXN_COMMIT = 1, SS_TXN_ABORT = 2, SS_TXN_UNKNOWN = 3 };
+SS_API const char *ss_txn_result_name(enum ss_txn_result r); /* "OPEN", "COMMIT", "ABORT", "UNKNOWN" */
+
+/* Why an open transaction hangs or not: Kafka's kafka-transactions.sh find-hanging
+ * (TransactionsCommand.java) offline. A candidate when now - the producer's last write in the
+ * partition exceeds the timeout; then hanging for sure when the transaction coordinator does
+ * not know it, as __transaction_state says (when it was read). */
+enum ss_hang_rule {
+    SS_HANG_NOT_OPEN = 0,     /* committed, aborted, or of unknown outcome */
+    SS_HANG_AGE_UNKNOWN,      /* nothing later than the producer's last write was seen, and no --now */
+    SS_HANG_WITHIN_TIMEOUT,   /* its age is within the timeout: not a candidate */
+    SS_HANG_TIMEOUT,          /* older than the timeout; __transaction_state not read: a candidate */
+    SS_HANG_COORD_LISTS,      /* the coordinator's latest state lists the partition: it will end it */
+    SS_HANG_COORD_COMPLETE,   /* the id's state is Empty, CompleteCommit, CompleteAbort or Dead */
+    SS_HANG_COORD_NOT_LISTED, /* the id's transaction does not list the partition */
+    SS_HANG_COORD_PARTIAL,    /* no transactional id read has the producer id: it may lie in a
+                               * partition of __transaction_state not read (segscan cannot know
+                               * it read them all, so Kafka's "no id: hanging" stays unconfirmed) */
+};
+/* "not-open", "age-unknown", "within-timeout", "timeout", "coordinator-lists-partition",
+ * "coordinator-complete", "coordinator-partition-not-listed", "coordinator-partly-read" */
+SS_API const char *ss_hang_rule_name(enum ss_hang_rule r);
 
 typedef struct ss_an_txn {
     uint32_t partition;
@@ -264,11 +301,23 @@ typedef struct ss_an_txn {
     enum ss_txn_result result;
     int32_t coordinator_epoch; /* -1 while open */
     uint64_t records, batches;
-    int64_t first_timestamp; /* maxTimestamp of its first batch */
+    int64_t first_timestamp;         /* maxTimestamp of its first batch */
+    int64_t first_record_timestamp;  /* its first record's (the maxTimestamp under LogAppendTime); -1: none read */
+    int64_t producer_last_timestamp; /* maxTimestamp of the producer's last batch in the partition
+                                      * (Kafka's ProducerStateEntry.lastTimestamp) */
     int64_t marker_timestamp;
     bool empty;           /* marker without data */
-    bool hanging;         /* open and older than the timeout against "now" */
     bool below_log_start; /* marker whose data is below the log start offset (not read; not empty) */
+    bool data_not_read;   /* some of its data may lie in an earlier segment file not given (its first
+                           * offset and records are those read); a marker without data read is then
+                           * not empty */
+    /* open transactions: age = now - producer_last_timestamp (find-hanging's duration) */
+    bool age_known;
+    int64_t age_ms;
+    bool hanging;                    /* the age is known and exceeds the timeout (Kafka's candidate rule) */
+    int8_t hanging_confirmed;        /* 1: hanging and unknown to the coordinator; 0: no; -1: unknown */
+    enum ss_hang_rule rule;          /* what decided */
+    const ss_txn_state *coordinator; /* the transactional id's latest state, when one has its producer id */
 } ss_an_txn;
 
 typedef struct ss_an_damage {
@@ -322,6 +371,19 @@ SS_API const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i);
 /* Transactions in partition order, then by first offset. */
 SS_API size_t ss_an_txn_count(const ss_analysis *a);
 SS_API const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i);
+
+/* The "now" of the run, for the age of open transactions, and where it came from; with
+ * SS_NOW_NEWEST, *partition is the partition holding that timestamp. */
+enum ss_now_source {
+    SS_NOW_NONE = 0,   /* no batch was read and none was given */
+    SS_NOW_GIVEN,      /* opts.now_ms (--now TIME) */
+    SS_NOW_WALL_CLOCK, /* opts.now_ms, the caller's wall clock (--now now) */
+    SS_NOW_NEWEST,     /* the newest maxTimestamp of every batch read, in any partition */
+};
+SS_API int64_t ss_an_now(const ss_analysis *a, enum ss_now_source *source, uint32_t *partition);
+/* Was __transaction_state read to judge hanging transactions (some partition of it among the
+ * inputs, and an open transaction to judge)? */
+SS_API bool ss_an_txn_state_read(const ss_analysis *a);
 
 /* Damage met (at most 100 kept per partition; ss_an_partition.damage_events counts all). */
 SS_API size_t ss_an_damage_count(const ss_analysis *a);

@@ -177,6 +177,33 @@ SS_API const ss_txn_id *ss_txn_ids_at(const ss_txn_ids *t, size_t i);
 SS_API const ss_txn_id *ss_txn_ids_find(const ss_txn_ids *t, int64_t producer_id);
 SS_API void ss_txn_ids_free(ss_txn_ids *t);
 
+/* What the transaction coordinator knows of a transactional id: the latest record of its key
+ * among the __transaction_state partitions read (partition order, then offset), as
+ * TransactionStateManager loads them (a tombstone removes the id). */
+typedef struct ss_txn_partition {
+    const char *topic; /* NUL-terminated copy of the stored bytes */
+    int32_t partition;
+} ss_txn_partition;
+
+typedef struct ss_txn_state {
+    const char *transactional_id; /* NUL-terminated copy of the stored bytes */
+    size_t transactional_id_len;
+    int64_t producer_id; /* its current producer id */
+    int16_t producer_epoch;
+    int state; /* TransactionState id (ss_txn_state_name), -1 when the record has none */
+    /* transactionPartitions: the partitions of its transaction (empty once it is complete) */
+    const ss_txn_partition *partitions;
+    size_t npartitions;
+    uint32_t partition; /* index of the __transaction_state input partition */
+    int64_t offset;     /* offset of that record */
+} ss_txn_state;
+
+/* The transactional id whose latest state has producer_id as its current producer id (what
+ * the Admin client's listTransactions finds with filterProducerIds), or NULL. */
+SS_API const ss_txn_state *ss_txn_ids_state(const ss_txn_ids *t, int64_t producer_id);
+/* Does the state list topic-partition among its transaction's partitions? */
+SS_API bool ss_txn_state_lists(const ss_txn_state *s, const char *topic, int32_t partition);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,6 +60,11 @@ typedef struct ss_input_partition {
      * (the directory's suffix), NULL otherwise; temporary_of then names the partition it is
      * a temporary copy of ("orders-3") */
     const char *temporary, *temporary_of;
+    /* Segment files of a partition directory given one by one: the directory's other segment
+     * files (temporaries aside), not read; their base offsets (file names), sorted. 0 and NULL
+     * when the directory itself was given, or found in a log directory. */
+    size_t segments_not_given;
+    const int64_t *not_given_offsets;
 } ss_input_partition;
 
 enum ss_note_level { SS_NOTE_INFO = 0, SS_NOTE_WARN = 1, SS_NOTE_ERROR = 2 };

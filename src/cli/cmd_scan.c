@@ -157,15 +157,14 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     if (P->skipped_large_batches)
         out_printf(o, "  skipped       %" PRIu64 " %s larger than --max-batch-bytes\n", P->skipped_large_batches,
                    plural(P->skipped_large_batches, "batch", "batches"));
-    if ((P->outside_window && P->batches) || P->segments_skipped || P->bytes_skipped) {
-        out_str(o, "  window        ");
-        if (P->outside_window)
-            out_printf(o, "%" PRIu64 " %s read outside the window left out; ", P->outside_window,
-                       plural(P->outside_window, "record", "records"));
-        out_printf(o, "%" PRIu64 " %s and %" PRIu64 " %s not read (index files and segment names)\n",
-                   P->segments_skipped, plural(P->segments_skipped, "segment", "segments"), P->bytes_skipped,
-                   plural(P->bytes_skipped, "byte", "bytes"));
-    }
+    if (P->outside_window)
+        out_printf(o, "  window        %" PRIu64 " %s outside the window: read and known, not listed\n",
+                   P->outside_window, plural(P->outside_window, "record", "records"));
+    if (P->input->segments_not_given)
+        out_printf(o,
+                   "  part          %zu other segment %s of the partition's directory not given: their markers, "
+                   "sessions and copies are not known\n",
+                   P->input->segments_not_given, plural(P->input->segments_not_given, "file", "files"));
     if (c->verbose) producers_text_partition(c, i);
     out_ch(o, '\n');
 }

@@ -14,7 +14,7 @@
 #include "out.h"
 #include "segscan/segscan.h"
 
-enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4 };
+enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4, FAIL_HANGING = 8 };
 
 struct scan_cli {
     bool json, verbose, quiet, color;
@@ -109,6 +109,8 @@ void txns_json_txn(struct scan_cli *c, const ss_an_txn *t);
 /* "N committed (E empty), M aborted (F empty)" of partition part: each empty transaction
  * (a marker without data) beside the result it ended with; "(0 empty)" left out. */
 void txns_text_counts(struct scan_cli *c, uint32_t part);
+/* The analysis's "now" and where it came from, in words. */
+const char *txns_now_text(struct scan_cli *c, char *buf, size_t n);
 void scan_json_partition(struct scan_cli *c, uint32_t part);
 /* Plain-language sentences for the causes in group gi, one per line, each
  * starting with `indent` (explain, dups -v). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -30,17 +31,22 @@ static const char scan_usage_common[] =
     "  --include-internal       internal topics (__*) in the duplicate analysis too (their records\n"
     "                           are identical by design: left out by default, with a note)\n"
     "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
-    "  --since TIME, --until TIME   records in this time window only (ISO-8601 or epoch ms)\n"
-    "  --from-offset N, --to-offset N   records in this offset window only\n"
-    "  --producer-id N          batches of this producer only\n"
-    "  --no-seek                read whole segments even with a window (by default the\n"
-    "                           .index/.timeindex files let segscan skip to the window)\n"
-    "  --txn-timeout DURATION   open transactions older than this hang (default 15m)\n"
-    "  --now TIME               'now' for --txn-timeout (default: the partition's largest maxTimestamp)\n"
+    "  --since TIME, --until TIME   list what lies in this time window (ISO-8601 or epoch ms)\n"
+    "  --from-offset N, --to-offset N   list what lies in this offset window\n"
+    "  --producer-id N          list this producer's batches, sessions, transactions and the\n"
+    "                           groups holding a copy by it\n"
+    "                           (a window restricts what is listed, never what is known: every\n"
+    "                           batch of every partition is read, so a window costs a full read)\n"
+    "  --no-seek                accepted for dump's sake; the analysis reads every batch anyway\n"
+    "  --txn-timeout DURATION   an open transaction whose producer wrote nothing in its partition\n"
+    "                           for longer hangs (as find-hanging's maximum transaction timeout; 15m)\n"
+    "  --now TIME|now           'now' for the age of open transactions ('now': the wall clock;\n"
+    "                           default: the newest timestamp of every batch read, in any input)\n"
     "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
     "                           (default all)\n"
-    "  --fail-on dups,gaps,open-txn,redelivered,skipped,rewind  exit 1 when these are found (the\n"
-    "                           last three: findings of the consumer groups, with __consumer_offsets)\n"
+    "  --fail-on dups,gaps,open-txn,hanging,redelivered,skipped,rewind  exit 1 when these\n"
+    "                           are found (the last three: findings of the consumer groups,\n"
+    "                           with __consumer_offsets)\n"
     "  --group ID               the consumer groups' findings of this group only (repeatable); explain\n"
     "                           and dups also read __consumer_offsets beside the partitions given\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
@@ -262,6 +268,7 @@ static bool parse_fail_on(const char *s, unsigned *f) {
         if (!strcmp(tok, "dups")) *f |= FAIL_DUPS;
         else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
         else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
+        else if (!strcmp(tok, "hanging")) *f |= FAIL_HANGING;
         else if (!strcmp(tok, "redelivered")) *f |= FAIL_REDELIVERED;
         else if (!strcmp(tok, "skipped")) *f |= FAIL_SKIPPED;
         else if (!strcmp(tok, "rewind")) *f |= FAIL_REWIND;
@@ -320,7 +327,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             if (!ss_parse_time(optarg, &c.ao.until_ms)) BAD("%s: --until: not a time: %s", cmd->name, optarg);
             break;
         case O_NOW:
-            if (!ss_parse_time(optarg, &c.ao.now_ms)) BAD("%s: --now: not a time: %s", cmd->name, optarg);
+            if (!strcmp(optarg, "now")) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                c.ao.now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+                c.ao.now_wall_clock = true;
+            } else if (!ss_parse_time(optarg, &c.ao.now_ms))
+                BAD("%s: --now: not a time (or 'now'): %s", cmd->name, optarg);
             c.ao.has_now = true;
             break;
         case O_FROM:
@@ -345,7 +358,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         case O_FAILON:
             if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
             if (!parse_fail_on(optarg, &c.fail_on))
-                BAD("%s: --fail-on takes dups, gaps, open-txn, redelivered, skipped, rewind (comma separated)",
+                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging, redelivered, skipped, rewind (comma "
+                    "separated)",
                     cmd->name);
             break;
         case O_COLOR:
@@ -602,8 +616,16 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
     if (c.report && !report_write(&c, c.report)) rc = exit_merge(rc, EXIT_TROUBLE);
     const ss_an_totals *t = ss_an_totals_get(an);
+    /* hanging: find-hanging's candidates, less those __transaction_state says the coordinator
+     * will end (it lists their partition) */
+    bool hanging = false;
+    for (size_t i = 0; i < ss_an_txn_count(an) && !hanging; i++) {
+        const ss_an_txn *x = ss_an_txn_at(an, i);
+        hanging = x->hanging && x->hanging_confirmed != 0;
+    }
     if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
-        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || scan_groups_failed(&c))
+        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging) ||
+        scan_groups_failed(&c))
         rc = exit_merge(rc, EXIT_FINDINGS);
     if (c.html && !scan_html(&c, cmd, argc, argv, rc)) rc = exit_merge(rc, EXIT_TROUBLE);
     scan_groups_free(&c);

@@ -42,6 +42,7 @@ static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
     }
     if (cp->aborted && cp->cause != SS_CAUSE_ABORTED) out_str(o, " [aborted transaction]");
     if (cp->open) out_printf(o, " %s[open transaction]%s", scan_sgr(c, SGR_YEL), scan_sgr(c, SGR_RST));
+    if (cp->outside_window) out_str(o, " [outside the window]");
     out_ch(o, '\n');
 }
 
@@ -220,6 +221,8 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
         out_bool(o, cp.aborted);
         out_lit(o, ",\"open\":");
         out_bool(o, cp.open);
+        out_lit(o, ",\"outsideWindow\":");
+        out_bool(o, cp.outside_window);
         if (c->ao.by != SS_BY_KEY_VALUE) {
             if (ss_an_fetch(c->an, &cp, &r, &err) == 1) json_other_field(c, &r);
             else out_str(o, c->ao.by == SS_BY_VALUE ? ",\"key\":null" : ",\"value\":null");

@@ -57,6 +57,9 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     out_kv_u64(o, "aborted", P->txn_aborted);
     out_kv_u64(o, "open", P->txn_open);
     out_kv_u64(o, "hanging", P->txn_hanging);
+    out_kv_u64(o, "unknown", P->txn_unknown);
+    out_kv_u64(o, "ageUnknown", P->txn_age_unknown);
+    out_kv_bool(o, "lastStableOffsetUnknown", P->lso_unknown);
     out_kv_u64(o, "empty", P->txn_empty);
     out_kv_u64(o, "abortedRecords", P->aborted_records);
     out_kv_opt(o, "now", P->now_ms);
@@ -66,7 +69,6 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     out_kv_u64(o, "skippedLargeBatches", P->skipped_large_batches);
     out_kv_u64(o, "hiddenBelowLogStart", P->hidden_below_log_start);
     out_kv_u64(o, "outsideWindow", P->outside_window);
-    out_kv_u64(o, "segmentsSkipped", P->segments_skipped);
-    out_kv_u64(o, "bytesSkipped", P->bytes_skipped);
+    out_kv_u64(o, "segmentsNotRead", ip->segments_not_given);
     out_str(o, "}\n");
 }

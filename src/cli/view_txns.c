@@ -2,6 +2,7 @@
  * transactions in text, for txns and the summary. */
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "out.h"
 #include "scan.h"
@@ -19,11 +20,44 @@ void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
     else out_str(o, ",\"markerOffset\":null,\"markerEpoch\":null,\"coordinatorEpoch\":null");
     out_str(o, ",\"result\":");
     out_json_cstr(o, ss_txn_result_name(t->result));
-    out_printf(
-        o, ",\"records\":%" PRIu64 ",\"batches\":%" PRIu64 ",\"empty\":%s,\"hanging\":%s,\"firstTimestamp\":%" PRId64,
-        t->records, t->batches, t->empty ? "true" : "false", t->hanging ? "true" : "false", t->first_timestamp);
+    bool open = t->result == SS_TXN_OPEN;
+    out_printf(o, ",\"records\":%" PRIu64 ",\"batches\":%" PRIu64 ",\"empty\":%s", t->records, t->batches,
+               t->empty ? "true" : "false");
+    /* hanging: Kafka's find-hanging candidate rule (open longer than --txn-timeout); null
+     * when the age is not known. hangingConfirmed: from __transaction_state. */
+    out_str(o, ",\"hanging\":");
+    out_str(o, open && !t->age_known ? "null" : t->hanging ? "true" : "false");
+    out_str(o, ",\"hangingConfirmed\":");
+    out_str(o, t->hanging_confirmed < 0 ? "null" : t->hanging_confirmed ? "true" : "false");
+    out_str(o, ",\"hangingRule\":");
+    out_json_cstr(o, ss_hang_rule_name(t->rule));
+    out_kv_opt(o, "ageMs", open && t->age_known ? t->age_ms : -1);
+    enum ss_now_source src;
+    int64_t now = ss_an_now(c->an, &src, NULL);
+    out_kv_opt(o, "now", src == SS_NOW_NONE ? -1 : now);
+    out_printf(o, ",\"firstTimestamp\":%" PRId64, t->first_timestamp);
+    out_kv_opt(o, "firstRecordTimestamp", t->first_record_timestamp);
+    out_kv_opt(o, "producerLastTimestamp", t->producer_last_timestamp);
     out_printf(o, ",\"belowLogStart\":%s", t->below_log_start ? "true" : "false");
+    out_printf(o, ",\"dataNotRead\":%s", t->data_not_read ? "true" : "false");
     out_str(o, "}\n");
+}
+
+const char *txns_now_text(struct scan_cli *c, char *buf, size_t n) {
+    enum ss_now_source src;
+    uint32_t part;
+    int64_t now = ss_an_now(c->an, &src, &part);
+    char tm[64];
+    scan_time(tm, sizeof tm, now);
+    switch (src) {
+    case SS_NOW_GIVEN: snprintf(buf, n, "%s (--now)", tm); break;
+    case SS_NOW_WALL_CLOCK: snprintf(buf, n, "%s (--now now: the wall clock)", tm); break;
+    case SS_NOW_NEWEST:
+        snprintf(buf, n, "%s (the newest timestamp read, in %s; --now to change)", tm, scan_part_name(c, part));
+        break;
+    default: snprintf(buf, n, "unknown (no timestamp read; give --now)"); break;
+    }
+    return buf;
 }
 
 void txns_text_counts(struct scan_cli *c, uint32_t part) {

@@ -236,6 +236,7 @@ void scan_json_total(struct scan_cli *c) {
     out_kv_u64(o, "open", t->txn_open);
     out_kv_u64(o, "hanging", t->txn_hanging);
     out_kv_u64(o, "empty", t->txn_empty);
+    out_kv_u64(o, "unknown", t->txn_unknown);
     out_kv_u64(o, "damagedBytes", t->damaged_bytes);
     out_kv_u64(o, "tailBytes", t->tail_bytes);
     out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);

@@ -459,7 +459,7 @@ static void test_windows_and_matches(void) {
     ss_analysis *a = analyse(&seg, &o, &in);
     const ss_an_partition *p = ss_an_partition_at(a, 0);
     CHECK_I(p->records, 4);
-    CHECK_I(p->outside_window, 1); /* offset 0; reading stops at offset 5, past the window */
+    CHECK_I(p->outside_window, 2); /* offsets 0 and 5: every batch is read, whatever the window */
     CHECK_I(p->first_offset, 1);
     CHECK_I(p->next_offset, 5);
     ss_analysis_free(a);
@@ -468,7 +468,7 @@ static void test_windows_and_matches(void) {
     a = analyse(&seg, &o, &in);
     p = ss_an_partition_at(a, 0);
     CHECK_I(p->records, 4);
-    CHECK_I(p->outside_window, 2); /* everything read */
+    CHECK_I(p->outside_window, 2); /* the same without seeking */
     ss_analysis_free(a);
     ss_inputs_free(in);
     ss_an_opts_default(&o);
@@ -482,11 +482,22 @@ static void test_windows_and_matches(void) {
     CHECK_I(p->records, 3);
     CHECK_I(p->non_idempotent_records, 0);
     CHECK_I(ss_an_match_count(a), 2); /* offsets 3 and 5 */
-    CHECK_I(ss_an_group_count(a), 1);
+    /* the groups holding a copy by pid 77, known whole: "even" 0, 2, 4 and "odd" 1, 3, 5 (3
+     * copies each; "even" first, by its first copy's offset) */
+    CHECK_I(ss_an_group_count(a), 2);
     if (ss_an_match_count(a) == 2) {
         CHECK_I(ss_an_match_at(a, 0)->copy.offset, 3);
-        CHECK_I(ss_an_match_at(a, 0)->group, 0);
-        CHECK_I(ss_an_match_at(a, 1)->copy.cause, SS_CAUSE_SAME_SESSION);
+        CHECK_I(ss_an_match_at(a, 0)->group, 1);
+        /* the original of "odd" is offset 1, without producer id: pid 77's copies are a new session's */
+        CHECK_I(ss_an_match_at(a, 1)->copy.cause, SS_CAUSE_NEW_SESSION);
+    }
+    if (ss_an_group_count(a) == 2) {
+        ss_an_copy cp;
+        ss_an_group_copy(a, 1, 0, &cp);
+        CHECK_I(cp.offset, 1);
+        CHECK(cp.outside_window); /* not pid 77's: listed with its group, outside the window */
+        ss_an_group_copy(a, 1, 1, &cp);
+        CHECK(!cp.outside_window);
     }
     ss_analysis_free(a);
     ss_inputs_free(in);
@@ -501,11 +512,12 @@ static void test_windows_and_matches(void) {
     if (ss_an_match_count(a) == 1) {
         const ss_an_match *m = ss_an_match_at(a, 0);
         CHECK_I(m->copy.offset, 2);
-        /* "even" at 2 and 4 (offset 0 is before --since); "odd" at 1, 3, 5 comes first */
-        CHECK_I(m->group, 1);
-        if (m->group == 1) {
-            CHECK_I(ss_an_group_at(a, 1)->copies, 2);
+        /* "even" at 0, 2 and 4 (offset 0, before --since, is known too) comes first by its first
+         * copy's offset; "odd" at 1, 3, 5 */
+        CHECK_I(m->group, 0);
+        if (m->group == 0) {
             CHECK_I(ss_an_group_at(a, 0)->copies, 3);
+            CHECK_I(ss_an_group_at(a, 1)->copies, 3);
         }
     }
     ss_analysis_free(a);

@@ -289,5 +289,149 @@ def seek_and_full_read_agree_under_every_window():
             eq(norm, normb, '%s %s with and without --no-seek' % (cmd, ' '.join(w)))
 
 
+# ---- further cases (the window's partition figures, part of a partition, the coordinator's word) --
+
+@test
+def partition_figures_count_what_is_listed():
+    # committed_txn_then_plain: offsets 0..4 pid 9's data (one batch), 5 its COMMIT, 6..9 plain.
+    # --from-offset 6 lists the plain batch only: 4 records, 1 batch, no producer, offsets 6..9;
+    # the 5 records at 0..4 are read and known (the transaction's COMMIT), outside the window.
+    # The transaction has no batch in the window: not listed, not counted.
+    p = committed_txn_then_plain(tmp('d', 't-0'))
+    objs = jsonl(['txns', '--from-offset', '6', p])
+    part = one(objs, 'partition')
+    eq((part['records'], part['batches'], part['firstOffset'], part['nextOffset'], part['producers'],
+        part['outsideWindow'], part['committed'], part['lastStableOffset'], part['readCommittedRecords']),
+       (4, 1, 6, 10, 0, 5, 0, 10, 4), 'partition figures')
+    eq(txns_of(objs), [], 'no transaction listed')
+    # --from-offset 3 cuts pid 9's batch: its records 3 and 4 are listed (with 6..9: 6 records), its
+    # 0..2 are known, outside; the transaction is listed whole (5 records). Aborted instead, the
+    # records listed inside it are those two (abortedRecords), and read_committed sees 6..9 only.
+    objs = jsonl(['txns', '--from-offset', '3', p])
+    part = one(objs, 'partition')
+    eq((part['records'], part['outsideWindow'], part['committed'], part['readCommittedRecords']), (6, 3, 1, 6),
+       'a batch cut by the window')
+    eq([(x['result'], x['records']) for x in txns_of(objs)], [('COMMIT', 5)], 'the transaction whole')
+    q = committed_txn_then_plain(tmp('e', 't-0'), commit=False)
+    objs = jsonl(['txns', '--from-offset', '3', q])
+    part = one(objs, 'partition')
+    eq((part['records'], part['aborted'], part['abortedRecords'], part['readCommittedRecords']), (6, 1, 2, 4),
+       'aborted, cut by the window')
+    eq([(x['result'], x['records']) for x in txns_of(objs)], [('ABORT', 5)], 'the aborted transaction whole')
+
+
+@test
+def producer_filter_lists_its_own_transactions():
+    # pid 9's open transaction at 0..1 and pid 8's at 2..3, then 4..5 without producer id an hour
+    # later: --producer-id 8 lists pid 8's only; the LSO is still the earliest open one's, 0.
+    data = txn_data(0, 2, 9) + txn_data(2, 2, 8, ts=T0 + 500) + plain(4, 2, T0 + HOUR)
+    p = mkseg.write_partition(tmp('d', 't-0'), {0: data})
+    objs = jsonl(['txns', '--producer-id', '8', p])
+    eq([(x['producerId'], x['result'], x['ageMs']) for x in txns_of(objs)], [(8, 'OPEN', HOUR - 500)],
+       'transactions')
+    part = one(objs, 'partition')
+    eq((part['open'], part['lastStableOffset'], part['records']), (1, 0, 2), 'partition')
+
+
+@test
+def marker_whose_data_lies_in_a_segment_not_given():
+    # segment 0: pid 9's transaction data at 0..1, plain 2..9; segment 10: its COMMIT at 10, plain
+    # 11..19. Given the second file alone, the COMMIT's data may lie in segment 0 (not given): not an
+    # empty transaction. No later segment is missing, so the LSO is known: the log end, 20.
+    d = tmp('d', 't-0')
+    mkseg.write_partition(d, {0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100),
+                              10: mkseg.marker(10, 9, 0, True, ts=T0 + 300) + plain(11, 9, T0 + 400)})
+    objs = jsonl(['txns', os.path.join(d, mkseg.segment_name(10))])
+    t = txns_of(objs)
+    eq([(x['result'], x['empty'], x['dataNotRead']) for x in t], [('COMMIT', False, True)], 'transactions')
+    part = one(objs, 'partition')
+    eq((part['empty'], part['segmentsNotRead'], part['lastStableOffset'], part['lastStableOffsetUnknown']),
+       (0, 1, 20, False), 'partition')
+    # the whole directory: the transaction is read whole (2 records), nothing is missing
+    objs = jsonl(['txns', d])
+    eq([(x['result'], x['records'], x['dataNotRead']) for x in txns_of(objs)], [('COMMIT', 2, False)], 'whole')
+    eq(one(objs, 'partition')['segmentsNotRead'], 0, 'whole: nothing not given')
+    # an open transaction in the second file alone may begin in the first (not given): its first
+    # offset there is not the transaction's, so the LSO is unknown
+    e = tmp('e', 't-0')
+    mkseg.write_partition(e, {0: plain(0, 10, T0), 10: txn_data(10, 2, 9, ts=T0 + 100) + plain(12, 3, T0 + 200)})
+    objs = jsonl(['txns', os.path.join(e, mkseg.segment_name(10))])
+    eq([(x['result'], x['dataNotRead']) for x in txns_of(objs)], [('OPEN', True)], 'open, may begin earlier')
+    part = one(objs, 'partition')
+    eq((part['lastStableOffset'], part['lastStableOffsetUnknown']), (None, True), 'LSO unknown')
+
+
+@test
+def lso_unknown_when_a_later_segment_is_not_given():
+    # one_segment_of_several's partition, its first two files given: the log end is not known, so
+    # neither is the LSO; the text says so.
+    d = tmp('d', 't-0')
+    mkseg.write_partition(d, {0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100), 10: plain(10, 10, T0 + 200),
+                              20: mkseg.marker(20, 9, 0, True, ts=T0 + 300) + plain(21, 4, T0 + 400)})
+    files = [os.path.join(d, mkseg.segment_name(b)) for b in (0, 10)]
+    part = one(jsonl(['txns'] + files), 'partition')
+    eq((part['lastStableOffset'], part['lastStableOffsetUnknown'], part['unknown'], part['open']),
+       (None, True, 1, 0), 'partition')
+    out, _ = run_rc(['txns', '--color', 'never'] + files, 0)
+    contains(out, 'LSO unknown', 'txns text')
+    contains(out, 'only part of the partition was read', 'txns text')
+
+
+@test
+def coordinator_rules_and_fail_on_hanging():
+    # as hanging_confirmed_by_the_transaction_state: "tx" lives in __transaction_state-16.
+    def case(name, pid, status, partitions):
+        root = tmp(name)
+        open_txn_then_later_writes(os.path.join(root, 't-0'), T0 + HOUR)
+        mkseg.write_partition(os.path.join(root, '__transaction_state-16'),
+                              {0: txn_state_record(0, b'tx', pid, 0, status, partitions, T0)})
+        return root
+    # Ongoing listing t-0: find-hanging would not report it (the coordinator will end it), so
+    # --fail-on hanging does not fire; the JSON says which rule decided
+    root = case('ongoing', 9, 1, [(b't', [0])])
+    t = [x for x in txns_of(jsonl(['txns', root])) if x['partition'] == 't-0'][0]
+    eq(t['hangingRule'], 'coordinator-lists-partition', 'rule')
+    run_rc(['txns', '--fail-on', 'hanging', root], 0)
+    # CompleteAbort (5): confirmed, fails
+    root = case('complete', 9, 5, [])
+    t = [x for x in txns_of(jsonl(['txns', root])) if x['partition'] == 't-0'][0]
+    eq((t['hangingConfirmed'], t['hangingRule']), (True, 'coordinator-complete'), 'CompleteAbort')
+    run_rc(['txns', '--fail-on', 'hanging', root], 1)
+    # the only id read names producer 8: producer 9's id may lie in a partition not read, so the
+    # candidate stays unconfirmed (Kafka, with every partition, would call it hanging)
+    root = case('otherpid', 8, 1, [(b't', [0])])
+    t = [x for x in txns_of(jsonl(['txns', root])) if x['partition'] == 't-0'][0]
+    eq((t['hanging'], t['hangingConfirmed'], t['hangingRule']), (True, None, 'coordinator-partly-read'),
+       'unknown producer id')
+    # no __transaction_state: the candidate rule
+    p = open_txn_then_later_writes(tmp('none', 't-0'), T0 + HOUR)
+    eq(txns_of(jsonl(['txns', p]))[0]['hangingRule'], 'timeout', 'candidate')
+    # within the timeout (idle 2 min - 1 s): not hanging, and said so
+    q = open_txn_then_later_writes(tmp('short', 't-0'), T0 + 2 * MIN)
+    t = txns_of(jsonl(['txns', q]))[0]
+    eq((t['hanging'], t['hangingRule'], t['ageMs']), (False, 'within-timeout', 2 * MIN - 1000), 'within')
+
+
+@test
+def now_says_where_it_came_from():
+    # idle_partition_beside_busy_ones: now is b-0's write, and the text names it
+    open_txn_then_later_writes(tmp('logs', 'a-0'), None)
+    mkseg.write_partition(tmp('logs', 'b-0'), {0: plain(0, 3, T0 + HOUR)})
+    out, _ = run_rc(['txns', '--color', 'never', tmp('logs')], 0)
+    contains(out, 'the newest timestamp read, in b-0', 'txns text')
+    out, _ = run_rc(['txns', '--color', 'never', '--now', str(T0 + 2 * HOUR), tmp('logs')], 0)
+    contains(out, '(--now)', 'txns text with --now')
+    out, _ = run_rc(['txns', '--color', 'never', '--now', 'now', tmp('logs')], 0)
+    contains(out, 'the wall clock', 'txns text with --now now')
+
+
+@test
+def dups_text_marks_copies_outside_the_window():
+    p = copy_before_since(tmp('d', 'x-0'))
+    out, _ = run_rc(['dups', '--color', 'never', '--since', str(T0 + 30000), p], 0)
+    lines = [x for x in out.split('\n') if 'offset 0 ' in x or 'offset 4 ' in x]
+    eq([('[outside the window]' in x) for x in lines], [True, False], 'copies in text:\n' + out)
+
+
 if __name__ == '__main__':
     sys.exit(main(__doc__))

@@ -165,7 +165,7 @@ static bool same_copy(const ss_an_copy *x, const ss_an_copy *y) {
            x->transactional == y->transactional && x->aborted == y->aborted && x->open == y->open &&
            x->cause == y->cause && x->detail == y->detail && x->batch_base_offset == y->batch_base_offset &&
            x->batch_last_offset == y->batch_last_offset && x->batch_position == y->batch_position &&
-           x->segment == y->segment && x->batch_records == y->batch_records;
+           x->segment == y->segment && x->batch_records == y->batch_records && x->outside_window == y->outside_window;
 }
 
 #define SAME(f) FUZZ_CHECK(x->f == y->f)
@@ -216,8 +216,9 @@ static void check_same(ss_analysis *A, ss_analysis *B) {
         SAME(tail_bytes);
         SAME(skipped_large_batches);
         SAME(outside_window);
-        SAME(segments_skipped);
-        SAME(bytes_skipped);
+        SAME(txn_unknown);
+        SAME(txn_age_unknown);
+        SAME(lso_unknown);
     }
     FUZZ_CHECK(ss_an_group_count(A) == ss_an_group_count(B));
     for (size_t g = 0; g < ss_an_group_count(A); g++) {

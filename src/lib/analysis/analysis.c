@@ -70,10 +70,24 @@ const char *ss_cause_name(enum ss_cause cause) {
     return names[cause];
 }
 
+const char *ss_hang_rule_name(enum ss_hang_rule r) {
+    switch (r) {
+    case SS_HANG_AGE_UNKNOWN: return "age-unknown";
+    case SS_HANG_WITHIN_TIMEOUT: return "within-timeout";
+    case SS_HANG_TIMEOUT: return "timeout";
+    case SS_HANG_COORD_LISTS: return "coordinator-lists-partition";
+    case SS_HANG_COORD_COMPLETE: return "coordinator-complete";
+    case SS_HANG_COORD_NOT_LISTED: return "coordinator-partition-not-listed";
+    case SS_HANG_COORD_PARTIAL: return "coordinator-partly-read";
+    default: return "not-open";
+    }
+}
+
 const char *ss_txn_result_name(enum ss_txn_result r) {
     switch (r) {
     case SS_TXN_COMMIT: return "COMMIT";
     case SS_TXN_ABORT: return "ABORT";
+    case SS_TXN_UNKNOWN: return "UNKNOWN";
     default: return "OPEN";
     }
 }
@@ -99,6 +113,9 @@ ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
     if (!a->o.max_batch_bytes) a->o.max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
     if (!a->o.max_matches) a->o.max_matches = 10000;
     a->cur_part = -1;
+    const ss_an_opts *o = &a->o;
+    a->windowed = o->filter_pid || o->since_ms != INT64_MIN || o->until_ms != INT64_MAX ||
+                  o->from_offset != INT64_MIN || o->to_offset != INT64_MAX;
     return a;
 }
 
@@ -109,7 +126,6 @@ void ss_analysis_free(ss_analysis *a) {
     free(a->topic_id);
     free(a->seg_base);
     free(a->seg_size);
-    free(a->part_done);
     an_free(a->batches.v);
     an_free(a->slots);
     an_free(a->ents);
@@ -127,6 +143,9 @@ void ss_analysis_free(ss_analysis *a) {
     }
     an_free(a->sess.v);
     an_free(a->txns.v);
+    an_free(a->txn_listed.v);
+    an_free(a->partial.v);
+    ss_txn_ids_free(a->txn_ids);
     an_free(a->damage.v);
     for (size_t i = 0; i < a->unreadable.n; i++) free(a->unreadable.v[i]);
     an_free(a->unreadable.v);
@@ -225,8 +244,7 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
     a->pinfo = calloc(np, sizeof *a->pinfo);
     a->topic_id = calloc(np, sizeof *a->topic_id);
     a->seg_base = calloc(np + 1, sizeof *a->seg_base);
-    a->part_done = calloc(np, sizeof *a->part_done);
-    if (!a->parts || !a->pinfo || !a->topic_id || !a->seg_base || !a->part_done) return SS_E_NOMEM;
+    if (!a->parts || !a->pinfo || !a->topic_id || !a->seg_base) return SS_E_NOMEM;
     assign_domains(a, in);
     for (size_t i = 0; i < a->nparts; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
@@ -273,6 +291,7 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
     a->ents = NULL;
     a->ents_cap = 0;
     an_table_free(a);
+    if (!a->nomem && !a->io_error) an_finish_txns(a);
     if (!a->nomem && !a->io_error) an_finish_sessions(a);
     if (!a->nomem && !a->io_error) an_finish_groups(a);
     if (!a->nomem && !a->io_error) an_finish_matches(a);

@@ -12,6 +12,7 @@
 
 #include "analysis/units.h"
 #include "segscan/analyze.h"
+#include "segscan/decode.h"
 
 #define NONE32 UINT32_MAX
 #define SEQ_MOD ((int64_t)1 << 31)
@@ -23,7 +24,9 @@
 /* a large segment is read in units of about this size */
 #define UNIT_BYTES ((uint64_t)4 << 20)
 
-enum { BF_TXN = 1, BF_CTRL = 2, BF_LAT = 4, BF_ABORTED = 8, BF_OPEN = 16, BF_NOPID = 32 };
+/* BF_OUT: nothing of the batch lies in the window; BF_PART: some of its records do (how many:
+ * ss_analysis.partial); neither: all of it. */
+enum { BF_TXN = 1, BF_CTRL = 2, BF_LAT = 4, BF_ABORTED = 8, BF_OPEN = 16, BF_NOPID = 32, BF_OUT = 64, BF_PART = 128 };
 typedef struct an_batch {
     int64_t base_offset, last_offset;
     int64_t max_ts;
@@ -110,11 +113,17 @@ typedef struct an_sess {
     int64_t recent[SEQ_RECENT][2];
     uint8_t nrecent, recent_next;
     bool have_seq;
+    bool listed;                                               /* a batch of it lies in the window */
     uint64_t holes_seg_at, holes_boundary_at, holes_damage_at; /* partition hole counters at its last batch */
     uint8_t *gap_hole;          /* per gap: 1 hole inside a segment, 2 at a segment boundary, 3 where
                                * damage was skipped, 0 none */
     uint64_t more_gaps_hole[4]; /* gaps past MAX_GAPS_KEPT, by gap_hole value */
 } an_sess;
+
+/* A batch partly in the window: how many of its kept records are (batches in order). */
+typedef struct an_partial {
+    uint32_t batch, nin;
+} an_partial;
 
 typedef struct an_match {
     uint64_t lo, hi;
@@ -181,6 +190,15 @@ struct ss_analysis {
     unsigned nbuckets, bucket_shift;
     VEC(an_sess *) sess;
     VEC(ss_an_txn) txns;
+    VEC(uint8_t) txn_listed; /* per transaction: a batch of it (data or marker) lies in the window */
+    VEC(an_partial) partial;
+    uint32_t nlisted; /* groups listed (gpub): those with a copy in the window */
+    bool windowed;    /* a window or --producer-id: what is listed is chosen (else everything is) */
+    enum ss_now_source now_source;
+    int64_t now_ms;
+    uint32_t now_part;   /* SS_NOW_NEWEST: the partition holding it */
+    ss_txn_ids *txn_ids; /* __transaction_state, read when an open transaction needs it */
+    bool txn_state_read;
     VEC(ss_an_damage) damage;
     VEC(char *) unreadable;
     VEC(an_match) matches;
@@ -204,9 +222,8 @@ struct ss_analysis {
     size_t nowned;
     /* the coordinator's position */
     int64_t cur_part; /* partition being applied, -1 before the first */
-    bool *part_done;
     int64_t prev_last;
-    bool track_started;
+    int64_t log_end; /* the partition's last offset + 1 over every batch read, -1 before one */
     uint64_t holes_seg, holes_boundary;
     uint64_t holes_damage;             /* offset holes where damaged bytes were skipped */
     uint64_t damage_seen, damage_mark; /* damage events in the partition; at the last batch */
@@ -285,20 +302,31 @@ void an_buckets_group(ss_analysis *a);
 void an_buckets_close(ss_analysis *a);
 
 /* ---- producer sessions (producers.c) ---- */
-/* A batch of a producer (nrec records kept) in partition part, in order. */
-void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec);
-/* Once everything is read: ranges and gaps explained, counted into the partitions, sorted. */
+/* A batch of a producer (nrec records kept) in partition part, in order; in_window: it has
+ * something in the window (its session is listed). */
+void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec, bool in_window);
+/* Once everything is read: ranges and gaps explained, the listed sessions counted into the
+ * partitions and kept (the others freed), sorted. */
 void an_finish_sessions(ss_analysis *a);
+
+/* ---- the window (apply.c) ---- */
+/* Is the copy at batch/delta with timestamp ts inside the window? */
+bool an_copy_in_window(const ss_analysis *a, uint32_t batch, uint32_t delta, int64_t ts);
 
 /* ---- transactions (txns.c) ---- */
 /* The transaction a transactional data batch belongs to (opened by it when
  * none is open for its producer), or NONE32 when memory ran out. */
 uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b);
-/* A COMMIT or ABORT marker of control batch b. */
+/* A COMMIT or ABORT marker of control batch b (in_window: the batch lies in the window). */
 void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_mark *r, bool in_window);
-/* The end of partition part: open and hanging transactions, the LSO,
- * read_committed counts, aborted and open batches flagged. */
+/* The end of partition part: open transactions (or of unknown outcome), the
+ * LSO, read_committed counts, aborted and open batches flagged, the listed
+ * transactions counted. */
 void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first);
+/* Once every partition is read: "now", the age of every open transaction and
+ * whether it hangs (against __transaction_state when it was read); then only
+ * the listed transactions are kept. */
+void an_finish_txns(ss_analysis *a);
 
 /* ---- results (results.c) ---- */
 /* Causes decided, groups sorted, counted into the partitions and the totals. */
@@ -319,9 +347,9 @@ ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint6
 void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e, const ss_batch *hdr);
 /* Compaction evidence before a batch is applied (an offset hole), and after. */
 void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first);
-void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool in_window);
-/* The decisions on one batch read by a unit; true when it is inside the window (it was counted). */
-bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u);
+void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b);
+/* The decisions on one batch read by a unit. */
+void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u);
 /* Finish the partitions before `upto`, beginning each next one in turn. */
 void an_advance_to(ss_analysis *a, int64_t upto);
 

@@ -2,7 +2,12 @@
  * offset order: what it counts, which producer session and transaction it
  * goes to, the damage met, the evidence of compaction (offset holes, records
  * missing inside a batch, a delete horizon); and the partitions begun and
- * finished in turn. */
+ * finished in turn.
+ *
+ * The window: every batch goes to its session and transaction, and every
+ * compaction hole counts, wherever it lies; what lies in the window marks
+ * its session, transaction and batch as listed, and the partition's figures
+ * (records, batches, offsets, times, codecs, producers) count it only. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -70,13 +75,20 @@ void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *
 }
 
 /* ---- one batch ------------------------------------------------------------------------ */
+/* Every batch, in the window or not: "now" is the newest timestamp of them all, the LSO is
+ * bounded by the log's end. */
+static void seen_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b) {
+    if (b->max_timestamp > P->max_batch_timestamp) P->max_batch_timestamp = b->max_timestamp;
+    if (b->last_offset < INT64_MAX && b->last_offset + 1 > a->log_end) a->log_end = b->last_offset + 1;
+}
+
+/* A batch in the window, in the partition's figures. */
 static void count_batch(ss_an_partition *P, const ss_batch *b) {
     P->batches++;
     P->codec_batches[b->codec >= 0 && b->codec <= 4 ? b->codec : 7]++;
     if (b->magic >= 0 && b->magic <= 2) P->magic_batches[b->magic]++;
     if (P->first_offset < 0) P->first_offset = b->base_offset;
     if (b->last_offset < INT64_MAX && b->last_offset + 1 > P->next_offset) P->next_offset = b->last_offset + 1;
-    if (b->max_timestamp > P->max_batch_timestamp) P->max_batch_timestamp = b->max_timestamp;
 }
 
 static void note_producer(ss_analysis *a, ss_an_partition *P, int64_t pid) {
@@ -120,15 +132,12 @@ static bool push_batch(ss_analysis *a, uint32_t part, uint32_t seg, const ss_bat
 }
 
 /* Compaction evidence (offset holes between batches, records missing inside a
- * batch, an empty batch, a delete horizon). It is gathered from the first
- * batch inside the window on, and not past its end, so that a window gives
- * the same results whether the index files let segscan skip to it or not.
- * an_track_hole() runs before the batch is processed (a sequence gap after a hole
- * is explained by it), an_track_batch() after. */
+ * batch, an empty batch, a delete horizon), over the whole partition, the
+ * window's batches or not. an_track_hole() runs before the batch is processed
+ * (a sequence gap after a hole is explained by it), an_track_batch() after. */
 void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first) {
     bool damaged = a->damage_seen > a->damage_mark; /* damage was skipped since the last batch */
     a->damage_mark = a->damage_seen;
-    if (!a->track_started || b->base_offset > a->o.to_offset) return;
     if (a->prev_last >= 0 && a->prev_last < INT64_MAX && b->base_offset > a->prev_last + 1) {
         if (damaged) { /* the offsets of what could not be read: not compaction's work */
             a->holes_damage++;
@@ -145,25 +154,60 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
     }
 }
 
-void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool in_window) {
-    if (!a->track_started) {
-        if (!in_window) return;
-        a->track_started = true;
-    }
-    if (b->base_offset > a->o.to_offset) return;
+void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b) {
     if (b->last_offset > a->prev_last) a->prev_last = b->last_offset;
     if (b->magic >= 2 && !b->control && ((int64_t)b->count < batch_span(b) || b->has_delete_horizon))
         P->compacted = true;
 }
 
-/* The decisions on one batch read by a unit (an_ev, units.c's read_batch).
- * Returns true when the batch is inside the window (it was counted). */
-bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u) {
+/* The batch last pushed: marked outside the window, or partly inside (nin of its nrec kept
+ * records). */
+static void mark_window(ss_analysis *a, uint32_t bi, uint32_t nin, int32_t nrec, bool header_in) {
+    an_batch *ab = &a->batches.v[bi];
+    if (ab->flags & BF_CTRL || nrec <= 0) {
+        if (!header_in) ab->flags |= BF_OUT;
+        return;
+    }
+    if (nin == 0) ab->flags |= BF_OUT;
+    else if (nin < (uint32_t)nrec) {
+        ab->flags |= BF_PART;
+        an_partial pp = {bi, nin};
+        VEC_PUSH(a->partial, pp, a->nomem = true);
+    }
+}
+
+bool an_copy_in_window(const ss_analysis *a, uint32_t batch, uint32_t delta, int64_t ts) {
+    const an_batch *b = &a->batches.v[batch];
+    if (b->flags & BF_OUT) return false;
+    if (!(b->flags & BF_PART)) return true;
+    const ss_an_opts *o = &a->o;
+    int64_t off = wadd(b->base_offset, (int64_t)delta);
+    return off >= o->from_offset && off <= o->to_offset && ts >= o->since_ms && ts <= o->until_ms;
+}
+
+/* The transaction a data batch of a producer belongs to: its figures, and listed when the batch
+ * lies in the window. */
+static void txn_data(ss_analysis *a, uint32_t part, const ss_batch *b, uint32_t bi, int32_t nrec, int64_t first_ts,
+                     bool in_window) {
+    uint32_t ti = an_txn_for_data(a, part, b);
+    if (ti == NONE32) return;
+    ss_an_txn *t = &a->txns.v[ti];
+    if (t->batches == 0)
+        t->first_record_timestamp = b->timestamp_type == SS_TS_LOG_APPEND ? b->max_timestamp : first_ts;
+    t->records += (uint64_t)nrec;
+    t->batches++;
+    if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
+    t->producer_last_timestamp = b->max_timestamp;
+    if (in_window) a->txn_listed.v[ti] = 1;
+    a->batches.v[bi].txn = ti;
+}
+
+/* The decisions on one batch read by a unit (an_ev, units.c's read_batch). */
+void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u) {
     ss_an_partition *P = &a->parts[part];
     const ss_batch *b = &e->b;
+    seen_batch(a, P, b);
     switch (e->verdict) {
-    case AV_PID_SKIP: return false;
-    case AV_OUTSIDE: P->outside_window += e->count; return false;
     case AV_HIDDEN:
         P->hidden_below_log_start += e->count;
         if (b->transactional && b->producer_id >= 0) {
@@ -172,7 +216,7 @@ bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
             if (h) *h = 1;
             else a->nomem = true;
         }
-        return false;
+        return;
     case AV_ERROR:
     case AV_CONTROL:
         for (uint32_t i = 0; i < e->n; i++) an_txn_marker(a, part, b, &u->mark.v[e->first + i], e->in_window);
@@ -182,88 +226,77 @@ bool an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
                 P->damaged_bytes += b->size;
                 a->damage_seen++;
                 if (!b->control) a->holes_damage++; /* its records are missing: a sequence gap over them is damage's */
-                return false;
+                return;
             }
             P->skipped_large_batches++;
-            if (b->control) return false;
+            if (b->control) return;
             /* Skipped for --max-batch-bytes, not damaged: its header still counts
              * (offsets, the producer session and its sequences, the transaction),
              * only its records are not read. */
-            if (!push_batch(a, part, seg, b, 0, 0)) return false;
-            count_batch(P, b);
+            if (!push_batch(a, part, seg, b, 0, 0)) return;
+            uint32_t bi = (uint32_t)(a->batches.n - 1);
+            mark_window(a, bi, 0, 0, e->in_window);
+            if (e->in_window) count_batch(P, b);
             if (b->producer_id >= 0) {
-                note_producer(a, P, b->producer_id);
-                an_session_batch(a, part, b, 0);
+                if (e->in_window) note_producer(a, P, b->producer_id);
+                an_session_batch(a, part, b, 0, e->in_window);
             }
-            if (b->transactional && b->producer_id >= 0) {
-                uint32_t ti = an_txn_for_data(a, part, b);
-                if (ti != NONE32) {
-                    ss_an_txn *t = &a->txns.v[ti];
-                    t->batches++;
-                    if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
-                    a->batches.v[a->batches.n - 1].txn = ti;
-                }
-            }
-            return true;
+            if (b->transactional && b->producer_id >= 0) txn_data(a, part, b, bi, 0, -1, e->in_window);
+            return;
         }
-        if (!e->in_window) return false;
+        if (!push_batch(a, part, seg, b, 0, 0)) return;
+        mark_window(a, (uint32_t)(a->batches.n - 1), 0, 0, e->in_window);
+        if (!e->in_window) return;
         count_batch(P, b);
         P->control_batches++;
         P->control_records += e->count;
         note_producer(a, P, b->producer_id);
-        push_batch(a, part, seg, b, 0, 0);
-        return true;
+        return;
     default: break;
     }
     /* AV_DATA */
     P->outside_window += e->outside;
     P->hidden_below_log_start += e->hidden;
     int32_t nrec = (int32_t)e->n;
-    if (nrec == 0 && e->total > 0) return false; /* every record filtered out */
-    if (!push_batch(a, part, seg, b, nrec, e->content)) return false;
+    if (nrec == 0 && e->total > 0) return; /* every record below the log start */
+    if (!push_batch(a, part, seg, b, nrec, e->content)) return;
     uint32_t bi = (uint32_t)(a->batches.n - 1);
     e->bi = bi;
-    count_batch(P, b);
-    P->records += (uint64_t)nrec;
+    bool in = e->nin > 0 || (e->total == 0 && e->in_window); /* an empty batch: by its header */
+    mark_window(a, bi, e->nin, nrec, in);
+    if (in) count_batch(P, b);
+    P->records += e->nin;
     if (e->ts_min <= e->ts_max) {
         if (!P->has_timestamps || e->ts_min < P->min_timestamp) P->min_timestamp = e->ts_min;
         if (!P->has_timestamps || e->ts_max > P->max_timestamp) P->max_timestamp = e->ts_max;
         P->has_timestamps = true;
     }
     if (b->producer_id >= 0) {
-        note_producer(a, P, b->producer_id);
-        if ((e->outside || e->hidden) && nrec > 0) {
-            /* part of the batch is outside the window (or below the log start): the
-             * session holds the records kept, their offsets and sequences only */
+        if (in) note_producer(a, P, b->producer_id);
+        if (e->hidden && nrec > 0) {
+            /* part of the batch is below the log start: the session holds the records
+             * kept, their offsets and sequences only */
             const an_rec *R = u->rec.v + e->first;
             uint32_t dlo = R[0].delta, dhi = R[0].delta;
-            for (int32_t i = 1; i < nrec; i++) {
+            int64_t ts_max = INT64_MIN;
+            for (int32_t i = 0; i < nrec; i++) {
                 if (R[i].delta < dlo) dlo = R[i].delta;
                 if (R[i].delta > dhi) dhi = R[i].delta;
+                if (R[i].ts > ts_max) ts_max = R[i].ts;
             }
             ss_batch kept = *b;
             kept.base_offset = wadd(b->base_offset, (int64_t)dlo);
             kept.last_offset = wadd(b->base_offset, (int64_t)dhi);
             if (b->base_sequence >= 0) kept.base_sequence = seq_add(b->base_sequence, (int64_t)dlo);
-            if (e->ts_min <= e->ts_max) kept.max_timestamp = e->ts_max;
-            an_session_batch(a, part, &kept, nrec);
+            if (ts_max >= 0) kept.max_timestamp = ts_max;
+            an_session_batch(a, part, &kept, nrec, in);
         } else {
-            an_session_batch(a, part, b, nrec);
+            an_session_batch(a, part, b, nrec, in);
         }
     } else {
-        P->non_idempotent_records += (uint64_t)nrec;
+        P->non_idempotent_records += e->nin;
     }
-    if (b->transactional && b->producer_id >= 0) {
-        uint32_t ti = an_txn_for_data(a, part, b);
-        if (ti != NONE32) {
-            ss_an_txn *t = &a->txns.v[ti];
-            t->records += (uint64_t)nrec;
-            t->batches++;
-            if (b->last_offset > t->last_offset) t->last_offset = b->last_offset;
-            a->batches.v[bi].txn = ti;
-        }
-    }
-    return true;
+    if (b->transactional && b->producer_id >= 0) txn_data(a, part, b, bi, nrec, e->first_ts, in);
 }
 
 static void begin_partition(ss_analysis *a, uint32_t part) {
@@ -274,7 +307,7 @@ static void begin_partition(ss_analysis *a, uint32_t part) {
     km_clear(&a->km_txn);
     km_clear(&a->km_hidden);
     a->prev_last = -1;
-    a->track_started = false;
+    a->log_end = -1;
     a->holes_seg = a->holes_boundary = a->holes_damage = 0;
     a->damage_seen = a->damage_mark = 0;
     a->part_first_batch = (uint32_t)a->batches.n;

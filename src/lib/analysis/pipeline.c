@@ -1,6 +1,7 @@
 /* segscan - the analysis's pipeline: the inputs cut into units (a small
- * segment, or about UNIT_BYTES of a large one, cut at batch boundaries; the
- * segments and bytes a window rules out are not read), reader threads turning
+ * segment, or about UNIT_BYTES of a large one, cut at batch boundaries; every
+ * segment is read whole, whatever the window: what lies outside it is known,
+ * only not listed), reader threads turning
  * units into facts (units.c), and the coordinating thread (the caller of
  * ss_analysis_run) applying the facts of every unit strictly in partition and
  * offset order (apply.c, fptable.c), so that the results never depend on the
@@ -17,7 +18,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/units.h"
-#include "segscan/files.h"
 
 /* ---- the pipeline's shared state --------------------------------------------------------- */
 
@@ -27,7 +27,7 @@ typedef struct segref {
     uint32_t part, seg;
     uint32_t refs; /* the planner's while it plans units of it, one per unit not consumed */
     uint64_t limit;
-    bool over; /* the coordinator met its end (or the window's): plan no more of it */
+    bool over; /* the coordinator met its end: plan no more of it */
     /* the planner: where the last planned unit stops, once known */
     uint64_t last_seq;
     bool tail_known;
@@ -43,11 +43,9 @@ typedef struct slot {
     int state;
     uint64_t seq;
     uint32_t part, seg;
-    segref *ref;        /* NULL: a note, nothing to read */
-    bool first;         /* the first unit of its segment */
-    uint64_t seek_skip; /* first unit: bytes before where the window let reading start */
-    uint64_t skipped;   /* note: segments not read, outside the offset window */
-    char *unreadable;   /* note: a segment that could not be opened, why */
+    segref *ref;      /* NULL: a note, nothing to read */
+    bool first;       /* the first unit of its segment */
+    char *unreadable; /* note: a segment that could not be opened, why */
 } slot;
 
 typedef struct pipeline {
@@ -63,67 +61,11 @@ typedef struct pipeline {
     segref *cur;
     uint64_t cur_next; /* nominal start of the next unit of cur */
     bool cur_first;
-    bool *part_over;    /* a window ended the partition: plan no more of it */
     an_reader *readers; /* [0] the coordinator's */
     size_t nreaders;
     pthread_t *threads;
     size_t nthreads;
 } pipeline;
-
-/* Where to start reading segment j for the window: a batch position found
- * with the segment's .index (and .timeindex for --since), checked to be a
- * valid batch at or before the window's start; 0 when there is no index or
- * it cannot be trusted. */
-static uint64_t seek_position(ss_analysis *a, const ss_input_partition *ip, size_t j, const ss_segment *seg,
-                              ss_decoder *dec) {
-    const ss_an_opts *o = &a->o;
-    const ss_input_segment *sg = &ip->segments[j];
-    if (o->no_seek || !sg->path || sg->name_offset < 0 || sg->temporary) return 0;
-    int64_t target = o->from_offset;
-    if (ip->log_start_offset > target) target = ip->log_start_offset;
-    size_t n = strlen(sg->path);
-    if (n < 4 || strcmp(sg->path + n - 4, ".log") != 0) return 0;
-    char *ipath = malloc(n + 8);
-    if (!ipath) return 0;
-    memcpy(ipath, sg->path, n - 4);
-    ss_index *ix;
-    ss_error err;
-    if (o->since_ms != INT64_MIN) {
-        strcpy(ipath + n - 4, ".timeindex");
-        if (ss_index_open(ipath, SS_INDEX_TIME, sg->name_offset, &ix, &err) == SS_E_OK) {
-            /* every record up to the offset of an entry has a timestamp <= the
-             * entry's: the last entry older than --since is a safe start */
-            uint64_t lo = 0, hi = ix->listed;
-            while (lo < hi) {
-                uint64_t mid = lo + (hi - lo) / 2;
-                if (ss_index_time_entry(ix, mid).timestamp < o->since_ms) lo = mid + 1;
-                else hi = mid;
-            }
-            if (lo > 0) {
-                ss_time_entry e = ss_index_time_entry(ix, lo - 1);
-                if (e.offset > target) target = e.offset;
-            }
-            ss_index_close(ix);
-        }
-    }
-    uint64_t pos = 0;
-    if (target > sg->name_offset) {
-        strcpy(ipath + n - 4, ".index");
-        if (ss_index_open(ipath, SS_INDEX_OFFSET, sg->name_offset, &ix, &err) == SS_E_OK) {
-            ss_offset_entry e = ss_index_lookup(ix, sg->name_offset, target);
-            if (e.position > 0) pos = (uint64_t)e.position;
-            ss_index_close(ix);
-        }
-    }
-    free(ipath);
-    if (pos == 0) return 0;
-    uint64_t size = ss_segment_size(seg);
-    ss_batch b;
-    if (pos >= size || ss_batch_parse(ss_segment_data(seg) + pos, size - pos, pos, true, dec, &b, &err) != SS_E_OK ||
-        !b.crc_valid || b.base_offset > target || b.base_offset < sg->name_offset)
-        return 0;
-    return pos;
-}
 
 /* ---- planning units --------------------------------------------------------------------- */
 
@@ -135,18 +77,15 @@ static void segref_put(segref *g) {
     }
 }
 
-/* Plan the next unit into sl (under the lock; r: the caller's reader, for the
- * index lookups of a window). False when nothing is left. */
-static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl, an_reader *r) {
-    const ss_an_opts *o = &a->o;
+/* Plan the next unit into sl (under the lock). False when nothing is left. */
+static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl) {
     sl->ref = NULL;
     sl->first = false;
-    sl->seek_skip = sl->skipped = 0;
     sl->unreadable = NULL;
     for (;;) {
         segref *g = pl->cur;
         if (g) {
-            if (g->over || pl->part_over[g->part]) {
+            if (g->over) {
                 pl->cur = NULL;
                 segref_put(g);
                 continue;
@@ -187,7 +126,7 @@ static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl, an_reader *r) {
         if (pl->pp >= a->nparts) return false;
         const ss_input_partition *ip = a->parts[pl->pp].input;
         size_t j = pl->pj;
-        if (j >= ip->nsegments || pl->part_over[pl->pp]) {
+        if (j >= ip->nsegments) {
             pl->pp++;
             pl->pj = 0;
             continue;
@@ -196,21 +135,6 @@ static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl, an_reader *r) {
         sl->seg = (uint32_t)j;
         sl->u.part = pl->pp;
         sl->u.seg = (uint32_t)j;
-        /* segments wholly outside the offset window: their names bound their offsets */
-        int64_t low = o->from_offset > ip->log_start_offset ? o->from_offset : ip->log_start_offset;
-        if (!o->no_seek && ip->segments[j].name_offset >= 0) {
-            if (ip->segments[j].name_offset > o->to_offset) {
-                sl->skipped = ip->nsegments - j;
-                pl->pj = ip->nsegments;
-                return true;
-            }
-            if (j + 1 < ip->nsegments && ip->segments[j + 1].name_offset >= 0 &&
-                ip->segments[j + 1].name_offset <= low && !ip->segments[j].temporary) {
-                sl->skipped = 1;
-                pl->pj++;
-                return true;
-            }
-        }
         pl->pj++;
         ss_segment *seg;
         ss_error err;
@@ -233,22 +157,19 @@ static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl, an_reader *r) {
         ng->seg = (uint32_t)j;
         ng->refs = 1;
         ng->limit = ss_segment_size(seg);
-        uint64_t start = 0;
-        if (low > INT64_MIN || o->since_ms != INT64_MIN) start = seek_position(a, ip, j, seg, r->dec);
         pl->cur = ng;
-        pl->cur_next = start;
+        pl->cur_next = 0;
         pl->cur_first = true;
-        sl->seek_skip = start;
     }
 }
 
 /* Claim the next unit (under the lock). Returns the slot to read, or NULL
  * (nothing to read: nothing left, too many in flight, or a note planned). */
-static slot *claim(ss_analysis *a, pipeline *pl, an_reader *r, bool *progress) {
+static slot *claim(ss_analysis *a, pipeline *pl, bool *progress) {
     *progress = false;
     if (pl->plan_done || pl->quit || pl->planned >= pl->consumed + pl->nslots) return NULL;
     slot *sl = &pl->slots[pl->planned % pl->nslots];
-    if (!plan_next(a, pl, sl, r)) {
+    if (!plan_next(a, pl, sl)) {
         pl->plan_done = true;
         pthread_cond_broadcast(&pl->cv);
         return NULL;
@@ -285,7 +206,7 @@ static void *worker_main(void *arg) {
     pthread_mutex_lock(&pl->mu);
     for (;;) {
         bool progress;
-        slot *sl = claim(a, pl, r, &progress);
+        slot *sl = claim(a, pl, &progress);
         if (sl) {
             pthread_mutex_unlock(&pl->mu);
             read_claimed(a, pl, r, sl);
@@ -313,24 +234,13 @@ static void report_progress(ss_analysis *a, const char *file, bool done) {
     a->o.progress(a->o.progress_arg, &p);
 }
 
-static uint64_t segs_bytes(const ss_analysis *a, uint32_t part, size_t from, size_t to) {
-    uint64_t n = 0;
-    for (size_t j = from; j < to; j++) n += a->seg_size[a->seg_base[part] + j];
-    return n;
-}
-
 static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_unit *u);
 
 static void consume(ss_analysis *a, pipeline *pl, slot *sl) {
     uint32_t part = sl->part;
     an_advance_to(a, part);
     ss_an_partition *P = &a->parts[part];
-    if (a->part_done[part]) return; /* a window ended it */
     if (!sl->ref) {
-        if (sl->skipped) {
-            P->segments_skipped += sl->skipped;
-            a->bytes_done += segs_bytes(a, part, sl->seg, sl->seg + sl->skipped);
-        }
         if (sl->unreadable) {
             P->segments_unreadable++;
             VEC_PUSH(a->unreadable, sl->unreadable, free(sl->unreadable));
@@ -343,8 +253,6 @@ static void consume(ss_analysis *a, pipeline *pl, slot *sl) {
     an_unit *u = &sl->u;
     if (sl->first) {
         P->segments++;
-        P->bytes_skipped += sl->seek_skip;
-        a->bytes_done += sl->seek_skip;
         a->seg_first = true;
         g->vstop = u->start;
     }
@@ -390,8 +298,8 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
                 an_add_damage(a, part, sl->seg, &ov, NULL);
             }
             an_track_hole(a, P, &e->b, a->seg_first);
-            bool in = an_apply_batch(a, part, sl->seg, e, u);
-            an_track_batch(a, P, &e->b, in);
+            an_apply_batch(a, part, sl->seg, e, u);
+            an_track_batch(a, P, &e->b);
             a->seg_first = false;
             break;
         }
@@ -414,14 +322,6 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             if (e->err != AN_NONE32) an_add_damage(a, part, sl->seg, &u->err.v[e->err], NULL);
             over = true;
             break;
-        case AE_WINDOW_DONE:
-            /* past the window (offsets grow within a partition) */
-            P->bytes_skipped += u->limit - e->b.position;
-            P->segments_skipped += ip->nsegments - sl->seg - 1;
-            a->bytes_done += u->limit - e->b.position + segs_bytes(a, part, sl->seg + 1, ip->nsegments);
-            a->part_done[part] = true;
-            over = true;
-            break;
         default: break;
         }
     }
@@ -431,10 +331,9 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
     g->vstop = u->stopped;
     if (over) {
         /* the rest of the segment was not read by this unit: count it as done */
-        if (u->limit > u->stopped && !a->part_done[part]) a->bytes_done += u->limit - u->stopped;
+        if (u->limit > u->stopped) a->bytes_done += u->limit - u->stopped;
         pthread_mutex_lock(&pl->mu);
         g->over = true;
-        if (a->part_done[part]) pl->part_over[part] = true;
         pthread_mutex_unlock(&pl->mu);
     }
 }
@@ -469,13 +368,12 @@ void an_pipeline_run(ss_analysis *a) {
     if (units < nt) nt = units ? (unsigned)units : 1;
     pl.nslots = nt == 1 ? 2 : 2 * (size_t)nt + 2;
     pl.slots = calloc(pl.nslots, sizeof *pl.slots);
-    pl.part_over = calloc(a->nparts ? a->nparts : 1, sizeof *pl.part_over);
     pl.readers = calloc(nt, sizeof *pl.readers);
     pl.threads = calloc(nt, sizeof *pl.threads);
     void *(*args)[3] = calloc(nt, sizeof *args);
     /* the walker's test hook counts batch events: without the fast path, every batch is one */
     bool fast = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES") == NULL;
-    if (!pl.slots || !pl.part_over || !pl.readers || !pl.threads || !args) {
+    if (!pl.slots || !pl.readers || !pl.threads || !args) {
         a->nomem = true;
         goto out;
     }
@@ -502,7 +400,7 @@ void an_pipeline_run(ss_analysis *a) {
         while (sl->state != SLOT_DONE || sl->seq != pl.consumed) {
             /* nothing to apply yet: read a unit meanwhile */
             bool progress;
-            slot *mine = claim(a, &pl, &pl.readers[0], &progress);
+            slot *mine = claim(a, &pl, &progress);
             if (mine) {
                 pthread_mutex_unlock(&pl.mu);
                 read_claimed(a, &pl, &pl.readers[0], mine);
@@ -556,7 +454,6 @@ out:
     if (pl.slots)
         for (size_t i = 0; i < pl.nslots; i++) an_unit_free(&pl.slots[i].u);
     free(pl.slots);
-    free(pl.part_over);
     free(pl.readers);
     free(pl.threads);
     free(args);

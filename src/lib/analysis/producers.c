@@ -32,7 +32,6 @@ static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     s->pub.previous_epoch = -1;
     VEC_PUSH(a->sess, s, a->nomem = true; free(s); return NULL);
     *v = (uint32_t)(a->sess.n - 1);
-    a->parts[part].sessions++;
     /* epoch bump: an earlier, lower epoch of this pid in the partition */
     bool ecreated;
     uint32_t *e = km_get(&a->km_epoch, b->producer_id, 0, true, &ecreated);
@@ -40,7 +39,6 @@ static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
         if (!ecreated && (int32_t)*e < b->producer_epoch) {
             s->pub.epoch_bump = true;
             s->pub.previous_epoch = (int16_t)*e;
-            a->parts[part].epoch_bumps++;
         }
         if (ecreated || (int32_t)*e < b->producer_epoch) *e = (uint32_t)(uint16_t)b->producer_epoch;
     }
@@ -146,9 +144,10 @@ static void seq_remember(an_sess *s, int64_t L, int64_t E) {
     if (s->nrecent < SEQ_RECENT) s->nrecent++;
 }
 
-void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec) {
+void an_session_batch(ss_analysis *a, uint32_t part, const ss_batch *b, int32_t nrec, bool in_window) {
     an_sess *s = session_for(a, part, b);
     if (!s) return;
+    if (in_window) s->listed = true;
     ss_an_session *p = &s->pub;
     int64_t prev_last_offset = p->batches ? p->last_offset : -1;
     p->batches++;
@@ -205,6 +204,14 @@ static int cmp_sess(const void *x, const void *y) {
     return s->pub.first_offset < t->pub.first_offset ? -1 : s->pub.first_offset > t->pub.first_offset;
 }
 
+static void sess_free(an_sess *s) {
+    free(s->iv);
+    free(s->gaps);
+    free(s->gap_hole);
+    free(s->ranges);
+    free(s);
+}
+
 /* Do the files beside the log name a segment between offsets after and before (exclusive)?
  * An index, time index, transaction index or producer snapshot without its .log (Kafka
  * deletes a segment's files together: LogSegment.deleteIfExists), or a
@@ -235,9 +242,19 @@ void an_finish_sessions(ss_analysis *a) {
         if (a->parts[p].input->cleaner_offset > 0 && a->parts[p].first_offset >= 0 &&
             a->parts[p].input->cleaner_offset > a->parts[p].first_offset)
             a->parts[p].compacted = true;
+    /* the window lists the sessions with a batch in it, with the whole log's figures */
+    size_t w = 0;
+    for (size_t i = 0; i < a->sess.n; i++) {
+        an_sess *s = a->sess.v[i];
+        if (!s->listed && a->windowed) sess_free(s);
+        else a->sess.v[w++] = s;
+    }
+    a->sess.n = w;
     for (size_t i = 0; i < a->sess.n; i++) {
         an_sess *s = a->sess.v[i];
         ss_an_partition *P = &a->parts[s->pub.partition];
+        P->sessions++;
+        if (s->pub.epoch_bump) P->epoch_bumps++;
         /* ranges: the covered intervals, split at the wrap */
         size_t cap = 0;
         for (size_t k = 0; k < s->niv; k++) {

@@ -196,11 +196,22 @@ void an_finish_groups(ss_analysis *a) {
     }
     for (uint32_t p = 0; p < a->nparts; p++) a->parts[p].max_copies = a->parts[p].records > 0 ? 1 : 0;
     /* One pass over the groups (each pass is a walk of the copies and their
-     * batches, from memory): causes; per partition, runs of copies (copies
-     * arrive in partition order); the sort key. */
+     * batches, from memory): causes, from every copy, in the window or not;
+     * the groups listed (a copy in the window); per partition, runs of
+     * copies (copies arrive in partition order); the sort key. */
+    uint32_t nl = 0;
     for (uint32_t i = 0; i < ng; i++) {
         an_group *g = &a->groups.v[i];
         decide_causes(a, g);
+        a->gsorted_of[i] = NONE32;
+        if (a->windowed) {
+            bool listed = false;
+            for (uint32_t k = g->first; k != NONE32 && !listed; k = a->occs.v[k].next) {
+                const an_occ *o = &a->occs.v[k];
+                listed = an_copy_in_window(a, o->batch, o->delta, o->ts);
+            }
+            if (!listed) continue;
+        }
         uint32_t run_part = NONE32;
         uint64_t run = 0, run_dups = 0;
         for (uint32_t k = g->first;; k = a->occs.v[k].next) {
@@ -224,16 +235,18 @@ void an_finish_groups(ss_analysis *a) {
         /* sorted order: largest first, then by the first copy's position */
         const an_occ *o = &a->occs.v[g->first];
         const an_batch *b = &a->batches.v[o->batch];
-        keys[i].count = g->count;
-        keys[i].part = b->part;
-        keys[i].offset = wadd(b->base_offset, o->delta);
-        keys[i].seq = g->seq;
-        keys[i].idx = i;
-        keys[i].pad = 0;
+        keys[nl].count = g->count;
+        keys[nl].part = b->part;
+        keys[nl].offset = wadd(b->base_offset, o->delta);
+        keys[nl].seq = g->seq;
+        keys[nl].idx = i;
+        keys[nl].pad = 0;
+        nl++;
     }
-    const group_key *order = sort_groups(keys, tmp, ng, bounds);
+    a->nlisted = nl;
+    const group_key *order = sort_groups(keys, tmp, nl, bounds);
     uint32_t w = 0;
-    for (uint32_t si = 0; si < ng; si++) {
+    for (uint32_t si = 0; si < nl; si++) {
         an_group *g = &a->groups.v[order[si].idx];
         a->gsorted_of[order[si].idx] = si;
         a->gstart[si] = w;
@@ -264,7 +277,7 @@ void an_finish_groups(ss_analysis *a) {
             if (open) pg->has_open = true;
         }
     }
-    a->gstart[ng] = w;
+    a->gstart[nl] = w;
 }
 
 /* Groups by fingerprint and topic (to find a match's group). */
@@ -319,6 +332,7 @@ void an_finish_matches(ss_analysis *a) {
         }
         if (lo >= ng || cmp_fp(&byfp[lo], &want) != 0) continue;
         uint32_t si = a->gsorted_of[byfp[lo].idx];
+        if (si == NONE32) continue; /* not listed (a match lies in the window: not met) */
         pm->group = si;
         /* the copy's cause, as decided for its group */
         for (uint32_t k = a->gstart[si]; k < a->gstart[si + 1]; k++) {
@@ -356,14 +370,16 @@ void an_finish_totals(ss_analysis *a) {
         t->txn_open += P->txn_open;
         t->txn_empty += P->txn_empty;
         t->txn_hanging += P->txn_hanging;
+        t->txn_unknown += P->txn_unknown;
+        t->txn_age_unknown += P->txn_age_unknown;
         t->read_committed_records += P->read_committed_records;
         t->damaged_bytes += P->damaged_bytes;
         t->tail_bytes += P->tail_bytes;
         t->skipped_large_batches += P->skipped_large_batches;
     }
-    t->duplicate_groups = a->groups.n;
-    for (size_t i = 0; i < a->groups.n; i++)
-        if (a->groups.v[i].count > t->max_copies) t->max_copies = a->groups.v[i].count;
+    t->duplicate_groups = a->gpub ? a->nlisted : 0;
+    for (size_t i = 0; t->duplicate_groups && i < a->nlisted; i++)
+        if (a->gpub[i].copies > t->max_copies) t->max_copies = a->gpub[i].copies;
 }
 
 /* ---- accessors -------------------------------------------------------------------------- */
@@ -371,11 +387,12 @@ void an_finish_totals(ss_analysis *a) {
 size_t ss_an_partition_count(const ss_analysis *a) { return a->nparts; }
 const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i) { return &a->parts[i]; }
 const ss_an_totals *ss_an_totals_get(const ss_analysis *a) { return &a->totals; }
-size_t ss_an_group_count(const ss_analysis *a) { return a->gpub ? a->groups.n : 0; }
+size_t ss_an_group_count(const ss_analysis *a) { return a->gpub ? a->nlisted : 0; }
 const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i) { return &a->gpub[i]; }
 void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out) {
     const an_occ *o = &a->occs.v[a->gidx[a->gstart[i] + j]];
     make_copy(a, o->batch, o->delta, o->ts, out);
+    out->outside_window = a->windowed && !an_copy_in_window(a, o->batch, o->delta, o->ts);
     out->cause = o->cause;
     out->detail = o->detail & ~(DETAIL_DIFFERS | DETAIL_UNREAD);
 }

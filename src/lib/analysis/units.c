@@ -106,6 +106,7 @@ static void ev_init(an_ev *e, int kind) {
     e->kind = (uint8_t)kind;
     e->err = AN_NONE32;
     e->bi = AN_NONE32;
+    e->first_ts = -1;
     e->ts_min = INT64_MAX;
     e->ts_max = INT64_MIN;
 }
@@ -119,7 +120,9 @@ static void batch_error(an_unit *u, an_ev *e, ss_error *err, const ss_batch *b) 
 }
 
 /* The decisions of the coordinator's apply_batch that need the batch's bytes,
- * made here; the rest is made there. */
+ * made here; the rest is made there. Every batch and every record is read,
+ * whatever the window: what lies outside it is known (markers, sessions,
+ * fingerprints), only not listed; the window's records are counted (nin). */
 static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u, const ss_batch *b) {
     an_ev e;
     ev_init(&e, AE_BATCH);
@@ -129,6 +132,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     int64_t ls = pi->log_start;
     bool off_any = b->last_offset >= o->from_offset && b->base_offset <= o->to_offset;
     bool below_ls = ls >= 0 && b->last_offset < ls;
+    e.in_window = pid_ok && off_any && !below_ls && in_time_window(o, b->max_timestamp);
     ss_error err;
     ss_rec_iter it;
     /* once a batch (the parser's early error returns leave a record unset, which
@@ -137,12 +141,6 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     int k;
 
     if (b->control) {
-        if (!pid_ok) {
-            e.verdict = AV_PID_SKIP;
-            push_ev(u, &e);
-            return;
-        }
-        e.in_window = off_any && !below_ls && in_time_window(o, b->max_timestamp);
         if (ss_records_begin(r->dec, b, &it, &err) != SS_E_OK) {
             batch_error(u, &e, &err, b);
             return;
@@ -172,18 +170,12 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
         return;
     }
 
-    /* records not read: a v2 batch's count, a v0/v1 wrapper's inner messages (when parsing counted them) */
-    int32_t declared = b->count > 0                ? b->count
-                       : b->magic >= 2             ? 0
-                       : b->legacy_inner_count > 0 ? b->legacy_inner_count
-                                                   : 1;
-    if (!pid_ok || !off_any) {
-        e.verdict = AV_OUTSIDE;
-        e.count = (uint64_t)declared;
-        push_ev(u, &e);
-        return;
-    }
     if (below_ls) {
+        /* records not read: a v2 batch's count, a v0/v1 wrapper's inner messages (when parsing counted them) */
+        int32_t declared = b->count > 0                ? b->count
+                           : b->magic >= 2             ? 0
+                           : b->legacy_inner_count > 0 ? b->legacy_inner_count
+                                                       : 1;
         e.verdict = AV_HIDDEN;
         e.count = (uint64_t)declared;
         push_ev(u, &e);
@@ -217,10 +209,11 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     size_t first = u->rec.n;
     bool want_match = o->match != SS_MATCH_NONE;
     int32_t total = 0;
+    uint32_t nin = 0;
     for (;;) {
         k = ss_records_next_inline(&it, &rec, &err);
         if (k != 1) break;
-        total++;
+        if (total++ == 0) e.first_ts = rec.timestamp;
         if (field_hash) {
             hash_be32(r->st64, rec.key_len);
             if (rec.key_len > 0) XXH3_64bits_update(r->st64, rec.key, (size_t)rec.key_len);
@@ -229,10 +222,6 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             hash_be32(r->st64, rec.header_count);
             if (rec.headers_len) XXH3_64bits_update(r->st64, rec.headers, rec.headers_len);
             hash_be64(r->st64, rec.timestamp); /* legacy: the message's own timestamp */
-        }
-        if (!in_offset_window(o, rec.offset) || !in_time_window(o, rec.timestamp)) {
-            e.outside++;
-            continue;
         }
         if (ls >= 0 && rec.offset < ls) {
             e.hidden++;
@@ -258,6 +247,11 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             s->flags = AR_FP;
             u->nfp++;
         }
+        if (!pid_ok || !in_offset_window(o, rec.offset) || !in_time_window(o, rec.timestamp)) {
+            e.outside++;
+            continue;
+        }
+        nin++;
         if (want_match && record_matches(o, &rec, pi->part_match)) s->flags |= AR_MATCH;
         if (rec.timestamp >= 0) {
             if (rec.timestamp < e.ts_min) e.ts_min = rec.timestamp;
@@ -276,6 +270,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     e.verdict = AV_DATA;
     e.first = (uint32_t)first;
     e.n = (uint32_t)(u->rec.n - first);
+    e.nin = nin;
     e.total = total;
     u->records += (uint64_t)total;
     push_ev(u, &e);
@@ -346,14 +341,6 @@ static uint64_t find_boundary(an_reader *r, const ss_segment *s, uint64_t limit,
 
 /* ---- a unit ---------------------------------------------------------------------------------- */
 
-static void window_done(an_unit *u, const ss_batch *b) {
-    an_ev e;
-    ev_init(&e, AE_WINDOW_DONE);
-    e.b.position = b->position;
-    push_ev(u, &e);
-    u->ended = true;
-}
-
 void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u) {
     an_unit_clear(u);
     const ss_segment *s = u->s;
@@ -385,10 +372,6 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
                 p = r->win.buf + (pos - r->win.at);
                 size_t avail = r->win.len - (size_t)(pos - r->win.at);
                 if (ss_batch_parse(p, avail, pos, true, r->dec, &b, &err) == SS_E_OK && b.crc_valid) {
-                    if (!o->no_seek && b.base_offset > o->to_offset) {
-                        window_done(u, &b);
-                        break;
-                    }
                     read_batch(r, o, pi, u, &b);
                     pos += b.size;
                     continue;
@@ -440,11 +423,6 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
                 bad.data = NULL;
                 have_bad = true;
                 continue;
-            }
-            if (!o->no_seek && ev.batch.base_offset > o->to_offset) {
-                window_done(u, &ev.batch);
-                stop = true;
-                break;
             }
             read_batch(r, o, pi, u, &ev.batch);
             pos = w.pos;

@@ -74,32 +74,33 @@ typedef struct an_mark {
     int16_t type;
 } an_mark;
 
-enum an_ev_kind { AE_BATCH = 1, AE_DAMAGE, AE_END, AE_WINDOW_DONE };
+enum an_ev_kind { AE_BATCH = 1, AE_DAMAGE, AE_END };
 
-/* What became of a batch (the branches of the coordinator's apply_batch). */
+/* What became of a batch (the branches of the coordinator's apply_batch). Every batch is
+ * read whatever the window: the window only decides what is listed (in_window, nin). */
 enum an_verdict {
-    AV_PID_SKIP = 1, /* control batch of another producer than --producer-id: nothing */
-    AV_OUTSIDE,      /* data batch outside the offset window or producer: `count` records */
-    AV_HIDDEN,       /* data batch below the log start offset: `count` records */
-    AV_ERROR,        /* its records could not be read (err); markers before the error count */
-    AV_CONTROL,      /* control batch read: `count` records, markers [first, first + n) */
-    AV_DATA,         /* data batch read: kept records [first, first + n) */
+    AV_HIDDEN = 1, /* data batch below the log start offset: `count` records */
+    AV_ERROR,      /* its records could not be read (err); markers before the error count */
+    AV_CONTROL,    /* control batch read: `count` records, markers [first, first + n) */
+    AV_DATA,       /* data batch read: kept records [first, first + n) */
 };
 
 typedef struct an_ev {
     ss_batch b; /* the header (b.data is NULL) */
     uint8_t kind, verdict;
     bool too_large; /* AV_ERROR: decompresses past --max-batch-bytes (skipped, not damage) */
-    bool in_window; /* AV_CONTROL, AV_ERROR of a control batch */
+    bool in_window; /* the batch's header is in the window (its producer, offsets, maxTimestamp) */
     bool has_hdr;   /* AE_DAMAGE: b holds the header of the entry whose CRC failed */
     uint32_t first, n;
     uint32_t err;  /* index in the unit's errors (AV_ERROR, AE_DAMAGE, the notice of AE_END) */
     uint32_t bi;   /* the coordinator's batch index once applied, else AN_NONE32 */
     int32_t total; /* AV_DATA: records read, kept or not */
+    uint32_t nin;  /* AV_DATA: kept records inside the window */
     uint64_t count;
-    uint64_t outside, hidden; /* AV_DATA: records left out by the window / below the log start */
+    uint64_t outside, hidden; /* AV_DATA: records outside the window (kept) / below the log start (not kept) */
     uint64_t content;         /* AV_DATA without producer id: hash of the stored records */
-    int64_t ts_min, ts_max;   /* AV_DATA: of the kept records' timestamps >= 0; ts_min > ts_max: none */
+    int64_t first_ts;         /* AV_DATA: the first record's timestamp (-1: no record) */
+    int64_t ts_min, ts_max;   /* AV_DATA: of the window's records' timestamps >= 0; ts_min > ts_max: none */
     uint64_t tail;            /* AE_END: unread bytes at the end */
     bool tail_zero;           /* AE_END: the tail is all zeros (preallocated), not cut data */
 } an_ev;
@@ -115,7 +116,7 @@ typedef struct an_unit {
     size_t max_records, max_events; /* ... or once it holds this many (then `full`) */
     /* results */
     uint64_t started, stopped; /* first and last position read (event boundaries) */
-    bool ended;                /* an AE_END or AE_WINDOW_DONE event: the segment is over */
+    bool ended;                /* an AE_END event: the segment is over */
     bool full;                 /* stopped before `end`: as many records or events as a unit holds */
     uint64_t records;          /* records read (for progress) */
     size_t nfp;                /* records with a fingerprint */

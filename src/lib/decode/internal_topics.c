@@ -725,6 +725,9 @@ int32_t ss_coordinator_partition(const uint8_t *id, size_t len, int32_t partitio
 struct ss_txn_ids {
     ss_txn_id *v;
     size_t n, cap;
+    /* every record of a transactional id (its key), then the latest one of each, by producer id */
+    ss_txn_state *st;
+    size_t nst, cst;
 };
 
 size_t ss_txn_ids_count(const ss_txn_ids *t) { return t ? t->n : 0; }
@@ -741,11 +744,36 @@ const ss_txn_id *ss_txn_ids_find(const ss_txn_ids *t, int64_t producer_id) {
     return lo < t->n && t->v[lo].producer_id == producer_id ? &t->v[lo] : NULL;
 }
 
+static void state_free(ss_txn_state *e) {
+    free((char *)e->transactional_id);
+    for (size_t k = 0; k < e->npartitions; k++) free((char *)e->partitions[k].topic);
+    free((ss_txn_partition *)e->partitions);
+}
+
 void ss_txn_ids_free(ss_txn_ids *t) {
     if (!t) return;
     for (size_t i = 0; i < t->n; i++) free((char *)t->v[i].transactional_id);
     free(t->v);
+    for (size_t i = 0; i < t->nst; i++) state_free(&t->st[i]);
+    free(t->st);
     free(t);
+}
+
+const ss_txn_state *ss_txn_ids_state(const ss_txn_ids *t, int64_t producer_id) {
+    if (!t) return NULL;
+    size_t lo = 0, hi = t->nst;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->st[mid].producer_id < producer_id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->nst && t->st[lo].producer_id == producer_id ? &t->st[lo] : NULL;
+}
+
+bool ss_txn_state_lists(const ss_txn_state *s, const char *topic, int32_t partition) {
+    for (size_t k = 0; k < s->npartitions; k++)
+        if (s->partitions[k].partition == partition && !strcmp(s->partitions[k].topic, topic)) return true;
+    return false;
 }
 
 /* Append an entry; a later one of the same pid wins when they are compacted at the end. */
@@ -792,19 +820,123 @@ static void ids_compact(ss_txn_ids *t) {
     t->n = w;
 }
 
+/* By transactional id, then in the order they were read: the last record of an id is its
+ * state (a tombstone: the id was removed), as TransactionStateManager.loadTransactionMetadata
+ * ends with it. */
+static int cmp_state_id(const void *a, const void *b) {
+    const ss_txn_state *x = a, *y = b;
+    size_t n = x->transactional_id_len < y->transactional_id_len ? x->transactional_id_len : y->transactional_id_len;
+    int c = memcmp(x->transactional_id, y->transactional_id, n);
+    if (c) return c;
+    if (x->transactional_id_len != y->transactional_id_len)
+        return x->transactional_id_len < y->transactional_id_len ? -1 : 1;
+    if (x->partition != y->partition) return x->partition < y->partition ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* By current producer id; of two ids naming one (which a coordinator never does), the later record first. */
+static int cmp_state_pid(const void *a, const void *b) {
+    const ss_txn_state *x = a, *y = b;
+    if (x->producer_id != y->producer_id) return x->producer_id < y->producer_id ? -1 : 1;
+    if (x->partition != y->partition) return x->partition > y->partition ? -1 : 1;
+    return x->offset > y->offset ? -1 : x->offset < y->offset;
+}
+
+static void states_compact(ss_txn_ids *t) {
+    if (t->nst > 1) qsort(t->st, t->nst, sizeof *t->st, cmp_state_id);
+    size_t w = 0;
+    for (size_t i = 0; i < t->nst; i++) {
+        ss_txn_state *e = &t->st[i];
+        const ss_txn_state *next = i + 1 < t->nst ? &t->st[i + 1] : NULL;
+        bool superseded = next && next->transactional_id_len == e->transactional_id_len &&
+                          !memcmp(next->transactional_id, e->transactional_id, e->transactional_id_len);
+        if (superseded || e->producer_id < 0) { /* a later record of the id, or a tombstone */
+            state_free(e);
+            continue;
+        }
+        t->st[w++] = *e;
+    }
+    t->nst = w;
+    if (t->nst > 1) qsort(t->st, t->nst, sizeof *t->st, cmp_state_pid);
+}
+
 static int64_t num_of(const ss_cdecoder *d, uint32_t obj, const char *name, int64_t dflt) {
     int64_t v;
     return ss_jnode_int(d->nodes, ss_jnode_member(d->nodes, obj, name), &v) ? v : dflt;
 }
 
+static char *copy_bytes(const uint8_t *p, size_t len) {
+    char *c = malloc(len + 1);
+    if (!c) return NULL;
+    if (len) memcpy(c, p, len);
+    c[len] = 0;
+    return c;
+}
+
+/* The state a record of transactional id `id` gives it (a tombstone: producer_id -1): its
+ * producer id and epoch, TransactionState and transactionPartitions. */
+static bool state_put(ss_txn_ids *t, ss_cdecoder *cd, const ss_cdecoded *dec, const uint8_t *id, size_t len,
+                      uint32_t part, int64_t offset) {
+    if (!SS_GROW(t->st, t->nst, t->cst, 32)) return false;
+    ss_txn_state e;
+    memset(&e, 0, sizeof e);
+    e.producer_id = -1;
+    e.producer_epoch = -1;
+    e.state = -1;
+    e.partition = part;
+    e.offset = offset;
+    e.transactional_id = copy_bytes(id, len);
+    e.transactional_id_len = len;
+    if (!e.transactional_id) return false;
+    if (!dec->tombstone) {
+        e.producer_id = num_of(cd, dec->value, "producerId", -1);
+        e.producer_epoch = (int16_t)num_of(cd, dec->value, "producerEpoch", -1);
+        e.state = (int)num_of(cd, dec->value, "transactionStatus", -1);
+        uint32_t arr = ss_jnode_member(cd->nodes, dec->value, "transactionPartitions");
+        size_t n = 0;
+        for (uint32_t x = arr ? cd->nodes[arr].first : 0; x; x = cd->nodes[x].next) {
+            uint32_t ids = ss_jnode_member(cd->nodes, x, "partitionIds");
+            n += ss_jnode_count(cd->nodes, ids);
+        }
+        ss_txn_partition *ps = n ? calloc(n, sizeof *ps) : NULL;
+        if (n && !ps) {
+            state_free(&e);
+            return false;
+        }
+        e.partitions = ps;
+        for (uint32_t x = arr ? cd->nodes[arr].first : 0; x; x = cd->nodes[x].next) {
+            const uint8_t *tp;
+            size_t tl;
+            if (!ss_jnode_str(cd->nodes, ss_jnode_member(cd->nodes, x, "topic"), &tp, &tl)) continue;
+            uint32_t ids = ss_jnode_member(cd->nodes, x, "partitionIds");
+            for (uint32_t y = ids ? cd->nodes[ids].first : 0; y && e.npartitions < n; y = cd->nodes[y].next) {
+                int64_t v;
+                if (!ss_jnode_int(cd->nodes, y, &v)) continue;
+                char *topic = copy_bytes(tp, tl);
+                if (!topic) {
+                    state_free(&e);
+                    return false;
+                }
+                ps[e.npartitions].topic = topic;
+                ps[e.npartitions].partition = (int32_t)v;
+                e.npartitions++;
+            }
+        }
+    }
+    t->st[t->nst++] = e;
+    return true;
+}
+
 /* One record of __transaction_state. */
 static bool txn_record(ss_txn_ids *t, ss_cdecoder *cd, const ss_record *rec, uint32_t part) {
     ss_cdecoded dec;
-    if (ss_cdecode(cd, SS_CTOPIC_TXN_LOG, rec, &dec) != SS_CDEC_OK || dec.tombstone) return true;
+    if (ss_cdecode(cd, SS_CTOPIC_TXN_LOG, rec, &dec) != SS_CDEC_OK) return true;
     uint32_t idn = ss_jnode_member(cd->nodes, dec.key, "transactionalId");
     if (!idn || cd->nodes[idn].kind != SS_J_STRING) return true;
     const uint8_t *id = cd->nodes[idn].str;
     size_t len = cd->nodes[idn].len;
+    if (!state_put(t, cd, &dec, id, len, part, rec->offset)) return false;
+    if (dec.tombstone) return true;
     int16_t epoch = (int16_t)num_of(cd, dec.value, "producerEpoch", -1);
     int state = (int)num_of(cd, dec.value, "transactionStatus", -1);
     static const char *const pid_fields[] = {"previousProducerId", "nextProducerId", "producerId"};
@@ -857,7 +989,10 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
             ss_segment_close(seg);
         }
     }
-    if (t) ids_compact(t);
+    if (t) {
+        ids_compact(t);
+        states_compact(t);
+    }
 done:
     ss_window_free(&win);
     if (rc == SS_E_NOMEM && err) {

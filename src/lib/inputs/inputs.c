@@ -41,6 +41,8 @@ typedef struct part {
     size_t norphans;
     ss_checkpoint epochs; /* leader-epoch-checkpoint, when read */
     char *topic_id, *temporary_of;
+    bool listed;        /* its directory was given (or found): every segment of it is read */
+    int64_t *not_given; /* segment files was given one by one: the base offsets of the others */
 } part;
 
 typedef struct note {
@@ -110,6 +112,7 @@ static void part_free(part *p) {
     if (p->pub.epochs_read) ss_checkpoint_free(&p->epochs);
     free(p->topic_id);
     free(p->temporary_of);
+    free(p->not_given);
     free(p);
 }
 
@@ -425,6 +428,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
     part *p = new_part(in, real ? real : path, path, true, named);
     free(real);
     if (!p) return SS_E_NOMEM;
+    p->listed = true;
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
         bool temp, bootstrap;
@@ -796,6 +800,33 @@ static void name_temporary(part *p) {
     p->pub.temporary_of = p->temporary_of;
 }
 
+/* Segment files given one by one: the other segments of their partition directory (not
+ * temporaries), whose records the analysis will not know (a transaction's marker may lie in
+ * one). Their base offsets, from the file names, sorted. */
+static void find_not_given(part *p) {
+    if (!p->pub.is_dir || p->listed || p->mem) return;
+    size_t n;
+    int e;
+    char **names = list_dir(p->key, &n, &e);
+    if (!names) return;
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool temp;
+        int64_t off = segment_name_offset(names[i], &temp);
+        if (off < 0 || temp) continue;
+        bool given = false;
+        for (size_t k = 0; k < p->nsegs && !given; k++) given = p->segs[k].name_offset == off && !p->segs[k].temporary;
+        if (given) continue;
+        int64_t *nv = realloc(p->not_given, (count + 1) * sizeof *nv);
+        if (!nv) break;
+        p->not_given = nv;
+        p->not_given[count++] = off; /* names come sorted, and so do their offsets (20 digits) */
+    }
+    free_list(names, n);
+    p->pub.segments_not_given = count;
+    p->pub.not_given_offsets = p->not_given;
+}
+
 void ss_inputs_finish(ss_inputs *in) {
     if (in->finished) return;
     in->finished = true;
@@ -806,6 +837,7 @@ void ss_inputs_finish(ss_inputs *in) {
         if (w > 0 && !strcmp(in->parts[w - 1]->key, in->parts[i]->key)) {
             part *dst = in->parts[w - 1], *src = in->parts[i];
             dst->pub.named = dst->pub.named || src->pub.named;
+            dst->listed = dst->listed || src->listed;
             for (size_t k = 0; k < src->nsegs; k++)
                 part_add_seg(dst, src->segs[k].path, src->seg_real[k], src->segs[k].name_offset,
                              src->segs[k].temporary);
@@ -842,6 +874,7 @@ void ss_inputs_finish(ss_inputs *in) {
         free(v);
         p->pub.segments = p->segs;
         p->pub.nsegments = p->nsegs;
+        find_not_given(p);
     }
     /* names */
     for (size_t i = 0; i < in->nparts; i++) {
