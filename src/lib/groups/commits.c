@@ -144,20 +144,23 @@ static FILE *temp_file(const gcommits *c) {
     return f;
 }
 
+/* n records in a new temporary file; NULL (and c->failed) when it cannot be written */
+static FILE *write_temp(gcommits *c, const gcrec *v, size_t n) {
+    FILE *f = temp_file(c);
+    if (f && (fwrite(v, sizeof *v, n, f) != n || fflush(f) != 0)) {
+        fclose(f);
+        f = NULL;
+    }
+    if (!f) c->failed = true;
+    return f;
+}
+
 static bool write_run(glog *L) {
     gcommits *c = &L->commits;
     if (!c->n) return true;
     sort_recs(c->buf, c->n, L);
-    FILE *f = temp_file(c);
-    if (!f) {
-        c->failed = true;
-        return false;
-    }
-    if (fwrite(c->buf, sizeof *c->buf, c->n, f) != c->n || fflush(f) != 0) {
-        fclose(f);
-        c->failed = true;
-        return false;
-    }
+    FILE *f = write_temp(c, c->buf, c->n);
+    if (!f) return false;
     FILE **nr = realloc(c->runs, (c->nruns + 1) * sizeof *nr);
     size_t *nl = realloc(c->runlen, (c->nruns + 1) * sizeof *nl);
     if (nr) c->runs = nr;
@@ -355,16 +358,8 @@ bool gc_finish(glog *L) {
 bool gc_spill_sorted(glog *L) {
     gcommits *c = &L->commits;
     if (!c->sorted) return true;
-    FILE *f = temp_file(c);
-    if (!f) {
-        c->failed = true;
-        return false;
-    }
-    if (fwrite(c->sorted, sizeof *c->sorted, c->n, f) != c->n || fflush(f) != 0) {
-        fclose(f);
-        c->failed = true;
-        return false;
-    }
+    FILE *f = write_temp(c, c->sorted, c->n);
+    if (!f) return false;
     c->merged = f;
     c->spilled += c->n;
     an_free(c->sorted);

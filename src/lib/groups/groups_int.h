@@ -83,7 +83,7 @@ typedef struct gown {
     int32_t gen_from, gen_to;
     uint32_t commits;
     int32_t interval_ms; /* median of its last intervals, -1: fewer than 2 commits */
-    uint32_t next;       /* the partition's next owner, index + 1 */
+    uint32_t prev;       /* the partition's owner before, index + 1 */
 } gown;
 
 /* the intervals between the current owner's last commits (a partition's commit cadence);
@@ -104,7 +104,7 @@ typedef struct gtpx {
     int64_t run_max;      /* the highest committed offset since the watched event, -1 none */
 } gtpx;
 
-/* 120 bytes: what every partition needs; the rest is in its gtpx, made when needed */
+/* 112 bytes: what every partition needs; the rest is in its gtpx, made when needed */
 typedef struct gtp {
     uint32_t group;
     int32_t partition;
@@ -115,13 +115,14 @@ typedef struct gtp {
     int32_t leader_epoch;
     uint8_t flags;
     uint8_t ring_n, ring_pos; /* the current owner's ring: intervals in it, the next one's slot */
-    uint64_t commits;
+    uint8_t commits_hi;       /* commits: a 40-bit count, commits_hi << 32 | commits_lo */
+    uint32_t commits_lo;
+    uint32_t owner_last; /* its last owner's gown index + 1 (they are linked back), 0: none */
+    uint32_t ring;       /* the current owner's gring index + 1 */
+    uint32_t ext;        /* its gtpx index + 1, 0: none yet */
     int64_t first_commit_time, last_commit_time;
-    uint32_t owner_first, owner_last; /* gown index + 1, 0: none */
-    uint32_t ring;                    /* the current owner's gring index + 1 */
-    uint32_t ext;                     /* its gtpx index + 1, 0: none yet */
-    int64_t reader_max;               /* the highest offset a reader committed (a member, a transaction, or any
-                                         commit of a group without membership records), -1 none */
+    int64_t reader_max; /* the highest offset a reader committed (a member, a transaction, or any
+                         * commit of a group without membership records), -1 none */
     const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
 } gtp;
 

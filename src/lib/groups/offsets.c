@@ -264,7 +264,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
     const char *metadata = j_str(L, c, dec->value, "metadata");
     bool txn = b->producer_id != -1; /* RecordBatch.NO_PRODUCER_ID */
     t = &L->tps[ti];
-    t->commits++;
+    if (++t->commits_lo == 0) t->commits_hi++;
     g->commits++;
     if (t->first_commit_time < 0) t->first_commit_time = ctime;
     t->last_commit_time = ctime;

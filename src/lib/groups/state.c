@@ -589,8 +589,7 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     else t->flags &= (uint8_t)~TP_START_PENDING;
     o->last_commit_time = o->last_commit_offset = -1;
     o->interval_ms = -1;
-    if (t->owner_last) L->owners[t->owner_last - 1].next = L->nowners;
-    else t->owner_first = L->nowners;
+    o->prev = t->owner_last;
     t->owner_last = L->nowners;
     t->flags |= TP_OPEN_OWNER;
 }

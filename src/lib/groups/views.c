@@ -120,7 +120,7 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
         p->metadata = p->committed ? t->metadata : NULL;
         p->metadata_len = p->metadata ? gs_len(p->metadata) : 0;
         p->transactional = t->flags & TP_TXN;
-        p->commits = t->commits;
+        p->commits = (uint64_t)t->commits_hi << 32 | t->commits_lo;
         const gtpx *x = g_tpx_if(L, t);
         if (x) {
             p->txn_commits = x->txn_commits;
@@ -132,11 +132,12 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
         p->first_commit_time = t->first_commit_time;
         p->last_commit_time = t->last_commit_time;
         size_t n = 0;
-        for (uint32_t o = t->owner_first; o; o = L->owners[o - 1].next) n++;
+        for (uint32_t o = t->owner_last; o; o = L->owners[o - 1].prev) n++;
         ss_gowner *w = block(G, n, sizeof *w);
         if (!w) return false;
-        n = 0;
-        for (uint32_t o = t->owner_first; o; o = L->owners[o - 1].next) owner_view(L, &L->owners[o - 1], &w[n++]);
+        /* the owners in the order they came */
+        size_t k = n;
+        for (uint32_t o = t->owner_last; o; o = L->owners[o - 1].prev) owner_view(L, &L->owners[o - 1], &w[--k]);
         p->nowners = n;
         p->owners = w;
     }
