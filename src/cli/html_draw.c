@@ -233,15 +233,23 @@ static void draw_sessions_marks(page *p, chart *c) {
             const ss_an_gap *x = &s->gaps[g];
             double y0 = html_ys(a, x->after_offset + 1), y1 = html_ys(a, x->before_offset);
             if (y0 - y1 < 3) y1 = y0 - 3;
-            static const char *const why[] = {"unexplained", "compaction", "retention", "damage"};
+            /* a missing segment is counted as unexplained (a gap between segments is lost records
+             * unless the log shows cleaning there) */
+            const char *why = x->explained == SS_GAP_COMPACTION        ? "compaction"
+                              : x->explained == SS_GAP_RETENTION       ? "retention"
+                              : x->explained == SS_GAP_DAMAGE          ? "damage"
+                              : x->explained == SS_GAP_MISSING_SEGMENT ? "missing-segment"
+                                                                       : "unexplained";
+            bool explained =
+                x->explained == SS_GAP_COMPACTION || x->explained == SS_GAP_RETENTION || x->explained == SS_GAP_DAMAGE;
             out_printf(o,
                        "<rect data-kind=\"gap\" data-pid=\"%" PRId64 "\" data-explained=\"%s\" data-after=\"%" PRId64
                        "\" data-before=\"%" PRId64 "\" class=\"gap%s\" x=\"%d\" y=\"%.1f\" width=\"%d\" "
                        "height=\"%.1f\"><title>sequence gap of pid %" PRId64 " epoch %d: sequences %" PRId32
                        "..%" PRId32 " missing between offsets %" PRId64 " and %" PRId64 " (%s)</title></rect>\n",
-                       s->producer_id, why[x->explained & 3], x->after_offset, x->before_offset,
-                       x->explained ? " explained" : "", ML, y1, W - ML - MR, y0 - y1, s->producer_id,
-                       s->producer_epoch, x->from, x->to, x->after_offset, x->before_offset, why[x->explained & 3]);
+                       s->producer_id, why, x->after_offset, x->before_offset, explained ? " explained" : "", ML, y1,
+                       W - ML - MR, y0 - y1, s->producer_id, s->producer_epoch, x->from, x->to, x->after_offset,
+                       x->before_offset, why);
         }
     }
 }

@@ -91,7 +91,7 @@ void html_header(page *p) {
         out_lit(o, "</li>\n");
         li(o, t->sequence_gaps || t->duplicate_sequences);
         out_printf(o,
-                   "%" PRIu64 " sequence %s (%" PRIu64 " explained by compaction, retention or damage), %" PRIu64
+                   "%" PRIu64 " sequence %s (%" PRIu64 " consistent with compaction or explained by damage), %" PRIu64
                    " %s with a repeated sequence, %" PRIu64 " epoch %s</li>\n",
                    t->sequence_gaps, plural(t->sequence_gaps, "gap", "gaps"), t->sequence_gaps_explained,
                    t->duplicate_sequences, plural(t->duplicate_sequences, "record", "records"), t->epoch_bumps,

@@ -471,8 +471,23 @@ def test_errors():
           '--html -: the page on standard output, nothing else')
 
 
+def test_missing_segment():
+    """One producer session, sequences 0..9 at offsets 0..9 (segment 0) and 20..29 at offsets 20..29
+    (segment 20), the segment of offsets 10..19 missing and no cleaning shown: the gap is a missing
+    segment, counted as unexplained (retention deletes only the oldest segments,
+    UnifiedLog.deleteOldSegments; compaction needs a cleaned log)."""
+    d = os.path.join(TMP, 'missing')
+    seg0 = mkseg.batch(0, [(None, b'm-%d' % i) for i in range(10)], pid=9, epoch=0, base_seq=0)
+    seg20 = mkseg.batch(20, [(None, b'm-%d' % i) for i in range(20, 30)], pid=9, epoch=0, base_seq=20)
+    mkseg.write_partition(os.path.join(d, 'ms-0'), {0: seg0, 20: seg20})
+    m = render('missing-segment', ['scan', d])
+    eq(sorted((x['_chart'], int(x['data-after']), int(x['data-before']), x['data-explained'], 'explained' in x.get('class', ''))
+              for x in kind(m, 'gap')), [('ms-0', 9, 20, 'missing-segment', False)],
+       'missing segment: the gap between offsets 9 and 20, not explained')
+
+
 only = os.environ.get('SEGSCAN_HTML_ONLY')   # a scenario's name, to run it alone by hand
-for t in (test_causes, test_damage, test_worked, test_matrix, test_eos, test_kip848, test_bins, test_errors):
+for t in (test_causes, test_damage, test_missing_segment, test_worked, test_matrix, test_eos, test_kip848, test_bins, test_errors):
     if only and only not in t.__name__:
         continue
     try:
