@@ -1,0 +1,226 @@
+/* segscan - comparing two logs: the record cursor over one partition (its
+ * segments stitched, damaged batches skipped and counted, the leader epochs and
+ * the evidence of cleaning kept for the compaction rule) and the fingerprint of
+ * a whole record (diff_int.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "analysis/fingerprint.h"
+#include "analysis/units.h"
+#include "base/grow.h"
+#include "diff/diff_int.h"
+#include "format/walker.h"
+#include "segscan/analyze.h"
+#include "segscan/diff.h"
+#include "segscan/files.h"
+
+uint64_t key_hash(const ss_record *r) {
+    uint64_t h = XXH3_64bits(r->key, (size_t)r->key_len);
+    return h ? h : 1;
+}
+
+key_slot *kt_find(const key_table *t, uint64_t h) {
+    for (size_t i = (size_t)h & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
+        if (t->s[i].h == h || !t->s[i].h) return &t->s[i];
+}
+
+bool kt_add(key_table *t, uint64_t h) {
+    if ((t->n + 1) * 10 > t->cap * 7) {
+        key_table g = {calloc(t->cap ? t->cap * 2 : 1024, sizeof *g.s), t->cap ? t->cap * 2 : 1024, t->n};
+        if (!g.s) return false;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->s[i].h) *kt_find(&g, t->s[i].h) = t->s[i];
+        free(t->s);
+        *t = g;
+    }
+    key_slot *k = kt_find(t, h);
+    if (!k->h) {
+        k->h = h;
+        k->last = -1;
+        t->n++;
+    }
+    return true;
+}
+
+bool epochs_push(pcursor *c, int32_t e, int64_t start) {
+    if (c->nep == c->capep) {
+        size_t n = c->capep ? c->capep * 2 : 16;
+        int32_t *ne = realloc(c->epochs, n * sizeof *ne);
+        if (!ne) return false;
+        c->epochs = ne;
+        int64_t *ns = realloc(c->starts, n * sizeof *ns);
+        if (!ns) return false;
+        c->starts = ns;
+        c->capep = n;
+    }
+    c->epochs[c->nep] = e;
+    c->starts[c->nep] = start;
+    c->nep++;
+    return true;
+}
+
+void dmg_push(pcursor *c, const ss_batch *b) {
+    if (b->last_offset < b->base_offset || c->ndmg >= 4096) return;
+    if (c->ndmg == c->capdmg) {
+        size_t n = c->capdmg ? c->capdmg * 2 : 16;
+        void *nd = realloc(c->dmg, n * sizeof *c->dmg);
+        if (!nd) return;
+        c->dmg = nd;
+        c->capdmg = n;
+    }
+    c->dmg[c->ndmg][0] = b->base_offset;
+    c->dmg[c->ndmg][1] = b->last_offset;
+    c->ndmg++;
+}
+
+bool in_damage(const pcursor *c, int64_t offset) {
+    for (size_t i = c->ndmg; i-- > 0;)
+        if (offset >= c->dmg[i][0] && offset <= c->dmg[i][1]) return true;
+    return false;
+}
+
+ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side) {
+    memset(c, 0, sizeof *c);
+    c->in = in;
+    c->part = part;
+    c->p = ss_inputs_at(in, part);
+    c->side = side;
+    c->d = ss_decoder_new(max_batch);
+    if (!c->d) return SS_E_NOMEM;
+    side->path = c->p->path;
+    side->partition = c->p->name;
+    side->first_offset = side->next_offset = -1;
+    c->cleaned_through = c->p->cleaner_offset > 0 ? c->p->cleaner_offset - 1 : -1;
+    return SS_E_OK;
+}
+
+void pc_close(pcursor *c) {
+    if (c->s) ss_segment_close(c->s);
+    ss_window_free(&c->win);
+    ss_decoder_free(c->d);
+    free(c->dmg);
+    free(c->keys.s);
+    c->keys.s = NULL;
+    c->dmg = NULL;
+    c->s = NULL;
+    c->d = NULL;
+}
+
+/* Next record of the partition; 1 with r and *b, 0 at the end. */
+int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
+    ss_error err;
+    while (!c->done) {
+        if (c->in_batch) {
+            int n = ss_records_next(&c->it, r, &err);
+            if (n == 1) {
+                *b = &c->ev.batch;
+                if (c->keys.n && r->key_len >= 0) { /* a later record of a key the other side lacks */
+                    key_slot *k = kt_find(&c->keys, key_hash(r));
+                    if (k->h && r->offset > k->last) k->last = r->offset;
+                }
+                return 1;
+            }
+            c->in_batch = false;
+            if (n < 0) {
+                c->side->damage_events++;
+                c->side->damaged_bytes += c->ev.batch.size;
+                dmg_push(c, &c->ev.batch);
+            }
+            continue;
+        }
+        if (!c->s) {
+            if (c->seg >= c->p->nsegments) {
+                c->done = true;
+                break;
+            }
+            if (ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &err) != SS_E_OK) {
+                c->side->unreadable++;
+                c->seg++;
+                continue;
+            }
+            ss_walker_init(&c->w, c->s, UINT64_MAX);
+            ss_walker_set_decoder(&c->w, c->d);
+        }
+        ss_event_kind k = ss_walker_next_copy(&c->w, &c->win, &c->ev);
+        if (k == SS_EV_END) {
+            /* only the last segment may end in a batch being written: an older one
+             * that does was cut, and that tail is damage (as the analysis says) */
+            if (c->ev.tail_bytes && c->ev.tail_kind == SS_E_INCOMPLETE_TAIL && c->seg + 1 < c->p->nsegments) {
+                c->side->damage_events++;
+                c->side->damaged_bytes += c->ev.tail_bytes;
+            }
+            ss_segment_close(c->s);
+            c->s = NULL;
+            c->seg++;
+            continue;
+        }
+        if (k == SS_EV_DAMAGE) {
+            c->side->damage_events++;
+            c->side->damaged_bytes += c->ev.err.length;
+            continue;
+        }
+        const ss_batch *bb = &c->ev.batch;
+        if (!bb->crc_valid) {
+            dmg_push(c, bb);
+            continue;
+        } /* its damage event follows */
+        c->side->batches++;
+        if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
+        if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
+        /* The producer numbers a batch's records 0..lastOffsetDelta; fewer records
+         * than that (or a delete horizon, KIP-534) is a batch the cleaner rewrote
+         * (LogCleaner.cleanInto keeps a batch's offsets while dropping records). */
+        if (bb->magic >= 2 && (bb->has_delete_horizon || (int64_t)bb->count < bb->last_offset - bb->base_offset + 1)) {
+            if (bb->last_offset > c->cleaned_through) c->cleaned_through = bb->last_offset;
+            if (bb->has_delete_horizon) c->horizons = true;
+        }
+        if (bb->magic >= 2 && bb->partition_leader_epoch >= 0 &&
+            (c->nep == 0 || bb->partition_leader_epoch > c->epochs[c->nep - 1]))
+            epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
+        if (bb->control) { /* markers are not data records: counted apart, never compared */
+            c->side->control_records += bb->count > 0 ? (uint64_t)bb->count : 0;
+            continue;
+        }
+        if (ss_records_begin(c->d, bb, &c->it, &err) != SS_E_OK) {
+            if (err.kind != SS_E_TOO_LARGE) {
+                c->side->damage_events++;
+                c->side->damaged_bytes += bb->size;
+            }
+            dmg_push(c, bb);
+            continue;
+        }
+        c->in_batch = true;
+    }
+    return 0;
+}
+
+/* Fingerprint of a whole record: key, value and headers, length-prefixed so
+ * that neither null and empty nor a shifted boundary can collide. */
+XXH128_hash_t record_fp(XXH3_state_t *st, const ss_record *r) {
+    uint8_t len[4];
+    XXH3_128bits_reset(st);
+    int32_t v = r->key_len;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
+    XXH3_128bits_update(st, len, 4);
+    if (v > 0) XXH3_128bits_update(st, r->key, (size_t)v);
+    v = r->value_len;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
+    XXH3_128bits_update(st, len, 4);
+    if (v > 0) XXH3_128bits_update(st, r->value, (size_t)v);
+    v = r->header_count;
+    len[0] = (uint8_t)((uint32_t)v >> 24);
+    len[1] = (uint8_t)((uint32_t)v >> 16);
+    len[2] = (uint8_t)((uint32_t)v >> 8);
+    len[3] = (uint8_t)v;
+    XXH3_128bits_update(st, len, 4);
+    if (r->headers_len) XXH3_128bits_update(st, r->headers, r->headers_len);
+    return XXH3_128bits_digest(st);
+}

@@ -1,0 +1,68 @@
+/* segscan - comparing two logs: what diff.c and its record cursor (diff_cursor.c) share. */
+#ifndef SS_DIFF_INT_H
+#define SS_DIFF_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <xxhash.h>
+
+#include "format/walker.h"
+#include "segscan/diff.h"
+#include "segscan/inputs.h"
+#include "segscan/record.h"
+
+/* 64-bit key hashes -> the highest offset a record with that key was seen at. */
+typedef struct key_slot {
+    uint64_t h; /* 0: empty (a hash of 0 is stored as 1) */
+    int64_t last;
+} key_slot;
+
+typedef struct key_table {
+    key_slot *s;
+    size_t cap, n;
+} key_table;
+
+typedef struct pcursor {
+    const ss_inputs *in;
+    size_t part, seg;
+    const ss_input_partition *p;
+    ss_segment *s;
+    ss_walker w;
+    ss_window win; /* batches copied here (ss_walker_next_copy) */
+    ss_decoder *d;
+    ss_event ev;
+    ss_rec_iter it;
+    bool in_batch, done;
+    ss_diff_side *side;
+    /* offset ranges of batches skipped as damaged (header offsets, kept to tell
+     * a record missing through damage from one removed by compaction) */
+    int64_t (*dmg)[2];
+    size_t ndmg, capdmg;
+    /* leader epochs seen in batches */
+    int32_t *epochs;
+    int64_t *starts;
+    size_t nep, capep;
+    /* Evidence of cleaning (see the compaction rule below): the highest offset the
+     * log shows cleaned (below its cleaner-offset-checkpoint entry, or the last
+     * offset of a batch the cleaner rewrote), -1 none; whether delete horizons are set */
+    int64_t cleaned_through;
+    bool horizons;
+    /* the keys of records the other side holds and this side lacks inside its range,
+     * with the last offset this side holds a record of that key at (-1 none) */
+    key_table keys;
+} pcursor;
+
+/* diff_cursor.c */
+uint64_t key_hash(const ss_record *r);
+key_slot *kt_find(const key_table *t, uint64_t h);
+bool kt_add(key_table *t, uint64_t h);
+bool epochs_push(pcursor *c, int32_t e, int64_t start);
+void dmg_push(pcursor *c, const ss_batch *b);
+bool in_damage(const pcursor *c, int64_t offset);
+ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side);
+void pc_close(pcursor *c);
+int pc_next(pcursor *c, ss_record *r, const ss_batch **b);
+XXH128_hash_t record_fp(XXH3_state_t *st, const ss_record *r);
+
+#endif
