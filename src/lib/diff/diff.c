@@ -235,16 +235,16 @@ static bool note_missing(pair_state *ps, int side, pcursor *lacking, const ss_re
     if (!SS_GROW(ps->miss[side], ps->nmiss[side], ps->capmiss[side], 64)) return false;
     struct missing *m = &ps->miss[side][ps->nmiss[side]++];
     m->offset = r->offset;
-    m->key = r->key_len >= 0 ? key_hash(r) : 0;
+    m->key = r->key_len >= 0 ? diff_key_hash(r) : 0;
     m->tombstone = r->value_len < 0;
     m->legacy = b->magic < 2;
-    return !m->key || kt_add(&lacking->keys, m->key);
+    return !m->key || diff_kt_add(&lacking->keys, m->key);
 }
 
 static bool cleaner_removes(const pcursor *lacking, const struct missing *m) {
     if (m->offset > lacking->cleaned_through) return false;
     if (!m->key) return true;
-    const key_slot *k = kt_find(&lacking->keys, m->key);
+    const key_slot *k = diff_kt_find(&lacking->keys, m->key);
     if (k->h && k->last > m->offset) return true;
     return m->tombstone && (m->legacy || lacking->horizons);
 }
@@ -304,21 +304,21 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
                               pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
     pcursor ca, cb;
-    if (pc_open(&ca, A, ia, o->max_batch_bytes, &p->a) != SS_E_OK) return SS_E_NOMEM;
-    if (pc_open(&cb, B, ib, o->max_batch_bytes, &p->b) != SS_E_OK) {
-        pc_close(&ca);
+    if (diff_pc_open(&ca, A, ia, o->max_batch_bytes, &p->a) != SS_E_OK) return SS_E_NOMEM;
+    if (diff_pc_open(&cb, B, ib, o->max_batch_bytes, &p->b) != SS_E_OK) {
+        diff_pc_close(&ca);
         return SS_E_NOMEM;
     }
     XXH3_state_t *st = XXH3_createState();
     if (!st) {
-        pc_close(&ca);
-        pc_close(&cb);
+        diff_pc_close(&ca);
+        diff_pc_close(&cb);
         return SS_E_NOMEM;
     }
     p->first_divergent_offset = -1;
     ss_record ra, rb;
     const ss_batch *ba = NULL, *bb = NULL;
-    int ha = pc_next(&ca, &ra, &ba), hb = pc_next(&cb, &rb, &bb);
+    int ha = diff_pc_next(&ca, &ra, &ba), hb = diff_pc_next(&cb, &rb, &bb);
     /* kind of the range the previous record of each side went to (0: none yet) */
     enum ss_diff_kind last_a = 0, last_b = 0;
     bool oom = false;
@@ -327,7 +327,7 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
             /* A holds an offset B does not */
             enum ss_diff_kind kind;
             enum ss_diff_where where;
-            if (in_damage(&cb, ra.offset)) {
+            if (diff_in_damage(&cb, ra.offset)) {
                 kind = SS_DK_ONLY_A, where = SS_DW_DAMAGED;
                 p->only_a++;
             } else if (hb && p->b.first_offset >= 0 && p->b.first_offset <= ra.offset) {
@@ -343,11 +343,11 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
             add_item(ps, o, kind, &ra, ba, NULL, NULL);
             last_a = kind;
             p->a.records++;
-            ha = pc_next(&ca, &ra, &ba);
+            ha = diff_pc_next(&ca, &ra, &ba);
         } else if (hb && (!ha || rb.offset < ra.offset)) {
             enum ss_diff_kind kind;
             enum ss_diff_where where;
-            if (in_damage(&ca, rb.offset)) {
+            if (diff_in_damage(&ca, rb.offset)) {
                 kind = SS_DK_ONLY_B, where = SS_DW_DAMAGED;
                 p->only_b++;
             } else if (ha && p->a.first_offset >= 0 && p->a.first_offset <= rb.offset) {
@@ -363,9 +363,9 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
             add_item(ps, o, kind, NULL, NULL, &rb, bb);
             last_b = kind;
             p->b.records++;
-            hb = pc_next(&cb, &rb, &bb);
+            hb = diff_pc_next(&cb, &rb, &bb);
         } else {
-            XXH128_hash_t fa = record_fp(st, &ra), fb = record_fp(st, &rb);
+            XXH128_hash_t fa = diff_record_fp(st, &ra), fb = diff_record_fp(st, &rb);
             bool same = XXH128_isEqual(fa, fb) && ra.timestamp == rb.timestamp;
             if (!same) {
                 if (p->first_divergent_offset < 0) {
@@ -382,8 +382,8 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
             }
             p->a.records++;
             p->b.records++;
-            ha = pc_next(&ca, &ra, &ba);
-            hb = pc_next(&cb, &rb, &bb);
+            ha = diff_pc_next(&ca, &ra, &ba);
+            hb = diff_pc_next(&cb, &rb, &bb);
         }
     }
     keep_epochs(&ca, &p->a, &ps->epochs_a, &ps->starts_a);
@@ -398,8 +398,8 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     free(ca.starts);
     free(cb.epochs);
     free(cb.starts);
-    pc_close(&ca);
-    pc_close(&cb);
+    diff_pc_close(&ca);
+    diff_pc_close(&cb);
     return oom ? SS_E_NOMEM : SS_E_OK;
 }
 
@@ -554,7 +554,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
     for (int side = 0; side < 2 && rc == SS_E_OK; side++) {
         pcursor c;
         ss_diff_side *sd = side ? &p->b : &p->a;
-        if (pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, sd) != SS_E_OK) {
+        if (diff_pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, sd) != SS_E_OK) {
             rc = SS_E_NOMEM;
             break;
         }
@@ -566,7 +566,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
         size_t nrun = 0;
         bool more = true;
         while (more && rc == SS_E_OK) {
-            more = pc_next(&c, &r, &b);
+            more = diff_pc_next(&c, &r, &b);
             if (more) {
                 sd->records++;
                 if (!fingerprintable(&r, b, o->by)) continue;
@@ -598,7 +598,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
         }
         free(c.epochs);
         free(c.starts);
-        pc_close(&c);
+        diff_pc_close(&c);
     }
     for (size_t i = 0; i < t.cap; i++) {
         const fp_entry *e = &t.e[i];
@@ -628,10 +628,10 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
             pcursor c;
             ss_diff_side scratch;
             memset(&scratch, 0, sizeof scratch);
-            if (pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, &scratch) != SS_E_OK) break;
+            if (diff_pc_open(&c, side ? B : A, side ? ib : ia, o->max_batch_bytes, &scratch) != SS_E_OK) break;
             ss_record r;
             const ss_batch *b;
-            while (pc_next(&c, &r, &b)) {
+            while (diff_pc_next(&c, &r, &b)) {
                 if (!fingerprintable(&r, b, o->by)) continue;
                 if (o->read_committed && is_aborted(&ab[side], b, r.offset)) continue;
                 uint64_t hi, lo;
@@ -683,7 +683,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
             }
             free(c.epochs);
             free(c.starts);
-            pc_close(&c);
+            diff_pc_close(&c);
             if (ps->nitems >= o->max_items) break;
         }
         ss_analysis_free(an[0]);

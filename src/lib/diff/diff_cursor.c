@@ -16,26 +16,26 @@
 #include "segscan/diff.h"
 #include "segscan/files.h"
 
-uint64_t key_hash(const ss_record *r) {
+uint64_t diff_key_hash(const ss_record *r) {
     uint64_t h = XXH3_64bits(r->key, (size_t)r->key_len);
     return h ? h : 1;
 }
 
-key_slot *kt_find(const key_table *t, uint64_t h) {
+key_slot *diff_kt_find(const key_table *t, uint64_t h) {
     for (size_t i = (size_t)h & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
         if (t->s[i].h == h || !t->s[i].h) return &t->s[i];
 }
 
-bool kt_add(key_table *t, uint64_t h) {
+bool diff_kt_add(key_table *t, uint64_t h) {
     if ((t->n + 1) * 10 > t->cap * 7) {
         key_table g = {calloc(t->cap ? t->cap * 2 : 1024, sizeof *g.s), t->cap ? t->cap * 2 : 1024, t->n};
         if (!g.s) return false;
         for (size_t i = 0; i < t->cap; i++)
-            if (t->s[i].h) *kt_find(&g, t->s[i].h) = t->s[i];
+            if (t->s[i].h) *diff_kt_find(&g, t->s[i].h) = t->s[i];
         free(t->s);
         *t = g;
     }
-    key_slot *k = kt_find(t, h);
+    key_slot *k = diff_kt_find(t, h);
     if (!k->h) {
         k->h = h;
         k->last = -1;
@@ -44,7 +44,7 @@ bool kt_add(key_table *t, uint64_t h) {
     return true;
 }
 
-bool epochs_push(pcursor *c, int32_t e, int64_t start) {
+bool diff_epochs_push(pcursor *c, int32_t e, int64_t start) {
     if (c->nep == c->capep) {
         size_t n = c->capep ? c->capep * 2 : 16;
         int32_t *ne = realloc(c->epochs, n * sizeof *ne);
@@ -61,7 +61,7 @@ bool epochs_push(pcursor *c, int32_t e, int64_t start) {
     return true;
 }
 
-void dmg_push(pcursor *c, const ss_batch *b) {
+void diff_dmg_push(pcursor *c, const ss_batch *b) {
     if (b->last_offset < b->base_offset || c->ndmg >= 4096) return;
     if (c->ndmg == c->capdmg) {
         size_t n = c->capdmg ? c->capdmg * 2 : 16;
@@ -75,13 +75,13 @@ void dmg_push(pcursor *c, const ss_batch *b) {
     c->ndmg++;
 }
 
-bool in_damage(const pcursor *c, int64_t offset) {
+bool diff_in_damage(const pcursor *c, int64_t offset) {
     for (size_t i = c->ndmg; i-- > 0;)
         if (offset >= c->dmg[i][0] && offset <= c->dmg[i][1]) return true;
     return false;
 }
 
-ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side) {
+ss_errkind diff_pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side) {
     memset(c, 0, sizeof *c);
     c->in = in;
     c->part = part;
@@ -96,7 +96,7 @@ ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batc
     return SS_E_OK;
 }
 
-void pc_close(pcursor *c) {
+void diff_pc_close(pcursor *c) {
     if (c->s) ss_segment_close(c->s);
     ss_window_free(&c->win);
     ss_decoder_free(c->d);
@@ -109,7 +109,7 @@ void pc_close(pcursor *c) {
 }
 
 /* Next record of the partition; 1 with r and *b, 0 at the end. */
-int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
+int diff_pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
     ss_error err;
     while (!c->done) {
         if (c->in_batch) {
@@ -117,7 +117,7 @@ int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             if (n == 1) {
                 *b = &c->ev.batch;
                 if (c->keys.n && r->key_len >= 0) { /* a later record of a key the other side lacks */
-                    key_slot *k = kt_find(&c->keys, key_hash(r));
+                    key_slot *k = diff_kt_find(&c->keys, diff_key_hash(r));
                     if (k->h && r->offset > k->last) k->last = r->offset;
                 }
                 return 1;
@@ -126,7 +126,7 @@ int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             if (n < 0) {
                 c->side->damage_events++;
                 c->side->damaged_bytes += c->ev.batch.size;
-                dmg_push(c, &c->ev.batch);
+                diff_dmg_push(c, &c->ev.batch);
             }
             continue;
         }
@@ -163,7 +163,7 @@ int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
         }
         const ss_batch *bb = &c->ev.batch;
         if (!bb->crc_valid) {
-            dmg_push(c, bb);
+            diff_dmg_push(c, bb);
             continue;
         } /* its damage event follows */
         c->side->batches++;
@@ -178,7 +178,7 @@ int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
         }
         if (bb->magic >= 2 && bb->partition_leader_epoch >= 0 &&
             (c->nep == 0 || bb->partition_leader_epoch > c->epochs[c->nep - 1]))
-            epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
+            diff_epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
         if (bb->control) { /* markers are not data records: counted apart, never compared */
             c->side->control_records += bb->count > 0 ? (uint64_t)bb->count : 0;
             continue;
@@ -188,7 +188,7 @@ int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
                 c->side->damage_events++;
                 c->side->damaged_bytes += bb->size;
             }
-            dmg_push(c, bb);
+            diff_dmg_push(c, bb);
             continue;
         }
         c->in_batch = true;
@@ -198,7 +198,7 @@ int pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
 
 /* Fingerprint of a whole record: key, value and headers, length-prefixed so
  * that neither null and empty nor a shifted boundary can collide. */
-XXH128_hash_t record_fp(XXH3_state_t *st, const ss_record *r) {
+XXH128_hash_t diff_record_fp(XXH3_state_t *st, const ss_record *r) {
     uint8_t len[4];
     XXH3_128bits_reset(st);
     int32_t v = r->key_len;

@@ -54,15 +54,15 @@ typedef struct pcursor {
 } pcursor;
 
 /* diff_cursor.c */
-uint64_t key_hash(const ss_record *r);
-key_slot *kt_find(const key_table *t, uint64_t h);
-bool kt_add(key_table *t, uint64_t h);
-bool epochs_push(pcursor *c, int32_t e, int64_t start);
-void dmg_push(pcursor *c, const ss_batch *b);
-bool in_damage(const pcursor *c, int64_t offset);
-ss_errkind pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side);
-void pc_close(pcursor *c);
-int pc_next(pcursor *c, ss_record *r, const ss_batch **b);
-XXH128_hash_t record_fp(XXH3_state_t *st, const ss_record *r);
+uint64_t diff_key_hash(const ss_record *r);
+key_slot *diff_kt_find(const key_table *t, uint64_t h);
+bool diff_kt_add(key_table *t, uint64_t h);
+bool diff_epochs_push(pcursor *c, int32_t e, int64_t start);
+void diff_dmg_push(pcursor *c, const ss_batch *b);
+bool diff_in_damage(const pcursor *c, int64_t offset);
+ss_errkind diff_pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side);
+void diff_pc_close(pcursor *c);
+int diff_pc_next(pcursor *c, ss_record *r, const ss_batch **b);
+XXH128_hash_t diff_record_fp(XXH3_state_t *st, const ss_record *r);
 
 #endif
