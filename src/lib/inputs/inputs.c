@@ -22,6 +22,7 @@
 
 #include "base/grow.h"
 #include "format/batch.h"
+#include "inputs/inputs_names.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
 
@@ -142,82 +143,6 @@ const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *le
 }
 enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->notes[i].kind; }
 
-/* ---- names ------------------------------------------------------------------- */
-
-static const char *base_name(const char *path) {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-static bool has_suffix(const char *s, const char *suf) {
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && !strcmp(s + n - m, suf);
-}
-
-static const char *const TEMP_FILE_SUFFIXES[] = {".deleted", ".cleaned", ".swap"};
-
-/* "00000000000000000042.log" (20 digits); with a temporary suffix when temp is
- * set. Returns the offset or -1. */
-static int64_t segment_name_offset(const char *name, bool *is_temp) {
-    *is_temp = false;
-    for (int i = 0; i < 20; i++)
-        if (name[i] < '0' || name[i] > '9') return -1;
-    const char *rest = name + 20;
-    if (strncmp(rest, ".log", 4) != 0) return -1;
-    rest += 4;
-    if (*rest) {
-        bool ok = false;
-        for (size_t i = 0; i < sizeof TEMP_FILE_SUFFIXES / sizeof *TEMP_FILE_SUFFIXES; i++)
-            if (!strcmp(rest, TEMP_FILE_SUFFIXES[i])) ok = true;
-        if (!ok) return -1;
-        *is_temp = true;
-    }
-    int64_t v = 0;
-    for (int i = 0; i < 20; i++) {
-        if (v > (INT64_MAX - 9) / 10) return -1;
-        v = v * 10 + (name[i] - '0');
-    }
-    return v;
-}
-
-static bool is_temp_file(const char *name) {
-    for (size_t i = 0; i < sizeof TEMP_FILE_SUFFIXES / sizeof *TEMP_FILE_SUFFIXES; i++)
-        if (has_suffix(name, TEMP_FILE_SUFFIXES[i])) return true;
-    return false;
-}
-
-/* -delete and -stray: a partition on its way out; -future: one being copied in by
- * alter-log-dirs, beside the partition it copies (read both, and every record of one
- * would be a copy of the other) */
-static bool is_temp_dir(const char *name) {
-    return has_suffix(name, "-delete") || has_suffix(name, "-stray") || has_suffix(name, "-future");
-}
-
-/* Files Kafka keeps in a partition or log directory beside the segments. */
-static bool is_known_non_segment(const char *name) {
-    static const char *const sufs[] = {".index",          ".timeindex",          ".txnindex",          ".snapshot",
-                                       ".checkpoint",     "-checkpoint",         "partition.metadata", "quorum-state",
-                                       "meta.properties", ".kafka_cleanshutdown"};
-    for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
-        if (has_suffix(name, sufs[i])) return true;
-    /* a temporary of an index or snapshot, e.g. .index.deleted */
-    if (strstr(name, ".index.") || strstr(name, ".timeindex.") || strstr(name, ".txnindex.") ||
-        strstr(name, ".snapshot."))
-        return true;
-    return false;
-}
-
-/* A KRaft snapshot of the metadata log: "<20-digit end offset>-<10-digit epoch>.checkpoint"
- * (raft's Snapshots.parse), or the log directory's bootstrap.checkpoint. */
-static bool is_kraft_snapshot(const char *name, bool *bootstrap) {
-    *bootstrap = !strcmp(name, "bootstrap.checkpoint");
-    if (*bootstrap) return true;
-    if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || memcmp(name + 31, ".checkpoint", 11) != 0) return false;
-    for (int i = 0; i < 31; i++)
-        if (i != 20 && (name[i] < '0' || name[i] > '9')) return false;
-    return true;
-}
-
 /* A snapshot's path as given or found, once (two paths of one file: the first). */
 static bool add_snapshot(ss_inputs *in, const char *path) {
     char *real = realpath(path, NULL);
@@ -236,44 +161,6 @@ static bool add_snapshot(ss_inputs *in, const char *path) {
     if (!c) return false;
     in->snapshots[in->nsnapshots++] = c;
     return true;
-}
-
-/* Split "orders-3" (or "orders-3.<id>-future") into topic and partition number. */
-static void parse_topic(const char *name, char **topic, int32_t *partno) {
-    size_t n = strlen(name);
-    /* strip ".<id>-future" / "-delete" / "-stray" */
-    static const char *const tails[] = {"-future", "-delete", "-stray"};
-    for (size_t t = 0; t < 3; t++) {
-        size_t m = strlen(tails[t]);
-        if (n > m && !strcmp(name + n - m, tails[t])) {
-            const char *dot = NULL;
-            for (const char *q = name + n - m; q > name; q--)
-                if (q[-1] == '.') {
-                    dot = q - 1;
-                    break;
-                }
-            if (dot) n = (size_t)(dot - name);
-            break;
-        }
-    }
-    size_t i = n;
-    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') i--;
-    if (i < n && i >= 2 && name[i - 1] == '-' && n - i <= 9) {
-        long v = strtol(name + i, NULL, 10);
-        *partno = (int32_t)v;
-        *topic = malloc(i);
-        if (*topic) {
-            memcpy(*topic, name, i - 1);
-            (*topic)[i - 1] = 0;
-        }
-        return;
-    }
-    *partno = -1;
-    *topic = malloc(n + 1);
-    if (*topic) {
-        memcpy(*topic, name, n);
-        (*topic)[n] = 0;
-    }
 }
 
 /* ---- adding ----------------------------------------------------------------- */
