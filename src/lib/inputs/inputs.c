@@ -261,7 +261,7 @@ static void free_list(char **v, size_t n) {
 static bool holds_segments(char **names, size_t n, bool include_temp) {
     for (size_t i = 0; i < n; i++) {
         bool temp;
-        if (segment_name_offset(names[i], &temp) >= 0 && (!temp || include_temp)) return true;
+        if (in_segment_name_offset(names[i], &temp) >= 0 && (!temp || include_temp)) return true;
     }
     return false;
 }
@@ -278,7 +278,7 @@ static bool find_orphans(part *p, char **names, size_t n) {
     int64_t last_log = -1;
     for (size_t i = 0; i < n; i++) {
         bool temp;
-        int64_t off = segment_name_offset(names[i], &temp);
+        int64_t off = in_segment_name_offset(names[i], &temp);
         if (off >= 0 && !temp && off > last_log) last_log = off;
     }
     for (size_t i = 0; i < n; i++) {
@@ -298,7 +298,7 @@ static bool find_orphans(part *p, char **names, size_t n) {
         char *key = logname;
         if (bsearch(&key, names, n, sizeof *names, cmp_str)) continue;
         bool temp;
-        int64_t off = segment_name_offset(logname, &temp);
+        int64_t off = in_segment_name_offset(logname, &temp);
         if (off < 0 || (k == 3 && off > last_log)) continue;
         if (p->norphans && p->orphans[p->norphans - 1] == off) continue; /* names sorted: the same offset in a row */
         size_t cap = p->norphans;
@@ -319,7 +319,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
         bool temp, bootstrap;
-        if (is_kraft_snapshot(names[i], &bootstrap) && !bootstrap) {
+        if (in_is_kraft_snapshot(names[i], &bootstrap) && !bootstrap) {
             char *full = join(path, names[i]);
             if (!full || !add_snapshot(in, full)) {
                 free(full);
@@ -328,7 +328,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
             free(full);
             continue;
         }
-        int64_t off = segment_name_offset(names[i], &temp);
+        int64_t off = in_segment_name_offset(names[i], &temp);
         if (off < 0) continue;
         if (temp && !in->include_temp) {
             skipped++;
@@ -376,7 +376,7 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         }
         struct stat st;
         if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (is_temp_dir(names[i]) && !in->include_temp) {
+            if (in_is_temp_dir(names[i]) && !in->include_temp) {
                 size_t sn;
                 int se;
                 char **sub = list_dir(full, &sn, &se);
@@ -419,20 +419,20 @@ static bool starts_with_batch(const char *path) {
 }
 
 static ss_errkind add_file(ss_inputs *in, const char *path) {
-    const char *name = base_name(path);
-    if (is_temp_file(name) && !in->include_temp) {
+    const char *name = in_base_name(path);
+    if (in_is_temp_file(name) && !in->include_temp) {
         add_note(in, SS_NOTE_INFO, "%s: broker temporary skipped; --include-temp reads it", path);
         return SS_E_OK;
     }
     bool bootstrap;
-    if (is_kraft_snapshot(name, &bootstrap)) {
+    if (in_is_kraft_snapshot(name, &bootstrap)) {
         /* the metadata log's state at an offset: not a segment of a partition, but its
          * records (producer-id blocks) serve the analysis */
         if (!add_snapshot(in, path)) return SS_E_NOMEM;
         add_note(in, SS_NOTE_INFO, "%s: a KRaft snapshot: read for its producer-id blocks only", path);
         return SS_E_OK;
     }
-    if (is_known_non_segment(name)) {
+    if (in_is_known_non_segment(name)) {
         add_note(in, SS_NOTE_INFO, "%s: not a segment (.log) file, skipped", path);
         return SS_E_OK;
     }
@@ -442,7 +442,7 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
         return SS_E_IO;
     }
     bool temp;
-    int64_t off = segment_name_offset(name, &temp);
+    int64_t off = in_segment_name_offset(name, &temp);
     ss_errkind rc = SS_E_NOMEM;
     if (off >= 0) {
         /* inside a partition directory: the directory is the partition */
@@ -483,7 +483,7 @@ ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
         if (!p) return SS_E_NOMEM;
         size_t n = strlen(p);
         while (n > 1 && p[n - 1] == '/') p[--n] = 0;
-        if (is_temp_dir(base_name(p)) && !in->include_temp) {
+        if (in_is_temp_dir(in_base_name(p)) && !in->include_temp) {
             add_note(in, SS_NOTE_INFO, "%s: broker temporary directory skipped; --include-temp reads it", p);
             free(p);
             return SS_E_OK;
@@ -673,10 +673,10 @@ static void read_partition_files(part *p) {
 
 /* A -delete, -future or -stray directory: a temporary copy of "<topic>-<n>". */
 static void name_temporary(part *p) {
-    const char *bn = base_name(p->key);
+    const char *bn = in_base_name(p->key);
     static const char *const tails[] = {"-delete", "-future", "-stray"};
     for (size_t t = 0; t < sizeof tails / sizeof *tails; t++)
-        if (has_suffix(bn, tails[t])) {
+        if (in_has_suffix(bn, tails[t])) {
             p->pub.temporary = tails[t];
             break;
         }
@@ -699,7 +699,7 @@ static void find_not_given(part *p) {
     size_t count = 0;
     for (size_t i = 0; i < n; i++) {
         bool temp;
-        int64_t off = segment_name_offset(names[i], &temp);
+        int64_t off = in_segment_name_offset(names[i], &temp);
         if (off < 0 || temp) continue;
         bool given = false;
         for (size_t k = 0; k < p->nsegs && !given; k++) given = p->segs[k].name_offset == off && !p->segs[k].temporary;
@@ -767,17 +767,17 @@ void ss_inputs_finish(ss_inputs *in) {
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         /* a directory: its name; a lone file (or stdin): its path with other characters as '_' */
-        p->name = p->pub.is_dir ? xstrdup(base_name(p->key)) : sanitize(p->given);
+        p->name = p->pub.is_dir ? xstrdup(in_base_name(p->key)) : sanitize(p->given);
         if (!p->name) p->name = xstrdup("?");
     }
     /* two directories with one name: the shortest path suffix that tells them apart */
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         if (!p->pub.is_dir) continue;
-        const char *bn = base_name(p->key);
+        const char *bn = in_base_name(p->key);
         bool clash = false;
         for (size_t j = 0; j < in->nparts && !clash; j++)
-            if (j != i && in->parts[j]->pub.is_dir && !strcmp(base_name(in->parts[j]->key), bn)) clash = true;
+            if (j != i && in->parts[j]->pub.is_dir && !strcmp(in_base_name(in->parts[j]->key), bn)) clash = true;
         if (!clash) continue;
         int maxk = count_components(p->key);
         for (int k = 2; k <= maxk; k++) {
@@ -785,7 +785,7 @@ void ss_inputs_finish(ss_inputs *in) {
             size_t sl = strlen(suf);
             bool unique = true;
             for (size_t j = 0; j < in->nparts && unique; j++) {
-                if (j == i || !in->parts[j]->pub.is_dir || strcmp(base_name(in->parts[j]->key), bn)) continue;
+                if (j == i || !in->parts[j]->pub.is_dir || strcmp(in_base_name(in->parts[j]->key), bn)) continue;
                 const char *other = in->parts[j]->key;
                 size_t ol = strlen(other);
                 if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
@@ -801,8 +801,8 @@ void ss_inputs_finish(ss_inputs *in) {
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         int32_t pn = -1;
-        if (p->pub.is_dir) parse_topic(base_name(p->key), &p->topic, &pn);
-        else if (p->mem && strcmp(p->given, "-") != 0) parse_topic(p->given, &p->topic, &pn); /* named by the user */
+        if (p->pub.is_dir) in_parse_topic(in_base_name(p->key), &p->topic, &pn);
+        else if (p->mem && strcmp(p->given, "-") != 0) in_parse_topic(p->given, &p->topic, &pn); /* named by the user */
         else p->topic = xstrdup(p->name);
         if (!p->topic) p->topic = xstrdup("?");
         p->pub.name = p->name;
@@ -892,10 +892,10 @@ static void find_siblings(ss_inputs *in) {
         int e;
         char **names = list_dir(parents[k], &n, &e);
         for (size_t j = 0; j < n; j++) {
-            if (is_temp_dir(names[j])) continue;
+            if (in_is_temp_dir(names[j])) continue;
             char *topic = NULL;
             int32_t pn;
-            parse_topic(names[j], &topic, &pn);
+            in_parse_topic(names[j], &topic, &pn);
             bool want = topic && pn >= 0 && read_topic(in, topic) && !read_partition(in, topic, pn);
             char *full = want ? join(parents[k], names[j]) : NULL;
             struct stat st;

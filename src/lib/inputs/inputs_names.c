@@ -11,19 +11,19 @@
 
 static const char *const TEMP_FILE_SUFFIXES[] = {".deleted", ".cleaned", ".swap"};
 
-const char *base_name(const char *path) {
+const char *in_base_name(const char *path) {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
 }
 
-bool has_suffix(const char *s, const char *suf) {
+bool in_has_suffix(const char *s, const char *suf) {
     size_t n = strlen(s), m = strlen(suf);
     return n >= m && !strcmp(s + n - m, suf);
 }
 
 /* "00000000000000000042.log" (20 digits); with a temporary suffix when temp is
  * set. Returns the offset or -1. */
-int64_t segment_name_offset(const char *name, bool *is_temp) {
+int64_t in_segment_name_offset(const char *name, bool *is_temp) {
     *is_temp = false;
     for (int i = 0; i < 20; i++)
         if (name[i] < '0' || name[i] > '9') return -1;
@@ -45,26 +45,26 @@ int64_t segment_name_offset(const char *name, bool *is_temp) {
     return v;
 }
 
-bool is_temp_file(const char *name) {
+bool in_is_temp_file(const char *name) {
     for (size_t i = 0; i < sizeof TEMP_FILE_SUFFIXES / sizeof *TEMP_FILE_SUFFIXES; i++)
-        if (has_suffix(name, TEMP_FILE_SUFFIXES[i])) return true;
+        if (in_has_suffix(name, TEMP_FILE_SUFFIXES[i])) return true;
     return false;
 }
 
 /* -delete and -stray: a partition on its way out; -future: one being copied in by
  * alter-log-dirs, beside the partition it copies (read both, and every record of one
  * would be a copy of the other) */
-bool is_temp_dir(const char *name) {
-    return has_suffix(name, "-delete") || has_suffix(name, "-stray") || has_suffix(name, "-future");
+bool in_is_temp_dir(const char *name) {
+    return in_has_suffix(name, "-delete") || in_has_suffix(name, "-stray") || in_has_suffix(name, "-future");
 }
 
 /* Files Kafka keeps in a partition or log directory beside the segments. */
-bool is_known_non_segment(const char *name) {
+bool in_is_known_non_segment(const char *name) {
     static const char *const sufs[] = {".index",          ".timeindex",          ".txnindex",          ".snapshot",
                                        ".checkpoint",     "-checkpoint",         "partition.metadata", "quorum-state",
                                        "meta.properties", ".kafka_cleanshutdown"};
     for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
-        if (has_suffix(name, sufs[i])) return true;
+        if (in_has_suffix(name, sufs[i])) return true;
     /* a temporary of an index or snapshot, e.g. .index.deleted */
     if (strstr(name, ".index.") || strstr(name, ".timeindex.") || strstr(name, ".txnindex.") ||
         strstr(name, ".snapshot."))
@@ -74,7 +74,7 @@ bool is_known_non_segment(const char *name) {
 
 /* A KRaft snapshot of the metadata log: "<20-digit end offset>-<10-digit epoch>.checkpoint"
  * (raft's Snapshots.parse), or the log directory's bootstrap.checkpoint. */
-bool is_kraft_snapshot(const char *name, bool *bootstrap) {
+bool in_is_kraft_snapshot(const char *name, bool *bootstrap) {
     *bootstrap = !strcmp(name, "bootstrap.checkpoint");
     if (*bootstrap) return true;
     if (strlen(name) != 20 + 1 + 10 + 11 || name[20] != '-' || memcmp(name + 31, ".checkpoint", 11) != 0) return false;
@@ -84,7 +84,7 @@ bool is_kraft_snapshot(const char *name, bool *bootstrap) {
 }
 
 /* Split "orders-3" (or "orders-3.<id>-future") into topic and partition number. */
-void parse_topic(const char *name, char **topic, int32_t *partno) {
+void in_parse_topic(const char *name, char **topic, int32_t *partno) {
     size_t n = strlen(name);
     /* strip ".<id>-future" / "-delete" / "-stray" */
     static const char *const tails[] = {"-future", "-delete", "-stray"};
