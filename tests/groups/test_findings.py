@@ -1187,11 +1187,175 @@ def test_eos_last_aborted():
        (32, {'time': T0 + 2535, 'offset': 40, 'outcome': 'aborted'}), 'groups-eos: the last commit was aborted')
 
 
+# ---- the exactly-once kinds and out-of-range in every kind of group, with and without the data -------
+
+def member_records(kind, g, topic, tid, t, member):
+    """The membership records of a group whose one member owns topic-0: a classic eager, cooperative
+    or static (group.instance.id) GroupMetadata record, or KIP-848's member, partition metadata,
+    group epoch and current assignment records (GroupCoordinatorRecordHelpers)."""
+    if kind == 'kip848':
+        return [C.cg_member(g, member, g, topics=[topic]), C.cg_partition_metadata(g, {tid: (topic, 1)}),
+                C.cg_epoch(g, 1), C.cg_assignment(g, member, 1, 0, C.STABLE, {tid: [0]})]
+    mem = C.Member(member, {topic: [0]}, instance_id=g + '-inst' if kind == 'static' else None)
+    return [C.group_metadata(g, 1, t, [mem], protocol='cooperative-sticky' if kind == 'cooperative' else 'range')]
+
+
+GROUP_KINDS = ('eager', 'cooperative', 'static', 'kip848')
+
+
+def test_eos_kinds():
+    """An exactly-once application (read exin-0, write its own output topic) in each kind of group,
+    under transaction version 1 and 2, with the data partitions beside __consumer_offsets and
+    __transaction_state, and without them. Group i's story starts at Ti = T0 + 10 s * i (so every
+    log stays in time order); its one member owns exin-0 throughout (its consumer keeps its
+    membership; the producer is replaced: a new instance of the transactional id calls
+    initTransactions). Transactions (epochs v1 / v2; version 2 bumps at every end, the markers
+    carry epoch + 1: KIP-890, TransactionMetadata.prepareAbortOrCommit):
+      Ti+1 s  epoch 0/0: out 0..9, commits 10, COMMIT (marker 10) epoch 0/1
+      Ti+2 s  epoch 0/1: out 11..20, commits 20, ABORT by its producer (marker 21) epoch 0/2
+      Ti+3 s  epoch 0/2: out 22..31, commits 20, left open; the new instance's initTransactions
+              aborts it with the epoch raised (TransactionCoordinator.handleInitProducerId on
+              Ongoing: prepareFenceProducerEpoch; version 2 adds its end bump): ABORT (marker 32)
+              epoch 1/4 at Ti+3.5 s
+      Ti+4 s  the new instance, epoch 2/5: out 33..42, commits 20, COMMIT (marker 43) epoch 2/6
+      Ti+5 s  epoch 2/6: out 44..53, commits 30, no marker yet (open)
+    Expected, by the table of kinds: two aborted commits (their input from the committed offset
+    then, 10, to 19: possible, read again only if the application rewinds), one open commit of 30,
+    one fencing (old epoch 0/2, new 2/5), nothing else. Without the data partitions the ranges are
+    offsets only (records null) and no outputs are found (none was read)."""
+    d = scenario('eos_kinds')
+    if not d:
+        return
+    nodata = tempdir()
+    tid = 'EXINxxxxOsjVihzuZl_WhA'
+    data(d, 'exin', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])   # 0..49 by T0 + 0.5 s
+    co, ts = {}, {}
+    cases = []
+    for i, (kind, tv) in enumerate((k, v) for k in GROUP_KINDS for v in (1, 2)):
+        g, txid, pid = 'ex-%s-v%d' % (kind, tv), 'ex-tx-%s-v%d' % (kind, tv), 5000 + i
+        ti = T0 + 10000 * (i + 1)
+        L = co.setdefault(C.coordinator_partition(g), C.Log())
+        X = ts.setdefault(C.coordinator_partition(txid), C.Log())
+        cp = C.coordinator_partition(g)
+        out_topic = 'exout%d' % i
+        o = C.Log()
+        L.append(member_records(kind, g, 'exin', tid, ti, 'EXMEMBER%02dAAAAAAAAAAAA' % i), ti)
+        e = (lambda v1, v2: v1 if tv == 1 else v2)
+        cv = None if tv == 1 else 2
+        parts = {out_topic: [0], '__consumer_offsets': [cp]}
+
+        def state(st, ep, t, start=-1, p=None):
+            X.append([C.txn_state(txid, pid, ep, st, t, p, timeout=60000, start_ts=start, client_version=cv)], t)
+        state(C.ONGOING, e(0, 0), ti + 990, ti + 990, parts)
+        eos_txn(L, [(o, 10)], pid, e(0, 0), g, 'exin', 10, ti + 1000, marker_epoch=e(0, 1))
+        state(C.COMPLETE_COMMIT, e(0, 1), ti + 1060, ti + 990)
+        state(C.ONGOING, e(0, 1), ti + 1990, ti + 1990, parts)
+        eos_txn(L, [(o, 10)], pid, e(0, 1), g, 'exin', 20, ti + 2000, marker_epoch=e(0, 2), commit_marker=False)
+        state(C.COMPLETE_ABORT, e(0, 2), ti + 2060, ti + 1990)
+        state(C.ONGOING, e(0, 2), ti + 2990, ti + 2990, parts)
+        eos_txn(L, [(o, 10)], pid, e(0, 2), g, 'exin', 20, ti + 3000, commit_marker=None)
+        state(C.PREPARE_ABORT, e(1, 4), ti + 3500, ti + 2990, parts)
+        for log in (o, L):
+            log.marker(pid, e(1, 4), False, ti + 3500)
+        state(C.COMPLETE_ABORT, e(1, 4), ti + 3510, ti + 2990)
+        state(C.EMPTY, e(2, 5), ti + 3600)
+        state(C.ONGOING, e(2, 5), ti + 3990, ti + 3990, parts)
+        eos_txn(L, [(o, 10)], pid, e(2, 5), g, 'exin', 20, ti + 4000, marker_epoch=e(2, 6))
+        state(C.COMPLETE_COMMIT, e(2, 6), ti + 4060, ti + 3990)
+        state(C.ONGOING, e(2, 6), ti + 4990, ti + 4990, parts)
+        eos_txn(L, [(o, 10)], pid, e(2, 6), g, 'exin', 30, ti + 5000, commit_marker=None)
+        o.write(os.path.join(d, '%s-0' % out_topic))
+        cases.append((kind, tv, g, txid, pid, ti, out_topic, e))
+    for cp, L in co.items():
+        for dd in (d, nodata):
+            L.write(os.path.join(dd, '__consumer_offsets-%d' % cp))
+    for cp, X in ts.items():
+        for dd in (d, nodata):
+            X.write(os.path.join(dd, '__transaction_state-%d' % cp))
+    now = T0 + 100000   # --now: the open commit 10 s to 95 s old, within the 15 min timeout
+    for kind, tv, g, txid, pid, ti, out_topic, e in cases:
+        for dd, with_data in ((d, True), (nodata, False)):
+            what = '%s (%s)' % (g, 'with data' if with_data else 'without data')
+            fs = findings(['--now', str(now), dd], g)
+            eq(sorted((f['kind'], f['time']) for f in fs),
+               sorted([('aborted-commit', ti + 2050), ('aborted-commit', ti + 3500), ('fencing', ti + 4010),
+                       ('open-commit', ti + 5010)]), what + ': the findings')
+            by = {(f['kind'], f['time']): f for f in fs}
+            a1 = by.get(('aborted-commit', ti + 2050), {})
+            a2 = by.get(('aborted-commit', ti + 3500), {})
+            fe = by.get(('fencing', ti + 4010), {})
+            op = by.get(('open-commit', ti + 5010), {})
+            # the input of both aborted transactions: from the committed offset then (10: the
+            # COMMIT of the first transaction; the second's commit of 20 aborted) to 19
+            n = 10 if with_data else None
+            eq((a1.get('topic'), a1.get('partition'), a1.get('commitOffset'), a1.get('producerId'),
+                a1.get('producerEpoch'), a1.get('markerEpoch'), a1.get('transactionalId'), a1.get('abortedBy'),
+                a1.get('transactionVersion'), a1.get('dataRead'), rng(a1.get('redelivered'))),
+               ('exin', 0, 20, pid, e(0, 1), e(0, 2), txid, 'producer', tv, with_data, (10, 19, n, False)),
+               what + ': the producer\'s own abort')
+            eq((a2.get('commitOffset'), a2.get('producerEpoch'), a2.get('markerEpoch'), a2.get('abortedBy'),
+                a2.get('bump'), a2.get('dataRead'), rng(a2.get('redelivered'))),
+               (20, e(0, 2), e(1, 4), 'coordinator', 'fenced', with_data, (10, 19, n, False)),
+               what + ': the abort by the new instance\'s initTransactions')
+            eq((fe.get('oldEpoch'), fe.get('producerEpoch'), fe.get('bump'), fe.get('abortedAt'),
+                fe.get('transactionalId'), fe.get('transactionVersion'), fe.get('topic')),
+               (e(0, 2), e(2, 5), 'fenced', ti + 3500, txid, tv, None), what + ': the fencing')
+            eq((op.get('commitOffset'), op.get('producerId'), op.get('producerEpoch'), op.get('transactionalId'),
+                op.get('hanging'), op.get('ageMs'), op.get('dataRead')),
+               (30, pid, e(2, 6), txid, False, now - (ti + 5010), with_data), what + ': the open commit')
+            # the outputs: the same producer id and epoch (version 2: one transaction per epoch;
+            # version 1: between the producer's markers)
+            mb = 'markers' if tv == 1 else 'epoch'
+            p = '%s-0' % out_topic
+            outs = [[(x['partition'], x['from'], x['to'], x['records'], x['matchedBy']) for x in f.get('outputs', [])]
+                    for f in (a1, a2, op)]
+            eq(outs, [[(p, 11, 20, 10, mb)], [(p, 22, 31, 10, mb)], [(p, 44, 53, 10, mb)]] if with_data else
+               [[], [], []], what + ': the transactions\' outputs')
+            if with_data:
+                for f in (a1, a2):
+                    holds(f.get('redelivered'), range(10, 20), what)
+                    within(f.get('redelivered'), 0, 49, what)
+
+
+def test_out_of_range_members():
+    """Out of range in a group with a member, in each kind of group: its one member owns oom-0 and
+    commits 100 at +1.5 s (oom-0 held 0..99 then: the log end, in range), 250 at +2.5 s (0..199
+    then: past the log end, as a follower's lagging copy or a truncated log shows it) and 300 at
+    +3.5 s (0..299: the log end again). oom-0: 100 records a second (batch k at T0 + (k+1) s, ten
+    batches). One out-of-range run of one commit; without the data partition nothing is out of
+    range (no log start or end is known)."""
+    d = scenario('out_of_range_members')
+    if not d:
+        return
+    nodata = tempdir()
+    tid = 'OOMxxxxxOsjVihzuZl_WhA'
+    data(d, 'oom', 0, every_second(10, 100))
+    co = {}
+    for i, kind in enumerate(GROUP_KINDS):
+        g = 'oom-' + kind
+        L = co.setdefault(C.coordinator_partition(g), C.Log())
+        L.append(member_records(kind, g, 'oom', tid, T0 + 500, 'OOMEMBER%02dAAAAAAAAAAAA' % i), T0 + 500)
+        for t, off in ((1500, 100), (2500, 250), (3500, 300)):
+            L.append([C.offset_commit(g, 'oom', 0, off, T0 + t)], T0 + t)
+    for cp, L in co.items():
+        for dd in (d, nodata):
+            L.write(os.path.join(dd, '__consumer_offsets-%d' % cp))
+    for kind in GROUP_KINDS:
+        g = 'oom-' + kind
+        fs = findings([d], g)
+        eq([(f['kind'], f['topic'], f['partition'], f['time'], f.get('commitOffset'), f.get('logStartOffset'),
+             f.get('logEndOffset'), f.get('commits'), f.get('lastTime'), f.get('below'), f.get('pastCopyEnd'),
+             f.get('dataRead')) for f in fs],
+           [('out-of-range', 'oom', 0, T0 + 2500, 250, 0, 200, 1, T0 + 2500, False, False, True)],
+           '%s: one commit past the log end then' % g)
+        eq([f['kind'] for f in findings([nodata], g)], [], '%s without data: nothing out of range' % g)
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
-          test_odd_commits, test_eos_last_aborted):
+          test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
