@@ -304,10 +304,9 @@ static void sum_ranges(struct scan_groups *s, const ss_finding *const *x, size_t
         if (f->certain_part.certain) ok = ok && push_range(&c, &nc, &cc, &f->certain_part);
         ok = ok && push_range(&p, &np, &cp, &f->redelivered) && push_range(&k, &nk, &ck, &f->skipped);
     }
-    const ss_tl_partition *tl =
-        x[0]->data_read && x[0]->tp.topic
-            ? ss_timelines_find(s->tl, x[0]->tp.topic, x[0]->tp.topic_len, x[0]->tp.partition)
-            : NULL;
+    const ss_tl_partition *tl = x[0]->data_read && x[0]->tp.topic
+                                    ? ss_timelines_find(s->tl, x[0]->tp.topic, x[0]->tp.topic_len, x[0]->tp.partition)
+                                    : NULL;
     if (ok) {
         uint64_t certain = union_count(s, tl, c, nc);
         for (size_t i = 0; i < nc && ok; i++) {
@@ -333,7 +332,8 @@ static void sum_ranges(struct scan_groups *s, const ss_finding *const *x, size_t
 
 static bool same_tp(const ss_finding *x, const ss_finding *y) {
     return x->group == y->group && x->tp.partition == y->tp.partition && x->tp.topic_len == y->tp.topic_len &&
-           (x->tp.topic == y->tp.topic || (x->tp.topic && y->tp.topic && !memcmp(x->tp.topic, y->tp.topic, x->tp.topic_len))) &&
+           (x->tp.topic == y->tp.topic ||
+            (x->tp.topic && y->tp.topic && !memcmp(x->tp.topic, y->tp.topic, x->tp.topic_len))) &&
            (x->tp.topic || (x->tp.topic_id && y->tp.topic_id && !strcmp(x->tp.topic_id, y->tp.topic_id)) ||
             x->tp.topic_id == y->tp.topic_id);
 }
@@ -506,7 +506,14 @@ static void why_text(const struct scan_cli *c, ss_out *o, enum ss_fwhy w, const 
                    " keeps only the last commit of each partition before it",
                    t, cpn);
         break;
-    default: out_str(o, "no finding covers it: the groups read show no redelivery or skip of it"); break;
+    default:
+        /* ConsumerCoordinator.onJoinPrepare (EAGER) revokes every partition, so a member that keeps one
+         * across an eager rebalance resumes from its last commit too: the history keeps one ownership
+         * per run of a member, so that case is not looked for, and the sentence says so */
+        out_str(o, "no finding covers it: the groups read show no handover, rewind, reset or deletion that "
+                   "re-delivers or skips it (not looked for: a member that kept the partition across an eager "
+                   "rebalance, which resumes from its last commit)");
+        break;
     }
 }
 

@@ -806,6 +806,11 @@ def test_worked():
     # a record no finding covers (offset 5, committed long before), and the reasons nothing can be said
     rc, out, err = run_cmd(['explain', '--offset', 'orders-0:5', os.path.join(d, 'orders-0')])
     check('deliveries: no finding covers it' in out, 'worked: orders-0:5 covered by none:\n' + out)
+    # "none" must not read as "not delivered twice": a member that keeps a partition across an eager
+    # rebalance resumes from its last commit too (ConsumerCoordinator.onJoinPrepare, EAGER, revokes
+    # every partition), and the findings do not look for that: the sentence says so
+    check('not looked for: a member that kept the partition across an eager rebalance' in out,
+          'worked: orders-0:5: what "none" does not cover:\n' + out)
     # with the history read, explain names no cause of its own beside it (it said "the record was
     # delivered again after a rebalance or a restart" even when nothing covers the record)
     check('delivered again after a rebalance' not in out and 'if it was received twice, that happened on the '
