@@ -223,7 +223,9 @@ static ss_errkind snappy_block(out_state *o, const uint8_t *p, size_t n, size_t 
         return fail(o, SS_E_DECOMPRESS, "snappy: block at payload byte %zu claims %zu bytes from %zu compressed bytes",
                     at, ulen, n);
     if (ulen > o->max_out - o->len) return too_large(o, "snappy");
-    if ((e = reserve(o, o->len + ulen)) != SS_E_OK) return e;
+    /* one byte more than the block needs: a block of 0 bytes (a valid snappy block) then still has
+     * a buffer to point into, never a null pointer plus 0 (undefined behaviour) */
+    if ((e = reserve(o, o->len + ulen + 1)) != SS_E_OK) return e;
     got = ulen;
     if (snappy_uncompress((const char *)p, n, (char *)o->c->buf + o->len, &got) != SNAPPY_OK || got != ulen)
         return fail(o, SS_E_DECOMPRESS, "snappy: corrupt block of %zu bytes at payload byte %zu", n, at);
