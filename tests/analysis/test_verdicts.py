@@ -464,5 +464,44 @@ def help_lists_only_what_a_command_takes():
     contains(err, '--help', 'hint')
 
 
+@test
+def stdin_name_names_the_segment_from_stdin():
+    # A partition directory is named topic + "-" + partition (LocalLog.logDirName), so
+    # --stdin-name orders-3 gives the segment read from '-' topic orders, partition 3; its path
+    # stays '-', since nothing was read from a file of that name.
+    seg = mkseg.batch(0, [(b'a', b'same'), (b'b', b'other')], base_ts=T0)
+    p = one(jsonl(['scan', '--stdin-name', 'orders-3', '-'], stdin=seg), 'partition')
+    eq((p['partition'], p['topic'], p['partitionNumber'], p['path']), ('orders-3', 'orders', 3, '-'),
+       'the partition named')
+    # a topic name may itself hold '-' (Topic.LEGAL_CHARS): the number is what follows the last one
+    p = one(jsonl(['scan', '--stdin-name', 'my-topic-12', '-'], stdin=seg), 'partition')
+    eq((p['topic'], p['partitionNumber']), ('my-topic', 12), 'a topic with a dash')
+    # without it the segment is its own topic '-', as before
+    p = one(jsonl(['scan', '-'], stdin=seg), 'partition')
+    eq((p['partition'], p['topic'], p['partitionNumber'], p['path']), ('-', '-', None, '-'), 'unnamed')
+    # named, it is a partition of orders: copies are grouped per topic, so the value 'same' at
+    # offset 0 of orders-4 and of the segment read from '-' is one group of two copies; unnamed, the
+    # two are of different topics ('-' and 'orders') and make no group without --across-topics
+    d = mkseg.write_partition(tmp('logs', 'orders-4'), {0: mkseg.batch(0, [(b'c', b'same')], base_ts=T0 + 5)})
+    g = of_type(jsonl(['dups', '--stdin-name', 'orders-3', '-', d], stdin=seg), 'group')
+    eq([(x['topic'], x['copies'], sorted(o['partition'] for o in x['occurrences'])) for x in g],
+       [('orders', 2, ['orders-3', 'orders-4'])], 'grouped with its topic')
+    eq(of_type(jsonl(['dups', '-', d], stdin=seg), 'group'), [], 'unnamed: another topic')
+    # explain --offset finds the record under the name given
+    out, _ = run_rc(['explain', '--stdin-name', 'orders-3', '--offset', 'orders-3:0', '-', d], 0, stdin=seg)
+    contains(out, 'orders-4  offset 0', 'the other copy listed')
+    # what Topic.validate rejects (".", "..", over 249 characters, a character outside
+    # [a-zA-Z0-9._-]), a name without "-N", and a number with a leading zero (logDirName writes
+    # the number as Integer.toString does) are usage errors; so is the option without '-'
+    for bad in ['orders', 'orders-', '-3', 'orders-x', 'orders-03', '.-0', '..-0', 'a b-1', 'x' * 250 + '-0',
+                'orders-1234567890']:
+        rc, out, err = run(['scan', '--stdin-name', bad, '-'], stdin=seg)
+        check(rc == 2 and not out and '--stdin-name' in err, '--stdin-name %r: %d %r' % (bad[:20], rc, err))
+    p = one(jsonl(['scan', '--stdin-name', 'x' * 249 + '-0', '-'], stdin=seg), 'partition')
+    eq(p['topic'], 'x' * 249, 'a topic of 249 characters')
+    rc, out, err = run(['scan', '--stdin-name', 'orders-3', d])
+    check(rc == 2 and not out and "no '-'" in err, 'the option without -: %d %r' % (rc, err))
+
+
 if __name__ == '__main__':
     sys.exit(main(__doc__))
