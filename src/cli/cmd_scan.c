@@ -81,12 +81,16 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         }
         out_str(o, "  duplicates    ");
         if (P->dups_excluded) out_str(o, "not analysed (internal topic; --include-internal)");
-        else if (P->duplicate_groups)
-            out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s, at most %" PRIu64 " copies of one %s",
-                       scan_sgr(c, SGR_RED), P->duplicate_groups, plural(P->duplicate_groups, "group", "groups"),
-                       P->duplicate_records, plural(P->duplicate_records, "copy", "copies"), scan_sgr(c, SGR_RST),
-                       P->max_copies, ss_by_name(c->ao.by));
-        else out_printf(o, "%snone%s", scan_sgr(c, SGR_GRN), scan_sgr(c, SGR_RST));
+        else if (P->duplicate_groups) {
+            out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s", scan_sgr(c, SGR_RED), P->duplicate_groups,
+                       plural(P->duplicate_groups, "group", "groups"), P->duplicate_records,
+                       plural(P->duplicate_records, "copy", "copies"), scan_sgr(c, SGR_RST));
+            /* max_copies counts this partition's copies: 1 when each extra copy here is of a
+             * record whose other copies lie in other partitions */
+            if (P->max_copies > 1)
+                out_printf(o, ", at most %" PRIu64 " copies of one %s", P->max_copies, ss_by_name(c->ao.by));
+            else out_printf(o, ", each %s once here (its other copies in other partitions)", ss_by_name(c->ao.by));
+        } else out_printf(o, "%snone%s", scan_sgr(c, SGR_GRN), scan_sgr(c, SGR_RST));
         out_ch(o, '\n');
         out_str(o, "  sequences     ");
         bool any = false;

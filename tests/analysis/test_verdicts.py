@@ -503,5 +503,21 @@ def stdin_name_names_the_segment_from_stdin():
     check(rc == 2 and not out and "no '-'" in err, 'the option without -: %d %r' % (rc, err))
 
 
+@test
+def copies_in_other_partitions_are_not_at_most_1_copies():
+    # t-0 and t-1 each hold the value 'same' once: one group of two copies across partitions (the
+    # analysis groups per topic), whose extra copy lies in t-1. t-1 then holds one extra copy and no
+    # value twice: its line says so instead of "at most 1 copies of one value".
+    a = mkseg.write_partition(tmp('d', 't-0'), {0: mkseg.batch(0, [(None, b'same'), (None, b'a')], base_ts=T0)})
+    b = mkseg.write_partition(tmp('d', 't-1'), {0: mkseg.batch(0, [(None, b'same'), (None, b'b')], base_ts=T0)})
+    out, _ = run_rc(['scan', '--color', 'never', a, b], 0)
+    absent(out, 'at most 1 copies', 'the per-partition line')
+    contains(out, '1 extra copy, each value once here (its other copies in other partitions)', 'the line of t-1')
+    # within one partition the count stays: three copies of one value in t-2
+    c = mkseg.write_partition(tmp('d', 't-2'), {0: mkseg.batch(0, [(None, b'x')] * 3, base_ts=T0)})
+    out, _ = run_rc(['scan', '--color', 'never', c], 0)
+    contains(out, '1 group, 2 extra copies, at most 3 copies of one value', 'three copies here')
+
+
 if __name__ == '__main__':
     sys.exit(main(__doc__))
