@@ -155,9 +155,19 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
                    P->lost_unknown ? ", and more in damage whose offsets are unknown" : "");
     else if (P->lost_unknown)
         out_str(o, "                the records in the damaged bytes are unknown: their headers cannot be read\n");
-    if (P->tail_bytes)
-        out_printf(o, "  tail          %" PRIu64 " unread %s at the end (incomplete or preallocated)\n", P->tail_bytes,
-                   plural(P->tail_bytes, "byte", "bytes"));
+    /* An incomplete tail is said as verify's incomplete-tail says it: LogSegment.recover, run by
+     * LogLoader.recoverLog after an unclean shutdown, truncates a segment after its last valid
+     * batch. Zeros are a preallocated file's (log.preallocate), trimmed at a clean close. */
+    if (P->incomplete_tail_bytes)
+        out_printf(o,
+                   "  tail          %" PRIu64 " %s after the last complete batch %s not form a complete batch "
+                   "(unclean shutdown or a cut copy; Kafka's recovery would truncate %s)\n",
+                   P->incomplete_tail_bytes, plural(P->incomplete_tail_bytes, "byte", "bytes"),
+                   P->incomplete_tail_bytes == 1 ? "does" : "do", P->incomplete_tail_bytes == 1 ? "it" : "them");
+    if (P->tail_bytes > P->incomplete_tail_bytes)
+        out_printf(o, "  tail          %" PRIu64 " zero %s at the end (preallocated)\n",
+                   P->tail_bytes - P->incomplete_tail_bytes,
+                   plural(P->tail_bytes - P->incomplete_tail_bytes, "byte", "bytes"));
     if (P->skipped_large_batches)
         out_printf(o, "  skipped       %" PRIu64 " %s larger than --max-batch-bytes\n", P->skipped_large_batches,
                    plural(P->skipped_large_batches, "batch", "batches"));

@@ -519,5 +519,30 @@ def copies_in_other_partitions_are_not_at_most_1_copies():
     contains(out, '1 group, 2 extra copies, at most 3 copies of one value', 'three copies here')
 
 
+@test
+def incomplete_tail_said_alike_by_scan_and_verify():
+    # The last batch cut after 30 of its bytes (an unclean shutdown mid-append, or a cut copy):
+    # LogSegment.recover, which LogLoader.recoverLog runs after an unclean shutdown, keeps the
+    # valid batches and truncates the rest (log.truncateTo(validBytes)): here the 30 bytes. scan
+    # (exit 0) and verify (an inconsistency, exit 1) say the same of them.
+    b1 = mkseg.batch(0, [(None, b'a')], base_ts=T0)
+    b2 = mkseg.batch(1, [(None, b'b')], base_ts=T0 + 1)
+    cut = mkseg.write_partition(tmp('d', 'cut-0'), {0: b1 + b2[:30]})
+    said = ("30 bytes after the last complete batch do not form a complete batch (unclean shutdown or a cut "
+            "copy; Kafka's recovery would truncate them)")
+    out, _ = run_rc(['scan', '--color', 'never', cut], 0)
+    contains(out, 'tail          ' + said, 'scan')
+    absent(out, 'incomplete or preallocated', 'scan tells the two kinds apart')
+    objs = jsonl(['verify', cut], 1)
+    f = [o for o in of_type(objs, 'finding') if o['check'] == 'incomplete-tail']
+    eq([(o['position'], o['message']) for o in f], [(len(b1), said)], 'verify')
+    # zeros after the last batch of the active segment: a preallocated file (log.preallocate),
+    # which a clean close trims (FileRecords.trim); not an incomplete batch
+    pre = mkseg.write_partition(tmp('d', 'pre-0'), {0: b1 + b'\0' * 100})
+    out, _ = run_rc(['scan', '--color', 'never', pre], 0)
+    contains(out, 'tail          100 zero bytes at the end (preallocated)', 'scan, zeros')
+    absent(out, 'complete batch', 'zeros are not an incomplete batch')
+
+
 if __name__ == '__main__':
     sys.exit(main(__doc__))
