@@ -3,7 +3,7 @@
 
 _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
-    local analysis="--report --html --by --min-bytes --across-topics --include-internal --include-temp
+    local analysis="--report --html --by --min-bytes --across-topics --include-internal --include-temp --stdin-name
         --since --until --from-offset --to-offset --producer-id --txn-timeout --now
         --group --color --local-time --verbose --quiet --threads --max-memory --progress --no-seek"
     case "$1" in

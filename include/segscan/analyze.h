@@ -172,6 +172,7 @@ typedef struct ss_an_partition {
     uint64_t hidden_below_log_start; /* data records below the checkpoint's log start offset */
     uint64_t outside_window;         /* data records outside --since/--until/--from/--to/--producer-id:
                                       * read and known, not listed or counted */
+    uint64_t incomplete_tail_bytes;  /* of tail_bytes: a last batch cut short (not zeros) */
 } ss_an_partition;
 
 typedef struct ss_an_totals {

@@ -99,6 +99,7 @@ typedef struct ss_diff_side {
     const int32_t *epochs;       /* leader epochs in order ... */
     const int64_t *epoch_starts; /* ... and their start offsets */
     bool epochs_from_checkpoint; /* leader-epoch-checkpoint was read */
+    const char *topic_id;        /* partition.metadata's topic id as written, NULL when absent */
 } ss_diff_side;
 
 typedef struct ss_diff_pair {
@@ -130,6 +131,15 @@ typedef struct ss_diff_pair {
     size_t nitems;
     const ss_diff_item *items;
     uint64_t items_total;
+    /* offset mode: offsets whose records differ where both batches carry one leader epoch
+     * (>= 0). Replicas cannot differ there: a follower appends the leader's batches of an
+     * epoch as they are, and reconciliation truncates at an epoch's end (KIP-101, KIP-279);
+     * two clusters (a mirror) each number their own epochs. */
+    uint64_t differing_same_epoch;
+    /* offset mode chosen automatically, yet the evidence says these are not replicas of one
+     * partition: both topic ids known and different (KIP-516: a topic's id is fixed at its
+     * creation, so a mirror or a topic created again), or differing_same_epoch > 0 */
+    bool looks_like_mirror;
 } ss_diff_pair;
 
 typedef struct ss_diff ss_diff;

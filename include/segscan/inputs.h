@@ -34,7 +34,7 @@ typedef struct ss_input_partition {
     const char *name;  /* P: directory name, or the shortest distinguishing path suffix */
     const char *topic; /* name without "-<n>"; a stray file is a topic of its own */
     int32_t partition; /* the <n>, or -1 */
-    const char *path;  /* directory (or file) as resolved */
+    const char *path;  /* directory (or file) as resolved; "-" for one held in memory (stdin) */
     bool is_dir;       /* a partition directory (else a lone segment file or stdin) */
     bool internal;     /* topic name starts with "__" */
     bool named;        /* given directly on the command line (not found inside a log dir) */
@@ -83,7 +83,8 @@ SS_API void ss_inputs_free(ss_inputs *in);
 SS_API ss_errkind ss_inputs_add(ss_inputs *in, const char *path);
 /* Add one segment held in memory (stdin); the bytes are copied. `name` names
  * the partition: "-" for stdin, or a partition name ("orders-3": topic orders,
- * partition 3) that the user gave it. */
+ * partition 3) that the user gave it (segscan's --stdin-name). Its path is "-"
+ * either way. */
 SS_API ss_errkind ss_inputs_add_memory(ss_inputs *in, const char *name, const uint8_t *data, size_t len);
 /* Resolve names, merge duplicates, sort, read checkpoints. Call once, after the adds. */
 SS_API void ss_inputs_finish(ss_inputs *in);

@@ -121,6 +121,28 @@ static void human_rec_line(ss_out *o, char sign, const ss_diff_rec *r, const cha
     out_ch(o, '\n');
 }
 
+/* Offset mode was chosen for a same-named partition with overlapping offsets, but what was
+ * read says the two are not replicas of one partition: say why, and what compares them. */
+static void mirror_hint(ss_out *o, const ss_diff_pair *p) {
+    bool ids_differ = p->a.topic_id && p->b.topic_id && strcmp(p->a.topic_id, p->b.topic_id) != 0;
+    out_lit(o, "  this looks like a mirror, not replicas of one partition:");
+    if (ids_differ) {
+        /* KIP-516: a topic's id is given at its creation and kept by every replica */
+        out_lit(o, " the topic ids differ (partition.metadata: A ");
+        out_text_cstr(o, p->a.topic_id);
+        out_lit(o, ", B ");
+        out_text_cstr(o, p->b.topic_id);
+        out_lit(o, "; or the topic was deleted and created again)");
+    }
+    if (p->differing_same_epoch) {
+        /* a follower appends the leader's batches of an epoch unchanged (KIP-101, KIP-279) */
+        out_printf(o, "%s %llu %s differ within a leader epoch both sides hold, which replicas cannot",
+                   ids_differ ? ";" : "", (unsigned long long)p->differing_same_epoch,
+                   plural(p->differing_same_epoch, "offset's records", "offsets' records"));
+    }
+    out_lit(o, "; 'segscan diff --by content' compares the records whatever their offsets\n");
+}
+
 static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
     out_name(o, p->partition);
     out_printf(o, ": mode %s%s\n", ss_diff_mode_name(p->mode),
@@ -184,6 +206,7 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
                    plural(p->only_in_b, "copy", "copies"), (unsigned long long)p->values_only_in_b,
                    plural(p->values_only_in_b, "value", "values"), (unsigned long long)p->values_more_copies_b);
     }
+    if (p->looks_like_mirror) mirror_hint(o, p);
     if (p->mode == SS_DIFF_CONTENT && (p->ignored_aborted_a || p->ignored_aborted_b))
         out_printf(o, "  left out as aborted: %llu in A, %llu in B\n", (unsigned long long)p->ignored_aborted_a,
                    (unsigned long long)p->ignored_aborted_b);
@@ -227,6 +250,9 @@ static void json_side(ss_out *o, const char *k, const ss_diff_side *s) {
     KV_U64(o, "records", s->records);
     KV_U64(o, "controlRecords", s->control_records);
     KV_U64(o, "damagedBytes", s->damaged_bytes);
+    out_lit(o, ",\"topicId\":");
+    if (s->topic_id) out_json_cstr(o, s->topic_id);
+    else out_lit(o, "null");
     out_lit(o, ",\"leaderEpochs\":[");
     for (size_t i = 0; i < s->nepochs; i++) {
         if (i) out_ch(o, ',');
@@ -286,6 +312,8 @@ static void json_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         }
         KV_OPT(o, "sharedLeaderEpoch", p->shared_epoch);
         KV_OPT(o, "truncationOffset", p->truncation_offset);
+        KV_U64(o, "differingInSharedEpoch", p->differing_same_epoch);
+        out_printf(o, ",\"looksLikeMirror\":%s", p->looks_like_mirror ? "true" : "false");
     } else {
         out_printf(o, ",\"by\":\"%s\"", ss_by_name(c->o.by));
         KV_U64(o, "onlyInA", p->missing_in_b);

@@ -81,12 +81,16 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         }
         out_str(o, "  duplicates    ");
         if (P->dups_excluded) out_str(o, "not analysed (internal topic; --include-internal)");
-        else if (P->duplicate_groups)
-            out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s, at most %" PRIu64 " copies of one %s",
-                       scan_sgr(c, SGR_RED), P->duplicate_groups, plural(P->duplicate_groups, "group", "groups"),
-                       P->duplicate_records, plural(P->duplicate_records, "copy", "copies"), scan_sgr(c, SGR_RST),
-                       P->max_copies, ss_by_name(c->ao.by));
-        else out_printf(o, "%snone%s", scan_sgr(c, SGR_GRN), scan_sgr(c, SGR_RST));
+        else if (P->duplicate_groups) {
+            out_printf(o, "%s%" PRIu64 " %s, %" PRIu64 " extra %s%s", scan_sgr(c, SGR_RED), P->duplicate_groups,
+                       plural(P->duplicate_groups, "group", "groups"), P->duplicate_records,
+                       plural(P->duplicate_records, "copy", "copies"), scan_sgr(c, SGR_RST));
+            /* max_copies counts this partition's copies: 1 when each extra copy here is of a
+             * record whose other copies lie in other partitions */
+            if (P->max_copies > 1)
+                out_printf(o, ", at most %" PRIu64 " copies of one %s", P->max_copies, ss_by_name(c->ao.by));
+            else out_printf(o, ", each %s once here (its other copies in other partitions)", ss_by_name(c->ao.by));
+        } else out_printf(o, "%snone%s", scan_sgr(c, SGR_GRN), scan_sgr(c, SGR_RST));
         out_ch(o, '\n');
         out_str(o, "  sequences     ");
         bool any = false;
@@ -151,9 +155,19 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
                    P->lost_unknown ? ", and more in damage whose offsets are unknown" : "");
     else if (P->lost_unknown)
         out_str(o, "                the records in the damaged bytes are unknown: their headers cannot be read\n");
-    if (P->tail_bytes)
-        out_printf(o, "  tail          %" PRIu64 " unread %s at the end (incomplete or preallocated)\n", P->tail_bytes,
-                   plural(P->tail_bytes, "byte", "bytes"));
+    /* An incomplete tail is said as verify's incomplete-tail says it: LogSegment.recover, run by
+     * LogLoader.recoverLog after an unclean shutdown, truncates a segment after its last valid
+     * batch. Zeros are a preallocated file's (log.preallocate), trimmed at a clean close. */
+    if (P->incomplete_tail_bytes)
+        out_printf(o,
+                   "  tail          %" PRIu64 " %s after the last complete batch %s not form a complete batch "
+                   "(unclean shutdown or a cut copy; Kafka's recovery would truncate %s)\n",
+                   P->incomplete_tail_bytes, plural(P->incomplete_tail_bytes, "byte", "bytes"),
+                   P->incomplete_tail_bytes == 1 ? "does" : "do", P->incomplete_tail_bytes == 1 ? "it" : "them");
+    if (P->tail_bytes > P->incomplete_tail_bytes)
+        out_printf(o, "  tail          %" PRIu64 " zero %s at the end (preallocated)\n",
+                   P->tail_bytes - P->incomplete_tail_bytes,
+                   plural(P->tail_bytes - P->incomplete_tail_bytes, "byte", "bytes"));
     if (P->skipped_large_batches)
         out_printf(o, "  skipped       %" PRIu64 " %s larger than --max-batch-bytes\n", P->skipped_large_batches,
                    plural(P->skipped_large_batches, "batch", "batches"));

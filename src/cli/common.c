@@ -133,6 +133,24 @@ void cli_format_time(int64_t ms, char *buf, size_t n) {
     ss_format_time(ms, buf, n);
 }
 
+bool cli_partition_name_ok(const char *s) {
+    const char *dash = strrchr(s, '-');
+    if (!dash || dash == s) return false;
+    size_t tn = (size_t)(dash - s), dn = strlen(dash + 1);
+    /* up to 9 digits: a partition number fits an int32 (and the inputs' parser takes 9) */
+    if (tn > 249 || dn == 0 || dn > 9 || (dn > 1 && dash[1] == '0')) return false;
+    for (const char *q = dash + 1; *q; q++)
+        if (*q < '0' || *q > '9') return false;
+    if ((tn == 1 && s[0] == '.') || (tn == 2 && s[0] == '.' && s[1] == '.')) return false;
+    for (const char *q = s; q < dash; q++) {
+        char c = *q;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+              c == '-'))
+            return false;
+    }
+    return true;
+}
+
 int cli_read_stdin(uint8_t **buf, size_t *len) {
     size_t cap = 1 << 20, n = 0;
     uint8_t *b = malloc(cap);

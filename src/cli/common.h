@@ -29,6 +29,10 @@ bool parse_size(const char *s, uint64_t *v);
 uint64_t default_max_memory(void);
 /* All of stdin into a new buffer (free it); 0, or -1 when reading failed or memory ran out. */
 int cli_read_stdin(uint8_t **buf, size_t *len);
+/* A partition directory's name as Kafka writes it, TOPIC-N (--stdin-name): a legal topic name
+ * (Topic.validate: [a-zA-Z0-9._-], 1 to 249 characters, not "." or "..") and the partition
+ * number in decimal without a leading zero (LocalLog.logDirName: topic + "-" + partition). */
+bool cli_partition_name_ok(const char *s);
 
 /* --local-time (scan, dups, producers, txns, explain, diff): human timestamps in the local
  * time of TZ with its UTC offset instead of UTC. Set by the option parsers. */

@@ -31,6 +31,8 @@ static const char scan_usage_common[] =
     "  --include-internal       internal topics (__*) in the duplicate analysis too (their records\n"
     "                           are identical by design: left out by default, with a note)\n"
     "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
+    "  --stdin-name TOPIC-N     the partition the segment read from '-' belongs to (e.g. orders-3):\n"
+    "                           its topic and number, as a partition directory's name gives them\n"
     "  --since TIME, --until TIME   list what lies in this time window (ISO-8601 or epoch ms)\n"
     "  --from-offset N, --to-offset N   list what lies in this offset window\n"
     "  --producer-id N          list this producer's batches, sessions, transactions and the\n"
@@ -125,6 +127,7 @@ enum {
     O_LOCALTIME,
     O_GROUP,
     O_HTML,
+    O_STDINNAME,
 };
 
 static const struct option scan_longopts[] = {
@@ -137,6 +140,7 @@ static const struct option scan_longopts[] = {
     {"across-topics", no_argument, NULL, O_ACROSS},
     {"include-internal", no_argument, NULL, O_INTERNAL},
     {"include-temp", no_argument, NULL, O_TEMP},
+    {"stdin-name", required_argument, NULL, O_STDINNAME},
     {"since", required_argument, NULL, O_SINCE},
     {"until", required_argument, NULL, O_UNTIL},
     {"from-offset", required_argument, NULL, O_FROM},
@@ -285,6 +289,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     ss_an_opts_default(&c.ao);
     int color = -1; /* auto */
     bool include_temp = false;
+    const char *stdin_name = NULL; /* --stdin-name: the partition '-' belongs to */
     bool max_memory_set = false;
     struct progress prog;
     memset(&prog, 0, sizeof prog);
@@ -320,6 +325,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         case O_ACROSS: c.ao.across_topics = true; break;
         case O_INTERNAL: c.ao.include_internal = true; break;
         case O_TEMP: include_temp = true; break;
+        case O_STDINNAME:
+            if (!cli_partition_name_ok(optarg))
+                BAD("%s: --stdin-name takes a partition name, TOPIC-N (e.g. orders-3): a topic of 1 to 249 "
+                    "characters of [a-zA-Z0-9._-], not . or .., then '-' and the partition number: %s",
+                    cmd->name, optarg);
+            stdin_name = optarg;
+            break;
         case O_SINCE:
             if (!ss_parse_time(optarg, &c.ao.since_ms)) BAD("%s: --since: not a time: %s", cmd->name, optarg);
             break;
@@ -484,6 +496,11 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
                 BAD("%s: no such file or directory; did you mean the command '%s'?", argv[i], name);
         }
     }
+    if (stdin_name) {
+        bool dash = false;
+        for (int i = optind; i < argc && !dash; i++) dash = !strcmp(argv[i], "-");
+        if (!dash) BAD("%s: --stdin-name names the segment read from '-', and no '-' is given", cmd->name);
+    }
 #undef BAD
     if (color < 0) {
         const char *nc = getenv("NO_COLOR");
@@ -514,7 +531,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
                 rc = exit_merge(rc, EXIT_TROUBLE);
                 continue;
             }
-            if (ss_inputs_add_memory(in, "-", buf, len) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
+            if (ss_inputs_add_memory(in, stdin_name ? stdin_name : "-", buf, len) != SS_E_OK)
+                rc = exit_merge(rc, EXIT_TROUBLE);
             free(buf);
             continue;
         }

@@ -464,5 +464,85 @@ def help_lists_only_what_a_command_takes():
     contains(err, '--help', 'hint')
 
 
+@test
+def stdin_name_names_the_segment_from_stdin():
+    # A partition directory is named topic + "-" + partition (LocalLog.logDirName), so
+    # --stdin-name orders-3 gives the segment read from '-' topic orders, partition 3; its path
+    # stays '-', since nothing was read from a file of that name.
+    seg = mkseg.batch(0, [(b'a', b'same'), (b'b', b'other')], base_ts=T0)
+    p = one(jsonl(['scan', '--stdin-name', 'orders-3', '-'], stdin=seg), 'partition')
+    eq((p['partition'], p['topic'], p['partitionNumber'], p['path']), ('orders-3', 'orders', 3, '-'),
+       'the partition named')
+    # a topic name may itself hold '-' (Topic.LEGAL_CHARS): the number is what follows the last one
+    p = one(jsonl(['scan', '--stdin-name', 'my-topic-12', '-'], stdin=seg), 'partition')
+    eq((p['topic'], p['partitionNumber']), ('my-topic', 12), 'a topic with a dash')
+    # without it the segment is its own topic '-', as before
+    p = one(jsonl(['scan', '-'], stdin=seg), 'partition')
+    eq((p['partition'], p['topic'], p['partitionNumber'], p['path']), ('-', '-', None, '-'), 'unnamed')
+    # named, it is a partition of orders: copies are grouped per topic, so the value 'same' at
+    # offset 0 of orders-4 and of the segment read from '-' is one group of two copies; unnamed, the
+    # two are of different topics ('-' and 'orders') and make no group without --across-topics
+    d = mkseg.write_partition(tmp('logs', 'orders-4'), {0: mkseg.batch(0, [(b'c', b'same')], base_ts=T0 + 5)})
+    g = of_type(jsonl(['dups', '--stdin-name', 'orders-3', '-', d], stdin=seg), 'group')
+    eq([(x['topic'], x['copies'], sorted(o['partition'] for o in x['occurrences'])) for x in g],
+       [('orders', 2, ['orders-3', 'orders-4'])], 'grouped with its topic')
+    eq(of_type(jsonl(['dups', '-', d], stdin=seg), 'group'), [], 'unnamed: another topic')
+    # explain --offset finds the record under the name given
+    out, _ = run_rc(['explain', '--stdin-name', 'orders-3', '--offset', 'orders-3:0', '-', d], 0, stdin=seg)
+    contains(out, 'orders-4  offset 0', 'the other copy listed')
+    # what Topic.validate rejects (".", "..", over 249 characters, a character outside
+    # [a-zA-Z0-9._-]), a name without "-N", and a number with a leading zero (logDirName writes
+    # the number as Integer.toString does) are usage errors; so is the option without '-'
+    for bad in ['orders', 'orders-', '-3', 'orders-x', 'orders-03', '.-0', '..-0', 'a b-1', 'x' * 250 + '-0',
+                'orders-1234567890']:
+        rc, out, err = run(['scan', '--stdin-name', bad, '-'], stdin=seg)
+        check(rc == 2 and not out and '--stdin-name' in err, '--stdin-name %r: %d %r' % (bad[:20], rc, err))
+    p = one(jsonl(['scan', '--stdin-name', 'x' * 249 + '-0', '-'], stdin=seg), 'partition')
+    eq(p['topic'], 'x' * 249, 'a topic of 249 characters')
+    rc, out, err = run(['scan', '--stdin-name', 'orders-3', d])
+    check(rc == 2 and not out and "no '-'" in err, 'the option without -: %d %r' % (rc, err))
+
+
+@test
+def copies_in_other_partitions_are_not_at_most_1_copies():
+    # t-0 and t-1 each hold the value 'same' once: one group of two copies across partitions (the
+    # analysis groups per topic), whose extra copy lies in t-1. t-1 then holds one extra copy and no
+    # value twice: its line says so instead of "at most 1 copies of one value".
+    a = mkseg.write_partition(tmp('d', 't-0'), {0: mkseg.batch(0, [(None, b'same'), (None, b'a')], base_ts=T0)})
+    b = mkseg.write_partition(tmp('d', 't-1'), {0: mkseg.batch(0, [(None, b'same'), (None, b'b')], base_ts=T0)})
+    out, _ = run_rc(['scan', '--color', 'never', a, b], 0)
+    absent(out, 'at most 1 copies', 'the per-partition line')
+    contains(out, '1 extra copy, each value once here (its other copies in other partitions)', 'the line of t-1')
+    # within one partition the count stays: three copies of one value in t-2
+    c = mkseg.write_partition(tmp('d', 't-2'), {0: mkseg.batch(0, [(None, b'x')] * 3, base_ts=T0)})
+    out, _ = run_rc(['scan', '--color', 'never', c], 0)
+    contains(out, '1 group, 2 extra copies, at most 3 copies of one value', 'three copies here')
+
+
+@test
+def incomplete_tail_said_alike_by_scan_and_verify():
+    # The last batch cut after 30 of its bytes (an unclean shutdown mid-append, or a cut copy):
+    # LogSegment.recover, which LogLoader.recoverLog runs after an unclean shutdown, keeps the
+    # valid batches and truncates the rest (log.truncateTo(validBytes)): here the 30 bytes. scan
+    # (exit 0) and verify (an inconsistency, exit 1) say the same of them.
+    b1 = mkseg.batch(0, [(None, b'a')], base_ts=T0)
+    b2 = mkseg.batch(1, [(None, b'b')], base_ts=T0 + 1)
+    cut = mkseg.write_partition(tmp('d', 'cut-0'), {0: b1 + b2[:30]})
+    said = ("30 bytes after the last complete batch do not form a complete batch (unclean shutdown or a cut "
+            "copy; Kafka's recovery would truncate them)")
+    out, _ = run_rc(['scan', '--color', 'never', cut], 0)
+    contains(out, 'tail          ' + said, 'scan')
+    absent(out, 'incomplete or preallocated', 'scan tells the two kinds apart')
+    objs = jsonl(['verify', cut], 1)
+    f = [o for o in of_type(objs, 'finding') if o['check'] == 'incomplete-tail']
+    eq([(o['position'], o['message']) for o in f], [(len(b1), said)], 'verify')
+    # zeros after the last batch of the active segment: a preallocated file (log.preallocate),
+    # which a clean close trims (FileRecords.trim); not an incomplete batch
+    pre = mkseg.write_partition(tmp('d', 'pre-0'), {0: b1 + b'\0' * 100})
+    out, _ = run_rc(['scan', '--color', 'never', pre], 0)
+    contains(out, 'tail          100 zero bytes at the end (preallocated)', 'scan, zeros')
+    absent(out, 'complete batch', 'zeros are not an incomplete batch')
+
+
 if __name__ == '__main__':
     sys.exit(main(__doc__))

@@ -211,6 +211,55 @@ try:
           'log dirs: t-1 only in A: %s' % un)
     check(summary(objs).get('identical') is True, 'log dirs: t-0 identical')
 
+    # 5. auto mode picks offset mode for a same-named partition with overlapping offsets; when
+    #    what was read says the two are not replicas, it says so and points to content mode.
+    #    (a) records differ at offsets 0-3 where both batches carry leader epoch 0: a follower
+    #    appends the leader's batches of an epoch unchanged (KIP-101, KIP-279), so replicas cannot
+    #    differ there; a mirror (another cluster numbering its own epochs) can.
+    a = mkseg.write_partition(os.path.join(tmp, 'mir-a', 'orders-2'), {0: one_per_batch(0, v[:6])})
+    b = mkseg.write_partition(os.path.join(tmp, 'mir-b', 'orders-2'),
+                              {0: one_per_batch(0, [b'n0', b'n1', b'n2', b'n3']) + one_per_batch(4, v[4:6])})
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(s.get('mode') == 'offset' and s.get('modeAuto') is True and s.get('differing') == 4
+          and s.get('differingInSharedEpoch') == 4 and s.get('looksLikeMirror') is True,
+          'same epoch, records differ: looks like a mirror: %s' % s)
+    p = subprocess.run([SEGSCAN, 'diff', a, b], stdout=subprocess.PIPE, check=False)
+    out = p.stdout.decode()
+    check('looks like a mirror' in out and '4 offsets\' records differ within a leader epoch both sides hold' in out
+          and '--by content' in out, 'human output: the mirror hint: %s' % out)
+    #    chosen by the user (--by offset), the mode is not second-guessed
+    rc, objs, err = diff('--by', 'offset', a, b)
+    s = summary(objs)
+    check(s.get('differingInSharedEpoch') == 4 and s.get('looksLikeMirror') is False, '--by offset: no hint: %s' % s)
+    #    (b) the divergent tail of test 2 differs under epochs 0 and 1: what an unclean election
+    #    leaves between replicas, not a mirror
+    rc, objs, err = diff(os.path.join(tmp, 'div-a', 'orders-0'), os.path.join(tmp, 'div-b', 'orders-0'))
+    s = summary(objs)
+    check(s.get('differingInSharedEpoch') == 0 and s.get('looksLikeMirror') is False, 'unclean election: replicas')
+    #    (c) a truncated copy whose partition.metadata names another topic id: every replica of a
+    #    topic keeps the id given at its creation (KIP-516, PartitionMetadataFile), so a different
+    #    id is another topic (a mirror, or the topic deleted and created again); the same id is not
+    def metadata(path, topic_id):
+        with open(os.path.join(path, 'partition.metadata'), 'w') as f:
+            f.write('version: 0\ntopic_id: %s\n' % topic_id)
+    a = mkseg.write_partition(os.path.join(tmp, 'id-a', 'orders-3'), {0: one_per_batch(0, v)})
+    b = mkseg.write_partition(os.path.join(tmp, 'id-b', 'orders-3'), {0: one_per_batch(0, v[:6])})
+    metadata(a, 'MG2SJhvpZCQjALGzsYh4vA')
+    metadata(b, 'RTqtE7gsXG0-grbJai7Ogg')
+    rc, objs, err = diff(a, b)
+    s = summary(objs)
+    check(s.get('mode') == 'offset' and s.get('differing') == 0 and s.get('looksLikeMirror') is True
+          and s['a'].get('topicId') == 'MG2SJhvpZCQjALGzsYh4vA' and s['b'].get('topicId') == 'RTqtE7gsXG0-grbJai7Ogg',
+          'topic ids differ: looks like a mirror: %s' % s)
+    p = subprocess.run([SEGSCAN, 'diff', a, b], stdout=subprocess.PIPE, check=False)
+    out = p.stdout.decode()
+    check('the topic ids differ (partition.metadata: A MG2SJhvpZCQjALGzsYh4vA, B RTqtE7gsXG0-grbJai7Ogg' in out
+          and '--by content' in out, 'human output: the topic ids: %s' % out)
+    metadata(b, 'MG2SJhvpZCQjALGzsYh4vA')
+    rc, objs, err = diff(a, b)
+    check(summary(objs).get('looksLikeMirror') is False, 'one topic id: replicas')
+
     # usage
     p = subprocess.run([SEGSCAN, 'diff', a], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     check(p.returncode == 2, 'diff with one path is a usage error')

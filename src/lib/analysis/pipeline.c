@@ -318,6 +318,7 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
                 an_met_damage(a, part, sl->seg, &cut, NULL);
             } else {
                 P->tail_bytes += e->tail;
+                if (!e->tail_zero) P->incomplete_tail_bytes += e->tail;
             }
             if (e->err != AN_NONE32) an_add_damage(a, part, sl->seg, &u->err.v[e->err], NULL);
             over = true;

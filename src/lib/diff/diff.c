@@ -374,6 +374,8 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
                     p->divergent_epoch_b = bb->partition_leader_epoch;
                 }
                 p->differing++;
+                if (ba->partition_leader_epoch >= 0 && ba->partition_leader_epoch == bb->partition_leader_epoch)
+                    p->differing_same_epoch++;
                 add_range(ps, SS_DK_DIFFER, SS_DW_INSIDE, ra.offset, last_a == SS_DK_DIFFER && last_b == SS_DK_DIFFER);
                 add_item(ps, o, SS_DK_DIFFER, &ra, ba, &rb, bb);
                 last_a = last_b = SS_DK_DIFFER;
@@ -747,6 +749,11 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
         if (!ps->items || !ps->kept) return SS_E_NOMEM;
     }
     ss_errkind rc = mode == SS_DIFF_OFFSET ? diff_offset(A, ia, B, ib, o, ps) : diff_content(A, ia, B, ib, o, ps);
+    ps->pub.a.topic_id = pa->topic_id;
+    ps->pub.b.topic_id = pb->topic_id;
+    bool ids_differ = pa->topic_id && pb->topic_id && strcmp(pa->topic_id, pb->topic_id) != 0;
+    ps->pub.looks_like_mirror =
+        ps->pub.mode_auto && mode == SS_DIFF_OFFSET && (ids_differ || ps->pub.differing_same_epoch > 0);
     ps->pub.ranges = ps->ranges;
     ps->pub.nranges = ps->nranges;
     ps->pub.items = ps->items;

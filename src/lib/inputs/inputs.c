@@ -808,7 +808,7 @@ void ss_inputs_finish(ss_inputs *in) {
         p->pub.name = p->name;
         p->pub.topic = p->topic;
         p->pub.partition = pn;
-        p->pub.path = p->given;
+        p->pub.path = p->mem ? "-" : p->given; /* held in memory: no path, whatever name it was given */
         p->pub.internal = strncmp(p->topic, "__", 2) == 0;
         if (p->pub.is_dir) {
             read_partition_files(p);

@@ -156,9 +156,10 @@ void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset
     R->end_complete = ev.file_size - ev.tail_bytes;
     if (ev.tail_kind == SS_E_INCOMPLETE_TAIL)
         FIND(c, "incomplete-tail", path, R->end_complete, -1,
-             "%" PRIu64 " bytes after the last complete batch do not form a complete batch (unclean shutdown or a "
-             "cut copy; Kafka's recovery would truncate them)",
-             ev.tail_bytes);
+             "%" PRIu64 " %s after the last complete batch %s not form a complete batch (unclean shutdown or a "
+             "cut copy; Kafka's recovery would truncate %s)",
+             ev.tail_bytes, ev.tail_bytes == 1 ? "byte" : "bytes", ev.tail_bytes == 1 ? "does" : "do",
+             ev.tail_bytes == 1 ? "it" : "them");
     else if (ev.tail_kind == SS_E_ZERO_TAIL && !active)
         FIND(c, "log-zero-tail", path, R->end_complete, -1,
              "%" PRIu64 " zero bytes after the last batch of a segment that is not the active one", ev.tail_bytes);
