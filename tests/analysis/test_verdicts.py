@@ -226,6 +226,42 @@ def same_name_different_topic_ids_are_not_replicas():
     eq(len(of_type(objs, 'group')), 5, 'groups')
 
 
+@test
+def replicas_known_by_their_batches():
+    # No leader-epoch-checkpoint and no partition.metadata beside either copy: the batches decide.
+    # A follower appends the leader's batches as they are, partitionLeaderEpoch included
+    # (UnifiedLog.appendAsFollower), so the same batch (offset, leader epoch 3, CRC) in both is one
+    # log: each copy is grouped on its own, and no copy is cross-partition.
+    root = tmp()
+    paths = []
+    for d in ('broker1', 'broker2'):
+        p = os.path.join(root, d, 'pay-0')
+        mkseg.write_partition(p, {0: idem(0, 5, leader_epoch=3)})
+        paths.append(p)
+    objs = jsonl(['dups'] + paths)
+    eq(of_type(objs, 'group'), [], 'groups')
+    rc, out, err = run(['dups'] + paths)
+    eq(rc, 0, 'exit code')
+    contains(err, 'are replicas of one partition', 'says replicas were given')
+
+
+@test
+def same_offsets_different_batches_are_not_replicas():
+    # A mirror with the same partition name: batches at the same offsets and leader epoch 0 (a new
+    # cluster's first epoch) but written by another producer (id 8 against 7), so their bytes and
+    # CRCs differ: nothing shows one log, and the five records are copies of each other (one group
+    # each, the second copy in the other partition).
+    root = tmp()
+    paths = []
+    for d, pid in (('source', 7), ('mirror', 8)):
+        p = os.path.join(root, d, 'pay-0')
+        mkseg.write_partition(p, {0: idem(0, 5, pid=pid, leader_epoch=0)})
+        paths.append(p)
+    objs = jsonl(['dups'] + paths)
+    eq(len(of_type(objs, 'group')), 5, 'groups')
+    eq(one(objs, 'total')['causes']['cross-partition'], 5, 'cross-partition copies')
+
+
 def offset_commit(group, topic, partition, offset, ts):
     # __consumer_offsets record type 1 (GroupCoordinatorRecordHelpers.newOffsetCommitRecord): key
     # version 1 + OffsetCommitKey(group, topic, partition); value version 3 + OffsetCommitValue(offset,
