@@ -262,6 +262,37 @@ def same_offsets_different_batches_are_not_replicas():
     eq(one(objs, 'total')['causes']['cross-partition'], 5, 'cross-partition copies')
 
 
+@test
+def include_temp_names_temporaries_as_copies_of_their_partition():
+    # A log directory with pay-0 (offsets 0..4), a -delete directory holding the same log renamed
+    # for deletion (LocalLog/LogFileUtils.DELETE_DIR_SUFFIX), and inside pay-0 a .cleaned segment
+    # the cleaner is writing over the same offsets (LogFileUtils.CLEANED_FILE_SUFFIX). Each
+    # temporary is a copy of pay-0's log, not a partition of that name and not segments of pay-0:
+    # no duplicate group (every record is one record of one log), no segment overlap, exit 0.
+    root = tmp()
+    live = os.path.join(root, 'pay-0')
+    mkseg.write_partition(live, {0: idem(0, 5)})
+    mkseg.write_partition(os.path.join(root, 'pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete'), {0: idem(0, 5)})
+    with open(os.path.join(live, '00000000000000000000.log.cleaned'), 'wb') as f:
+        f.write(idem(0, 5))
+    objs = jsonl(['dups', '--include-temp', root])
+    eq(of_type(objs, 'group'), [], 'groups')
+    rc, out, err = run(['scan', '--include-temp', root])
+    eq(rc, 0, 'exit code')
+    absent(out + err, 'overlap', 'no segment overlap')
+    absent(out + err, 'cross-partition', 'no cross-partition copies')
+    contains(out, 'pay-0[.cleaned]  ', 'the .cleaned files as an input of their own')
+    contains(out, 'a temporary copy of pay-0 (.cleaned: ', 'named as a temporary copy')
+    contains(out, 'a temporary copy of pay-0 (-delete: ', 'the -delete directory too')
+    parts = {o['partition']: o for o in of_type(jsonl(['scan', '--include-temp', root]), 'partition')}
+    eq(parts['pay-0']['records'], 5, 'pay-0 records')
+    eq((parts['pay-0']['temporary'], parts['pay-0']['temporaryOf']), (None, None), 'pay-0 is no temporary')
+    eq((parts['pay-0[.cleaned]']['temporary'], parts['pay-0[.cleaned]']['temporaryOf']), ('.cleaned', 'pay-0'),
+       '.cleaned')
+    d = parts['pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete']
+    eq((d['temporary'], d['temporaryOf'], d['records']), ('-delete', 'pay-0', 5), '-delete')
+
+
 def offset_commit(group, topic, partition, offset, ts):
     # __consumer_offsets record type 1 (GroupCoordinatorRecordHelpers.newOffsetCommitRecord): key
     # version 1 + OffsetCommitKey(group, topic, partition); value version 3 + OffsetCommitValue(offset,

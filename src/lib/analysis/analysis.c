@@ -223,7 +223,7 @@ static bool batches_shared(const ss_inputs *in, size_t i, size_t j) {
     const ss_input_partition *x = ss_inputs_at(in, i), *y = ss_inputs_at(in, j);
     if (!x->nsegments || !y->nsegments) return false;
     int64_t from = x->segments[0].name_offset > y->segments[0].name_offset ? x->segments[0].name_offset
-                                                                             : y->segments[0].name_offset;
+                                                                           : y->segments[0].name_offset;
     rep_batch *v = malloc(2 * REP_BATCHES * sizeof *v);
     if (!v) return false;
     size_t nx = rep_collect(in, i, from, v), ny = rep_collect(in, j, from, v + REP_BATCHES);
@@ -248,6 +248,7 @@ static bool are_replicas(const ss_inputs *in, size_t i, size_t j) {
     if (!x->is_dir || !y->is_dir || x->partition < 0 || x->partition != y->partition || strcmp(x->topic, y->topic))
         return false;
     if (x->topic_id && y->topic_id && strcmp(x->topic_id, y->topic_id) != 0) return false;
+    if (x->temporary || y->temporary) return false; /* a domain of its own anyway (assign_domains) */
     for (size_t a = 0; a < x->nepochs; a++)
         for (size_t b = 0; b < y->nepochs; b++)
             if (x->epochs[a].epoch == y->epochs[b].epoch && x->epochs[a].start_offset == y->epochs[b].start_offset)
@@ -283,20 +284,33 @@ static void assign_domains(ss_analysis *a, const ss_inputs *in) {
             rep[i] = rep[j] = true;
         }
     }
-    if (!a->replicas) {
+    /* A broker's temporary copy of a partition read with --include-temp (a -delete, -future
+     * or -stray directory, .deleted, .cleaned or .swap segments) holds records of that log,
+     * not other records with the same content: each temporary is a domain of its own, as a
+     * replica is, so a record in it and in its partition is not a copy of the other. */
+    bool split = a->replicas;
+    for (size_t i = 0; i < a->nparts && !split; i++) split = ss_inputs_at(in, i)->temporary != NULL;
+    if (!split) {
         free(rep);
         return;
     }
-    /* the log directories of the replicas, in order met: up to 255 domains a topic */
-    const char *dirs[255];
-    size_t dlen[255], nd = 0;
+    a->split_domains = true;
+    /* the log directories of the replicas, and the temporaries, in order met: up to 255
+     * domains a topic. Domain 0 is every other partition's and the first replica's log
+     * directory (the partitions read from it join its replica); a temporary never joins. */
+    const char *dirs[255], *dtemp[255];
+    size_t dlen[255], nd = 1;
+    dirs[0] = dtemp[0] = NULL;
+    dlen[0] = 0;
     for (size_t i = 0; i < a->nparts; i++) {
         const ss_input_partition *x = ss_inputs_at(in, i);
-        if (!rep[i]) continue;
-        size_t l = parent_len(x->path), d;
+        if (!rep[i] && !x->temporary) continue;
+        /* a replica: its log directory; a temporary: its own path and kind */
+        size_t l = x->temporary ? strlen(x->path) : parent_len(x->path), d;
         for (d = 0; d < nd; d++)
-            if (dlen[d] == l && !strncmp(dirs[d], x->path, l)) break;
-        if (d == nd && nd < 255) dirs[nd] = x->path, dlen[nd++] = l;
+            if (dirs[d] && dtemp[d] == x->temporary && dlen[d] == l && !strncmp(dirs[d], x->path, l)) break;
+        if (d == nd && !x->temporary && !dirs[0]) d = 0, dirs[0] = x->path, dlen[0] = l;
+        else if (d == nd && nd < 255) dirs[nd] = x->path, dtemp[nd] = x->temporary, dlen[nd++] = l;
         if (d < 255) a->topic_id[i] |= (uint32_t)d;
     }
     free(rep);
