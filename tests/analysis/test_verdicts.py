@@ -107,6 +107,44 @@ def diff_compaction_allowed_by_the_rule():
     eq(s['lostInB'], 0, 'lostInB')
 
 
+def txn_then_marker(commit, with_txn=True):
+    """A plain record k0 at 0, producer 9's transaction (k1, k2 at 1..2), its marker at 3, then a
+    plain record k4 at 4; without the transaction's batch when with_txn is false."""
+    txn = mkseg.batch(1, keyed(1, 2), pid=9, epoch=0, base_seq=0, transactional=True) if with_txn else b''
+    return mkseg.batch(0, keyed(0, 1)) + txn + mkseg.marker(3, 9, 0, commit) + mkseg.batch(4, keyed(4, 1))
+
+
+@test
+def diff_aborted_data_removed_by_the_cleaner_is_compaction():
+    # A: producer 9's transaction at 1..2 ABORTED by the marker at 3, between plain records. B: the cleaned
+    # copy: the cleaner discards an aborted transaction's batches whatever their keys
+    # (LogCleaner.Cleaner.shouldDiscardBatch via CleanedTransactionMetadata: the batch's producer id
+    # among the aborted transactions) and keeps the marker until its delete horizon; B's log
+    # directory has a cleaner-offset-checkpoint entry past it. The two records are compacted in B,
+    # not lost: identical in content, exit 0.
+    data = txn_then_marker(commit=False)
+    a = mkseg.write_partition(tmp('a', 'tx-0'), {0: data})
+    b = mkseg.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=False, with_txn=False)})
+    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
+    s = one(jsonl(['diff', a, b]), 'summary')
+    eq((s['compactedInB'], s['lostInB'], s['identical']), (2, 0, True), 'compacted, lost, identical')
+    eq(run(['diff', a, b])[0], 0, 'exit code')
+
+
+@test
+def diff_committed_data_missing_from_a_cleaned_log_is_lost():
+    # The same, but the marker at 3 is a COMMIT: the cleaner keeps committed data unless a later
+    # record of the same key supersedes it (shouldRetainRecord), and k1, k2 appear nowhere else: the
+    # two records are lost in B, and the diff is not identical (exit 1).
+    data = txn_then_marker(commit=True)
+    a = mkseg.write_partition(tmp('a', 'tx-0'), {0: data})
+    b = mkseg.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=True, with_txn=False)})
+    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
+    s = one(jsonl(['diff', a, b], 1), 'summary')
+    eq((s['compactedInB'], s['lostInB'], s['identical']), (0, 2, False), 'compacted, lost, identical')
+    eq(run(['diff', a, b])[0], 1, 'exit code')
+
+
 @test
 def diff_cleaned_log_missing_unsuperseded_key_is_lost():
     # The same cleaned B, but what is missing is offset 1 (k2): no later k2 in B, so the cleaner would
