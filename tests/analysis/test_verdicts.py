@@ -543,6 +543,13 @@ def wording():
     out, _ = run_rc(['dups', tmp('e', 'kv-0')], 0)
     contains(out, 'key-a', 'copies show their keys')
     contains(out, 'key-b', 'copies show their keys')
+    # an empty leader-epoch-checkpoint (version 0, 0 entries: LeaderEpochCheckpointFile) beside batches
+    # of leader epoch 0 is reported as empty, not as entries that fail to cover the batches
+    p = mkseg.write_partition(tmp('f', 'kv-0'), {0: mkseg.batch(0, keyed(0, 3))})
+    with open(os.path.join(p, 'leader-epoch-checkpoint'), 'w') as f:
+        f.write('0\n0\n')
+    out, _ = run_rc(['verify', p], 1)
+    contains(out, 'the leader-epoch-checkpoint is empty (no entries)', 'empty checkpoint')
 
 
 @test
