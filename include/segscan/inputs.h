@@ -57,8 +57,10 @@ typedef struct ss_input_partition {
     size_t norphans;
     const int64_t *orphans;
     /* a broker temporary read because of include_temp: "-delete", "-future" or "-stray"
-     * (the directory's suffix), NULL otherwise; temporary_of then names the partition it is
-     * a temporary copy of ("orders-3") */
+     * (the directory's suffix), or ".deleted", ".cleaned" or ".swap" (an input of the
+     * partition directory's temporary segment files of that suffix, named "orders-3[.deleted]":
+     * they are not segments of its log), NULL otherwise; temporary_of then names the partition
+     * it is a temporary copy of ("orders-3") */
     const char *temporary, *temporary_of;
     /* Segment files of a partition directory given one by one: the directory's other segment
      * files (temporaries aside), not read; their base offsets (file names), sorted. 0 and NULL

@@ -23,6 +23,10 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     out_printf(o, "%s%s%s  %s%s%s (%" PRIu64 " %s)\n", scan_sgr(c, SGR_BOLD), ip->name, scan_sgr(c, SGR_RST),
                scan_sgr(c, SGR_DIM), ip->path, scan_sgr(c, SGR_RST), P->segments,
                plural(P->segments, "segment", "segments"));
+    if (ip->temporary)
+        out_printf(o, "  a temporary copy of %s (%s: %s), read because of --include-temp\n",
+                   ip->temporary_of ? ip->temporary_of : "its partition", ip->temporary,
+                   scan_temporary_meaning(ip->temporary));
     if (P->batches == 0) {
         out_str(o, "  no batches");
         if (P->outside_window)

@@ -85,6 +85,8 @@ const char *scan_sgr(const struct scan_cli *c, const char *code);
 /* "2023-11-14T22:13:20.000Z (1700000000000)", or "-" for a negative time */
 void scan_time(char *buf, size_t n, int64_t ms);
 const char *scan_part_name(const struct scan_cli *c, uint32_t part);
+/* What a broker temporary is ("-delete", ".deleted", ...: ss_input_partition.temporary), in words. */
+const char *scan_temporary_meaning(const char *kind);
 /* A short, quoted, escaped preview of bytes for a terminal. */
 void scan_preview(ss_out *o, const uint8_t *p, int32_t len, size_t max);
 /* JSON: ,"name":<bytes> and ,"nameLossy":true when the utf8 rendering replaced bytes */

@@ -585,6 +585,14 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         const char *msg = ss_inputs_note(in, i, &level);
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", msg);
     }
+    for (size_t i = 0; i < ss_inputs_count(in) && !c.quiet; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (ip->temporary)
+            warnx_("note: %s is a temporary copy of %s (%s: %s): it was grouped on its own, so a record in both is "
+                   "one record of that log, not a copy",
+                   ip->name, ip->temporary_of ? ip->temporary_of : "its partition", ip->temporary,
+                   scan_temporary_meaning(ip->temporary));
+    }
     if (replicas && !c.quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
                "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",

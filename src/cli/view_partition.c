@@ -16,6 +16,12 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     out_kv_opt(o, "partitionNumber", ip->partition);
     out_json_key(o, "path");
     out_json_cstr(o, ip->path);
+    out_json_key(o, "temporary");
+    if (ip->temporary) out_json_cstr(o, ip->temporary);
+    else out_str(o, "null");
+    out_json_key(o, "temporaryOf");
+    if (ip->temporary_of) out_json_cstr(o, ip->temporary_of);
+    else out_str(o, "null");
     out_kv_u64(o, "segments", P->segments);
     out_kv_u64(o, "records", P->records);
     out_kv_u64(o, "batches", P->batches);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 #include "out.h"
@@ -25,6 +26,26 @@ void scan_time(char *buf, size_t n, int64_t ms) {
 
 const char *scan_part_name(const struct scan_cli *c, uint32_t part) {
     return ss_an_partition_at(c->an, part)->input->name;
+}
+
+const char *scan_temporary_meaning(const char *kind) {
+    /* what the broker left it for: LogFileUtils (DELETE_DIR_SUFFIX, DELETED_FILE_SUFFIX,
+     * CLEANED_FILE_SUFFIX, SWAP_FILE_SUFFIX), LocalLog (FutureDirSuffix, StrayDirSuffix) */
+    static const struct {
+        const char *kind, *meaning;
+    } t[] = {
+        {"-delete", "a partition directory renamed for deletion when its topic was deleted or the replica moved "
+                    "away, removed after file.delete.delay.ms"},
+        {"-future", "the copy an intra-broker move of the replica to another log directory is building"},
+        {"-stray", "a replica this broker no longer hosts, found at startup, KIP-858"},
+        {".deleted", "segments scheduled for deletion by retention or replaced by the cleaner's output, removed "
+                     "after file.delete.delay.ms"},
+        {".cleaned", "the log cleaner's output while it is written"},
+        {".swap", "cleaned or split segments about to replace the ones they were made from"},
+    };
+    for (size_t i = 0; kind && i < sizeof t / sizeof *t; i++)
+        if (!strcmp(t[i].kind, kind)) return t[i].meaning;
+    return "a broker temporary";
 }
 
 static bool looks_binary(const uint8_t *p, size_t n) {

@@ -608,11 +608,29 @@ static void test_inputs(void) {
     snprintf(p, sizeof p, "%s/b1", root);
     CHECK(ss_inputs_add(in, p) == SS_E_OK);
     ss_inputs_finish(in);
-    CHECK_I(ss_inputs_count(in), 5); /* b1's four partitions and the -delete directory */
+    /* b1's four partitions, the -delete directory, and orders-10's .deleted segment as a
+     * temporary copy of orders-10 of its own: a .deleted segment is not a segment of the log
+     * (LogFileUtils.DELETED_FILE_SUFFIX: scheduled for deletion) */
+    CHECK_I(ss_inputs_count(in), 6);
     for (size_t i = 0; i < ss_inputs_count(in); i++)
         if (ss_inputs_at(in, i)->partition == 2) CHECK_S(ss_inputs_at(in, i)->name, "orders-2.abc-future");
-    for (size_t i = 0; i < ss_inputs_count(in); i++)
-        if (!strcmp(ss_inputs_at(in, i)->name, "orders-10")) CHECK_I(ss_inputs_at(in, i)->nsegments, 2);
+    bool seen_deleted = false;
+    for (size_t i = 0; i < ss_inputs_count(in); i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (!strcmp(ip->name, "orders-10")) {
+            CHECK_I(ip->nsegments, 1);
+            CHECK(ip->temporary == NULL);
+        }
+        if (!strcmp(ip->name, "orders-10[.deleted]")) {
+            seen_deleted = true;
+            CHECK_I(ip->nsegments, 1);
+            CHECK_S(ip->temporary, ".deleted");
+            CHECK_S(ip->temporary_of, "orders-10");
+            CHECK_I(ip->partition, 10);
+        }
+        if (strstr(ip->name, "-delete")) CHECK_S(ip->temporary, "-delete");
+    }
+    CHECK(seen_deleted);
     ss_inputs_free(in);
     free(seg.p);
     char cmd[1200];

@@ -743,7 +743,10 @@ def temporaries_and_internal():
     eq(r['__consumer_offsets-0.duplicates_excluded'], '1', 'and says so')
     eq(r['total.duplicate_groups'], '1', 'only pay-0 has a group')
     r = report(['--include-temp', '--include-internal', logdir])
-    eq(r['pay-0.records'], '3', '--include-temp reads the .deleted segment')
+    # the .deleted segment is read as a temporary copy of pay-0 of its own (it is not a segment of
+    # the log: LogFileUtils.DELETED_FILE_SUFFIX, a segment scheduled for deletion)
+    eq(r['pay-0.records'], '2', '--include-temp: pay-0 itself')
+    eq(r['pay-0[.deleted].records'], '1', '--include-temp reads the .deleted segment')
     eq(r['pay-1.0123abcd-delete.records'], '1', '--include-temp reads the -delete directory')
     eq(r['__consumer_offsets-0.duplicate_groups'], '1', '--include-internal')
     # named explicitly, an internal topic still stays out: its records are identical by design

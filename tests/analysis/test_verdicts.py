@@ -107,6 +107,44 @@ def diff_compaction_allowed_by_the_rule():
     eq(s['lostInB'], 0, 'lostInB')
 
 
+def txn_then_marker(commit, with_txn=True):
+    """A plain record k0 at 0, producer 9's transaction (k1, k2 at 1..2), its marker at 3, then a
+    plain record k4 at 4; without the transaction's batch when with_txn is false."""
+    txn = mkseg.batch(1, keyed(1, 2), pid=9, epoch=0, base_seq=0, transactional=True) if with_txn else b''
+    return mkseg.batch(0, keyed(0, 1)) + txn + mkseg.marker(3, 9, 0, commit) + mkseg.batch(4, keyed(4, 1))
+
+
+@test
+def diff_aborted_data_removed_by_the_cleaner_is_compaction():
+    # A: producer 9's transaction at 1..2 ABORTED by the marker at 3, between plain records. B: the cleaned
+    # copy: the cleaner discards an aborted transaction's batches whatever their keys
+    # (LogCleaner.Cleaner.shouldDiscardBatch via CleanedTransactionMetadata: the batch's producer id
+    # among the aborted transactions) and keeps the marker until its delete horizon; B's log
+    # directory has a cleaner-offset-checkpoint entry past it. The two records are compacted in B,
+    # not lost: identical in content, exit 0.
+    data = txn_then_marker(commit=False)
+    a = mkseg.write_partition(tmp('a', 'tx-0'), {0: data})
+    b = mkseg.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=False, with_txn=False)})
+    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
+    s = one(jsonl(['diff', a, b]), 'summary')
+    eq((s['compactedInB'], s['lostInB'], s['identical']), (2, 0, True), 'compacted, lost, identical')
+    eq(run(['diff', a, b])[0], 0, 'exit code')
+
+
+@test
+def diff_committed_data_missing_from_a_cleaned_log_is_lost():
+    # The same, but the marker at 3 is a COMMIT: the cleaner keeps committed data unless a later
+    # record of the same key supersedes it (shouldRetainRecord), and k1, k2 appear nowhere else: the
+    # two records are lost in B, and the diff is not identical (exit 1).
+    data = txn_then_marker(commit=True)
+    a = mkseg.write_partition(tmp('a', 'tx-0'), {0: data})
+    b = mkseg.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=True, with_txn=False)})
+    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
+    s = one(jsonl(['diff', a, b], 1), 'summary')
+    eq((s['compactedInB'], s['lostInB'], s['identical']), (0, 2, False), 'compacted, lost, identical')
+    eq(run(['diff', a, b])[0], 1, 'exit code')
+
+
 @test
 def diff_cleaned_log_missing_unsuperseded_key_is_lost():
     # The same cleaned B, but what is missing is offset 1 (k2): no later k2 in B, so the cleaner would
@@ -224,6 +262,73 @@ def same_name_different_topic_ids_are_not_replicas():
     paths = replicas(tmp(), ids=('MG2SJhvpZCQjALGzsYh4vA', 'RTqtE7gsXG0-grbJai7Ogg'))
     objs = jsonl(['dups'] + paths)
     eq(len(of_type(objs, 'group')), 5, 'groups')
+
+
+@test
+def replicas_known_by_their_batches():
+    # No leader-epoch-checkpoint and no partition.metadata beside either copy: the batches decide.
+    # A follower appends the leader's batches as they are, partitionLeaderEpoch included
+    # (UnifiedLog.appendAsFollower), so the same batch (offset, leader epoch 3, CRC) in both is one
+    # log: each copy is grouped on its own, and no copy is cross-partition.
+    root = tmp()
+    paths = []
+    for d in ('broker1', 'broker2'):
+        p = os.path.join(root, d, 'pay-0')
+        mkseg.write_partition(p, {0: idem(0, 5, leader_epoch=3)})
+        paths.append(p)
+    objs = jsonl(['dups'] + paths)
+    eq(of_type(objs, 'group'), [], 'groups')
+    rc, out, err = run(['dups'] + paths)
+    eq(rc, 0, 'exit code')
+    contains(err, 'are replicas of one partition', 'says replicas were given')
+
+
+@test
+def same_offsets_different_batches_are_not_replicas():
+    # A mirror with the same partition name: batches at the same offsets and leader epoch 0 (a new
+    # cluster's first epoch) but written by another producer (id 8 against 7), so their bytes and
+    # CRCs differ: nothing shows one log, and the five records are copies of each other (one group
+    # each, the second copy in the other partition).
+    root = tmp()
+    paths = []
+    for d, pid in (('source', 7), ('mirror', 8)):
+        p = os.path.join(root, d, 'pay-0')
+        mkseg.write_partition(p, {0: idem(0, 5, pid=pid, leader_epoch=0)})
+        paths.append(p)
+    objs = jsonl(['dups'] + paths)
+    eq(len(of_type(objs, 'group')), 5, 'groups')
+    eq(one(objs, 'total')['causes']['cross-partition'], 5, 'cross-partition copies')
+
+
+@test
+def include_temp_names_temporaries_as_copies_of_their_partition():
+    # A log directory with pay-0 (offsets 0..4), a -delete directory holding the same log renamed
+    # for deletion (LocalLog/LogFileUtils.DELETE_DIR_SUFFIX), and inside pay-0 a .cleaned segment
+    # the cleaner is writing over the same offsets (LogFileUtils.CLEANED_FILE_SUFFIX). Each
+    # temporary is a copy of pay-0's log, not a partition of that name and not segments of pay-0:
+    # no duplicate group (every record is one record of one log), no segment overlap, exit 0.
+    root = tmp()
+    live = os.path.join(root, 'pay-0')
+    mkseg.write_partition(live, {0: idem(0, 5)})
+    mkseg.write_partition(os.path.join(root, 'pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete'), {0: idem(0, 5)})
+    with open(os.path.join(live, '00000000000000000000.log.cleaned'), 'wb') as f:
+        f.write(idem(0, 5))
+    objs = jsonl(['dups', '--include-temp', root])
+    eq(of_type(objs, 'group'), [], 'groups')
+    rc, out, err = run(['scan', '--include-temp', root])
+    eq(rc, 0, 'exit code')
+    absent(out + err, 'overlap', 'no segment overlap')
+    absent(out + err, 'cross-partition', 'no cross-partition copies')
+    contains(out, 'pay-0[.cleaned]  ', 'the .cleaned files as an input of their own')
+    contains(out, 'a temporary copy of pay-0 (.cleaned: ', 'named as a temporary copy')
+    contains(out, 'a temporary copy of pay-0 (-delete: ', 'the -delete directory too')
+    parts = {o['partition']: o for o in of_type(jsonl(['scan', '--include-temp', root]), 'partition')}
+    eq(parts['pay-0']['records'], 5, 'pay-0 records')
+    eq((parts['pay-0']['temporary'], parts['pay-0']['temporaryOf']), (None, None), 'pay-0 is no temporary')
+    eq((parts['pay-0[.cleaned]']['temporary'], parts['pay-0[.cleaned]']['temporaryOf']), ('.cleaned', 'pay-0'),
+       '.cleaned')
+    d = parts['pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete']
+    eq((d['temporary'], d['temporaryOf'], d['records']), ('-delete', 'pay-0', 5), '-delete')
 
 
 def offset_commit(group, topic, partition, offset, ts):
@@ -438,6 +543,13 @@ def wording():
     out, _ = run_rc(['dups', tmp('e', 'kv-0')], 0)
     contains(out, 'key-a', 'copies show their keys')
     contains(out, 'key-b', 'copies show their keys')
+    # an empty leader-epoch-checkpoint (version 0, 0 entries: LeaderEpochCheckpointFile) beside batches
+    # of leader epoch 0 is reported as empty, not as entries that fail to cover the batches
+    p = mkseg.write_partition(tmp('f', 'kv-0'), {0: mkseg.batch(0, keyed(0, 3))})
+    with open(os.path.join(p, 'leader-epoch-checkpoint'), 'w') as f:
+        f.write('0\n0\n')
+    out, _ = run_rc(['verify', p], 1)
+    contains(out, 'the leader-epoch-checkpoint is empty (no entries)', 'empty checkpoint')
 
 
 @test

@@ -178,20 +178,82 @@ static bool partition_matches(const ss_an_opts *o, const ss_input_partition *ip)
     return false;
 }
 
+/* A v2 batch as replicas hold it: Kafka's followers append the leader's batches as they
+ * are (ReplicaFetcherThread.processPartitionData -> UnifiedLog.appendAsFollower, which keeps
+ * the leader's offsets and partitionLeaderEpoch), so the same batch at the same offset with
+ * the same leader epoch and CRC (which covers everything after it) is one batch of one log. */
+typedef struct rep_batch {
+    int64_t base_offset;
+    int32_t leader_epoch;
+    uint32_t crc;
+} rep_batch;
+
+/* How much of a log the batch check reads on each side: the first batches from a given
+ * offset, within the first bytes of the segment holding it. Replicas share every batch, so
+ * one is enough; a log whose batches were rewritten (the cleaner runs on each replica on its
+ * own) may share none there, and then only the leader-epoch-checkpoints can tell. */
+enum { REP_BATCHES = 64, REP_BYTES = 4 << 20 };
+
+/* The first v2 batches with a valid CRC at or after offset `from` of input i (in the
+ * segment whose name is the last at or below it), into v; their count. */
+static size_t rep_collect(const ss_inputs *in, size_t i, int64_t from, rep_batch *v) {
+    const ss_input_partition *ip = ss_inputs_at(in, i);
+    size_t j = 0;
+    for (size_t k = 0; k < ip->nsegments; k++)
+        if (ip->segments[k].name_offset >= 0 && ip->segments[k].name_offset <= from) j = k;
+    if (j >= ip->nsegments) return 0;
+    ss_segment *seg;
+    ss_error e;
+    if (ss_inputs_open_segment(in, i, j, &seg, &e) != SS_E_OK) return 0;
+    size_t n = 0;
+    ss_walker *w = ss_walker_new(seg, REP_BYTES);
+    ss_event ev;
+    while (w && n < REP_BATCHES && ss_walker_next(w, &ev) != SS_EV_END) {
+        const ss_batch *b = &ev.batch;
+        if (ev.kind != SS_EV_BATCH || b->magic < 2 || !b->crc_valid || b->base_offset < from) continue;
+        v[n++] = (rep_batch){b->base_offset, b->partition_leader_epoch, b->crc};
+    }
+    ss_walker_free(w);
+    ss_segment_close(seg);
+    return n;
+}
+
+/* Do inputs i and j hold one batch alike (rep_batch) where their logs overlap? */
+static bool batches_shared(const ss_inputs *in, size_t i, size_t j) {
+    const ss_input_partition *x = ss_inputs_at(in, i), *y = ss_inputs_at(in, j);
+    if (!x->nsegments || !y->nsegments) return false;
+    int64_t from = x->segments[0].name_offset > y->segments[0].name_offset ? x->segments[0].name_offset
+                                                                           : y->segments[0].name_offset;
+    rep_batch *v = malloc(2 * REP_BATCHES * sizeof *v);
+    if (!v) return false;
+    size_t nx = rep_collect(in, i, from, v), ny = rep_collect(in, j, from, v + REP_BATCHES);
+    bool shared = false;
+    for (size_t a = 0; a < nx && !shared; a++)
+        for (size_t b = 0; b < ny && !shared; b++)
+            shared = v[a].base_offset == v[REP_BATCHES + b].base_offset &&
+                     v[a].leader_epoch == v[REP_BATCHES + b].leader_epoch && v[a].crc == v[REP_BATCHES + b].crc;
+    free(v);
+    return shared;
+}
+
 /* Two inputs holding the same partition (topic and number) in two directories are
- * replicas of one log when their leader-epoch-checkpoints share an epoch starting at the
- * same offset (Kafka's followers copy the leader's epochs: LeaderEpochFileCache), unless
- * their partition.metadata name different topic ids (a re-created topic, a mirror). A
- * record in both is one record: each replica is grouped on its own. */
-static bool are_replicas(const ss_input_partition *x, const ss_input_partition *y) {
+ * replicas of one log when they share leader epochs: their leader-epoch-checkpoints hold an
+ * epoch starting at the same offset (Kafka's followers copy the leader's epochs:
+ * LeaderEpochFileCache), or their batches where the logs overlap carry the same leader
+ * epoch at the same offset with the same bytes (rep_batch); unless their partition.metadata
+ * name different topic ids (a re-created topic, a mirror). A record in both is one record:
+ * each replica is grouped on its own. */
+static bool are_replicas(const ss_inputs *in, size_t i, size_t j) {
+    const ss_input_partition *x = ss_inputs_at(in, i), *y = ss_inputs_at(in, j);
     if (!x->is_dir || !y->is_dir || x->partition < 0 || x->partition != y->partition || strcmp(x->topic, y->topic))
         return false;
     if (x->topic_id && y->topic_id && strcmp(x->topic_id, y->topic_id) != 0) return false;
-    for (size_t i = 0; i < x->nepochs; i++)
-        for (size_t j = 0; j < y->nepochs; j++)
-            if (x->epochs[i].epoch == y->epochs[j].epoch && x->epochs[i].start_offset == y->epochs[j].start_offset)
+    if (x->temporary || y->temporary) return false; /* a domain of its own anyway (assign_domains) */
+    for (size_t a = 0; a < x->nepochs; a++)
+        for (size_t b = 0; b < y->nepochs; b++)
+            if (x->epochs[a].epoch == y->epochs[b].epoch && x->epochs[a].start_offset == y->epochs[b].start_offset)
                 return true;
-    return false;
+    return batches_shared(in, i, j);
 }
 
 /* The directory holding a partition directory, for the replica domains. */
@@ -209,31 +271,49 @@ static void assign_domains(ss_analysis *a, const ss_inputs *in) {
         if (i > 0 && strcmp(ip->topic, ss_inputs_at(in, i - 1)->topic) != 0) tid++;
         a->topic_id[i] = tid << 8;
     }
+    bool *rep = calloc(a->nparts ? a->nparts : 1, sizeof *rep); /* a replica of another input */
+    if (!rep) return;
     for (size_t i = 0; i + 1 < a->nparts; i++) {
         const ss_input_partition *x = ss_inputs_at(in, i);
         for (size_t j = i + 1; j < a->nparts; j++) {
             const ss_input_partition *y = ss_inputs_at(in, j);
             if (strcmp(x->topic, y->topic) != 0 || y->partition != x->partition) break; /* sorted */
-            if (!are_replicas(x, y)) continue;
+            if (!are_replicas(in, i, j)) continue;
             if (!a->replicas) a->replica_of[0] = (uint32_t)i, a->replica_of[1] = (uint32_t)j;
             a->replicas = true;
+            rep[i] = rep[j] = true;
         }
     }
-    if (!a->replicas) return;
-    /* the log directories of the replicas, in order met: up to 255 domains a topic */
-    const char *dirs[255];
-    size_t dlen[255], nd = 0;
+    /* A broker's temporary copy of a partition read with --include-temp (a -delete, -future
+     * or -stray directory, .deleted, .cleaned or .swap segments) holds records of that log,
+     * not other records with the same content: each temporary is a domain of its own, as a
+     * replica is, so a record in it and in its partition is not a copy of the other. */
+    bool split = a->replicas;
+    for (size_t i = 0; i < a->nparts && !split; i++) split = ss_inputs_at(in, i)->temporary != NULL;
+    if (!split) {
+        free(rep);
+        return;
+    }
+    a->split_domains = true;
+    /* the log directories of the replicas, and the temporaries, in order met: up to 255
+     * domains a topic. Domain 0 is every other partition's and the first replica's log
+     * directory (the partitions read from it join its replica); a temporary never joins. */
+    const char *dirs[255], *dtemp[255];
+    size_t dlen[255], nd = 1;
+    dirs[0] = dtemp[0] = NULL;
+    dlen[0] = 0;
     for (size_t i = 0; i < a->nparts; i++) {
         const ss_input_partition *x = ss_inputs_at(in, i);
-        bool rep = false;
-        for (size_t j = 0; j < a->nparts && !rep; j++) rep = j != i && are_replicas(x, ss_inputs_at(in, j));
-        if (!rep) continue;
-        size_t l = parent_len(x->path), d;
+        if (!rep[i] && !x->temporary) continue;
+        /* a replica: its log directory; a temporary: its own path and kind */
+        size_t l = x->temporary ? strlen(x->path) : parent_len(x->path), d;
         for (d = 0; d < nd; d++)
-            if (dlen[d] == l && !strncmp(dirs[d], x->path, l)) break;
-        if (d == nd && nd < 255) dirs[nd] = x->path, dlen[nd++] = l;
+            if (dirs[d] && dtemp[d] == x->temporary && dlen[d] == l && !strncmp(dirs[d], x->path, l)) break;
+        if (d == nd && !x->temporary && !dirs[0]) d = 0, dirs[0] = x->path, dlen[0] = l;
+        else if (d == nd && nd < 255) dirs[nd] = x->path, dtemp[nd] = x->temporary, dlen[nd++] = l;
         if (d < 255) a->topic_id[i] |= (uint32_t)d;
     }
+    free(rep);
 }
 
 ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {

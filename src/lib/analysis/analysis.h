@@ -164,6 +164,8 @@ struct ss_analysis {
     uint32_t *topic_id;     /* grouping domain: the topic, and with replicas the log directory */
     bool replicas;          /* replicas given together: topic_id is not contiguous (same_topic asks the batches) */
     uint32_t replica_of[2]; /* the first pair of replicas found (partition indexes), for the note */
+    bool split_domains;     /* replicas or temporaries among the inputs: a topic's domains are not
+                             * contiguous (same_topic asks the batches) */
     size_t nparts;
     size_t *seg_base; /* global segment index of each partition's first segment */
     size_t nsegs_total;

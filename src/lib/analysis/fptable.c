@@ -115,8 +115,10 @@ static void ent_first(const ss_analysis *a, uint32_t ei, uint32_t *delta, int64_
 /* Is entry e of the topic of `batch`? In order, the current topic's batches
  * are the ones from topic_first on; when buckets are grouped, ask the batches. */
 static inline bool same_topic(const ss_analysis *a, const fp_ent *e, uint32_t batch) {
-    if (a->o.across_topics) return true;
-    if (!a->by_topic_of_batch && !a->replicas) return ent_batch(e) >= a->topic_first;
+    /* across topics, a replica or a temporary copy is still a domain of its own (the low 8 bits) */
+    if (a->o.across_topics)
+        return !a->split_domains || (topic_of_batch(a, ent_batch(e)) & 0xff) == (topic_of_batch(a, batch) & 0xff);
+    if (!a->by_topic_of_batch && !a->split_domains) return ent_batch(e) >= a->topic_first;
     return topic_of_batch(a, ent_batch(e)) == topic_of_batch(a, batch);
 }
 

@@ -41,7 +41,8 @@ typedef struct pair_state {
      * until the rule decides between compacted and lost */
     struct missing {
         int64_t offset;
-        uint64_t key; /* key_hash, 0 for a null key */
+        uint64_t key;        /* key_hash, 0 for a null key */
+        int64_t producer_id; /* of a transactional record, else -1 */
         bool tombstone, legacy;
     } * miss[2];
     size_t nmiss[2], capmiss[2];
@@ -226,9 +227,11 @@ static void keep_epochs(pcursor *c, ss_diff_side *side, int32_t **ep, int64_t **
  *    to the cleaner), a record superseded by a later record with the same key in
  *    this log (latestOffsetForKey false), or a tombstone once its batch's delete
  *    horizon passed (v2: seen here only as horizons set on this log's batches; v0/v1:
- *    retainDeletesForLegacyRecords, not knowable, so a legacy tombstone is allowed).
- *    Batches shouldDiscardBatch drops (aborted transactions) are not told apart
- *    here: such a record counts as lost.
+ *    retainDeletesForLegacyRecords, not knowable, so a legacy tombstone is allowed);
+ *  - or Cleaner.shouldDiscardBatch drops its batch: data of an aborted transaction
+ *    (CleanedTransactionMetadata: the batch's producer id among the aborted
+ *    transactions), known here when the first marker of its producer id after it, on
+ *    either side, is an ABORT.
  * Anything else is lost: cut off, in a missing segment, or gone otherwise.
  */
 static bool note_missing(pair_state *ps, int side, pcursor *lacking, const ss_record *r, const ss_batch *b) {
@@ -238,11 +241,35 @@ static bool note_missing(pair_state *ps, int side, pcursor *lacking, const ss_re
     m->key = r->key_len >= 0 ? diff_key_hash(r) : 0;
     m->tombstone = r->value_len < 0;
     m->legacy = b->magic < 2;
+    m->producer_id = b->transactional && !b->control ? b->producer_id : -1;
     return !m->key || diff_kt_add(&lacking->keys, m->key);
 }
 
-static bool cleaner_removes(const pcursor *lacking, const struct missing *m) {
+/* The first marker of a producer id after an offset in one side's markers, or NULL. */
+static const struct diff_marker *next_marker(const pcursor *c, int64_t pid, int64_t offset) {
+    size_t lo = 0, hi = c->nmarks;
+    while (lo < hi) { /* the first marker past offset: markers are in offset order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->marks[mid].offset <= offset) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t i = lo; i < c->nmarks; i++)
+        if (c->marks[i].producer_id == pid) return &c->marks[i];
+    return NULL;
+}
+
+/* Was the transactional record m's transaction aborted, by the markers of either side? */
+static bool txn_aborted(const pcursor *x, const pcursor *y, const struct missing *m) {
+    if (m->producer_id < 0) return false;
+    const struct diff_marker *a = next_marker(x, m->producer_id, m->offset),
+                             *b = next_marker(y, m->producer_id, m->offset);
+    const struct diff_marker *first = a && (!b || a->offset <= b->offset) ? a : b;
+    return first && first->abort;
+}
+
+static bool cleaner_removes(const pcursor *lacking, const pcursor *other, const struct missing *m) {
     if (m->offset > lacking->cleaned_through) return false;
+    if (txn_aborted(lacking, other, m)) return true;
     if (!m->key) return true;
     const key_slot *k = diff_kt_find(&lacking->keys, m->key);
     if (k->h && k->last > m->offset) return true;
@@ -251,7 +278,7 @@ static bool cleaner_removes(const pcursor *lacking, const struct missing *m) {
 
 /* Split the provisional compacted ranges and listed differences of the side that
  * lacks the records (0: A, 1: B) into compacted and lost, in the order they were met. */
-static void resolve_missing(pair_state *ps, int side, const pcursor *lacking) {
+static void resolve_missing(pair_state *ps, int side, const pcursor *lacking, const pcursor *other) {
     size_t n = ps->nmiss[side];
     if (!n) return;
     ss_diff_pair *p = &ps->pub;
@@ -260,7 +287,7 @@ static void resolve_missing(pair_state *ps, int side, const pcursor *lacking) {
     if (!is_lost) return; /* left as compacted: out of memory is reported by the caller */
     uint64_t nlost = 0;
     for (size_t i = 0; i < n; i++) {
-        is_lost[i] = !cleaner_removes(lacking, &ps->miss[side][i]);
+        is_lost[i] = !cleaner_removes(lacking, other, &ps->miss[side][i]);
         nlost += is_lost[i];
     }
     if (side) p->compacted_b -= nlost, p->lost_b += nlost;
@@ -390,8 +417,8 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     }
     keep_epochs(&ca, &p->a, &ps->epochs_a, &ps->starts_a);
     keep_epochs(&cb, &p->b, &ps->epochs_b, &ps->starts_b);
-    resolve_missing(ps, 0, &ca);
-    resolve_missing(ps, 1, &cb);
+    resolve_missing(ps, 0, &ca, &cb);
+    resolve_missing(ps, 1, &cb, &ca);
     p->identical = p->only_a == 0 && p->only_b == 0 && p->differing == 0 && p->lost_a == 0 && p->lost_b == 0;
     if (!p->identical) truncation_point(p);
     else p->shared_epoch = -1, p->truncation_offset = -1;

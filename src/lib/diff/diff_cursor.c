@@ -103,6 +103,8 @@ void diff_pc_close(pcursor *c) {
     free(c->dmg);
     free(c->keys.s);
     c->keys.s = NULL;
+    free(c->marks);
+    c->marks = NULL;
     c->dmg = NULL;
     c->s = NULL;
     c->d = NULL;
@@ -181,6 +183,13 @@ int diff_pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             diff_epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
         if (bb->control) { /* markers are not data records: counted apart, never compared */
             c->side->control_records += bb->count > 0 ? (uint64_t)bb->count : 0;
+            ss_record m;
+            if (bb->producer_id >= 0 && ss_records_begin(c->d, bb, &c->it, &err) == SS_E_OK &&
+                ss_records_next(&c->it, &m, &err) == 1 &&
+                (m.control_type == SS_CTRL_ABORT || m.control_type == SS_CTRL_COMMIT) &&
+                SS_GROW(c->marks, c->nmarks, c->capmarks, 16))
+                c->marks[c->nmarks++] =
+                    (struct diff_marker){bb->producer_id, bb->base_offset, m.control_type == SS_CTRL_ABORT};
             continue;
         }
         if (ss_records_begin(c->d, bb, &c->it, &err) != SS_E_OK) {

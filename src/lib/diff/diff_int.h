@@ -51,6 +51,13 @@ typedef struct pcursor {
     /* the keys of records the other side holds and this side lacks inside its range,
      * with the last offset this side holds a record of that key at (-1 none) */
     key_table keys;
+    /* the transaction markers (COMMIT or ABORT) of this side, in offset order: whether a
+     * transactional record's transaction was aborted (the data the cleaner discards) */
+    struct diff_marker {
+        int64_t producer_id, offset;
+        bool abort;
+    } * marks;
+    size_t nmarks, capmarks;
 } pcursor;
 
 /* diff_cursor.c */

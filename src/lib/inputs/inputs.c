@@ -42,8 +42,10 @@ typedef struct part {
     size_t norphans;
     ss_checkpoint epochs; /* leader-epoch-checkpoint, when read */
     char *topic_id, *temporary_of;
-    bool listed;        /* its directory was given (or found): every segment of it is read */
-    int64_t *not_given; /* segment files was given one by one: the base offsets of the others */
+    const char *temp_files; /* ".deleted", ".cleaned" or ".swap": this part holds the partition's
+                             * segment files of that suffix (split_temporaries) */
+    bool listed;            /* its directory was given (or found): every segment of it is read */
+    int64_t *not_given;     /* segment files was given one by one: the base offsets of the others */
 } part;
 
 typedef struct note {
@@ -671,7 +673,8 @@ static void read_partition_files(part *p) {
     free(path);
 }
 
-/* A -delete, -future or -stray directory: a temporary copy of "<topic>-<n>". */
+/* A -delete, -future or -stray directory, or the temporary segment files of a partition
+ * (split_temporaries): a temporary copy of "<topic>-<n>". */
 static void name_temporary(part *p) {
     const char *bn = in_base_name(p->key);
     static const char *const tails[] = {"-delete", "-future", "-stray"};
@@ -680,6 +683,7 @@ static void name_temporary(part *p) {
             p->pub.temporary = tails[t];
             break;
         }
+    if (p->temp_files) p->pub.temporary = p->temp_files;
     if (!p->pub.temporary || p->pub.partition < 0) return;
     char buf[600];
     snprintf(buf, sizeof buf, "%s-%d", p->topic, p->pub.partition);
@@ -712,6 +716,69 @@ static void find_not_given(part *p) {
     free_list(names, n);
     p->pub.segments_not_given = count;
     p->pub.not_given_offsets = p->not_given;
+}
+
+/* The kinds of temporary segment file a broker leaves in a partition directory
+ * (LogFileUtils: DELETED_FILE_SUFFIX, a segment scheduled for deletion; CLEANED_FILE_SUFFIX,
+ * the cleaner's output being written; SWAP_FILE_SUFFIX, a cleaned or split segment about to
+ * replace the ones it was made from). */
+static const char *const temp_file_kinds[] = {".deleted", ".cleaned", ".swap"};
+
+static const char *temp_file_kind(const char *path) {
+    for (size_t t = 0; t < sizeof temp_file_kinds / sizeof *temp_file_kinds; t++)
+        if (path && in_has_suffix(path, temp_file_kinds[t])) return temp_file_kinds[t];
+    return NULL;
+}
+
+/* Temporary segment files read with include_temp are not segments of their partition's log
+ * (a .deleted segment lies below the log start or was replaced by the cleaner's output, a
+ * .cleaned or .swap one holds the same offsets as the segments it replaces): the files of
+ * each kind become an input of their own, a temporary copy of the partition, named
+ * "<partition>[.deleted]". Segments stay in offset order (they were sorted). */
+static void split_temporaries(ss_inputs *in) {
+    size_t n = in->nparts;
+    for (size_t i = 0; i < n; i++) {
+        part *p = in->parts[i];
+        for (size_t t = 0; t < sizeof temp_file_kinds / sizeof *temp_file_kinds; t++) {
+            const char *kind = temp_file_kinds[t];
+            size_t count = 0;
+            for (size_t k = 0; k < p->nsegs; k++)
+                count += p->segs[k].temporary && temp_file_kind(p->segs[k].path) == kind;
+            if (!count) continue;
+            if (count == p->nsegs) { /* nothing else: the input is the temporary */
+                p->temp_files = kind;
+                continue;
+            }
+            part *q = new_part(in, p->key, p->given, p->pub.is_dir, p->pub.named);
+            ss_input_segment *qs = q ? malloc(count * sizeof *qs) : NULL;
+            char **qr = qs ? malloc(count * sizeof *qr) : NULL;
+            if (!qr) { /* out of memory: the temporaries stay where they were */
+                free(qs);
+                return;
+            }
+            p = in->parts[i];
+            q->listed = p->listed;
+            q->temp_files = kind;
+            q->segs = qs;
+            q->seg_real = qr;
+            q->cap = count;
+            size_t w = 0;
+            for (size_t k = 0; k < p->nsegs; k++) {
+                if (p->segs[k].temporary && temp_file_kind(p->segs[k].path) == kind) {
+                    q->segs[q->nsegs] = p->segs[k];
+                    q->seg_real[q->nsegs++] = p->seg_real[k];
+                    continue;
+                }
+                p->segs[w] = p->segs[k];
+                p->seg_real[w++] = p->seg_real[k];
+            }
+            p->nsegs = w;
+            p->pub.segments = p->segs;
+            p->pub.nsegments = p->nsegs;
+            q->pub.segments = q->segs;
+            q->pub.nsegments = q->nsegs;
+        }
+    }
 }
 
 void ss_inputs_finish(ss_inputs *in) {
@@ -763,6 +830,7 @@ void ss_inputs_finish(ss_inputs *in) {
         p->pub.nsegments = p->nsegs;
         find_not_given(p);
     }
+    split_temporaries(in);
     /* names */
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
@@ -770,14 +838,17 @@ void ss_inputs_finish(ss_inputs *in) {
         p->name = p->pub.is_dir ? xstrdup(in_base_name(p->key)) : sanitize(p->given);
         if (!p->name) p->name = xstrdup("?");
     }
-    /* two directories with one name: the shortest path suffix that tells them apart */
+    /* two directories with one name: the shortest path suffix that tells them apart (an
+     * input of temporary files has its partition's directory: that is no clash) */
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         if (!p->pub.is_dir) continue;
         const char *bn = in_base_name(p->key);
         bool clash = false;
         for (size_t j = 0; j < in->nparts && !clash; j++)
-            if (j != i && in->parts[j]->pub.is_dir && !strcmp(in_base_name(in->parts[j]->key), bn)) clash = true;
+            if (j != i && in->parts[j]->pub.is_dir && strcmp(in->parts[j]->key, p->key) != 0 &&
+                !strcmp(in_base_name(in->parts[j]->key), bn))
+                clash = true;
         if (!clash) continue;
         int maxk = count_components(p->key);
         for (int k = 2; k <= maxk; k++) {
@@ -785,7 +856,9 @@ void ss_inputs_finish(ss_inputs *in) {
             size_t sl = strlen(suf);
             bool unique = true;
             for (size_t j = 0; j < in->nparts && unique; j++) {
-                if (j == i || !in->parts[j]->pub.is_dir || strcmp(in_base_name(in->parts[j]->key), bn)) continue;
+                if (j == i || !in->parts[j]->pub.is_dir || !strcmp(in->parts[j]->key, p->key) ||
+                    strcmp(in_base_name(in->parts[j]->key), bn))
+                    continue;
                 const char *other = in->parts[j]->key;
                 size_t ol = strlen(other);
                 if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
@@ -797,6 +870,16 @@ void ss_inputs_finish(ss_inputs *in) {
                 break;
             }
         }
+    }
+    for (size_t i = 0; i < in->nparts; i++) {
+        part *p = in->parts[i];
+        if (!p->temp_files) continue;
+        size_t l = strlen(p->name), m = strlen(p->temp_files);
+        char *nm = malloc(l + m + 3);
+        if (!nm) continue;
+        snprintf(nm, l + m + 3, "%s[%s]", p->name, p->temp_files);
+        free(p->name);
+        p->name = nm;
     }
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
@@ -823,7 +906,7 @@ void ss_inputs_finish(ss_inputs *in) {
     for (size_t i = 0; i + 1 < in->nparts; i++) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
         if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition &&
-            !strcmp(a->topic, b->topic)) {
+            !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
             size_t before = in->nnotes;
             add_note(in, SS_NOTE_WARN,
                      "%s and %s hold the same partition (replicas?): their records count as copies of each "

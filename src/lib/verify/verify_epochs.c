@@ -116,7 +116,14 @@ void vf_finish_epochs(vctx *c) {
                  " at byte %" PRIu64 " of %s",
                  en->epoch, en->start_offset, x->inside_base, x->inside_last, x->inside_pos, x->inside_file);
     }
-    if (c->noentry_batches)
+    /* an empty checkpoint is said to be one (Kafka reads it as no entries; its recovery of a
+     * segment assigns the batches' epochs again: LogSegment.recover -> LeaderEpochFileCache.assign) */
+    if (c->noentry_batches && e->n == 0)
+        FIND(c, "leader-epoch", c->noentry_file, c->noentry_pos, c->noentry_offset,
+             "the leader-epoch-checkpoint is empty (no entries), but %" PRIu64
+             " batch(es) have a partitionLeaderEpoch; the first: baseOffset %" PRId64 " with epoch %" PRId32 " (%s)",
+             c->noentry_batches, c->noentry_offset, c->noentry_epoch, c->epoch_path);
+    else if (c->noentry_batches)
         FIND(c, "leader-epoch", c->noentry_file, c->noentry_pos, c->noentry_offset,
              "%" PRIu64 " batch(es) have a partitionLeaderEpoch no leader-epoch-checkpoint entry covers; the first: "
              "baseOffset %" PRId64 " with epoch %" PRId32 " (%s)",
