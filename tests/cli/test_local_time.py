@@ -4,7 +4,7 @@ offset (scan, dups, txns, explain, diff); UTC ending in Z without it; JSON uncha
 
 usage: test_local_time.py SEGSCAN SOURCE_ROOT
 
-The segments are built here (tests/analysis/mkseg.py) with chosen timestamps. Every expected
+The segments are built here (tests/lib/kafka.py) with chosen timestamps. Every expected
 string below is worked out by hand from those milliseconds and the zones' rules (the UTC date is
 checked against calendar.timegm, which involves no time zone); none is taken from segscan.
 Exits 77 (meson: skipped) when the zone files (tzdata) are missing.
@@ -17,8 +17,7 @@ import sys
 import tempfile
 
 segscan, root = sys.argv[1], sys.argv[2]
-sys.path.insert(0, os.path.join(root, 'tests', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
 
 ZONES = ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/St_Johns']
 zonedir = os.environ.get('TZDIR', '/usr/share/zoneinfo')
@@ -94,17 +93,17 @@ def run(args, tz, rc=0):
 tmp = tempfile.mkdtemp(prefix='segscan-lt-')
 try:
     # lt-0: one value written five times without a producer id, at the five times
-    batches = b''.join(mkseg.batch(i, [(None, b'same')], base_ts=t, ts_deltas=[0]) for i, t in enumerate(TIMES))
-    lt0 = mkseg.write_partition(os.path.join(tmp, 'lt-0'), {0: batches})
+    batches = b''.join(kafka.batch(i, [(None, b'same')], base_ts=t, ts_deltas=[0]) for i, t in enumerate(TIMES))
+    lt0 = kafka.write_partition(os.path.join(tmp, 'lt-0'), {0: batches})
     # nots-0: two copies of a value without a timestamp (-1)
-    nots = mkseg.write_partition(os.path.join(tmp, 'nots-0'), {0: b''.join(
-        mkseg.batch(i, [(None, b'none')], base_ts=-1, max_ts=-1, ts_deltas=[0]) for i in range(2))})
+    nots = kafka.write_partition(os.path.join(tmp, 'nots-0'), {0: b''.join(
+        kafka.batch(i, [(None, b'none')], base_ts=-1, max_ts=-1, ts_deltas=[0]) for i in range(2))})
     # tx-0: a transaction of producer 7 left open, its one batch at SUMMER
-    tx0 = mkseg.write_partition(os.path.join(tmp, 'tx-0'), {0: mkseg.batch(
+    tx0 = kafka.write_partition(os.path.join(tmp, 'tx-0'), {0: kafka.batch(
         0, [(None, b'open')], pid=7, epoch=0, base_seq=0, base_ts=SUMMER, ts_deltas=[0], transactional=True)})
     # short-0: lt-0's first batch only (a follower that lags: diff lists offsets 1..4 as only in A)
     short = os.path.join(tmp, 'short', 'lt-0')
-    mkseg.write_partition(short, {0: mkseg.batch(0, [(None, b'same')], base_ts=WINTER, ts_deltas=[0])})
+    kafka.write_partition(short, {0: kafka.batch(0, [(None, b'same')], base_ts=WINTER, ts_deltas=[0])})
 
     for tz, want in WANT.items():
         for cmd in (['dups'], ['explain', '--value', 'same']):

@@ -18,8 +18,7 @@ import tempfile
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
 
 failures = checks = 0
 
@@ -67,9 +66,9 @@ CASES = [
 def main():
     tmp = tempfile.mkdtemp(prefix='segscan-escape-')
     try:
-        a = mkseg.write_partition(os.path.join(tmp, 'a', 'pv-0'), {
-            0: b''.join(mkseg.batch(i, [(None, v)]) for i, (v, _) in enumerate(CASES))})
-        b = mkseg.write_partition(os.path.join(tmp, 'b', 'pv-0'), {0: mkseg.batch(0, [(None, b'other')])})
+        a = kafka.write_partition(os.path.join(tmp, 'a', 'pv-0'), {
+            0: b''.join(kafka.batch(i, [(None, v)]) for i, (v, _) in enumerate(CASES))})
+        b = kafka.write_partition(os.path.join(tmp, 'b', 'pv-0'), {0: kafka.batch(0, [(None, b'other')])})
         rc, out, err = run('diff', '--by', 'content', '--max', '100', a, b)
         check(rc == 1, 'diff exits 1 (%d, %r)' % (rc, err))
         check(unsafe(out) == [], 'diff output holds no control characters: %r' % unsafe(out))

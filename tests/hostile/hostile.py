@@ -3,7 +3,7 @@
 
 usage: hostile.py SEGSCAN CASE     (CASE 'list' prints the case names)
 
-Every input is written here, in a fresh temporary directory, with kafka.py.
+Every input is written here, in a fresh temporary directory, with tests/lib/kafka.py.
 The expected outcome of each case is derived in its comments from Kafka's
 framing (FileLogInputStream.nextBatch, DefaultRecordBatch, DefaultRecord,
 LegacyRecord) and from segscan's documented behaviour (DESIGN.md sections 5
@@ -23,9 +23,8 @@ import sys
 import tempfile
 import zlib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka  # noqa: E402
-from kafka import batch_v2, legacy, record  # noqa: E402
+import kafka
+from kafka import batch_v2, legacy, record
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 MiB = 1024 * 1024

@@ -23,23 +23,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+import kafka
 
 SEG = 'gen/txn-abort/txn-0'
 WRITE_OPEN = re.compile(r'open(at)?\(.*(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC)')
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
-
-
 def snapshot(entries, version=1):
     body = struct.pack('>i', len(entries)) + b''.join(struct.pack('>qhiqiqiq', *e) for e in entries)
-    return struct.pack('>hI', version, crc32c(body)) + body
+    return struct.pack('>hI', version, kafka.crc32c(body)) + body
 
 
 def state(d):

@@ -82,16 +82,15 @@ def main():
         # of one fingerprint cannot be split, and is grouped as it is; the result must equal
         # the one without a limit. Built here: 40 batches of 100 records, no producer id,
         # each record's value b'hot' (4,000 copies), plus 300 distinct values in 3 batches.
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
-        import mkseg
+        import kafka
         data, off = b'', 0
         for _ in range(40):
-            data += mkseg.batch(off, [(None, b'hot')] * 100)
+            data += kafka.batch(off, [(None, b'hot')] * 100)
             off += 100
         for k in range(3):
-            data += mkseg.batch(off, [(None, b'cold-%04d' % (k * 100 + i)) for i in range(100)])
+            data += kafka.batch(off, [(None, b'cold-%04d' % (k * 100 + i)) for i in range(100)])
             off += 100
-        hot = mkseg.write_partition(os.path.join(tmp, 'hot', 'hot-0'), {0: data})
+        hot = kafka.write_partition(os.path.join(tmp, 'hot', 'hot-0'), {0: data})
         ref = outputs(['dups', '--json'], [hot], ['--threads', '1', '--max-memory', '0'], tmp)
         groups = [l for l in ref[1].decode().splitlines() if '"type":"group"' in l]
         check(len(groups) == 1 and '"copies":4000' in groups[0], 'hot value: one group of 4000 copies: %r'

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import kafka
 
 SEGSCAN = None
 CORPUS = None
@@ -44,15 +45,6 @@ def eq(got, want, what):
 
 
 # ---- helpers ------------------------------------------------------------------------------------
-
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
-
 
 def run(args):
     p = subprocess.run([SEGSCAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
@@ -302,7 +294,7 @@ def test_snapshot_disagrees_with_log():
     pid, epoch, last_seq = struct.unpack_from('>qhi', data, 10)
     eq((pid, epoch, last_seq), (1000, 0, 1), 'the lab snapshot entry (SCENARIOS: pid=1000, seq 0..1)')
     struct.pack_into('>i', data, 10 + 10, 7)                 # lastSequence 1 -> 7
-    struct.pack_into('>I', data, 2, crc32c(bytes(data[6:])))  # a valid file: CRC-32C of bytes 6..end
+    struct.pack_into('>I', data, 2, kafka.crc32c(bytes(data[6:])))  # a valid file: CRC-32C of bytes 6..end
     open(snap, 'wb').write(data)
     rc, findings, summary, err = verify_json([d])
     f = expect_one(findings, 'snapshot-state', snap, 10)
@@ -318,7 +310,7 @@ def test_snapshot_disagrees_with_log():
     struct.pack_into('>qhiqiqiq', entry, 0, 77, 3, -1, -1, 0, 1700000000000, 5, -1)
     data += entry
     struct.pack_into('>i', data, 6, 2)
-    struct.pack_into('>I', data, 2, crc32c(bytes(data[6:])))
+    struct.pack_into('>I', data, 2, kafka.crc32c(bytes(data[6:])))
     open(snap, 'wb').write(data)
     rc, findings, summary, err = verify_json([d])
     expect_one(findings, 'snapshot-unexplained', snap, 56)
@@ -356,36 +348,9 @@ def test_txnindex_without_marker():
     eq(rc, 1, 'exit code')
 
 
-def zz(n):
-    """protobuf zig-zag varint (DESIGN.md section 3)"""
-    u = ((n << 1) ^ (n >> 63)) & 0xFFFFFFFFFFFFFFFF
-    out = bytearray()
-    while True:
-        b = u & 0x7f
-        u >>= 7
-        out.append(b | (0x80 if u else 0))
-        if not u:
-            return bytes(out)
-
-
-def v2_record(delta, key, value):
-    body = b'\0' + zz(0) + zz(delta)
-    body += zz(-1) if key is None else zz(len(key)) + key
-    body += zz(-1) if value is None else zz(len(value)) + value
-    body += zz(0)
-    return zz(len(body)) + body
-
-
-def v2_batch(base, records, pid=-1, epoch=-1, seq=-1, txn=False, control=False, ts=1700000000000):
-    """A record batch v2 (DESIGN.md section 3): CRC-32C over the bytes from the attributes on."""
-    attrs = (0x10 if txn else 0) | (0x20 if control else 0)
-    rest = struct.pack('>hiqqqhii', attrs, len(records) - 1, ts, ts, pid, epoch, seq, len(records)) + b''.join(records)
-    return struct.pack('>qiib', base, 9 + len(rest), 0, 2) + struct.pack('>I', crc32c(rest)) + rest
-
-
 def abort_marker(base, pid):
     # control record: key (version 0, type 0 = ABORT), value (version 0, coordinatorEpoch 1)
-    return v2_batch(base, [v2_record(0, struct.pack('>hh', 0, 0), struct.pack('>hi', 0, 1))], pid=pid, epoch=0,
+    return kafka.batch_records(base, [kafka.record(0, struct.pack('>hh', 0, 0), struct.pack('>hi', 0, 1))], pid=pid, epoch=0,
                     txn=True, control=True)
 
 
@@ -396,7 +361,7 @@ def test_txnindex_empty_and_compacted_transactions():
     d = os.path.join(TMP, 'txn-empty-0')
     os.makedirs(d)
     log = os.path.join(d, '%020d.log' % 0)
-    data = v2_batch(0, [v2_record(0, None, b'a'), v2_record(1, None, b'b')], pid=5, epoch=0, seq=0, txn=True)
+    data = kafka.batch_records(0, [kafka.record(0, None, b'a'), kafka.record(1, None, b'b')], pid=5, epoch=0, seq=0, txn=True)
     data += abort_marker(2, 5) + abort_marker(3, 6)
     open(log, 'wb').write(data)
     tix = os.path.join(d, '%020d.txnindex' % 0)
@@ -552,7 +517,7 @@ def test_undecodable_records_and_large_batches():
     data = bytearray(open(log, 'rb').read())
     for i in range(pos + 61 + 20, pos + size - 20):
         data[i] = 0x55
-    struct.pack_into('>I', data, pos + 17, crc32c(bytes(data[pos + 21:pos + size])))
+    struct.pack_into('>I', data, pos + 17, kafka.crc32c(bytes(data[pos + 21:pos + size])))
     open(log, 'wb').write(bytes(data))
     rc, findings, summary, _ = verify_json([d])
     eq(rc, 3, 'exit code')
