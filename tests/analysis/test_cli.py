@@ -20,6 +20,8 @@ import tempfile
 import traceback
 
 import kafka
+import harness
+from harness import Fail, check, eq
 
 SEGSCAN = None
 GEN = None
@@ -31,28 +33,8 @@ CAUSES = ['aborted', 'cross-partition', 'retry', 'resend-no-idempotence', 'dup-s
 
 # ---- helpers -------------------------------------------------------------------------------
 
-class Fail(Exception):
-    pass
-
-
-def eq(got, want, what):
-    if got != want:
-        raise Fail('%s: got %r, want %r' % (what, got, want))
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
-
-
 def run(args, stdin=None, env=None):
-    e = dict(os.environ)
-    e.pop('NO_COLOR', None)
-    if env:
-        e.update(env)
-    p = subprocess.run([SEGSCAN] + args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
-                       timeout=120)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(args, binary=SEGSCAN, stdin=stdin, env=env, unset=('NO_COLOR',), timeout=120)
 
 
 def report(args, want_rc=0):

@@ -28,26 +28,15 @@ import subprocess
 import sys
 import tempfile
 import zlib
+import harness
+from harness import tally as check, tally_eq as eq
 
 segscan, root, outdir = sys.argv[1], sys.argv[2], sys.argv[3]
 import kafka
 
 T0 = kafka.T0
-fails = checks = 0
 TMP = tempfile.mkdtemp(prefix='segscan-html-')
 SCRIPTS = []  # script elements of each page rendered
-
-
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print('FAIL:', what)
-
-
-def eq(got, want, what):
-    check(got == want, '%s: got %r, want %r' % (what, got, want))
 
 
 chromium = shutil.which('chromium') or shutil.which('chromium-browser')
@@ -494,5 +483,4 @@ for t in (test_causes, test_damage, test_missing_segment, test_worked, test_matr
         traceback.print_exc()
         check(False, '%s raised %r' % (t.__name__, e))
 shutil.rmtree(TMP, ignore_errors=True)
-print('%d checks, %d failed; screenshots in %s' % (checks, fails, outdir))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_html (screenshots in %s)' % outdir))

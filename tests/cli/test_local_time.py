@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 segscan, root = sys.argv[1], sys.argv[2]
 import kafka
@@ -58,15 +60,6 @@ WANT = {
 }
 UTC_WANT = WANT['UTC']
 
-fails = checks = 0
-
-
-def check(c, what):
-    global fails, checks
-    checks += 1
-    if not c:
-        fails += 1
-        print('FAIL:', what)
 
 
 # the hand derivations of the milliseconds
@@ -78,16 +71,10 @@ check(DST_FIRST == ms(2024, 3, 31, 1, 0, 0, 0), 'DST_FIRST is 2024-03-31T01:00:0
 
 
 def run(args, tz, rc=0):
-    env = dict(os.environ)
-    env.pop('NO_COLOR', None)
-    if tz is None:
-        env.pop('TZ', None)
-    else:
-        env['TZ'] = tz
-    p = subprocess.run([segscan] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=60)
-    check(p.returncode == rc, '%s TZ=%s: exit %d, want %d (%s)' % (' '.join(args), tz, p.returncode, rc,
-                                                                 p.stderr.decode(errors='replace').strip()))
-    return p.stdout.decode('utf-8', 'replace')
+    got, out, err = harness.call(args, binary=segscan, env=None if tz is None else {'TZ': tz},
+                                 unset=('NO_COLOR',) + (('TZ',) if tz is None else ()), timeout=60)
+    check(got == rc, '%s TZ=%s: exit %d, want %d (%s)' % (' '.join(args), tz, got, rc, err.strip()))
+    return out
 
 
 tmp = tempfile.mkdtemp(prefix='segscan-lt-')
@@ -153,5 +140,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print('test_local_time: %d checks, %d failed' % (checks, fails))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_local_time'))

@@ -29,27 +29,17 @@ import struct
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 import kafka
 
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 def run(*args, cwd):
-    p = subprocess.run([SEGSCAN] + list(args), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       check=False, timeout=120)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(args, binary=SEGSCAN, cwd=cwd, timeout=120)
 
 
 def write(path, data):
@@ -298,8 +288,7 @@ def main():
               'JSON: a malformed text file is one error object (%r)' % e)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_logdir: %d checks, %d failed' % (checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_logdir')
 
 
 if __name__ == '__main__':

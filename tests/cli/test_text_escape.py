@@ -15,25 +15,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 import kafka
 
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 def run(*args):
-    p = subprocess.run([SEGSCAN] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-    return p.returncode, p.stdout, p.stderr
+    return harness.call(args, binary=SEGSCAN, text=False, timeout=None)
 
 
 def unsafe(out):
@@ -94,8 +86,7 @@ def main():
               'diff names A escaped: %r' % out[:300])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_text_escape: %d checks, %d failed' % (checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_text_escape')
 
 
 sys.exit(main())

@@ -16,19 +16,12 @@ import sys
 import tempfile
 
 import kafka
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 CORPUS = os.path.abspath(sys.argv[2])
-failures = checks = 0
 T0 = 1700000000000
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 def diff(*args):
@@ -276,5 +269,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print('test_diff: %d checks, %d failed' % (checks, failures))
-sys.exit(1 if failures else 0)
+sys.exit(harness.tally_exit('test_diff'))

@@ -27,30 +27,18 @@ import sys
 import tempfile
 
 import kafka
+import harness
+from harness import tally as check, tally_eq as eq
 
 segscan = os.path.abspath(sys.argv[1])
 only = sys.argv[sys.argv.index('-k') + 1] if '-k' in sys.argv else None
-fails = checks = 0
 T0 = kafka.T0
 TMP = []
 
 
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print('FAIL:', what)
-
-
-def eq(got, want, what):
-    check(got == want, '%s: got %r, want %r' % (what, got, want))
-
-
 def run(args):
-    p = subprocess.run([segscan, 'groups', '--json'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    objs = [json.loads(line) for line in p.stdout.decode().splitlines() if line.strip()]
-    return p.returncode, objs, p.stderr.decode()
+    rc, out, err = harness.call(['groups', '--json'] + args, binary=segscan, timeout=None)
+    return rc, [json.loads(line) for line in out.splitlines() if line.strip()], err
 
 
 def findings(args, group=None, kind=None, topic=None, partition=None):
@@ -1361,5 +1349,4 @@ for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_re
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
-print('%d passed, %d failed' % (checks - fails, fails))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_findings'))

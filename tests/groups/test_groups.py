@@ -32,32 +32,20 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check, tally_eq as eq
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 import kafka
 
 segscan, corpus = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 only = sys.argv[sys.argv.index('-k') + 1] if '-k' in sys.argv else None
-fails = checks = 0
 T0 = kafka.T0
 
 
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print('FAIL:', what)
-
-
-def eq(got, want, what):
-    check(got == want, '%s: got %r, want %r' % (what, got, want))
-
-
 def run(args):
-    p = subprocess.run([segscan, 'groups', '--json'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    objs = [json.loads(line) for line in p.stdout.decode().splitlines() if line.strip()]
-    return p.returncode, objs, p.stderr.decode()
+    rc, out, err = harness.call(['groups', '--json'] + args, binary=segscan, timeout=None)
+    return rc, [json.loads(line) for line in out.splitlines() if line.strip()], err
 
 
 class H:
@@ -626,5 +614,4 @@ for t in (test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consum
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()
-print("%d passed, %d failed" % (checks - fails, fails))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_groups'))

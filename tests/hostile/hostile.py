@@ -25,18 +25,14 @@ import zlib
 
 import kafka
 from kafka import batch_v2, legacy, record
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
+harness.VERBOSE = True
 MiB = 1024 * 1024
 GiB = 1024 * MiB
-failures = []
 TMP = None
-
-
-def check(cond, what):
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        failures.append(what)
 
 
 def under_asan():
@@ -52,11 +48,8 @@ def write(name, data):
 
 
 def run(*args, timeout=120, user=None):
-    cmd = [SEGSCAN] + list(args)
-    if user is not None:
-        cmd = ['setpriv', '--reuid=%d' % user, '--regid=%d' % user, '--clear-groups'] + cmd
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    prefix = () if user is None else ('setpriv', '--reuid=%d' % user, '--regid=%d' % user, '--clear-groups')
+    return harness.call(args, binary=SEGSCAN, timeout=timeout, prefix=prefix)
 
 
 def dump_json(path, *extra, timeout=120):
@@ -504,5 +497,4 @@ if __name__ == '__main__':
         CASES[sys.argv[2]]()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
-    print('%d failed' % len(failures))
-    sys.exit(1 if failures else 0)
+    sys.exit(harness.tally_exit('hostile ' + sys.argv[2]))

@@ -33,16 +33,11 @@ import sys
 import tempfile
 
 from kafka import batch_v2, record
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
-failures = []
-
-
-def check(cond, what):
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        failures.append(what)
 
 
 def batches(first, n):
@@ -117,5 +112,4 @@ def main():
 
 
 main()
-print('%d failed' % len(failures))
-sys.exit(1 if failures else 0)
+sys.exit(harness.tally_exit('live ' + sys.argv[2]))

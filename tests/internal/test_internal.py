@@ -49,17 +49,10 @@ import sys
 import tempfile
 import traceback
 import kafka
+import harness
+from harness import Fail, check
 
 SEGSCAN = PROBE = CORPUS = TMP = None
-
-
-class Fail(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
 
 
 def eq(got, want, what):
@@ -68,9 +61,9 @@ def eq(got, want, what):
 
 
 def run(args):
-    p = subprocess.run([SEGSCAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-    check(p.returncode >= 0, 'killed by signal %d' % -p.returncode)
-    return p.returncode, p.stdout.decode('utf-8'), p.stderr.decode('utf-8', 'replace')
+    rc, out, err = harness.call(args, binary=SEGSCAN, text=False)
+    check(rc >= 0, 'killed by signal %d' % -rc)
+    return rc, out.decode('utf-8'), err.decode('utf-8', 'replace')
 
 
 # ---- a reader following the schemas (module docstring) ---------------------------------------------

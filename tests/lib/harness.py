@@ -1,6 +1,11 @@
 """The test kit's runner (Python 3 standard library only): run segscan, read its JSON Lines and
 report files, assert, and run a script's tests one by one.
 
+call() is the one place the tests start segscan; every script's run() is built on it.
+Two styles of assertion: check/eq/contains/absent raise Fail and end the test (with @test
+and main()); tally() counts a failed check, prints it and goes on, and tally_exit() ends a
+script that checks in that style with its summary line and exit status.
+
 A test script registers its tests with @test, then calls main(__doc__), which takes
 `SCRIPT SEGSCAN TESTDATA [-k SUBSTRING]` from the command line, gives each test a fresh
 temporary directory (tmp()) and prints `ok NAME` / `FAIL NAME: why` and `N tests, M failed`.
@@ -45,6 +50,33 @@ def absent(text, part, what):
         raise Fail('%s: %r should not be in %r' % (what, part, text))
 
 
+CHECKS = 0         # tally(): checks made
+FAILURES = []      # tally(): what failed
+VERBOSE = False    # tally() prints passing checks too
+
+
+def tally(cond, what):
+    """Count a check; a failed one is printed and remembered, and the script goes on."""
+    global CHECKS
+    CHECKS += 1
+    if not cond:
+        FAILURES.append(what)
+        print('FAIL: %s' % what)
+    elif VERBOSE:
+        print('ok   %s' % what)
+    return cond
+
+
+def tally_eq(got, want, what):
+    return tally(got == want, '%s: got %r, want %r' % (what, got, want))
+
+
+def tally_exit(name):
+    """The summary line of tally()'s checks; the exit status (1 if any failed)."""
+    print('%s: %d checks, %d failed' % (name, CHECKS, len(FAILURES)))
+    return 1 if FAILURES else 0
+
+
 def test(fn):
     _TESTS.append(fn)
     return fn
@@ -60,16 +92,29 @@ def gen(scenario, *parts):
     return os.path.join(TESTDATA, 'corpus', 'gen', scenario, *parts)
 
 
-def run(args, stdin=None, env=None, cwd=None):
-    """segscan ARGS: (exit code, stdout, stderr), text decoded as UTF-8."""
+def call(args, binary=None, stdin=None, env=None, unset=(), cwd=None, timeout=300, text=True, prefix=()):
+    """BINARY ARGS (BINARY defaults to SEGSCAN): (exit code, stdout, stderr), decoded as UTF-8
+    (invalid bytes replaced) unless text is False. stdin: bytes, or an open file; env: variables
+    set, unset: variables removed, over this process's environment; prefix: a command that runs
+    segscan (setpriv ...)."""
     e = dict(os.environ)
-    e.pop('NO_COLOR', None)
-    e.setdefault('TZ', 'UTC')
+    for name in unset:
+        e.pop(name, None)
     if env:
         e.update(env)
-    p = subprocess.run([SEGSCAN] + list(args), input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=e, cwd=cwd, timeout=300)
+    kw = {'stdin': stdin} if stdin is not None and not isinstance(stdin, (bytes, bytearray)) else {'input': stdin}
+    p = subprocess.run(list(prefix) + [binary or SEGSCAN] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=e, cwd=cwd, timeout=timeout, check=False, **kw)
+    if not text:
+        return p.returncode, p.stdout, p.stderr
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def run(args, stdin=None, env=None, cwd=None):
+    """segscan ARGS: (exit code, stdout, stderr), text decoded as UTF-8; colours as on a terminal
+    (NO_COLOR removed), TZ UTC unless env says otherwise."""
+    return call(args, stdin=stdin, env=dict({'TZ': os.environ.get('TZ', 'UTC')}, **(env or {})),
+                unset=('NO_COLOR',), cwd=cwd)
 
 
 def run_rc(args, want_rc, **kw):

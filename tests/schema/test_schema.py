@@ -30,6 +30,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
@@ -37,16 +39,6 @@ CORPUS = os.path.join(ROOT, 'testdata', 'corpus')
 import kafka
 
 SCHEMA = json.load(open(os.path.join(ROOT, 'docs', 'json-schema.json')))
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 # ---- the validator -----------------------------------------------------------------------------
@@ -221,11 +213,10 @@ def run(command, args, stdin=None, cwd=None):
     argv = [SEGSCAN, command] + args
     if '--json' not in args:
         argv.insert(2, '--json')
-    p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, check=False)
+    rc, out, _ = harness.call(argv[1:], binary=SEGSCAN, stdin=stdin, cwd=cwd, text=False, timeout=None)
     runs_done += 1
     what = ' '.join(os.path.relpath(a, ROOT) if a.startswith('/') else a for a in argv[1:])
-    check(p.returncode in (0, 1, 2, 3), '%s: exit %d' % (what, p.returncode))
-    out = p.stdout
+    check(rc in (0, 1, 2, 3), '%s: exit %d' % (what, rc))
     check(out == b'' or out.endswith(b'\n'), '%s: output ends with a newline' % what)
     objs = []
     errors = []
@@ -648,9 +639,7 @@ def main():
         self_check(samples)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_schema: %d runs, %d objects validated, %d checks, %d failed'
-          % (runs_done, objects_checked, checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_schema: %d runs, %d objects validated' % (runs_done, objects_checked))
 
 
 sys.exit(main())

@@ -19,27 +19,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN, TESTDATA, GEN = (os.path.abspath(a) for a in sys.argv[1:4])
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
 
 
 def run(args, env=None):
-    e = dict(os.environ)
-    e.pop('SEGSCAN_TEST_UNIT_BYTES', None)
-    if env:
-        e.update(env)
-    p = subprocess.run([SEGSCAN] + args + ['--progress', 'never'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=e, timeout=300)
-    return p.returncode, p.stdout, p.stderr.decode('utf-8', 'replace')
+    rc, out, err = harness.call(args + ['--progress', 'never'], binary=SEGSCAN, env=env,
+                                unset=('SEGSCAN_TEST_UNIT_BYTES',), text=False)
+    return rc, out, err.decode('utf-8', 'replace')
 
 
 def outputs(cmd, paths, extra, tmp):
@@ -111,10 +100,7 @@ def main():
             check(rc == 2 and '--max-memory' in err, '--max-memory %r refused (%d)' % (bad, rc))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    for f in failures:
-        print('FAIL', f)
-    print('test_spill: %d checks, %d failed' % (checks, len(failures)))
-    sys.exit(1 if failures else 0)
+    sys.exit(harness.tally_exit('test_spill'))
 
 
 main()

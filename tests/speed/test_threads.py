@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 import kafka
@@ -35,17 +36,13 @@ checks = 0
 
 def run(cmd, paths, threads, unit, tmp):
     report = os.path.join(tmp, 'report-%s-%s-%s.txt' % (cmd[0], threads, unit))
-    env = dict(os.environ)
-    env.pop('SEGSCAN_TEST_UNIT_BYTES', None)
-    if unit:
-        env['SEGSCAN_TEST_UNIT_BYTES'] = str(unit)
-    args = [SEGSCAN] + cmd + ['--threads', str(threads), '--progress', 'never']
+    args = cmd + ['--threads', str(threads), '--progress', 'never']
     if cmd[0] == 'scan':
         args += ['--report', report]
-    p = subprocess.run(args + paths, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=CORPUS,
-                       timeout=300)
+    rc, out, err = harness.call(args + paths, binary=SEGSCAN, env={'SEGSCAN_TEST_UNIT_BYTES': str(unit)} if unit else None,
+                                unset=('SEGSCAN_TEST_UNIT_BYTES',), cwd=CORPUS, text=False)
     rep = open(report, 'rb').read() if cmd[0] == 'scan' and os.path.exists(report) else b''
-    return p.returncode, p.stdout, p.stderr, rep
+    return rc, out, err, rep
 
 
 def same(name, paths, tmp, units=(0, 300, 4096)):

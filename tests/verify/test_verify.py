@@ -21,6 +21,8 @@ import sys
 import tempfile
 import traceback
 import kafka
+import harness
+from harness import Fail, check, eq
 
 SEGSCAN = None
 CORPUS = None
@@ -30,25 +32,10 @@ PREALLOC_INDEX = 10 * 1024 * 1024          # segment.index.bytes default, 10 MiB
 PREALLOC_TIMEINDEX = PREALLOC_INDEX // 12 * 12   # Kafka rounds down to whole 12-byte entries
 
 
-class Fail(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
-
-
-def eq(got, want, what):
-    if got != want:
-        raise Fail('%s: got %r, want %r' % (what, got, want))
-
-
 # ---- helpers ------------------------------------------------------------------------------------
 
 def run(args):
-    p = subprocess.run([SEGSCAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(args, binary=SEGSCAN)
 
 
 def verify_json(paths):
