@@ -1274,36 +1274,15 @@ def hostile_values():
 def main():
     global SEGSCAN, GEN, TMP
     args = sys.argv[1:]
-    only = None
-    if '-k' in args:
-        i = args.index('-k')
-        only = args[i + 1]
-        del args[i:i + 2]
+    only = harness.take_k(args)
     if len(args) != 2:
         print(__doc__)
         return 2
     SEGSCAN = os.path.abspath(args[0])
     GEN = os.path.join(os.path.abspath(args[1]), 'corpus', 'gen')
-    failed = 0
-    ran = 0
     with tempfile.TemporaryDirectory(prefix='segscan-analysis-') as tmp:
         TMP = tmp
-        for t in TESTS:
-            if only and only not in t.__name__:
-                continue
-            ran += 1
-            try:
-                t()
-                print('ok   %s' % t.__name__)
-            except Fail as e:
-                failed += 1
-                print('FAIL %s: %s' % (t.__name__, e))
-            except Exception:
-                failed += 1
-                print('FAIL %s: exception' % t.__name__)
-                traceback.print_exc(file=sys.stdout)
-    print('%d tests, %d failed' % (ran, failed))
-    return 1 if failed else 0
+        return harness.run_tests([(t.__name__, t) for t in TESTS], only)
 
 
 if __name__ == '__main__':

@@ -723,29 +723,11 @@ def test_coordinator_by_hand():
 def main(argv):
     global SEGSCAN, PROBE, CORPUS, TMP
     args = argv[1:]
-    only = None
-    if '-k' in args:
-        i = args.index('-k')
-        only = args[i + 1]
-        del args[i:i + 2]
+    only = harness.take_k(args)
     SEGSCAN, PROBE, CORPUS = (os.path.abspath(a) for a in args[:3])
-    failed = ran = 0
     with tempfile.TemporaryDirectory(prefix='segscan-internal-') as tmp:
         TMP = tmp
-        for name, fn in sorted(globals().items()):
-            if not name.startswith('test_') or not callable(fn) or (only and only not in name):
-                continue
-            ran += 1
-            try:
-                fn()
-                print('ok   %s' % name)
-            except Exception as e:  # noqa: BLE001
-                failed += 1
-                print('FAIL %s: %s' % (name, e))
-                if not isinstance(e, Fail):
-                    traceback.print_exc()
-    print('%d tests, %d failed' % (ran, failed))
-    return 1 if failed else 0
+        return harness.run_tests(harness.tests_in(globals()), only)
 
 
 if __name__ == '__main__':

@@ -162,37 +162,61 @@ def report(args, want_rc=0):
     return d
 
 
+def take_k(args):
+    """Take `-k SUBSTRING` out of args (a list): the substring, or None."""
+    if '-k' not in args:
+        return None
+    i = args.index('-k')
+    only = args[i + 1]
+    del args[i:i + 2]
+    return only
+
+
+def tests_in(namespace):
+    """The test_* functions of a module's globals(), by name: [(name, function)]."""
+    return [(n, f) for n, f in sorted(namespace.items()) if n.startswith('test_') and callable(f)]
+
+
+def run_tests(tests, only=None):
+    """Run each (name, function) whose name holds only: `ok NAME` or `FAIL NAME: why` (a traceback
+    for an exception that is not a Fail), then `N tests, M failed`; the exit status."""
+    failed = ran = 0
+    for name, fn in tests:
+        if only and only not in name:
+            continue
+        ran += 1
+        try:
+            fn()
+            print('ok   %s' % name)
+        except Fail as e:
+            failed += 1
+            print('FAIL %s: %s' % (name, e))
+        except Exception as e:  # noqa: BLE001 - a test that crashes fails, the others still run
+            failed += 1
+            print('FAIL %s: exception %r' % (name, e))
+            traceback.print_exc(file=sys.stdout)
+    print('%d tests, %d failed' % (ran, failed))
+    return 1 if failed else 0
+
+
 def main(doc):
-    global SEGSCAN, TESTDATA, _TMP
+    global SEGSCAN, TESTDATA
     args = sys.argv[1:]
-    only = None
-    if '-k' in args:
-        i = args.index('-k')
-        only = args[i + 1]
-        del args[i:i + 2]
+    only = take_k(args)
     if len(args) != 2:
         print(doc)
         return 2
     SEGSCAN = os.path.abspath(args[0])
     TESTDATA = os.path.abspath(args[1])
-    failed = ran = 0
     with tempfile.TemporaryDirectory(prefix='segscan-test-') as top:
-        for t in _TESTS:
-            if only and only not in t.__name__:
-                continue
-            ran += 1
-            _TMP = os.path.join(top, t.__name__)
-            os.makedirs(_TMP)
-            try:
-                t()
-                print('ok   %s' % t.__name__)
-            except Fail as e:
-                failed += 1
-                print('FAIL %s: %s' % (t.__name__, e))
-            except Exception:
-                failed += 1
-                print('FAIL %s: exception' % t.__name__)
-                traceback.print_exc(file=sys.stdout)
-            shutil.rmtree(_TMP, ignore_errors=True)
-    print('%d tests, %d failed' % (ran, failed))
-    return 1 if failed else 0
+        def in_own_tmp(t):
+            def go():
+                global _TMP
+                _TMP = os.path.join(top, t.__name__)
+                os.makedirs(_TMP)
+                try:
+                    t()
+                finally:
+                    shutil.rmtree(_TMP, ignore_errors=True)
+            return go
+        return run_tests([(t.__name__, in_own_tmp(t)) for t in _TESTS], only)

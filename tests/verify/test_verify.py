@@ -551,30 +551,11 @@ def test_text_output_and_exit_codes():
 def main(argv):
     global SEGSCAN, CORPUS, TMP
     args = argv[1:]
-    only_k = None
-    if '-k' in args:
-        i = args.index('-k')
-        only_k = args[i + 1]
-        del args[i:i + 2]
+    only = harness.take_k(args)
     SEGSCAN, CORPUS = os.path.abspath(args[0]), os.path.abspath(args[1])
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith('test_') and callable(f)]
-    failed = ran = 0
     with tempfile.TemporaryDirectory(prefix='segscan-verify-') as tmp:
         TMP = tmp
-        for name, fn in tests:
-            if only_k and only_k not in name:
-                continue
-            ran += 1
-            try:
-                fn()
-                print('ok   %s' % name)
-            except Exception as e:  # noqa: BLE001
-                failed += 1
-                print('FAIL %s: %s' % (name, e))
-                if not isinstance(e, Fail):
-                    traceback.print_exc()
-    print('%d tests, %d failed' % (ran, failed))
-    return 1 if failed else 0
+        return harness.run_tests(harness.tests_in(globals()), only)
 
 
 if __name__ == '__main__':
