@@ -3,6 +3,9 @@
 
 usage: hostile.py SEGSCAN CASE     (CASE 'list' prints the case names)
 
+A case is a function case_NAME below, and nothing else: tests/hostile/meson.build reads the
+names of the case_ functions from this file and makes each its test hostile-NAME.
+
 Every input is written here, in a fresh temporary directory, with tests/lib/kafka.py.
 The expected outcome of each case is derived in its comments from Kafka's
 framing (FileLogInputStream.nextBatch, DefaultRecordBatch, DefaultRecord,
