@@ -230,11 +230,7 @@ def offset_commit(group, topic, partition, offset, ts):
     # __consumer_offsets record type 1 (GroupCoordinatorRecordHelpers.newOffsetCommitRecord): key
     # version 1 + OffsetCommitKey(group, topic, partition); value version 3 + OffsetCommitValue(offset,
     # leaderEpoch, metadata, commitTimestamp).
-    def s(x):
-        return struct.pack('>h', len(x)) + x
-    key = struct.pack('>h', 1) + s(group) + s(topic) + struct.pack('>i', partition)
-    value = struct.pack('>hqi', 3, offset, -1) + s(b'') + struct.pack('>q', ts)
-    return key, value
+    return kafka.offset_commit(group, topic, partition, offset, ts, leader_epoch=-1)
 
 
 @test
@@ -390,11 +386,7 @@ def legacy_wrapper_with_bad_crc_has_its_first_inner_offset():
     # AbstractLegacyRecordBatch.baseOffset() of a compressed wrapper is the first inner offset (it
     # decompresses even when the CRC fails): 10.
     def msg(off, key, value, attrs=0):
-        def field(b):
-            return struct.pack('>i', -1) if b is None else struct.pack('>i', len(b)) + b
-        body = struct.pack('>bbq', 1, attrs, T0) + field(key) + field(value)
-        m = struct.pack('>I', zlib.crc32(body) & 0xFFFFFFFF) + body
-        return struct.pack('>qi', off, len(m)) + m
+        return kafka.legacy(off, value, key=key, magic=1, attributes=attrs, ts=T0)
     inner = b''.join(msg(i, None, b'm%d' % i) for i in range(3))
     co = zlib.compressobj(9, zlib.DEFLATED, 31)
     gz = co.compress(inner) + co.flush()

@@ -251,10 +251,6 @@ def run(command, args, stdin=None, cwd=None):
 T0 = 1700000000000
 
 
-def s16(b):
-    return struct.pack('>h', len(b)) + b
-
-
 def txn_state_value(pid, epoch, status):
     """TransactionLogValue version 0: producerId, producerEpoch, transactionTimeoutMs,
     transactionStatus, transactionPartitions (null), lastUpdate and start timestamps."""
@@ -280,7 +276,7 @@ def build(tmp):
         + kafka.batch(2, [(b'o', b'order-1')], pid=5000, epoch=1, base_seq=0, transactional=True)
         + kafka.marker(3, 5000, 1, True)})
     p['txnstate'] = kafka.write_partition(os.path.join(logs, '__transaction_state-0'), {
-        0: kafka.batch(0, [(b'\0\0' + s16(b'orders-tx'), txn_state_value(5000, 1, 4))])})
+        0: kafka.batch(0, [(b'\0\0' + kafka.string(b'orders-tx'), txn_state_value(5000, 1, 4))])})
     # 1002 one-record batches of producer 6000 whose sequences skip one each time: 1001 gaps, more
     # than the 1000 a session lists
     data = b''.join(kafka.batch(i, [(None, b'g%d' % i)], pid=6000, epoch=0, base_seq=2 * i, base_ts=T0 + i)
@@ -288,10 +284,9 @@ def build(tmp):
     p['gaps'] = kafka.write_partition(os.path.join(tmp, 'gaps', 'gaps-0'), {0: data})
     # __consumer_offsets: an offset commit (value version 3), its tombstone, and a record type
     # (5, a KIP-848 record) Kafka 4.0 decodes and segscan does not
-    key = b'\0\x01' + s16(b'g1') + s16(b'orders') + struct.pack('>i', 3)
-    commit = struct.pack('>hqi', 3, 42, 5) + s16(b'') + struct.pack('>q', T0)
+    key, commit = kafka.offset_commit(b'g1', b'orders', 3, 42, T0, leader_epoch=5)
     p['offsets'] = kafka.write_partition(os.path.join(tmp, 'co', '__consumer_offsets-3'), {
-        0: kafka.batch(0, [(key, commit), (key, None), (b'\0\x05' + s16(b'new'), b'\0\0')])})
+        0: kafka.batch(0, [(key, commit), (key, None), (b'\0\x05' + kafka.string(b'new'), b'\0\0')])})
     # a producer snapshot with a flipped byte (CRC mismatch), and one too short for its header
     snap = sorted(glob.glob(os.path.join(CORPUS, 'gen', 'txn-open', 'txn-0', '*.snapshot')))[0]
     d = os.path.join(tmp, 'bad', 'bad-0')
