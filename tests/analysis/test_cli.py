@@ -21,7 +21,7 @@ import traceback
 
 import kafka
 import harness
-from harness import Fail, check, eq
+from harness import Fail, check, eq, of_type
 
 SEGSCAN = None
 GEN = None
@@ -43,28 +43,13 @@ def report(args, want_rc=0):
         os.unlink(path)
     rc, out, err = run(['scan', '--report', path, '--color', 'never'] + args)
     eq(rc, want_rc, 'exit code of %s (stderr: %s)' % (args, err.strip()))
-    d = {}
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip('\n')
-            check('=' in line, 'report line without "=": %r' % line)
-            k, v = line.split('=', 1)
-            check(k not in d, 'report key %s twice' % k)
-            d[k] = v
-    return d
+    return harness.read_report(path)
 
 
 def jsonl(args, want_rc=0):
     rc, out, err = run(args + ['--json'])
     eq(rc, want_rc, 'exit code of %s (stderr: %s)' % (args, err.strip()))
-    objs = [json.loads(line) for line in out.split('\n') if line.strip()]  # not splitlines(): U+2028 is valid JSON
-    for o in objs:
-        check('type' in o, 'object without type: %r' % o)
-    return objs
-
-
-def of_type(objs, t):
-    return [o for o in objs if o['type'] == t]
+    return harness.parse_jsonl(out)
 
 
 def gen(scenario):

@@ -126,13 +126,18 @@ def run_rc(args, want_rc, **kw):
     return out, err
 
 
-def jsonl(args, want_rc=0, **kw):
-    """segscan ARGS --json: the objects, each checked to have a type."""
-    out, _ = run_rc(list(args) + ['--json'], want_rc, **kw)
+def parse_jsonl(out):
+    """segscan's --json output: the objects, each checked to have a type."""
     objs = [json.loads(line) for line in out.split('\n') if line.strip()]  # not splitlines(): U+2028 is valid JSON
     for o in objs:
         check('type' in o, 'object without type: %r' % o)
     return objs
+
+
+def jsonl(args, want_rc=0, **kw):
+    """segscan ARGS --json: the objects, each checked to have a type."""
+    out, _ = run_rc(list(args) + ['--json'], want_rc, **kw)
+    return parse_jsonl(out)
 
 
 def of_type(objs, t):
@@ -151,6 +156,11 @@ def report(args, want_rc=0):
     if os.path.exists(path):
         os.unlink(path)
     run_rc(list(args) + ['--report', path], want_rc)
+    return read_report(path)
+
+
+def read_report(path):
+    """A --report file: its key=value lines as a dict (each key once)."""
     d = {}
     with open(path) as f:
         for line in f:
@@ -160,6 +170,18 @@ def report(args, want_rc=0):
             check(k not in d, 'report key %s twice' % k)
             d[k] = v
     return d
+
+
+def tree_state(root):
+    """Every file and folder below root: relative path -> (size, mtime in ns, mode), to show that a
+    run left them as they were."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for n in dirnames + filenames:
+            p = os.path.join(dirpath, n)
+            st = os.lstat(p)
+            out[os.path.relpath(p, root)] = (st.st_size, st.st_mtime_ns, st.st_mode)
+    return out
 
 
 def take_k(args):

@@ -99,16 +99,6 @@ def expect_one(findings, check_name, file, position, offset='any'):
     return hit[0]
 
 
-def state(d):
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(d):
-        for n in dirnames + filenames:
-            p = os.path.join(dirpath, n)
-            st = os.lstat(p)
-            out[os.path.relpath(p, d)] = (st.st_size, st.st_mtime_ns, st.st_mode)
-    return out
-
-
 # ---- healthy partitions ---------------------------------------------------------------------------
 
 def healthy_partitions():
@@ -474,10 +464,10 @@ def test_incomplete_tail_and_index_into_it():
 def test_no_file_created_or_written():
     d = copy_partition('gen/codec-none/codec-none-0')
     os.unlink(only(d, '.index'))
-    before = state(d)
+    before = harness.tree_state(d)
     rc, findings, summary, err = verify_json([d])
     expect_one(findings, 'index-missing', only(d, '.index'), 0)
-    eq(state(d), before, 'directory state after verify')
+    eq(harness.tree_state(d), before, 'directory state after verify')
     strace = shutil.which('strace')
     if strace and subprocess.run([strace, '-qq', '-o', os.devnull, 'true']).returncode == 0:
         fd, trace = tempfile.mkstemp(prefix='segscan-strace-', dir=TMP)
