@@ -11,39 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "segscan/analyze.h"
 #include "segscan/base.h"
-
-static unsigned long n_checks, n_failed;
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        n_checks++;                                                                                                    \
-        if (!(cond)) {                                                                                                 \
-            n_failed++;                                                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                                   \
-        }                                                                                                              \
-    } while (0)
-
-#define CHECK_I(a, b)                                                                                                  \
-    do {                                                                                                               \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                                            \
-        n_checks++;                                                                                                    \
-        if (a_ != b_) {                                                                                                \
-            n_failed++;                                                                                                \
-            fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", __FILE__, __LINE__, #a, #b, a_, b_);                    \
-        }                                                                                                              \
-    } while (0)
-
-#define CHECK_S(a, b)                                                                                                  \
-    do {                                                                                                               \
-        const char *a_ = (a), *b_ = (b);                                                                               \
-        n_checks++;                                                                                                    \
-        if (!a_ || strcmp(a_, b_)) {                                                                                   \
-            n_failed++;                                                                                                \
-            fprintf(stderr, "%s:%d: %s: \"%s\" != \"%s\"\n", __FILE__, __LINE__, #a, a_ ? a_ : "(null)", b_);          \
-        }                                                                                                              \
-    } while (0)
 
 /* calloc can be made to fail (the test of an out-of-memory error while a copy
  * is read back); not under a sanitizer, whose own calloc this would bypass */
@@ -181,19 +151,19 @@ static ss_analysis *analyse(const buf *seg, const ss_an_opts *o, ss_inputs **inp
 static void test_times(void) {
     int64_t ms;
     CHECK(ss_parse_time("2023-11-14T22:13:20Z", &ms));
-    CHECK_I(ms, 1700000000000LL);
+    CHECK_EQ_I(ms, 1700000000000LL);
     CHECK(ss_parse_time("2023-11-14T22:13:20.5Z", &ms));
-    CHECK_I(ms, 1700000000500LL);
+    CHECK_EQ_I(ms, 1700000000500LL);
     CHECK(ss_parse_time("2023-11-14 23:13:20.123+01:00", &ms));
-    CHECK_I(ms, 1700000000123LL);
+    CHECK_EQ_I(ms, 1700000000123LL);
     CHECK(ss_parse_time("2023-11-14T20:13:20-0200", &ms));
-    CHECK_I(ms, 1700000000000LL);
+    CHECK_EQ_I(ms, 1700000000000LL);
     CHECK(ss_parse_time("2023-11-14", &ms));
-    CHECK_I(ms, 1699920000000LL);
+    CHECK_EQ_I(ms, 1699920000000LL);
     CHECK(ss_parse_time("1700000000000", &ms));
-    CHECK_I(ms, 1700000000000LL);
+    CHECK_EQ_I(ms, 1700000000000LL);
     CHECK(ss_parse_time("-5", &ms));
-    CHECK_I(ms, -5);
+    CHECK_EQ_I(ms, -5);
     CHECK(!ss_parse_time("", &ms));
     CHECK(!ss_parse_time("yesterday", &ms));
     CHECK(!ss_parse_time("2023-13-01", &ms));
@@ -201,31 +171,31 @@ static void test_times(void) {
     CHECK(!ss_parse_time("2023-11-14T22:13:20Zjunk", &ms));
     char b[40];
     ss_format_time(1700000000000LL, b, sizeof b);
-    CHECK_S(b, "2023-11-14T22:13:20.000Z");
+    CHECK_EQ_S(b, "2023-11-14T22:13:20.000Z");
     ss_format_time(0, b, sizeof b);
-    CHECK_S(b, "1970-01-01T00:00:00.000Z");
+    CHECK_EQ_S(b, "1970-01-01T00:00:00.000Z");
     ss_format_time(-1, b, sizeof b);
-    CHECK_S(b, "1969-12-31T23:59:59.999Z");
+    CHECK_EQ_S(b, "1969-12-31T23:59:59.999Z");
     ss_format_time(951782400123LL, b, sizeof b); /* a leap day */
-    CHECK_S(b, "2000-02-29T00:00:00.123Z");
+    CHECK_EQ_S(b, "2000-02-29T00:00:00.123Z");
     CHECK(ss_parse_time("2000-02-29T00:00:00.123Z", &ms));
-    CHECK_I(ms, 951782400123LL);
+    CHECK_EQ_I(ms, 951782400123LL);
     CHECK(ss_parse_duration("15m", &ms));
-    CHECK_I(ms, 900000);
+    CHECK_EQ_I(ms, 900000);
     CHECK(ss_parse_duration("900s", &ms));
-    CHECK_I(ms, 900000);
+    CHECK_EQ_I(ms, 900000);
     CHECK(ss_parse_duration("250", &ms));
-    CHECK_I(ms, 250);
+    CHECK_EQ_I(ms, 250);
     CHECK(ss_parse_duration("1.5h", &ms));
-    CHECK_I(ms, 5400000);
+    CHECK_EQ_I(ms, 5400000);
     CHECK(ss_parse_duration("2d", &ms));
-    CHECK_I(ms, 172800000);
+    CHECK_EQ_I(ms, 172800000);
     CHECK(!ss_parse_duration("-1s", &ms));
     CHECK(!ss_parse_duration("5 weeks", &ms));
-    CHECK_S(ss_cause_name(SS_CAUSE_RESEND), "resend-no-idempotence");
+    CHECK_EQ_S(ss_cause_name(SS_CAUSE_RESEND), "resend-no-idempotence");
     CHECK(ss_cause_name(SS_CAUSE_NONE) == NULL);
-    CHECK_S(ss_txn_result_name(SS_TXN_ABORT), "ABORT");
-    CHECK_S(ss_by_name(SS_BY_KEY_VALUE), "key+value");
+    CHECK_EQ_S(ss_txn_result_name(SS_TXN_ABORT), "ABORT");
+    CHECK_EQ_S(ss_by_name(SS_BY_KEY_VALUE), "key+value");
 }
 
 /* retry survives LogAppendTime: the broker rewrote maxTimestamp and the CRC */
@@ -243,35 +213,35 @@ static void test_retry_lat(void) {
     add_batch(&seg, 4, r2, 2, o);
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
-    CHECK_I(ss_an_group_count(a), 2);
+    CHECK_EQ_I(ss_an_group_count(a), 2);
     for (size_t g = 0; g < ss_an_group_count(a); g++) {
         const ss_an_group *gr = ss_an_group_at(a, g);
-        CHECK_I(gr->copies, 3);
-        CHECK_I(gr->original, 0);
+        CHECK_EQ_I(gr->copies, 3);
+        CHECK_EQ_I(gr->original, 0);
         ss_an_copy c;
         ss_an_group_copy(a, g, 1, &c);
-        CHECK_I(c.cause, SS_CAUSE_RETRY);
-        CHECK_I(c.timestamp, 1700000002000LL); /* LogAppendTime: the record's time is the batch's */
+        CHECK_EQ_I(c.cause, SS_CAUSE_RETRY);
+        CHECK_EQ_I(c.timestamp, 1700000002000LL); /* LogAppendTime: the record's time is the batch's */
         ss_an_group_copy(a, g, 2, &c);
-        CHECK_I(c.cause, SS_CAUSE_RESEND);
-        CHECK_I(c.offset, 4 + (int64_t)g);
+        CHECK_EQ_I(c.cause, SS_CAUSE_RESEND);
+        CHECK_EQ_I(c.offset, 4 + (int64_t)g);
         /* reading the record back */
         ss_record r;
         ss_error err;
-        CHECK_I(ss_an_fetch(a, &c, &r, &err), 1);
-        CHECK_I(r.value_len, 1);
+        CHECK_EQ_I(ss_an_fetch(a, &c, &r, &err), 1);
+        CHECK_EQ_I(r.value_len, 1);
         CHECK(r.value && (r.value[0] == 'R' || r.value[0] == 'S'));
     }
     const ss_an_totals *t = ss_an_totals_get(a);
-    CHECK_I(t->cause[SS_CAUSE_RETRY], 2);
-    CHECK_I(t->cause[SS_CAUSE_RESEND], 2);
-    CHECK_I(t->duplicate_records, 4);
-    CHECK_I(t->max_copies, 3);
+    CHECK_EQ_I(t->cause[SS_CAUSE_RETRY], 2);
+    CHECK_EQ_I(t->cause[SS_CAUSE_RESEND], 2);
+    CHECK_EQ_I(t->duplicate_records, 4);
+    CHECK_EQ_I(t->max_copies, 3);
     const ss_an_partition *p = ss_an_partition_at(a, 0);
-    CHECK_I(p->records, 6);
-    CHECK_I(p->non_idempotent_records, 6);
-    CHECK_I(p->max_copies, 3);
-    CHECK_S(p->input->name, "mem");
+    CHECK_EQ_I(p->records, 6);
+    CHECK_EQ_I(p->non_idempotent_records, 6);
+    CHECK_EQ_I(p->max_copies, 3);
+    CHECK_EQ_S(p->input->name, "mem");
     ss_analysis_free(a);
     ss_inputs_free(in);
     free(seg.p);
@@ -294,21 +264,21 @@ static void test_retry_create_time(void) {
     add_batch(&seg, 6, r1, 2, o); /* other producer timestamps: rebuilt */
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
-    CHECK_I(ss_an_group_count(a), 2);
+    CHECK_EQ_I(ss_an_group_count(a), 2);
     for (size_t g = 0; g < ss_an_group_count(a); g++) {
         const ss_an_group *gr = ss_an_group_at(a, g);
-        CHECK_I(gr->copies, 4);
-        CHECK_I(gr->original, 0);
+        CHECK_EQ_I(gr->copies, 4);
+        CHECK_EQ_I(gr->original, 0);
         int want[] = {SS_CAUSE_NONE, SS_CAUSE_RETRY, SS_CAUSE_RESEND, SS_CAUSE_RESEND};
         for (uint32_t k = 1; k < 4 && k < gr->copies; k++) {
             ss_an_copy c;
             ss_an_group_copy(a, g, k, &c);
-            CHECK_I(c.offset, 2 * (int64_t)k + (int64_t)g);
-            CHECK_I(c.cause, want[k]);
+            CHECK_EQ_I(c.offset, 2 * (int64_t)k + (int64_t)g);
+            CHECK_EQ_I(c.cause, want[k]);
         }
     }
-    CHECK_I(ss_an_totals_get(a)->cause[SS_CAUSE_RETRY], 2);
-    CHECK_I(ss_an_totals_get(a)->cause[SS_CAUSE_RESEND], 4);
+    CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_RETRY], 2);
+    CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_RESEND], 4);
     ss_analysis_free(a);
     ss_inputs_free(in);
     free(seg.p);
@@ -325,24 +295,24 @@ static void test_fingerprints(void) {
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, &o, &in);
     /* by value: "c" twice ("ab"/"c" and null/"c"), "" twice */
-    CHECK_I(ss_an_group_count(a), 2);
-    CHECK_I(ss_an_totals_get(a)->cause[SS_CAUSE_RESEND], 2); /* equal values in one batch */
+    CHECK_EQ_I(ss_an_group_count(a), 2);
+    CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_RESEND], 2); /* equal values in one batch */
     ss_analysis_free(a);
     ss_inputs_free(in);
     o.by = SS_BY_KEY_VALUE;
     a = analyse(&seg, &o, &in);
-    CHECK_I(ss_an_group_count(a), 0); /* ("ab","c") != ("a","bc"); ("x","") != ("y","") */
+    CHECK_EQ_I(ss_an_group_count(a), 0); /* ("ab","c") != ("a","bc"); ("x","") != ("y","") */
     ss_analysis_free(a);
     ss_inputs_free(in);
     o.by = SS_BY_KEY;
     a = analyse(&seg, &o, &in);
-    CHECK_I(ss_an_group_count(a), 2); /* "x" twice, "y" twice; the null key is not grouped */
+    CHECK_EQ_I(ss_an_group_count(a), 2); /* "x" twice, "y" twice; the null key is not grouped */
     ss_analysis_free(a);
     ss_inputs_free(in);
     o.by = SS_BY_VALUE;
     o.min_bytes = 1;
     a = analyse(&seg, &o, &in);
-    CHECK_I(ss_an_group_count(a), 1); /* the empty values are too short */
+    CHECK_EQ_I(ss_an_group_count(a), 1); /* the empty values are too short */
     ss_analysis_free(a);
     ss_inputs_free(in);
     free(seg.p);
@@ -369,49 +339,49 @@ static void test_sequences(void) {
     add_batch(&seg, 9, r1, 1, o);
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
-    CHECK_I(ss_an_session_count(a), 2);
+    CHECK_EQ_I(ss_an_session_count(a), 2);
     const ss_an_session *s = ss_an_session_at(a, 0);
-    CHECK_I(s->producer_id, 42);
-    CHECK_I(s->producer_epoch, 0);
-    CHECK_I(s->records, 9);
-    CHECK_I(s->batches, 4);
-    CHECK_I(s->nranges, 3);
+    CHECK_EQ_I(s->producer_id, 42);
+    CHECK_EQ_I(s->producer_epoch, 0);
+    CHECK_EQ_I(s->records, 9);
+    CHECK_EQ_I(s->batches, 4);
+    CHECK_EQ_I(s->nranges, 3);
     if (s->nranges == 3) {
-        CHECK_I(s->ranges[0].first, MAX - 1);
-        CHECK_I(s->ranges[0].last, MAX);
-        CHECK_I(s->ranges[1].first, 0);
-        CHECK_I(s->ranges[1].last, 2);
-        CHECK_I(s->ranges[2].first, 6);
-        CHECK_I(s->ranges[2].last, 7);
+        CHECK_EQ_I(s->ranges[0].first, MAX - 1);
+        CHECK_EQ_I(s->ranges[0].last, MAX);
+        CHECK_EQ_I(s->ranges[1].first, 0);
+        CHECK_EQ_I(s->ranges[1].last, 2);
+        CHECK_EQ_I(s->ranges[2].first, 6);
+        CHECK_EQ_I(s->ranges[2].last, 7);
     }
-    CHECK_I(s->ngaps, 1);
+    CHECK_EQ_I(s->ngaps, 1);
     if (s->ngaps == 1) {
-        CHECK_I(s->gaps[0].from, 3);
-        CHECK_I(s->gaps[0].to, 5);
-        CHECK_I(s->gaps[0].explained, SS_GAP_UNEXPLAINED);
-        CHECK_I(s->gaps[0].after_offset, 4);
-        CHECK_I(s->gaps[0].before_offset, 5);
+        CHECK_EQ_I(s->gaps[0].from, 3);
+        CHECK_EQ_I(s->gaps[0].to, 5);
+        CHECK_EQ_I(s->gaps[0].explained, SS_GAP_UNEXPLAINED);
+        CHECK_EQ_I(s->gaps[0].after_offset, 4);
+        CHECK_EQ_I(s->gaps[0].before_offset, 5);
     }
-    CHECK_I(s->repeated_sequences, 2);
+    CHECK_EQ_I(s->repeated_sequences, 2);
     /* the repeated 0, 1 starts below the next expected sequence (8) and is not one of the
      * earlier batches [MAX-1..0], [1..2], [6..7] stored again: out of order. The batch after
      * the gap (6, 7) jumps forward: a gap, not out of order. */
-    CHECK_I(s->out_of_order_batches, 1);
+    CHECK_EQ_I(s->out_of_order_batches, 1);
     CHECK(!s->epoch_bump);
     s = ss_an_session_at(a, 1);
     CHECK(s->epoch_bump);
-    CHECK_I(s->previous_epoch, 0);
+    CHECK_EQ_I(s->previous_epoch, 0);
     const ss_an_partition *p = ss_an_partition_at(a, 0);
-    CHECK_I(p->sequence_gaps, 1);
-    CHECK_I(p->duplicate_sequences, 2);
-    CHECK_I(p->epoch_bumps, 1);
-    CHECK_I(p->producers, 1);
-    CHECK_I(p->sessions, 2);
+    CHECK_EQ_I(p->sequence_gaps, 1);
+    CHECK_EQ_I(p->duplicate_sequences, 2);
+    CHECK_EQ_I(p->epoch_bumps, 1);
+    CHECK_EQ_I(p->producers, 1);
+    CHECK_EQ_I(p->sessions, 2);
     CHECK(!p->compacted);
     /* d and e were sent at sequences 1,2 then 6,7 then 0,1 (a sequence seen twice: dup for d? no:
      * d's original is seq 1, its copies have seq 6 (same-session) and seq 0 (same-session);
      * e: seq 2, then 7 (same-session), then 1 (same-session) */
-    CHECK_I(ss_an_totals_get(a)->cause[SS_CAUSE_SAME_SESSION], 4);
+    CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_SAME_SESSION], 4);
     ss_analysis_free(a);
     ss_inputs_free(in);
 
@@ -425,12 +395,12 @@ static void test_sequences(void) {
     a = analyse(&seg2, NULL, &in);
     p = ss_an_partition_at(a, 0);
     CHECK(p->compacted);
-    CHECK_I(p->sequence_gaps, 0);
-    CHECK_I(p->sequence_gaps_explained, 1);
-    CHECK_I(p->offset_gaps, 1);
+    CHECK_EQ_I(p->sequence_gaps, 0);
+    CHECK_EQ_I(p->sequence_gaps_explained, 1);
+    CHECK_EQ_I(p->offset_gaps, 1);
     s = ss_an_session_at(a, 0);
-    CHECK_I(s->ngaps, 1);
-    if (s->ngaps) CHECK_I(s->gaps[0].explained, SS_GAP_COMPACTION);
+    CHECK_EQ_I(s->ngaps, 1);
+    if (s->ngaps) CHECK_EQ_I(s->gaps[0].explained, SS_GAP_COMPACTION);
     ss_analysis_free(a);
     ss_inputs_free(in);
     free(seg.p);
@@ -458,17 +428,17 @@ static void test_windows_and_matches(void) {
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, &o, &in);
     const ss_an_partition *p = ss_an_partition_at(a, 0);
-    CHECK_I(p->records, 4);
-    CHECK_I(p->outside_window, 2); /* offsets 0 and 5: every batch is read, whatever the window */
-    CHECK_I(p->first_offset, 1);
-    CHECK_I(p->next_offset, 5);
+    CHECK_EQ_I(p->records, 4);
+    CHECK_EQ_I(p->outside_window, 2); /* offsets 0 and 5: every batch is read, whatever the window */
+    CHECK_EQ_I(p->first_offset, 1);
+    CHECK_EQ_I(p->next_offset, 5);
     ss_analysis_free(a);
     ss_inputs_free(in);
     o.no_seek = true;
     a = analyse(&seg, &o, &in);
     p = ss_an_partition_at(a, 0);
-    CHECK_I(p->records, 4);
-    CHECK_I(p->outside_window, 2); /* the same without seeking */
+    CHECK_EQ_I(p->records, 4);
+    CHECK_EQ_I(p->outside_window, 2); /* the same without seeking */
     ss_analysis_free(a);
     ss_inputs_free(in);
     ss_an_opts_default(&o);
@@ -479,22 +449,22 @@ static void test_windows_and_matches(void) {
     o.match_len = 3;
     a = analyse(&seg, &o, &in);
     p = ss_an_partition_at(a, 0);
-    CHECK_I(p->records, 3);
-    CHECK_I(p->non_idempotent_records, 0);
-    CHECK_I(ss_an_match_count(a), 2); /* offsets 3 and 5 */
+    CHECK_EQ_I(p->records, 3);
+    CHECK_EQ_I(p->non_idempotent_records, 0);
+    CHECK_EQ_I(ss_an_match_count(a), 2); /* offsets 3 and 5 */
     /* the groups holding a copy by pid 77, known whole: "even" 0, 2, 4 and "odd" 1, 3, 5 (3
      * copies each; "even" first, by its first copy's offset) */
-    CHECK_I(ss_an_group_count(a), 2);
+    CHECK_EQ_I(ss_an_group_count(a), 2);
     if (ss_an_match_count(a) == 2) {
-        CHECK_I(ss_an_match_at(a, 0)->copy.offset, 3);
-        CHECK_I(ss_an_match_at(a, 0)->group, 1);
+        CHECK_EQ_I(ss_an_match_at(a, 0)->copy.offset, 3);
+        CHECK_EQ_I(ss_an_match_at(a, 0)->group, 1);
         /* the original of "odd" is offset 1, without producer id: pid 77's copies are a new session's */
-        CHECK_I(ss_an_match_at(a, 1)->copy.cause, SS_CAUSE_NEW_SESSION);
+        CHECK_EQ_I(ss_an_match_at(a, 1)->copy.cause, SS_CAUSE_NEW_SESSION);
     }
     if (ss_an_group_count(a) == 2) {
         ss_an_copy cp;
         ss_an_group_copy(a, 1, 0, &cp);
-        CHECK_I(cp.offset, 1);
+        CHECK_EQ_I(cp.offset, 1);
         CHECK(cp.outside_window); /* not pid 77's: listed with its group, outside the window */
         ss_an_group_copy(a, 1, 1, &cp);
         CHECK(!cp.outside_window);
@@ -507,17 +477,17 @@ static void test_windows_and_matches(void) {
     o.match_offset = 2;
     o.since_ms = 1700000001000;
     a = analyse(&seg, &o, &in);
-    CHECK_I(ss_an_partition_at(a, 0)->records, 5);
-    CHECK_I(ss_an_match_count(a), 1);
+    CHECK_EQ_I(ss_an_partition_at(a, 0)->records, 5);
+    CHECK_EQ_I(ss_an_match_count(a), 1);
     if (ss_an_match_count(a) == 1) {
         const ss_an_match *m = ss_an_match_at(a, 0);
-        CHECK_I(m->copy.offset, 2);
+        CHECK_EQ_I(m->copy.offset, 2);
         /* "even" at 0, 2 and 4 (offset 0, before --since, is known too) comes first by its first
          * copy's offset; "odd" at 1, 3, 5 */
-        CHECK_I(m->group, 0);
+        CHECK_EQ_I(m->group, 0);
         if (m->group == 0) {
-            CHECK_I(ss_an_group_at(a, 0)->copies, 3);
-            CHECK_I(ss_an_group_at(a, 1)->copies, 3);
+            CHECK_EQ_I(ss_an_group_at(a, 0)->copies, 3);
+            CHECK_EQ_I(ss_an_group_at(a, 1)->copies, 3);
         }
     }
     ss_analysis_free(a);
@@ -579,14 +549,14 @@ static void test_inputs(void) {
     CHECK(ss_inputs_add(in, p) == SS_E_IO);
     ss_inputs_finish(in);
     /* the -future directory (alter-log-dirs copying orders-2 in) is a broker temporary too */
-    CHECK_I(ss_inputs_count(in), 4);
+    CHECK_EQ_I(ss_inputs_count(in), 4);
     const char *want[] = {"alpha-0", "b1/orders-3", "b2/orders-3", "orders-10"};
-    for (size_t i = 0; i < 4 && i < ss_inputs_count(in); i++) CHECK_S(ss_inputs_at(in, i)->name, want[i]);
+    for (size_t i = 0; i < 4 && i < ss_inputs_count(in); i++) CHECK_EQ_S(ss_inputs_at(in, i)->name, want[i]);
     if (ss_inputs_count(in) == 4) {
-        CHECK_S(ss_inputs_at(in, 1)->topic, "orders");
-        CHECK_I(ss_inputs_at(in, 1)->partition, 3);
-        CHECK_I(ss_inputs_at(in, 3)->partition, 10);
-        CHECK_I(ss_inputs_at(in, 3)->nsegments, 1);
+        CHECK_EQ_S(ss_inputs_at(in, 1)->topic, "orders");
+        CHECK_EQ_I(ss_inputs_at(in, 1)->partition, 3);
+        CHECK_EQ_I(ss_inputs_at(in, 3)->partition, 10);
+        CHECK_EQ_I(ss_inputs_at(in, 3)->nsegments, 1);
         CHECK(!ss_inputs_at(in, 0)->named);
         CHECK(ss_inputs_at(in, 2)->named);
     }
@@ -611,24 +581,24 @@ static void test_inputs(void) {
     /* b1's four partitions, the -delete directory, and orders-10's .deleted segment as a
      * temporary copy of orders-10 of its own: a .deleted segment is not a segment of the log
      * (LogFileUtils.DELETED_FILE_SUFFIX: scheduled for deletion) */
-    CHECK_I(ss_inputs_count(in), 6);
+    CHECK_EQ_I(ss_inputs_count(in), 6);
     for (size_t i = 0; i < ss_inputs_count(in); i++)
-        if (ss_inputs_at(in, i)->partition == 2) CHECK_S(ss_inputs_at(in, i)->name, "orders-2.abc-future");
+        if (ss_inputs_at(in, i)->partition == 2) CHECK_EQ_S(ss_inputs_at(in, i)->name, "orders-2.abc-future");
     bool seen_deleted = false;
     for (size_t i = 0; i < ss_inputs_count(in); i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (!strcmp(ip->name, "orders-10")) {
-            CHECK_I(ip->nsegments, 1);
+            CHECK_EQ_I(ip->nsegments, 1);
             CHECK(ip->temporary == NULL);
         }
         if (!strcmp(ip->name, "orders-10[.deleted]")) {
             seen_deleted = true;
-            CHECK_I(ip->nsegments, 1);
-            CHECK_S(ip->temporary, ".deleted");
-            CHECK_S(ip->temporary_of, "orders-10");
-            CHECK_I(ip->partition, 10);
+            CHECK_EQ_I(ip->nsegments, 1);
+            CHECK_EQ_S(ip->temporary, ".deleted");
+            CHECK_EQ_S(ip->temporary_of, "orders-10");
+            CHECK_EQ_I(ip->partition, 10);
         }
-        if (strstr(ip->name, "-delete")) CHECK_S(ip->temporary, "-delete");
+        if (strstr(ip->name, "-delete")) CHECK_EQ_S(ip->temporary, "-delete");
     }
     CHECK(seen_deleted);
     ss_inputs_free(in);
@@ -650,25 +620,25 @@ static void test_fetch_nomem(void) {
     add_batch(&seg, 1, r1, 1, NOPID);
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
-    CHECK_I(ss_an_group_count(a), 1);
+    CHECK_EQ_I(ss_an_group_count(a), 1);
     if (ss_an_group_count(a) == 1) {
         ss_an_copy c0, c1;
         ss_an_group_copy(a, 0, 0, &c0);
         ss_an_group_copy(a, 0, 1, &c1);
-        CHECK_I(c1.offset, 1);
+        CHECK_EQ_I(c1.offset, 1);
         ss_record r;
         ss_error err;
-        CHECK_I(ss_an_fetch(a, &c0, &r, &err), 1);
+        CHECK_EQ_I(ss_an_fetch(a, &c0, &r, &err), 1);
         memset(&err, 0, sizeof err);
         fail_calloc = 1;
         int k = ss_an_fetch(a, &c1, &r, &err);
         fail_calloc = 0;
-        CHECK_I(k, -1);
-        CHECK_I(err.kind, SS_E_NOMEM);
+        CHECK_EQ_I(k, -1);
+        CHECK_EQ_I(err.kind, SS_E_NOMEM);
         CHECK(strstr(err.msg, "out of memory") != NULL);
-        CHECK_I(err.position, c1.batch_position);
+        CHECK_EQ_I(err.position, c1.batch_position);
         /* and once memory is there again, the copy reads */
-        CHECK_I(ss_an_fetch(a, &c1, &r, &err), 1);
+        CHECK_EQ_I(ss_an_fetch(a, &c1, &r, &err), 1);
         CHECK(r.value_len == 1 && r.value[0] == 'R');
     }
     ss_analysis_free(a);
@@ -686,6 +656,5 @@ int main(void) {
     test_windows_and_matches();
     test_inputs();
     test_fetch_nomem();
-    printf("%lu checks, %lu failed\n", n_checks, n_failed);
-    return n_failed ? 1 : 0;
+    return check_exit("test_analysis");
 }

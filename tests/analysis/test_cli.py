@@ -6,7 +6,7 @@ Usage: test_cli.py SEGSCAN TESTDATA [-k SUBSTRING]
 TESTDATA is the repository's testdata/ folder (the corpus is testdata/corpus). Every expected
 figure comes from the corpus's own descriptions (corpus/gen/SCENARIOS.tsv, the README's scenario
 table, the NOTES.txt files) or from its Kafka-written oracles (*.oracle.jsonl, what Kafka's own
-reader sees); where the corpus has no example, small segments are built here (mkseg.py) and the
+reader sees); where the corpus has no example, small segments are built here (tests/lib/kafka.py) and the
 expected figures follow from how they were built. Never from segscan's own output.
 """
 
@@ -19,8 +19,9 @@ import sys
 import tempfile
 import traceback
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mkseg  # noqa: E402
+import kafka
+import harness
+from harness import Fail, check, eq, of_type
 
 SEGSCAN = None
 GEN = None
@@ -32,28 +33,8 @@ CAUSES = ['aborted', 'cross-partition', 'retry', 'resend-no-idempotence', 'dup-s
 
 # ---- helpers -------------------------------------------------------------------------------
 
-class Fail(Exception):
-    pass
-
-
-def eq(got, want, what):
-    if got != want:
-        raise Fail('%s: got %r, want %r' % (what, got, want))
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
-
-
 def run(args, stdin=None, env=None):
-    e = dict(os.environ)
-    e.pop('NO_COLOR', None)
-    if env:
-        e.update(env)
-    p = subprocess.run([SEGSCAN] + args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
-                       timeout=120)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(args, binary=SEGSCAN, stdin=stdin, env=env, unset=('NO_COLOR',), timeout=120)
 
 
 def report(args, want_rc=0):
@@ -62,28 +43,13 @@ def report(args, want_rc=0):
         os.unlink(path)
     rc, out, err = run(['scan', '--report', path, '--color', 'never'] + args)
     eq(rc, want_rc, 'exit code of %s (stderr: %s)' % (args, err.strip()))
-    d = {}
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip('\n')
-            check('=' in line, 'report line without "=": %r' % line)
-            k, v = line.split('=', 1)
-            check(k not in d, 'report key %s twice' % k)
-            d[k] = v
-    return d
+    return harness.read_report(path)
 
 
 def jsonl(args, want_rc=0):
     rc, out, err = run(args + ['--json'])
     eq(rc, want_rc, 'exit code of %s (stderr: %s)' % (args, err.strip()))
-    objs = [json.loads(line) for line in out.split('\n') if line.strip()]  # not splitlines(): U+2028 is valid JSON
-    for o in objs:
-        check('type' in o, 'object without type: %r' % o)
-    return objs
-
-
-def of_type(objs, t):
-    return [o for o in objs if o['type'] == t]
+    return harness.parse_jsonl(out)
 
 
 def gen(scenario):
@@ -457,9 +423,9 @@ def txn_interleaved():
     _, out, _ = run(['--color', 'never', gen('txn-interleaved')])
     check('  transactions  3 committed (1 empty), 1 aborted, 0 open;' in out, 'scan text:\n' + out)
     # built: a committed transaction of pid 20, then an ABORT marker of pid 21 with no data
-    d = mkseg.write_partition(part('empty-abort', 'ea-0'), {
-        0: mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=20, epoch=0, base_seq=0, transactional=True)
-        + mkseg.marker(2, 20, 0, True) + mkseg.marker(3, 21, 0, False)})
+    d = kafka.write_partition(part('empty-abort', 'ea-0'), {
+        0: kafka.batch(0, [(None, b'a'), (None, b'b')], pid=20, epoch=0, base_seq=0, transactional=True)
+        + kafka.marker(2, 20, 0, True) + kafka.marker(3, 21, 0, False)})
     objs = jsonl(['txns', d])
     eq(sorted((x['producerId'], x['result'], x['empty']) for x in of_type(objs, 'transaction')),
        [(20, 'COMMIT', False), (21, 'ABORT', True)], 'built transactions')
@@ -517,16 +483,16 @@ def compacted_no_false_gap():
     # built: an idempotent producer's batches in segments 0 and 5; the segment between them is
     # missing from the input (deleted, or not copied) and the log shows no cleaning: a missing
     # segment, not retention (UnifiedLog.deleteOldSegments removes only the oldest segments)
-    seg0 = mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=11, epoch=0, base_seq=0)
-    seg5 = mkseg.batch(5, [(None, b'c'), (None, b'd')], pid=11, epoch=0, base_seq=5)
-    d = mkseg.write_partition(part('missing-seg', 'm-0'), {0: seg0, 5: seg5})
+    seg0 = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=11, epoch=0, base_seq=0)
+    seg5 = kafka.batch(5, [(None, b'c'), (None, b'd')], pid=11, epoch=0, base_seq=5)
+    d = kafka.write_partition(part('missing-seg', 'm-0'), {0: seg0, 5: seg5})
     s = of_type(jsonl(['producers', d]), 'session')[0]
     eq((s['sequenceGaps'], s['gapsExplainedBy']), ([[2, 4]], ['missing-segment']), 'gap across a missing segment')
     r = report([d])
     eq((r['m-0.sequence_gaps'], r['m-0.sequence_gaps_explained']), ('1', '0'), 'report: an inconsistency')
     # the same gap inside one segment with contiguous offsets is an alarm
-    d = mkseg.write_partition(part('real-gap', 'g-0'),
-                              {0: seg0 + mkseg.batch(2, [(None, b'c')], pid=11, epoch=0, base_seq=5)})
+    d = kafka.write_partition(part('real-gap', 'g-0'),
+                              {0: seg0 + kafka.batch(2, [(None, b'c')], pid=11, epoch=0, base_seq=5)})
     r = report([d])
     eq((r['g-0.sequence_gaps'], r['g-0.compacted']), ('1', '0'), 'a real gap')
     # delete-horizon-built: a normal batch at 0.. then a batch at 100.. (offset gap 3..99)
@@ -592,12 +558,12 @@ def cut_middle_segment():
     # here the half batch is damage (cut-segment, exit 3), not a tail; the sequences it held
     # are a gap explained by that damage.
     def seg(first):
-        return b''.join(mkseg.batch(o, [(None, b'v%d' % o), (None, b'w%d' % o)], pid=12000, epoch=0, base_seq=o)
+        return b''.join(kafka.batch(o, [(None, b'v%d' % o), (None, b'w%d' % o)], pid=12000, epoch=0, base_seq=o)
                         for o in range(first, first + 6, 2))
     mid = seg(6)
-    last_batch = len(mkseg.batch(10, [(None, b'v10'), (None, b'w10')], pid=12000, epoch=0, base_seq=10))
+    last_batch = len(kafka.batch(10, [(None, b'v10'), (None, b'w10')], pid=12000, epoch=0, base_seq=10))
     cut = len(mid) - last_batch // 2
-    d = mkseg.write_partition(part('cut-mid', 'cm-0'), {0: seg(0), 6: mid[:cut], 12: seg(12)})
+    d = kafka.write_partition(part('cut-mid', 'cm-0'), {0: seg(0), 6: mid[:cut], 12: seg(12)})
     objs = jsonl(['scan', d], want_rc=3)
     errs = of_type(objs, 'error')
     eq([(e['kind'], e['position'], e['length']) for e in errs],
@@ -607,7 +573,7 @@ def cut_middle_segment():
     s = sessions_of(d, want_rc=3)
     eq((s[0]['sequenceGaps'], s[0]['gapsExplainedBy']), ([[10, 11]], ['damage']), 'the lost sequences')
     # the last segment cut the same way is a batch being written: a tail, exit 0
-    d2 = mkseg.write_partition(part('cut-last', 'cl-0'), {0: seg(0), 6: mid[:cut]})
+    d2 = kafka.write_partition(part('cut-last', 'cl-0'), {0: seg(0), 6: mid[:cut]})
     p = of_type(jsonl(['scan', d2]), 'partition')[0]
     eq((p['tailBytes'], p['damagedBytes']), (cut - (len(mid) - last_batch), 0), 'the active segment\'s tail')
 
@@ -617,13 +583,13 @@ def overlapping_segments():
     # A segment whose first batch is at or below the offsets of the segment before it (here
     # offsets 5..9 again, as when a file is copied in twice): a notice segment-overlap names
     # the segment, so the copies it makes are not left unexplained; not damage (exit 0).
-    data = b''.join(mkseg.batch(o, [(None, b'v%d' % o)], pid=13000, epoch=0, base_seq=o) for o in range(10))
-    again = b''.join(mkseg.batch(o, [(None, b'v%d' % o)], pid=13000, epoch=0, base_seq=o) for o in range(5, 10))
-    d = mkseg.write_partition(part('overlap', 'ov-0'), {0: data, 5: again})
+    data = b''.join(kafka.batch(o, [(None, b'v%d' % o)], pid=13000, epoch=0, base_seq=o) for o in range(10))
+    again = b''.join(kafka.batch(o, [(None, b'v%d' % o)], pid=13000, epoch=0, base_seq=o) for o in range(5, 10))
+    d = kafka.write_partition(part('overlap', 'ov-0'), {0: data, 5: again})
     objs = jsonl(['scan', d])
     notes = [o for o in of_type(objs, 'notice') if o['kind'] == 'segment-overlap']
     eq([(os.path.basename(n['file']), n['position'], n['baseOffset']) for n in notes],
-       [(mkseg.segment_name(5), 0, 5)], 'one segment-overlap notice at the second segment')
+       [(kafka.segment_name(5), 0, 5)], 'one segment-overlap notice at the second segment')
     eq(of_type(objs, 'total')[0]['duplicateRecords'], 5, 'its records count as copies')
     rc, _, err = run(['scan', d])
     check(rc == 0 and 'segment-overlap' in err, 'exit 0, the notice on stderr: %d %s' % (rc, err))
@@ -684,10 +650,10 @@ def damaged_others():
 @test
 def multi_segment_partition():
     # built: one partition in two segments; a batch re-sent byte-identical in the second segment
-    b0 = mkseg.batch(0, [(None, b'order-1'), (None, b'order-2')])
-    b1 = mkseg.batch(2, [(None, b'order-3')])
-    again = mkseg.batch(3, [(None, b'order-1'), (None, b'order-2')])   # same records as b0
-    d = mkseg.write_partition(part('multi', 'orders-0'), {0: b0 + b1, 3: again})
+    b0 = kafka.batch(0, [(None, b'order-1'), (None, b'order-2')])
+    b1 = kafka.batch(2, [(None, b'order-3')])
+    again = kafka.batch(3, [(None, b'order-1'), (None, b'order-2')])   # same records as b0
+    d = kafka.write_partition(part('multi', 'orders-0'), {0: b0 + b1, 3: again})
     r = report([d])
     eq((r['orders-0.segments'], r['orders-0.records'], r['orders-0.batches']), ('2', '5', '3'), 'figures')
     eq((r['orders-0.first_offset'], r['orders-0.next_offset']), ('0', '5'), 'offsets')
@@ -701,11 +667,11 @@ def multi_segment_partition():
 @test
 def several_partitions_and_names():
     # built: orders-3 and orders-10 in two log directories (replicas of orders-3 in b1 and b2)
-    v = lambda s: mkseg.batch(0, [(None, s)])  # noqa: E731
-    mkseg.write_partition(part('names/b1', 'orders-3'), {0: v(b'a')})
-    mkseg.write_partition(part('names/b2', 'orders-3'), {0: v(b'b')})
-    mkseg.write_partition(part('names/b1', 'orders-10'), {0: v(b'c')})
-    mkseg.write_partition(part('names/b1', 'alpha-0'), {0: v(b'd')})
+    v = lambda s: kafka.batch(0, [(None, s)])  # noqa: E731
+    kafka.write_partition(part('names/b1', 'orders-3'), {0: v(b'a')})
+    kafka.write_partition(part('names/b2', 'orders-3'), {0: v(b'b')})
+    kafka.write_partition(part('names/b1', 'orders-10'), {0: v(b'c')})
+    kafka.write_partition(part('names/b1', 'alpha-0'), {0: v(b'd')})
     objs = jsonl(['scan', os.path.join(TMP, 'names/b2'), os.path.join(TMP, 'names/b1')])
     names = [p['partition'] for p in of_type(objs, 'partition')]
     # sorted by (topic, partition number, path); two replicas named by the shortest distinguishing suffix
@@ -724,14 +690,14 @@ def several_partitions_and_names():
 @test
 def temporaries_and_internal():
     logdir = os.path.join(TMP, 'logdir')
-    mkseg.write_partition(os.path.join(logdir, 'pay-0'), {0: mkseg.batch(0, [(None, b'v'), (None, b'v')])})
+    kafka.write_partition(os.path.join(logdir, 'pay-0'), {0: kafka.batch(0, [(None, b'v'), (None, b'v')])})
     # a .deleted segment and a -delete directory are broker temporaries
     with open(os.path.join(logdir, 'pay-0', '00000000000000000002.log.deleted'), 'wb') as f:
-        f.write(mkseg.batch(2, [(None, b'v')]))
-    mkseg.write_partition(os.path.join(logdir, 'pay-1.0123abcd-delete'), {0: mkseg.batch(0, [(None, b'v')])})
+        f.write(kafka.batch(2, [(None, b'v')]))
+    kafka.write_partition(os.path.join(logdir, 'pay-1.0123abcd-delete'), {0: kafka.batch(0, [(None, b'v')])})
     # an internal topic with a repeated value
-    mkseg.write_partition(os.path.join(logdir, '__consumer_offsets-0'),
-                          {0: mkseg.batch(0, [(b'k', b'same'), (b'k', b'same')])})
+    kafka.write_partition(os.path.join(logdir, '__consumer_offsets-0'),
+                          {0: kafka.batch(0, [(b'k', b'same'), (b'k', b'same')])})
     rc, out, err = run(['--report', os.path.join(TMP, 'r1.txt'), logdir])
     eq(rc, 0, 'exit code')
     check('.deleted' in err or 'temporar' in err, 'notice about the temporary file: ' + err)
@@ -762,10 +728,10 @@ def temporaries_and_internal():
 def checkpoints():
     logdir = os.path.join(TMP, 'ckpt')
     # offsets 0..9, 10 records, committed non-transactional
-    data = b''.join(mkseg.batch(i, [(None, b'r%d' % i)]) for i in range(10))
-    mkseg.write_partition(os.path.join(logdir, 'cp-0'), {0: data})
-    mkseg.write_checkpoint(os.path.join(logdir, 'replication-offset-checkpoint'), [('cp', 0, 8), ('other', 0, 1)])
-    mkseg.write_checkpoint(os.path.join(logdir, 'log-start-offset-checkpoint'), [('cp', 0, 3)])
+    data = b''.join(kafka.batch(i, [(None, b'r%d' % i)]) for i in range(10))
+    kafka.write_partition(os.path.join(logdir, 'cp-0'), {0: data})
+    kafka.write_checkpoint(os.path.join(logdir, 'replication-offset-checkpoint'), [('cp', 0, 8), ('other', 0, 1)])
+    kafka.write_checkpoint(os.path.join(logdir, 'log-start-offset-checkpoint'), [('cp', 0, 3)])
     r = report([logdir])
     eq(r['cp-0.high_watermark'], '8', 'high watermark read')
     eq(r['cp-0.log_start_offset'], '3', 'log start read')
@@ -778,9 +744,9 @@ def checkpoints():
     # a transaction whose data (offsets 0..1) is below the log start (2, as after
     # kafka-delete-records.sh) and whose COMMIT marker (2) is not: not an empty transaction
     logdir = os.path.join(TMP, 'ckpt-txn')
-    tx = mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=21, epoch=0, base_seq=0, transactional=True)
-    mkseg.write_partition(os.path.join(logdir, 'ct-0'), {0: tx + mkseg.marker(2, 21, 0, True)})
-    mkseg.write_checkpoint(os.path.join(logdir, 'log-start-offset-checkpoint'), [('ct', 0, 2)])
+    tx = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=21, epoch=0, base_seq=0, transactional=True)
+    kafka.write_partition(os.path.join(logdir, 'ct-0'), {0: tx + kafka.marker(2, 21, 0, True)})
+    kafka.write_checkpoint(os.path.join(logdir, 'log-start-offset-checkpoint'), [('ct', 0, 2)])
     objs = jsonl(['txns', logdir])
     t = of_type(objs, 'transaction')
     eq([(x['result'], x['empty'], x['belowLogStart']) for x in t], [('COMMIT', False, True)],
@@ -796,39 +762,39 @@ def checkpoints():
 def causes_built():
     d = os.path.join(TMP, 'causes')
     # same-session: pid 5000 epoch 0 sends A (seq 0), B (seq 1), then A again (seq 2)
-    ss = mkseg.batch(0, [(None, b'A'), (None, b'B')], pid=5000, epoch=0, base_seq=0)
-    ss += mkseg.batch(2, [(None, b'A')], pid=5000, epoch=0, base_seq=2)
-    mkseg.write_partition(os.path.join(d, 'same-0'), {0: ss})
+    ss = kafka.batch(0, [(None, b'A'), (None, b'B')], pid=5000, epoch=0, base_seq=0)
+    ss += kafka.batch(2, [(None, b'A')], pid=5000, epoch=0, base_seq=2)
+    kafka.write_partition(os.path.join(d, 'same-0'), {0: ss})
     # cross-partition: value X in xp-0 and in xp-1 (no producer id)
-    mkseg.write_partition(os.path.join(d, 'xp-0'), {0: mkseg.batch(0, [(None, b'X')])})
-    mkseg.write_partition(os.path.join(d, 'xp-1'), {0: mkseg.batch(0, [(None, b'X')])})
+    kafka.write_partition(os.path.join(d, 'xp-0'), {0: kafka.batch(0, [(None, b'X')])})
+    kafka.write_partition(os.path.join(d, 'xp-1'), {0: kafka.batch(0, [(None, b'X')])})
     # aborted: transactional pid 6000 writes T in a transaction that is aborted, then again in a
     # committed one: the original is the committed copy (the first copy not in an aborted
     # transaction), the aborted copy gets 'aborted'
-    ab = mkseg.batch(0, [(None, b'T')], pid=6000, epoch=0, base_seq=0, transactional=True)
-    ab += mkseg.marker(1, 6000, 0, commit=False)
-    ab += mkseg.batch(2, [(None, b'T')], pid=6000, epoch=0, base_seq=1, transactional=True)
-    ab += mkseg.marker(3, 6000, 0, commit=True)
-    mkseg.write_partition(os.path.join(d, 'abort-0'), {0: ab})
+    ab = kafka.batch(0, [(None, b'T')], pid=6000, epoch=0, base_seq=0, transactional=True)
+    ab += kafka.marker(1, 6000, 0, commit=False)
+    ab += kafka.batch(2, [(None, b'T')], pid=6000, epoch=0, base_seq=1, transactional=True)
+    ab += kafka.marker(3, 6000, 0, commit=True)
+    kafka.write_partition(os.path.join(d, 'abort-0'), {0: ab})
     # retry under LogAppendTime: the same records re-sent; the broker stamped a different
     # maxTimestamp (and so a different CRC) on each. resend-no-idempotence: the same value in a
     # batch built anew (another producer timestamp), and two equal values in one batch.
-    lat = mkseg.batch(0, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=1700000000000,
+    lat = kafka.batch(0, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=1700000000000,
                       max_ts=1700000001000, log_append_time=True)
-    lat += mkseg.batch(2, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=1700000000000,
+    lat += kafka.batch(2, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=1700000000000,
                        max_ts=1700000002000, log_append_time=True)
-    lat += mkseg.batch(4, [(b'k1', b'R', [(b'h', b'1')])], base_ts=1700000005000, max_ts=1700000005000,
+    lat += kafka.batch(4, [(b'k1', b'R', [(b'h', b'1')])], base_ts=1700000005000, max_ts=1700000005000,
                        log_append_time=True)
-    lat += mkseg.batch(5, [(None, b'W'), (None, b'W')])
-    mkseg.write_partition(os.path.join(d, 'lat-0'), {0: lat})
+    lat += kafka.batch(5, [(None, b'W'), (None, b'W')])
+    kafka.write_partition(os.path.join(d, 'lat-0'), {0: lat})
     # new-session by epoch, transactional (transactions protocol v2: the marker carries epoch+1,
     # and the next transaction runs with that epoch); and a copy inside a still-open transaction
-    v2 = mkseg.batch(0, [(None, b'E')], pid=7000, epoch=0, base_seq=0, transactional=True)
-    v2 += mkseg.marker(1, 7000, 1, commit=True)
-    v2 += mkseg.batch(2, [(None, b'E')], pid=7000, epoch=1, base_seq=0, transactional=True)
-    v2 += mkseg.marker(3, 7000, 2, commit=True)
-    v2 += mkseg.batch(4, [(None, b'E')], pid=7001, epoch=0, base_seq=0, transactional=True)
-    mkseg.write_partition(os.path.join(d, 'v2-0'), {0: v2})
+    v2 = kafka.batch(0, [(None, b'E')], pid=7000, epoch=0, base_seq=0, transactional=True)
+    v2 += kafka.marker(1, 7000, 1, commit=True)
+    v2 += kafka.batch(2, [(None, b'E')], pid=7000, epoch=1, base_seq=0, transactional=True)
+    v2 += kafka.marker(3, 7000, 2, commit=True)
+    v2 += kafka.batch(4, [(None, b'E')], pid=7001, epoch=0, base_seq=0, transactional=True)
+    kafka.write_partition(os.path.join(d, 'v2-0'), {0: v2})
 
     objs = jsonl(['scan', d])
     groups = {(g['topic'], g['value']): g for g in of_type(objs, 'group')}
@@ -868,23 +834,23 @@ def causes_built():
     eq(r['abort-0.read_committed_records'], '1', 'read_committed without the aborted record')
     # legacy (magic 1) messages have no producer id: the same message stored twice is a retry,
     # one with another producer timestamp a resend
-    leg = mkseg.legacy_v1(0, b'k', b'L') + mkseg.legacy_v1(1, b'k', b'L') + mkseg.legacy_v1(2, b'k', b'L', ts=1700000009999)
-    mkseg.write_partition(os.path.join(TMP, 'legacy', 'leg-0'), {0: leg})
+    leg = kafka.legacy_v1(0, b'k', b'L') + kafka.legacy_v1(1, b'k', b'L') + kafka.legacy_v1(2, b'k', b'L', ts=1700000009999)
+    kafka.write_partition(os.path.join(TMP, 'legacy', 'leg-0'), {0: leg})
     g = of_type(jsonl(['dups', os.path.join(TMP, 'legacy')]), 'group')
     eq([o['cause'] for o in g[0]['occurrences']], [None, 'retry', 'resend-no-idempotence'], 'legacy causes')
     # dup-sequence comes from the corpus (idem_dup_batch); here too, in another partition
-    dup = mkseg.batch(0, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
-    mkseg.write_partition(os.path.join(TMP, 'dupseq', 'ds-0'), {0: dup + mkseg.batch(1, [(None, b'D')], pid=8000,
+    dup = kafka.batch(0, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
+    kafka.write_partition(os.path.join(TMP, 'dupseq', 'ds-0'), {0: dup + kafka.batch(1, [(None, b'D')], pid=8000,
                                                                                      epoch=0, base_seq=0)})
     r = report([os.path.join(TMP, 'dupseq')])
     eq((r['total.cause.dup-sequence'], r['ds-0.duplicate_sequences']), ('1', '1'), 'dup-sequence')
     # DESIGN section 4: dup-sequence is the same pid, epoch and sequence stored twice. Here the
     # application sent F twice (seq 0, then seq 1: same-session), and the broker stored the second
     # send twice (seq 1 again): that third copy repeats the copy before it, not the original.
-    twice = mkseg.batch(0, [(None, b'F')], pid=8100, epoch=0, base_seq=0)
-    twice += mkseg.batch(1, [(None, b'F')], pid=8100, epoch=0, base_seq=1)
-    twice += mkseg.batch(2, [(None, b'F')], pid=8100, epoch=0, base_seq=1)
-    mkseg.write_partition(os.path.join(TMP, 'dupseq2', 'dt-0'), {0: twice})
+    twice = kafka.batch(0, [(None, b'F')], pid=8100, epoch=0, base_seq=0)
+    twice += kafka.batch(1, [(None, b'F')], pid=8100, epoch=0, base_seq=1)
+    twice += kafka.batch(2, [(None, b'F')], pid=8100, epoch=0, base_seq=1)
+    kafka.write_partition(os.path.join(TMP, 'dupseq2', 'dt-0'), {0: twice})
     g = of_type(jsonl(['dups', os.path.join(TMP, 'dupseq2')]), 'group')
     eq([o['cause'] for o in g[0]['occurrences']], [None, 'same-session', 'dup-sequence'],
        'a sequence stored twice after a same-session resend')
@@ -895,10 +861,10 @@ def causes_built():
 @test
 def fingerprint_options():
     d = os.path.join(TMP, 'fp')
-    data = mkseg.batch(0, [(b'ab', b'c'), (b'a', b'bc'), (b'a', b''), (b'b', b''), (b'c', None), (b'd', None),
+    data = kafka.batch(0, [(b'ab', b'c'), (b'a', b'bc'), (b'a', b''), (b'b', b''), (b'c', None), (b'd', None),
                            (None, b'long-value'), (None, b'long-value'), (b'ab', b'c')])
-    mkseg.write_partition(os.path.join(d, 'fp-0'), {0: data})
-    mkseg.write_partition(os.path.join(d, 'other-0'), {0: mkseg.batch(0, [(None, b'long-value')])})
+    kafka.write_partition(os.path.join(d, 'fp-0'), {0: data})
+    kafka.write_partition(os.path.join(d, 'other-0'), {0: kafka.batch(0, [(None, b'long-value')])})
     # by value: 'c' x2, '' x2 (empty is a value; null values are never grouped), 'long-value' x2
     r = report([os.path.join(d, 'fp-0')])
     eq(r['fp-0.duplicate_groups'], '3', 'by value')
@@ -940,10 +906,10 @@ def first_copies_far_from_their_batch():
     # base + 34.465 s (max - 65535: on the side), base + 150 s (above maxTimestamp), base - 5 s
     offs = [0, 65534, 65535, 70000, 70001, 70002]
     tsd = [0, 100000, 34466, 34465, 150000, -5000]
-    a = mkseg.batch(0, [(None, v) for v in vals], base_ts=base_ts, max_ts=base_ts + 100000, ts_deltas=tsd,
+    a = kafka.batch(0, [(None, v) for v in vals], base_ts=base_ts, max_ts=base_ts + 100000, ts_deltas=tsd,
                     offset_deltas=offs, last_offset_delta=70002)
-    b = mkseg.batch(70003, [(None, v) for v in vals], base_ts=base_ts + 200000)
-    mkseg.write_partition(d, {0: a + b})
+    b = kafka.batch(70003, [(None, v) for v in vals], base_ts=base_ts + 200000)
+    kafka.write_partition(d, {0: a + b})
     rc, out, err = run(['dups', '--max-memory', '1K', d])
     check(rc == 0 and 'went through temporary files' in err, 'a limit below the first table spills: %d %s' % (rc, err))
     for extra in ([], ['--threads', '2'], ['--max-memory', '1K']):
@@ -959,7 +925,7 @@ def first_copies_far_from_their_batch():
 def json_bytes_modes():
     d = os.path.join(TMP, 'bytes')
     bad = b'\xff\xfeok'
-    mkseg.write_partition(os.path.join(d, 'b-0'), {0: mkseg.batch(0, [(b'\x00k', bad), (b'\x00k', bad)])})
+    kafka.write_partition(os.path.join(d, 'b-0'), {0: kafka.batch(0, [(b'\x00k', bad), (b'\x00k', bad)])})
     g = of_type(jsonl(['dups', d]), 'group')[0]
     eq(g.get('valueLossy'), True, 'valueLossy')
     eq(g['value'], '\ufffd\ufffdok', 'utf8 with replacements as Java does')
@@ -978,9 +944,9 @@ def windows():
     data = b''
     for i in range(10):
         pid = 9000 if i % 2 == 0 else -1
-        data += mkseg.batch(i, [(None, b'same')], base_ts=1700000000000 + i * 1000,
+        data += kafka.batch(i, [(None, b'same')], base_ts=1700000000000 + i * 1000,
                             pid=pid, epoch=0 if pid >= 0 else -1, base_seq=i // 2 if pid >= 0 else -1)
-    mkseg.write_partition(os.path.join(d, 'w-0'), {0: data})
+    kafka.write_partition(os.path.join(d, 'w-0'), {0: data})
     r = report(['--from-offset', '2', '--to-offset', '5', d])
     # the window lists what lies in it, but the group of "same" is known whole: its 10 copies
     eq((r['w-0.records'], r['w-0.first_offset'], r['w-0.next_offset'], r['w-0.max_copies']), ('4', '2', '6', '10'),
@@ -1108,9 +1074,9 @@ def plurals():
     eq(out.split('\n')[0], 'idem-0: 1 producer, 1 session, 1 sequence gap', 'producers partition line')
     # built: pid 5 epoch 0 writes seq 0..1, then a batch of seq 1 alone: 1 record with a repeated
     # sequence, in 1 batch starting below the next sequence expected (2) that is not [0,1] again
-    d = mkseg.write_partition(part('one-repeat', 'r-0'), {
-        0: mkseg.batch(0, [(None, b'a'), (None, b'b')], pid=5, epoch=0, base_seq=0)
-        + mkseg.batch(2, [(None, b'c')], pid=5, epoch=0, base_seq=1)})
+    d = kafka.write_partition(part('one-repeat', 'r-0'), {
+        0: kafka.batch(0, [(None, b'a'), (None, b'b')], pid=5, epoch=0, base_seq=0)
+        + kafka.batch(2, [(None, b'c')], pid=5, epoch=0, base_seq=1)})
     s = of_type(jsonl(['producers', d]), 'session')[0]
     eq((s['recordsWithRepeatedSequence'], s['outOfOrderBatches']), (1, 1), 'built session')
     _, out, _ = run(['producers', '--color', 'never', d])
@@ -1260,10 +1226,10 @@ def window_seek_equals_full_read():
     a, _ = same_with_and_without_seek([d], ['--from-offset', '600'])
     eq(of_type(a, 'partition')[0]['records'], len([r for r in recs if r['offset'] >= 600]), 'bad index ignored')
     # several segments: the segment names bound their offsets
-    seg = {0: b''.join(mkseg.batch(i, [(None, b'v%d' % (i % 3))]) for i in range(0, 4)),
-           4: b''.join(mkseg.batch(i, [(None, b'v%d' % (i % 3))]) for i in range(4, 8)),
-           8: b''.join(mkseg.batch(i, [(None, b'v%d' % (i % 3))]) for i in range(8, 12))}
-    d = mkseg.write_partition(part('segskip', 's-0'), seg)
+    seg = {0: b''.join(kafka.batch(i, [(None, b'v%d' % (i % 3))]) for i in range(0, 4)),
+           4: b''.join(kafka.batch(i, [(None, b'v%d' % (i % 3))]) for i in range(4, 8)),
+           8: b''.join(kafka.batch(i, [(None, b'v%d' % (i % 3))]) for i in range(8, 12))}
+    d = kafka.write_partition(part('segskip', 's-0'), seg)
     a, _ = same_with_and_without_seek([d], ['--from-offset', '5', '--to-offset', '6'])
     p = of_type(a, 'partition')[0]
     # every segment is read whatever the window (what lies outside it is known, not listed)
@@ -1274,13 +1240,13 @@ def window_seek_equals_full_read():
 def hostile_values():
     # built: CRC-valid batches whose fields sit at the edges of their types
     I64 = (1 << 63) - 1
-    data = mkseg.batch(I64 - 1, [(None, b'z'), (None, b'z')], pid=I64, epoch=32767, base_seq=MAX,
+    data = kafka.batch(I64 - 1, [(None, b'z'), (None, b'z')], pid=I64, epoch=32767, base_seq=MAX,
                        base_ts=-I64 - 1, max_ts=I64, ts_deltas=[0, 5], transactional=True)
-    data += mkseg.batch(I64 - 1, [(None, b'z')], pid=I64, epoch=-32768, base_seq=MAX - 1, base_ts=I64, max_ts=-1,
+    data += kafka.batch(I64 - 1, [(None, b'z')], pid=I64, epoch=-32768, base_seq=MAX - 1, base_ts=I64, max_ts=-1,
                         last_offset_delta=-5)
-    data += mkseg.marker(0, I64, 32767, commit=False, ts=-I64 - 1)
-    data += mkseg.batch(0, [(None, b'z')], base_ts=-I64 - 1, max_ts=I64, last_offset_delta=2147483647)
-    d = mkseg.write_partition(part('hostile', 'h-0'), {0: data})
+    data += kafka.marker(0, I64, 32767, commit=False, ts=-I64 - 1)
+    data += kafka.batch(0, [(None, b'z')], base_ts=-I64 - 1, max_ts=I64, last_offset_delta=2147483647)
+    d = kafka.write_partition(part('hostile', 'h-0'), {0: data})
     for cmd in (['scan'], ['dups'], ['producers'], ['txns'], ['explain', '--value', 'z']):
         for extra in ([], ['--by', 'key+value'], ['--since', '0', '--until', '10'], ['--now', '-9223372036854775808']):
             rc, out, err = run(cmd + extra + ['--json', d])
@@ -1296,36 +1262,15 @@ def hostile_values():
 def main():
     global SEGSCAN, GEN, TMP
     args = sys.argv[1:]
-    only = None
-    if '-k' in args:
-        i = args.index('-k')
-        only = args[i + 1]
-        del args[i:i + 2]
+    only = harness.take_k(args)
     if len(args) != 2:
         print(__doc__)
         return 2
     SEGSCAN = os.path.abspath(args[0])
     GEN = os.path.join(os.path.abspath(args[1]), 'corpus', 'gen')
-    failed = 0
-    ran = 0
     with tempfile.TemporaryDirectory(prefix='segscan-analysis-') as tmp:
         TMP = tmp
-        for t in TESTS:
-            if only and only not in t.__name__:
-                continue
-            ran += 1
-            try:
-                t()
-                print('ok   %s' % t.__name__)
-            except Fail as e:
-                failed += 1
-                print('FAIL %s: %s' % (t.__name__, e))
-            except Exception:
-                failed += 1
-                print('FAIL %s: exception' % t.__name__)
-                traceback.print_exc(file=sys.stdout)
-    print('%d tests, %d failed' % (ran, failed))
-    return 1 if failed else 0
+        return harness.run_tests([(t.__name__, t) for t in TESTS], only)
 
 
 if __name__ == '__main__':

@@ -2,7 +2,7 @@
 """Which broker a producer id came from: the producer-id blocks of __cluster_metadata shown by
 `producers` (text and JSON) and in explain's new-session sentence.
 
-The metadata log and the data partition are built here (mkseg.py). Expected values are derived by
+The metadata log and the data partition are built here (tests/lib/kafka.py). Expected values are derived by
 hand from Kafka's sources: ProducerIdControlManager.generateNextProducerId allocates the asking
 broker the block [next, next + 1000) and appends a ProducerIdsRecord whose NextProducerId is the
 first id after the block (so the record names the block [NextProducerId - 1000, NextProducerId));
@@ -25,29 +25,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
 
-failures = 0
-checks = 0
 TS = 1700000000000
 
 
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
-
-
 def run(*args, cwd):
-    p = subprocess.run([SEGSCAN] + list(args), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       check=False, timeout=120)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(args, binary=SEGSCAN, cwd=cwd, timeout=120)
 
 
 def write(path, data):
@@ -58,22 +47,21 @@ def write(path, data):
 
 def topic_record():
     """A TopicRecord (apiKey 2, version 0): Name compact string "t", TopicId 16 bytes, no tags."""
-    return mkseg.uvarint(1) + mkseg.uvarint(2) + mkseg.uvarint(0) + mkseg.uvarint(2) + b't' + bytes(15) + b'\x07' + \
-        mkseg.uvarint(0)
+    return kafka.metadata_frame(2, 0, kafka.cstring('t') + bytes(15) + b'\x07' + kafka.NO_TAGS)
 
 
 def build(root):
     L = os.path.join(root, 'logs')
     cm = os.path.join(L, '__cluster_metadata-0')
     write(os.path.join(cm, '00000000000000000010-0000000001.checkpoint'),
-          mkseg.batch(0, [(None, mkseg.producer_ids_record(-1, -1, 2000))], base_ts=TS - 5000, leader_epoch=1))
+          kafka.batch(0, [(None, kafka.producer_ids_record(-1, -1, 2000))], base_ts=TS - 5000, leader_epoch=1))
     write(os.path.join(cm, '00000000000000000010.log'),
-          mkseg.batch(10, [(None, topic_record())], base_ts=TS, leader_epoch=1) +
-          mkseg.batch(11, [(None, mkseg.producer_ids_record(2, 7, 3000))], base_ts=TS + 1000, leader_epoch=1) +
-          mkseg.batch(12, [(None, mkseg.producer_ids_record(1, 5, 4000))], base_ts=TS + 2000, leader_epoch=1))
+          kafka.batch(10, [(None, topic_record())], base_ts=TS, leader_epoch=1) +
+          kafka.batch(11, [(None, kafka.producer_ids_record(2, 7, 3000))], base_ts=TS + 1000, leader_epoch=1) +
+          kafka.batch(12, [(None, kafka.producer_ids_record(1, 5, 4000))], base_ts=TS + 2000, leader_epoch=1))
     data = b''
     for off, pid, value in [(0, 1500, b'a'), (1, 2500, b'dup'), (2, 3100, b'dup'), (3, 3999, b'b'), (4, 4000, b'c')]:
-        data += mkseg.batch(off, [(None, value)], pid=pid, epoch=0, base_seq=0, base_ts=TS + 10000 + off)
+        data += kafka.batch(off, [(None, value)], pid=pid, epoch=0, base_seq=0, base_ts=TS + 10000 + off)
     write(os.path.join(L, 'orders-0', '00000000000000000000.log'), data)
     return L
 
@@ -155,8 +143,7 @@ def main():
         check(s2 == {1500: None, 2500: 2, 3100: 1, 3999: 1, 4000: None}, 'replicas of the metadata log: %r' % s2)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_pid_blocks: %d checks, %d failed' % (checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_pid_blocks')
 
 
 if __name__ == '__main__':

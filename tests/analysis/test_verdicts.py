@@ -4,7 +4,7 @@ duplicates, a verdict names its scope, JSON carries whole values.
 
 Usage: test_verdicts.py SEGSCAN TESTDATA [-k SUBSTRING]
 
-Every partition here is built by mkseg.py; each expectation follows from how it was built and
+Every partition here is built by tests/lib/kafka.py; each expectation follows from how it was built and
 from the Kafka rule cited beside it (LogCleaner.scala, UnifiedLog.scala, DefaultRecordBatch.java,
 AbstractLegacyRecordBatch.java, ...), never from segscan's own output.
 """
@@ -14,7 +14,7 @@ import struct
 import sys
 import zlib
 
-import mkseg
+import kafka
 from harness import (Fail, absent, check, contains, eq, gen, jsonl, main, of_type, one, run, run_rc, test,
                      tmp)
 
@@ -27,13 +27,13 @@ def keyed(first, n, prefix=b'k', vprefix=b'v'):
 
 def idem(base, n, pid=7, epoch=0, **kw):
     """n records at offsets base.., idempotent producer pid with sequence = offset."""
-    return mkseg.batch(base, keyed(base, n), pid=pid, epoch=epoch, base_seq=base, base_ts=T0 + base, **kw)
+    return kafka.batch(base, keyed(base, n), pid=pid, epoch=epoch, base_seq=base, base_ts=T0 + base, **kw)
 
 
 def three_segments(path, drop=None, leader_epoch=0):
     """Offsets 0..29 in three segments of 10 (0, 10, 20); `drop` leaves one segment out."""
     segs = {b: idem(b, 10, leader_epoch=leader_epoch) for b in (0, 10, 20) if b != drop}
-    mkseg.write_partition(path, segs)
+    kafka.write_partition(path, segs)
     with open(os.path.join(path, 'leader-epoch-checkpoint'), 'w') as f:
         f.write('0\n1\n%d 0\n' % leader_epoch)
     return path
@@ -78,10 +78,10 @@ def diff_first_segment_cut_short_is_lost_and_damage():
     # B's first segment is cut inside its second batch: a segment other than the last ending in an
     # incomplete entry is damage (cut-segment, exit 3); the records it held are lost, not compacted.
     a = tmp('a', 'pay-0')
-    mkseg.write_partition(a, {0: idem(0, 5) + idem(5, 5), 10: idem(10, 10)})
+    kafka.write_partition(a, {0: idem(0, 5) + idem(5, 5), 10: idem(10, 10)})
     b = tmp('b', 'pay-0')
     whole = idem(0, 5) + idem(5, 5)
-    mkseg.write_partition(b, {0: whole[:len(idem(0, 5)) + 30], 10: idem(10, 10)})
+    kafka.write_partition(b, {0: whole[:len(idem(0, 5)) + 30], 10: idem(10, 10)})
     objs = jsonl(['diff', a, b], want_rc=3)
     s = one(objs, 'summary')
     eq(s['identical'], False, 'identical')
@@ -97,9 +97,9 @@ def diff_compaction_allowed_by_the_rule():
     # directory has a cleaner-offset-checkpoint entry past it. That removal is compaction: identical in
     # content, exit 0.
     recs = [(b'k1', b'a'), (b'k2', b'b'), (b'k1', b'c')]
-    a = mkseg.write_partition(tmp('a', 'kv-0'), {0: mkseg.batch(0, recs)})
-    b = mkseg.write_partition(tmp('b', 'kv-0'), {0: mkseg.batch(0, recs[1:], offset_deltas=[1, 2], ts_deltas=[1, 2])})
-    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('kv', 0, 3)])
+    a = kafka.write_partition(tmp('a', 'kv-0'), {0: kafka.batch(0, recs)})
+    b = kafka.write_partition(tmp('b', 'kv-0'), {0: kafka.batch(0, recs[1:], offset_deltas=[1, 2], ts_deltas=[1, 2])})
+    kafka.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('kv', 0, 3)])
     objs = jsonl(['diff', a, b])
     s = one(objs, 'summary')
     eq(s['identical'], True, 'identical')
@@ -110,8 +110,8 @@ def diff_compaction_allowed_by_the_rule():
 def txn_then_marker(commit, with_txn=True):
     """A plain record k0 at 0, producer 9's transaction (k1, k2 at 1..2), its marker at 3, then a
     plain record k4 at 4; without the transaction's batch when with_txn is false."""
-    txn = mkseg.batch(1, keyed(1, 2), pid=9, epoch=0, base_seq=0, transactional=True) if with_txn else b''
-    return mkseg.batch(0, keyed(0, 1)) + txn + mkseg.marker(3, 9, 0, commit) + mkseg.batch(4, keyed(4, 1))
+    txn = kafka.batch(1, keyed(1, 2), pid=9, epoch=0, base_seq=0, transactional=True) if with_txn else b''
+    return kafka.batch(0, keyed(0, 1)) + txn + kafka.marker(3, 9, 0, commit) + kafka.batch(4, keyed(4, 1))
 
 
 @test
@@ -123,9 +123,9 @@ def diff_aborted_data_removed_by_the_cleaner_is_compaction():
     # directory has a cleaner-offset-checkpoint entry past it. The two records are compacted in B,
     # not lost: identical in content, exit 0.
     data = txn_then_marker(commit=False)
-    a = mkseg.write_partition(tmp('a', 'tx-0'), {0: data})
-    b = mkseg.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=False, with_txn=False)})
-    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
+    a = kafka.write_partition(tmp('a', 'tx-0'), {0: data})
+    b = kafka.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=False, with_txn=False)})
+    kafka.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
     s = one(jsonl(['diff', a, b]), 'summary')
     eq((s['compactedInB'], s['lostInB'], s['identical']), (2, 0, True), 'compacted, lost, identical')
     eq(run(['diff', a, b])[0], 0, 'exit code')
@@ -137,9 +137,9 @@ def diff_committed_data_missing_from_a_cleaned_log_is_lost():
     # record of the same key supersedes it (shouldRetainRecord), and k1, k2 appear nowhere else: the
     # two records are lost in B, and the diff is not identical (exit 1).
     data = txn_then_marker(commit=True)
-    a = mkseg.write_partition(tmp('a', 'tx-0'), {0: data})
-    b = mkseg.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=True, with_txn=False)})
-    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
+    a = kafka.write_partition(tmp('a', 'tx-0'), {0: data})
+    b = kafka.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=True, with_txn=False)})
+    kafka.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
     s = one(jsonl(['diff', a, b], 1), 'summary')
     eq((s['compactedInB'], s['lostInB'], s['identical']), (0, 2, False), 'compacted, lost, identical')
     eq(run(['diff', a, b])[0], 1, 'exit code')
@@ -150,9 +150,9 @@ def diff_cleaned_log_missing_unsuperseded_key_is_lost():
     # The same cleaned B, but what is missing is offset 1 (k2): no later k2 in B, so the cleaner would
     # have kept it (shouldRetainRecord keeps the latest record of each key): lost, though B shows cleaning.
     recs = [(b'k1', b'a'), (b'k2', b'b'), (b'k1', b'c')]
-    a = mkseg.write_partition(tmp('a', 'kv-0'), {0: mkseg.batch(0, recs)})
-    b = mkseg.write_partition(tmp('b', 'kv-0'), {0: mkseg.batch(0, [recs[0], recs[2]], offset_deltas=[0, 2], ts_deltas=[0, 2])})
-    mkseg.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('kv', 0, 3)])
+    a = kafka.write_partition(tmp('a', 'kv-0'), {0: kafka.batch(0, recs)})
+    b = kafka.write_partition(tmp('b', 'kv-0'), {0: kafka.batch(0, [recs[0], recs[2]], offset_deltas=[0, 2], ts_deltas=[0, 2])})
+    kafka.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('kv', 0, 3)])
     objs = jsonl(['diff', a, b], want_rc=1)
     s = one(objs, 'summary')
     eq(s['identical'], False, 'identical')
@@ -182,10 +182,10 @@ def scan_compacted_gap_is_only_consistent_with_compaction():
     # sequence gap: the records are gone, their keys unknown, so the gap is "consistent with
     # compaction", never "compaction removed".
     p = tmp('d', 'kv-0')
-    b0 = mkseg.batch(0, keyed(0, 3), pid=7, epoch=0, base_seq=0, offset_deltas=[0, 1, 2])
-    b1 = mkseg.batch(10, keyed(10, 2), pid=7, epoch=0, base_seq=10, offset_deltas=[0, 3], last_offset_delta=3)
-    mkseg.write_partition(p, {0: b0 + b1})
-    mkseg.write_checkpoint(tmp('d', 'cleaner-offset-checkpoint'), [('kv', 0, 30)])
+    b0 = kafka.batch(0, keyed(0, 3), pid=7, epoch=0, base_seq=0, offset_deltas=[0, 1, 2])
+    b1 = kafka.batch(10, keyed(10, 2), pid=7, epoch=0, base_seq=10, offset_deltas=[0, 3], last_offset_delta=3)
+    kafka.write_partition(p, {0: b0 + b1})
+    kafka.write_checkpoint(tmp('d', 'cleaner-offset-checkpoint'), [('kv', 0, 30)])
     out, _ = run_rc(['producers', tmp('d')], 0)
     contains(out, 'consistent with compaction', 'producers text')
     absent(out, 'compaction removed', 'producers text')
@@ -205,7 +205,7 @@ def verify_orphaned_index_names_the_missing_segment():
     # segment's .log and .index together: LogSegment.deleteIfExists), so it is an inconsistency.
     p = three_segments(tmp('d', 'pay-0'), drop=10)
     open(os.path.join(p, '%020d.index' % 10), 'wb').close()
-    mkseg.write_checkpoint(tmp('d', 'cleaner-offset-checkpoint'), [('pay', 0, 30)])
+    kafka.write_checkpoint(tmp('d', 'cleaner-offset-checkpoint'), [('pay', 0, 30)])
     run_rc(['verify', p], 1)
 
 
@@ -231,7 +231,7 @@ def replicas(root, ids=(None, None)):
     paths = []
     for d, tid in zip(('broker1', 'broker2'), ids):
         p = os.path.join(root, d, 'pay-0')
-        mkseg.write_partition(p, {0: idem(0, 5, leader_epoch=3)})
+        kafka.write_partition(p, {0: idem(0, 5, leader_epoch=3)})
         with open(os.path.join(p, 'leader-epoch-checkpoint'), 'w') as f:
             f.write('0\n1\n3 0\n')
         if tid:
@@ -274,7 +274,7 @@ def replicas_known_by_their_batches():
     paths = []
     for d in ('broker1', 'broker2'):
         p = os.path.join(root, d, 'pay-0')
-        mkseg.write_partition(p, {0: idem(0, 5, leader_epoch=3)})
+        kafka.write_partition(p, {0: idem(0, 5, leader_epoch=3)})
         paths.append(p)
     objs = jsonl(['dups'] + paths)
     eq(of_type(objs, 'group'), [], 'groups')
@@ -293,7 +293,7 @@ def same_offsets_different_batches_are_not_replicas():
     paths = []
     for d, pid in (('source', 7), ('mirror', 8)):
         p = os.path.join(root, d, 'pay-0')
-        mkseg.write_partition(p, {0: idem(0, 5, pid=pid, leader_epoch=0)})
+        kafka.write_partition(p, {0: idem(0, 5, pid=pid, leader_epoch=0)})
         paths.append(p)
     objs = jsonl(['dups'] + paths)
     eq(len(of_type(objs, 'group')), 5, 'groups')
@@ -309,8 +309,8 @@ def include_temp_names_temporaries_as_copies_of_their_partition():
     # no duplicate group (every record is one record of one log), no segment overlap, exit 0.
     root = tmp()
     live = os.path.join(root, 'pay-0')
-    mkseg.write_partition(live, {0: idem(0, 5)})
-    mkseg.write_partition(os.path.join(root, 'pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete'), {0: idem(0, 5)})
+    kafka.write_partition(live, {0: idem(0, 5)})
+    kafka.write_partition(os.path.join(root, 'pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete'), {0: idem(0, 5)})
     with open(os.path.join(live, '00000000000000000000.log.cleaned'), 'wb') as f:
         f.write(idem(0, 5))
     objs = jsonl(['dups', '--include-temp', root])
@@ -335,11 +335,7 @@ def offset_commit(group, topic, partition, offset, ts):
     # __consumer_offsets record type 1 (GroupCoordinatorRecordHelpers.newOffsetCommitRecord): key
     # version 1 + OffsetCommitKey(group, topic, partition); value version 3 + OffsetCommitValue(offset,
     # leaderEpoch, metadata, commitTimestamp).
-    def s(x):
-        return struct.pack('>h', len(x)) + x
-    key = struct.pack('>h', 1) + s(group) + s(topic) + struct.pack('>i', partition)
-    value = struct.pack('>hqi', 3, offset, -1) + s(b'') + struct.pack('>q', ts)
-    return key, value
+    return kafka.offset_commit(group, topic, partition, offset, ts, leader_epoch=-1)
 
 
 @test
@@ -352,10 +348,10 @@ def coordinator_batches_are_not_sequence_anomalies():
     off = 0
     for i in range(3):
         k, v = offset_commit(b'g', b'items', 0, 10 * (i + 1), T0 + i)
-        data += mkseg.batch(off, [(k, v)], pid=6100, epoch=0, base_seq=0, transactional=True, base_ts=T0 + i)
-        data += mkseg.marker(off + 1, 6100, 0, True, ts=T0 + i)
+        data += kafka.batch(off, [(k, v)], pid=6100, epoch=0, base_seq=0, transactional=True, base_ts=T0 + i)
+        data += kafka.marker(off + 1, 6100, 0, True, ts=T0 + i)
         off += 2
-    mkseg.write_partition(p, {0: data})
+    kafka.write_partition(p, {0: data})
     objs = jsonl(['producers', p])
     s = one(objs, 'session')
     eq(s['recordsWithRepeatedSequence'], 0, 'repeated sequences')
@@ -369,7 +365,7 @@ def by_key_update_is_not_a_duplicate():
     # --by key: the same key with a different value is an update (or a re-send whose content
     # changed), not a byte-identical copy. Offsets 0 k1=a, 1 k1=b, 2 k1=a (one session, sequences
     # 0, 1, 2): copy 1 is an update; copy 2 is byte-identical to the original (same-session).
-    p = mkseg.write_partition(tmp('d', 'kv-0'), {0: mkseg.batch(0, [(b'k1', b'a'), (b'k1', b'b'), (b'k1', b'a')],
+    p = kafka.write_partition(tmp('d', 'kv-0'), {0: kafka.batch(0, [(b'k1', b'a'), (b'k1', b'b'), (b'k1', b'a')],
                                                                 pid=7, epoch=0, base_seq=0)})
     objs = jsonl(['dups', '--by', 'key', p])
     g = one(objs, 'group')
@@ -379,8 +375,8 @@ def by_key_update_is_not_a_duplicate():
 
 @test
 def across_topics_copy_is_cross_topic():
-    a = mkseg.write_partition(tmp('d', 'orders-0'), {0: mkseg.batch(0, [(None, b'same')])})
-    b = mkseg.write_partition(tmp('d', 'audit-0'), {0: mkseg.batch(0, [(None, b'same')], base_ts=T0 + 5)})
+    a = kafka.write_partition(tmp('d', 'orders-0'), {0: kafka.batch(0, [(None, b'same')])})
+    b = kafka.write_partition(tmp('d', 'audit-0'), {0: kafka.batch(0, [(None, b'same')], base_ts=T0 + 5)})
     objs = jsonl(['dups', '--across-topics', a, b])
     g = one(objs, 'group')
     eq(sorted(g['topics']), ['audit', 'orders'], 'topics of the group')
@@ -394,8 +390,8 @@ def cluster_metadata_noop_records_are_not_duplicates():
     # every metadata.max.idle.interval.ms (KIP-835). Read explicitly, they are left out of the
     # duplicate analysis with a notice, not reported as resend-no-idempotence.
     noop = bytes([1, 23, 0, 0])
-    p = mkseg.write_partition(tmp('d', '__cluster_metadata-0'),
-                              {0: b''.join(mkseg.batch(i, [(None, noop)], base_ts=T0 + 500 * i) for i in range(4))})
+    p = kafka.write_partition(tmp('d', '__cluster_metadata-0'),
+                              {0: b''.join(kafka.batch(i, [(None, noop)], base_ts=T0 + 500 * i) for i in range(4))})
     rc, out, err = run(['dups', '--json', p])
     eq(rc, 0, 'exit code')
     objs = [__import__('json').loads(l) for l in out.splitlines() if l.strip()]
@@ -412,7 +408,7 @@ def explain_single_copy_names_its_scope():
     # pay-0 read, pay-1 and pay-2 of the same topic beside it in the log directory, not read; other
     # brokers are not knowable from one log directory.
     for n in range(3):
-        mkseg.write_partition(tmp('logs', 'pay-%d' % n), {0: mkseg.batch(0, [(None, b'pay-%d' % n)])})
+        kafka.write_partition(tmp('logs', 'pay-%d' % n), {0: kafka.batch(0, [(None, b'pay-%d' % n)])})
     objs = jsonl(['explain', '--value', 'pay-0', tmp('logs', 'pay-0')])
     s = one(objs, 'single')
     eq(s['scope'], {'partitionsRead': ['pay-0'], 'siblingsNotRead': ['pay-1', 'pay-2'], 'otherBrokers': 'unknown'},
@@ -424,7 +420,7 @@ def explain_single_copy_names_its_scope():
 @test
 def explain_key_many_matches_summarises():
     recs = [(b'k', b'v%d' % i) for i in range(50)]
-    p = mkseg.write_partition(tmp('d', 'kv-0'), {0: mkseg.batch(0, recs)})
+    p = kafka.write_partition(tmp('d', 'kv-0'), {0: kafka.batch(0, recs)})
     out, _ = run_rc(['explain', '--key', 'k', p], 0)
     check(out.count('single copy') <= 1, 'one paragraph, not one per record: %d' % out.count('single copy'))
     contains(out, '50', 'the count of matched records')
@@ -432,7 +428,7 @@ def explain_key_many_matches_summarises():
 
 @test
 def explain_no_match_says_why():
-    p = mkseg.write_partition(tmp('d', 'kv-0'), {0: mkseg.batch(0, keyed(0, 5))})
+    p = kafka.write_partition(tmp('d', 'kv-0'), {0: kafka.batch(0, keyed(0, 5))})
     out, err = run_rc(['explain', '--offset', 'kv-0:99', p], 0)
     contains(out + err, 'past the log end', 'offset past the end')
     out, err = run_rc(['explain', '--offset', 'nosuch-3:1', p], 0)
@@ -471,8 +467,8 @@ def diff_json_carries_whole_values():
     big_a = bytes(range(32, 127)) * 3
     big_b = bytes(range(126, 31, -1)) * 3
     key = b'k' * 100
-    a = mkseg.write_partition(tmp('a', 'kv-0'), {0: mkseg.batch(0, [(key, big_a), (b'k2', big_a)])})
-    b = mkseg.write_partition(tmp('b', 'kv-0'), {0: mkseg.batch(0, [(key, big_b)])})
+    a = kafka.write_partition(tmp('a', 'kv-0'), {0: kafka.batch(0, [(key, big_a), (b'k2', big_a)])})
+    b = kafka.write_partition(tmp('b', 'kv-0'), {0: kafka.batch(0, [(key, big_b)])})
     objs = jsonl(['diff', '--bytes', 'utf8', a, b], want_rc=1)
     d = {o['kind']: o for o in of_type(objs, 'difference')}
     eq(sorted(d), ['differing', 'onlyInA'], 'difference kinds')
@@ -495,11 +491,7 @@ def legacy_wrapper_with_bad_crc_has_its_first_inner_offset():
     # AbstractLegacyRecordBatch.baseOffset() of a compressed wrapper is the first inner offset (it
     # decompresses even when the CRC fails): 10.
     def msg(off, key, value, attrs=0):
-        def field(b):
-            return struct.pack('>i', -1) if b is None else struct.pack('>i', len(b)) + b
-        body = struct.pack('>bbq', 1, attrs, T0) + field(key) + field(value)
-        m = struct.pack('>I', zlib.crc32(body) & 0xFFFFFFFF) + body
-        return struct.pack('>qi', off, len(m)) + m
+        return kafka.legacy(off, value, key=key, magic=1, attributes=attrs, ts=T0)
     inner = b''.join(msg(i, None, b'm%d' % i) for i in range(3))
     co = zlib.compressobj(9, zlib.DEFLATED, 31)
     gz = co.compress(inner) + co.flush()
@@ -536,16 +528,16 @@ def records_counted_alike_by_diff_and_scan():
 
 @test
 def wording():
-    p = mkseg.write_partition(tmp('d', 'kv-0'), {0: mkseg.batch(0, keyed(0, 3))})
+    p = kafka.write_partition(tmp('d', 'kv-0'), {0: kafka.batch(0, keyed(0, 3))})
     out, _ = run_rc(['scan', p], 0)
     absent(out, 'at most 1 copies', 'plural')
-    mkseg.write_partition(tmp('e', 'kv-0'), {0: mkseg.batch(0, [(b'key-a', b'same'), (b'key-b', b'same')])})
+    kafka.write_partition(tmp('e', 'kv-0'), {0: kafka.batch(0, [(b'key-a', b'same'), (b'key-b', b'same')])})
     out, _ = run_rc(['dups', tmp('e', 'kv-0')], 0)
     contains(out, 'key-a', 'copies show their keys')
     contains(out, 'key-b', 'copies show their keys')
     # an empty leader-epoch-checkpoint (version 0, 0 entries: LeaderEpochCheckpointFile) beside batches
     # of leader epoch 0 is reported as empty, not as entries that fail to cover the batches
-    p = mkseg.write_partition(tmp('f', 'kv-0'), {0: mkseg.batch(0, keyed(0, 3))})
+    p = kafka.write_partition(tmp('f', 'kv-0'), {0: kafka.batch(0, keyed(0, 3))})
     with open(os.path.join(p, 'leader-epoch-checkpoint'), 'w') as f:
         f.write('0\n0\n')
     out, _ = run_rc(['verify', p], 1)
@@ -581,7 +573,7 @@ def stdin_name_names_the_segment_from_stdin():
     # A partition directory is named topic + "-" + partition (LocalLog.logDirName), so
     # --stdin-name orders-3 gives the segment read from '-' topic orders, partition 3; its path
     # stays '-', since nothing was read from a file of that name.
-    seg = mkseg.batch(0, [(b'a', b'same'), (b'b', b'other')], base_ts=T0)
+    seg = kafka.batch(0, [(b'a', b'same'), (b'b', b'other')], base_ts=T0)
     p = one(jsonl(['scan', '--stdin-name', 'orders-3', '-'], stdin=seg), 'partition')
     eq((p['partition'], p['topic'], p['partitionNumber'], p['path']), ('orders-3', 'orders', 3, '-'),
        'the partition named')
@@ -594,7 +586,7 @@ def stdin_name_names_the_segment_from_stdin():
     # named, it is a partition of orders: copies are grouped per topic, so the value 'same' at
     # offset 0 of orders-4 and of the segment read from '-' is one group of two copies; unnamed, the
     # two are of different topics ('-' and 'orders') and make no group without --across-topics
-    d = mkseg.write_partition(tmp('logs', 'orders-4'), {0: mkseg.batch(0, [(b'c', b'same')], base_ts=T0 + 5)})
+    d = kafka.write_partition(tmp('logs', 'orders-4'), {0: kafka.batch(0, [(b'c', b'same')], base_ts=T0 + 5)})
     g = of_type(jsonl(['dups', '--stdin-name', 'orders-3', '-', d], stdin=seg), 'group')
     eq([(x['topic'], x['copies'], sorted(o['partition'] for o in x['occurrences'])) for x in g],
        [('orders', 2, ['orders-3', 'orders-4'])], 'grouped with its topic')
@@ -620,13 +612,13 @@ def copies_in_other_partitions_are_not_at_most_1_copies():
     # t-0 and t-1 each hold the value 'same' once: one group of two copies across partitions (the
     # analysis groups per topic), whose extra copy lies in t-1. t-1 then holds one extra copy and no
     # value twice: its line says so instead of "at most 1 copies of one value".
-    a = mkseg.write_partition(tmp('d', 't-0'), {0: mkseg.batch(0, [(None, b'same'), (None, b'a')], base_ts=T0)})
-    b = mkseg.write_partition(tmp('d', 't-1'), {0: mkseg.batch(0, [(None, b'same'), (None, b'b')], base_ts=T0)})
+    a = kafka.write_partition(tmp('d', 't-0'), {0: kafka.batch(0, [(None, b'same'), (None, b'a')], base_ts=T0)})
+    b = kafka.write_partition(tmp('d', 't-1'), {0: kafka.batch(0, [(None, b'same'), (None, b'b')], base_ts=T0)})
     out, _ = run_rc(['scan', '--color', 'never', a, b], 0)
     absent(out, 'at most 1 copies', 'the per-partition line')
     contains(out, '1 extra copy, each value once here (its other copies in other partitions)', 'the line of t-1')
     # within one partition the count stays: three copies of one value in t-2
-    c = mkseg.write_partition(tmp('d', 't-2'), {0: mkseg.batch(0, [(None, b'x')] * 3, base_ts=T0)})
+    c = kafka.write_partition(tmp('d', 't-2'), {0: kafka.batch(0, [(None, b'x')] * 3, base_ts=T0)})
     out, _ = run_rc(['scan', '--color', 'never', c], 0)
     contains(out, '1 group, 2 extra copies, at most 3 copies of one value', 'three copies here')
 
@@ -637,9 +629,9 @@ def incomplete_tail_said_alike_by_scan_and_verify():
     # LogSegment.recover, which LogLoader.recoverLog runs after an unclean shutdown, keeps the
     # valid batches and truncates the rest (log.truncateTo(validBytes)): here the 30 bytes. scan
     # (exit 0) and verify (an inconsistency, exit 1) say the same of them.
-    b1 = mkseg.batch(0, [(None, b'a')], base_ts=T0)
-    b2 = mkseg.batch(1, [(None, b'b')], base_ts=T0 + 1)
-    cut = mkseg.write_partition(tmp('d', 'cut-0'), {0: b1 + b2[:30]})
+    b1 = kafka.batch(0, [(None, b'a')], base_ts=T0)
+    b2 = kafka.batch(1, [(None, b'b')], base_ts=T0 + 1)
+    cut = kafka.write_partition(tmp('d', 'cut-0'), {0: b1 + b2[:30]})
     said = ("30 bytes after the last complete batch do not form a complete batch (unclean shutdown or a cut "
             "copy; Kafka's recovery would truncate them)")
     out, _ = run_rc(['scan', '--color', 'never', cut], 0)
@@ -650,7 +642,7 @@ def incomplete_tail_said_alike_by_scan_and_verify():
     eq([(o['position'], o['message']) for o in f], [(len(b1), said)], 'verify')
     # zeros after the last batch of the active segment: a preallocated file (log.preallocate),
     # which a clean close trims (FileRecords.trim); not an incomplete batch
-    pre = mkseg.write_partition(tmp('d', 'pre-0'), {0: b1 + b'\0' * 100})
+    pre = kafka.write_partition(tmp('d', 'pre-0'), {0: b1 + b'\0' * 100})
     out, _ = run_rc(['scan', '--color', 'never', pre], 0)
     contains(out, 'tail          100 zero bytes at the end (preallocated)', 'scan, zeros')
     absent(out, 'complete batch', 'zeros are not an incomplete batch')

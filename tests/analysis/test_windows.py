@@ -4,7 +4,7 @@ judged as Kafka judges them.
 
 Usage: test_windows.py SEGSCAN TESTDATA [-k SUBSTRING]
 
-Every partition is built here (mkseg.py); each expectation is derived by hand from how it was
+Every partition is built here (tests/lib/kafka.py); each expectation is derived by hand from how it was
 built and from the Kafka rule cited beside it (TransactionsCommand.java's find-hanging,
 ProducerStateManager / ProducerStateEntry.lastTimestamp, TransactionState.java), never from
 segscan's own output.
@@ -15,7 +15,7 @@ import os
 import struct
 import sys
 
-import mkseg
+import kafka
 from harness import (absent, check, contains, eq, gen, jsonl, main, of_type, one, run, run_rc, test, tmp)
 
 T0 = 1700000000000
@@ -28,12 +28,12 @@ def recs(first, n, prefix=b'v'):
 
 
 def txn_data(base, n, pid, epoch=0, seq=0, ts=T0):
-    return mkseg.batch(base, recs(base, n), pid=pid, epoch=epoch, base_seq=seq, transactional=True, base_ts=ts,
+    return kafka.batch(base, recs(base, n), pid=pid, epoch=epoch, base_seq=seq, transactional=True, base_ts=ts,
                        ts_deltas=[0] * n)
 
 
 def plain(base, n, ts, prefix=b'p'):
-    return mkseg.batch(base, recs(base, n, prefix), base_ts=ts, ts_deltas=[0] * n)
+    return kafka.batch(base, recs(base, n, prefix), base_ts=ts, ts_deltas=[0] * n)
 
 
 def txns_of(objs):
@@ -45,8 +45,8 @@ def txns_of(objs):
 def committed_txn_then_plain(path, commit=True):
     # offsets 0..4: pid 9's transaction (one batch, sequences 0..4); 5: its COMMIT or ABORT marker;
     # 6..9: records without producer id.
-    data = txn_data(0, 5, 9) + mkseg.marker(5, 9, 0, commit, ts=T0 + 1000) + plain(6, 4, T0 + 2000)
-    return mkseg.write_partition(path, {0: data})
+    data = txn_data(0, 5, 9) + kafka.marker(5, 9, 0, commit, ts=T0 + 1000) + plain(6, 4, T0 + 2000)
+    return kafka.write_partition(path, {0: data})
 
 
 @test
@@ -78,7 +78,7 @@ def abort_seen_from_inside():
 def lso_from_the_whole_log():
     # an open transaction of pid 9 at offsets 6..7, outside --to-offset 3: the LSO is still 6.
     data = plain(0, 6, T0) + txn_data(6, 2, 9, ts=T0 + 1000)
-    p = mkseg.write_partition(tmp('d', 't-0'), {0: data})
+    p = kafka.write_partition(tmp('d', 't-0'), {0: data})
     objs = jsonl(['txns', '--to-offset', '3', p])
     eq(one(objs, 'partition')['lastStableOffset'], 6, 'LSO')
 
@@ -87,8 +87,8 @@ def lso_from_the_whole_log():
 def sessions_under_a_window_keep_the_whole_log_figures():
     # pid 7 writes 3 batches of 10 (offsets and sequences 0..29); --from-offset 10 --to-offset 19 lists
     # its session (a batch in the window) with the whole log's figures.
-    data = b''.join(mkseg.batch(b, recs(b, 10), pid=7, epoch=0, base_seq=b, base_ts=T0 + b) for b in (0, 10, 20))
-    p = mkseg.write_partition(tmp('d', 's-0'), {0: data})
+    data = b''.join(kafka.batch(b, recs(b, 10), pid=7, epoch=0, base_seq=b, base_ts=T0 + b) for b in (0, 10, 20))
+    p = kafka.write_partition(tmp('d', 's-0'), {0: data})
     objs = jsonl(['producers', '--from-offset', '10', '--to-offset', '19', p])
     s = one(objs, 'session')
     eq((s['records'], s['batches'], s['sequenceRanges'], s['firstOffset'], s['lastOffset']),
@@ -103,7 +103,7 @@ def open_txn_then_later_writes(path, later_ts):
     data = txn_data(0, 2, 9, seq=0, ts=T0) + txn_data(2, 2, 9, seq=2, ts=T0 + 1000)
     if later_ts is not None:
         data += plain(4, 2, later_ts)
-    return mkseg.write_partition(path, {0: data})
+    return kafka.write_partition(path, {0: data})
 
 
 @test
@@ -127,7 +127,7 @@ def idle_partition_beside_busy_ones():
     # a-0's last write is pid 9's open transaction (T0 + 1000); b-0 was written 1 h later. "now" is the
     # newest timestamp in any input, so a-0's transaction is hanging.
     a = open_txn_then_later_writes(tmp('logs', 'a-0'), None)
-    mkseg.write_partition(tmp('logs', 'b-0'), {0: plain(0, 3, T0 + HOUR)})
+    kafka.write_partition(tmp('logs', 'b-0'), {0: plain(0, 3, T0 + HOUR)})
     objs = jsonl(['txns', tmp('logs')])
     t = txns_of(objs)
     eq([(x['partition'], x['hanging'], x['ageMs']) for x in t], [('a-0', True, HOUR - 1000)], 'transactions')
@@ -164,14 +164,8 @@ def txn_state_record(offset, txn_id, pid, epoch, status, partitions, ts):
     """__transaction_state: key version 0 + TransactionLogKey(transactionalId); value version 0 +
     TransactionLogValue v0 (producerId, producerEpoch, transactionTimeoutMs, transactionStatus,
     transactionPartitions [topic, partitionIds], lastUpdate, start) - TransactionLog.scala."""
-    def s(x):
-        return struct.pack('>h', len(x)) + x
-    key = struct.pack('>h', 0) + s(txn_id)
-    parts = struct.pack('>i', len(partitions))
-    for topic, ids in partitions:
-        parts += s(topic) + struct.pack('>i', len(ids)) + b''.join(struct.pack('>i', i) for i in ids)
-    value = struct.pack('>hqhib', 0, pid, epoch, 60000, status) + parts + struct.pack('>qq', ts, ts)
-    return mkseg.batch(offset, [(key, value)], base_ts=ts, ts_deltas=[0])
+    return kafka.batch(offset, [kafka.txn_state(txn_id, pid, epoch, status, ts, partitions=dict(partitions))],
+                       base_ts=ts, ts_deltas=[0])
 
 
 @test
@@ -183,7 +177,7 @@ def hanging_confirmed_by_the_transaction_state():
     def case(name, status, partitions):
         root = tmp(name)
         open_txn_then_later_writes(os.path.join(root, 't-0'), T0 + HOUR)
-        mkseg.write_partition(os.path.join(root, '__transaction_state-16'),
+        kafka.write_partition(os.path.join(root, '__transaction_state-16'),
                               {0: txn_state_record(0, b'tx', 9, 0, status, partitions, T0)})
         objs = jsonl(['txns', root])
         t = [x for x in txns_of(objs) if x['partition'] == 't-0']
@@ -208,9 +202,9 @@ def hanging_confirmed_by_the_transaction_state():
 
 def copy_before_since(path):
     # offset 0: "X" at T0; offsets 1..3 other values; offset 4: "X" again at T0 + 60 s.
-    data = mkseg.batch(0, [(None, b'X')], base_ts=T0) + plain(1, 3, T0 + 1000) + \
-        mkseg.batch(4, [(None, b'X')], base_ts=T0 + MIN)
-    return mkseg.write_partition(path, {0: data})
+    data = kafka.batch(0, [(None, b'X')], base_ts=T0) + plain(1, 3, T0 + 1000) + \
+        kafka.batch(4, [(None, b'X')], base_ts=T0 + MIN)
+    return kafka.write_partition(path, {0: data})
 
 
 @test
@@ -238,9 +232,9 @@ def dups_lists_a_group_with_a_copy_in_the_window():
 def producer_filter_keeps_groups_whose_original_is_another_producers():
     # pid 1 writes "X" at offset 0, pid 2 writes it again at offset 1 (a second producer session):
     # dups --producer-id 2 lists the group, the original included (by pid 1, outside the filter).
-    data = mkseg.batch(0, [(None, b'X')], pid=1, epoch=0, base_seq=0) + \
-        mkseg.batch(1, [(None, b'X')], pid=2, epoch=0, base_seq=0, base_ts=T0 + 10)
-    p = mkseg.write_partition(tmp('d', 'x-0'), {0: data})
+    data = kafka.batch(0, [(None, b'X')], pid=1, epoch=0, base_seq=0) + \
+        kafka.batch(1, [(None, b'X')], pid=2, epoch=0, base_seq=0, base_ts=T0 + 10)
+    p = kafka.write_partition(tmp('d', 'x-0'), {0: data})
     objs = jsonl(['dups', '--producer-id', '2', p])
     g = one(objs, 'group')
     eq([(o['producerId'], o['cause'], o['outsideWindow']) for o in g['occurrences']],
@@ -256,11 +250,11 @@ def one_segment_of_several():
     # a segment not read: "no marker in the segments read", not OPEN; and the output says that part of
     # the partition was read.
     d = tmp('d', 't-0')
-    mkseg.write_partition(d, {
+    kafka.write_partition(d, {
         0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100),
         10: plain(10, 10, T0 + 200),
-        20: mkseg.marker(20, 9, 0, True, ts=T0 + 300) + plain(21, 4, T0 + 400)})
-    files = [os.path.join(d, mkseg.segment_name(b)) for b in (0, 10)]
+        20: kafka.marker(20, 9, 0, True, ts=T0 + 300) + plain(21, 4, T0 + 400)})
+    files = [os.path.join(d, kafka.segment_name(b)) for b in (0, 10)]
     objs = jsonl(['txns'] + files)
     t = txns_of(objs)
     eq([(x['result'], x['firstOffset']) for x in t], [('UNKNOWN', 0)], 'transactions')
@@ -325,7 +319,7 @@ def producer_filter_lists_its_own_transactions():
     # pid 9's open transaction at 0..1 and pid 8's at 2..3, then 4..5 without producer id an hour
     # later: --producer-id 8 lists pid 8's only; the LSO is still the earliest open one's, 0.
     data = txn_data(0, 2, 9) + txn_data(2, 2, 8, ts=T0 + 500) + plain(4, 2, T0 + HOUR)
-    p = mkseg.write_partition(tmp('d', 't-0'), {0: data})
+    p = kafka.write_partition(tmp('d', 't-0'), {0: data})
     objs = jsonl(['txns', '--producer-id', '8', p])
     eq([(x['producerId'], x['result'], x['ageMs']) for x in txns_of(objs)], [(8, 'OPEN', HOUR - 500)],
        'transactions')
@@ -339,9 +333,9 @@ def marker_whose_data_lies_in_a_segment_not_given():
     # 11..19. Given the second file alone, the COMMIT's data may lie in segment 0 (not given): not an
     # empty transaction. No later segment is missing, so the LSO is known: the log end, 20.
     d = tmp('d', 't-0')
-    mkseg.write_partition(d, {0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100),
-                              10: mkseg.marker(10, 9, 0, True, ts=T0 + 300) + plain(11, 9, T0 + 400)})
-    objs = jsonl(['txns', os.path.join(d, mkseg.segment_name(10))])
+    kafka.write_partition(d, {0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100),
+                              10: kafka.marker(10, 9, 0, True, ts=T0 + 300) + plain(11, 9, T0 + 400)})
+    objs = jsonl(['txns', os.path.join(d, kafka.segment_name(10))])
     t = txns_of(objs)
     eq([(x['result'], x['empty'], x['dataNotRead']) for x in t], [('COMMIT', False, True)], 'transactions')
     part = one(objs, 'partition')
@@ -354,8 +348,8 @@ def marker_whose_data_lies_in_a_segment_not_given():
     # an open transaction in the second file alone may begin in the first (not given): its first
     # offset there is not the transaction's, so the LSO is unknown
     e = tmp('e', 't-0')
-    mkseg.write_partition(e, {0: plain(0, 10, T0), 10: txn_data(10, 2, 9, ts=T0 + 100) + plain(12, 3, T0 + 200)})
-    objs = jsonl(['txns', os.path.join(e, mkseg.segment_name(10))])
+    kafka.write_partition(e, {0: plain(0, 10, T0), 10: txn_data(10, 2, 9, ts=T0 + 100) + plain(12, 3, T0 + 200)})
+    objs = jsonl(['txns', os.path.join(e, kafka.segment_name(10))])
     eq([(x['result'], x['dataNotRead']) for x in txns_of(objs)], [('OPEN', True)], 'open, may begin earlier')
     part = one(objs, 'partition')
     eq((part['lastStableOffset'], part['lastStableOffsetUnknown']), (None, True), 'LSO unknown')
@@ -366,9 +360,9 @@ def lso_unknown_when_a_later_segment_is_not_given():
     # one_segment_of_several's partition, its first two files given: the log end is not known, so
     # neither is the LSO; the text says so.
     d = tmp('d', 't-0')
-    mkseg.write_partition(d, {0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100), 10: plain(10, 10, T0 + 200),
-                              20: mkseg.marker(20, 9, 0, True, ts=T0 + 300) + plain(21, 4, T0 + 400)})
-    files = [os.path.join(d, mkseg.segment_name(b)) for b in (0, 10)]
+    kafka.write_partition(d, {0: txn_data(0, 2, 9) + plain(2, 8, T0 + 100), 10: plain(10, 10, T0 + 200),
+                              20: kafka.marker(20, 9, 0, True, ts=T0 + 300) + plain(21, 4, T0 + 400)})
+    files = [os.path.join(d, kafka.segment_name(b)) for b in (0, 10)]
     part = one(jsonl(['txns'] + files), 'partition')
     eq((part['lastStableOffset'], part['lastStableOffsetUnknown'], part['unknown'], part['open']),
        (None, True, 1, 0), 'partition')
@@ -383,7 +377,7 @@ def coordinator_rules_and_fail_on_hanging():
     def case(name, pid, status, partitions):
         root = tmp(name)
         open_txn_then_later_writes(os.path.join(root, 't-0'), T0 + HOUR)
-        mkseg.write_partition(os.path.join(root, '__transaction_state-16'),
+        kafka.write_partition(os.path.join(root, '__transaction_state-16'),
                               {0: txn_state_record(0, b'tx', pid, 0, status, partitions, T0)})
         return root
     # Ongoing listing t-0: find-hanging would not report it (the coordinator will end it), so
@@ -416,7 +410,7 @@ def coordinator_rules_and_fail_on_hanging():
 def now_says_where_it_came_from():
     # idle_partition_beside_busy_ones: now is b-0's write, and the text names it
     open_txn_then_later_writes(tmp('logs', 'a-0'), None)
-    mkseg.write_partition(tmp('logs', 'b-0'), {0: plain(0, 3, T0 + HOUR)})
+    kafka.write_partition(tmp('logs', 'b-0'), {0: plain(0, 3, T0 + HOUR)})
     out, _ = run_rc(['txns', '--color', 'never', tmp('logs')], 0)
     contains(out, 'the newest timestamp read, in b-0', 'txns text')
     out, _ = run_rc(['txns', '--color', 'never', '--now', str(T0 + 2 * HOUR), tmp('logs')], 0)

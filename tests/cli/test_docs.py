@@ -15,19 +15,12 @@ usage: test_docs.py SEGSCAN SOURCE_ROOT"""
 import re
 import subprocess
 import sys
+import harness
+from harness import tally as check
 
 segscan, root = sys.argv[1], sys.argv[2]
 man = open(root + '/man/segscan.1').read().replace('\\-', '-')
-fails = checks = 0
 ANALYSIS = ('scan', 'dups', 'producers', 'txns', 'explain')
-
-
-def check(c, what):
-    global fails, checks
-    checks += 1
-    if not c:
-        fails += 1
-        print('FAIL:', what)
 
 
 def section(title_re):
@@ -90,5 +83,4 @@ for sub in ('scan', 'groups'):
             check(re.search(r'\b%s\b' % re.escape(word), near) is not None,
                   '%s completion offers --fail-on %s (%s)' % (name, word, sub))
 
-print('test_docs: %d checks, %d failed' % (checks, fails))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_docs'))

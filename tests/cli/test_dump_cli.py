@@ -13,25 +13,15 @@ import json
 import os
 import subprocess
 import sys
+import harness
+from harness import tally as check
 
 SEGSCAN, CORPUS = os.path.abspath(sys.argv[1]), sys.argv[2]
 LAB = 'gen/lab/payments-0/00000000000000000000.log'
-failures = 0
-checks = 0
 
 
 def run(*args, stdin=None):
-    p = subprocess.run([SEGSCAN] + list(args), cwd=CORPUS, stdin=stdin, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, check=False)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
+    return harness.call(args, binary=SEGSCAN, stdin=stdin, cwd=CORPUS, timeout=None)
 
 
 def batch_lines(out):
@@ -120,5 +110,4 @@ if os.path.exists(os.path.join(CORPUS, BOOT)):
     rc, out, err = run('dump', BOOT)
     check(rc == 0 and out.splitlines()[1] == 'KRaft bootstrap snapshot', 'bootstrap.checkpoint header line')
 
-print('test_dump_cli: %d checks, %d failed' % (checks, failures))
-sys.exit(1 if failures else 0)
+sys.exit(harness.tally_exit('test_dump_cli'))

@@ -28,29 +28,15 @@ import subprocess
 import sys
 import tempfile
 import zlib
+import harness
+from harness import tally as check, tally_eq as eq
 
 segscan, root, outdir = sys.argv[1], sys.argv[2], sys.argv[3]
-sys.path.insert(0, os.path.join(root, 'tests', 'analysis'))
-sys.path.insert(0, os.path.join(root, 'tests', 'lib'))
-import mkseg  # noqa: E402
-import coordinator as C  # noqa: E402
+import kafka
 
-T0 = C.T0
-fails = checks = 0
+T0 = kafka.T0
 TMP = tempfile.mkdtemp(prefix='segscan-html-')
 SCRIPTS = []  # script elements of each page rendered
-
-
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print('FAIL:', what)
-
-
-def eq(got, want, what):
-    check(got == want, '%s: got %r, want %r' % (what, got, want))
 
 
 chromium = shutil.which('chromium') or shutil.which('chromium-browser')
@@ -201,46 +187,46 @@ def scenario_causes():
     d = os.path.join(TMP, 'causes')
     # as tests/analysis/test_cli.py causes_built: same-session: pid 5000 epoch 0 sends A (seq 0),
     # B (seq 1), then A again (seq 2)
-    ss = mkseg.batch(0, [(None, b'A'), (None, b'B')], pid=5000, epoch=0, base_seq=0)
-    ss += mkseg.batch(2, [(None, b'A')], pid=5000, epoch=0, base_seq=2)
-    mkseg.write_partition(os.path.join(d, 'same-0'), {0: ss})
+    ss = kafka.batch(0, [(None, b'A'), (None, b'B')], pid=5000, epoch=0, base_seq=0)
+    ss += kafka.batch(2, [(None, b'A')], pid=5000, epoch=0, base_seq=2)
+    kafka.write_partition(os.path.join(d, 'same-0'), {0: ss})
     # cross-partition: value X in xp-0 and in xp-1 (no producer id)
-    mkseg.write_partition(os.path.join(d, 'xp-0'), {0: mkseg.batch(0, [(None, b'X')])})
-    mkseg.write_partition(os.path.join(d, 'xp-1'), {0: mkseg.batch(0, [(None, b'X')])})
+    kafka.write_partition(os.path.join(d, 'xp-0'), {0: kafka.batch(0, [(None, b'X')])})
+    kafka.write_partition(os.path.join(d, 'xp-1'), {0: kafka.batch(0, [(None, b'X')])})
     # aborted: T in a transaction aborted (marker at 1), then in a committed one (marker at 3)
-    ab = mkseg.batch(0, [(None, b'T')], pid=6000, epoch=0, base_seq=0, transactional=True)
-    ab += mkseg.marker(1, 6000, 0, commit=False)
-    ab += mkseg.batch(2, [(None, b'T')], pid=6000, epoch=0, base_seq=1, transactional=True)
-    ab += mkseg.marker(3, 6000, 0, commit=True)
-    mkseg.write_partition(os.path.join(d, 'abort-0'), {0: ab})
+    ab = kafka.batch(0, [(None, b'T')], pid=6000, epoch=0, base_seq=0, transactional=True)
+    ab += kafka.marker(1, 6000, 0, commit=False)
+    ab += kafka.batch(2, [(None, b'T')], pid=6000, epoch=0, base_seq=1, transactional=True)
+    ab += kafka.marker(3, 6000, 0, commit=True)
+    kafka.write_partition(os.path.join(d, 'abort-0'), {0: ab})
     # retry under LogAppendTime (R, S re-sent at 2..3), a batch built anew (R at 4), two equal
     # values in one batch (W at 5 and 6)
-    lat = mkseg.batch(0, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=T0, max_ts=T0 + 1000,
+    lat = kafka.batch(0, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=T0, max_ts=T0 + 1000,
                       log_append_time=True)
-    lat += mkseg.batch(2, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=T0, max_ts=T0 + 2000,
+    lat += kafka.batch(2, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=T0, max_ts=T0 + 2000,
                        log_append_time=True)
-    lat += mkseg.batch(4, [(b'k1', b'R', [(b'h', b'1')])], base_ts=T0 + 5000, max_ts=T0 + 5000, log_append_time=True)
-    lat += mkseg.batch(5, [(None, b'W'), (None, b'W')])
-    mkseg.write_partition(os.path.join(d, 'lat-0'), {0: lat})
+    lat += kafka.batch(4, [(b'k1', b'R', [(b'h', b'1')])], base_ts=T0 + 5000, max_ts=T0 + 5000, log_append_time=True)
+    lat += kafka.batch(5, [(None, b'W'), (None, b'W')])
+    kafka.write_partition(os.path.join(d, 'lat-0'), {0: lat})
     # new-session by epoch (transactions v2: the marker carries epoch+1), then by pid inside a
     # transaction still open (pid 7001 at 4, no marker)
-    v2 = mkseg.batch(0, [(None, b'E')], pid=7000, epoch=0, base_seq=0, transactional=True)
-    v2 += mkseg.marker(1, 7000, 1, commit=True)
-    v2 += mkseg.batch(2, [(None, b'E')], pid=7000, epoch=1, base_seq=0, transactional=True)
-    v2 += mkseg.marker(3, 7000, 2, commit=True)
-    v2 += mkseg.batch(4, [(None, b'E')], pid=7001, epoch=0, base_seq=0, transactional=True)
-    mkseg.write_partition(os.path.join(d, 'v2-0'), {0: v2})
+    v2 = kafka.batch(0, [(None, b'E')], pid=7000, epoch=0, base_seq=0, transactional=True)
+    v2 += kafka.marker(1, 7000, 1, commit=True)
+    v2 += kafka.batch(2, [(None, b'E')], pid=7000, epoch=1, base_seq=0, transactional=True)
+    v2 += kafka.marker(3, 7000, 2, commit=True)
+    v2 += kafka.batch(4, [(None, b'E')], pid=7001, epoch=0, base_seq=0, transactional=True)
+    kafka.write_partition(os.path.join(d, 'v2-0'), {0: v2})
     # dup-sequence: pid 8000 stores D with sequence 0 twice
-    ds = mkseg.batch(0, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
-    ds += mkseg.batch(1, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
-    mkseg.write_partition(os.path.join(d, 'ds-0'), {0: ds})
+    ds = kafka.batch(0, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
+    ds += kafka.batch(1, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
+    kafka.write_partition(os.path.join(d, 'ds-0'), {0: ds})
     # a sequence gap: pid 9000 epoch 0 sends sequences 0, 1 (offsets 0, 1), then 5 (offset 2):
     # 2..4 missing between offsets 1 and 2 (no offset is missing: not compaction); then epoch 1
     # (offset 3): an epoch bump
-    gp = mkseg.batch(0, [(None, b'g0'), (None, b'g1')], pid=9000, epoch=0, base_seq=0)
-    gp += mkseg.batch(2, [(None, b'g5')], pid=9000, epoch=0, base_seq=5)
-    gp += mkseg.batch(3, [(None, b'g6')], pid=9000, epoch=1, base_seq=0)
-    mkseg.write_partition(os.path.join(d, 'gap-0'), {0: gp})
+    gp = kafka.batch(0, [(None, b'g0'), (None, b'g1')], pid=9000, epoch=0, base_seq=0)
+    gp += kafka.batch(2, [(None, b'g5')], pid=9000, epoch=0, base_seq=5)
+    gp += kafka.batch(3, [(None, b'g6')], pid=9000, epoch=1, base_seq=0)
+    kafka.write_partition(os.path.join(d, 'gap-0'), {0: gp})
     return d
 
 
@@ -312,11 +298,11 @@ def test_causes():
 
 def test_damage():
     d = os.path.join(TMP, 'damage')
-    b1 = mkseg.batch(0, [(None, b'a'), (None, b'b')])
-    b2 = bytearray(mkseg.batch(2, [(None, b'c')]))
+    b1 = kafka.batch(0, [(None, b'a'), (None, b'b')])
+    b2 = bytearray(kafka.batch(2, [(None, b'c')]))
     b2[-2] ^= 0x40   # a byte of the record flipped: its CRC fails
-    b3 = mkseg.batch(3, [(None, b'd')])
-    mkseg.write_partition(os.path.join(d, 'dmg-0'), {0: b1 + bytes(b2) + b3})
+    b3 = kafka.batch(3, [(None, b'd')])
+    kafka.write_partition(os.path.join(d, 'dmg-0'), {0: b1 + bytes(b2) + b3})
     m = render('damage', ['scan', d], want_rc=3)
     eq([(x['_chart'], int(x['data-position']), int(x['data-offset']), x['data-damage']) for x in kind(m, 'damage')],
        [('dmg-0', len(b1), 2, 'damage')], 'damage: the CRC-failed batch at its byte position and base offset')
@@ -364,28 +350,28 @@ def test_matrix():
     mx-0: 10 batches of 100 records, batch k appended at T0 + (k+1) s (LogAppendTime)."""
     d = os.path.join(TMP, 'matrix')
     g = 'mx-eager'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member('mx-a-1', {'mx': [0]})])], T0 + 500)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('mx-a-1', {'mx': [0]})])], T0 + 500)
     for t, off in ((1000, 100), (2000, 200), (3000, 150)):
-        L.append([C.offset_commit(g, 'mx', 0, off, T0 + t)], T0 + t)
-    L.append([C.group_metadata(g, 2, T0 + 4000, [])], T0 + 4000)
-    L.append([C.offset_commit(g, 'mx', 0, 50, T0 + 4500, leader_epoch=-1)], T0 + 4500)
-    L.append([C.offset_tombstone(g, 'mx', 0)], T0 + 5000)
-    L.append([C.offset_commit(g, 'mx', 0, 300, T0 + 6000)], T0 + 6000)
-    L.write(os.path.join(d, '__consumer_offsets-%d' % C.coordinator_partition(g)))
+        L.append([kafka.offset_commit(g, 'mx', 0, off, T0 + t)], T0 + t)
+    L.append([kafka.group_metadata(g, 2, T0 + 4000, [])], T0 + 4000)
+    L.append([kafka.offset_commit(g, 'mx', 0, 50, T0 + 4500, leader_epoch=-1)], T0 + 4500)
+    L.append([kafka.offset_tombstone(g, 'mx', 0)], T0 + 5000)
+    L.append([kafka.offset_commit(g, 'mx', 0, 300, T0 + 6000)], T0 + 6000)
+    L.write(os.path.join(d, '__consumer_offsets-%d' % kafka.coordinator_partition(g)))
     # a group and a member whose ids hold markup and a right-to-left override: escaped, never markup
     # (the page must hold no script element and say the override as text)
     hostile, hm = 'x"><script>alert(1)</script>\u202e', '<b>m</b>'
-    H = C.Log()
-    H.append([C.group_metadata(hostile, 1, T0 + 500, [C.Member(hm, {'mx': [0]})])], T0 + 500)
-    H.append([C.offset_commit(hostile, 'mx', 0, 10, T0 + 1000)], T0 + 1000)
-    H.write(os.path.join(d, '__consumer_offsets-%d' % C.coordinator_partition(hostile)))
+    H = kafka.Log()
+    H.append([kafka.group_metadata(hostile, 1, T0 + 500, [kafka.Member(hm, {'mx': [0]})])], T0 + 500)
+    H.append([kafka.offset_commit(hostile, 'mx', 0, 10, T0 + 1000)], T0 + 1000)
+    H.write(os.path.join(d, '__consumer_offsets-%d' % kafka.coordinator_partition(hostile)))
     out, at = b'', 0
     for k in range(10):
-        out += mkseg.batch(at, [(None, b'mx-%d' % (at + i)) for i in range(100)], base_ts=T0 + 1000 * (k + 1),
+        out += kafka.batch(at, [(None, b'mx-%d' % (at + i)) for i in range(100)], base_ts=T0 + 1000 * (k + 1),
                            max_ts=T0 + 1000 * (k + 1), ts_deltas=[0] * 100, log_append_time=True)
         at += 100
-    mkseg.write_partition(os.path.join(d, 'mx-0'), {0: out})
+    kafka.write_partition(os.path.join(d, 'mx-0'), {0: out})
     for cmd in ('groups', 'scan'):
         m = render('matrix-' + cmd, [cmd, d])
         eq([(x['data-kind'], int(x['data-time']), int(x['data-offset']), x.get('data-from-offset'))
@@ -446,8 +432,8 @@ def test_kip848():
 def test_bins():
     d = os.path.join(TMP, 'bins')
     n = 3000
-    out = b''.join(mkseg.batch(i, [(None, b'v%d' % i)], base_ts=T0 + 10 * i, max_ts=T0 + 10 * i) for i in range(n))
-    mkseg.write_partition(os.path.join(d, 'big-0'), {0: out})
+    out = b''.join(kafka.batch(i, [(None, b'v%d' % i)], base_ts=T0 + 10 * i, max_ts=T0 + 10 * i) for i in range(n))
+    kafka.write_partition(os.path.join(d, 'big-0'), {0: out})
     m = render('bins', ['scan', d])
     b = kind(m, 'batches', 'big-0')
     eq([(x['data-count'], x['data-binned']) for x in b], [(str(n), 'true')], 'bins: the batches, binned')
@@ -477,9 +463,9 @@ def test_missing_segment():
     segment, counted as unexplained (retention deletes only the oldest segments,
     UnifiedLog.deleteOldSegments; compaction needs a cleaned log)."""
     d = os.path.join(TMP, 'missing')
-    seg0 = mkseg.batch(0, [(None, b'm-%d' % i) for i in range(10)], pid=9, epoch=0, base_seq=0)
-    seg20 = mkseg.batch(20, [(None, b'm-%d' % i) for i in range(20, 30)], pid=9, epoch=0, base_seq=20)
-    mkseg.write_partition(os.path.join(d, 'ms-0'), {0: seg0, 20: seg20})
+    seg0 = kafka.batch(0, [(None, b'm-%d' % i) for i in range(10)], pid=9, epoch=0, base_seq=0)
+    seg20 = kafka.batch(20, [(None, b'm-%d' % i) for i in range(20, 30)], pid=9, epoch=0, base_seq=20)
+    kafka.write_partition(os.path.join(d, 'ms-0'), {0: seg0, 20: seg20})
     m = render('missing-segment', ['scan', d])
     eq(sorted((x['_chart'], int(x['data-after']), int(x['data-before']), x['data-explained'], 'explained' in x.get('class', ''))
               for x in kind(m, 'gap')), [('ms-0', 9, 20, 'missing-segment', False)],
@@ -497,5 +483,4 @@ for t in (test_causes, test_damage, test_missing_segment, test_worked, test_matr
         traceback.print_exc()
         check(False, '%s raised %r' % (t.__name__, e))
 shutil.rmtree(TMP, ignore_errors=True)
-print('%d checks, %d failed; screenshots in %s' % (checks, fails, outdir))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_html (screenshots in %s)' % outdir))

@@ -4,7 +4,7 @@ offset (scan, dups, txns, explain, diff); UTC ending in Z without it; JSON uncha
 
 usage: test_local_time.py SEGSCAN SOURCE_ROOT
 
-The segments are built here (tests/analysis/mkseg.py) with chosen timestamps. Every expected
+The segments are built here (tests/lib/kafka.py) with chosen timestamps. Every expected
 string below is worked out by hand from those milliseconds and the zones' rules (the UTC date is
 checked against calendar.timegm, which involves no time zone); none is taken from segscan.
 Exits 77 (meson: skipped) when the zone files (tzdata) are missing.
@@ -15,10 +15,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 segscan, root = sys.argv[1], sys.argv[2]
-sys.path.insert(0, os.path.join(root, 'tests', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
 
 ZONES = ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/St_Johns']
 zonedir = os.environ.get('TZDIR', '/usr/share/zoneinfo')
@@ -59,15 +60,6 @@ WANT = {
 }
 UTC_WANT = WANT['UTC']
 
-fails = checks = 0
-
-
-def check(c, what):
-    global fails, checks
-    checks += 1
-    if not c:
-        fails += 1
-        print('FAIL:', what)
 
 
 # the hand derivations of the milliseconds
@@ -79,32 +71,26 @@ check(DST_FIRST == ms(2024, 3, 31, 1, 0, 0, 0), 'DST_FIRST is 2024-03-31T01:00:0
 
 
 def run(args, tz, rc=0):
-    env = dict(os.environ)
-    env.pop('NO_COLOR', None)
-    if tz is None:
-        env.pop('TZ', None)
-    else:
-        env['TZ'] = tz
-    p = subprocess.run([segscan] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=60)
-    check(p.returncode == rc, '%s TZ=%s: exit %d, want %d (%s)' % (' '.join(args), tz, p.returncode, rc,
-                                                                 p.stderr.decode(errors='replace').strip()))
-    return p.stdout.decode('utf-8', 'replace')
+    got, out, err = harness.call(args, binary=segscan, env=None if tz is None else {'TZ': tz},
+                                 unset=('NO_COLOR',) + (('TZ',) if tz is None else ()), timeout=60)
+    check(got == rc, '%s TZ=%s: exit %d, want %d (%s)' % (' '.join(args), tz, got, rc, err.strip()))
+    return out
 
 
 tmp = tempfile.mkdtemp(prefix='segscan-lt-')
 try:
     # lt-0: one value written five times without a producer id, at the five times
-    batches = b''.join(mkseg.batch(i, [(None, b'same')], base_ts=t, ts_deltas=[0]) for i, t in enumerate(TIMES))
-    lt0 = mkseg.write_partition(os.path.join(tmp, 'lt-0'), {0: batches})
+    batches = b''.join(kafka.batch(i, [(None, b'same')], base_ts=t, ts_deltas=[0]) for i, t in enumerate(TIMES))
+    lt0 = kafka.write_partition(os.path.join(tmp, 'lt-0'), {0: batches})
     # nots-0: two copies of a value without a timestamp (-1)
-    nots = mkseg.write_partition(os.path.join(tmp, 'nots-0'), {0: b''.join(
-        mkseg.batch(i, [(None, b'none')], base_ts=-1, max_ts=-1, ts_deltas=[0]) for i in range(2))})
+    nots = kafka.write_partition(os.path.join(tmp, 'nots-0'), {0: b''.join(
+        kafka.batch(i, [(None, b'none')], base_ts=-1, max_ts=-1, ts_deltas=[0]) for i in range(2))})
     # tx-0: a transaction of producer 7 left open, its one batch at SUMMER
-    tx0 = mkseg.write_partition(os.path.join(tmp, 'tx-0'), {0: mkseg.batch(
+    tx0 = kafka.write_partition(os.path.join(tmp, 'tx-0'), {0: kafka.batch(
         0, [(None, b'open')], pid=7, epoch=0, base_seq=0, base_ts=SUMMER, ts_deltas=[0], transactional=True)})
     # short-0: lt-0's first batch only (a follower that lags: diff lists offsets 1..4 as only in A)
     short = os.path.join(tmp, 'short', 'lt-0')
-    mkseg.write_partition(short, {0: mkseg.batch(0, [(None, b'same')], base_ts=WINTER, ts_deltas=[0])})
+    kafka.write_partition(short, {0: kafka.batch(0, [(None, b'same')], base_ts=WINTER, ts_deltas=[0])})
 
     for tz, want in WANT.items():
         for cmd in (['dups'], ['explain', '--value', 'same']):
@@ -154,5 +140,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print('test_local_time: %d checks, %d failed' % (checks, fails))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_local_time'))

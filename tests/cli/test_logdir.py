@@ -29,28 +29,17 @@ import struct
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
 
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 def run(*args, cwd):
-    p = subprocess.run([SEGSCAN] + list(args), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       check=False, timeout=120)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(args, binary=SEGSCAN, cwd=cwd, timeout=120)
 
 
 def write(path, data):
@@ -77,9 +66,9 @@ QUORUM = ('{"clusterId":"","leaderId":1,"leaderEpoch":2,"votedId":-1,"appliedOff
 def build(root):
     L = os.path.join(root, 'logs')
     # t-0: segment 0 holds 0..2 and 3..4, segment 5 holds 5..6
-    b0 = mkseg.batch(0, [(None, b'a'), (None, b'b'), (None, b'c')], base_ts=TS)
-    b1 = mkseg.batch(3, [(None, b'd'), (None, b'e')], base_ts=TS + 10)
-    b2 = mkseg.batch(5, [(None, b'f'), (None, b'g')], base_ts=TS + 20, leader_epoch=1)
+    b0 = kafka.batch(0, [(None, b'a'), (None, b'b'), (None, b'c')], base_ts=TS)
+    b1 = kafka.batch(3, [(None, b'd'), (None, b'e')], base_ts=TS + 10)
+    b2 = kafka.batch(5, [(None, b'f'), (None, b'g')], base_ts=TS + 20, leader_epoch=1)
     t0 = os.path.join(L, 't-0')
     write(os.path.join(t0, '00000000000000000000.log'), b0 + b1)
     # OffsetIndex entry (relative offset 2, position 0): the batch at 0 ends at offset 2
@@ -88,29 +77,29 @@ def build(root):
     write(os.path.join(t0, '00000000000000000000.txnindex'), b'')
     write(os.path.join(t0, '00000000000000000005.log'), b2)
     write(os.path.join(t0, '00000000000000000005.index'), b'')
-    write(os.path.join(t0, '00000000000000000005.snapshot'), mkseg.producer_snapshot())
+    write(os.path.join(t0, '00000000000000000005.snapshot'), kafka.producer_snapshot())
     write(os.path.join(t0, 'leader-epoch-checkpoint'), EPOCHS_T0)
     write(os.path.join(t0, 'partition.metadata'), PM_T0)
     write(os.path.join(t0, 'notes.txt'), 'not Kafka\'s\n')
     write(os.path.join(t0, '00000000000000000000.log.deleted'), b0)
-    write(os.path.join(L, 't-2', '00000000000000000000.log'), mkseg.batch(0, [(None, b'x')], base_ts=TS))
+    write(os.path.join(L, 't-2', '00000000000000000000.log'), kafka.batch(0, [(None, b'x')], base_ts=TS))
     write(os.path.join(L, 't-10', '00000000000000000000.log'),
-          mkseg.batch(0, [(None, b'y'), (None, b'z')], base_ts=TS))
+          kafka.batch(0, [(None, b'y'), (None, b'z')], base_ts=TS))
     write(os.path.join(L, 'old-3-delete', '00000000000000000000.log'), b0)
     # the metadata log: three ProducerIdsRecords, the last batch in epoch 2
     cm = os.path.join(L, '__cluster_metadata-0')
-    m = (mkseg.batch(0, [(None, mkseg.producer_ids_record(1, 5, 1000))], base_ts=TS, leader_epoch=1) +
-         mkseg.batch(1, [(None, mkseg.producer_ids_record(2, 7, 2000))], base_ts=TS + 1000, leader_epoch=1) +
-         mkseg.batch(2, [(None, mkseg.producer_ids_record(1, 5, 3000))], base_ts=TS + 2000, leader_epoch=2))
+    m = (kafka.batch(0, [(None, kafka.producer_ids_record(1, 5, 1000))], base_ts=TS, leader_epoch=1) +
+         kafka.batch(1, [(None, kafka.producer_ids_record(2, 7, 2000))], base_ts=TS + 1000, leader_epoch=1) +
+         kafka.batch(2, [(None, kafka.producer_ids_record(1, 5, 3000))], base_ts=TS + 2000, leader_epoch=2))
     write(os.path.join(cm, '00000000000000000000.log'), m)
     write(os.path.join(cm, '00000000000000000003-0000000002.checkpoint'),
-          mkseg.batch(0, [(None, mkseg.producer_ids_record(-1, -1, 3000))], base_ts=TS + 3000, leader_epoch=2))
+          kafka.batch(0, [(None, kafka.producer_ids_record(-1, -1, 3000))], base_ts=TS + 3000, leader_epoch=2))
     write(os.path.join(cm, 'quorum-state'), QUORUM)
     write(os.path.join(cm, 'leader-epoch-checkpoint'), '0\n2\n1 0\n2 2\n')
     write(os.path.join(cm, 'partition.metadata'), 'version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n')
     for name, text in TEXT.items():
         write(os.path.join(L, name), text)
-    write(os.path.join(L, 'bootstrap.checkpoint'), mkseg.batch(0, [(None, b'boot')], base_ts=TS))
+    write(os.path.join(L, 'bootstrap.checkpoint'), kafka.batch(0, [(None, b'boot')], base_ts=TS))
     return L
 
 
@@ -299,8 +288,7 @@ def main():
               'JSON: a malformed text file is one error object (%r)' % e)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_logdir: %d checks, %d failed' % (checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_logdir')
 
 
 if __name__ == '__main__':

@@ -23,6 +23,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
@@ -32,16 +34,6 @@ MAN = os.path.join(ROOT, 'man', 'segscan.1')
 KNOWN_BUGS = {
 }
 
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 ESCAPES = {'e': '\\', '-': '-', '(aq': "'", '(ga': '`', '(ti': '~', '(ha': '^', '&': ''}
@@ -154,8 +146,7 @@ def main():
             check(p.returncode == 0 and p.stderr == b'', 'groff renders the manual without warnings: %r' % p.stderr[:300])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_man_examples: %d examples, %d checks, %d failed' % (len(exs), checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_man_examples: %d examples' % len(exs))
 
 
 sys.exit(main())

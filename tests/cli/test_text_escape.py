@@ -15,26 +15,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
 
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 def run(*args):
-    p = subprocess.run([SEGSCAN] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-    return p.returncode, p.stdout, p.stderr
+    return harness.call(args, binary=SEGSCAN, text=False, timeout=None)
 
 
 def unsafe(out):
@@ -67,9 +58,9 @@ CASES = [
 def main():
     tmp = tempfile.mkdtemp(prefix='segscan-escape-')
     try:
-        a = mkseg.write_partition(os.path.join(tmp, 'a', 'pv-0'), {
-            0: b''.join(mkseg.batch(i, [(None, v)]) for i, (v, _) in enumerate(CASES))})
-        b = mkseg.write_partition(os.path.join(tmp, 'b', 'pv-0'), {0: mkseg.batch(0, [(None, b'other')])})
+        a = kafka.write_partition(os.path.join(tmp, 'a', 'pv-0'), {
+            0: b''.join(kafka.batch(i, [(None, v)]) for i, (v, _) in enumerate(CASES))})
+        b = kafka.write_partition(os.path.join(tmp, 'b', 'pv-0'), {0: kafka.batch(0, [(None, b'other')])})
         rc, out, err = run('diff', '--by', 'content', '--max', '100', a, b)
         check(rc == 1, 'diff exits 1 (%d, %r)' % (rc, err))
         check(unsafe(out) == [], 'diff output holds no control characters: %r' % unsafe(out))
@@ -95,8 +86,7 @@ def main():
               'diff names A escaped: %r' % out[:300])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_text_escape: %d checks, %d failed' % (checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_text_escape')
 
 
 sys.exit(main())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of `segscan diff`: pairs of logs built here, each with its figures derived by hand.
 
-The logs are written with tests/analysis/mkseg.py (record batch v2 per DefaultRecordBatch.java).
+The logs are written with tests/lib/kafka.py (record batch v2 per DefaultRecordBatch.java).
 Leader-epoch reconciliation (Kafka's LeaderEpochFileCache.endOffsetFor, used by a follower
 after an election): the follower asks for the end offset of the latest epoch it holds; the
 leader answers with the start offset of its next higher epoch (or its log end offset), and the
@@ -15,21 +15,13 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 CORPUS = os.path.abspath(sys.argv[2])
-failures = checks = 0
 T0 = 1700000000000
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 def diff(*args):
@@ -53,7 +45,7 @@ def one_per_batch(base, values, epoch=0, ts0=T0):
     out = b''
     for i, v in enumerate(values):
         off = base + i
-        out += mkseg.batch(off, [(None, v)], base_ts=ts0 + off, leader_epoch=epoch)
+        out += kafka.batch(off, [(None, v)], base_ts=ts0 + off, leader_epoch=epoch)
     return out
 
 
@@ -76,9 +68,9 @@ try:
     #    a5..a7 in epoch 0 that B never got; B became leader in epoch 1 at offset 5 and wrote
     #    b5..b8. Offsets 5-7 differ, 8 is only in B; the last epoch both hold is 0; its end is
     #    8 on A and 5 on B (start of B's epoch 1), so the follower truncates to offset 5.
-    a = mkseg.write_partition(os.path.join(tmp, 'div-a', 'orders-0'),
+    a = kafka.write_partition(os.path.join(tmp, 'div-a', 'orders-0'),
                               {0: one_per_batch(0, v[:5]) + one_per_batch(5, [b'a5', b'a6', b'a7'])})
-    b = mkseg.write_partition(os.path.join(tmp, 'div-b', 'orders-0'),
+    b = kafka.write_partition(os.path.join(tmp, 'div-b', 'orders-0'),
                               {0: one_per_batch(0, v[:5]) + one_per_batch(5, [b'b5', b'b6', b'b7', b'b8'], epoch=1)})
     rc, objs, err = diff(a, b)
     s = summary(objs)
@@ -102,8 +94,8 @@ try:
 
     # 3. a truncated follower: B holds offsets 0-5 of A's 0-9 -> 4 only in A after B's end;
     #    shared epoch 0 ends at 10 on A and 6 on B -> truncation offset 6.
-    a = mkseg.write_partition(os.path.join(tmp, 'tr-a', 'orders-1'), {0: one_per_batch(0, v)})
-    b = mkseg.write_partition(os.path.join(tmp, 'tr-b', 'orders-1'), {0: one_per_batch(0, v[:6])})
+    a = kafka.write_partition(os.path.join(tmp, 'tr-a', 'orders-1'), {0: one_per_batch(0, v)})
+    b = kafka.write_partition(os.path.join(tmp, 'tr-b', 'orders-1'), {0: one_per_batch(0, v[:6])})
     rc, objs, err = diff(a, b)
     s = summary(objs)
     check(rc == 1 and s.get('onlyInA') == 4 and s.get('onlyInB') == 0 and s.get('differing') == 0,
@@ -119,8 +111,8 @@ try:
     #    only in B (m7's second copy, x1).
     m = [b'm%d' % i for i in range(10)]
     bvals = [x for x in m if x != b'm3'] + [b'm7', b'x1']
-    a = mkseg.write_partition(os.path.join(tmp, 'mir-a', 'orders-2'), {0: one_per_batch(0, m)})
-    b = mkseg.write_partition(os.path.join(tmp, 'mir-b', 'orders.mirror-2'),
+    a = kafka.write_partition(os.path.join(tmp, 'mir-a', 'orders-2'), {0: one_per_batch(0, m)})
+    b = kafka.write_partition(os.path.join(tmp, 'mir-b', 'orders.mirror-2'),
                               {100: one_per_batch(100, bvals, ts0=T0 + 5000)})
     rc, objs, err = diff(a, b)
     s = summary(objs)
@@ -147,7 +139,7 @@ try:
     #     values. By construction: onlyInA 143, onlyInB 86 + 40 = 126, distinctA 1000,
     #     distinctB 1000 - 143 + 40 = 897.
     k = [b'k%04d' % i for i in range(1000)]
-    adata = b''.join(mkseg.batch(j, [(None, x) for x in k[j:j + 50]], base_ts=T0 + j) for j in range(0, 1000, 50))
+    adata = b''.join(kafka.batch(j, [(None, x) for x in k[j:j + 50]], base_ts=T0 + j) for j in range(0, 1000, 50))
     bv = []
     for j in reversed(range(0, 1000, 50)):
         for i in range(j, j + 50):
@@ -156,10 +148,10 @@ try:
                 if i % 10 == 1:
                     bv.append(k[i])
     bv += [b'new-%02d' % i for i in range(40)]
-    bdata = b''.join(mkseg.batch(5000 + j, [(None, x) for x in bv[j:j + 50]], base_ts=T0 + 9000 + j)
+    bdata = b''.join(kafka.batch(5000 + j, [(None, x) for x in bv[j:j + 50]], base_ts=T0 + 9000 + j)
                      for j in range(0, len(bv), 50))
-    a = mkseg.write_partition(os.path.join(tmp, 'big-mir-a', 'orders-3'), {0: adata})
-    b = mkseg.write_partition(os.path.join(tmp, 'big-mir-b', 'orders.mirror-3'), {5000: bdata})
+    a = kafka.write_partition(os.path.join(tmp, 'big-mir-a', 'orders-3'), {0: adata})
+    b = kafka.write_partition(os.path.join(tmp, 'big-mir-b', 'orders.mirror-3'), {5000: bdata})
     rc, objs, err = diff('--stat', a, b)
     s = summary(objs)
     got = tuple(s.get(f) for f in ('mode', 'onlyInA', 'onlyInB', 'distinctA', 'distinctB', 'valuesMissingInB',
@@ -172,10 +164,10 @@ try:
     #    LogCleaner.shouldRetainRecord drops: compaction, not a difference -> exit 0. (Without
     #    the checkpoint B shows no cleaning and they are lost: tests/analysis/test_verdicts.py.)
     keep = [0, 2, 4, 6, 8, 9]
-    a = mkseg.write_partition(os.path.join(tmp, 'cmp-a', 'users-0'), {0: one_per_batch(0, v)})
-    b = mkseg.write_partition(os.path.join(tmp, 'cmp-b', 'users-0'),
-                              {0: b''.join(mkseg.batch(o, [(None, v[o])], base_ts=T0 + o) for o in keep)})
-    mkseg.write_checkpoint(os.path.join(tmp, 'cmp-b', 'cleaner-offset-checkpoint'), [('users', 0, 10)])
+    a = kafka.write_partition(os.path.join(tmp, 'cmp-a', 'users-0'), {0: one_per_batch(0, v)})
+    b = kafka.write_partition(os.path.join(tmp, 'cmp-b', 'users-0'),
+                              {0: b''.join(kafka.batch(o, [(None, v[o])], base_ts=T0 + o) for o in keep)})
+    kafka.write_checkpoint(os.path.join(tmp, 'cmp-b', 'cleaner-offset-checkpoint'), [('users', 0, 10)])
     rc, objs, err = diff(a, b)
     s = summary(objs)
     check(rc == 0 and s.get('identical') is True and s.get('compactedInB') == 4 and s.get('onlyInA') == 0,
@@ -188,10 +180,10 @@ try:
     #    value, so its CRC-32C fails): offset 3 is missing from B through damage -> 1 only in
     #    A "damaged", exit 3 (damage wins over differences: DESIGN section 5).
     data = bytearray(one_per_batch(0, v))
-    size_one = len(mkseg.batch(0, [(None, v[0])], base_ts=T0))  # every batch here has this size
+    size_one = len(kafka.batch(0, [(None, v[0])], base_ts=T0))  # every batch here has this size
     data[3 * size_one + size_one - 2] ^= 0x01
-    a = mkseg.write_partition(os.path.join(tmp, 'dmg-a', 'orders-3'), {0: one_per_batch(0, v)})
-    b = mkseg.write_partition(os.path.join(tmp, 'dmg-b', 'orders-3'), {0: bytes(data)})
+    a = kafka.write_partition(os.path.join(tmp, 'dmg-a', 'orders-3'), {0: one_per_batch(0, v)})
+    b = kafka.write_partition(os.path.join(tmp, 'dmg-b', 'orders-3'), {0: bytes(data)})
     rc, objs, err = diff(a, b)
     s = summary(objs)
     check(rc == 3, 'damaged: exit 3, got %d' % rc)
@@ -202,9 +194,9 @@ try:
     # 7. log directories: partitions paired by name, one present on A only
     la = os.path.join(tmp, 'dir-a')
     lb = os.path.join(tmp, 'dir-b')
-    mkseg.write_partition(os.path.join(la, 't-0'), {0: one_per_batch(0, v[:3])})
-    mkseg.write_partition(os.path.join(la, 't-1'), {0: one_per_batch(0, v[:2])})
-    mkseg.write_partition(os.path.join(lb, 't-0'), {0: one_per_batch(0, v[:3])})
+    kafka.write_partition(os.path.join(la, 't-0'), {0: one_per_batch(0, v[:3])})
+    kafka.write_partition(os.path.join(la, 't-1'), {0: one_per_batch(0, v[:2])})
+    kafka.write_partition(os.path.join(lb, 't-0'), {0: one_per_batch(0, v[:3])})
     rc, objs, err = diff(la, lb)
     un = [o for o in objs if o['type'] == 'unpaired']
     check(rc == 1 and len(un) == 1 and un[0]['side'] == 'A' and un[0]['partition'] == 't-1',
@@ -216,8 +208,8 @@ try:
     #    (a) records differ at offsets 0-3 where both batches carry leader epoch 0: a follower
     #    appends the leader's batches of an epoch unchanged (KIP-101, KIP-279), so replicas cannot
     #    differ there; a mirror (another cluster numbering its own epochs) can.
-    a = mkseg.write_partition(os.path.join(tmp, 'mir-a', 'orders-2'), {0: one_per_batch(0, v[:6])})
-    b = mkseg.write_partition(os.path.join(tmp, 'mir-b', 'orders-2'),
+    a = kafka.write_partition(os.path.join(tmp, 'mir-a', 'orders-2'), {0: one_per_batch(0, v[:6])})
+    b = kafka.write_partition(os.path.join(tmp, 'mir-b', 'orders-2'),
                               {0: one_per_batch(0, [b'n0', b'n1', b'n2', b'n3']) + one_per_batch(4, v[4:6])})
     rc, objs, err = diff(a, b)
     s = summary(objs)
@@ -243,8 +235,8 @@ try:
     def metadata(path, topic_id):
         with open(os.path.join(path, 'partition.metadata'), 'w') as f:
             f.write('version: 0\ntopic_id: %s\n' % topic_id)
-    a = mkseg.write_partition(os.path.join(tmp, 'id-a', 'orders-3'), {0: one_per_batch(0, v)})
-    b = mkseg.write_partition(os.path.join(tmp, 'id-b', 'orders-3'), {0: one_per_batch(0, v[:6])})
+    a = kafka.write_partition(os.path.join(tmp, 'id-a', 'orders-3'), {0: one_per_batch(0, v)})
+    b = kafka.write_partition(os.path.join(tmp, 'id-b', 'orders-3'), {0: one_per_batch(0, v[:6])})
     metadata(a, 'MG2SJhvpZCQjALGzsYh4vA')
     metadata(b, 'RTqtE7gsXG0-grbJai7Ogg')
     rc, objs, err = diff(a, b)
@@ -277,5 +269,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print('test_diff: %d checks, %d failed' % (checks, failures))
-sys.exit(1 if failures else 0)
+sys.exit(harness.tally_exit('test_diff'))

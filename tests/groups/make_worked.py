@@ -16,52 +16,49 @@ The story (T0 = 1700000000000, 2023-11-14T22:13:20Z):
   at T0 + 16.5 .. 19.5 s, committing 50, 60, 80.
 So enriched-0 holds orders 40..49 twice: offsets 40..49 (A) and 50..59 (B).
 
-usage: make_worked.py OUT_DIR (testdata/groups-worked)
+usage: PYTHONPATH=tests/lib python3 tests/groups/make_worked.py OUT_DIR (testdata/groups-worked)
 """
 import os
 import shutil
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
-import coordinator as C  # noqa: E402
-import mkseg  # noqa: E402
+import kafka
 
-T0 = C.T0
+T0 = kafka.T0
 out = sys.argv[1]
 shutil.rmtree(out, ignore_errors=True)
 os.makedirs(out)
 
 orders = b''
 for k in range(8):
-    orders += mkseg.batch(10 * k, [(b'o-%d' % (10 * k + i), b'order-%d' % (10 * k + i)) for i in range(10)],
+    orders += kafka.batch(10 * k, [(b'o-%d' % (10 * k + i), b'order-%d' % (10 * k + i)) for i in range(10)],
                           pid=5001, epoch=0, base_seq=10 * k, base_ts=T0 + 1000 * (k + 1), ts_deltas=[0] * 10)
-mkseg.write_partition(os.path.join(out, 'orders-0'), {0: orders})
+kafka.write_partition(os.path.join(out, 'orders-0'), {0: orders})
 
 enriched, at = b'', 0
 for k in range(5):   # A: orders 10k..10k+9 at T0 + 1.2 s + k s
-    enriched += mkseg.batch(at, [(b'o-%d' % (10 * k + i), b'enriched-order-%d' % (10 * k + i)) for i in range(10)],
+    enriched += kafka.batch(at, [(b'o-%d' % (10 * k + i), b'enriched-order-%d' % (10 * k + i)) for i in range(10)],
                             pid=7001, epoch=0, base_seq=at, base_ts=T0 + 1200 + 1000 * k, ts_deltas=[0] * 10)
     at += 10
 for k in range(4):   # B: orders 40 + 10k .. at T0 + 16.5 s + k s
     first = 40 + 10 * k
-    enriched += mkseg.batch(at, [(b'o-%d' % (first + i), b'enriched-order-%d' % (first + i)) for i in range(10)],
+    enriched += kafka.batch(at, [(b'o-%d' % (first + i), b'enriched-order-%d' % (first + i)) for i in range(10)],
                             pid=7002, epoch=0, base_seq=10 * k, base_ts=T0 + 16500 + 1000 * k, ts_deltas=[0] * 10)
     at += 10
-mkseg.write_partition(os.path.join(out, 'enriched-0'), {0: enriched})
+kafka.write_partition(os.path.join(out, 'enriched-0'), {0: enriched})
 
 g = 'enricher'
-a = C.Member('enricher-1-5d1c0e7a', {'orders': [0]}, client_id='enricher-1', host='/10.0.0.11',
+a = kafka.Member('enricher-1-5d1c0e7a', {'orders': [0]}, client_id='enricher-1', host='/10.0.0.11',
              session_timeout=10000)
-b = C.Member('enricher-2-9b3f4c21', {'orders': [0]}, client_id='enricher-2', host='/10.0.0.12',
+b = kafka.Member('enricher-2-9b3f4c21', {'orders': [0]}, client_id='enricher-2', host='/10.0.0.12',
              session_timeout=10000)
-L = C.Log()
-L.append([C.group_metadata(g, 1, T0 + 500, [a])], T0 + 500)
+L = kafka.Log()
+L.append([kafka.group_metadata(g, 1, T0 + 500, [a])], T0 + 500)
 for k in range(4):
     t = T0 + 1500 + 1000 * k
-    L.append([C.offset_commit(g, 'orders', 0, 10 * (k + 1), t)], t)
-L.append([C.group_metadata(g, 2, T0 + 16000, [b])], T0 + 16000)
+    L.append([kafka.offset_commit(g, 'orders', 0, 10 * (k + 1), t)], t)
+L.append([kafka.group_metadata(g, 2, T0 + 16000, [b])], T0 + 16000)
 for t, off in ((17000, 50), (18000, 60), (20000, 80)):
-    L.append([C.offset_commit(g, 'orders', 0, off, T0 + t)], T0 + t)
-L.write(os.path.join(out, '__consumer_offsets-%d' % C.coordinator_partition(g)))
+    L.append([kafka.offset_commit(g, 'orders', 0, off, T0 + t)], T0 + t)
+L.write(os.path.join(out, '__consumer_offsets-%d' % kafka.coordinator_partition(g)))
 print('wrote', out)

@@ -2,8 +2,8 @@
 """segscan groups: the findings (records delivered twice, or possibly never) on histories built by
 hand, with the data partitions beside them and without.
 
-Every scenario writes __consumer_offsets (tests/lib/coordinator.py, Kafka 4.0's record formats),
-the data partitions it reads (tests/analysis/mkseg.py) and, for exactly-once applications,
+Every scenario writes __consumer_offsets (tests/lib/kafka.py, Kafka 4.0's record formats),
+the data partitions it reads (tests/lib/kafka.py) and, for exactly-once applications,
 __transaction_state. Expected values are derived by hand from what each scenario writes, with the
 Kafka behaviour it stands for cited beside it; each range is also checked to contain what
 "actually happened" in the scenario's story and to lie within the records present.
@@ -26,34 +26,19 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
-import coordinator as C  # noqa: E402
-import mkseg  # noqa: E402
+import kafka
+import harness
+from harness import tally as check, tally_eq as eq
 
 segscan = os.path.abspath(sys.argv[1])
 only = sys.argv[sys.argv.index('-k') + 1] if '-k' in sys.argv else None
-fails = checks = 0
-T0 = C.T0
+T0 = kafka.T0
 TMP = []
 
 
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print('FAIL:', what)
-
-
-def eq(got, want, what):
-    check(got == want, '%s: got %r, want %r' % (what, got, want))
-
-
 def run(args):
-    p = subprocess.run([segscan, 'groups', '--json'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    objs = [json.loads(line) for line in p.stdout.decode().splitlines() if line.strip()]
-    return p.returncode, objs, p.stderr.decode()
+    rc, out, err = harness.call(['groups', '--json'] + args, binary=segscan, timeout=None)
+    return rc, [json.loads(line) for line in out.splitlines() if line.strip()], err
 
 
 def findings(args, group=None, kind=None, topic=None, partition=None):
@@ -104,7 +89,7 @@ def tempdir():
 
 
 def co_dir(d, group):
-    return os.path.join(d, '__consumer_offsets-%d' % C.coordinator_partition(group))
+    return os.path.join(d, '__consumer_offsets-%d' % kafka.coordinator_partition(group))
 
 
 def data(d, topic, p, batches, lat=True, base=0, **kw):
@@ -112,10 +97,10 @@ def data(d, topic, p, batches, lat=True, base=0, **kw):
     base, each its own batch (LogAppendTime by default: maxTimestamp is the append time)."""
     out, at = b'', base
     for n, ts in batches:
-        out += mkseg.batch(at, [(None, b'%s-%d-%d' % (topic.encode(), p, at + i)) for i in range(n)],
+        out += kafka.batch(at, [(None, b'%s-%d-%d' % (topic.encode(), p, at + i)) for i in range(n)],
                            base_ts=ts, max_ts=ts, ts_deltas=[0] * n, log_append_time=lat, **kw)
         at += n
-    mkseg.write_partition(os.path.join(d, '%s-%d' % (topic, p)), {base: out})
+    kafka.write_partition(os.path.join(d, '%s-%d' % (topic, p)), {base: out})
     return at
 
 
@@ -137,14 +122,14 @@ def test_eager():
         return
     g = 'eager'
     a, b = 'eager-a-1111', 'eager-b-2222'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member(a, {'orders': [0]}), C.Member(b, {'orders': [1]})])], T0 + 500)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member(a, {'orders': [0]}), kafka.Member(b, {'orders': [1]})])], T0 + 500)
     for k in range(4):
         t = T0 + 1500 + 1000 * k
-        L.append([C.offset_commit(g, 'orders', 0, 10 * (k + 1), t)], t)
-        L.append([C.offset_commit(g, 'orders', 1, 10 * (k + 1), t + 1)], t + 1)
-    L.append([C.group_metadata(g, 2, T0 + 7200, [C.Member(b, {'orders': [0, 1]})])], T0 + 7200)
-    L.append([C.offset_commit(g, 'orders', 0, 70, T0 + 8000)], T0 + 8000)
+        L.append([kafka.offset_commit(g, 'orders', 0, 10 * (k + 1), t)], t)
+        L.append([kafka.offset_commit(g, 'orders', 1, 10 * (k + 1), t + 1)], t + 1)
+    L.append([kafka.group_metadata(g, 2, T0 + 7200, [kafka.Member(b, {'orders': [0, 1]})])], T0 + 7200)
+    L.append([kafka.offset_commit(g, 'orders', 0, 70, T0 + 8000)], T0 + 8000)
     for name, lat in (('lat', True), ('create', False)):
         dd = os.path.join(d, name)
         L.write(co_dir(dd, g))
@@ -192,15 +177,15 @@ def test_cooperative():
     if not d:
         return
     g, a, b = 'coop', 'coop-a-1', 'coop-b-1'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member(a, {'pay': [0, 1]})], protocol='cooperative-sticky')], T0 + 500)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member(a, {'pay': [0, 1]})], protocol='cooperative-sticky')], T0 + 500)
     for k in range(3):
         t = T0 + 1500 + 1000 * k
-        L.append([C.offset_commit(g, 'pay', 1, 10 * (k + 1), t)], t)
-    L.append([C.group_metadata(g, 2, T0 + 4000, [C.Member(a, {'pay': [0]}), C.Member(b, {})],
+        L.append([kafka.offset_commit(g, 'pay', 1, 10 * (k + 1), t)], t)
+    L.append([kafka.group_metadata(g, 2, T0 + 4000, [kafka.Member(a, {'pay': [0]}), kafka.Member(b, {})],
                                protocol='cooperative-sticky')], T0 + 4000)
-    L.append([C.offset_commit(g, 'pay', 1, 40, T0 + 4100)], T0 + 4100)
-    L.append([C.group_metadata(g, 3, T0 + 4600, [C.Member(a, {'pay': [0]}), C.Member(b, {'pay': [1]})],
+    L.append([kafka.offset_commit(g, 'pay', 1, 40, T0 + 4100)], T0 + 4100)
+    L.append([kafka.group_metadata(g, 3, T0 + 4600, [kafka.Member(a, {'pay': [0]}), kafka.Member(b, {'pay': [1]})],
                                protocol='cooperative-sticky')], T0 + 4600)
     L.write(co_dir(d, g))
     data(d, 'pay', 0, every_second(10, 10))
@@ -233,24 +218,24 @@ def test_static():
     if not d:
         return
     g, m1, m2 = 'static', 'st-1-aaaa', 'st-1-bbbb'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member(m1, {'st': [0]}, instance_id='inst-1')])], T0 + 500)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member(m1, {'st': [0]}, instance_id='inst-1')])], T0 + 500)
     for k, off in enumerate((10, 20, 33)):
         t = T0 + 1500 + 1000 * k
-        L.append([C.offset_commit(g, 'st', 0, off, t)], t)
-    L.append([C.group_metadata(g, 1, T0 + 4200, [C.Member(m2, {'st': [0]}, instance_id='inst-1')])], T0 + 4200)
+        L.append([kafka.offset_commit(g, 'st', 0, off, t)], t)
+    L.append([kafka.group_metadata(g, 1, T0 + 4200, [kafka.Member(m2, {'st': [0]}, instance_id='inst-1')])], T0 + 4200)
     L.write(co_dir(d, g))
     # st-0: batches of ten at +1, +2, +3 s (0..29), the compacted one at +4 s (30..39, five kept),
     # ten more at +5 s (40..49)
     out = b''
     for k in range(3):
-        out += mkseg.batch(10 * k, [(None, b'v')] * 10, base_ts=T0 + 1000 * (k + 1), max_ts=T0 + 1000 * (k + 1),
+        out += kafka.batch(10 * k, [(None, b'v')] * 10, base_ts=T0 + 1000 * (k + 1), max_ts=T0 + 1000 * (k + 1),
                            ts_deltas=[0] * 10, log_append_time=True)
-    out += mkseg.batch(30, [(None, b'v')] * 5, base_ts=T0 + 4000, max_ts=T0 + 4000, ts_deltas=[0] * 5,
+    out += kafka.batch(30, [(None, b'v')] * 5, base_ts=T0 + 4000, max_ts=T0 + 4000, ts_deltas=[0] * 5,
                        log_append_time=True, offset_deltas=[0, 2, 4, 6, 8], last_offset_delta=9)
-    out += mkseg.batch(40, [(None, b'v')] * 10, base_ts=T0 + 5000, max_ts=T0 + 5000, ts_deltas=[0] * 10,
+    out += kafka.batch(40, [(None, b'v')] * 10, base_ts=T0 + 5000, max_ts=T0 + 5000, ts_deltas=[0] * 10,
                        log_append_time=True)
-    mkseg.write_partition(os.path.join(d, 'st-0'), {0: out})
+    kafka.write_partition(os.path.join(d, 'st-0'), {0: out})
     h = one(findings([d], g, 'handover'), 'static')
     eq(((h.get('previousOwner') or {}).get('memberId'), (h.get('newOwner') or {}).get('memberId'),
         (h.get('newOwner') or {}).get('groupInstanceId'), h.get('sameInstance'), h.get('time'), h.get('resumedOffset')),
@@ -281,28 +266,28 @@ def test_kip848():
     batches = [(10, T0 + 1000 * k + 500) for k in range(10)]
     data(d, 't', 1, batches)
     g = 'k1'
-    L = C.Log()
-    L.append([C.cg_member(g, a, 'k1-a', topics=['t']), C.cg_partition_metadata(g, {tid: ('t', 2)}),
-              C.cg_epoch(g, 1), C.cg_assignment(g, a, 1, 0, C.STABLE, {tid: [0, 1]})], T0)
+    L = kafka.Log()
+    L.append([kafka.cg_member(g, a, 'k1-a', topics=['t']), kafka.cg_partition_metadata(g, {tid: ('t', 2)}),
+              kafka.cg_epoch(g, 1), kafka.cg_assignment(g, a, 1, 0, kafka.STABLE, {tid: [0, 1]})], T0)
     for k in range(3):
         t = T0 + 1000 * (k + 1)
-        L.append([C.offset_commit(g, 't', 1, 10 * (k + 1), t)], t)
-    L.append([C.cg_assignment_tombstone(g, a), C.cg_member_tombstone(g, a), C.cg_epoch(g, 2)], T0 + 9000)
-    L.append([C.cg_member(g, b, 'k1-b', topics=['t']), C.cg_epoch(g, 3),
-              C.cg_assignment(g, b, 3, 0, C.STABLE, {tid: [0, 1]})], T0 + 9100)
+        L.append([kafka.offset_commit(g, 't', 1, 10 * (k + 1), t)], t)
+    L.append([kafka.cg_assignment_tombstone(g, a), kafka.cg_member_tombstone(g, a), kafka.cg_epoch(g, 2)], T0 + 9000)
+    L.append([kafka.cg_member(g, b, 'k1-b', topics=['t']), kafka.cg_epoch(g, 3),
+              kafka.cg_assignment(g, b, 3, 0, kafka.STABLE, {tid: [0, 1]})], T0 + 9100)
     g2 = 'k2'
-    L2 = C.Log() if C.coordinator_partition(g2) != C.coordinator_partition(g) else L
-    L2.append([C.cg_member(g2, a, 'k2-a', topics=['t']), C.cg_partition_metadata(g2, {tid: ('t', 2)}),
-               C.cg_epoch(g2, 1), C.cg_assignment(g2, a, 1, 0, C.STABLE, {tid: [0, 1]})], T0 + 9200)
+    L2 = kafka.Log() if kafka.coordinator_partition(g2) != kafka.coordinator_partition(g) else L
+    L2.append([kafka.cg_member(g2, a, 'k2-a', topics=['t']), kafka.cg_partition_metadata(g2, {tid: ('t', 2)}),
+               kafka.cg_epoch(g2, 1), kafka.cg_assignment(g2, a, 1, 0, kafka.STABLE, {tid: [0, 1]})], T0 + 9200)
     # k2 commits t-1 at 10, 20, 30 (+9.3, +9.4, +9.5 s: within the records present, 0..89)
     for k in range(3):
-        L2.append([C.offset_commit(g2, 't', 1, 10 * (k + 1), T0 + 9300 + 100 * k)], T0 + 9300 + 100 * k)
-    L2.append([C.cg_member(g2, b, 'k2-b', topics=['t']), C.cg_epoch(g2, 2),
-               C.cg_assignment(g2, b, 2, 0, C.UNRELEASED_PARTITIONS, {})], T0 + 9600)
-    L2.append([C.cg_assignment(g2, a, 1, 1, C.UNREVOKED_PARTITIONS, {tid: [0]}, {tid: [1]})], T0 + 9610)
-    L2.append([C.offset_commit(g2, 't', 1, 90, T0 + 9620)], T0 + 9620)
-    L2.append([C.cg_assignment(g2, a, 2, 1, C.STABLE, {tid: [0]})], T0 + 9630)
-    L2.append([C.cg_assignment(g2, b, 2, 2, C.STABLE, {tid: [1]})], T0 + 9640)
+        L2.append([kafka.offset_commit(g2, 't', 1, 10 * (k + 1), T0 + 9300 + 100 * k)], T0 + 9300 + 100 * k)
+    L2.append([kafka.cg_member(g2, b, 'k2-b', topics=['t']), kafka.cg_epoch(g2, 2),
+               kafka.cg_assignment(g2, b, 2, 0, kafka.UNRELEASED_PARTITIONS, {})], T0 + 9600)
+    L2.append([kafka.cg_assignment(g2, a, 1, 1, kafka.UNREVOKED_PARTITIONS, {tid: [0]}, {tid: [1]})], T0 + 9610)
+    L2.append([kafka.offset_commit(g2, 't', 1, 90, T0 + 9620)], T0 + 9620)
+    L2.append([kafka.cg_assignment(g2, a, 2, 1, kafka.STABLE, {tid: [0]})], T0 + 9630)
+    L2.append([kafka.cg_assignment(g2, b, 2, 2, kafka.STABLE, {tid: [1]})], T0 + 9640)
     L.write(co_dir(d, g))
     if L2 is not L:
         L2.write(co_dir(d, g2))
@@ -347,27 +332,27 @@ def test_rewind_reset():
         return
     for t in ('rw', 'rs'):
         data(d, t, 0, every_second(10, 100))   # batch k: offsets 100k..100k+99 at T0 + 1000(k+1)
-    L = C.Log()
+    L = kafka.Log()
     g = 'rw'
-    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('rw-a', {'rw': [0]})])], T0 + 100)
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('rw-a', {'rw': [0]})])], T0 + 100)
     for t, off in ((2000, 200), (3000, 300), (4000, 400), (5000, 250), (6000, 450), (7000, 300)):
-        L.append([C.offset_commit(g, 'rw', 0, off, T0 + t)], T0 + t)
+        L.append([kafka.offset_commit(g, 'rw', 0, off, T0 + t)], T0 + t)
     L.write(co_dir(d, g))
     data(d, 'rw2', 0, every_second(10, 100))
-    W = C.Log()
-    W.append([C.group_metadata('rw2', 1, T0 + 100, [C.Member('rw2-a', {'rw2': [0]})])], T0 + 100)
+    W = kafka.Log()
+    W.append([kafka.group_metadata('rw2', 1, T0 + 100, [kafka.Member('rw2-a', {'rw2': [0]})])], T0 + 100)
     for t, off in ((4000, 400), (5000, 250), (6000, 300), (7000, 350)):
-        W.append([C.offset_commit('rw2', 'rw2', 0, off, T0 + t)], T0 + t)
+        W.append([kafka.offset_commit('rw2', 'rw2', 0, off, T0 + t)], T0 + t)
     W.write(co_dir(d, 'rw2'))
-    M = C.Log()
+    M = kafka.Log()
     g2 = 'rs'
-    M.append([C.group_metadata(g2, 1, T0 + 100, [C.Member('rs-a', {'rs': [0]})])], T0 + 100)
-    M.append([C.offset_commit(g2, 'rs', 0, 100, T0 + 2000)], T0 + 2000)
-    M.append([C.offset_commit(g2, 'rs', 0, 200, T0 + 3000)], T0 + 3000)
-    M.append([C.group_metadata(g2, 2, T0 + 3500, [])], T0 + 3500)
-    M.append([C.offset_commit(g2, 'rs', 0, 50, T0 + 4000, leader_epoch=-1)], T0 + 4000)
-    M.append([C.group_metadata(g2, 3, T0 + 5000, [C.Member('rs-b', {'rs': [0]})])], T0 + 5000)
-    M.append([C.offset_commit(g2, 'rs', 0, 250, T0 + 6000)], T0 + 6000)
+    M.append([kafka.group_metadata(g2, 1, T0 + 100, [kafka.Member('rs-a', {'rs': [0]})])], T0 + 100)
+    M.append([kafka.offset_commit(g2, 'rs', 0, 100, T0 + 2000)], T0 + 2000)
+    M.append([kafka.offset_commit(g2, 'rs', 0, 200, T0 + 3000)], T0 + 3000)
+    M.append([kafka.group_metadata(g2, 2, T0 + 3500, [])], T0 + 3500)
+    M.append([kafka.offset_commit(g2, 'rs', 0, 50, T0 + 4000, leader_epoch=-1)], T0 + 4000)
+    M.append([kafka.group_metadata(g2, 3, T0 + 5000, [kafka.Member('rs-b', {'rs': [0]})])], T0 + 5000)
+    M.append([kafka.offset_commit(g2, 'rs', 0, 250, T0 + 6000)], T0 + 6000)
     M.write(co_dir(d, g2))
     fs = findings([d], g)
     eq([(f['kind'], f['time'], f['fromOffset'], f['toOffset'], rng(f['redelivered']), f.get('certainRedelivered'))
@@ -426,9 +411,9 @@ def test_offsets_deleted():
     for g, dd, steps in (('de', d, [(4000, 300), (5000, None), (6000, 0), (7000, 350)]),
                          ('dl', d2, [(3000, 200), (4000, None), (6500, 600)])):
         data(dd, 'od', 0, every_second(10, 100))
-        L = C.Log()
+        L = kafka.Log()
         for t, off in steps:
-            L.append([C.offset_tombstone(g, 'od', 0) if off is None else C.offset_commit(g, 'od', 0, off, T0 + t)], T0 + t)
+            L.append([kafka.offset_tombstone(g, 'od', 0) if off is None else kafka.offset_commit(g, 'od', 0, off, T0 + t)], T0 + t)
         L.write(co_dir(dd, g))
     f = one(findings([d], 'de', 'offsets-deleted'), 'de')
     eq((f.get('time'), f.get('lastCommittedOffset'), f.get('restartOffset'), f.get('restartTime'),
@@ -446,7 +431,7 @@ def test_offsets_deleted():
     rc, _, _ = run(['--fail-on', 'skipped'] + dl)
     eq(rc, 1, 'dl: --fail-on skipped exits 1')
     # without the data partition: offsets only, no 'consistent with'
-    f = one(findings([os.path.join(d2, '__consumer_offsets-%d' % C.coordinator_partition('dl'))], 'dl',
+    f = one(findings([os.path.join(d2, '__consumer_offsets-%d' % kafka.coordinator_partition('dl'))], 'dl',
                      'offsets-deleted'), 'dl without data')
     eq((rng(f.get('skipped')), f.get('consistentWith'), f.get('dataRead')), ((200, 599, None, False), None, False),
        'dl without data')
@@ -463,14 +448,14 @@ def test_out_of_range():
     if not d:
         return
     data(d, 'or', 0, every_second(10, 100))
-    L = C.Log()
+    L = kafka.Log()
     for t, off in ((1500, 150), (1600, 160), (2500, 200), (9500, 5000)):
-        L.append([C.offset_commit('oo', 'or', 0, off, T0 + t)], T0 + t)
+        L.append([kafka.offset_commit('oo', 'or', 0, off, T0 + t)], T0 + t)
     L.write(co_dir(d, 'oo'))
     d2 = tempdir()
     data(d2, 'or', 1, [(100, T0 + 1000)], base=300)
-    M = C.Log()
-    M.append([C.offset_commit('ob', 'or', 1, 50, T0 + 500)], T0 + 500)
+    M = kafka.Log()
+    M.append([kafka.offset_commit('ob', 'or', 1, 50, T0 + 500)], T0 + 500)
     M.write(co_dir(d2, 'ob'))
     fs = findings([d], 'oo', 'out-of-range')
     eq([(f['time'], f['commitOffset'], f['logEndOffset'], f['commits'], f['lastTime'], f['below'], f['pastCopyEnd'])
@@ -492,7 +477,7 @@ def eos_txn(L, outs, pid, epoch, group, topic_in, commit, t, marker_epoch=None, 
     for log, n in outs:
         recs = [(None, v) for v in values[:n]] if values else [(None, b'out')] * n
         log.append(recs, t, pid=pid, epoch=epoch, transactional=True)
-    L.append([C.offset_commit(group, topic_in, 0, commit, t + 10)], t + 10, pid=pid, epoch=epoch, transactional=True)
+    L.append([kafka.offset_commit(group, topic_in, 0, commit, t + 10)], t + 10, pid=pid, epoch=epoch, transactional=True)
     if commit_marker is None:
         return
     for log, _ in outs:
@@ -517,9 +502,9 @@ def test_eos_v1():
         return
     g, pid = 'eos1', 500
     data(d, 'in1', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])   # 0..49 by +0.5 s
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('eos1-m', {'in1': [0]})])], T0 + 50)
-    o0, o1 = C.Log(), C.Log()
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 50, [kafka.Member('eos1-m', {'in1': [0]})])], T0 + 50)
+    o0, o1 = kafka.Log(), kafka.Log()
     eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 10, T0 + 1000)
     redo = [b'from-in1-%d' % i for i in range(10, 20)]   # what processing input 10..19 writes
     eos_txn(L, [(o0, 10)], pid, 0, g, 'in1', 20, T0 + 2000, commit_marker=False, values=redo)
@@ -531,15 +516,15 @@ def test_eos_v1():
     L.write(co_dir(d, g))
     o0.write(os.path.join(d, 'out1-0'))
     o1.write(os.path.join(d, 'out1-1'))
-    tx = C.Log()
-    cp = C.coordinator_partition(g)
+    tx = kafka.Log()
+    cp = kafka.coordinator_partition(g)
     parts = {'out1-0': [0], '__consumer_offsets': [cp]}
-    for st, ep, ts, start in ((C.ONGOING, 0, T0 + 3990, T0 + 3990), (C.PREPARE_ABORT, 1, T0 + 4500, T0 + 3990),
-                              (C.COMPLETE_ABORT, 1, T0 + 4550, T0 + 3990), (C.EMPTY, 2, T0 + 4600, -1),
-                              (C.ONGOING, 2, T0 + 4990, T0 + 4990), (C.COMPLETE_COMMIT, 2, T0 + 5060, T0 + 4990)):
-        tx.append([C.txn_state('tx1', pid, ep, st, ts, parts if st in (C.ONGOING, C.PREPARE_ABORT) else None,
+    for st, ep, ts, start in ((kafka.ONGOING, 0, T0 + 3990, T0 + 3990), (kafka.PREPARE_ABORT, 1, T0 + 4500, T0 + 3990),
+                              (kafka.COMPLETE_ABORT, 1, T0 + 4550, T0 + 3990), (kafka.EMPTY, 2, T0 + 4600, -1),
+                              (kafka.ONGOING, 2, T0 + 4990, T0 + 4990), (kafka.COMPLETE_COMMIT, 2, T0 + 5060, T0 + 4990)):
+        tx.append([kafka.txn_state('tx1', pid, ep, st, ts, parts if st in (kafka.ONGOING, kafka.PREPARE_ABORT) else None,
                                timeout=60000, start_ts=start)], ts)
-    tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx1')))
+    tx.write(os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('tx1')))
     fs = findings([d], g)
     eq([(f['kind'], f['time']) for f in fs],
        [('aborted-commit', T0 + 2050), ('aborted-commit', T0 + 4500), ('fencing', T0 + 5010)],
@@ -586,7 +571,7 @@ def test_eos_v1():
           'producer id and epoch, between the same markers); aborted at' in p.stdout.decode(),
           'eos1: dups text says the link is exact:\n' + p.stdout.decode()[:2000])
     # without __transaction_state: who raised the epoch is not known
-    shutil.rmtree(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx1')))
+    shutil.rmtree(os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('tx1')))
     fs = findings([d], g)
     eq([(f['kind'], f.get('bump'), f.get('transactionalId')) for f in fs],
        [('aborted-commit', None, None), ('aborted-commit', 'fenced-or-timeout', None), ('fencing', 'fenced-or-timeout', None)],
@@ -604,17 +589,17 @@ def test_eos_v1_timeout():
         return
     g, pid = 'eos1t', 600
     data(d, 'in1t', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('eos1t-m', {'in1t': [0]})])], T0 + 50)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 50, [kafka.Member('eos1t-m', {'in1t': [0]})])], T0 + 50)
     eos_txn(L, [], pid, 0, g, 'in1t', 10, T0 + 1000, commit_marker=None)
     L.marker(pid, 1, False, T0 + 11000)
     eos_txn(L, [], pid, 2, g, 'in1t', 10, T0 + 12000)
     L.write(co_dir(d, g))
-    tx = C.Log()
-    for st, ep, ts, start in ((C.ONGOING, 0, T0 + 1000, T0 + 1000), (C.PREPARE_ABORT, 1, T0 + 11000, T0 + 1000),
-                              (C.COMPLETE_ABORT, 1, T0 + 11010, T0 + 1000), (C.EMPTY, 2, T0 + 11900, -1)):
-        tx.append([C.txn_state('tx1t', pid, ep, st, ts, timeout=10000, start_ts=start)], ts)
-    tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx1t')))
+    tx = kafka.Log()
+    for st, ep, ts, start in ((kafka.ONGOING, 0, T0 + 1000, T0 + 1000), (kafka.PREPARE_ABORT, 1, T0 + 11000, T0 + 1000),
+                              (kafka.COMPLETE_ABORT, 1, T0 + 11010, T0 + 1000), (kafka.EMPTY, 2, T0 + 11900, -1)):
+        tx.append([kafka.txn_state('tx1t', pid, ep, st, ts, timeout=10000, start_ts=start)], ts)
+    tx.write(os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('tx1t')))
     fs = findings([d], g)
     eq([(f['kind'], f.get('bump'), f.get('abortedBy')) for f in fs], [('aborted-commit', 'timeout', 'coordinator')],
        'eos1t: a timeout abort, no fencing')
@@ -640,15 +625,15 @@ def test_eos_v2():
         return
     g, pid = 'eos2', 700
     data(d, 'in2', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('eos2-m', {'in2': [0]})])], T0 + 50)
-    o = C.Log()
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 50, [kafka.Member('eos2-m', {'in2': [0]})])], T0 + 50)
+    o = kafka.Log()
     eos_txn(L, [(o, 10)], pid, 0, g, 'in2', 10, T0 + 1000, marker_epoch=1)
     eos_txn(L, [(o, 10)], pid, 1, g, 'in2', 20, T0 + 2000, marker_epoch=2, commit_marker=False)
     eos_txn(L, [(o, 10)], pid, 2, g, 'in2', 20, T0 + 3000, marker_epoch=3)
     g2, pid2 = 'eos2f', 800
-    L2 = L if C.coordinator_partition(g2) == C.coordinator_partition(g) else C.Log()
-    L2.append([C.group_metadata(g2, 1, T0 + 3100, [C.Member('eos2f-m', {'in2': [0]})])], T0 + 3100)
+    L2 = L if kafka.coordinator_partition(g2) == kafka.coordinator_partition(g) else kafka.Log()
+    L2.append([kafka.group_metadata(g2, 1, T0 + 3100, [kafka.Member('eos2f-m', {'in2': [0]})])], T0 + 3100)
     eos_txn(L2, [], pid2, 0, g2, 'in2', 10, T0 + 3200, marker_epoch=1)
     eos_txn(L2, [], pid2, 1, g2, 'in2', 20, T0 + 3300, commit_marker=None)
     L2.marker(pid2, 3, False, T0 + 3800)
@@ -657,17 +642,17 @@ def test_eos_v2():
     if L2 is not L:
         L2.write(co_dir(d, g2))
     o.write(os.path.join(d, 'out2-0'))
-    tx = C.Log()
-    tx.append([C.txn_state('tx2', pid, 3, C.COMPLETE_COMMIT, T0 + 3060, client_version=2)], T0 + 3060)
-    tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx2')))
-    tx2 = C.Log() if C.coordinator_partition('tx2f') != C.coordinator_partition('tx2') else tx
-    for st, ep, ts, start in ((C.ONGOING, 1, T0 + 3300, T0 + 3300), (C.PREPARE_ABORT, 3, T0 + 3800, T0 + 3300),
-                              (C.COMPLETE_ABORT, 3, T0 + 3810, T0 + 3300), (C.EMPTY, 4, T0 + 3900, -1)):
-        tx2.append([C.txn_state('tx2f', pid2, ep, st, ts, timeout=60000, start_ts=start, client_version=2)], ts)
+    tx = kafka.Log()
+    tx.append([kafka.txn_state('tx2', pid, 3, kafka.COMPLETE_COMMIT, T0 + 3060, client_version=2)], T0 + 3060)
+    tx.write(os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('tx2')))
+    tx2 = kafka.Log() if kafka.coordinator_partition('tx2f') != kafka.coordinator_partition('tx2') else tx
+    for st, ep, ts, start in ((kafka.ONGOING, 1, T0 + 3300, T0 + 3300), (kafka.PREPARE_ABORT, 3, T0 + 3800, T0 + 3300),
+                              (kafka.COMPLETE_ABORT, 3, T0 + 3810, T0 + 3300), (kafka.EMPTY, 4, T0 + 3900, -1)):
+        tx2.append([kafka.txn_state('tx2f', pid2, ep, st, ts, timeout=60000, start_ts=start, client_version=2)], ts)
     if tx2 is tx:
-        tx.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx2')))
+        tx.write(os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('tx2')))
     else:
-        tx2.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('tx2f')))
+        tx2.write(os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('tx2f')))
     fs = findings([d], g)
     eq([f['kind'] for f in fs], ['aborted-commit'], 'eos2: one aborted commit, no fencing')
     a = fs[0] if fs else {}
@@ -696,23 +681,23 @@ def test_open():
     g, pid = 'op', 900
     data(d, 'opin', 0, [(10, T0 + 100)])
     data(d, 'late', 0, [(1, T0 + 2000000)])
-    out = C.Log()
+    out = kafka.Log()
     out.append([(None, b'o')] * 4, T0 + 990, pid=pid, epoch=0, transactional=True)
     out.write(os.path.join(d, 'opout-0'))
-    L = C.Log()
-    L.append([C.offset_commit(g, 'opin', 0, 10, T0 + 1000)], T0 + 1000, pid=pid, epoch=0, transactional=True)
+    L = kafka.Log()
+    L.append([kafka.offset_commit(g, 'opin', 0, 10, T0 + 1000)], T0 + 1000, pid=pid, epoch=0, transactional=True)
     L.write(co_dir(d, g))
     f = one(findings([d], g, 'open-commit'), 'op')
     eq((f.get('commitOffset'), f.get('hanging'), f.get('hangingConfirmed'), f.get('ageMs'), f.get('now')),
        (10, True, None, 1999000, T0 + 2000000), 'op: a hanging candidate (no __transaction_state)')
     eq([(x['partition'], x['from'], x['to']) for x in f.get('outputs', [])], [('opout-0', 0, 3)], 'op: its open output')
-    cp = C.coordinator_partition(g)
-    txd = os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('txo'))
-    for state, parts, want in ((C.ONGOING, {'__consumer_offsets': [cp], 'opout': [0]}, False),
-                               (C.COMPLETE_COMMIT, None, True)):
+    cp = kafka.coordinator_partition(g)
+    txd = os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('txo'))
+    for state, parts, want in ((kafka.ONGOING, {'__consumer_offsets': [cp], 'opout': [0]}, False),
+                               (kafka.COMPLETE_COMMIT, None, True)):
         shutil.rmtree(txd, ignore_errors=True)
-        tx = C.Log()
-        tx.append([C.txn_state('txo', pid, 0, state, T0 + 1000, parts)], T0 + 1000)
+        tx = kafka.Log()
+        tx.append([kafka.txn_state('txo', pid, 0, state, T0 + 1000, parts)], T0 + 1000)
         tx.write(txd)
         f = one(findings([d], g, 'open-commit'), 'op with __transaction_state')
         eq((f.get('hanging'), f.get('hangingConfirmed'), f.get('transactionalId')), (True, want, 'txo'),
@@ -731,11 +716,11 @@ def test_text():
     if not d:
         return
     g = 'tx-text'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('m-a', {'tt': [0]})])], T0 + 100)
-    L.append([C.offset_commit(g, 'tt', 0, 10, T0 + 1500)], T0 + 1500)
-    L.append([C.offset_commit(g, 'tt', 0, 20, T0 + 2500)], T0 + 2500)
-    L.append([C.group_metadata(g, 2, T0 + 6000, [C.Member('m-b', {'tt': [0]})])], T0 + 6000)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('m-a', {'tt': [0]})])], T0 + 100)
+    L.append([kafka.offset_commit(g, 'tt', 0, 10, T0 + 1500)], T0 + 1500)
+    L.append([kafka.offset_commit(g, 'tt', 0, 20, T0 + 2500)], T0 + 2500)
+    L.append([kafka.group_metadata(g, 2, T0 + 6000, [kafka.Member('m-b', {'tt': [0]})])], T0 + 6000)
     L.write(co_dir(d, g))
     data(d, 'tt', 0, every_second(8, 10))
     p = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -852,24 +837,24 @@ def test_matrix():
     logs = {}   # coordinator partition -> its log (two groups may share one)
     for kind in ('eager', 'cooperative', 'static', 'kip848'):
         g = 'mx-' + kind
-        L = logs.setdefault(C.coordinator_partition(g), C.Log())
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
         if kind == 'kip848':
             m = 'MXMEMBERAAAAAAAAAAAAAA'
-            L.append([C.cg_member(g, m, 'mx', topics=['mx']), C.cg_partition_metadata(g, {tid: ('mx', 1)}),
-                      C.cg_epoch(g, 1), C.cg_assignment(g, m, 1, 0, C.STABLE, {tid: [0]})], T0 + 500)
+            L.append([kafka.cg_member(g, m, 'mx', topics=['mx']), kafka.cg_partition_metadata(g, {tid: ('mx', 1)}),
+                      kafka.cg_epoch(g, 1), kafka.cg_assignment(g, m, 1, 0, kafka.STABLE, {tid: [0]})], T0 + 500)
         else:
-            mem = C.Member('mx-a-1', {'mx': [0]}, instance_id='mx-inst' if kind == 'static' else None)
-            L.append([C.group_metadata(g, 1, T0 + 500, [mem],
+            mem = kafka.Member('mx-a-1', {'mx': [0]}, instance_id='mx-inst' if kind == 'static' else None)
+            L.append([kafka.group_metadata(g, 1, T0 + 500, [mem],
                                        protocol='cooperative-sticky' if kind == 'cooperative' else 'range')], T0 + 500)
         for t, off in ((1000, 100), (2000, 200), (3000, 150)):
-            L.append([C.offset_commit(g, 'mx', 0, off, T0 + t)], T0 + t)
+            L.append([kafka.offset_commit(g, 'mx', 0, off, T0 + t)], T0 + t)
         if kind == 'kip848':
-            L.append([C.cg_assignment_tombstone(g, m), C.cg_member_tombstone(g, m), C.cg_epoch(g, 2)], T0 + 4000)
+            L.append([kafka.cg_assignment_tombstone(g, m), kafka.cg_member_tombstone(g, m), kafka.cg_epoch(g, 2)], T0 + 4000)
         else:
-            L.append([C.group_metadata(g, 2, T0 + 4000, [])], T0 + 4000)
-        L.append([C.offset_commit(g, 'mx', 0, 50, T0 + 4500, leader_epoch=-1)], T0 + 4500)
-        L.append([C.offset_tombstone(g, 'mx', 0)], T0 + 5000)
-        L.append([C.offset_commit(g, 'mx', 0, 300, T0 + 6000)], T0 + 6000)
+            L.append([kafka.group_metadata(g, 2, T0 + 4000, [])], T0 + 4000)
+        L.append([kafka.offset_commit(g, 'mx', 0, 50, T0 + 4500, leader_epoch=-1)], T0 + 4500)
+        L.append([kafka.offset_tombstone(g, 'mx', 0)], T0 + 5000)
+        L.append([kafka.offset_commit(g, 'mx', 0, 300, T0 + 6000)], T0 + 6000)
     for cp, L in logs.items():
         L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
         L.write(os.path.join(nodata, '__consumer_offsets-%d' % cp))
@@ -908,20 +893,20 @@ def test_compacted():
     d = scenario('compacted')
     if not d:
         return
-    L = C.Log()
-    L.append([C.offset_commit('cm', 'cp', 0, 5, T0 + 500)], T0 + 500)
+    L = kafka.Log()
+    L.append([kafka.offset_commit('cm', 'cp', 0, 5, T0 + 500)], T0 + 500)
     L.skip(5)
-    L.append([C.offset_commit('cm', 'cp', 0, 20, T0 + 9000)], T0 + 9000)
+    L.append([kafka.offset_commit('cm', 'cp', 0, 20, T0 + 9000)], T0 + 9000)
     L.write(co_dir(d, 'cm'))
     data(d, 'cp', 0, [(10, T0 + 100), (10, T0 + 1000)])
     rc, out, err = run_cmd(['explain', '--offset', 'cp-0:12', os.path.join(d, 'cp-0')])
     check('deliveries: history compacted before 2023-11-14T22:13:29.000Z: __consumer_offsets-%d keeps only the '
-          'last commit of each partition before it' % C.coordinator_partition('cm') in out,
+          'last commit of each partition before it' % kafka.coordinator_partition('cm') in out,
           'compacted: explain says why nothing can be said:\n' + out)
     rc, out, err = run_cmd(['explain', '--json', '--offset', 'cp-0:12', os.path.join(d, 'cp-0')])
     o = json.loads(out.splitlines()[0]) if out.strip() else {}
     eq(o.get('deliveriesNone'), {'why': 'compacted', 'coordinatorPartition': '__consumer_offsets-%d' %
-                                 C.coordinator_partition('cm'), 'completeFrom': T0 + 9000}, 'compacted: JSON')
+                                 kafka.coordinator_partition('cm'), 'completeFrom': T0 + 9000}, 'compacted: JSON')
 
 
 def test_report_keys():
@@ -931,8 +916,8 @@ def test_report_keys():
     if not d:
         return
     g = 'pay.v2=x'
-    L = C.Log()
-    L.append([C.offset_commit(g, 'rk', 0, 5, T0 + 100)], T0 + 100)
+    L = kafka.Log()
+    L.append([kafka.offset_commit(g, 'rk', 0, 5, T0 + 100)], T0 + 100)
     L.write(co_dir(d, g))
     data(d, 'rk', 0, [(10, T0)])
     rc, out, err = run_cmd(['scan', '--report', '-', d])
@@ -955,14 +940,14 @@ def test_reset_not_owner():
         return
     data(d, 'r', 0, every_second(12, 100))
     g = 'rsx'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('rs-a', {'r': [0]})])], T0 + 100)
-    L.append([C.offset_commit(g, 'r', 0, 100, T0 + 2000)], T0 + 2000)
-    L.append([C.offset_commit(g, 'r', 0, 200, T0 + 3000)], T0 + 3000)
-    L.append([C.group_metadata(g, 2, T0 + 8000, [])], T0 + 8000)
-    L.append([C.offset_commit(g, 'r', 0, 50, T0 + 9000, leader_epoch=-1)], T0 + 9000)
-    L.append([C.group_metadata(g, 3, T0 + 10000, [C.Member('rs-b', {'r': [0]})])], T0 + 10000)
-    L.append([C.offset_commit(g, 'r', 0, 1100, T0 + 11500)], T0 + 11500)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('rs-a', {'r': [0]})])], T0 + 100)
+    L.append([kafka.offset_commit(g, 'r', 0, 100, T0 + 2000)], T0 + 2000)
+    L.append([kafka.offset_commit(g, 'r', 0, 200, T0 + 3000)], T0 + 3000)
+    L.append([kafka.group_metadata(g, 2, T0 + 8000, [])], T0 + 8000)
+    L.append([kafka.offset_commit(g, 'r', 0, 50, T0 + 9000, leader_epoch=-1)], T0 + 9000)
+    L.append([kafka.group_metadata(g, 3, T0 + 10000, [kafka.Member('rs-b', {'r': [0]})])], T0 + 10000)
+    L.append([kafka.offset_commit(g, 'r', 0, 1100, T0 + 11500)], T0 + 11500)
     L.write(co_dir(d, g))
     h = one(findings([d], g, 'handover'), 'rsx handover')
     eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'), h.get('commitIntervalMs'), h.get('clean'),
@@ -996,14 +981,14 @@ def test_reset_forward():
         return
     data(d, 'f', 0, every_second(10, 100))
     g = 'fw'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('fw-a', {'f': [0]})])], T0 + 100)
-    L.append([C.offset_commit(g, 'f', 0, 100, T0 + 1500)], T0 + 1500)
-    L.append([C.group_metadata(g, 2, T0 + 2500, [])], T0 + 2500)
-    L.append([C.offset_commit(g, 'f', 0, 300, T0 + 3000, leader_epoch=-1)], T0 + 3000)
-    L.append([C.offset_commit(g, 'f', 0, 100, T0 + 3500, leader_epoch=-1)], T0 + 3500)
-    L.append([C.group_metadata(g, 3, T0 + 4000, [C.Member('fw-b', {'f': [0]})])], T0 + 4000)
-    L.append([C.offset_commit(g, 'f', 0, 900, T0 + 9500)], T0 + 9500)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('fw-a', {'f': [0]})])], T0 + 100)
+    L.append([kafka.offset_commit(g, 'f', 0, 100, T0 + 1500)], T0 + 1500)
+    L.append([kafka.group_metadata(g, 2, T0 + 2500, [])], T0 + 2500)
+    L.append([kafka.offset_commit(g, 'f', 0, 300, T0 + 3000, leader_epoch=-1)], T0 + 3000)
+    L.append([kafka.offset_commit(g, 'f', 0, 100, T0 + 3500, leader_epoch=-1)], T0 + 3500)
+    L.append([kafka.group_metadata(g, 3, T0 + 4000, [kafka.Member('fw-b', {'f': [0]})])], T0 + 4000)
+    L.append([kafka.offset_commit(g, 'f', 0, 900, T0 + 9500)], T0 + 9500)
     L.write(co_dir(d, g))
     fs = findings([d], g, 'reset')
     eq([(f['time'], f['fromOffset'], f['toOffset'], rng(f.get('redelivered')), rng(f.get('skipped')), f.get('consistentWith'),
@@ -1030,10 +1015,10 @@ def test_rewind_bound():
         return
     data(d, 'bg', 0, every_second(10, 100))
     g = 'big'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('bg-m', {'bg': [0]})])], T0 + 100)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('bg-m', {'bg': [0]})])], T0 + 100)
     for t, off in ((1000, 2 ** 63 - 1), (1500, 0), (2500, 50), (3500, 150)):
-        L.append([C.offset_commit(g, 'bg', 0, off, T0 + t)], T0 + t)
+        L.append([kafka.offset_commit(g, 'bg', 0, off, T0 + t)], T0 + t)
     L.write(co_dir(d, g))
     f = one(findings([d], g, 'rewind'), 'big rewind')
     eq((f.get('fromOffset'), f.get('toOffset'), rng(f.get('redelivered')), f.get('certainRedelivered'),
@@ -1053,8 +1038,8 @@ def test_kip360():
         return
     g, pid = 'k360', 4242
     data(d, 'kin', 0, [(10, T0 + 100 * (k + 1)) for k in range(5)])
-    L, o = C.Log(), C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('k360-m', {'kin': [0]})])], T0 + 50)
+    L, o = kafka.Log(), kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 50, [kafka.Member('k360-m', {'kin': [0]})])], T0 + 50)
     eos_txn(L, [(o, 5)], pid, 0, g, 'kin', 10, T0 + 1000)
     eos_txn(L, [(o, 5)], pid, 0, g, 'kin', 20, T0 + 2000, commit_marker=False)
     eos_txn(L, [(o, 5)], pid, 1, g, 'kin', 20, T0 + 3000)
@@ -1077,10 +1062,10 @@ def test_clean_unknown():
     if not d:
         return
     g = 'one'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member('one-a', {'p': [0]})])], T0 + 500)
-    L.append([C.offset_commit(g, 'p', 0, 20, T0 + 2500)], T0 + 2500)
-    L.append([C.group_metadata(g, 2, T0 + 4600, [C.Member('one-b', {'p': [0]})])], T0 + 4600)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('one-a', {'p': [0]})])], T0 + 500)
+    L.append([kafka.offset_commit(g, 'p', 0, 20, T0 + 2500)], T0 + 2500)
+    L.append([kafka.group_metadata(g, 2, T0 + 4600, [kafka.Member('one-b', {'p': [0]})])], T0 + 4600)
     L.write(co_dir(d, g))
     data(d, 'p', 0, every_second(5, 10))
     h = one(findings([d], g, 'handover'), 'one handover')
@@ -1098,18 +1083,18 @@ def test_no_coincidence():
     if not d:
         return
     g = 'cu'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 500, [C.Member('cu-a', {'in': [0]})])], T0 + 500)
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('cu-a', {'in': [0]})])], T0 + 500)
     for k in range(3):
-        L.append([C.offset_commit(g, 'in', 0, 10 * (k + 1), T0 + 1500 + 1000 * k)], T0 + 1500 + 1000 * k)
-    L.append([C.group_metadata(g, 2, T0 + 5000, [C.Member('cu-b', {'in': [0]})])], T0 + 5000)
+        L.append([kafka.offset_commit(g, 'in', 0, 10 * (k + 1), T0 + 1500 + 1000 * k)], T0 + 1500 + 1000 * k)
+    L.append([kafka.group_metadata(g, 2, T0 + 5000, [kafka.Member('cu-b', {'in': [0]})])], T0 + 5000)
     L.write(co_dir(d, g))
     data(d, 'in', 0, every_second(3, 10))
-    out = mkseg.batch(0, [(None, b'dup-value')], pid=1, epoch=0, base_seq=0, base_ts=T0 + 2000, max_ts=T0 + 2000,
+    out = kafka.batch(0, [(None, b'dup-value')], pid=1, epoch=0, base_seq=0, base_ts=T0 + 2000, max_ts=T0 + 2000,
                       ts_deltas=[0]) + \
-        mkseg.batch(1, [(None, b'dup-value')], pid=2, epoch=0, base_seq=0, base_ts=T0 + 8000, max_ts=T0 + 8000,
+        kafka.batch(1, [(None, b'dup-value')], pid=2, epoch=0, base_seq=0, base_ts=T0 + 8000, max_ts=T0 + 8000,
                     ts_deltas=[0])
-    mkseg.write_partition(os.path.join(d, 'out-0'), {0: out})
+    kafka.write_partition(os.path.join(d, 'out-0'), {0: out})
     h = one(findings([d], g, 'handover'), 'cu handover')
     eq(h.get('caughtUp'), True, 'cu: nothing to deliver twice')
     rc, out, _ = run_cmd(['explain', '--value', 'dup-value', d])
@@ -1133,15 +1118,15 @@ def test_pending_at_handover():
         return
     g, pid = 'pend', 4343
     data(d, 'pin', 0, [(10, T0 + 100 * (k + 1)) for k in range(8)])
-    L, o = C.Log(), C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 50, [C.Member('pend-a', {'pin': [0]})])], T0 + 50)
+    L, o = kafka.Log(), kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 50, [kafka.Member('pend-a', {'pin': [0]})])], T0 + 50)
     o.append([(None, b'out')] * 5, T0 + 1000, pid=pid, epoch=0, transactional=True)
-    L.append([C.offset_commit(g, 'pin', 0, 20, T0 + 1010)], T0 + 1010, pid=pid, epoch=0, transactional=True)
+    L.append([kafka.offset_commit(g, 'pin', 0, 20, T0 + 1010)], T0 + 1010, pid=pid, epoch=0, transactional=True)
     o.marker(pid, 0, True, T0 + 1050)
     L.marker(pid, 0, True, T0 + 1050)
     o.append([(None, b'out')] * 5, T0 + 2000, pid=pid, epoch=0, transactional=True)
-    L.append([C.offset_commit(g, 'pin', 0, 40, T0 + 2010)], T0 + 2010, pid=pid, epoch=0, transactional=True)
-    L.append([C.group_metadata(g, 2, T0 + 2020, [C.Member('pend-b', {'pin': [0]})])], T0 + 2020)
+    L.append([kafka.offset_commit(g, 'pin', 0, 40, T0 + 2010)], T0 + 2010, pid=pid, epoch=0, transactional=True)
+    L.append([kafka.group_metadata(g, 2, T0 + 2020, [kafka.Member('pend-b', {'pin': [0]})])], T0 + 2020)
     o.marker(pid, 0, True, T0 + 2100)
     L.marker(pid, 0, True, T0 + 2100)
     L.write(co_dir(d, g))
@@ -1161,11 +1146,11 @@ def test_odd_commits():
     if not d:
         return
     g = 'odd'
-    L = C.Log()
-    L.append([C.group_metadata(g, 1, T0 + 100, [C.Member('od-m1', {'x': [0, 1]}), C.Member('od-m2', {'x': [0]})])],
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('od-m1', {'x': [0, 1]}), kafka.Member('od-m2', {'x': [0]})])],
              T0 + 100)
-    L.append([C.offset_commit(g, 'x', 1, 7, -1)], -1)
-    L.append([C.group_metadata(g, 2, T0 + 3000, [C.Member('od-m3', {'x': [0, 1]})])], T0 + 3000)
+    L.append([kafka.offset_commit(g, 'x', 1, 7, -1)], -1)
+    L.append([kafka.group_metadata(g, 2, T0 + 3000, [kafka.Member('od-m3', {'x': [0, 1]})])], T0 + 3000)
     L.write(co_dir(d, g))
     fs = findings([d], g, 'handover')
     eq([(f['partition'], f['previousOwner']['memberId'], f['newOwner']['memberId'], f['sharedAssignment'],
@@ -1199,10 +1184,10 @@ def member_records(kind, g, topic, tid, t, member):
     or static (group.instance.id) GroupMetadata record, or KIP-848's member, partition metadata,
     group epoch and current assignment records (GroupCoordinatorRecordHelpers)."""
     if kind == 'kip848':
-        return [C.cg_member(g, member, g, topics=[topic]), C.cg_partition_metadata(g, {tid: (topic, 1)}),
-                C.cg_epoch(g, 1), C.cg_assignment(g, member, 1, 0, C.STABLE, {tid: [0]})]
-    mem = C.Member(member, {topic: [0]}, instance_id=g + '-inst' if kind == 'static' else None)
-    return [C.group_metadata(g, 1, t, [mem], protocol='cooperative-sticky' if kind == 'cooperative' else 'range')]
+        return [kafka.cg_member(g, member, g, topics=[topic]), kafka.cg_partition_metadata(g, {tid: (topic, 1)}),
+                kafka.cg_epoch(g, 1), kafka.cg_assignment(g, member, 1, 0, kafka.STABLE, {tid: [0]})]
+    mem = kafka.Member(member, {topic: [0]}, instance_id=g + '-inst' if kind == 'static' else None)
+    return [kafka.group_metadata(g, 1, t, [mem], protocol='cooperative-sticky' if kind == 'cooperative' else 'range')]
 
 
 GROUP_KINDS = ('eager', 'cooperative', 'static', 'kip848')
@@ -1239,35 +1224,35 @@ def test_eos_kinds():
     for i, (kind, tv) in enumerate((k, v) for k in GROUP_KINDS for v in (1, 2)):
         g, txid, pid = 'ex-%s-v%d' % (kind, tv), 'ex-tx-%s-v%d' % (kind, tv), 5000 + i
         ti = T0 + 10000 * (i + 1)
-        L = co.setdefault(C.coordinator_partition(g), C.Log())
-        X = ts.setdefault(C.coordinator_partition(txid), C.Log())
-        cp = C.coordinator_partition(g)
+        L = co.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        X = ts.setdefault(kafka.coordinator_partition(txid), kafka.Log())
+        cp = kafka.coordinator_partition(g)
         out_topic = 'exout%d' % i
-        o = C.Log()
+        o = kafka.Log()
         L.append(member_records(kind, g, 'exin', tid, ti, 'EXMEMBER%02dAAAAAAAAAAAA' % i), ti)
         e = (lambda v1, v2: v1 if tv == 1 else v2)
         cv = None if tv == 1 else 2
         parts = {out_topic: [0], '__consumer_offsets': [cp]}
 
         def state(st, ep, t, start=-1, p=None):
-            X.append([C.txn_state(txid, pid, ep, st, t, p, timeout=60000, start_ts=start, client_version=cv)], t)
-        state(C.ONGOING, e(0, 0), ti + 990, ti + 990, parts)
+            X.append([kafka.txn_state(txid, pid, ep, st, t, p, timeout=60000, start_ts=start, client_version=cv)], t)
+        state(kafka.ONGOING, e(0, 0), ti + 990, ti + 990, parts)
         eos_txn(L, [(o, 10)], pid, e(0, 0), g, 'exin', 10, ti + 1000, marker_epoch=e(0, 1))
-        state(C.COMPLETE_COMMIT, e(0, 1), ti + 1060, ti + 990)
-        state(C.ONGOING, e(0, 1), ti + 1990, ti + 1990, parts)
+        state(kafka.COMPLETE_COMMIT, e(0, 1), ti + 1060, ti + 990)
+        state(kafka.ONGOING, e(0, 1), ti + 1990, ti + 1990, parts)
         eos_txn(L, [(o, 10)], pid, e(0, 1), g, 'exin', 20, ti + 2000, marker_epoch=e(0, 2), commit_marker=False)
-        state(C.COMPLETE_ABORT, e(0, 2), ti + 2060, ti + 1990)
-        state(C.ONGOING, e(0, 2), ti + 2990, ti + 2990, parts)
+        state(kafka.COMPLETE_ABORT, e(0, 2), ti + 2060, ti + 1990)
+        state(kafka.ONGOING, e(0, 2), ti + 2990, ti + 2990, parts)
         eos_txn(L, [(o, 10)], pid, e(0, 2), g, 'exin', 20, ti + 3000, commit_marker=None)
-        state(C.PREPARE_ABORT, e(1, 4), ti + 3500, ti + 2990, parts)
+        state(kafka.PREPARE_ABORT, e(1, 4), ti + 3500, ti + 2990, parts)
         for log in (o, L):
             log.marker(pid, e(1, 4), False, ti + 3500)
-        state(C.COMPLETE_ABORT, e(1, 4), ti + 3510, ti + 2990)
-        state(C.EMPTY, e(2, 5), ti + 3600)
-        state(C.ONGOING, e(2, 5), ti + 3990, ti + 3990, parts)
+        state(kafka.COMPLETE_ABORT, e(1, 4), ti + 3510, ti + 2990)
+        state(kafka.EMPTY, e(2, 5), ti + 3600)
+        state(kafka.ONGOING, e(2, 5), ti + 3990, ti + 3990, parts)
         eos_txn(L, [(o, 10)], pid, e(2, 5), g, 'exin', 20, ti + 4000, marker_epoch=e(2, 6))
-        state(C.COMPLETE_COMMIT, e(2, 6), ti + 4060, ti + 3990)
-        state(C.ONGOING, e(2, 6), ti + 4990, ti + 4990, parts)
+        state(kafka.COMPLETE_COMMIT, e(2, 6), ti + 4060, ti + 3990)
+        state(kafka.ONGOING, e(2, 6), ti + 4990, ti + 4990, parts)
         eos_txn(L, [(o, 10)], pid, e(2, 6), g, 'exin', 30, ti + 5000, commit_marker=None)
         o.write(os.path.join(d, '%s-0' % out_topic))
         cases.append((kind, tv, g, txid, pid, ti, out_topic, e))
@@ -1338,10 +1323,10 @@ def test_out_of_range_members():
     co = {}
     for i, kind in enumerate(GROUP_KINDS):
         g = 'oom-' + kind
-        L = co.setdefault(C.coordinator_partition(g), C.Log())
+        L = co.setdefault(kafka.coordinator_partition(g), kafka.Log())
         L.append(member_records(kind, g, 'oom', tid, T0 + 500, 'OOMEMBER%02dAAAAAAAAAAAA' % i), T0 + 500)
         for t, off in ((1500, 100), (2500, 250), (3500, 300)):
-            L.append([C.offset_commit(g, 'oom', 0, off, T0 + t)], T0 + t)
+            L.append([kafka.offset_commit(g, 'oom', 0, off, T0 + t)], T0 + t)
     for cp, L in co.items():
         for dd in (d, nodata):
             L.write(os.path.join(dd, '__consumer_offsets-%d' % cp))
@@ -1364,5 +1349,4 @@ for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_re
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
-print('%d passed, %d failed' % (checks - fails, fails))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_findings'))

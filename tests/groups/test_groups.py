@@ -3,7 +3,7 @@
 
 Usage: test_groups.py SEGSCAN CORPUS [-k SUBSTRING]
 
-Every history below is built here with tests/lib/coordinator.py (keys and values as Kafka 4.0's
+Every history below is built here with tests/lib/kafka.py (keys and values as Kafka 4.0's
 GroupCoordinatorRecordHelpers writes them; the builder is first checked byte for byte against
 Kafka-written records of the corpus), or is a corpus folder whose records are listed in its
 *.dumplog.offsets.txt. Each expectation is worked out by hand from what the history holds, by the
@@ -32,34 +32,20 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check, tally_eq as eq
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'lib'))
-import coordinator as C  # noqa: E402
-import mkseg  # noqa: E402
+import kafka
 
 segscan, corpus = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 only = sys.argv[sys.argv.index('-k') + 1] if '-k' in sys.argv else None
-fails = checks = 0
-T0 = C.T0
-
-
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print('FAIL:', what)
-
-
-def eq(got, want, what):
-    check(got == want, '%s: got %r, want %r' % (what, got, want))
+T0 = kafka.T0
 
 
 def run(args):
-    p = subprocess.run([segscan, 'groups', '--json'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    objs = [json.loads(line) for line in p.stdout.decode().splitlines() if line.strip()]
-    return p.returncode, objs, p.stderr.decode()
+    rc, out, err = harness.call(['groups', '--json'] + args, binary=segscan, timeout=None)
+    return rc, [json.loads(line) for line in out.splitlines() if line.strip()], err
 
 
 class H:
@@ -123,37 +109,37 @@ def oracle_records(path):
 
 
 def test_builder():
-    """tests/lib/coordinator.py writes what Kafka's generated writers wrote (the corpus oracles)."""
+    """tests/lib/kafka.py writes what Kafka's generated writers wrote (the corpus oracles)."""
     if only and only not in 'builder':
         return
     cls = oracle_records(os.path.join(corpus, 'gen/groups-classic/__consumer_offsets-42/00000000000000000000.oracle.jsonl'))
     # offset 2 (dumplog): shop-billing items-0 offset 18 leaderEpoch 0 metadata "" commitTimestamp T0+2500
-    eq(C.offset_commit('shop-billing', 'items', 0, 18, T0 + 2500), cls[2], 'builder: OffsetCommit v3')
+    eq(kafka.offset_commit('shop-billing', 'items', 0, 18, T0 + 2500), cls[2], 'builder: OffsetCommit v3')
     # offset 0: the new group: protocolType "", generation 0, protocol/leader null, no members
-    eq(C.group_metadata('shop-billing', 0, T0 + 790, [], protocol_type=''), cls[0], 'builder: empty GroupMetadata')
+    eq(kafka.group_metadata('shop-billing', 0, T0 + 790, [], protocol_type=''), cls[0], 'builder: empty GroupMetadata')
     # offset 1: generation 1, range, leader shop-billing-a-445b..., members b (items-1) then a (items-0),
     # session 10000, rebalance 300000, subscription v3 topics [items], no owned partitions, generation -1
     a = 'shop-billing-a-445b95e9-f151-462c-afd6-a72fdb3b1dec'
     b = 'shop-billing-b-fa4717e3-d5ca-49f0-a2fd-e2da9f7c346a'
-    gm = C.group_metadata('shop-billing', 1, T0 + 800, [
-        C.Member(b, {'items': [1]}, client_id='shop-billing-b', host='/192.168.7.22', session_timeout=10000),
-        C.Member(a, {'items': [0]}, client_id='shop-billing-a', host='/192.168.7.21', session_timeout=10000)], leader=a)
+    gm = kafka.group_metadata('shop-billing', 1, T0 + 800, [
+        kafka.Member(b, {'items': [1]}, client_id='shop-billing-b', host='/192.168.7.22', session_timeout=10000),
+        kafka.Member(a, {'items': [0]}, client_id='shop-billing-a', host='/192.168.7.21', session_timeout=10000)], leader=a)
     eq(gm, cls[1], 'builder: GroupMetadata v3 with consumer-protocol members')
     cp = oracle_records(os.path.join(corpus, 'gen/groups-consumer-protocol/__consumer_offsets-37/00000000000000000000.oracle.jsonl'))
     m = 'MHO6rHZuAIjZ9a6tNNsLeg'
     items = 'MJb0OdkyOsjVihzuZl_WhA'
-    eq(C.cg_member('shop-fulfil', m, 'shop-fulfil-a', '/192.168.7.41', topics=['items'], regex='',
+    eq(kafka.cg_member('shop-fulfil', m, 'shop-fulfil-a', '/192.168.7.41', topics=['items'], regex='',
                    classic_null_tag=True), cp[0], 'builder: ConsumerGroupMemberMetadata v0')
-    eq(C.cg_partition_metadata('shop-fulfil', {items: ('items', 2)}), cp[1], 'builder: ConsumerGroupPartitionMetadata')
-    eq(C.cg_epoch('shop-fulfil', 1), cp[2], 'builder: ConsumerGroupMetadata')
-    eq(C.cg_target_member('shop-fulfil', m, {items: [0, 1]}), cp[3], 'builder: ConsumerGroupTargetAssignmentMember')
-    eq(C.cg_target_epoch('shop-fulfil', 1), cp[4], 'builder: ConsumerGroupTargetAssignmentMetadata')
-    eq(C.cg_assignment('shop-fulfil', m, 1, 0, C.STABLE, {items: [0, 1]}), cp[5],
+    eq(kafka.cg_partition_metadata('shop-fulfil', {items: ('items', 2)}), cp[1], 'builder: ConsumerGroupPartitionMetadata')
+    eq(kafka.cg_epoch('shop-fulfil', 1), cp[2], 'builder: ConsumerGroupMetadata')
+    eq(kafka.cg_target_member('shop-fulfil', m, {items: [0, 1]}), cp[3], 'builder: ConsumerGroupTargetAssignmentMember')
+    eq(kafka.cg_target_epoch('shop-fulfil', 1), cp[4], 'builder: ConsumerGroupTargetAssignmentMetadata')
+    eq(kafka.cg_assignment('shop-fulfil', m, 1, 0, kafka.STABLE, {items: [0, 1]}), cp[5],
        'builder: ConsumerGroupCurrentMemberAssignment')
-    eq(C.cg_assignment('shop-fulfil', m, 1, 1, C.UNREVOKED_PARTITIONS, {items: [0]}, {items: [1]}), cp[18],
+    eq(kafka.cg_assignment('shop-fulfil', m, 1, 1, kafka.UNREVOKED_PARTITIONS, {items: [0]}, {items: [1]}), cp[18],
        'builder: ConsumerGroupCurrentMemberAssignment with a pending revocation')
-    eq(C.cg_assignment_tombstone('shop-fulfil', m), cp[30], 'builder: current assignment tombstone')
-    eq(C.coordinator_partition('shop-billing'), 42, 'builder: coordinator partition of shop-billing')
+    eq(kafka.cg_assignment_tombstone('shop-fulfil', m), cp[30], 'builder: current assignment tombstone')
+    eq(kafka.coordinator_partition('shop-billing'), 42, 'builder: coordinator partition of shop-billing')
 
 
 # ---- the corpus -----------------------------------------------------------------------------------
@@ -252,12 +238,12 @@ def test_eager():
     if not d:
         return
     grp, a, b = 'pay', 'pay-a-1111', 'pay-b-2222'
-    L = C.Log()
-    L.append([C.group_metadata(grp, 1, T0, [C.Member(a, {'t': [0, 1]}), C.Member(b, {'t': [2]})])], T0)   # 0
-    L.append([C.offset_commit(grp, 't', p, 10 + p, T0 + 1000) for p in range(3)], T0 + 1000)           # 1,2,3
-    L.append([C.group_metadata(grp, 2, T0 + 2000, [C.Member(a, {'t': [0, 1, 2]})])], T0 + 2000)          # 4
-    L.append([C.offset_commit(grp, 't', 2, 30, T0 + 3000)], T0 + 3000)                                    # 5
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L = kafka.Log()
+    L.append([kafka.group_metadata(grp, 1, T0, [kafka.Member(a, {'t': [0, 1]}), kafka.Member(b, {'t': [2]})])], T0)   # 0
+    L.append([kafka.offset_commit(grp, 't', p, 10 + p, T0 + 1000) for p in range(3)], T0 + 1000)           # 1,2,3
+    L.append([kafka.group_metadata(grp, 2, T0 + 2000, [kafka.Member(a, {'t': [0, 1, 2]})])], T0 + 2000)          # 4
+    L.append([kafka.offset_commit(grp, 't', 2, 30, T0 + 3000)], T0 + 3000)                                    # 5
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H(['--commits', d])
     eq(h.rc, 0, 'eager: exit code')
     eq(owners(h.part(grp, 't', 2)), [(b, None, 1, 1, False), (a, None, 2, 2, True)], 'eager: t-2 owners b then a')
@@ -278,15 +264,15 @@ def test_cooperative():
     if not d:
         return
     grp, a, b = 'coop', 'coop-a-1', 'coop-b-2'
-    L = C.Log()
-    L.append([C.group_metadata(grp, 1, T0, [C.Member(a, {'t': [0, 1]})], protocol='cooperative-sticky')], T0)  # 0
-    L.append([C.group_metadata(grp, 2, T0 + 1000, [C.Member(a, {'t': [0]}), C.Member(b, {})],
+    L = kafka.Log()
+    L.append([kafka.group_metadata(grp, 1, T0, [kafka.Member(a, {'t': [0, 1]})], protocol='cooperative-sticky')], T0)  # 0
+    L.append([kafka.group_metadata(grp, 2, T0 + 1000, [kafka.Member(a, {'t': [0]}), kafka.Member(b, {})],
                                protocol='cooperative-sticky')], T0 + 1000)                                     # 1
-    L.append([C.offset_commit(grp, 't', 1, 50, T0 + 1500)], T0 + 1500)                                          # 2
-    L.append([C.group_metadata(grp, 3, T0 + 2000, [C.Member(a, {'t': [0]}), C.Member(b, {'t': [1]})],
+    L.append([kafka.offset_commit(grp, 't', 1, 50, T0 + 1500)], T0 + 1500)                                          # 2
+    L.append([kafka.group_metadata(grp, 3, T0 + 2000, [kafka.Member(a, {'t': [0]}), kafka.Member(b, {'t': [1]})],
                                protocol='cooperative-sticky')], T0 + 2000)                                     # 3
-    L.append([C.offset_commit(grp, 't', 1, 60, T0 + 2500)], T0 + 2500)                                          # 4
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L.append([kafka.offset_commit(grp, 't', 1, 60, T0 + 2500)], T0 + 2500)                                          # 4
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H(['--commits', d])
     eq(owners(h.part(grp, 't', 1)), [(a, None, 1, 1, False), (b, None, 3, 3, True)], 'cooperative: t-1 owners')
     p = h.part(grp, 't', 1)
@@ -307,12 +293,12 @@ def test_static_member():
     if not d:
         return
     grp, m1, m2 = 'static', 'st-1-aaaa', 'st-1-bbbb'
-    L = C.Log()
-    L.append([C.group_metadata(grp, 5, T0, [C.Member(m1, {'t': [0]}, instance_id='i-1')])], T0)        # 0
-    L.append([C.offset_commit(grp, 't', 0, 7, T0 + 100)], T0 + 100)                                    # 1
-    L.append([C.group_metadata(grp, 5, T0 + 200, [C.Member(m2, {'t': [0]}, instance_id='i-1')])], T0 + 200)  # 2
-    L.append([C.offset_commit(grp, 't', 0, 9, T0 + 300)], T0 + 300)                                    # 3
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L = kafka.Log()
+    L.append([kafka.group_metadata(grp, 5, T0, [kafka.Member(m1, {'t': [0]}, instance_id='i-1')])], T0)        # 0
+    L.append([kafka.offset_commit(grp, 't', 0, 7, T0 + 100)], T0 + 100)                                    # 1
+    L.append([kafka.group_metadata(grp, 5, T0 + 200, [kafka.Member(m2, {'t': [0]}, instance_id='i-1')])], T0 + 200)  # 2
+    L.append([kafka.offset_commit(grp, 't', 0, 9, T0 + 300)], T0 + 300)                                    # 3
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H(['--commits', d])
     eq(owners(h.part(grp, 't', 0)), [(m1, 'i-1', 5, 5, False), (m2, 'i-1', 5, 5, True)],
        'static: two member ids of one instance, same generation')
@@ -336,24 +322,24 @@ def test_eos():
     if not d:
         return
     grp, pid = 'eos', 7000
-    L = C.Log()
-    L.append([C.offset_commit(grp, 'in', 0, 10, T0 + 10)], T0 + 10, pid=pid, epoch=0, transactional=True)   # 0
+    L = kafka.Log()
+    L.append([kafka.offset_commit(grp, 'in', 0, 10, T0 + 10)], T0 + 10, pid=pid, epoch=0, transactional=True)   # 0
     L.marker(pid, 0, True, T0 + 11)                                                                          # 1
-    L.append([C.offset_commit(grp, 'in', 0, 20, T0 + 20)], T0 + 20, pid=pid, epoch=0, transactional=True)   # 2
+    L.append([kafka.offset_commit(grp, 'in', 0, 20, T0 + 20)], T0 + 20, pid=pid, epoch=0, transactional=True)   # 2
     L.marker(pid, 1, False, T0 + 21)                                                                         # 3
-    L.append([C.offset_commit(grp, 'in', 0, 20, T0 + 30)], T0 + 30, pid=pid, epoch=1, transactional=True)   # 4
-    L.append([C.offset_commit(grp, 'in', 0, 25, T0 + 31)], T0 + 31, pid=pid, epoch=1, transactional=True)   # 5
+    L.append([kafka.offset_commit(grp, 'in', 0, 20, T0 + 30)], T0 + 30, pid=pid, epoch=1, transactional=True)   # 4
+    L.append([kafka.offset_commit(grp, 'in', 0, 25, T0 + 31)], T0 + 31, pid=pid, epoch=1, transactional=True)   # 5
     L.marker(pid, 1, True, T0 + 32)                                                                          # 6
-    L.append([C.offset_commit(grp, 'in', 0, 40, T0 + 40)], T0 + 40, pid=pid, epoch=1, transactional=True)   # 7
-    L.append([C.offset_commit(grp, 'in', 0, 35, T0 + 41)], T0 + 41)                                          # 8
+    L.append([kafka.offset_commit(grp, 'in', 0, 40, T0 + 40)], T0 + 40, pid=pid, epoch=1, transactional=True)   # 7
+    L.append([kafka.offset_commit(grp, 'in', 0, 35, T0 + 41)], T0 + 41)                                          # 8
     L.marker(pid, 1, True, T0 + 42)                                                                          # 9
-    L.append([C.offset_commit(grp, 'in', 0, 50, T0 + 50)], T0 + 50, pid=pid, epoch=1, transactional=True)   # 10
-    L.write(co_dir(d, C.coordinator_partition(grp)))
-    ts = C.Log()
-    ts.append([C.txn_state('app-tx', pid, 0, C.ONGOING, T0 + 5, {'__consumer_offsets': [C.coordinator_partition(grp)]})],
+    L.append([kafka.offset_commit(grp, 'in', 0, 50, T0 + 50)], T0 + 50, pid=pid, epoch=1, transactional=True)   # 10
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
+    ts = kafka.Log()
+    ts.append([kafka.txn_state('app-tx', pid, 0, kafka.ONGOING, T0 + 5, {'__consumer_offsets': [kafka.coordinator_partition(grp)]})],
               T0 + 5)
-    ts.append([C.txn_state('app-tx', pid, 1, C.ONGOING, T0 + 30)], T0 + 30)
-    ts.write(os.path.join(d, '__transaction_state-%d' % C.coordinator_partition('app-tx')))
+    ts.append([kafka.txn_state('app-tx', pid, 1, kafka.ONGOING, T0 + 30)], T0 + 30)
+    ts.write(os.path.join(d, '__transaction_state-%d' % kafka.coordinator_partition('app-tx')))
     h = H(['--commits', d])
     eq(h.rc, 0, 'eos: exit code')
     eq(h.group(grp)['committed'] if h.group(grp) else None, {'in-0': 35}, 'eos: committed at the end (Kafka rule)')
@@ -378,10 +364,10 @@ def test_only_commits():
     if not d:
         return
     grp = 'simple'
-    L = C.Log()
-    L.append([C.offset_commit(grp, 'x', 0, 5, T0), C.offset_commit(grp, 'x', 1, 6, T0)], T0)
-    L.append([C.offset_commit(grp, 'x', 0, 9, T0 + 50, metadata='cp-9')], T0 + 50)
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L = kafka.Log()
+    L.append([kafka.offset_commit(grp, 'x', 0, 5, T0), kafka.offset_commit(grp, 'x', 1, 6, T0)], T0)
+    L.append([kafka.offset_commit(grp, 'x', 0, 9, T0 + 50, metadata='cp-9')], T0 + 50)
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H([d])
     g = h.group(grp)
     eq((g['protocol'], g['protocolType'], g['generations'], g['members'], g['commits']) if g else None,
@@ -398,11 +384,11 @@ def test_offsets_deleted():
     if not d:
         return
     grp = 'od'
-    L = C.Log()
-    L.append([C.offset_commit(grp, 'x', 0, 100, T0)], T0)                    # 0
-    L.append([C.offset_tombstone(grp, 'x', 0)], T0 + 10)                     # 1
-    L.append([C.offset_commit(grp, 'x', 0, 3, T0 + 20)], T0 + 20)            # 2
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L = kafka.Log()
+    L.append([kafka.offset_commit(grp, 'x', 0, 100, T0)], T0)                    # 0
+    L.append([kafka.offset_tombstone(grp, 'x', 0)], T0 + 10)                     # 1
+    L.append([kafka.offset_commit(grp, 'x', 0, 3, T0 + 20)], T0 + 20)            # 2
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H(['--commits', d])
     ev = [(e['kind'], e['topic'], e['partition'], e['lastCommittedOffset'], e['time'], e['recordOffset'])
           for e in h.events(grp)]
@@ -410,10 +396,10 @@ def test_offsets_deleted():
     eq(h.group(grp)['committed'] if h.group(grp) else None, {'x-0': 3}, 'offsets-deleted: committed again')
     eq(h.part(grp, 'x', 0)['deletions'] if h.part(grp, 'x', 0) else None, 1, 'offsets-deleted: deletions')
     # a second tombstone with nothing committed: last committed offset null
-    L.append([C.offset_tombstone(grp, 'x', 0)], T0 + 30)
-    L.append([C.offset_tombstone(grp, 'x', 0)], T0 + 40)
-    shutil.rmtree(co_dir(d, C.coordinator_partition(grp)))
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L.append([kafka.offset_tombstone(grp, 'x', 0)], T0 + 30)
+    L.append([kafka.offset_tombstone(grp, 'x', 0)], T0 + 40)
+    shutil.rmtree(co_dir(d, kafka.coordinator_partition(grp)))
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H([d])
     eq([e['lastCommittedOffset'] for e in h.events(grp)], [100, 3, None], 'offsets-deleted: what each removed')
     eq(h.group(grp)['committed'] if h.group(grp) else None, {}, 'offsets-deleted: nothing committed at the end')
@@ -428,15 +414,15 @@ def test_compacted():
     if not d:
         return
     grp = 'cmp'
-    L = C.Log()
-    L.append([C.offset_commit(grp, 'x', 0, 1, T0)], T0)                                  # 0
+    L = kafka.Log()
+    L.append([kafka.offset_commit(grp, 'x', 0, 1, T0)], T0)                                  # 0
     L.skip(3)                                                                             # 1..3 removed
-    L.append([C.offset_commit(grp, 'x', 0, 4, T0 + 40), C.offset_commit(grp, 'x', 1, 5, T0 + 40)], T0 + 40)  # 4, 5
+    L.append([kafka.offset_commit(grp, 'x', 0, 4, T0 + 40), kafka.offset_commit(grp, 'x', 1, 5, T0 + 40)], T0 + 40)  # 4, 5
     L.skip(1)                                                                             # 6 removed
-    L.append([C.offset_commit(grp, 'x', 0, 8, T0 + 70)], T0 + 70)                        # 7
-    p = C.coordinator_partition(grp)
+    L.append([kafka.offset_commit(grp, 'x', 0, 8, T0 + 70)], T0 + 70)                        # 7
+    p = kafka.coordinator_partition(grp)
     L.write(co_dir(d, p))
-    mkseg.write_checkpoint(os.path.join(d, 'cleaner-offset-checkpoint'), [('__consumer_offsets', p, 7)])
+    kafka.write_checkpoint(os.path.join(d, 'cleaner-offset-checkpoint'), [('__consumer_offsets', p, 7)])
     h = H([d])
     lg = h.logs()[0] if h.logs() else {}
     eq((lg.get('historyCompleteFrom'), lg.get('missingOffsets'), lg.get('compacted'), lg.get('cleanerCheckpoint')),
@@ -447,9 +433,9 @@ def test_compacted():
     eq(g['committed'] if g else None, {'x-0': 8, 'x-1': 5}, 'compacted: committed from what survives')
     # a batch the cleaner rewrote with a hole inside (offset deltas 0 and 2)
     shutil.rmtree(co_dir(d, p))
-    L2 = C.Log()
-    L2.append([C.offset_commit(grp, 'x', 0, 1, T0), C.offset_commit(grp, 'x', 1, 2, T0)], T0, offset_deltas=[0, 2])
-    L2.append([C.offset_commit(grp, 'x', 0, 3, T0 + 9)], T0 + 9)
+    L2 = kafka.Log()
+    L2.append([kafka.offset_commit(grp, 'x', 0, 1, T0), kafka.offset_commit(grp, 'x', 1, 2, T0)], T0, offset_deltas=[0, 2])
+    L2.append([kafka.offset_commit(grp, 'x', 0, 3, T0 + 9)], T0 + 9)
     L2.write(co_dir(d, p))
     os.unlink(os.path.join(d, 'cleaner-offset-checkpoint'))
     h = H([d])
@@ -467,16 +453,16 @@ def test_replicas():
     if not d:
         return
     grp = 'rep'
-    p = C.coordinator_partition(grp)
-    full = C.Log()
+    p = kafka.coordinator_partition(grp)
+    full = kafka.Log()
     for i in range(4):
-        full.append([C.offset_commit(grp, 'x', 0, 10 * (i + 1), T0 + i)], T0 + i)
-    short = C.Log()
+        full.append([kafka.offset_commit(grp, 'x', 0, 10 * (i + 1), T0 + i)], T0 + i)
+    short = kafka.Log()
     for i in range(3):
-        short.append([C.offset_commit(grp, 'x', 0, 10 * (i + 1), T0 + i)], T0 + i)
-    odd = C.Log()
+        short.append([kafka.offset_commit(grp, 'x', 0, 10 * (i + 1), T0 + i)], T0 + i)
+    odd = kafka.Log()
     for i in range(4):
-        odd.append([C.offset_commit(grp, 'x', 0, 10 * (i + 1) + (5 if i == 1 else 0), T0 + i)], T0 + i)
+        odd.append([kafka.offset_commit(grp, 'x', 0, 10 * (i + 1) + (5 if i == 1 else 0), T0 + i)], T0 + i)
     full.write(os.path.join(d, 'b1', '__consumer_offsets-%d' % p))
     short.write(os.path.join(d, 'b2', '__consumer_offsets-%d' % p))
     h = H([os.path.join(d, 'b1'), os.path.join(d, 'b2')])
@@ -505,10 +491,10 @@ def test_replicas():
     # holds a piece of work per input; under ASan a shorter one overflowed). 'rep' lives in
     # __consumer_offsets-47, 'rep-other-37' in -49: the replicas come first
     other = 'rep-other-37'
-    q = C.coordinator_partition(other)
+    q = kafka.coordinator_partition(other)
     if q > p:
-        lo = C.Log()
-        lo.append([C.offset_commit(other, 'x', 0, 5, T0)], T0)
+        lo = kafka.Log()
+        lo.append([kafka.offset_commit(other, 'x', 0, 5, T0)], T0)
         lo.write(os.path.join(d, 'b1', '__consumer_offsets-%d' % q))
         h = H([os.path.join(d, 'b1'), os.path.join(d, 'b3')])
         eq(sorted((o['group'], o['commits']) for o in h.objs if o['type'] == 'consumer-group'),
@@ -525,18 +511,18 @@ def test_kip848_revocation():
     if not d:
         return
     grp, a, b, tid = 'k', 'AAAAAAAAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBBBBBBBA', 'MJb0OdkyOsjVihzuZl_WhA'
-    L = C.Log()
-    L.append([C.cg_member(grp, a, 'k-a', topics=['t']), C.cg_partition_metadata(grp, {tid: ('t', 2)}),
-              C.cg_epoch(grp, 1), C.cg_target_member(grp, a, {tid: [0, 1]}), C.cg_target_epoch(grp, 1),
-              C.cg_assignment(grp, a, 1, 0, C.STABLE, {tid: [0, 1]})], T0)                    # 0..5
-    L.append([C.cg_member(grp, b, 'k-b', topics=['t']), C.cg_epoch(grp, 2),
-              C.cg_target_member(grp, b, {tid: [1]}), C.cg_target_member(grp, a, {tid: [0]}),
-              C.cg_target_epoch(grp, 2), C.cg_assignment(grp, b, 2, 0, C.UNRELEASED_PARTITIONS, {})], T0 + 100)  # 6..11
-    L.append([C.cg_assignment(grp, a, 1, 1, C.UNREVOKED_PARTITIONS, {tid: [0]}, {tid: [1]})], T0 + 200)  # 12
-    L.append([C.offset_commit(grp, 't', 1, 70, T0 + 250)], T0 + 250)                                     # 13
-    L.append([C.cg_assignment(grp, a, 2, 1, C.STABLE, {tid: [0]})], T0 + 300)                          # 14
-    L.append([C.cg_assignment(grp, b, 2, 2, C.STABLE, {tid: [1]})], T0 + 400)                          # 15
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L = kafka.Log()
+    L.append([kafka.cg_member(grp, a, 'k-a', topics=['t']), kafka.cg_partition_metadata(grp, {tid: ('t', 2)}),
+              kafka.cg_epoch(grp, 1), kafka.cg_target_member(grp, a, {tid: [0, 1]}), kafka.cg_target_epoch(grp, 1),
+              kafka.cg_assignment(grp, a, 1, 0, kafka.STABLE, {tid: [0, 1]})], T0)                    # 0..5
+    L.append([kafka.cg_member(grp, b, 'k-b', topics=['t']), kafka.cg_epoch(grp, 2),
+              kafka.cg_target_member(grp, b, {tid: [1]}), kafka.cg_target_member(grp, a, {tid: [0]}),
+              kafka.cg_target_epoch(grp, 2), kafka.cg_assignment(grp, b, 2, 0, kafka.UNRELEASED_PARTITIONS, {})], T0 + 100)  # 6..11
+    L.append([kafka.cg_assignment(grp, a, 1, 1, kafka.UNREVOKED_PARTITIONS, {tid: [0]}, {tid: [1]})], T0 + 200)  # 12
+    L.append([kafka.offset_commit(grp, 't', 1, 70, T0 + 250)], T0 + 250)                                     # 13
+    L.append([kafka.cg_assignment(grp, a, 2, 1, kafka.STABLE, {tid: [0]})], T0 + 300)                          # 14
+    L.append([kafka.cg_assignment(grp, b, 2, 2, kafka.STABLE, {tid: [1]})], T0 + 400)                          # 15
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H(['--commits', d])
     own = h.part(grp, 't', 1)
     eq([(o['memberId'], o['fromRecordOffset'], o['toRecordOffset'], o['generationFrom']) for o in own['owners']]
@@ -558,12 +544,12 @@ def test_conversion():
     if not d:
         return
     grp, a, tid = 'conv', 'conv-a-1', 'MJb0OdkyOsjVihzuZl_WhA'
-    L = C.Log()
-    L.append([C.group_metadata(grp, 3, T0, [C.Member(a, {'t': [0]})])], T0)                   # 0
-    L.append([C.offset_commit(grp, 't', 0, 11, T0 + 10)], T0 + 10)                            # 1
-    L.append([C.group_tombstone(grp), C.cg_member(grp, 'NEWMEMBERAAAAAAAAAAAAA', 'conv-b', topics=['t']),
-              C.cg_partition_metadata(grp, {tid: ('t', 1)}), C.cg_epoch(grp, 4)], T0 + 20)   # 2..5
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L = kafka.Log()
+    L.append([kafka.group_metadata(grp, 3, T0, [kafka.Member(a, {'t': [0]})])], T0)                   # 0
+    L.append([kafka.offset_commit(grp, 't', 0, 11, T0 + 10)], T0 + 10)                            # 1
+    L.append([kafka.group_tombstone(grp), kafka.cg_member(grp, 'NEWMEMBERAAAAAAAAAAAAA', 'conv-b', topics=['t']),
+              kafka.cg_partition_metadata(grp, {tid: ('t', 1)}), kafka.cg_epoch(grp, 4)], T0 + 20)   # 2..5
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H([d])
     eq([(e['kind'], e.get('from'), e.get('to')) for e in h.events(grp)], [('protocol-change', 'classic', 'consumer')],
        'conversion: one protocol-change event, no deletion')
@@ -578,16 +564,16 @@ def test_cli():
         return
     d = tempfile.mkdtemp(prefix='segscan-groups-')
     os.makedirs(os.path.join(d, 'x-0'))
-    mkseg.write_partition(os.path.join(d, 'x-0'), {0: mkseg.batch(0, [(b'k', b'v')])})
+    kafka.write_partition(os.path.join(d, 'x-0'), {0: kafka.batch(0, [(b'k', b'v')])})
     p = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     eq(p.returncode, 2, 'cli: no __consumer_offsets among the inputs: exit 2')
     check(b'no __consumer_offsets' in p.stderr, 'cli: says why')
     grp = 'w'
-    L = C.Log()
-    L.append([C.group_metadata(grp, 1, T0, [C.Member('w-1', {'x': [0]})])], T0)
-    L.append([C.offset_commit(grp, 'x', 0, 5, T0 + 1000)], T0 + 1000)
-    L.append([C.offset_commit(grp, 'x', 0, 9, T0 + 2000)], T0 + 2000)
-    L.write(co_dir(d, C.coordinator_partition(grp)))
+    L = kafka.Log()
+    L.append([kafka.group_metadata(grp, 1, T0, [kafka.Member('w-1', {'x': [0]})])], T0)
+    L.append([kafka.offset_commit(grp, 'x', 0, 5, T0 + 1000)], T0 + 1000)
+    L.append([kafka.offset_commit(grp, 'x', 0, 9, T0 + 2000)], T0 + 2000)
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H(['--commits', '--since', str(T0 + 1500), d])
     eq([c['offset'] for c in h.commits(grp)], [9], 'cli: --since lists the later commit only')
     eq(h.group(grp)['commits'] if h.group(grp) else None, 2, 'cli: --since does not change what is known')
@@ -598,7 +584,7 @@ def test_cli():
     eq([o for o in h.objs if o['type'] == 'consumer-group'], [], 'cli: --group of an unknown group lists none')
     h = H(['--partitions', '7', d])
     g = h.group(grp)
-    eq(g['expectedCoordinatorPartition'] if g else None, C.coordinator_partition(grp, 7), 'cli: --partitions 7')
+    eq(g['expectedCoordinatorPartition'] if g else None, kafka.coordinator_partition(grp, 7), 'cli: --partitions 7')
     p = subprocess.run([segscan, 'groups', '--commits', '--max-memory', '1', d], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     check(b'offset 5' in p.stdout and b'offset 9' in p.stdout, 'cli: --max-memory 1 spills and still lists the commits')
@@ -607,10 +593,10 @@ def test_cli():
     # each) merged at the end, and comes out as it does from memory: by topic, partition, then log
     # order. 300 batches of 150 commits: x-0..x-2 each get offsets 1..15000.
     big = 'big'
-    L = C.Log()
+    L = kafka.Log()
     for b in range(300):
-        L.append([C.offset_commit(big, 'x', i % 3, b * 50 + i // 3 + 1, T0 + b) for i in range(150)], T0 + b)
-    L.write(co_dir(d, C.coordinator_partition(big)))
+        L.append([kafka.offset_commit(big, 'x', i % 3, b * 50 + i // 3 + 1, T0 + b) for i in range(150)], T0 + b)
+    L.write(co_dir(d, kafka.coordinator_partition(big)))
     h1 = H(['--commits', '--group', big, d])
     h2 = H(['--commits', '--group', big, '--max-memory', '1', d])
     c1 = [(c['partition'], c['offset']) for c in h1.commits(big)]
@@ -628,5 +614,4 @@ for t in (test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consum
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()
-print("%d passed, %d failed" % (checks - fails, fails))
-sys.exit(1 if fails else 0)
+sys.exit(harness.tally_exit('test_groups'))

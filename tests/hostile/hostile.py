@@ -3,7 +3,10 @@
 
 usage: hostile.py SEGSCAN CASE     (CASE 'list' prints the case names)
 
-Every input is written here, in a fresh temporary directory, with kafka.py.
+A case is a function case_NAME below, and nothing else: tests/hostile/meson.build reads the
+names of the case_ functions from this file and makes each its test hostile-NAME.
+
+Every input is written here, in a fresh temporary directory, with tests/lib/kafka.py.
 The expected outcome of each case is derived in its comments from Kafka's
 framing (FileLogInputStream.nextBatch, DefaultRecordBatch, DefaultRecord,
 LegacyRecord) and from segscan's documented behaviour (DESIGN.md sections 5
@@ -23,21 +26,16 @@ import sys
 import tempfile
 import zlib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kafka  # noqa: E402
-from kafka import batch_v2, legacy, record  # noqa: E402
+import kafka
+from kafka import batch_v2, legacy, record
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
+harness.VERBOSE = True
 MiB = 1024 * 1024
 GiB = 1024 * MiB
-failures = []
 TMP = None
-
-
-def check(cond, what):
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        failures.append(what)
 
 
 def under_asan():
@@ -53,11 +51,8 @@ def write(name, data):
 
 
 def run(*args, timeout=120, user=None):
-    cmd = [SEGSCAN] + list(args)
-    if user is not None:
-        cmd = ['setpriv', '--reuid=%d' % user, '--regid=%d' % user, '--clear-groups'] + cmd
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    prefix = () if user is None else ('setpriv', '--reuid=%d' % user, '--regid=%d' % user, '--clear-groups')
+    return harness.call(args, binary=SEGSCAN, timeout=timeout, prefix=prefix)
 
 
 def dump_json(path, *extra, timeout=120):
@@ -505,5 +500,4 @@ if __name__ == '__main__':
         CASES[sys.argv[2]]()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
-    print('%d failed' % len(failures))
-    sys.exit(1 if failures else 0)
+    sys.exit(harness.tally_exit('hostile ' + sys.argv[2]))

@@ -11,7 +11,7 @@ reading, i.e. once it is paused; the test then changes the file and writes the
 byte that releases it.
 
 The segment: 20 v2 batches of one record with a 2000-byte value (2072 bytes
-each, 41440 bytes: eleven pages), written with kafka.py.
+each, 41440 bytes: eleven pages), written with tests/lib/kafka.py.
 Expected:
   grow      append 2 batches while paused after 3: segscan reads the 20 batches the file
             had when it was opened, and says the file grew: a "notice" object of kind
@@ -32,18 +32,12 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kafka import batch_v2, record  # noqa: E402
+from kafka import batch_v2, record
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
-failures = []
-
-
-def check(cond, what):
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        failures.append(what)
 
 
 def batches(first, n):
@@ -118,5 +112,4 @@ def main():
 
 
 main()
-print('%d failed' % len(failures))
-sys.exit(1 if failures else 0)
+sys.exit(harness.tally_exit('live ' + sys.argv[2]))

@@ -26,6 +26,7 @@ endOfLastBatch == s, tail "incomplete"). Flips in baseOffset (0..7) and
 partitionLeaderEpoch (12..15 of v2) are not covered by any check and may pass unseen.
 """
 import argparse
+import harness
 import concurrent.futures
 import json
 import os
@@ -50,9 +51,7 @@ MAX_SIZE = 128 * 1024
 
 
 def run(path, *opts):
-    p = subprocess.run([SEGSCAN, 'dump'] + list(opts) + [path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=args.timeout, check=False)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(['dump'] + list(opts) + [path], binary=SEGSCAN, timeout=args.timeout)
 
 
 def pick_segments():
@@ -171,9 +170,7 @@ def chunk(jobs):
 
 
 def run_many(paths, *opts):
-    p = subprocess.run([SEGSCAN, 'dump'] + list(opts) + paths, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=args.timeout * 4, check=False)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(['dump'] + list(opts) + paths, binary=SEGSCAN, timeout=args.timeout * 4)
 
 
 CHUNK = 25

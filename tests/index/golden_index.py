@@ -34,6 +34,7 @@ reported), so that these tests can fail.
 """
 
 import argparse
+import harness
 import concurrent.futures
 import copy
 import gzip
@@ -77,9 +78,7 @@ def find_files(root, only):
 
 
 def run(segscan, root, args):
-    p = subprocess.run([segscan, 'dump'] + args, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=RUN_TIMEOUT)
-    return p.returncode, p.stdout, p.stderr
+    return harness.call(['dump'] + args, binary=segscan, cwd=root, timeout=RUN_TIMEOUT, text=False)
 
 
 def first_diff(a, b):

@@ -23,33 +23,16 @@ import struct
 import subprocess
 import sys
 import tempfile
+import kafka
+import harness
 
 SEG = 'gen/txn-abort/txn-0'
 WRITE_OPEN = re.compile(r'open(at)?\(.*(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC)')
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
-
-
 def snapshot(entries, version=1):
     body = struct.pack('>i', len(entries)) + b''.join(struct.pack('>qhiqiqiq', *e) for e in entries)
-    return struct.pack('>hI', version, crc32c(body)) + body
-
-
-def state(d):
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(d):
-        for n in dirnames + filenames:
-            p = os.path.join(dirpath, n)
-            st = os.lstat(p)
-            out[os.path.relpath(p, d)] = (st.st_size, st.st_mtime_ns, st.st_mode)
-    return out
+    return struct.pack('>hI', version, kafka.crc32c(body)) + body
 
 
 class Runner:
@@ -88,9 +71,9 @@ class Runner:
 
     def case(self, name, args, rc, stdout_has=(), stderr_has=(), stdout_is=None):
         self.total += 1
-        before = state(self.workdir)
+        before = harness.tree_state(self.workdir)
         got_rc, out, err, writes = self.run(args)
-        after = state(self.workdir)
+        after = harness.tree_state(self.workdir)
         why = None
         if got_rc < 0:
             why = 'killed by signal %d' % -got_rc

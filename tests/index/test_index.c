@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../unit/check.h"
+#include "check.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
 

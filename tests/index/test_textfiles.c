@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../unit/check.h"
+#include "check.h"
 #include "segscan/files.h"
 
 #define P(s) s, strlen(s)

@@ -48,17 +48,11 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import kafka
+import harness
+from harness import Fail, check
 
 SEGSCAN = PROBE = CORPUS = TMP = None
-
-
-class Fail(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
 
 
 def eq(got, want, what):
@@ -67,9 +61,9 @@ def eq(got, want, what):
 
 
 def run(args):
-    p = subprocess.run([SEGSCAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-    check(p.returncode >= 0, 'killed by signal %d' % -p.returncode)
-    return p.returncode, p.stdout.decode('utf-8'), p.stderr.decode('utf-8', 'replace')
+    rc, out, err = harness.call(args, binary=SEGSCAN, text=False)
+    check(rc >= 0, 'killed by signal %d' % -rc)
+    return rc, out.decode('utf-8'), err.decode('utf-8', 'replace')
 
 
 # ---- a reader following the schemas (module docstring) ---------------------------------------------
@@ -397,67 +391,6 @@ def test_real_consumer_offsets_json():
 
 # ---- records built here ------------------------------------------------------------------------
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
-
-
-def zz(n):
-    """protobuf zig-zag varint (DESIGN.md section 3)."""
-    u = (n << 1) ^ (n >> 63)
-    u &= 0xFFFFFFFFFFFFFFFF
-    out = bytearray()
-    while True:
-        b = u & 0x7f
-        u >>= 7
-        if u:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def uvar(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def record(delta, key, value):
-    body = b'\0' + zz(0) + zz(delta)
-    body += zz(-1) if key is None else zz(len(key)) + key
-    body += zz(-1) if value is None else zz(len(value)) + value
-    body += zz(0)
-    return zz(len(body)) + body
-
-
-def batch(base, records, ts=1700000000000, pid=-1, epoch=-1, seq=-1, txn=False, control=False):
-    attrs = (0x10 if txn else 0) | (0x20 if control else 0)
-    rest = struct.pack('>hiqqqhii', attrs, len(records) - 1, ts, ts, pid, epoch, seq, len(records)) + b''.join(records)
-    return struct.pack('>qiib', base, 4 + 1 + 4 + len(rest), 0, 2) + struct.pack('>I', crc32c(rest)) + rest
-
-
-def s16(s):
-    b = s.encode() if isinstance(s, str) else s
-    return struct.pack('>h', len(b)) + b
-
-
-def cs(s):
-    """compact string: unsigned varint length + 1"""
-    b = s.encode()
-    return uvar(len(b) + 1) + b
-
-
 def write_partition(name, batches):
     d = os.path.join(TMP, name)
     os.makedirs(d, exist_ok=True)
@@ -474,7 +407,7 @@ def txn_value_v0(pid, epoch, timeout, status, partitions, updated, started):
     else:
         v += struct.pack('>i', len(partitions))
         for topic, ids in partitions:
-            v += s16(topic) + struct.pack('>i', len(ids)) + b''.join(struct.pack('>i', i) for i in ids)
+            v += kafka.string(topic) + struct.pack('>i', len(ids)) + b''.join(struct.pack('>i', i) for i in ids)
     return v + struct.pack('>qq', updated, started)
 
 
@@ -483,29 +416,29 @@ def test_built_transaction_state():
     recs = []
     # 0: TransactionLogKey: 0000 (record type 0) + string "my-txn"; value version 0, state 1 (Ongoing) with
     #    partitions orders-0 and orders-2 (one PartitionsSchema: topic "orders", partitionIds [0, 2]).
-    recs.append(record(0, b'\0\0' + s16('my-txn'),
+    recs.append(kafka.record(0, b'\0\0' + kafka.string('my-txn'),
                        txn_value_v0(1000, 3, 60000, 1, [('orders', [0, 2])], T + 5, T + 1)))
     # 1: value version 1 (flexible): compact array of 1 + 1 = 2 -> one PartitionsSchema with compact string
     #    "pay" (3 + 1) and compact int32 array [7] (1 + 1), the struct's empty tag section (0); then the two
     #    timestamps and the message's tag section: 2 tags: tag 0 (previousProducerId, 8 bytes) = 999 and
     #    tag 2 (clientTransactionVersion, 2 bytes) = 2. nextProducerId (tag 1) is absent: its default -1, not
     #    written by the JSON converter.
-    v1 = struct.pack('>hqhib', 1, 1001, 0, 900000, 4) + uvar(2) + cs('pay') + uvar(2) + struct.pack('>i', 7) + \
-        uvar(0) + struct.pack('>qq', T + 9, T + 8) + uvar(2) + uvar(0) + uvar(8) + struct.pack('>q', 999) + \
-        uvar(2) + uvar(2) + struct.pack('>h', 2)
-    recs.append(record(1, b'\0\0' + s16('pay-tx'), v1))
+    v1 = struct.pack('>hqhib', 1, 1001, 0, 900000, 4) + kafka.uvarint(2) + kafka.cstring('pay') + kafka.uvarint(2) + struct.pack('>i', 7) + \
+        kafka.uvarint(0) + struct.pack('>qq', T + 9, T + 8) + kafka.uvarint(2) + kafka.uvarint(0) + kafka.uvarint(8) + struct.pack('>q', 999) + \
+        kafka.uvarint(2) + kafka.uvarint(2) + struct.pack('>h', 2)
+    recs.append(kafka.record(1, b'\0\0' + kafka.string('pay-tx'), v1))
     # 2: a tombstone of "my-txn"
-    recs.append(record(2, b'\0\0' + s16('my-txn'), None))
+    recs.append(kafka.record(2, b'\0\0' + kafka.string('my-txn'), None))
     # 3: an Empty (0) state with null partitions (int32 -1), as Kafka writes it for EMPTY; a transactional
     #    id with a quote, a backslash, a newline, a control character and a non-ASCII letter
-    recs.append(record(3, b'\0\0' + s16('a"b\\c\n\x01\u00e9'), txn_value_v0(1002, 0, 60000, 0, None, T, -1)))
+    recs.append(kafka.record(3, b'\0\0' + kafka.string('a"b\\c\n\x01\u00e9'), txn_value_v0(1002, 0, 60000, 0, None, T, -1)))
     # 4: a key of record type 5: not a transaction log record
-    recs.append(record(4, b'\0\x05' + s16('x'), b'\0\0'))
+    recs.append(kafka.record(4, b'\0\x05' + kafka.string('x'), b'\0\0'))
     # 5: a value cut after its producerId: BufferUnderflowException (message null)
-    recs.append(record(5, b'\0\0' + s16('cut'), struct.pack('>hq', 0, 1003)))
+    recs.append(kafka.record(5, b'\0\0' + kafka.string('cut'), struct.pack('>hq', 0, 1003)))
     # 6: value version 2, above TransactionLogValue's validVersions 0-1
-    recs.append(record(6, b'\0\0' + s16('v2'), struct.pack('>h', 2) + b'\0' * 40))
-    log = write_partition('__transaction_state-7', [batch(0, recs)])
+    recs.append(kafka.record(6, b'\0\0' + kafka.string('v2'), struct.pack('>h', 2) + b'\0' * 40))
+    log = write_partition('__transaction_state-7', [kafka.batch_records(0, recs)])
     rc, out, err = run(['dump', '--transaction-log-decoder', log])
     eq(rc, 0, 'exit code (%s)' % err)
     got = decoded_suffixes(out)
@@ -551,38 +484,38 @@ def test_built_transaction_state():
     eq(p.stdout.decode(), '999 -1 CompleteCommit 1 pay-tx\n1000 3 Ongoing 0 my-txn\n1001 0 CompleteCommit 1 pay-tx\n'
                           '1002 0 Empty 3 a"b\\c\n\x01\u00e9\n', 'ss_txn_state_ids')
     # not a __transaction_state partition: nothing
-    other = write_partition('orders-0', [batch(0, recs[:1])])
+    other = write_partition('orders-0', [kafka.batch_records(0, recs[:1])])
     p = subprocess.run([PROBE, os.path.dirname(other)], stdout=subprocess.PIPE)
     eq(p.stdout, b'', 'ids from a non-internal topic')
 
 
 def test_built_consumer_offsets():
     T = 1700000000000
-    key = b'\0\x01' + s16('g1') + s16('orders') + struct.pack('>i', 3)
+    key = b'\0\x01' + kafka.string('g1') + kafka.string('orders') + struct.pack('>i', 3)
     # OffsetCommitValue version 3 written in a transaction (sendOffsetsToTransaction), then the COMMIT marker
-    v3 = struct.pack('>hqi', 3, 42, 5) + s16('meta "x"') + struct.pack('>q', T)
+    v3 = struct.pack('>hqi', 3, 42, 5) + kafka.string('meta "x"') + struct.pack('>q', T)
     # version 4 (flexible): compact string metadata "", an unknown tagged field (tag 9, 1 byte) that Kafka's
     # reader keeps and its JSON converter does not write
-    v4 = struct.pack('>hqi', 4, 43, 6) + cs('') + struct.pack('>q', T + 1) + uvar(1) + uvar(9) + uvar(1) + b'\x07'
-    marker = record(0, struct.pack('>hh', 0, 1), struct.pack('>hi', 0, 17))
+    v4 = struct.pack('>hqi', 4, 43, 6) + kafka.cstring('') + struct.pack('>q', T + 1) + kafka.uvarint(1) + kafka.uvarint(9) + kafka.uvarint(1) + b'\x07'
+    marker = kafka.record(0, struct.pack('>hh', 0, 1), struct.pack('>hi', 0, 17))
     # a group of another protocol: subscription/assignment stay bytes (base64)
-    gkey = b'\0\x02' + s16('cg')
-    gval = struct.pack('>h', 0) + s16('connect') + struct.pack('>i', 4) + s16('sessioned') + s16('m1') + \
-        struct.pack('>i', 1) + s16('m1') + s16('c1') + s16('/h') + struct.pack('>i', 10000) + \
+    gkey = b'\0\x02' + kafka.string('cg')
+    gval = struct.pack('>h', 0) + kafka.string('connect') + struct.pack('>i', 4) + kafka.string('sessioned') + kafka.string('m1') + \
+        struct.pack('>i', 1) + kafka.string('m1') + kafka.string('c1') + kafka.string('/h') + struct.pack('>i', 10000) + \
         struct.pack('>i', 3) + b'\x01\x02\x03' + struct.pack('>i', 0)
     # a consumer group whose subscription has version 9: DumpLogSegments cannot read it and keeps the bytes
-    cval = struct.pack('>h', 0) + s16('consumer') + struct.pack('>i', 1) + s16('range') + s16('m') + \
-        struct.pack('>i', 1) + s16('m') + s16('c') + s16('/h') + struct.pack('>i', 10000) + \
+    cval = struct.pack('>h', 0) + kafka.string('consumer') + struct.pack('>i', 1) + kafka.string('range') + kafka.string('m') + \
+        struct.pack('>i', 1) + kafka.string('m') + kafka.string('c') + kafka.string('/h') + struct.pack('>i', 10000) + \
         struct.pack('>i', 2) + b'\x00\x09' + struct.pack('>i', 0)
     log = write_partition('__consumer_offsets-3', [
-        batch(0, [record(0, key, v3)], pid=77, epoch=1, seq=0, txn=True),
-        batch(1, [marker], pid=77, epoch=1, txn=True, control=True),
-        batch(2, [record(0, key, v4)]),
-        batch(3, [record(0, gkey, gval)]),
-        batch(4, [record(0, b'\0\x02' + s16('cc'), cval)]),
-        batch(5, [record(0, b'\0\x05' + s16('new'), b'\0\0')]),
-        batch(6, [record(0, None, b'\0\0')]),
-        batch(7, [record(0, b'\0\x63' + s16('x'), b'\0\0')]),
+        kafka.batch_records(0, [kafka.record(0, key, v3)], pid=77, epoch=1, seq=0, txn=True),
+        kafka.batch_records(1, [marker], pid=77, epoch=1, txn=True, control=True),
+        kafka.batch_records(2, [kafka.record(0, key, v4)]),
+        kafka.batch_records(3, [kafka.record(0, gkey, gval)]),
+        kafka.batch_records(4, [kafka.record(0, b'\0\x02' + kafka.string('cc'), cval)]),
+        kafka.batch_records(5, [kafka.record(0, b'\0\x05' + kafka.string('new'), b'\0\0')]),
+        kafka.batch_records(6, [kafka.record(0, None, b'\0\0')]),
+        kafka.batch_records(7, [kafka.record(0, b'\0\x63' + kafka.string('x'), b'\0\0')]),
     ])
     rc, out, err = run(['dump', '--offsets-decoder', log])
     got = decoded_suffixes(out)
@@ -620,11 +553,6 @@ def test_built_consumer_offsets():
 
 # ---- cluster metadata, remote log metadata, decoder precedence ---------------------------------------
 
-def meta_frame(api_key, version, body):
-    """AbstractApiMessageSerde.write: frame version 1, apiKey, version (unsigned varints), the message."""
-    return uvar(1) + uvar(api_key) + uvar(version) + body
-
-
 def payloads(out):
     """offset -> what follows ' payload: ' on that record's line."""
     got = {}
@@ -637,23 +565,23 @@ def test_built_cluster_metadata():
     # FeatureLevelRecord (apiKey 12, FeatureLevelRecord.json: versions 0, flexible 0+): compact string Name,
     # int16 FeatureLevel, the empty tag section. MetadataRecordType names it FEATURE_LEVEL_RECORD;
     # ClusterMetadataLogMessageParser writes {"type":..., "version": <int>, "data": ...}.
-    fl = meta_frame(12, 0, cs('metadata.version') + struct.pack('>h', 21) + uvar(0))
+    fl = kafka.metadata_frame(12, 0, kafka.cstring('metadata.version') + struct.pack('>h', 21) + kafka.uvarint(0))
     recs = [
-        record(0, None, fl),
+        kafka.record(0, None, fl),
         # 1: apiKey 99: MetadataRecordType.fromId throws UnsupportedVersionException("Unknown metadata id 99"),
         #    wrapped by MetadataParseException(e) whose message is the cause's toString()
-        record(1, None, meta_frame(99, 0, b'')),
+        kafka.record(1, None, kafka.metadata_frame(99, 0, b'')),
         # 2: frame version 0 (AbstractApiMessageSerde.read's own message)
-        record(2, None, uvar(0) + uvar(12) + uvar(0)),
+        kafka.record(2, None, kafka.uvarint(0) + kafka.uvarint(12) + kafka.uvarint(0)),
         # 3: a byte after the message: "Found 1 byte(s) of garbage after 12"
-        record(3, None, fl + b'\x00'),
+        kafka.record(3, None, fl + b'\x00'),
         # 4: the message cut after its name: the generated read() underflows; MetadataParseException(
         #    "Failed to deserialize record with type 12", e)
-        record(4, None, meta_frame(12, 0, cs('metadata.version'))),
+        kafka.record(4, None, kafka.metadata_frame(12, 0, kafka.cstring('metadata.version'))),
         # 5: frame version 2: "... due to unknown frame version 2(only frame version 1 is supported)"
-        record(5, None, uvar(2) + uvar(12) + uvar(0)),
+        kafka.record(5, None, kafka.uvarint(2) + kafka.uvarint(12) + kafka.uvarint(0)),
     ]
-    log = write_partition('__cluster_metadata-0', [batch(0, recs)])
+    log = write_partition('__cluster_metadata-0', [kafka.batch_records(0, recs)])
     rc, out, err = run(['dump', '--cluster-metadata-decoder', log])
     eq(rc, 0, 'exit code (%s)' % err)
     got = payloads(out)
@@ -686,14 +614,14 @@ def test_built_remote_log_metadata():
     # AAECAwQFBgcICQoLDA0ODw. RemotePartitionDeleteMetadata.toString():
     # RemotePartitionDeleteMetadata{topicPartition=<id>:<name>-<partition>, state=<state>,
     # eventTimestampMs=<t>, brokerId=<b>}; state 1 is DELETE_PARTITION_STARTED.
-    tip = cs('orders') + bytes(range(16)) + struct.pack('>i', 3) + uvar(0)
+    tip = kafka.cstring('orders') + bytes(range(16)) + struct.pack('>i', 3) + kafka.uvarint(0)
     def delete(state):
-        return meta_frame(2, 0, tip + struct.pack('>iqb', 7, 1700000000123, state) + uvar(0))
-    recs = [record(0, None, delete(1)),
+        return kafka.metadata_frame(2, 0, tip + struct.pack('>iqb', 7, 1700000000123, state) + kafka.uvarint(0))
+    recs = [kafka.record(0, None, delete(1)),
             # 1: state 9: RemotePartitionDeleteState.forId returns null and the constructor's
             #    Objects.requireNonNull(state) throws a NullPointerException without message
-            record(1, None, delete(9))]
-    log = write_partition('__remote_log_metadata-0', [batch(0, recs)])
+            kafka.record(1, None, delete(9))]
+    log = write_partition('__remote_log_metadata-0', [kafka.batch_records(0, recs)])
     rc, out, err = run(['dump', '--remote-log-metadata-decoder', log])
     eq(rc, 0, 'exit code (%s)' % err)
     got = payloads(out)
@@ -705,10 +633,10 @@ def test_built_remote_log_metadata():
 def test_decoder_precedence():
     # DumpLogSegmentsOptions.messageParser: offsets before transaction log before cluster metadata before
     # remote log metadata before share group state, whatever the order on the command line
-    key = b'\0\x01' + s16('g1') + s16('orders') + struct.pack('>i', 3)
+    key = b'\0\x01' + kafka.string('g1') + kafka.string('orders') + struct.pack('>i', 3)
     # OffsetCommitValue version 3: offset int64, leaderEpoch int32, metadata string, commitTimestamp int64
-    v = struct.pack('>hqi', 3, 42, 5) + s16('') + struct.pack('>q', 1700000000000)
-    log = write_partition('__consumer_offsets-9', [batch(0, [record(0, key, v)])])
+    v = struct.pack('>hqi', 3, 42, 5) + kafka.string('') + struct.pack('>q', 1700000000000)
+    log = write_partition('__consumer_offsets-9', [kafka.batch_records(0, [kafka.record(0, key, v)])])
     want = (' key: {"type":"1","data":{"group":"g1","topic":"orders","partition":3}} payload: {"version":"3",'
             '"data":{"offset":42,"leaderEpoch":5,"metadata":"","commitTimestamp":1700000000000}}')
     for flags in (['--share-group-state-decoder', '--offsets-decoder'],
@@ -795,29 +723,11 @@ def test_coordinator_by_hand():
 def main(argv):
     global SEGSCAN, PROBE, CORPUS, TMP
     args = argv[1:]
-    only = None
-    if '-k' in args:
-        i = args.index('-k')
-        only = args[i + 1]
-        del args[i:i + 2]
+    only = harness.take_k(args)
     SEGSCAN, PROBE, CORPUS = (os.path.abspath(a) for a in args[:3])
-    failed = ran = 0
     with tempfile.TemporaryDirectory(prefix='segscan-internal-') as tmp:
         TMP = tmp
-        for name, fn in sorted(globals().items()):
-            if not name.startswith('test_') or not callable(fn) or (only and only not in name):
-                continue
-            ran += 1
-            try:
-                fn()
-                print('ok   %s' % name)
-            except Exception as e:  # noqa: BLE001
-                failed += 1
-                print('FAIL %s: %s' % (name, e))
-                if not isinstance(e, Fail):
-                    traceback.print_exc()
-    print('%d tests, %d failed' % (ran, failed))
-    return 1 if failed else 0
+        return harness.run_tests(harness.tests_in(globals()), only)
 
 
 if __name__ == '__main__':

@@ -8,18 +8,10 @@
 
 #include "analysis/units.h"
 #include "base/reader.h"
+#include "check.h"
 #include "format/walker.h"
 #include "segscan/segscan.h"
 
-static int failures, checks;
-#define CHECK(c)                                                                                                       \
-    do {                                                                                                               \
-        checks++;                                                                                                      \
-        if (!(c)) {                                                                                                    \
-            failures++;                                                                                                \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c);                                      \
-        }                                                                                                              \
-    } while (0)
 
 static void test_be(void) {
     const uint8_t b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xff};
@@ -502,6 +494,5 @@ int main(void) {
     test_batch_header();
     test_walker_resync();
     test_walker_copy();
-    printf("test_reader: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_exit("test_reader");
 }

@@ -30,26 +30,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 CORPUS = os.path.join(ROOT, 'testdata', 'corpus')
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'analysis'))
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'lib'))
-import mkseg  # noqa: E402
-import coordinator  # noqa: E402
+import kafka
 
 SCHEMA = json.load(open(os.path.join(ROOT, 'docs', 'json-schema.json')))
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print('FAIL:', what)
 
 
 # ---- the validator -----------------------------------------------------------------------------
@@ -224,11 +213,10 @@ def run(command, args, stdin=None, cwd=None):
     argv = [SEGSCAN, command] + args
     if '--json' not in args:
         argv.insert(2, '--json')
-    p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, check=False)
+    rc, out, _ = harness.call(argv[1:], binary=SEGSCAN, stdin=stdin, cwd=cwd, text=False, timeout=None)
     runs_done += 1
     what = ' '.join(os.path.relpath(a, ROOT) if a.startswith('/') else a for a in argv[1:])
-    check(p.returncode in (0, 1, 2, 3), '%s: exit %d' % (what, p.returncode))
-    out = p.stdout
+    check(rc in (0, 1, 2, 3), '%s: exit %d' % (what, rc))
     check(out == b'' or out.endswith(b'\n'), '%s: output ends with a newline' % what)
     objs = []
     errors = []
@@ -263,10 +251,6 @@ def run(command, args, stdin=None, cwd=None):
 T0 = 1700000000000
 
 
-def s16(b):
-    return struct.pack('>h', len(b)) + b
-
-
 def txn_state_value(pid, epoch, status):
     """TransactionLogValue version 0: producerId, producerEpoch, transactionTimeoutMs,
     transactionStatus, transactionPartitions (null), lastUpdate and start timestamps."""
@@ -281,29 +265,28 @@ def build(tmp):
     # without producer id (a duplicate group whose key and value are lossy in utf8); control bytes;
     # a record of its own with a malformed key and value
     odd = (b'k\xff1', b'v\xc3', [(b'h\xfe', b'x\xff')])
-    p['odd'] = mkseg.write_partition(os.path.join(logs, 'odd-0'), {
-        0: mkseg.batch(0, [odd]) + mkseg.batch(1, [odd]) + mkseg.batch(2, [(b'plain', b'\x01\x02\x7f')])
-        + mkseg.batch(3, [(b'\xc0', b'\xe0only')])})
+    p['odd'] = kafka.write_partition(os.path.join(logs, 'odd-0'), {
+        0: kafka.batch(0, [odd]) + kafka.batch(1, [odd]) + kafka.batch(2, [(b'plain', b'\x01\x02\x7f')])
+        + kafka.batch(3, [(b'\xc0', b'\xe0only')])})
     # transactional producer 5000 writes order-1 in epoch 0 and again in epoch 1 (new-session by epoch
     # with the transaction protocol v2 hint); __transaction_state names it orders-tx
-    p['txnapp'] = mkseg.write_partition(os.path.join(logs, 'txnapp-0'), {
-        0: mkseg.batch(0, [(b'o', b'order-1')], pid=5000, epoch=0, base_seq=0, transactional=True)
-        + mkseg.marker(1, 5000, 0, True)
-        + mkseg.batch(2, [(b'o', b'order-1')], pid=5000, epoch=1, base_seq=0, transactional=True)
-        + mkseg.marker(3, 5000, 1, True)})
-    p['txnstate'] = mkseg.write_partition(os.path.join(logs, '__transaction_state-0'), {
-        0: mkseg.batch(0, [(b'\0\0' + s16(b'orders-tx'), txn_state_value(5000, 1, 4))])})
+    p['txnapp'] = kafka.write_partition(os.path.join(logs, 'txnapp-0'), {
+        0: kafka.batch(0, [(b'o', b'order-1')], pid=5000, epoch=0, base_seq=0, transactional=True)
+        + kafka.marker(1, 5000, 0, True)
+        + kafka.batch(2, [(b'o', b'order-1')], pid=5000, epoch=1, base_seq=0, transactional=True)
+        + kafka.marker(3, 5000, 1, True)})
+    p['txnstate'] = kafka.write_partition(os.path.join(logs, '__transaction_state-0'), {
+        0: kafka.batch(0, [(b'\0\0' + kafka.string(b'orders-tx'), txn_state_value(5000, 1, 4))])})
     # 1002 one-record batches of producer 6000 whose sequences skip one each time: 1001 gaps, more
     # than the 1000 a session lists
-    data = b''.join(mkseg.batch(i, [(None, b'g%d' % i)], pid=6000, epoch=0, base_seq=2 * i, base_ts=T0 + i)
+    data = b''.join(kafka.batch(i, [(None, b'g%d' % i)], pid=6000, epoch=0, base_seq=2 * i, base_ts=T0 + i)
                     for i in range(1002))
-    p['gaps'] = mkseg.write_partition(os.path.join(tmp, 'gaps', 'gaps-0'), {0: data})
+    p['gaps'] = kafka.write_partition(os.path.join(tmp, 'gaps', 'gaps-0'), {0: data})
     # __consumer_offsets: an offset commit (value version 3), its tombstone, and a record type
     # (5, a KIP-848 record) Kafka 4.0 decodes and segscan does not
-    key = b'\0\x01' + s16(b'g1') + s16(b'orders') + struct.pack('>i', 3)
-    commit = struct.pack('>hqi', 3, 42, 5) + s16(b'') + struct.pack('>q', T0)
-    p['offsets'] = mkseg.write_partition(os.path.join(tmp, 'co', '__consumer_offsets-3'), {
-        0: mkseg.batch(0, [(key, commit), (key, None), (b'\0\x05' + s16(b'new'), b'\0\0')])})
+    key, commit = kafka.offset_commit(b'g1', b'orders', 3, 42, T0, leader_epoch=5)
+    p['offsets'] = kafka.write_partition(os.path.join(tmp, 'co', '__consumer_offsets-3'), {
+        0: kafka.batch(0, [(key, commit), (key, None), (b'\0\x05' + kafka.string(b'new'), b'\0\0')])})
     # a producer snapshot with a flipped byte (CRC mismatch), and one too short for its header
     snap = sorted(glob.glob(os.path.join(CORPUS, 'gen', 'txn-open', 'txn-0', '*.snapshot')))[0]
     d = os.path.join(tmp, 'bad', 'bad-0')
@@ -348,9 +331,9 @@ def build(tmp):
     v = [b'v%d' % i for i in range(8)]
 
     def one_each(offsets, values, epoch):
-        return b''.join(mkseg.batch(o, [(None, x)], base_ts=T0 + o, leader_epoch=epoch) for o, x in zip(offsets, values))
-    p['repA'] = mkseg.write_partition(os.path.join(tmp, 'repA', 'orders-0'), {0: one_each(range(8), v, 0)})
-    p['repB'] = mkseg.write_partition(os.path.join(tmp, 'repB', 'orders-0'), {
+        return b''.join(kafka.batch(o, [(None, x)], base_ts=T0 + o, leader_epoch=epoch) for o, x in zip(offsets, values))
+    p['repA'] = kafka.write_partition(os.path.join(tmp, 'repA', 'orders-0'), {0: one_each(range(8), v, 0)})
+    p['repB'] = kafka.write_partition(os.path.join(tmp, 'repB', 'orders-0'), {
         0: one_each([0, 3, 4], [v[0], v[3], v[4]], 0) + one_each(range(5, 10), [b'b%d' % i for i in range(5, 10)], 1)})
     # log directories with a partition each side lacks (unpaired)
     for side, extra in (('dirA', 'only-a-0'), ('dirB', 'only-b-0')):
@@ -363,20 +346,20 @@ def build(tmp):
     # conversion to the consumer protocol (the classic group's tombstone and the consumer group's
     # records in one batch, as GroupMetadataManager.convertToConsumerGroup appends them)
     for broker, last in (('b1', 30), ('b2', 31)):
-        lg = coordinator.Log()
-        lg.append([coordinator.group_metadata('sg', 1, T0, [coordinator.Member('sg-1', {'t': [0]})])], T0)
-        lg.append([coordinator.offset_commit('sg', 't', 0, 10, T0 + 1, expire_ts=T0 + 99)], T0 + 1)
-        lg.append([coordinator.offset_tombstone('sg', 't', 0)], T0 + 2)
-        lg.append([coordinator.offset_commit('sg', 't', 0, last, T0 + 3)], T0 + 3)
-        lg.append([coordinator.group_tombstone('sg'), coordinator.cg_member('sg', 'SGMEMBERAAAAAAAAAAAAAA', 'sg-2', topics=['t']),
-                   coordinator.cg_partition_metadata('sg', {'MJb0OdkyOsjVihzuZl_WhA': ('t', 1)}),
-                   coordinator.cg_epoch('sg', 2)], T0 + 4)
+        lg = kafka.Log()
+        lg.append([kafka.group_metadata('sg', 1, T0, [kafka.Member('sg-1', {'t': [0]})])], T0)
+        lg.append([kafka.offset_commit('sg', 't', 0, 10, T0 + 1, expire_ts=T0 + 99)], T0 + 1)
+        lg.append([kafka.offset_tombstone('sg', 't', 0)], T0 + 2)
+        lg.append([kafka.offset_commit('sg', 't', 0, last, T0 + 3)], T0 + 3)
+        lg.append([kafka.group_tombstone('sg'), kafka.cg_member('sg', 'SGMEMBERAAAAAAAAAAAAAA', 'sg-2', topics=['t']),
+                   kafka.cg_partition_metadata('sg', {'MJb0OdkyOsjVihzuZl_WhA': ('t', 1)}),
+                   kafka.cg_epoch('sg', 2)], T0 + 4)
         # a transactional commit left open at the end (an open-commit finding)
-        lg.append([coordinator.offset_commit('sg', 't', 1, 5, T0 + 5)], T0 + 5, pid=77, epoch=0, transactional=True)
-        lg.write(os.path.join(tmp, 'groups-' + broker, '__consumer_offsets-%d' % coordinator.coordinator_partition('sg')))
+        lg.append([kafka.offset_commit('sg', 't', 1, 5, T0 + 5)], T0 + 5, pid=77, epoch=0, transactional=True)
+        lg.write(os.path.join(tmp, 'groups-' + broker, '__consumer_offsets-%d' % kafka.coordinator_partition('sg')))
     # the data partition t-0 beside broker 1's copy, 10 records: the commits of 30 and 31 are past
     # its end at their time (an out-of-range finding)
-    mkseg.write_partition(os.path.join(tmp, 'groups-b1', 't-0'), {0: mkseg.batch(0, [(None, b'v%d' % i) for i in range(10)],
+    kafka.write_partition(os.path.join(tmp, 'groups-b1', 't-0'), {0: kafka.batch(0, [(None, b'v%d' % i) for i in range(10)],
                                                                            base_ts=T0 - 10)})
     p['groups'] = [os.path.join(tmp, 'groups-b1'), os.path.join(tmp, 'groups-b2')]
     # text files: a log directory whose checkpoint names a high watermark past the log end offset
@@ -384,7 +367,7 @@ def build(tmp):
     # recovery-point checkpoint whose count is not its lines' (Kafka's reader refuses it)
     td = os.path.join(tmp, 'textdir')
     shutil.copytree(lab, os.path.join(td, 'payments-0'))
-    mkseg.write_checkpoint(os.path.join(td, 'replication-offset-checkpoint'), [('payments', 0, 99), ('gone', 1, 5)])
+    kafka.write_checkpoint(os.path.join(td, 'replication-offset-checkpoint'), [('payments', 0, 99), ('gone', 1, 5)])
     open(os.path.join(td, 'recovery-point-offset-checkpoint'), 'w').write('0\n2\npayments 0 1\n')
     p['textdir'] = td
     return p
@@ -651,9 +634,7 @@ def main():
         self_check(samples)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('test_schema: %d runs, %d objects validated, %d checks, %d failed'
-          % (runs_done, objects_checked, checks, failures))
-    return 1 if failures else 0
+    return harness.tally_exit('test_schema: %d runs, %d objects validated' % (runs_done, objects_checked))
 
 
 sys.exit(main())

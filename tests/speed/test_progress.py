@@ -15,28 +15,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN, TESTDATA, GEN = (os.path.abspath(a) for a in sys.argv[1:4])
 LINE = re.compile(r'segscan: +(\d+)% (\d+\.\d+ [MG]B) of (\d+\.\d+ [MG]B), (\d+\.\d\d)M records, (\d+) MB/s, '
                   r'ETA (\d+:\d\d|-)  (\S*)$')
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
 
 
 def run(args, env=None):
-    e = dict(os.environ)
-    e.pop('CI', None)
-    if env:
-        e.update(env)
-    p = subprocess.run([SEGSCAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=120)
-    return p.returncode, p.stdout, p.stderr.decode('utf-8', 'replace')
+    rc, out, err = harness.call(args, binary=SEGSCAN, env=env, unset=('CI',), timeout=120, text=False)
+    return rc, out, err.decode('utf-8', 'replace')
 
 
 def main():
@@ -81,10 +70,7 @@ def main():
         check(rc == 2 and '--progress' in err, 'a bad --progress value: exit 2 (%d)' % rc)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    for f in failures:
-        print('FAIL', f)
-    print('test_progress: %d checks, %d failed' % (checks, len(failures)))
-    sys.exit(1 if failures else 0)
+    sys.exit(harness.tally_exit('test_progress'))
 
 
 main()

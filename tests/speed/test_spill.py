@@ -19,27 +19,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
+from harness import tally as check
 
 SEGSCAN, TESTDATA, GEN = (os.path.abspath(a) for a in sys.argv[1:4])
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
 
 
 def run(args, env=None):
-    e = dict(os.environ)
-    e.pop('SEGSCAN_TEST_UNIT_BYTES', None)
-    if env:
-        e.update(env)
-    p = subprocess.run([SEGSCAN] + args + ['--progress', 'never'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=e, timeout=300)
-    return p.returncode, p.stdout, p.stderr.decode('utf-8', 'replace')
+    rc, out, err = harness.call(args + ['--progress', 'never'], binary=SEGSCAN, env=env,
+                                unset=('SEGSCAN_TEST_UNIT_BYTES',), text=False)
+    return rc, out, err.decode('utf-8', 'replace')
 
 
 def outputs(cmd, paths, extra, tmp):
@@ -82,16 +71,15 @@ def main():
         # of one fingerprint cannot be split, and is grouped as it is; the result must equal
         # the one without a limit. Built here: 40 batches of 100 records, no producer id,
         # each record's value b'hot' (4,000 copies), plus 300 distinct values in 3 batches.
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'analysis'))
-        import mkseg
+        import kafka
         data, off = b'', 0
         for _ in range(40):
-            data += mkseg.batch(off, [(None, b'hot')] * 100)
+            data += kafka.batch(off, [(None, b'hot')] * 100)
             off += 100
         for k in range(3):
-            data += mkseg.batch(off, [(None, b'cold-%04d' % (k * 100 + i)) for i in range(100)])
+            data += kafka.batch(off, [(None, b'cold-%04d' % (k * 100 + i)) for i in range(100)])
             off += 100
-        hot = mkseg.write_partition(os.path.join(tmp, 'hot', 'hot-0'), {0: data})
+        hot = kafka.write_partition(os.path.join(tmp, 'hot', 'hot-0'), {0: data})
         ref = outputs(['dups', '--json'], [hot], ['--threads', '1', '--max-memory', '0'], tmp)
         groups = [l for l in ref[1].decode().splitlines() if '"type":"group"' in l]
         check(len(groups) == 1 and '"copies":4000' in groups[0], 'hot value: one group of 4000 copies: %r'
@@ -112,10 +100,7 @@ def main():
             check(rc == 2 and '--max-memory' in err, '--max-memory %r refused (%d)' % (bad, rc))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    for f in failures:
-        print('FAIL', f)
-    print('test_spill: %d checks, %d failed' % (checks, len(failures)))
-    sys.exit(1 if failures else 0)
+    sys.exit(harness.tally_exit('test_spill'))
 
 
 main()

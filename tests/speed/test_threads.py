@@ -22,10 +22,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'analysis'))
-import mkseg  # noqa: E402
+import kafka
 
 SEGSCAN, TESTDATA, GEN = (os.path.abspath(a) for a in sys.argv[1:4])
 CORPUS = os.path.join(TESTDATA, 'corpus')
@@ -36,17 +36,13 @@ checks = 0
 
 def run(cmd, paths, threads, unit, tmp):
     report = os.path.join(tmp, 'report-%s-%s-%s.txt' % (cmd[0], threads, unit))
-    env = dict(os.environ)
-    env.pop('SEGSCAN_TEST_UNIT_BYTES', None)
-    if unit:
-        env['SEGSCAN_TEST_UNIT_BYTES'] = str(unit)
-    args = [SEGSCAN] + cmd + ['--threads', str(threads), '--progress', 'never']
+    args = cmd + ['--threads', str(threads), '--progress', 'never']
     if cmd[0] == 'scan':
         args += ['--report', report]
-    p = subprocess.run(args + paths, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=CORPUS,
-                       timeout=300)
+    rc, out, err = harness.call(args + paths, binary=SEGSCAN, env={'SEGSCAN_TEST_UNIT_BYTES': str(unit)} if unit else None,
+                                unset=('SEGSCAN_TEST_UNIT_BYTES',), cwd=CORPUS, text=False)
     rep = open(report, 'rb').read() if cmd[0] == 'scan' and os.path.exists(report) else b''
-    return p.returncode, p.stdout, p.stderr, rep
+    return rc, out, err, rep
 
 
 def same(name, paths, tmp, units=(0, 300, 4096)):
@@ -70,7 +66,7 @@ def same(name, paths, tmp, units=(0, 300, 4096)):
 def embedded_batches(tmp):
     """A partition whose values are whole v2 batches (valid CRC): a reader guessing a
     unit's start finds them; two segments, retries and a transaction around them."""
-    inner = [mkseg.batch(1000 + i, [(b'ik', b'inner value %d' % i)]) for i in range(40)]
+    inner = [kafka.batch(1000 + i, [(b'ik', b'inner value %d' % i)]) for i in range(40)]
     segs = {}
     off = 0
     for s in range(2):
@@ -78,19 +74,19 @@ def embedded_batches(tmp):
         base = off
         for i in range(60):
             recs = [(b'k%d' % (i % 7), inner[(i + j) % len(inner)] * (1 + (i % 3))) for j in range(1 + i % 4)]
-            batches.append(mkseg.batch(off, recs))
+            batches.append(kafka.batch(off, recs))
             off += len(recs)
             if i % 9 == 4:  # a retry of the batch just written, at the next offsets
-                batches.append(mkseg.batch(off, recs))
+                batches.append(kafka.batch(off, recs))
                 off += len(recs)
         pid = 7000 + s
-        batches.append(mkseg.batch(off, [(b'tk', inner[s])], pid=pid, epoch=0, base_seq=0, transactional=True))
+        batches.append(kafka.batch(off, [(b'tk', inner[s])], pid=pid, epoch=0, base_seq=0, transactional=True))
         off += 1
-        batches.append(mkseg.marker(off, pid, 0, commit=(s == 0)))
+        batches.append(kafka.marker(off, pid, 0, commit=(s == 0)))
         off += 1
         segs[base] = b''.join(batches)
     d = os.path.join(tmp, 'embedded', 'nested-0')
-    mkseg.write_partition(d, segs)
+    kafka.write_partition(d, segs)
     return d
 
 

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import kafka
+import harness
+from harness import Fail, check, eq
 
 SEGSCAN = None
 CORPUS = None
@@ -29,34 +32,10 @@ PREALLOC_INDEX = 10 * 1024 * 1024          # segment.index.bytes default, 10 MiB
 PREALLOC_TIMEINDEX = PREALLOC_INDEX // 12 * 12   # Kafka rounds down to whole 12-byte entries
 
 
-class Fail(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
-
-
-def eq(got, want, what):
-    if got != want:
-        raise Fail('%s: got %r, want %r' % (what, got, want))
-
-
 # ---- helpers ------------------------------------------------------------------------------------
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
-
-
 def run(args):
-    p = subprocess.run([SEGSCAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return harness.call(args, binary=SEGSCAN)
 
 
 def verify_json(paths):
@@ -118,16 +97,6 @@ def expect_one(findings, check_name, file, position, offset='any'):
            (offset == 'any' or f['offset'] == offset)]
     check(hit, '%s expected in %s at byte %d (offset %s); got %r' % (check_name, file, position, offset, got))
     return hit[0]
-
-
-def state(d):
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(d):
-        for n in dirnames + filenames:
-            p = os.path.join(dirpath, n)
-            st = os.lstat(p)
-            out[os.path.relpath(p, d)] = (st.st_size, st.st_mtime_ns, st.st_mode)
-    return out
 
 
 # ---- healthy partitions ---------------------------------------------------------------------------
@@ -302,7 +271,7 @@ def test_snapshot_disagrees_with_log():
     pid, epoch, last_seq = struct.unpack_from('>qhi', data, 10)
     eq((pid, epoch, last_seq), (1000, 0, 1), 'the lab snapshot entry (SCENARIOS: pid=1000, seq 0..1)')
     struct.pack_into('>i', data, 10 + 10, 7)                 # lastSequence 1 -> 7
-    struct.pack_into('>I', data, 2, crc32c(bytes(data[6:])))  # a valid file: CRC-32C of bytes 6..end
+    struct.pack_into('>I', data, 2, kafka.crc32c(bytes(data[6:])))  # a valid file: CRC-32C of bytes 6..end
     open(snap, 'wb').write(data)
     rc, findings, summary, err = verify_json([d])
     f = expect_one(findings, 'snapshot-state', snap, 10)
@@ -318,7 +287,7 @@ def test_snapshot_disagrees_with_log():
     struct.pack_into('>qhiqiqiq', entry, 0, 77, 3, -1, -1, 0, 1700000000000, 5, -1)
     data += entry
     struct.pack_into('>i', data, 6, 2)
-    struct.pack_into('>I', data, 2, crc32c(bytes(data[6:])))
+    struct.pack_into('>I', data, 2, kafka.crc32c(bytes(data[6:])))
     open(snap, 'wb').write(data)
     rc, findings, summary, err = verify_json([d])
     expect_one(findings, 'snapshot-unexplained', snap, 56)
@@ -356,36 +325,9 @@ def test_txnindex_without_marker():
     eq(rc, 1, 'exit code')
 
 
-def zz(n):
-    """protobuf zig-zag varint (DESIGN.md section 3)"""
-    u = ((n << 1) ^ (n >> 63)) & 0xFFFFFFFFFFFFFFFF
-    out = bytearray()
-    while True:
-        b = u & 0x7f
-        u >>= 7
-        out.append(b | (0x80 if u else 0))
-        if not u:
-            return bytes(out)
-
-
-def v2_record(delta, key, value):
-    body = b'\0' + zz(0) + zz(delta)
-    body += zz(-1) if key is None else zz(len(key)) + key
-    body += zz(-1) if value is None else zz(len(value)) + value
-    body += zz(0)
-    return zz(len(body)) + body
-
-
-def v2_batch(base, records, pid=-1, epoch=-1, seq=-1, txn=False, control=False, ts=1700000000000):
-    """A record batch v2 (DESIGN.md section 3): CRC-32C over the bytes from the attributes on."""
-    attrs = (0x10 if txn else 0) | (0x20 if control else 0)
-    rest = struct.pack('>hiqqqhii', attrs, len(records) - 1, ts, ts, pid, epoch, seq, len(records)) + b''.join(records)
-    return struct.pack('>qiib', base, 9 + len(rest), 0, 2) + struct.pack('>I', crc32c(rest)) + rest
-
-
 def abort_marker(base, pid):
     # control record: key (version 0, type 0 = ABORT), value (version 0, coordinatorEpoch 1)
-    return v2_batch(base, [v2_record(0, struct.pack('>hh', 0, 0), struct.pack('>hi', 0, 1))], pid=pid, epoch=0,
+    return kafka.batch_records(base, [kafka.record(0, struct.pack('>hh', 0, 0), struct.pack('>hi', 0, 1))], pid=pid, epoch=0,
                     txn=True, control=True)
 
 
@@ -396,7 +338,7 @@ def test_txnindex_empty_and_compacted_transactions():
     d = os.path.join(TMP, 'txn-empty-0')
     os.makedirs(d)
     log = os.path.join(d, '%020d.log' % 0)
-    data = v2_batch(0, [v2_record(0, None, b'a'), v2_record(1, None, b'b')], pid=5, epoch=0, seq=0, txn=True)
+    data = kafka.batch_records(0, [kafka.record(0, None, b'a'), kafka.record(1, None, b'b')], pid=5, epoch=0, seq=0, txn=True)
     data += abort_marker(2, 5) + abort_marker(3, 6)
     open(log, 'wb').write(data)
     tix = os.path.join(d, '%020d.txnindex' % 0)
@@ -522,10 +464,10 @@ def test_incomplete_tail_and_index_into_it():
 def test_no_file_created_or_written():
     d = copy_partition('gen/codec-none/codec-none-0')
     os.unlink(only(d, '.index'))
-    before = state(d)
+    before = harness.tree_state(d)
     rc, findings, summary, err = verify_json([d])
     expect_one(findings, 'index-missing', only(d, '.index'), 0)
-    eq(state(d), before, 'directory state after verify')
+    eq(harness.tree_state(d), before, 'directory state after verify')
     strace = shutil.which('strace')
     if strace and subprocess.run([strace, '-qq', '-o', os.devnull, 'true']).returncode == 0:
         fd, trace = tempfile.mkstemp(prefix='segscan-strace-', dir=TMP)
@@ -552,7 +494,7 @@ def test_undecodable_records_and_large_batches():
     data = bytearray(open(log, 'rb').read())
     for i in range(pos + 61 + 20, pos + size - 20):
         data[i] = 0x55
-    struct.pack_into('>I', data, pos + 17, crc32c(bytes(data[pos + 21:pos + size])))
+    struct.pack_into('>I', data, pos + 17, kafka.crc32c(bytes(data[pos + 21:pos + size])))
     open(log, 'wb').write(bytes(data))
     rc, findings, summary, _ = verify_json([d])
     eq(rc, 3, 'exit code')
@@ -599,30 +541,11 @@ def test_text_output_and_exit_codes():
 def main(argv):
     global SEGSCAN, CORPUS, TMP
     args = argv[1:]
-    only_k = None
-    if '-k' in args:
-        i = args.index('-k')
-        only_k = args[i + 1]
-        del args[i:i + 2]
+    only = harness.take_k(args)
     SEGSCAN, CORPUS = os.path.abspath(args[0]), os.path.abspath(args[1])
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith('test_') and callable(f)]
-    failed = ran = 0
     with tempfile.TemporaryDirectory(prefix='segscan-verify-') as tmp:
         TMP = tmp
-        for name, fn in tests:
-            if only_k and only_k not in name:
-                continue
-            ran += 1
-            try:
-                fn()
-                print('ok   %s' % name)
-            except Exception as e:  # noqa: BLE001
-                failed += 1
-                print('FAIL %s: %s' % (name, e))
-                if not isinstance(e, Fail):
-                    traceback.print_exc()
-    print('%d tests, %d failed' % (ran, failed))
-    return 1 if failed else 0
+        return harness.run_tests(harness.tests_in(globals()), only)
 
 
 if __name__ == '__main__':

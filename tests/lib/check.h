@@ -1,4 +1,5 @@
-/* segscan unit tests - a tiny assertion kit.
+/* segscan's C tests - the one assertion kit (tests/lib; meson's test_kit_dep puts
+ * this folder on the include path).
  *
  * CHECK(cond) and the CHECK_EQ_* variants print file:line and the values on
  * failure and count the failure; the test goes on. check_exit() prints a
@@ -10,6 +11,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static unsigned long check_total, check_failed;
 
@@ -43,6 +45,18 @@ static unsigned long check_total, check_failed;
             check_failed++;                                                                                            \
             fprintf(stderr, "%s:%d: check failed: %s == %s (%lld != %lld)\n", __FILE__, __LINE__, #a, #b, check_a_,    \
                     check_b_);                                                                                         \
+        }                                                                                                              \
+    } while (0)
+
+/* C strings; a NULL on the left fails. */
+#define CHECK_EQ_S(a, b)                                                                                               \
+    do {                                                                                                               \
+        const char *check_a_ = (a), *check_b_ = (b);                                                                   \
+        check_total++;                                                                                                 \
+        if (!check_a_ || strcmp(check_a_, check_b_)) {                                                                 \
+            check_failed++;                                                                                            \
+            fprintf(stderr, "%s:%d: check failed: %s == %s (\"%s\" != \"%s\")\n", __FILE__, __LINE__, #a, #b,          \
+                    check_a_ ? check_a_ : "(null)", check_b_);                                                         \
         }                                                                                                              \
     } while (0)
 
