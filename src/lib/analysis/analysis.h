@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/units.h"
+#include "base/map.h"
 #include "segscan/analyze.h"
 #include "segscan/decode.h"
 
@@ -88,15 +89,10 @@ typedef struct an_group {
     uint64_t seq;  /* when it became a group: the ordinal of its second copy */
 } an_group;
 
-typedef struct km_slot {
+/* km_session's key: (producer id, epoch); the other key maps are keyed by producer id. */
+typedef struct km_key {
     int64_t a, b;
-    uint32_t v, used;
-} km_slot;
-
-typedef struct keymap {
-    km_slot *s;
-    size_t cap, n;
-} keymap;
+} km_key;
 
 #define SEQ_RECENT 5
 typedef struct an_sess {
@@ -204,11 +200,11 @@ struct ss_analysis {
     VEC(an_match) matches;
     uint64_t match_total;
     /* per partition (cleared as each begins): */
-    keymap km_session;  /* (producer id, epoch) -> its session's index in sess */
-    keymap km_epoch;    /* producer id -> the highest epoch met */
-    keymap km_producer; /* producer id -> met (a producer of the partition) */
-    keymap km_txn;      /* producer id -> its open transaction's index in txns */
-    keymap km_hidden;   /* producer id -> 1: its open transaction's data lies below the log start offset */
+    ss_map km_session;  /* (producer id, epoch) -> its session's index in sess */
+    ss_map km_epoch;    /* producer id -> the highest epoch met */
+    ss_map km_producer; /* producer id -> met (a producer of the partition) */
+    ss_map km_txn;      /* producer id -> its open transaction's index in txns */
+    ss_map km_hidden;   /* producer id -> 1: its open transaction's data lies below the log start offset */
     /* results */
     ss_an_group *gpub;    /* sorted */
     uint32_t *gstart;     /* first index in gidx of each sorted group */
@@ -284,11 +280,13 @@ static inline int64_t lin_near(int64_t ref, int32_t seq) {
 
 static inline uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
 
-/* ---- the key map (keymap.c) ---- */
-/* The value slot for (a, b); created (with value NONE32) when create is set.
- * NULL when absent (or out of memory). */
-uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created);
-void km_clear(keymap *m);
+/* ---- the key maps (keymap.c, on base/map.h) ---- */
+void km_init(ss_map *m, bool with_epoch);
+/* The value slot for pid (or pid and epoch); created (with value NONE32) when
+ * create is set. NULL when absent (or out of memory). */
+uint32_t *km_get(ss_map *m, int64_t pid, bool create, bool *created);
+uint32_t *km_session_get(ss_map *m, int64_t pid, int64_t epoch, bool create, bool *created);
+void km_clear(ss_map *m);
 
 /* ---- the fingerprint table and spilling (fptable.c) ---- */
 /* Empty tables sized for about `n` distinct fingerprints. */

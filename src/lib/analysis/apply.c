@@ -94,7 +94,7 @@ static void count_batch(ss_an_partition *P, const ss_batch *b) {
 static void note_producer(ss_analysis *a, ss_an_partition *P, int64_t pid) {
     if (pid < 0) return;
     bool created;
-    uint32_t *v = km_get(&a->km_producer, pid, 0, true, &created);
+    uint32_t *v = km_get(&a->km_producer, pid, true, &created);
     if (!v) {
         a->nomem = true;
         return;
@@ -212,7 +212,7 @@ void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
         P->hidden_below_log_start += e->count;
         if (b->transactional && b->producer_id >= 0) {
             /* remembered for the marker that closes its transaction (an_txn_marker) */
-            uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, true, NULL);
+            uint32_t *h = km_get(&a->km_hidden, b->producer_id, true, NULL);
             if (h) *h = 1;
             else a->nomem = true;
         }

@@ -12,7 +12,7 @@
 
 static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     bool created;
-    uint32_t *v = km_get(&a->km_session, b->producer_id, b->producer_epoch, true, &created);
+    uint32_t *v = km_session_get(&a->km_session, b->producer_id, b->producer_epoch, true, &created);
     if (!v) {
         a->nomem = true;
         return NULL;
@@ -34,7 +34,7 @@ static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     *v = (uint32_t)(a->sess.n - 1);
     /* epoch bump: an earlier, lower epoch of this pid in the partition */
     bool ecreated;
-    uint32_t *e = km_get(&a->km_epoch, b->producer_id, 0, true, &ecreated);
+    uint32_t *e = km_get(&a->km_epoch, b->producer_id, true, &ecreated);
     if (e) {
         if (!ecreated && (int32_t)*e < b->producer_epoch) {
             s->pub.epoch_bump = true;
