@@ -77,13 +77,19 @@ static bool grow(ss_map *m) {
     return true;
 }
 
+bool ss_map_reserve(ss_map *m, size_t n) {
+    while ((uint64_t)n * 100 > (uint64_t)m->cap * m->load)
+        if (!grow(m)) return false;
+    return true;
+}
+
 void *ss_map_put(ss_map *m, const void *key, uint64_t h, bool *created) {
     if (created) *created = false;
     if (m->cap) {
         unsigned char *s = probe(m, key, h);
         if (word(s)) return s + m->val_at;
     }
-    if ((uint64_t)(m->n + 1) * 100 > (uint64_t)m->cap * m->load && !grow(m)) return NULL;
+    if (!ss_map_reserve(m, m->n + 1)) return NULL;
     unsigned char *s = probe(m, key, h);
     uint64_t w = h | TOP;
     memcpy(s, &w, sizeof w);

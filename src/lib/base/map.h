@@ -40,6 +40,8 @@ void ss_map_clear(ss_map *m, size_t keep);
 void *ss_map_find(const ss_map *m, const void *key, uint64_t h);
 /* The value of key, inserted (zeroed; *created set) when absent; NULL when memory ran out. */
 void *ss_map_put(ss_map *m, const void *key, uint64_t h, bool *created);
+/* Room for n keys in all without growing; false when memory ran out. */
+bool ss_map_reserve(ss_map *m, size_t n);
 /* A copy of src (dst uninitialised or freed); false when memory ran out (dst empty). */
 bool ss_map_copy(ss_map *dst, const ss_map *src);
 /* The bytes the map's table takes. */
