@@ -171,6 +171,8 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     }
     vctx c;
     memset(&c, 0, sizeof c);
+    vf_pmap_init(&c.ps);
+    vf_pmap_init(&c.at_snap);
     c.ip = ss_inputs_at(in, i);
     c.cb = cb;
     c.cbctx = ctx;
@@ -231,8 +233,7 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
             .known = c.complete && leo >= 0, .start = c.log_first, .end = leo, .last_epoch = c.last_epoch};
         vf_check_partition_text(&c, &span);
     }
-    for (size_t k = 0; k < c.ps.cap; k++)
-        if (c.ps.slots[k].pid >= 0) stats->producers++;
+    stats->producers += c.ps.m.n;
     if (c.nomem) FIND(&c, "unreadable", ip->path, 0, -1, "out of memory: the checks of this partition are incomplete");
     ss_errkind rc = c.nomem ? SS_E_NOMEM : SS_E_OK;
     for (size_t k = 0; k < c.nsnaps; k++) {
@@ -240,8 +241,8 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
         free(c.snaps[k].path);
     }
     free(c.snaps);
-    free(c.ps.slots);
-    free(c.at_snap.slots);
+    vf_pmap_free(&c.ps);
+    vf_pmap_free(&c.at_snap);
     ss_textfile_free(&c.epoch_file);
     free(c.epi);
     free(c.epoch_path);
