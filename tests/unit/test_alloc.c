@@ -1,5 +1,5 @@
 /* segscan unit tests - the analysis's allocator (an_realloc, an_calloc, an_free
- * in src/lib/base/mem.c) and VEC_PUSH (src/lib/analysis/units.h) on it.
+ * in src/lib/base/mem.c) and SS_VEC_PUSH (src/lib/base/grow.h) on it.
  *
  * What it must keep, whatever path a block takes (malloc below 64 KiB, a small
  * mapping grown with mremap, the copy into a 2 MiB-aligned block at 256 KiB,
@@ -95,18 +95,18 @@ static void test_calloc_zero_and_huge(void) {
     an_free(NULL);
 }
 
-/* VEC_PUSH of 3 million 24-byte items: every item where it was put. */
+/* SS_VEC_PUSH of 3 million 24-byte items: every item where it was put. */
 typedef struct item {
     uint64_t a, b;
     uint32_t c, d;
 } item;
 
 static void test_vec_push(void) {
-    VEC(item) v = {0};
+    SS_VEC(item) v = {0};
     bool failed = false;
     for (uint32_t i = 0; i < 3000000; i++) {
         item it = {i, (uint64_t)i * i, i ^ 0x5a5a5a5au, ~i};
-        VEC_PUSH(v, it, failed = true);
+        SS_VEC_PUSH(v, it, failed = true);
     }
     CHECK(!failed);
     CHECK_EQ_U(v.n, 3000000);

@@ -168,14 +168,14 @@ struct ss_analysis {
     uint64_t unit_bytes; /* UNIT_BYTES; SEGSCAN_TEST_UNIT_BYTES sets it for tests */
     bool force_resync;   /* test hook: every unit but a segment's first starts at a guess */
     /* tables */
-    VEC(an_batch) batches;
+    SS_VEC(an_batch) batches;
     uint64_t *slots; /* tag << 32 | (entry index + 1); 0: empty */
     size_t slot_cap, slot_used, slot_grow_at;
     fp_ent *ents;
     size_t nents, ents_cap;
-    VEC(far_ent) far;
-    VEC(an_occ) occs;
-    VEC(an_group) groups;
+    SS_VEC(far_ent) far;
+    SS_VEC(an_occ) occs;
+    SS_VEC(an_group) groups;
     uint64_t fp_seq;        /* fingerprinted records so far */
     uint32_t topic_first;   /* first batch of the topic being read */
     bool by_topic_of_batch; /* buckets: compare topics through the batches */
@@ -184,10 +184,10 @@ struct ss_analysis {
     uint64_t spilled_records; /* fingerprint occurrences written to buckets */
     bucket *buckets;
     unsigned nbuckets, bucket_shift;
-    VEC(an_sess *) sess;
-    VEC(ss_an_txn) txns;
-    VEC(uint8_t) txn_listed; /* per transaction: a batch of it (data or marker) lies in the window */
-    VEC(an_partial) partial;
+    SS_VEC(an_sess *) sess;
+    SS_VEC(ss_an_txn) txns;
+    SS_VEC(uint8_t) txn_listed; /* per transaction: a batch of it (data or marker) lies in the window */
+    SS_VEC(an_partial) partial;
     uint32_t nlisted; /* groups listed (gpub): those with a copy in the window */
     bool windowed;    /* a window or --producer-id: what is listed is chosen (else everything is) */
     enum ss_now_source now_source;
@@ -195,9 +195,9 @@ struct ss_analysis {
     uint32_t now_part;   /* SS_NOW_NEWEST: the partition holding it */
     ss_txn_ids *txn_ids; /* __transaction_state, read when an open transaction needs it */
     bool txn_state_read;
-    VEC(ss_an_damage) damage;
-    VEC(char *) unreadable;
-    VEC(an_match) matches;
+    SS_VEC(ss_an_damage) damage;
+    SS_VEC(char *) unreadable;
+    SS_VEC(an_match) matches;
     uint64_t match_total;
     /* per partition (cleared as each begins): */
     ss_map km_session;  /* (producer id, epoch) -> its session's index in sess */

@@ -30,7 +30,7 @@ static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     s->pub.first_timestamp = b->max_timestamp;
     s->pub.first_sequence = -1;
     s->pub.previous_epoch = -1;
-    VEC_PUSH(a->sess, s, a->nomem = true; free(s); return NULL);
+    SS_VEC_PUSH(a->sess, s, a->nomem = true; free(s); return NULL);
     *v = (uint32_t)(a->sess.n - 1);
     /* epoch bump: an earlier, lower epoch of this pid in the partition */
     bool ecreated;

@@ -17,7 +17,7 @@
 
 static bool listed_push(ss_analysis *a) {
     uint8_t z = 0;
-    VEC_PUSH(a->txn_listed, z, a->nomem = true; return false);
+    SS_VEC_PUSH(a->txn_listed, z, a->nomem = true; return false);
     return true;
 }
 
@@ -45,7 +45,7 @@ uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
     t.marker_timestamp = -1;
     t.hanging_confirmed = -1;
     if (!listed_push(a)) return NONE32;
-    VEC_PUSH(a->txns, t, a->nomem = true; return NONE32);
+    SS_VEC_PUSH(a->txns, t, a->nomem = true; return NONE32);
     *v = (uint32_t)(a->txns.n - 1);
     return *v;
 }
@@ -91,7 +91,7 @@ void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_ma
         e.data_not_read = not_read;
         e.hanging_confirmed = -1;
         if (!listed_push(a)) return;
-        VEC_PUSH(a->txns, e, a->nomem = true; return );
+        SS_VEC_PUSH(a->txns, e, a->nomem = true; return );
         ti = a->txns.n - 1;
         t = &a->txns.v[ti];
     }

@@ -95,11 +95,11 @@ static bool record_matches(const ss_an_opts *o, const ss_record *r, bool part_ma
 
 static void push_err(an_unit *u, an_ev *e, const ss_error *err) {
     size_t before = u->err.n;
-    VEC_PUSH(u->err, *err, u->nomem = true);
+    SS_VEC_PUSH(u->err, *err, u->nomem = true);
     e->err = u->err.n > before ? (uint32_t)(u->err.n - 1) : AN_NONE32;
 }
 
-static void push_ev(an_unit *u, const an_ev *e) { VEC_PUSH(u->ev, *e, u->nomem = true); }
+static void push_ev(an_unit *u, const an_ev *e) { SS_VEC_PUSH(u->ev, *e, u->nomem = true); }
 
 static void ev_init(an_ev *e, int kind) {
     memset(e, 0, sizeof *e);
@@ -152,7 +152,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             if (b->transactional && b->producer_id >= 0 &&
                 (rec.control_type == SS_CTRL_ABORT || rec.control_type == SS_CTRL_COMMIT)) {
                 an_mark m = {rec.offset, rec.coordinator_epoch, rec.control_type};
-                VEC_PUSH(u->mark, m, u->nomem = true; return );
+                SS_VEC_PUSH(u->mark, m, u->nomem = true; return );
             }
         }
         e.n = (uint32_t)(u->mark.n - e.first);
