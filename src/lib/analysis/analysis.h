@@ -100,7 +100,7 @@ typedef struct an_sess {
     int64_t *iv; /* covered linear sequence intervals, sorted, pairs */
     size_t niv, civ;
     ss_an_gap *gaps;
-    size_t ngaps, cgaps;
+    size_t ngaps, cgaps, choles;
     ss_an_range *ranges;
     size_t nranges;
     int64_t max_lin;

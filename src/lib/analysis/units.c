@@ -227,15 +227,9 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             e.hidden++;
             continue;
         }
-        if (u->rec.n == u->rec.cap) {
-            size_t nc = u->rec.cap ? u->rec.cap * 2 : 1024;
-            an_rec *nv = an_realloc(u->rec.v, nc * sizeof *nv);
-            if (!nv) {
-                u->nomem = true;
-                return;
-            }
-            u->rec.v = nv;
-            u->rec.cap = nc;
+        if (!SS_GROW_BIG(u->rec.v, u->rec.n, u->rec.cap, 1024)) {
+            u->nomem = true;
+            return;
         }
         an_rec *s = &u->rec.v[u->rec.n++];
         int64_t delta = wsub(rec.offset, b->base_offset);

@@ -52,7 +52,7 @@ struct ss_diff {
     size_t npairs;
     const ss_input_partition **unpaired;
     char *unpaired_side;
-    size_t nunpaired;
+    size_t nunpaired, capunpaired, capside;
     ss_diff_opts o;
 };
 
@@ -790,12 +790,9 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
 }
 
 static bool add_unpaired(ss_diff *d, const ss_input_partition *p, char side) {
-    const ss_input_partition **nu = realloc(d->unpaired, (d->nunpaired + 1) * sizeof *nu);
-    if (!nu) return false;
-    d->unpaired = nu;
-    char *ns = realloc(d->unpaired_side, d->nunpaired + 1);
-    if (!ns) return false;
-    d->unpaired_side = ns;
+    if (!SS_GROW(d->unpaired, d->nunpaired, d->capunpaired, 8) ||
+        !SS_GROW(d->unpaired_side, d->nunpaired, d->capside, 8))
+        return false;
     d->unpaired[d->nunpaired] = p;
     d->unpaired_side[d->nunpaired] = side;
     d->nunpaired++;

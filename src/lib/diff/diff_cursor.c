@@ -32,16 +32,7 @@ bool diff_kt_add(ss_map *t, uint64_t h) {
 }
 
 bool diff_epochs_push(pcursor *c, int32_t e, int64_t start) {
-    if (c->nep == c->capep) {
-        size_t n = c->capep ? c->capep * 2 : 16;
-        int32_t *ne = realloc(c->epochs, n * sizeof *ne);
-        if (!ne) return false;
-        c->epochs = ne;
-        int64_t *ns = realloc(c->starts, n * sizeof *ns);
-        if (!ns) return false;
-        c->starts = ns;
-        c->capep = n;
-    }
+    if (!SS_GROW(c->epochs, c->nep, c->capep, 16) || !SS_GROW(c->starts, c->nep, c->capstarts, 16)) return false;
     c->epochs[c->nep] = e;
     c->starts[c->nep] = start;
     c->nep++;
@@ -50,13 +41,7 @@ bool diff_epochs_push(pcursor *c, int32_t e, int64_t start) {
 
 void diff_dmg_push(pcursor *c, const ss_batch *b) {
     if (b->last_offset < b->base_offset || c->ndmg >= 4096) return;
-    if (c->ndmg == c->capdmg) {
-        size_t n = c->capdmg ? c->capdmg * 2 : 16;
-        void *nd = realloc(c->dmg, n * sizeof *c->dmg);
-        if (!nd) return;
-        c->dmg = nd;
-        c->capdmg = n;
-    }
+    if (!SS_GROW(c->dmg, c->ndmg, c->capdmg, 16)) return;
     c->dmg[c->ndmg][0] = b->base_offset;
     c->dmg[c->ndmg][1] = b->last_offset;
     c->ndmg++;

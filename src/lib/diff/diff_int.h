@@ -32,7 +32,7 @@ typedef struct pcursor {
     /* leader epochs seen in batches */
     int32_t *epochs;
     int64_t *starts;
-    size_t nep, capep;
+    size_t nep, capep, capstarts;
     /* Evidence of cleaning (see the compaction rule below): the highest offset the
      * log shows cleaned (below its cleaner-offset-checkpoint entry, or the last
      * offset of a batch the cleaner rewrote), -1 none; whether delete horizons are set */

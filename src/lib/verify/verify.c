@@ -120,12 +120,10 @@ static void scan_dir(vctx *c) {
             int64_t o = vf_offset20(n);
             if (o > max_log) max_log = o;
         } else if (!strcmp(n + 20, ".snapshot")) {
-            vsnap *ns = realloc(c->snaps, (c->nsnaps + 1) * sizeof *ns);
-            if (!ns) {
+            if (!SS_GROW(c->snaps, c->nsnaps, c->capsnaps, 8)) {
                 c->nomem = true;
                 break;
             }
-            c->snaps = ns;
             vsnap *s = &c->snaps[c->nsnaps];
             memset(s, 0, sizeof *s);
             s->path = vf_path_join(ip->path, n);

@@ -128,7 +128,7 @@ typedef struct vctx {
 
     /* the producer snapshot compared with the log */
     vsnap *snaps;
-    size_t nsnaps;
+    size_t nsnaps, capsnaps;
     vsnap *newest; /* the newest readable snapshot, or NULL */
     bool captured;
     pmap at_snap; /* producer state at newest->offset */
