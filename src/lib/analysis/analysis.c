@@ -113,6 +113,11 @@ ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
     if (!a->o.max_batch_bytes) a->o.max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
     if (!a->o.max_matches) a->o.max_matches = 10000;
     a->cur_part = -1;
+    km_init(&a->km_session, true);
+    km_init(&a->km_epoch, false);
+    km_init(&a->km_producer, false);
+    km_init(&a->km_txn, false);
+    km_init(&a->km_hidden, false);
     const ss_an_opts *o = &a->o;
     a->windowed = o->filter_pid || o->since_ms != INT64_MIN || o->until_ms != INT64_MAX ||
                   o->from_offset != INT64_MIN || o->to_offset != INT64_MAX;
@@ -150,11 +155,11 @@ void ss_analysis_free(ss_analysis *a) {
     for (size_t i = 0; i < a->unreadable.n; i++) free(a->unreadable.v[i]);
     an_free(a->unreadable.v);
     an_free(a->matches.v);
-    free(a->km_session.s);
-    free(a->km_epoch.s);
-    free(a->km_producer.s);
-    free(a->km_txn.s);
-    free(a->km_hidden.s);
+    ss_map_free(&a->km_session);
+    ss_map_free(&a->km_epoch);
+    ss_map_free(&a->km_producer);
+    ss_map_free(&a->km_txn);
+    ss_map_free(&a->km_hidden);
     an_free(a->arena);
     for (size_t i = 0; i < a->nowned; i++) an_free(a->owned[i]);
     free(a->mpub);

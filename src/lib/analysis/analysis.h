@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/units.h"
+#include "base/map.h"
 #include "segscan/analyze.h"
 #include "segscan/decode.h"
 
@@ -88,15 +89,10 @@ typedef struct an_group {
     uint64_t seq;  /* when it became a group: the ordinal of its second copy */
 } an_group;
 
-typedef struct km_slot {
+/* km_session's key: (producer id, epoch); the other key maps are keyed by producer id. */
+typedef struct km_key {
     int64_t a, b;
-    uint32_t v, used;
-} km_slot;
-
-typedef struct keymap {
-    km_slot *s;
-    size_t cap, n;
-} keymap;
+} km_key;
 
 #define SEQ_RECENT 5
 typedef struct an_sess {
@@ -104,7 +100,7 @@ typedef struct an_sess {
     int64_t *iv; /* covered linear sequence intervals, sorted, pairs */
     size_t niv, civ;
     ss_an_gap *gaps;
-    size_t ngaps, cgaps;
+    size_t ngaps, cgaps, choles;
     ss_an_range *ranges;
     size_t nranges;
     int64_t max_lin;
@@ -174,14 +170,14 @@ struct ss_analysis {
     uint64_t unit_bytes; /* UNIT_BYTES; SEGSCAN_TEST_UNIT_BYTES sets it for tests */
     bool force_resync;   /* test hook: every unit but a segment's first starts at a guess */
     /* tables */
-    VEC(an_batch) batches;
+    SS_VEC(an_batch) batches;
     uint64_t *slots; /* tag << 32 | (entry index + 1); 0: empty */
     size_t slot_cap, slot_used, slot_grow_at;
     fp_ent *ents;
     size_t nents, ents_cap;
-    VEC(far_ent) far;
-    VEC(an_occ) occs;
-    VEC(an_group) groups;
+    SS_VEC(far_ent) far;
+    SS_VEC(an_occ) occs;
+    SS_VEC(an_group) groups;
     uint64_t fp_seq;        /* fingerprinted records so far */
     uint32_t topic_first;   /* first batch of the topic being read */
     bool by_topic_of_batch; /* buckets: compare topics through the batches */
@@ -190,10 +186,10 @@ struct ss_analysis {
     uint64_t spilled_records; /* fingerprint occurrences written to buckets */
     bucket *buckets;
     unsigned nbuckets, bucket_shift;
-    VEC(an_sess *) sess;
-    VEC(ss_an_txn) txns;
-    VEC(uint8_t) txn_listed; /* per transaction: a batch of it (data or marker) lies in the window */
-    VEC(an_partial) partial;
+    SS_VEC(an_sess *) sess;
+    SS_VEC(ss_an_txn) txns;
+    SS_VEC(uint8_t) txn_listed; /* per transaction: a batch of it (data or marker) lies in the window */
+    SS_VEC(an_partial) partial;
     uint32_t nlisted; /* groups listed (gpub): those with a copy in the window */
     bool windowed;    /* a window or --producer-id: what is listed is chosen (else everything is) */
     enum ss_now_source now_source;
@@ -201,16 +197,16 @@ struct ss_analysis {
     uint32_t now_part;   /* SS_NOW_NEWEST: the partition holding it */
     ss_txn_ids *txn_ids; /* __transaction_state, read when an open transaction needs it */
     bool txn_state_read;
-    VEC(ss_an_damage) damage;
-    VEC(char *) unreadable;
-    VEC(an_match) matches;
+    SS_VEC(ss_an_damage) damage;
+    SS_VEC(char *) unreadable;
+    SS_VEC(an_match) matches;
     uint64_t match_total;
     /* per partition (cleared as each begins): */
-    keymap km_session;  /* (producer id, epoch) -> its session's index in sess */
-    keymap km_epoch;    /* producer id -> the highest epoch met */
-    keymap km_producer; /* producer id -> met (a producer of the partition) */
-    keymap km_txn;      /* producer id -> its open transaction's index in txns */
-    keymap km_hidden;   /* producer id -> 1: its open transaction's data lies below the log start offset */
+    ss_map km_session;  /* (producer id, epoch) -> its session's index in sess */
+    ss_map km_epoch;    /* producer id -> the highest epoch met */
+    ss_map km_producer; /* producer id -> met (a producer of the partition) */
+    ss_map km_txn;      /* producer id -> its open transaction's index in txns */
+    ss_map km_hidden;   /* producer id -> 1: its open transaction's data lies below the log start offset */
     /* results */
     ss_an_group *gpub;    /* sorted */
     uint32_t *gstart;     /* first index in gidx of each sorted group */
@@ -286,11 +282,13 @@ static inline int64_t lin_near(int64_t ref, int32_t seq) {
 
 static inline uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
 
-/* ---- the key map (keymap.c) ---- */
-/* The value slot for (a, b); created (with value NONE32) when create is set.
- * NULL when absent (or out of memory). */
-uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created);
-void km_clear(keymap *m);
+/* ---- the key maps (keymap.c, on base/map.h) ---- */
+void km_init(ss_map *m, bool with_epoch);
+/* The value slot for pid (or pid and epoch); created (with value NONE32) when
+ * create is set. NULL when absent (or out of memory). */
+uint32_t *km_get(ss_map *m, int64_t pid, bool create, bool *created);
+uint32_t *km_session_get(ss_map *m, int64_t pid, int64_t epoch, bool create, bool *created);
+void km_clear(ss_map *m);
 
 /* ---- the fingerprint table and spilling (fptable.c) ---- */
 /* Empty tables sized for about `n` distinct fingerprints. */

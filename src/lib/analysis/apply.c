@@ -48,7 +48,7 @@ void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *
     for (size_t i = a->damage.n; i > 0 && a->damage.v[i - 1].partition == part; i--) kept++;
     if (kept >= MAX_DAMAGE_KEPT) return;
     ss_an_damage d = {part, seg, *e, first, last, nrec};
-    VEC_PUSH(a->damage, d, a->nomem = true);
+    SS_VEC_PUSH(a->damage, d, a->nomem = true);
 }
 
 /* An error or notice of the analysis itself (not of the reader), for an_add_damage. */
@@ -94,7 +94,7 @@ static void count_batch(ss_an_partition *P, const ss_batch *b) {
 static void note_producer(ss_analysis *a, ss_an_partition *P, int64_t pid) {
     if (pid < 0) return;
     bool created;
-    uint32_t *v = km_get(&a->km_producer, pid, 0, true, &created);
+    uint32_t *v = km_get(&a->km_producer, pid, true, &created);
     if (!v) {
         a->nomem = true;
         return;
@@ -127,7 +127,7 @@ static bool push_batch(ss_analysis *a, uint32_t part, uint32_t seg, const ss_bat
         a->nomem = true;
         return false;
     }
-    VEC_PUSH(a->batches, ab, a->nomem = true);
+    SS_VEC_PUSH(a->batches, ab, a->nomem = true);
     return a->batches.n > before;
 }
 
@@ -172,7 +172,7 @@ static void mark_window(ss_analysis *a, uint32_t bi, uint32_t nin, int32_t nrec,
     else if (nin < (uint32_t)nrec) {
         ab->flags |= BF_PART;
         an_partial pp = {bi, nin};
-        VEC_PUSH(a->partial, pp, a->nomem = true);
+        SS_VEC_PUSH(a->partial, pp, a->nomem = true);
     }
 }
 
@@ -212,7 +212,7 @@ void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
         P->hidden_below_log_start += e->count;
         if (b->transactional && b->producer_id >= 0) {
             /* remembered for the marker that closes its transaction (an_txn_marker) */
-            uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, true, NULL);
+            uint32_t *h = km_get(&a->km_hidden, b->producer_id, true, NULL);
             if (h) *h = 1;
             else a->nomem = true;
         }

@@ -169,14 +169,14 @@ static __attribute__((noinline)) void fp_repeat(ss_analysis *a, uint32_t ei, uin
     if (!ent_grouped(e)) {
         an_occ first = {0, e->batch, 0, oi + 1, 0, 0};
         ent_first(a, ei, &first.delta, &first.ts);
-        VEC_PUSH(a->occs, first, a->nomem = true; return );
-        VEC_PUSH(a->occs, occ, a->nomem = true; return );
+        SS_VEC_PUSH(a->occs, first, a->nomem = true; return );
+        SS_VEC_PUSH(a->occs, occ, a->nomem = true; return );
         an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
-        VEC_PUSH(a->groups, g, a->nomem = true; return );
+        SS_VEC_PUSH(a->groups, g, a->nomem = true; return );
         ent_set_group(e, (uint32_t)(a->groups.n - 1));
     } else {
         an_group *g = &a->groups.v[ent_group(e)];
-        VEC_PUSH(a->occs, occ, a->nomem = true; return );
+        SS_VEC_PUSH(a->occs, occ, a->nomem = true; return );
         a->occs.v[g->last].next = oi;
         g->last = oi;
         g->count++;
@@ -215,7 +215,7 @@ static inline void fp_insert(ss_analysis *a, uint64_t lo, uint64_t hi, uint32_t 
             e->delta = ENT_FAR;
             e->tsd = 0;
             far_ent f = {ei, delta, ts};
-            VEC_PUSH(a->far, f, a->nomem = true);
+            SS_VEC_PUSH(a->far, f, a->nomem = true);
         }
     }
     a->slots[j] = (uint64_t)tag << 32 | (ei + 1);
@@ -491,7 +491,7 @@ void an_apply_records(ss_analysis *a, ss_an_partition *P, const an_unit *u) {
                 a->match_total++;
                 if (a->matches.n < a->o.max_matches) {
                     an_match m = {s->lo, s->hi, s->ts, e->bi, s->delta, (s->flags & AR_FP) != 0};
-                    VEC_PUSH(a->matches, m, a->nomem = true);
+                    SS_VEC_PUSH(a->matches, m, a->nomem = true);
                 }
             }
         }

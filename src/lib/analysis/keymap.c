@@ -1,10 +1,8 @@
-/* segscan - the analysis's key maps: (a, b) -> u32, open addressing; the
- * analysis keeps one per kind of key (struct ss_analysis), cleared for each
- * partition. */
+/* segscan - the analysis's key maps (base/map.h): a producer id, or a producer
+ * id and epoch, -> u32; the analysis keeps one per kind of key (struct
+ * ss_analysis), cleared for each partition. */
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "analysis/analysis.h"
 
@@ -17,54 +15,26 @@ static uint64_t km_hash(int64_t a, int64_t b) {
     return h;
 }
 
-static bool km_grow(keymap *m) {
-    size_t nc = m->cap ? m->cap * 2 : 256;
-    km_slot *ns = calloc(nc, sizeof *ns);
-    if (!ns) return false;
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->s[i].used) continue;
-        size_t j = (size_t)km_hash(m->s[i].a, m->s[i].b) & (nc - 1);
-        while (ns[j].used) j = (j + 1) & (nc - 1);
-        ns[j] = m->s[i];
-    }
-    free(m->s);
-    m->s = ns;
-    m->cap = nc;
-    return true;
+void km_init(ss_map *m, bool with_epoch) {
+    ss_map_init(m, with_epoch ? sizeof(km_key) : sizeof(int64_t), sizeof(uint32_t), 256, 75);
 }
 
-/* The value slot for (a, b); created (with value NONE32) when create is set.
- * NULL when absent (or out of memory). */
-uint32_t *km_get(keymap *m, int64_t a, int64_t b, bool create, bool *created) {
-    if (created) *created = false;
-    if (m->cap == 0 || (m->n + 1) * 4 > m->cap * 3) {
-        if (!create && m->cap) goto lookup;
-        if (!km_grow(m)) return NULL;
-    }
-lookup:
-    if (!m->cap) return NULL;
-    size_t j = (size_t)km_hash(a, b) & (m->cap - 1);
-    while (m->s[j].used) {
-        if (m->s[j].a == a && m->s[j].b == b) return &m->s[j].v;
-        j = (j + 1) & (m->cap - 1);
-    }
-    if (!create) return NULL;
-    m->s[j].used = 1;
-    m->s[j].a = a;
-    m->s[j].b = b;
-    m->s[j].v = NONE32;
-    m->n++;
-    if (created) *created = true;
-    return &m->s[j].v;
+static uint32_t *km_at(ss_map *m, const void *key, uint64_t h, bool create, bool *created) {
+    bool made = false;
+    uint32_t *v = create ? ss_map_put(m, key, h, &made) : ss_map_find(m, key, h);
+    if (made) *v = NONE32;
+    if (created) *created = made;
+    return v;
 }
 
-void km_clear(keymap *m) {
-    if (m->cap > 4096) {
-        free(m->s);
-        m->s = NULL;
-        m->cap = 0;
-    } else if (m->n) {
-        memset(m->s, 0, m->cap * sizeof *m->s);
-    }
-    m->n = 0;
+uint32_t *km_get(ss_map *m, int64_t pid, bool create, bool *created) {
+    return km_at(m, &pid, km_hash(pid, 0), create, created);
 }
+
+uint32_t *km_session_get(ss_map *m, int64_t pid, int64_t epoch, bool create, bool *created) {
+    km_key k = {pid, epoch};
+    return km_at(m, &k, km_hash(pid, epoch), create, created);
+}
+
+/* A large table (a partition of many producers) is freed rather than cleared for each partition. */
+void km_clear(ss_map *m) { ss_map_clear(m, 4096); }

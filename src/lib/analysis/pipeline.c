@@ -243,7 +243,7 @@ static void consume(ss_analysis *a, pipeline *pl, slot *sl) {
     if (!sl->ref) {
         if (sl->unreadable) {
             P->segments_unreadable++;
-            VEC_PUSH(a->unreadable, sl->unreadable, free(sl->unreadable));
+            SS_VEC_PUSH(a->unreadable, sl->unreadable, free(sl->unreadable));
             sl->unreadable = NULL;
             a->bytes_done += a->seg_size[a->seg_base[part] + sl->seg];
         }

@@ -12,7 +12,7 @@
 
 static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     bool created;
-    uint32_t *v = km_get(&a->km_session, b->producer_id, b->producer_epoch, true, &created);
+    uint32_t *v = km_session_get(&a->km_session, b->producer_id, b->producer_epoch, true, &created);
     if (!v) {
         a->nomem = true;
         return NULL;
@@ -30,11 +30,11 @@ static an_sess *session_for(ss_analysis *a, uint32_t part, const ss_batch *b) {
     s->pub.first_timestamp = b->max_timestamp;
     s->pub.first_sequence = -1;
     s->pub.previous_epoch = -1;
-    VEC_PUSH(a->sess, s, a->nomem = true; free(s); return NULL);
+    SS_VEC_PUSH(a->sess, s, a->nomem = true; free(s); return NULL);
     *v = (uint32_t)(a->sess.n - 1);
     /* epoch bump: an earlier, lower epoch of this pid in the partition */
     bool ecreated;
-    uint32_t *e = km_get(&a->km_epoch, b->producer_id, 0, true, &ecreated);
+    uint32_t *e = km_get(&a->km_epoch, b->producer_id, true, &ecreated);
     if (e) {
         if (!ecreated && (int32_t)*e < b->producer_epoch) {
             s->pub.epoch_bump = true;
@@ -109,17 +109,9 @@ static void add_gap(ss_analysis *a, an_sess *s, int64_t from_lin, int64_t to_lin
             from_lin = e + 1;
             continue;
         }
-        if (s->ngaps == s->cgaps) {
-            size_t nc = s->cgaps ? s->cgaps * 2 : 4;
-            ss_an_gap *ng = realloc(s->gaps, nc * sizeof *ng);
-            uint8_t *nh = realloc(s->gap_hole, nc);
-            if (ng) s->gaps = ng;
-            if (nh) s->gap_hole = nh;
-            if (!ng || !nh) {
-                a->nomem = true;
-                return;
-            }
-            s->cgaps = nc;
+        if (!SS_GROW(s->gaps, s->ngaps, s->cgaps, 4) || !SS_GROW(s->gap_hole, s->ngaps, s->choles, 4)) {
+            a->nomem = true;
+            return;
         }
         ss_an_gap g = {(int32_t)mod_seq(from_lin), (int32_t)mod_seq(e), SS_GAP_UNEXPLAINED, after, before};
         s->gaps[s->ngaps] = g;
@@ -262,15 +254,9 @@ void an_finish_sessions(ss_analysis *a) {
             while (lo <= hi) {
                 int64_t end = lo - mod_seq(lo) + SEQ_MOD - 1;
                 int64_t e = hi < end ? hi : end;
-                if (s->nranges == cap) {
-                    size_t nc = cap ? cap * 2 : 4;
-                    ss_an_range *nr = realloc(s->ranges, nc * sizeof *nr);
-                    if (!nr) {
-                        a->nomem = true;
-                        break;
-                    }
-                    s->ranges = nr;
-                    cap = nc;
+                if (!SS_GROW(s->ranges, s->nranges, cap, 4)) {
+                    a->nomem = true;
+                    break;
                 }
                 s->ranges[s->nranges].first = (int32_t)mod_seq(lo);
                 s->ranges[s->nranges].last = (int32_t)mod_seq(e);

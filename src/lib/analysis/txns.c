@@ -17,12 +17,12 @@
 
 static bool listed_push(ss_analysis *a) {
     uint8_t z = 0;
-    VEC_PUSH(a->txn_listed, z, a->nomem = true; return false);
+    SS_VEC_PUSH(a->txn_listed, z, a->nomem = true; return false);
     return true;
 }
 
 uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
-    uint32_t *v = km_get(&a->km_txn, b->producer_id, 0, true, NULL);
+    uint32_t *v = km_get(&a->km_txn, b->producer_id, true, NULL);
     if (!v) {
         a->nomem = true;
         return NONE32;
@@ -45,7 +45,7 @@ uint32_t an_txn_for_data(ss_analysis *a, uint32_t part, const ss_batch *b) {
     t.marker_timestamp = -1;
     t.hanging_confirmed = -1;
     if (!listed_push(a)) return NONE32;
-    VEC_PUSH(a->txns, t, a->nomem = true; return NONE32);
+    SS_VEC_PUSH(a->txns, t, a->nomem = true; return NONE32);
     *v = (uint32_t)(a->txns.n - 1);
     return *v;
 }
@@ -63,7 +63,7 @@ static bool not_given_below(const ss_input_partition *ip, int64_t offset) {
 
 void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_mark *r, bool in_window) {
     enum ss_txn_result result = r->type == SS_CTRL_COMMIT ? SS_TXN_COMMIT : SS_TXN_ABORT;
-    uint32_t *v = km_get(&a->km_txn, b->producer_id, 0, false, NULL);
+    uint32_t *v = km_get(&a->km_txn, b->producer_id, false, NULL);
     ss_an_txn *t;
     size_t ti;
     if (v && *v != NONE32) {
@@ -74,7 +74,7 @@ void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_ma
         /* no data of it was read: its data may be below the log start offset (deleteRecords,
          * retention) or in an earlier segment file not given; then it is not empty, its data
          * is not there to read */
-        uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, false, NULL);
+        uint32_t *h = km_get(&a->km_hidden, b->producer_id, false, NULL);
         bool hidden = h && *h == 1;
         bool not_read = !hidden && not_given_below(a->parts[part].input, r->offset);
         ss_an_txn e;
@@ -91,11 +91,11 @@ void an_txn_marker(ss_analysis *a, uint32_t part, const ss_batch *b, const an_ma
         e.data_not_read = not_read;
         e.hanging_confirmed = -1;
         if (!listed_push(a)) return;
-        VEC_PUSH(a->txns, e, a->nomem = true; return );
+        SS_VEC_PUSH(a->txns, e, a->nomem = true; return );
         ti = a->txns.n - 1;
         t = &a->txns.v[ti];
     }
-    uint32_t *h = km_get(&a->km_hidden, b->producer_id, 0, false, NULL);
+    uint32_t *h = km_get(&a->km_hidden, b->producer_id, false, NULL);
     if (h) *h = 0;
     t->marker_offset = r->offset;
     t->marker_epoch = b->producer_epoch;

@@ -95,11 +95,11 @@ static bool record_matches(const ss_an_opts *o, const ss_record *r, bool part_ma
 
 static void push_err(an_unit *u, an_ev *e, const ss_error *err) {
     size_t before = u->err.n;
-    VEC_PUSH(u->err, *err, u->nomem = true);
+    SS_VEC_PUSH(u->err, *err, u->nomem = true);
     e->err = u->err.n > before ? (uint32_t)(u->err.n - 1) : AN_NONE32;
 }
 
-static void push_ev(an_unit *u, const an_ev *e) { VEC_PUSH(u->ev, *e, u->nomem = true); }
+static void push_ev(an_unit *u, const an_ev *e) { SS_VEC_PUSH(u->ev, *e, u->nomem = true); }
 
 static void ev_init(an_ev *e, int kind) {
     memset(e, 0, sizeof *e);
@@ -152,7 +152,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             if (b->transactional && b->producer_id >= 0 &&
                 (rec.control_type == SS_CTRL_ABORT || rec.control_type == SS_CTRL_COMMIT)) {
                 an_mark m = {rec.offset, rec.coordinator_epoch, rec.control_type};
-                VEC_PUSH(u->mark, m, u->nomem = true; return );
+                SS_VEC_PUSH(u->mark, m, u->nomem = true; return );
             }
         }
         e.n = (uint32_t)(u->mark.n - e.first);
@@ -227,15 +227,9 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             e.hidden++;
             continue;
         }
-        if (u->rec.n == u->rec.cap) {
-            size_t nc = u->rec.cap ? u->rec.cap * 2 : 1024;
-            an_rec *nv = an_realloc(u->rec.v, nc * sizeof *nv);
-            if (!nv) {
-                u->nomem = true;
-                return;
-            }
-            u->rec.v = nv;
-            u->rec.cap = nc;
+        if (!SS_GROW_BIG(u->rec.v, u->rec.n, u->rec.cap, 1024)) {
+            u->nomem = true;
+            return;
         }
         an_rec *s = &u->rec.v[u->rec.n++];
         int64_t delta = wsub(rec.offset, b->base_offset);

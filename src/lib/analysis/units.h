@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <xxhash.h>
 
-#include "base/mem.h"
+#include "base/grow.h"
 #include "segscan/analyze.h"
 
 #define AN_NONE32 UINT32_MAX
@@ -35,28 +35,6 @@
  * coordinator reads on from where it stopped. */
 #define AN_UNIT_MAX_RECORDS ((size_t)1 << 17)
 #define AN_UNIT_MAX_EVENTS ((size_t)1 << 14)
-
-/* Growable arrays. Large ones are backed by transparent huge pages where the
- * system offers them (see an_realloc). */
-#define VEC(T)                                                                                                         \
-    struct {                                                                                                           \
-        T *v;                                                                                                          \
-        size_t n, cap;                                                                                                 \
-    }
-#define VEC_PUSH(vec, item, fail)                                                                                      \
-    do {                                                                                                               \
-        if ((vec).n == (vec).cap) {                                                                                    \
-            size_t nc_ = (vec).cap ? (vec).cap * 2 : 64;                                                               \
-            void *nv_ = an_realloc((vec).v, nc_ * sizeof *(vec).v);                                                    \
-            if (!nv_) {                                                                                                \
-                fail;                                                                                                  \
-            } else {                                                                                                   \
-                (vec).v = nv_;                                                                                         \
-                (vec).cap = nc_;                                                                                       \
-            }                                                                                                          \
-        }                                                                                                              \
-        if ((vec).n < (vec).cap) (vec).v[(vec).n++] = (item);                                                          \
-    } while (0)
 
 /* A record kept by the analysis. */
 enum { AR_FP = 1, AR_MATCH = 2 };
@@ -121,10 +99,10 @@ typedef struct an_unit {
     uint64_t records;          /* records read (for progress) */
     size_t nfp;                /* records with a fingerprint */
     bool nomem;
-    VEC(an_ev) ev;
-    VEC(an_rec) rec;
-    VEC(an_mark) mark;
-    VEC(ss_error) err;
+    SS_VEC(an_ev) ev;
+    SS_VEC(an_rec) rec;
+    SS_VEC(an_mark) mark;
+    SS_VEC(ss_error) err;
 } an_unit;
 
 /* What a reader needs to know of a partition (fixed for the run). */

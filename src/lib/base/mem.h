@@ -1,4 +1,4 @@
-/* segscan - the library's allocator for arrays that grow (VEC in analysis/units.h, the
+/* segscan - the library's allocator for arrays that grow (SS_GROW_BIG in base/grow.h, the
  * analysis's and diff's tables, read windows): a block of 64 KiB or more is a
  * mapping of its own, grown with mremap (no copy); from 256 KiB on it is
  * 2 MiB-aligned on transparent huge pages (a 4 KiB page fault costs far more

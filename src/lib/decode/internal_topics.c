@@ -40,7 +40,8 @@
 
 struct ss_cdecoder {
     ss_jnode *nodes;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
     bool nomem;
     char err[400]; /* the reason of a failed read */
 };
@@ -56,15 +57,9 @@ void ss_cdecoder_free(ss_cdecoder *d) {
 /* Nodes live in one array reused from record to record: it grows (rarely) and
  * is never freed between records, so decoding allocates nothing per record. */
 static uint32_t node_new(ss_cdecoder *d, int kind, const char *name) {
-    if (d->n == d->cap) {
-        uint32_t nc = d->cap ? d->cap * 2 : 64;
-        ss_jnode *nn = realloc(d->nodes, nc * sizeof *nn);
-        if (!nn) {
-            d->nomem = true;
-            return 0;
-        }
-        d->nodes = nn;
-        d->cap = nc;
+    if (!SS_GROW(d->nodes, d->n, d->cap, 64)) {
+        d->nomem = true;
+        return 0;
     }
     ss_jnode *x = &d->nodes[d->n];
     memset(x, 0, sizeof *x);

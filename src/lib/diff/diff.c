@@ -53,7 +53,7 @@ struct ss_diff {
     size_t npairs;
     const ss_input_partition **unpaired;
     char *unpaired_side;
-    size_t nunpaired;
+    size_t nunpaired, capunpaired, capside;
     ss_diff_opts o;
 };
 
@@ -271,8 +271,8 @@ static bool cleaner_removes(const pcursor *lacking, const pcursor *other, const 
     if (m->offset > lacking->cleaned_through) return false;
     if (txn_aborted(lacking, other, m)) return true;
     if (!m->key) return true;
-    const key_slot *k = diff_kt_find(&lacking->keys, m->key);
-    if (k->h && k->last > m->offset) return true;
+    const int64_t *last = diff_kt_last(&lacking->keys, m->key);
+    if (last && *last > m->offset) return true;
     return m->tombstone && (m->legacy || lacking->horizons);
 }
 
@@ -566,6 +566,58 @@ static bool fingerprintable(const ss_record *r, const ss_batch *b, enum ss_by by
     return true;
 }
 
+/* The duplicate groups of one side, from the analysis, to give the cause of a
+ * listed surplus copy: by fingerprint (hi, lo) -> the first group of it (u32). */
+typedef struct dup_index {
+    ss_analysis *an; /* NULL: not run, or it failed */
+    ss_map groups;
+} dup_index;
+
+static void dups_open(dup_index *d, const ss_inputs *in, const ss_diff_opts *o) {
+    ss_an_opts ao;
+    ss_an_opts_default(&ao);
+    ao.by = o->by;
+    ao.max_batch_bytes = o->max_batch_bytes;
+    ss_map_init(&d->groups, 2 * sizeof(uint64_t), sizeof(uint32_t), 64, 70);
+    d->an = ss_analysis_new(&ao);
+    bool ok = d->an && ss_analysis_run(d->an, in) == SS_E_OK;
+    for (size_t g = 0; ok && g < ss_an_group_count(d->an); g++) {
+        const ss_an_group *gr = ss_an_group_at(d->an, g);
+        uint64_t key[2] = {gr->fp_hi, gr->fp_lo};
+        bool created;
+        uint32_t *v = ss_map_put(&d->groups, key, gr->fp_lo, &created);
+        if (!v) ok = false;
+        else if (created) *v = (uint32_t)g;
+    }
+    if (!ok) {
+        ss_analysis_free(d->an);
+        d->an = NULL;
+        ss_map_free(&d->groups);
+    }
+}
+
+static void dups_close(dup_index *d) {
+    ss_analysis_free(d->an);
+    ss_map_free(&d->groups);
+}
+
+/* The cause of the copy at offset of the group of (hi, lo), if the analysis gave it one. */
+static void copy_cause(const dup_index *d, uint64_t hi, uint64_t lo, int64_t offset, ss_diff_rec *dr) {
+    if (!d->an) return;
+    uint64_t key[2] = {hi, lo};
+    const uint32_t *g = ss_map_find(&d->groups, key, lo);
+    if (!g) return;
+    const ss_an_group *gr = ss_an_group_at(d->an, *g);
+    for (size_t j = 0; j < gr->copies; j++) {
+        ss_an_copy cp;
+        ss_an_group_copy(d->an, *g, j, &cp);
+        if (cp.offset == offset && cp.cause) {
+            dr->cause = cp.cause;
+            dr->cause_detail = cp.detail;
+        }
+    }
+}
+
 static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
                                pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
@@ -651,7 +703,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
 
     /* Second pass, only to list: every copy beyond the other side's count. */
     if (rc == SS_E_OK && !p->identical && o->max_items > 0) {
-        ss_analysis *an[2] = {NULL, NULL};
+        dup_index dups[2] = {{NULL, {0}}, {NULL, {0}}};
         for (int side = 0; side < 2; side++) {
             for (size_t i = 0; i < t.cap; i++) t.e[i].seen = 0;
             pcursor c;
@@ -680,32 +732,8 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                     dr->copies = mine;
                     /* the cause of surplus copies that are duplicates on this side */
                     if (mine > 1) {
-                        if (!an[side]) {
-                            ss_an_opts ao;
-                            ss_an_opts_default(&ao);
-                            ao.by = o->by;
-                            ao.max_batch_bytes = o->max_batch_bytes;
-                            an[side] = ss_analysis_new(&ao);
-                            if (an[side] && ss_analysis_run(an[side], side ? B : A) != SS_E_OK) {
-                                ss_analysis_free(an[side]);
-                                an[side] = NULL;
-                            }
-                        }
-                        if (an[side]) {
-                            for (size_t g = 0; g < ss_an_group_count(an[side]); g++) {
-                                const ss_an_group *gr = ss_an_group_at(an[side], g);
-                                if (gr->fp_hi != hi || gr->fp_lo != lo) continue;
-                                for (size_t j = 0; j < gr->copies; j++) {
-                                    ss_an_copy cp;
-                                    ss_an_group_copy(an[side], g, j, &cp);
-                                    if (cp.offset == r.offset && cp.cause) {
-                                        dr->cause = cp.cause;
-                                        dr->cause_detail = cp.detail;
-                                    }
-                                }
-                                break;
-                            }
-                        }
+                        if (!dups[side].an) dups_open(&dups[side], side ? B : A, o);
+                        copy_cause(&dups[side], hi, lo, r.offset, dr);
                     }
                 }
                 if (ps->nitems >= o->max_items) break;
@@ -715,8 +743,8 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
             diff_pc_close(&c);
             if (ps->nitems >= o->max_items) break;
         }
-        ss_analysis_free(an[0]);
-        ss_analysis_free(an[1]);
+        dups_close(&dups[0]);
+        dups_close(&dups[1]);
         p->items_total = p->missing_in_b + p->only_in_b;
     }
     free(ab[0].v);
@@ -789,12 +817,9 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
 }
 
 static bool add_unpaired(ss_diff *d, const ss_input_partition *p, char side) {
-    const ss_input_partition **nu = realloc(d->unpaired, (d->nunpaired + 1) * sizeof *nu);
-    if (!nu) return false;
-    d->unpaired = nu;
-    char *ns = realloc(d->unpaired_side, d->nunpaired + 1);
-    if (!ns) return false;
-    d->unpaired_side = ns;
+    if (!SS_GROW(d->unpaired, d->nunpaired, d->capunpaired, 8) ||
+        !SS_GROW(d->unpaired_side, d->nunpaired, d->capside, 8))
+        return false;
     d->unpaired[d->nunpaired] = p;
     d->unpaired_side[d->nunpaired] = side;
     d->nunpaired++;

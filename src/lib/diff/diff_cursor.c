@@ -21,40 +21,18 @@ uint64_t diff_key_hash(const ss_record *r) {
     return h ? h : 1;
 }
 
-key_slot *diff_kt_find(const key_table *t, uint64_t h) {
-    for (size_t i = (size_t)h & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
-        if (t->s[i].h == h || !t->s[i].h) return &t->s[i];
-}
+/* The last offset of a key's hash in the table, NULL when it is not there. */
+int64_t *diff_kt_last(const ss_map *t, uint64_t h) { return ss_map_find(t, &h, h); }
 
-bool diff_kt_add(key_table *t, uint64_t h) {
-    if ((t->n + 1) * 10 > t->cap * 7) {
-        key_table g = {calloc(t->cap ? t->cap * 2 : 1024, sizeof *g.s), t->cap ? t->cap * 2 : 1024, t->n};
-        if (!g.s) return false;
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->s[i].h) *diff_kt_find(&g, t->s[i].h) = t->s[i];
-        free(t->s);
-        *t = g;
-    }
-    key_slot *k = diff_kt_find(t, h);
-    if (!k->h) {
-        k->h = h;
-        k->last = -1;
-        t->n++;
-    }
-    return true;
+bool diff_kt_add(ss_map *t, uint64_t h) {
+    bool created;
+    int64_t *last = ss_map_put(t, &h, h, &created);
+    if (last && created) *last = -1;
+    return last != NULL;
 }
 
 bool diff_epochs_push(pcursor *c, int32_t e, int64_t start) {
-    if (c->nep == c->capep) {
-        size_t n = c->capep ? c->capep * 2 : 16;
-        int32_t *ne = realloc(c->epochs, n * sizeof *ne);
-        if (!ne) return false;
-        c->epochs = ne;
-        int64_t *ns = realloc(c->starts, n * sizeof *ns);
-        if (!ns) return false;
-        c->starts = ns;
-        c->capep = n;
-    }
+    if (!SS_GROW(c->epochs, c->nep, c->capep, 16) || !SS_GROW(c->starts, c->nep, c->capstarts, 16)) return false;
     c->epochs[c->nep] = e;
     c->starts[c->nep] = start;
     c->nep++;
@@ -63,13 +41,7 @@ bool diff_epochs_push(pcursor *c, int32_t e, int64_t start) {
 
 void diff_dmg_push(pcursor *c, const ss_batch *b) {
     if (b->last_offset < b->base_offset || c->ndmg >= 4096) return;
-    if (c->ndmg == c->capdmg) {
-        size_t n = c->capdmg ? c->capdmg * 2 : 16;
-        void *nd = realloc(c->dmg, n * sizeof *c->dmg);
-        if (!nd) return;
-        c->dmg = nd;
-        c->capdmg = n;
-    }
+    if (!SS_GROW(c->dmg, c->ndmg, c->capdmg, 16)) return;
     c->dmg[c->ndmg][0] = b->base_offset;
     c->dmg[c->ndmg][1] = b->last_offset;
     c->ndmg++;
@@ -83,6 +55,7 @@ bool diff_in_damage(const pcursor *c, int64_t offset) {
 
 ss_errkind diff_pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max_batch, ss_diff_side *side) {
     memset(c, 0, sizeof *c);
+    ss_map_init(&c->keys, sizeof(uint64_t), sizeof(int64_t), 1024, 70);
     c->in = in;
     c->part = part;
     c->p = ss_inputs_at(in, part);
@@ -101,8 +74,7 @@ void diff_pc_close(pcursor *c) {
     ss_window_free(&c->win);
     ss_decoder_free(c->d);
     free(c->dmg);
-    free(c->keys.s);
-    c->keys.s = NULL;
+    ss_map_free(&c->keys);
     free(c->marks);
     c->marks = NULL;
     c->dmg = NULL;
@@ -119,8 +91,8 @@ int diff_pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
             if (n == 1) {
                 *b = &c->ev.batch;
                 if (c->keys.n && r->key_len >= 0) { /* a later record of a key the other side lacks */
-                    key_slot *k = diff_kt_find(&c->keys, diff_key_hash(r));
-                    if (k->h && r->offset > k->last) k->last = r->offset;
+                    int64_t *last = diff_kt_last(&c->keys, diff_key_hash(r));
+                    if (last && r->offset > *last) *last = r->offset;
                 }
                 return 1;
             }

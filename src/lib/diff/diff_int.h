@@ -7,21 +7,11 @@
 #include <stdint.h>
 #include <xxhash.h>
 
+#include "base/map.h"
 #include "format/walker.h"
 #include "segscan/diff.h"
 #include "segscan/inputs.h"
 #include "segscan/record.h"
-
-/* 64-bit key hashes -> the highest offset a record with that key was seen at. */
-typedef struct key_slot {
-    uint64_t h; /* 0: empty (a hash of 0 is stored as 1) */
-    int64_t last;
-} key_slot;
-
-typedef struct key_table {
-    key_slot *s;
-    size_t cap, n;
-} key_table;
 
 typedef struct pcursor {
     const ss_inputs *in;
@@ -42,15 +32,16 @@ typedef struct pcursor {
     /* leader epochs seen in batches */
     int32_t *epochs;
     int64_t *starts;
-    size_t nep, capep;
+    size_t nep, capep, capstarts;
     /* Evidence of cleaning (see the compaction rule below): the highest offset the
      * log shows cleaned (below its cleaner-offset-checkpoint entry, or the last
      * offset of a batch the cleaner rewrote), -1 none; whether delete horizons are set */
     int64_t cleaned_through;
     bool horizons;
     /* the keys of records the other side holds and this side lacks inside its range,
-     * with the last offset this side holds a record of that key at (-1 none) */
-    key_table keys;
+     * with the last offset this side holds a record of that key at (-1 none):
+     * diff_key_hash -> int64_t */
+    ss_map keys;
     /* the transaction markers (COMMIT or ABORT) of this side, in offset order: whether a
      * transactional record's transaction was aborted (the data the cleaner discards) */
     struct diff_marker {
@@ -62,8 +53,8 @@ typedef struct pcursor {
 
 /* diff_cursor.c */
 uint64_t diff_key_hash(const ss_record *r);
-key_slot *diff_kt_find(const key_table *t, uint64_t h);
-bool diff_kt_add(key_table *t, uint64_t h);
+int64_t *diff_kt_last(const ss_map *t, uint64_t h);
+bool diff_kt_add(ss_map *t, uint64_t h);
 bool diff_epochs_push(pcursor *c, int32_t e, int64_t start);
 void diff_dmg_push(pcursor *c, const ss_batch *b);
 bool diff_in_damage(const pcursor *c, int64_t offset);

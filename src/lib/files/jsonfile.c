@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "files/javatext.h"
 #include "segscan/files.h"
 
@@ -52,13 +53,7 @@ static void jd_free(jdoc *d) {
 }
 
 static uint32_t jd_new(jdoc *d, int kind) {
-    if (d->n == d->cap) {
-        size_t nc = d->cap ? d->cap * 2 : 32;
-        jnode *nv = realloc(d->v, nc * sizeof *nv);
-        if (!nv) return 0;
-        d->v = nv;
-        d->cap = nc;
-    }
+    if (!SS_GROW(d->v, d->n, d->cap, 32)) return 0;
     jnode *x = &d->v[d->n];
     memset(x, 0, sizeof *x);
     x->kind = kind;

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/map.h"
 #include "base/paths.h"
 #include "files/javatext.h"
 #include "segscan/base.h"
@@ -288,19 +289,21 @@ bool ss_log_span_read(const char *dir, ss_log_span *out) {
     return true;
 }
 
-typedef struct span_slot {
-    char *topic; /* NULL: an empty slot */
+/* The spans read so far, in a map by (topic, partition) (base/map.h): the four
+ * offset checkpoints of a log directory name the same partitions. */
+typedef struct span_key {
+    char *topic; /* held: the map's own copy */
     int32_t partition;
+} span_key;
+
+typedef struct span_val {
     bool have;
     ss_log_span span;
-} span_slot;
+} span_val;
 
-/* The spans read so far, in an open-addressing table by (topic, partition): the
- * four offset checkpoints of a log directory name the same partitions. */
 struct ss_log_dir_spans {
     char *dir;
-    span_slot *v;
-    size_t n, cap; /* cap: a power of two, or 0 */
+    ss_map m; /* span_key -> span_val */
 };
 
 static uint64_t span_hash(const char *topic, int32_t partition) {
@@ -310,28 +313,9 @@ static uint64_t span_hash(const char *topic, int32_t partition) {
     return h ^ (h >> 29);
 }
 
-static span_slot *span_find(const ss_log_dir_spans *s, const char *topic, int32_t partition) {
-    if (!s->cap) return NULL;
-    size_t i = (size_t)(span_hash(topic, partition) & (s->cap - 1));
-    while (s->v[i].topic) {
-        if (s->v[i].partition == partition && !strcmp(s->v[i].topic, topic)) return &s->v[i];
-        i = (i + 1) & (s->cap - 1);
-    }
-    return &s->v[i]; /* the empty slot where it goes */
-}
-
-static bool span_grow(ss_log_dir_spans *s) {
-    size_t nc = s->cap ? s->cap * 2 : 64;
-    span_slot *nv = calloc(nc, sizeof *nv);
-    if (!nv) return false;
-    span_slot *old = s->v;
-    size_t oc = s->cap;
-    s->v = nv;
-    s->cap = nc;
-    for (size_t i = 0; i < oc; i++)
-        if (old[i].topic) *span_find(s, old[i].topic, old[i].partition) = old[i];
-    free(old);
-    return true;
+static bool span_eq(const void *held, const void *key) {
+    const span_key *a = held, *b = key;
+    return a->partition == b->partition && !strcmp(a->topic, b->topic);
 }
 
 ss_log_dir_spans *ss_log_dir_spans_new(const char *log_dir) {
@@ -344,21 +328,28 @@ ss_log_dir_spans *ss_log_dir_spans_new(const char *log_dir) {
         return NULL;
     }
     memcpy(s->dir, log_dir, n + 1);
+    ss_map_init(&s->m, sizeof(span_key), sizeof(span_val), 64, 50);
+    s->m.eq = span_eq;
     return s;
 }
 
 void ss_log_dir_spans_free(ss_log_dir_spans *s) {
     if (!s) return;
-    for (size_t i = 0; i < s->cap; i++) free(s->v[i].topic);
-    free(s->v);
+    for (size_t i = 0; i < s->m.cap; i++) {
+        const void *k;
+        if (ss_map_slot(&s->m, i, &k)) free(((const span_key *)k)->topic);
+    }
+    ss_map_free(&s->m);
     free(s->dir);
     free(s);
 }
 
 bool ss_log_dir_span(void *arg, const char *topic, int32_t partition, ss_log_span *out) {
     ss_log_dir_spans *s = arg;
-    span_slot *x = span_find(s, topic, partition);
-    if (x && x->topic) {
+    span_key key = {(char *)topic, partition};
+    uint64_t h = span_hash(topic, partition);
+    const span_val *x = ss_map_find(&s->m, &key, h);
+    if (x) {
         *out = x->span;
         return x->have;
     }
@@ -375,15 +366,16 @@ bool ss_log_dir_span(void *arg, const char *topic, int32_t partition, ss_log_spa
     if (!have) memset(&sp, 0, sizeof sp);
     *out = sp;
     /* kept for the next file's lookups (not kept when memory runs out: read again then) */
-    if ((s->n + 1) * 2 > s->cap && !span_grow(s)) return have;
-    x = span_find(s, topic, partition);
-    x->topic = malloc(tl + 1);
-    if (!x->topic) return have;
-    memcpy(x->topic, topic, tl + 1);
-    x->partition = partition;
-    x->have = have;
-    x->span = sp;
-    s->n++;
+    key.topic = malloc(tl + 1);
+    if (!key.topic) return have;
+    memcpy(key.topic, topic, tl + 1);
+    span_val *v = ss_map_put(&s->m, &key, h, NULL);
+    if (!v) {
+        free(key.topic);
+        return have;
+    }
+    v->have = have;
+    v->span = sp;
     return have;
 }
 

@@ -117,7 +117,7 @@ void gs_free(gstrtab *t) {
 
 bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first) {
     size_t c = *cap;
-    if (!ss_grow_(vp, &c, size, first) || c > UINT32_MAX) return false;
+    if (!ss_grow_(vp, &c, size, first, realloc) || c > UINT32_MAX) return false;
     *cap = (uint32_t)c;
     return true;
 }

@@ -34,12 +34,12 @@ typedef struct part {
     char *given; /* path as given or found */
     ss_input_segment *segs;
     char **seg_real; /* realpath of each segment (deduplication) */
-    size_t nsegs, cap;
+    size_t nsegs, cap, realcap;
     uint8_t *mem; /* in-memory bytes */
     size_t memlen;
     char *name, *topic;
     int64_t *orphans; /* base offsets of index and snapshot files without their .log */
-    size_t norphans;
+    size_t norphans, orphcap;
     ss_checkpoint epochs; /* leader-epoch-checkpoint, when read */
     char *topic_id, *temporary_of;
     const char *temp_files; /* ".deleted", ".cleaned" or ".swap": this part holds the partition's
@@ -187,16 +187,7 @@ static part *new_part(ss_inputs *in, const char *key, const char *given, bool is
 }
 
 static bool part_add_seg(part *p, const char *path, const char *real, int64_t off, bool temp) {
-    if (p->nsegs == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 4;
-        ss_input_segment *ns = realloc(p->segs, nc * sizeof *ns);
-        if (!ns) return false;
-        p->segs = ns;
-        char **nr = realloc(p->seg_real, nc * sizeof *nr);
-        if (!nr) return false;
-        p->seg_real = nr;
-        p->cap = nc;
-    }
+    if (!SS_GROW(p->segs, p->nsegs, p->cap, 4) || !SS_GROW(p->seg_real, p->nsegs, p->realcap, 4)) return false;
     char *pp = path ? xstrdup(path) : NULL;
     char *rr = xstrdup(real ? real : "");
     if ((path && !pp) || !rr) {
@@ -239,13 +230,7 @@ static char **list_dir(const char *path, size_t *n, int *err) {
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        if (*n == cap) {
-            size_t nc = cap ? cap * 2 : 32;
-            char **nv = realloc(v, nc * sizeof *nv);
-            if (!nv) break;
-            v = nv;
-            cap = nc;
-        }
+        if (!SS_GROW(v, *n, cap, 32)) break;
         v[*n] = xstrdup(e->d_name);
         if (v[*n]) (*n)++;
     }
@@ -303,10 +288,7 @@ static bool find_orphans(part *p, char **names, size_t n) {
         int64_t off = in_segment_name_offset(logname, &temp);
         if (off < 0 || (k == 3 && off > last_log)) continue;
         if (p->norphans && p->orphans[p->norphans - 1] == off) continue; /* names sorted: the same offset in a row */
-        size_t cap = p->norphans;
-        int64_t *no = realloc(p->orphans, (cap + 1) * sizeof *no);
-        if (!no) return false;
-        p->orphans = no;
+        if (!SS_GROW(p->orphans, p->norphans, p->orphcap, 8)) return false;
         p->orphans[p->norphans++] = off;
     }
     return true;
@@ -614,7 +596,7 @@ static bool read_ckpt(ss_inputs *in, const char *dir, const char *name, ss_check
 
 static void apply_checkpoints(ss_inputs *in) {
     ckpt_file *files = NULL;
-    size_t nfiles = 0;
+    size_t nfiles = 0, capfiles = 0;
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         if (!p->pub.is_dir || p->pub.partition < 0) continue;
@@ -624,12 +606,10 @@ static void apply_checkpoints(ss_inputs *in) {
         for (size_t k = 0; k < nfiles; k++)
             if (!strcmp(files[k].dir, dir)) c = &files[k];
         if (!c) {
-            ckpt_file *nf = realloc(files, (nfiles + 1) * sizeof *nf);
-            if (!nf) {
+            if (!SS_GROW(files, nfiles, capfiles, 8)) {
                 free(dir);
                 continue;
             }
-            files = nf;
             c = &files[nfiles++];
             memset(c, 0, sizeof *c);
             c->dir = xstrdup(dir);
@@ -700,7 +680,7 @@ static void find_not_given(part *p) {
     int e;
     char **names = list_dir(p->key, &n, &e);
     if (!names) return;
-    size_t count = 0;
+    size_t count = 0, capng = 0;
     for (size_t i = 0; i < n; i++) {
         bool temp;
         int64_t off = in_segment_name_offset(names[i], &temp);
@@ -708,9 +688,7 @@ static void find_not_given(part *p) {
         bool given = false;
         for (size_t k = 0; k < p->nsegs && !given; k++) given = p->segs[k].name_offset == off && !p->segs[k].temporary;
         if (given) continue;
-        int64_t *nv = realloc(p->not_given, (count + 1) * sizeof *nv);
-        if (!nv) break;
-        p->not_given = nv;
+        if (!SS_GROW(p->not_given, count, capng, 8)) break;
         p->not_given[count++] = off; /* names come sorted, and so do their offsets (20 digits) */
     }
     free_list(names, n);

@@ -50,7 +50,7 @@ typedef struct tl_part {
     bool nomem;
     char **notes;
     enum ss_note_level *levels;
-    size_t nnotes;
+    size_t nnotes, capnotes, caplevels;
 } tl_part;
 
 struct ss_timelines {
@@ -64,7 +64,7 @@ struct ss_timelines {
     size_t bufcap;
     char **notes;
     enum ss_note_level *levels;
-    size_t nnotes;
+    size_t nnotes, capnotes, caplevels;
     atomic_size_t next;
 };
 
@@ -84,12 +84,7 @@ static void part_note(tl_part *P, enum ss_note_level level, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    char **nn = realloc(P->notes, (P->nnotes + 1) * sizeof *nn);
-    if (!nn) return;
-    P->notes = nn;
-    enum ss_note_level *nl = realloc(P->levels, (P->nnotes + 1) * sizeof *nl);
-    if (!nl) return;
-    P->levels = nl;
+    if (!SS_GROW(P->notes, P->nnotes, P->capnotes, 8) || !SS_GROW(P->levels, P->nnotes, P->caplevels, 8)) return;
     char *s = strdup(buf);
     if (!s) return;
     P->notes[P->nnotes] = s;
@@ -400,12 +395,7 @@ static int64_t last_base(const ss_input_partition *ip) {
 }
 
 static void add_note(ss_timelines *t, enum ss_note_level level, const char *msg) {
-    char **nn = realloc(t->notes, (t->nnotes + 1) * sizeof *nn);
-    if (!nn) return;
-    t->notes = nn;
-    enum ss_note_level *nl = realloc(t->levels, (t->nnotes + 1) * sizeof *nl);
-    if (!nl) return;
-    t->levels = nl;
+    if (!SS_GROW(t->notes, t->nnotes, t->capnotes, 8) || !SS_GROW(t->levels, t->nnotes, t->caplevels, 8)) return;
     char *s = strdup(msg);
     if (!s) return;
     t->notes[t->nnotes] = s;

@@ -149,41 +149,19 @@ static uint64_t pid_hash(int64_t pid) {
     return x;
 }
 
-static bool pmap_grow(pmap *m) {
-    size_t nc = m->cap ? m->cap * 2 : 64;
-    pst *ns = malloc(nc * sizeof *ns);
-    if (!ns) return false;
-    for (size_t i = 0; i < nc; i++) ns[i].pid = -1;
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->slots[i].pid < 0) continue;
-        size_t h = (size_t)(pid_hash(m->slots[i].pid) & (nc - 1));
-        while (ns[h].pid >= 0) h = (h + 1) & (nc - 1);
-        ns[h] = m->slots[i];
-    }
-    free(m->slots);
-    m->slots = ns;
-    m->cap = nc;
-    return true;
+void vf_pmap_init(pmap *m) {
+    memset(m, 0, sizeof *m);
+    ss_map_init(&m->m, sizeof(int64_t), sizeof(pst), 64, 50);
 }
+
+void vf_pmap_free(pmap *m) { ss_map_free(&m->m); }
 
 pst *vf_pmap_find(const pmap *m, int64_t pid) {
-    if (!m->cap) return NULL;
-    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
-    while (m->slots[h].pid >= 0) {
-        if (m->slots[h].pid == pid) return &m->slots[h];
-        h = (h + 1) & (m->cap - 1);
-    }
-    return NULL;
+    if (pid < 0) return NULL;
+    return ss_map_find(&m->m, &pid, pid_hash(pid));
 }
 
-/* The entry of pid, created as ProducerStateEntry.empty when absent; NULL when out of memory. */
-pst *vf_pmap_get(pmap *m, int64_t pid) {
-    pst *p = vf_pmap_find(m, pid);
-    if (p) return p;
-    if ((m->n + 1) * 2 > m->cap && !pmap_grow(m)) return NULL;
-    size_t h = (size_t)(pid_hash(pid) & (m->cap - 1));
-    while (m->slots[h].pid >= 0) h = (h + 1) & (m->cap - 1);
-    p = &m->slots[h];
+static void pst_empty(pst *p, int64_t pid) {
     memset(p, 0, sizeof *p);
     p->pid = pid;
     p->epoch = -1;
@@ -192,19 +170,26 @@ pst *vf_pmap_get(pmap *m, int64_t pid) {
     p->coord_epoch = -1;
     p->txn_first = -1;
     p->timestamp = -1;
-    m->n++;
+}
+
+/* The entry of pid, created as ProducerStateEntry.empty when absent; NULL when out of memory. */
+pst *vf_pmap_get(pmap *m, int64_t pid) {
+    pst *p = vf_pmap_find(m, pid);
+    if (p) return p;
+    if (!ss_map_reserve(&m->m, m->m.n + m->ghosts + 1)) return NULL;
+    if (pid < 0) {
+        m->ghosts++;
+        pst_empty(&m->ghost, pid);
+        return &m->ghost;
+    }
+    p = ss_map_put(&m->m, &pid, pid_hash(pid), NULL);
+    if (p) pst_empty(p, pid);
     return p;
 }
 
 bool vf_pmap_copy(pmap *dst, const pmap *src) {
-    dst->cap = src->cap;
-    dst->n = src->n;
-    dst->slots = NULL;
-    if (!src->cap) return true;
-    dst->slots = malloc(src->cap * sizeof *dst->slots);
-    if (!dst->slots) return false;
-    memcpy(dst->slots, src->slots, src->cap * sizeof *dst->slots);
-    return true;
+    *dst = *src;
+    return ss_map_copy(&dst->m, &src->m);
 }
 
 bool vf_mk_push(mvec *a, const vmarker *m) {

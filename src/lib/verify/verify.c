@@ -120,12 +120,10 @@ static void scan_dir(vctx *c) {
             int64_t o = vf_offset20(n);
             if (o > max_log) max_log = o;
         } else if (!strcmp(n + 20, ".snapshot")) {
-            vsnap *ns = realloc(c->snaps, (c->nsnaps + 1) * sizeof *ns);
-            if (!ns) {
+            if (!SS_GROW(c->snaps, c->nsnaps, c->capsnaps, 8)) {
                 c->nomem = true;
                 break;
             }
-            c->snaps = ns;
             vsnap *s = &c->snaps[c->nsnaps];
             memset(s, 0, sizeof *s);
             s->path = vf_path_join(ip->path, n);
@@ -171,6 +169,8 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     }
     vctx c;
     memset(&c, 0, sizeof c);
+    vf_pmap_init(&c.ps);
+    vf_pmap_init(&c.at_snap);
     c.ip = ss_inputs_at(in, i);
     c.cb = cb;
     c.cbctx = ctx;
@@ -231,8 +231,7 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
             .known = c.complete && leo >= 0, .start = c.log_first, .end = leo, .last_epoch = c.last_epoch};
         vf_check_partition_text(&c, &span);
     }
-    for (size_t k = 0; k < c.ps.cap; k++)
-        if (c.ps.slots[k].pid >= 0) stats->producers++;
+    stats->producers += c.ps.m.n;
     if (c.nomem) FIND(&c, "unreadable", ip->path, 0, -1, "out of memory: the checks of this partition are incomplete");
     ss_errkind rc = c.nomem ? SS_E_NOMEM : SS_E_OK;
     for (size_t k = 0; k < c.nsnaps; k++) {
@@ -240,8 +239,8 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
         free(c.snaps[k].path);
     }
     free(c.snaps);
-    free(c.ps.slots);
-    free(c.at_snap.slots);
+    vf_pmap_free(&c.ps);
+    vf_pmap_free(&c.at_snap);
     ss_textfile_free(&c.epoch_file);
     free(c.epi);
     free(c.epoch_path);

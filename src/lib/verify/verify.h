@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/map.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
 #include "segscan/verify.h"
@@ -44,9 +45,14 @@ typedef struct pst {
     int64_t txn_first; /* currentTxnFirstOffset, -1 none */
 } pst;
 
+/* Producer id -> its state (base/map.h; walked in slot order: vf_pmap_at). */
 typedef struct pmap {
-    pst *slots;
-    size_t cap, n;
+    ss_map m;
+    /* Entries asked for a negative producer id (none): a fresh one each time, never
+     * held, but counted toward the table's growth as they always were, so that the
+     * slots, in whose order findings are listed, stay where they were. */
+    size_t ghosts;
+    pst ghost;
 } pmap;
 
 /* An ABORT or COMMIT marker of the segment being read. */
@@ -122,7 +128,7 @@ typedef struct vctx {
 
     /* the producer snapshot compared with the log */
     vsnap *snaps;
-    size_t nsnaps;
+    size_t nsnaps, capsnaps;
     vsnap *newest; /* the newest readable snapshot, or NULL */
     bool captured;
     pmap at_snap; /* producer state at newest->offset */
@@ -190,9 +196,15 @@ bool vf_digits20(const char *name);
 int64_t vf_offset20(const char *name);
 bool vf_vb_push(vbvec *a, const vb *b);
 bool vf_mk_push(mvec *a, const vmarker *m);
+void vf_pmap_init(pmap *m);
+void vf_pmap_free(pmap *m);
 pst *vf_pmap_find(const pmap *m, int64_t pid);
 pst *vf_pmap_get(pmap *m, int64_t pid);
 bool vf_pmap_copy(pmap *dst, const pmap *src);
+/* Slot i of cap (vf_pmap_slots): its entry, NULL when empty; vf_pmap_slot: the slot of an entry. */
+static inline size_t vf_pmap_slots(const pmap *m) { return m->m.cap; }
+static inline const pst *vf_pmap_at(const pmap *m, size_t i) { return ss_map_slot(&m->m, i, NULL); }
+static inline size_t vf_pmap_slot(const pmap *m, const pst *p) { return ss_map_index(&m->m, p); }
 
 /* ---- the leader-epoch-checkpoint (verify_epochs.c) ---- */
 void vf_epoch_path_init(vctx *c);

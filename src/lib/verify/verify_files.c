@@ -367,7 +367,7 @@ void vf_check_snapshots(vctx *c) {
              " (Kafka deletes such snapshots when it loads the log)",
              s->offset, leo);
     const pmap *m = &c->at_snap;
-    bool *seen = calloc(m->cap ? m->cap : 1, sizeof *seen);
+    bool *seen = calloc(vf_pmap_slots(m) ? vf_pmap_slots(m) : 1, sizeof *seen);
     if (!seen) {
         c->nomem = true;
         return;
@@ -377,7 +377,7 @@ void vf_check_snapshots(vctx *c) {
         const ss_producer_entry *e = &s->snap.entries[i];
         uint64_t at = 10 + (uint64_t)i * SS_SNAPSHOT_ENTRY_SIZE;
         const pst *p = vf_pmap_find(m, e->producer_id);
-        if (p) seen[p - m->slots] = true;
+        if (p) seen[vf_pmap_slot(m, p)] = true;
         if (!p) {
             if (!e->has_batch)
                 FINDC(c, "snapshot-unexplained", s->path, at, -1,
@@ -436,9 +436,9 @@ void vf_check_snapshots(vctx *c) {
     }
     vf_caps_flush(c);
     vf_caps_reset(c, s->path);
-    for (size_t i = 0; i < m->cap; i++) {
-        const pst *p = &m->slots[i];
-        if (p->pid < 0 || seen[i]) continue;
+    for (size_t i = 0; i < vf_pmap_slots(m); i++) {
+        const pst *p = vf_pmap_at(m, i);
+        if (!p || seen[i]) continue;
         if (p->txn_first >= 0)
             FINDSC(c, "snapshot-state", s->path, 0, p->txn_first,
                    "producer %" PRId64 " has a transaction open since offset %" PRId64 " in the log, but is not in the "

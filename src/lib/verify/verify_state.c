@@ -38,9 +38,9 @@ void vf_state_data(vctx *c, const ss_batch *b) {
 /* ProducerStateManager.lastStableOffset for a transaction of pid completed at `offset`. */
 static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
     int64_t lso = INT64_MAX;
-    for (size_t i = 0; i < c->ps.cap; i++) {
-        const pst *p = &c->ps.slots[i];
-        if (p->pid < 0 || p->pid == pid || p->txn_first < 0) continue;
+    for (size_t i = 0; i < vf_pmap_slots(&c->ps); i++) {
+        const pst *p = vf_pmap_at(&c->ps, i);
+        if (!p || p->pid == pid || p->txn_first < 0) continue;
         if (p->txn_first < lso) lso = p->txn_first;
     }
     return lso == INT64_MAX ? offset + 1 : lso;

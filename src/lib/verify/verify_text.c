@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "segscan/files.h"
 #include "segscan/verify.h"
 #include "verify/verify.h"
@@ -86,7 +87,7 @@ ss_errkind ss_verify_log_dirs(const ss_inputs *in, const ss_verify_opts *opts, s
                               ss_vstats *stats) {
     (void)opts;
     char **dirs = NULL;
-    size_t ndirs = 0;
+    size_t ndirs = 0, capdirs = 0;
     ss_errkind rc = SS_E_OK;
     for (size_t i = 0; i < ss_inputs_count(in) && rc == SS_E_OK; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
@@ -102,13 +103,11 @@ ss_errkind ss_verify_log_dirs(const ss_inputs *in, const ss_verify_opts *opts, s
             free(d);
             continue;
         }
-        char **nd = realloc(dirs, (ndirs + 1) * sizeof *nd);
-        if (!nd) {
+        if (!SS_GROW(dirs, ndirs, capdirs, 8)) {
             free(d);
             rc = SS_E_NOMEM;
             break;
         }
-        dirs = nd;
         dirs[ndirs++] = d;
     }
     static const ss_text_kind kinds[] = {SS_TEXT_META_PROPERTIES,  SS_TEXT_RECOVERY_POINT, SS_TEXT_REPLICATION_OFFSET,
