@@ -9,8 +9,17 @@ void ss_pcursor_open(ss_pcursor *c, const ss_inputs *in, size_t part, ss_decoder
     c->in = in;
     c->part = part;
     c->p = ss_inputs_at(in, part);
+    c->nsegs = c->p->nsegments;
     c->dec = dec;
     c->limit = limit;
+}
+
+void ss_pcursor_open_file(ss_pcursor *c, const char *path, ss_decoder *dec) {
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    c->nsegs = 1;
+    c->dec = dec;
+    c->limit = UINT64_MAX;
 }
 
 void ss_pcursor_close(ss_pcursor *c) {
@@ -40,9 +49,10 @@ ss_pc_kind ss_pcursor_next(ss_pcursor *c) {
             c->s = NULL;
         }
         c->seg_ended = false;
-        if (c->next_seg >= c->p->nsegments) return SS_PC_END;
+        if (c->next_seg >= c->nsegs) return SS_PC_END;
         c->seg = c->next_seg++;
-        if (ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &c->err) != SS_E_OK) {
+        if ((c->in ? ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &c->err)
+                   : ss_segment_open(c->path, &c->s, &c->err)) != SS_E_OK) {
             c->s = NULL;
             return SS_PC_UNREADABLE;
         }

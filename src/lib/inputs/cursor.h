@@ -51,7 +51,8 @@ typedef enum ss_pc_kind {
 typedef struct ss_pcursor {
     /* read by the caller */
     const ss_inputs *in;
-    const ss_input_partition *p;
+    const ss_input_partition *p; /* NULL for a cursor over one file */
+    const char *path;            /* that file */
     size_t part;
     size_t seg;    /* the segment the last event is about */
     ss_segment *s; /* open from SS_PC_SEGMENT to the call after SS_PC_SEGMENT_END */
@@ -62,7 +63,7 @@ typedef struct ss_pcursor {
     /* the cursor's own */
     ss_decoder *dec; /* the caller's, or NULL (no legacy inner offsets, no records) */
     uint64_t limit;  /* bytes read of each segment at most */
-    size_t next_seg;
+    size_t next_seg, nsegs;
     ss_walker w;
     ss_window win;
     ss_rec_iter it;
@@ -74,6 +75,9 @@ typedef struct ss_pcursor {
  * limit: bytes of each segment read at most (UINT64_MAX for all). */
 void ss_pcursor_open(ss_pcursor *c, const ss_inputs *in, size_t part, ss_decoder *dec, uint64_t limit);
 ss_pc_kind ss_pcursor_next(ss_pcursor *c);
+/* A cursor over one segment file that is not a partition's (a KRaft snapshot):
+ * the events of a partition of that one segment. path must outlive the cursor. */
+void ss_pcursor_open_file(ss_pcursor *c, const char *path, ss_decoder *dec);
 /* After SS_PC_BATCH: its records come next (SS_PC_RECORD..., SS_PC_RECORDS_END).
  * SS_E_OK, or why they cannot be read (c->err filled; no record event follows). */
 ss_errkind ss_pcursor_records(ss_pcursor *c);
