@@ -35,14 +35,7 @@ ss_errkind ss_pcursor_records(ss_pcursor *c) {
     return k;
 }
 
-ss_pc_kind ss_pcursor_next(ss_pcursor *c) {
-    if (c->in_batch) {
-        int n = ss_records_next(&c->it, &c->rec, &c->err);
-        if (n == 1) return SS_PC_RECORD;
-        c->in_batch = false;
-        c->rec_failed = n < 0;
-        return SS_PC_RECORDS_END;
-    }
+ss_pc_kind ss_pcursor_next_walk(ss_pcursor *c) {
     if (!c->s || c->seg_ended) {
         if (c->s) {
             ss_segment_close(c->s);

@@ -74,7 +74,19 @@ typedef struct ss_pcursor {
  * decoder given to the walker and used for records (it stays the caller's);
  * limit: bytes of each segment read at most (UINT64_MAX for all). */
 void ss_pcursor_open(ss_pcursor *c, const ss_inputs *in, size_t part, ss_decoder *dec, uint64_t limit);
-ss_pc_kind ss_pcursor_next(ss_pcursor *c);
+/* The next event (the walker's part out of line; a record inline, as readers
+ * that compare records call it once per record). */
+ss_pc_kind ss_pcursor_next_walk(ss_pcursor *c);
+static inline ss_pc_kind ss_pcursor_next(ss_pcursor *c) {
+    if (c->in_batch) {
+        int n = ss_records_next(&c->it, &c->rec, &c->err);
+        if (n == 1) return SS_PC_RECORD;
+        c->in_batch = false;
+        c->rec_failed = n < 0;
+        return SS_PC_RECORDS_END;
+    }
+    return ss_pcursor_next_walk(c);
+}
 /* A cursor over one segment file that is not a partition's (a KRaft snapshot):
  * the events of a partition of that one segment. path must outlive the cursor. */
 void ss_pcursor_open_file(ss_pcursor *c, const char *path, ss_decoder *dec);
