@@ -145,7 +145,7 @@ SS_API uint64_t ss_walker_damaged_bytes(const ss_walker *w);
  * machine). Anything else (damage, a tail, the end, a file cut or grown while
  * it is read) is ss_walker_next's, over the mapping, reported exactly as it
  * would be, and so is every event when the walker's test hook
- * (SEGSCAN_TEST_PAUSE_AFTER_BATCHES) is set. The events are those of
+ * (segscan/test_hooks.h) is set. The events are those of
  * ss_walker_next; a batch event's data points into the window and stays valid
  * until the next call. Zero-initialise the window; free it with ss_window_free. */
 typedef struct ss_window {

@@ -1,10 +1,13 @@
 /* segscan - command line entry point: dispatch to a subcommand. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "common.h"
 #include "segscan/segscan.h"
+#include "segscan/test_hooks.h"
 
 static const char usage_text[] =
     "usage: segscan [scan] [options] PATH...\n"
@@ -36,13 +39,33 @@ static const char usage_text[] =
     "See segscan(1).\n";
 
 static const struct cli_command commands[] = {
-    {"scan", cmd_scan}, {"dups", cmd_dups},       {"producers", cmd_producers},
-    {"txns", cmd_txns}, {"explain", cmd_explain}, {"dump", cmd_dump},
-    {"diff", cmd_diff}, {"verify", cmd_verify},   {"coordinator", cmd_coordinator},
+    {"scan", cmd_scan},     {"dups", cmd_dups},       {"producers", cmd_producers},
+    {"txns", cmd_txns},     {"explain", cmd_explain}, {"dump", cmd_dump},
+    {"diff", cmd_diff},     {"verify", cmd_verify},   {"coordinator", cmd_coordinator},
     {"groups", cmd_groups},
 };
 
+/* The test hooks (segscan/test_hooks.h) from the environment, for the tests
+ * that run this binary (tests/hostile/live.py, tests/speed/). */
+static void test_hooks_from_env(void) {
+    ss_test_hooks h = {.pause_after_batches = UINT64_MAX};
+    const char *n = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES"), *fifo = getenv("SEGSCAN_TEST_PAUSE_FIFO");
+    h.walker_only = n != NULL;
+    if (n && fifo && *n) {
+        char *end;
+        unsigned long long v = strtoull(n, &end, 10);
+        if (!*end) {
+            h.pause_after_batches = v;
+            h.pause_fifo = fifo;
+        }
+    }
+    const char *ub = getenv("SEGSCAN_TEST_UNIT_BYTES");
+    if (ub && *ub) h.unit_bytes = strtoull(ub, NULL, 10);
+    if (n || ub) ss_test_hooks_set(&h);
+}
+
 int main(int argc, char **argv) {
+    test_hooks_from_env();
     cli_commands_set(commands, sizeof commands / sizeof *commands);
     if (argc < 2) {
         fputs(usage_text, stderr);

@@ -14,8 +14,8 @@
  * topic, or the segment cut in two), offset and time windows, no_seek, the
  * producer-id filter, "now" and the transaction timeout, max_batch_bytes, the
  * match kind and its bytes, partition, offset and max_matches; and the
- * run's shape: 2 threads, tiny units (the SEGSCAN_TEST_UNIT_BYTES hook, read
- * by every run) and a small max_memory, so more than 256 fingerprints spill to bucket
+ * run's shape: 2 threads, tiny units (the unit_bytes test hook, set
+ * for every run) and a small max_memory, so more than 256 fingerprints spill to bucket
  * files (in a private directory under /tmp; the library unlinks them at
  * once).
  *
@@ -35,6 +35,7 @@
 
 #include "fuzz_common.h"
 #include "segscan/analyze.h"
+#include "segscan/test_hooks.h"
 
 #define FUZZ_MAGIC "SSfz"
 #define FUZZ_MAGIC_LEN 4
@@ -110,13 +111,8 @@ static int lowest_free_fd(void) {
 }
 
 static void set_unit_bytes(unsigned v) {
-    if (v) {
-        char s[32];
-        snprintf(s, sizeof s, "%u", v);
-        setenv("SEGSCAN_TEST_UNIT_BYTES", s, 1);
-    } else {
-        unsetenv("SEGSCAN_TEST_UNIT_BYTES");
-    }
+    ss_test_hooks h = {.pause_after_batches = UINT64_MAX, .unit_bytes = v};
+    ss_test_hooks_set(&h);
 }
 
 /* Read every result back (and fetch the copies from the segments again). */

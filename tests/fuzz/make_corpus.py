@@ -63,6 +63,7 @@ for root, dirs, files in os.walk(SRC):
         if name.endswith('.log'):
             logs.append(data)
             put('walker', data[:MAX])
+            put('cursor', data[:MAX])
             if len(data) <= MAX:
                 put('analysis', data)
             if 0 < len(data) <= MAX // 2:

@@ -27,10 +27,9 @@
  * grouped on its own, in order, with a table of its own; the groups come out
  * the same (their order does not depend on when they formed).
  *
- * Test hooks: SEGSCAN_TEST_UNIT_BYTES=N cuts units of N bytes that start at a
- * guessed batch boundary and hold a few records at most (tests/speed); with
- * the walker's SEGSCAN_TEST_PAUSE_AFTER_BATCHES every batch goes through the
- * walker.
+ * Test hooks (segscan/test_hooks.h): unit_bytes N cuts units of N bytes that
+ * start at a guessed batch boundary and hold a few records at most
+ * (tests/speed); with walker_only every batch goes through the walker.
  *
  * Causes are decided once everything is read (a transaction's outcome is only
  * known at its marker), in the order DESIGN.md section 4 gives.

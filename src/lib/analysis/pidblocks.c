@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "inputs/cursor.h"
 #include "segscan/analyze.h"
 #include "segscan/decode.h"
 #include "segscan/inputs.h"
@@ -69,22 +70,21 @@ static bool maybe_producer_ids(const ss_record *r) {
     return r->value_len >= 3 && r->value[0] == 1 && r->value[1] == 15;
 }
 
-static bool read_file(ss_pid_blocks *b, ss_cdecoder *cd, ss_decoder *dec, ss_window *win, ss_segment *seg,
-                      const char *path, uint32_t partition, bool snapshot) {
-    ss_walker *w = ss_walker_new(seg, UINT64_MAX);
-    if (!w) return false;
-    ss_walker_set_decoder(w, dec);
+/* The file the cursor reads, as it was given. */
+static const char *seg_path(const ss_pcursor *c) {
+    if (c->path) return c->path;
+    return c->p->segments[c->seg].path ? c->p->segments[c->seg].path : c->p->name;
+}
+
+/* The ProducerIdsRecords of a metadata log's segments or a KRaft snapshot (c). */
+static bool read_pids(ss_pid_blocks *b, ss_cdecoder *cd, ss_pcursor *c, uint32_t partition, bool snapshot) {
     const char *file = NULL;
     bool ok = true;
-    ss_event ev;
-    ss_event_kind k;
-    while (ok && (k = ss_walker_next_copy(w, win, &ev)) != SS_EV_END) {
-        if (k != SS_EV_BATCH || !ev.batch.crc_valid || ev.batch.control) continue;
-        ss_rec_iter it;
-        ss_record r;
-        ss_error e;
-        if (ss_records_begin(dec, &ev.batch, &it, &e) != SS_E_OK) continue;
-        while (ok && ss_records_next(&it, &r, &e) == 1) {
+    for (ss_pc_kind k; ok && (k = ss_pcursor_next(c)) != SS_PC_END;) {
+        if (k == SS_PC_SEGMENT) file = NULL; /* kept when it holds a block */
+        if (k == SS_PC_BATCH && c->ev.batch.crc_valid && !c->ev.batch.control) (void)ss_pcursor_records(c);
+        if (k == SS_PC_RECORD) {
+            const ss_record r = c->rec;
             if (!maybe_producer_ids(&r)) continue;
             ss_cdecoded d;
             if (ss_cdecode(cd, SS_CTOPIC_CLUSTER_METADATA, &r, &d) != SS_CDEC_OK || d.record_type != 15) continue;
@@ -93,7 +93,7 @@ static bool read_file(ss_pid_blocks *b, ss_cdecoder *cd, ss_decoder *dec, ss_win
                 !ss_jnode_int(d.nodes, ss_jnode_member(d.nodes, d.value, "nextProducerId"), &next))
                 continue;
             (void)ss_jnode_int(d.nodes, ss_jnode_member(d.nodes, d.value, "brokerEpoch"), &epoch);
-            if (!file && !(file = keep_file(b, path))) {
+            if (!file && !(file = keep_file(b, seg_path(c)))) {
                 ok = false;
                 break;
             }
@@ -115,7 +115,6 @@ static bool read_file(ss_pid_blocks *b, ss_cdecoder *cd, ss_decoder *dec, ss_win
             if (next > b->max_next) b->max_next = next;
         }
     }
-    ss_walker_free(w);
     return ok;
 }
 
@@ -136,7 +135,6 @@ ss_errkind ss_pid_blocks_read(const ss_inputs *in, ss_pid_blocks **out, ss_error
     *out = b;
     ss_cdecoder *cd = ss_cdecoder_new();
     ss_decoder *dec = ss_decoder_new(SS_DEFAULT_MAX_BATCH_BYTES);
-    ss_window win = {0};
     ss_errkind rc = SS_E_OK;
     if (!b || !cd || !dec) {
         rc = SS_E_NOMEM;
@@ -147,23 +145,17 @@ ss_errkind ss_pid_blocks_read(const ss_inputs *in, ss_pid_blocks **out, ss_error
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (strcmp(ip->topic, "__cluster_metadata") != 0) continue;
         b->has_metadata = true;
-        for (size_t j = 0; j < ip->nsegments && rc == SS_E_OK; j++) {
-            ss_segment *seg;
-            ss_error e;
-            if (ss_inputs_open_segment(in, i, j, &seg, &e) != SS_E_OK) continue;
-            const char *path = ip->segments[j].path ? ip->segments[j].path : ip->name;
-            if (!read_file(b, cd, dec, &win, seg, path, (uint32_t)i, false)) rc = SS_E_NOMEM;
-            ss_segment_close(seg);
-        }
+        ss_pcursor c;
+        ss_pcursor_open(&c, in, i, dec, UINT64_MAX);
+        if (!read_pids(b, cd, &c, (uint32_t)i, false)) rc = SS_E_NOMEM;
+        ss_pcursor_close(&c);
     }
     for (size_t i = 0; i < ss_inputs_kraft_snapshot_count(in) && rc == SS_E_OK; i++) {
-        const char *path = ss_inputs_kraft_snapshot(in, i);
         b->has_metadata = true;
-        ss_segment *seg;
-        ss_error e;
-        if (ss_segment_open(path, &seg, &e) != SS_E_OK) continue;
-        if (!read_file(b, cd, dec, &win, seg, path, UINT32_MAX, true)) rc = SS_E_NOMEM;
-        ss_segment_close(seg);
+        ss_pcursor c;
+        ss_pcursor_open_file(&c, ss_inputs_kraft_snapshot(in, i), dec);
+        if (!read_pids(b, cd, &c, UINT32_MAX, true)) rc = SS_E_NOMEM;
+        ss_pcursor_close(&c);
     }
     if (rc == SS_E_OK && b->n > 1) {
         qsort(b->v, b->n, sizeof *b->v, cmp_block);
@@ -178,7 +170,6 @@ ss_errkind ss_pid_blocks_read(const ss_inputs *in, ss_pid_blocks **out, ss_error
         b->n = w;
     }
 done:
-    ss_window_free(&win);
     if (rc == SS_E_NOMEM && err) {
         err->kind = SS_E_NOMEM;
         snprintf(err->msg, sizeof err->msg, "out of memory reading __cluster_metadata");

@@ -18,6 +18,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/units.h"
+#include "base/test_hooks.h"
 
 /* ---- the pipeline's shared state --------------------------------------------------------- */
 
@@ -352,13 +353,10 @@ void an_pipeline_run(ss_analysis *a) {
      * (but a segment's first) starting at a guessed boundary, as when threads race,
      * and holding a few records and events at most (stopping short, full) */
     a->unit_bytes = UNIT_BYTES;
-    const char *ub = getenv("SEGSCAN_TEST_UNIT_BYTES");
-    if (ub && *ub) {
-        unsigned long long v = strtoull(ub, NULL, 10);
-        if (v >= 64) {
-            a->unit_bytes = v;
-            a->force_resync = true;
-        }
+    const ss_test_hooks *hooks = ss_test_hooks_get();
+    if (hooks->unit_bytes >= 64) {
+        a->unit_bytes = hooks->unit_bytes;
+        a->force_resync = true;
     }
     /* no more threads than units to read (small inputs: no thread at all, and no
      * asking the system how many CPUs it has, which reads a file every run) */
@@ -373,7 +371,7 @@ void an_pipeline_run(ss_analysis *a) {
     pl.threads = calloc(nt, sizeof *pl.threads);
     void *(*args)[3] = calloc(nt, sizeof *args);
     /* the walker's test hook counts batch events: without the fast path, every batch is one */
-    bool fast = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES") == NULL;
+    bool fast = !hooks->walker_only;
     if (!pl.slots || !pl.readers || !pl.threads || !args) {
         a->nomem = true;
         goto out;

@@ -378,9 +378,8 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
             ss_walker_set_decoder(&w, r->dec);
             walking = true;
         }
-        if (w.limit < limit) limit = w.limit; /* the walker found the file cut */
-        w.pos = pos;
-        w.end_of_last_batch = pos;
+        if (ss_walker_limit(&w) < limit) limit = ss_walker_limit(&w); /* the walker found the file cut */
+        ss_walker_seek(&w, pos);
         bool stop = false;
         for (;;) {
             ss_event_kind k = ss_walker_next(&w, &ev);
@@ -395,7 +394,7 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
                 if (ev.err.kind == SS_E_GREW) push_err(u, &e, &ev.err);
                 push_ev(u, &e);
                 u->ended = true;
-                pos = w.pos > pos ? w.pos : pos;
+                pos = ss_walker_pos(&w) > pos ? ss_walker_pos(&w) : pos;
                 stop = true;
                 break;
             }
@@ -409,7 +408,7 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
                 have_bad = false;
                 push_err(u, &e, &ev.err);
                 push_ev(u, &e);
-                pos = w.pos;
+                pos = ss_walker_pos(&w);
                 break;
             }
             if (!ev.batch.crc_valid) { /* its damage event follows */
@@ -419,10 +418,10 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
                 continue;
             }
             read_batch(r, o, pi, u, &ev.batch);
-            pos = w.pos;
+            pos = ss_walker_pos(&w);
             break;
         }
-        if (w.limit < limit) limit = w.limit;
+        if (ss_walker_limit(&w) < limit) limit = ss_walker_limit(&w);
         if (stop) break;
     }
     u->stopped = pos;

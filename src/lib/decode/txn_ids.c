@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/grow.h"
-#include "format/walker.h"
+#include "inputs/cursor.h"
 #include "segscan/decode.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -251,7 +251,6 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
     }
     ss_cdecoder *cd = ss_cdecoder_new();
     ss_decoder *dec = ss_decoder_new(SS_DEFAULT_MAX_BATCH_BYTES);
-    ss_window win = {0};
     ss_errkind rc = SS_E_OK;
     if (!t || !cd || !dec) {
         rc = SS_E_NOMEM;
@@ -260,35 +259,19 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
     for (size_t i = 0; i < ss_inputs_count(in) && rc == SS_E_OK; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (strcmp(ip->topic, "__transaction_state") != 0) continue;
-        for (size_t j = 0; j < ip->nsegments && rc == SS_E_OK; j++) {
-            ss_segment *seg;
-            ss_error e;
-            if (ss_inputs_open_segment(in, i, j, &seg, &e) != SS_E_OK) continue;
-            ss_walker w;
-            ss_walker_init(&w, seg, UINT64_MAX);
-            ss_walker_set_decoder(&w, dec);
-            ss_event ev;
-            ss_event_kind k;
-            while ((k = ss_walker_next_copy(&w, &win, &ev)) != SS_EV_END && rc == SS_E_OK) {
-                if (k != SS_EV_BATCH || !ev.batch.crc_valid || ev.batch.control) continue;
-                ss_rec_iter it;
-                ss_record r;
-                if (ss_records_begin(dec, &ev.batch, &it, &e) != SS_E_OK) continue;
-                while (ss_records_next(&it, &r, &e) == 1)
-                    if (!txn_record(t, cd, &r, (uint32_t)i)) {
-                        rc = SS_E_NOMEM;
-                        break;
-                    }
-            }
-            ss_segment_close(seg);
+        ss_pcursor c;
+        ss_pcursor_open(&c, in, i, dec, UINT64_MAX);
+        for (ss_pc_kind k; rc == SS_E_OK && (k = ss_pcursor_next(&c)) != SS_PC_END;) {
+            if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
+            else if (k == SS_PC_RECORD && !txn_record(t, cd, &c.rec, (uint32_t)i)) rc = SS_E_NOMEM;
         }
+        ss_pcursor_close(&c);
     }
     if (t) {
         ids_compact(t);
         states_compact(t);
     }
 done:
-    ss_window_free(&win);
     if (rc == SS_E_NOMEM && err) {
         err->kind = SS_E_NOMEM;
         snprintf(err->msg, sizeof err->msg, "out of memory reading __transaction_state");

@@ -18,7 +18,7 @@
 #include "analysis/units.h"
 #include "base/grow.h"
 #include "diff/diff_int.h"
-#include "format/walker.h"
+#include "inputs/cursor.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
 #include "segscan/files.h"
@@ -759,23 +759,14 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
 /* First and next offsets of a partition from its batches (no record decoding). */
 static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64_t *next) {
     *first = *next = -1;
-    const ss_input_partition *p = ss_inputs_at(in, part);
-    ss_window win = {0};
-    for (size_t j = 0; j < p->nsegments; j++) {
-        ss_segment *s;
-        ss_error err;
-        if (ss_inputs_open_segment(in, part, j, &s, &err) != SS_E_OK) continue;
-        ss_walker w;
-        ss_walker_init(&w, s, UINT64_MAX);
-        ss_event ev;
-        while (ss_walker_next_copy(&w, &win, &ev) != SS_EV_END) {
-            if (ev.kind != SS_EV_BATCH || !ev.batch.crc_valid) continue;
-            if (*first < 0) *first = ev.batch.base_offset;
-            if (ev.batch.last_offset + 1 > *next) *next = ev.batch.last_offset + 1;
-        }
-        ss_segment_close(s);
+    ss_pcursor c;
+    ss_pcursor_open(&c, in, part, NULL, UINT64_MAX);
+    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END;) {
+        if (k != SS_PC_BATCH || !c.ev.batch.crc_valid) continue;
+        if (*first < 0) *first = c.ev.batch.base_offset;
+        if (c.ev.batch.last_offset + 1 > *next) *next = c.ev.batch.last_offset + 1;
     }
-    ss_window_free(&win);
+    ss_pcursor_close(&c);
 }
 
 static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,

@@ -11,7 +11,7 @@
 #include "analysis/units.h"
 #include "base/grow.h"
 #include "diff/diff_int.h"
-#include "format/walker.h"
+#include "inputs/cursor.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
 #include "segscan/files.h"
@@ -62,6 +62,7 @@ ss_errkind diff_pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max
     c->side = side;
     c->d = ss_decoder_new(max_batch);
     if (!c->d) return SS_E_NOMEM;
+    ss_pcursor_open(&c->pc, in, part, c->d, UINT64_MAX);
     side->path = c->p->path;
     side->partition = c->p->name;
     side->first_offset = side->next_offset = -1;
@@ -70,111 +71,96 @@ ss_errkind diff_pc_open(pcursor *c, const ss_inputs *in, size_t part, size_t max
 }
 
 void diff_pc_close(pcursor *c) {
-    if (c->s) ss_segment_close(c->s);
-    ss_window_free(&c->win);
+    ss_pcursor_close(&c->pc);
     ss_decoder_free(c->d);
     free(c->dmg);
     ss_map_free(&c->keys);
     free(c->marks);
     c->marks = NULL;
     c->dmg = NULL;
-    c->s = NULL;
     c->d = NULL;
+}
+
+/* A batch of the partition: its figures, its epoch, the evidence of cleaning;
+ * its records come next when it holds data that decodes. */
+static void diff_pc_batch(pcursor *c, const ss_batch *bb) {
+    if (!bb->crc_valid) {
+        diff_dmg_push(c, bb);
+        return;
+    } /* its damage event follows */
+    c->side->batches++;
+    if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
+    if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
+    /* The producer numbers a batch's records 0..lastOffsetDelta; fewer records
+     * than that (or a delete horizon, KIP-534) is a batch the cleaner rewrote
+     * (LogCleaner.cleanInto keeps a batch's offsets while dropping records). */
+    if (bb->magic >= 2 && (bb->has_delete_horizon || (int64_t)bb->count < bb->last_offset - bb->base_offset + 1)) {
+        if (bb->last_offset > c->cleaned_through) c->cleaned_through = bb->last_offset;
+        if (bb->has_delete_horizon) c->horizons = true;
+    }
+    if (bb->magic >= 2 && bb->partition_leader_epoch >= 0 &&
+        (c->nep == 0 || bb->partition_leader_epoch > c->epochs[c->nep - 1]))
+        diff_epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
+    if (bb->control) { /* markers are not data records: counted apart, never compared */
+        c->side->control_records += bb->count > 0 ? (uint64_t)bb->count : 0;
+        ss_rec_iter it;
+        ss_record m;
+        ss_error err;
+        if (bb->producer_id >= 0 && ss_records_begin(c->d, bb, &it, &err) == SS_E_OK &&
+            ss_records_next(&it, &m, &err) == 1 &&
+            (m.control_type == SS_CTRL_ABORT || m.control_type == SS_CTRL_COMMIT) &&
+            SS_GROW(c->marks, c->nmarks, c->capmarks, 16))
+            c->marks[c->nmarks++] =
+                (struct diff_marker){bb->producer_id, bb->base_offset, m.control_type == SS_CTRL_ABORT};
+        return;
+    }
+    if (ss_pcursor_records(&c->pc) != SS_E_OK) {
+        if (c->pc.err.kind != SS_E_TOO_LARGE) {
+            c->side->damage_events++;
+            c->side->damaged_bytes += bb->size;
+        }
+        diff_dmg_push(c, bb);
+    }
 }
 
 /* Next record of the partition; 1 with r and *b, 0 at the end. */
 int diff_pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
-    ss_error err;
-    while (!c->done) {
-        if (c->in_batch) {
-            int n = ss_records_next(&c->it, r, &err);
-            if (n == 1) {
-                *b = &c->ev.batch;
-                if (c->keys.n && r->key_len >= 0) { /* a later record of a key the other side lacks */
-                    int64_t *last = diff_kt_last(&c->keys, diff_key_hash(r));
-                    if (last && r->offset > *last) *last = r->offset;
-                }
-                return 1;
+    ss_pcursor *pc = &c->pc;
+    for (;;) {
+        switch (ss_pcursor_next(pc)) {
+        case SS_PC_END: return 0;
+        case SS_PC_RECORD:
+            *r = pc->rec;
+            *b = &pc->ev.batch;
+            if (c->keys.n && r->key_len >= 0) { /* a later record of a key the other side lacks */
+                int64_t *last = diff_kt_last(&c->keys, diff_key_hash(r));
+                if (last && r->offset > *last) *last = r->offset;
             }
-            c->in_batch = false;
-            if (n < 0) {
+            return 1;
+        case SS_PC_RECORDS_END:
+            if (pc->rec_failed) {
                 c->side->damage_events++;
-                c->side->damaged_bytes += c->ev.batch.size;
-                diff_dmg_push(c, &c->ev.batch);
+                c->side->damaged_bytes += pc->ev.batch.size;
+                diff_dmg_push(c, &pc->ev.batch);
             }
-            continue;
-        }
-        if (!c->s) {
-            if (c->seg >= c->p->nsegments) {
-                c->done = true;
-                break;
-            }
-            if (ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &err) != SS_E_OK) {
-                c->side->unreadable++;
-                c->seg++;
-                continue;
-            }
-            ss_walker_init(&c->w, c->s, UINT64_MAX);
-            ss_walker_set_decoder(&c->w, c->d);
-        }
-        ss_event_kind k = ss_walker_next_copy(&c->w, &c->win, &c->ev);
-        if (k == SS_EV_END) {
+            break;
+        case SS_PC_SEGMENT: break;
+        case SS_PC_UNREADABLE: c->side->unreadable++; break;
+        case SS_PC_SEGMENT_END:
             /* only the last segment may end in a batch being written: an older one
              * that does was cut, and that tail is damage (as the analysis says) */
-            if (c->ev.tail_bytes && c->ev.tail_kind == SS_E_INCOMPLETE_TAIL && c->seg + 1 < c->p->nsegments) {
+            if (pc->ev.tail_bytes && pc->ev.tail_kind == SS_E_INCOMPLETE_TAIL && pc->seg + 1 < c->p->nsegments) {
                 c->side->damage_events++;
-                c->side->damaged_bytes += c->ev.tail_bytes;
+                c->side->damaged_bytes += pc->ev.tail_bytes;
             }
-            ss_segment_close(c->s);
-            c->s = NULL;
-            c->seg++;
-            continue;
-        }
-        if (k == SS_EV_DAMAGE) {
+            break;
+        case SS_PC_DAMAGE:
             c->side->damage_events++;
-            c->side->damaged_bytes += c->ev.err.length;
-            continue;
+            c->side->damaged_bytes += pc->ev.err.length;
+            break;
+        case SS_PC_BATCH: diff_pc_batch(c, &pc->ev.batch); break;
         }
-        const ss_batch *bb = &c->ev.batch;
-        if (!bb->crc_valid) {
-            diff_dmg_push(c, bb);
-            continue;
-        } /* its damage event follows */
-        c->side->batches++;
-        if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
-        if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
-        /* The producer numbers a batch's records 0..lastOffsetDelta; fewer records
-         * than that (or a delete horizon, KIP-534) is a batch the cleaner rewrote
-         * (LogCleaner.cleanInto keeps a batch's offsets while dropping records). */
-        if (bb->magic >= 2 && (bb->has_delete_horizon || (int64_t)bb->count < bb->last_offset - bb->base_offset + 1)) {
-            if (bb->last_offset > c->cleaned_through) c->cleaned_through = bb->last_offset;
-            if (bb->has_delete_horizon) c->horizons = true;
-        }
-        if (bb->magic >= 2 && bb->partition_leader_epoch >= 0 &&
-            (c->nep == 0 || bb->partition_leader_epoch > c->epochs[c->nep - 1]))
-            diff_epochs_push(c, bb->partition_leader_epoch, bb->base_offset);
-        if (bb->control) { /* markers are not data records: counted apart, never compared */
-            c->side->control_records += bb->count > 0 ? (uint64_t)bb->count : 0;
-            ss_record m;
-            if (bb->producer_id >= 0 && ss_records_begin(c->d, bb, &c->it, &err) == SS_E_OK &&
-                ss_records_next(&c->it, &m, &err) == 1 &&
-                (m.control_type == SS_CTRL_ABORT || m.control_type == SS_CTRL_COMMIT) &&
-                SS_GROW(c->marks, c->nmarks, c->capmarks, 16))
-                c->marks[c->nmarks++] =
-                    (struct diff_marker){bb->producer_id, bb->base_offset, m.control_type == SS_CTRL_ABORT};
-            continue;
-        }
-        if (ss_records_begin(c->d, bb, &c->it, &err) != SS_E_OK) {
-            if (err.kind != SS_E_TOO_LARGE) {
-                c->side->damage_events++;
-                c->side->damaged_bytes += bb->size;
-            }
-            diff_dmg_push(c, bb);
-            continue;
-        }
-        c->in_batch = true;
     }
-    return 0;
 }
 
 /* Fingerprint of a whole record: key, value and headers, length-prefixed so

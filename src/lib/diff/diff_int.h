@@ -8,22 +8,17 @@
 #include <xxhash.h>
 
 #include "base/map.h"
-#include "format/walker.h"
+#include "inputs/cursor.h"
 #include "segscan/diff.h"
 #include "segscan/inputs.h"
 #include "segscan/record.h"
 
 typedef struct pcursor {
     const ss_inputs *in;
-    size_t part, seg;
+    size_t part;
     const ss_input_partition *p;
-    ss_segment *s;
-    ss_walker w;
-    ss_window win; /* batches copied here (ss_walker_next_copy) */
+    ss_pcursor pc;
     ss_decoder *d;
-    ss_event ev;
-    ss_rec_iter it;
-    bool in_batch, done;
     ss_diff_side *side;
     /* offset ranges of batches skipped as damaged (header offsets, kept to tell
      * a record missing through damage from one removed by compaction) */

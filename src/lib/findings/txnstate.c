@@ -15,7 +15,7 @@
 
 #include "base/grow.h"
 #include "findings_int.h"
-#include "format/walker.h"
+#include "inputs/cursor.h"
 #include "segscan/decode.h"
 #include "segscan/record.h"
 
@@ -97,7 +97,6 @@ bool ts_read(txnstate *t, const ss_inputs *in) {
     t->max_ts = -1;
     ss_cdecoder *cd = ss_cdecoder_new();
     ss_decoder *dec = ss_decoder_new(SS_DEFAULT_MAX_BATCH_BYTES);
-    ss_window win = {0};
     bool ok = cd && dec;
     /* of several copies of one partition (replicas), the first is read: the same records */
     int32_t last_part = -1;
@@ -107,26 +106,14 @@ bool ts_read(txnstate *t, const ss_inputs *in) {
         if (ip->partition >= 0 && ip->partition == last_part) continue;
         last_part = ip->partition;
         t->read = true;
-        for (size_t j = 0; ok && j < ip->nsegments; j++) {
-            ss_segment *seg;
-            ss_error e;
-            if (ss_inputs_open_segment(in, i, j, &seg, &e) != SS_E_OK) continue;
-            ss_walker w;
-            ss_walker_init(&w, seg, UINT64_MAX);
-            ss_walker_set_decoder(&w, dec);
-            ss_event ev;
-            ss_event_kind k;
-            while (ok && (k = ss_walker_next_copy(&w, &win, &ev)) != SS_EV_END) {
-                if (k != SS_EV_BATCH || !ev.batch.crc_valid || ev.batch.control) continue;
-                ss_rec_iter it;
-                ss_record r;
-                if (ss_records_begin(dec, &ev.batch, &it, &e) != SS_E_OK) continue;
-                while (ok && ss_records_next(&it, &r, &e) == 1) ok = record(t, cd, &r, ip->partition);
-            }
-            ss_segment_close(seg);
+        ss_pcursor c;
+        ss_pcursor_open(&c, in, i, dec, UINT64_MAX);
+        for (ss_pc_kind k; ok && (k = ss_pcursor_next(&c)) != SS_PC_END;) {
+            if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
+            else if (k == SS_PC_RECORD) ok = record(t, cd, &c.rec, ip->partition);
         }
+        ss_pcursor_close(&c);
     }
-    ss_window_free(&win);
     ss_cdecoder_free(cd);
     ss_decoder_free(dec);
     return ok;

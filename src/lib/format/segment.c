@@ -29,6 +29,7 @@
 #include "base/mem.h"
 #include "base/platform.h"
 #include "base/reader.h"
+#include "base/test_hooks.h"
 #include "format/segment.h"
 #include "format/walker.h"
 #include "segscan/segment.h"
@@ -102,12 +103,9 @@ ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
         s->guard = ss_guard_register(m, (size_t)s->size);
     }
     s->fd = fd; /* kept to notice a file that grows or shrinks while it is read */
-    const char *n = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES"), *fifo = getenv("SEGSCAN_TEST_PAUSE_FIFO");
-    if (n && fifo && *n) {
-        char *end;
-        unsigned long long v = strtoull(n, &end, 10);
-        if (!*end && (s->pause_fifo = strdup(fifo)) != NULL) s->pause_after = v;
-    }
+    const ss_test_hooks *h = ss_test_hooks_get();
+    if (h->pause_after_batches != UINT64_MAX && h->pause_fifo && (s->pause_fifo = strdup(h->pause_fifo)) != NULL)
+        s->pause_after = h->pause_after_batches;
     *out = s;
     return SS_E_OK;
 }

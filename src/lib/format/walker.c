@@ -10,10 +10,10 @@
  * pages by base/platform.c, or fstat on the damage paths) lowers the walk's
  * limit to the new size, the entry it was on is read again, and SS_E_SHRUNK
  * damage is reported at the new size before the END event.
- * Test hook (deterministic live-file tests, tests/hostile/live.py): with
- * SEGSCAN_TEST_PAUSE_AFTER_BATCHES=N and SEGSCAN_TEST_PAUSE_FIFO=PATH in the
- * environment, a walker over an opened file blocks after N batch events until
- * it has read one byte from the FIFO at PATH.
+ * Test hook (deterministic live-file tests, tests/hostile/live.py; set through
+ * segscan/test_hooks.h): with pause_after_batches N and pause_fifo PATH, a
+ * walker over an opened file blocks after N batch events until it has read one
+ * byte from the FIFO at PATH.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -2,9 +2,10 @@
  *
  * The library's readers hold their walker in place (a struct of their own or
  * the stack) and set it up with ss_walker_init; callers of the public API get
- * one from ss_walker_new. The analysis's reader moves a walker's position
- * itself (units.c). segment.c fills the window; the walker's copying path and
- * the analysis's reader frame batches in it. */
+ * one from ss_walker_new. The analysis's reader reads parts of a segment
+ * through the window and hands a walker the rest (ss_walker_seek: units.c).
+ * segment.c fills the window; the walker's copying path and the analysis's
+ * reader frame batches in it. */
 #ifndef SS_FORMAT_WALKER_H
 #define SS_FORMAT_WALKER_H
 
@@ -38,6 +39,18 @@ struct ss_walker {
 
 /* A walker in place over s (see ss_walker_new). */
 void ss_walker_init(ss_walker *w, const ss_segment *s, uint64_t limit);
+
+/* Go on from byte pos (an entry's start, below the limit), as if the entry
+ * before it ended there: for a reader that framed the bytes before pos itself.
+ * Between events only, never after SS_EV_END. */
+static inline void ss_walker_seek(ss_walker *w, uint64_t pos) {
+    w->pos = pos;
+    w->end_of_last_batch = pos;
+}
+/* Where the next event starts reading. */
+static inline uint64_t ss_walker_pos(const ss_walker *w) { return w->pos; }
+/* The walk's limit: lower than at the start once the file was found cut. */
+static inline uint64_t ss_walker_limit(const ss_walker *w) { return w->limit; }
 
 /* Bytes [pos, pos + need) of segment s, below limit, in the window (pread, or
  * a copy from memory): a window's worth (SS_WINDOW_BYTES), or the entry if it is

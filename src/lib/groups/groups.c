@@ -16,6 +16,7 @@
 
 #include "base/grow.h"
 #include "groups_int.h"
+#include "inputs/cursor.h"
 #include "segscan/files.h"
 
 
@@ -118,7 +119,6 @@ typedef struct worker {
     ss_groups *g;
     ss_decoder *dec;
     ss_cdecoder *cd;
-    ss_window win;
 } worker;
 
 static void hole(glog *L, int64_t from, int64_t to) {
@@ -127,32 +127,57 @@ static void hole(glog *L, int64_t from, int64_t to) {
     L->info.complete_from_time = -1;
 }
 
+/* A record of a __consumer_offsets log (batch b of file), into the log's history. */
+static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, const ss_record *r) {
+    if (r->offset > L->expect_next) hole(L, L->expect_next, r->offset);
+    if (r->offset >= L->expect_next) L->expect_next = r->offset + 1;
+    if (L->info.complete_from_time < 0) L->info.complete_from_time = r->timestamp;
+    if (b->control) {
+        L->info.control_records++;
+        glog_marker(L, b, r);
+        return;
+    }
+    L->info.records++;
+    if (r->value_len < 0) L->info.tombstones++;
+    /* --group: the records of other groups are not decoded (a group's history
+     * is made of its own records only) */
+    if (!glog_wanted_key(L, r)) {
+        L->skipped_records++;
+        return;
+    }
+    ss_cdecoded d;
+    switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d)) {
+    case SS_CDEC_OK: glog_record(L, b, r, &d); break;
+    case SS_CDEC_UNKNOWN_TYPE:
+        if (L->info.unknown_records++ < 5) glog_note(L, SS_NOTE_INFO, "%s: %s", file, d.message);
+        if (d.known_to_kafka) glog_undecoded(L, r);
+        break;
+    default:
+        if (L->info.bad_records++ < 20) glog_note(L, SS_NOTE_ERROR, "%s: %s", file, d.message);
+        break;
+    }
+}
+
 static void read_log(worker *w, glog *L) {
     ss_groups *G = w->g;
     const ss_input_partition *ip = ss_inputs_at(G->in, L->input);
-    for (size_t j = 0; j < ip->nsegments; j++) {
-        ss_segment *seg;
-        ss_error e;
-        const char *file = ip->segments[j].path ? ip->segments[j].path : ip->name;
-        if (ss_inputs_open_segment(G->in, L->input, j, &seg, &e) != SS_E_OK) {
-            glog_note(L, SS_NOTE_ERROR, "%s: %s", file, e.msg);
+    ss_pcursor c;
+    ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
+    const ss_batch *b = &c.ev.batch;
+    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END;) {
+        const char *file = ip->segments[c.seg].path ? ip->segments[c.seg].path : ip->name;
+        switch (k) {
+        case SS_PC_UNREADABLE:
+            glog_note(L, SS_NOTE_ERROR, "%s: %s", file, c.err.msg);
             L->unreadable++;
-            continue;
-        }
-        ss_walker wk;
-        ss_walker_init(&wk, seg, UINT64_MAX);
-        ss_walker_set_decoder(&wk, w->dec);
-        ss_event ev;
-        ss_event_kind k;
-        while ((k = ss_walker_next_copy(&wk, &w->win, &ev)) != SS_EV_END) {
-            if (k == SS_EV_DAMAGE) {
-                L->info.damage_events++;
-                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, ev.err.position, ev.err.msg,
-                          ss_errkind_name(ev.err.kind));
-                continue;
-            }
-            const ss_batch *b = &ev.batch;
-            if (!b->crc_valid) continue; /* its damage event follows */
+            break;
+        case SS_PC_DAMAGE:
+            L->info.damage_events++;
+            glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, c.ev.err.position, c.ev.err.msg,
+                      ss_errkind_name(c.ev.err.kind));
+            break;
+        case SS_PC_BATCH:
+            if (!b->crc_valid) break; /* its damage event follows */
             L->info.batches++;
             L->batch_no++;
             if (L->expect_next < 0) {
@@ -163,55 +188,27 @@ static void read_log(worker *w, glog *L) {
             }
             if (b->has_delete_horizon) L->info.compacted = true;
             if (L->expect_next < b->base_offset) L->expect_next = b->base_offset;
-            ss_rec_iter it;
-            ss_record r;
-            if (ss_records_begin(w->dec, b, &it, &e) != SS_E_OK) {
+            if (ss_pcursor_records(&c) != SS_E_OK) {
                 L->info.damage_events++;
-                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, e.msg,
-                          ss_errkind_name(e.kind));
+                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, c.err.msg,
+                          ss_errkind_name(c.err.kind));
                 L->expect_next = b->last_offset + 1;
-                continue;
             }
-            int rc;
-            while ((rc = ss_records_next(&it, &r, &e)) == 1) {
-                if (r.offset > L->expect_next) hole(L, L->expect_next, r.offset);
-                if (r.offset >= L->expect_next) L->expect_next = r.offset + 1;
-                if (L->info.complete_from_time < 0) L->info.complete_from_time = r.timestamp;
-                if (b->control) {
-                    L->info.control_records++;
-                    glog_marker(L, b, &r);
-                    continue;
-                }
-                L->info.records++;
-                if (r.value_len < 0) L->info.tombstones++;
-                /* --group: the records of other groups are not decoded (a group's history
-                 * is made of its own records only) */
-                if (!glog_wanted_key(L, &r)) {
-                    L->skipped_records++;
-                    continue;
-                }
-                ss_cdecoded d;
-                switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, &r, &d)) {
-                case SS_CDEC_OK: glog_record(L, b, &r, &d); break;
-                case SS_CDEC_UNKNOWN_TYPE:
-                    if (L->info.unknown_records++ < 5) glog_note(L, SS_NOTE_INFO, "%s: %s", file, d.message);
-                    if (d.known_to_kafka) glog_undecoded(L, &r);
-                    break;
-                default:
-                    if (L->info.bad_records++ < 20) glog_note(L, SS_NOTE_ERROR, "%s: %s", file, d.message);
-                    break;
-                }
-            }
-            if (rc < 0) {
+            break;
+        case SS_PC_RECORD: log_record(w, L, file, b, &c.rec); break;
+        case SS_PC_RECORDS_END:
+            if (c.rec_failed) {
                 L->info.damage_events++;
-                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, e.msg,
-                          ss_errkind_name(e.kind));
+                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, c.err.msg,
+                          ss_errkind_name(c.err.kind));
             }
             /* the cleaner keeps a batch's last offset when it removes its last records */
             if (b->last_offset + 1 > L->expect_next) hole(L, L->expect_next, b->last_offset + 1);
+            break;
+        default: break;
         }
-        ss_segment_close(seg);
     }
+    ss_pcursor_close(&c);
     L->info.next_offset = L->expect_next;
     if (L->last_hole_end > L->info.complete_from) L->info.complete_from = L->last_hole_end;
     if (ip->log_start_offset > L->info.complete_from) L->info.complete_from = ip->log_start_offset;
@@ -221,75 +218,37 @@ static void read_log(worker *w, glog *L) {
 
 /* ---- comparing a copy with the one read ------------------------------------------------------------ */
 
-typedef struct rcur {
-    const ss_inputs *in;
-    size_t input, seg, nsegs;
-    ss_segment *s;
-    ss_walker w;
-    ss_window win;
-    ss_decoder *dec;
-    ss_event ev;
-    ss_rec_iter it;
-    bool in_batch, done;
-} rcur;
-
-/* The next record of a copy: its offset and a hash of what it holds. */
-static bool rcur_next(rcur *c, int64_t *offset, uint64_t *hash) {
-    while (!c->done) {
-        if (c->in_batch) {
-            ss_record r;
-            ss_error e;
-            if (ss_records_next(&c->it, &r, &e) == 1) {
-                int64_t meta[4] = {c->ev.batch.producer_id, c->ev.batch.control, r.timestamp,
-                                   (int64_t)r.key_len << 32 ^ (uint32_t)r.value_len};
-                uint64_t h = XXH3_64bits(meta, sizeof meta);
-                if (r.key_len > 0) h = XXH3_64bits_withSeed(r.key, (size_t)r.key_len, h);
-                if (r.value_len > 0) h = XXH3_64bits_withSeed(r.value, (size_t)r.value_len, h);
-                *offset = r.offset;
-                *hash = h;
-                return true;
-            }
-            c->in_batch = false;
-        }
-        if (!c->s) {
-            if (c->seg >= c->nsegs) {
-                c->done = true;
-                break;
-            }
-            ss_error e;
-            if (ss_inputs_open_segment(c->in, c->input, c->seg++, &c->s, &e) != SS_E_OK) continue;
-            ss_walker_init(&c->w, c->s, UINT64_MAX);
-            ss_walker_set_decoder(&c->w, c->dec);
-        }
-        ss_event_kind k = ss_walker_next_copy(&c->w, &c->win, &c->ev);
-        if (k == SS_EV_END) {
-            ss_segment_close(c->s);
-            c->s = NULL;
-            continue;
-        }
-        if (k != SS_EV_BATCH || !c->ev.batch.crc_valid) continue;
-        ss_error e;
-        if (ss_records_begin(c->dec, &c->ev.batch, &c->it, &e) == SS_E_OK) c->in_batch = true;
+/* The next record of a copy (c, its decoder given): its offset and a hash of what it holds. */
+static bool rcur_next(ss_pcursor *c, int64_t *offset, uint64_t *hash) {
+    for (ss_pc_kind k; (k = ss_pcursor_next(c)) != SS_PC_END;) {
+        if (k == SS_PC_BATCH && c->ev.batch.crc_valid) (void)ss_pcursor_records(c);
+        if (k != SS_PC_RECORD) continue;
+        const ss_record *r = &c->rec;
+        int64_t meta[4] = {c->ev.batch.producer_id, c->ev.batch.control, r->timestamp,
+                           (int64_t)r->key_len << 32 ^ (uint32_t)r->value_len};
+        uint64_t h = XXH3_64bits(meta, sizeof meta);
+        if (r->key_len > 0) h = XXH3_64bits_withSeed(r->key, (size_t)r->key_len, h);
+        if (r->value_len > 0) h = XXH3_64bits_withSeed(r->value, (size_t)r->value_len, h);
+        *offset = r->offset;
+        *hash = h;
+        return true;
     }
     return false;
 }
 
 static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
     ss_glog_copy *cp = &S->copies[ci];
-    rcur a = {0}, b = {0};
-    a.in = b.in = G->in;
-    a.input = S->L.input;
-    b.input = (size_t)(cp->input - ss_inputs_at(G->in, 0));
+    size_t ia = S->L.input, ib = (size_t)(cp->input - ss_inputs_at(G->in, 0));
     for (size_t i = 0; i < ss_inputs_count(G->in); i++)
-        if (ss_inputs_at(G->in, i) == cp->input) b.input = i;
-    a.nsegs = ss_inputs_at(G->in, a.input)->nsegments;
-    b.nsegs = cp->input->nsegments;
+        if (ss_inputs_at(G->in, i) == cp->input) ib = i;
     size_t mb = G->opts.max_batch_bytes ? G->opts.max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES;
-    a.dec = ss_decoder_new(mb);
-    b.dec = ss_decoder_new(mb);
+    ss_decoder *da = ss_decoder_new(mb), *db = ss_decoder_new(mb);
+    ss_pcursor a, b;
+    ss_pcursor_open(&a, G->in, ia, da, UINT64_MAX);
+    ss_pcursor_open(&b, G->in, ib, db, UINT64_MAX);
     cp->first_offset = cp->next_offset = -1;
     cp->first_difference = -1;
-    if (a.dec && b.dec) {
+    if (da && db) {
         int64_t oa = 0, ob = 0;
         uint64_t ha = 0, hb = 0;
         bool ra = rcur_next(&a, &oa, &ha), rb = rcur_next(&b, &ob, &hb);
@@ -325,12 +284,10 @@ static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
             }
         }
     }
-    if (a.s) ss_segment_close(a.s);
-    if (b.s) ss_segment_close(b.s);
-    ss_window_free(&a.win);
-    ss_window_free(&b.win);
-    ss_decoder_free(a.dec);
-    ss_decoder_free(b.dec);
+    ss_pcursor_close(&a);
+    ss_pcursor_close(&b);
+    ss_decoder_free(da);
+    ss_decoder_free(db);
 }
 
 /* ---- threads ---------------------------------------------------------------------------------------- */
@@ -522,7 +479,8 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
          * together: the commits go to temporary files when both reach it */
         S->L.in_memory = &G->in_memory;
         S->L.commits.in_memory = &G->in_memory;
-        if (G->opts.max_memory) S->L.commits.budget = G->opts.max_memory > SIZE_MAX ? SIZE_MAX : (size_t)G->opts.max_memory;
+        if (G->opts.max_memory)
+            S->L.commits.budget = G->opts.max_memory > SIZE_MAX ? SIZE_MAX : (size_t)G->opts.max_memory;
         gwork *w = &G->work[G->nwork++];
         w->log = (uint32_t)li;
         w->input = S->L.input;
@@ -569,7 +527,6 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
     for (unsigned t = 0; t < threads; t++) {
         ss_decoder_free(ws[t].dec);
         ss_cdecoder_free(ws[t].cd);
-        ss_window_free(&ws[t].win);
     }
     free(ws);
     free(tids);

@@ -188,15 +188,18 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     scan_dir(&c);
     vf_load_epochs(&c);
     const ss_input_partition *ip = c.ip;
-    for (size_t j = 0; j < ip->nsegments && !c.nomem; j++) {
+    ss_pcursor pc;
+    ss_pcursor_open(&pc, in, i, c.dec, UINT64_MAX);
+    for (ss_pc_kind k; !c.nomem && (k = ss_pcursor_next(&pc)) != SS_PC_END;) {
+        size_t j = pc.seg;
         const ss_input_segment *sg = &ip->segments[j];
         const char *path = sg->path ? sg->path : ip->name;
-        ss_segment *seg;
-        ss_error err;
-        if (ss_inputs_open_segment(in, i, j, &seg, &err) != SS_E_OK) {
-            FIND(&c, "unreadable", path, 0, -1, "%s", err.msg);
+        if (k == SS_PC_UNREADABLE) {
+            FIND(&c, "unreadable", path, 0, -1, "%s", pc.err.msg);
             continue;
         }
+        if (k != SS_PC_SEGMENT) continue;
+        ss_segment *seg = pc.s;
         stats->segments++;
         int64_t base = sg->name_offset;
         if (base < 0 && sg->path && !ss_offset_from_filename(sg->path, &base)) base = -1;
@@ -211,7 +214,7 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
                  "the file name says offset %" PRId64 ", not above the last offset %" PRId64 " of %s", sg->name_offset,
                  prev_last, prev_path);
         vf_caps_reset(&c, path);
-        vf_walk_log(&c, path, seg, sg->name_offset, active, &R);
+        vf_walk_log(&c, path, &pc, sg->name_offset, active, &R);
         vf_caps_flush(&c);
         if (sg->path && base >= 0 && !sg->temporary && !c.nomem) {
             vf_check_offset_index(&c, sg->path, base, active, &R);
@@ -220,8 +223,8 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
         }
         free(R.bs.v);
         free(R.markers.v);
-        ss_segment_close(seg);
     }
+    ss_pcursor_close(&pc);
     if (!c.nomem) {
         vf_check_gaps(&c);
         vf_check_snapshots(&c);
@@ -245,6 +248,5 @@ ss_errkind ss_verify_partition(const ss_inputs *in, size_t i, const ss_verify_op
     free(c.epi);
     free(c.epoch_path);
     ss_decoder_free(c.dec);
-    ss_window_free(&c.win);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/map.h"
+#include "inputs/cursor.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
 #include "segscan/verify.h"
@@ -100,7 +101,6 @@ typedef struct vctx {
     void *cbctx;
     ss_vstats *st;
     ss_decoder *dec;
-    ss_window win; /* batches copied here (ss_walker_next_copy) */
     bool nomem;
 
     bool complete;         /* every segment of the directory is among the inputs */
@@ -230,7 +230,8 @@ void vf_state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *marke
 /* ---- one segment's .log (verify_log.c) ---- */
 /* Walk the .log at path (opened as seg; name_offset from its name, -1 none;
  * active: the directory's last segment), filling R for the index checks. */
-void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset, bool active, segres *R);
+/* Reads the segment the cursor opened (SS_PC_SEGMENT) up to its SS_PC_SEGMENT_END. */
+void vf_walk_log(vctx *c, const char *path, ss_pcursor *pc, int64_t name_offset, bool active, segres *R);
 
 /* ---- the files beside a segment (verify_files.c) ---- */
 void vf_check_offset_index(vctx *c, const char *log_path, int64_t base, bool active, const segres *R);

@@ -3,7 +3,6 @@
  * tail; each batch also goes to the producer state (verify_state.c) and the
  * leader-epoch check (verify_epochs.c), and its position and offsets to the
  * index checks (verify_files.c). */
-#include "format/walker.h"
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,31 +54,28 @@ static void control_batch(vctx *c, const char *path, const ss_batch *b, mvec *ma
     }
 }
 
-void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset, bool active, segres *R) {
-    ss_walker w;
-    ss_walker_init(&w, seg, UINT64_MAX);
-    ss_walker_set_decoder(&w, c->dec);
-    ss_event ev;
+void vf_walk_log(vctx *c, const char *path, ss_pcursor *pc, int64_t name_offset, bool active, segres *R) {
+    const ss_event *ev = &pc->ev;
     bool first_in_seg = true;
     int64_t seg_prev_last = 0;
     bool seg_have_prev = false;
     R->monotonic = true;
     R->last_offset = -1;
     R->first_offset = -1;
-    R->file_size = ss_segment_size(seg);
+    R->file_size = ss_segment_size(pc->s);
     c->st->log_bytes += R->file_size;
     for (;;) {
-        ss_event_kind k = ss_walker_next_copy(&w, &c->win, &ev);
-        if (k == SS_EV_END) break;
-        if (k == SS_EV_DAMAGE) {
-            if (ev.err.kind == SS_E_CRC_MISMATCH)
-                FINDC(c, "batch-crc", path, ev.err.position, ev.err.base_offset, "%s", ev.err.msg);
+        ss_pc_kind k = ss_pcursor_next(pc);
+        if (k == SS_PC_SEGMENT_END) break;
+        if (k == SS_PC_DAMAGE) {
+            if (ev->err.kind == SS_E_CRC_MISMATCH)
+                FINDC(c, "batch-crc", path, ev->err.position, ev->err.base_offset, "%s", ev->err.msg);
             else
-                FINDC(c, "log-damage", path, ev.err.position, ev.err.base_offset, "%s (%" PRIu64 " bytes) [%s]",
-                      ev.err.msg, ev.err.length, ss_errkind_name(ev.err.kind));
+                FINDC(c, "log-damage", path, ev->err.position, ev->err.base_offset, "%s (%" PRIu64 " bytes) [%s]",
+                      ev->err.msg, ev->err.length, ss_errkind_name(ev->err.kind));
             continue;
         }
-        const ss_batch *b = &ev.batch;
+        const ss_batch *b = &ev->batch;
         c->st->batches++;
         if (b->control) c->st->control_batches++;
         vb x = {.pos = b->position,
@@ -153,17 +149,17 @@ void vf_walk_log(vctx *c, const char *path, ss_segment *seg, int64_t name_offset
         }
         vf_epoch_batch(c, path, &R->bs.v[R->bs.n - 1]);
     }
-    R->end_complete = ev.file_size - ev.tail_bytes;
-    if (ev.tail_kind == SS_E_INCOMPLETE_TAIL)
+    R->end_complete = ev->file_size - ev->tail_bytes;
+    if (ev->tail_kind == SS_E_INCOMPLETE_TAIL)
         FIND(c, "incomplete-tail", path, R->end_complete, -1,
              "%" PRIu64 " %s after the last complete batch %s not form a complete batch (unclean shutdown or a "
              "cut copy; Kafka's recovery would truncate %s)",
-             ev.tail_bytes, ev.tail_bytes == 1 ? "byte" : "bytes", ev.tail_bytes == 1 ? "does" : "do",
-             ev.tail_bytes == 1 ? "it" : "them");
-    else if (ev.tail_kind == SS_E_ZERO_TAIL && !active)
+             ev->tail_bytes, ev->tail_bytes == 1 ? "byte" : "bytes", ev->tail_bytes == 1 ? "does" : "do",
+             ev->tail_bytes == 1 ? "it" : "them");
+    else if (ev->tail_kind == SS_E_ZERO_TAIL && !active)
         FIND(c, "log-zero-tail", path, R->end_complete, -1,
-             "%" PRIu64 " zero bytes after the last batch of a segment that is not the active one", ev.tail_bytes);
-    if (ev.err.kind == SS_E_GREW) FIND(c, "file-grew", path, ev.err.position, -1, "%s", ev.err.msg);
+             "%" PRIu64 " zero bytes after the last batch of a segment that is not the active one", ev->tail_bytes);
+    if (ev->err.kind == SS_E_GREW) FIND(c, "file-grew", path, ev->err.position, -1, "%s", ev->err.msg);
     if (R->last_offset >= 0) {
         c->prev_seg_path = path;
         c->prev_seg_last = R->last_offset;

@@ -1,0 +1,38 @@
+/* segscan - test hooks: deterministic runs of what is otherwise timing- or
+ * size-dependent. For tests only: the library reads no environment variable;
+ * segscan's CLI passes SEGSCAN_TEST_PAUSE_AFTER_BATCHES, SEGSCAN_TEST_PAUSE_FIFO
+ * and SEGSCAN_TEST_UNIT_BYTES here (src/cli/main.c), and the fuzz targets set
+ * them directly. Set before anything is read; not thread-safe. */
+#ifndef SEGSCAN_TEST_HOOKS_H
+#define SEGSCAN_TEST_HOOKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "segscan/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ss_test_hooks {
+    /* A walker over an opened file blocks after this many batch events until
+     * it has read one byte from the FIFO at pause_fifo (tests/hostile/live.py);
+     * UINT64_MAX: never. The path is copied by each segment opened. */
+    uint64_t pause_after_batches;
+    const char *pause_fifo;
+    /* Every batch through the walker (no copying fast path), so that the
+     * pause counts every batch. */
+    bool walker_only;
+    /* The analysis's units this many bytes (at least 64), each but a
+     * segment's first starting at a guessed boundary; 0: the default. */
+    uint64_t unit_bytes;
+} ss_test_hooks;
+
+/* Set the hooks (copied); NULL turns them all off, as at the start. */
+SS_API void ss_test_hooks_set(const ss_test_hooks *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
