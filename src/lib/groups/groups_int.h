@@ -121,9 +121,9 @@ typedef struct gtp {
     uint32_t ring;       /* the current owner's gring index + 1 */
     uint32_t ext;        /* its gtpx index + 1, 0: none yet */
     int64_t first_commit_time, last_commit_time;
-    int64_t reader_max; /* the highest offset a reader committed (a member, a transaction, or any
-                         * commit of a group without membership records), -1 none */
-    const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
+    int64_t reader_max;        /* the highest offset a reader committed (a member, a transaction, or
+                                * any commit of a group without membership records), -1 none */
+    const ss_tl_partition *tl; /* the data partition, when read (flags & TP_TL) */
 } gtp;
 
 /* ---- generations ------------------------------------------------------------------------------ */
@@ -296,7 +296,7 @@ size_t gc_read(const struct glog *L, size_t first, gcrec *out, size_t n);
 typedef struct glog {
     const ss_groups_opts *opts;
     atomic_size_t *in_memory; /* the bytes of every log's history and kept commits (NULL: not counted) */
-    uint32_t input; /* index in the inputs of the copy read */
+    uint32_t input;           /* index in the inputs of the copy read */
     int32_t partition;
     gstrtab groups_tab; /* group ids (aux: index + 1) */
     gstrtab strs;       /* every other string */
@@ -456,6 +456,7 @@ struct ss_groups {
     size_t nwork;
     atomic_size_t next_work;
     atomic_size_t in_memory; /* bytes all logs' histories and kept commits have allocated */
+    size_t budget;           /* what they may take: --max-memory less the reserve (0: no limit) */
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
