@@ -36,10 +36,12 @@ typedef struct gstrtab {
     gs_chunk *chunks;
     uint8_t *cur, *end;
     const char **slots; /* open addressing by hash; NULL: empty */
-    uint32_t *aux;      /* a number the caller keeps beside a string (a group's index + 1) */
+    uint32_t *aux;      /* a number the caller keeps beside a string (a group's index + 1); NULL when the
+                         * table's callers never ask for one (with_aux false) */
     size_t cap, n;
     uint64_t bytes; /* arena bytes, for the memory figure */
     bool nomem;
+    bool with_aux;
 } gstrtab;
 
 const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux);
