@@ -200,6 +200,7 @@ typedef struct gtopic_name {
 typedef struct ggroup {
     const char *id;
     int protocol;          /* as it stands (SS_GPROTO_*) */
+    int32_t open_gen;      /* index of its open KIP-848 epoch, -1 */
     bool exists;           /* a group record (or a commit) made it and no tombstone removed it since */
     bool deleted;          /* its last group record was a tombstone */
     bool wanted;           /* opts.groups names it (or names none) */
@@ -215,8 +216,7 @@ typedef struct ggroup {
     int64_t first_offset, first_time, last_time;
     uint64_t commits, txn_commits, undecoded;
     uint64_t removed_batch; /* batch number of its last tombstone (a conversion follows in the same batch) */
-    int32_t open_gen;       /* index of its open KIP-848 epoch, -1 */
-} ggroup;
+} ggroup;                   /* 176 bytes */
 
 /* ---- transactional offsets pending their marker -------------------------------------------- */
 
