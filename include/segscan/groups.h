@@ -93,8 +93,9 @@ typedef struct ss_groups_opts {
     int64_t since_ms, until_ms; /* INT64_MIN / INT64_MAX: open */
     int64_t from_offset, to_offset;
     unsigned threads;       /* reading threads, the caller's included; 0: one per online CPU */
-    uint64_t max_memory;    /* bytes the history and the kept commits may take together before the commits go
-                             * to temporary files (the history stays in memory); 0: no limit */
+    uint64_t max_memory;    /* bytes the run may take: the history and the kept commits take it, less a
+                             * reserve for the program (6 MiB) and each thread (2 MiB), before the commits
+                             * go to temporary files (the history stays in memory); 0: no limit */
     const char *tmpdir;     /* NULL: $TMPDIR, else /tmp */
     size_t max_batch_bytes; /* 0: SS_DEFAULT_MAX_BATCH_BYTES */
 } ss_groups_opts;

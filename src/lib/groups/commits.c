@@ -2,10 +2,10 @@
  *
  * A log's commits arrive in log order and are listed by group, topic,
  * partition, then log order. They are kept as fixed-size records; when the
- * records all logs have allocated reach opts.max_memory, the log that adds one
- * sorts its buffer and writes it to a temporary file (a run), and at the end
- * its runs are merged into one file (its buffer too when memory is still
- * over the limit then),
+ * records all logs have allocated reach their budget (opts.max_memory less
+ * a reserve, groups.c), the log that adds one sorts its buffer and writes it
+ * to a temporary file (a run), and at the end its runs are merged into one
+ * file (its buffer too when memory is still over the limit then),
  * read back a group at a time: an external merge sort, so the memory a
  * listing takes does not grow with the commits. A transactional commit is
  * held apart until its producer's marker gives its outcome; open

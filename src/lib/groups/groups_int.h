@@ -36,10 +36,12 @@ typedef struct gstrtab {
     gs_chunk *chunks;
     uint8_t *cur, *end;
     const char **slots; /* open addressing by hash; NULL: empty */
-    uint32_t *aux;      /* a number the caller keeps beside a string (a group's index + 1) */
+    uint32_t *aux;      /* a number the caller keeps beside a string (a group's index + 1); NULL when the
+                         * table's callers never ask for one (with_aux false) */
     size_t cap, n;
     uint64_t bytes; /* arena bytes, for the memory figure */
     bool nomem;
+    bool with_aux;
 } gstrtab;
 
 const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux);
@@ -121,9 +123,9 @@ typedef struct gtp {
     uint32_t ring;       /* the current owner's gring index + 1 */
     uint32_t ext;        /* its gtpx index + 1, 0: none yet */
     int64_t first_commit_time, last_commit_time;
-    int64_t reader_max; /* the highest offset a reader committed (a member, a transaction, or any
-                         * commit of a group without membership records), -1 none */
-    const ss_tl_partition *tl;        /* the data partition, when read (flags & TP_TL) */
+    int64_t reader_max;        /* the highest offset a reader committed (a member, a transaction, or
+                                * any commit of a group without membership records), -1 none */
+    const ss_tl_partition *tl; /* the data partition, when read (flags & TP_TL) */
 } gtp;
 
 /* ---- generations ------------------------------------------------------------------------------ */
@@ -198,6 +200,7 @@ typedef struct gtopic_name {
 typedef struct ggroup {
     const char *id;
     int protocol;          /* as it stands (SS_GPROTO_*) */
+    int32_t open_gen;      /* index of its open KIP-848 epoch, -1 */
     bool exists;           /* a group record (or a commit) made it and no tombstone removed it since */
     bool deleted;          /* its last group record was a tombstone */
     bool wanted;           /* opts.groups names it (or names none) */
@@ -213,8 +216,7 @@ typedef struct ggroup {
     int64_t first_offset, first_time, last_time;
     uint64_t commits, txn_commits, undecoded;
     uint64_t removed_batch; /* batch number of its last tombstone (a conversion follows in the same batch) */
-    int32_t open_gen;       /* index of its open KIP-848 epoch, -1 */
-} ggroup;
+} ggroup;                   /* 176 bytes */
 
 /* ---- transactional offsets pending their marker -------------------------------------------- */
 
@@ -296,7 +298,7 @@ size_t gc_read(const struct glog *L, size_t first, gcrec *out, size_t n);
 typedef struct glog {
     const ss_groups_opts *opts;
     atomic_size_t *in_memory; /* the bytes of every log's history and kept commits (NULL: not counted) */
-    uint32_t input; /* index in the inputs of the copy read */
+    uint32_t input;           /* index in the inputs of the copy read */
     int32_t partition;
     gstrtab groups_tab; /* group ids (aux: index + 1) */
     gstrtab strs;       /* every other string */
@@ -456,6 +458,7 @@ struct ss_groups {
     size_t nwork;
     atomic_size_t next_work;
     atomic_size_t in_memory; /* bytes all logs' histories and kept commits have allocated */
+    size_t budget;           /* what they may take: --max-memory less the reserve (0: no limit) */
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */

@@ -26,11 +26,13 @@ struct gs_chunk {
 
 static uint64_t gs_hash(const uint8_t *s, size_t len) { return XXH3_64bits(s, len); }
 
-static bool gs_grow(gstrtab *t) {
+/* The slots, twice as many; the aux numbers beside them when the table keeps them (with_aux:
+ * a caller asks for them; the other strings' table never does, and goes without) */
+static bool gs_grow(gstrtab *t, bool with_aux) {
     size_t nc = t->cap ? t->cap * 2 : 1024;
     const char **ns = calloc(nc, sizeof *ns);
-    uint32_t *na = calloc(nc, sizeof *na);
-    if (!ns || !na) {
+    uint32_t *na = with_aux ? calloc(nc, sizeof *na) : NULL;
+    if (!ns || (with_aux && !na)) {
         free(ns);
         free(na);
         return false;
@@ -41,7 +43,7 @@ static bool gs_grow(gstrtab *t) {
         size_t k = gs_hash((const uint8_t *)s, gs_len(s)) & (nc - 1);
         while (ns[k]) k = (k + 1) & (nc - 1);
         ns[k] = s;
-        na[k] = t->aux[i];
+        if (na) na[k] = t->aux[i];
     }
     free(t->slots);
     free(t->aux);
@@ -52,8 +54,8 @@ static bool gs_grow(gstrtab *t) {
 }
 
 static char *gs_store(gstrtab *t, const uint8_t *s, size_t len) {
+    /* not aligned: the length is read with memcpy (gs_len) */
     size_t need = 4 + len + 1;
-    need = (need + 7) & ~(size_t)7;
     if ((size_t)(t->end - t->cur) < need) {
         size_t size = need > 60000 ? need : 60000;
         gs_chunk *c = malloc(sizeof *c + size);
@@ -79,7 +81,8 @@ const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) 
         t->nomem = true;
         return NULL;
     }
-    if ((t->n + 1) * 4 > t->cap * 3 && !gs_grow(t)) {
+    if (!t->cap) t->with_aux = aux != NULL; /* a table asks for them from its first string on, or never */
+    if ((t->n + 1) * 4 > t->cap * 3 && !gs_grow(t, t->with_aux)) {
         t->nomem = true;
         return NULL;
     }
@@ -88,7 +91,7 @@ const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) 
         const char *x = t->slots[k];
         if (!x) break;
         if (gs_len(x) == len && (len == 0 || memcmp(x, s, len) == 0)) {
-            if (aux) *aux = &t->aux[k];
+            if (aux) *aux = t->aux ? &t->aux[k] : NULL;
             return x;
         }
         k = (k + 1) & (t->cap - 1);
@@ -99,9 +102,9 @@ const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) 
         return NULL;
     }
     t->slots[k] = p;
-    t->aux[k] = 0;
+    if (t->aux) t->aux[k] = 0;
     t->n++;
-    if (aux) *aux = &t->aux[k];
+    if (aux) *aux = t->aux ? &t->aux[k] : NULL;
     return p;
 }
 
@@ -241,7 +244,9 @@ void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) {
 }
 
 /* the bytes of a string table: its arena and its slots */
-static size_t gs_bytes(const gstrtab *t) { return (size_t)t->bytes + t->cap * (sizeof *t->slots + sizeof *t->aux); }
+static size_t gs_bytes(const gstrtab *t) {
+    return (size_t)t->bytes + t->cap * (sizeof *t->slots + (t->with_aux ? sizeof *t->aux : 0));
+}
 
 const char *g_intern(glog *L, const uint8_t *s, size_t len) {
     size_t before = gs_bytes(&L->strs);
@@ -553,7 +558,7 @@ void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
     o->to = pt;
     o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL, t->ring_n);
     ring_release(L, t);
-    t->flags &= (uint8_t)~(TP_OPEN_OWNER | TP_START_PENDING);
+    t->flags &= (uint8_t) ~(TP_OPEN_OWNER | TP_START_PENDING);
 }
 
 /* member owns tp from this record on (or goes on owning it: the interval grows). */
