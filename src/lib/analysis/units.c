@@ -63,7 +63,6 @@ void an_unit_free(an_unit *u) {
 
 static bool in_time_window(const ss_an_opts *o, int64_t ts) { return ts >= o->since_ms && ts <= o->until_ms; }
 static bool in_offset_window(const ss_an_opts *o, int64_t off) { return off >= o->from_offset && off <= o->to_offset; }
-static inline int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 
 static void hash_be32(XXH3_state_t *st, int32_t v) {
     uint8_t b[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),
@@ -238,7 +237,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             u->rec.cap = nc;
         }
         an_rec *s = &u->rec.v[u->rec.n++];
-        int64_t delta = wsub(rec.offset, b->base_offset);
+        int64_t delta = ss_sub64(rec.offset, b->base_offset);
         s->ts = rec.timestamp;
         s->delta = (uint32_t)delta;
         s->flags = 0;
