@@ -517,16 +517,3 @@ int ss_header_next(const ss_record *r, size_t *pos, ss_header *h) {
     return 1;
 }
 
-const char *ss_tstype_name(int t) {
-    switch (t) {
-    case SS_TS_CREATE: return "CreateTime";
-    case SS_TS_LOG_APPEND: return "LogAppendTime";
-    default: return "NoTimestampType";
-    }
-}
-
-const char *ss_control_type_name(int type) {
-    static const char *const names[] = {"ABORT",           "COMMIT",        "LEADER_CHANGE", "SNAPSHOT_HEADER",
-                                        "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS"};
-    return type >= 0 && type <= 6 ? names[type] : "UNKNOWN";
-}
