@@ -38,8 +38,7 @@ bool report_write(const struct scan_cli *c, const char *path) {
         kvs(f, n, "last_timestamp", P->has_timestamps ? P->max_timestamp : -1);
         for (int k = 0; k < 8; k++) {
             if (!P->codec_batches[k]) continue;
-            fprintf(f, "%s.codec.%s=%" PRIu64 "\n", n, k < 5 ? ss_codec_name((enum ss_codec)k) : "unknown",
-                    P->codec_batches[k]);
+            fprintf(f, "%s.codec.%s=%" PRIu64 "\n", n, ss_codec_label(k), P->codec_batches[k]);
         }
         kv(f, n, "duplicate_groups", P->duplicate_groups);
         kv(f, n, "duplicate_records", P->duplicate_records);

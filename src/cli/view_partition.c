@@ -31,7 +31,7 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
         if (!P->codec_batches[k]) continue;
         if (!first) out_ch(o, ',');
         first = false;
-        out_json_cstr(o, k < 5 ? ss_codec_name((enum ss_codec)k) : "unknown");
+        out_json_cstr(o, ss_codec_label(k));
         out_ch(o, ':');
         out_u64(o, P->codec_batches[k]);
     }

@@ -8,6 +8,11 @@ const char *ss_codec_name(enum ss_codec codec) {
     return codec >= 0 && codec <= 4 ? names[codec] : NULL;
 }
 
+const char *ss_codec_label(int codec) {
+    const char *n = ss_codec_name((enum ss_codec)codec);
+    return n ? n : "unknown";
+}
+
 const char *ss_tstype_name(int t) {
     switch (t) {
     case SS_TS_CREATE: return "CreateTime";
