@@ -16,9 +16,10 @@
 #include "base/javaint.h"
 #include "base/reader.h"
 #include "files/message.h"
+#include "format/kafka_format.h"
 #include "segscan/files.h"
 
-enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12, LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, MIN_RECORD_V0 = 14 };
+enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12 };
 
 /* AbstractIndex.warmEntries(): 8192 / entrySize. */
 #define WARM_BYTES 8192u
@@ -270,10 +271,10 @@ void ss_index_checker_free(ss_index_checker *c) { free(c); }
  * (Kafka throws: CorruptRecordException for a size below 14, ...). */
 static int next_batch(const ss_index_checker *c, uint64_t pos, uint64_t end, ss_batch *b, ss_error *err) {
     if (pos + HEADER_UP_TO_MAGIC >= end) return 0;
-    int32_t size = (int32_t)ss_be32(c->log + pos + 8);
-    if (size < MIN_RECORD_V0) {
+    int32_t size = (int32_t)ss_be32(c->log + pos + ENTRY_SIZE_OFF);
+    if (size < MIN_ENTRY) {
         set_msg(err, SS_E_BAD_LENGTH, pos, NULL, 0,
-                "Found record size %" PRId32 " smaller than minimum record overhead (%d)", size, MIN_RECORD_V0);
+                "Found record size %" PRId32 " smaller than minimum record overhead (%d)", size, MIN_ENTRY);
         err->base_offset = (int64_t)ss_be64(c->log + pos);
         return -1;
     }

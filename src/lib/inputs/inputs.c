@@ -23,6 +23,7 @@
 #include "base/grow.h"
 #include "base/paths.h"
 #include "format/batch.h"
+#include "format/kafka_format.h"
 #include "inputs/inputs_names.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
@@ -397,11 +398,11 @@ static char *dir_name(const char *path) {
 static bool starts_with_batch(const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
-    uint8_t head[61];
+    uint8_t head[V2_OVERHEAD];
     ssize_t n = pread(fd, head, sizeof head, 0);
     close(fd);
     uint64_t size;
-    return n >= 17 && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
+    return n >= HEADER_UP_TO_MAGIC && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
 }
 
 static ss_errkind add_file(ss_inputs *in, const char *path) {
