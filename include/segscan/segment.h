@@ -29,6 +29,9 @@ typedef struct ss_decoder ss_decoder;
 
 enum ss_codec { SS_CODEC_NONE = 0, SS_CODEC_GZIP = 1, SS_CODEC_SNAPPY = 2, SS_CODEC_LZ4 = 3, SS_CODEC_ZSTD = 4 };
 SS_API const char *ss_codec_name(enum ss_codec codec); /* "none", "gzip", ... or NULL */
+/* ss_codec_name, or "unknown" for an id the three attribute bits can hold but
+ * Kafka's CompressionType does not define (5..7). */
+SS_API const char *ss_codec_label(int codec);
 
 enum ss_tstype { SS_TS_NONE = -1, SS_TS_CREATE = 0, SS_TS_LOG_APPEND = 1 };
 SS_API const char *ss_tstype_name(int t); /* "NoTimestampType", "CreateTime", "LogAppendTime" */

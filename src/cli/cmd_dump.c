@@ -159,7 +159,7 @@ static void text_batch(ss_out *o, const ss_batch *b) {
     out_lit(o, " magic: ");
     out_i64(o, b->magic);
     out_lit(o, " compresscodec: ");
-    out_str(o, ss_codec_name(b->codec) ? ss_codec_name(b->codec) : "unknown");
+    out_str(o, ss_codec_label(b->codec));
     out_lit(o, " crc: ");
     out_u64(o, b->crc);
     out_lit(o, " isvalid: ");

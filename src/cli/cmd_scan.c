@@ -48,8 +48,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         }
         out_str(o, "  codecs       ");
         for (int k = 0; k < 8; k++)
-            if (P->codec_batches[k])
-                out_printf(o, " %s %" PRIu64, k < 5 ? ss_codec_name((enum ss_codec)k) : "unknown", P->codec_batches[k]);
+            if (P->codec_batches[k]) out_printf(o, " %s %" PRIu64, ss_codec_label(k), P->codec_batches[k]);
         if (P->magic_batches[0] || P->magic_batches[1])
             out_printf(o, "  (magic 0: %" PRIu64 ", magic 1: %" PRIu64 ", magic 2: %" PRIu64 ")", P->magic_batches[0],
                        P->magic_batches[1], P->magic_batches[2]);

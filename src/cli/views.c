@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "figures.h"
 #include "out.h"
 #include "scan.h"
 
@@ -235,33 +236,7 @@ void scan_json_total(struct scan_cli *c) {
     ss_out *o = c->out;
     const ss_an_totals *t = ss_an_totals_get(c->an);
     out_str(o, "{\"type\":\"total\"");
-    out_kv_u64(o, "partitions", t->partitions);
-    out_kv_u64(o, "segments", t->segments);
-    out_kv_u64(o, "records", t->records);
-    out_kv_u64(o, "batches", t->batches);
-    out_kv_u64(o, "controlRecords", t->control_records);
-    out_kv_u64(o, "duplicateGroups", t->duplicate_groups);
-    out_kv_u64(o, "duplicateRecords", t->duplicate_records);
-    out_kv_u64(o, "maxCopies", t->max_copies);
-    out_kv_u64(o, "producers", t->producers);
-    out_kv_u64(o, "sessions", t->sessions);
-    out_kv_u64(o, "nonIdempotentRecords", t->non_idempotent_records);
-    out_kv_u64(o, "sequenceGaps", t->sequence_gaps);
-    out_kv_u64(o, "sequenceGapsExplained", t->sequence_gaps_explained);
-    out_kv_u64(o, "duplicateSequences", t->duplicate_sequences);
-    out_kv_u64(o, "outOfOrderBatches", t->out_of_order_batches);
-    out_kv_u64(o, "epochBumps", t->epoch_bumps);
-    out_kv_u64(o, "readCommittedRecords", t->read_committed_records);
-    out_kv_u64(o, "committed", t->txn_committed);
-    out_kv_u64(o, "aborted", t->txn_aborted);
-    out_kv_u64(o, "open", t->txn_open);
-    out_kv_u64(o, "hanging", t->txn_hanging);
-    out_kv_u64(o, "empty", t->txn_empty);
-    out_kv_u64(o, "unknown", t->txn_unknown);
-    out_kv_u64(o, "damagedBytes", t->damaged_bytes);
-    out_kv_u64(o, "tailBytes", t->tail_bytes);
-    out_kv_u64(o, "skippedLargeBatches", t->skipped_large_batches);
-    out_kv_u64(o, "copiesInOpenTransactions", t->open_copies);
+    figs_json(o, total_figs, ntotal_figs, t);
     out_str(o, ",\"causes\":{");
     for (enum ss_cause k = SS_CAUSE_ABORTED; k < SS_CAUSE_COUNT; k++) {
         if (k > 1) out_ch(o, ',');

@@ -12,6 +12,7 @@
 
 #include "analysis/units.h"
 #include "base/map.h"
+#include "base/javaint.h"
 #include "segscan/analyze.h"
 #include "segscan/decode.h"
 
@@ -246,10 +247,10 @@ struct ss_analysis {
 };
 
 /* Offsets and timestamps come from files and can hold any value (a crafted
- * batch has a valid CRC too): arithmetic on them wraps or saturates, never
- * overflows. */
-static inline int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static inline int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+ * batch has a valid CRC too): arithmetic on them wraps (base/javaint.h) or
+ * saturates, never overflows. A record's sequence is
+ * ss_increment_sequence(base, mod_seq(delta)): a delta is below 2^32, and a
+ * sequence >= 0 plus a delta reduced mod 2^31 wraps as Kafka's does. */
 static inline int64_t sat_sub(int64_t a, int64_t b) {
     int64_t r;
     if (__builtin_sub_overflow(a, b, &r)) return a < b ? INT64_MIN : INT64_MAX;
@@ -257,14 +258,8 @@ static inline int64_t sat_sub(int64_t a, int64_t b) {
 }
 /* lastOffsetDelta, from the two offsets the reader derived from it */
 static inline int64_t batch_span(const ss_batch *b) {
-    int64_t d = wsub(b->last_offset, b->base_offset);
+    int64_t d = ss_sub64(b->last_offset, b->base_offset);
     return d >= 0 && d < INT32_MAX ? d + 1 : 1;
-}
-
-static inline int32_t seq_add(int32_t seq, int64_t inc) {
-    int64_t v = ((int64_t)seq + inc) % SEQ_MOD;
-    if (v < 0) v += SEQ_MOD;
-    return (int32_t)v;
 }
 
 static inline int64_t mod_seq(int64_t lin) {

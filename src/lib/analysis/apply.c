@@ -181,7 +181,7 @@ bool an_copy_in_window(const ss_analysis *a, uint32_t batch, uint32_t delta, int
     if (b->flags & BF_OUT) return false;
     if (!(b->flags & BF_PART)) return true;
     const ss_an_opts *o = &a->o;
-    int64_t off = wadd(b->base_offset, (int64_t)delta);
+    int64_t off = ss_add64(b->base_offset, (int64_t)delta);
     return off >= o->from_offset && off <= o->to_offset && ts >= o->since_ms && ts <= o->until_ms;
 }
 
@@ -285,9 +285,10 @@ void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
                 if (R[i].ts > ts_max) ts_max = R[i].ts;
             }
             ss_batch kept = *b;
-            kept.base_offset = wadd(b->base_offset, (int64_t)dlo);
-            kept.last_offset = wadd(b->base_offset, (int64_t)dhi);
-            if (b->base_sequence >= 0) kept.base_sequence = seq_add(b->base_sequence, (int64_t)dlo);
+            kept.base_offset = ss_add64(b->base_offset, (int64_t)dlo);
+            kept.last_offset = ss_add64(b->base_offset, (int64_t)dhi);
+            if (b->base_sequence >= 0)
+                kept.base_sequence = ss_increment_sequence(b->base_sequence, (int32_t)mod_seq(dlo));
             if (ts_max >= 0) kept.max_timestamp = ts_max;
             an_session_batch(a, part, &kept, nrec, in);
         } else {

@@ -104,7 +104,7 @@ static void ent_first(const ss_analysis *a, uint32_t ei, uint32_t *delta, int64_
     const fp_ent *e = &a->ents[ei];
     if (e->delta != ENT_FAR) {
         *delta = e->delta;
-        *ts = wsub(a->batches.v[e->batch].max_ts, e->tsd);
+        *ts = ss_sub64(a->batches.v[e->batch].max_ts, e->tsd);
         return;
     }
     const far_ent *f = ent_far(a, ei);

@@ -25,7 +25,7 @@ static bool other_field(ss_analysis *a, const an_occ *o, uint64_t *h) {
     const an_batch *b = &a->batches.v[o->batch];
     ss_record r;
     ss_error err;
-    if (ss_an_fetch_offset(a, o->batch, wadd(b->base_offset, (int64_t)o->delta), &r, &err) != 1) return false;
+    if (ss_an_fetch_offset(a, o->batch, ss_add64(b->base_offset, (int64_t)o->delta), &r, &err) != 1) return false;
     const uint8_t *p = a->o.by == SS_BY_KEY ? r.value : r.key;
     int32_t n = a->o.by == SS_BY_KEY ? r.value_len : r.key_len;
     *h = n < 0 ? 0 : XXH3_64bits_withSeed(p, (size_t)n, (uint64_t)n + 1);
@@ -47,7 +47,7 @@ static void decide_causes(ss_analysis *a, an_group *g) {
     uint64_t ovh = 0;
     bool by_key = a->o.by == SS_BY_KEY && other_field(a, o, &ovh);
     const ss_input_partition *otp = a->parts[ob->part].input;
-    int32_t oseq = ob->base_seq >= 0 ? seq_add(ob->base_seq, o->delta) : -1;
+    int32_t oseq = ob->base_seq >= 0 ? ss_increment_sequence(ob->base_seq, (int32_t)mod_seq(o->delta)) : -1;
     /* the sequence of the copy before, when it is of the original's session (same
      * partition, pid and epoch, not aborted): a copy stored twice by the broker
      * repeats the sequence of the one before it, not always the original's */
@@ -55,7 +55,7 @@ static void decide_causes(ss_analysis *a, an_group *g) {
     for (uint32_t i = g->first; i != NONE32; i = a->occs.v[i].next) {
         an_occ *c = &a->occs.v[i];
         const an_batch *cb = &B[c->batch];
-        int32_t cseq = cb->base_seq >= 0 ? seq_add(cb->base_seq, c->delta) : -1;
+        int32_t cseq = cb->base_seq >= 0 ? ss_increment_sequence(cb->base_seq, (int32_t)mod_seq(c->delta)) : -1;
         bool in_session = !(cb->flags & BF_ABORTED) && cb->part == ob->part && cb->pid >= 0 && cb->pid == ob->pid &&
                           cb->epoch == ob->epoch;
         if (i == orig) {
@@ -100,11 +100,11 @@ static void make_copy(const ss_analysis *a, uint32_t batch, uint32_t delta, int6
     const an_batch *b = &a->batches.v[batch];
     memset(c, 0, sizeof *c);
     c->partition = b->part;
-    c->offset = wadd(b->base_offset, (int64_t)delta);
+    c->offset = ss_add64(b->base_offset, (int64_t)delta);
     c->timestamp = ts;
     c->producer_id = b->pid;
     c->producer_epoch = b->epoch;
-    c->sequence = b->base_seq >= 0 ? seq_add(b->base_seq, delta) : -1;
+    c->sequence = b->base_seq >= 0 ? ss_increment_sequence(b->base_seq, (int32_t)mod_seq(delta)) : -1;
     c->transactional = (b->flags & BF_TXN) != 0;
     c->aborted = (b->flags & BF_ABORTED) != 0;
     c->open = (b->flags & BF_OPEN) != 0;
@@ -237,7 +237,7 @@ void an_finish_groups(ss_analysis *a) {
         const an_batch *b = &a->batches.v[o->batch];
         keys[nl].count = g->count;
         keys[nl].part = b->part;
-        keys[nl].offset = wadd(b->base_offset, o->delta);
+        keys[nl].offset = ss_add64(b->base_offset, o->delta);
         keys[nl].seq = g->seq;
         keys[nl].idx = i;
         keys[nl].pad = 0;

@@ -10,11 +10,11 @@
 #include "analysis/units.h"
 #include "base/reader.h"
 #include "format/batch.h"
+#include "format/kafka_format.h"
 #include "format/record.h"
 #include "format/walker.h"
 #include "segscan/base.h"
 
-enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
 
 /* A resync candidate larger than this is not checked: the start it would give
  * could only be wrong, and a wrong start is caught and read again anyway. */
@@ -63,7 +63,6 @@ void an_unit_free(an_unit *u) {
 
 static bool in_time_window(const ss_an_opts *o, int64_t ts) { return ts >= o->since_ms && ts <= o->until_ms; }
 static bool in_offset_window(const ss_an_opts *o, int64_t off) { return off >= o->from_offset && off <= o->to_offset; }
-static inline int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 
 static void hash_be32(XXH3_state_t *st, int32_t v) {
     uint8_t b[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),
@@ -232,7 +231,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             return;
         }
         an_rec *s = &u->rec.v[u->rec.n++];
-        int64_t delta = wsub(rec.offset, b->base_offset);
+        int64_t delta = ss_sub64(rec.offset, b->base_offset);
         s->ts = rec.timestamp;
         s->delta = (uint32_t)delta;
         s->flags = 0;
@@ -289,8 +288,8 @@ static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t
     }
     if (!ss_window_fill(&r->win, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
     const uint8_t *p = r->win.buf + (at - r->win.at);
-    bool v2 = p[16] == 2;
-    uint32_t want = v2 ? ss_be32(p + 17) : ss_be32(p + 12);
+    bool v2 = p[ENTRY_MAGIC_OFF] == 2;
+    uint32_t want = v2 ? ss_be32(p + V2_CRC_OFF) : ss_be32(p + LEGACY_CRC_OFF);
     uint64_t from = at + (v2 ? 21 : 16);
     uint32_t crc = 0;
     while (from < next) {
@@ -359,7 +358,7 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
         if (r->fast && pos < limit && ss_window_fill(&r->win, s, limit, pos, HEADER_UP_TO_MAGIC)) {
             /* the fast path: a whole entry in the window with a valid CRC */
             const uint8_t *p = r->win.buf + (pos - r->win.at);
-            int32_t len = (int32_t)ss_be32(p + 8);
+            int32_t len = (int32_t)ss_be32(p + ENTRY_SIZE_OFF);
             if (len >= MIN_ENTRY && (uint64_t)len + LOG_OVERHEAD <= limit - pos &&
                 (uint64_t)len + LOG_OVERHEAD <= SS_COPY_MAX_ENTRY &&
                 ss_window_fill(&r->win, s, limit, pos, (uint64_t)len + LOG_OVERHEAD)) {

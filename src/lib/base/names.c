@@ -100,3 +100,13 @@ char *ss_path_join(const char *dir, const char *name) {
     memcpy(s + k, name, b + 1);
     return s;
 }
+
+int64_t ss_name_offset20(const char *name) {
+    int64_t v = 0;
+    for (int i = 0; i < 20; i++) {
+        if (name[i] < '0' || name[i] > '9') return -1;
+        if (v > (INT64_MAX - 9) / 10) return -1;
+        v = v * 10 + (name[i] - '0');
+    }
+    return v;
+}

@@ -13,17 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/javaint.h"
 #include "base/reader.h"
 #include "files/message.h"
+#include "format/kafka_format.h"
 #include "segscan/files.h"
 
-enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12, LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, MIN_RECORD_V0 = 14 };
+enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12 };
 
 /* AbstractIndex.warmEntries(): 8192 / entrySize. */
 #define WARM_BYTES 8192u
-
-/* base + (int)rel as Java computes a long + int: two's complement wrap, no UB. */
-static int64_t add_rel(int64_t base, int32_t rel) { return (int64_t)((uint64_t)base + (uint64_t)(int64_t)rel); }
 
 /* ---- offset and time index ------------------------------------------------------ */
 
@@ -124,7 +123,7 @@ ss_offset_entry ss_index_offset_entry(const ss_index *ix, uint64_t n) {
     ss_offset_entry e = {ix->base_offset, 0};
     uint64_t at = n * OFFSET_ENTRY;
     if (ix->kind != SS_INDEX_OFFSET || n >= ix->entries || at + OFFSET_ENTRY > ix->file_size) return e;
-    e.offset = add_rel(ix->base_offset, (int32_t)ss_be32(ix->data + at));
+    e.offset = ss_add64(ix->base_offset, (int32_t)ss_be32(ix->data + at));
     e.position = (int32_t)ss_be32(ix->data + at + 4);
     return e;
 }
@@ -134,13 +133,13 @@ ss_time_entry ss_index_time_entry(const ss_index *ix, uint64_t n) {
     uint64_t at = n * TIME_ENTRY;
     if (ix->kind != SS_INDEX_TIME || n >= ix->entries || at + TIME_ENTRY > ix->file_size) return e;
     e.timestamp = (int64_t)ss_be64(ix->data + at);
-    e.offset = add_rel(ix->base_offset, (int32_t)ss_be32(ix->data + at + 8));
+    e.offset = ss_add64(ix->base_offset, (int32_t)ss_be32(ix->data + at + 8));
     return e;
 }
 
 int64_t ss_index_last_offset(const ss_index *ix) {
     if (ix->entries == 0) return ix->base_offset;
-    return add_rel(ix->base_offset, slot_rel(ix, ix->entries - 1));
+    return ss_add64(ix->base_offset, slot_rel(ix, ix->entries - 1));
 }
 
 ss_time_entry ss_index_last_time_entry(const ss_index *ix) {
@@ -272,10 +271,10 @@ void ss_index_checker_free(ss_index_checker *c) { free(c); }
  * (Kafka throws: CorruptRecordException for a size below 14, ...). */
 static int next_batch(const ss_index_checker *c, uint64_t pos, uint64_t end, ss_batch *b, ss_error *err) {
     if (pos + HEADER_UP_TO_MAGIC >= end) return 0;
-    int32_t size = (int32_t)ss_be32(c->log + pos + 8);
-    if (size < MIN_RECORD_V0) {
+    int32_t size = (int32_t)ss_be32(c->log + pos + ENTRY_SIZE_OFF);
+    if (size < MIN_ENTRY) {
         set_msg(err, SS_E_BAD_LENGTH, pos, NULL, 0,
-                "Found record size %" PRId32 " smaller than minimum record overhead (%d)", size, MIN_RECORD_V0);
+                "Found record size %" PRId32 " smaller than minimum record overhead (%d)", size, MIN_ENTRY);
         err->base_offset = (int64_t)ss_be64(c->log + pos);
         return -1;
     }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/javaint.h"
 #include "base/reader.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
@@ -45,12 +46,6 @@ static const struct {
     {"producer_id", 8},  {"epoch", 2},     {"last_sequence", 4},     {"last_offset", 8},
     {"offset_delta", 4}, {"timestamp", 8}, {"coordinator_epoch", 4}, {"current_txn_first_offset", 8},
 };
-
-/* DefaultRecordBatch.decrementSequence, in Java int arithmetic. */
-static int32_t decrement_sequence(int32_t seq, int32_t dec) {
-    if (seq < dec) return (int32_t)((uint32_t)INT32_MAX - ((uint32_t)dec - (uint32_t)seq) + 1u);
-    return (int32_t)((uint32_t)seq - (uint32_t)dec);
-}
 
 ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, ss_error *err) {
     static const uint8_t none[1];
@@ -139,7 +134,7 @@ ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, 
         e->current_txn_first_offset = ss_rd_i64(&r);
         e->has_txn = e->current_txn_first_offset >= 0;
         e->has_batch = e->last_offset >= 0;
-        e->first_sequence = decrement_sequence(e->last_sequence, e->offset_delta);
+        e->first_sequence = ss_decrement_sequence(e->last_sequence, e->offset_delta);
     }
     /* cannot happen: the sizes were checked above */
     if (r.bad) {

@@ -217,13 +217,8 @@ static bool hop(const ss_segment *seg, uint64_t pos, int64_t *last, int32_t *epo
 }
 
 static bool digits20_log(const char *n, int64_t *off) {
-    int64_t v = 0;
-    for (int i = 0; i < 20; i++) {
-        if (n[i] < '0' || n[i] > '9') return false;
-        if (v > (INT64_MAX - 9) / 10) return false;
-        v = v * 10 + (n[i] - '0');
-    }
-    if (strcmp(n + 20, ".log") != 0) return false;
+    int64_t v = ss_name_offset20(n);
+    if (v < 0 || strcmp(n + 20, ".log") != 0) return false;
     *off = v;
     return true;
 }

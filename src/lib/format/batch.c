@@ -14,30 +14,11 @@
 #include "base/reader.h"
 #include "format/batch.h"
 #include "format/codec.h"
+#include "format/kafka_format.h"
 #include "format/record.h"
 #include "segscan/base.h"
 #include "segscan/record.h"
 #include "segscan/segment.h"
-
-/* v2 header layout (DefaultRecordBatch.java) */
-enum {
-    V2_LENGTH_OFF = 8,
-    V2_PLE_OFF = 12,
-    V2_MAGIC_OFF = 16,
-    V2_CRC_OFF = 17,
-    V2_ATTR_OFF = 21,
-    V2_LAST_DELTA_OFF = 23,
-    V2_BASE_TS_OFF = 27,
-    V2_MAX_TS_OFF = 35,
-    V2_PID_OFF = 43,
-    V2_EPOCH_OFF = 51,
-    V2_BASE_SEQ_OFF = 53,
-    V2_COUNT_OFF = 57,
-    V2_OVERHEAD = 61,
-};
-enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, LEGACY_OVERHEAD_V0 = 14, LEGACY_OVERHEAD_V1 = 22 };
-/* the smallest length field: a v0 message with null key and value */
-enum { MIN_ENTRY = LEGACY_OVERHEAD_V0 };
 
 struct ss_decoder {
     ss_codec_ctx *codec;
@@ -241,8 +222,10 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
         return err ? err->kind : SS_E_BAD_LENGTH;
     }
     b->attributes = m.attributes;
-    b->codec = m.attributes & 0x07;
-    b->timestamp_type = m.magic == 0 ? SS_TS_NONE : (m.attributes & 0x08) ? SS_TS_LOG_APPEND : SS_TS_CREATE;
+    b->codec = m.attributes & ATTR_CODEC_MASK;
+    b->timestamp_type = m.magic == 0                            ? SS_TS_NONE
+                        : (m.attributes & ATTR_LOG_APPEND_TIME) ? SS_TS_LOG_APPEND
+                                                                : SS_TS_CREATE;
     b->max_timestamp = m.timestamp;
     b->base_timestamp = -1;
     b->partition_leader_epoch = -1;
@@ -284,11 +267,11 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
 
 /* See reader.h. */
 bool ss_entry_plausible(const uint8_t *p, size_t avail, uint64_t room, uint64_t *size) {
-    if (avail < HEADER_UP_TO_MAGIC || p[16] > 2 || (int64_t)ss_be64(p) < 0) return false;
-    int32_t len = (int32_t)ss_be32(p + 8);
+    if (avail < HEADER_UP_TO_MAGIC || p[ENTRY_MAGIC_OFF] > 2 || (int64_t)ss_be64(p) < 0) return false;
+    int32_t len = (int32_t)ss_be32(p + ENTRY_SIZE_OFF);
     if (len < MIN_ENTRY || (uint64_t)len + LOG_OVERHEAD > room) return false;
     *size = (uint64_t)len + LOG_OVERHEAD;
-    if (p[16] == 2) {
+    if (p[ENTRY_MAGIC_OFF] == 2) {
         if (*size < V2_OVERHEAD) return false;
         if (avail < V2_OVERHEAD) return true;
         uint16_t attrs = ss_be16(p + V2_ATTR_OFF);
@@ -298,9 +281,11 @@ bool ss_entry_plausible(const uint8_t *p, size_t avail, uint64_t room, uint64_t 
                (int64_t)count <= (int64_t)last_delta + 1 && (int64_t)ss_be64(p + V2_PID_OFF) >= -1 &&
                (int16_t)ss_be16(p + V2_EPOCH_OFF) >= -1 && (int32_t)ss_be32(p + V2_BASE_SEQ_OFF) >= -1;
     }
-    uint64_t head = p[16] == 1 ? LOG_OVERHEAD + LEGACY_OVERHEAD_V1 : LOG_OVERHEAD + LEGACY_OVERHEAD_V0;
+    uint64_t head = p[ENTRY_MAGIC_OFF] == 1 ? LOG_OVERHEAD + LEGACY_OVERHEAD_V1 : LOG_OVERHEAD + LEGACY_OVERHEAD_V0;
     if (*size < head) return false;
-    if (avail > 17 && ((p[17] & 0xf0) || (p[17] & 7) > 4 || (p[16] == 0 && (p[17] & 8)))) return false;
+    if (avail > LEGACY_ATTR_OFF && ((p[LEGACY_ATTR_OFF] & 0xf0) || (p[LEGACY_ATTR_OFF] & ATTR_CODEC_MASK) > 4 ||
+                                    (p[ENTRY_MAGIC_OFF] == 0 && (p[LEGACY_ATTR_OFF] & ATTR_LOG_APPEND_TIME))))
+        return false;
     size_t kat = (size_t)head - 8; /* the key length, after offset, size, crc, magic, attributes, [timestamp] */
     if (avail < kat + 4) return true;
     int32_t klen = (int32_t)ss_be32(p + kat);
@@ -363,11 +348,11 @@ ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position
     b->base_sequence = (int32_t)ss_be32(data + V2_BASE_SEQ_OFF);
     b->last_sequence = b->base_sequence == -1 ? -1 : ss_increment_sequence(b->base_sequence, last_delta);
     b->count = (int32_t)ss_be32(data + V2_COUNT_OFF);
-    b->codec = b->attributes & 0x07;
-    b->timestamp_type = (b->attributes & 0x08) ? SS_TS_LOG_APPEND : SS_TS_CREATE;
-    b->transactional = (b->attributes & 0x10) != 0;
-    b->control = (b->attributes & 0x20) != 0;
-    b->has_delete_horizon = (b->attributes & 0x40) != 0;
+    b->codec = b->attributes & ATTR_CODEC_MASK;
+    b->timestamp_type = (b->attributes & ATTR_LOG_APPEND_TIME) ? SS_TS_LOG_APPEND : SS_TS_CREATE;
+    b->transactional = (b->attributes & ATTR_TRANSACTIONAL) != 0;
+    b->control = (b->attributes & ATTR_CONTROL) != 0;
+    b->has_delete_horizon = (b->attributes & ATTR_DELETE_HORIZON) != 0;
     b->delete_horizon_ms = b->has_delete_horizon ? b->base_timestamp : -1;
     b->legacy_inner_count = -1;
     if (check_crc) {
@@ -465,7 +450,7 @@ int ss_rec_legacy_next(ss_rec_state *it, ss_record *rec, ss_error *err) {
         it->done = true;
         return -1;
     }
-    if (!it->legacy_single && (m.attributes & 0x07) != 0) {
+    if (!it->legacy_single && (m.attributes & ATTR_CODEC_MASK) != 0) {
         SET_ERR(err, SS_E_NESTED, b->position, b->base_offset,
                 "Compressed message inside a compressed wrapper (inner message %" PRId32 ")", it->read);
         it->done = true;
@@ -495,9 +480,9 @@ int ss_rec_legacy_next(ss_rec_state *it, ss_record *rec, ss_error *err) {
         rec->legacy_timestamp_type = b->timestamp_type;
     } else {
         rec->timestamp = m.timestamp;
-        rec->legacy_timestamp_type = m.magic == 0            ? SS_TS_NONE
-                                     : (m.attributes & 0x08) ? SS_TS_LOG_APPEND
-                                                             : SS_TS_CREATE;
+        rec->legacy_timestamp_type = m.magic == 0                            ? SS_TS_NONE
+                                     : (m.attributes & ATTR_LOG_APPEND_TIME) ? SS_TS_LOG_APPEND
+                                                                             : SS_TS_CREATE;
     }
     return 1;
 }
@@ -515,18 +500,4 @@ int ss_header_next(const ss_record *r, size_t *pos, ss_header *h) {
     if (rd.bad) return 0;
     *pos = (size_t)(rd.p - r->headers);
     return 1;
-}
-
-const char *ss_tstype_name(int t) {
-    switch (t) {
-    case SS_TS_CREATE: return "CreateTime";
-    case SS_TS_LOG_APPEND: return "LogAppendTime";
-    default: return "NoTimestampType";
-    }
-}
-
-const char *ss_control_type_name(int type) {
-    static const char *const names[] = {"ABORT",           "COMMIT",        "LEADER_CHANGE", "SNAPSHOT_HEADER",
-                                        "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS"};
-    return type >= 0 && type <= 6 ? names[type] : "UNKNOWN";
 }

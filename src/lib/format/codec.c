@@ -416,7 +416,3 @@ ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const 
     return SS_E_OK;
 }
 
-const char *ss_codec_name(enum ss_codec codec) {
-    static const char *const names[] = {"none", "gzip", "snappy", "lz4", "zstd"};
-    return codec >= 0 && codec <= 4 ? names[codec] : NULL;
-}

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/javaint.h"
 #include "base/reader.h"
 #include "segscan/record.h"
 
@@ -38,20 +39,6 @@ int ss_rec_fail(ss_rec_state *it, ss_error *err, ss_errkind kind, const char *fm
     __attribute__((format(printf, 4, 5), cold));
 /* The next message of a legacy (magic 0/1) message set, as ss_records_next. */
 int ss_rec_legacy_next(ss_rec_state *it, ss_record *rec, ss_error *err);
-
-/* Java long arithmetic wraps; a damaged header can hold any value, so offsets
- * and timestamps derived from it are computed modulo 2^64 (found by fuzzing). */
-static inline int64_t ss_add64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static inline int64_t ss_sub64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
-
-/* Kafka's DefaultRecordBatch.incrementSequence: sequences wrap from INT32_MAX to 0.
- * Computed modulo 2^32 as Java's int arithmetic does: a damaged header can hold
- * a negative delta, and INT32_MAX - inc must not overflow (found by fuzzing). */
-static inline int32_t ss_increment_sequence(int32_t seq, int32_t inc) {
-    uint32_t s = (uint32_t)seq, i = (uint32_t)inc;
-    if (seq > (int32_t)((uint32_t)INT32_MAX - i)) return (int32_t)(i - ((uint32_t)INT32_MAX - s) - 1u);
-    return (int32_t)(s + i);
-}
 
 static inline __attribute__((always_inline)) int ss_records_next_inline(ss_rec_iter *iter, ss_record *rec,
                                                                         ss_error *err) {

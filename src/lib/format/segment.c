@@ -30,6 +30,7 @@
 #include "base/platform.h"
 #include "base/reader.h"
 #include "base/test_hooks.h"
+#include "format/kafka_format.h"
 #include "format/segment.h"
 #include "format/walker.h"
 #include "segscan/segment.h"
@@ -46,7 +47,6 @@ static uint64_t next_segment_id(void) {
 #define O_CLOEXEC 0
 #endif
 
-enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
 
 static void set_err(ss_error *err, ss_errkind k, const char *fmt, const char *a, int e) {
     if (!err) return;

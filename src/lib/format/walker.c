@@ -27,6 +27,7 @@
 #include "base/platform.h"
 #include "base/reader.h"
 #include "format/batch.h"
+#include "format/kafka_format.h"
 #include "format/segment.h"
 #include "format/walker.h"
 #include "segscan/base.h"
@@ -36,7 +37,6 @@
 #define O_CLOEXEC 0
 #endif
 
-enum { LOG_OVERHEAD = 12, HEADER_UP_TO_MAGIC = 17, V2_OVERHEAD = 61, MIN_ENTRY = 14 };
 /* pages of the mapping behind the walk are dropped every RELEASE_STEP bytes,
  * all but the last RELEASE_KEEP */
 #define RELEASE_STEP ((uint64_t)32 << 20)
@@ -135,8 +135,8 @@ static bool plausible_at(const ss_walker *w, uint64_t q) {
     uint64_t size, n = w->limit - q;
     if (!ss_entry_plausible(p, (size_t)(n < V2_OVERHEAD ? n : V2_OVERHEAD), n, &size)) return false;
     if (size > RESYNC_CHEAP_ENTRY && !successor_at(w, q + size)) return false;
-    if (p[16] == 2) return ss_crc32c(0, p + 21, size - 21) == ss_be32(p + 17);
-    return ss_crc32(0, p + 16, size - 16) == ss_be32(p + 12);
+    if (p[ENTRY_MAGIC_OFF] == 2) return ss_crc32c(0, p + V2_ATTR_OFF, size - V2_ATTR_OFF) == ss_be32(p + V2_CRC_OFF);
+    return ss_crc32(0, p + ENTRY_MAGIC_OFF, size - ENTRY_MAGIC_OFF) == ss_be32(p + LEGACY_CRC_OFF);
 }
 
 /* First plausible entry at or after `from`, or limit. */
@@ -288,7 +288,7 @@ ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev) {
         !ss_window_fill(win, w->seg, limit, pos, HEADER_UP_TO_MAGIC))
         return ss_walker_next(w, ev);
     const uint8_t *p = win->buf + (pos - win->at);
-    int32_t len = (int32_t)ss_be32(p + 8);
+    int32_t len = (int32_t)ss_be32(p + ENTRY_SIZE_OFF);
     uint64_t size = (uint64_t)len + LOG_OVERHEAD;
     if (len < MIN_ENTRY || size > limit - pos || size > SS_COPY_MAX_ENTRY ||
         !ss_window_fill(win, w->seg, limit, pos, size))

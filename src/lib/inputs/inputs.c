@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #include "base/grow.h"
+#include "base/paths.h"
 #include "format/batch.h"
+#include "format/kafka_format.h"
 #include "inputs/inputs_names.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
@@ -203,17 +205,6 @@ static bool part_add_seg(part *p, const char *path, const char *real, int64_t of
     return true;
 }
 
-static char *join(const char *dir, const char *name) {
-    size_t a = strlen(dir), b = strlen(name);
-    char *s = malloc(a + b + 2);
-    if (!s) return NULL;
-    memcpy(s, dir, a);
-    size_t k = a;
-    if (a && dir[a - 1] != '/') s[k++] = '/';
-    memcpy(s + k, name, b + 1);
-    return s;
-}
-
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Sorted entry names of a directory (without . and ..). */
@@ -270,11 +261,7 @@ static bool find_orphans(part *p, char **names, size_t n) {
     }
     for (size_t i = 0; i < n; i++) {
         const char *nm = names[i];
-        size_t len = strlen(nm);
-        if (len < 21) continue;
-        bool digits = true;
-        for (int k = 0; k < 20 && digits; k++) digits = nm[k] >= '0' && nm[k] <= '9';
-        if (!digits) continue;
+        if (ss_name_offset20(nm) < 0) continue;
         size_t k;
         for (k = 0; k < sizeof sufs / sizeof *sufs; k++)
             if (!strcmp(nm + 20, sufs[k])) break;
@@ -304,7 +291,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
     for (size_t i = 0; i < n; i++) {
         bool temp, bootstrap;
         if (in_is_kraft_snapshot(names[i], &bootstrap) && !bootstrap) {
-            char *full = join(path, names[i]);
+            char *full = ss_path_join(path, names[i]);
             if (!full || !add_snapshot(in, full)) {
                 free(full);
                 return SS_E_NOMEM;
@@ -318,7 +305,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
             skipped++;
             continue;
         }
-        char *full = join(path, names[i]);
+        char *full = ss_path_join(path, names[i]);
         if (!full) return SS_E_NOMEM;
         char *r = realpath(full, NULL);
         bool ok = part_add_seg(p, full, r ? r : full, off, temp);
@@ -353,7 +340,7 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         return SS_E_OK;
     }
     for (size_t i = 0; i < n && rc == SS_E_OK; i++) {
-        char *full = join(path, names[i]);
+        char *full = ss_path_join(path, names[i]);
         if (!full) {
             rc = SS_E_NOMEM;
             break;
@@ -395,11 +382,11 @@ static char *dir_name(const char *path) {
 static bool starts_with_batch(const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
-    uint8_t head[61];
+    uint8_t head[V2_OVERHEAD];
     ssize_t n = pread(fd, head, sizeof head, 0);
     close(fd);
     uint64_t size;
-    return n >= 17 && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
+    return n >= HEADER_UP_TO_MAGIC && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
 }
 
 static ss_errkind add_file(ss_inputs *in, const char *path) {
@@ -581,7 +568,7 @@ static bool ckpt_find(const ss_checkpoint *c, const char *topic, int32_t partno,
 }
 
 static bool read_ckpt(ss_inputs *in, const char *dir, const char *name, ss_checkpoint *out) {
-    char *path = join(dir, name);
+    char *path = ss_path_join(dir, name);
     if (!path) return false;
     struct stat st;
     bool ok = false;
@@ -635,7 +622,7 @@ static void apply_checkpoints(ss_inputs *in) {
 /* partition.metadata and the leader-epoch-checkpoint of a partition directory, when
  * Kafka can read them (verify reports on the files that it cannot). */
 static void read_partition_files(part *p) {
-    char *path = join(p->key, "partition.metadata");
+    char *path = ss_path_join(p->key, "partition.metadata");
     ss_partition_metadata md;
     ss_error err;
     if (path && ss_partition_metadata_read(path, &md, &err) == SS_E_OK) {
@@ -643,7 +630,7 @@ static void read_partition_files(part *p) {
         p->pub.topic_id = p->topic_id;
     }
     free(path);
-    path = join(p->key, "leader-epoch-checkpoint");
+    path = ss_path_join(p->key, "leader-epoch-checkpoint");
     struct stat st;
     if (path && stat(path, &st) == 0 && ss_checkpoint_read(path, SS_CKPT_LEADER_EPOCH, &p->epochs, &err) == SS_E_OK) {
         p->pub.epochs_read = true;
@@ -958,7 +945,7 @@ static void find_siblings(ss_inputs *in) {
             int32_t pn;
             in_parse_topic(names[j], &topic, &pn);
             bool want = topic && pn >= 0 && read_topic(in, topic) && !read_partition(in, topic, pn);
-            char *full = want ? join(parents[k], names[j]) : NULL;
+            char *full = want ? ss_path_join(parents[k], names[j]) : NULL;
             struct stat st;
             if (full && stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
                 size_t sn;

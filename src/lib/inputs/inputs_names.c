@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/paths.h"
 #include "inputs/inputs_names.h"
 
 static const char *const TEMP_FILE_SUFFIXES[] = {".deleted", ".cleaned", ".swap"};
@@ -25,8 +26,8 @@ bool in_has_suffix(const char *s, const char *suf) {
  * set. Returns the offset or -1. */
 int64_t in_segment_name_offset(const char *name, bool *is_temp) {
     *is_temp = false;
-    for (int i = 0; i < 20; i++)
-        if (name[i] < '0' || name[i] > '9') return -1;
+    int64_t v = ss_name_offset20(name);
+    if (v < 0) return -1;
     const char *rest = name + 20;
     if (strncmp(rest, ".log", 4) != 0) return -1;
     rest += 4;
@@ -36,11 +37,6 @@ int64_t in_segment_name_offset(const char *name, bool *is_temp) {
             if (!strcmp(rest, TEMP_FILE_SUFFIXES[i])) ok = true;
         if (!ok) return -1;
         *is_temp = true;
-    }
-    int64_t v = 0;
-    for (int i = 0; i < 20; i++) {
-        if (v > (INT64_MAX - 9) / 10) return -1;
-        v = v * 10 + (name[i] - '0');
     }
     return v;
 }

@@ -14,13 +14,10 @@
 
 #include "base/grow.h"
 #include "base/reader.h"
+#include "format/kafka_format.h"
 #include "segscan/record.h"
 #include "segscan/timeline.h"
 
-/* a v2 header: baseOffset .. recordsCount (DefaultRecordBatch.RECORD_BATCH_OVERHEAD) */
-#define V2_HEADER 61
-/* LOG_OVERHEAD (offset, length) and magic */
-#define ENTRY_PREFIX 17
 /* control batches and legacy entries are read whole up to this size; a larger one is
  * kept by its header alone (a control batch holds one small record) */
 #define WHOLE_MAX ((uint64_t)1 << 20)
@@ -160,20 +157,20 @@ static bool push(tl_part *P, const tlb *x) {
 
 static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s, const char *file) {
     uint64_t size = ss_segment_size(s), pos = 0;
-    while (pos + ENTRY_PREFIX <= size) {
-        uint8_t h[V2_HEADER];
+    while (pos + HEADER_UP_TO_MAGIC <= size) {
+        uint8_t h[V2_OVERHEAD];
         size_t got = ss_segment_read(s, pos, h, sizeof h);
-        if (got < ENTRY_PREFIX) break;
-        int32_t length = (int32_t)ss_be32(h + 8);
-        int8_t magic = (int8_t)h[16];
+        if (got < HEADER_UP_TO_MAGIC) break;
+        int32_t length = (int32_t)ss_be32(h + ENTRY_SIZE_OFF);
+        int8_t magic = (int8_t)h[ENTRY_MAGIC_OFF];
         if (length <= 0 && ss_be64(h) == 0 && magic == 0) break; /* preallocated zeros: the end */
         ss_batch b;
         ss_error e;
         const uint8_t *data = h;
         uint64_t avail = size - pos;
-        if (length > 0 && (uint64_t)length + 12 > avail) break; /* an incomplete tail */
-        uint64_t esize = length > 0 ? (uint64_t)length + 12 : 0;
-        if (magic == 2 && got < V2_HEADER && esize) {
+        if (length > 0 && (uint64_t)length + LOG_OVERHEAD > avail) break; /* an incomplete tail */
+        uint64_t esize = length > 0 ? (uint64_t)length + LOG_OVERHEAD : 0;
+        if (magic == 2 && got < V2_OVERHEAD && esize) {
             part_note(P, SS_NOTE_WARN,
                       "%s: byte %" PRIu64 ": a batch header cut short; the rest of this segment is not used", file,
                       pos);
@@ -183,7 +180,7 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         /* a legacy entry is parsed whole (its header runs into its key and value); a control
          * batch is read whole for its record's type */
         bool legacy = magic == 0 || magic == 1;
-        bool whole = legacy || (magic == 2 && (ss_be16(h + 21) & 0x20));
+        bool whole = legacy || (magic == 2 && (ss_be16(h + V2_ATTR_OFF) & ATTR_CONTROL));
         if (whole && esize && (esize <= WHOLE_MAX || (legacy && esize <= w->t->max_batch_bytes))) {
             data = read_whole(w, s, pos, (size_t)esize);
             if (!data) {
@@ -541,9 +538,9 @@ static int64_t count_in_batch(ss_timelines *t, const tl_part *P, const tlb *x, i
     ss_error e;
     if (ss_inputs_open_segment(t->in, P->input, x->seg, &s, &e) != SS_E_OK) return -1;
     int64_t n = -1;
-    uint8_t h[V2_HEADER];
-    if (ss_segment_read(s, x->pos, h, ENTRY_PREFIX) == ENTRY_PREFIX) {
-        uint64_t esize = (uint64_t)(uint32_t)ss_be32(h + 8) + 12;
+    uint8_t h[V2_OVERHEAD];
+    if (ss_segment_read(s, x->pos, h, HEADER_UP_TO_MAGIC) == HEADER_UP_TO_MAGIC) {
+        uint64_t esize = (uint64_t)(uint32_t)ss_be32(h + ENTRY_SIZE_OFF) + LOG_OVERHEAD;
         if (esize <= t->max_batch_bytes && esize > t->bufcap) {
             uint8_t *nb = realloc(t->buf, (size_t)esize);
             if (nb) {
