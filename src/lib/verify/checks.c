@@ -244,17 +244,6 @@ void vf_caps_flush(vctx *c) {
     c->ncaps = 0;
 }
 
-char *vf_path_join(const char *dir, const char *name) {
-    size_t a = strlen(dir), b = strlen(name);
-    char *s = malloc(a + b + 2);
-    if (!s) return NULL;
-    memcpy(s, dir, a);
-    size_t k = a;
-    if (a && dir[a - 1] != '/') s[k++] = '/';
-    memcpy(s + k, name, b + 1);
-    return s;
-}
-
 /* The file beside a segment: "<dir>/<20 digits>.log" -> "<dir>/<20 digits><suffix>". */
 char *vf_sibling(const char *log_path, const char *suffix) {
     size_t n = strlen(log_path);

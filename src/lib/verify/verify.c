@@ -126,7 +126,7 @@ static void scan_dir(vctx *c) {
             }
             vsnap *s = &c->snaps[c->nsnaps];
             memset(s, 0, sizeof *s);
-            s->path = vf_path_join(ip->path, n);
+            s->path = ss_path_join(ip->path, n);
             if (!s->path) {
                 c->nomem = true;
                 break;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/map.h"
+#include "base/paths.h"
 #include "inputs/cursor.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
@@ -189,7 +190,6 @@ void vf_emit(vctx *c, const char *check, enum ss_vseverity sev, const char *file
 void vf_caps_reset(vctx *c, const char *file);
 bool vf_cap_ok(vctx *c, const char *check);
 void vf_caps_flush(vctx *c);
-char *vf_path_join(const char *dir, const char *name);
 char *vf_sibling(const char *log_path, const char *suffix);
 bool vf_file_exists(const char *path);
 bool vf_digits20(const char *name);

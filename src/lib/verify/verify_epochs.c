@@ -15,7 +15,7 @@
 void vf_epoch_path_init(vctx *c) {
     const ss_input_partition *ip = c->ip;
     if (!ip->is_dir) return;
-    c->epoch_path = vf_path_join(ip->path, "leader-epoch-checkpoint");
+    c->epoch_path = ss_path_join(ip->path, "leader-epoch-checkpoint");
     if (!c->epoch_path) {
         c->nomem = true;
         return;

@@ -36,7 +36,7 @@ static const char *damage_check(ss_text_kind k) {
 
 /* Read and check the file `name` of dir when it is there. */
 static void check_file(vctx *c, const char *dir, ss_text_kind kind, const ss_log_span *span, ss_log_dir_spans *spans) {
-    char *path = vf_path_join(dir, ss_text_kind_name(kind));
+    char *path = ss_path_join(dir, ss_text_kind_name(kind));
     if (!path) {
         c->nomem = true;
         return;
