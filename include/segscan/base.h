@@ -29,6 +29,14 @@ SS_API uint32_t ss_crc32(uint32_t crc, const void *buf, size_t len); /* IEEE, zl
  * the name does not start with such a number (Kafka's tool would die). */
 SS_API bool ss_offset_from_filename(const char *path, int64_t *offset);
 
+/* The offset a segment, index or snapshot file name starts with: 20 ASCII digits,
+ * as Kafka's LogFileUtils.filenamePrefixFromOffset writes them ("%020d"). -1 when
+ * the name does not start so, or the value is too large for a long. */
+SS_API int64_t ss_name_offset20(const char *name);
+
+/* "dir/name" (no second '/' when dir ends in one), malloc'd; NULL when memory runs out. */
+SS_API char *ss_path_join(const char *dir, const char *name);
+
 /* Java's File.getAbsolutePath(): path itself when absolute, else the working
  * directory, '/', path; repeated '/' collapsed and a trailing '/' dropped,
  * "." and ".." kept (no symlink resolution). Returns a malloc'd string, or

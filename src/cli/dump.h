@@ -36,7 +36,6 @@ struct dump_opts {
 
 /* What the dumps of segments and of index files share (dump_common.c). */
 const char *dump_base_name(const char *path);                       /* after the last '/' */
-char *dump_join(const char *dir, const char *name);                 /* dir/name, malloc'd; NULL: no memory */
 void dump_json_head(ss_out *o, const char *type, const char *file); /* {"type":"T","file":F */
 /* Pairs of offsets (or timestamps) a dump reports after a file, in the order found. */
 typedef struct offset_pairs {

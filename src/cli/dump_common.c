@@ -31,13 +31,3 @@ void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b) {
     p->n++;
 }
 
-char *dump_join(const char *dir, const char *name) {
-    size_t a = strlen(dir), b = strlen(name);
-    char *s = malloc(a + b + 2);
-    if (!s) return NULL;
-    memcpy(s, dir, a);
-    size_t k = a;
-    if (a && dir[a - 1] != '/') s[k++] = '/';
-    memcpy(s + k, name, b + 1);
-    return s;
-}

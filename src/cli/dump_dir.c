@@ -66,14 +66,8 @@ static bool has_suffix(const char *s, const char *suf) {
 
 /* The 20-digit offset a name starts with. */
 static bool digits20(const char *name, int64_t *off) {
-    int64_t v = 0;
-    for (int i = 0; i < 20; i++) {
-        if (name[i] < '0' || name[i] > '9') return false;
-        if (v > (INT64_MAX - 9) / 10) return false;
-        v = v * 10 + (name[i] - '0');
-    }
-    *off = v;
-    return true;
+    *off = ss_name_offset20(name);
+    return *off >= 0;
 }
 
 /* 20 digits then suf exactly (Kafka's LogFileUtils names); the offset. */
@@ -120,7 +114,7 @@ static void partition_of(entry *e) {
 
 static void classify(entry *e, const char *dir) {
     const char *n = e->name;
-    char *full = dump_join(dir, n);
+    char *full = ss_path_join(dir, n);
     struct stat st;
     bool isdir = full && stat(full, &st) == 0 && S_ISDIR(st.st_mode);
     free(full);
@@ -234,7 +228,7 @@ static bool plan_dir(dump_plan *p, const char *path, int depth) {
     for (size_t i = 0; i < n; i++) classify(&v[i], path);
     if (n > 1) qsort(v, n, sizeof *v, cmp_entry);
     for (size_t i = 0; i < n && ok; i++) {
-        char *full = dump_join(path, v[i].name);
+        char *full = ss_path_join(path, v[i].name);
         if (!full) {
             ok = false;
             break;

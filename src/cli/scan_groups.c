@@ -66,10 +66,8 @@ static void add_beside(ss_inputs *in, const char *dir) {
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!co_name(e->d_name) && !ts_name(e->d_name)) continue;
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
-        char *p = malloc(n);
+        char *p = ss_path_join(dir, e->d_name);
         if (!p) continue;
-        snprintf(p, n, "%s/%s", dir, e->d_name);
         ss_inputs_add(in, p);
         free(p);
     }
