@@ -37,6 +37,16 @@ SS_API int64_t ss_name_offset20(const char *name);
 /* "dir/name" (no second '/' when dir ends in one), malloc'd; NULL when memory runs out. */
 SS_API char *ss_path_join(const char *dir, const char *name);
 
+/* ---- arrays that grow -------------------------------------------------------- */
+
+/* Room for one more item of an array from malloc: vp is the address of the array's
+ * pointer, *cap its room in items of `size` bytes, doubled (from `first` items when
+ * empty). False when memory runs out or the size would overflow, with the array and
+ * *cap as they were. The library's own arrays grow the same way (base/grow.h);
+ * SS_ARRAY_GROW(v, n, cap, first) is the call for an lvalue pointer v holding n items. */
+SS_API bool ss_array_grow(void *vp, size_t *cap, size_t size, size_t first);
+#define SS_ARRAY_GROW(v, n, cap, first) ((n) < (cap) || ss_array_grow(&(v), &(cap), sizeof *(v), (first)))
+
 /* Java's File.getAbsolutePath(): path itself when absolute, else the working
  * directory, '/', path; repeated '/' collapsed and a trailing '/' dropped,
  * "." and ".." kept (no symlink resolution). Returns a malloc'd string, or

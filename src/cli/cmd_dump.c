@@ -573,7 +573,7 @@ int cmd_dump(int argc, char **argv) {
                             .max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES,
                             .max_message_size = 5 * 1024 * 1024};
     char **files = NULL;
-    size_t nfiles = 0;
+    size_t nfiles = 0, files_cap = 0;
     unsigned decoders = 0;
     int c;
     optind = 1;
@@ -638,12 +638,10 @@ int cmd_dump(int argc, char **argv) {
                 char *comma = strchr(s, ',');
                 if (comma) *comma = 0;
                 if (*s) {
-                    char **nf = realloc(files, (nfiles + 1) * sizeof *files);
-                    if (!nf) {
+                    if (!SS_ARRAY_GROW(files, nfiles, files_cap, 8)) {
                         free(files);
                         return EXIT_TROUBLE;
                     }
-                    files = nf;
                     files[nfiles++] = s;
                 }
                 if (!comma) break;
@@ -659,12 +657,10 @@ int cmd_dump(int argc, char **argv) {
         }
     }
     for (int i = optind; i < argc; i++) {
-        char **nf = realloc(files, (nfiles + 1) * sizeof *files);
-        if (!nf) {
+        if (!SS_ARRAY_GROW(files, nfiles, files_cap, 8)) {
             free(files);
             return EXIT_TROUBLE;
         }
-        files = nf;
         files[nfiles++] = argv[i];
     }
     for (int k = 0; k < 5; k++)

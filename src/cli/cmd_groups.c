@@ -556,7 +556,7 @@ int cmd_groups(int argc, char **argv) {
     ss_findings_opts_default(&c.fo);
     c.fo.per_group = true; /* listed one group at a time */
     const char **ids = NULL;
-    size_t nids = 0;
+    size_t nids = 0, ids_cap = 0;
     bool include_temp = false, maxmem_set = false;
     const char *html = NULL;
     int opt;
@@ -570,9 +570,7 @@ int cmd_groups(int argc, char **argv) {
     while ((opt = getopt_long(argc, argv, "qh", groups_longopts, NULL)) != -1) {
         switch (opt) {
         case G_GROUP: {
-            const char **n = realloc(ids, (nids + 1) * sizeof *n);
-            if (!n) BAD("out of memory");
-            ids = n;
+            if (!SS_ARRAY_GROW(ids, nids, ids_cap, 8)) BAD("out of memory");
             ids[nids++] = optarg;
             break;
         }

@@ -19,15 +19,8 @@ void dump_json_head(ss_out *o, const char *type, const char *file) {
 }
 
 void offset_pairs_add(offset_pairs *p, int64_t a, int64_t b) {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 64;
-        void *nv = realloc(p->v, nc * sizeof *p->v);
-        if (!nv) return;
-        p->v = nv;
-        p->cap = nc;
-    }
+    if (!SS_ARRAY_GROW(p->v, p->n, p->cap, 64)) return;
     p->v[p->n][0] = a;
     p->v[p->n][1] = b;
     p->n++;
 }
-

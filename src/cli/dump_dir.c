@@ -173,15 +173,9 @@ static int cmp_entry(const void *a, const void *b) {
 }
 
 static bool plan_add(dump_plan *p, char *path, enum dump_step step, int err) {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 64;
-        struct dump_plan_item *nv = realloc(p->v, nc * sizeof *nv);
-        if (!nv) {
-            free(path);
-            return false;
-        }
-        p->v = nv;
-        p->cap = nc;
+    if (!SS_ARRAY_GROW(p->v, p->n, p->cap, 64)) {
+        free(path);
+        return false;
     }
     p->v[p->n].path = path;
     p->v[p->n].step = step;
@@ -204,15 +198,9 @@ static bool plan_dir(dump_plan *p, const char *path, int depth) {
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            entry *nv = realloc(v, nc * sizeof *nv);
-            if (!nv) {
-                ok = false;
-                break;
-            }
-            v = nv;
-            cap = nc;
+        if (!SS_ARRAY_GROW(v, n, cap, 64)) {
+            ok = false;
+            break;
         }
         memset(&v[n], 0, sizeof v[n]);
         size_t len = strlen(de->d_name);

@@ -277,13 +277,7 @@ static uint64_t union_count(struct scan_groups *s, const ss_tl_partition *tl, iv
 
 static bool push_range(ivl **v, size_t *n, size_t *cap, const ss_frange *r) {
     if (!r->set || r->to < r->from) return true; /* an unknown end: not counted (as range_count) */
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        ivl *nv = realloc(*v, nc * sizeof *nv);
-        if (!nv) return false;
-        *v = nv;
-        *cap = nc;
-    }
+    if (!SS_ARRAY_GROW(*v, *n, *cap, 16)) return false;
     (*v)[(*n)++] = (ivl){r->from, r->to};
     return true;
 }

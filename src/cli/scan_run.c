@@ -289,6 +289,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     ss_an_opts_default(&c.ao);
     int color = -1; /* auto */
     bool include_temp = false;
+    size_t group_ids_cap = 0;      /* room of c.group_ids */
     const char *stdin_name = NULL; /* --stdin-name: the partition '-' belongs to */
     bool max_memory_set = false;
     struct progress prog;
@@ -431,9 +432,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         }
         case O_NOSEEK: c.ao.no_seek = true; break;
         case O_GROUP: {
-            const char **n = realloc(c.group_ids, (c.ngroup_ids + 1) * sizeof *n);
-            if (!n) BAD("out of memory");
-            c.group_ids = n;
+            if (!SS_ARRAY_GROW(c.group_ids, c.ngroup_ids, group_ids_cap, 8)) BAD("out of memory");
             c.group_ids[c.ngroup_ids++] = optarg;
             break;
         }

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/grow.h"
 #include "base/mem.h"
+#include "segscan/base.h"
 
 /* Blocks of 64 KiB and more are mapped on their own; from 256 KiB on they are
  * 2 MiB-aligned mappings that ask for transparent huge pages. Smaller blocks
@@ -180,3 +182,6 @@ void an_free(void *p) {
     if (h->mapped) munmap(h, h->mapped);
     else free(h);
 }
+
+/* The public form of SS_GROW (segscan/base.h), for the CLI's arrays. */
+bool ss_array_grow(void *vp, size_t *cap, size_t size, size_t first) { return ss_grow_(vp, cap, size, first, realloc); }
