@@ -114,6 +114,17 @@ def txn_then_marker(commit, with_txn=True):
     return kafka.batch(0, keyed(0, 1)) + txn + kafka.marker(3, 9, 0, commit) + kafka.batch(4, keyed(4, 1))
 
 
+def diff_of_cleaned_copy(commit, want_rc):
+    """diff of A (txn_then_marker) against B, its copy without the transaction's batch in a log
+    directory whose cleaner-offset-checkpoint is past it: the summary; the exit code checked in text
+    and JSON alike."""
+    a = kafka.write_partition(tmp('a', 'tx-0'), {0: txn_then_marker(commit)})
+    b = kafka.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit, with_txn=False)})
+    kafka.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
+    eq(run(['diff', a, b])[0], want_rc, 'exit code')
+    return one(jsonl(['diff', a, b], want_rc), 'summary')
+
+
 @test
 def diff_aborted_data_removed_by_the_cleaner_is_compaction():
     # A: producer 9's transaction at 1..2 ABORTED by the marker at 3, between plain records. B: the cleaned
@@ -122,13 +133,8 @@ def diff_aborted_data_removed_by_the_cleaner_is_compaction():
     # among the aborted transactions) and keeps the marker until its delete horizon; B's log
     # directory has a cleaner-offset-checkpoint entry past it. The two records are compacted in B,
     # not lost: identical in content, exit 0.
-    data = txn_then_marker(commit=False)
-    a = kafka.write_partition(tmp('a', 'tx-0'), {0: data})
-    b = kafka.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=False, with_txn=False)})
-    kafka.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
-    s = one(jsonl(['diff', a, b]), 'summary')
+    s = diff_of_cleaned_copy(commit=False, want_rc=0)
     eq((s['compactedInB'], s['lostInB'], s['identical']), (2, 0, True), 'compacted, lost, identical')
-    eq(run(['diff', a, b])[0], 0, 'exit code')
 
 
 @test
@@ -136,13 +142,8 @@ def diff_committed_data_missing_from_a_cleaned_log_is_lost():
     # The same, but the marker at 3 is a COMMIT: the cleaner keeps committed data unless a later
     # record of the same key supersedes it (shouldRetainRecord), and k1, k2 appear nowhere else: the
     # two records are lost in B, and the diff is not identical (exit 1).
-    data = txn_then_marker(commit=True)
-    a = kafka.write_partition(tmp('a', 'tx-0'), {0: data})
-    b = kafka.write_partition(tmp('b', 'tx-0'), {0: txn_then_marker(commit=True, with_txn=False)})
-    kafka.write_checkpoint(tmp('b', 'cleaner-offset-checkpoint'), [('tx', 0, 5)])
-    s = one(jsonl(['diff', a, b], 1), 'summary')
+    s = diff_of_cleaned_copy(commit=True, want_rc=1)
     eq((s['compactedInB'], s['lostInB'], s['identical']), (0, 2, False), 'compacted, lost, identical')
-    eq(run(['diff', a, b])[0], 1, 'exit code')
 
 
 @test

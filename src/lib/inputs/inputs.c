@@ -714,14 +714,14 @@ static void split_temporaries(ss_inputs *in) {
                 p->temp_files = kind;
                 continue;
             }
-            part *q = new_part(in, p->key, p->given, p->pub.is_dir, p->pub.named);
-            ss_input_segment *qs = q ? malloc(count * sizeof *qs) : NULL;
+            ss_input_segment *qs = malloc(count * sizeof *qs);
             char **qr = qs ? malloc(count * sizeof *qr) : NULL;
-            if (!qr) { /* out of memory: the temporaries stay where they were */
+            part *q = qr ? new_part(in, p->key, p->given, p->pub.is_dir, p->pub.named) : NULL;
+            if (!q) { /* out of memory: the temporaries stay where they were */
                 free(qs);
+                free(qr);
                 return;
             }
-            p = in->parts[i];
             q->listed = p->listed;
             q->temp_files = kind;
             q->segs = qs;
