@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/error_set.h"
 #include "base/platform.h"
 #include "base/reader.h"
 #include "format/batch.h"
@@ -249,13 +250,10 @@ again:;
     if (k == SS_E_OK) {
         if (!ev->batch.crc_valid) {
             w->pending_damage = true;
-            w->pending.kind = SS_E_CRC_MISMATCH;
-            w->pending.position = pos;
-            w->pending.base_offset = ev->batch.base_offset;
+            ss_error_set(&w->pending, SS_E_CRC_MISMATCH, pos, ev->batch.base_offset,
+                         "Record is corrupt (stored crc = %" PRIu32 ", computed crc = %" PRIu32 ")", ev->batch.crc,
+                         ev->batch.crc_computed);
             w->pending.length = ev->batch.size;
-            snprintf(w->pending.msg, sizeof w->pending.msg,
-                     "Record is corrupt (stored crc = %" PRIu32 ", computed crc = %" PRIu32 ")", ev->batch.crc,
-                     ev->batch.crc_computed);
             w->end_of_last_batch = pos + ev->batch.size;
         } else {
             w->pos = pos + ev->batch.size;
