@@ -162,15 +162,12 @@ static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
         w->shrink_reported = true;
         w->pos = tail_from;
         ev->kind = SS_EV_DAMAGE;
-        ev->err.kind = SS_E_SHRUNK;
-        ev->err.position = w->shrunk_at;
-        ev->err.base_offset = -1;
+        ss_error_set(&ev->err, SS_E_SHRUNK, w->shrunk_at, -1,
+                     "the file was truncated to %" PRIu64 " bytes while it was read (it had %" PRIu64
+                     " bytes when opened); %" PRIu64 " bytes from byte %" PRIu64 " on could not be read",
+                     w->shrunk_at, ss_segment_size(w->seg), w->shrunk_lost, w->limit);
         ev->err.length = w->shrunk_lost;
         w->damaged_bytes += w->shrunk_lost;
-        snprintf(ev->err.msg, sizeof ev->err.msg,
-                 "the file was truncated to %" PRIu64 " bytes while it was read (it had %" PRIu64
-                 " bytes when opened); %" PRIu64 " bytes from byte %" PRIu64 " on could not be read",
-                 w->shrunk_at, ss_segment_size(w->seg), w->shrunk_lost, w->limit);
         return SS_EV_DAMAGE;
     }
     w->done = true;
@@ -184,14 +181,11 @@ static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
                                                                     : SS_E_INCOMPLETE_TAIL;
     if (w->grew_to) {
         uint64_t size = ss_segment_size(w->seg);
-        ev->err.kind = SS_E_GREW;
-        ev->err.position = size;
-        ev->err.base_offset = -1;
+        ss_error_set(&ev->err, SS_E_GREW, size, -1,
+                     "the file grew from %" PRIu64 " to %" PRIu64 " bytes while it was read; only the %" PRIu64
+                     " bytes it had when opened were read",
+                     size, w->grew_to, size);
         ev->err.length = w->grew_to - size;
-        snprintf(ev->err.msg, sizeof ev->err.msg,
-                 "the file grew from %" PRIu64 " to %" PRIu64 " bytes while it was read; only the %" PRIu64
-                 " bytes it had when opened were read",
-                 size, w->grew_to, size);
     }
     return SS_EV_END;
 }
