@@ -207,8 +207,7 @@ static void maybe_release(ss_walker *w) {
 }
 
 ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev) {
-    memset(&ev->err, 0, sizeof ev->err);
-    ev->err.base_offset = -1;
+    ss_error_clear(&ev->err);
     if (w->done) return end_event(w, ev, w->tail_from);
     if (w->pending_damage) {
         /* The previous batch failed its CRC: trust its length, as Kafka's
@@ -237,8 +236,7 @@ again:;
     /* Cut while it was parsed? Then what was read may be zeros: read it again
      * within the new limit. */
     if (check_shrunk(w, k != SS_E_OK || !ev->batch.crc_valid)) {
-        memset(&ev->err, 0, sizeof ev->err);
-        ev->err.base_offset = -1;
+        ss_error_clear(&ev->err);
         goto again;
     }
     if (k == SS_E_OK) {
@@ -289,8 +287,7 @@ ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev) {
     if (ss_batch_parse(win->buf + (pos - win->at), size, pos, true, w->decoder, &ev->batch, &err) != SS_E_OK ||
         !ev->batch.crc_valid)
         return ss_walker_next(w, ev);
-    memset(&ev->err, 0, sizeof ev->err);
-    ev->err.base_offset = -1;
+    ss_error_clear(&ev->err);
     ev->kind = SS_EV_BATCH;
     w->pos = pos + size;
     w->end_of_last_batch = w->pos;
