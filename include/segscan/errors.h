@@ -55,13 +55,19 @@ typedef enum ss_errkind { SS_ERROR_LIST(SS_ERROR_ENUM_) } ss_errkind;
 extern "C" {
 #endif
 
+/* Room for any message the library writes: the longest are Kafka's
+ * CorruptIndexException texts (LazyIndex/OffsetIndex/TimeIndex sanityCheck,
+ * TransactionIndex), about 260 bytes around the index file's absolute path,
+ * so paths up to about 750 bytes fit. */
+#define SS_ERROR_MSG_SIZE 1024
+
 /* An error met in a file: its kind, where, and why. */
 typedef struct ss_error {
     ss_errkind kind;
-    uint64_t position;   /* byte position in the file of the entry concerned */
-    int64_t base_offset; /* base offset of the batch, -1 if unknown */
-    uint64_t length;     /* bytes concerned (damaged or skipped), 0 if unknown */
-    char msg[240];       /* human readable reason, without file name */
+    uint64_t position;           /* byte position in the file of the entry concerned */
+    int64_t base_offset;         /* base offset of the batch, -1 if unknown */
+    uint64_t length;             /* bytes concerned (damaged or skipped), 0 if unknown */
+    char msg[SS_ERROR_MSG_SIZE]; /* human readable reason, without file name */
 } ss_error;
 
 SS_API const char *ss_errkind_name(ss_errkind k); /* stable name, e.g. "crc-mismatch" */

@@ -93,11 +93,8 @@ SS_API ss_offset_entry ss_index_lookup(const ss_index *ix, int64_t base_offset, 
 
 /* Kafka's sanityCheck() of an OffsetIndex or TimeIndex. display_path is the
  * path Kafka would print (its getAbsolutePath()). SS_E_OK when it passes, else
- * SS_E_BAD_INDEX with Kafka's CorruptIndexException message in err->msg and,
- * untruncated (err->msg has a fixed size and Kafka's message holds a path), in
- * full_msg when it is not NULL. */
-SS_API ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, ss_error *err, char *full_msg,
-                                        size_t full_size);
+ * SS_E_BAD_INDEX with Kafka's CorruptIndexException message in err->msg. */
+SS_API ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, ss_error *err);
 
 /* ---- checking index entries against the .log (as kafka-dump-log.sh does) ------------------------ */
 
@@ -161,14 +158,12 @@ SS_API ss_errkind ss_txnindex_from_memory(const uint8_t *data, size_t len, int64
                                           ss_error *err);
 SS_API void ss_txnindex_close(ss_txnindex *t);
 /* Entry n (< entries). Fails with SS_E_BAD_INDEX when its version is above 0,
- * with Kafka's KafkaException message (display_path as Kafka prints it); the
- * untruncated message also goes to full_msg when not NULL. */
+ * with Kafka's KafkaException message (display_path as Kafka prints it). */
 SS_API ss_errkind ss_txnindex_entry(const ss_txnindex *t, uint64_t n, const char *display_path, ss_aborted_txn *out,
-                                    ss_error *err, char *full_msg, size_t full_size);
+                                    ss_error *err);
 /* TransactionIndex.sanityCheck(): every entry's version is known and its
  * lastOffset >= the start offset; messages as ss_txnindex_entry. */
-SS_API ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err,
-                                           char *full_msg, size_t full_size);
+SS_API ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err);
 /* AbortedTxn.toString(): "AbortedTxn(version=0, producerId=..., ...)". Returns snprintf's result. */
 SS_API int ss_aborted_txn_format(const ss_aborted_txn *a, char *buf, size_t size);
 

@@ -129,19 +129,18 @@ static const char *check_name(ss_icheck_status s) {
 
 /* Kafka's sanityCheck() result. When it fails only because of a zero-filled
  * preallocated tail (the entries before it pass), *by_tail is set. */
-static bool run_sanity(const ss_index *ix, const char *abs, char *msg, size_t msgsz, bool *by_tail) {
-    ss_error e;
+static bool run_sanity(const ss_index *ix, const char *abs, ss_error *e, bool *by_tail) {
     *by_tail = false;
-    if (ss_index_sanity_check(ix, abs, &e, msg, msgsz) == SS_E_OK) {
-        snprintf(msg, msgsz, "passed");
+    if (ss_index_sanity_check(ix, abs, e) == SS_E_OK) {
+        snprintf(e->msg, sizeof e->msg, "passed");
         return true;
     }
     if (ix->zero_tail) {
         ss_index *trimmed;
-        char tmp[16];
+        ss_error te;
         if (ss_index_from_memory(ix->data, (size_t)(ix->listed * ix->entry_size), ix->kind, ix->base_offset, &trimmed,
-                                 &e) == SS_E_OK) {
-            *by_tail = ss_index_sanity_check(trimmed, abs, &e, tmp, sizeof tmp) == SS_E_OK;
+                                 &te) == SS_E_OK) {
+            *by_tail = ss_index_sanity_check(trimmed, abs, &te) == SS_E_OK;
             ss_index_close(trimmed);
         }
     }
@@ -151,17 +150,15 @@ static bool run_sanity(const ss_index *ix, const char *abs, char *msg, size_t ms
 /* --index-sanity-check in text mode: "<file> passed sanity check." or Kafka's
  * CorruptIndexException message on stderr. */
 static int text_sanity(const char *path, const ss_index *ix, const char *abs, ss_out *o) {
-    size_t msgsz = strlen(abs) + 512;
-    char *msg = malloc(msgsz);
-    if (!msg) return EXIT_TROUBLE;
+    ss_error e;
     bool by_tail;
     int rc = EXIT_OK;
-    if (run_sanity(ix, abs, msg, msgsz, &by_tail)) {
+    if (run_sanity(ix, abs, &e, &by_tail)) {
         out_str(o, path);
         out_str(o, " passed sanity check.\n");
     } else {
         out_flush(o);
-        fprintf(stderr, "%s\n", msg);
+        fprintf(stderr, "%s\n", e.msg);
         if (by_tail)
             warnx_("%s: the check fails on the zero-filled preallocated tail from slot %" PRId64
                    " (an active segment's index); the %" PRIu64 " %s before it %s",
@@ -169,21 +166,17 @@ static int text_sanity(const char *path, const ss_index *ix, const char *abs, ss
                    plural(ix->listed, "passes", "pass"));
         else rc = EXIT_DAMAGE;
     }
-    free(msg);
     return rc;
 }
 
 /* The end object's "sanityCheck" field. Returns true when the check fails for
  * more than a zero-filled preallocated tail. */
 static bool json_sanity_field(ss_out *o, const ss_index *ix, const char *abs) {
-    size_t msgsz = strlen(abs) + 512;
-    char *msg = malloc(msgsz);
-    if (!msg) return false;
+    ss_error e;
     bool by_tail;
-    bool ok = run_sanity(ix, abs, msg, msgsz, &by_tail);
-    jstr(o, "sanityCheck", msg);
+    bool ok = run_sanity(ix, abs, &e, &by_tail);
+    jstr(o, "sanityCheck", e.msg);
     if (!ok) jbool(o, "sanityFailsOnZeroTailOnly", by_tail);
-    free(msg);
     return !ok && !by_tail;
 }
 
@@ -494,11 +487,7 @@ static int dump_txn_index(const char *path, const struct dump_opts *opt, ss_out 
     if (ss_txnindex_open(path, start, &t, &err) != SS_E_OK) return open_failed(path, opt, o, &err);
     warn_unnamed(path, named, o);
     char *abs = ss_java_absolute_path(path);
-    size_t msgsz = (abs ? strlen(abs) : strlen(path)) + 512;
-    char *msg = malloc(msgsz);
-    if (!abs || !msg) {
-        free(abs);
-        free(msg);
+    if (!abs) {
         ss_txnindex_close(t);
         warnx_("out of memory");
         return EXIT_TROUBLE;
@@ -507,14 +496,14 @@ static int dump_txn_index(const char *path, const struct dump_opts *opt, ss_out 
     uint64_t listed = 0;
     for (uint64_t i = 0; i < t->entries; i++) {
         ss_aborted_txn a;
-        if (ss_txnindex_entry(t, i, abs, &a, &err, msg, msgsz) != SS_E_OK) {
+        if (ss_txnindex_entry(t, i, abs, &a, &err) != SS_E_OK) {
             /* Kafka's iterator throws a KafkaException here. */
             rc = EXIT_DAMAGE;
             if (opt->json) {
-                json_error(o, path, "KafkaException", msg, &err);
+                json_error(o, path, "KafkaException", err.msg, &err);
             } else {
                 out_flush(o);
-                warnx_("%s: entry %" PRIu64 " (byte %" PRIu64 "): %s", path, i, err.position, msg);
+                warnx_("%s: entry %" PRIu64 " (byte %" PRIu64 "): %s", path, i, err.position, err.msg);
             }
             break;
         }
@@ -547,15 +536,14 @@ static int dump_txn_index(const char *path, const struct dump_opts *opt, ss_out 
             ji64(o, "entries", (int64_t)listed);
             ji64(o, "fileSize", (int64_t)t->file_size);
             ji64(o, "unreadTailBytes", (int64_t)t->tail_bytes);
-            if (ss_txnindex_sanity_check(t, abs, &err, msg, msgsz) == SS_E_OK) snprintf(msg, msgsz, "passed");
-            jstr(o, "sanityCheck", msg);
+            if (ss_txnindex_sanity_check(t, abs, &err) == SS_E_OK) snprintf(err.msg, sizeof err.msg, "passed");
+            jstr(o, "sanityCheck", err.msg);
             ji64(o, "startOffset", t->start_offset);
             jend(o);
         } else {
             note_partial_tail(o, path, t->tail_bytes, SS_ABORTED_TXN_SIZE);
         }
     }
-    free(msg);
     free(abs);
     ss_txnindex_close(t);
     return rc;

@@ -106,8 +106,8 @@ static void test_index_sizes(void) {
                 if (kind == SS_INDEX_OFFSET) (void)ss_index_offset_entry(ix, n);
                 else (void)ss_index_time_entry(ix, n);
             }
-            char msg[512];
-            ss_errkind k = ss_index_sanity_check(ix, "/p", &err, msg, sizeof msg);
+            const char *msg = err.msg;
+            ss_errkind k = ss_index_sanity_check(ix, "/p", &err);
             if (len % es != 0) {
                 CHECK_EQ_I(k, SS_E_BAD_INDEX);
                 char want[200];
@@ -148,7 +148,7 @@ static void test_index_entries_and_sanity(void) {
     CHECK_EQ_I(e.offset, 1009);
     CHECK_EQ_I(e.position, 120);
     CHECK_EQ_I(ss_index_last_offset(ix), 1000); /* the last slot is zero: the base offset */
-    CHECK_EQ_I(ss_index_sanity_check(ix, "/x", &err, NULL, 0), SS_E_OK);
+    CHECK_EQ_I(ss_index_sanity_check(ix, "/x", &err), SS_E_OK);
     ss_index_close(ix);
 
     /* without the tail */
@@ -171,8 +171,8 @@ static void test_index_entries_and_sanity(void) {
     /* a negative relative offset as last entry: Kafka's "less than the base offset" */
     put32(b + 16, 0xFFFFFFFFu);
     CHECK(ss_index_from_memory(b, 24, SS_INDEX_OFFSET, 1000, &ix, &err) == SS_E_OK);
-    char msg[300];
-    CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.index", &err, msg, sizeof msg), SS_E_BAD_INDEX);
+    const char *msg = err.msg;
+    CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.index", &err), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Corrupt index found, index file /d/0.index has non-zero size but the last offset is 999 "
                            "which is less than the base offset 1000"),
               "%s", msg);
@@ -191,13 +191,13 @@ static void test_index_entries_and_sanity(void) {
     CHECK(ix->zero_tail);
     ss_time_entry last = ss_index_last_time_entry(ix);
     CHECK_EQ_I(last.timestamp, 0);
-    CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.timeindex", &err, msg, sizeof msg), SS_E_BAD_INDEX);
+    CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.timeindex", &err), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Corrupt time index found, time index file (/d/0.timeindex) has non-zero size but the last "
                            "timestamp is 0 which is less than the first timestamp 1700000000005"),
               "%s", msg);
     ss_index_close(ix);
     CHECK(ss_index_from_memory(t, 24, SS_INDEX_TIME, 0, &ix, &err) == SS_E_OK);
-    CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.timeindex", &err, msg, sizeof msg), SS_E_OK);
+    CHECK_EQ_I(ss_index_sanity_check(ix, "/d/0.timeindex", &err), SS_E_OK);
     last = ss_index_last_time_entry(ix);
     CHECK_EQ_I(last.timestamp, 1700000000009);
     CHECK_EQ_I(last.offset, 4);
@@ -205,7 +205,7 @@ static void test_index_entries_and_sanity(void) {
     /* last offset below the base */
     put32(t + 20, 0x80000000u);
     CHECK(ss_index_from_memory(t, 24, SS_INDEX_TIME, 10, &ix, &err) == SS_E_OK);
-    CHECK_EQ_I(ss_index_sanity_check(ix, "/q", &err, msg, sizeof msg), SS_E_BAD_INDEX);
+    CHECK_EQ_I(ss_index_sanity_check(ix, "/q", &err), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Corrupt time index found, time index file (/q) has non-zero size but the last offset is "
                            "-2147483638 which is less than the first offset 10"),
               "%s", msg);
@@ -215,7 +215,7 @@ static void test_index_entries_and_sanity(void) {
     last = ss_index_last_time_entry(ix);
     CHECK_EQ_I(last.timestamp, -1);
     CHECK_EQ_I(last.offset, 33);
-    CHECK_EQ_I(ss_index_sanity_check(ix, "/q", &err, NULL, 0), SS_E_OK);
+    CHECK_EQ_I(ss_index_sanity_check(ix, "/q", &err), SS_E_OK);
     ss_index_close(ix);
 }
 
@@ -278,7 +278,7 @@ static void test_index_files(void) {
     CHECK(ix->zero_tail);
     CHECK_EQ_I(ss_index_offset_entry(ix, 0).offset, 100);
     CHECK_EQ_I(ss_index_last_offset(ix), 100);
-    CHECK_EQ_I(ss_index_sanity_check(ix, "/z", &err, NULL, 0), SS_E_OK);
+    CHECK_EQ_I(ss_index_sanity_check(ix, "/z", &err), SS_E_OK);
     CHECK_EQ_I(ss_index_lookup(ix, 100, 5000).position, 0);
     ss_index_close(ix);
     /* 10 MB zero-filled time index (Kafka preallocates a multiple of 12) */
@@ -384,42 +384,42 @@ static void test_txnindex(void) {
     make_txn(b + 102, 0x0100, 3004, 14, 15, 16); /* version 1: refused */
     ss_txnindex *t;
     ss_error err;
-    char msg[300];
+    const char *msg = err.msg;
     CHECK(ss_txnindex_from_memory(b, sizeof b, 0, &t, &err) == SS_E_OK);
     CHECK_EQ_U(t->entries, 4);
     CHECK_EQ_U(t->tail_bytes, 7);
     ss_aborted_txn a;
-    CHECK_EQ_I(ss_txnindex_entry(t, 0, "/t", &a, &err, msg, sizeof msg), SS_E_OK);
+    CHECK_EQ_I(ss_txnindex_entry(t, 0, "/t", &a, &err), SS_E_OK);
     CHECK_EQ_I(a.producer_id, 3001);
     CHECK_EQ_I(a.last_stable_offset, 6);
-    CHECK_EQ_I(ss_txnindex_entry(t, 1, "/t", &a, &err, msg, sizeof msg), SS_E_OK);
+    CHECK_EQ_I(ss_txnindex_entry(t, 1, "/t", &a, &err), SS_E_OK);
     CHECK_EQ_I(a.version, 0);
     CHECK_EQ_I(a.version_field, 1);
-    CHECK_EQ_I(ss_txnindex_entry(t, 2, "/t", &a, &err, msg, sizeof msg), SS_E_OK);
+    CHECK_EQ_I(ss_txnindex_entry(t, 2, "/t", &a, &err), SS_E_OK);
     CHECK_EQ_I(a.version, -1);
-    CHECK_EQ_I(ss_txnindex_entry(t, 3, "/t", &a, &err, msg, sizeof msg), SS_E_BAD_INDEX);
+    CHECK_EQ_I(ss_txnindex_entry(t, 3, "/t", &a, &err), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Unexpected aborted transaction version 1 in transaction index /t, current version is 0"),
               "%s", msg);
     CHECK_EQ_U(err.position, 102);
-    CHECK_EQ_I(ss_txnindex_entry(t, 4, "/t", &a, &err, NULL, 0), SS_E_USAGE);
-    CHECK_EQ_I(ss_txnindex_sanity_check(t, "/t", &err, msg, sizeof msg), SS_E_BAD_INDEX);
+    CHECK_EQ_I(ss_txnindex_entry(t, 4, "/t", &a, &err), SS_E_USAGE);
+    CHECK_EQ_I(ss_txnindex_sanity_check(t, "/t", &err), SS_E_BAD_INDEX);
     ss_txnindex_close(t);
 
     /* sanity: last offset below the start offset */
     CHECK(ss_txnindex_from_memory(b, 68, 9, &t, &err) == SS_E_OK);
-    CHECK_EQ_I(ss_txnindex_sanity_check(t, "/d/9.txnindex", &err, msg, sizeof msg), SS_E_BAD_INDEX);
+    CHECK_EQ_I(ss_txnindex_sanity_check(t, "/d/9.txnindex", &err), SS_E_BAD_INDEX);
     CHECK_MSG(!strcmp(msg, "Last offset of aborted transaction AbortedTxn(version=0, producerId=3001, firstOffset=0, "
                            "lastOffset=5, lastStableOffset=6) in index /d/9.txnindex is less than start offset 9"),
               "%s", msg);
     ss_txnindex_close(t);
     CHECK(ss_txnindex_from_memory(b, 68, 5, &t, &err) == SS_E_OK);
-    CHECK_EQ_I(ss_txnindex_sanity_check(t, "/x", &err, msg, sizeof msg), SS_E_OK);
+    CHECK_EQ_I(ss_txnindex_sanity_check(t, "/x", &err), SS_E_OK);
     ss_txnindex_close(t);
     /* every length up to 3 entries: never a read past the end */
     for (size_t len = 0; len < 103; len++) {
         CHECK(ss_txnindex_from_memory(b, len, 0, &t, &err) == SS_E_OK);
         CHECK_EQ_U(t->entries * 34 + t->tail_bytes, len);
-        for (uint64_t i = 0; i < t->entries; i++) (void)ss_txnindex_entry(t, i, "/x", &a, &err, NULL, 0);
+        for (uint64_t i = 0; i < t->entries; i++) (void)ss_txnindex_entry(t, i, "/x", &a, &err);
         ss_txnindex_close(t);
     }
     CHECK_EQ_I(ss_txnindex_open(tmp_path("missing.txnindex"), 0, &t, &err), SS_E_IO);
@@ -582,16 +582,15 @@ static void test_random(void) {
         (void)ss_snapshot_parse(buf, len, &s, &err);
         ss_snapshot_free(&s);
         ss_index *ix;
-        char msg[300];
         for (int kind = SS_INDEX_OFFSET; kind <= SS_INDEX_TIME; kind++) {
             CHECK(ss_index_from_memory(buf, len, (ss_index_kind)kind, (int64_t)test_rand(&seed), &ix, &err) == SS_E_OK);
-            (void)ss_index_sanity_check(ix, "/r", &err, msg, sizeof msg);
+            (void)ss_index_sanity_check(ix, "/r", &err);
             (void)ss_index_lookup(ix, 0, (int64_t)test_rand(&seed));
             ss_index_close(ix);
         }
         ss_txnindex *t;
         CHECK(ss_txnindex_from_memory(buf, len, 0, &t, &err) == SS_E_OK);
-        (void)ss_txnindex_sanity_check(t, "/r", &err, msg, sizeof msg);
+        (void)ss_txnindex_sanity_check(t, "/r", &err);
         ss_txnindex_close(t);
     }
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "base/error_set.h"
 
 /* The records a damaged entry held, from its header: v2's recordsCount when it fits the
  * offsets the header spans, else that span; a legacy entry's inner messages when they were
@@ -54,15 +55,11 @@ void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *
 /* An error or notice of the analysis itself (not of the reader), for an_add_damage. */
 ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint64_t length, const char *fmt, ...) {
     ss_error e;
-    memset(&e, 0, sizeof e);
-    e.kind = kind;
-    e.position = position;
-    e.base_offset = base_offset;
-    e.length = length;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
+    ss_error_vset(&e, kind, position, base_offset, fmt, ap);
     va_end(ap);
+    e.length = length;
     return e;
 }
 

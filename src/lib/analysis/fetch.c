@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "base/error_set.h"
 #include "base/mem.h"
 
 /* ---- reading a record back ---------------------------------------------------------------- */
@@ -21,11 +22,7 @@ static void fetched_forget(ss_analysis *a) {
 
 /* -1, with err telling that memory ran out while batch b was fetched. */
 static int fetch_nomem(const an_batch *b, ss_error *err, const char *what) {
-    memset(err, 0, sizeof *err);
-    err->kind = SS_E_NOMEM;
-    err->base_offset = b->base_offset;
-    err->position = b->position;
-    snprintf(err->msg, sizeof err->msg, "out of memory (%s)", what);
+    ss_error_set(err, SS_E_NOMEM, b->position, b->base_offset, "out of memory (%s)", what);
     return -1;
 }
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "inputs/cursor.h"
 #include "segscan/analyze.h"
@@ -170,10 +171,8 @@ ss_errkind ss_pid_blocks_read(const ss_inputs *in, ss_pid_blocks **out, ss_error
         b->n = w;
     }
 done:
-    if (rc == SS_E_NOMEM && err) {
-        err->kind = SS_E_NOMEM;
-        snprintf(err->msg, sizeof err->msg, "out of memory reading __cluster_metadata");
-    }
+    if (rc == SS_E_NOMEM && err)
+        ss_error_set(err, SS_E_NOMEM, err->position, err->base_offset, "out of memory reading __cluster_metadata");
     ss_cdecoder_free(cd);
     ss_decoder_free(dec);
     return rc;

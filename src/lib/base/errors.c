@@ -1,4 +1,7 @@
 /* segscan - the error kind table, generated from SS_ERROR_LIST. */
+#include <stdio.h>
+
+#include "base/error_set.h"
 #include "segscan/errors.h"
 
 typedef struct {
@@ -38,4 +41,23 @@ bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **d
     if (desc) *desc = error_table[i].desc;
     if (cls) *cls = error_table[i].cls;
     return true;
+}
+
+ss_errkind ss_error_vset(ss_error *err, ss_errkind kind, uint64_t position, int64_t base_offset, const char *fmt,
+                         va_list ap) {
+    if (err == NULL) return kind;
+    err->kind = kind;
+    err->position = position;
+    err->base_offset = base_offset;
+    err->length = 0;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    return kind;
+}
+
+ss_errkind ss_error_set(ss_error *err, ss_errkind kind, uint64_t position, int64_t base_offset, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ss_error_vset(err, kind, position, base_offset, fmt, ap);
+    va_end(ap);
+    return kind;
 }

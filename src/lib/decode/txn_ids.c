@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "inputs/cursor.h"
 #include "segscan/decode.h"
@@ -272,10 +273,8 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
         states_compact(t);
     }
 done:
-    if (rc == SS_E_NOMEM && err) {
-        err->kind = SS_E_NOMEM;
-        snprintf(err->msg, sizeof err->msg, "out of memory reading __transaction_state");
-    }
+    if (rc == SS_E_NOMEM && err)
+        ss_error_set(err, SS_E_NOMEM, err->position, err->base_offset, "out of memory reading __transaction_state");
     ss_cdecoder_free(cd);
     ss_decoder_free(dec);
     return rc;

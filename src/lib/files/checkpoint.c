@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "files/javatext.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
@@ -61,15 +62,15 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
     memset(out, 0, sizeof *out);
     out->kind = kind;
     if (kind != SS_CKPT_OFFSETS && kind != SS_CKPT_LEADER_EPOCH) {
-        ft_err(err, SS_E_USAGE, 0, "unknown checkpoint kind %d", (int)kind);
+        ss_error_set(err, SS_E_USAGE, 0, -1, "unknown checkpoint kind %d", (int)kind);
         return SS_E_USAGE;
     }
     if (!text) text = "", len = 0;
     const char *loc = display_path ? display_path : "?";
     size_t bad = ft_utf8_check((const unsigned char *)text, len);
     if (bad != len) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, bad, "Malformed input in checkpoint file [%s] at byte %zu: not UTF-8", loc,
-               bad);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, bad, -1,
+                     "Malformed input in checkpoint file [%s] at byte %zu: not UTF-8", loc, bad);
         return SS_E_BAD_CHECKPOINT;
     }
     ft_lines lr = {text, text, text + len};
@@ -80,12 +81,14 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
         return SS_E_OK;
     }
     if (!ft_parse_i32(s, n, &out->version)) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0, "Malformed line in checkpoint file [%s]: " LINE_FMT, loc, LINE_ARG(s, n));
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1, "Malformed line in checkpoint file [%s]: " LINE_FMT, loc,
+                     LINE_ARG(s, n));
         return SS_E_BAD_CHECKPOINT;
     }
     if (out->version != 0) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0,
-               "Unrecognised version:%" PRId32 ", expected version: 0 in checkpoint file at: %s", out->version, loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1,
+                     "Unrecognised version:%" PRId32 ", expected version: 0 in checkpoint file at: %s", out->version,
+                     loc);
         return SS_E_BAD_CHECKPOINT;
     }
     uint64_t count_pos = (uint64_t)(lr.p - text);
@@ -94,14 +97,14 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
         return SS_E_OK;
     }
     if (!ft_parse_i32(s, n, &out->expected)) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, count_pos, "Malformed line in checkpoint file [%s]: " LINE_FMT, loc,
-               LINE_ARG(s, n));
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, count_pos, -1, "Malformed line in checkpoint file [%s]: " LINE_FMT, loc,
+                     LINE_ARG(s, n));
         return SS_E_BAD_CHECKPOINT;
     }
     if (out->expected < 0) {
         /* new ArrayList<>(expectedSize) */
-        ft_err(err, SS_E_BAD_CHECKPOINT, count_pos,
-               "Illegal Capacity: %" PRId32 " (entry count in checkpoint file [%s])", out->expected, loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, count_pos, -1,
+                     "Illegal Capacity: %" PRId32 " (entry count in checkpoint file [%s])", out->expected, loc);
         return SS_E_BAD_CHECKPOINT;
     }
     /* Size the arrays by the number of lines left. */
@@ -140,23 +143,23 @@ ss_errkind ss_checkpoint_parse(const char *text, size_t len, ss_checkpoint_kind 
             ok = nf == 2 && ft_parse_i32(f[0].s, f[0].n, &e->epoch) && ft_parse_i64(f[1].s, f[1].n, &e->start_offset);
         }
         if (!ok) {
-            ft_err(err, SS_E_BAD_CHECKPOINT, line_pos, "Malformed line in checkpoint file [%s]: " LINE_FMT, loc,
-                   LINE_ARG(s, n));
+            ss_error_set(err, SS_E_BAD_CHECKPOINT, line_pos, -1, "Malformed line in checkpoint file [%s]: " LINE_FMT,
+                         loc, LINE_ARG(s, n));
             ss_checkpoint_free(out);
             return SS_E_BAD_CHECKPOINT;
         }
         out->n++;
     }
     if (out->n != (size_t)out->expected) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0,
-               "Expected [%" PRId32 "] entries in checkpoint file [%s], but found only [%zu]", out->expected, loc,
-               out->n);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1,
+                     "Expected [%" PRId32 "] entries in checkpoint file [%s], but found only [%zu]", out->expected, loc,
+                     out->n);
         return SS_E_BAD_CHECKPOINT;
     }
     return SS_E_OK;
 nomem:
     ss_checkpoint_free(out);
-    ft_err(err, SS_E_NOMEM, 0, "out of memory");
+    ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
     return SS_E_NOMEM;
 }
 
@@ -208,8 +211,8 @@ ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char 
     const char *loc = display_path ? display_path : "?";
     size_t bad = ft_utf8_check((const unsigned char *)text, len);
     if (bad != len) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, bad, "Malformed input in partition metadata file [%s] at byte %zu: not UTF-8",
-               loc, bad);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, bad, -1,
+                     "Malformed input in partition metadata file [%s] at byte %zu: not UTF-8", loc, bad);
         return SS_E_BAD_CHECKPOINT;
     }
     ft_lines lr = {text, text, text + len};
@@ -217,23 +220,23 @@ ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char 
     size_t n;
     ft_field key, value;
     if (!ft_next_line(&lr, &s, &n)) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0, "Malformed line in partition metadata file [%s]: null", loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1, "Malformed line in partition metadata file [%s]: null", loc);
         return SS_E_BAD_CHECKPOINT;
     }
     if (!split_colon(s, n, &key, &value) || key.n != 7 || memcmp(key.s, "version", 7) != 0 ||
         !ft_parse_i32(value.s, value.n, &out->version)) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0, "Malformed line in partition metadata file [%s]: " LINE_FMT, loc,
-               LINE_ARG(s, n));
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1, "Malformed line in partition metadata file [%s]: " LINE_FMT, loc,
+                     LINE_ARG(s, n));
         return SS_E_BAD_CHECKPOINT;
     }
     if (out->version < 0) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0, "Unrecognized version of partition metadata file (%s): %" PRId32, loc,
-               out->version);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1, "Unrecognized version of partition metadata file (%s): %" PRId32,
+                     loc, out->version);
         return SS_E_BAD_CHECKPOINT;
     }
     uint64_t line2 = (uint64_t)(lr.p - text);
     if (!ft_next_line(&lr, &s, &n)) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, line2, "Malformed line in partition metadata file [%s]: null", loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, line2, -1, "Malformed line in partition metadata file [%s]: null", loc);
         return SS_E_BAD_CHECKPOINT;
     }
     uint8_t id[18];
@@ -241,8 +244,8 @@ ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char 
     if (split_colon(s, n, &key, &value) && key.n == 8 && memcmp(key.s, "topic_id", 8) == 0 && value.n <= 24)
         got = ft_b64url_decode(value.s, value.n, id, sizeof id);
     if (got != 16) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, line2, "Malformed line in partition metadata file [%s]: " LINE_FMT, loc,
-               LINE_ARG(s, n));
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, line2, -1, "Malformed line in partition metadata file [%s]: " LINE_FMT,
+                     loc, LINE_ARG(s, n));
         return SS_E_BAD_CHECKPOINT;
     }
     memcpy(out->topic_id, id, 16);
@@ -250,7 +253,7 @@ ss_errkind ss_partition_metadata_parse(const char *text, size_t len, const char 
     out->topic_id_str[value.n] = 0;
     static const uint8_t zero[16];
     if (!memcmp(out->topic_id, zero, 16)) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, line2, "Invalid topic ID in partition metadata file (%s)", loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, line2, -1, "Invalid topic ID in partition metadata file (%s)", loc);
         return SS_E_BAD_CHECKPOINT;
     }
     return SS_E_OK;

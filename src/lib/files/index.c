@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/error_set.h"
 #include "base/javaint.h"
 #include "base/reader.h"
-#include "files/message.h"
 #include "format/kafka_format.h"
 #include "segscan/files.h"
 
@@ -57,12 +57,12 @@ static void index_scan(ss_index *ix) {
 static ss_errkind index_init(ss_index *ix, ss_index_kind kind, int64_t base_offset, const uint8_t *data, uint64_t len,
                              ss_error *err) {
     if (kind != SS_INDEX_OFFSET && kind != SS_INDEX_TIME) {
-        set_msg(err, SS_E_USAGE, 0, NULL, 0, "unknown index kind %d", (int)kind);
+        ss_error_set(err, SS_E_USAGE, 0, -1, "unknown index kind %d", (int)kind);
         return SS_E_USAGE;
     }
     if (len > (uint64_t)INT32_MAX) {
         /* FileChannel.map refuses more than Integer.MAX_VALUE bytes. */
-        set_msg(err, SS_E_IO, 0, NULL, 0, "index file of %" PRIu64 " bytes: Size exceeds Integer.MAX_VALUE", len);
+        ss_error_set(err, SS_E_IO, 0, -1, "index file of %" PRIu64 " bytes: Size exceeds Integer.MAX_VALUE", len);
         return SS_E_IO;
     }
     ix->kind = kind;
@@ -83,7 +83,7 @@ ss_errkind ss_index_open(const char *path, ss_index_kind kind, int64_t base_offs
     ss_index *ix = calloc(1, sizeof *ix);
     if (!ix) {
         ss_segment_close(seg);
-        set_msg(err, SS_E_NOMEM, 0, NULL, 0, "out of memory");
+        ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
         return SS_E_NOMEM;
     }
     ix->seg = seg;
@@ -101,7 +101,7 @@ ss_errkind ss_index_from_memory(const uint8_t *data, size_t len, ss_index_kind k
     *out = NULL;
     ss_index *ix = calloc(1, sizeof *ix);
     if (!ix) {
-        set_msg(err, SS_E_NOMEM, 0, NULL, 0, "out of memory");
+        ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
         return SS_E_NOMEM;
     }
     ss_errkind k = index_init(ix, kind, base_offset, data, len, err);
@@ -191,21 +191,21 @@ ss_offset_entry ss_index_lookup(const ss_index *ix, int64_t base_offset, int64_t
     return ss_index_offset_entry(ix, (uint64_t)slot);
 }
 
-ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, ss_error *err, char *full_msg,
-                                 size_t full_size) {
+ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, ss_error *err) {
     if (ix->kind == SS_INDEX_OFFSET) {
         int64_t last = ss_index_last_offset(ix);
         if (ix->entries != 0 && last < ix->base_offset) {
-            set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
-                    "Corrupt index found, index file %s has non-zero size but the last offset is %" PRId64
-                    " which is less than the base offset %" PRId64,
-                    display_path, last, ix->base_offset);
+            ss_error_set(err, SS_E_BAD_INDEX, 0, -1,
+                         "Corrupt index found, index file %s has non-zero size but the last offset is %" PRId64
+                         " which is less than the base offset %" PRId64,
+                         display_path, last, ix->base_offset);
             return SS_E_BAD_INDEX;
         }
         if (ix->file_size % OFFSET_ENTRY != 0) {
-            set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
-                    "Index file %s is corrupt, found %" PRIu64 " bytes which is neither positive nor a multiple of %d",
-                    display_path, ix->file_size, OFFSET_ENTRY);
+            ss_error_set(err, SS_E_BAD_INDEX, 0, -1,
+                         "Index file %s is corrupt, found %" PRIu64
+                         " bytes which is neither positive nor a multiple of %d",
+                         display_path, ix->file_size, OFFSET_ENTRY);
             return SS_E_BAD_INDEX;
         }
         return SS_E_OK;
@@ -214,25 +214,27 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
     if (ix->entries != 0) {
         int64_t first_ts = ss_index_time_entry(ix, 0).timestamp;
         if (last.timestamp < first_ts) {
-            set_msg(
-                err, SS_E_BAD_INDEX, 0, full_msg, full_size,
+            ss_error_set(
+                err, SS_E_BAD_INDEX, 0, -1,
                 "Corrupt time index found, time index file (%s) has non-zero size but the last timestamp is %" PRId64
                 " which is less than the first timestamp %" PRId64,
                 display_path, last.timestamp, first_ts);
             return SS_E_BAD_INDEX;
         }
         if (last.offset < ix->base_offset) {
-            set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
-                    "Corrupt time index found, time index file (%s) has non-zero size but the last offset is %" PRId64
-                    " which is less than the first offset %" PRId64,
-                    display_path, last.offset, ix->base_offset);
+            ss_error_set(
+                err, SS_E_BAD_INDEX, 0, -1,
+                "Corrupt time index found, time index file (%s) has non-zero size but the last offset is %" PRId64
+                " which is less than the first offset %" PRId64,
+                display_path, last.offset, ix->base_offset);
             return SS_E_BAD_INDEX;
         }
     }
     if (ix->file_size % TIME_ENTRY != 0) {
-        set_msg(err, SS_E_BAD_INDEX, 0, full_msg, full_size,
-                "Time index file %s is corrupt, found %" PRIu64 " bytes which is neither positive nor a multiple of %d",
-                display_path, ix->file_size, TIME_ENTRY);
+        ss_error_set(err, SS_E_BAD_INDEX, 0, -1,
+                     "Time index file %s is corrupt, found %" PRIu64
+                     " bytes which is neither positive nor a multiple of %d",
+                     display_path, ix->file_size, TIME_ENTRY);
         return SS_E_BAD_INDEX;
     }
     return SS_E_OK;
@@ -273,8 +275,8 @@ static int next_batch(const ss_index_checker *c, uint64_t pos, uint64_t end, ss_
     if (pos + HEADER_UP_TO_MAGIC >= end) return 0;
     int32_t size = (int32_t)ss_be32(c->log + pos + ENTRY_SIZE_OFF);
     if (size < MIN_ENTRY) {
-        set_msg(err, SS_E_BAD_LENGTH, pos, NULL, 0,
-                "Found record size %" PRId32 " smaller than minimum record overhead (%d)", size, MIN_ENTRY);
+        ss_error_set(err, SS_E_BAD_LENGTH, pos, -1,
+                     "Found record size %" PRId32 " smaller than minimum record overhead (%d)", size, MIN_ENTRY);
         err->base_offset = (int64_t)ss_be64(c->log + pos);
         return -1;
     }
@@ -298,8 +300,8 @@ ss_icheck_status ss_index_check_offset(ss_index_checker *c, ss_offset_entry e, u
     check_init(out);
     out->lookup_position = e.position;
     if (e.position < 0 || (uint64_t)e.position > c->log_size) {
-        set_msg(&out->err, SS_E_BAD_INDEX, e.position < 0 ? 0 : (uint64_t)e.position, NULL, 0,
-                "position %" PRId32 " is outside the log (%" PRIu64 " bytes)", e.position, c->log_size);
+        ss_error_set(&out->err, SS_E_BAD_INDEX, e.position < 0 ? 0 : (uint64_t)e.position, -1,
+                     "position %" PRId32 " is outside the log (%" PRIu64 " bytes)", e.position, c->log_size);
         return out->status = SS_ICHECK_ERROR;
     }
     uint64_t pos = (uint64_t)e.position;
@@ -309,12 +311,12 @@ ss_icheck_status ss_index_check_offset(ss_index_checker *c, ss_offset_entry e, u
     if (r < 0) return out->status = SS_ICHECK_ERROR;
     if (r == 0) {
         if (end < c->log_size && pos + HEADER_UP_TO_MAGIC < end)
-            set_msg(&out->err, SS_E_BAD_INDEX, pos, NULL, 0,
-                    "the batch at position %" PRIu64 " is larger than the maximum message size %" PRIu64, pos,
-                    max_message_size);
+            ss_error_set(&out->err, SS_E_BAD_INDEX, pos, -1,
+                         "the batch at position %" PRIu64 " is larger than the maximum message size %" PRIu64, pos,
+                         max_message_size);
         else
-            set_msg(&out->err, SS_E_BAD_INDEX, pos, NULL, 0,
-                    "no complete batch at position %" PRIu64 " (log of %" PRIu64 " bytes)", pos, c->log_size);
+            ss_error_set(&out->err, SS_E_BAD_INDEX, pos, -1,
+                         "no complete batch at position %" PRIu64 " (log of %" PRIu64 " bytes)", pos, c->log_size);
         return out->status = SS_ICHECK_NO_BATCH;
     }
     out->batch_position = pos;
@@ -343,10 +345,10 @@ ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_ic
     ss_offset_entry at = ss_index_lookup(c->offsets, 0, e.offset);
     out->lookup_position = at.position;
     if (at.position < 0 || (uint64_t)at.position > c->log_size) {
-        set_msg(&out->err, SS_E_BAD_INDEX, at.position < 0 ? 0 : (uint64_t)at.position, NULL, 0,
-                "the offset index gives position %" PRId32 " for offset %" PRId64 ", outside the log (%" PRIu64
-                " bytes)",
-                at.position, e.offset, c->log_size);
+        ss_error_set(&out->err, SS_E_BAD_INDEX, at.position < 0 ? 0 : (uint64_t)at.position, -1,
+                     "the offset index gives position %" PRId32 " for offset %" PRId64 ", outside the log (%" PRIu64
+                     " bytes)",
+                     at.position, e.offset, c->log_size);
         return out->status = SS_ICHECK_ERROR;
     }
     uint64_t start = (uint64_t)at.position, pos = start;
@@ -376,7 +378,7 @@ ss_icheck_status ss_index_check_time(ss_index_checker *c, ss_time_entry e, ss_ic
     out->log_last_offset = b.last_offset;
     if (b.last_offset != e.offset) return out->status = SS_ICHECK_MISMATCH;
     if (!c->dec) {
-        set_msg(&out->err, SS_E_USAGE, pos, NULL, 0, "no decoder to read record timestamps");
+        ss_error_set(&out->err, SS_E_USAGE, pos, -1, "no decoder to read record timestamps");
         return out->status = SS_ICHECK_ERROR;
     }
     int64_t m;

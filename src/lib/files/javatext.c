@@ -6,18 +6,6 @@
 
 #include "files/javatext.h"
 
-void ft_err(ss_error *err, ss_errkind k, uint64_t pos, const char *fmt, ...) {
-    if (!err) return;
-    memset(err, 0, sizeof *err);
-    err->kind = k;
-    err->position = pos;
-    err->base_offset = -1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- lines, fields, numbers as Java reads them ------------------------------------ */
 
 /* BufferedReader.readLine: false at the end of the text. */

@@ -12,9 +12,6 @@
 
 #include "segscan/errors.h"
 
-/* err (may be NULL) set to kind k at byte pos, with a printf message. */
-void ft_err(ss_error *err, ss_errkind k, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
 /* The lines of text[0..len): BufferedReader.readLine (ends \n, \r or \r\n). */
 typedef struct ft_lines {
     const char *base, *p, *end;

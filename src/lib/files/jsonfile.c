@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "files/javatext.h"
 #include "segscan/files.h"
@@ -366,17 +367,17 @@ ss_errkind ss_quorum_state_parse(const char *text, size_t len, const char *displ
     const char *loc = display_path ? display_path : "?";
     size_t bad = ft_utf8_check((const unsigned char *)text, len);
     if (bad != len) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, bad,
-               "Error while reading the Quorum status from the file %s: malformed input at byte %zu: not UTF-8", loc,
-               bad);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, bad, -1,
+                     "Error while reading the Quorum status from the file %s: malformed input at byte %zu: not UTF-8",
+                     loc, bad);
         return SS_E_BAD_CHECKPOINT;
     }
     ft_lines lr = {text, text, text + len};
     const char *line;
     size_t n;
     if (!ft_next_line(&lr, &line, &n)) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0,
-               "Error while reading the Quorum status from the file %s: File ended prematurely.", loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1,
+                     "Error while reading the Quorum status from the file %s: File ended prematurely.", loc);
         return SS_E_BAD_CHECKPOINT;
     }
     jdoc d;
@@ -497,12 +498,13 @@ ss_errkind ss_quorum_state_parse(const char *text, size_t len, const char *displ
 nomem:
     jd_free(&d);
     ss_quorum_state_free(out);
-    ft_err(err, SS_E_NOMEM, 0, "out of memory");
+    ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
     return SS_E_NOMEM;
 fail:
     jd_free(&d);
     ss_quorum_state_free(out);
-    ft_err(err, SS_E_BAD_CHECKPOINT, where, "Error while reading the Quorum status from the file %s: %s", loc, why);
+    ss_error_set(err, SS_E_BAD_CHECKPOINT, where, -1, "Error while reading the Quorum status from the file %s: %s", loc,
+                 why);
     return SS_E_BAD_CHECKPOINT;
 }
 
@@ -519,7 +521,7 @@ ss_errkind ss_clean_shutdown_parse(const char *text, size_t len, const char *dis
     }
     size_t bad = ft_utf8_check((const unsigned char *)text, len);
     if (bad != len) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, bad, "%s: malformed input at byte %zu: not UTF-8", loc, bad);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, bad, -1, "%s: malformed input at byte %zu: not UTF-8", loc, bad);
         return SS_E_BAD_CHECKPOINT;
     }
     jdoc d;
@@ -555,7 +557,7 @@ ss_errkind ss_clean_shutdown_parse(const char *text, size_t len, const char *dis
     return SS_E_OK;
 fail:
     jd_free(&d);
-    ft_err(err, SS_E_BAD_CHECKPOINT, where,
-           "%s: %s (Kafka reads no broker epoch from it; the shutdown still counts as clean)", loc, why);
+    ss_error_set(err, SS_E_BAD_CHECKPOINT, where, -1,
+                 "%s: %s (Kafka reads no broker epoch from it; the shutdown still counts as clean)", loc, why);
     return SS_E_BAD_CHECKPOINT;
 }

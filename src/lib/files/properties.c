@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "files/javatext.h"
 #include "segscan/files.h"
 
@@ -153,7 +154,7 @@ ss_errkind ss_meta_properties_parse(const char *text, size_t len, const char *di
     if (!out->props || !out->strings || !logical) {
         free(logical);
         ss_meta_properties_free(out);
-        ft_err(err, SS_E_NOMEM, 0, "out of memory");
+        ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
         return SS_E_NOMEM;
     }
     u16out w = {out->strings, 0};
@@ -220,8 +221,8 @@ ss_errkind ss_meta_properties_parse(const char *text, size_t len, const char *di
         if (!ok) {
             free(logical);
             ss_meta_properties_free(out);
-            ft_err(err, SS_E_BAD_CHECKPOINT, line_pos,
-                   "Error while reading meta.properties file %s: Malformed \\uxxxx encoding.", loc);
+            ss_error_set(err, SS_E_BAD_CHECKPOINT, line_pos, -1,
+                         "Error while reading meta.properties file %s: Malformed \\uxxxx encoding.", loc);
             return SS_E_BAD_CHECKPOINT;
         }
         out->nprops++;
@@ -238,28 +239,30 @@ ss_errkind ss_meta_properties_parse(const char *text, size_t len, const char *di
         trimmed(v->value, &b, &n);
         out->has_version = true;
         if (!ft_parse_i32(b, n, &out->version)) {
-            ft_err(err, SS_E_BAD_CHECKPOINT, at,
-                   "Error while reading meta.properties file %s: Invalid meta.properties version string '%.80s'", loc,
-                   v->value);
+            ss_error_set(err, SS_E_BAD_CHECKPOINT, at, -1,
+                         "Error while reading meta.properties file %s: Invalid meta.properties version string '%.80s'",
+                         loc, v->value);
             return SS_E_BAD_CHECKPOINT;
         }
         if (out->version != 0 && out->version != 1) {
-            ft_err(err, SS_E_BAD_CHECKPOINT, at,
-                   "Error while reading meta.properties file %s: Unknown meta.properties version number %" PRId32, loc,
-                   out->version);
+            ss_error_set(err, SS_E_BAD_CHECKPOINT, at, -1,
+                         "Error while reading meta.properties file %s: Unknown meta.properties version number %" PRId32,
+                         loc, out->version);
             return SS_E_BAD_CHECKPOINT;
         }
     }
     const char *id_key = out->version == 0 ? "broker.id" : "node.id";
     const ss_property *id = find(out, id_key);
     if (!id && out->version == 1) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0, "Error while reading meta.properties file %s: Failed to find node.id", loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1,
+                     "Error while reading meta.properties file %s: Failed to find node.id", loc);
         return SS_E_BAD_CHECKPOINT;
     }
     if (id) {
         if (!ft_parse_i32(id->value, strlen(id->value), &out->node_id)) {
-            ft_err(err, SS_E_BAD_CHECKPOINT, id->position,
-                   "Error while reading meta.properties file %s: Unable to read %s as a base-10 number.", loc, id_key);
+            ss_error_set(err, SS_E_BAD_CHECKPOINT, id->position, -1,
+                         "Error while reading meta.properties file %s: Unable to read %s as a base-10 number.", loc,
+                         id_key);
             return SS_E_BAD_CHECKPOINT;
         }
         out->has_node_id = true;
@@ -270,15 +273,16 @@ ss_errkind ss_meta_properties_parse(const char *text, size_t len, const char *di
     if (did) {
         char m[200];
         if (!ft_uuid_from_string(did->value, strlen(did->value), out->directory_id, m, sizeof m)) {
-            ft_err(err, SS_E_BAD_CHECKPOINT, did->position,
-                   "Error while reading meta.properties file %s: Unable to read directory.id as a Uuid: %s", loc, m);
+            ss_error_set(err, SS_E_BAD_CHECKPOINT, did->position, -1,
+                         "Error while reading meta.properties file %s: Unable to read directory.id as a Uuid: %s", loc,
+                         m);
             return SS_E_BAD_CHECKPOINT;
         }
         out->has_directory_id = true;
     }
     if (out->version == 1 && !cid) {
-        ft_err(err, SS_E_BAD_CHECKPOINT, 0, "Error while reading meta.properties file %s: cluster.id was not found.",
-               loc);
+        ss_error_set(err, SS_E_BAD_CHECKPOINT, 0, -1,
+                     "Error while reading meta.properties file %s: cluster.id was not found.", loc);
         return SS_E_BAD_CHECKPOINT;
     }
     return SS_E_OK;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/javaint.h"
 #include "base/reader.h"
 #include "segscan/base.h"
@@ -23,20 +24,6 @@
 
 #define SCHEMA_PREFIX "Snapshot failed schema validation: "
 #define UNDERFLOW "java.nio.BufferUnderflowException"
-
-static void snap_err(ss_error *err, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void snap_err(ss_error *err, uint64_t pos, const char *fmt, ...) {
-    if (!err) return;
-    memset(err, 0, sizeof *err);
-    err->kind = SS_E_BAD_SNAPSHOT;
-    err->position = pos;
-    err->base_offset = -1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
 
 /* The entry schema's fields and their sizes, in order. */
 static const struct {
@@ -55,32 +42,32 @@ ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, 
     if (len >= 6) out->crc_computed = ss_crc32c(0, data + 6, len - 6);
     ss_rd r = ss_rd_make(data, len);
     if (ss_rd_left(&r) < 2) {
-        snap_err(err, 0, SCHEMA_PREFIX "Error reading field 'version': " UNDERFLOW);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 0, -1, SCHEMA_PREFIX "Error reading field 'version': " UNDERFLOW);
         return SS_E_BAD_SNAPSHOT;
     }
     out->version = ss_rd_i16(&r);
     if (ss_rd_left(&r) < 4) {
-        snap_err(err, 2, SCHEMA_PREFIX "Error reading field 'crc': " UNDERFLOW);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 2, -1, SCHEMA_PREFIX "Error reading field 'crc': " UNDERFLOW);
         return SS_E_BAD_SNAPSHOT;
     }
     out->crc = ss_rd_u32(&r);
     if (ss_rd_left(&r) < 4) {
-        snap_err(err, 6, SCHEMA_PREFIX "Error reading field 'producer_entries': " UNDERFLOW);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 6, -1, SCHEMA_PREFIX "Error reading field 'producer_entries': " UNDERFLOW);
         return SS_E_BAD_SNAPSHOT;
     }
     out->count = ss_rd_i32(&r);
     size_t left = ss_rd_left(&r);
     if (out->count < 0) {
-        snap_err(err, 6,
-                 SCHEMA_PREFIX "Error reading field 'producer_entries': Array size %" PRId32 " cannot be negative",
-                 out->count);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 6, -1,
+                     SCHEMA_PREFIX "Error reading field 'producer_entries': Array size %" PRId32 " cannot be negative",
+                     out->count);
         return SS_E_BAD_SNAPSHOT;
     }
     if ((uint64_t)out->count > left) {
-        snap_err(err, 6,
-                 SCHEMA_PREFIX "Error reading field 'producer_entries': Error reading array of size %" PRId32
-                               ", only %zu bytes available",
-                 out->count, left);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 6, -1,
+                     SCHEMA_PREFIX "Error reading field 'producer_entries': Error reading array of size %" PRId32
+                                   ", only %zu bytes available",
+                     out->count, left);
         return SS_E_BAD_SNAPSHOT;
     }
     uint64_t need = (uint64_t)out->count * SS_SNAPSHOT_ENTRY_SIZE;
@@ -95,31 +82,26 @@ ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, 
                 break;
             }
         }
-        snap_err(err, 10 + whole * SS_SNAPSHOT_ENTRY_SIZE,
-                 SCHEMA_PREFIX "Error reading field 'producer_entries': Error reading field '%s': " UNDERFLOW, field);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 10 + whole * SS_SNAPSHOT_ENTRY_SIZE, -1,
+                     SCHEMA_PREFIX "Error reading field 'producer_entries': Error reading field '%s': " UNDERFLOW,
+                     field);
         return SS_E_BAD_SNAPSHOT;
     }
     out->trailing_bytes = left - need;
     if (out->version != SS_SNAPSHOT_VERSION) {
-        snap_err(err, 0, "Snapshot contained an unknown file version %d", (int)out->version);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 0, -1, "Snapshot contained an unknown file version %d", (int)out->version);
         return SS_E_BAD_SNAPSHOT;
     }
     if (out->crc != out->crc_computed) {
-        snap_err(err, 2,
-                 "Snapshot is corrupt (CRC is no longer valid). Stored crc: %" PRIu32 ". Computed crc: %" PRIu32,
-                 out->crc, out->crc_computed);
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 2, -1,
+                     "Snapshot is corrupt (CRC is no longer valid). Stored crc: %" PRIu32 ". Computed crc: %" PRIu32,
+                     out->crc, out->crc_computed);
         return SS_E_BAD_SNAPSHOT;
     }
     if (out->count > 0) {
         out->entries = calloc((size_t)out->count, sizeof *out->entries);
         if (!out->entries) {
-            if (err) {
-                memset(err, 0, sizeof *err);
-                err->kind = SS_E_NOMEM;
-                err->base_offset = -1;
-                snprintf(err->msg, sizeof err->msg, "out of memory for %" PRId32 " snapshot entries", out->count);
-            }
-            return SS_E_NOMEM;
+            return ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory for %" PRId32 " snapshot entries", out->count);
         }
     }
     for (int32_t i = 0; i < out->count; i++) {
@@ -138,7 +120,7 @@ ss_errkind ss_snapshot_parse(const uint8_t *data, size_t len, ss_snapshot *out, 
     }
     /* cannot happen: the sizes were checked above */
     if (r.bad) {
-        snap_err(err, 0, SCHEMA_PREFIX "internal: entries overran the file");
+        ss_error_set(err, SS_E_BAD_SNAPSHOT, 0, -1, SCHEMA_PREFIX "internal: entries overran the file");
         ss_snapshot_free(out);
         return SS_E_BAD_SNAPSHOT;
     }

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/map.h"
 #include "base/paths.h"
 #include "files/javatext.h"
@@ -130,7 +131,7 @@ static ss_errkind parse_kind(const char *text, size_t len, ss_text_kind kind, co
         if (k == SS_E_OK) {
             out->empty = out->ckpt.empty;
             if (!entry_lines(text, len, out)) {
-                ft_err(err, SS_E_NOMEM, 0, "out of memory");
+                ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
                 return SS_E_NOMEM;
             }
         }
@@ -140,7 +141,7 @@ static ss_errkind parse_kind(const char *text, size_t len, ss_text_kind kind, co
     case SS_TEXT_META_PROPERTIES: return ss_meta_properties_parse(text, len, display_path, &out->meta, err);
     case SS_TEXT_CLEAN_SHUTDOWN: return ss_clean_shutdown_parse(text, len, display_path, &out->shutdown, err);
     default:
-        ft_err(err, SS_E_USAGE, 0, "%s: not a text file segscan knows", display_path ? display_path : "?");
+        ss_error_set(err, SS_E_USAGE, 0, -1, "%s: not a text file segscan knows", display_path ? display_path : "?");
         return SS_E_USAGE;
     }
 }
@@ -150,7 +151,7 @@ ss_errkind ss_textfile_read(const char *path, ss_text_kind kind, ss_textfile *ou
     if (kind == SS_TEXT_NONE) kind = ss_text_kind_of(path);
     out->kind = kind;
     if (kind == SS_TEXT_NONE) {
-        ft_err(err, SS_E_USAGE, 0, "%s: not a text file segscan knows", path);
+        ss_error_set(err, SS_E_USAGE, 0, -1, "%s: not a text file segscan knows", path);
         return SS_E_USAGE;
     }
     ss_segment *seg;

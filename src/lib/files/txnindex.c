@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/reader.h"
-#include "files/message.h"
 #include "segscan/files.h"
 
 static void txnindex_init(ss_txnindex *t, int64_t start_offset, const uint8_t *data, uint64_t len) {
@@ -31,7 +31,7 @@ ss_errkind ss_txnindex_open(const char *path, int64_t start_offset, ss_txnindex 
     ss_txnindex *t = calloc(1, sizeof *t);
     if (!t) {
         ss_segment_close(seg);
-        set_msg(err, SS_E_NOMEM, 0, NULL, 0, "out of memory");
+        ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
         return SS_E_NOMEM;
     }
     t->seg = seg;
@@ -45,7 +45,7 @@ ss_errkind ss_txnindex_from_memory(const uint8_t *data, size_t len, int64_t star
     *out = NULL;
     ss_txnindex *t = calloc(1, sizeof *t);
     if (!t) {
-        set_msg(err, SS_E_NOMEM, 0, NULL, 0, "out of memory");
+        ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
         return SS_E_NOMEM;
     }
     txnindex_init(t, start_offset, data, len);
@@ -60,10 +60,10 @@ void ss_txnindex_close(ss_txnindex *t) {
 }
 
 ss_errkind ss_txnindex_entry(const ss_txnindex *t, uint64_t n, const char *display_path, ss_aborted_txn *out,
-                             ss_error *err, char *full_msg, size_t full_size) {
+                             ss_error *err) {
     memset(out, 0, sizeof *out);
     if (n >= t->entries) {
-        set_msg(err, SS_E_USAGE, 0, full_msg, full_size, "entry %" PRIu64 " of %" PRIu64, n, t->entries);
+        ss_error_set(err, SS_E_USAGE, 0, -1, "entry %" PRIu64 " of %" PRIu64, n, t->entries);
         return SS_E_USAGE;
     }
     uint64_t at = n * SS_ABORTED_TXN_SIZE;
@@ -75,9 +75,9 @@ ss_errkind ss_txnindex_entry(const ss_txnindex *t, uint64_t n, const char *displ
     out->last_offset = ss_rd_i64(&r);
     out->last_stable_offset = ss_rd_i64(&r);
     if (out->version > 0) {
-        set_msg(err, SS_E_BAD_INDEX, at, full_msg, full_size,
-                "Unexpected aborted transaction version %d in transaction index %s, current version is 0",
-                (int)out->version, display_path);
+        ss_error_set(err, SS_E_BAD_INDEX, at, -1,
+                     "Unexpected aborted transaction version %d in transaction index %s, current version is 0",
+                     (int)out->version, display_path);
         return SS_E_BAD_INDEX;
     }
     return SS_E_OK;
@@ -90,18 +90,17 @@ int ss_aborted_txn_format(const ss_aborted_txn *a, char *buf, size_t size) {
                     (int)a->version, a->producer_id, a->first_offset, a->last_offset, a->last_stable_offset);
 }
 
-ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err, char *full_msg,
-                                    size_t full_size) {
+ss_errkind ss_txnindex_sanity_check(const ss_txnindex *t, const char *display_path, ss_error *err) {
     for (uint64_t i = 0; i < t->entries; i++) {
         ss_aborted_txn a;
-        ss_errkind k = ss_txnindex_entry(t, i, display_path, &a, err, full_msg, full_size);
+        ss_errkind k = ss_txnindex_entry(t, i, display_path, &a, err);
         if (k != SS_E_OK) return k;
         if (a.last_offset < t->start_offset) {
             char txt[200];
             ss_aborted_txn_format(&a, txt, sizeof txt);
-            set_msg(err, SS_E_BAD_INDEX, i * SS_ABORTED_TXN_SIZE, full_msg, full_size,
-                    "Last offset of aborted transaction %s in index %s is less than start offset %" PRId64, txt,
-                    display_path, t->start_offset);
+            ss_error_set(err, SS_E_BAD_INDEX, i * SS_ABORTED_TXN_SIZE, -1,
+                         "Last offset of aborted transaction %s in index %s is less than start offset %" PRId64, txt,
+                         display_path, t->start_offset);
             return SS_E_BAD_INDEX;
         }
     }

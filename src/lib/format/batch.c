@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/reader.h"
 #include "format/batch.h"
 #include "format/codec.h"
@@ -52,28 +53,11 @@ void ss_decoder_free(ss_decoder *d) {
     free(d);
 }
 
-#define SET_ERR(err, k, pos, boff, ...)                                                                                \
-    do {                                                                                                               \
-        if (err) {                                                                                                     \
-            (err)->kind = (k);                                                                                         \
-            (err)->position = (pos);                                                                                   \
-            (err)->base_offset = (boff);                                                                               \
-            (err)->length = 0;                                                                                         \
-            snprintf((err)->msg, sizeof(err)->msg, __VA_ARGS__);                                                       \
-        }                                                                                                              \
-    } while (0)
-
 int ss_rec_fail(ss_rec_state *it, ss_error *err, ss_errkind kind, const char *fmt, ...) {
-    if (err) {
-        va_list ap;
-        err->kind = kind;
-        err->position = it->b->position;
-        err->base_offset = it->b->base_offset;
-        err->length = 0;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    ss_error_vset(err, kind, it->b->position, it->b->base_offset, fmt, ap);
+    va_end(ap);
     it->done = true;
     return -1;
 }
@@ -89,10 +73,10 @@ static ss_errkind decompress_payload(ss_decoder *d, const ss_batch *b, const uin
                                  sizeof msg);
     if (k != SS_E_OK) {
         if (k == SS_E_TOO_LARGE)
-            SET_ERR(err, k, b->position, b->base_offset,
-                    "%s batch decompresses to more than %zu bytes (--max-batch-bytes); skipped",
-                    ss_codec_name(b->codec) ? ss_codec_name(b->codec) : "?", d->max_batch_bytes);
-        else SET_ERR(err, k, b->position, b->base_offset, "%s", msg);
+            ss_error_set(err, k, b->position, b->base_offset,
+                         "%s batch decompresses to more than %zu bytes (--max-batch-bytes); skipped",
+                         ss_codec_name(b->codec) ? ss_codec_name(b->codec) : "?", d->max_batch_bytes);
+        else ss_error_set(err, k, b->position, b->base_offset, "%s", msg);
         return k;
     }
     d->cached_src = src;
@@ -116,24 +100,24 @@ typedef struct legacy_msg {
 } legacy_msg;
 
 /* Parse one legacy message at r (offset, size, then the message). */
-static bool legacy_parse(ss_rd *r, legacy_msg *m, char *why, size_t whysz) {
+static ss_errkind legacy_parse(ss_rd *r, legacy_msg *m, char *why, size_t whysz) {
     m->start = r->p;
     m->offset = ss_rd_i64(r);
     m->size = ss_rd_i32(r);
     if (r->bad) {
         snprintf(why, whysz, "message header truncated");
-        return false;
+        return SS_E_BAD_LENGTH;
     }
     if (m->size < LEGACY_OVERHEAD_V0) {
         snprintf(why, whysz, "Found record size %" PRId32 " smaller than minimum record overhead (%d)", m->size,
                  LEGACY_OVERHEAD_V0);
         r->bad = true;
-        return false;
+        return SS_E_BAD_LENGTH;
     }
     ss_rd body = ss_rd_sub(r, (size_t)m->size);
     if (body.bad) {
         snprintf(why, whysz, "message of %" PRId32 " bytes runs past its container", m->size);
-        return false;
+        return SS_E_BAD_LENGTH;
     }
     m->crc = ss_rd_u32(&body);
     m->magic = (int8_t)ss_rd_u8(&body);
@@ -141,13 +125,13 @@ static bool legacy_parse(ss_rd *r, legacy_msg *m, char *why, size_t whysz) {
     if (m->magic != 0 && m->magic != 1) {
         snprintf(why, whysz, "Invalid magic found in record: %d", m->magic);
         r->bad = true;
-        return false;
+        return SS_E_BAD_MAGIC;
     }
     if (m->magic == 1 && m->size < LEGACY_OVERHEAD_V1) {
         snprintf(why, whysz, "Found record size %" PRId32 " smaller than minimum record overhead (%d)", m->size,
                  LEGACY_OVERHEAD_V1);
         r->bad = true;
-        return false;
+        return SS_E_BAD_LENGTH;
     }
     m->timestamp = m->magic == 1 ? ss_rd_i64(&body) : -1;
     /* LegacyRecord: a negative key or value size is null, no bytes. (Its
@@ -163,14 +147,14 @@ static bool legacy_parse(ss_rd *r, legacy_msg *m, char *why, size_t whysz) {
     if (body.bad) {
         snprintf(why, whysz, "key or value runs past the end of the legacy message");
         r->bad = true;
-        return false;
+        return SS_E_BAD_LENGTH;
     }
     if (ss_rd_left(&body) != 0) {
         snprintf(why, whysz, "%zu bytes left over after the value of a legacy message", ss_rd_left(&body));
         r->bad = true;
-        return false;
+        return SS_E_BAD_LENGTH;
     }
-    return true;
+    return SS_E_OK;
 }
 
 /* Walk the inner messages of a decompressed wrapper to learn how many there
@@ -182,7 +166,7 @@ static bool legacy_inner_scan(const uint8_t *p, size_t n, int32_t *count, int64_
     legacy_msg m;
     *first = *last = -1;
     while (ss_rd_left(&r) > 0) {
-        if (!legacy_parse(&r, &m, why, whysz)) return false;
+        if (legacy_parse(&r, &m, why, whysz) != SS_E_OK) return false;
         if (c == 0) *first = m.offset;
         *last = m.offset;
         c++;
@@ -216,11 +200,8 @@ static ss_errkind parse_legacy(const uint8_t *data, uint64_t position, bool chec
     ss_rd r = ss_rd_make(data, b->size);
     legacy_msg m;
     char why[200];
-    if (!legacy_parse(&r, &m, why, sizeof why)) {
-        SET_ERR(err, SS_E_BAD_LENGTH, position, m.offset, "%s", why);
-        if (strncmp(why, "Invalid magic", 13) == 0) err->kind = SS_E_BAD_MAGIC;
-        return err ? err->kind : SS_E_BAD_LENGTH;
-    }
+    ss_errkind k = legacy_parse(&r, &m, why, sizeof why);
+    if (k != SS_E_OK) return ss_error_set(err, k, position, m.offset, "%s", why);
     b->attributes = m.attributes;
     b->codec = m.attributes & ATTR_CODEC_MASK;
     b->timestamp_type = m.magic == 0                            ? SS_TS_NONE
@@ -304,36 +285,38 @@ ss_errkind ss_batch_parse(const uint8_t *data, uint64_t avail, uint64_t position
     b->position = position;
     b->data = data;
     if (avail < HEADER_UP_TO_MAGIC) {
-        SET_ERR(err, SS_E_INCOMPLETE_TAIL, position, -1, "%" PRIu64 " bytes left, less than an entry header", avail);
+        ss_error_set(err, SS_E_INCOMPLETE_TAIL, position, -1, "%" PRIu64 " bytes left, less than an entry header",
+                     avail);
         return SS_E_INCOMPLETE_TAIL;
     }
     int64_t offset = (int64_t)ss_be64(data);
     int32_t length = (int32_t)ss_be32(data + V2_LENGTH_OFF);
     b->base_offset = b->last_offset = offset;
     if (length < LEGACY_OVERHEAD_V0) {
-        SET_ERR(err, SS_E_BAD_LENGTH, position, offset,
-                "Found record size %" PRId32 " smaller than minimum record overhead (%d)", length, LEGACY_OVERHEAD_V0);
+        ss_error_set(err, SS_E_BAD_LENGTH, position, offset,
+                     "Found record size %" PRId32 " smaller than minimum record overhead (%d)", length,
+                     LEGACY_OVERHEAD_V0);
         return SS_E_BAD_LENGTH;
     }
     if ((uint64_t)length + LOG_OVERHEAD > avail) {
-        SET_ERR(err, SS_E_INCOMPLETE_TAIL, position, offset,
-                "entry of %" PRIu64 " bytes runs past the end of the file (%" PRIu64 " bytes left)",
-                (uint64_t)length + LOG_OVERHEAD, avail);
+        ss_error_set(err, SS_E_INCOMPLETE_TAIL, position, offset,
+                     "entry of %" PRIu64 " bytes runs past the end of the file (%" PRIu64 " bytes left)",
+                     (uint64_t)length + LOG_OVERHEAD, avail);
         return SS_E_INCOMPLETE_TAIL;
     }
     b->size = (uint32_t)length + LOG_OVERHEAD;
     b->magic = (int8_t)data[V2_MAGIC_OFF];
     if (b->magic < 0 || b->magic > 2) {
-        SET_ERR(err, SS_E_BAD_MAGIC, position, offset, "Invalid magic found in record: %d", b->magic);
+        ss_error_set(err, SS_E_BAD_MAGIC, position, offset, "Invalid magic found in record: %d", b->magic);
         return SS_E_BAD_MAGIC;
     }
     b->crc_valid = !check_crc; /* unknown unless checked */
     if (b->magic < 2) return parse_legacy(data, position, check_crc, d, b, err);
 
     if (b->size < V2_OVERHEAD) {
-        SET_ERR(err, SS_E_BAD_LENGTH, position, offset,
-                "Record batch is corrupt (the size %" PRIu32 " is smaller than the minimum allowed overhead %d)",
-                b->size, V2_OVERHEAD);
+        ss_error_set(err, SS_E_BAD_LENGTH, position, offset,
+                     "Record batch is corrupt (the size %" PRIu32 " is smaller than the minimum allowed overhead %d)",
+                     b->size, V2_OVERHEAD);
         return SS_E_BAD_LENGTH;
     }
     b->partition_leader_epoch = (int32_t)ss_be32(data + V2_PLE_OFF);
@@ -374,8 +357,8 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *iter,
         legacy_msg m;
         char why[200];
         ss_rd r = ss_rd_make(b->data, b->size);
-        if (!legacy_parse(&r, &m, why, sizeof why)) {
-            SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
+        if (legacy_parse(&r, &m, why, sizeof why) != SS_E_OK) {
+            ss_error_set(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
             return SS_E_BAD_RECORD;
         }
         if (b->codec == SS_CODEC_NONE) {
@@ -385,11 +368,12 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *iter,
             return SS_E_OK;
         }
         if (b->codec > SS_CODEC_ZSTD) {
-            SET_ERR(err, SS_E_BAD_CODEC, b->position, b->base_offset, "Unknown compression type id: %d", b->codec);
+            ss_error_set(err, SS_E_BAD_CODEC, b->position, b->base_offset, "Unknown compression type id: %d", b->codec);
             return SS_E_BAD_CODEC;
         }
         if (!m.value) {
-            SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "compressed wrapper message has a null value");
+            ss_error_set(err, SS_E_BAD_RECORD, b->position, b->base_offset,
+                         "compressed wrapper message has a null value");
             return SS_E_BAD_RECORD;
         }
         ss_errkind k = decompress_payload(d, b, m.value, (size_t)m.value_len, err);
@@ -401,14 +385,14 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *iter,
         if (!legacy_inner_scan(it->p, d->out_len, &c, &first, &last, why, sizeof why) ||
             (c == 0 && snprintf(why, sizeof why, "Found invalid compressed record set with no inner records")) ||
             !legacy_base(&m, last, &it->legacy_base, why, sizeof why)) {
-            SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
+            ss_error_set(err, SS_E_BAD_RECORD, b->position, b->base_offset, "%s", why);
             return SS_E_BAD_RECORD;
         }
         return SS_E_OK;
     }
     if (b->count < 0) {
-        SET_ERR(err, SS_E_BAD_BATCH, b->position, b->base_offset,
-                "Found invalid record count %" PRId32 " in magic v2 batch", b->count);
+        ss_error_set(err, SS_E_BAD_BATCH, b->position, b->base_offset,
+                     "Found invalid record count %" PRId32 " in magic v2 batch", b->count);
         return SS_E_BAD_BATCH;
     }
     it->total = b->count;
@@ -425,7 +409,7 @@ ss_errkind ss_records_begin(ss_decoder *d, const ss_batch *b, ss_rec_iter *iter,
         return SS_E_OK;
     }
     if (b->codec > SS_CODEC_ZSTD) {
-        SET_ERR(err, SS_E_BAD_CODEC, b->position, b->base_offset, "Unknown compression type id: %d", b->codec);
+        ss_error_set(err, SS_E_BAD_CODEC, b->position, b->base_offset, "Unknown compression type id: %d", b->codec);
         return SS_E_BAD_CODEC;
     }
     d->cached_src = NULL;
@@ -445,14 +429,14 @@ int ss_rec_legacy_next(ss_rec_state *it, ss_record *rec, ss_error *err) {
     ss_rd r = ss_rd_make(it->p, (size_t)(it->end - it->p));
     legacy_msg m;
     char why[200];
-    if (!legacy_parse(&r, &m, why, sizeof why)) {
-        SET_ERR(err, SS_E_BAD_RECORD, b->position, b->base_offset, "inner message %" PRId32 ": %s", it->read, why);
+    if (legacy_parse(&r, &m, why, sizeof why) != SS_E_OK) {
+        ss_error_set(err, SS_E_BAD_RECORD, b->position, b->base_offset, "inner message %" PRId32 ": %s", it->read, why);
         it->done = true;
         return -1;
     }
     if (!it->legacy_single && (m.attributes & ATTR_CODEC_MASK) != 0) {
-        SET_ERR(err, SS_E_NESTED, b->position, b->base_offset,
-                "Compressed message inside a compressed wrapper (inner message %" PRId32 ")", it->read);
+        ss_error_set(err, SS_E_NESTED, b->position, b->base_offset,
+                     "Compressed message inside a compressed wrapper (inner message %" PRId32 ")", it->read);
         it->done = true;
         return -1;
     }

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/error_set.h"
 #include "base/mem.h"
 #include "base/platform.h"
 #include "base/reader.h"
@@ -48,39 +49,31 @@ static uint64_t next_segment_id(void) {
 #endif
 
 
-static void set_err(ss_error *err, ss_errkind k, const char *fmt, const char *a, int e) {
-    if (!err) return;
-    memset(err, 0, sizeof *err);
-    err->kind = k;
-    err->base_offset = -1;
-    snprintf(err->msg, sizeof err->msg, fmt, a, e ? strerror(e) : "");
-}
-
 ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
     *out = NULL;
     /* O_NOATIME is refused (EPERM) for files we do not own: retry without it. */
     int fd = open(path, O_RDONLY | O_NOATIME | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0 && errno == EPERM) fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        set_err(err, SS_E_IO, "cannot open: %.0s%s", "", errno);
+        ss_error_set(err, SS_E_IO, 0, -1, "cannot open: %s", strerror(errno));
         return SS_E_IO;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        set_err(err, SS_E_IO, "cannot stat: %.0s%s", "", e);
+        ss_error_set(err, SS_E_IO, 0, -1, "cannot stat: %s", strerror(e));
         return SS_E_IO;
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        set_err(err, SS_E_IO, "not a regular file%s%.0s", S_ISDIR(st.st_mode) ? " (a directory)" : "", 0);
+        ss_error_set(err, SS_E_IO, 0, -1, "not a regular file%s", S_ISDIR(st.st_mode) ? " (a directory)" : "");
         return SS_E_IO;
     }
     ss_segment *s = calloc(1, sizeof *s);
     if (!s) {
         close(fd);
-        set_err(err, SS_E_NOMEM, "out of memory%s%.0s", "", 0);
+        ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
         return SS_E_NOMEM;
     }
     s->fd = -1;
@@ -94,7 +87,7 @@ ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
             int e = errno;
             close(fd);
             free(s);
-            set_err(err, SS_E_IO, "cannot map: %.0s%s", "", e);
+            ss_error_set(err, SS_E_IO, 0, -1, "cannot map: %s", strerror(e));
             return SS_E_IO;
         }
         (void)madvise(m, (size_t)s->size, MADV_SEQUENTIAL);
@@ -133,7 +126,7 @@ ss_errkind ss_segment_from_memory(const uint8_t *data, size_t len, bool copy, ss
     *out = s;
     return SS_E_OK;
 nomem:
-    set_err(err, SS_E_NOMEM, "out of memory%s%.0s", "", 0);
+    ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
     return SS_E_NOMEM;
 }
 

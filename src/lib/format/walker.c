@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/error_set.h"
 #include "base/platform.h"
 #include "base/reader.h"
 #include "format/batch.h"
@@ -161,15 +162,12 @@ static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
         w->shrink_reported = true;
         w->pos = tail_from;
         ev->kind = SS_EV_DAMAGE;
-        ev->err.kind = SS_E_SHRUNK;
-        ev->err.position = w->shrunk_at;
-        ev->err.base_offset = -1;
+        ss_error_set(&ev->err, SS_E_SHRUNK, w->shrunk_at, -1,
+                     "the file was truncated to %" PRIu64 " bytes while it was read (it had %" PRIu64
+                     " bytes when opened); %" PRIu64 " bytes from byte %" PRIu64 " on could not be read",
+                     w->shrunk_at, ss_segment_size(w->seg), w->shrunk_lost, w->limit);
         ev->err.length = w->shrunk_lost;
         w->damaged_bytes += w->shrunk_lost;
-        snprintf(ev->err.msg, sizeof ev->err.msg,
-                 "the file was truncated to %" PRIu64 " bytes while it was read (it had %" PRIu64
-                 " bytes when opened); %" PRIu64 " bytes from byte %" PRIu64 " on could not be read",
-                 w->shrunk_at, ss_segment_size(w->seg), w->shrunk_lost, w->limit);
         return SS_EV_DAMAGE;
     }
     w->done = true;
@@ -183,14 +181,11 @@ static ss_event_kind end_event(ss_walker *w, ss_event *ev, uint64_t tail_from) {
                                                                     : SS_E_INCOMPLETE_TAIL;
     if (w->grew_to) {
         uint64_t size = ss_segment_size(w->seg);
-        ev->err.kind = SS_E_GREW;
-        ev->err.position = size;
-        ev->err.base_offset = -1;
+        ss_error_set(&ev->err, SS_E_GREW, size, -1,
+                     "the file grew from %" PRIu64 " to %" PRIu64 " bytes while it was read; only the %" PRIu64
+                     " bytes it had when opened were read",
+                     size, w->grew_to, size);
         ev->err.length = w->grew_to - size;
-        snprintf(ev->err.msg, sizeof ev->err.msg,
-                 "the file grew from %" PRIu64 " to %" PRIu64 " bytes while it was read; only the %" PRIu64
-                 " bytes it had when opened were read",
-                 size, w->grew_to, size);
     }
     return SS_EV_END;
 }
@@ -212,8 +207,7 @@ static void maybe_release(ss_walker *w) {
 }
 
 ss_event_kind ss_walker_next(ss_walker *w, ss_event *ev) {
-    memset(&ev->err, 0, sizeof ev->err);
-    ev->err.base_offset = -1;
+    ss_error_clear(&ev->err);
     if (w->done) return end_event(w, ev, w->tail_from);
     if (w->pending_damage) {
         /* The previous batch failed its CRC: trust its length, as Kafka's
@@ -242,20 +236,16 @@ again:;
     /* Cut while it was parsed? Then what was read may be zeros: read it again
      * within the new limit. */
     if (check_shrunk(w, k != SS_E_OK || !ev->batch.crc_valid)) {
-        memset(&ev->err, 0, sizeof ev->err);
-        ev->err.base_offset = -1;
+        ss_error_clear(&ev->err);
         goto again;
     }
     if (k == SS_E_OK) {
         if (!ev->batch.crc_valid) {
             w->pending_damage = true;
-            w->pending.kind = SS_E_CRC_MISMATCH;
-            w->pending.position = pos;
-            w->pending.base_offset = ev->batch.base_offset;
+            ss_error_set(&w->pending, SS_E_CRC_MISMATCH, pos, ev->batch.base_offset,
+                         "Record is corrupt (stored crc = %" PRIu32 ", computed crc = %" PRIu32 ")", ev->batch.crc,
+                         ev->batch.crc_computed);
             w->pending.length = ev->batch.size;
-            snprintf(w->pending.msg, sizeof w->pending.msg,
-                     "Record is corrupt (stored crc = %" PRIu32 ", computed crc = %" PRIu32 ")", ev->batch.crc,
-                     ev->batch.crc_computed);
             w->end_of_last_batch = pos + ev->batch.size;
         } else {
             w->pos = pos + ev->batch.size;
@@ -297,8 +287,7 @@ ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev) {
     if (ss_batch_parse(win->buf + (pos - win->at), size, pos, true, w->decoder, &ev->batch, &err) != SS_E_OK ||
         !ev->batch.crc_valid)
         return ss_walker_next(w, ev);
-    memset(&ev->err, 0, sizeof ev->err);
-    ev->err.base_offset = -1;
+    ss_error_clear(&ev->err);
     ev->kind = SS_EV_BATCH;
     w->pos = pos + size;
     w->end_of_last_batch = w->pos;

@@ -283,7 +283,7 @@ void vf_check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R) 
         for (uint64_t i = 0; i < t->entries; i++) {
             ss_aborted_txn a;
             uint64_t at = i * SS_ABORTED_TXN_SIZE;
-            if (ss_txnindex_entry(t, i, path, &a, &err, NULL, 0) != SS_E_OK) {
+            if (ss_txnindex_entry(t, i, path, &a, &err) != SS_E_OK) {
                 FINDC(c, "txnindex-damage", path, at, -1, "entry %" PRIu64 ": %s", i, err.msg);
                 continue;
             }

@@ -1,0 +1,29 @@
+/* segscan - the library's one way to fill an ss_error (internal). */
+#ifndef SEGSCAN_ERROR_SET_H
+#define SEGSCAN_ERROR_SET_H
+
+#include <stdarg.h>
+
+#include "segscan/errors.h"
+
+/* Fill *err (when not NULL): its kind, the file position and batch base
+ * offset concerned (-1 if unknown), length 0, and the message formatted once
+ * into err->msg. Returns kind either way, so that callers that were not given
+ * an ss_error decide the same as those that were. */
+ss_errkind ss_error_set(ss_error *err, ss_errkind kind, uint64_t position, int64_t base_offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+ss_errkind ss_error_vset(ss_error *err, ss_errkind kind, uint64_t position, int64_t base_offset, const char *fmt,
+                         va_list ap) __attribute__((format(printf, 5, 0)));
+
+/* No error: kind SS_E_OK, base offset -1, empty message. Cheaper than a
+ * memset of the whole struct (the message buffer is large) where it runs for
+ * each batch. */
+static inline void ss_error_clear(ss_error *err) {
+    err->kind = SS_E_OK;
+    err->position = 0;
+    err->base_offset = -1;
+    err->length = 0;
+    err->msg[0] = '\0';
+}
+
+#endif
