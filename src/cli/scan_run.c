@@ -264,6 +264,44 @@ static int hexval(char ch) {
     return -1;
 }
 
+/* The live partition a temporary directory is a copy of, among the inputs: a partition of
+ * the same topic name and number that is no temporary; the one whose partition.metadata
+ * names a topic id first. NULL when none was read. */
+static const ss_input_partition *temporary_live(const ss_inputs *in, const ss_input_partition *tp) {
+    const ss_input_partition *live = NULL;
+    for (size_t i = 0; i < ss_inputs_count(in); i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (ip->temporary || ip->partition != tp->partition || strcmp(ip->topic, tp->topic) != 0) continue;
+        if (!live || (!live->topic_id && ip->topic_id)) live = ip;
+    }
+    return live;
+}
+
+/* A temporary is grouped on its own (a record in it and in its partition is one record of
+ * that log) unless it is of another topic of the same name: a -delete directory outlives its
+ * topic until file.delete.delay.ms, so the topic may have been re-created beside it, and a
+ * -stray directory is a partition the controller's metadata no longer holds (LogManager); a
+ * re-created topic has another topic id in partition.metadata (KIP-516). Temporary segment
+ * files (.deleted, .cleaned, .swap) lie in the partition's own directory. */
+static void temporary_note(const ss_inputs *in, const ss_input_partition *ip) {
+    const char *of = ip->temporary_of ? ip->temporary_of : "its partition";
+    const char *meaning = scan_temporary_meaning(ip->temporary);
+    const ss_input_partition *live = ip->temporary[0] == '-' ? temporary_live(in, ip) : NULL;
+    if (live && ip->topic_id && live->topic_id && strcmp(ip->topic_id, live->topic_id) != 0)
+        warnx_("note: %s is a temporary copy of a partition %s of another topic (%s: %s): its topic id %s is not "
+               "%s's %s, so the topic was deleted and re-created; it was grouped on its own, and a record in both is "
+               "in two topics of one name, not two copies in one log",
+               ip->name, of, ip->temporary, meaning, ip->topic_id, live->name, live->topic_id);
+    else if (live && (!ip->topic_id || !live->topic_id))
+        warnx_("note: %s is a temporary copy of %s (%s: %s): it was grouped on its own; whether it is of the same "
+               "topic is not known (%s has no topic id in partition.metadata), so a record in both is one record of "
+               "that log or, if the topic was re-created, a record of each topic",
+               ip->name, of, ip->temporary, meaning, ip->topic_id ? live->name : ip->name);
+    else
+        warnx_("note: %s is a temporary copy of %s (%s: %s): it was grouped on its own, so a record in both is "
+               "one record of that log, not a copy",
+               ip->name, of, ip->temporary, meaning);
+}
 
 static bool parse_fail_on(const char *s, unsigned *f) {
     char buf[256];
@@ -586,11 +624,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     for (size_t i = 0; i < ss_inputs_count(in) && !c.quiet; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
-        if (ip->temporary)
-            warnx_("note: %s is a temporary copy of %s (%s: %s): it was grouped on its own, so a record in both is "
-                   "one record of that log, not a copy",
-                   ip->name, ip->temporary_of ? ip->temporary_of : "its partition", ip->temporary,
-                   scan_temporary_meaning(ip->temporary));
+        if (ip->temporary) temporary_note(in, ip);
     }
     if (replicas && !c.quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "

@@ -332,6 +332,36 @@ def include_temp_names_temporaries_as_copies_of_their_partition():
     eq((d['temporary'], d['temporaryOf'], d['records']), ('-delete', 'pay-0', 5), '-delete')
 
 
+@test
+def include_temp_says_when_a_delete_directory_is_of_a_re_created_topic():
+    # A -delete directory stays until file.delete.delay.ms (LogManager), so the topic can be
+    # re-created beside it under the same name; the new topic has another topic id in
+    # partition.metadata (KIP-516). The note must not call a record in both "one record of that
+    # log" then; with no topic id on one side, whether it is the same topic is not known.
+    root = tmp()
+    live = os.path.join(root, 'pay-0')
+    old = os.path.join(root, 'pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete')
+    kafka.write_partition(live, {0: idem(0, 5)})
+    kafka.write_partition(old, {0: idem(0, 5)})
+    kafka.write_topic_id(live, 'q3hG5yVcT7eZs0m1L2b3Xw')
+    kafka.write_topic_id(old, 'Aq8w1fGqRqK0q6L5pX3c9g')
+    rc, out, err = run(['scan', '--include-temp', root])
+    eq(rc, 0, 'exit code')
+    contains(err, 'of another topic (-delete: ', 'another topic')
+    contains(err, 'its topic id Aq8w1fGqRqK0q6L5pX3c9g is not pay-0\'s q3hG5yVcT7eZs0m1L2b3Xw', 'both ids named')
+    absent(err, 'one record of that log, not a copy', 'not called one record of one log')
+    # The same ids: one topic, one log.
+    kafka.write_topic_id(old, 'q3hG5yVcT7eZs0m1L2b3Xw')
+    rc, out, err = run(['scan', '--include-temp', root])
+    contains(err, 'one record of that log, not a copy', 'same topic id')
+    absent(err, 'another topic', 'same topic id')
+    # No topic id in the -delete directory: not known.
+    os.unlink(os.path.join(old, 'partition.metadata'))
+    rc, out, err = run(['scan', '--include-temp', root])
+    contains(err, 'whether it is of the same topic is not known', 'unknown')
+    contains(err, '(pay-0.6c1a5c3e8f4b4d2b9d1e2f3a4b5c6d7e-delete has no topic id', 'names the side without one')
+
+
 def offset_commit(group, topic, partition, offset, ts):
     # __consumer_offsets record type 1 (GroupCoordinatorRecordHelpers.newOffsetCommitRecord): key
     # version 1 + OffsetCommitKey(group, topic, partition); value version 3 + OffsetCommitValue(offset,
