@@ -2,7 +2,7 @@
 """Run two segscan binaries over every testdata/ file and directory and compare what they print.
 
 Usage:
-  compare_binaries.py OLD NEW [--corpus DIR] [-j N] [--cache FILE] [--only SUBSTRING] [--list]
+  compare_binaries.py OLD NEW [--corpus DIR] [-j N] [--cache FILE] [--only SUBSTRING] [--list] [--names FILE]
 
 For a refactoring that must not change behaviour: every case (a command line, with standard input
 when the case reads '-') is run with OLD and with NEW, from the corpus folder (testdata/corpus, so
@@ -222,6 +222,7 @@ def main():
     ap.add_argument('--cache', help="file keeping OLD's results between runs")
     ap.add_argument('--only', help='cases whose command line contains this')
     ap.add_argument('--list', action='store_true', help='print the cases and exit')
+    ap.add_argument('--names', help='write the command lines of the cases that differ to this file')
     a = ap.parse_args()
     corpus = os.path.abspath(a.corpus)
     old, new = os.path.abspath(a.old), os.path.abspath(a.new)
@@ -254,8 +255,12 @@ def main():
         if digest(n) == o_digest:
             return k, o_digest, None
         if o is None:
+            # A cached result can be stale (OLD's output names the corpus by its absolute
+            # path, and the corpus may have moved): OLD runs again before a difference counts.
             o = run(old, corpus, case)
-        return k, digest(o), show(case, o, n)
+            if digest(o) == digest(n):
+                return k, digest(o), None
+        return k, digest(o), (' '.join(case['args']), show(case, o, n))
 
     differ = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
@@ -266,7 +271,11 @@ def main():
     if a.cache:
         with open(a.cache, 'w') as f:
             json.dump({'old': old_id, 'results': cache}, f)
-    for p in differ[:30]:
+    if a.names:
+        with open(a.names, 'w') as f:
+            for name, _ in differ:
+                f.write(name + '\n')
+    for _, p in differ[:30]:
         print(p)
     if len(differ) > 30:
         print('... and %d more cases differ' % (len(differ) - 30))
