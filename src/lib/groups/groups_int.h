@@ -42,9 +42,13 @@ typedef struct gstrtab {
     uint64_t bytes; /* arena bytes, for the memory figure */
     bool nomem;
     bool with_aux;
+    bool sealed; /* its slots freed (gs_seal): it takes no more strings */
 } gstrtab;
 
 const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux);
+/* the end of a log's replay: its strings stay, the slots that found them go (nothing
+ * interns after glog_end; a string interned later would not be found equal to one before) */
+void gs_seal(gstrtab *t);
 static inline size_t gs_len(const char *s) {
     uint32_t n;
     memcpy(&n, s - 4, 4);

@@ -77,7 +77,7 @@ static char *gs_store(gstrtab *t, const uint8_t *s, size_t len) {
 }
 
 const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) {
-    if (len > UINT32_MAX - 16) {
+    if (len > UINT32_MAX - 16 || t->sealed) {
         t->nomem = true;
         return NULL;
     }
@@ -106,6 +106,15 @@ const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) 
     t->n++;
     if (aux) *aux = t->aux ? &t->aux[k] : NULL;
     return p;
+}
+
+void gs_seal(gstrtab *t) {
+    free(t->slots);
+    free(t->aux);
+    t->slots = NULL;
+    t->aux = NULL;
+    t->cap = 0;
+    t->sealed = true;
 }
 
 void gs_free(gstrtab *t) {
