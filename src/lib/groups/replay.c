@@ -71,6 +71,8 @@ void glog_end(glog *L) {
     free(L->tp_slots);
     L->tp_slots = NULL;
     L->tp_slot_cap = 0;
+    free(L->tl_cache);
+    L->tl_cache = NULL;
     gs_seal(&L->strs);
     gs_seal(&L->groups_tab);
 }
@@ -80,6 +82,7 @@ void glog_free(glog *L) {
     g_vfree(L->groups);
     g_vfree(L->tps);
     free(L->tp_slots);
+    free(L->tl_cache);
     g_vfree(L->owners);
     g_vfree(L->points);
     g_vfree(L->rings);
