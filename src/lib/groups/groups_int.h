@@ -42,9 +42,13 @@ typedef struct gstrtab {
     uint64_t bytes; /* arena bytes, for the memory figure */
     bool nomem;
     bool with_aux;
+    bool sealed; /* its slots freed (gs_seal): it takes no more strings */
 } gstrtab;
 
 const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux);
+/* the end of a log's replay: its strings stay, the slots that found them go (nothing
+ * interns after glog_end; a string interned later would not be found equal to one before) */
+void gs_seal(gstrtab *t);
 static inline size_t gs_len(const char *s) {
     uint32_t n;
     memcpy(&n, s - 4, 4);
@@ -68,7 +72,7 @@ void g_vfree(void *p);
 
 /* TP_START_PENDING: its open owner got it while a transactional commit of it was pending (the
  * owner's start_committed is what the commit's marker leaves) */
-enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_TL = 8 /* tl resolved */, TP_START_PENDING = 16 };
+enum { TP_COMMITTED = 1, TP_TXN = 2, TP_OPEN_OWNER = 4, TP_START_PENDING = 16 };
 
 /* A record that gave partitions to members or took them away: the time and offset
  * every ownership it starts or ends shares. */
@@ -106,7 +110,8 @@ typedef struct gtpx {
     int64_t run_max;      /* the highest committed offset since the watched event, -1 none */
 } gtpx;
 
-/* 112 bytes: what every partition needs; the rest is in its gtpx, made when needed */
+/* 104 bytes: what every partition needs; the rest is in its gtpx, made when needed (its data
+ * partition is looked up through the log's tl_cache, not kept: 8 bytes less) */
 typedef struct gtp {
     uint32_t group;
     int32_t partition;
@@ -123,9 +128,8 @@ typedef struct gtp {
     uint32_t ring;       /* the current owner's gring index + 1 */
     uint32_t ext;        /* its gtpx index + 1, 0: none yet */
     int64_t first_commit_time, last_commit_time;
-    int64_t reader_max;        /* the highest offset a reader committed (a member, a transaction, or
+    int64_t reader_max; /* the highest offset a reader committed (a member, a transaction, or
                                 * any commit of a group without membership records), -1 none */
-    const ss_tl_partition *tl; /* the data partition, when read (flags & TP_TL) */
 } gtp;
 
 /* ---- generations ------------------------------------------------------------------------------ */
@@ -293,6 +297,14 @@ void gc_free(gcommits *c);
 bool gc_spill_sorted(struct glog *L);
 size_t gc_read(const struct glog *L, size_t first, gcrec *out, size_t n);
 
+/* a data partition looked up by (topic, partition): the log's groups mostly read the same few */
+typedef struct gtl_slot {
+    const char *topic; /* interned; NULL: empty */
+    int32_t partition;
+    const ss_tl_partition *tl; /* NULL: not read */
+} gtl_slot;
+#define GTL_SLOTS 256
+
 /* ---- one __consumer_offsets partition ----------------------------------------------------------- */
 
 typedef struct glog {
@@ -316,7 +328,8 @@ typedef struct glog {
     uint32_t nrings, ringcap, ring_free; /* ring_free: a free ring's index + 1 */
     gtpx *tpx;
     uint32_t ntpx, tpxcap;
-    u32_v scratch; /* a record's partitions, sorted (members.c) */
+    gtl_slot *tl_cache; /* GTL_SLOTS, direct-mapped (g_tl_of), made when the data partitions were read */
+    u32_v scratch;      /* a record's partitions, sorted (members.c) */
     ggen *gens;
     uint32_t ngens, gencap;
     gmem *members;
@@ -376,7 +389,7 @@ gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int
 gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, int64_t offset, bool watch);
 void g_set_tp(const gtp *t, ss_gtp_ref *r);
 /* the data partition of a group's partition, when the data partitions were read */
-const ss_tl_partition *g_tl_of(glog *L, gtp *t);
+const ss_tl_partition *g_tl_of(glog *L, const gtp *t);
 /* a commit of a partition, for its owner's cadence */
 void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset);
 int32_t g_ring_median(const gring *r, unsigned n);

@@ -439,6 +439,8 @@ void o_end(glog *L) {
         gtp *t = &L->tps[i];
         if ((t->flags & TP_OPEN_OWNER) && t->ring)
             L->owners[t->owner_last - 1].interval_ms = g_ring_median(&L->rings[t->ring - 1], t->ring_n);
+        t->ring = 0; /* the rings go at the end of the log (glog_end) */
+        t->ring_n = t->ring_pos = 0;
         const gtpx *x = g_tpx_if(L, t);
         if (x && x->watch) L->groups[t->group].events.v[x->watch - 1].seg_max = x->run_max;
     }

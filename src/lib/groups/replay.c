@@ -60,6 +60,21 @@ void glog_end(glog *L) {
     }
     o_end(L);
     if (!gc_finish(L)) L->nomem = L->nomem || !L->commits.failed;
+    /* What only the replay needed goes now, not when the run ends: the logs read stay in
+     * memory until every one is, and these took about 50 bytes of each (group, topic,
+     * partition) - the owners' cadence rings (their medians are in the owners now), the
+     * partitions' hash slots and the string tables' slots. (Not taken off L->in_memory:
+     * the budget counts what was allocated, as g_vfree does.) */
+    g_vfree(L->rings);
+    L->rings = NULL;
+    L->nrings = L->ringcap = L->ring_free = 0;
+    free(L->tp_slots);
+    L->tp_slots = NULL;
+    L->tp_slot_cap = 0;
+    free(L->tl_cache);
+    L->tl_cache = NULL;
+    gs_seal(&L->strs);
+    gs_seal(&L->groups_tab);
 }
 
 void glog_free(glog *L) {
@@ -67,6 +82,7 @@ void glog_free(glog *L) {
     g_vfree(L->groups);
     g_vfree(L->tps);
     free(L->tp_slots);
+    free(L->tl_cache);
     g_vfree(L->owners);
     g_vfree(L->points);
     g_vfree(L->rings);

@@ -77,7 +77,7 @@ static char *gs_store(gstrtab *t, const uint8_t *s, size_t len) {
 }
 
 const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) {
-    if (len > UINT32_MAX - 16) {
+    if (len > UINT32_MAX - 16 || t->sealed) {
         t->nomem = true;
         return NULL;
     }
@@ -106,6 +106,15 @@ const char *gs_intern(gstrtab *t, const uint8_t *s, size_t len, uint32_t **aux) 
     t->n++;
     if (aux) *aux = t->aux ? &t->aux[k] : NULL;
     return p;
+}
+
+void gs_seal(gstrtab *t) {
+    free(t->slots);
+    free(t->aux);
+    t->slots = NULL;
+    t->aux = NULL;
+    t->cap = 0;
+    t->sealed = true;
 }
 
 void gs_free(gstrtab *t) {
@@ -406,14 +415,21 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
     return L->ntps - 1;
 }
 
-/* The data partition of a group's partition, when the data partitions were read. */
-const ss_tl_partition *g_tl_of(glog *L, gtp *t) {
-    if (!(t->flags & TP_TL)) {
-        t->flags |= TP_TL;
-        t->tl = t->topic && L->opts->data ? ss_timelines_find(L->opts->data, t->topic, gs_len(t->topic), t->partition)
-                                          : NULL;
+/* The data partition of a group's partition, when the data partitions were read: from a
+ * small cache by (interned topic, partition), else found and remembered there (a partition
+ * not read is remembered too). */
+const ss_tl_partition *g_tl_of(glog *L, const gtp *t) {
+    if (!t->topic || !L->opts->data) return NULL;
+    if (!L->tl_cache && !(L->tl_cache = calloc(GTL_SLOTS, sizeof *L->tl_cache)))
+        return ss_timelines_find(L->opts->data, t->topic, gs_len(t->topic), t->partition);
+    uint64_t h = ((uint64_t)(uintptr_t)t->topic ^ (uint64_t)(uint32_t)t->partition << 40) * 0x9E3779B97F4A7C15u;
+    gtl_slot *c = &L->tl_cache[h >> 56 & (GTL_SLOTS - 1)];
+    if (c->topic != t->topic || c->partition != t->partition) {
+        c->topic = t->topic;
+        c->partition = t->partition;
+        c->tl = ss_timelines_find(L->opts->data, t->topic, gs_len(t->topic), t->partition);
     }
-    return t->tl;
+    return c->tl;
 }
 
 /* ---- events -------------------------------------------------------------------------------------- */
