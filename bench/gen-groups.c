@@ -236,7 +236,8 @@ static void write_file(const char *dir, const char *name, const buf *b) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
+    /* DIR first: an option in its place ("--help") would otherwise become a 700 MB directory. */
+    if (argc < 2 || argv[1][0] == '-' || argc % 2 != 0) {
         fputs("usage: gen-groups DIR [--commits N] [--groups N] [--rebalance-every N]\n", stderr);
         return 2;
     }
@@ -247,6 +248,10 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--commits")) commits = v;
         else if (!strcmp(argv[i], "--groups")) groups = v;
         else if (!strcmp(argv[i], "--rebalance-every")) every = v ? v : 1;
+        else {
+            fprintf(stderr, "gen-groups: unknown option %s\n", argv[i]);
+            return 2;
+        }
     }
     mkdir(dir, 0755);
     part P[50];
