@@ -33,6 +33,7 @@ from harness import tally as check, tally_eq as eq
 
 segscan, root, outdir = sys.argv[1], sys.argv[2], sys.argv[3]
 import kafka
+import scenarios
 
 T0 = kafka.T0
 TMP = tempfile.mkdtemp(prefix='segscan-html-')
@@ -185,37 +186,7 @@ def kind(marks, k, chart=None):
 
 def scenario_causes():
     d = os.path.join(TMP, 'causes')
-    # as tests/analysis/test_cli.py causes_built: same-session: pid 5000 epoch 0 sends A (seq 0),
-    # B (seq 1), then A again (seq 2)
-    ss = kafka.batch(0, [(None, b'A'), (None, b'B')], pid=5000, epoch=0, base_seq=0)
-    ss += kafka.batch(2, [(None, b'A')], pid=5000, epoch=0, base_seq=2)
-    kafka.write_partition(os.path.join(d, 'same-0'), {0: ss})
-    # cross-partition: value X in xp-0 and in xp-1 (no producer id)
-    kafka.write_partition(os.path.join(d, 'xp-0'), {0: kafka.batch(0, [(None, b'X')])})
-    kafka.write_partition(os.path.join(d, 'xp-1'), {0: kafka.batch(0, [(None, b'X')])})
-    # aborted: T in a transaction aborted (marker at 1), then in a committed one (marker at 3)
-    ab = kafka.batch(0, [(None, b'T')], pid=6000, epoch=0, base_seq=0, transactional=True)
-    ab += kafka.marker(1, 6000, 0, commit=False)
-    ab += kafka.batch(2, [(None, b'T')], pid=6000, epoch=0, base_seq=1, transactional=True)
-    ab += kafka.marker(3, 6000, 0, commit=True)
-    kafka.write_partition(os.path.join(d, 'abort-0'), {0: ab})
-    # retry under LogAppendTime (R, S re-sent at 2..3), a batch built anew (R at 4), two equal
-    # values in one batch (W at 5 and 6)
-    lat = kafka.batch(0, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=T0, max_ts=T0 + 1000,
-                      log_append_time=True)
-    lat += kafka.batch(2, [(b'k1', b'R', [(b'h', b'1')]), (b'k2', b'S')], base_ts=T0, max_ts=T0 + 2000,
-                       log_append_time=True)
-    lat += kafka.batch(4, [(b'k1', b'R', [(b'h', b'1')])], base_ts=T0 + 5000, max_ts=T0 + 5000, log_append_time=True)
-    lat += kafka.batch(5, [(None, b'W'), (None, b'W')])
-    kafka.write_partition(os.path.join(d, 'lat-0'), {0: lat})
-    # new-session by epoch (transactions v2: the marker carries epoch+1), then by pid inside a
-    # transaction still open (pid 7001 at 4, no marker)
-    v2 = kafka.batch(0, [(None, b'E')], pid=7000, epoch=0, base_seq=0, transactional=True)
-    v2 += kafka.marker(1, 7000, 1, commit=True)
-    v2 += kafka.batch(2, [(None, b'E')], pid=7000, epoch=1, base_seq=0, transactional=True)
-    v2 += kafka.marker(3, 7000, 2, commit=True)
-    v2 += kafka.batch(4, [(None, b'E')], pid=7001, epoch=0, base_seq=0, transactional=True)
-    kafka.write_partition(os.path.join(d, 'v2-0'), {0: v2})
+    scenarios.write_causes(d)   # same-0, xp-0/1, abort-0, lat-0, v2-0: tests/lib/scenarios.py
     # dup-sequence: pid 8000 stores D with sequence 0 twice
     ds = kafka.batch(0, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
     ds += kafka.batch(1, [(None, b'D')], pid=8000, epoch=0, base_seq=0)
