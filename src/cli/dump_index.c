@@ -281,7 +281,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
         ji64(o, "lastOffset", ss_index_last_offset(ix));
         if (json_sanity_field(o, ix, abs) && opt->index_sanity_check) rc = exit_merge(rc, EXIT_DAMAGE);
         jbool(o, "zeroTail", ix->zero_tail);
-        ji64(o, "unreadTailBytes", (int64_t)(ix->file_size % 8));
+        ji64(o, "unreadTailBytes", (int64_t)(ix->file_size % ix->entry_size));
         jbool(o, "logChecked", chk != NULL);
         ji64(o, "mismatches", (int64_t)mism.n);
         ji64(o, "problems", (int64_t)problems);
@@ -294,7 +294,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
             for (size_t k = mism.n; k-- > 0;)
                 fprintf(stderr, "  Index offset: %" PRId64 ", log offset: %" PRId64 "\n", mism.v[k][0], mism.v[k][1]);
         }
-        note_partial_tail(o, path, ix->file_size % 8, 8);
+        note_partial_tail(o, path, ix->file_size % ix->entry_size, ix->entry_size);
     }
     if (ix->listed > 0 && !have_log) {
         if (!opt->json) {
@@ -425,7 +425,7 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
         out_ch(o, '}');
         if (json_sanity_field(o, tix, abs) && opt->index_sanity_check) rc = exit_merge(rc, EXIT_DAMAGE);
         jbool(o, "zeroTail", tix->zero_tail);
-        ji64(o, "unreadTailBytes", (int64_t)(tix->file_size % 12));
+        ji64(o, "unreadTailBytes", (int64_t)(tix->file_size % tix->entry_size));
         jbool(o, "logChecked", chk != NULL);
         ji64(o, "timestampMismatches", (int64_t)ts_mism.n);
         ji64(o, "outOfOrder", (int64_t)out_of_order.n);
@@ -453,7 +453,7 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
                 fprintf(stderr, "Indexed offset: %" PRId64 ", found log offset: %" PRId64 "\n", not_found.v[k][0],
                         not_found.v[k][1]);
         }
-        note_partial_tail(o, path, tix->file_size % 12, 12);
+        note_partial_tail(o, path, tix->file_size % tix->entry_size, tix->entry_size);
     }
     if (tix->listed > 0 && !have_log) {
         if (text) {
