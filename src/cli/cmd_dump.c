@@ -236,8 +236,6 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
 /* ---- JSON form ------------------------------------------------------------------ */
 
 /* ,"key":value with the key a string literal (no strlen on the hot path). */
-#define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
-#define KV_BOOL(o, k, v) (out_lit((o), ",\"" k "\":"), out_bool((o), (v)))
 #define KV_STR(o, k, v) (out_lit((o), ",\"" k "\":"), json_str_or_null((o), (v)))
 
 static void json_str_or_null(ss_out *o, const char *v) {

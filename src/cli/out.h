@@ -44,6 +44,12 @@ void out_json_key(ss_out *o, const char *k);
 void out_kv_u64(ss_out *o, const char *k, uint64_t v);
 void out_kv_bool(ss_out *o, const char *k, bool v);
 void out_kv_opt(ss_out *o, const char *k, int64_t v);
+/* the same for a literal key, without strlen (the JSON writers of a record or
+ * copy each use them thousands of times) */
+#define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
+#define KV_U64(o, k, v) (out_lit((o), ",\"" k "\":"), out_u64((o), (v)))
+#define KV_BOOL(o, k, v) (out_lit((o), ",\"" k "\":"), out_bool((o), (v)))
+#define KV_OPT(o, k, v) (out_lit((o), ",\"" k "\":"), (v) >= 0 ? out_i64((o), (v)) : out_lit((o), "null"))
 /* JSON string of a NUL-terminated, already valid UTF-8 text. */
 void out_json_cstr(ss_out *o, const char *s);
 void out_hex(ss_out *o, const uint8_t *p, size_t n);
