@@ -176,8 +176,7 @@ static void render(ss_out *o, const ss_jnode *nodes, uint32_t x) {
 }
 
 static void render_key(ss_out *o, const ss_cdecoded *d) {
-    out_lit(o, "{\"type\":\"");
-    out_i64(o, d->record_type);
+    LIT_I64(o, "{\"type\":\"", d->record_type);
     out_lit(o, "\",\"data\":");
     render(o, d->nodes, d->key);
     out_ch(o, '}');
@@ -190,8 +189,7 @@ static void render_key(ss_out *o, const ss_cdecoded *d) {
 static void render_value(ss_out *o, const ss_cdecoded *d, const char *label) {
     out_lit(o, "{\"");
     out_str(o, label);
-    out_lit(o, "\":\"");
-    out_i64(o, d->value_version);
+    LIT_I64(o, "\":\"", d->value_version);
     out_lit(o, "\",\"data\":");
     render(o, d->nodes, d->value);
     out_ch(o, '}');
@@ -208,8 +206,7 @@ static void render_api_message(ss_out *o, const ss_cdecoded *d) {
     } else {
         out_json_cstr(o, d->value_name);
     }
-    out_lit(o, ",\"version\":");
-    out_i64(o, d->value_version);
+    LIT_I64(o, ",\"version\":", d->value_version);
     out_lit(o, ",\"data\":");
     render(o, d->nodes, d->value);
     out_ch(o, '}');
@@ -257,8 +254,7 @@ static void custom_metadata(ss_out *o, const ss_jnode *n, uint32_t obj) {
         out_lit(o, "Optional.empty");
         return;
     }
-    out_lit(o, "Optional[CustomMetadata{");
-    out_u64(o, n[c].len);
+    LIT_U64(o, "Optional[CustomMetadata{", n[c].len);
     out_lit(o, " bytes}]");
 }
 
@@ -347,10 +343,8 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
  * share: the offsets, and everything from the leader epochs to the end (the custom
  * metadata and state of which RemoteLogSegmentMetadataUpdate.toString says too). */
 static void segment_offsets(ss_out *o, const ss_jnode *n, uint32_t v) {
-    out_lit(o, ", startOffset=");
-    out_i64(o, num(n, v, "startOffset"));
-    out_lit(o, ", endOffset=");
-    out_i64(o, num(n, v, "endOffset"));
+    LIT_I64(o, ", startOffset=", num(n, v, "startOffset"));
+    LIT_I64(o, ", endOffset=", num(n, v, "endOffset"));
 }
 
 static void custom_and_state(ss_out *o, const ss_jnode *n, uint32_t v) {
@@ -363,18 +357,15 @@ static void custom_and_state(ss_out *o, const ss_jnode *n, uint32_t v) {
 static void segment_tail(ss_out *o, const ss_jnode *n, uint32_t v) {
     out_lit(o, ", segmentLeaderEpochs=");
     (void)leader_epochs(o, n, v);
-    out_lit(o, ", segmentSizeInBytes=");
-    out_i64(o, num(n, v, "segmentSizeInBytes"));
+    LIT_I64(o, ", segmentSizeInBytes=", num(n, v, "segmentSizeInBytes"));
     custom_and_state(o, n, v);
     out_ch(o, '}');
 }
 
 /* the end of RemoteLogSegmentMetadataUpdate.toString and RemotePartitionDeleteMetadata.toString */
 static void event_broker_tail(ss_out *o, const ss_jnode *n, uint32_t v) {
-    out_lit(o, ", eventTimestampMs=");
-    out_i64(o, num(n, v, "eventTimestampMs"));
-    out_lit(o, ", brokerId=");
-    out_i64(o, num(n, v, "brokerId"));
+    LIT_I64(o, ", eventTimestampMs=", num(n, v, "eventTimestampMs"));
+    LIT_I64(o, ", brokerId=", num(n, v, "brokerId"));
     out_ch(o, '}');
 }
 
@@ -386,12 +377,9 @@ static void remote_text(ss_out *o, const ss_cdecoded *d) {
         out_lit(o, "RemoteLogSegmentMetadata{remoteLogSegmentId=");
         segment_id(o, n, ss_jnode_member(n, v, "remoteLogSegmentId"));
         segment_offsets(o, n, v);
-        out_lit(o, ", brokerId=");
-        out_i64(o, num(n, v, "brokerId"));
-        out_lit(o, ", maxTimestampMs=");
-        out_i64(o, num(n, v, "maxTimestampMs"));
-        out_lit(o, ", eventTimestampMs=");
-        out_i64(o, num(n, v, "eventTimestampMs"));
+        LIT_I64(o, ", brokerId=", num(n, v, "brokerId"));
+        LIT_I64(o, ", maxTimestampMs=", num(n, v, "maxTimestampMs"));
+        LIT_I64(o, ", eventTimestampMs=", num(n, v, "eventTimestampMs"));
         segment_tail(o, n, v);
         break;
     case 1: /* RemoteLogSegmentMetadataUpdate.toString */
@@ -411,8 +399,7 @@ static void remote_text(ss_out *o, const ss_cdecoded *d) {
         out_lit(o, "RemoteLogSegmentMetadataSnapshot{segmentId=");
         uuid_of(o, n, ss_jnode_member(n, v, "segmentId"));
         segment_offsets(o, n, v);
-        out_lit(o, ", maxTimestampMs=");
-        out_i64(o, num(n, v, "maxTimestampMs"));
+        LIT_I64(o, ", maxTimestampMs=", num(n, v, "maxTimestampMs"));
         segment_tail(o, n, v);
         break;
     }
