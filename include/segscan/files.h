@@ -48,11 +48,16 @@ typedef struct ss_time_entry {
     int64_t offset; /* absolute */
 } ss_time_entry;
 
+/* The entry sizes: OffsetIndex.ENTRY_SIZE (relative offset int32, position
+ * int32) and TimeIndex.ENTRY_SIZE (timestamp int64, relative offset int32),
+ * storage/src/main/java/org/apache/kafka/storage/internals/log/. */
+enum { SS_OFFSET_INDEX_ENTRY = 8, SS_TIME_INDEX_ENTRY = 12 };
+
 typedef struct ss_index {
     ss_index_kind kind;
     int64_t base_offset;
     uint64_t file_size;
-    uint32_t entry_size; /* 8 or 12 */
+    uint32_t entry_size; /* SS_OFFSET_INDEX_ENTRY or SS_TIME_INDEX_ENTRY */
     /* Kafka's entries() for an existing file opened read-only:
      * roundDownToExactMultiple(length, entrySize) / entrySize. */
     uint64_t entries;

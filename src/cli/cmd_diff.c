@@ -237,9 +237,6 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
                    plural(p->items_total - p->nitems, "difference", "differences"));
 }
 
-#define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
-#define KV_U64(o, k, v) (out_lit((o), ",\"" k "\":"), out_u64((o), (v)))
-#define KV_OPT(o, k, v) (out_lit((o), ",\"" k "\":"), (v) >= 0 ? out_i64((o), (v)) : out_lit((o), "null"))
 
 static void json_side(ss_out *o, const char *k, const ss_diff_side *s) {
     out_printf(o, ",\"%s\":{\"path\":", k);

@@ -116,74 +116,51 @@ static bool start_offset_of(const char *path, int64_t *v) {
 
 static void text_batch(ss_out *o, const ss_batch *b) {
     if (b->magic >= 2) {
-        out_lit(o, "baseOffset: ");
-        out_i64(o, b->base_offset);
-        out_lit(o, " lastOffset: ");
-        out_i64(o, b->last_offset);
-        out_lit(o, " count: ");
-        out_i64(o, b->count);
-        out_lit(o, " baseSequence: ");
-        out_i64(o, b->base_sequence);
-        out_lit(o, " lastSequence: ");
-        out_i64(o, b->last_sequence);
-        out_lit(o, " producerId: ");
-        out_i64(o, b->producer_id);
-        out_lit(o, " producerEpoch: ");
-        out_i64(o, b->producer_epoch);
-        out_lit(o, " partitionLeaderEpoch: ");
-        out_i64(o, b->partition_leader_epoch);
-        out_lit(o, " isTransactional: ");
-        out_bool(o, b->transactional);
-        out_lit(o, " isControl: ");
-        out_bool(o, b->control);
+        LIT_I64(o, "baseOffset: ", b->base_offset);
+        LIT_I64(o, " lastOffset: ", b->last_offset);
+        LIT_I64(o, " count: ", b->count);
+        LIT_I64(o, " baseSequence: ", b->base_sequence);
+        LIT_I64(o, " lastSequence: ", b->last_sequence);
+        LIT_I64(o, " producerId: ", b->producer_id);
+        LIT_I64(o, " producerEpoch: ", b->producer_epoch);
+        LIT_I64(o, " partitionLeaderEpoch: ", b->partition_leader_epoch);
+        LIT_BOOL(o, " isTransactional: ", b->transactional);
+        LIT_BOOL(o, " isControl: ", b->control);
         out_lit(o, " deleteHorizonMs: ");
         if (b->has_delete_horizon) {
-            out_lit(o, "OptionalLong[");
-            out_i64(o, b->delete_horizon_ms);
+            LIT_I64(o, "OptionalLong[", b->delete_horizon_ms);
             out_ch(o, ']');
         } else {
             out_lit(o, "OptionalLong.empty");
         }
     } else {
-        out_lit(o, "offset: ");
-        out_i64(o, b->last_offset);
+        LIT_I64(o, "offset: ", b->last_offset);
     }
-    out_lit(o, " position: ");
-    out_u64(o, b->position);
+    LIT_U64(o, " position: ", b->position);
     out_ch(o, ' ');
     out_str(o, ss_tstype_name(b->timestamp_type));
-    out_lit(o, ": ");
-    out_i64(o, b->max_timestamp);
-    out_lit(o, " size: ");
-    out_u64(o, b->size);
-    out_lit(o, " magic: ");
-    out_i64(o, b->magic);
+    LIT_I64(o, ": ", b->max_timestamp);
+    LIT_U64(o, " size: ", b->size);
+    LIT_I64(o, " magic: ", b->magic);
     out_lit(o, " compresscodec: ");
     out_str(o, ss_codec_label(b->codec));
-    out_lit(o, " crc: ");
-    out_u64(o, b->crc);
-    out_lit(o, " isvalid: ");
-    out_bool(o, b->crc_valid);
+    LIT_U64(o, " crc: ", b->crc);
+    LIT_BOOL(o, " isvalid: ", b->crc_valid);
     out_ch(o, '\n');
 }
 
 static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *b, const ss_record *r) {
     const char *prefix = "| ";
     if (!opt->skip_meta) {
-        out_lit(o, "| offset: ");
-        out_i64(o, r->offset);
+        LIT_I64(o, "| offset: ", r->offset);
         out_ch(o, ' ');
         out_str(o, ss_tstype_name(b->timestamp_type));
-        out_lit(o, ": ");
-        out_i64(o, r->timestamp);
-        out_lit(o, " keySize: ");
-        out_i64(o, r->key_len);
-        out_lit(o, " valueSize: ");
-        out_i64(o, r->value_len);
+        LIT_I64(o, ": ", r->timestamp);
+        LIT_I64(o, " keySize: ", r->key_len);
+        LIT_I64(o, " valueSize: ", r->value_len);
         prefix = " ";
         if (b->magic >= 2) {
-            out_lit(o, " sequence: ");
-            out_i64(o, r->sequence);
+            LIT_I64(o, " sequence: ", r->sequence);
             out_lit(o, " headerKeys: [");
             size_t pos = 0;
             ss_header h;
@@ -195,18 +172,15 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
             }
             out_ch(o, ']');
         } else {
-            out_lit(o, " isValid: ");
-            out_bool(o, r->legacy_crc_valid);
-            out_lit(o, " crc: ");
-            out_u64(o, r->legacy_crc);
+            LIT_BOOL(o, " isValid: ", r->legacy_crc_valid);
+            LIT_U64(o, " crc: ", r->legacy_crc);
             out_ch(o, '}');
         }
         if (b->control) {
             if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT) {
                 out_lit(o, " endTxnMarker: ");
                 out_str(o, ss_control_type_name(r->control_type));
-                out_lit(o, " coordinatorEpoch: ");
-                out_i64(o, r->coordinator_epoch);
+                LIT_I64(o, " coordinatorEpoch: ", r->coordinator_epoch);
             } else if (!dump_kraft_control(o, r, false)) {
                 out_lit(o, " controlType: ");
                 out_str(o, ss_control_type_name(r->control_type));
@@ -236,8 +210,6 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
 /* ---- JSON form ------------------------------------------------------------------ */
 
 /* ,"key":value with the key a string literal (no strlen on the hot path). */
-#define KV_I64(o, k, v) (out_lit((o), ",\"" k "\":"), out_i64((o), (v)))
-#define KV_BOOL(o, k, v) (out_lit((o), ",\"" k "\":"), out_bool((o), (v)))
 #define KV_STR(o, k, v) (out_lit((o), ",\"" k "\":"), json_str_or_null((o), (v)))
 
 static void json_str_or_null(ss_out *o, const char *v) {
@@ -400,8 +372,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     } else if (!opt->json && !is_stdin) {
         int64_t start;
         if (start_offset_of(path, &start)) {
-            out_lit(o, "Log starting offset: ");
-            out_i64(o, start);
+            LIT_I64(o, "Log starting offset: ", start);
             out_ch(o, '\n');
         } else {
             out_flush(o);
@@ -488,8 +459,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
     if (opt->json) {
         json_end(o, path, &ev, ss_walker_damaged_bytes(w) + undecodable);
     } else if (ev.tail_bytes > 0 && opt->max_bytes == UINT64_MAX) {
-        out_lit(o, "Found ");
-        out_u64(o, ev.tail_bytes);
+        LIT_U64(o, "Found ", ev.tail_bytes);
         out_lit(o, " invalid bytes at the end of ");
         out_str(o, dump_base_name(path));
         out_ch(o, '\n');

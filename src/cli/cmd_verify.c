@@ -163,30 +163,29 @@ static void text_summary(vcli *v, const ss_vstats *s, int rc) {
     for (size_t i = 0; i < v->ncounts; i++) out_printf(o, "  %s: %" PRIu64 "\n", v->counts[i].name, v->counts[i].n);
 }
 
-#define KV(o, k, val) (out_lit((o), ",\"" k "\":"), out_u64((o), (val)))
 
 static void json_summary(vcli *v, const ss_vstats *s, int rc) {
     ss_out *o = v->o;
     out_lit(o, "{\"type\":\"verify-summary\"");
-    KV(o, "partitions", s->partitions);
-    KV(o, "segments", s->segments);
-    KV(o, "logBytes", s->log_bytes);
-    KV(o, "batches", s->batches);
-    KV(o, "controlBatches", s->control_batches);
-    KV(o, "abortMarkers", s->abort_markers);
-    KV(o, "indexFiles", s->index_files);
-    KV(o, "indexEntries", s->index_entries);
-    KV(o, "timeIndexFiles", s->timeindex_files);
-    KV(o, "timeIndexEntries", s->timeindex_entries);
-    KV(o, "txnIndexFiles", s->txnindex_files);
-    KV(o, "txnIndexEntries", s->txnindex_entries);
-    KV(o, "snapshotFiles", s->snapshot_files);
-    KV(o, "snapshotsCompared", s->snapshots_compared);
-    KV(o, "snapshotEntries", s->snapshot_entries);
-    KV(o, "producers", s->producers);
-    KV(o, "leaderEpochFiles", s->epoch_files);
-    KV(o, "leaderEpochEntries", s->epoch_entries);
-    KV(o, "textFiles", s->text_files);
+    KV_U64(o, "partitions", s->partitions);
+    KV_U64(o, "segments", s->segments);
+    KV_U64(o, "logBytes", s->log_bytes);
+    KV_U64(o, "batches", s->batches);
+    KV_U64(o, "controlBatches", s->control_batches);
+    KV_U64(o, "abortMarkers", s->abort_markers);
+    KV_U64(o, "indexFiles", s->index_files);
+    KV_U64(o, "indexEntries", s->index_entries);
+    KV_U64(o, "timeIndexFiles", s->timeindex_files);
+    KV_U64(o, "timeIndexEntries", s->timeindex_entries);
+    KV_U64(o, "txnIndexFiles", s->txnindex_files);
+    KV_U64(o, "txnIndexEntries", s->txnindex_entries);
+    KV_U64(o, "snapshotFiles", s->snapshot_files);
+    KV_U64(o, "snapshotsCompared", s->snapshots_compared);
+    KV_U64(o, "snapshotEntries", s->snapshot_entries);
+    KV_U64(o, "producers", s->producers);
+    KV_U64(o, "leaderEpochFiles", s->epoch_files);
+    KV_U64(o, "leaderEpochEntries", s->epoch_entries);
+    KV_U64(o, "textFiles", s->text_files);
     out_lit(o, ",\"findings\":{\"damage\":");
     out_u64(o, s->findings[SS_VSEV_DAMAGE]);
     out_lit(o, ",\"inconsistency\":");

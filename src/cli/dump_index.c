@@ -263,10 +263,8 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
             }
             jend(o);
         } else if (!opt->verify_index_only) {
-            out_str(o, "offset: ");
-            out_i64(o, e.offset);
-            out_str(o, " position: ");
-            out_i64(o, e.position);
+            LIT_I64(o, "offset: ", e.offset);
+            LIT_I64(o, " position: ", e.position);
             out_ch(o, '\n');
         }
     }
@@ -281,7 +279,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
         ji64(o, "lastOffset", ss_index_last_offset(ix));
         if (json_sanity_field(o, ix, abs) && opt->index_sanity_check) rc = exit_merge(rc, EXIT_DAMAGE);
         jbool(o, "zeroTail", ix->zero_tail);
-        ji64(o, "unreadTailBytes", (int64_t)(ix->file_size % 8));
+        ji64(o, "unreadTailBytes", (int64_t)(ix->file_size % ix->entry_size));
         jbool(o, "logChecked", chk != NULL);
         ji64(o, "mismatches", (int64_t)mism.n);
         ji64(o, "problems", (int64_t)problems);
@@ -294,7 +292,7 @@ static int dump_offset_index(const char *path, const struct dump_opts *opt, ss_o
             for (size_t k = mism.n; k-- > 0;)
                 fprintf(stderr, "  Index offset: %" PRId64 ", log offset: %" PRId64 "\n", mism.v[k][0], mism.v[k][1]);
         }
-        note_partial_tail(o, path, ix->file_size % 8, 8);
+        note_partial_tail(o, path, ix->file_size % ix->entry_size, ix->entry_size);
     }
     if (ix->listed > 0 && !have_log) {
         if (!opt->json) {
@@ -401,10 +399,8 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
             }
             jend(o);
         } else if (!opt->verify_index_only) {
-            out_str(o, "timestamp: ");
-            out_i64(o, e.timestamp);
-            out_str(o, " offset: ");
-            out_i64(o, e.offset);
+            LIT_I64(o, "timestamp: ", e.timestamp);
+            LIT_I64(o, " offset: ", e.offset);
             out_ch(o, '\n');
         }
         prev = e.timestamp;
@@ -418,14 +414,12 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
         if (tix->stopped_at_slot >= 0) ji64(o, "stoppedAtSlot", tix->stopped_at_slot);
         else jnull(o, "stoppedAtSlot");
         ji64(o, "baseOffset", tix->base_offset);
-        out_str(o, ",\"lastEntry\":{\"timestamp\":");
-        out_i64(o, last.timestamp);
-        out_str(o, ",\"offset\":");
-        out_i64(o, last.offset);
+        LIT_I64(o, ",\"lastEntry\":{\"timestamp\":", last.timestamp);
+        LIT_I64(o, ",\"offset\":", last.offset);
         out_ch(o, '}');
         if (json_sanity_field(o, tix, abs) && opt->index_sanity_check) rc = exit_merge(rc, EXIT_DAMAGE);
         jbool(o, "zeroTail", tix->zero_tail);
-        ji64(o, "unreadTailBytes", (int64_t)(tix->file_size % 12));
+        ji64(o, "unreadTailBytes", (int64_t)(tix->file_size % tix->entry_size));
         jbool(o, "logChecked", chk != NULL);
         ji64(o, "timestampMismatches", (int64_t)ts_mism.n);
         ji64(o, "outOfOrder", (int64_t)out_of_order.n);
@@ -453,7 +447,7 @@ static int dump_time_index(const char *path, const struct dump_opts *opt, ss_out
                 fprintf(stderr, "Indexed offset: %" PRId64 ", found log offset: %" PRId64 "\n", not_found.v[k][0],
                         not_found.v[k][1]);
         }
-        note_partial_tail(o, path, tix->file_size % 12, 12);
+        note_partial_tail(o, path, tix->file_size % tix->entry_size, tix->entry_size);
     }
     if (tix->listed > 0 && !have_log) {
         if (text) {
@@ -517,16 +511,11 @@ static int dump_txn_index(const char *path, const struct dump_opts *opt, ss_out 
             ji64(o, "lastStableOffset", a.last_stable_offset);
             jend(o);
         } else {
-            out_str(o, "version: ");
-            out_i64(o, a.version);
-            out_str(o, " producerId: ");
-            out_i64(o, a.producer_id);
-            out_str(o, " firstOffset: ");
-            out_i64(o, a.first_offset);
-            out_str(o, " lastOffset: ");
-            out_i64(o, a.last_offset);
-            out_str(o, " lastStableOffset: ");
-            out_i64(o, a.last_stable_offset);
+            LIT_I64(o, "version: ", a.version);
+            LIT_I64(o, " producerId: ", a.producer_id);
+            LIT_I64(o, " firstOffset: ", a.first_offset);
+            LIT_I64(o, " lastOffset: ", a.last_offset);
+            LIT_I64(o, " lastStableOffset: ", a.last_stable_offset);
             out_ch(o, '\n');
         }
     }
@@ -611,34 +600,24 @@ static int dump_snapshot(const char *path, const struct dump_opts *opt, ss_out *
             }
             jend(o);
         } else {
-            out_str(o, "producerId: ");
-            out_i64(o, e->producer_id);
-            out_str(o, " producerEpoch: ");
-            out_i64(o, e->producer_epoch);
-            out_str(o, " coordinatorEpoch: ");
-            out_i64(o, e->coordinator_epoch);
+            LIT_I64(o, "producerId: ", e->producer_id);
+            LIT_I64(o, " producerEpoch: ", e->producer_epoch);
+            LIT_I64(o, " coordinatorEpoch: ", e->coordinator_epoch);
             out_str(o, " currentTxnFirstOffset: ");
             if (e->has_txn) {
-                out_str(o, "OptionalLong[");
-                out_i64(o, e->current_txn_first_offset);
+                LIT_I64(o, "OptionalLong[", e->current_txn_first_offset);
                 out_ch(o, ']');
             } else {
                 out_str(o, "OptionalLong.empty");
             }
-            out_str(o, " lastTimestamp: ");
-            out_i64(o, e->timestamp);
+            LIT_I64(o, " lastTimestamp: ", e->timestamp);
             out_ch(o, ' ');
             if (e->has_batch) {
-                out_str(o, "firstSequence: ");
-                out_i64(o, e->first_sequence);
-                out_str(o, " lastSequence: ");
-                out_i64(o, e->last_sequence);
-                out_str(o, " lastOffset: ");
-                out_i64(o, e->last_offset);
-                out_str(o, " offsetDelta: ");
-                out_i64(o, e->offset_delta);
-                out_str(o, " timestamp: ");
-                out_i64(o, e->timestamp);
+                LIT_I64(o, "firstSequence: ", e->first_sequence);
+                LIT_I64(o, " lastSequence: ", e->last_sequence);
+                LIT_I64(o, " lastOffset: ", e->last_offset);
+                LIT_I64(o, " offsetDelta: ", e->offset_delta);
+                LIT_I64(o, " timestamp: ", e->timestamp);
             }
             out_ch(o, '\n');
         }

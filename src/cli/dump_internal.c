@@ -176,8 +176,7 @@ static void render(ss_out *o, const ss_jnode *nodes, uint32_t x) {
 }
 
 static void render_key(ss_out *o, const ss_cdecoded *d) {
-    out_lit(o, "{\"type\":\"");
-    out_i64(o, d->record_type);
+    LIT_I64(o, "{\"type\":\"", d->record_type);
     out_lit(o, "\",\"data\":");
     render(o, d->nodes, d->key);
     out_ch(o, '}');
@@ -190,8 +189,7 @@ static void render_key(ss_out *o, const ss_cdecoded *d) {
 static void render_value(ss_out *o, const ss_cdecoded *d, const char *label) {
     out_lit(o, "{\"");
     out_str(o, label);
-    out_lit(o, "\":\"");
-    out_i64(o, d->value_version);
+    LIT_I64(o, "\":\"", d->value_version);
     out_lit(o, "\",\"data\":");
     render(o, d->nodes, d->value);
     out_ch(o, '}');
@@ -208,8 +206,7 @@ static void render_api_message(ss_out *o, const ss_cdecoded *d) {
     } else {
         out_json_cstr(o, d->value_name);
     }
-    out_lit(o, ",\"version\":");
-    out_i64(o, d->value_version);
+    LIT_I64(o, ",\"version\":", d->value_version);
     out_lit(o, ",\"data\":");
     render(o, d->nodes, d->value);
     out_ch(o, '}');
@@ -257,8 +254,7 @@ static void custom_metadata(ss_out *o, const ss_jnode *n, uint32_t obj) {
         out_lit(o, "Optional.empty");
         return;
     }
-    out_lit(o, "Optional[CustomMetadata{");
-    out_u64(o, n[c].len);
+    LIT_U64(o, "Optional[CustomMetadata{", n[c].len);
     out_lit(o, " bytes}]");
 }
 
@@ -343,6 +339,36 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
     }
 }
 
+/* What RemoteLogSegmentMetadata.toString and RemoteLogSegmentMetadataSnapshot.toString
+ * share: the offsets, and everything from the leader epochs to the end (the custom
+ * metadata and state of which RemoteLogSegmentMetadataUpdate.toString says too). */
+static void segment_offsets(ss_out *o, const ss_jnode *n, uint32_t v) {
+    LIT_I64(o, ", startOffset=", num(n, v, "startOffset"));
+    LIT_I64(o, ", endOffset=", num(n, v, "endOffset"));
+}
+
+static void custom_and_state(ss_out *o, const ss_jnode *n, uint32_t v) {
+    out_lit(o, ", customMetadata=");
+    custom_metadata(o, n, v);
+    out_lit(o, ", state=");
+    out_str(o, segment_state(num(n, v, "remoteLogSegmentState")));
+}
+
+static void segment_tail(ss_out *o, const ss_jnode *n, uint32_t v) {
+    out_lit(o, ", segmentLeaderEpochs=");
+    (void)leader_epochs(o, n, v);
+    LIT_I64(o, ", segmentSizeInBytes=", num(n, v, "segmentSizeInBytes"));
+    custom_and_state(o, n, v);
+    out_ch(o, '}');
+}
+
+/* the end of RemoteLogSegmentMetadataUpdate.toString and RemotePartitionDeleteMetadata.toString */
+static void event_broker_tail(ss_out *o, const ss_jnode *n, uint32_t v) {
+    LIT_I64(o, ", eventTimestampMs=", num(n, v, "eventTimestampMs"));
+    LIT_I64(o, ", brokerId=", num(n, v, "brokerId"));
+    out_ch(o, '}');
+}
+
 static void remote_text(ss_out *o, const ss_cdecoded *d) {
     const ss_jnode *n = d->nodes;
     uint32_t v = d->value;
@@ -350,68 +376,31 @@ static void remote_text(ss_out *o, const ss_cdecoded *d) {
     case 0: /* RemoteLogSegmentMetadata.toString, after createWithUpdates */
         out_lit(o, "RemoteLogSegmentMetadata{remoteLogSegmentId=");
         segment_id(o, n, ss_jnode_member(n, v, "remoteLogSegmentId"));
-        out_lit(o, ", startOffset=");
-        out_i64(o, num(n, v, "startOffset"));
-        out_lit(o, ", endOffset=");
-        out_i64(o, num(n, v, "endOffset"));
-        out_lit(o, ", brokerId=");
-        out_i64(o, num(n, v, "brokerId"));
-        out_lit(o, ", maxTimestampMs=");
-        out_i64(o, num(n, v, "maxTimestampMs"));
-        out_lit(o, ", eventTimestampMs=");
-        out_i64(o, num(n, v, "eventTimestampMs"));
-        out_lit(o, ", segmentLeaderEpochs=");
-        (void)leader_epochs(o, n, v);
-        out_lit(o, ", segmentSizeInBytes=");
-        out_i64(o, num(n, v, "segmentSizeInBytes"));
-        out_lit(o, ", customMetadata=");
-        custom_metadata(o, n, v);
-        out_lit(o, ", state=");
-        out_str(o, segment_state(num(n, v, "remoteLogSegmentState")));
-        out_ch(o, '}');
+        segment_offsets(o, n, v);
+        LIT_I64(o, ", brokerId=", num(n, v, "brokerId"));
+        LIT_I64(o, ", maxTimestampMs=", num(n, v, "maxTimestampMs"));
+        LIT_I64(o, ", eventTimestampMs=", num(n, v, "eventTimestampMs"));
+        segment_tail(o, n, v);
         break;
     case 1: /* RemoteLogSegmentMetadataUpdate.toString */
         out_lit(o, "RemoteLogSegmentMetadataUpdate{remoteLogSegmentId=");
         segment_id(o, n, ss_jnode_member(n, v, "remoteLogSegmentId"));
-        out_lit(o, ", customMetadata=");
-        custom_metadata(o, n, v);
-        out_lit(o, ", state=");
-        out_str(o, segment_state(num(n, v, "remoteLogSegmentState")));
-        out_lit(o, ", eventTimestampMs=");
-        out_i64(o, num(n, v, "eventTimestampMs"));
-        out_lit(o, ", brokerId=");
-        out_i64(o, num(n, v, "brokerId"));
-        out_ch(o, '}');
+        custom_and_state(o, n, v);
+        event_broker_tail(o, n, v);
         break;
     case 2: /* RemotePartitionDeleteMetadata.toString */
         out_lit(o, "RemotePartitionDeleteMetadata{topicPartition=");
         topic_id_partition(o, n, ss_jnode_member(n, v, "topicIdPartition"));
         out_lit(o, ", state=");
         out_str(o, partition_delete_state(num(n, v, "remotePartitionDeleteState")));
-        out_lit(o, ", eventTimestampMs=");
-        out_i64(o, num(n, v, "eventTimestampMs"));
-        out_lit(o, ", brokerId=");
-        out_i64(o, num(n, v, "brokerId"));
-        out_ch(o, '}');
+        event_broker_tail(o, n, v);
         break;
     default: /* 3: RemoteLogSegmentMetadataSnapshot.toString */
         out_lit(o, "RemoteLogSegmentMetadataSnapshot{segmentId=");
         uuid_of(o, n, ss_jnode_member(n, v, "segmentId"));
-        out_lit(o, ", startOffset=");
-        out_i64(o, num(n, v, "startOffset"));
-        out_lit(o, ", endOffset=");
-        out_i64(o, num(n, v, "endOffset"));
-        out_lit(o, ", maxTimestampMs=");
-        out_i64(o, num(n, v, "maxTimestampMs"));
-        out_lit(o, ", segmentLeaderEpochs=");
-        (void)leader_epochs(o, n, v);
-        out_lit(o, ", segmentSizeInBytes=");
-        out_i64(o, num(n, v, "segmentSizeInBytes"));
-        out_lit(o, ", customMetadata=");
-        custom_metadata(o, n, v);
-        out_lit(o, ", state=");
-        out_str(o, segment_state(num(n, v, "remoteLogSegmentState")));
-        out_ch(o, '}');
+        segment_offsets(o, n, v);
+        LIT_I64(o, ", maxTimestampMs=", num(n, v, "maxTimestampMs"));
+        segment_tail(o, n, v);
         break;
     }
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "figures.h"
 #include "gfindings.h"
 #include "html_int.h"
 #include "out.h"
@@ -132,46 +133,18 @@ void html_tables(page *p) {
     char ts[64];
     if (an) {
         size_t np = ss_an_partition_count(an);
-        out_printf(o,
-                   "<h2>Partitions</h2>\n<table data-kind=\"table-partitions\" data-rows=\"%zu\"><tr><th>partition</th>"
-                   "<th>records</th><th>batches</th><th>offsets</th><th>duplicate groups</th><th>extra copies</th>"
-                   "<th>sequence gaps</th><th>epoch bumps</th><th>committed</th><th>aborted</th><th>open</th>"
-                   "<th>hanging</th><th>damaged bytes</th></tr>\n",
+        out_printf(o, "<h2>Partitions</h2>\n<table data-kind=\"table-partitions\" data-rows=\"%zu\"><tr>",
                    np < MAX_ROWS ? np : (size_t)MAX_ROWS);
+        figs_html_head(o, partition_figs, npartition_figs);
+        out_lit(o, "</tr>\n");
         for (size_t i = 0; i < np && i < MAX_ROWS; i++) {
-            const ss_an_partition *P = ss_an_partition_at(an, i);
-            out_lit(o, "<tr><td>");
-            html_esc(o, P->input->name);
-            out_lit(o, "</td>");
-            td_n(o, P->records);
-            td_n(o, P->batches);
-            if (P->batches) out_printf(o, "<td>%" PRId64 "..%" PRId64 "</td>", P->first_offset, P->next_offset - 1);
-            else out_lit(o, "<td>-</td>");
-            td_n(o, P->duplicate_groups);
-            td_n(o, P->duplicate_records);
-            td_n(o, P->sequence_gaps);
-            td_n(o, P->epoch_bumps);
-            td_n(o, P->txn_committed);
-            td_n(o, P->txn_aborted);
-            td_n(o, P->txn_open);
-            td_n(o, P->txn_hanging);
-            td_n(o, P->damaged_bytes);
+            out_lit(o, "<tr>");
+            figs_html_row(o, partition_figs, npartition_figs, partition_figs, npartition_figs,
+                          ss_an_partition_at(an, i));
             out_lit(o, "</tr>\n");
         }
-        const ss_an_totals *t = ss_an_totals_get(an);
-        out_printf(o, "<tr><th>total (%" PRIu64 ")</th>", t->partitions);
-        td_n(o, t->records);
-        td_n(o, t->batches);
-        out_lit(o, "<td></td>");
-        td_n(o, t->duplicate_groups);
-        td_n(o, t->duplicate_records);
-        td_n(o, t->sequence_gaps);
-        td_n(o, t->epoch_bumps);
-        td_n(o, t->txn_committed);
-        td_n(o, t->txn_aborted);
-        td_n(o, t->txn_open);
-        td_n(o, t->txn_hanging);
-        td_n(o, t->damaged_bytes);
+        out_lit(o, "<tr>");
+        figs_html_row(o, partition_figs, npartition_figs, total_figs, ntotal_figs, ss_an_totals_get(an));
         out_lit(o, "</tr></table>\n");
         if (np > MAX_ROWS)
             out_printf(o, "<p>%zu of %zu partitions listed; the total counts all.</p>\n", (size_t)MAX_ROWS, np);

@@ -44,6 +44,17 @@ void out_json_key(ss_out *o, const char *k);
 void out_kv_u64(ss_out *o, const char *k, uint64_t v);
 void out_kv_bool(ss_out *o, const char *k, bool v);
 void out_kv_opt(ss_out *o, const char *k, int64_t v);
+/* A string literal, then a value: "label: value" in the text forms; without
+ * strlen (the dump and the JSON writers of a record or copy each use them
+ * thousands of times). */
+#define LIT_I64(o, lit, v) (out_lit((o), lit), out_i64((o), (v)))
+#define LIT_U64(o, lit, v) (out_lit((o), lit), out_u64((o), (v)))
+#define LIT_BOOL(o, lit, v) (out_lit((o), lit), out_bool((o), (v)))
+/* ,"k":v members for a literal key */
+#define KV_I64(o, k, v) LIT_I64((o), ",\"" k "\":", (v))
+#define KV_U64(o, k, v) LIT_U64((o), ",\"" k "\":", (v))
+#define KV_BOOL(o, k, v) LIT_BOOL((o), ",\"" k "\":", (v))
+#define KV_OPT(o, k, v) (out_lit((o), ",\"" k "\":"), (v) >= 0 ? out_i64((o), (v)) : out_lit((o), "null"))
 /* JSON string of a NUL-terminated, already valid UTF-8 text. */
 void out_json_cstr(ss_out *o, const char *s);
 void out_hex(ss_out *o, const uint8_t *p, size_t n);

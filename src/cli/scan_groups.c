@@ -460,6 +460,26 @@ static size_t of_partition(const struct scan_groups *s, const char *topic, int32
 
 static bool covers(const ss_finding *x, int64_t offset) { return gf_range_for(x, offset) != NULL; }
 
+/* the findings of a record's partition that hold it, by covering_next, one per call */
+struct covering {
+    size_t k, end;
+    int64_t offset;
+};
+
+static struct covering covering_of(const struct scan_cli *c, const ss_input_partition *ip, int64_t offset) {
+    struct covering it = {0, 0, offset};
+    if (have(c) && ip->partition >= 0) it.end = of_partition(c->sg, ip->topic, ip->partition, &it.k);
+    return it;
+}
+
+static const ss_finding *covering_next(const struct scan_cli *c, struct covering *it) {
+    while (it->k < it->end) {
+        const ss_finding *x = at(c->sg, c->sg->by_tp[it->k++]);
+        if (covers(x, it->offset)) return x;
+    }
+    return NULL;
+}
+
 /* "deliveries: ..." when no finding holds a record: why nothing can be said */
 static void why_text(const struct scan_cli *c, ss_out *o, enum ss_fwhy w, const ss_input_partition *ip, int32_t cpn,
                      int64_t from);
@@ -532,18 +552,14 @@ void scan_deliveries_text(struct scan_cli *c, const ss_an_copy *cp, const char *
     ss_out *o = c->out;
     const ss_input_partition *ip = input_of(c, cp);
     size_t shown = 0;
-    if (have(c) && ip->partition >= 0) {
-        size_t first, end = of_partition(c->sg, ip->topic, ip->partition, &first);
-        for (size_t k = first; k < end; k++) {
-            const ss_finding *x = at(c->sg, c->sg->by_tp[k]);
-            if (!covers(x, cp->offset)) continue;
-            out_printf(o, "%s%s ", indent, shown++ ? "           " : "deliveries:");
-            out_str(o, "group ");
-            out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
-            out_str(o, ": ");
-            gf_covering_text(o, x, cp->offset);
-            out_ch(o, '\n');
-        }
+    struct covering it = covering_of(c, ip, cp->offset);
+    for (const ss_finding *x; (x = covering_next(c, &it));) {
+        out_printf(o, "%s%s ", indent, shown++ ? "           " : "deliveries:");
+        out_str(o, "group ");
+        out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
+        out_str(o, ": ");
+        gf_covering_text(o, x, cp->offset);
+        out_ch(o, '\n');
     }
     if (shown) return;
     int32_t cpn;
@@ -560,28 +576,24 @@ void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp) {
     out_json_key(o, "deliveries");
     out_ch(o, '[');
     size_t shown = 0;
-    if (have(c) && ip->partition >= 0) {
-        size_t first, end = of_partition(c->sg, ip->topic, ip->partition, &first);
-        for (size_t k = first; k < end; k++) {
-            const ss_finding *x = at(c->sg, c->sg->by_tp[k]);
-            if (!covers(x, cp->offset)) continue;
-            const ss_frange *r = gf_range_for(x, cp->offset);
-            if (shown++) out_ch(o, ',');
-            out_str(o, "{\"group\":");
-            out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
-            out_json_key(o, "kind");
-            out_json_cstr(o, ss_fkind_name(x->kind));
-            out_json_key(o, "time");
-            out_i64(o, x->time);
-            out_kv_bool(o, "certain", r->certain);
-            out_json_key(o, "what");
-            out_json_cstr(o, r == &x->skipped        ? "skipped"
-                             : r == &x->likely       ? "likelyRedelivered"
-                             : r == &x->certain_part ? "certainRedelivered"
-                                                     : "redelivered");
-            gf_json_range(o, "range", r);
-            out_ch(o, '}');
-        }
+    struct covering it = covering_of(c, ip, cp->offset);
+    for (const ss_finding *x; (x = covering_next(c, &it));) {
+        const ss_frange *r = gf_range_for(x, cp->offset);
+        if (shown++) out_ch(o, ',');
+        out_str(o, "{\"group\":");
+        out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
+        out_json_key(o, "kind");
+        out_json_cstr(o, ss_fkind_name(x->kind));
+        out_json_key(o, "time");
+        out_i64(o, x->time);
+        out_kv_bool(o, "certain", r->certain);
+        out_json_key(o, "what");
+        out_json_cstr(o, r == &x->skipped        ? "skipped"
+                         : r == &x->likely       ? "likelyRedelivered"
+                         : r == &x->certain_part ? "certainRedelivered"
+                                                 : "redelivered");
+        gf_json_range(o, "range", r);
+        out_ch(o, '}');
     }
     out_ch(o, ']');
     out_json_key(o, "deliveriesNone");

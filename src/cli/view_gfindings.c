@@ -155,12 +155,13 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
             out_printf(o, "%s    ", indent);
             redelivered_line(o, "", x, &x->redelivered, false);
             if (x->data_read)
-                out_printf(o,
-                           "%s      the records at and above the resumed offset present at the handover (%s): every "
-                           "record delivered twice is among them, if the previous owner had stopped reading by then (one "
-                           "cut off from the coordinator but not from the leaders fetches on until it learns it lost "
-                           "the partition)\n",
-                           indent, basis_words(x));
+                out_printf(
+                    o,
+                    "%s      the records at and above the resumed offset present at the handover (%s): every "
+                    "record delivered twice is among them, if the previous owner had stopped reading by then (one "
+                    "cut off from the coordinator but not from the leaders fetches on until it learns it lost "
+                    "the partition)\n",
+                    indent, basis_words(x));
             if (x->likely.set) {
                 out_printf(o, "%s    likely delivered twice: ", indent);
                 range_text(o, &x->likely);
@@ -203,7 +204,8 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
             if (c) {
                 ss_frange rest = x->redelivered;
                 rest.from = from;
-                rest.records = x->redelivered.records >= 0 && c->records >= 0 ? x->redelivered.records - c->records : -1;
+                rest.records =
+                    x->redelivered.records >= 0 && c->records >= 0 ? x->redelivered.records - c->records : -1;
                 range_text(o, &rest);
             } else {
                 range_text(o, &x->redelivered);
@@ -280,7 +282,8 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
         if (x->kind == SS_FK_ABORTED_COMMIT) {
             out_printf(o, "%s    aborted (marker epoch %d) %s\n", indent, x->marker_epoch, bump_words(x->bump));
             if (x->redelivered.set) {
-                out_printf(o, "%s    its input, read again if the application rewinds to the committed offset (Kafka "
+                out_printf(o,
+                           "%s    its input, read again if the application rewinds to the committed offset (Kafka "
                            "Streams and Kafka's exactly-once example do; the consumer does not by itself): ",
                            indent);
                 redelivered_line(o, "", x, &x->redelivered, false);
@@ -409,6 +412,15 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
 static void json_str_or_null(ss_out *o, const char *s) {
     if (!s) out_str(o, "null");
     else out_json_utf8(o, (const uint8_t *)s, strlen(s));
+}
+
+/* a transactional finding's transactional.id and transaction version (null: not known) */
+static void json_txn_of(ss_out *o, const ss_finding *x) {
+    out_json_key(o, "transactionalId");
+    json_str_or_null(o, x->transactional_id);
+    out_json_key(o, "transactionVersion");
+    if (x->txn_version) out_i64(o, x->txn_version);
+    else out_str(o, "null");
 }
 
 void gf_json_range(ss_out *o, const char *name, const ss_frange *r) {
@@ -541,11 +553,7 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         out_kv_opt(o, "commitOffset", x->commit_offset);
         out_kv_opt(o, "producerId", x->producer_id);
         out_kv_opt(o, "producerEpoch", x->producer_epoch);
-        out_json_key(o, "transactionalId");
-        json_str_or_null(o, x->transactional_id);
-        out_json_key(o, "transactionVersion");
-        if (x->txn_version) out_i64(o, x->txn_version);
-        else out_str(o, "null");
+        json_txn_of(o, x);
         if (x->kind == SS_FK_ABORTED_COMMIT) {
             out_kv_opt(o, "markerEpoch", x->marker_epoch);
             out_json_key(o, "abortedBy");
@@ -579,11 +587,7 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         out_kv_opt(o, "producerId", x->producer_id);
         out_kv_opt(o, "producerEpoch", x->producer_epoch);
         out_kv_opt(o, "oldEpoch", x->old_epoch);
-        out_json_key(o, "transactionalId");
-        json_str_or_null(o, x->transactional_id);
-        out_json_key(o, "transactionVersion");
-        if (x->txn_version) out_i64(o, x->txn_version);
-        else out_str(o, "null");
+        json_txn_of(o, x);
         out_json_key(o, "bump");
         json_str_or_null(o, ss_fbump_name(x->bump));
         out_kv_opt(o, "abortedAt", x->aborted_at);

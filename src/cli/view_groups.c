@@ -192,16 +192,11 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
         out_str(o, "{\"partition\":");
         out_json_cstr(o, scan_part_name(c, cp.partition));
         /* no printf here: a group object per duplicate, thousands of them */
-        out_lit(o, ",\"offset\":");
-        out_i64(o, cp.offset);
-        out_lit(o, ",\"timestamp\":");
-        out_i64(o, cp.timestamp);
-        out_lit(o, ",\"producerId\":");
-        out_i64(o, cp.producer_id);
-        out_lit(o, ",\"producerEpoch\":");
-        out_i64(o, cp.producer_epoch);
-        out_lit(o, ",\"sequence\":");
-        out_i64(o, cp.sequence);
+        KV_I64(o, "offset", cp.offset);
+        KV_I64(o, "timestamp", cp.timestamp);
+        KV_I64(o, "producerId", cp.producer_id);
+        KV_I64(o, "producerEpoch", cp.producer_epoch);
+        KV_I64(o, "sequence", cp.sequence);
         out_lit(o, ",\"cause\":");
         if (j == g->original) out_str(o, "null");
         else out_json_cstr(o, ss_cause_name(cp.cause));
@@ -215,14 +210,10 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
             out_json_cstr(o, (cp.detail & SS_NEWSESS_PID) ? "pid" : "epoch");
             if (cp.detail & SS_NEWSESS_TXN_V2_HINT) out_str(o, ",\"transactionsV2Hint\":true");
         }
-        out_lit(o, ",\"transactional\":");
-        out_bool(o, cp.transactional);
-        out_lit(o, ",\"aborted\":");
-        out_bool(o, cp.aborted);
-        out_lit(o, ",\"open\":");
-        out_bool(o, cp.open);
-        out_lit(o, ",\"outsideWindow\":");
-        out_bool(o, cp.outside_window);
+        KV_BOOL(o, "transactional", cp.transactional);
+        KV_BOOL(o, "aborted", cp.aborted);
+        KV_BOOL(o, "open", cp.open);
+        KV_BOOL(o, "outsideWindow", cp.outside_window);
         if (c->ao.by != SS_BY_KEY_VALUE) {
             if (ss_an_fetch(c->an, &cp, &r, &err) == 1) json_other_field(c, &r);
             else out_str(o, c->ao.by == SS_BY_VALUE ? ",\"key\":null" : ",\"value\":null");

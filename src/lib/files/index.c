@@ -19,8 +19,6 @@
 #include "format/kafka_format.h"
 #include "segscan/files.h"
 
-enum { OFFSET_ENTRY = 8, TIME_ENTRY = 12 };
-
 /* AbstractIndex.warmEntries(): 8192 / entrySize. */
 #define WARM_BYTES 8192u
 
@@ -68,7 +66,7 @@ static ss_errkind index_init(ss_index *ix, ss_index_kind kind, int64_t base_offs
     ix->kind = kind;
     ix->base_offset = base_offset;
     ix->file_size = len;
-    ix->entry_size = kind == SS_INDEX_OFFSET ? OFFSET_ENTRY : TIME_ENTRY;
+    ix->entry_size = kind == SS_INDEX_OFFSET ? SS_OFFSET_INDEX_ENTRY : SS_TIME_INDEX_ENTRY;
     ix->entries = len / ix->entry_size;
     ix->data = data;
     index_scan(ix);
@@ -121,8 +119,8 @@ void ss_index_close(ss_index *ix) {
 
 ss_offset_entry ss_index_offset_entry(const ss_index *ix, uint64_t n) {
     ss_offset_entry e = {ix->base_offset, 0};
-    uint64_t at = n * OFFSET_ENTRY;
-    if (ix->kind != SS_INDEX_OFFSET || n >= ix->entries || at + OFFSET_ENTRY > ix->file_size) return e;
+    uint64_t at = n * SS_OFFSET_INDEX_ENTRY;
+    if (ix->kind != SS_INDEX_OFFSET || n >= ix->entries || at + SS_OFFSET_INDEX_ENTRY > ix->file_size) return e;
     e.offset = ss_add64(ix->base_offset, (int32_t)ss_be32(ix->data + at));
     e.position = (int32_t)ss_be32(ix->data + at + 4);
     return e;
@@ -130,8 +128,8 @@ ss_offset_entry ss_index_offset_entry(const ss_index *ix, uint64_t n) {
 
 ss_time_entry ss_index_time_entry(const ss_index *ix, uint64_t n) {
     ss_time_entry e = {0, ix->base_offset};
-    uint64_t at = n * TIME_ENTRY;
-    if (ix->kind != SS_INDEX_TIME || n >= ix->entries || at + TIME_ENTRY > ix->file_size) return e;
+    uint64_t at = n * SS_TIME_INDEX_ENTRY;
+    if (ix->kind != SS_INDEX_TIME || n >= ix->entries || at + SS_TIME_INDEX_ENTRY > ix->file_size) return e;
     e.timestamp = (int64_t)ss_be64(ix->data + at);
     e.offset = ss_add64(ix->base_offset, (int32_t)ss_be32(ix->data + at + 8));
     return e;
@@ -201,11 +199,11 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
                          display_path, last, ix->base_offset);
             return SS_E_BAD_INDEX;
         }
-        if (ix->file_size % OFFSET_ENTRY != 0) {
+        if (ix->file_size % SS_OFFSET_INDEX_ENTRY != 0) {
             ss_error_set(err, SS_E_BAD_INDEX, 0, -1,
                          "Index file %s is corrupt, found %" PRIu64
                          " bytes which is neither positive nor a multiple of %d",
-                         display_path, ix->file_size, OFFSET_ENTRY);
+                         display_path, ix->file_size, SS_OFFSET_INDEX_ENTRY);
             return SS_E_BAD_INDEX;
         }
         return SS_E_OK;
@@ -230,11 +228,11 @@ ss_errkind ss_index_sanity_check(const ss_index *ix, const char *display_path, s
             return SS_E_BAD_INDEX;
         }
     }
-    if (ix->file_size % TIME_ENTRY != 0) {
+    if (ix->file_size % SS_TIME_INDEX_ENTRY != 0) {
         ss_error_set(err, SS_E_BAD_INDEX, 0, -1,
                      "Time index file %s is corrupt, found %" PRIu64
                      " bytes which is neither positive nor a multiple of %d",
-                     display_path, ix->file_size, TIME_ENTRY);
+                     display_path, ix->file_size, SS_TIME_INDEX_ENTRY);
         return SS_E_BAD_INDEX;
     }
     return SS_E_OK;

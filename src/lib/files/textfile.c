@@ -35,6 +35,7 @@
 #include "base/map.h"
 #include "base/paths.h"
 #include "files/javatext.h"
+#include "format/kafka_format.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
 
@@ -191,28 +192,28 @@ static bool zeros_from(const ss_segment *seg, uint64_t pos, uint64_t size) {
  * the end (or a zero tail); false when the framing stopped before it. */
 static bool hop(const ss_segment *seg, uint64_t pos, int64_t *last, int32_t *epoch) {
     uint64_t size = ss_segment_size(seg);
-    uint8_t h[27];
+    uint8_t h[V2_LAST_DELTA_OFF + 4]; /* up to and with lastOffsetDelta */
     while (pos < size) {
-        if (size - pos < 12) return zeros_from(seg, pos, size);
+        if (size - pos < LOG_OVERHEAD) return zeros_from(seg, pos, size);
         size_t got = ss_segment_read(seg, pos, h, sizeof h);
-        if (got < 12) return false;
+        if (got < LOG_OVERHEAD) return false;
         int64_t off = be64(h);
-        int32_t len = (int32_t)be32(h + 8);
+        int32_t len = (int32_t)be32(h + ENTRY_SIZE_OFF);
         /* the smallest legacy message: crc, magic, attributes, key and value lengths */
-        if (len < 14) return zeros_from(seg, pos, size);
-        if ((uint64_t)len > size - pos - 12 || got < 17) return false;
-        int magic = h[16];
+        if (len < MIN_ENTRY) return zeros_from(seg, pos, size);
+        if ((uint64_t)len > size - pos - LOG_OVERHEAD || got < HEADER_UP_TO_MAGIC) return false;
+        int magic = h[ENTRY_MAGIC_OFF];
         if (magic == 2) {
-            if (len < 49 || got < 27) return false;
-            *last = off + (int32_t)be32(h + 23);
-            *epoch = (int32_t)be32(h + 12);
+            if (len < V2_OVERHEAD - LOG_OVERHEAD || got < sizeof h) return false;
+            *last = off + (int32_t)be32(h + V2_LAST_DELTA_OFF);
+            *epoch = (int32_t)be32(h + V2_PLE_OFF);
         } else if (magic == 0 || magic == 1) {
             *last = off; /* a legacy entry's offset is its last (inner) offset */
             *epoch = -1;
         } else {
             return false;
         }
-        pos += 12 + (uint64_t)len;
+        pos += LOG_OVERHEAD + (uint64_t)len;
     }
     return true;
 }
@@ -260,9 +261,10 @@ bool ss_log_span_read(const char *dir, ss_log_span *out) {
     ss_index *ix = NULL;
     if (ipath && ss_index_open(ipath, SS_INDEX_OFFSET, lastseg, &ix, &err) == SS_E_OK && ix->listed > 0) {
         ss_offset_entry en = ss_index_offset_entry(ix, ix->listed - 1);
-        uint8_t h[27];
-        if (en.position > 0 && ss_segment_read(seg, (uint64_t)en.position, h, sizeof h) == sizeof h && h[16] == 2 &&
-            be64(h) <= en.offset && be64(h) + (int32_t)be32(h + 23) >= en.offset)
+        uint8_t h[V2_LAST_DELTA_OFF + 4];
+        if (en.position > 0 && ss_segment_read(seg, (uint64_t)en.position, h, sizeof h) == sizeof h &&
+            h[ENTRY_MAGIC_OFF] == 2 && be64(h) <= en.offset &&
+            be64(h) + (int32_t)be32(h + V2_LAST_DELTA_OFF) >= en.offset)
             from = (uint64_t)en.position;
     }
     if (ix) ss_index_close(ix);

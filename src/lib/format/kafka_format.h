@@ -5,7 +5,8 @@
  * (LOG_OVERHEAD, the offset and size every entry starts with, and the magic
  * after them), DefaultRecordBatch.java (the v2 header's fields and
  * RECORD_BATCH_OVERHEAD; the attribute bits) and LegacyRecord.java (the v0/v1
- * message's RECORD_OVERHEAD). */
+ * message's RECORD_OVERHEAD). The index files' entry sizes are public:
+ * SS_OFFSET_INDEX_ENTRY and SS_TIME_INDEX_ENTRY in segscan/files.h. */
 #ifndef SEGSCAN_KAFKA_FORMAT_H
 #define SEGSCAN_KAFKA_FORMAT_H
 

@@ -162,7 +162,7 @@ void vf_check_offset_index(vctx *c, const char *log_path, int64_t base, bool act
     ss_offset_entry prev = {0, 0};
     for (uint64_t i = 0; i < n; i++) {
         ss_offset_entry e = ss_index_offset_entry(ix, i);
-        uint64_t at = i * 8;
+        uint64_t at = i * ix->entry_size;
         if (i > 0 && (e.offset <= prev.offset || e.position <= prev.position))
             FINDC(c, "index-order", path, at, e.offset,
                   "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 ") does not follow entry %" PRIu64
@@ -224,7 +224,7 @@ void vf_check_time_index(vctx *c, const char *log_path, ss_segment *seg, int64_t
     ss_time_entry prev = {0, 0};
     for (uint64_t i = 0; i < n; i++) {
         ss_time_entry e = ss_index_time_entry(ix, i);
-        uint64_t at = i * 12;
+        uint64_t at = i * ix->entry_size;
         if (i > 0 && (e.timestamp <= prev.timestamp || e.offset < prev.offset))
             FINDC(c, "timeindex-order", path, at, e.offset,
                   "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 ") does not follow entry %" PRIu64
