@@ -420,14 +420,20 @@ static int64_t cleaner_checkpoint(const ss_input_partition *ip, int32_t partitio
     return v;
 }
 
+/* a group as it is sorted: its id and coordinator partition beside its place */
+struct gsort {
+    const char *id;
+    int32_t partition;
+    struct gpub at;
+};
+
 static int cmp_group(const void *a, const void *b) {
-    const ss_group *x = &((const struct gpub *)a)->g, *y = &((const struct gpub *)b)->g;
-    size_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
-    int c = memcmp(x->id, y->id, n);
+    const struct gsort *x = a, *y = b;
+    size_t xl = gs_len(x->id), yl = gs_len(y->id);
+    int c = memcmp(x->id, y->id, xl < yl ? xl : yl);
     if (c) return c;
-    if (x->id_len != y->id_len) return x->id_len < y->id_len ? -1 : 1;
-    return x->coordinator_partition < y->coordinator_partition ? -1
-                                                               : x->coordinator_partition > y->coordinator_partition;
+    if (xl != yl) return xl < yl ? -1 : 1;
+    return x->partition < y->partition ? -1 : x->partition > y->partition;
 }
 
 static void add_note(ss_groups *G, enum ss_note_level level, const char *msg) {
@@ -576,17 +582,25 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         for (uint32_t k = 0; k < L->ngroups; k++)
             if (L->groups[k].wanted) total++;
     }
-    G->groups = calloc(total ? total : 1, sizeof *G->groups);
-    if (!G->groups) return SS_E_NOMEM;
+    /* the groups' order; their views are built when they are asked for (ss_groups_at) */
+    struct gsort *order = malloc((total ? total : 1) * sizeof *order);
+    G->groups = malloc((total ? total : 1) * sizeof *G->groups);
+    if (!order || !G->groups) {
+        free(order);
+        return SS_E_NOMEM;
+    }
+    size_t no = 0;
     for (size_t li = 0; li < G->nlogs; li++) {
         glog *L = &G->logs[li].L;
         for (uint32_t k = 0; k < L->ngroups; k++) {
             if (!L->groups[k].wanted) continue;
-            v_group_head(G, &G->logs[li], k, &G->groups[G->ngroups].g);
-            G->groups[G->ngroups++].local = k;
+            order[no++] = (struct gsort){L->groups[k].id, L->partition, {(uint32_t)li, k}};
         }
     }
-    qsort(G->groups, G->ngroups, sizeof *G->groups, cmp_group);
+    qsort(order, no, sizeof *order, cmp_group);
+    for (size_t i = 0; i < no; i++) G->groups[i] = order[i].at;
+    G->ngroups = no;
+    free(order);
     return rc;
 }
 

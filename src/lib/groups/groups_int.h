@@ -438,10 +438,10 @@ typedef struct glog_slot {
     atomic_bool spilling; /* claimed by the thread that writes its sorted commits out */
 } glog_slot;
 
-/* a group's public view, and its index in its log */
+/* a group in the sorted order: its log and its index there (its public view is built when it
+ * is asked for: 8 bytes a group kept, not the 168 of an ss_group) */
 struct gpub {
-    ss_group g;
-    uint32_t local;
+    uint32_t log, local;
 };
 
 struct ss_groups {
@@ -456,10 +456,11 @@ struct ss_groups {
     char (*ids)[25];
     const char **id_names;
     size_t nids;
-    /* public views: every group's scalars; the arrays of one group at a time (views.c) */
-    struct gpub *groups;
+    /* public views: one group at a time, its scalars and its arrays (views.c) */
+    struct gpub *groups; /* sorted by id, then coordinator partition */
     size_t ngroups;
-    size_t built;  /* the group whose arrays are built, + 1 */
+    ss_group cur;  /* the group asked for last */
+    size_t built;  /* that group, + 1 (0: none) */
     void **blocks; /* the arrays built for it */
     size_t nblocks, blockcap;
     char **notes;
@@ -475,7 +476,7 @@ struct ss_groups {
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
-void v_group_head(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out);
+void v_group_head(const ss_groups *G, const glog_slot *S, uint32_t gi, ss_group *out);
 void v_free(ss_groups *G);
 const char *v_input_topic_name(const ss_groups *G, const char *topic_id);
 
