@@ -437,16 +437,10 @@ static int cmp_group(const void *a, const void *b) {
 }
 
 static void add_note(ss_groups *G, enum ss_note_level level, const char *msg) {
-    char **nn = realloc(G->notes, (G->nnotes + 1) * sizeof *nn);
-    if (!nn) return;
-    G->notes = nn;
-    enum ss_note_level *nl = realloc(G->note_levels, (G->nnotes + 1) * sizeof *nl);
-    if (!nl) return;
-    G->note_levels = nl;
+    if (!SS_GROW(G->notes, G->nnotes, G->notecap, 16)) return;
     char *s = strdup(msg);
     if (!s) return;
-    G->notes[G->nnotes] = s;
-    G->note_levels[G->nnotes++] = level;
+    G->notes[G->nnotes++] = (gnote){s, level};
 }
 
 ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
@@ -573,7 +567,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         G->pub_logs[li].copies = G->logs[li].copies;
         G->damage += L->info.damage_events + L->info.bad_records;
         G->unreadable += L->unreadable;
-        for (size_t k = 0; k < L->nnotes; k++) add_note(G, L->note_levels[k], L->notes[k]);
+        for (size_t k = 0; k < L->nnotes; k++) add_note(G, L->notes[k].level, L->notes[k].text);
         if (L->notes_dropped) {
             char m[200];
             snprintf(m, sizeof m, "%s-%d: %" PRIu64 " more notes not shown", CO, (int)L->partition, L->notes_dropped);
@@ -610,8 +604,8 @@ const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i) { return &g->pub_l
 size_t ss_groups_count(const ss_groups *g) { return g->ngroups; }
 size_t ss_groups_note_count(const ss_groups *g) { return g->nnotes; }
 const char *ss_groups_note(const ss_groups *g, size_t i, enum ss_note_level *level) {
-    if (level) *level = g->note_levels[i];
-    return g->notes[i];
+    if (level) *level = g->notes[i].level;
+    return g->notes[i].text;
 }
 uint64_t ss_groups_damage(const ss_groups *g) { return g->damage; }
 uint64_t ss_groups_unreadable(const ss_groups *g) { return g->unreadable; }
@@ -633,9 +627,8 @@ void ss_groups_free(ss_groups *g) {
     free(g->work);
     v_free(g);
     free(g->groups);
-    for (size_t i = 0; i < g->nnotes; i++) free(g->notes[i]);
+    for (size_t i = 0; i < g->nnotes; i++) free(g->notes[i].text);
     free(g->notes);
-    free(g->note_levels);
     free(g->ids);
     free(g->id_names);
     ss_txn_ids_free(g->txn_ids);

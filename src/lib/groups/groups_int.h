@@ -255,7 +255,19 @@ typedef struct gpid {
     uint32_t nawait, capawait;
 } gpid;
 
+/* a notice for the user (ss_groups_note) */
+typedef struct gnote {
+    char *text;
+    enum ss_note_level level;
+} gnote;
+
 /* ---- kept commits (commits.c) ----------------------------------------------------------------- */
+
+/* a sorted run of commits in a temporary file */
+typedef struct grun {
+    FILE *f;
+    size_t len; /* records in it */
+} grun;
 
 typedef struct gcrec {
     uint32_t tp;
@@ -275,9 +287,8 @@ typedef struct gcommits {
     size_t nheld, capheld;
     size_t budget;            /* bytes the history and the kept commits of all logs may take; 0: no limit */
     atomic_size_t *in_memory; /* bytes they take now (shared by the logs) */
-    FILE **runs;              /* sorted runs in temporary files */
-    size_t *runlen;
-    size_t nruns;
+    grun *runs;               /* sorted runs in temporary files */
+    size_t nruns, runcap;
     FILE *merged;  /* the runs merged, when there were any */
     gcrec *sorted; /* or everything, sorted in memory */
     size_t total;
@@ -351,8 +362,7 @@ typedef struct glog {
     int64_t expect_next;   /* the offset after the last one read, -1 before the first */
     int64_t last_hole_end; /* first offset after the last hole, -1 when none */
     bool nomem;
-    char **notes;
-    enum ss_note_level *note_levels;
+    gnote *notes;
     size_t nnotes, notecap;
     uint64_t notes_dropped;
     uint64_t unreadable;
@@ -463,9 +473,8 @@ struct ss_groups {
     size_t built;  /* that group, + 1 (0: none) */
     void **blocks; /* the arrays built for it */
     size_t nblocks, blockcap;
-    char **notes;
-    enum ss_note_level *note_levels;
-    size_t nnotes;
+    gnote *notes;
+    size_t nnotes, notecap;
     uint64_t damage, unreadable;
     char failure[256];
     gwork *work;
