@@ -39,8 +39,8 @@
  *
  * The library never prints. Strings are NUL-terminated copies of the bytes
  * stored (they may hold invalid UTF-8) with their length beside them; NULL is
- * Kafka's null. Strings stay valid until ss_groups_free; the arrays of a group
- * (ss_groups_at) until the next ss_groups_at of another group.
+ * Kafka's null. Strings stay valid until ss_groups_free; a group (ss_groups_at:
+ * its scalars and its arrays) until the next ss_groups_at of another group.
  */
 #ifndef SEGSCAN_GROUPS_H
 #define SEGSCAN_GROUPS_H
@@ -346,10 +346,12 @@ SS_API size_t ss_groups_log_count(const ss_groups *g);
 SS_API int32_t ss_groups_partition_count(const ss_groups *g);
 SS_API const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i);
 
-/* Groups sorted by id (then coordinator partition). A group's arrays (generations,
- * their members and assignments, events, partitions and owners) are built when it
- * is asked for and stay valid until another group is asked for; its strings until
- * ss_groups_free. */
+/* Groups sorted by id (then coordinator partition). A group's view (its scalars and
+ * its arrays: generations, their members and assignments, events, partitions and
+ * owners) is built when it is asked for and stays valid until another group is
+ * asked for: the pointer returned is the same for every group, so a caller that
+ * needs two groups at once copies what it needs of the first (its strings stay
+ * valid until ss_groups_free). */
 SS_API size_t ss_groups_count(const ss_groups *g);
 SS_API const ss_group *ss_groups_at(ss_groups *g, size_t i);
 

@@ -161,16 +161,11 @@ static bool write_run(glog *L) {
     sort_recs(c->buf, c->n, L);
     FILE *f = write_temp(c, c->buf, c->n);
     if (!f) return false;
-    FILE **nr = realloc(c->runs, (c->nruns + 1) * sizeof *nr);
-    size_t *nl = realloc(c->runlen, (c->nruns + 1) * sizeof *nl);
-    if (nr) c->runs = nr;
-    if (nl) c->runlen = nl;
-    if (!nr || !nl) {
+    if (!SS_GROW(c->runs, c->nruns, c->runcap, 8)) {
         fclose(f);
         return false;
     }
-    c->runs[c->nruns] = f;
-    c->runlen[c->nruns++] = c->n;
+    c->runs[c->nruns++] = (grun){f, c->n};
     c->spilled += c->n;
     /* the buffer goes: memory is counted by what is allocated */
     count_sub(c, buf_bytes(c->cap));
@@ -247,8 +242,8 @@ static bool merge_runs(glog *L, bool final) {
         bufs[i] = malloc(CHUNK * sizeof **bufs);
         if (!bufs[i]) ok = false;
         else {
-            left[i] = c->runlen[i];
-            rewind(c->runs[i]);
+            left[i] = c->runs[i].len;
+            rewind(c->runs[i].f);
         }
     }
     FILE *out = ok ? temp_file(c) : NULL;
@@ -261,7 +256,7 @@ static bool merge_runs(glog *L, bool final) {
             if (at[i] == have[i]) {
                 if (!left[i]) continue;
                 size_t want = left[i] < CHUNK ? left[i] : CHUNK;
-                if (fread(bufs[i], sizeof **bufs, want, c->runs[i]) != want) {
+                if (fread(bufs[i], sizeof **bufs, want, c->runs[i].f) != want) {
                     c->failed = true;
                     ok = false;
                     break;
@@ -291,29 +286,25 @@ static bool merge_runs(glog *L, bool final) {
     }
     for (size_t i = 0; i < k; i++) {
         if (bufs) free(bufs[i]);
-        fclose(c->runs[i]);
+        fclose(c->runs[i].f);
     }
     free(bufs);
     free(have);
     free(at);
     free(left);
-    free(c->runs);
-    free(c->runlen);
-    c->runs = NULL;
-    c->runlen = NULL;
     c->nruns = 0;
     if (ok && !final) {
-        c->runs = malloc(sizeof *c->runs);
-        c->runlen = malloc(sizeof *c->runlen);
-        if (!c->runs || !c->runlen) {
+        /* the merged run takes the first place (the array has room for one) */
+        if (!SS_GROW(c->runs, 0, c->runcap, 1)) {
             fclose(out);
             return false;
         }
-        c->runs[0] = out;
-        c->runlen[0] = idx;
-        c->nruns = 1;
+        c->runs[c->nruns++] = (grun){out, idx};
         return true;
     }
+    free(c->runs);
+    c->runs = NULL;
+    c->runcap = 0;
     if (ok) c->merged = out;
     else if (out) fclose(out);
     return ok;
@@ -375,9 +366,8 @@ void gc_free(gcommits *c) {
     an_free(c->buf);
     free(c->held);
     an_free(c->sorted);
-    for (size_t i = 0; i < c->nruns; i++) fclose(c->runs[i]);
+    for (size_t i = 0; i < c->nruns; i++) fclose(c->runs[i].f);
     free(c->runs);
-    free(c->runlen);
     if (c->merged) fclose(c->merged);
     free(c->group_at);
     free(c->group_n);

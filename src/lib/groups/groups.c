@@ -420,27 +420,27 @@ static int64_t cleaner_checkpoint(const ss_input_partition *ip, int32_t partitio
     return v;
 }
 
+/* a group as it is sorted: its id and coordinator partition beside its place */
+struct gsort {
+    const char *id;
+    int32_t partition;
+    struct gpub at;
+};
+
 static int cmp_group(const void *a, const void *b) {
-    const ss_group *x = &((const struct gpub *)a)->g, *y = &((const struct gpub *)b)->g;
-    size_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
-    int c = memcmp(x->id, y->id, n);
+    const struct gsort *x = a, *y = b;
+    size_t xl = gs_len(x->id), yl = gs_len(y->id);
+    int c = memcmp(x->id, y->id, xl < yl ? xl : yl);
     if (c) return c;
-    if (x->id_len != y->id_len) return x->id_len < y->id_len ? -1 : 1;
-    return x->coordinator_partition < y->coordinator_partition ? -1
-                                                               : x->coordinator_partition > y->coordinator_partition;
+    if (xl != yl) return xl < yl ? -1 : 1;
+    return x->partition < y->partition ? -1 : x->partition > y->partition;
 }
 
 static void add_note(ss_groups *G, enum ss_note_level level, const char *msg) {
-    char **nn = realloc(G->notes, (G->nnotes + 1) * sizeof *nn);
-    if (!nn) return;
-    G->notes = nn;
-    enum ss_note_level *nl = realloc(G->note_levels, (G->nnotes + 1) * sizeof *nl);
-    if (!nl) return;
-    G->note_levels = nl;
+    if (!SS_GROW(G->notes, G->nnotes, G->notecap, 16)) return;
     char *s = strdup(msg);
     if (!s) return;
-    G->notes[G->nnotes] = s;
-    G->note_levels[G->nnotes++] = level;
+    G->notes[G->nnotes++] = (gnote){s, level};
 }
 
 ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
@@ -567,7 +567,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         G->pub_logs[li].copies = G->logs[li].copies;
         G->damage += L->info.damage_events + L->info.bad_records;
         G->unreadable += L->unreadable;
-        for (size_t k = 0; k < L->nnotes; k++) add_note(G, L->note_levels[k], L->notes[k]);
+        for (size_t k = 0; k < L->nnotes; k++) add_note(G, L->notes[k].level, L->notes[k].text);
         if (L->notes_dropped) {
             char m[200];
             snprintf(m, sizeof m, "%s-%d: %" PRIu64 " more notes not shown", CO, (int)L->partition, L->notes_dropped);
@@ -576,17 +576,25 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         for (uint32_t k = 0; k < L->ngroups; k++)
             if (L->groups[k].wanted) total++;
     }
-    G->groups = calloc(total ? total : 1, sizeof *G->groups);
-    if (!G->groups) return SS_E_NOMEM;
+    /* the groups' order; their views are built when they are asked for (ss_groups_at) */
+    struct gsort *order = malloc((total ? total : 1) * sizeof *order);
+    G->groups = malloc((total ? total : 1) * sizeof *G->groups);
+    if (!order || !G->groups) {
+        free(order);
+        return SS_E_NOMEM;
+    }
+    size_t no = 0;
     for (size_t li = 0; li < G->nlogs; li++) {
         glog *L = &G->logs[li].L;
         for (uint32_t k = 0; k < L->ngroups; k++) {
             if (!L->groups[k].wanted) continue;
-            v_group_head(G, &G->logs[li], k, &G->groups[G->ngroups].g);
-            G->groups[G->ngroups++].local = k;
+            order[no++] = (struct gsort){L->groups[k].id, L->partition, {(uint32_t)li, k}};
         }
     }
-    qsort(G->groups, G->ngroups, sizeof *G->groups, cmp_group);
+    qsort(order, no, sizeof *order, cmp_group);
+    for (size_t i = 0; i < no; i++) G->groups[i] = order[i].at;
+    G->ngroups = no;
+    free(order);
     return rc;
 }
 
@@ -596,8 +604,8 @@ const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i) { return &g->pub_l
 size_t ss_groups_count(const ss_groups *g) { return g->ngroups; }
 size_t ss_groups_note_count(const ss_groups *g) { return g->nnotes; }
 const char *ss_groups_note(const ss_groups *g, size_t i, enum ss_note_level *level) {
-    if (level) *level = g->note_levels[i];
-    return g->notes[i];
+    if (level) *level = g->notes[i].level;
+    return g->notes[i].text;
 }
 uint64_t ss_groups_damage(const ss_groups *g) { return g->damage; }
 uint64_t ss_groups_unreadable(const ss_groups *g) { return g->unreadable; }
@@ -619,9 +627,8 @@ void ss_groups_free(ss_groups *g) {
     free(g->work);
     v_free(g);
     free(g->groups);
-    for (size_t i = 0; i < g->nnotes; i++) free(g->notes[i]);
+    for (size_t i = 0; i < g->nnotes; i++) free(g->notes[i].text);
     free(g->notes);
-    free(g->note_levels);
     free(g->ids);
     free(g->id_names);
     ss_txn_ids_free(g->txn_ids);

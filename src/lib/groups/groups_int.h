@@ -255,7 +255,19 @@ typedef struct gpid {
     uint32_t nawait, capawait;
 } gpid;
 
+/* a notice for the user (ss_groups_note) */
+typedef struct gnote {
+    char *text;
+    enum ss_note_level level;
+} gnote;
+
 /* ---- kept commits (commits.c) ----------------------------------------------------------------- */
+
+/* a sorted run of commits in a temporary file */
+typedef struct grun {
+    FILE *f;
+    size_t len; /* records in it */
+} grun;
 
 typedef struct gcrec {
     uint32_t tp;
@@ -275,9 +287,8 @@ typedef struct gcommits {
     size_t nheld, capheld;
     size_t budget;            /* bytes the history and the kept commits of all logs may take; 0: no limit */
     atomic_size_t *in_memory; /* bytes they take now (shared by the logs) */
-    FILE **runs;              /* sorted runs in temporary files */
-    size_t *runlen;
-    size_t nruns;
+    grun *runs;               /* sorted runs in temporary files */
+    size_t nruns, runcap;
     FILE *merged;  /* the runs merged, when there were any */
     gcrec *sorted; /* or everything, sorted in memory */
     size_t total;
@@ -351,8 +362,7 @@ typedef struct glog {
     int64_t expect_next;   /* the offset after the last one read, -1 before the first */
     int64_t last_hole_end; /* first offset after the last hole, -1 when none */
     bool nomem;
-    char **notes;
-    enum ss_note_level *note_levels;
+    gnote *notes;
     size_t nnotes, notecap;
     uint64_t notes_dropped;
     uint64_t unreadable;
@@ -438,10 +448,10 @@ typedef struct glog_slot {
     atomic_bool spilling; /* claimed by the thread that writes its sorted commits out */
 } glog_slot;
 
-/* a group's public view, and its index in its log */
+/* a group in the sorted order: its log and its index there (its public view is built when it
+ * is asked for: 8 bytes a group kept, not the 168 of an ss_group) */
 struct gpub {
-    ss_group g;
-    uint32_t local;
+    uint32_t log, local;
 };
 
 struct ss_groups {
@@ -456,15 +466,15 @@ struct ss_groups {
     char (*ids)[25];
     const char **id_names;
     size_t nids;
-    /* public views: every group's scalars; the arrays of one group at a time (views.c) */
-    struct gpub *groups;
+    /* public views: one group at a time, its scalars and its arrays (views.c) */
+    struct gpub *groups; /* sorted by id, then coordinator partition */
     size_t ngroups;
-    size_t built;  /* the group whose arrays are built, + 1 */
+    ss_group cur;  /* the group asked for last */
+    size_t built;  /* that group, + 1 (0: none) */
     void **blocks; /* the arrays built for it */
     size_t nblocks, blockcap;
-    char **notes;
-    enum ss_note_level *note_levels;
-    size_t nnotes;
+    gnote *notes;
+    size_t nnotes, notecap;
     uint64_t damage, unreadable;
     char failure[256];
     gwork *work;
@@ -475,7 +485,7 @@ struct ss_groups {
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
-void v_group_head(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out);
+void v_group_head(const ss_groups *G, const glog_slot *S, uint32_t gi, ss_group *out);
 void v_free(ss_groups *G);
 const char *v_input_topic_name(const ss_groups *G, const char *topic_id);
 

@@ -94,9 +94,8 @@ void glog_free(glog *L) {
     g_vfree(L->refs.v);
     o_free(L);
     gc_free(&L->commits);
-    for (size_t i = 0; i < L->nnotes; i++) free(L->notes[i]);
+    for (size_t i = 0; i < L->nnotes; i++) free(L->notes[i].text);
     free(L->notes);
-    free(L->note_levels);
     gs_free(&L->groups_tab);
     gs_free(&L->strs);
 }

@@ -241,15 +241,7 @@ void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) {
         free(s);
         return;
     }
-    size_t cap = L->notecap;
-    enum ss_note_level *nl = realloc(L->note_levels, cap * sizeof *nl);
-    if (!nl) {
-        free(s);
-        return;
-    }
-    L->note_levels = nl;
-    L->notes[L->nnotes] = s;
-    L->note_levels[L->nnotes++] = level;
+    L->notes[L->nnotes++] = (gnote){s, level};
 }
 
 /* the bytes of a string table: its arena and its slots */

@@ -1,10 +1,10 @@
 /* segscan - consumer groups: the public views of the history (segscan/groups.h).
  *
- * A group's scalars are set when the run ends; its arrays (generations with
- * their members and assignments, events, partitions with their owners) are
- * built from the log's state when the group is asked for (ss_groups_at) and
- * freed when another is: the history costs what its internal state costs, not
- * that plus a copy in public structs.
+ * A group's view, its scalars and its arrays (generations with their members
+ * and assignments, events, partitions with their owners), is built from the
+ * log's state when the group is asked for (ss_groups_at) and freed when another
+ * is: the history costs what its internal state costs (and 8 bytes a group for
+ * the order), not that plus a copy in public structs.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -237,8 +237,8 @@ static size_t distinct_members(const glog *L, const ggroup *gg) {
     return nseen;
 }
 
-void v_group_head(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) {
-    glog *L = &S->L;
+void v_group_head(const ss_groups *G, const glog_slot *S, uint32_t gi, ss_group *out) {
+    const glog *L = &S->L;
     const ggroup *gg = &L->groups[gi];
     memset(out, 0, sizeof *out);
     out->id = gg->id;
@@ -295,18 +295,14 @@ static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) 
 }
 
 const ss_group *ss_groups_at(ss_groups *G, size_t i) {
-    ss_group *g = &G->groups[i].g;
+    ss_group *g = &G->cur;
     if (G->built == i + 1) return g;
-    if (G->built) {
-        ss_group *p = &G->groups[G->built - 1].g;
-        p->generations = NULL;
-        p->events = NULL;
-        p->partitions = NULL;
-        p->npartitions = 0;
-    }
     drop_blocks(G);
     G->built = 0;
-    if (!build_group(G, &G->logs[g->log], G->groups[i].local, g)) {
+    const struct gpub *x = &G->groups[i];
+    v_group_head(G, &G->logs[x->log], x->local, g);
+    G->built = i + 1;
+    if (!build_group(G, &G->logs[x->log], x->local, g)) {
         /* out of memory: the scalars, no arrays */
         drop_blocks(G);
         g->generations = NULL;
@@ -314,9 +310,8 @@ const ss_group *ss_groups_at(ss_groups *G, size_t i) {
         g->partitions = NULL;
         g->npartitions = 0;
         g->ngenerations = g->nevents = 0;
-        return g;
+        G->built = 0;
     }
-    G->built = i + 1;
     return g;
 }
 
@@ -334,8 +329,7 @@ ss_gcommit_iter *ss_group_commits(ss_groups *g, size_t i) {
     ss_gcommit_iter *it = calloc(1, sizeof *it);
     if (!it) return NULL;
     it->g = g;
-    const ss_group *grp = &g->groups[i].g;
-    const glog *L = &g->logs[grp->log].L;
+    const glog *L = &g->logs[g->groups[i].log].L;
     it->L = L;
     uint32_t local = g->groups[i].local;
     if (L->commits.group_n) {
