@@ -51,14 +51,6 @@ static size_t slots_for(uint64_t n) {
     return (size_t)c;
 }
 
-static bool ents_resize(ss_analysis *a, size_t nc) {
-    fp_ent *ne = an_realloc(a->ents, nc * sizeof *ne);
-    if (!ne) return false;
-    a->ents = ne;
-    a->ents_cap = nc;
-    return true;
-}
-
 /* Empty tables sized for about `n` distinct fingerprints. */
 bool an_table_reset(ss_analysis *a, uint64_t n) {
     an_free(a->slots);
@@ -72,7 +64,7 @@ bool an_table_reset(ss_analysis *a, uint64_t n) {
         an_free(a->ents);
         a->ents = NULL;
         a->ents_cap = 0;
-        if (!ents_resize(a, ec)) return false;
+        if (!SS_GROW_TO_BIG(a->ents, ec, a->ents_cap)) return false; /* from no room: exactly ec */
     }
     return true;
 }
@@ -147,13 +139,9 @@ static bool table_room(ss_analysis *a, size_t n) {
         a->nomem = true;
         return false;
     }
-    if (grow_ents) {
-        size_t ec = a->ents_cap * 2;
-        if (ec < a->nents + n) ec = a->nents + n;
-        if (!ents_resize(a, ec)) {
-            a->nomem = true;
-            return false;
-        }
+    if (grow_ents && !SS_GROW_TO_BIG(a->ents, a->nents + n, a->ents_cap)) {
+        a->nomem = true;
+        return false;
     }
     return true;
 }
