@@ -327,6 +327,43 @@ static void resolve_missing(pair_state *ps, int side, const pcursor *lacking, co
     free(is_lost);
 }
 
+/* Record r of one side (side 1: B) at an offset the other side (its cursor
+ * `other`, other_has: it has records left) lacks: lost to damage there,
+ * compacted away there (it holds offsets on both sides of r: until
+ * resolve_missing decides), or outside its range. Counted, ranged, listed;
+ * *last: the kind of the side's previous range. False when memory ran out. */
+static bool one_sided(pair_state *ps, const ss_diff_opts *o, int side, pcursor *other, bool other_has,
+                      const ss_record *r, const ss_batch *b, enum ss_diff_kind *last) {
+    ss_diff_pair *p = &ps->pub;
+    int64_t other_first = side ? p->a.first_offset : p->b.first_offset;
+    enum ss_diff_kind kind = side ? SS_DK_ONLY_B : SS_DK_ONLY_A;
+    enum ss_diff_where where;
+    bool ok = true;
+    if (diff_in_damage(other, r->offset)) {
+        where = SS_DW_DAMAGED;
+    } else if (other_has && other_first >= 0 && other_first <= r->offset) {
+        kind = side ? SS_DK_COMPACTED_A : SS_DK_COMPACTED_B;
+        where = SS_DW_INSIDE;
+    } else {
+        where = other_has ? SS_DW_BEFORE : SS_DW_AFTER;
+    }
+    if (where != SS_DW_INSIDE) {
+        if (side) p->only_b++;
+        else p->only_a++;
+    } else {
+        if (side) p->compacted_a++;
+        else p->compacted_b++;
+        ok = note_missing(ps, !side, other, r, b);
+    }
+    add_range(ps, kind, where, r->offset, *last == kind);
+    if (side) add_item(ps, o, kind, NULL, NULL, r, b);
+    else add_item(ps, o, kind, r, b, NULL, NULL);
+    *last = kind;
+    if (side) p->b.records++;
+    else p->a.records++;
+    return ok;
+}
+
 static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
                               pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
@@ -352,44 +389,10 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     while (ha || hb) {
         if (ha && (!hb || ra.offset < rb.offset)) {
             /* A holds an offset B does not */
-            enum ss_diff_kind kind;
-            enum ss_diff_where where;
-            if (diff_in_damage(&cb, ra.offset)) {
-                kind = SS_DK_ONLY_A, where = SS_DW_DAMAGED;
-                p->only_a++;
-            } else if (hb && p->b.first_offset >= 0 && p->b.first_offset <= ra.offset) {
-                kind = SS_DK_COMPACTED_B, where = SS_DW_INSIDE; /* until resolve_missing decides */
-                p->compacted_b++;
-                if (!note_missing(ps, 1, &cb, &ra, ba)) oom = true;
-            } else {
-                kind = SS_DK_ONLY_A;
-                where = hb ? SS_DW_BEFORE : SS_DW_AFTER;
-                p->only_a++;
-            }
-            add_range(ps, kind, where, ra.offset, last_a == kind);
-            add_item(ps, o, kind, &ra, ba, NULL, NULL);
-            last_a = kind;
-            p->a.records++;
+            if (!one_sided(ps, o, 0, &cb, hb, &ra, ba, &last_a)) oom = true;
             ha = diff_pc_next(&ca, &ra, &ba);
         } else if (hb && (!ha || rb.offset < ra.offset)) {
-            enum ss_diff_kind kind;
-            enum ss_diff_where where;
-            if (diff_in_damage(&ca, rb.offset)) {
-                kind = SS_DK_ONLY_B, where = SS_DW_DAMAGED;
-                p->only_b++;
-            } else if (ha && p->a.first_offset >= 0 && p->a.first_offset <= rb.offset) {
-                kind = SS_DK_COMPACTED_A, where = SS_DW_INSIDE;
-                p->compacted_a++;
-                if (!note_missing(ps, 0, &ca, &rb, bb)) oom = true;
-            } else {
-                kind = SS_DK_ONLY_B;
-                where = ha ? SS_DW_BEFORE : SS_DW_AFTER;
-                p->only_b++;
-            }
-            add_range(ps, kind, where, rb.offset, last_b == kind);
-            add_item(ps, o, kind, NULL, NULL, &rb, bb);
-            last_b = kind;
-            p->b.records++;
+            if (!one_sided(ps, o, 1, &ca, ha, &rb, bb, &last_b)) oom = true;
             hb = diff_pc_next(&cb, &rb, &bb);
         } else {
             XXH128_hash_t fa = diff_record_fp(st, &ra), fb = diff_record_fp(st, &rb);
