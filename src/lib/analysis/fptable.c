@@ -350,6 +350,14 @@ static void fp_spill(ss_analysis *a, const an_rec *s, uint32_t bi) {
     if (!a->io_error && !a->nomem) bucket_put(a, &a->buckets[s->hi >> a->bucket_shift], &r);
 }
 
+/* Back to the start of bucket file fd, to read it; false (a->io_error) when it cannot be. */
+static bool rewind_file(ss_analysis *a, int fd) {
+    if (lseek(fd, 0, SEEK_SET) == 0) return true;
+    a->io_error = true;
+    snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+    return false;
+}
+
 /* Group the n records of bucket file fd (bits: hash bits that chose it). A
  * bucket too large for max_memory is split four ways by the next two bits
  * first; order is kept, so each fingerprint still meets its copies in order. */
@@ -360,9 +368,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
         a->nomem = true;
         return;
     }
-    if (lseek(fd, 0, SEEK_SET) != 0) {
-        a->io_error = true;
-        snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+    if (!rewind_file(a, fd)) {
         free(buf);
         return;
     }
@@ -400,9 +406,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
             free(buf);
             return;
         }
-        if (lseek(fd, 0, SEEK_SET) != 0) {
-            a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+        if (!rewind_file(a, fd)) {
             free(buf);
             return;
         }
