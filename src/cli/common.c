@@ -152,18 +152,12 @@ bool cli_partition_name_ok(const char *s) {
 }
 
 int cli_read_stdin(uint8_t **buf, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    uint8_t *b = malloc(cap);
-    if (!b) return -1;
+    size_t cap = 0, n = 0;
+    uint8_t *b = NULL;
     for (;;) {
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                return -1;
-            }
-            b = nb;
-            cap *= 2;
+        if (!SS_ARRAY_GROW(b, n, cap, 1 << 20)) { /* 1 MiB, then doubled */
+            free(b);
+            return -1;
         }
         size_t r = fread(b + n, 1, cap - n, stdin);
         n += r;

@@ -106,13 +106,8 @@ static chart *find_chart(page *p, const ss_gtp_ref *t) {
 }
 
 static bool gl_push(struct gline *gl, int64_t t, int64_t off) {
-    if (gl->npts == gl->cap) {
-        size_t cap = gl->cap ? 2 * gl->cap : 64;
-        int64_t *n = realloc(gl->pts, cap * 2 * sizeof *n);
-        if (!n) return false;
-        gl->pts = n;
-        gl->cap = cap;
-    }
+    /* an item is a pair (time, offset) */
+    if (gl->npts == gl->cap && !ss_array_grow(&gl->pts, &gl->cap, 2 * sizeof *gl->pts, 64)) return false;
     gl->pts[2 * gl->npts] = t;
     gl->pts[2 * gl->npts + 1] = off;
     gl->npts++;

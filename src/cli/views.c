@@ -182,12 +182,9 @@ void sb_printf(sbuf *b, const char *fmt, ...) {
             b->n += (size_t)k;
             return;
         }
-        size_t nc = b->cap ? b->cap * 2 : 256;
-        while (nc - b->n <= (size_t)k) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) return;
-        b->p = np;
-        b->cap = nc;
+        /* doubled (from 256) until the text and its NUL fit */
+        while (b->cap - b->n <= (size_t)k)
+            if (!SS_ARRAY_GROW(b->p, b->cap, b->cap, 256)) return;
     }
 }
 

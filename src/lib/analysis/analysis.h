@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "analysis/units.h"
-#include "base/map.h"
 #include "base/javaint.h"
+#include "base/map.h"
 #include "segscan/analyze.h"
 #include "segscan/decode.h"
 
@@ -98,7 +98,7 @@ typedef struct km_key {
 #define SEQ_RECENT 5
 typedef struct an_sess {
     ss_an_session pub;
-    int64_t *iv; /* covered linear sequence intervals, sorted, pairs */
+    int64_t (*iv)[2]; /* covered linear sequence intervals, sorted */
     size_t niv, civ;
     ss_an_gap *gaps;
     size_t ngaps, cgaps, choles;

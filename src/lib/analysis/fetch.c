@@ -63,12 +63,7 @@ int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record
         uint64_t size = ss_segment_size(seg);
         if (b->position >= size) return 0;
         uint64_t want = size - b->position < b->size ? size - b->position : b->size;
-        if (want > f->cap) {
-            uint8_t *nb = an_realloc(f->buf, (size_t)want);
-            if (!nb) return fetch_nomem(b, err, "a batch's copy");
-            f->buf = nb;
-            f->cap = (size_t)want;
-        }
+        if (!SS_FIT_BIG(f->buf, (size_t)want, f->cap)) return fetch_nomem(b, err, "a batch's copy");
         size_t got = ss_segment_read(seg, b->position, f->buf, (size_t)want);
         if (ss_batch_parse(f->buf, got, b->position, false, f->dec, &f->b, err) != SS_E_OK) return -1;
         if (ss_records_begin(f->dec, &f->b, &f->it, err) != SS_E_OK) return -1;

@@ -5,6 +5,16 @@
  * fingerprints go to temporary bucket files by their top hash bits, and each
  * bucket is grouped on its own afterwards, in order, with the same groups.
  * analysis.c's head says more.
+ *
+ * Why this is not a base/map.h map (diff's fingerprint table is one): a map's
+ * slot holds its key and value (a word, 16 bytes of fingerprint, 16 of entry:
+ * 40 bytes), this table 24 bytes a fingerprint (an 8-byte slot, a 16-byte
+ * entry in the order fingerprints were first met, the order spill_start writes
+ * them out in and the groups' order); its size at any load (homes scaled, not
+ * masked) is what max_memory counts, so another layout would spill at another
+ * point; a slot's tag matches before the entry is read, and the entry's
+ * topic decides a match (same_topic), which a fixed-size key cannot say.
+ * docs/design-notes.md ("One hash map") says more.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -51,14 +61,6 @@ static size_t slots_for(uint64_t n) {
     return (size_t)c;
 }
 
-static bool ents_resize(ss_analysis *a, size_t nc) {
-    fp_ent *ne = an_realloc(a->ents, nc * sizeof *ne);
-    if (!ne) return false;
-    a->ents = ne;
-    a->ents_cap = nc;
-    return true;
-}
-
 /* Empty tables sized for about `n` distinct fingerprints. */
 bool an_table_reset(ss_analysis *a, uint64_t n) {
     an_free(a->slots);
@@ -72,7 +74,7 @@ bool an_table_reset(ss_analysis *a, uint64_t n) {
         an_free(a->ents);
         a->ents = NULL;
         a->ents_cap = 0;
-        if (!ents_resize(a, ec)) return false;
+        if (!SS_GROW_TO_BIG(a->ents, ec, a->ents_cap)) return false; /* from no room: exactly ec */
     }
     return true;
 }
@@ -147,13 +149,9 @@ static bool table_room(ss_analysis *a, size_t n) {
         a->nomem = true;
         return false;
     }
-    if (grow_ents) {
-        size_t ec = a->ents_cap * 2;
-        if (ec < a->nents + n) ec = a->nents + n;
-        if (!ents_resize(a, ec)) {
-            a->nomem = true;
-            return false;
-        }
+    if (grow_ents && !SS_GROW_TO_BIG(a->ents, a->nents + n, a->ents_cap)) {
+        a->nomem = true;
+        return false;
     }
     return true;
 }
@@ -243,25 +241,27 @@ static int spill_file(ss_analysis *a) {
     return fd;
 }
 
-static bool write_all(ss_analysis *a, int fd, const void *p, size_t n) {
-    const uint8_t *q = p;
+/* All n bytes at p written to fd, or read from it; false (a->io_error) when they cannot be. */
+static bool io_all(ss_analysis *a, int fd, void *p, size_t n, bool writing) {
+    uint8_t *q = p;
     while (n) {
-        ssize_t w = write(fd, q, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
+        ssize_t k = writing ? write(fd, q, n) : read(fd, q, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
             a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot write a temporary file: %s",
-                     w < 0 ? strerror(errno) : "disk full");
+            const char *why = k < 0 ? strerror(errno) : writing ? "disk full" : "short file";
+            snprintf(a->io_msg, sizeof a->io_msg, "%s: %s",
+                     writing ? "cannot write a temporary file" : "cannot read a temporary file back", why);
             return false;
         }
-        q += w;
-        n -= (size_t)w;
+        q += k;
+        n -= (size_t)k;
     }
     return true;
 }
 
 static void bucket_flush(ss_analysis *a, bucket *b) {
-    if (b->nbuf && !a->io_error) write_all(a, b->fd, b->buf, b->nbuf * sizeof *b->buf);
+    if (b->nbuf && !a->io_error) io_all(a, b->fd, b->buf, b->nbuf * sizeof *b->buf, true);
     b->nbuf = 0;
 }
 
@@ -350,21 +350,12 @@ static void fp_spill(ss_analysis *a, const an_rec *s, uint32_t bi) {
     if (!a->io_error && !a->nomem) bucket_put(a, &a->buckets[s->hi >> a->bucket_shift], &r);
 }
 
-static bool read_all(ss_analysis *a, int fd, void *p, size_t n) {
-    uint8_t *q = p;
-    while (n) {
-        ssize_t r = read(fd, q, n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) {
-            a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s",
-                     r < 0 ? strerror(errno) : "short file");
-            return false;
-        }
-        q += r;
-        n -= (size_t)r;
-    }
-    return true;
+/* Back to the start of bucket file fd, to read it; false (a->io_error) when it cannot be. */
+static bool rewind_file(ss_analysis *a, int fd) {
+    if (lseek(fd, 0, SEEK_SET) == 0) return true;
+    a->io_error = true;
+    snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+    return false;
 }
 
 /* Group the n records of bucket file fd (bits: hash bits that chose it). A
@@ -377,9 +368,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
         a->nomem = true;
         return;
     }
-    if (lseek(fd, 0, SEEK_SET) != 0) {
-        a->io_error = true;
-        snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+    if (!rewind_file(a, fd)) {
         free(buf);
         return;
     }
@@ -392,7 +381,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
             uint64_t lo0 = 0, hi0 = 0;
             for (uint64_t done = 0; done < n && !a->io_error;) {
                 size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
-                if (!read_all(a, fd, buf, m * sizeof *buf)) break;
+                if (!io_all(a, fd, buf, m * sizeof *buf, false)) break;
                 if (done == 0) lo0 = buf[0].lo, hi0 = buf[0].hi;
                 for (size_t i = 0; i < m; i++) {
                     one_fp = one_fp && (uint32_t)buf[i].lo == (uint32_t)lo0 && buf[i].hi == hi0;
@@ -417,9 +406,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
             free(buf);
             return;
         }
-        if (lseek(fd, 0, SEEK_SET) != 0) {
-            a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+        if (!rewind_file(a, fd)) {
             free(buf);
             return;
         }
@@ -433,7 +420,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
     }
     for (uint64_t done = 0; done < n && !a->nomem;) {
         size_t m = n - done < BUCKET_BUF ? (size_t)(n - done) : BUCKET_BUF;
-        if (!read_all(a, fd, buf, m * sizeof *buf)) break;
+        if (!io_all(a, fd, buf, m * sizeof *buf, false)) break;
         for (size_t i = 0; i < m && !a->nomem; i++) {
             const spill_rec *r = &buf[i];
             if (!table_room(a, 1)) break;

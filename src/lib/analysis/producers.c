@@ -50,7 +50,7 @@ static size_t iv_search(const an_sess *s, int64_t x) {
     size_t lo = 0, hi = s->niv;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->iv[2 * mid + 1] + 1 < x) lo = mid + 1;
+        if (s->iv[mid][1] + 1 < x) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -60,37 +60,32 @@ static void iv_insert(ss_analysis *a, an_sess *s, int64_t lo, int64_t hi) {
     /* merge [lo,hi] into the sorted, disjoint, non-adjacent interval list;
      * in order (the usual case) it extends or follows the last interval */
     size_t n = s->niv;
-    int64_t *iv = s->iv;
+    int64_t(*iv)[2] = s->iv;
     size_t i = iv_search(s, lo);
     size_t j = i;
-    while (j < n && iv[2 * j] <= hi + 1) {
-        if (iv[2 * j] < lo) lo = iv[2 * j];
-        if (iv[2 * j + 1] > hi) hi = iv[2 * j + 1];
+    while (j < n && iv[j][0] <= hi + 1) {
+        if (iv[j][0] < lo) lo = iv[j][0];
+        if (iv[j][1] > hi) hi = iv[j][1];
         j++;
     }
     size_t nn = n - (j - i) + 1;
-    if (nn > s->civ) {
-        size_t nc = s->civ ? s->civ * 2 : 4;
-        while (nc < nn) nc *= 2;
-        int64_t *nv = realloc(s->iv, nc * 2 * sizeof *nv);
-        if (!nv) {
-            a->nomem = true;
-            return;
-        }
-        s->iv = iv = nv;
-        s->civ = nc;
+    /* nn <= n + 1: one doubling at most */
+    if (!SS_GROW(s->iv, nn - 1, s->civ, 4)) {
+        a->nomem = true;
+        return;
     }
-    memmove(iv + 2 * (i + 1), iv + 2 * j, (n - j) * 2 * sizeof *iv);
-    iv[2 * i] = lo;
-    iv[2 * i + 1] = hi;
+    iv = s->iv;
+    memmove(iv + i + 1, iv + j, (n - j) * sizeof *iv);
+    iv[i][0] = lo;
+    iv[i][1] = hi;
     s->niv = nn;
 }
 
 static uint64_t iv_overlap(const an_sess *s, int64_t lo, int64_t hi) {
     uint64_t c = 0;
-    for (size_t i = iv_search(s, lo + 1); i < s->niv && s->iv[2 * i] <= hi; i++) {
-        int64_t a0 = s->iv[2 * i] > lo ? s->iv[2 * i] : lo;
-        int64_t a1 = s->iv[2 * i + 1] < hi ? s->iv[2 * i + 1] : hi;
+    for (size_t i = iv_search(s, lo + 1); i < s->niv && s->iv[i][0] <= hi; i++) {
+        int64_t a0 = s->iv[i][0] > lo ? s->iv[i][0] : lo;
+        int64_t a1 = s->iv[i][1] < hi ? s->iv[i][1] : hi;
         if (a1 >= a0) c += (uint64_t)(a1 - a0 + 1);
     }
     return c;
@@ -250,7 +245,7 @@ void an_finish_sessions(ss_analysis *a) {
         /* ranges: the covered intervals, split at the wrap */
         size_t cap = 0;
         for (size_t k = 0; k < s->niv; k++) {
-            int64_t lo = s->iv[2 * k], hi = s->iv[2 * k + 1];
+            int64_t lo = s->iv[k][0], hi = s->iv[k][1];
             while (lo <= hi) {
                 int64_t end = lo - mod_seq(lo) + SEQ_MOD - 1;
                 int64_t e = hi < end ? hi : end;

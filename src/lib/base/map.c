@@ -3,22 +3,21 @@
 #include <string.h>
 
 #include "base/map.h"
+#include "base/mem.h"
 
-#define TOP ((uint64_t)1 << 63)
-
-static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 void ss_map_init(ss_map *m, size_t key_size, size_t val_size, size_t first, unsigned load) {
     memset(m, 0, sizeof *m);
     m->key_size = (uint32_t)key_size;
-    m->val_at = (uint32_t)(8 + round8(key_size));
-    m->size = (uint32_t)(m->val_at + round8(val_size));
+    m->val_at = (uint32_t)(8 + SS_MAP_ROUND8(key_size));
+    m->size = (uint32_t)SS_MAP_SLOT_SIZE(key_size, val_size);
     m->first = (uint32_t)first;
     m->load = load;
 }
 
 void ss_map_free(ss_map *m) {
-    free(m->s);
+    if (m->big) an_free(m->s);
+    else free(m->s);
     m->s = NULL;
     m->cap = m->n = 0;
 }
@@ -29,24 +28,16 @@ void ss_map_clear(ss_map *m, size_t keep) {
     m->n = 0;
 }
 
-static inline uint64_t word(const unsigned char *s) {
-    uint64_t w;
-    memcpy(&w, s, sizeof w);
-    return w;
-}
+#define TOP SS_MAP_TOP
+#define word ss_map_word_
 
-static inline bool same(const ss_map *m, const unsigned char *s, uint64_t w, const void *key) {
-    if (word(s) != w) return false;
-    return m->eq ? m->eq(s + 8, key) : !memcmp(s + 8, key, m->key_size);
-}
-
-/* The slot of key, or the empty slot where it goes (the table has one). */
+/* The map's one probe loop (map.h), with the usual key sizes (a hash, a pair
+ * of them) known to the compiler: no call to memcmp. */
 static unsigned char *probe(const ss_map *m, const void *key, uint64_t h) {
-    uint64_t w = h | TOP;
-    size_t mask = m->cap - 1;
-    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        unsigned char *s = m->s + i * m->size;
-        if (!word(s) || same(m, s, w, key)) return s;
+    switch (m->key_size) {
+    case 8: return ss_map_probe_(m, key, h, 8, m->size);
+    case 16: return ss_map_probe_(m, key, h, 16, m->size);
+    default: return ss_map_probe_(m, key, h, m->key_size, m->size);
     }
 }
 
@@ -61,7 +52,7 @@ void *ss_map_find(const ss_map *m, const void *key, uint64_t h) {
 static bool grow(ss_map *m) {
     size_t nc = m->cap ? m->cap * 2 : m->first;
     if (nc <= m->cap || nc > SIZE_MAX / m->size) return false;
-    unsigned char *ns = calloc(nc, m->size);
+    unsigned char *ns = m->big ? an_calloc(nc, m->size) : calloc(nc, m->size);
     if (!ns) return false;
     for (size_t i = 0; i < m->cap; i++) {
         const unsigned char *s = m->s + i * m->size;
@@ -71,26 +62,33 @@ static bool grow(ss_map *m) {
         while (word(ns + j * m->size)) j = (j + 1) & (nc - 1);
         memcpy(ns + j * m->size, s, m->size);
     }
-    free(m->s);
+    if (m->big) an_free(m->s);
+    else free(m->s);
     m->s = ns;
     m->cap = nc;
     return true;
 }
 
+static inline bool fits(const ss_map *m, size_t n) { return (uint64_t)n * 100 <= (uint64_t)m->cap * m->load; }
+
 bool ss_map_reserve(ss_map *m, size_t n) {
-    while ((uint64_t)n * 100 > (uint64_t)m->cap * m->load)
+    while (!fits(m, n))
         if (!grow(m)) return false;
     return true;
 }
 
 void *ss_map_put(ss_map *m, const void *key, uint64_t h, bool *created) {
     if (created) *created = false;
+    unsigned char *s = NULL;
     if (m->cap) {
-        unsigned char *s = probe(m, key, h);
+        s = probe(m, key, h);
         if (word(s)) return s + m->val_at;
     }
-    if (!ss_map_reserve(m, m->n + 1)) return NULL;
-    unsigned char *s = probe(m, key, h);
+    /* the empty slot found is the key's unless the table grows first */
+    if (!s || !fits(m, m->n + 1)) {
+        if (!ss_map_reserve(m, m->n + 1)) return NULL;
+        s = probe(m, key, h);
+    }
     uint64_t w = h | TOP;
     memcpy(s, &w, sizeof w);
     memcpy(s + 8, key, m->key_size);
@@ -103,7 +101,7 @@ bool ss_map_copy(ss_map *dst, const ss_map *src) {
     *dst = *src;
     dst->s = NULL;
     if (!src->cap) return true;
-    dst->s = malloc(src->cap * src->size);
+    dst->s = src->big ? an_calloc(src->cap, src->size) : malloc(src->cap * src->size);
     if (!dst->s) {
         dst->cap = dst->n = 0;
         return false;

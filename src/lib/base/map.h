@@ -13,7 +13,9 @@
  * slots, so a walk over the slots (ss_map_slot) is the same every run. A table
  * grows (doubles) before an insertion would fill more than `load` percent.
  * Values are zeroed when their key is inserted. Pointers into the map hold
- * until the next insertion.
+ * until the next insertion. A map with `big` set (after ss_map_init, before
+ * the first insertion) takes its tables from an_calloc (base/mem.h: zero
+ * pages, on huge pages when large): diff's fingerprint table.
  */
 #ifndef SS_MAP_H
 #define SS_MAP_H
@@ -29,6 +31,7 @@ typedef struct ss_map {
     uint32_t key_size, val_at, size;               /* the key's size, the value's place in a slot, a slot's size */
     uint32_t first, load;                          /* the first table's slots; the greatest load, in percent */
     bool (*eq)(const void *held, const void *key); /* NULL: memcmp of key_size bytes */
+    bool big;                                      /* tables from an_calloc, freed with an_free */
 } ss_map;
 
 /* An empty map (no memory until the first insertion). first: a power of two. */
@@ -55,6 +58,59 @@ static inline void *ss_map_slot(const ss_map *m, size_t i, const void **key) {
     if (!w) return NULL;
     if (key) *key = s + 8;
     return s + m->val_at;
+}
+/* ---- the lookup inline, for a hot loop's map ---- */
+
+#define SS_MAP_TOP ((uint64_t)1 << 63)
+#define SS_MAP_ROUND8(n) (((size_t)(n) + 7) & ~(size_t)7)
+/* The size of a slot of a map of keys of ks bytes and values of vs bytes. */
+#define SS_MAP_SLOT_SIZE(ks, vs) (8 + SS_MAP_ROUND8(ks) + SS_MAP_ROUND8(vs))
+
+static inline uint64_t ss_map_word_(const unsigned char *s) {
+    uint64_t w;
+    memcpy(&w, s, sizeof w);
+    return w;
+}
+
+/* The slot of key, or the empty slot where it goes (the table has one): the
+ * map's one probe loop (map.c calls it too). ks and size are m's key and slot
+ * sizes, passed so that a caller that knows them as constants has them folded. */
+static inline unsigned char *ss_map_probe_(const ss_map *m, const void *key, uint64_t h, size_t ks, size_t size) {
+    uint64_t w = h | SS_MAP_TOP;
+    size_t mask = m->cap - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        unsigned char *s = m->s + i * size;
+        uint64_t v = ss_map_word_(s);
+        if (!v) return s;
+        if (v == w && (m->eq ? m->eq(s + 8, key) : !memcmp(s + 8, key, ks))) return s;
+    }
+}
+
+/* ss_map_put, for a map whose key size ks and value size vs the caller passes
+ * as constants (sizeof): the lookup and the insertion inline, ss_map_put when
+ * the table must grow first. Same layout as ss_map_put. */
+static inline void *ss_map_put_sized(ss_map *m, const void *key, uint64_t h, size_t ks, size_t vs, bool *created) {
+    if (!m->cap || (uint64_t)(m->n + 1) * 100 > (uint64_t)m->cap * m->load) return ss_map_put(m, key, h, created);
+    unsigned char *s = ss_map_probe_(m, key, h, ks, SS_MAP_SLOT_SIZE(ks, vs));
+    bool fresh = !ss_map_word_(s);
+    if (fresh) {
+        uint64_t w = h | SS_MAP_TOP;
+        memcpy(s, &w, sizeof w);
+        memcpy(s + 8, key, ks);
+        m->n++;
+    }
+    if (created) *created = fresh;
+    return s + 8 + SS_MAP_ROUND8(ks);
+}
+
+/* Ask for the home slot of hash h ahead of a lookup (a table larger than the caches). */
+static inline void ss_map_prefetch(const ss_map *m, uint64_t h) {
+#if defined(__GNUC__)
+    if (m->cap) __builtin_prefetch(m->s + ((size_t)h & (m->cap - 1)) * m->size);
+#else
+    (void)m;
+    (void)h;
+#endif
 }
 /* The slot index of a value the map returned. */
 static inline size_t ss_map_index(const ss_map *m, const void *val) {

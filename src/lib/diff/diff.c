@@ -3,8 +3,8 @@
  * Both sides are read through a record cursor that stitches a partition's
  * segments and skips damaged batches (counting them). Offset mode compares in
  * lockstep and keeps only counts, coalesced ranges and the first listed
- * differences. Content mode counts fingerprints per side in one open
- * addressing table (32 bytes a slot, sized from the inputs' sizes, on huge
+ * differences. Content mode counts fingerprints per side in one hash map
+ * (base/map.h, 40 bytes a slot, sized from the inputs' sizes, on huge
  * pages; lookups in runs of FP_RUN, prefetched, since the counts do not depend
  * on their order), then reads the sides again only when it has differences to
  * list.
@@ -327,6 +327,43 @@ static void resolve_missing(pair_state *ps, int side, const pcursor *lacking, co
     free(is_lost);
 }
 
+/* Record r of one side (side 1: B) at an offset the other side (its cursor
+ * `other`, other_has: it has records left) lacks: lost to damage there,
+ * compacted away there (it holds offsets on both sides of r: until
+ * resolve_missing decides), or outside its range. Counted, ranged, listed;
+ * *last: the kind of the side's previous range. False when memory ran out. */
+static bool one_sided(pair_state *ps, const ss_diff_opts *o, int side, pcursor *other, bool other_has,
+                      const ss_record *r, const ss_batch *b, enum ss_diff_kind *last) {
+    ss_diff_pair *p = &ps->pub;
+    int64_t other_first = side ? p->a.first_offset : p->b.first_offset;
+    enum ss_diff_kind kind = side ? SS_DK_ONLY_B : SS_DK_ONLY_A;
+    enum ss_diff_where where;
+    bool ok = true;
+    if (diff_in_damage(other, r->offset)) {
+        where = SS_DW_DAMAGED;
+    } else if (other_has && other_first >= 0 && other_first <= r->offset) {
+        kind = side ? SS_DK_COMPACTED_A : SS_DK_COMPACTED_B;
+        where = SS_DW_INSIDE;
+    } else {
+        where = other_has ? SS_DW_BEFORE : SS_DW_AFTER;
+    }
+    if (where != SS_DW_INSIDE) {
+        if (side) p->only_b++;
+        else p->only_a++;
+    } else {
+        if (side) p->compacted_a++;
+        else p->compacted_b++;
+        ok = note_missing(ps, !side, other, r, b);
+    }
+    add_range(ps, kind, where, r->offset, *last == kind);
+    if (side) add_item(ps, o, kind, NULL, NULL, r, b);
+    else add_item(ps, o, kind, r, b, NULL, NULL);
+    *last = kind;
+    if (side) p->b.records++;
+    else p->a.records++;
+    return ok;
+}
+
 static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
                               pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
@@ -352,44 +389,10 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
     while (ha || hb) {
         if (ha && (!hb || ra.offset < rb.offset)) {
             /* A holds an offset B does not */
-            enum ss_diff_kind kind;
-            enum ss_diff_where where;
-            if (diff_in_damage(&cb, ra.offset)) {
-                kind = SS_DK_ONLY_A, where = SS_DW_DAMAGED;
-                p->only_a++;
-            } else if (hb && p->b.first_offset >= 0 && p->b.first_offset <= ra.offset) {
-                kind = SS_DK_COMPACTED_B, where = SS_DW_INSIDE; /* until resolve_missing decides */
-                p->compacted_b++;
-                if (!note_missing(ps, 1, &cb, &ra, ba)) oom = true;
-            } else {
-                kind = SS_DK_ONLY_A;
-                where = hb ? SS_DW_BEFORE : SS_DW_AFTER;
-                p->only_a++;
-            }
-            add_range(ps, kind, where, ra.offset, last_a == kind);
-            add_item(ps, o, kind, &ra, ba, NULL, NULL);
-            last_a = kind;
-            p->a.records++;
+            if (!one_sided(ps, o, 0, &cb, hb, &ra, ba, &last_a)) oom = true;
             ha = diff_pc_next(&ca, &ra, &ba);
         } else if (hb && (!ha || rb.offset < ra.offset)) {
-            enum ss_diff_kind kind;
-            enum ss_diff_where where;
-            if (diff_in_damage(&ca, rb.offset)) {
-                kind = SS_DK_ONLY_B, where = SS_DW_DAMAGED;
-                p->only_b++;
-            } else if (ha && p->a.first_offset >= 0 && p->a.first_offset <= rb.offset) {
-                kind = SS_DK_COMPACTED_A, where = SS_DW_INSIDE;
-                p->compacted_a++;
-                if (!note_missing(ps, 0, &ca, &rb, bb)) oom = true;
-            } else {
-                kind = SS_DK_ONLY_B;
-                where = ha ? SS_DW_BEFORE : SS_DW_AFTER;
-                p->only_b++;
-            }
-            add_range(ps, kind, where, rb.offset, last_b == kind);
-            add_item(ps, o, kind, NULL, NULL, &rb, bb);
-            last_b = kind;
-            p->b.records++;
+            if (!one_sided(ps, o, 1, &ca, ha, &rb, bb, &last_b)) oom = true;
             hb = diff_pc_next(&cb, &rb, &bb);
         } else {
             XXH128_hash_t fa = diff_record_fp(st, &ra), fb = diff_record_fp(st, &rb);
@@ -434,85 +437,28 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
 
 /* ---- content mode ------------------------------------------------------------- */
 
-typedef struct fp_entry {
+/* The fingerprint table: a base/map.h map from the 128-bit fingerprint (hi,
+ * lo; lo is its hash, the home is lo's low bits) to the copies on each side,
+ * its tables from an_calloc (huge pages): 40 bytes a slot. */
+typedef struct fp_key {
     uint64_t hi, lo;
+} fp_key;
+
+typedef struct fp_entry {
     uint32_t na, nb; /* copies on each side */
     uint32_t seen;   /* listing pass: copies of the current side met so far */
-    uint32_t pad_;
 } fp_entry;
-
-typedef struct fp_table {
-    fp_entry *e;
-    size_t cap, n;
-} fp_table;
-
-static bool fpt_alloc(fp_table *t, size_t cap) {
-    fp_entry *e = an_calloc(cap, sizeof *e); /* zero pages, on huge pages when large */
-    if (!e) return false;
-    t->e = e;
-    t->cap = cap;
-    return true;
-}
-
-static bool fpt_grow(fp_table *t) {
-    fp_table old = *t;
-    if (!fpt_alloc(t, old.cap ? old.cap * 2 : 1 << 16)) {
-        *t = old;
-        return false;
-    }
-    for (size_t i = 0; i < old.cap; i++) {
-        if (!(old.e[i].na | old.e[i].nb)) continue;
-        size_t h = (size_t)old.e[i].lo & (t->cap - 1);
-        while (t->e[h].na | t->e[h].nb) h = (h + 1) & (t->cap - 1);
-        t->e[h] = old.e[i];
-    }
-    an_free(old.e);
-    return true;
-}
 
 /* A table for the fingerprints of partitions of about `bytes` each (a mirror's
  * sides share theirs): ~256 bytes a record on disk, at most 70% full, and at
- * first no more than 2^23 slots (256 MiB): a table far larger than its
- * records would have all its pages touched by a few of them. */
-static bool fpt_init(fp_table *t, uint64_t bytes) {
+ * first no more than 2^23 slots: a table far larger than its records would
+ * have all its pages touched by a few of them. */
+static void fpt_init(ss_map *t, uint64_t bytes) {
     uint64_t want = bytes / 256 * 10 / 7;
     size_t cap = 1 << 10;
     while (cap < want && cap < ((size_t)1 << 23)) cap <<= 1;
-    return fpt_alloc(t, cap);
-}
-
-/* Room for n more entries without growing while a run is prefetched. */
-static bool fpt_room(fp_table *t, size_t n) {
-    while ((t->n + n) * 10 > t->cap * 7)
-        if (!fpt_grow(t)) return false;
-    return true;
-}
-
-static inline void fpt_prefetch(const fp_table *t, uint64_t lo) {
-#if defined(__GNUC__)
-    __builtin_prefetch(&t->e[(size_t)lo & (t->cap - 1)]);
-#else
-    (void)t;
-    (void)lo;
-#endif
-}
-
-static fp_entry *fpt_get(fp_table *t, uint64_t hi, uint64_t lo, bool insert) {
-    if (insert && !fpt_room(t, 1)) return NULL;
-    if (!t->cap) return NULL;
-    size_t h = (size_t)lo & (t->cap - 1);
-    for (;;) {
-        fp_entry *e = &t->e[h];
-        if (!(e->na | e->nb)) {
-            if (!insert) return NULL;
-            e->hi = hi;
-            e->lo = lo;
-            t->n++;
-            return e;
-        }
-        if (e->hi == hi && e->lo == lo) return e;
-        h = (h + 1) & (t->cap - 1);
-    }
+    ss_map_init(t, sizeof(fp_key), sizeof(fp_entry), cap, 70);
+    t->big = true;
 }
 
 /* Bytes of a partition's segments. */
@@ -621,7 +567,7 @@ static void copy_cause(const dup_index *d, uint64_t hi, uint64_t lo, int64_t off
 static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
                                pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
-    fp_table t = {0};
+    ss_map t;
     aborted_set ab[2] = {{0}, {0}};
     XXH3_state_t *st = XXH3_createState();
     if (!st) return SS_E_NOMEM;
@@ -631,7 +577,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
     }
     ss_errkind rc = SS_E_OK;
     uint64_t bytes_a = partition_bytes(A, ia), bytes_b = partition_bytes(B, ib);
-    if (!fpt_init(&t, bytes_a > bytes_b ? bytes_a : bytes_b)) rc = SS_E_NOMEM;
+    fpt_init(&t, bytes_a > bytes_b ? bytes_a : bytes_b);
     for (int side = 0; side < 2 && rc == SS_E_OK; side++) {
         pcursor c;
         ss_diff_side *sd = side ? &p->b : &p->a;
@@ -658,15 +604,16 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                 }
                 if (!ss_fp_record(st, &r, o->by, 0, &run[nrun][0], &run[nrun][1])) continue;
                 /* room for the whole run before its first prefetch: no growing under it */
-                if (nrun == 0 && !fpt_room(&t, FP_RUN)) {
+                if (nrun == 0 && !ss_map_reserve(&t, t.n + FP_RUN)) {
                     rc = SS_E_NOMEM;
                     break;
                 }
-                fpt_prefetch(&t, run[nrun][1]);
+                ss_map_prefetch(&t, run[nrun][1]);
                 if (++nrun < FP_RUN) continue;
             }
             for (size_t k = 0; k < nrun; k++) {
-                fp_entry *e = fpt_get(&t, run[k][0], run[k][1], true);
+                fp_key key = {run[k][0], run[k][1]};
+                fp_entry *e = ss_map_put_sized(&t, &key, key.lo, sizeof key, sizeof(fp_entry), NULL);
                 if (!e) {
                     rc = SS_E_NOMEM;
                     break;
@@ -682,8 +629,8 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
         diff_pc_close(&c);
     }
     for (size_t i = 0; i < t.cap; i++) {
-        const fp_entry *e = &t.e[i];
-        if (!(e->na | e->nb)) continue;
+        const fp_entry *e = ss_map_slot(&t, i, NULL);
+        if (!e) continue;
         if (e->na) p->distinct_a++;
         if (e->nb) p->distinct_b++;
         if (e->na > e->nb) {
@@ -705,7 +652,10 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
     if (rc == SS_E_OK && !p->identical && o->max_items > 0) {
         dup_index dups[2] = {{NULL, {0}}, {NULL, {0}}};
         for (int side = 0; side < 2; side++) {
-            for (size_t i = 0; i < t.cap; i++) t.e[i].seen = 0;
+            for (size_t i = 0; i < t.cap; i++) {
+                fp_entry *e = ss_map_slot(&t, i, NULL);
+                if (e) e->seen = 0;
+            }
             pcursor c;
             ss_diff_side scratch;
             memset(&scratch, 0, sizeof scratch);
@@ -717,7 +667,8 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                 if (o->read_committed && is_aborted(&ab[side], b, r.offset)) continue;
                 uint64_t hi, lo;
                 if (!ss_fp_record(st, &r, o->by, 0, &hi, &lo)) continue;
-                fp_entry *e = fpt_get(&t, hi, lo, false);
+                fp_key key = {hi, lo};
+                fp_entry *e = ss_map_find(&t, &key, lo);
                 if (!e) continue;
                 /* the first `other` copies are matched by the other side; the
                  * later ones are the surplus (the extra copies of a duplicate) */
@@ -749,7 +700,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
     }
     free(ab[0].v);
     free(ab[1].v);
-    an_free(t.e);
+    ss_map_free(&t);
     XXH3_freeState(st);
     return rc;
 }

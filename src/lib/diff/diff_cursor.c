@@ -165,29 +165,19 @@ int diff_pc_next(pcursor *c, ss_record *r, const ss_batch **b) {
 
 /* Fingerprint of a whole record: key, value and headers, length-prefixed so
  * that neither null and empty nor a shifted boundary can collide. */
+static void fp_len(XXH3_state_t *st, int32_t v) {
+    uint8_t len[4] = {(uint8_t)((uint32_t)v >> 24), (uint8_t)((uint32_t)v >> 16), (uint8_t)((uint32_t)v >> 8),
+                      (uint8_t)v};
+    XXH3_128bits_update(st, len, 4);
+}
+
 XXH128_hash_t diff_record_fp(XXH3_state_t *st, const ss_record *r) {
-    uint8_t len[4];
     XXH3_128bits_reset(st);
-    int32_t v = r->key_len;
-    len[0] = (uint8_t)((uint32_t)v >> 24);
-    len[1] = (uint8_t)((uint32_t)v >> 16);
-    len[2] = (uint8_t)((uint32_t)v >> 8);
-    len[3] = (uint8_t)v;
-    XXH3_128bits_update(st, len, 4);
-    if (v > 0) XXH3_128bits_update(st, r->key, (size_t)v);
-    v = r->value_len;
-    len[0] = (uint8_t)((uint32_t)v >> 24);
-    len[1] = (uint8_t)((uint32_t)v >> 16);
-    len[2] = (uint8_t)((uint32_t)v >> 8);
-    len[3] = (uint8_t)v;
-    XXH3_128bits_update(st, len, 4);
-    if (v > 0) XXH3_128bits_update(st, r->value, (size_t)v);
-    v = r->header_count;
-    len[0] = (uint8_t)((uint32_t)v >> 24);
-    len[1] = (uint8_t)((uint32_t)v >> 16);
-    len[2] = (uint8_t)((uint32_t)v >> 8);
-    len[3] = (uint8_t)v;
-    XXH3_128bits_update(st, len, 4);
+    fp_len(st, r->key_len);
+    if (r->key_len > 0) XXH3_128bits_update(st, r->key, (size_t)r->key_len);
+    fp_len(st, r->value_len);
+    if (r->value_len > 0) XXH3_128bits_update(st, r->value, (size_t)r->value_len);
+    fp_len(st, r->header_count);
     if (r->headers_len) XXH3_128bits_update(st, r->headers, r->headers_len);
     return XXH3_128bits_digest(st);
 }

@@ -43,6 +43,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "base/grow.h"
 #include "format/codec.h"
 
 /* First allocation of the output buffer (unless max_out is smaller). */
@@ -101,7 +102,6 @@ static ss_errkind too_large(out_state *o, const char *codec) {
 static ss_errkind reserve(out_state *o, size_t need) {
     ss_codec_ctx *c = o->c;
     size_t n;
-    uint8_t *p;
 
     if (need <= c->cap) return SS_E_OK;
     n = c->cap < OUT_MIN_CAP ? OUT_MIN_CAP : c->cap;
@@ -109,10 +109,8 @@ static ss_errkind reserve(out_state *o, size_t need) {
     if (n > o->limit) n = o->limit;
     if (n < need) /* callers never ask past the limit; be safe anyway */
         return fail(o, SS_E_TOO_LARGE, "decompressed size exceeds the limit of %zu bytes", o->max_out);
-    p = realloc(c->buf, n);
-    if (p == NULL) return fail(o, SS_E_NOMEM, "out of memory growing the decompression buffer to %zu bytes", n);
-    c->buf = p;
-    c->cap = n;
+    if (!SS_FIT(c->buf, n, c->cap))
+        return fail(o, SS_E_NOMEM, "out of memory growing the decompression buffer to %zu bytes", n);
     return SS_E_OK;
 }
 
@@ -415,4 +413,3 @@ ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const 
     *out_len = o.len;
     return SS_E_OK;
 }
-

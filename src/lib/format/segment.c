@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "base/error_set.h"
+#include "base/grow.h"
 #include "base/mem.h"
 #include "base/platform.h"
 #include "base/reader.h"
@@ -182,14 +183,7 @@ bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_
     if (need > limit || pos > limit - need) return false;
     uint64_t span = need > SS_WINDOW_BYTES ? need : SS_WINDOW_BYTES;
     if (span > limit - pos) span = limit - pos;
-    if (span > win->cap) {
-        size_t nc = win->cap * 2;
-        if (nc < span) nc = (size_t)span;
-        uint8_t *nb = an_realloc(win->buf, nc);
-        if (!nb) return false;
-        win->buf = nb;
-        win->cap = nc;
-    }
+    if (!SS_GROW_TO_BIG(win->buf, (size_t)span, win->cap)) return false;
     size_t keep = 0;
     if (pos >= win->at && pos < win->at + win->len) {
         keep = (size_t)(win->at + win->len - pos);

@@ -128,12 +128,7 @@ typedef struct tl_worker {
 
 /* bytes [pos, pos + n) of a segment into the worker's buffer */
 static const uint8_t *read_whole(tl_worker *w, const ss_segment *s, uint64_t pos, size_t n) {
-    if (n > w->cap) {
-        uint8_t *nb = realloc(w->buf, n);
-        if (!nb) return NULL;
-        w->buf = nb;
-        w->cap = n;
-    }
+    if (!SS_FIT(w->buf, n, w->cap)) return NULL;
     return ss_segment_read(s, pos, w->buf, n) == n ? w->buf : NULL;
 }
 
@@ -541,13 +536,7 @@ static int64_t count_in_batch(ss_timelines *t, const tl_part *P, const tlb *x, i
     uint8_t h[V2_OVERHEAD];
     if (ss_segment_read(s, x->pos, h, HEADER_UP_TO_MAGIC) == HEADER_UP_TO_MAGIC) {
         uint64_t esize = (uint64_t)(uint32_t)ss_be32(h + ENTRY_SIZE_OFF) + LOG_OVERHEAD;
-        if (esize <= t->max_batch_bytes && esize > t->bufcap) {
-            uint8_t *nb = realloc(t->buf, (size_t)esize);
-            if (nb) {
-                t->buf = nb;
-                t->bufcap = (size_t)esize;
-            }
-        }
+        if (esize <= t->max_batch_bytes) (void)SS_FIT(t->buf, (size_t)esize, t->bufcap); /* else too large: skipped */
         ss_batch b;
         if (esize <= t->bufcap && ss_segment_read(s, x->pos, t->buf, (size_t)esize) == esize &&
             ss_batch_parse(t->buf, esize, x->pos, false, t->dec, &b, &e) == SS_E_OK) {
