@@ -14,6 +14,9 @@ ss_errkind ss_error_set(ss_error *err, ss_errkind kind, uint64_t position, int64
     __attribute__((format(printf, 5, 6)));
 ss_errkind ss_error_vset(ss_error *err, ss_errkind kind, uint64_t position, int64_t base_offset, const char *fmt,
                          va_list ap) __attribute__((format(printf, 5, 0)));
+/* Add to the end of err->msg (when err is not NULL), within its size: a
+ * caller that knows more than the reader that set the error. */
+void ss_error_append(ss_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* No error: kind SS_E_OK, base offset -1, empty message. Cheaper than a
  * memset of the whole struct (the message buffer is large) where it runs for

@@ -1,5 +1,6 @@
 /* segscan - the error kind table, generated from SS_ERROR_LIST. */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/error_set.h"
 #include "segscan/errors.h"
@@ -60,4 +61,13 @@ ss_errkind ss_error_set(ss_error *err, ss_errkind kind, uint64_t position, int64
     ss_error_vset(err, kind, position, base_offset, fmt, ap);
     va_end(ap);
     return kind;
+}
+
+void ss_error_append(ss_error *err, const char *fmt, ...) {
+    if (err == NULL) return;
+    size_t n = strnlen(err->msg, sizeof err->msg - 1);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
+    va_end(ap);
 }
