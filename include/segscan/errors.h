@@ -1,10 +1,22 @@
-/* segscan - error kinds.
+/* segscan - error kinds, and the problems the library passes up.
  *
  * One list, used by the library, the CLI and the manual. Each kind has a
  * stable name and number; numbers are never reused. The third column says
  * whether meeting this kind in a file means the file holds damaged data
  * (exit code 3) rather than a problem of the environment (exit code 2) or an
  * informational finding (no effect on the exit code).
+ *
+ * Every problem the library has for the user is an ss_error: a kind, where,
+ * the message, and a severity (ss_severity) that says how much it matters:
+ *   SS_SEV_NOTICE   information: what was skipped, or how something was read;
+ *                   a quiet caller may leave it out
+ *   SS_SEV_WARNING  the results are complete but may mislead (replicas given
+ *                   together, a file beside the inputs that was not used)
+ *   SS_SEV_ERROR    something could not be read or done: the results are
+ *                   incomplete
+ * An error met in a file gets the severity of its kind (ss_errkind_severity:
+ * ERROR for the damage and environment classes, NOTICE for information);
+ * the notes of a run set theirs.
  *
  * X(ENUM, number, "stable-name", class, "one-line description")
  * class: D = damage, E = environment / usage, I = information
@@ -61,9 +73,15 @@ extern "C" {
  * so paths up to about 750 bytes fit. */
 #define SS_ERROR_MSG_SIZE 1024
 
-/* An error met in a file: its kind, where, and why. */
+/* How much a problem matters (see the top of this file). The values are
+ * those of enum ss_note_level (segscan/inputs.h), which names the same three. */
+typedef enum ss_severity { SS_SEV_NOTICE = 0, SS_SEV_WARNING = 1, SS_SEV_ERROR = 2 } ss_severity;
+
+/* A problem: an error met in a file (its kind, where, and why), or a note of
+ * a run (kind SS_E_OK unless a kind of error says what it is about). */
 typedef struct ss_error {
     ss_errkind kind;
+    ss_severity severity;
     uint64_t position;           /* byte position in the file of the entry concerned */
     int64_t base_offset;         /* base offset of the batch, -1 if unknown */
     uint64_t length;             /* bytes concerned (damaged or skipped), 0 if unknown */
@@ -73,6 +91,10 @@ typedef struct ss_error {
 SS_API const char *ss_errkind_name(ss_errkind k); /* stable name, e.g. "crc-mismatch" */
 SS_API const char *ss_errkind_desc(ss_errkind k);
 SS_API bool ss_errkind_is_damage(ss_errkind k);
+/* The severity of an error of kind k met in a file: SS_SEV_ERROR for the
+ * classes D and E, SS_SEV_NOTICE for I (and SS_E_OK). */
+SS_API ss_severity ss_errkind_severity(ss_errkind k);
+SS_API const char *ss_severity_name(ss_severity s); /* "notice", "warning", "error" */
 /* Iterate the error table (for the manual and tests): returns false past the end. */
 SS_API bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **desc, char *cls);
 

@@ -69,7 +69,8 @@ typedef struct ss_input_partition {
     const int64_t *not_given_offsets;
 } ss_input_partition;
 
-enum ss_note_level { SS_NOTE_INFO = 0, SS_NOTE_WARN = 1, SS_NOTE_ERROR = 2 };
+/* The level of a note: an ss_severity (segscan/errors.h) under its older names. */
+enum ss_note_level { SS_NOTE_INFO = SS_SEV_NOTICE, SS_NOTE_WARN = SS_SEV_WARNING, SS_NOTE_ERROR = SS_SEV_ERROR };
 
 /* include_temp: read broker temporaries (.deleted, .cleaned, .swap files;
  * -delete, -stray directories) instead of skipping them with a note. */

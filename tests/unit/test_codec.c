@@ -362,6 +362,10 @@ static void expect_kind_(int line, ss_codec_ctx *c, int codec, int magic, const 
     if (want != SS_E_OK) {
         CHECK_MSG(out == NULL && out_len == 0, "line %d: output set on error", line);
         CHECK_MSG(last_err.msg[0] != 0, "line %d: no message on error", line);
+        /* errors.h's classes: batch-too-large is information (I), the others damage or environment */
+        ss_severity sev = want == SS_E_TOO_LARGE ? SS_SEV_NOTICE : SS_SEV_ERROR;
+        CHECK_MSG(last_err.kind == want && last_err.severity == sev, "line %d: error kind %d severity %d, want %d %d",
+                  line, last_err.kind, last_err.severity, want, sev);
     }
     if (msg_part != NULL)
         CHECK_MSG(strstr(last_err.msg, msg_part) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, last_err.msg,

@@ -35,6 +35,20 @@ bool ss_errkind_is_damage(ss_errkind k) {
     return e && e->cls == 'D';
 }
 
+ss_severity ss_errkind_severity(ss_errkind k) {
+    const errinfo *e = find(k);
+    return e && (e->cls == 'D' || e->cls == 'E') ? SS_SEV_ERROR : SS_SEV_NOTICE;
+}
+
+const char *ss_severity_name(ss_severity s) {
+    switch (s) {
+    case SS_SEV_NOTICE: return "notice";
+    case SS_SEV_WARNING: return "warning";
+    case SS_SEV_ERROR: return "error";
+    }
+    return "unknown";
+}
+
 bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **desc, char *cls) {
     if (i >= sizeof error_table / sizeof error_table[0]) return false;
     if (kind) *kind = error_table[i].kind;
@@ -48,6 +62,7 @@ ss_errkind ss_error_vset(ss_error *err, ss_errkind kind, uint64_t position, int6
                          va_list ap) {
     if (err == NULL) return kind;
     err->kind = kind;
+    err->severity = ss_errkind_severity(kind);
     err->position = position;
     err->base_offset = base_offset;
     err->length = 0;
@@ -70,4 +85,10 @@ void ss_error_append(ss_error *err, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
     va_end(ap);
+}
+
+void ss_error_rekind(ss_error *err, ss_errkind kind) {
+    if (err == NULL) return;
+    err->kind = kind;
+    err->severity = ss_errkind_severity(kind);
 }
