@@ -70,8 +70,10 @@ extern "C" {
 /* Room for any message the library writes: the longest are Kafka's
  * CorruptIndexException texts (LazyIndex/OffsetIndex/TimeIndex sanityCheck,
  * TransactionIndex), about 260 bytes around the index file's absolute path,
- * so paths up to about 750 bytes fit. */
-#define SS_ERROR_MSG_SIZE 1024
+ * and the notes of segscan/inputs.h, which may name a path and an error's
+ * message; 1200 bytes, the room the inputs' notes always had, so paths up
+ * to about 900 bytes fit. */
+#define SS_ERROR_MSG_SIZE 1200
 
 /* How much a problem matters (see the top of this file). The values are
  * those of enum ss_note_level (segscan/inputs.h), which names the same three. */
