@@ -97,6 +97,13 @@ SS_API bool ss_errkind_is_damage(ss_errkind k);
  * classes D and E, SS_SEV_NOTICE for I (and SS_E_OK). */
 SS_API ss_severity ss_errkind_severity(ss_errkind k);
 SS_API const char *ss_severity_name(ss_severity s); /* "notice", "warning", "error" */
+/* A list of problems (ss_error), in the order they were met: how a run
+ * passes its notes and failures up (ss_inputs_problems, ss_analysis_problems).
+ * It belongs to the object that returned it. */
+typedef struct ss_problems ss_problems;
+SS_API size_t ss_problems_count(const ss_problems *p); /* 0 for NULL */
+SS_API const ss_error *ss_problems_at(const ss_problems *p, size_t i);
+
 /* Iterate the error table (for the manual and tests): returns false past the end. */
 SS_API bool ss_errkind_at(size_t i, ss_errkind *kind, const char **name, const char **desc, char *cls);
 

@@ -576,12 +576,12 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);
-    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        enum ss_note_level level;
-        const char *msg = ss_inputs_note(in, i, &level);
+    const ss_problems *in_problems = ss_inputs_problems(in);
+    for (size_t i = 0; i < ss_problems_count(in_problems); i++) {
+        const ss_error *p = ss_problems_at(in_problems, i);
         /* same-named partitions: said after the analysis, which tells replicas apart */
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
-        if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+        if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
     }
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
     progress_start(&prog);
@@ -617,11 +617,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     size_t r1, r2;
     bool replicas = ss_analysis_replicas(an, &r1, &r2);
-    for (size_t i = 0; i < ss_inputs_note_count(in) && !replicas && !c.quiet; i++) {
-        enum ss_note_level level;
-        const char *msg = ss_inputs_note(in, i, &level);
-        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", msg);
-    }
+    for (size_t i = 0; i < ss_problems_count(in_problems) && !replicas && !c.quiet; i++)
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", ss_problems_at(in_problems, i)->msg);
     for (size_t i = 0; i < ss_inputs_count(in) && !c.quiet; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (ip->temporary) temporary_note(in, ip);

@@ -19,6 +19,21 @@ ss_errkind ss_error_vset(ss_error *err, ss_errkind kind, uint64_t position, int6
  * caller that knows more than the reader that set the error. */
 void ss_error_append(ss_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The list behind segscan/errors.h's ss_problems, kept by value in the
+ * object that owns it (zeroed: empty). */
+struct ss_problems {
+    ss_error *v;
+    size_t n, cap;
+};
+/* Add a problem: severity, kind (SS_E_OK for a note about no error), position
+ * 0, base offset -1, the message formatted. Returns the entry, or NULL (and
+ * nothing added) when out of memory. */
+ss_error *ss_problems_add(ss_problems *p, ss_severity severity, ss_errkind kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+ss_error *ss_problems_vadd(ss_problems *p, ss_severity severity, ss_errkind kind, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+void ss_problems_free(ss_problems *p); /* frees the entries; p is empty after */
+
 /* Call an error of kind `kind` from here on (message and place kept): a
  * caller that knows better than the reader what it met. */
 void ss_error_rekind(ss_error *err, ss_errkind kind);

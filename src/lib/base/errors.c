@@ -1,8 +1,10 @@
 /* segscan - the error kind table, generated from SS_ERROR_LIST. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error_set.h"
+#include "base/grow.h"
 #include "segscan/errors.h"
 
 typedef struct {
@@ -92,3 +94,28 @@ void ss_error_rekind(ss_error *err, ss_errkind kind) {
     err->kind = kind;
     err->severity = ss_errkind_severity(kind);
 }
+
+ss_error *ss_problems_vadd(ss_problems *p, ss_severity severity, ss_errkind kind, const char *fmt, va_list ap) {
+    if (!SS_GROW(p->v, p->n, p->cap, 8)) return NULL;
+    ss_error *e = &p->v[p->n++];
+    ss_error_vset(e, kind, 0, -1, fmt, ap);
+    e->severity = severity;
+    return e;
+}
+
+ss_error *ss_problems_add(ss_problems *p, ss_severity severity, ss_errkind kind, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ss_error *e = ss_problems_vadd(p, severity, kind, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+void ss_problems_free(ss_problems *p) {
+    free(p->v);
+    p->v = NULL;
+    p->n = p->cap = 0;
+}
+
+size_t ss_problems_count(const ss_problems *p) { return p ? p->n : 0; }
+const ss_error *ss_problems_at(const ss_problems *p, size_t i) { return &p->v[i]; }
