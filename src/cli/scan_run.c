@@ -598,8 +598,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     if (ss_analysis_run(an, in) != SS_E_OK) {
         progress_clear(&prog);
-        const char *why = ss_analysis_failure(an);
-        warnx_("%s", why ? why : "the analysis failed; results are incomplete");
+        const ss_error *why = ss_analysis_failure(an);
+        warnx_("%s", why ? why->msg : "the analysis failed; results are incomplete");
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     progress_clear(&prog);
@@ -640,8 +640,12 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     ss_error perr;
     if (ss_pid_blocks_read(in, &pid_blocks, &perr) != SS_E_OK && !c.quiet) warnx_("__cluster_metadata: %s", perr.msg);
     c.pid_blocks = pid_blocks;
-    for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {
-        warnx_("%s", ss_an_unreadable_at(an, i));
+    /* the segments that could not be opened (the failure was said above) */
+    const ss_problems *an_problems = ss_analysis_problems(an);
+    for (size_t i = 0; i < ss_problems_count(an_problems); i++) {
+        const ss_error *p = ss_problems_at(an_problems, i);
+        if (p == ss_analysis_failure(an)) continue;
+        warnx_("%s", p->msg);
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     size_t np = ss_an_partition_count(an);

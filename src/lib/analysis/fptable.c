@@ -236,7 +236,7 @@ static int spill_file(ss_analysis *a) {
     int fd = mkstemp(path);
     if (fd < 0) {
         a->io_error = true;
-        snprintf(a->io_msg, sizeof a->io_msg, "cannot create a temporary file in %.120s: %s", dir, strerror(errno));
+        ss_error_set(&a->io_err, SS_E_IO, 0, -1, "cannot create a temporary file in %.120s: %s", dir, strerror(errno));
         return -1;
     }
     unlink(path); /* gone when closed, whatever happens */
@@ -250,8 +250,8 @@ static bool write_all(ss_analysis *a, int fd, const void *p, size_t n) {
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot write a temporary file: %s",
-                     w < 0 ? strerror(errno) : "disk full");
+            ss_error_set(&a->io_err, SS_E_IO, 0, -1, "cannot write a temporary file: %s",
+                         w < 0 ? strerror(errno) : "disk full");
             return false;
         }
         q += w;
@@ -357,8 +357,8 @@ static bool read_all(ss_analysis *a, int fd, void *p, size_t n) {
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) {
             a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s",
-                     r < 0 ? strerror(errno) : "short file");
+            ss_error_set(&a->io_err, SS_E_IO, 0, -1, "cannot read a temporary file back: %s",
+                         r < 0 ? strerror(errno) : "short file");
             return false;
         }
         q += r;
@@ -379,7 +379,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
     }
     if (lseek(fd, 0, SEEK_SET) != 0) {
         a->io_error = true;
-        snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+        ss_error_set(&a->io_err, SS_E_IO, 0, -1, "cannot read a temporary file back: %s", strerror(errno));
         free(buf);
         return;
     }
@@ -419,7 +419,7 @@ static void bucket_group(ss_analysis *a, int fd, uint64_t n, unsigned bits) {
         }
         if (lseek(fd, 0, SEEK_SET) != 0) {
             a->io_error = true;
-            snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+            ss_error_set(&a->io_err, SS_E_IO, 0, -1, "cannot read a temporary file back: %s", strerror(errno));
             free(buf);
             return;
         }
