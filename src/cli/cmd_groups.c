@@ -686,10 +686,10 @@ int cmd_groups(int argc, char **argv) {
             free(ids);
             return EXIT_TROUBLE;
         }
-        for (size_t i = 0; i < ss_timelines_note_count(tl); i++) {
-            enum ss_note_level level;
-            const char *msg = ss_timelines_note(tl, i, &level);
-            if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+        const ss_problems *tl_problems = ss_timelines_problems(tl);
+        for (size_t i = 0; i < ss_problems_count(tl_problems); i++) {
+            const ss_error *p = ss_problems_at(tl_problems, i);
+            if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
         }
         c.go.data = tl;
     }
