@@ -345,8 +345,15 @@ SS_API void ss_analysis_free(ss_analysis *a);
  * everything. Returns SS_E_OK, SS_E_NOMEM, or SS_E_IO (a spill file could not
  * be written or read back). Damage is recorded, not fatal. */
 SS_API ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in);
-/* Why the run failed, for the user; NULL when it did not. */
-SS_API const char *ss_analysis_failure(const ss_analysis *a);
+/* The problems of the run (segscan/errors.h), in the order they were met: the
+ * segments that could not be opened (SS_SEV_ERROR, exit code 2; the message
+ * names the file), then, last, why the run failed (SS_SEV_ERROR, kind
+ * SS_E_NOMEM or SS_E_IO) when it did. Damage met in a file is not among
+ * them: ss_an_damage_at lists it. */
+SS_API const ss_problems *ss_analysis_problems(const ss_analysis *a);
+/* The entry of ss_analysis_problems that says why the run failed; NULL when it
+ * did not fail, or failed before it began reading (out of memory). */
+SS_API const ss_error *ss_analysis_failure(const ss_analysis *a);
 /* Fingerprints written to temporary files because the tables reached
  * opts.max_memory (0: none were). */
 SS_API uint64_t ss_analysis_spilled(const ss_analysis *a);
@@ -389,9 +396,6 @@ SS_API bool ss_an_txn_state_read(const ss_analysis *a);
 /* Damage met (at most 100 kept per partition; ss_an_partition.damage_events counts all). */
 SS_API size_t ss_an_damage_count(const ss_analysis *a);
 SS_API const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i);
-/* Files that could not be opened (exit code 2): their messages. */
-SS_API size_t ss_an_unreadable_count(const ss_analysis *a);
-SS_API const char *ss_an_unreadable_at(const ss_analysis *a, size_t i);
 
 /* explain: the records that matched opts.match (at most max_matches kept). */
 SS_API size_t ss_an_match_count(const ss_analysis *a);

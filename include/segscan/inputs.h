@@ -69,7 +69,8 @@ typedef struct ss_input_partition {
     const int64_t *not_given_offsets;
 } ss_input_partition;
 
-enum ss_note_level { SS_NOTE_INFO = 0, SS_NOTE_WARN = 1, SS_NOTE_ERROR = 2 };
+/* The level of a note: an ss_severity (segscan/errors.h) under its older names. */
+enum ss_note_level { SS_NOTE_INFO = SS_SEV_NOTICE, SS_NOTE_WARN = SS_SEV_WARNING, SS_NOTE_ERROR = SS_SEV_ERROR };
 
 /* include_temp: read broker temporaries (.deleted, .cleaned, .swap files;
  * -delete, -stray directories) instead of skipping them with a note. */
@@ -81,7 +82,7 @@ SS_API void ss_inputs_free(ss_inputs *in);
  * a plausible batch header; the files Kafka keeps beside segments (.index,
  * .snapshot, checkpoints, ...) are skipped with a note; anything else is not a
  * Kafka segment. Returns SS_E_OK, or SS_E_IO when nothing could be read from
- * it (a note with level SS_NOTE_ERROR says why). */
+ * it (a problem of severity SS_SEV_ERROR says why). */
 SS_API ss_errkind ss_inputs_add(ss_inputs *in, const char *path);
 /* Add one segment held in memory (stdin); the bytes are copied. `name` names
  * the partition: "-" for stdin, or a partition name ("orders-3": topic orders,
@@ -92,8 +93,10 @@ SS_API ss_errkind ss_inputs_add_memory(ss_inputs *in, const char *name, const ui
 SS_API void ss_inputs_finish(ss_inputs *in);
 SS_API size_t ss_inputs_count(const ss_inputs *in);
 SS_API const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i);
-SS_API size_t ss_inputs_note_count(const ss_inputs *in);
-SS_API const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level);
+/* The notes about the inputs (skipped files, temporaries, paths that could not
+ * be read, replicas given together), in the order they were made: problems of
+ * kind SS_E_OK, their severity the note's level. */
+SS_API const ss_problems *ss_inputs_problems(const ss_inputs *in);
 /* The partition directories of the topics read that sit beside the partition
  * directories read (in the directories holding them), hold segment files and
  * are not among the inputs: what a verdict about "the log" did not see.
@@ -114,7 +117,7 @@ enum ss_input_note_kind {
     SS_INOTE_OTHER = 0,
     SS_INOTE_REPLICAS = 1, /* two inputs hold the same topic and partition (replicas?) */
 };
-SS_API enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i);
+SS_API enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i); /* of problem i */
 /* Open segment j of partition i read-only. */
 SS_API ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err);
 /* Bytes of segment j of partition i now (0 when it cannot be read). */

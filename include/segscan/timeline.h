@@ -132,9 +132,9 @@ SS_API size_t ss_tl_txns_of(const ss_tl_partition *p, int64_t pid, size_t *first
 SS_API const ss_tl_txn *ss_tl_txn_holding(const ss_tl_partition *p, int64_t pid, int64_t offset);
 
 /* Notes for the user (a segment whose headers stopped making sense, a file that
- * could not be opened): level SS_NOTE_INFO / WARN / ERROR. */
-SS_API size_t ss_timelines_note_count(const ss_timelines *t);
-SS_API const char *ss_timelines_note(const ss_timelines *t, size_t i, enum ss_note_level *level);
+ * could not be opened), in partition order: problems (segscan/errors.h) of kind
+ * SS_E_OK and their severity. */
+SS_API const ss_problems *ss_timelines_problems(const ss_timelines *t);
 
 #ifdef __cplusplus
 }

@@ -360,11 +360,8 @@ static int load_side(const char *path, bool include_temp, ss_inputs **out) {
     int rc = EXIT_OK;
     if (ss_inputs_add(in, path) != SS_E_OK) rc = EXIT_TROUBLE;
     ss_inputs_finish(in);
-    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        enum ss_note_level level;
-        const char *n = ss_inputs_note(in, i, &level);
-        warnx_("%s", n);
-    }
+    const ss_problems *in_problems = ss_inputs_problems(in);
+    for (size_t i = 0; i < ss_problems_count(in_problems); i++) warnx_("%s", ss_problems_at(in_problems, i)->msg);
     *out = in;
     return rc;
 }

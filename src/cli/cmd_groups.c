@@ -664,12 +664,12 @@ int cmd_groups(int argc, char **argv) {
     for (int i = optind; i < argc; i++)
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
     ss_inputs_finish(in);
-    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        enum ss_note_level level;
-        const char *msg = ss_inputs_note(in, i, &level);
+    const ss_problems *in_problems = ss_inputs_problems(in);
+    for (size_t i = 0; i < ss_problems_count(in_problems); i++) {
+        const ss_error *p = ss_problems_at(in_problems, i);
         /* replicas are no copies to this command: it reads one and compares the others */
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
-        if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+        if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
     }
     /* the data partitions beside __consumer_offsets: what they held when (their batch
      * headers), for the findings */
@@ -686,10 +686,10 @@ int cmd_groups(int argc, char **argv) {
             free(ids);
             return EXIT_TROUBLE;
         }
-        for (size_t i = 0; i < ss_timelines_note_count(tl); i++) {
-            enum ss_note_level level;
-            const char *msg = ss_timelines_note(tl, i, &level);
-            if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+        const ss_problems *tl_problems = ss_timelines_problems(tl);
+        for (size_t i = 0; i < ss_problems_count(tl_problems); i++) {
+            const ss_error *p = ss_problems_at(tl_problems, i);
+            if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
         }
         c.go.data = tl;
     }

@@ -257,15 +257,16 @@ int cmd_verify(int argc, char **argv) {
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);
-    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        enum ss_note_level level;
-        const char *msg = ss_inputs_note(in, i, &level);
-        if (level == SS_NOTE_ERROR) unreadable++;
-        if (v.json && level == SS_NOTE_ERROR) {
+    const ss_problems *in_problems = ss_inputs_problems(in);
+    for (size_t i = 0; i < ss_problems_count(in_problems); i++) {
+        const ss_error *p = ss_problems_at(in_problems, i);
+        const char *msg = p->msg;
+        if (p->severity == SS_SEV_ERROR) unreadable++;
+        if (v.json && p->severity == SS_SEV_ERROR) {
             out_lit(&o, "{\"type\":\"error\",\"message\":");
             out_json_cstr(&o, msg);
             out_lit(&o, "}\n");
-        } else if (level == SS_NOTE_ERROR || (level == SS_NOTE_INFO && !v.quiet)) {
+        } else if (p->severity == SS_SEV_ERROR || (p->severity == SS_SEV_NOTICE && !v.quiet)) {
             /* warnings are about the duplicate analysis (replicas given together) or the log
              * directory's offset checkpoints, which verify does not use */
             out_flush(&o);

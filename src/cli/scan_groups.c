@@ -153,10 +153,10 @@ int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_
         warnx_("out of memory reading the consumer groups");
         return EXIT_TROUBLE;
     }
-    for (size_t i = 0; i < ss_timelines_note_count(s->tl); i++) {
-        enum ss_note_level level;
-        const char *msg = ss_timelines_note(s->tl, i, &level);
-        if (level == SS_NOTE_ERROR || !c->quiet) warnx_("%s", msg);
+    const ss_problems *tl_problems = ss_timelines_problems(s->tl);
+    for (size_t i = 0; i < ss_problems_count(tl_problems); i++) {
+        const ss_error *p = ss_problems_at(tl_problems, i);
+        if (p->severity == SS_SEV_ERROR || !c->quiet) warnx_("%s", p->msg);
     }
     if (ss_groups_run(s->g, s->in) != SS_E_OK) {
         const char *why = ss_groups_failure(s->g);

@@ -576,12 +576,12 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);
-    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        enum ss_note_level level;
-        const char *msg = ss_inputs_note(in, i, &level);
+    const ss_problems *in_problems = ss_inputs_problems(in);
+    for (size_t i = 0; i < ss_problems_count(in_problems); i++) {
+        const ss_error *p = ss_problems_at(in_problems, i);
         /* same-named partitions: said after the analysis, which tells replicas apart */
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
-        if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+        if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
     }
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
     progress_start(&prog);
@@ -598,8 +598,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     if (ss_analysis_run(an, in) != SS_E_OK) {
         progress_clear(&prog);
-        const char *why = ss_analysis_failure(an);
-        warnx_("%s", why ? why : "the analysis failed; results are incomplete");
+        const ss_error *why = ss_analysis_failure(an);
+        warnx_("%s", why ? why->msg : "the analysis failed; results are incomplete");
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     progress_clear(&prog);
@@ -617,11 +617,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     size_t r1, r2;
     bool replicas = ss_analysis_replicas(an, &r1, &r2);
-    for (size_t i = 0; i < ss_inputs_note_count(in) && !replicas && !c.quiet; i++) {
-        enum ss_note_level level;
-        const char *msg = ss_inputs_note(in, i, &level);
-        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", msg);
-    }
+    for (size_t i = 0; i < ss_problems_count(in_problems) && !replicas && !c.quiet; i++)
+        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", ss_problems_at(in_problems, i)->msg);
     for (size_t i = 0; i < ss_inputs_count(in) && !c.quiet; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (ip->temporary) temporary_note(in, ip);
@@ -643,8 +640,12 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     ss_error perr;
     if (ss_pid_blocks_read(in, &pid_blocks, &perr) != SS_E_OK && !c.quiet) warnx_("__cluster_metadata: %s", perr.msg);
     c.pid_blocks = pid_blocks;
-    for (size_t i = 0; i < ss_an_unreadable_count(an); i++) {
-        warnx_("%s", ss_an_unreadable_at(an, i));
+    /* the segments that could not be opened (the failure was said above) */
+    const ss_problems *an_problems = ss_analysis_problems(an);
+    for (size_t i = 0; i < ss_problems_count(an_problems); i++) {
+        const ss_error *p = ss_problems_at(an_problems, i);
+        if (p == ss_analysis_failure(an)) continue;
+        warnx_("%s", p->msg);
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     size_t np = ss_an_partition_count(an);

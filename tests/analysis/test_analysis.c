@@ -561,13 +561,16 @@ static void test_inputs(void) {
         CHECK(ss_inputs_at(in, 2)->named);
     }
     bool noted_delete = false, noted_deleted_file = false, noted_missing = false, noted_future = false;
-    for (size_t i = 0; i < ss_inputs_note_count(in); i++) {
-        enum ss_note_level level;
-        const char *m = ss_inputs_note(in, i, &level);
+    const ss_problems *problems = ss_inputs_problems(in);
+    for (size_t i = 0; i < ss_problems_count(problems); i++) {
+        const ss_error *note = ss_problems_at(problems, i);
+        const char *m = note->msg;
+        ss_severity level = note->severity;
+        CHECK_EQ_I(note->kind, SS_E_OK);
         if (strstr(m, "orders-4.abc-delete")) noted_delete = true;
         if (strstr(m, "orders-2.abc-future") && strstr(m, "temporar")) noted_future = true;
         if (strstr(m, "orders-10") && strstr(m, "temporar")) noted_deleted_file = true;
-        if (strstr(m, "nonexistent") && level == SS_NOTE_ERROR) noted_missing = true;
+        if (strstr(m, "nonexistent") && level == SS_SEV_ERROR) noted_missing = true;
     }
     CHECK(noted_delete);
     CHECK(noted_future);

@@ -22,15 +22,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *src = fuzz_dup(data + 1, size - 1);
     const uint8_t *out;
     size_t out_len;
-    char msg[160];
-    ss_errkind k = ss_decompress(ctx, FUZZ_CODEC, magic, src, size - 1, cap, &out, &out_len, msg, sizeof msg);
-    FUZZ_CHECK(memchr(msg, 0, sizeof msg) != NULL);
+    ss_error err;
+    ss_errkind k = ss_decompress(ctx, FUZZ_CODEC, magic, src, size - 1, cap, &out, &out_len, &err);
+    FUZZ_CHECK(memchr(err.msg, 0, sizeof err.msg) != NULL && err.kind == k);
     if (k == SS_E_OK) {
         FUZZ_CHECK(out != NULL && out_len <= cap);
         fuzz_touch(out, (int64_t)out_len);
     } else {
         FUZZ_CHECK(k == SS_E_DECOMPRESS || k == SS_E_TOO_LARGE);
-        FUZZ_CHECK(msg[0] != 0);
+        FUZZ_CHECK(err.msg[0] != 0);
     }
     free(src);
     return 0;

@@ -329,11 +329,11 @@ static buf snappy_raw_zeros(size_t total) {
 
 /* ---- decompression checks ----------------------------------------------- */
 
-static char last_msg[240];
+static ss_error last_err;
 
 static ss_errkind dec(ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n, size_t max_out,
                       const uint8_t **out, size_t *out_len) {
-    return ss_decompress(c, (enum ss_codec)codec, magic, in, n, max_out, out, out_len, last_msg, sizeof last_msg);
+    return ss_decompress(c, (enum ss_codec)codec, magic, in, n, max_out, out, out_len, &last_err);
 }
 
 static void expect_ok_(int line, ss_codec_ctx *c, int codec, int magic, const uint8_t *in, size_t n,
@@ -341,13 +341,13 @@ static void expect_ok_(int line, ss_codec_ctx *c, int codec, int magic, const ui
     const uint8_t *out = NULL;
     size_t out_len = 0;
     ss_errkind e = dec(c, codec, magic, in, n, max_out, &out, &out_len);
-    CHECK_MSG(e == SS_E_OK, "line %d: %s magic %d: kind %d (%s)", line, codec_label(codec), magic, e, last_msg);
+    CHECK_MSG(e == SS_E_OK, "line %d: %s magic %d: kind %d (%s)", line, codec_label(codec), magic, e, last_err.msg);
     if (e != SS_E_OK) return;
     CHECK_MSG(out != NULL, "line %d: %s: no output pointer", line, codec_label(codec));
     CHECK_MSG(out_len == want_n, "line %d: %s: %zu bytes, want %zu", line, codec_label(codec), out_len, want_n);
     CHECK_MSG(out_len != want_n || want_n == 0 || memcmp(out, want, want_n) == 0, "line %d: %s: wrong output", line,
               codec_label(codec));
-    CHECK_MSG(last_msg[0] == 0, "line %d: %s: message on success: %s", line, codec_label(codec), last_msg);
+    CHECK_MSG(last_err.msg[0] == 0, "line %d: %s: message on success: %s", line, codec_label(codec), last_err.msg);
 }
 #define EXPECT_OK(c, codec, magic, in, n, want, want_n, max_out)                                                       \
     expect_ok_(__LINE__, c, codec, magic, in, n, want, want_n, max_out)
@@ -358,13 +358,18 @@ static void expect_kind_(int line, ss_codec_ctx *c, int codec, int magic, const 
     size_t out_len = 12345;
     ss_errkind e = dec(c, codec, magic, in, n, max_out, &out, &out_len);
     CHECK_MSG(e == want, "line %d: %s magic %d, %zu bytes in: kind %d, want %d (%s)", line, codec_label(codec), magic,
-              n, e, want, last_msg);
+              n, e, want, last_err.msg);
     if (want != SS_E_OK) {
         CHECK_MSG(out == NULL && out_len == 0, "line %d: output set on error", line);
-        CHECK_MSG(last_msg[0] != 0, "line %d: no message on error", line);
+        CHECK_MSG(last_err.msg[0] != 0, "line %d: no message on error", line);
+        /* errors.h's classes: batch-too-large is information (I), the others damage or environment */
+        ss_severity sev = want == SS_E_TOO_LARGE ? SS_SEV_NOTICE : SS_SEV_ERROR;
+        CHECK_MSG(last_err.kind == want && last_err.severity == sev, "line %d: error kind %d severity %d, want %d %d",
+                  line, last_err.kind, last_err.severity, want, sev);
     }
     if (msg_part != NULL)
-        CHECK_MSG(strstr(last_msg, msg_part) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, last_msg, msg_part);
+        CHECK_MSG(strstr(last_err.msg, msg_part) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, last_err.msg,
+                  msg_part);
 }
 #define EXPECT_KIND(c, codec, magic, in, n, max_out, want, msg_part)                                                   \
     expect_kind_(__LINE__, c, codec, magic, in, n, max_out, want, msg_part)
@@ -385,7 +390,7 @@ static void expect_prefixes_fail_(int line, ss_codec_ctx *c, int codec, int magi
         if (e != SS_E_DECOMPRESS) {
             if (wrong++ < 5)
                 fprintf(stderr, "line %d: %s prefix of %zu/%zu bytes: kind %d (%s)\n", line, codec_label(codec), k, n,
-                        e, last_msg);
+                        e, last_err.msg);
         }
     }
     CHECK_MSG(wrong == 0, "line %d: %s: %u prefixes did not fail", line, codec_label(codec), wrong);
@@ -402,13 +407,13 @@ static void test_none_and_bad_codec(ss_codec_ctx *c) {
     CHECK(out == data);
     CHECK_EQ_U(out_len, sizeof data);
     /* Without a context, codec none still works. */
-    CHECK_EQ_I(ss_decompress(NULL, SS_CODEC_NONE, 2, data, 3, 0, &out, &out_len, NULL, 0), SS_E_OK);
+    CHECK_EQ_I(ss_decompress(NULL, SS_CODEC_NONE, 2, data, 3, 0, &out, &out_len, NULL), SS_E_OK);
     CHECK(out == data && out_len == 3);
 
     const int bad[] = {5, 6, 7, -1, 100, 8};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         EXPECT_KIND(c, bad[i], 2, data, sizeof data, MiB, SS_E_BAD_CODEC, "codec");
-    CHECK_EQ_I(ss_decompress(NULL, SS_CODEC_GZIP, 2, data, sizeof data, MiB, &out, &out_len, NULL, 0), SS_E_USAGE);
+    CHECK_EQ_I(ss_decompress(NULL, SS_CODEC_GZIP, 2, data, sizeof data, MiB, &out, &out_len, NULL), SS_E_USAGE);
 }
 
 static void test_gzip(ss_codec_ctx *c) {
@@ -512,7 +517,7 @@ static void test_snappy(ss_codec_ctx *c) {
     {
         char want[100];
         snprintf(want, sizeof want, "snappy: invalid block length 4096 at payload byte %zu", second);
-        CHECK_MSG(strcmp(last_msg, want) == 0, "message \"%s\", want \"%s\"", last_msg, want);
+        CHECK_MSG(strcmp(last_err.msg, want) == 0, "message \"%s\", want \"%s\"", last_err.msg, want);
     }
     put_be32(lie.p + second, 0xFFFFFFF0u);
     EXPECT_KIND(c, SS_CODEC_SNAPPY, 2, lie.p, lie.n, 64 * MiB, SS_E_DECOMPRESS, "invalid block length 4294967280");
@@ -810,7 +815,7 @@ static void test_kafka_samples(ss_codec_ctx *c) {
         const uint8_t *out = NULL;
         size_t out_len = 0;
         ss_errkind e = dec(c, k->codec, k->magic, k->in, k->in_len, SS_DEFAULT_MAX_BATCH_BYTES, &out, &out_len);
-        CHECK_MSG(e == SS_E_OK, "%s: kind %d (%s)", k->name, e, last_msg);
+        CHECK_MSG(e == SS_E_OK, "%s: kind %d (%s)", k->name, e, last_err.msg);
         CHECK_MSG(e != SS_E_OK || (out_len == k->out_len && memcmp(out, k->out, out_len) == 0), "%s: wrong output",
                   k->name);
         if (k->codec == SS_CODEC_LZ4) {
@@ -876,7 +881,8 @@ static void test_bombs(ss_codec_ctx *c) {
         double t0 = now_ms();
         EXPECT_KIND(c, codecs[i], 2, bombs[i].p, bombs[i].n, MiB, SS_E_TOO_LARGE, "exceeds the limit of 1048576");
         double t1 = now_ms();
-        printf("bomb %-28s %8zu bytes -> 100 MiB, cap 1 MiB, %6.2f ms: %s\n", names[i], bombs[i].n, t1 - t0, last_msg);
+        printf("bomb %-28s %8zu bytes -> 100 MiB, cap 1 MiB, %6.2f ms: %s\n", names[i], bombs[i].n, t1 - t0,
+               last_err.msg);
         CHECK_MSG(t1 - t0 < 2000, "%s took %.0f ms", names[i], t1 - t0);
     }
     long rss_after = max_rss_kib();

@@ -112,6 +112,7 @@ ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
     if (!a->o.max_batch_bytes) a->o.max_batch_bytes = SS_DEFAULT_MAX_BATCH_BYTES;
     if (!a->o.max_matches) a->o.max_matches = 10000;
     a->cur_part = -1;
+    a->failure = SIZE_MAX;
     km_init(&a->km_session, true);
     km_init(&a->km_epoch, false);
     km_init(&a->km_producer, false);
@@ -151,8 +152,7 @@ void ss_analysis_free(ss_analysis *a) {
     an_free(a->partial.v);
     ss_txn_ids_free(a->txn_ids);
     an_free(a->damage.v);
-    for (size_t i = 0; i < a->unreadable.n; i++) free(a->unreadable.v[i]);
-    an_free(a->unreadable.v);
+    ss_problems_free(&a->problems);
     an_free(a->matches.v);
     ss_map_free(&a->km_session);
     ss_map_free(&a->km_epoch);
@@ -320,7 +320,7 @@ static void assign_domains(ss_analysis *a, const ss_inputs *in) {
     free(rep);
 }
 
-ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
+static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
     a->in = in;
     a->nparts = ss_inputs_count(in);
     size_t np = a->nparts ? a->nparts : 1;
@@ -384,6 +384,20 @@ ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
     return a->io_error ? SS_E_IO : SS_E_OK;
 }
 
+ss_errkind ss_analysis_run(ss_analysis *a, const ss_inputs *in) {
+    ss_errkind k = run(a, in);
+    /* the run's failure, when it knows one: the last problem of the list */
+    size_t at = a->problems.n;
+    if (a->nomem) {
+        if (ss_problems_add(&a->problems, SS_SEV_ERROR, SS_E_NOMEM,
+                            "out of memory during the analysis; results are incomplete"))
+            a->failure = at;
+    } else if (a->io_error) {
+        if (ss_problems_add(&a->problems, SS_SEV_ERROR, SS_E_IO, "%s", a->io_err.msg)) a->failure = at;
+    }
+    return k;
+}
+
 uint64_t ss_analysis_spilled(const ss_analysis *a) { return a->spilled_records; }
 bool ss_analysis_replicas(const ss_analysis *a, size_t *first, size_t *second) {
     if (!a->replicas) return false;
@@ -392,8 +406,7 @@ bool ss_analysis_replicas(const ss_analysis *a, size_t *first, size_t *second) {
     return true;
 }
 
-const char *ss_analysis_failure(const ss_analysis *a) {
-    if (a->nomem) return "out of memory during the analysis; results are incomplete";
-    if (a->io_error) return a->io_msg;
-    return NULL;
+const ss_problems *ss_analysis_problems(const ss_analysis *a) { return &a->problems; }
+const ss_error *ss_analysis_failure(const ss_analysis *a) {
+    return a->failure < a->problems.n ? &a->problems.v[a->failure] : NULL;
 }

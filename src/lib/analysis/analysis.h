@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/units.h"
+#include "base/error_set.h"
 #include "base/javaint.h"
 #include "base/map.h"
 #include "segscan/analyze.h"
@@ -154,7 +155,7 @@ struct ss_analysis {
     ss_an_opts o;
     const ss_inputs *in;
     bool nomem, io_error;
-    char io_msg[200];
+    ss_error io_err; /* with io_error: why (SS_E_IO), the last one met */
     /* partitions */
     ss_an_partition *parts;
     an_pinfo *pinfo;
@@ -199,7 +200,8 @@ struct ss_analysis {
     ss_txn_ids *txn_ids; /* __transaction_state, read when an open transaction needs it */
     bool txn_state_read;
     SS_VEC(ss_an_damage) damage;
-    SS_VEC(char *) unreadable;
+    ss_problems problems; /* the segments that could not be opened, then the run's failure */
+    size_t failure;       /* the failure's index in problems; SIZE_MAX: none */
     SS_VEC(an_match) matches;
     uint64_t match_total;
     /* per partition (cleared as each begins): */

@@ -234,7 +234,7 @@ static int spill_file(ss_analysis *a) {
     int fd = mkstemp(path);
     if (fd < 0) {
         a->io_error = true;
-        snprintf(a->io_msg, sizeof a->io_msg, "cannot create a temporary file in %.120s: %s", dir, strerror(errno));
+        ss_error_set(&a->io_err, SS_E_IO, 0, -1, "cannot create a temporary file in %.120s: %s", dir, strerror(errno));
         return -1;
     }
     unlink(path); /* gone when closed, whatever happens */
@@ -250,8 +250,8 @@ static bool io_all(ss_analysis *a, int fd, void *p, size_t n, bool writing) {
         if (k <= 0) {
             a->io_error = true;
             const char *why = k < 0 ? strerror(errno) : writing ? "disk full" : "short file";
-            snprintf(a->io_msg, sizeof a->io_msg, "%s: %s",
-                     writing ? "cannot write a temporary file" : "cannot read a temporary file back", why);
+            ss_error_set(&a->io_err, SS_E_IO, 0, -1, "%s: %s",
+                         writing ? "cannot write a temporary file" : "cannot read a temporary file back", why);
             return false;
         }
         q += k;
@@ -354,7 +354,7 @@ static void fp_spill(ss_analysis *a, const an_rec *s, uint32_t bi) {
 static bool rewind_file(ss_analysis *a, int fd) {
     if (lseek(fd, 0, SEEK_SET) == 0) return true;
     a->io_error = true;
-    snprintf(a->io_msg, sizeof a->io_msg, "cannot read a temporary file back: %s", strerror(errno));
+    ss_error_set(&a->io_err, SS_E_IO, 0, -1, "cannot read a temporary file back: %s", strerror(errno));
     return false;
 }
 

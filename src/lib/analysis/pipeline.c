@@ -47,6 +47,7 @@ typedef struct slot {
     segref *ref;      /* NULL: a note, nothing to read */
     bool first;       /* the first unit of its segment */
     char *unreadable; /* note: a segment that could not be opened, why */
+    ss_errkind unreadable_kind;
 } slot;
 
 typedef struct pipeline {
@@ -145,6 +146,7 @@ static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl) {
             char *m = malloc(n);
             if (m) snprintf(m, n, "%s: %s", path, err.msg);
             sl->unreadable = m ? m : strdup("out of memory");
+            sl->unreadable_kind = m ? err.kind : SS_E_NOMEM;
             return true;
         }
         segref *ng = calloc(1, sizeof *ng);
@@ -244,7 +246,8 @@ static void consume(ss_analysis *a, pipeline *pl, slot *sl) {
     if (!sl->ref) {
         if (sl->unreadable) {
             P->segments_unreadable++;
-            SS_VEC_PUSH(a->unreadable, sl->unreadable, free(sl->unreadable));
+            (void)ss_problems_add(&a->problems, SS_SEV_ERROR, sl->unreadable_kind, "%s", sl->unreadable);
+            free(sl->unreadable);
             sl->unreadable = NULL;
             a->bytes_done += a->seg_size[a->seg_base[part] + sl->seg];
         }

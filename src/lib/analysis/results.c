@@ -402,8 +402,6 @@ size_t ss_an_txn_count(const ss_analysis *a) { return a->txns.n; }
 const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i) { return &a->txns.v[i]; }
 size_t ss_an_damage_count(const ss_analysis *a) { return a->damage.n; }
 const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i) { return &a->damage.v[i]; }
-size_t ss_an_unreadable_count(const ss_analysis *a) { return a->unreadable.n; }
-const char *ss_an_unreadable_at(const ss_analysis *a, size_t i) { return a->unreadable.v[i]; }
 size_t ss_an_match_count(const ss_analysis *a) { return a->mpub ? a->matches.n : 0; }
 const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i) { return &a->mpub[i]; }
 uint64_t ss_an_match_total(const ss_analysis *a) { return a->match_total; }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "base/reader.h"
 #include "format/walker.h"
@@ -43,7 +44,7 @@ struct ss_cdecoder {
     uint32_t n;
     size_t cap;
     bool nomem;
-    char err[400]; /* the reason of a failed read */
+    ss_error err; /* the reason of a failed read (SS_E_BAD_RECORD), the first one met */
 };
 
 ss_cdecoder *ss_cdecoder_new(void) { return calloc(1, sizeof(ss_cdecoder)); }
@@ -68,12 +69,15 @@ static uint32_t node_new(ss_cdecoder *d, int kind, const char *name) {
     return d->n++;
 }
 
+/* Record why a read failed, unless a reason is already there: the innermost
+ * failure is the exception Kafka's reader throws, the callers' reasons wrap
+ * it. Returns false, for "return fail(...)". */
 static bool fail(ss_cdecoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(ss_cdecoder *d, const char *fmt, ...) {
-    if (d->err[0]) return false;
+    if (d->err.kind != SS_E_OK) return false;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->err, sizeof d->err, fmt, ap);
+    ss_error_vset(&d->err, SS_E_BAD_RECORD, 0, -1, fmt, ap);
     va_end(ap);
     return false;
 }
@@ -407,18 +411,17 @@ static void replace_embedded(ss_cdecoder *d, uint32_t member, const char *field,
     ss_rd r = ss_rd_make(d->nodes[b].str, d->nodes[b].len);
     int16_t version = ss_rd_i16(&r);
     if (r.bad) return;
-    char saved[sizeof d->err];
-    memcpy(saved, d->err, sizeof saved);
-    d->err[0] = 0;
+    ss_error saved = d->err;
+    ss_error_clear(&d->err);
     uint32_t n_before = d->n, obj = 0;
     bool ok = read_struct(d, &r, m->s, version, &obj);
     if (!ok || d->nomem) {
         d->n = n_before; /* drop what was built; the bytes stay */
         d->nomem = false;
-        memcpy(d->err, saved, sizeof saved);
+        d->err = saved;
         return;
     }
-    memcpy(d->err, saved, sizeof saved);
+    d->err = saved;
     d->nodes[b].kind = SS_J_OBJECT;
     d->nodes[b].first = d->nodes[obj].first;
     d->nodes[b].str = NULL;
@@ -446,7 +449,7 @@ static void begin(ss_cdecoder *d, ss_cdecoded *out) {
     out->value_version = -1;
     d->n = 0;
     d->nomem = false;
-    d->err[0] = 0;
+    ss_error_clear(&d->err);
     (void)node_new(d, SS_J_NULL, NULL); /* node 0: "none" */
 }
 
@@ -474,7 +477,7 @@ static int error(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out,
     return finish(d, out, SS_CDEC_ERROR);
 }
 
-static const char *why(const ss_cdecoder *d) { return d->nomem ? "out of memory" : d->err; }
+static const char *why(const ss_cdecoder *d) { return d->nomem ? "out of memory" : d->err.msg; }
 
 /* CoordinatorRecordSerde.deserialize (coordinator-common): the key's record
  * type (int16), the key message read with that type as its version, then,
@@ -535,7 +538,7 @@ static bool frame_short(ss_cdecoder *d, ss_rd *r, const char *entity, int16_t *v
     bool ok;
     uint32_t u = read_uvarint(d, r, &ok);
     if (!ok) {
-        d->err[0] = 0;
+        ss_error_clear(&d->err);
         return fail(d, "Error while reading %s", entity);
     }
     if (u > INT16_MAX) return fail(d, "Value for %s was too large.", entity);
@@ -631,7 +634,8 @@ int ss_cdecode_control(ss_cdecoder *d, const ss_record *r, ss_cdecoded *out) {
     }
     ss_rd vr = ss_rd_make(r->value, (size_t)r->value_len);
     if (!read_struct(d, &vr, m->s, 0, &out->value)) {
-        snprintf(out->message, sizeof out->message, "%s at offset %" PRId64 " could not be read: %s", m->name,
+        /* the reasons fail() writes are short; the bound keeps the name and offset whole */
+        snprintf(out->message, sizeof out->message, "%s at offset %" PRId64 " could not be read: %.400s", m->name,
                  r->offset, why(d));
         return finish(d, out, SS_CDEC_ERROR);
     }

@@ -106,10 +106,7 @@ ss_errkind ss_textfile_parse(const char *text, size_t len, ss_text_kind kind, co
                              ss_textfile *out, ss_error *err) {
     ss_errkind k = parse_kind(text, len, kind, display_path, out, err);
     /* Kafka's message for an empty partition.metadata or quorum-state does not say it is empty */
-    if (k == SS_E_BAD_CHECKPOINT && len == 0 && err) {
-        size_t n = strlen(err->msg);
-        snprintf(err->msg + n, sizeof err->msg - n, " (the file is empty)");
-    }
+    if (k == SS_E_BAD_CHECKPOINT && len == 0) ss_error_append(err, " (the file is empty)");
     return k;
 }
 

@@ -68,15 +68,15 @@ int ss_rec_fail(ss_rec_state *it, ss_error *err, ss_errkind kind, const char *fm
 static ss_errkind decompress_payload(ss_decoder *d, const ss_batch *b, const uint8_t *src, size_t len, ss_error *err) {
     if (d->cached_src == src && d->cached_len == len && d->cached_crc == b->crc && d->out) return SS_E_OK;
     d->cached_src = NULL;
-    char msg[160] = "";
-    ss_errkind k = ss_decompress(d->codec, b->codec, b->magic, src, len, d->max_batch_bytes, &d->out, &d->out_len, msg,
-                                 sizeof msg);
+    ss_error why; /* the codec's reason, placed at the batch below */
+    ss_errkind k =
+        ss_decompress(d->codec, b->codec, b->magic, src, len, d->max_batch_bytes, &d->out, &d->out_len, &why);
     if (k != SS_E_OK) {
         if (k == SS_E_TOO_LARGE)
             ss_error_set(err, k, b->position, b->base_offset,
                          "%s batch decompresses to more than %zu bytes (--max-batch-bytes); skipped",
                          ss_codec_name(b->codec) ? ss_codec_name(b->codec) : "?", d->max_batch_bytes);
-        else ss_error_set(err, k, b->position, b->base_offset, "%s", msg);
+        else ss_error_set(err, k, b->position, b->base_offset, "%s", why.msg);
         return k;
     }
     d->cached_src = src;

@@ -28,7 +28,6 @@
  */
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +42,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "format/codec.h"
 
@@ -64,8 +64,7 @@ typedef struct out_state {
     size_t len;     /* bytes produced so far, in c->buf */
     size_t max_out; /* the caller's cap */
     size_t limit;   /* max_out + 1 (saturated): the buffer never grows past it */
-    char *msg;
-    size_t msgsz;
+    ss_error *err;  /* the caller's, or NULL */
 } out_state;
 
 ss_codec_ctx *ss_codec_ctx_new(void) { return calloc(1, sizeof(ss_codec_ctx)); }
@@ -79,23 +78,9 @@ void ss_codec_ctx_free(ss_codec_ctx *c) {
     free(c);
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static ss_errkind
-fail(out_state *o, ss_errkind kind, const char *fmt, ...) {
-    va_list ap;
-
-    if (o->msg != NULL && o->msgsz > 0) {
-        va_start(ap, fmt);
-        vsnprintf(o->msg, o->msgsz, fmt, ap);
-        va_end(ap);
-    }
-    return kind;
-}
-
 static ss_errkind too_large(out_state *o, const char *codec) {
-    return fail(o, SS_E_TOO_LARGE, "%s: decompressed size exceeds the limit of %zu bytes", codec, o->max_out);
+    return ss_error_set(o->err, SS_E_TOO_LARGE, 0, -1, "%s: decompressed size exceeds the limit of %zu bytes", codec,
+                        o->max_out);
 }
 
 /* Make room for at least `need` bytes of output in total (need <= o->limit). */
@@ -108,9 +93,11 @@ static ss_errkind reserve(out_state *o, size_t need) {
     while (n < need) n = n > SIZE_MAX / 2 ? SIZE_MAX : n * 2;
     if (n > o->limit) n = o->limit;
     if (n < need) /* callers never ask past the limit; be safe anyway */
-        return fail(o, SS_E_TOO_LARGE, "decompressed size exceeds the limit of %zu bytes", o->max_out);
+        return ss_error_set(o->err, SS_E_TOO_LARGE, 0, -1, "decompressed size exceeds the limit of %zu bytes",
+                            o->max_out);
     if (!SS_FIT(c->buf, n, c->cap))
-        return fail(o, SS_E_NOMEM, "out of memory growing the decompression buffer to %zu bytes", n);
+        return ss_error_set(o->err, SS_E_NOMEM, 0, -1, "out of memory growing the decompression buffer to %zu bytes",
+                            n);
     return SS_E_OK;
 }
 
@@ -151,7 +138,8 @@ static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len) {
         /* 15 + 32: 32 KiB window, gzip (or zlib) header detected automatically. */
         int rc = inflateInit2(zs, 15 + 32);
         if (rc != Z_OK)
-            return fail(o, rc == Z_MEM_ERROR ? SS_E_NOMEM : SS_E_DECOMPRESS, "gzip: inflateInit2 failed (%d)", rc);
+            return ss_error_set(o->err, rc == Z_MEM_ERROR ? SS_E_NOMEM : SS_E_DECOMPRESS, 0, -1,
+                                "gzip: inflateInit2 failed (%d)", rc);
         c->zs_ready = true;
     } else {
         inflateReset(zs);
@@ -191,13 +179,15 @@ static ss_errkind dec_gzip(out_state *o, const uint8_t *src, size_t len) {
             if (zs->avail_out == 0) continue; /* output full: grow and go on */
             if (members > 0 && hd.done != 1)
                 return SS_E_OK; /* an incomplete header after a member: ignored, as Java does */
-            return fail(o, SS_E_DECOMPRESS, "gzip: unexpected end of stream after %zu of %zu bytes", in_pos, len);
+            return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "gzip: unexpected end of stream after %zu of %zu bytes",
+                                in_pos, len);
         case Z_DATA_ERROR:
             if (members > 0 && hd.done != 1) return SS_E_OK; /* a bad header after a member: ignored, as Java does */
-            return fail(o, SS_E_DECOMPRESS, "gzip: %s at payload byte %zu", zs->msg ? zs->msg : "invalid data", in_pos);
-        case Z_MEM_ERROR: return fail(o, SS_E_NOMEM, "gzip: out of memory");
-        case Z_NEED_DICT: return fail(o, SS_E_DECOMPRESS, "gzip: stream needs a preset dictionary");
-        default: return fail(o, SS_E_DECOMPRESS, "gzip: inflate error %d", rc);
+            return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "gzip: %s at payload byte %zu",
+                                zs->msg ? zs->msg : "invalid data", in_pos);
+        case Z_MEM_ERROR: return ss_error_set(o->err, SS_E_NOMEM, 0, -1, "gzip: out of memory");
+        case Z_NEED_DICT: return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "gzip: stream needs a preset dictionary");
+        default: return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "gzip: inflate error %d", rc);
         }
     }
 }
@@ -214,19 +204,21 @@ static ss_errkind snappy_block(out_state *o, const uint8_t *p, size_t n, size_t 
     ss_errkind e;
 
     if (snappy_uncompressed_length((const char *)p, n, &ulen) != SNAPPY_OK)
-        return fail(o, SS_E_DECOMPRESS, "snappy: invalid block header at payload byte %zu", at);
+        return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "snappy: invalid block header at payload byte %zu", at);
     /* Snappy expands at most ~21x (a 3-byte copy yields 64 bytes): a larger
      * claim is garbage, not a bomb, and must not make us allocate. */
     if (n <= SIZE_MAX / 32 && ulen > n * 32)
-        return fail(o, SS_E_DECOMPRESS, "snappy: block at payload byte %zu claims %zu bytes from %zu compressed bytes",
-                    at, ulen, n);
+        return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1,
+                            "snappy: block at payload byte %zu claims %zu bytes from %zu compressed bytes", at, ulen,
+                            n);
     if (ulen > o->max_out - o->len) return too_large(o, "snappy");
     /* one byte more than the block needs: a block of 0 bytes (a valid snappy block) then still has
      * a buffer to point into, never a null pointer plus 0 (undefined behaviour) */
     if ((e = reserve(o, o->len + ulen + 1)) != SS_E_OK) return e;
     got = ulen;
     if (snappy_uncompress((const char *)p, n, (char *)o->c->buf + o->len, &got) != SNAPPY_OK || got != ulen)
-        return fail(o, SS_E_DECOMPRESS, "snappy: corrupt block of %zu bytes at payload byte %zu", n, at);
+        return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "snappy: corrupt block of %zu bytes at payload byte %zu", n,
+                            at);
     o->len += ulen;
     return SS_E_OK;
 }
@@ -252,7 +244,8 @@ static ss_errkind dec_snappy(out_state *o, const uint8_t *src, size_t len) {
         }
         pos += 4;
         if (blen > len - pos)
-            return fail(o, SS_E_DECOMPRESS, "snappy: invalid block length %" PRIu32 " at payload byte %zu", blen, at);
+            return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1,
+                                "snappy: invalid block length %" PRIu32 " at payload byte %zu", blen, at);
         if ((e = snappy_block(o, src + pos, blen, pos)) != SS_E_OK) return e;
         pos += blen;
     }
@@ -275,7 +268,7 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
         LZ4F_errorCode_t rc = LZ4F_createDecompressionContext(&c->lz4, LZ4F_VERSION);
         if (LZ4F_isError(rc)) {
             c->lz4 = NULL;
-            return fail(o, SS_E_NOMEM, "lz4: %s", LZ4F_getErrorName(rc));
+            return ss_error_set(o->err, SS_E_NOMEM, 0, -1, "lz4: %s", LZ4F_getErrorName(rc));
         }
     } else {
         LZ4F_resetDecompressionContext(c->lz4);
@@ -295,15 +288,18 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
             uint8_t flg = src[pos + 4];
             size_t hlen = 7 + ((flg & 0x08) ? 8u : 0u) + ((flg & 0x01) ? 4u : 0u);
             if (len - pos < hlen)
-                return fail(o, SS_E_DECOMPRESS, "lz4: truncated frame header at payload byte %zu", pos);
+                return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "lz4: truncated frame header at payload byte %zu",
+                                    pos);
             memcpy(hdr, src + pos, hlen);
             hdr[hlen - 1] = (uint8_t)((XXH32(hdr + 4, hlen - 5, 0) >> 8) & 0xff);
             size_t dst_n = room(o), src_n = hlen;
             size_t rc = LZ4F_decompress(c->lz4, c->buf + o->len, &dst_n, hdr, &src_n, NULL);
             if (LZ4F_isError(rc))
-                return fail(o, SS_E_DECOMPRESS, "lz4: %s at payload byte %zu", LZ4F_getErrorName(rc), pos);
+                return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "lz4: %s at payload byte %zu",
+                                    LZ4F_getErrorName(rc), pos);
             if (src_n != hlen || dst_n != 0) /* a header yields no output and is consumed whole */
-                return fail(o, SS_E_DECOMPRESS, "lz4: unexpected frame header at payload byte %zu", pos);
+                return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "lz4: unexpected frame header at payload byte %zu",
+                                    pos);
             pos += hlen;
             frame_start = false;
             continue;
@@ -314,7 +310,8 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
         size_t dst_n = dst_cap, src_n = len - pos;
         size_t rc = LZ4F_decompress(c->lz4, c->buf + o->len, &dst_n, src + pos, &src_n, NULL);
         if (LZ4F_isError(rc))
-            return fail(o, SS_E_DECOMPRESS, "lz4: %s near payload byte %zu", LZ4F_getErrorName(rc), pos);
+            return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "lz4: %s near payload byte %zu", LZ4F_getErrorName(rc),
+                                pos);
         pos += src_n;
         o->len += dst_n;
         if (o->len > o->max_out) return too_large(o, "lz4");
@@ -333,9 +330,11 @@ static ss_errkind dec_lz4(out_state *o, int magic, const uint8_t *src, size_t le
             return SS_E_OK;
         }
         if (pos == len && dst_n < dst_cap)
-            return fail(o, SS_E_DECOMPRESS, "lz4: truncated frame (input ended after %zu bytes)", len);
+            return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "lz4: truncated frame (input ended after %zu bytes)",
+                                len);
         if (src_n == 0 && dst_n == 0 && dst_cap > 0)
-            return fail(o, SS_E_DECOMPRESS, "lz4: decoder made no progress at payload byte %zu", pos);
+            return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "lz4: decoder made no progress at payload byte %zu",
+                                pos);
     }
 }
 
@@ -348,7 +347,8 @@ static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len) {
 
     if (c->zd == NULL) {
         c->zd = ZSTD_createDCtx();
-        if (c->zd == NULL) return fail(o, SS_E_NOMEM, "zstd: cannot create a decompression context");
+        if (c->zd == NULL)
+            return ss_error_set(o->err, SS_E_NOMEM, 0, -1, "zstd: cannot create a decompression context");
     } else {
         ZSTD_DCtx_reset(c->zd, ZSTD_reset_session_only);
     }
@@ -360,8 +360,9 @@ static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len) {
         size_t rc = ZSTD_decompressStream(c->zd, &out, &in);
         if (ZSTD_isError(rc)) {
             if (ZSTD_getErrorCode(rc) == ZSTD_error_memory_allocation)
-                return fail(o, SS_E_NOMEM, "zstd: %s", ZSTD_getErrorName(rc));
-            return fail(o, SS_E_DECOMPRESS, "zstd: %s near payload byte %zu", ZSTD_getErrorName(rc), in.pos);
+                return ss_error_set(o->err, SS_E_NOMEM, 0, -1, "zstd: %s", ZSTD_getErrorName(rc));
+            return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1, "zstd: %s near payload byte %zu", ZSTD_getErrorName(rc),
+                                in.pos);
         }
         o->len = out.pos;
         if (o->len > o->max_out) return too_large(o, "zstd");
@@ -373,9 +374,11 @@ static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len) {
         if (out.pos < out.size) {
             /* Output space left, yet the frame is not finished: more input is needed. */
             if (in.pos == in.size)
-                return fail(o, SS_E_DECOMPRESS, "zstd: truncated frame (input ended after %zu bytes)", len);
+                return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1,
+                                    "zstd: truncated frame (input ended after %zu bytes)", len);
             if (in.pos == in_before && out.pos == out_before)
-                return fail(o, SS_E_DECOMPRESS, "zstd: decoder made no progress at payload byte %zu", in.pos);
+                return ss_error_set(o->err, SS_E_DECOMPRESS, 0, -1,
+                                    "zstd: decoder made no progress at payload byte %zu", in.pos);
         }
     }
 }
@@ -383,11 +386,11 @@ static ss_errkind dec_zstd(out_state *o, const uint8_t *src, size_t len) {
 /* ---- entry point ----------------------------------------------------------- */
 
 ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const uint8_t *src, size_t len,
-                         size_t max_out, const uint8_t **out, size_t *out_len, char *msg, size_t msgsz) {
-    out_state o = {c, 0, max_out, max_out == SIZE_MAX ? SIZE_MAX : max_out + 1, msg, msgsz};
+                         size_t max_out, const uint8_t **out, size_t *out_len, ss_error *err) {
+    out_state o = {c, 0, max_out, max_out == SIZE_MAX ? SIZE_MAX : max_out + 1, err};
     ss_errkind e;
 
-    if (msg != NULL && msgsz > 0) msg[0] = '\0';
+    if (err != NULL) ss_error_clear(err);
     *out = NULL;
     *out_len = 0;
 
@@ -397,8 +400,9 @@ ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const 
         return SS_E_OK;
     }
     if (codec < SS_CODEC_NONE || codec > SS_CODEC_ZSTD)
-        return fail(&o, SS_E_BAD_CODEC, "unknown compression codec id %d", codec);
-    if (c == NULL || (src == NULL && len > 0)) return fail(&o, SS_E_USAGE, "ss_decompress: no context or no input");
+        return ss_error_set(o.err, SS_E_BAD_CODEC, 0, -1, "unknown compression codec id %d", codec);
+    if (c == NULL || (src == NULL && len > 0))
+        return ss_error_set(o.err, SS_E_USAGE, 0, -1, "ss_decompress: no context or no input");
 
     switch (codec) {
     case SS_CODEC_GZIP: e = dec_gzip(&o, src, len); break;

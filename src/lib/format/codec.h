@@ -22,8 +22,10 @@ void ss_codec_ctx_free(ss_codec_ctx *c);
  * KAFKA-3160). The output lands in the context's buffer and stays valid until
  * the next call. At most max_out bytes are produced: a larger output returns
  * SS_E_TOO_LARGE. Errors: SS_E_DECOMPRESS (corrupt or truncated input),
- * SS_E_BAD_CODEC (unknown id), SS_E_NOMEM. msg gets a short reason. */
+ * SS_E_BAD_CODEC (unknown id), SS_E_NOMEM, SS_E_USAGE (no context). *err
+ * (when not NULL) gets the kind and a short reason, with position 0 and base
+ * offset -1: the caller knows where the payload is; cleared on success. */
 ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const uint8_t *src, size_t len,
-                         size_t max_out, const uint8_t **out, size_t *out_len, char *msg, size_t msgsz);
+                         size_t max_out, const uint8_t **out, size_t *out_len, ss_error *err);
 
 #endif

@@ -262,7 +262,7 @@ again:;
          * (then the length field itself was damaged). */
         uint64_t next = resync(w, pos + 1);
         if (next == w->limit) return end_event(w, ev, pos);
-        ev->err.kind = SS_E_BAD_LENGTH;
+        ss_error_rekind(&ev->err, SS_E_BAD_LENGTH);
         return damage_event(w, ev, pos, next);
     }
     return damage_event(w, ev, pos, resync(w, pos + 1));

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "base/paths.h"
 #include "format/batch.h"
@@ -50,18 +51,13 @@ typedef struct part {
     int64_t *not_given;     /* segment files was given one by one: the base offsets of the others */
 } part;
 
-typedef struct note {
-    enum ss_note_level level;
-    enum ss_input_note_kind kind;
-    char *msg;
-} note;
-
 struct ss_inputs {
     bool include_temp;
     part **parts;
     size_t nparts, cap;
-    note *notes;
-    size_t nnotes, ncap;
+    ss_problems problems;                /* the notes, in the order they were made */
+    enum ss_input_note_kind *note_kinds; /* of problems.v[i] */
+    size_t nkcap;
     char **snapshots; /* KRaft snapshots given or found (ss_inputs_kraft_snapshot) */
     size_t nsnapshots, scap;
     bool finished;
@@ -77,21 +73,14 @@ static char *xstrdup(const char *s) {
     return d;
 }
 
-static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void add_note(ss_inputs *in, enum ss_note_level level, const char *fmt, ...) {
-    char buf[1200];
+static void add_note(ss_inputs *in, ss_severity level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_note(ss_inputs *in, ss_severity level, const char *fmt, ...) {
+    if (!SS_GROW(in->note_kinds, in->problems.n, in->nkcap, 16)) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    ss_error *e = ss_problems_vadd(&in->problems, level, SS_E_OK, fmt, ap);
     va_end(ap);
-    if (!SS_GROW(in->notes, in->nnotes, in->ncap, 16)) return;
-    char *m = xstrdup(buf);
-    if (!m) return;
-    in->notes[in->nnotes].level = level;
-    in->notes[in->nnotes].kind = SS_INOTE_OTHER;
-    in->notes[in->nnotes].msg = m;
-    in->nnotes++;
+    if (e) in->note_kinds[in->problems.n - 1] = SS_INOTE_OTHER;
 }
 
 ss_inputs *ss_inputs_new(bool include_temp) {
@@ -125,8 +114,8 @@ void ss_inputs_free(ss_inputs *in) {
     if (!in) return;
     for (size_t i = 0; i < in->nparts; i++) part_free(in->parts[i]);
     free(in->parts);
-    for (size_t i = 0; i < in->nnotes; i++) free(in->notes[i].msg);
-    free(in->notes);
+    ss_problems_free(&in->problems);
+    free(in->note_kinds);
     for (size_t i = 0; i < in->nsiblings; i++) {
         free((char *)in->siblings[i].topic);
         free((char *)in->siblings[i].name);
@@ -140,12 +129,8 @@ void ss_inputs_free(ss_inputs *in) {
 
 size_t ss_inputs_count(const ss_inputs *in) { return in->nparts; }
 const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i) { return &in->parts[i]->pub; }
-size_t ss_inputs_note_count(const ss_inputs *in) { return in->nnotes; }
-const char *ss_inputs_note(const ss_inputs *in, size_t i, enum ss_note_level *level) {
-    if (level) *level = in->notes[i].level;
-    return in->notes[i].msg;
-}
-enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->notes[i].kind; }
+const ss_problems *ss_inputs_problems(const ss_inputs *in) { return &in->problems; }
+enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i) { return in->note_kinds[i]; }
 
 /* A snapshot's path as given or found, once (two paths of one file: the first). */
 static bool add_snapshot(ss_inputs *in, const char *path) {
@@ -314,7 +299,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
         if (!ok) return SS_E_NOMEM;
     }
     if (skipped)
-        add_note(in, SS_NOTE_INFO,
+        add_note(in, SS_SEV_NOTICE,
                  "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them", path,
                  skipped, skipped == 1 ? "y" : "ies");
     return find_orphans(p, names, n) ? SS_E_OK : SS_E_NOMEM;
@@ -325,7 +310,7 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
     int e;
     char **names = list_dir(path, &n, &e);
     if (!names && e) {
-        add_note(in, SS_NOTE_ERROR, "%s: cannot read directory: %s", path, strerror(e));
+        add_note(in, SS_SEV_ERROR, "%s: cannot read directory: %s", path, strerror(e));
         return SS_E_IO;
     }
     ss_errkind rc = SS_E_OK;
@@ -352,7 +337,8 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
                 int se;
                 char **sub = list_dir(full, &sn, &se);
                 if (holds_segments(sub, sn, true))
-                    add_note(in, SS_NOTE_INFO, "%s: broker temporary directory skipped; --include-temp reads it", full);
+                    add_note(in, SS_SEV_NOTICE, "%s: broker temporary directory skipped; --include-temp reads it",
+                             full);
                 free_list(sub, sn);
             } else {
                 rc = add_dir(in, full, depth + 1, false, found);
@@ -392,7 +378,7 @@ static bool starts_with_batch(const char *path) {
 static ss_errkind add_file(ss_inputs *in, const char *path) {
     const char *name = in_base_name(path);
     if (in_is_temp_file(name) && !in->include_temp) {
-        add_note(in, SS_NOTE_INFO, "%s: broker temporary skipped; --include-temp reads it", path);
+        add_note(in, SS_SEV_NOTICE, "%s: broker temporary skipped; --include-temp reads it", path);
         return SS_E_OK;
     }
     bool bootstrap;
@@ -400,16 +386,16 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
         /* the metadata log's state at an offset: not a segment of a partition, but its
          * records (producer-id blocks) serve the analysis */
         if (!add_snapshot(in, path)) return SS_E_NOMEM;
-        add_note(in, SS_NOTE_INFO, "%s: a KRaft snapshot: read for its producer-id blocks only", path);
+        add_note(in, SS_SEV_NOTICE, "%s: a KRaft snapshot: read for its producer-id blocks only", path);
         return SS_E_OK;
     }
     if (in_is_known_non_segment(name)) {
-        add_note(in, SS_NOTE_INFO, "%s: not a segment (.log) file, skipped", path);
+        add_note(in, SS_SEV_NOTICE, "%s: not a segment (.log) file, skipped", path);
         return SS_E_OK;
     }
     char *real = realpath(path, NULL);
     if (!real) {
-        add_note(in, SS_NOTE_ERROR, "%s: %s", path, strerror(errno));
+        add_note(in, SS_SEV_ERROR, "%s: %s", path, strerror(errno));
         return SS_E_IO;
     }
     bool temp;
@@ -431,7 +417,7 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
     } else if (!starts_with_batch(path)) {
         /* neither named nor shaped like a segment (a broker's server.log, a JSON file,
          * random bytes): an input error, not an empty partition with unread bytes */
-        add_note(in, SS_NOTE_ERROR,
+        add_note(in, SS_SEV_ERROR,
                  "not a Kafka segment: %s (name is not <20 digits>.log; first bytes are not a batch header)", path);
         rc = SS_E_IO;
     } else {
@@ -445,7 +431,7 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
 ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
     struct stat st;
     if (stat(path, &st) != 0) {
-        add_note(in, SS_NOTE_ERROR, "%s: %s", path, strerror(errno));
+        add_note(in, SS_SEV_ERROR, "%s: %s", path, strerror(errno));
         return SS_E_IO;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -455,21 +441,21 @@ ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
         size_t n = strlen(p);
         while (n > 1 && p[n - 1] == '/') p[--n] = 0;
         if (in_is_temp_dir(in_base_name(p)) && !in->include_temp) {
-            add_note(in, SS_NOTE_INFO, "%s: broker temporary directory skipped; --include-temp reads it", p);
+            add_note(in, SS_SEV_NOTICE, "%s: broker temporary directory skipped; --include-temp reads it", p);
             free(p);
             return SS_E_OK;
         }
         size_t found = 0;
         ss_errkind rc = add_dir(in, p, 0, true, &found);
         if (rc == SS_E_OK && found == 0) {
-            add_note(in, SS_NOTE_ERROR, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
+            add_note(in, SS_SEV_ERROR, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
             rc = SS_E_IO;
         }
         free(p);
         return rc;
     }
     if (!S_ISREG(st.st_mode)) {
-        add_note(in, SS_NOTE_ERROR, "%s: not a regular file or directory", path);
+        add_note(in, SS_SEV_ERROR, "%s: not a regular file or directory", path);
         return SS_E_IO;
     }
     return add_file(in, path);
@@ -575,7 +561,7 @@ static bool read_ckpt(ss_inputs *in, const char *dir, const char *name, ss_check
     if (stat(path, &st) == 0) {
         ss_error err;
         if (ss_checkpoint_read(path, SS_CKPT_OFFSETS, out, &err) == SS_E_OK) ok = true;
-        else add_note(in, SS_NOTE_WARN, "%s: %s; not used", path, err.msg);
+        else add_note(in, SS_SEV_WARNING, "%s: %s; not used", path, err.msg);
     }
     free(path);
     return ok;
@@ -872,12 +858,12 @@ void ss_inputs_finish(ss_inputs *in) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
         if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition &&
             !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
-            size_t before = in->nnotes;
-            add_note(in, SS_NOTE_WARN,
+            size_t before = in->problems.n;
+            add_note(in, SS_SEV_WARNING,
                      "%s and %s hold the same partition (replicas?): their records count as copies of each "
                      "other; 'segscan diff' compares replicas",
                      a->name, b->name);
-            if (in->nnotes > before) in->notes[before].kind = SS_INOTE_REPLICAS;
+            if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICAS;
         }
     }
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "base/reader.h"
 #include "format/kafka_format.h"
@@ -45,9 +46,7 @@ typedef struct tl_part {
     ss_tl_txn *txns;
     size_t ntxns;
     bool nomem;
-    char **notes;
-    enum ss_note_level *levels;
-    size_t nnotes, capnotes, caplevels;
+    ss_problems notes; /* this partition's, at most 20; merged into the timelines' in order */
 } tl_part;
 
 struct ss_timelines {
@@ -59,9 +58,7 @@ struct ss_timelines {
     ss_decoder *dec; /* ss_tl_records */
     uint8_t *buf;    /* ss_tl_records: a batch read whole */
     size_t bufcap;
-    char **notes;
-    enum ss_note_level *levels;
-    size_t nnotes, capnotes, caplevels;
+    ss_problems problems; /* the partitions' notes, in partition order */
     atomic_size_t next;
 };
 
@@ -73,19 +70,15 @@ const char *ss_tl_basis_name(enum ss_tl_basis b) {
     }
 }
 
-static void part_note(tl_part *P, enum ss_note_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void part_note(tl_part *P, enum ss_note_level level, const char *fmt, ...) {
-    if (P->nnotes >= 20) return;
-    char buf[600];
+static void part_note(tl_part *P, ss_severity level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void part_note(tl_part *P, ss_severity level, const char *fmt, ...) {
+    if (P->notes.n >= 20) return;
+    char buf[600]; /* a note's length, as it always was */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (!SS_GROW(P->notes, P->nnotes, P->capnotes, 8) || !SS_GROW(P->levels, P->nnotes, P->caplevels, 8)) return;
-    char *s = strdup(buf);
-    if (!s) return;
-    P->notes[P->nnotes] = s;
-    P->levels[P->nnotes++] = level;
+    (void)ss_problems_add(&P->notes, level, SS_E_OK, "%s", buf);
 }
 
 ss_timelines *ss_timelines_new(size_t max_batch_bytes) {
@@ -104,14 +97,10 @@ void ss_timelines_free(ss_timelines *t) {
         free(P->block_max);
         free(P->cum);
         free(P->txns);
-        for (size_t k = 0; k < P->nnotes; k++) free(P->notes[k]);
-        free(P->notes);
-        free(P->levels);
+        ss_problems_free(&P->notes);
     }
     free(t->parts);
-    for (size_t k = 0; k < t->nnotes; k++) free(t->notes[k]);
-    free(t->notes);
-    free(t->levels);
+    ss_problems_free(&t->problems);
     ss_decoder_free(t->dec);
     free(t->buf);
     free(t);
@@ -166,7 +155,7 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         if (length > 0 && (uint64_t)length + LOG_OVERHEAD > avail) break; /* an incomplete tail */
         uint64_t esize = length > 0 ? (uint64_t)length + LOG_OVERHEAD : 0;
         if (magic == 2 && got < V2_OVERHEAD && esize) {
-            part_note(P, SS_NOTE_WARN,
+            part_note(P, SS_SEV_WARNING,
                       "%s: byte %" PRIu64 ": a batch header cut short; the rest of this segment is not used", file,
                       pos);
             P->pub.complete = false;
@@ -179,14 +168,14 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         if (whole && esize && (esize <= WHOLE_MAX || (legacy && esize <= w->t->max_batch_bytes))) {
             data = read_whole(w, s, pos, (size_t)esize);
             if (!data) {
-                part_note(P, SS_NOTE_WARN,
+                part_note(P, SS_SEV_WARNING,
                           "%s: byte %" PRIu64 ": could not be read; the rest of this segment is not used", file, pos);
                 P->pub.complete = false;
                 return;
             }
             avail = esize;
         } else if (legacy && esize) {
-            part_note(P, SS_NOTE_WARN,
+            part_note(P, SS_SEV_WARNING,
                       "%s: byte %" PRIu64 ": a legacy entry of %" PRIu64
                       " bytes (over --max-batch-bytes); the rest of this segment is not used",
                       file, pos, esize);
@@ -195,7 +184,7 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         }
         if (ss_batch_parse(data, avail, pos, false, magic < 2 ? w->dec : NULL, &b, &e) != SS_E_OK) {
             if (e.kind == SS_E_INCOMPLETE_TAIL) break;
-            part_note(P, SS_NOTE_WARN,
+            part_note(P, SS_SEV_WARNING,
                       "%s: byte %" PRIu64 ": %s; the rest of this segment is not used (segscan verify checks it)", file,
                       pos, e.msg);
             P->pub.complete = false;
@@ -203,7 +192,7 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         }
         int64_t prev_end = P->n ? P->b[P->n - 1].base + (int64_t)P->b[P->n - 1].last_delta : -1;
         if (b.base_offset <= prev_end || b.last_offset < b.base_offset || b.last_offset - b.base_offset > INT32_MAX) {
-            part_note(P, SS_NOTE_WARN,
+            part_note(P, SS_SEV_WARNING,
                       "%s: byte %" PRIu64 ": offsets %" PRId64 "..%" PRId64 " do not follow %" PRId64
                       "; the rest of this segment is not used",
                       file, pos, b.base_offset, b.last_offset, prev_end);
@@ -240,14 +229,14 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
         /* a batch holds one record an offset at most (the header is not checked against its CRC
          * here: a count past its offsets is a damaged header) */
         if ((int64_t)x.count > (int64_t)x.last_delta + 1) {
-            part_note(P, SS_NOTE_WARN,
+            part_note(P, SS_SEV_WARNING,
                       "%s: byte %" PRIu64 ": a batch of %" PRId32 " records over %" PRIu32
                       " offsets: its count taken as its offsets (segscan verify checks it)",
                       file, pos, x.count, x.last_delta + 1);
             x.count = (int32_t)x.last_delta + 1;
         }
         if (pos > UINT32_MAX) {
-            part_note(P, SS_NOTE_WARN, "%s: a segment over 4 GiB; its batches past 4 GiB are not used", file);
+            part_note(P, SS_SEV_WARNING, "%s: a segment over 4 GiB; its batches past 4 GiB are not used", file);
             P->pub.complete = false;
             return;
         }
@@ -361,7 +350,7 @@ static void read_part(tl_worker *w, tl_part *P) {
         ss_error e;
         const char *file = ip->segments[j].path ? ip->segments[j].path : ip->name;
         if (ss_inputs_open_segment(w->t->in, P->input, j, &s, &e) != SS_E_OK) {
-            part_note(P, SS_NOTE_WARN, "%s: %s (its batches are not in the partition's timeline)", file, e.msg);
+            part_note(P, SS_SEV_WARNING, "%s: %s (its batches are not in the partition's timeline)", file, e.msg);
             P->pub.complete = false;
             continue;
         }
@@ -386,13 +375,6 @@ static int64_t last_base(const ss_input_partition *ip) {
     return ip->nsegments ? ip->segments[ip->nsegments - 1].name_offset : -1;
 }
 
-static void add_note(ss_timelines *t, enum ss_note_level level, const char *msg) {
-    if (!SS_GROW(t->notes, t->nnotes, t->capnotes, 8) || !SS_GROW(t->levels, t->nnotes, t->caplevels, 8)) return;
-    char *s = strdup(msg);
-    if (!s) return;
-    t->notes[t->nnotes] = s;
-    t->levels[t->nnotes++] = level;
-}
 
 ss_errkind ss_timelines_read(ss_timelines *t, const ss_inputs *in, unsigned threads) {
     t->in = in;
@@ -457,7 +439,8 @@ ss_errkind ss_timelines_read(ss_timelines *t, const ss_inputs *in, unsigned thre
         tl_part *P = &t->parts[i];
         if (P->nomem) rc = SS_E_NOMEM;
         if (P->pub.max_timestamp > t->max_ts) t->max_ts = P->pub.max_timestamp;
-        for (size_t k = 0; k < P->nnotes; k++) add_note(t, P->levels[k], P->notes[k]);
+        for (size_t k = 0; k < P->notes.n; k++)
+            (void)ss_problems_add(&t->problems, P->notes.v[k].severity, P->notes.v[k].kind, "%s", P->notes.v[k].msg);
     }
     return rc;
 }
@@ -465,11 +448,7 @@ ss_errkind ss_timelines_read(ss_timelines *t, const ss_inputs *in, unsigned thre
 size_t ss_timelines_count(const ss_timelines *t) { return t->nparts; }
 const ss_tl_partition *ss_timelines_at(const ss_timelines *t, size_t i) { return &t->parts[i].pub; }
 int64_t ss_timelines_max_timestamp(const ss_timelines *t) { return t->max_ts; }
-size_t ss_timelines_note_count(const ss_timelines *t) { return t->nnotes; }
-const char *ss_timelines_note(const ss_timelines *t, size_t i, enum ss_note_level *level) {
-    if (level) *level = t->levels[i];
-    return t->notes[i];
-}
+const ss_problems *ss_timelines_problems(const ss_timelines *t) { return &t->problems; }
 
 static int cmp_key(const char *topic, size_t len, int32_t partition, const ss_tl_partition *p) {
     size_t pl = strlen(p->topic);
