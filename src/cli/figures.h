@@ -156,4 +156,11 @@ void figs_html_head(ss_out *o, const struct fig *figs, size_t n);
  * each, an empty cell where FIGS has none. */
 void figs_html_row(ss_out *o, const struct fig *cols, size_t ncols, const struct fig *figs, size_t n, const void *of);
 
+struct scan_cli;
+/* The lines FROM..TO of LINES (partition_lines and partition_figs with an
+ * ss_an_partition, total_lines and total_figs with the ss_an_totals): each
+ * line its indent and label and the clauses said, each after its separator. */
+void figs_text(struct scan_cli *c, const struct fig_line *lines, int from, int to, const struct fig *figs, size_t n,
+               const void *of);
+
 #endif
