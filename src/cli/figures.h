@@ -9,7 +9,7 @@
  * than JSON) and its column in the HTML table.
  * The text summary (cmd_scan.c) says figures in sentences: a figure in the
  * text has a line, its place in that line, a phrase and when it is said
- * (struct fig_text); figs_text writes a range of lines, joining the clauses
+ * (struct fig_text); figs_text (figures_text.c) writes a range of lines, joining the clauses
  * said. A row may be for the text alone (a figure none of the other outputs
  * has, or another wording of one that appears twice).
  */
@@ -156,6 +156,7 @@ void figs_html_head(ss_out *o, const struct fig *figs, size_t n);
  * each, an empty cell where FIGS has none. */
 void figs_html_row(ss_out *o, const struct fig *cols, size_t ncols, const struct fig *figs, size_t n, const void *of);
 
+#define FIG_MAX 128 /* rows of a table, at most (figs_text's arrays) */
 struct scan_cli;
 /* The lines FROM..TO of LINES (partition_lines and partition_figs with an
  * ss_an_partition, total_lines and total_figs with the ss_an_totals): each
