@@ -1,6 +1,7 @@
 /* segscan - the figures of a partition and of the total (figures.h). The lists
  * are in the JSON objects' order; the number is a figure's place among the
- * report's lines (docs/json.md and segscan(1) describe each one). */
+ * report's lines (docs/json.md and segscan(1) describe each one); T(...) is
+ * its clause in the text summary, in the order of partition_lines. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,17 +1,18 @@
 /* segscan - the figures of a partition and of the total, described once.
  *
  * scan --json's partition and total objects (view_partition.c, views.c),
- * --report's key=value lines (report.c) and the --html page's table of
- * partitions (html_tables.c) walk these tables: adding a figure is one line in
- * figures.c. A figure has a JSON key, a report key and an HTML column head
- * (NULL: not in that output), how each output writes it, its place among the
- * report's lines (the report lists the transaction figures in another order
- * than JSON) and its column in the HTML table.
- * The text summary (cmd_scan.c) says figures in sentences: a figure in the
- * text has a line, its place in that line, a phrase and when it is said
- * (struct fig_text); figs_text (figures_text.c) writes a range of lines, joining the clauses
- * said. A row may be for the text alone (a figure none of the other outputs
- * has, or another wording of one that appears twice).
+ * --report's key=value lines (report.c), the --html page's table of
+ * partitions (html_tables.c) and the text summary (cmd_scan.c) walk these
+ * tables: adding a figure is one row in figures.c. A figure has a JSON key, a
+ * report key and an HTML column head (NULL: not in that output), how each
+ * output writes it, its place among the report's lines (the report lists the
+ * transaction figures in another order than JSON), its column in the HTML
+ * table and its clause in the text.
+ * The text summary says figures in sentences: a figure in the text has a
+ * line, its place in that line, a phrase and when it is said (struct
+ * fig_text); figs_text (figures_text.c) writes a range of lines, joining the
+ * clauses said. A row may be for the text alone (a figure none of the other
+ * outputs has, or another wording of one that appears twice).
  */
 #ifndef SEGSCAN_CLI_FIGURES_H
 #define SEGSCAN_CLI_FIGURES_H
