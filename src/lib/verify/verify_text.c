@@ -18,7 +18,7 @@
 
 void vf_text_finding(void *arg, const ss_text_finding *f) {
     vctx *c = arg;
-    enum ss_vseverity sev = vf_check_severity(f->check);
+    ss_severity sev = vf_check_severity(f->check);
     vf_emit(c, f->check, sev, c->text_path, f->problem.position, f->offset, "%s", f->problem.msg);
 }
 
