@@ -98,7 +98,8 @@ SS_API bool ss_errkind_is_damage(ss_errkind k);
 SS_API ss_severity ss_errkind_severity(ss_errkind k);
 SS_API const char *ss_severity_name(ss_severity s); /* "notice", "warning", "error" */
 /* A list of problems (ss_error), in the order they were met: how a run
- * passes its notes and failures up (ss_inputs_problems, ss_analysis_problems).
+ * passes its notes and failures up (ss_inputs_problems, ss_analysis_problems,
+ * ss_timelines_problems, ss_groups_problems).
  * It belongs to the object that returned it. */
 typedef struct ss_problems ss_problems;
 SS_API size_t ss_problems_count(const ss_problems *p); /* 0 for NULL */

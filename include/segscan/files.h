@@ -423,13 +423,15 @@ SS_API ss_log_dir_spans *ss_log_dir_spans_new(const char *log_dir);
 SS_API void ss_log_dir_spans_free(ss_log_dir_spans *s);
 SS_API bool ss_log_dir_span(void *spans, const char *topic, int32_t partition, ss_log_span *out);
 
-/* A finding of the checks of a text file. */
+/* A finding of the checks of a text file: the check, the Kafka offset concerned,
+ * and the problem (segscan/errors.h's ss_error): kind SS_E_OK, severity
+ * SS_SEV_WARNING for a failed check (an inconsistency), SS_SEV_NOTICE for
+ * information (not a failed check), position the byte position in the file of
+ * the line concerned, base offset -1, and the message. */
 typedef struct ss_text_finding {
     const char *check; /* stable name: "leader-epoch-order", "checkpoint-offset", ... (verify's table) */
-    bool info;         /* information: not a failed check */
-    uint64_t position; /* byte position in the file (the line concerned) */
     int64_t offset;    /* the Kafka offset concerned, -1 none */
-    char message[480];
+    ss_error problem;
 } ss_text_finding;
 typedef void (*ss_text_finding_fn)(void *arg, const ss_text_finding *f);
 

@@ -355,10 +355,12 @@ SS_API const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i);
 SS_API size_t ss_groups_count(const ss_groups *g);
 SS_API const ss_group *ss_groups_at(ss_groups *g, size_t i);
 
-/* Notices and damage, for the user: level SS_NOTE_INFO (an unknown record type),
- * SS_NOTE_WARN, SS_NOTE_ERROR (damage: unreadable bytes). */
-SS_API size_t ss_groups_note_count(const ss_groups *g);
-SS_API const char *ss_groups_note(const ss_groups *g, size_t i, enum ss_note_level *level);
+/* Notices and damage, for the user, in the order of the logs (segscan/errors.h's
+ * ss_problems; kind SS_E_OK, each message names the file): SS_SEV_NOTICE (a
+ * record type segscan does not decode), SS_SEV_WARNING (the transactional ids
+ * could not be read, notes left out past 100 a log), SS_SEV_ERROR (damage:
+ * unreadable bytes or records, a file that could not be opened). */
+SS_API const ss_problems *ss_groups_problems(const ss_groups *g);
 /* Damage was met (exit 3), and files that could not be opened (exit 2). */
 SS_API uint64_t ss_groups_damage(const ss_groups *g);
 SS_API uint64_t ss_groups_unreadable(const ss_groups *g);

@@ -55,30 +55,31 @@
 extern "C" {
 #endif
 
-/* Severity of a finding. The exit code follows it (DESIGN.md section 5):
- * ERROR 2 (a file could not be read), DAMAGE 3, INCONSISTENCY 1, INFO 0. */
-enum ss_vseverity {
-    SS_VSEV_INFO = 0,
-    SS_VSEV_INCONSISTENCY = 1,
-    SS_VSEV_DAMAGE = 2,
-    SS_VSEV_ERROR = 3,
-    SS_VSEV_COUNT = 4
-};
-/* "info", "inconsistency", "damage", "error" */
-SS_API const char *ss_vseverity_name(enum ss_vseverity severity);
+/* How much a finding weighs, in verify's four words; the exit code follows
+ * it (DESIGN.md section 5). It is the problem's severity (segscan/errors.h)
+ * and, for an error, its kind's class:
+ *   "info"           SS_SEV_NOTICE                                 exit 0
+ *   "inconsistency"  SS_SEV_WARNING                                exit 1
+ *   "damage"         SS_SEV_ERROR, a damage kind (ss_errkind_is_damage)  exit 3
+ *   "error"          SS_SEV_ERROR, another kind (a file could not be read) exit 2 */
+SS_API const char *ss_verify_level_name(ss_severity severity, ss_errkind kind);
 
+/* A finding: which check, where (partition, file, Kafka offset), and the
+ * problem (an ss_error): the check's kind (ss_vcheck_at), the severity (the
+ * check's, or SS_SEV_NOTICE for a check of the producer state on a compacted
+ * partition), the byte position in the file, base offset -1, the message
+ * (one line, without the file name). */
 typedef struct ss_vfinding {
-    const char *check; /* stable name (see ss_vcheck_at) */
-    enum ss_vseverity severity;
+    const char *check;     /* stable name (see ss_vcheck_at) */
     const char *partition; /* the input partition's name */
     const char *file;      /* path of the file concerned */
-    uint64_t position;     /* byte position in that file */
     int64_t offset;        /* Kafka offset concerned, -1 when none */
-    char message[480];     /* one line, without the file name */
+    ss_error problem;
 } ss_vfinding;
 
-/* The checks, for the manual and --help: false past the end. */
-SS_API bool ss_vcheck_at(size_t i, const char **name, enum ss_vseverity *severity, const char **desc);
+/* The checks, for the manual and --help: false past the end. A check's
+ * findings have its kind and, unless said otherwise, its severity. */
+SS_API bool ss_vcheck_at(size_t i, const char **name, ss_severity *severity, ss_errkind *kind, const char **desc);
 
 /* What was checked. ss_verify_partition adds to it. */
 typedef struct ss_vstats {
@@ -94,7 +95,8 @@ typedef struct ss_vstats {
     uint64_t producers;                        /* producer ids the log implies */
     uint64_t epoch_files, epoch_entries;
     uint64_t text_files; /* partition.metadata, quorum-state and the log directories' text files read */
-    uint64_t findings[SS_VSEV_COUNT];
+    /* findings by weight (ss_verify_level_name) */
+    uint64_t info, inconsistencies, damage, errors;
 } ss_vstats;
 
 typedef struct ss_verify_opts {

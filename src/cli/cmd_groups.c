@@ -710,10 +710,10 @@ int cmd_groups(int argc, char **argv) {
                                                 : "the run failed; results are incomplete");
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
-    for (size_t i = 0; i < ss_groups_note_count(g); i++) {
-        enum ss_note_level level;
-        const char *msg = ss_groups_note(g, i, &level);
-        if (level == SS_NOTE_ERROR || !c.quiet) warnx_("%s", msg);
+    const ss_problems *g_problems = ss_groups_problems(g);
+    for (size_t i = 0; i < ss_problems_count(g_problems); i++) {
+        const ss_error *p = ss_problems_at(g_problems, i);
+        if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
     }
     if (ss_groups_log_count(g) == 0) {
         warnx_("groups: no __consumer_offsets partition among the inputs (give a log directory, a "

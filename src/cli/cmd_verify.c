@@ -77,52 +77,55 @@ static void count_check(vcli *v, const char *name) {
 static void on_finding(void *ctx, const ss_vfinding *f) {
     vcli *v = ctx;
     count_check(v, f->check);
-    if (v->quiet && f->severity == SS_VSEV_INFO) return;
+    const ss_error *p = &f->problem;
+    if (v->quiet && p->severity == SS_SEV_NOTICE) return;
     ss_out *o = v->o;
+    const char *level = ss_verify_level_name(p->severity, p->kind);
     if (v->json) {
         out_lit(o, "{\"type\":");
-        out_str(o, f->severity == SS_VSEV_ERROR ? "\"error\"" : "\"finding\"");
+        out_str(o, p->severity == SS_SEV_ERROR && !ss_errkind_is_damage(p->kind) ? "\"error\"" : "\"finding\"");
         out_lit(o, ",\"check\":");
         out_json_cstr(o, f->check);
         out_lit(o, ",\"severity\":");
-        out_json_cstr(o, ss_vseverity_name(f->severity));
+        out_json_cstr(o, level);
         out_lit(o, ",\"partition\":");
         out_json_cstr(o, f->partition);
         out_lit(o, ",\"file\":");
         out_json_cstr(o, f->file);
         out_lit(o, ",\"position\":");
-        out_u64(o, f->position);
+        out_u64(o, p->position);
         out_lit(o, ",\"offset\":");
         if (f->offset >= 0) out_i64(o, f->offset);
         else out_lit(o, "null");
         out_lit(o, ",\"message\":");
-        out_json_cstr(o, f->message);
+        out_json_cstr(o, p->msg);
         out_lit(o, "}\n");
         return;
     }
     /* file names and messages (which quote file names) with their control characters escaped */
     out_text_cstr(o, f->file);
     out_lit(o, ": byte ");
-    out_u64(o, f->position);
+    out_u64(o, p->position);
     if (f->offset >= 0) {
         out_lit(o, " (offset ");
         out_i64(o, f->offset);
         out_ch(o, ')');
     }
     out_lit(o, ": ");
-    out_str(o, ss_vseverity_name(f->severity));
+    out_str(o, level);
     out_ch(o, ' ');
     out_str(o, f->check);
     out_lit(o, ": ");
-    out_text_cstr(o, f->message);
+    out_text_cstr(o, p->msg);
     out_ch(o, '\n');
 }
 
 static void list_checks(void) {
     const char *name, *desc;
-    enum ss_vseverity sev;
-    for (size_t i = 0; ss_vcheck_at(i, &name, &sev, &desc); i++)
-        printf("%-26s %-14s %s\n", name, ss_vseverity_name(sev), desc);
+    ss_severity sev;
+    ss_errkind kind;
+    for (size_t i = 0; ss_vcheck_at(i, &name, &sev, &kind, &desc); i++)
+        printf("%-26s %-14s %s\n", name, ss_verify_level_name(sev, kind), desc);
 }
 
 static void text_summary(vcli *v, const ss_vstats *s, int rc) {
@@ -149,8 +152,7 @@ static void text_summary(vcli *v, const ss_vstats *s, int rc) {
     out_printf(o, "  leader-epoch checkpoints: %" PRIu64 " (%" PRIu64 " %s)\n", s->epoch_files, s->epoch_entries,
                plural(s->epoch_entries, "entry", "entries"));
     out_printf(o, "  other text files: %" PRIu64 "\n", s->text_files);
-    uint64_t total = s->findings[SS_VSEV_DAMAGE] + s->findings[SS_VSEV_INCONSISTENCY] + s->findings[SS_VSEV_INFO] +
-                     s->findings[SS_VSEV_ERROR];
+    uint64_t total = s->damage + s->inconsistencies + s->info + s->errors;
     if (!total && rc == EXIT_OK) {
         out_lit(o, "findings: none: clean\n");
         return;
@@ -158,8 +160,7 @@ static void text_summary(vcli *v, const ss_vstats *s, int rc) {
     out_printf(o,
                "findings: %" PRIu64 " damage, %" PRIu64 " inconsistency, %" PRIu64 " info, %" PRIu64
                " unreadable (exit %d)\n",
-               s->findings[SS_VSEV_DAMAGE], s->findings[SS_VSEV_INCONSISTENCY], s->findings[SS_VSEV_INFO],
-               s->findings[SS_VSEV_ERROR], rc);
+               s->damage, s->inconsistencies, s->info, s->errors, rc);
     for (size_t i = 0; i < v->ncounts; i++) out_printf(o, "  %s: %" PRIu64 "\n", v->counts[i].name, v->counts[i].n);
 }
 
@@ -187,13 +188,13 @@ static void json_summary(vcli *v, const ss_vstats *s, int rc) {
     KV_U64(o, "leaderEpochEntries", s->epoch_entries);
     KV_U64(o, "textFiles", s->text_files);
     out_lit(o, ",\"findings\":{\"damage\":");
-    out_u64(o, s->findings[SS_VSEV_DAMAGE]);
+    out_u64(o, s->damage);
     out_lit(o, ",\"inconsistency\":");
-    out_u64(o, s->findings[SS_VSEV_INCONSISTENCY]);
+    out_u64(o, s->inconsistencies);
     out_lit(o, ",\"info\":");
-    out_u64(o, s->findings[SS_VSEV_INFO]);
+    out_u64(o, s->info);
     out_lit(o, ",\"error\":");
-    out_u64(o, s->findings[SS_VSEV_ERROR]);
+    out_u64(o, s->errors);
     out_lit(o, "},\"checks\":{");
     for (size_t i = 0; i < v->ncounts; i++) {
         if (i) out_ch(o, ',');
@@ -278,10 +279,10 @@ int cmd_verify(int argc, char **argv) {
     for (size_t i = 0; i < ss_inputs_count(in); i++)
         if (ss_verify_partition(in, i, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
     if (ss_verify_log_dirs(in, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
-    st.findings[SS_VSEV_ERROR] += unreadable;
-    if (st.findings[SS_VSEV_ERROR]) rc = exit_merge(rc, EXIT_TROUBLE);
-    if (st.findings[SS_VSEV_DAMAGE]) rc = exit_merge(rc, EXIT_DAMAGE);
-    if (st.findings[SS_VSEV_INCONSISTENCY]) rc = exit_merge(rc, EXIT_FINDINGS);
+    st.errors += unreadable;
+    if (st.errors) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (st.damage) rc = exit_merge(rc, EXIT_DAMAGE);
+    if (st.inconsistencies) rc = exit_merge(rc, EXIT_FINDINGS);
     if (v.json) json_summary(&v, &st, rc);
     else text_summary(&v, &st, rc);
     out_flush(&o);

@@ -44,26 +44,26 @@ typedef struct tctx {
 static void on_finding(void *arg, const ss_text_finding *f) {
     tctx *t = arg;
     ss_out *o = t->o;
+    /* verify's words: a failed check is an inconsistency, a notice information */
+    const char *level = f->problem.severity == SS_SEV_NOTICE ? "info" : "inconsistency";
     if (t->json) {
         dump_json_head(o, "finding", t->path);
         out_json_key(o, "check");
         out_json_cstr(o, f->check);
         out_json_key(o, "severity");
-        out_json_cstr(o, f->info ? "info" : "inconsistency");
-        out_kv_u64(o, "position", f->position);
+        out_json_cstr(o, level);
+        out_kv_u64(o, "position", f->problem.position);
         out_kv_opt(o, "offset", f->offset);
         out_json_key(o, "message");
-        out_json_cstr(o, f->message);
+        out_json_cstr(o, f->problem.msg);
         out_str(o, "}\n");
         return;
     }
     out_flush(o);
     if (f->offset >= 0)
-        warnx_("%s: byte %" PRIu64 " (offset %" PRId64 "): %s %s: %s", t->path, f->position, f->offset,
-               f->info ? "info" : "inconsistency", f->check, f->message);
-    else
-        warnx_("%s: byte %" PRIu64 ": %s %s: %s", t->path, f->position, f->info ? "info" : "inconsistency", f->check,
-               f->message);
+        warnx_("%s: byte %" PRIu64 " (offset %" PRId64 "): %s %s: %s", t->path, f->problem.position, f->offset, level,
+               f->check, f->problem.msg);
+    else warnx_("%s: byte %" PRIu64 ": %s %s: %s", t->path, f->problem.position, level, f->check, f->problem.msg);
 }
 
 /* ---- text ---------------------------------------------------------------------------------- */

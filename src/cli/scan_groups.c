@@ -163,10 +163,10 @@ int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_
         warnx_("groups: %s", why ? why : "out of memory; the groups' findings are incomplete");
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
-    for (size_t i = 0; i < ss_groups_note_count(s->g); i++) {
-        enum ss_note_level level;
-        const char *msg = ss_groups_note(s->g, i, &level);
-        if (level == SS_NOTE_ERROR || !c->quiet) warnx_("%s", msg);
+    const ss_problems *g_problems = ss_groups_problems(s->g);
+    for (size_t i = 0; i < ss_problems_count(g_problems); i++) {
+        const ss_error *p = ss_problems_at(g_problems, i);
+        if (p->severity == SS_SEV_ERROR || !c->quiet) warnx_("%s", p->msg);
     }
     /* a damaged batch of __consumer_offsets is the analysis's damage (it reads the same
      * segments); a coordinator record whose payload cannot be decoded only leaves the

@@ -9,8 +9,8 @@
 #include "segscan/files.h"
 
 static const ss_text_kind kinds[9] = {
-    SS_TEXT_RECOVERY_POINT, SS_TEXT_LEADER_EPOCH,  SS_TEXT_PARTITION_METADATA,
-    SS_TEXT_META_PROPERTIES, SS_TEXT_QUORUM_STATE, SS_TEXT_CLEAN_SHUTDOWN,
+    SS_TEXT_RECOVERY_POINT,     SS_TEXT_LEADER_EPOCH,     SS_TEXT_PARTITION_METADATA,
+    SS_TEXT_META_PROPERTIES,    SS_TEXT_QUORUM_STATE,     SS_TEXT_CLEAN_SHUTDOWN,
     SS_TEXT_REPLICATION_OFFSET, SS_TEXT_LOG_START_OFFSET, SS_TEXT_CLEANER_OFFSET,
 };
 
@@ -28,8 +28,9 @@ static bool span_of(void *arg, const char *topic, int32_t partition, ss_log_span
 static void on_finding(void *arg, const ss_text_finding *f) {
     (void)arg;
     FUZZ_CHECK(f->check != NULL);
-    FUZZ_CHECK(memchr(f->message, 0, sizeof f->message) != NULL);
-    fuzz_sink += (uint32_t)f->position;
+    FUZZ_CHECK(memchr(f->problem.msg, 0, sizeof f->problem.msg) != NULL);
+    FUZZ_CHECK(f->problem.severity == SS_SEV_NOTICE || f->problem.severity == SS_SEV_WARNING);
+    fuzz_sink += (uint32_t)f->problem.position;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

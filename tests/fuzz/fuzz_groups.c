@@ -102,10 +102,11 @@ static uint64_t run(unsigned threads) {
     FUZZ_CHECK(g != NULL);
     ss_errkind rc = ss_groups_run(g, in);
     FUZZ_CHECK(rc == SS_E_OK || rc == SS_E_NOMEM);
-    for (size_t i = 0; i < ss_groups_note_count(g); i++) {
-        enum ss_note_level level;
-        const char *m = ss_groups_note(g, i, &level);
-        touch_str(m, strlen(m));
+    const ss_problems *problems = ss_groups_problems(g);
+    for (size_t i = 0; i < ss_problems_count(problems); i++) {
+        const ss_error *p = ss_problems_at(problems, i);
+        FUZZ_CHECK(memchr(p->msg, 0, sizeof p->msg) != NULL);
+        touch_str(p->msg, strlen(p->msg));
     }
     for (size_t i = 0; i < ss_groups_count(g); i++) {
         const ss_group *grp = ss_groups_at(g, i);
@@ -146,8 +147,8 @@ static uint64_t run(unsigned threads) {
         FUZZ_CHECK(x->group < ss_groups_count(g));
         touch_str(x->group_id, x->group_id_len);
         touch_refs(&x->tp, 1);
-        const ss_tl_partition *p = x->tp.topic ? ss_timelines_find(tl, x->tp.topic, x->tp.topic_len, x->tp.partition)
-                                               : NULL;
+        const ss_tl_partition *p =
+            x->tp.topic ? ss_timelines_find(tl, x->tp.topic, x->tp.topic_len, x->tp.partition) : NULL;
         FUZZ_CHECK(x->data_read == (p != NULL) || x->kind == SS_FK_FENCING);
         check_range(&x->redelivered, p);
         check_range(&x->likely, p);
@@ -160,7 +161,8 @@ static uint64_t run(unsigned threads) {
                  (uint64_t)x->redelivered.records;
         int32_t cp;
         int64_t from;
-        if (x->tp.topic) ss_findings_why_none(f, x->tp.topic, x->tp.topic_len, x->tp.partition, x->time, NULL, &cp, &from);
+        if (x->tp.topic)
+            ss_findings_why_none(f, x->tp.topic, x->tp.topic_len, x->tp.partition, x->time, NULL, &cp, &from);
     }
     ss_findings_free(f);
     ss_groups_free(g);

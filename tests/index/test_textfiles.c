@@ -221,8 +221,8 @@ static void on_finding(void *arg, const ss_text_finding *f) {
     seen *s = arg;
     if (s->n >= 16) return;
     snprintf(s->checks[s->n], sizeof s->checks[0], "%s", f->check);
-    s->info[s->n] = f->info;
-    s->pos[s->n] = f->position;
+    s->info[s->n] = f->problem.severity == SS_SEV_NOTICE;
+    s->pos[s->n] = f->problem.position;
     s->off[s->n] = f->offset;
     s->n++;
 }
@@ -330,9 +330,9 @@ static void test_kinds(void) {
 static unsigned real_files;
 
 static void count_failed(void *arg, const ss_text_finding *f) {
-    if (!f->info) {
+    if (f->problem.severity != SS_SEV_NOTICE) {
         (*(unsigned *)arg)++;
-        fprintf(stderr, "  %s: %s\n", f->check, f->message);
+        fprintf(stderr, "  %s: %s\n", f->check, f->problem.msg);
     }
 }
 

@@ -32,6 +32,9 @@ ss_error *ss_problems_add(ss_problems *p, ss_severity severity, ss_errkind kind,
     __attribute__((format(printf, 4, 5)));
 ss_error *ss_problems_vadd(ss_problems *p, ss_severity severity, ss_errkind kind, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
+/* Add a copy of *e (its kind, place, severity and message). Returns the
+ * entry, or NULL when out of memory. */
+ss_error *ss_problems_push(ss_problems *p, const ss_error *e);
 void ss_problems_free(ss_problems *p); /* frees the entries; p is empty after */
 
 /* Call an error of kind `kind` from here on (message and place kept): a

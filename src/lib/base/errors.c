@@ -111,6 +111,12 @@ ss_error *ss_problems_add(ss_problems *p, ss_severity severity, ss_errkind kind,
     return e;
 }
 
+ss_error *ss_problems_push(ss_problems *p, const ss_error *e) {
+    if (!SS_GROW(p->v, p->n, p->cap, 8)) return NULL;
+    p->v[p->n] = *e;
+    return &p->v[p->n++];
+}
+
 void ss_problems_free(ss_problems *p) {
     free(p->v);
     p->v = NULL;

@@ -388,15 +388,13 @@ static void finding(checker *c, const char *check, bool info, uint64_t pos, int6
 
 static void finding(checker *c, const char *check, bool info, uint64_t pos, int64_t off, const char *fmt, ...) {
     ss_text_finding f;
-    memset(&f, 0, sizeof f);
     f.check = check;
-    f.info = info;
-    f.position = pos;
     f.offset = off;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    ss_error_vset(&f.problem, SS_E_OK, pos, -1, fmt, ap);
     va_end(ap);
+    f.problem.severity = info ? SS_SEV_NOTICE : SS_SEV_WARNING;
     if (!info) c->failed++;
     if (c->cb) c->cb(c->arg, &f);
 }

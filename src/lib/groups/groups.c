@@ -149,11 +149,11 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d)) {
     case SS_CDEC_OK: glog_record(L, b, r, &d); break;
     case SS_CDEC_UNKNOWN_TYPE:
-        if (L->info.unknown_records++ < 5) glog_note(L, SS_NOTE_INFO, "%s: %s", file, d.message);
+        if (L->info.unknown_records++ < 5) glog_note(L, SS_SEV_NOTICE, "%s: %s", file, d.message);
         if (d.known_to_kafka) glog_undecoded(L, r);
         break;
     default:
-        if (L->info.bad_records++ < 20) glog_note(L, SS_NOTE_ERROR, "%s: %s", file, d.message);
+        if (L->info.bad_records++ < 20) glog_note(L, SS_SEV_ERROR, "%s: %s", file, d.message);
         break;
     }
 }
@@ -168,12 +168,12 @@ static void read_log(worker *w, glog *L) {
         const char *file = ip->segments[c.seg].path ? ip->segments[c.seg].path : ip->name;
         switch (k) {
         case SS_PC_UNREADABLE:
-            glog_note(L, SS_NOTE_ERROR, "%s: %s", file, c.err.msg);
+            glog_note(L, SS_SEV_ERROR, "%s: %s", file, c.err.msg);
             L->unreadable++;
             break;
         case SS_PC_DAMAGE:
             L->info.damage_events++;
-            glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, c.ev.err.position, c.ev.err.msg,
+            glog_note(L, SS_SEV_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, c.ev.err.position, c.ev.err.msg,
                       ss_errkind_name(c.ev.err.kind));
             break;
         case SS_PC_BATCH:
@@ -190,7 +190,7 @@ static void read_log(worker *w, glog *L) {
             if (L->expect_next < b->base_offset) L->expect_next = b->base_offset;
             if (ss_pcursor_records(&c) != SS_E_OK) {
                 L->info.damage_events++;
-                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, c.err.msg,
+                glog_note(L, SS_SEV_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, c.err.msg,
                           ss_errkind_name(c.err.kind));
                 L->expect_next = b->last_offset + 1;
             }
@@ -199,7 +199,7 @@ static void read_log(worker *w, glog *L) {
         case SS_PC_RECORDS_END:
             if (c.rec_failed) {
                 L->info.damage_events++;
-                glog_note(L, SS_NOTE_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, c.err.msg,
+                glog_note(L, SS_SEV_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, c.err.msg,
                           ss_errkind_name(c.err.kind));
             }
             /* the cleaner keeps a batch's last offset when it removes its last records */
@@ -436,20 +436,17 @@ static int cmp_group(const void *a, const void *b) {
     return x->partition < y->partition ? -1 : x->partition > y->partition;
 }
 
-static void add_note(ss_groups *G, enum ss_note_level level, const char *msg) {
-    if (!SS_GROW(G->notes, G->nnotes, G->notecap, 16)) return;
-    char *s = strdup(msg);
-    if (!s) return;
-    G->notes[G->nnotes++] = (gnote){s, level};
-}
-
 ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
     G->in = in;
     size_t n = ss_inputs_count(in);
     read_topic_ids(G);
     {
         ss_error te;
-        if (ss_txn_state_ids(in, &G->txn_ids, &te) != SS_E_OK) add_note(G, SS_NOTE_WARN, te.msg);
+        if (ss_txn_state_ids(in, &G->txn_ids, &te) != SS_E_OK) {
+            /* the groups are read all the same: their transactional ids are left unnamed */
+            te.severity = SS_SEV_WARNING;
+            (void)ss_problems_push(&G->problems, &te);
+        }
     }
     /* one log per partition number; its copies */
     G->logs = calloc(n ? n : 1, sizeof *G->logs);
@@ -567,12 +564,11 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         G->pub_logs[li].copies = G->logs[li].copies;
         G->damage += L->info.damage_events + L->info.bad_records;
         G->unreadable += L->unreadable;
-        for (size_t k = 0; k < L->nnotes; k++) add_note(G, L->notes[k].level, L->notes[k].text);
-        if (L->notes_dropped) {
-            char m[200];
-            snprintf(m, sizeof m, "%s-%d: %" PRIu64 " more notes not shown", CO, (int)L->partition, L->notes_dropped);
-            add_note(G, SS_NOTE_WARN, m);
-        }
+        for (size_t k = 0; k < L->notes.n; k++) (void)ss_problems_push(&G->problems, &L->notes.v[k]);
+        ss_problems_free(&L->notes);
+        if (L->notes_dropped)
+            (void)ss_problems_add(&G->problems, SS_SEV_WARNING, SS_E_OK, "%s-%d: %" PRIu64 " more notes not shown", CO,
+                                  (int)L->partition, L->notes_dropped);
         for (uint32_t k = 0; k < L->ngroups; k++)
             if (L->groups[k].wanted) total++;
     }
@@ -602,11 +598,7 @@ size_t ss_groups_log_count(const ss_groups *g) { return g->nlogs; }
 int32_t ss_groups_partition_count(const ss_groups *g) { return g->opts.partitions; }
 const ss_glog *ss_groups_log_at(const ss_groups *g, size_t i) { return &g->pub_logs[i]; }
 size_t ss_groups_count(const ss_groups *g) { return g->ngroups; }
-size_t ss_groups_note_count(const ss_groups *g) { return g->nnotes; }
-const char *ss_groups_note(const ss_groups *g, size_t i, enum ss_note_level *level) {
-    if (level) *level = g->notes[i].level;
-    return g->notes[i].text;
-}
+const ss_problems *ss_groups_problems(const ss_groups *g) { return &g->problems; }
 uint64_t ss_groups_damage(const ss_groups *g) { return g->damage; }
 uint64_t ss_groups_unreadable(const ss_groups *g) { return g->unreadable; }
 
@@ -627,8 +619,7 @@ void ss_groups_free(ss_groups *g) {
     free(g->work);
     v_free(g);
     free(g->groups);
-    for (size_t i = 0; i < g->nnotes; i++) free(g->notes[i].text);
-    free(g->notes);
+    ss_problems_free(&g->problems);
     free(g->ids);
     free(g->id_names);
     ss_txn_ids_free(g->txn_ids);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/error_set.h"
 #include "format/walker.h"
 #include "segscan/decode.h"
 #include "segscan/groups.h"
@@ -255,12 +256,6 @@ typedef struct gpid {
     uint32_t nawait, capawait;
 } gpid;
 
-/* a notice for the user (ss_groups_note) */
-typedef struct gnote {
-    char *text;
-    enum ss_note_level level;
-} gnote;
-
 /* ---- kept commits (commits.c) ----------------------------------------------------------------- */
 
 /* a sorted run of commits in a temporary file */
@@ -362,8 +357,7 @@ typedef struct glog {
     int64_t expect_next;   /* the offset after the last one read, -1 before the first */
     int64_t last_hole_end; /* first offset after the last hole, -1 when none */
     bool nomem;
-    gnote *notes;
-    size_t nnotes, notecap;
+    ss_problems notes; /* at most 100; moved into the groups' problems at the end */
     uint64_t notes_dropped;
     uint64_t unreadable;
     uint64_t skipped_records; /* records of groups opts.groups does not name, not replayed */
@@ -381,7 +375,7 @@ void glog_end(glog *L);
 /* a record of a type Kafka decodes and segscan does not: counted against its group (the
  * keys of types 3..15 begin with the group id) */
 void glog_undecoded(glog *L, const ss_record *r);
-void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void glog_note(glog *L, ss_severity severity, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Is the record's group one opts.groups names? Read from the key's bytes (every group
  * record's key is its type, then the group id as a string of int16 length) before it
  * is decoded; true when the key is not of that form. */
@@ -473,8 +467,7 @@ struct ss_groups {
     size_t built;  /* that group, + 1 (0: none) */
     void **blocks; /* the arrays built for it */
     size_t nblocks, blockcap;
-    gnote *notes;
-    size_t nnotes, notecap;
+    ss_problems problems; /* the logs' notes, in log order (ss_groups_problems) */
     uint64_t damage, unreadable;
     char failure[256];
     gwork *work;

@@ -94,8 +94,7 @@ void glog_free(glog *L) {
     g_vfree(L->refs.v);
     o_free(L);
     gc_free(&L->commits);
-    for (size_t i = 0; i < L->nnotes; i++) free(L->notes[i].text);
-    free(L->notes);
+    ss_problems_free(&L->notes);
     gs_free(&L->groups_tab);
     gs_free(&L->strs);
 }

@@ -225,23 +225,15 @@ void glog_init(glog *L, const ss_groups_opts *opts, uint32_t input, int32_t part
     L->info.cleaner_checkpoint = -1;
 }
 
-void glog_note(glog *L, enum ss_note_level level, const char *fmt, ...) {
-    if (L->nnotes >= 100) {
+void glog_note(glog *L, ss_severity severity, const char *fmt, ...) {
+    if (L->notes.n >= 100) {
         L->notes_dropped++;
         return;
     }
-    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    (void)ss_problems_vadd(&L->notes, severity, SS_E_OK, fmt, ap);
     va_end(ap);
-    char *s = strdup(buf);
-    if (!s) return;
-    if (!SS_GROW(L->notes, L->nnotes, L->notecap, 8)) {
-        free(s);
-        return;
-    }
-    L->notes[L->nnotes++] = (gnote){s, level};
 }
 
 /* the bytes of a string table: its arena and its slots */

@@ -1,5 +1,5 @@
 /* segscan - verify's checks and findings: the table of checks (name,
- * severity, description), a finding handed to the caller's callback, the cap
+ * severity, kind, description), a finding handed to the caller's callback, the cap
  * on one check's findings in one file; and the small helpers and containers
  * the checkers share (paths, segment names, batch and marker lists, the
  * producer state map). */
@@ -12,123 +12,142 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "verify/verify.h"
 
 /* ---- the checks ------------------------------------------------------------------ */
 
+/* A check's severity and kind give its findings' weight (ss_verify_level_name): a
+ * damage check's kind is the damage class's kind of error it finds (its message
+ * names the reader's own kind where there is one), "unreadable"'s SS_E_IO; the
+ * others keep SS_E_OK unless a kind of error names what they note. */
 typedef struct vcheck {
     const char *name;
-    enum ss_vseverity severity;
+    ss_severity severity;
+    ss_errkind kind;
     const char *desc;
 } vcheck;
 
 static const vcheck checks[] = {
-    {"unreadable", SS_VSEV_ERROR, "a file could not be opened or read"},
-    {"batch-crc", SS_VSEV_DAMAGE, "a batch's stored CRC differs from the CRC of its bytes"},
-    {"log-damage", SS_VSEV_DAMAGE,
+    {"unreadable", SS_SEV_ERROR, SS_E_IO, "a file could not be opened or read"},
+    {"batch-crc", SS_SEV_ERROR, SS_E_CRC_MISMATCH, "a batch's stored CRC differs from the CRC of its bytes"},
+    {"log-damage", SS_SEV_ERROR, SS_E_BAD_BATCH,
      "mid-file damage in a .log: bad length, bad magic, undecodable records, garbage, a file cut while read"},
-    {"incomplete-tail", SS_VSEV_INCONSISTENCY,
+    {"incomplete-tail", SS_SEV_WARNING, SS_E_INCOMPLETE_TAIL,
      "the last entry of a .log runs past the end of the file (unclean shutdown or a cut copy; Kafka's recovery "
      "would truncate it)"},
-    {"log-zero-tail", SS_VSEV_INFO, "zero bytes after the last batch of a segment that is not the active one"},
-    {"offset-order", SS_VSEV_INCONSISTENCY,
+    {"log-zero-tail", SS_SEV_NOTICE, SS_E_ZERO_TAIL,
+     "zero bytes after the last batch of a segment that is not the active one"},
+    {"offset-order", SS_SEV_WARNING, SS_E_OK,
      "a batch's base offset is not above the last offset of the batch before it in the segment"},
-    {"segment-overlap", SS_VSEV_INCONSISTENCY,
+    {"segment-overlap", SS_SEV_WARNING, SS_E_SEGMENT_OVERLAP,
      "a segment's first batch starts at or below the last offset of the segment before it"},
-    {"segment-gap", SS_VSEV_INCONSISTENCY,
+    {"segment-gap", SS_SEV_WARNING, SS_E_OK,
      "offsets between two segments that neither holds, where the log shows no cleaning there or files beside it "
      "(an index or snapshot without its .log, a leader-epoch-checkpoint entry) name the missing segment"},
-    {"segment-name", SS_VSEV_INCONSISTENCY,
+    {"segment-name", SS_SEV_WARNING, SS_E_OK,
      "a segment's file name is above its first batch's base offset, or not above the previous segment's last "
      "offset"},
-    {"index-missing", SS_VSEV_INFO, "no .index or .timeindex beside a non-empty segment (the broker rebuilds it)"},
-    {"index-size", SS_VSEV_DAMAGE, "an .index or .timeindex whose size is not a multiple of its entry size"},
-    {"index-order", SS_VSEV_INCONSISTENCY, "offset index entries whose offsets or positions do not increase"},
-    {"index-entry", SS_VSEV_INCONSISTENCY,
+    {"index-missing", SS_SEV_NOTICE, SS_E_OK,
+     "no .index or .timeindex beside a non-empty segment (the broker rebuilds it)"},
+    {"index-size", SS_SEV_ERROR, SS_E_BAD_INDEX,
+     "an .index or .timeindex whose size is not a multiple of its entry size"},
+    {"index-order", SS_SEV_WARNING, SS_E_OK, "offset index entries whose offsets or positions do not increase"},
+    {"index-entry", SS_SEV_WARNING, SS_E_OK,
      "an offset index entry not at a batch boundary, or whose batch starts above its offset, or whose offset is "
      "not the last offset of a batch at or after its position"},
-    {"index-past-eof", SS_VSEV_INCONSISTENCY,
+    {"index-past-eof", SS_SEV_WARNING, SS_E_OK,
      "an offset index entry whose position or offset lies past the end of the log"},
-    {"index-preallocated", SS_VSEV_INFO,
+    {"index-preallocated", SS_SEV_NOTICE, SS_E_OK,
      "a zero-filled preallocated index tail beside a segment that is not the active one"},
-    {"timeindex-order", SS_VSEV_INCONSISTENCY, "time index entries whose timestamps or offsets do not increase"},
-    {"timeindex-entry", SS_VSEV_INCONSISTENCY,
+    {"timeindex-order", SS_SEV_WARNING, SS_E_OK, "time index entries whose timestamps or offsets do not increase"},
+    {"timeindex-entry", SS_SEV_WARNING, SS_E_OK,
      "a time index entry (T, O) whose offset O is in no batch, or whose batch's maxTimestamp is not T"},
-    {"timeindex-past-eof", SS_VSEV_INCONSISTENCY, "a time index entry whose offset lies past the end of the log"},
-    {"txnindex-damage", SS_VSEV_DAMAGE, "a .txnindex entry of an unknown version, or a partial entry"},
-    {"txnindex-no-marker", SS_VSEV_INCONSISTENCY,
+    {"timeindex-past-eof", SS_SEV_WARNING, SS_E_OK, "a time index entry whose offset lies past the end of the log"},
+    {"txnindex-damage", SS_SEV_ERROR, SS_E_BAD_INDEX, "a .txnindex entry of an unknown version, or a partial entry"},
+    {"txnindex-no-marker", SS_SEV_WARNING, SS_E_OK,
      "a .txnindex entry without the ABORT marker of its producer at its lastOffset in the segment"},
-    {"txnindex-missing-entry", SS_VSEV_INCONSISTENCY,
+    {"txnindex-missing-entry", SS_SEV_WARNING, SS_E_OK,
      "an ABORT marker of a transaction with data in the log, without its .txnindex entry (info when the partition "
      "shows compaction)"},
-    {"txnindex-entry", SS_VSEV_INCONSISTENCY,
+    {"txnindex-entry", SS_SEV_WARNING, SS_E_OK,
      "a .txnindex entry whose firstOffset or lastStableOffset disagrees with the log (info when the partition "
      "shows compaction)"},
-    {"snapshot-corrupt", SS_VSEV_DAMAGE, "a producer snapshot that Kafka cannot read (schema, version or CRC)"},
-    {"snapshot-state", SS_VSEV_INCONSISTENCY,
+    {"snapshot-corrupt", SS_SEV_ERROR, SS_E_BAD_SNAPSHOT,
+     "a producer snapshot that Kafka cannot read (schema, version or CRC)"},
+    {"snapshot-state", SS_SEV_WARNING, SS_E_OK,
      "the newest producer snapshot disagrees with the producer state the log implies at its offset (info when "
      "the partition shows compaction: offset gaps, empty batches, a delete horizon)"},
-    {"snapshot-unexplained", SS_VSEV_INFO,
+    {"snapshot-unexplained", SS_SEV_NOTICE, SS_E_OK,
      "a snapshot entry the log cannot explain (data in deleted segments, no batch metadata)"},
-    {"snapshot-missing-producer", SS_VSEV_INFO,
+    {"snapshot-missing-producer", SS_SEV_NOTICE, SS_E_OK,
      "a producer the log implies is not in the snapshot (expired: producer.id.expiration.ms)"},
-    {"snapshot-beyond-log-end", SS_VSEV_INCONSISTENCY, "a producer snapshot whose offset is above the log end offset"},
-    {"leader-epoch-damage", SS_VSEV_DAMAGE, "a leader-epoch-checkpoint Kafka cannot read"},
-    {"leader-epoch-order", SS_VSEV_INCONSISTENCY,
+    {"snapshot-beyond-log-end", SS_SEV_WARNING, SS_E_OK,
+     "a producer snapshot whose offset is above the log end offset"},
+    {"leader-epoch-damage", SS_SEV_ERROR, SS_E_BAD_CHECKPOINT, "a leader-epoch-checkpoint Kafka cannot read"},
+    {"leader-epoch-order", SS_SEV_WARNING, SS_E_OK,
      "leader-epoch-checkpoint entries whose epochs or start offsets do not increase"},
-    {"leader-epoch", SS_VSEV_INCONSISTENCY,
+    {"leader-epoch", SS_SEV_WARNING, SS_E_OK,
      "a batch's partitionLeaderEpoch differs from the epoch the leader-epoch-checkpoint gives its offset, an "
      "epoch starts inside a batch, or an epoch starts past the log end offset"},
-    {"partition-metadata-damage", SS_VSEV_DAMAGE, "a partition.metadata Kafka cannot read"},
-    {"quorum-state-damage", SS_VSEV_DAMAGE, "a quorum-state Kafka cannot read (FileQuorumStateStore)"},
-    {"quorum-state-epoch", SS_VSEV_INCONSISTENCY,
+    {"partition-metadata-damage", SS_SEV_ERROR, SS_E_BAD_CHECKPOINT, "a partition.metadata Kafka cannot read"},
+    {"quorum-state-damage", SS_SEV_ERROR, SS_E_BAD_CHECKPOINT,
+     "a quorum-state Kafka cannot read (FileQuorumStateStore)"},
+    {"quorum-state-epoch", SS_SEV_WARNING, SS_E_OK,
      "the quorum-state's epoch is below the epoch of the metadata log's last batch (the file is older than the "
      "log)"},
-    {"checkpoint-damage", SS_VSEV_DAMAGE,
+    {"checkpoint-damage", SS_SEV_ERROR, SS_E_BAD_CHECKPOINT,
      "a recovery-point, replication, log-start or cleaner offset checkpoint Kafka cannot read"},
-    {"checkpoint-offset", SS_VSEV_INCONSISTENCY,
+    {"checkpoint-offset", SS_SEV_WARNING, SS_E_OK,
      "a checkpoint entry past its partition's log end offset (recovery point, high watermark, log start offset, "
      "cleaner offset)"},
-    {"checkpoint-duplicate", SS_VSEV_INCONSISTENCY, "a partition listed twice in one offset checkpoint"},
-    {"checkpoint-no-partition", SS_VSEV_INFO,
+    {"checkpoint-duplicate", SS_SEV_WARNING, SS_E_OK, "a partition listed twice in one offset checkpoint"},
+    {"checkpoint-no-partition", SS_SEV_NOTICE, SS_E_OK,
      "offset checkpoint entries naming partitions without a directory beside the checkpoint (not checked)"},
-    {"cleaner-offset-below-log-start", SS_VSEV_INFO,
+    {"cleaner-offset-below-log-start", SS_SEV_NOTICE, SS_E_OK,
      "a cleaner-offset-checkpoint entry below its partition's first segment (the log cleaner resets it)"},
-    {"meta-properties-damage", SS_VSEV_DAMAGE, "a meta.properties Kafka cannot read (MetaProperties)"},
-    {"meta-properties-directory-id", SS_VSEV_INCONSISTENCY,
+    {"meta-properties-damage", SS_SEV_ERROR, SS_E_BAD_CHECKPOINT,
+     "a meta.properties Kafka cannot read (MetaProperties)"},
+    {"meta-properties-directory-id", SS_SEV_WARNING, SS_E_OK,
      "a meta.properties directory.id that is one of the reserved ids (the broker refuses it)"},
-    {"clean-shutdown-damage", SS_VSEV_DAMAGE,
+    {"clean-shutdown-damage", SS_SEV_ERROR, SS_E_BAD_CHECKPOINT,
      "a .kafka_cleanshutdown that is neither empty nor its JSON (Kafka then reads no broker epoch)"},
-    {"incomplete-input", SS_VSEV_INFO,
+    {"incomplete-input", SS_SEV_NOTICE, SS_E_OK,
      "not every segment of the partition directory was given: the checks that need them all were left out"},
-    {"file-grew", SS_VSEV_INFO, "a .log grew while it was read; only what it held at open was checked"},
-    {"batch-too-large", SS_VSEV_INFO, "a batch larger than --max-batch-bytes could not be decompressed to check it"},
-    {"more-findings", SS_VSEV_INFO, "more findings of one check in one file than are listed"},
+    {"file-grew", SS_SEV_NOTICE, SS_E_GREW, "a .log grew while it was read; only what it held at open was checked"},
+    {"batch-too-large", SS_SEV_NOTICE, SS_E_TOO_LARGE,
+     "a batch larger than --max-batch-bytes could not be decompressed to check it"},
+    {"more-findings", SS_SEV_NOTICE, SS_E_OK, "more findings of one check in one file than are listed"},
 };
 
-bool ss_vcheck_at(size_t i, const char **name, enum ss_vseverity *severity, const char **desc) {
+bool ss_vcheck_at(size_t i, const char **name, ss_severity *severity, ss_errkind *kind, const char **desc) {
     if (i >= sizeof checks / sizeof checks[0]) return false;
     if (name) *name = checks[i].name;
     if (severity) *severity = checks[i].severity;
+    if (kind) *kind = checks[i].kind;
     if (desc) *desc = checks[i].desc;
     return true;
 }
 
-enum ss_vseverity vf_check_severity(const char *name) {
+static const vcheck *check_row(const char *name) {
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
-        if (!strcmp(checks[i].name, name)) return checks[i].severity;
-    return SS_VSEV_INFO;
+        if (!strcmp(checks[i].name, name)) return &checks[i];
+    return NULL;
 }
 
-const char *ss_vseverity_name(enum ss_vseverity severity) {
+ss_severity vf_check_severity(const char *name) {
+    const vcheck *row = check_row(name);
+    return row ? row->severity : SS_SEV_NOTICE;
+}
+
+const char *ss_verify_level_name(ss_severity severity, ss_errkind kind) {
     switch (severity) {
-    case SS_VSEV_INFO: return "info";
-    case SS_VSEV_INCONSISTENCY: return "inconsistency";
-    case SS_VSEV_DAMAGE: return "damage";
-    case SS_VSEV_ERROR: return "error";
-    default: return "unknown";
+    case SS_SEV_NOTICE: return "info";
+    case SS_SEV_WARNING: return "inconsistency";
+    case SS_SEV_ERROR: return ss_errkind_is_damage(kind) ? "damage" : "error";
     }
+    return "unknown";
 }
 
 /* ---- small containers ---------------------------------------------------------- */
@@ -200,21 +219,24 @@ bool vf_mk_push(mvec *a, const vmarker *m) {
 
 /* ---- the verification context ----------------------------------------------------- */
 
-void vf_emit(vctx *c, const char *check, enum ss_vseverity sev, const char *file, uint64_t pos, int64_t off,
-             const char *fmt, ...) {
+void vf_emit(vctx *c, const char *check, ss_severity sev, const char *file, uint64_t pos, int64_t off, const char *fmt,
+             ...) {
+    const vcheck *row = check_row(check);
     ss_vfinding f;
-    memset(&f, 0, sizeof f);
     f.check = check;
-    f.severity = sev;
     f.partition = c->ip->name;
     f.file = file ? file : c->ip->path;
-    f.position = pos;
     f.offset = off;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    ss_error_vset(&f.problem, row ? row->kind : SS_E_OK, pos, -1, fmt, ap);
     va_end(ap);
-    c->st->findings[sev]++;
+    f.problem.severity = sev;
+    ss_vstats *st = c->st;
+    if (sev == SS_SEV_NOTICE) st->info++;
+    else if (sev == SS_SEV_WARNING) st->inconsistencies++;
+    else if (ss_errkind_is_damage(f.problem.kind)) st->damage++;
+    else st->errors++;
     if (c->cb) c->cb(c->cbctx, &f);
 }
 

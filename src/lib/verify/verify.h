@@ -170,7 +170,7 @@ typedef struct segres {
     vf_emit((c), (check), vf_check_severity(check), (file), (pos), (off), __VA_ARGS__)
 
 /* A finding about state the log implies: information when the partition shows compaction. */
-#define STATE_SEV(c, check) ((c)->compacted ? SS_VSEV_INFO : vf_check_severity(check))
+#define STATE_SEV(c, check) ((c)->compacted ? SS_SEV_NOTICE : vf_check_severity(check))
 #define FINDSC(c, check, file, pos, off, ...)                                                                          \
     do {                                                                                                               \
         if (vf_cap_ok((c), (check))) vf_emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);    \
@@ -182,9 +182,10 @@ typedef struct segres {
     } while (0)
 
 /* ---- checks and findings (checks.c) ---- */
-enum ss_vseverity vf_check_severity(const char *name);
-void vf_emit(vctx *c, const char *check, enum ss_vseverity sev, const char *file, uint64_t pos, int64_t off,
-             const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+ss_severity vf_check_severity(const char *name);
+/* A finding of check: the check's kind, severity sev (the check's, or information). */
+void vf_emit(vctx *c, const char *check, ss_severity sev, const char *file, uint64_t pos, int64_t off, const char *fmt,
+             ...) __attribute__((format(printf, 7, 8)));
 /* Findings of one check in one file past FILE_CHECK_CAP are counted, not listed:
  * vf_caps_reset when a file begins, vf_cap_ok before a capped finding, vf_caps_flush at its end. */
 void vf_caps_reset(vctx *c, const char *file);

@@ -18,8 +18,8 @@
 
 void vf_text_finding(void *arg, const ss_text_finding *f) {
     vctx *c = arg;
-    enum ss_vseverity sev = vf_check_severity(f->check);
-    vf_emit(c, f->check, sev, c->text_path, f->position, f->offset, "%s", f->message);
+    ss_severity sev = vf_check_severity(f->check);
+    vf_emit(c, f->check, sev, c->text_path, f->problem.position, f->offset, "%s", f->problem.msg);
 }
 
 /* The check a file Kafka's reader refuses falls under. */
