@@ -556,7 +556,7 @@ struct ss_groups {
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
-void v_group_head(const ss_groups *G, const glog_slot *S, uint32_t gi, ss_group *out);
+void v_group_head(const ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out);
 void v_free(ss_groups *G);
 const char *v_input_topic_name(const ss_groups *G, const char *topic_id);
 
