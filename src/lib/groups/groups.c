@@ -570,7 +570,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
             (void)ss_problems_add(&G->problems, SS_SEV_WARNING, SS_E_OK, "%s-%d: %" PRIu64 " more notes not shown", CO,
                                   (int)L->partition, L->notes_dropped);
         for (uint32_t k = 0; k < L->ngroups; k++)
-            if (L->groups[k].wanted) total++;
+            if (gv_group(L, k)->wanted) total++;
     }
     /* the groups' order; their views are built when they are asked for (ss_groups_at) */
     struct gsort *order = malloc((total ? total : 1) * sizeof *order);
@@ -583,8 +583,8 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
     for (size_t li = 0; li < G->nlogs; li++) {
         glog *L = &G->logs[li].L;
         for (uint32_t k = 0; k < L->ngroups; k++) {
-            if (!L->groups[k].wanted) continue;
-            order[no++] = (struct gsort){L->groups[k].id, L->partition, {(uint32_t)li, k}};
+            const gdone *d = gv_group(L, k);
+            if (d->wanted) order[no++] = (struct gsort){d->id, L->partition, {(uint32_t)li, k}};
         }
     }
     qsort(order, no, sizeof *order, cmp_group);

@@ -12,7 +12,9 @@
  *
  * Memory: what is kept per (group, topic, partition) is a gtp (the committed
  * offset and counters), its owners (one gown per ownership), and 4 bytes in
- * each generation's assignment; the public structs are filled on demand. */
+ * each generation's assignment; at the end of a log's replay (g_pack_log) the
+ * arrays the views read are packed and the replay's own state is freed; the
+ * public structs are filled on demand, from the packed arrays (gv_*). */
 #ifndef SS_GROUPS_INT_H
 #define SS_GROUPS_INT_H
 
@@ -311,6 +313,55 @@ typedef struct gtl_slot {
 } gtl_slot;
 #define GTL_SLOTS 256
 
+/* ---- a read log's arrays, packed (pack.c) ------------------------------------------------------- */
+
+/* An array of entries of whole 32-bit words, stored as blocks of GP_BLOCK entries, each
+ * entry as its differences from the entry before; or, when packing it failed, the array
+ * itself (raw: not owned). gp_at's entry is valid until the next gp_at of the same array. */
+#define GP_BLOCK 16
+/* a block decoded: its first `ready` entries */
+typedef struct gpslot {
+    uint8_t *cache;
+    uint32_t block;   /* + 1 (0: none) */
+    uint32_t ready;   /* entries decoded */
+    uint32_t next_at; /* the next one's first byte */
+} gpslot;
+typedef struct gpack {
+    uint8_t *bytes;
+    uint32_t *block_at; /* each block's first byte, and the end */
+    uint8_t *base;      /* the first entry, as it is */
+    const uint8_t *raw; /* the array unpacked (packing failed), NULL */
+    uint32_t n, size;
+    gpslot slot[2]; /* two blocks decoded: a group's entries can straddle two */
+    unsigned last;  /* the slot read last */
+} gpack;
+
+bool gp_pack(gpack *p, const void *v, uint32_t n, size_t size, atomic_size_t *acct);
+const void *gp_at_slow(gpack *p, uint32_t i);
+static inline const void *gp_at(gpack *p, uint32_t i) {
+    if (p->raw) return p->raw + (size_t)i * p->size;
+    uint32_t b = i / GP_BLOCK + 1, j = i % GP_BLOCK;
+    for (unsigned s = 0; s < 2; s++)
+        if (p->slot[s].block == b && j < p->slot[s].ready) {
+            p->last = s;
+            return p->slot[s].cache + (size_t)j * p->size;
+        }
+    return gp_at_slow(p, i);
+}
+void gp_free(gpack *p);
+
+/* a group once its log is read: what its view needs (a ggroup less the replay's state) */
+typedef struct gdone {
+    const char *id, *protocol_type, *assignor;
+    gev *events; /* the ggroup's, moved */
+    int64_t first_offset, first_time, last_time;
+    uint64_t commits, txn_commits, undecoded;
+    int32_t protocol;
+    uint32_t nevents;
+    uint32_t tps_at, ntps, gens_at, ngens; /* in the log's lists: gtp and ggen indices */
+    uint8_t deleted, wanted;
+} gdone;
+
 /* ---- one __consumer_offsets partition ----------------------------------------------------------- */
 
 typedef struct glog {
@@ -361,7 +412,27 @@ typedef struct glog {
     uint64_t notes_dropped;
     uint64_t unreadable;
     uint64_t skipped_records; /* records of groups opts.groups does not name, not replayed */
+    /* after the replay (g_pack_log): what the views read, packed; the arrays it was packed
+     * from are freed (a raw one stays where its packing failed) */
+    gdone *done;     /* the groups as the views need them (raw: kept while p_groups is raw) */
+    uint32_t *lists; /* the groups' partitions and generations (raw, the same) */
+    gpack p_groups, p_lists, p_tps, p_owners, p_points, p_tpx, p_gens, p_members, p_assigns, p_refs;
 } glog;
+
+/* pack.c: the end of the replay: the groups' views' arrays packed, the rest freed */
+void g_pack_log(glog *L);
+void g_pack_free(glog *L);
+/* the packed arrays' entries (valid until the next of the same array) */
+static inline const gdone *gv_group(glog *L, uint32_t i) { return gp_at(&L->p_groups, i); }
+static inline uint32_t gv_list(glog *L, uint32_t i) { return *(const uint32_t *)gp_at(&L->p_lists, i); }
+static inline const gtp *gv_tp(glog *L, uint32_t i) { return gp_at(&L->p_tps, i); }
+static inline const gown *gv_owner(glog *L, uint32_t i) { return gp_at(&L->p_owners, i); }
+static inline const gpoint *gv_point(glog *L, uint32_t i) { return gp_at(&L->p_points, i); }
+static inline const gtpx *gv_tpx(glog *L, const gtp *t) { return t->ext ? gp_at(&L->p_tpx, t->ext - 1) : NULL; }
+static inline const ggen *gv_gen(glog *L, uint32_t i) { return gp_at(&L->p_gens, i); }
+static inline const gmem *gv_member(glog *L, uint32_t i) { return gp_at(&L->p_members, i); }
+static inline const gassign_int *gv_assign(glog *L, uint32_t i) { return gp_at(&L->p_assigns, i); }
+static inline uint32_t gv_ref(glog *L, uint32_t i) { return *(const uint32_t *)gp_at(&L->p_refs, i); }
 
 /* replay.c (and state.c: glog_init, glog_note, glog_wanted_key; offsets.c: glog_marker) */
 void glog_init(glog *L, const ss_groups_opts *opts, uint32_t input, int32_t partition);
@@ -478,7 +549,7 @@ struct ss_groups {
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
-void v_group_head(const ss_groups *G, const glog_slot *S, uint32_t gi, ss_group *out);
+void v_group_head(const ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out);
 void v_free(ss_groups *G);
 const char *v_input_topic_name(const ss_groups *G, const char *topic_id);
 

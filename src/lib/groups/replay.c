@@ -75,10 +75,13 @@ void glog_end(glog *L) {
     L->tl_cache = NULL;
     gs_seal(&L->strs);
     gs_seal(&L->groups_tab);
+    g_pack_log(L);
 }
 
 void glog_free(glog *L) {
-    for (uint32_t i = 0; i < L->ngroups; i++) m_free_group(&L->groups[i]);
+    if (L->groups)
+        for (uint32_t i = 0; i < L->ngroups; i++) m_free_group(&L->groups[i]);
+    g_pack_free(L);
     g_vfree(L->groups);
     g_vfree(L->tps);
     free(L->tp_slots);

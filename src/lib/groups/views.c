@@ -57,10 +57,10 @@ static ss_gtp_ref ref_of(const ss_groups *G, const gtp *t) {
     return r;
 }
 
-static const ss_gtp_ref *refs_of(ss_groups *G, const glog *L, uint32_t at, uint32_t n) {
+static const ss_gtp_ref *refs_of(ss_groups *G, glog *L, uint32_t at, uint32_t n) {
     ss_gtp_ref *v = block(G, n, sizeof *v);
     if (!v) return NULL;
-    for (uint32_t i = 0; i < n; i++) v[i] = ref_of(G, &L->tps[L->refs.v[at + i]]);
+    for (uint32_t i = 0; i < n; i++) v[i] = ref_of(G, gv_tp(L, gv_ref(L, at + i)));
     return v;
 }
 
@@ -84,16 +84,18 @@ static int cmp_owner(const void *a, const void *b) {
     return x->from_offset < y->from_offset ? -1 : x->from_offset > y->from_offset;
 }
 
-static void owner_view(const glog *L, const gown *o, ss_gowner *w) {
+static void owner_view(glog *L, const gown *o, ss_gowner *w) {
     memset(w, 0, sizeof *w);
     w->member_id = o->member;
     w->member_id_len = o->member ? gs_len(o->member) : 0;
     w->instance_id = o->instance;
     w->instance_id_len = o->instance ? gs_len(o->instance) : 0;
-    w->from_time = o->from ? L->points[o->from - 1].time : -1;
-    w->from_offset = o->from ? L->points[o->from - 1].offset : -1;
-    w->to_time = o->to ? L->points[o->to - 1].time : -1;
-    w->to_offset = o->to ? L->points[o->to - 1].offset : -1;
+    gpoint none = {-1, -1};
+    gpoint from = o->from ? *gv_point(L, o->from - 1) : none, to = o->to ? *gv_point(L, o->to - 1) : none;
+    w->from_time = from.time;
+    w->from_offset = from.offset;
+    w->to_time = to.time;
+    w->to_offset = to.offset;
     w->generation_from = o->gen_from;
     w->generation_to = o->gen_to;
     w->start_committed = o->start_committed;
@@ -105,11 +107,12 @@ static void owner_view(const glog *L, const gown *o, ss_gowner *w) {
 
 /* The group's partitions: one per (topic, partition), a partition known by topic id
  * and by name merged into one. */
-static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *out) {
-    ss_gpartition *v = block(G, gg->tps.n, sizeof *v);
+static bool build_partitions(ss_groups *G, glog *L, const gdone *gg, ss_group *out) {
+    ss_gpartition *v = block(G, gg->ntps, sizeof *v);
     if (!v) return false;
-    for (uint32_t i = 0; i < gg->tps.n; i++) {
-        const gtp *t = &L->tps[gg->tps.v[i]];
+    for (uint32_t i = 0; i < gg->ntps; i++) {
+        /* a copy: the owners' and their points' entries are read before it is done */
+        const gtp tc = *gv_tp(L, gv_list(L, gg->tps_at + i)), *t = &tc;
         ss_gpartition *p = &v[i];
         p->tp = ref_of(G, t);
         p->committed = t->flags & TP_COMMITTED;
@@ -121,7 +124,7 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
         p->metadata_len = p->metadata ? gs_len(p->metadata) : 0;
         p->transactional = t->flags & TP_TXN;
         p->commits = (uint64_t)t->commits_hi << 32 | t->commits_lo;
-        const gtpx *x = g_tpx_if(L, t);
+        const gtpx *x = gv_tpx(L, t);
         if (x) {
             p->txn_commits = x->txn_commits;
             p->txn_committed = x->txn_committed;
@@ -132,18 +135,22 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
         p->first_commit_time = t->first_commit_time;
         p->last_commit_time = t->last_commit_time;
         size_t n = 0;
-        for (uint32_t o = t->owner_last; o; o = L->owners[o - 1].prev) n++;
+        for (uint32_t o = t->owner_last; o; o = gv_owner(L, o - 1)->prev) n++;
         ss_gowner *w = block(G, n, sizeof *w);
         if (!w) return false;
         /* the owners in the order they came */
         size_t k = n;
-        for (uint32_t o = t->owner_last; o; o = L->owners[o - 1].prev) owner_view(L, &L->owners[o - 1], &w[--k]);
+        for (uint32_t o = t->owner_last; o;) {
+            const gown *ow = gv_owner(L, o - 1);
+            owner_view(L, ow, &w[--k]);
+            o = ow->prev;
+        }
         p->nowners = n;
         p->owners = w;
     }
-    qsort(v, gg->tps.n, sizeof *v, cmp_part);
+    qsort(v, gg->ntps, sizeof *v, cmp_part);
     size_t w = 0;
-    for (size_t i = 0; i < gg->tps.n; i++) {
+    for (size_t i = 0; i < gg->ntps; i++) {
         if (w && v[i].tp.topic && v[w - 1].tp.topic && !cmp_ref(&v[w - 1].tp, &v[i].tp)) {
             ss_gpartition *d = &v[w - 1], *s = &v[i];
             if (!d->tp.topic_id) d->tp.topic_id = s->tp.topic_id;
@@ -181,7 +188,7 @@ static bool build_partitions(ss_groups *G, glog *L, const ggroup *gg, ss_group *
     return true;
 }
 
-static void member_view(ss_groups *G, const glog *L, const gmem *im, ss_gmember *m) {
+static void member_view(ss_groups *G, glog *L, const gmem *im, ss_gmember *m) {
     memset(m, 0, sizeof *m);
     m->member_id = im->member_id;
     m->member_id_len = im->member_id ? gs_len(im->member_id) : 0;
@@ -203,7 +210,7 @@ static void member_view(ss_groups *G, const glog *L, const gmem *im, ss_gmember 
     m->pending = refs_of(G, L, im->pending_at, im->npending);
 }
 
-static void assign_view(ss_groups *G, const glog *L, const gassign_int *ia, ss_gassign *a) {
+static void assign_view(ss_groups *G, glog *L, const gassign_int *ia, ss_gassign *a) {
     memset(a, 0, sizeof *a);
     a->time = ia->time;
     a->offset = ia->offset;
@@ -220,14 +227,14 @@ static void assign_view(ss_groups *G, const glog *L, const gassign_int *ia, ss_g
 }
 
 /* distinct member ids over the group's generations and assignments (interned: pointers compare) */
-static size_t distinct_members(const glog *L, const ggroup *gg) {
+static size_t distinct_members(glog *L, const gdone *gg) {
     const char **seen = NULL;
     size_t nseen = 0, cap = 0;
-    for (uint32_t k = 0; k < gg->gens.n; k++) {
-        const ggen *x = &L->gens[gg->gens.v[k]];
+    for (uint32_t k = 0; k < gg->ngens; k++) {
+        const ggen *x = gv_gen(L, gv_list(L, gg->gens_at + k));
         for (uint32_t i = 0; i < x->nmembers + x->nassign; i++) {
-            const char *id = i < x->nmembers ? L->members[x->members_at + i].member_id
-                                             : L->assigns[x->assign_at + i - x->nmembers].member_id;
+            const char *id = i < x->nmembers ? gv_member(L, x->members_at + i)->member_id
+                                             : gv_assign(L, x->assign_at + i - x->nmembers)->member_id;
             bool dup = !id;
             for (size_t s = 0; s < nseen && !dup; s++) dup = seen[s] == id;
             if (!dup && SS_GROW(seen, nseen, cap, 16)) seen[nseen++] = id;
@@ -237,9 +244,9 @@ static size_t distinct_members(const glog *L, const ggroup *gg) {
     return nseen;
 }
 
-void v_group_head(const ss_groups *G, const glog_slot *S, uint32_t gi, ss_group *out) {
-    const glog *L = &S->L;
-    const ggroup *gg = &L->groups[gi];
+void v_group_head(const ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) {
+    glog *L = &S->L;
+    const gdone gc = *gv_group(L, gi), *gg = &gc;
     memset(out, 0, sizeof *out);
     out->id = gg->id;
     out->id_len = gs_len(gg->id);
@@ -256,20 +263,20 @@ void v_group_head(const ss_groups *G, const glog_slot *S, uint32_t gi, ss_group 
     out->first_offset = gg->first_offset;
     out->first_time = gg->first_time;
     out->last_time = gg->last_time;
-    out->ngenerations = gg->gens.n;
-    out->nevents = gg->events.n;
+    out->ngenerations = gg->ngens;
+    out->nevents = gg->nevents;
     out->nmembers_distinct = distinct_members(L, gg);
 }
 
 static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) {
     glog *L = &S->L;
-    const ggroup *gg = &L->groups[gi];
-    ss_gevent *ev = block(G, gg->events.n, sizeof *ev);
-    ss_ggeneration *gens = block(G, gg->gens.n, sizeof *gens);
+    const gdone gc = *gv_group(L, gi), *gg = &gc;
+    ss_gevent *ev = block(G, gg->nevents, sizeof *ev);
+    ss_ggeneration *gens = block(G, gg->ngens, sizeof *gens);
     if (!ev || !gens) return false;
-    for (uint32_t k = 0; k < gg->events.n; k++) ev[k] = gg->events.v[k].e;
-    for (uint32_t k = 0; k < gg->gens.n; k++) {
-        const ggen *x = &L->gens[gg->gens.v[k]];
+    for (uint32_t k = 0; k < gg->nevents; k++) ev[k] = gg->events[k].e;
+    for (uint32_t k = 0; k < gg->ngens; k++) {
+        const ggen xc = *gv_gen(L, gv_list(L, gg->gens_at + k)), *x = &xc;
         ss_ggeneration *y = &gens[k];
         y->protocol = x->protocol;
         y->generation = x->generation;
@@ -282,8 +289,8 @@ static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) 
         ss_gmember *mv = block(G, x->nmembers, sizeof *mv);
         ss_gassign *av = block(G, x->nassign, sizeof *av);
         if (!mv || !av) return false;
-        for (uint32_t m = 0; m < x->nmembers; m++) member_view(G, L, &L->members[x->members_at + m], &mv[m]);
-        for (uint32_t a = 0; a < x->nassign; a++) assign_view(G, L, &L->assigns[x->assign_at + a], &av[a]);
+        for (uint32_t m = 0; m < x->nmembers; m++) member_view(G, L, gv_member(L, x->members_at + m), &mv[m]);
+        for (uint32_t a = 0; a < x->nassign; a++) assign_view(G, L, gv_assign(L, x->assign_at + a), &av[a]);
         y->nmembers = x->nmembers;
         y->members = mv;
         y->nassign = x->nassign;
@@ -319,7 +326,7 @@ const ss_group *ss_groups_at(ss_groups *G, size_t i) {
 
 struct ss_gcommit_iter {
     ss_groups *g;
-    const glog *L;
+    glog *L;
     size_t at, left;
     gcrec buf[256];
     size_t have, pos;
@@ -329,7 +336,7 @@ ss_gcommit_iter *ss_group_commits(ss_groups *g, size_t i) {
     ss_gcommit_iter *it = calloc(1, sizeof *it);
     if (!it) return NULL;
     it->g = g;
-    const glog *L = &g->logs[g->groups[i].log].L;
+    glog *L = &g->logs[g->groups[i].log].L;
     it->L = L;
     uint32_t local = g->groups[i].local;
     if (L->commits.group_n) {
@@ -352,7 +359,7 @@ int ss_gcommit_next(ss_gcommit_iter *it, ss_gcommit *out) {
     }
     const gcrec *r = &it->buf[it->pos++];
     memset(out, 0, sizeof *out);
-    out->tp = ref_of(it->g, &it->L->tps[r->tp]);
+    out->tp = ref_of(it->g, gv_tp(it->L, r->tp));
     out->time = r->time;
     out->record_offset = r->record_offset;
     out->offset = r->offset;
