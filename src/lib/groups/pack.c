@@ -23,11 +23,13 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/reader.h"
 #include "groups_int.h"
 
 /* at most a word's mask byte share and five varint bytes a word */
 static size_t worst_entry(uint32_t words) { return (words > 1 ? (words + 7) / 8 : 0) + 5 * (size_t)words; }
 
+/* a difference as Kafka writes a varint (ByteUtils.writeVarint: zigzag, then LEB128) */
 static size_t put_diff(uint8_t *q, uint32_t d) {
     uint32_t z = (d << 1) ^ (0u - (d >> 31));
     size_t n = 0;
@@ -37,18 +39,6 @@ static size_t put_diff(uint8_t *q, uint32_t d) {
     }
     q[n++] = (uint8_t)z;
     return n;
-}
-
-static uint32_t get_diff(const uint8_t **qp) {
-    const uint8_t *q = *qp;
-    uint32_t z = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        uint8_t c = *q++;
-        z |= (uint32_t)(c & 0x7f) << shift;
-        if (!(c & 0x80) || shift >= 28) break;
-    }
-    *qp = q;
-    return (z >> 1) ^ (0u - (z & 1));
 }
 
 static size_t encode(uint8_t *o, const uint8_t *e, const uint8_t *prev, uint32_t words) {
@@ -105,31 +95,31 @@ fail:
     return false;
 }
 
-/* the next entry of the cached block: from the one before it (the first: from the base) */
+/* the next entry of the cached block: from the one before it (the first: from the base);
+ * the differences are Kafka's zigzag varints, read as a record's fields are */
 static void decode_next(gpack *p, gpslot *c) {
-    uint32_t words = p->size / 4, j = c->ready;
-    const uint8_t *q = p->bytes + c->next_at;
+    uint32_t words = p->size / 4, j = c->ready, b = c->block - 1;
+    ss_rd r = ss_rd_make(p->bytes + c->next_at, p->block_at[b + 1] - c->next_at);
     uint8_t *e = c->cache + (size_t)j * p->size;
     memcpy(e, j ? e - p->size : p->base, p->size);
     if (words == 1) {
         uint32_t w;
         memcpy(&w, e, 4);
-        w += get_diff(&q);
+        w += (uint32_t)ss_rd_varint(&r);
         memcpy(e, &w, 4);
     } else {
-        const uint8_t *mask = q;
-        q += (words + 7) / 8;
-        for (uint32_t k0 = 0; k0 < words; k0 += 8) {
+        const uint8_t *mask = ss_rd_bytes(&r, (words + 7) / 8);
+        for (uint32_t k0 = 0; mask && k0 < words && !r.bad; k0 += 8) {
             for (unsigned m = mask[k0 >> 3]; m; m &= m - 1) {
                 size_t at = 4 * ((size_t)k0 + (unsigned)__builtin_ctz(m));
                 uint32_t w;
                 memcpy(&w, e + at, 4);
-                w += get_diff(&q);
+                w += (uint32_t)ss_rd_varint(&r);
                 memcpy(e + at, &w, 4);
             }
         }
     }
-    c->next_at = (uint32_t)(q - p->bytes);
+    c->next_at = (uint32_t)(r.p - p->bytes);
     c->ready = j + 1;
 }
 
