@@ -264,8 +264,12 @@ bool g_u32_push(glog *L, u32_v *v, uint32_t x) {
 
 uint32_t j_child(jctx c, uint32_t obj, const char *name) {
     if (!obj) return 0;
-    for (uint32_t x = c.n[obj].first; x; x = c.n[x].next)
-        if (c.n[x].name && !strcmp(c.n[x].name, name)) return x;
+    /* the first letter first: a value's fields mostly differ there (offset, leaderEpoch,
+     * metadata, commitTimestamp), and this runs a few times for every commit */
+    for (uint32_t x = c.n[obj].first; x; x = c.n[x].next) {
+        const char *m = c.n[x].name;
+        if (m && (m == name || (m[0] == name[0] && !strcmp(m, name)))) return x;
+    }
     return 0;
 }
 
