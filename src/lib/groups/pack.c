@@ -161,13 +161,9 @@ static void gp_raw(gpack *p, const void *v, uint32_t n, size_t size) {
     p->size = (uint32_t)size;
 }
 
-static void uncount(atomic_size_t *acct, size_t bytes) {
-    if (acct && bytes) atomic_fetch_sub(acct, bytes);
-}
-
-/* Pack array *v of n entries (cap of them counted in L->in_memory when counted) into p. Packed:
+/* Pack array *v of n entries into p (its packed bytes counted in L->in_memory). Packed:
  * the array is freed (g_vfree when gv, else free) and *v set to NULL; else p reads it as it is. */
-static void pack_one(glog *L, gpack *p, void *vp, uint32_t n, uint32_t cap, size_t size, bool gv) {
+static void pack_one(glog *L, gpack *p, void *vp, uint32_t n, size_t size, bool gv) {
     void *v;
     memcpy(&v, vp, sizeof v);
     if (!v) {
@@ -178,10 +174,10 @@ static void pack_one(glog *L, gpack *p, void *vp, uint32_t n, uint32_t cap, size
         gp_raw(p, v, n, size);
         return;
     }
-    if (gv) {
-        g_vfree(v);
-        uncount(L->in_memory, (size_t)cap * size);
-    } else free(v);
+    /* what the array took stays counted: --max-memory counts what the history allocated (the
+     * memory a log frees is not all given back, and the next logs' replays reuse it) */
+    if (gv) g_vfree(v);
+    else free(v);
     v = NULL;
     memcpy(vp, &v, sizeof v);
 }
@@ -232,7 +228,6 @@ void g_pack_log(glog *L) {
         m_free_group(g);
     }
     g_vfree(L->groups);
-    uncount(L->in_memory, (size_t)L->gcap * sizeof *L->groups);
     L->groups = NULL;
     L->gcap = 0;
     /* the producers' transactions were resolved (o_end): nothing reads them again */
@@ -251,15 +246,15 @@ void g_pack_log(glog *L) {
      * the log, and a packed one would decode the groups before it in its block each time. */
     g_count(L->in_memory, (size_t)L->ngroups * sizeof *d);
     gp_raw(&L->p_groups, d, L->ngroups, sizeof *d);
-    pack_one(L, &L->p_lists, &L->lists, at, 0, sizeof *lists, false);
-    pack_one(L, &L->p_tps, &L->tps, L->ntps, L->tcap, sizeof *L->tps, true);
-    pack_one(L, &L->p_owners, &L->owners, L->nowners, L->owncap, sizeof *L->owners, true);
-    pack_one(L, &L->p_points, &L->points, L->npoints, L->pointcap, sizeof *L->points, true);
-    pack_one(L, &L->p_tpx, &L->tpx, L->ntpx, L->tpxcap, sizeof *L->tpx, true);
-    pack_one(L, &L->p_gens, &L->gens, L->ngens, L->gencap, sizeof *L->gens, true);
-    pack_one(L, &L->p_members, &L->members, L->nmembers, L->memcap, sizeof *L->members, true);
-    pack_one(L, &L->p_assigns, &L->assigns, L->nassigns, L->assigncap, sizeof *L->assigns, true);
-    pack_one(L, &L->p_refs, &L->refs.v, L->refs.n, L->refs.cap, sizeof *L->refs.v, true);
+    pack_one(L, &L->p_lists, &L->lists, at, sizeof *lists, false);
+    pack_one(L, &L->p_tps, &L->tps, L->ntps, sizeof *L->tps, true);
+    pack_one(L, &L->p_owners, &L->owners, L->nowners, sizeof *L->owners, true);
+    pack_one(L, &L->p_points, &L->points, L->npoints, sizeof *L->points, true);
+    pack_one(L, &L->p_tpx, &L->tpx, L->ntpx, sizeof *L->tpx, true);
+    pack_one(L, &L->p_gens, &L->gens, L->ngens, sizeof *L->gens, true);
+    pack_one(L, &L->p_members, &L->members, L->nmembers, sizeof *L->members, true);
+    pack_one(L, &L->p_assigns, &L->assigns, L->nassigns, sizeof *L->assigns, true);
+    pack_one(L, &L->p_refs, &L->refs.v, L->refs.n, sizeof *L->refs.v, true);
 }
 
 void g_pack_free(glog *L) {
