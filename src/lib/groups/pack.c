@@ -64,7 +64,7 @@ bool gp_pack(gpack *p, const void *v, uint32_t n, size_t size, atomic_size_t *ac
     memset(p, 0, sizeof *p);
     if (!n) return true;
     if (!size || size % 4 || size > UINT32_MAX / GP_BLOCK) return false;
-    uint32_t words = (uint32_t)(size / 4), nb = (n + GP_BLOCK - 1) / GP_BLOCK;
+    uint32_t words = (uint32_t)(size / 4), nb = (uint32_t)(((uint64_t)n + GP_BLOCK - 1) / GP_BLOCK);
     size_t worst = worst_entry(words), len = 0, cap = 0;
     uint8_t *out = NULL;
     p->block_at = malloc(((size_t)nb + 1) * sizeof *p->block_at);
@@ -258,10 +258,9 @@ void g_pack_log(glog *L) {
 }
 
 void g_pack_free(glog *L) {
+    /* the groups are never packed (g_pack_log): L->done holds them */
     if (L->done)
         for (uint32_t i = 0; i < L->ngroups; i++) free(L->done[i].events);
-    else
-        for (uint32_t i = 0; i < L->p_groups.n; i++) free(((const gdone *)gp_at(&L->p_groups, i))->events);
     gpack *all[] = {&L->p_groups, &L->p_lists, &L->p_tps,     &L->p_owners,  &L->p_points,
                     &L->p_tpx,    &L->p_gens,  &L->p_members, &L->p_assigns, &L->p_refs};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) gp_free(all[i]);
