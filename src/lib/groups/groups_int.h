@@ -414,16 +414,16 @@ typedef struct glog {
     uint64_t skipped_records; /* records of groups opts.groups does not name, not replayed */
     /* after the replay (g_pack_log): what the views read, packed; the arrays it was packed
      * from are freed (a raw one stays where its packing failed) */
-    gdone *done;     /* the groups as the views need them (raw: kept while p_groups is raw) */
-    uint32_t *lists; /* the groups' partitions and generations (raw, the same) */
-    gpack p_groups, p_lists, p_tps, p_owners, p_points, p_tpx, p_gens, p_members, p_assigns, p_refs;
+    gdone *done;     /* the groups as the views need them (not packed: see g_pack_log) */
+    uint32_t *lists; /* the groups' partitions and generations (freed once packed in p_lists) */
+    gpack p_lists, p_tps, p_owners, p_points, p_tpx, p_gens, p_members, p_assigns, p_refs;
 } glog;
 
 /* pack.c: the end of the replay: the groups' views' arrays packed, the rest freed */
 void g_pack_log(glog *L);
 void g_pack_free(glog *L);
 /* the packed arrays' entries (valid until the next of the same array) */
-static inline const gdone *gv_group(glog *L, uint32_t i) { return gp_at(&L->p_groups, i); }
+static inline const gdone *gv_group(glog *L, uint32_t i) { return &L->done[i]; }
 static inline uint32_t gv_list(glog *L, uint32_t i) { return *(const uint32_t *)gp_at(&L->p_lists, i); }
 static inline const gtp *gv_tp(glog *L, uint32_t i) { return gp_at(&L->p_tps, i); }
 static inline const gown *gv_owner(glog *L, uint32_t i) { return gp_at(&L->p_owners, i); }

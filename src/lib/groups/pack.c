@@ -245,7 +245,6 @@ void g_pack_log(glog *L) {
      * over every group's scalars several times, in the order of their ids, which is no order in
      * the log, and a packed one would decode the groups before it in its block each time. */
     g_count(L->in_memory, (size_t)L->ngroups * sizeof *d);
-    gp_raw(&L->p_groups, d, L->ngroups, sizeof *d);
     pack_one(L, &L->p_lists, &L->lists, at, sizeof *lists, false);
     pack_one(L, &L->p_tps, &L->tps, L->ntps, sizeof *L->tps, true);
     pack_one(L, &L->p_owners, &L->owners, L->nowners, sizeof *L->owners, true);
@@ -258,11 +257,10 @@ void g_pack_log(glog *L) {
 }
 
 void g_pack_free(glog *L) {
-    /* the groups are never packed (g_pack_log): L->done holds them */
     if (L->done)
         for (uint32_t i = 0; i < L->ngroups; i++) free(L->done[i].events);
-    gpack *all[] = {&L->p_groups, &L->p_lists, &L->p_tps,     &L->p_owners,  &L->p_points,
-                    &L->p_tpx,    &L->p_gens,  &L->p_members, &L->p_assigns, &L->p_refs};
+    gpack *all[] = {&L->p_lists, &L->p_tps,     &L->p_owners,  &L->p_points, &L->p_tpx,
+                    &L->p_gens,  &L->p_members, &L->p_assigns, &L->p_refs};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) gp_free(all[i]);
     free(L->done);
     free(L->lists);
