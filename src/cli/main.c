@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "common.h"
+#include "commands/commands.h"
+#include "common/common.h"
 #include "segscan/segscan.h"
 #include "segscan/test_hooks.h"
 

@@ -1,24 +1,24 @@
-/* The text summary's figures (src/cli/figures.c, figures_text.c): the tables'
+/* The text summary's figures (src/cli/views/figures.c, figures_text.c): the tables'
  * text clauses are well formed (every clause reachable in its line, so none is
  * dropped), and figs_text over partitions and totals built by hand writes the
  * lines expected. The expected lines are written out from the constructed
  * values and the summary's wording (segscan(1)); every clause of the tables
  * is said in one of the cases below, and the test counts that too.
- * scan_sgr, scan_time and html_esc (views.c, html_base.c) are stand-ins here:
+ * scan_sgr and scan_time (views.c) are stand-ins here:
  * the colours as views.c writes them, a time as T<ms>. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "figures.h"
-#include "html_int.h"
-#include "out.h"
-#include "scan.h"
+#include "views/figures.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 const char *scan_sgr(const struct scan_cli *c, const char *code) { return c->color ? code : ""; }
 void scan_time(char *buf, size_t n, int64_t ms) { snprintf(buf, n, "T%" PRId64, ms); }
-void html_esc(ss_out *o, const char *s) { out_str(o, s); }
 
 /* Every row with a text line: its place is one of 1..k of that line with none
  * left out or taken twice (figs_text stops at the first place missing), the

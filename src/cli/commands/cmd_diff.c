@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "commands.h"
-#include "common.h"
-#include "out.h"
+#include "commands/commands.h"
+#include "common/common.h"
+#include "common/out.h"
 #include "segscan/analyze.h"
 #include "segscan/diff.h"
 #include "segscan/segscan.h"

@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "common.h"
-#include "dump.h"
-#include "out.h"
+#include "commands/commands.h"
+#include "common/common.h"
+#include "dump/dump.h"
+#include "common/out.h"
 
 static const char dump_usage[] =
     "usage: segscan dump [options] FILE...\n"

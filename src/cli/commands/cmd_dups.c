@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "common.h"
-#include "out.h"
-#include "scan.h"
+#include "commands/commands.h"
+#include "common/common.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 static void dups_print(struct scan_cli *c) {
     size_t ng = ss_an_group_count(c->an);

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "common.h"
-#include "out.h"
-#include "scan.h"
+#include "commands/commands.h"
+#include "common/common.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 /* What a single copy means, and what that rests on. */
 static void consumer_side(struct scan_cli *c, sbuf *b) {

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
-#include "common.h"
-#include "gfindings.h"
-#include "groups_cli.h"
-#include "html.h"
-#include "out.h"
+#include "commands/commands.h"
+#include "common/common.h"
+#include "groups/gfindings.h"
+#include "groups/groups_cli.h"
+#include "html/html.h"
+#include "common/out.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
 

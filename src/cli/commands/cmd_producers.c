@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "common.h"
-#include "out.h"
-#include "scan.h"
+#include "commands/commands.h"
+#include "common/common.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 static void producers_print(struct scan_cli *c) {
     size_t n = ss_an_session_count(c->an);

@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "commands.h"
-#include "figures.h"
-#include "out.h"
-#include "scan.h"
+#include "commands/commands.h"
+#include "views/figures.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 /* ---- text summary -------------------------------------------------------------------- */
 

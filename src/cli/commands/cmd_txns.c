@@ -3,9 +3,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "commands.h"
-#include "out.h"
-#include "scan.h"
+#include "commands/commands.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 static void txns_json_partition(struct scan_cli *c, uint32_t p) { scan_json_partition(c, p); }
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "common.h"
-#include "out.h"
+#include "commands/commands.h"
+#include "common/common.h"
+#include "common/out.h"
 #include "segscan/segscan.h"
 #include "segscan/verify.h"
 

@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "gfindings.h"
-#include "html.h"
-#include "out.h"
-#include "progress.h"
-#include "scan.h"
+#include "common/common.h"
+#include "groups/gfindings.h"
+#include "html/html.h"
+#include "common/out.h"
+#include "common/progress.h"
+#include "views/scan.h"
 
 static const char scan_usage_common[] =
     "  --json                   JSON Lines, one object per partition/group/session/transaction,\n"

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "common/common.h"
 #include "segscan/base.h"
 
 int exit_merge(int a, int b) {

@@ -1,5 +1,5 @@
 /* segscan CLI - buffered output and byte renderings. */
-#include "out.h"
+#include "common/out.h"
 
 #include <stdarg.h>
 #if defined(__SSE2__)

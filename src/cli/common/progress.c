@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "common/progress.h"
 
 static double now_s(void) {
     struct timespec t;

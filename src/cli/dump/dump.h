@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "out.h"
+#include "common/out.h"
 #include "segscan/decode.h"
 #include "segscan/segscan.h"
 

@@ -29,9 +29,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
-#include "dump.h"
-#include "out.h"
+#include "common/common.h"
+#include "dump/dump.h"
+#include "common/out.h"
 #include "segscan/files.h"
 
 #define MAX_DEPTH 3

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "dump.h"
-#include "out.h"
+#include "common/common.h"
+#include "dump/dump.h"
+#include "common/out.h"
 #include "segscan/files.h"
 
 enum idx_type { T_NONE, T_INDEX, T_TIMEINDEX, T_TXNINDEX, T_SNAPSHOT };

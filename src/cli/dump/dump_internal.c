@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "dump.h"
-#include "out.h"
+#include "common/common.h"
+#include "dump/dump.h"
+#include "common/out.h"
 #include "segscan/decode.h"
 
 /* One decoder for the process, created on first use (still reachable at exit). */

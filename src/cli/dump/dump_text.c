@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "dump.h"
-#include "out.h"
+#include "common/common.h"
+#include "dump/dump.h"
+#include "common/out.h"
 #include "segscan/decode.h"
 #include "segscan/files.h"
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "out.h"
+#include "common/out.h"
 #include "segscan/findings.h"
 
 /* --fail-on redelivered,skipped,rewind (bits beside the analysis's FAIL_* of scan.h) */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "out.h"
+#include "common/out.h"
 #include "segscan/findings.h"
 #include "segscan/groups.h"
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "gfindings.h"
-#include "groups_cli.h"
-#include "out.h"
+#include "common/common.h"
+#include "groups/gfindings.h"
+#include "groups/groups_cli.h"
+#include "common/out.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
-#include "gfindings.h"
+#include "common/common.h"
+#include "groups/gfindings.h"
 
 bool gf_fails(const ss_finding *x, unsigned fail_on) {
     if ((fail_on & FAIL_REDELIVERED) && (x->redelivered.set || x->likely.set)) return true;

@@ -12,17 +12,17 @@
  * tables show their first rows with the totals, and charts past a byte budget
  * are left out with a sentence saying so.
  */
-#include "html.h"
+#include "html/html.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "gfindings.h"
-#include "html_int.h"
-#include "out.h"
+#include "common/common.h"
+#include "groups/gfindings.h"
+#include "html/html_int.h"
+#include "common/out.h"
 
 /* the page's style: legible on paper too */
 static const char css[] =

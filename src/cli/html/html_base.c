@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "gfindings.h"
-#include "html_int.h"
-#include "out.h"
+#include "common/common.h"
+#include "groups/gfindings.h"
+#include "html/html_int.h"
+#include "common/out.h"
 
 /* ---- escaping ---------------------------------------------------------------------------- */
 

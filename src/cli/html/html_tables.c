@@ -4,11 +4,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "figures.h"
-#include "gfindings.h"
-#include "html_int.h"
-#include "out.h"
+#include "common/common.h"
+#include "views/figures.h"
+#include "groups/gfindings.h"
+#include "html/html_int.h"
+#include "common/out.h"
+
+/* The partition table's figures (views/figures.c's tables, their HTML columns): the column heads,
+ * <th>head</th> in column order; a row's cells in the columns of COLS (the partition table's): OF's
+ * figure in each, an empty cell where FIGS has none. */
+/* the figure of column COL, NULL: none */
+static const struct fig *html_col(const struct fig *figs, size_t n, int col) {
+    for (size_t i = 0; i < n; i++)
+        if (figs[i].hk != FH_NONE && figs[i].hcol == col) return &figs[i];
+    return NULL;
+}
+
+static void figs_html_head(ss_out *o, const struct fig *figs, size_t n) {
+    const struct fig *g;
+    for (int col = 1; (g = html_col(figs, n, col)); col++) out_printf(o, "<th>%s</th>", g->html);
+}
+
+static void figs_html_row(ss_out *o, const struct fig *cols, size_t ncols, const struct fig *figs, size_t n, const void *of) {
+    for (int col = 1; html_col(cols, ncols, col); col++) {
+        const struct fig *g = html_col(figs, n, col);
+        if (!g) {
+            out_lit(o, "<td></td>");
+            continue;
+        }
+        struct fig_val v = g->get(of);
+        switch (g->hk) {
+        case FH_U64: out_printf(o, "<td class=\"n\">%" PRIu64 "</td>", v.u); break;
+        case FH_NAME:
+            out_lit(o, "<td>");
+            html_esc(o, v.s);
+            out_lit(o, "</td>");
+            break;
+        case FH_RANGE:
+            if (v.u) out_printf(o, "<td>%" PRId64 "..%" PRId64 "</td>", v.lo, v.hi);
+            else out_lit(o, "<td>-</td>");
+            break;
+        case FH_TOTAL: out_printf(o, "<th>total (%" PRIu64 ")</th>", v.u); break;
+        case FH_NONE: break;
+        }
+    }
+}
 
 /* ---- header and tables --------------------------------------------------------------------- */
 

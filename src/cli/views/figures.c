@@ -6,9 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "figures.h"
-#include "html_int.h"
-#include "scan.h"
+#include "views/figures.h"
+#include "views/scan.h"
 
 #define U(x) ((struct fig_val){.u = (uint64_t)(x)})
 #define S(x) ((struct fig_val){.u = (uint64_t)(int64_t)(x)})
@@ -371,42 +370,5 @@ void figs_report(FILE *f, const char *prefix, const struct fig *figs, size_t n, 
                 found = true;
             }
         if (!found) break;
-    }
-}
-
-/* the figure of column COL, NULL: none */
-static const struct fig *html_col(const struct fig *figs, size_t n, int col) {
-    for (size_t i = 0; i < n; i++)
-        if (figs[i].hk != FH_NONE && figs[i].hcol == col) return &figs[i];
-    return NULL;
-}
-
-void figs_html_head(ss_out *o, const struct fig *figs, size_t n) {
-    const struct fig *g;
-    for (int col = 1; (g = html_col(figs, n, col)); col++) out_printf(o, "<th>%s</th>", g->html);
-}
-
-void figs_html_row(ss_out *o, const struct fig *cols, size_t ncols, const struct fig *figs, size_t n, const void *of) {
-    for (int col = 1; html_col(cols, ncols, col); col++) {
-        const struct fig *g = html_col(figs, n, col);
-        if (!g) {
-            out_lit(o, "<td></td>");
-            continue;
-        }
-        struct fig_val v = g->get(of);
-        switch (g->hk) {
-        case FH_U64: out_printf(o, "<td class=\"n\">%" PRIu64 "</td>", v.u); break;
-        case FH_NAME:
-            out_lit(o, "<td>");
-            html_esc(o, v.s);
-            out_lit(o, "</td>");
-            break;
-        case FH_RANGE:
-            if (v.u) out_printf(o, "<td>%" PRId64 "..%" PRId64 "</td>", v.lo, v.hi);
-            else out_lit(o, "<td>-</td>");
-            break;
-        case FH_TOTAL: out_printf(o, "<th>total (%" PRIu64 ")</th>", v.u); break;
-        case FH_NONE: break;
-        }
     }
 }

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "out.h"
+#include "common/out.h"
 
 enum fig_json {
     FJ_NONE,   /* not in the JSON object */
@@ -150,12 +150,6 @@ extern const size_t ntotal_figs;
 void figs_json(ss_out *o, const struct fig *figs, size_t n, const void *of);
 /* Each figure with a report key, in rank order, as PREFIX.key=value lines. */
 void figs_report(FILE *f, const char *prefix, const struct fig *figs, size_t n, const void *of);
-
-/* The HTML table's column heads, <th>head</th> in column order. */
-void figs_html_head(ss_out *o, const struct fig *figs, size_t n);
-/* A row's cells in the columns of COLS (the partition table's): OF's figure in
- * each, an empty cell where FIGS has none. */
-void figs_html_row(ss_out *o, const struct fig *cols, size_t ncols, const struct fig *figs, size_t n, const void *of);
 
 #define FIG_MAX 128 /* rows of a table, at most (figs_text's arrays) */
 struct scan_cli;

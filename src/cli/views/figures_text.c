@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "figures.h"
-#include "scan.h"
+#include "views/figures.h"
+#include "views/scan.h"
 
 /* the row at place POS of line LINE, or n */
 static size_t text_at(const struct fig *figs, size_t n, int line, int pos) {

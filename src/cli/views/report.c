@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
-#include "figures.h"
-#include "scan.h"
+#include "common/common.h"
+#include "views/figures.h"
+#include "views/scan.h"
 
 bool report_write(const struct scan_cli *c, const char *path) {
     bool to_stdout = !strcmp(path, "-");

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "out.h"
+#include "common/out.h"
 #include "segscan/segscan.h"
 
 enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4, FAIL_HANGING = 8 };

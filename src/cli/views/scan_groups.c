@@ -20,10 +20,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
-#include "gfindings.h"
-#include "out.h"
-#include "scan.h"
+#include "common/common.h"
+#include "groups/gfindings.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 struct scan_groups {
     ss_inputs *in; /* the PATHs again, and the coordinators' partitions beside them */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "out.h"
-#include "scan.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 /* "payments-dup-0 offsets 0, 1, 2" for the copies of group gi with that
  * cause (and the original when with_original is set); at most 10 listed. */

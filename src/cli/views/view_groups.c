@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out.h"
-#include "scan.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
     ss_out *o = c->out;

@@ -3,9 +3,9 @@
  * described in figures.c. */
 #include <stdbool.h>
 
-#include "figures.h"
-#include "out.h"
-#include "scan.h"
+#include "views/figures.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 void scan_json_partition(struct scan_cli *c, uint32_t i) {
     ss_out *o = c->out;

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "out.h"
-#include "scan.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 static const char *gap_reason(enum ss_gap_explained e) {
     switch (e) {

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "out.h"
-#include "scan.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
     ss_out *o = c->out;

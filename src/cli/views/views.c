@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "figures.h"
-#include "out.h"
-#include "scan.h"
+#include "common/common.h"
+#include "views/figures.h"
+#include "common/out.h"
+#include "views/scan.h"
 
 const char *scan_sgr(const struct scan_cli *c, const char *code) { return c->color ? code : ""; }
 
