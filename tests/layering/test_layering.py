@@ -3,7 +3,8 @@
 
 Usage:
   test_layering.py check --rooms SPEC... --lib-root DIR --lib-objdir DIR --lib-sources FILE...
-                   --cli-objdir DIR --cli-sources FILE... --exports LIBSEGSCAN_SO
+                   --cli-rooms SPEC... --cli-root DIR --cli-objdir DIR --cli-sources FILE...
+                   --exports LIBSEGSCAN_SO
   test_layering.py selftest
 
 The rooms (src/lib/meson.build's lib_rooms) are given lower first, each as
@@ -15,10 +16,14 @@ reverse call is no link error, hence this test):
     from another object is defined in its own room or in a room below it;
   * no loop between translation units: not in the library (A calls B calls ... calls A, whatever
     the rooms), not in the CLI;
-  * the CLI takes from the library only what libsegscan.so exports (the public API).
+  * the CLI takes from the library only what libsegscan.so exports (the public API);
+  * the CLI's rooms (src/cli/meson.build's cli_rooms, given as --cli-rooms in the same form, without
+    headers) hold every CLI object but main.c, which dispatches to them all from the top, and each
+    uses only itself and the CLI rooms below it.
 From the sources (what nm cannot see: inline functions, macros, types):
   * a library file includes private headers ("ROOM/x.h") and public ones ("segscan/x.h") of its own
-    room and the rooms below only, and never the umbrella segscan/segscan.h.
+    room and the rooms below only, and never the umbrella segscan/segscan.h;
+  * a CLI file includes the headers ("ROOM/x.h") of its own CLI room and the rooms below only.
 selftest: the checks run over planted graphs and includes, a clean one and one fault of each kind.
 Exit status 0 when everything holds, 1 when something does not, 2 on a usage error.
 """
@@ -155,14 +160,14 @@ def room_of(unit):
     return unit.split('/', 1)[0] if '/' in unit else None
 
 
-def check_symbols(lib_objs, rooms, cli_objs=None, exported=None):
-    """lib_objs, cli_objs: {unit: (defined, undefined)}; units of the library are 'ROOM/file.c'."""
+def room_calls(g, rooms, registry, top=()):
+    """Every unit of graph g in a room of rooms (units in top stand above them all) and calling only
+    into its own room or the rooms below."""
     problems = []
     below = closure(rooms)
-    for u in sorted(lib_objs):
-        if room_of(u) not in rooms:
-            problems.append('%s: in no registered room (add it to lib_rooms in src/lib/meson.build)' % u)
-    g, owner = tu_graph(lib_objs)
+    for u in sorted(g):
+        if u not in top and room_of(u) not in rooms:
+            problems.append('%s: in no registered room (add it to %s)' % (u, registry))
     for u in sorted(g):
         ru = room_of(u)
         if ru not in rooms:
@@ -170,13 +175,24 @@ def check_symbols(lib_objs, rooms, cli_objs=None, exported=None):
         for v, syms in sorted(g[u].items()):
             rv = room_of(v)
             if rv != ru and rv not in below[ru]:
-                where = 'above' if ru in below.get(rv, set()) else 'beside'
-                problems.append('%s (room %s) uses %s from %s: room %s is %s it, not below'
-                                % (u, ru, ', '.join(syms[:4]) + (', ...' if len(syms) > 4 else ''), v, rv, where, ))
+                where = 'above' if rv is None or ru in below.get(rv, set()) else 'beside'
+                problems.append('%s (room %s) uses %s from %s: %s is %s it, not below'
+                                % (u, ru, ', '.join(syms[:4]) + (', ...' if len(syms) > 4 else ''), v,
+                                   'room %s' % rv if rv else 'the top', where))
+    return problems
+
+
+def check_symbols(lib_objs, rooms, cli_objs=None, exported=None, cli_rooms=None):
+    """lib_objs, cli_objs: {unit: (defined, undefined)}; units of the library are 'ROOM/file.c', the
+    CLI's 'ROOM/file.c' too, but for main.c at the top (checked against cli_rooms when given)."""
+    g, owner = tu_graph(lib_objs)
+    problems = room_calls(g, rooms, 'lib_rooms in src/lib/meson.build')
     for comp in cycles(g):
         problems.append('a loop between the library\'s translation units (%s): %s' % (', '.join(comp), cycle_path(g, comp)))
     if cli_objs is not None:
         cg, _ = tu_graph(cli_objs)
+        if cli_rooms is not None:
+            problems += ['CLI ' + p for p in room_calls(cg, cli_rooms, 'cli_rooms in src/cli/meson.build', top=('main.c',))]
         for comp in cycles(cg):
             problems.append('a loop between the CLI\'s translation units (%s): %s' % (', '.join(comp), cycle_path(cg, comp)))
         for u, (_, und) in sorted(cli_objs.items()):
@@ -189,16 +205,20 @@ def check_symbols(lib_objs, rooms, cli_objs=None, exported=None):
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def check_includes(files, rooms, headers):
-    """files: {path relative to src/lib: text}."""
+def check_includes(files, rooms, headers, top=()):
+    """files: {path relative to src/lib (or src/cli): text}; files in top stand above every room."""
     problems = []
     below = closure(rooms)
     for path, text in sorted(files.items()):
         ru = room_of(path)
+        if path in top:
+            continue
         if ru not in rooms:
             problems.append('%s: in no registered room' % path)
             continue
         for inc in INCLUDE.findall(re.sub(r'/\*.*?\*/', '', text, flags=re.S)):
+            if inc.startswith('segscan/') and headers is None:
+                continue  # the CLI: the public API, any header
             if inc.startswith('segscan/'):
                 h = inc[len('segscan/'):]
                 if h == 'segscan.h':
@@ -217,6 +237,18 @@ def check_includes(files, rooms, headers):
             if rv != ru and rv not in below[ru]:
                 problems.append('%s (room %s) includes %s of room %s, which is not below it' % (path, ru, inc, rv))
     return problems
+
+
+def read_sources(root):
+    """{path relative to root: text} of every .c and .h under root."""
+    files = {}
+    for dirpath, _, names in os.walk(root):
+        for n in names:
+            if n.endswith(('.c', '.h')):
+                p = os.path.join(dirpath, n)
+                with open(p, encoding='utf-8') as f:
+                    files[os.path.relpath(p, root)] = f.read()
+    return files
 
 
 def object_name(src, root):
@@ -257,6 +289,24 @@ def selftest():
     cli_loop = objs(main_c=(['main'], ['cmd_a']), cmd_a_c=(['cmd_a'], ['warn']), common_c=(['warn'], ['main']))
     if not any('CLI' in p for p in check_symbols(clean, rooms, cli_loop, {'ss_a'})):
         failed.append('not reported: a loop in the CLI')
+    cli_rooms, _ = parse_rooms(['common:', 'views: common', 'commands: views'])
+    cli_clean = objs(main_c=(['main'], ['cmd_a']), commands__a_c=(['cmd_a'], ['view', 'warn']),
+                     views__v_c=(['view'], ['warn']), common__w_c=(['warn'], []))
+    if check_symbols(clean, rooms, cli_clean, {'ss_a'}, cli_rooms):
+        failed.append('a clean CLI is reported: %s' % check_symbols(clean, rooms, cli_clean, {'ss_a'}, cli_rooms))
+    cli_faults = {
+        'a reverse call in the CLI': dict(cli_clean, **{'common/w.c': ({'warn'}, {'view'})}),
+        'a CLI object in no room': dict(cli_clean, **{'x.c': ({'x'}, {'warn'})}),
+        'a CLI room calling main.c': dict(cli_clean, **{'views/v.c': ({'view'}, {'main'})}),
+    }
+    for what, o in cli_faults.items():
+        if not any(p.startswith('CLI') for p in check_symbols(clean, rooms, o, {'ss_a'}, cli_rooms)):
+            failed.append('not reported: ' + what)
+    if not check_includes({'common/w.c': '#include "views/scan.h"\n'}, cli_rooms, None):
+        failed.append('not reported: a CLI header of a room above')
+    if check_includes({'main.c': '#include "commands/commands.h"\n', 'views/v.c': '#include "segscan/segscan.h"\n'},
+                      cli_rooms, None, top=('main.c',)):
+        failed.append('clean CLI includes are reported')
     cli_private = objs(main_c=(['main'], ['ss_b']))
     if not any('does not export' in p for p in check_symbols(clean, rooms, cli_private, {'ss_a'})):
         failed.append('not reported: the CLI using a private function')
@@ -291,6 +341,7 @@ def main(argv):
     ap.add_argument('--lib-root', required=True)
     ap.add_argument('--lib-objdir', required=True)
     ap.add_argument('--lib-sources', nargs='+', required=True)
+    ap.add_argument('--cli-rooms', nargs='+', required=True)
     ap.add_argument('--cli-root', required=True)
     ap.add_argument('--cli-objdir', required=True)
     ap.add_argument('--cli-sources', nargs='+', required=True)
@@ -300,20 +351,15 @@ def main(argv):
     lib = load_objs(a.lib_sources, a.lib_root, a.lib_objdir)
     cli = load_objs(a.cli_sources, a.cli_root, a.cli_objdir)
     exported = nm_symbols(a.exports)[0]
-    problems = check_symbols(lib, rooms, cli, exported)
-    files = {}
-    for dirpath, _, names in os.walk(a.lib_root):
-        for n in names:
-            if n.endswith(('.c', '.h')):
-                p = os.path.join(dirpath, n)
-                with open(p, encoding='utf-8') as f:
-                    files[os.path.relpath(p, a.lib_root)] = f.read()
-    problems += check_includes(files, rooms, headers)
+    cli_rooms, _ = parse_rooms(a.cli_rooms)
+    problems = check_symbols(lib, rooms, cli, exported, cli_rooms)
+    problems += check_includes(read_sources(a.lib_root), rooms, headers)
+    problems += ['CLI ' + p for p in check_includes(read_sources(a.cli_root), cli_rooms, None, top=('main.c',))]
     for p in problems:
         print('FAIL: ' + p)
     if not problems:
-        print('test_layering: ok (%d rooms, %d library and %d CLI translation units, no loop)'
-              % (len(rooms), len(lib), len(cli)))
+        print('test_layering: ok (%d library rooms, %d CLI rooms, %d library and %d CLI translation units, no loop)'
+              % (len(rooms), len(cli_rooms), len(lib), len(cli)))
     return 1 if problems else 0
 
 
