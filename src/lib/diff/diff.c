@@ -48,6 +48,17 @@ typedef struct pair_state {
     size_t nmiss[2], capmiss[2];
 } pair_state;
 
+/* What one side's analysis gives a comparison: which transactions were aborted (--read-committed)
+ * and the cause of a surplus copy that is a duplicate on its side. The analysis reads the whole side
+ * once, at the first pair that needs it, and serves every pair of that side: a pair's comparison
+ * runs no analysis of its own. */
+typedef struct side_analysis {
+    const ss_inputs *in;
+    bool tried;      /* run (or tried) already */
+    ss_analysis *an; /* NULL: not run, or it failed */
+    ss_map groups;   /* fingerprint (hi, lo) -> the first duplicate group of it (u32) */
+} side_analysis;
+
 struct ss_diff {
     pair_state *pairs;
     size_t npairs;
@@ -55,6 +66,7 @@ struct ss_diff {
     char *unpaired_side;
     size_t nunpaired, capunpaired, capside;
     ss_diff_opts o;
+    side_analysis side[2]; /* A, B */
 };
 
 #define MAX_RANGES 1000
@@ -468,40 +480,70 @@ static uint64_t partition_bytes(const ss_inputs *in, size_t part) {
     return n;
 }
 
-/* Aborted transactions of one partition, from the analysis: (pid, first, marker) */
+/* The side's analysis, run at its first use: NULL when it cannot be had. */
+static ss_analysis *side_an(side_analysis *s, const ss_diff_opts *o) {
+    if (s->tried) return s->an;
+    s->tried = true;
+    ss_an_opts ao;
+    ss_an_opts_default(&ao);
+    ao.by = o->by;
+    ao.max_batch_bytes = o->max_batch_bytes;
+    ss_map_init(&s->groups, 2 * sizeof(uint64_t), sizeof(uint32_t), 64, 70);
+    s->an = ss_analysis_new(&ao);
+    bool ok = s->an && ss_analysis_run(s->an, s->in) == SS_E_OK;
+    for (size_t g = 0; ok && g < ss_an_group_count(s->an); g++) {
+        const ss_an_group *gr = ss_an_group_at(s->an, g);
+        uint64_t key[2] = {gr->fp_hi, gr->fp_lo};
+        bool created;
+        uint32_t *v = ss_map_put(&s->groups, key, gr->fp_lo, &created);
+        if (!v) ok = false;
+        else if (created) *v = (uint32_t)g;
+    }
+    if (!ok) {
+        ss_analysis_free(s->an);
+        s->an = NULL;
+    }
+    return s->an;
+}
+
+static void side_an_free(side_analysis *s) {
+    ss_analysis_free(s->an);
+    s->an = NULL;
+    if (s->tried) ss_map_free(&s->groups);
+    s->tried = false;
+}
+
+/* An aborted transaction of one partition: its producer, first offset and ABORT marker. */
+typedef struct aborted_txn {
+    int64_t producer_id, first_offset, marker_offset;
+} aborted_txn;
+
 typedef struct aborted_set {
-    int64_t (*v)[3];
+    aborted_txn *v;
     size_t n;
 } aborted_set;
 
-static void aborted_of(const ss_inputs *in, size_t part, const ss_diff_opts *o, aborted_set *out) {
+static void aborted_of(side_analysis *s, size_t part, const ss_diff_opts *o, aborted_set *out) {
     out->v = NULL;
     out->n = 0;
-    ss_an_opts ao;
-    ss_an_opts_default(&ao);
-    ao.max_batch_bytes = o->max_batch_bytes;
-    ss_analysis *a = ss_analysis_new(&ao);
+    const ss_analysis *a = side_an(s, o);
     if (!a) return;
-    if (ss_analysis_run(a, in) == SS_E_OK) {
-        size_t n = ss_an_txn_count(a), k = 0;
-        out->v = calloc(n ? n : 1, sizeof *out->v);
-        for (size_t i = 0; out->v && i < n; i++) {
-            const ss_an_txn *t = ss_an_txn_at(a, i);
-            if (t->partition != part || t->result != SS_TXN_ABORT) continue;
-            out->v[k][0] = t->producer_id;
-            out->v[k][1] = t->first_offset;
-            out->v[k][2] = t->marker_offset;
-            k++;
-        }
-        out->n = k;
+    size_t n = ss_an_txn_count(a), k = 0;
+    out->v = calloc(n ? n : 1, sizeof *out->v);
+    for (size_t i = 0; out->v && i < n; i++) {
+        const ss_an_txn *t = ss_an_txn_at(a, i);
+        if (t->partition != part || t->result != SS_TXN_ABORT) continue;
+        out->v[k++] = (aborted_txn){t->producer_id, t->first_offset, t->marker_offset};
     }
-    ss_analysis_free(a);
+    out->n = k;
 }
 
 static bool is_aborted(const aborted_set *s, const ss_batch *b, int64_t offset) {
     if (!b->transactional || b->control) return false;
     for (size_t i = 0; i < s->n; i++)
-        if (s->v[i][0] == b->producer_id && offset >= s->v[i][1] && offset <= s->v[i][2]) return true;
+        if (s->v[i].producer_id == b->producer_id && offset >= s->v[i].first_offset &&
+            offset <= s->v[i].marker_offset)
+            return true;
     return false;
 }
 
@@ -512,51 +554,18 @@ static bool fingerprintable(const ss_record *r, const ss_batch *b, enum ss_by by
     return true;
 }
 
-/* The duplicate groups of one side, from the analysis, to give the cause of a
- * listed surplus copy: by fingerprint (hi, lo) -> the first group of it (u32). */
-typedef struct dup_index {
-    ss_analysis *an; /* NULL: not run, or it failed */
-    ss_map groups;
-} dup_index;
-
-static void dups_open(dup_index *d, const ss_inputs *in, const ss_diff_opts *o) {
-    ss_an_opts ao;
-    ss_an_opts_default(&ao);
-    ao.by = o->by;
-    ao.max_batch_bytes = o->max_batch_bytes;
-    ss_map_init(&d->groups, 2 * sizeof(uint64_t), sizeof(uint32_t), 64, 70);
-    d->an = ss_analysis_new(&ao);
-    bool ok = d->an && ss_analysis_run(d->an, in) == SS_E_OK;
-    for (size_t g = 0; ok && g < ss_an_group_count(d->an); g++) {
-        const ss_an_group *gr = ss_an_group_at(d->an, g);
-        uint64_t key[2] = {gr->fp_hi, gr->fp_lo};
-        bool created;
-        uint32_t *v = ss_map_put(&d->groups, key, gr->fp_lo, &created);
-        if (!v) ok = false;
-        else if (created) *v = (uint32_t)g;
-    }
-    if (!ok) {
-        ss_analysis_free(d->an);
-        d->an = NULL;
-        ss_map_free(&d->groups);
-    }
-}
-
-static void dups_close(dup_index *d) {
-    ss_analysis_free(d->an);
-    ss_map_free(&d->groups);
-}
-
-/* The cause of the copy at offset of the group of (hi, lo), if the analysis gave it one. */
-static void copy_cause(const dup_index *d, uint64_t hi, uint64_t lo, int64_t offset, ss_diff_rec *dr) {
-    if (!d->an) return;
+/* The cause of the copy at offset of the group of (hi, lo), if the side's analysis gave it one. */
+static void copy_cause(side_analysis *s, const ss_diff_opts *o, uint64_t hi, uint64_t lo, int64_t offset,
+                       ss_diff_rec *dr) {
+    const ss_analysis *an = side_an(s, o);
+    if (!an) return;
     uint64_t key[2] = {hi, lo};
-    const uint32_t *g = ss_map_find(&d->groups, key, lo);
+    const uint32_t *g = ss_map_find(&s->groups, key, lo);
     if (!g) return;
-    const ss_an_group *gr = ss_an_group_at(d->an, *g);
+    const ss_an_group *gr = ss_an_group_at(an, *g);
     for (size_t j = 0; j < gr->copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(d->an, *g, j, &cp);
+        ss_an_group_copy(an, *g, j, &cp);
         if (cp.offset == offset && cp.cause) {
             dr->cause = cp.cause;
             dr->cause_detail = cp.detail;
@@ -565,15 +574,15 @@ static void copy_cause(const dup_index *d, uint64_t hi, uint64_t lo, int64_t off
 }
 
 static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
-                               pair_state *ps) {
+                               side_analysis sides[2], pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
     ss_map t;
     aborted_set ab[2] = {{0}, {0}};
     XXH3_state_t *st = XXH3_createState();
     if (!st) return SS_E_NOMEM;
     if (o->read_committed) {
-        aborted_of(A, ia, o, &ab[0]);
-        aborted_of(B, ib, o, &ab[1]);
+        aborted_of(&sides[0], ia, o, &ab[0]);
+        aborted_of(&sides[1], ib, o, &ab[1]);
     }
     ss_errkind rc = SS_E_OK;
     uint64_t bytes_a = partition_bytes(A, ia), bytes_b = partition_bytes(B, ib);
@@ -650,7 +659,6 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
 
     /* Second pass, only to list: every copy beyond the other side's count. */
     if (rc == SS_E_OK && !p->identical && o->max_items > 0) {
-        dup_index dups[2] = {{NULL, {0}}, {NULL, {0}}};
         for (int side = 0; side < 2; side++) {
             for (size_t i = 0; i < t.cap; i++) {
                 fp_entry *e = ss_map_slot(&t, i, NULL);
@@ -682,10 +690,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                     ss_diff_rec *dr = side ? &before->b : &before->a;
                     dr->copies = mine;
                     /* the cause of surplus copies that are duplicates on this side */
-                    if (mine > 1) {
-                        if (!dups[side].an) dups_open(&dups[side], side ? B : A, o);
-                        copy_cause(&dups[side], hi, lo, r.offset, dr);
-                    }
+                    if (mine > 1) copy_cause(&sides[side], o, hi, lo, r.offset, dr);
                 }
                 if (ps->nitems >= o->max_items) break;
             }
@@ -694,8 +699,6 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
             diff_pc_close(&c);
             if (ps->nitems >= o->max_items) break;
         }
-        dups_close(&dups[0]);
-        dups_close(&dups[1]);
         p->items_total = p->missing_in_b + p->only_in_b;
     }
     free(ab[0].v);
@@ -721,7 +724,7 @@ static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64
 }
 
 static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
-                            pair_state *ps) {
+                            side_analysis sides[2], pair_state *ps) {
     const ss_input_partition *pa = ss_inputs_at(A, ia), *pb = ss_inputs_at(B, ib);
     ps->pub.partition = pa->name;
     enum ss_diff_mode mode = o->mode;
@@ -745,7 +748,7 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
         ps->kept = calloc(o->max_items * 2, sizeof *ps->kept);
         if (!ps->items || !ps->kept) return SS_E_NOMEM;
     }
-    ss_errkind rc = mode == SS_DIFF_OFFSET ? diff_offset(A, ia, B, ib, o, ps) : diff_content(A, ia, B, ib, o, ps);
+    ss_errkind rc = mode == SS_DIFF_OFFSET ? diff_offset(A, ia, B, ib, o, ps) : diff_content(A, ia, B, ib, o, sides, ps);
     ps->pub.a.topic_id = pa->topic_id;
     ps->pub.b.topic_id = pb->topic_id;
     bool ids_differ = pa->topic_id && pb->topic_id && strcmp(pa->topic_id, pb->topic_id) != 0;
@@ -780,6 +783,8 @@ ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opt
     ss_diff *d = calloc(1, sizeof *d);
     if (!d) return SS_E_NOMEM;
     d->o = *o;
+    d->side[0].in = A;
+    d->side[1].in = B;
     size_t na = ss_inputs_count(A), nb = ss_inputs_count(B);
     d->pairs = calloc(na + nb + 1, sizeof *d->pairs);
     if (!d->pairs) {
@@ -789,7 +794,7 @@ ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opt
     ss_errkind rc = SS_E_OK;
     if (na == 1 && nb == 1) {
         /* two single partitions are compared whatever their names */
-        rc = diff_pair(A, 0, B, 0, &d->o, &d->pairs[d->npairs++]);
+        rc = diff_pair(A, 0, B, 0, &d->o, d->side, &d->pairs[d->npairs++]);
     } else {
         bool *used = calloc(nb + 1, 1);
         if (!used) {
@@ -806,12 +811,15 @@ ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opt
                 continue;
             }
             used[j] = true;
-            rc = diff_pair(A, i, B, j, &d->o, &d->pairs[d->npairs++]);
+            rc = diff_pair(A, i, B, j, &d->o, d->side, &d->pairs[d->npairs++]);
         }
         for (size_t j = 0; j < nb; j++)
             if (!used[j]) add_unpaired(d, ss_inputs_at(B, j), 'B');
         free(used);
     }
+    /* the pairs keep nothing of the analyses */
+    side_an_free(&d->side[0]);
+    side_an_free(&d->side[1]);
     if (rc != SS_E_OK) {
         ss_diff_free(d);
         return rc;
