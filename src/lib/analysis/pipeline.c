@@ -201,11 +201,18 @@ static void read_claimed(ss_analysis *a, pipeline *pl, an_reader *r, slot *sl) {
     pthread_cond_broadcast(&pl->cv);
 }
 
+/* What a reading thread is started with. */
+typedef struct worker_args {
+    ss_analysis *a;
+    pipeline *pl;
+    an_reader *r; /* its own reader (buffers, decompressor) */
+} worker_args;
+
 static void *worker_main(void *arg) {
-    void **args = arg;
-    ss_analysis *a = args[0];
-    pipeline *pl = args[1];
-    an_reader *r = args[2];
+    const worker_args *w = arg;
+    ss_analysis *a = w->a;
+    pipeline *pl = w->pl;
+    an_reader *r = w->r;
     pthread_mutex_lock(&pl->mu);
     for (;;) {
         bool progress;
@@ -372,7 +379,7 @@ void an_pipeline_run(ss_analysis *a) {
     pl.slots = calloc(pl.nslots, sizeof *pl.slots);
     pl.readers = calloc(nt, sizeof *pl.readers);
     pl.threads = calloc(nt, sizeof *pl.threads);
-    void *(*args)[3] = calloc(nt, sizeof *args);
+    worker_args *args = calloc(nt, sizeof *args);
     /* the walker's test hook counts batch events: without the fast path, every batch is one */
     bool fast = !hooks->walker_only;
     if (!pl.slots || !pl.readers || !pl.threads || !args) {
@@ -389,10 +396,8 @@ void an_pipeline_run(ss_analysis *a) {
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     for (unsigned i = 1; i < nt; i++) {
-        args[i][0] = a;
-        args[i][1] = &pl;
-        args[i][2] = &pl.readers[i];
-        if (pthread_create(&pl.threads[pl.nthreads], NULL, worker_main, args[i]) != 0) break;
+        args[i] = (worker_args){a, &pl, &pl.readers[i]};
+        if (pthread_create(&pl.threads[pl.nthreads], NULL, worker_main, &args[i]) != 0) break;
         pl.nthreads++;
     }
     for (;;) {
