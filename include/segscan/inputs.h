@@ -97,6 +97,13 @@ SS_API const ss_input_partition *ss_inputs_at(const ss_inputs *in, size_t i);
  * be read, replicas given together), in the order they were made: problems of
  * kind SS_E_OK, their severity the note's level. */
 SS_API const ss_problems *ss_inputs_problems(const ss_inputs *in);
+/* Add the coordinators' partitions beside a path: the __consumer_offsets-N and
+ * __transaction_state-N directories of the log directory that holds it (a partition
+ * directory's parent; a segment's, two levels up). For a command given data partitions
+ * whose consumer groups and transactions it explains. Returns how many were added;
+ * a directory that cannot be listed adds none, silently (the path itself says more). */
+SS_API size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path);
+
 /* The partition directories of the topics read that sit beside the partition
  * directories read (in the directories holding them), hold segment files and
  * are not among the inputs: what a verdict about "the log" did not see.

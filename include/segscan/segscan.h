@@ -33,6 +33,7 @@
 #include "segscan/inputs.h"
 #include "segscan/record.h"
 #include "segscan/segment.h"
+#include "segscan/study.h"
 #include "segscan/test_hooks.h"
 #include "segscan/timeline.h"
 #include "segscan/verify.h"

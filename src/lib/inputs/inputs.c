@@ -965,3 +965,43 @@ size_t ss_inputs_sibling_count(ss_inputs *in) {
 const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i) { return &in->siblings[i]; }
 size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in) { return in->nsnapshots; }
 const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i) { return in->snapshots[i]; }
+
+/* The log directory of a partition directory, or of a segment inside one (malloc'd). */
+static char *log_dir_of(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) return NULL;
+    char *p = xstrdup(path);
+    if (!p) return NULL;
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') p[--n] = 0;
+    int ups = S_ISDIR(st.st_mode) ? 1 : 2;
+    for (int k = 0; k < ups; k++) {
+        char *slash = strrchr(p, '/');
+        if (!slash) {
+            free(p);
+            return xstrdup(".");
+        }
+        if (slash == p) slash[1] = 0;
+        else *slash = 0;
+    }
+    return p;
+}
+
+size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path) {
+    char *dir = log_dir_of(path);
+    if (!dir) return 0;
+    size_t added = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strncmp(e->d_name, "__consumer_offsets-", 19) != 0 && strncmp(e->d_name, "__transaction_state-", 20) != 0)
+            continue;
+        char *p = ss_path_join(dir, e->d_name);
+        if (!p) continue;
+        ss_inputs_add(in, p);
+        free(p);
+        added++;
+    }
+    if (d) closedir(d);
+    free(dir);
+    return added;
+}
