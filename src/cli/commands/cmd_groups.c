@@ -15,10 +15,10 @@
 
 #include "commands/commands.h"
 #include "common/common.h"
+#include "common/out.h"
 #include "groups/gfindings.h"
 #include "groups/groups_cli.h"
 #include "html/html.h"
-#include "common/out.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
 
@@ -654,81 +654,32 @@ int cmd_groups(int argc, char **argv) {
     c.go.groups = ids;
     c.go.ngroups = nids;
     if (!maxmem_set) c.go.max_memory = default_max_memory();
-    int rc = EXIT_OK;
-    ss_inputs *in = ss_inputs_new(include_temp);
-    if (!in) {
+    ss_study_opts so;
+    ss_study_opts_default(&so);
+    so.groups = c.go;
+    so.findings = c.fo;
+    so.include_temp = include_temp;
+    ss_study *st = NULL;
+    if (ss_study_run((const char *const *)argv + optind, (size_t)(argc - optind), &so, &st) != SS_E_OK) {
         warnx_("out of memory");
         free(ids);
         return EXIT_TROUBLE;
     }
-    for (int i = optind; i < argc; i++)
-        if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
-    ss_inputs_finish(in);
-    const ss_problems *in_problems = ss_inputs_problems(in);
-    for (size_t i = 0; i < ss_problems_count(in_problems); i++) {
-        const ss_error *p = ss_problems_at(in_problems, i);
-        /* replicas are no copies to this command: it reads one and compares the others */
-        if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
-        if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
-    }
-    /* the data partitions beside __consumer_offsets: what they held when (their batch
-     * headers), for the findings */
-    ss_timelines *tl = NULL;
-    bool any_co = false;
-    for (size_t i = 0; i < ss_inputs_count(in); i++)
-        any_co = any_co || !strcmp(ss_inputs_at(in, i)->topic, "__consumer_offsets");
-    if (any_co) {
-        tl = ss_timelines_new(0);
-        if (!tl || ss_timelines_read(tl, in, c.go.threads) != SS_E_OK) {
-            warnx_("out of memory reading the data partitions");
-            ss_timelines_free(tl);
-            ss_inputs_free(in);
-            free(ids);
-            return EXIT_TROUBLE;
-        }
-        const ss_problems *tl_problems = ss_timelines_problems(tl);
-        for (size_t i = 0; i < ss_problems_count(tl_problems); i++) {
-            const ss_error *p = ss_problems_at(tl_problems, i);
-            if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
-        }
-        c.go.data = tl;
-    }
-    ss_groups *g = ss_groups_new(&c.go);
-    if (!g) {
-        warnx_("out of memory");
-        ss_timelines_free(tl);
-        ss_inputs_free(in);
-        free(ids);
-        return EXIT_TROUBLE;
-    }
-    c.g = g;
-    ss_errkind er = ss_groups_run(g, in);
-    if (er != SS_E_OK) {
-        const char *why = ss_groups_failure(g);
-        warnx_("groups: %s", why                ? why
-                             : er == SS_E_NOMEM ? "out of memory; results are incomplete"
-                                                : "the run failed; results are incomplete");
-        rc = exit_merge(rc, EXIT_TROUBLE);
-    }
-    const ss_problems *g_problems = ss_groups_problems(g);
-    for (size_t i = 0; i < ss_problems_count(g_problems); i++) {
-        const ss_error *p = ss_problems_at(g_problems, i);
-        if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
-    }
-    if (ss_groups_log_count(g) == 0) {
+    int rc = ss_study_input_failed(st) ? EXIT_TROUBLE : EXIT_OK;
+    warn_problems(ss_study_problems(st), c.quiet);
+    ss_groups *g = ss_study_groups(st);
+    if (!g || ss_groups_log_count(g) == 0) {
         warnx_("groups: no __consumer_offsets partition among the inputs (give a log directory, a "
                "__consumer_offsets-N directory or a segment inside one)");
-        ss_groups_free(g);
-        ss_timelines_free(tl);
-        ss_inputs_free(in);
+        ss_study_free(st);
         free(ids);
         return EXIT_TROUBLE;
     }
-    c.f = ss_findings_build(g, tl, in, &c.fo);
-    if (!c.f) {
-        warnx_("groups: out of memory building the findings; none are listed");
-        rc = exit_merge(rc, EXIT_TROUBLE);
-    }
+    const ss_inputs *in = ss_study_inputs(st);
+    ss_timelines *tl = ss_study_timelines(st);
+    c.g = g;
+    c.f = ss_study_findings(st);
+    if (ss_study_incomplete(st)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (ss_groups_unreadable(g)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (ss_groups_damage(g)) rc = exit_merge(rc, EXIT_DAMAGE);
     uint64_t spilled = ss_groups_spilled(g);
@@ -745,10 +696,7 @@ int cmd_groups(int argc, char **argv) {
     out_free(&o);
     if (html && !groups_html(&c, in, tl, argc, argv, html, &rc)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (c.failed) rc = exit_merge(rc, EXIT_FINDINGS);
-    ss_findings_free(c.f);
-    ss_groups_free(g);
-    ss_timelines_free(tl);
-    ss_inputs_free(in);
+    ss_study_free(st);
     free(ids);
     return rc;
 }

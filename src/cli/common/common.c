@@ -16,6 +16,13 @@ int exit_merge(int a, int b) {
     return rank[b] > rank[a] ? b : a;
 }
 
+void warn_problems(const ss_problems *p, bool quiet) {
+    for (size_t i = 0; i < ss_problems_count(p); i++) {
+        const ss_error *e = ss_problems_at(p, i);
+        if (e->severity == SS_SEV_ERROR || !quiet) warnx_("%s", e->msg);
+    }
+}
+
 int bad_option(const char *cmd, char **argv, int optind_now, int optopt_now) {
     const char *arg = optind_now > 0 ? argv[optind_now - 1] : "?";
     char shortopt[3] = {'-', (char)optopt_now, 0};

@@ -17,6 +17,9 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An option getopt_long did not take (call with opterr 0, after it returned '?'
  * or ':'): one line naming it and the hint to --help. Returns EXIT_TROUBLE. */
 int bad_option(const char *cmd, char **argv, int optind_now, int optopt_now);
+/* A library run's problems on stderr, one line each: every error, and the notes and
+ * warnings unless quiet. */
+void warn_problems(const ss_problems *p, bool quiet);
 /* "segscan: FILE: byte P (baseOffset B): reason [kind]" */
 void report_error(const char *file, const ss_error *e);
 

@@ -13,20 +13,18 @@
  *     transactional copy whose transaction committed offsets too: the link is
  *     exact (the same producer id and epoch, between the same markers).
  */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/common.h"
-#include "groups/gfindings.h"
 #include "common/out.h"
+#include "groups/gfindings.h"
 #include "views/scan.h"
 
 struct scan_groups {
-    ss_inputs *in; /* the PATHs again, and the coordinators' partitions beside them */
+    ss_study *st; /* the PATHs again, the coordinators' partitions beside them, and what they say */
     ss_timelines *tl;
     ss_groups *g;
     ss_findings *f;
@@ -34,45 +32,6 @@ struct scan_groups {
     size_t *by_time; /* the handovers, rewinds, resets and offset deletions by time */
     size_t nby_time;
 };
-
-static bool co_name(const char *name) { return !strncmp(name, "__consumer_offsets-", 19); }
-static bool ts_name(const char *name) { return !strncmp(name, "__transaction_state-", 20); }
-
-/* the log directory of a partition directory or of a segment inside one */
-static char *log_dir_of(const char *path) {
-    struct stat st;
-    if (stat(path, &st) != 0) return NULL;
-    char *p = strdup(path);
-    if (!p) return NULL;
-    size_t n = strlen(p);
-    while (n > 1 && p[n - 1] == '/') p[--n] = 0;
-    int ups = S_ISDIR(st.st_mode) ? 1 : 2;
-    for (int k = 0; k < ups; k++) {
-        char *slash = strrchr(p, '/');
-        if (!slash) {
-            free(p);
-            return strdup(".");
-        }
-        if (slash == p) slash[1] = 0;
-        else *slash = 0;
-    }
-    return p;
-}
-
-/* the __consumer_offsets-N and __transaction_state-N directories of a log directory */
-static void add_beside(ss_inputs *in, const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!co_name(e->d_name) && !ts_name(e->d_name)) continue;
-        char *p = ss_path_join(dir, e->d_name);
-        if (!p) continue;
-        ss_inputs_add(in, p);
-        free(p);
-    }
-    closedir(d);
-}
 
 static const ss_finding *at(const struct scan_groups *s, size_t i) { return ss_findings_at(s->f, i); }
 
@@ -116,73 +75,36 @@ static bool moves_consumers(const ss_finding *x) {
 }
 
 int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
-    int rc = EXIT_OK;
     struct scan_groups *s = calloc(1, sizeof *s);
     if (!s) return EXIT_TROUBLE;
-    s->in = ss_inputs_new(include_temp);
-    if (!s->in) {
-        free(s);
-        return EXIT_TROUBLE;
-    }
-    for (int i = 0; i < npaths; i++) {
-        if (!strcmp(paths[i], "-")) continue;
-        ss_inputs_add(s->in, paths[i]);
-        if (!beside) continue;
-        char *dir = log_dir_of(paths[i]);
-        if (dir) add_beside(s->in, dir);
-        free(dir);
-    }
-    ss_inputs_finish(s->in);
-    bool any = false;
-    for (size_t i = 0; i < ss_inputs_count(s->in); i++)
-        any = any || !strcmp(ss_inputs_at(s->in, i)->topic, "__consumer_offsets");
     c->sg = s;
-    if (!any) return EXIT_OK;
-    s->tl = ss_timelines_new(c->ao.max_batch_bytes);
-    ss_groups_opts go;
-    ss_groups_opts_default(&go);
-    go.groups = c->group_ids;
-    go.ngroups = c->ngroup_ids;
-    go.threads = c->ao.threads;
-    go.max_batch_bytes = c->ao.max_batch_bytes;
-    go.data = s->tl;
+    ss_study_opts so;
+    ss_study_opts_default(&so);
+    ss_study_opts_from_analysis(&so, &c->ao);
+    so.include_temp = include_temp;
+    so.beside = beside;
+    so.inputs_reported = true;
+    so.groups.groups = c->group_ids;
+    so.groups.ngroups = c->ngroup_ids;
     /* --html draws the committed offsets over time: every commit, within --max-memory */
-    go.commits = c->html != NULL;
-    if (c->html) go.max_memory = c->ao.max_memory;
-    if (!s->tl || ss_timelines_read(s->tl, s->in, c->ao.threads) != SS_E_OK || !(s->g = ss_groups_new(&go))) {
+    so.groups.commits = c->html != NULL;
+    if (c->html) so.groups.max_memory = c->ao.max_memory;
+    if (ss_study_run((const char *const *)paths, (size_t)npaths, &so, &s->st) != SS_E_OK) {
         warnx_("out of memory reading the consumer groups");
         return EXIT_TROUBLE;
     }
-    const ss_problems *tl_problems = ss_timelines_problems(s->tl);
-    for (size_t i = 0; i < ss_problems_count(tl_problems); i++) {
-        const ss_error *p = ss_problems_at(tl_problems, i);
-        if (p->severity == SS_SEV_ERROR || !c->quiet) warnx_("%s", p->msg);
-    }
-    if (ss_groups_run(s->g, s->in) != SS_E_OK) {
-        const char *why = ss_groups_failure(s->g);
-        warnx_("groups: %s", why ? why : "out of memory; the groups' findings are incomplete");
-        rc = exit_merge(rc, EXIT_TROUBLE);
-    }
-    const ss_problems *g_problems = ss_groups_problems(s->g);
-    for (size_t i = 0; i < ss_problems_count(g_problems); i++) {
-        const ss_error *p = ss_problems_at(g_problems, i);
-        if (p->severity == SS_SEV_ERROR || !c->quiet) warnx_("%s", p->msg);
-    }
+    warn_problems(ss_study_problems(s->st), c->quiet);
+    if (!ss_study_has_groups(s->st)) return EXIT_OK;
+    s->tl = ss_study_timelines(s->st);
+    s->g = ss_study_groups(s->st);
+    s->f = ss_study_findings(s->st);
+    int rc = ss_study_incomplete(s->st) ? EXIT_TROUBLE : EXIT_OK;
     /* a damaged batch of __consumer_offsets is the analysis's damage (it reads the same
      * segments); a coordinator record whose payload cannot be decoded only leaves the
      * groups' history short, and says so */
-    if (ss_groups_damage(s->g) && !c->quiet)
+    if (s->g && ss_groups_damage(s->g) && !c->quiet)
         warnx_("note: some __consumer_offsets records could not be read: the groups' findings may be incomplete");
-    ss_findings_opts fo;
-    ss_findings_opts_default(&fo);
-    fo.txn_timeout_ms = c->ao.txn_timeout_ms;
-    fo.has_now = c->ao.has_now;
-    fo.now_ms = c->ao.now_ms;
-    s->f = ss_findings_build(s->g, s->tl, s->in, &fo);
-    if (!s->f) {
-        warnx_("out of memory building the groups' findings");
-        return exit_merge(rc, EXIT_TROUBLE);
-    }
+    if (!s->f) return rc;
     size_t n = ss_findings_count(s->f);
     s->by_tp = malloc((n ? n : 1) * sizeof *s->by_tp);
     s->by_time = malloc((n ? n : 1) * sizeof *s->by_time);
@@ -207,10 +129,7 @@ void scan_groups_parts(const struct scan_cli *c, ss_timelines **tl, ss_groups **
 void scan_groups_free(struct scan_cli *c) {
     struct scan_groups *s = c->sg;
     if (!s) return;
-    ss_findings_free(s->f);
-    ss_groups_free(s->g);
-    ss_timelines_free(s->tl);
-    ss_inputs_free(s->in);
+    ss_study_free(s->st);
     free(s->by_tp);
     free(s->by_time);
     free(s);
