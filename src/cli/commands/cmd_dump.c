@@ -15,8 +15,8 @@
 
 #include "commands/commands.h"
 #include "common/common.h"
-#include "dump/dump.h"
 #include "common/out.h"
+#include "dump/dump.h"
 
 static const char dump_usage[] =
     "usage: segscan dump [options] FILE...\n"

@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "commands/commands.h"
-#include "views/figures.h"
 #include "common/out.h"
+#include "views/figures.h"
 #include "views/scan.h"
 
 /* ---- text summary -------------------------------------------------------------------- */

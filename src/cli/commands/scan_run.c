@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "common/common.h"
-#include "groups/gfindings.h"
-#include "html/html.h"
 #include "common/out.h"
 #include "common/progress.h"
+#include "groups/gfindings.h"
+#include "html/html.h"
 #include "views/scan.h"
 
 static const char scan_usage_common[] =

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump/dump.h"
 #include "common/out.h"
+#include "dump/dump.h"
 
 const char *dump_base_name(const char *path) {
     const char *s = strrchr(path, '/');

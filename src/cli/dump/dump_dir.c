@@ -30,8 +30,8 @@
 #include <sys/stat.h>
 
 #include "common/common.h"
-#include "dump/dump.h"
 #include "common/out.h"
+#include "dump/dump.h"
 #include "segscan/files.h"
 
 #define MAX_DEPTH 3

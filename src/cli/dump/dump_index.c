@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "common/common.h"
-#include "dump/dump.h"
 #include "common/out.h"
+#include "dump/dump.h"
 #include "segscan/files.h"
 
 enum idx_type { T_NONE, T_INDEX, T_TIMEINDEX, T_TXNINDEX, T_SNAPSHOT };

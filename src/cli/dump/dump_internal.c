@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "common/common.h"
-#include "dump/dump.h"
 #include "common/out.h"
+#include "dump/dump.h"
 #include "segscan/decode.h"
 
 /* One decoder for the process, created on first use (still reachable at exit). */

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "common/common.h"
-#include "dump/dump.h"
 #include "common/out.h"
+#include "dump/dump.h"
 #include "segscan/decode.h"
 #include "segscan/files.h"
 

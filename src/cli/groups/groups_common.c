@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "common/common.h"
+#include "common/out.h"
 #include "groups/gfindings.h"
 #include "groups/groups_cli.h"
-#include "common/out.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
 

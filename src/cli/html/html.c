@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "common/common.h"
+#include "common/out.h"
 #include "groups/gfindings.h"
 #include "html/html_int.h"
-#include "common/out.h"
 
 /* the page's style: legible on paper too */
 static const char css[] =

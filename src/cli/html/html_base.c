@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "common/common.h"
+#include "common/out.h"
 #include "groups/gfindings.h"
 #include "html/html_int.h"
-#include "common/out.h"
 
 /* ---- escaping ---------------------------------------------------------------------------- */
 

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "common/common.h"
+#include "common/out.h"
 #include "groups/gfindings.h"
 #include "html/html_int.h"
-#include "common/out.h"
 
 static const char *const palette[10] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
                                         "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79"};

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "html/html.h"
 #include "common/out.h"
+#include "html/html.h"
 
 /* ---- sizes ------------------------------------------------------------------------------- */
 

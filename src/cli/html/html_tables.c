@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "common/common.h"
-#include "views/figures.h"
+#include "common/out.h"
 #include "groups/gfindings.h"
 #include "html/html_int.h"
-#include "common/out.h"
+#include "views/figures.h"
 
 /* The partition table's figures (views/figures.c's tables, their HTML columns): the column heads,
  * <th>head</th> in column order; a row's cells in the columns of COLS (the partition table's): OF's
@@ -25,7 +25,8 @@ static void figs_html_head(ss_out *o, const struct fig *figs, size_t n) {
     for (int col = 1; (g = html_col(figs, n, col)); col++) out_printf(o, "<th>%s</th>", g->html);
 }
 
-static void figs_html_row(ss_out *o, const struct fig *cols, size_t ncols, const struct fig *figs, size_t n, const void *of) {
+static void figs_html_row(ss_out *o, const struct fig *cols, size_t ncols, const struct fig *figs, size_t n,
+                          const void *of) {
     for (int col = 1; html_col(cols, ncols, col); col++) {
         const struct fig *g = html_col(figs, n, col);
         if (!g) {

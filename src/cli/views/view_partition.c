@@ -3,8 +3,8 @@
  * described in figures.c. */
 #include <stdbool.h>
 
-#include "views/figures.h"
 #include "common/out.h"
+#include "views/figures.h"
 #include "views/scan.h"
 
 void scan_json_partition(struct scan_cli *c, uint32_t i) {

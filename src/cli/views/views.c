@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/common.h"
-#include "views/figures.h"
 #include "common/out.h"
+#include "views/figures.h"
 #include "views/scan.h"
 
 const char *scan_sgr(const struct scan_cli *c, const char *code) { return c->color ? code : ""; }

@@ -541,8 +541,7 @@ static void aborted_of(side_analysis *s, size_t part, const ss_diff_opts *o, abo
 static bool is_aborted(const aborted_set *s, const ss_batch *b, int64_t offset) {
     if (!b->transactional || b->control) return false;
     for (size_t i = 0; i < s->n; i++)
-        if (s->v[i].producer_id == b->producer_id && offset >= s->v[i].first_offset &&
-            offset <= s->v[i].marker_offset)
+        if (s->v[i].producer_id == b->producer_id && offset >= s->v[i].first_offset && offset <= s->v[i].marker_offset)
             return true;
     return false;
 }
@@ -748,7 +747,8 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
         ps->kept = calloc(o->max_items * 2, sizeof *ps->kept);
         if (!ps->items || !ps->kept) return SS_E_NOMEM;
     }
-    ss_errkind rc = mode == SS_DIFF_OFFSET ? diff_offset(A, ia, B, ib, o, ps) : diff_content(A, ia, B, ib, o, sides, ps);
+    ss_errkind rc =
+        mode == SS_DIFF_OFFSET ? diff_offset(A, ia, B, ib, o, ps) : diff_content(A, ia, B, ib, o, sides, ps);
     ps->pub.a.topic_id = pa->topic_id;
     ps->pub.b.topic_id = pb->topic_id;
     bool ids_differ = pa->topic_id && pb->topic_id && strcmp(pa->topic_id, pb->topic_id) != 0;
