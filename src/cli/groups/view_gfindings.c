@@ -94,8 +94,258 @@ static const char *bump_words(enum ss_fbump bump) {
     }
 }
 
+/* a handover: who to whom, where the new owner resumed, what the previous owner had committed, what came twice */
+static void handover_text(ss_out *o, const ss_finding *x, const char *indent) {
+    char t2[64];
+    out_str(o, ": ");
+    owner_text(o, x->previous_owner, x->previous_instance);
+    out_str(o, " -> ");
+    owner_text(o, x->new_owner, x->new_instance);
+    if (x->same_instance) out_str(o, " (the same group.instance.id under a new member id: a static member came back)");
+    if (x->shared) {
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+        out_printf(o,
+                   "%s    note: the same record assigned the partition to both (two members in one generation: a "
+                   "faulty or custom assignor); not a handover from one to the other, and which of them read "
+                   "what is not in the log\n",
+                   indent);
+        return;
+    }
+    if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
+    else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
+    out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    out_printf(o, "%s    previous owner: ", indent);
+    if (!x->previous_commits) {
+        out_str(o, "no commit of the partition while it owned it (not clean)");
+    } else {
+        tstr(t2, sizeof t2, x->previous_last_commit);
+        out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 "%s)", x->previous_commits,
+                   plural(x->previous_commits, "commit", "commits"), t2, x->previous_last_offset,
+                   x->last_commit_outcome == SS_GOUT_ABORTED
+                       ? ", in a transaction that aborted: never the committed offset, though the owner was at "
+                         "work then"
+                   : x->last_commit_outcome == SS_GOUT_OPEN
+                       ? ", in a transaction still open: not the committed offset, though the owner was at work "
+                         "then"
+                       : "");
+        if (x->commit_interval_ms >= 0) out_printf(o, ", every %" PRId64 " ms (median)", x->commit_interval_ms);
+        if (x->clean == 1) out_str(o, "; it went on committing until it lost the partition (clean)");
+        else if (x->clean == 0) {
+            tstr(t2, sizeof t2, x->previous_until);
+            out_printf(o, "; it had stopped committing before it lost the partition at %s (not clean)", t2);
+        } else {
+            out_str(o, "; its pace is unknown (one commit)");
+        }
+    }
+    out_str(o, " (commits carry no member id: attributed to the owner then)\n");
+    if (x->caught_up) {
+        out_printf(o,
+                   "%s    nothing to deliver twice: every record present at the handover lay below the resumed "
+                   "offset (%s)\n",
+                   indent, basis_words(x));
+    } else if (x->redelivered.set) {
+        out_printf(o, "%s    ", indent);
+        redelivered_line(o, "", x, &x->redelivered, false);
+        if (x->data_read)
+            out_printf(o,
+                       "%s      the records at and above the resumed offset present at the handover (%s): every "
+                       "record delivered twice is among them, if the previous owner had stopped reading by then (one "
+                       "cut off from the coordinator but not from the leaders fetches on until it learns it lost "
+                       "the partition)\n",
+                       indent, basis_words(x));
+        if (x->likely.set) {
+            out_printf(o, "%s    likely delivered twice: ", indent);
+            range_text(o, &x->likely);
+            out_str(o, ", written before its last commit plus one interval (assuming it committed at that pace; a "
+                       "consumer stuck in processing goes on longer, up to max.poll.interval.ms)\n");
+        }
+    }
+}
+
+/* a rewind or reset: the move of the committed offset, and the records it delivers again or skips */
+static void moved_text(ss_out *o, const ss_finding *x, const char *indent) {
+    out_printf(o, ": committed offset %" PRId64 " -> %" PRId64, x->from_offset, x->to_offset);
+    out_str(o, x->kind == SS_FK_REWIND ? " while the group had members"
+                                       : " while the group was empty (consistent with kafka-consumer-groups.sh "
+                                         "--reset-offsets)");
+    out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    if (x->skipped.set) {
+        out_printf(o, "%s    possibly never received: ", indent);
+        range_text(o, &x->skipped);
+        out_str(o, " (moved forward past them; a former member may have read some past its last commit)\n");
+        if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
+        return;
+    }
+    if (!x->redelivered.set) return;
+    {
+        /* the certain part (all of it, or certain_part), then the rest */
+        const ss_frange *c = x->certain_part.set ? &x->certain_part : NULL;
+        bool whole_sure = !c && (x->redelivered.certain || gf_range_will(x, &x->redelivered));
+        if (whole_sure) c = &x->redelivered;
+        if (c) {
+            out_printf(o, "%s    ", indent);
+            redelivered_line(o, "", x, c, true);
+            if (!c->certain)
+                out_printf(o, "%s      (the group has not committed past %" PRId64 " since)\n", indent, c->to + 1);
+            else if (x->kind == SS_FK_REWIND)
+                out_printf(o, "%s      (its later commits stepped through them)\n", indent);
+        }
+        if (c == &x->redelivered) return;
+        int64_t from = c ? c->to + 1 : x->redelivered.from;
+        out_printf(o, "%s    possibly delivered again: ", indent);
+        if (c) {
+            ss_frange rest = x->redelivered;
+            rest.from = from;
+            rest.records = x->redelivered.records >= 0 && c->records >= 0 ? x->redelivered.records - c->records : -1;
+            range_text(o, &rest);
+        } else {
+            range_text(o, &x->redelivered);
+        }
+        if (!x->data_read) out_str(o, "; the data partition was not read: offsets only");
+        out_ch(o, '\n');
+        if (x->read_bound >= 0 && x->read_bound <= x->redelivered.to && from >= x->read_bound)
+            out_printf(o,
+                       "%s      nothing shows the group read from %" PRId64 " on: no reader committed past it, or "
+                       "no record was present past it when %" PRId64 " was committed (an admin's forward reset, "
+                       "or a commit past the log end, reads nothing)\n",
+                       indent, x->read_bound, x->from_offset);
+        else
+            out_printf(o,
+                       "%s      no later commit of the group steps through them: a late commit (an older "
+                       "position's commitAsync landing after a newer one, or a second consumer of the "
+                       "partition) moves the committed offset back and re-reads nothing\n",
+                       indent);
+    }
+}
+
+/* offsets deleted: what was committed before and next, and what follows for the records */
+static void deleted_text(ss_out *o, const ss_finding *x, const char *indent) {
+    char t2[64];
+    out_str(o, ": ");
+    if (x->last_committed >= 0) out_printf(o, "committed %" PRId64 " before", x->last_committed);
+    else out_str(o, "no committed offset before");
+    out_str(o, " (the reason is not in the log: expiry, admin deletion and topic deletion look alike)");
+    if (x->restart_offset >= 0) {
+        tstr(t2, sizeof t2, x->restart_time);
+        out_printf(o, "; the group committed %" PRId64 " next, at %s", x->restart_offset, t2);
+    } else {
+        out_str(o, "; the group has not committed it since");
+    }
+    out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    if (x->redelivered.set) {
+        out_printf(o, "%s    ", indent);
+        redelivered_line(o, "", x, &x->redelivered, true);
+    }
+    if (x->skipped.set) {
+        out_printf(o, "%s    possibly never received: ", indent);
+        range_text(o, &x->skipped);
+        out_printf(o,
+                   " (where the group restarted is not in the log: one that restarted lower and read up to %" PRId64
+                   " commits the same)\n",
+                   x->restart_offset);
+    }
+    if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
+}
+
+/* a committed offset out of the data's range */
+static void out_of_range_text(ss_out *o, const ss_finding *x, const char *indent) {
+    char t2[64];
+    if (x->below) {
+        out_printf(o,
+                   ": the committed offset %" PRId64 " lies below the log start %" PRId64
+                   " of the copy read: a consumer resuming there gets OFFSET_OUT_OF_RANGE and auto.offset.reset "
+                   "decides (records %" PRId64 "..%" PRId64 " are gone)  [record %" PRId64 "]\n",
+                   x->commit_offset, x->log_start, x->commit_offset, x->log_start - 1, x->record_offset);
+        return;
+    }
+    out_printf(o, ": committed %" PRId64 ", past the log end %" PRId64 " at that time", x->commit_offset, x->log_end);
+    if (x->commits > 1) {
+        tstr(t2, sizeof t2, x->last_time);
+        out_printf(o, " (%" PRIu64 " commits in a row, the last at %s)", x->commits, t2);
+    }
+    out_printf(o, "  [record %" PRId64 "]\n%s    (%s)", x->record_offset, indent, basis_words(x));
+    if (x->past_copy)
+        out_str(o, "; past the end of the copy read, too: a follower's copy may lag behind the leader's, or the log "
+                   "was truncated (an unclean leader election)");
+    out_ch(o, '\n');
+}
+
+/* a transactional commit that aborted or is open, and its outputs */
+static void txn_commit_text(ss_out *o, const ss_finding *x, const char *indent) {
+    out_printf(o, ": offset %" PRId64 " by ", x->commit_offset);
+    producer_text(o, x);
+    out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    if (x->kind == SS_FK_ABORTED_COMMIT) {
+        out_printf(o, "%s    aborted (marker epoch %d) %s\n", indent, x->marker_epoch, bump_words(x->bump));
+        if (x->redelivered.set) {
+            out_printf(o,
+                       "%s    its input, read again if the application rewinds to the committed offset (Kafka "
+                       "Streams and Kafka's exactly-once example do; the consumer does not by itself): ",
+                       indent);
+            redelivered_line(o, "", x, &x->redelivered, false);
+            out_printf(o,
+                       "%s      an application that does not rewind goes on past them, and their processing in "
+                       "this transaction is lost\n",
+                       indent);
+        }
+    } else {
+        out_printf(o, "%s    no marker at the end of the log", indent);
+        if (x->age_ms >= 0) out_printf(o, "; open for %" PRId64 " ms", x->age_ms);
+        if (x->hanging)
+            out_str(o, x->hanging_confirmed == 1   ? ": hanging (__transaction_state: the coordinator does not "
+                                                     "list this partition in the id's transaction)"
+                       : x->hanging_confirmed == 0 ? ": past the timeout, but __transaction_state lists the "
+                                                     "partition in the id's transaction (not hanging)"
+                                                   : ": past the timeout, a hanging candidate (__transaction_state "
+                                                     "not read)");
+        out_ch(o, '\n');
+    }
+    for (size_t i = 0; i < x->noutputs; i++) {
+        const ss_foutput *w = &x->outputs[i];
+        out_printf(o, "%s    its output in ", indent);
+        out_text_cstr(o, w->topic);
+        out_printf(o,
+                   "-%" PRId32 ": offsets %" PRId64 "..%" PRId64 " (%" PRIu64 " %s)%s; the same producer id and "
+                   "epoch%s\n",
+                   w->partition, w->from, w->to, w->records, plural(w->records, "record", "records"),
+                   x->kind == SS_FK_ABORTED_COMMIT ? ", invisible to read_committed consumers" : "",
+                   w->by_epoch ? " (transaction version 2: one transaction per epoch)"
+                               : ", its marker between the producer's markers around this one");
+    }
+}
+
+/* a producer epoch raised by initTransactions */
+static void fencing_text(ss_out *o, const ss_finding *x, const char *indent) {
+    char t2[64];
+    out_str(o, ": ");
+    out_printf(o, "producer id %" PRId64, x->producer_id);
+    if (x->transactional_id) {
+        out_str(o, " (");
+        out_text_cstr(o, x->transactional_id);
+        out_ch(o, ')');
+    }
+    if (x->bump == SS_FB_INIT_OR_BUMP)
+        out_printf(o,
+                   " epoch %d -> %d after its producer's own abort: initTransactions by a new instance (the old "
+                   "one, if alive, is fenced), or the same producer's epoch bump after an abortable error "
+                   "(KIP-360); the log cannot tell which",
+                   x->old_epoch, x->producer_epoch);
+    else
+        out_printf(o, " epoch %d -> %d: initTransactions by a new instance (the old one, if alive, is fenced)",
+                   x->old_epoch, x->producer_epoch);
+    out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    if (x->aborted_at >= 0) {
+        tstr(t2, sizeof t2, x->aborted_at);
+        out_printf(o, "%s    the transaction open then was aborted at %s%s\n", indent, t2,
+                   x->bump == SS_FB_UNKNOWN ? " (by it, or on its timeout: __transaction_state does not say)" : "");
+    }
+    if (x->txn_version)
+        out_printf(o, "%s    transaction version %d%s\n", indent, x->txn_version,
+                   x->txn_version == 2 ? ": its per-transaction epoch bumps (KIP-890) are not counted" : "");
+}
+
 void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
-    char t[64], t2[64];
+    char t[64];
     tstr(t, sizeof t, x->time);
     out_printf(o, "%s%s  %s", indent, t, ss_fkind_name(x->kind));
     if (x->tp.topic || x->tp.topic_id) {
@@ -103,247 +353,14 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
         gf_tp_text(o, &x->tp);
     }
     switch (x->kind) {
-    case SS_FK_HANDOVER:
-        out_str(o, ": ");
-        owner_text(o, x->previous_owner, x->previous_instance);
-        out_str(o, " -> ");
-        owner_text(o, x->new_owner, x->new_instance);
-        if (x->same_instance)
-            out_str(o, " (the same group.instance.id under a new member id: a static member came back)");
-        if (x->shared) {
-            out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-            out_printf(o,
-                       "%s    note: the same record assigned the partition to both (two members in one generation: a "
-                       "faulty or custom assignor); not a handover from one to the other, and which of them read "
-                       "what is not in the log\n",
-                       indent);
-            return;
-        }
-        if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
-        else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
-        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-        out_printf(o, "%s    previous owner: ", indent);
-        if (!x->previous_commits) {
-            out_str(o, "no commit of the partition while it owned it (not clean)");
-        } else {
-            tstr(t2, sizeof t2, x->previous_last_commit);
-            out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 "%s)", x->previous_commits,
-                       plural(x->previous_commits, "commit", "commits"), t2, x->previous_last_offset,
-                       x->last_commit_outcome == SS_GOUT_ABORTED
-                           ? ", in a transaction that aborted: never the committed offset, though the owner was at "
-                             "work then"
-                       : x->last_commit_outcome == SS_GOUT_OPEN
-                           ? ", in a transaction still open: not the committed offset, though the owner was at work "
-                             "then"
-                           : "");
-            if (x->commit_interval_ms >= 0) out_printf(o, ", every %" PRId64 " ms (median)", x->commit_interval_ms);
-            if (x->clean == 1) out_str(o, "; it went on committing until it lost the partition (clean)");
-            else if (x->clean == 0) {
-                tstr(t2, sizeof t2, x->previous_until);
-                out_printf(o, "; it had stopped committing before it lost the partition at %s (not clean)", t2);
-            } else {
-                out_str(o, "; its pace is unknown (one commit)");
-            }
-        }
-        out_str(o, " (commits carry no member id: attributed to the owner then)\n");
-        if (x->caught_up) {
-            out_printf(o,
-                       "%s    nothing to deliver twice: every record present at the handover lay below the resumed "
-                       "offset (%s)\n",
-                       indent, basis_words(x));
-        } else if (x->redelivered.set) {
-            out_printf(o, "%s    ", indent);
-            redelivered_line(o, "", x, &x->redelivered, false);
-            if (x->data_read)
-                out_printf(
-                    o,
-                    "%s      the records at and above the resumed offset present at the handover (%s): every "
-                    "record delivered twice is among them, if the previous owner had stopped reading by then (one "
-                    "cut off from the coordinator but not from the leaders fetches on until it learns it lost "
-                    "the partition)\n",
-                    indent, basis_words(x));
-            if (x->likely.set) {
-                out_printf(o, "%s    likely delivered twice: ", indent);
-                range_text(o, &x->likely);
-                out_str(o, ", written before its last commit plus one interval (assuming it committed at that pace; a "
-                           "consumer stuck in processing goes on longer, up to max.poll.interval.ms)\n");
-            }
-        }
-        return;
+    case SS_FK_HANDOVER: handover_text(o, x, indent); return;
     case SS_FK_REWIND:
-    case SS_FK_RESET:
-        out_printf(o, ": committed offset %" PRId64 " -> %" PRId64, x->from_offset, x->to_offset);
-        out_str(o, x->kind == SS_FK_REWIND ? " while the group had members"
-                                           : " while the group was empty (consistent with kafka-consumer-groups.sh "
-                                             "--reset-offsets)");
-        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-        if (x->skipped.set) {
-            out_printf(o, "%s    possibly never received: ", indent);
-            range_text(o, &x->skipped);
-            out_str(o, " (moved forward past them; a former member may have read some past its last commit)\n");
-            if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
-            return;
-        }
-        if (!x->redelivered.set) return;
-        {
-            /* the certain part (all of it, or certain_part), then the rest */
-            const ss_frange *c = x->certain_part.set ? &x->certain_part : NULL;
-            bool whole_sure = !c && (x->redelivered.certain || gf_range_will(x, &x->redelivered));
-            if (whole_sure) c = &x->redelivered;
-            if (c) {
-                out_printf(o, "%s    ", indent);
-                redelivered_line(o, "", x, c, true);
-                if (!c->certain)
-                    out_printf(o, "%s      (the group has not committed past %" PRId64 " since)\n", indent, c->to + 1);
-                else if (x->kind == SS_FK_REWIND)
-                    out_printf(o, "%s      (its later commits stepped through them)\n", indent);
-            }
-            if (c == &x->redelivered) return;
-            int64_t from = c ? c->to + 1 : x->redelivered.from;
-            out_printf(o, "%s    possibly delivered again: ", indent);
-            if (c) {
-                ss_frange rest = x->redelivered;
-                rest.from = from;
-                rest.records =
-                    x->redelivered.records >= 0 && c->records >= 0 ? x->redelivered.records - c->records : -1;
-                range_text(o, &rest);
-            } else {
-                range_text(o, &x->redelivered);
-            }
-            if (!x->data_read) out_str(o, "; the data partition was not read: offsets only");
-            out_ch(o, '\n');
-            if (x->read_bound >= 0 && x->read_bound <= x->redelivered.to && from >= x->read_bound)
-                out_printf(o,
-                           "%s      nothing shows the group read from %" PRId64 " on: no reader committed past it, or "
-                           "no record was present past it when %" PRId64 " was committed (an admin's forward reset, "
-                           "or a commit past the log end, reads nothing)\n",
-                           indent, x->read_bound, x->from_offset);
-            else
-                out_printf(o,
-                           "%s      no later commit of the group steps through them: a late commit (an older "
-                           "position's commitAsync landing after a newer one, or a second consumer of the "
-                           "partition) moves the committed offset back and re-reads nothing\n",
-                           indent);
-        }
-        return;
-    case SS_FK_OFFSETS_DELETED:
-        out_str(o, ": ");
-        if (x->last_committed >= 0) out_printf(o, "committed %" PRId64 " before", x->last_committed);
-        else out_str(o, "no committed offset before");
-        out_str(o, " (the reason is not in the log: expiry, admin deletion and topic deletion look alike)");
-        if (x->restart_offset >= 0) {
-            tstr(t2, sizeof t2, x->restart_time);
-            out_printf(o, "; the group committed %" PRId64 " next, at %s", x->restart_offset, t2);
-        } else {
-            out_str(o, "; the group has not committed it since");
-        }
-        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-        if (x->redelivered.set) {
-            out_printf(o, "%s    ", indent);
-            redelivered_line(o, "", x, &x->redelivered, true);
-        }
-        if (x->skipped.set) {
-            out_printf(o, "%s    possibly never received: ", indent);
-            range_text(o, &x->skipped);
-            out_printf(o,
-                       " (where the group restarted is not in the log: one that restarted lower and read up to %" PRId64
-                       " commits the same)\n",
-                       x->restart_offset);
-        }
-        if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
-        return;
-    case SS_FK_OUT_OF_RANGE:
-        if (x->below) {
-            out_printf(o,
-                       ": the committed offset %" PRId64 " lies below the log start %" PRId64
-                       " of the copy read: a consumer resuming there gets OFFSET_OUT_OF_RANGE and auto.offset.reset "
-                       "decides (records %" PRId64 "..%" PRId64 " are gone)  [record %" PRId64 "]\n",
-                       x->commit_offset, x->log_start, x->commit_offset, x->log_start - 1, x->record_offset);
-            return;
-        }
-        out_printf(o, ": committed %" PRId64 ", past the log end %" PRId64 " at that time", x->commit_offset,
-                   x->log_end);
-        if (x->commits > 1) {
-            tstr(t2, sizeof t2, x->last_time);
-            out_printf(o, " (%" PRIu64 " commits in a row, the last at %s)", x->commits, t2);
-        }
-        out_printf(o, "  [record %" PRId64 "]\n%s    (%s)", x->record_offset, indent, basis_words(x));
-        if (x->past_copy)
-            out_str(o,
-                    "; past the end of the copy read, too: a follower's copy may lag behind the leader's, or the log "
-                    "was truncated (an unclean leader election)");
-        out_ch(o, '\n');
-        return;
+    case SS_FK_RESET: moved_text(o, x, indent); return;
+    case SS_FK_OFFSETS_DELETED: deleted_text(o, x, indent); return;
+    case SS_FK_OUT_OF_RANGE: out_of_range_text(o, x, indent); return;
     case SS_FK_ABORTED_COMMIT:
-    case SS_FK_OPEN_COMMIT:
-        out_printf(o, ": offset %" PRId64 " by ", x->commit_offset);
-        producer_text(o, x);
-        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-        if (x->kind == SS_FK_ABORTED_COMMIT) {
-            out_printf(o, "%s    aborted (marker epoch %d) %s\n", indent, x->marker_epoch, bump_words(x->bump));
-            if (x->redelivered.set) {
-                out_printf(o,
-                           "%s    its input, read again if the application rewinds to the committed offset (Kafka "
-                           "Streams and Kafka's exactly-once example do; the consumer does not by itself): ",
-                           indent);
-                redelivered_line(o, "", x, &x->redelivered, false);
-                out_printf(o,
-                           "%s      an application that does not rewind goes on past them, and their processing in "
-                           "this transaction is lost\n",
-                           indent);
-            }
-        } else {
-            out_printf(o, "%s    no marker at the end of the log", indent);
-            if (x->age_ms >= 0) out_printf(o, "; open for %" PRId64 " ms", x->age_ms);
-            if (x->hanging)
-                out_str(o, x->hanging_confirmed == 1   ? ": hanging (__transaction_state: the coordinator does not "
-                                                         "list this partition in the id's transaction)"
-                           : x->hanging_confirmed == 0 ? ": past the timeout, but __transaction_state lists the "
-                                                         "partition in the id's transaction (not hanging)"
-                                                       : ": past the timeout, a hanging candidate (__transaction_state "
-                                                         "not read)");
-            out_ch(o, '\n');
-        }
-        for (size_t i = 0; i < x->noutputs; i++) {
-            const ss_foutput *w = &x->outputs[i];
-            out_printf(o, "%s    its output in ", indent);
-            out_text_cstr(o, w->topic);
-            out_printf(o,
-                       "-%" PRId32 ": offsets %" PRId64 "..%" PRId64 " (%" PRIu64 " %s)%s; the same producer id and "
-                       "epoch%s\n",
-                       w->partition, w->from, w->to, w->records, plural(w->records, "record", "records"),
-                       x->kind == SS_FK_ABORTED_COMMIT ? ", invisible to read_committed consumers" : "",
-                       w->by_epoch ? " (transaction version 2: one transaction per epoch)"
-                                   : ", its marker between the producer's markers around this one");
-        }
-        return;
-    case SS_FK_FENCING:
-        out_str(o, ": ");
-        out_printf(o, "producer id %" PRId64, x->producer_id);
-        if (x->transactional_id) {
-            out_str(o, " (");
-            out_text_cstr(o, x->transactional_id);
-            out_ch(o, ')');
-        }
-        if (x->bump == SS_FB_INIT_OR_BUMP)
-            out_printf(o,
-                       " epoch %d -> %d after its producer's own abort: initTransactions by a new instance (the old "
-                       "one, if alive, is fenced), or the same producer's epoch bump after an abortable error "
-                       "(KIP-360); the log cannot tell which",
-                       x->old_epoch, x->producer_epoch);
-        else
-            out_printf(o, " epoch %d -> %d: initTransactions by a new instance (the old one, if alive, is fenced)",
-                       x->old_epoch, x->producer_epoch);
-        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-        if (x->aborted_at >= 0) {
-            tstr(t2, sizeof t2, x->aborted_at);
-            out_printf(o, "%s    the transaction open then was aborted at %s%s\n", indent, t2,
-                       x->bump == SS_FB_UNKNOWN ? " (by it, or on its timeout: __transaction_state does not say)" : "");
-        }
-        if (x->txn_version)
-            out_printf(o, "%s    transaction version %d%s\n", indent, x->txn_version,
-                       x->txn_version == 2 ? ": its per-transaction epoch bumps (KIP-890) are not counted" : "");
-        return;
+    case SS_FK_OPEN_COMMIT: txn_commit_text(o, x, indent); return;
+    case SS_FK_FENCING: fencing_text(o, x, indent); return;
     default: out_ch(o, '\n'); return;
     }
 }
