@@ -21,22 +21,25 @@
 static const char verify_usage[] =
     "usage: segscan verify [options] PATH...\n"
     "\n"
-    "Check a partition's files against each other: every .log (CRCs, framing, offsets within and\n"
-    "across segments, file names, an incomplete tail), its .index, .timeindex and .txnindex, the\n"
-    "producer .snapshot files, the leader-epoch-checkpoint, partition.metadata and quorum-state; of\n"
-    "a log directory given, its checkpoints (each entry against its partition's log),\n"
-    "meta.properties and .kafka_cleanshutdown. A PATH is a partition directory, a log directory\n"
-    "of partition directories, or a segment file (then only what sits beside it).\n"
+    "Check a partition's files against each other: every .log (CRCs, framing, offsets\n"
+    "within and across segments, file names, an incomplete tail), its .index,\n"
+    ".timeindex and .txnindex, the producer .snapshot files, the\n"
+    "leader-epoch-checkpoint, partition.metadata and quorum-state; of a log directory\n"
+    "given, its checkpoints (each entry against its partition's log), meta.properties\n"
+    "and .kafka_cleanshutdown. A PATH is a partition directory, a log directory of\n"
+    "partition directories, or a segment file (then only what sits beside it).\n"
     "Nothing is written; no file is created.\n"
     "\n"
-    "  --json                   JSON Lines: one finding object a line, then a verify-summary object\n"
+    "  --json                   JSON Lines: one finding object a line, then a\n"
+    "                           verify-summary object\n"
     "  -q, --quiet              leave out findings of severity info\n"
     "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864)\n"
-    "  --list-checks            print the checks (name, severity, description) and exit\n"
+    "  --list-checks            print the checks (name, severity, description) and\n"
+    "                           exit\n"
     "  -h, --help               this help\n"
     "\n"
-    "exit codes: 0 clean, 1 inconsistencies, 3 damaged data, 2 a file could not be read\n"
-    "(when several apply: the first of 2, 3, 1)\n";
+    "exit codes: 0 clean, 1 inconsistencies, 3 damaged data, 2 a file could not be\n"
+    "            read (when several apply: the first of 2, 3, 1)\n";
 
 enum { OPT_JSON = 256, OPT_MAXBATCH, OPT_LIST };
 
