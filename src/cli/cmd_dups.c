@@ -43,7 +43,7 @@ static const struct scan_command dups_command = {
     .name = "dups",
     .usage_args = "",
     .description = "Every duplicate group with every copy (partition, offset, timestamp, producer,\n"
-    "sequence, cause).",
+                   "sequence, cause).",
     .explain = false,
     .txn_ids = true,
     .print = dups_print,

@@ -44,7 +44,7 @@ static const struct scan_command producers_command = {
     .name = "producers",
     .usage_args = "",
     .description = "The producer sessions: (producer id, epoch) per partition with sequence ranges,\n"
-    "gaps and repeats.",
+                   "gaps and repeats.",
     .explain = false,
     .txn_ids = true,
     .print = producers_print,

@@ -106,7 +106,7 @@ static const struct scan_command scan_command = {
     .name = "scan",
     .usage_args = "",
     .description = "Summarise partitions: records, producers, duplicate copies and their causes,\n"
-    "sequences, transactions, damage.",
+                   "sequences, transactions, damage.",
     .txn_ids = true,
     .print = scan_print,
 };
