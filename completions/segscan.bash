@@ -1,5 +1,6 @@
 # bash completion for segscan(1)                                  -*- shell-script -*-
-# Installed by meson into bash-completion's completionsdir.
+# Installed by meson into bash-completion's completionsdir; works without bash-completion
+# too (source it from ~/.bashrc): _init_completion is used only when present.
 
 _segscan_opts() {
     local common="--json --bytes --max-batch-bytes --help"
@@ -78,7 +79,12 @@ _segscan() {
     # the text files of a log directory
     local IFS=$'\n'
     if [[ $cmd == dump ]]; then
+        # @(...) is an extglob pattern: bash-completion turns extglob on, a bare bash does
+        # not (this file works without bash-completion), so on for this line only
+        local extglob_was=1
+        shopt -q extglob || { extglob_was=0; shopt -s extglob; }
         COMPREPLY+=($(compgen -f -X '!*@(.log|.index|.timeindex|.txnindex|.snapshot|.checkpoint|-checkpoint|partition.metadata|meta.properties|quorum-state|.kafka_cleanshutdown)' -- "$cur"))
+        ((extglob_was)) || shopt -u extglob
     else
         COMPREPLY+=($(compgen -f -X '!*.log' -- "$cur"))
     fi

@@ -33,6 +33,19 @@ SS_API const char *ss_codec_name(enum ss_codec codec); /* "none", "gzip", ... or
  * Kafka's CompressionType does not define (5..7). */
 SS_API const char *ss_codec_label(int codec);
 
+/* The versions of the libraries that decompress and hash, for `segscan --version`
+ * and bug reports: those this process runs with (each library's own call), but
+ * snappy's, whose C API has none: the version libsegscan was built against
+ * (pkg-config), "unknown" when the build could not tell. */
+typedef struct ss_lib_versions {
+    const char *zstd;   /* ZSTD_versionString() */
+    const char *lz4;    /* LZ4_versionString() */
+    const char *zlib;   /* zlibVersion() */
+    char xxhash[16];    /* XXH_versionNumber() as "MAJOR.MINOR.RELEASE" */
+    const char *snappy; /* build time */
+} ss_lib_versions;
+SS_API void ss_lib_versions_get(ss_lib_versions *v);
+
 enum ss_tstype { SS_TS_NONE = -1, SS_TS_CREATE = 0, SS_TS_LOG_APPEND = 1 };
 SS_API const char *ss_tstype_name(int t); /* "NoTimestampType", "CreateTime", "LogAppendTime" */
 

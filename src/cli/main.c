@@ -9,34 +9,37 @@
 #include "segscan/segscan.h"
 #include "segscan/test_hooks.h"
 
-static const char usage_text[] =
-    "usage: segscan [scan] [options] PATH...\n"
-    "       segscan <command> [options] PATH...\n"
-    "\n"
-    "Read Apache Kafka log segments straight from a broker's disk.\n"
-    "\n"
-    "commands:\n"
-    "  scan      (the default) summary: records, producers, duplicates and why, sequences,\n"
-    "            transactions, damage\n"
-    "  dups      every duplicate group with every copy and its cause\n"
-    "  producers producer sessions: sequence ranges, gaps, repeated sequences, epoch bumps\n"
-    "  txns      transactions, last stable offset, what read_committed consumers see\n"
-    "  explain   every copy of one record and why it exists (--value, --key, --offset, ...)\n"
-    "  dump      print segments as kafka-dump-log.sh does, or as JSON Lines (--json)\n"
-    "  diff      where two segments, replicas or mirrors of a partition differ\n"
-    "  verify    check .log, .index, .timeindex, .txnindex, producer snapshots and the\n"
-    "            leader-epoch-checkpoint against each other\n"
-    "  coordinator  which __consumer_offsets / __transaction_state partition holds a group or\n"
-    "            transactional id (--group ID | --transactional-id ID)\n"
-    "  groups    each consumer group's history from __consumer_offsets: generations, members,\n"
-    "            owners, commits, the committed offset, deletions\n"
-    "\n"
-    "options:\n"
-    "  -h, --help     this help; 'segscan <command> --help' for a command's options\n"
-    "  -V, --version  print the version\n"
-    "\n"
-    "exit codes: 0 done, 1 findings or differences, 2 usage or I/O error, 3 damaged input met\n"
-    "See segscan(1).\n";
+static const char usage_text[] = "usage: segscan [scan] [options] PATH...\n"
+                                 "       segscan <command> [options] PATH...\n"
+                                 "\n"
+                                 "Read Apache Kafka log segments straight from a broker's disk.\n"
+                                 "\n"
+                                 "commands:\n"
+                                 "  scan      (the default) summary: records, producers, duplicates and why,\n"
+                                 "            sequences, transactions, damage\n"
+                                 "  dups      every duplicate group with every copy and its cause\n"
+                                 "  producers producer sessions: sequence ranges, gaps, repeated sequences, epoch\n"
+                                 "            bumps\n"
+                                 "  txns      transactions, last stable offset, what read_committed consumers see\n"
+                                 "  explain   every copy of one record and why it exists (--value, --key,\n"
+                                 "            --offset, ...)\n"
+                                 "  dump      print segments as kafka-dump-log.sh does, or as JSON Lines (--json)\n"
+                                 "  diff      where two segments, replicas or mirrors of a partition differ\n"
+                                 "  verify    check .log, .index, .timeindex, .txnindex, producer snapshots and\n"
+                                 "            the leader-epoch-checkpoint against each other\n"
+                                 "  coordinator  which __consumer_offsets / __transaction_state partition holds a\n"
+                                 "            group or transactional id (--group ID | --transactional-id ID)\n"
+                                 "  groups    each consumer group's history from __consumer_offsets: generations,\n"
+                                 "            members, owners, commits, the committed offset, deletions\n"
+                                 "\n"
+                                 "options:\n"
+                                 "  -h, --help     this help\n"
+                                 "  help COMMAND   a command's options, as 'segscan COMMAND --help' prints them\n"
+                                 "  -V, --version  the version, and those of the libraries it runs with\n"
+                                 "\n"
+                                 "exit codes: 0 done, 1 findings or differences, 2 usage or I/O error,\n"
+                                 "            3 damaged input met\n"
+                                 "See segscan(1).\n";
 
 static const struct cli_command commands[] = {
     {"scan", cmd_scan},     {"dups", cmd_dups},       {"producers", cmd_producers},
@@ -64,6 +67,17 @@ static void test_hooks_from_env(void) {
     if (n || ub) ss_test_hooks_set(&h);
 }
 
+/* 'segscan help CMD': what 'segscan CMD --help' prints. */
+static int help_command(const char *name) {
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(name, commands[i].name)) {
+            char help[] = "--help", *args[] = {(char *)commands[i].name, help, NULL};
+            return commands[i].run(2, args);
+        }
+    warnx_("help: no command '%s' ('segscan --help' lists the commands)", name);
+    return EXIT_TROUBLE;
+}
+
 int main(int argc, char **argv) {
     test_hooks_from_env();
     cli_commands_set(commands, sizeof commands / sizeof *commands);
@@ -72,12 +86,16 @@ int main(int argc, char **argv) {
         return EXIT_TROUBLE;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") && argc > 2) return help_command(argv[2]);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-        printf("segscan %s\n", ss_version());
+        ss_lib_versions v;
+        ss_lib_versions_get(&v);
+        printf("segscan %s\nlibraries: zstd %s, lz4 %s, zlib %s, xxhash %s, snappy %s (build)\n", ss_version(), v.zstd,
+               v.lz4, v.zlib, v.xxhash, v.snappy);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)

@@ -9,7 +9,7 @@ meson install -C "$build" --destdir "$dest" --no-rebuild >/dev/null
 prefix=$(meson introspect "$build" --buildoptions | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"][0])')
 root=$dest$prefix
 pcdir=$(dirname "$(find "$root" -name segscan.pc | head -1)")
-for f in bin/segscan share/man/man1/segscan.1 include/segscan/segscan.h share/doc/segscan/json.md share/doc/segscan/json-schema.json share/doc/segscan/design-notes.md; do
+for f in bin/segscan share/man/man1/segscan.1 include/segscan/segscan.h share/doc/segscan/json.md share/doc/segscan/json-schema.json share/doc/segscan/segscan-output.schema.json share/doc/segscan/design-notes.md; do
     [ -e "$root/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 find "$root" -name 'libsegscan.so*' | grep -q . || { echo "FAIL: no shared library"; exit 1; }

@@ -42,7 +42,8 @@ static void dups_print(struct scan_cli *c) {
 static const struct scan_command dups_command = {
     .name = "dups",
     .usage_args = "",
-    .description = "Every duplicate group with every copy (partition, offset, timestamp, producer, sequence, cause).",
+    .description = "Every duplicate group with every copy (partition, offset, timestamp, producer,\n"
+                   "sequence, cause).",
     .explain = false,
     .txn_ids = true,
     .print = dups_print,

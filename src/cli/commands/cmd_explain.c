@@ -209,9 +209,11 @@ static void explain_print(struct scan_cli *c) {
 
 static const struct scan_command explain_command = {
     .name = "explain",
-    .usage_args = " (--value V|--value-hex H|--value-contains S|--key K|--offset P:O)",
+    .usage_args = " SELECTOR",
     .description = "Every copy of the matching record(s) and, for each, why it exists.\n"
-                   "  --value V | --value-hex HEX | --value-contains S | --key K | --offset PARTITION:OFFSET",
+                   "SELECTOR, one of:\n"
+                   "  --value V | --value-hex HEX | --value-contains S | --key K\n"
+                   "  --offset PARTITION:OFFSET",
     .explain = true,
     .txn_ids = true,
     .print = explain_print,

@@ -43,7 +43,8 @@ static void producers_print(struct scan_cli *c) {
 static const struct scan_command producers_command = {
     .name = "producers",
     .usage_args = "",
-    .description = "The producer sessions: (producer id, epoch) per partition with sequence ranges, gaps and repeats.",
+    .description = "The producer sessions: (producer id, epoch) per partition with sequence ranges,\n"
+                   "gaps and repeats.",
     .explain = false,
     .txn_ids = true,
     .print = producers_print,

@@ -105,8 +105,8 @@ static void scan_print(struct scan_cli *c) {
 static const struct scan_command scan_command = {
     .name = "scan",
     .usage_args = "",
-    .description = "Summarise partitions: records, producers, duplicate copies and their causes, sequences,\n"
-                   "transactions, damage.",
+    .description = "Summarise partitions: records, producers, duplicate copies and their causes,\n"
+                   "sequences, transactions, damage.",
     .txn_ids = true,
     .print = scan_print,
 };

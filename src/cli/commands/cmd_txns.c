@@ -117,8 +117,9 @@ static void txns_print(struct scan_cli *c) {
 static const struct scan_command txns_command = {
     .name = "txns",
     .usage_args = "",
-    .description = "The transactions per producer and partition, the last stable offset and read_committed counts;\n"
-                   "open ones with their age and whether they hang, as kafka-transactions.sh find-hanging judges.",
+    .description = "The transactions per producer and partition, the last stable offset and\n"
+                   "read_committed counts; open ones with their age and whether they hang, as\n"
+                   "kafka-transactions.sh find-hanging judges.",
     .explain = false,
     .txn_ids = false,
     .print = txns_print,

@@ -19,55 +19,76 @@
 #include "views/scan.h"
 
 static const char scan_usage_common[] =
-    "  --json                   JSON Lines, one object per partition/group/session/transaction,\n"
-    "                           each with a \"type\"\n"
-    "  --report FILE            also write the key=value report to FILE ('-': standard output)\n"
-    "  --html FILE              also write one self-contained HTML page with charts of offsets\n"
-    "                           over time and the tables ('-': standard output, instead of the text)\n"
+    "  --json                   JSON Lines, one object per\n"
+    "                           partition/group/session/transaction, each with a\n"
+    "                           \"type\"\n"
+    "  --report FILE            also write the key=value report to FILE ('-':\n"
+    "                           standard output)\n"
+    "  --html FILE              also write one self-contained HTML page with charts\n"
+    "                           of offsets over time and the tables ('-': standard\n"
+    "                           output, instead of the text)\n"
     "  --by value|key|key+value what identifies a copy (default value)\n"
     "  --bytes utf8|hex|base64  how --json writes keys and values (default utf8)\n"
-    "  --min-bytes N            do not group fingerprinted fields shorter than N bytes\n"
+    "  --min-bytes N            do not group fingerprinted fields shorter than N\n"
+    "                           bytes\n"
     "  --across-topics          group copies across topics too\n"
-    "  --include-internal       internal topics (__*) in the duplicate analysis too (their records\n"
-    "                           are identical by design: left out by default, with a note)\n"
-    "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap, -delete/-stray/-future)\n"
-    "  --stdin-name TOPIC-N     the partition the segment read from '-' belongs to (e.g. orders-3):\n"
-    "                           its topic and number, as a partition directory's name gives them\n"
-    "  --since TIME, --until TIME   list what lies in this time window (ISO-8601 or epoch ms)\n"
+    "  --include-internal       internal topics (__*) in the duplicate analysis too\n"
+    "                           (their records are identical by design: left out by\n"
+    "                           default, with a note)\n"
+    "  --include-temp           read broker temporaries (.deleted/.cleaned/.swap,\n"
+    "                           -delete/-stray/-future)\n"
+    "  --stdin-name TOPIC-N     the partition the segment read from '-' belongs to\n"
+    "                           (e.g. orders-3): its topic and number, as a partition\n"
+    "                           directory's name gives them\n"
+    "  --since TIME, --until TIME   list what lies in this time window (ISO-8601 or\n"
+    "                               epoch ms)\n"
     "  --from-offset N, --to-offset N   list what lies in this offset window\n"
-    "  --producer-id N          list this producer's batches, sessions, transactions and the\n"
-    "                           groups holding a copy by it\n"
-    "                           (a window restricts what is listed, never what is known: every\n"
-    "                           batch of every partition is read, so a window costs a full read)\n"
-    "  --no-seek                accepted for dump's sake; the analysis reads every batch anyway\n"
-    "  --txn-timeout DURATION   an open transaction whose producer wrote nothing in its partition\n"
-    "                           for longer hangs (as find-hanging's maximum transaction timeout; 15m)\n"
-    "  --now TIME|now           'now' for the age of open transactions ('now': the wall clock;\n"
-    "                           default: the newest timestamp of every batch read, in any input)\n"
-    "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
-    "                           (default all)\n"
-    "  --fail-on dups,gaps,open-txn,hanging,redelivered,skipped,rewind  exit 1 when these\n"
-    "                           are found (the last three: findings of the consumer groups,\n"
-    "                           with __consumer_offsets)\n"
-    "  --group ID               the consumer groups' findings of this group only (repeatable); explain\n"
-    "                           and dups also read __consumer_offsets beside the partitions given\n"
-    "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
-    "  --local-time             text times in the local time of TZ with its UTC offset\n"
-    "                           (default UTC, ...Z); JSON keeps epoch milliseconds\n"
+    "  --producer-id N          list this producer's batches, sessions, transactions\n"
+    "                           and the groups holding a copy by it (a window\n"
+    "                           restricts what is listed, never what is known: every\n"
+    "                           batch of every partition is read, so a window costs a\n"
+    "                           full read)\n"
+    "  --no-seek                accepted for dump's sake; the analysis reads every\n"
+    "                           batch anyway\n"
+    "  --txn-timeout DURATION   an open transaction whose producer wrote nothing in\n"
+    "                           its partition for longer hangs (as find-hanging's\n"
+    "                           maximum transaction timeout; 15m)\n"
+    "  --now TIME|now           'now' for the age of open transactions ('now': the\n"
+    "                           wall clock; default: the newest timestamp of every\n"
+    "                           batch read, in any input)\n"
+    "  --top N                  duplicate groups shown: in scan's summary (default\n"
+    "                           10), by dups (default all)\n"
+    "  --fail-on dups,gaps,open-txn,hanging,redelivered,skipped,rewind  exit 1 when\n"
+    "                           these are found (the last three: findings of the\n"
+    "                           consumer groups, with __consumer_offsets)\n";
+/* (three strings: a C11 compiler need take no literal over 4095 bytes) */
+static const char scan_usage_common2[] =
+    "  --group ID               the consumer groups' findings of this group only\n"
+    "                           (repeatable); explain and dups also read\n"
+    "                           __consumer_offsets beside the partitions given\n"
+    "  --color auto|always|never  colour (auto: on a terminal, unless NO_COLOR is set\n"
+    "                           or TERM is dumb or unset)\n"
+    "  --local-time             text times in the local time of TZ with its UTC\n"
+    "                           offset (default UTC, ...Z); JSON keeps epoch\n"
+    "                           milliseconds\n"
     "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864)\n"
-    "  --threads N              reading threads, 1..256 (default: one per online CPU); results\n"
-    "                           are the same for every N\n"
-    "  --max-memory SIZE        memory for the fingerprint tables (K, M, G, T suffixes; default half\n"
-    "                           of the RAM; 0: no limit); past it they spill to temporary files\n"
-    "                           in $TMPDIR, with the same results\n"
-    "  --progress auto|always|never  a progress line on stderr (auto: when stderr is a\n"
-    "                           terminal, not in CI, and the run takes over a second)\n"
-    "  -v, --verbose            more detail;  -q, --quiet: no notes on stderr\n"
-    "  -h, --help               this help\n"
+    "  --threads N              reading threads, 1..256 (default: one per online\n"
+    "                           CPU); results are the same for every N\n"
+    "  --max-memory SIZE        memory for the fingerprint tables (K, M, G, T\n"
+    "                           suffixes; default half of the RAM; 0: no limit); past\n"
+    "                           it they spill to temporary files in $TMPDIR, with the\n"
+    "                           same results\n"
+    "  --progress auto|always|never  a progress line on stderr (auto: when stderr is\n"
+    "                           a terminal, TERM is not dumb, not in CI, no -q, and\n"
+    "                           the run takes over a second)\n"
+    "  -v, --verbose            more detail\n"
+    "  -q, --quiet              no notes on stderr, no progress line (unless\n"
+    "                           --progress always)\n"
+    "  -h, --help               this help\n";
+static const char scan_usage_tail[] =
     "\n"
-    "A PATH is a segment file, a partition directory or a log directory; '-' reads a segment\n"
-    "from standard input.\n"
-    "exit codes: 0 done, 1 --fail-on matched, 2 usage or unreadable input, 3 damaged input met\n";
+    "A PATH is a segment file, a partition directory or a log directory; '-' reads a\n"
+    "segment from standard input.\n";
 
 /* Options explain does not take: it lists the copies of one record, so there is
  * neither a list of groups to cut (--top) nor a finding to fail on (--fail-on). */
@@ -79,20 +100,26 @@ static void usage(FILE *f, const struct scan_command *cmd) {
     fprintf(f, "usage: segscan %s%s [options] PATH...\n\n%s\n\n", cmd->name, cmd->usage_args, cmd->description);
     if (!cmd->explain) {
         fputs(scan_usage_common, f);
+        fputs(scan_usage_common2, f);
+        fputs(scan_usage_tail, f);
+        fputs("exit codes: 0 done, 1 --fail-on matched, 2 usage or unreadable input,\n"
+              "            3 damaged input met\n",
+              f);
         return;
     }
     /* each option's line, and the lines continuing it (indented further), only if taken */
     bool skip = false;
-    for (const char *l = scan_usage_common; *l;) {
-        const char *e = strchr(l, '\n');
-        size_t n = e ? (size_t)(e - l + 1) : strlen(l);
-        if (!strncmp(l, "  -", 3)) skip = explain_lacks(l);
-        else if (strncmp(l, "    ", 4) != 0) skip = false;
-        if (!strncmp(l, "exit codes:", 11))
-            fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
-        else if (!skip) fwrite(l, 1, n, f);
-        l += n;
-    }
+    for (int part = 0; part < 2; part++)
+        for (const char *l = part ? scan_usage_common2 : scan_usage_common; *l;) {
+            const char *e = strchr(l, '\n');
+            size_t n = e ? (size_t)(e - l + 1) : strlen(l);
+            if (!strncmp(l, "  -", 3)) skip = explain_lacks(l);
+            else if (strncmp(l, "    ", 4) != 0) skip = false;
+            if (!skip) fwrite(l, 1, n, f);
+            l += n;
+        }
+    fputs(scan_usage_tail, f);
+    fputs("exit codes: 0 done, 2 usage or unreadable input, 3 damaged input met\n", f);
 }
 
 enum {
@@ -540,8 +567,10 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
 #undef BAD
     if (color < 0) {
-        const char *nc = getenv("NO_COLOR");
-        color = (!nc || !*nc) && isatty(STDOUT_FILENO) && !c.json;
+        /* no-color.org; and a terminal that says it takes no escape sequences (TERM=dumb, as
+         * Emacs's shell sets it) or says nothing (no TERM: cron, systemd, a bare exec) */
+        const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+        color = (!nc || !*nc) && term && *term && strcmp(term, "dumb") != 0 && isatty(STDOUT_FILENO) && !c.json;
     }
     c.color = color > 0 && !c.json;
 
@@ -584,6 +613,8 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
     }
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
+    /* -q silences the progress line too, unless it was asked for (--progress always, as zstd's) */
+    if (c.quiet && prog.mode == PROGRESS_AUTO) prog.mode = PROGRESS_NEVER;
     progress_start(&prog);
     if (prog.enabled) {
         c.ao.progress = progress_cb;

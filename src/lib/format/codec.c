@@ -36,6 +36,7 @@
 #define ZLIB_CONST
 #include <zlib.h>
 
+#include <lz4.h>
 #include <lz4frame.h>
 #include <snappy-c.h>
 #include <xxhash.h>
@@ -416,4 +417,20 @@ ss_errkind ss_decompress(ss_codec_ctx *c, enum ss_codec codec, int magic, const 
     *out = c->buf;
     *out_len = o.len;
     return SS_E_OK;
+}
+
+/* ---- the libraries' versions ---------------------------------------------- */
+
+#ifndef SS_SNAPPY_BUILD_VERSION
+#define SS_SNAPPY_BUILD_VERSION "unknown"
+#endif
+
+void ss_lib_versions_get(ss_lib_versions *v) {
+    v->zstd = ZSTD_versionString();
+    v->lz4 = LZ4_versionString();
+    v->zlib = zlibVersion();
+    /* XXH_VERSION_NUMBER's encoding: MAJOR*100*100 + MINOR*100 + RELEASE (xxhash.h) */
+    unsigned n = XXH_versionNumber();
+    snprintf(v->xxhash, sizeof v->xxhash, "%u.%u.%u", n / 10000, n / 100 % 100, n % 100);
+    v->snappy = SS_SNAPPY_BUILD_VERSION;
 }
