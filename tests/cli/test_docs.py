@@ -39,7 +39,8 @@ for num, name in re.findall(r'X\(\w+,\s*(\d+),\s*"([a-z-]+)"', open(root + '/inc
           'error kind %s (%s) in the manual' % (name, num))
 top = subprocess.run([segscan, '--help'], stdout=subprocess.PIPE, check=False).stdout.decode()
 cmds = re.findall(r'^  ([a-z]+)\s+\S', top.split('commands:')[1].split('options:')[0], re.M)
-check(set(ANALYSIS) <= set(cmds) and len(cmds) == 10, 'segscan --help lists the ten commands: %s' % cmds)
+# (test_options.py checks these against main.c's table of commands)
+check(set(ANALYSIS) <= set(cmds), 'segscan --help lists the analysis commands: %s' % cmds)
 synopsis = man.split('.SH SYNOPSIS')[1].split('.SH ')[0]
 shared = section(r'Options of scan, dups, producers, txns and explain')
 check(shared, 'the manual has the section of the options the analysis commands share')

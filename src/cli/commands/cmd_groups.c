@@ -579,6 +579,7 @@ int cmd_groups(int argc, char **argv) {
         free(ids);                                                                                                     \
         return EXIT_TROUBLE;                                                                                           \
     } while (0)
+    opterr = 0; /* an unknown option is said as every command says it (bad_option) */
     while ((opt = getopt_long(argc, argv, "qh", groups_longopts, NULL)) != -1) {
         switch (opt) {
         case G_GROUP: {
@@ -645,10 +646,7 @@ int cmd_groups(int argc, char **argv) {
             fputs(groups_usage, stdout);
             free(ids);
             return EXIT_OK;
-        default:
-            fputs(groups_usage, stderr);
-            free(ids);
-            return EXIT_TROUBLE;
+        default: free(ids); return bad_option("groups", argv, optind, optopt);
         }
     }
     if (optind >= argc) {
