@@ -80,7 +80,7 @@ def selftest():
     names = {'ss_a', 'ss_b'}
     if check_exports(names, {'ss_a', 'ss_b'}):
         failed.append('exports: a clean library is reported')
-    for symbols, what in (({'ss_a', 'ss_b', 'an_calloc'}, 'a leaked private symbol'),
+    for symbols, what in (({'ss_a', 'ss_b', 'ss_big_calloc'}, 'a leaked private symbol'),
                           ({'ss_a', 'ss_b', 'ss_c'}, 'an export without SS_API'), ({'ss_a'}, 'a missing export')):
         if not check_exports(names, symbols):
             failed.append('exports: not reported: ' + what)

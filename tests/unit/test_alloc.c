@@ -1,11 +1,11 @@
-/* segscan unit tests - the analysis's allocator (an_realloc, an_calloc, an_free
+/* segscan unit tests - the base room's allocator for big arrays (ss_big_realloc, ss_big_calloc, ss_big_free
  * in src/lib/base/mem.c) and SS_VEC_PUSH (src/lib/base/grow.h) on it; SS_GROW's
  * overflow check; the hash map (src/lib/base/map.h).
  *
  * What it must keep, whatever path a block takes (malloc below 64 KiB, a small
  * mapping grown with mremap, the copy into a 2 MiB-aligned block at 256 KiB,
  * mremap to an aligned address beyond): every byte written before a growth
- * reads back after it, a shrink keeps the prefix, an_calloc's memory is zero.
+ * reads back after it, a shrink keeps the prefix, ss_big_calloc's memory is zero.
  * Outside the sanitizers (where every block comes from malloc) a block of
  * 256 KiB or more starts 16 bytes (the header) past a 2 MiB boundary, which is
  * what lets the kernel back it with huge pages, and stays so as it grows.
@@ -52,7 +52,7 @@ static void test_grow_keeps_bytes(void) {
     uint8_t *p = NULL;
     size_t n = 0;
     for (size_t want = 100; want <= ((size_t)48 << 20); want = want + want / 2 + 7) {
-        uint8_t *q = an_realloc(p, want);
+        uint8_t *q = ss_big_realloc(p, want);
         CHECK(q != NULL);
         if (!q) break;
         CHECK(holds(q, n, 7));
@@ -61,19 +61,19 @@ static void test_grow_keeps_bytes(void) {
         p = q;
         n = want;
     }
-    uint8_t *q = an_realloc(p, 1000); /* a shrink keeps the prefix */
+    uint8_t *q = ss_big_realloc(p, 1000); /* a shrink keeps the prefix */
     CHECK(q != NULL);
     if (q) {
         CHECK(holds(q, 1000, 7));
         p = q;
     }
-    an_free(p);
+    ss_big_free(p);
 }
 
 /* A block first asked for above 256 KiB, then grown past several huge pages. */
 static void test_calloc_zero_and_huge(void) {
     size_t n = (size_t)3 << 20;
-    uint64_t *t = an_calloc(n / 8, 8);
+    uint64_t *t = ss_big_calloc(n / 8, 8);
     CHECK(t != NULL);
     if (!t) return;
     bool zero = true;
@@ -81,20 +81,20 @@ static void test_calloc_zero_and_huge(void) {
     CHECK(zero);
     if (!MALLOC_ONLY) CHECK(aligned_block(t));
     fill((uint8_t *)t, 0, n, 3);
-    uint8_t *g = an_realloc(t, (size_t)11 << 20);
+    uint8_t *g = ss_big_realloc(t, (size_t)11 << 20);
     CHECK(g != NULL);
     if (!g) {
-        an_free(t);
+        ss_big_free(t);
         return;
     }
     CHECK(holds(g, n, 3));
     if (!MALLOC_ONLY) CHECK(aligned_block(g));
-    an_free(g);
-    void *small = an_calloc(10, 10);
+    ss_big_free(g);
+    void *small = ss_big_calloc(10, 10);
     CHECK(small != NULL);
     if (small) CHECK(((uint8_t *)small)[99] == 0);
-    an_free(small);
-    an_free(NULL);
+    ss_big_free(small);
+    ss_big_free(NULL);
 }
 
 /* SS_VEC_PUSH of 3 million 24-byte items: every item where it was put. */
@@ -116,7 +116,7 @@ static void test_vec_push(void) {
     for (uint32_t i = 0; i < v.n; i++)
         ok &= v.v[i].a == i && v.v[i].b == (uint64_t)i * i && v.v[i].c == (i ^ 0x5a5a5a5au) && v.v[i].d == ~i;
     CHECK(ok);
-    an_free(v.v);
+    ss_big_free(v.v);
 }
 
 /* A size that would overflow is refused before anything is allocated; the array is as it was. */

@@ -7,7 +7,7 @@
  * an entry), in any order of reading (the two cached blocks are replaced, a block is
  * decoded up to the entry asked for and on from there), for
  * an array of single words (no mask), of 9 words (a mask of two bytes with one
- * bit in the second) and of a real entry (gtp, 104 bytes); a count that is not
+ * bit in the second) and of a real entry (gpart, 104 bytes); a count that is not
  * a multiple of the block size; an empty array; a size that is not whole
  * words is refused. The packed bytes are fewer than the entries' when most
  * words repeat (what the packing is for).
@@ -71,7 +71,7 @@ int main(void) {
 
     /* an empty array packs to nothing; a size of no whole words is refused */
     gpack p;
-    CHECK(gp_pack(&p, "", 0, sizeof(gtp), NULL));
+    CHECK(gp_pack(&p, "", 0, sizeof(gpart), NULL));
     CHECK_EQ_U(p.n, 0);
     gp_free(&p);
     char odd[6] = {0};
@@ -79,7 +79,7 @@ int main(void) {
 
     /* a group's partitions as the replay makes them: the same group, topic and times, the
      * next partition, nearby offsets; packed, a fraction of their 104 bytes each */
-    static gtp t[64];
+    static gpart t[64];
     static const char topic[] = "orders";
     for (int i = 0; i < 64; i++) {
         t[i].group = 7;

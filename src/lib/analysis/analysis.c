@@ -19,7 +19,7 @@
  * per copy of a repeated fingerprint (an_occ). Payloads are never copied; what
  * an output needs from a record later (a value preview, a key) is read back
  * from the segment with ss_an_fetch(). Large tables sit on transparent huge
- * pages (an_realloc).
+ * pages (ss_big_realloc).
  *
  * With opts.max_memory, the fingerprint tables stop growing at that size: the
  * fingerprints met so far and every later one are written to temporary bucket
@@ -131,12 +131,12 @@ void ss_analysis_free(ss_analysis *a) {
     free(a->topic_id);
     free(a->seg_base);
     free(a->seg_size);
-    an_free(a->batches.v);
-    an_free(a->slots);
-    an_free(a->ents);
-    an_free(a->far.v);
-    an_free(a->occs.v);
-    an_free(a->groups.v);
+    ss_big_free(a->batches.v);
+    ss_big_free(a->slots);
+    ss_big_free(a->ents);
+    ss_big_free(a->far.v);
+    ss_big_free(a->occs.v);
+    ss_big_free(a->groups.v);
     an_buckets_close(a);
     for (size_t i = 0; i < a->sess.n; i++) {
         an_sess *s = a->sess.v[i];
@@ -146,21 +146,21 @@ void ss_analysis_free(ss_analysis *a) {
         free(s->ranges);
         free(s);
     }
-    an_free(a->sess.v);
-    an_free(a->txns.v);
-    an_free(a->txn_listed.v);
-    an_free(a->partial.v);
+    ss_big_free(a->sess.v);
+    ss_big_free(a->txns.v);
+    ss_big_free(a->txn_listed.v);
+    ss_big_free(a->partial.v);
     ss_txn_ids_free(a->txn_ids);
-    an_free(a->damage.v);
+    ss_big_free(a->damage.v);
     ss_problems_free(&a->problems);
-    an_free(a->matches.v);
+    ss_big_free(a->matches.v);
     ss_map_free(&a->km_session);
     ss_map_free(&a->km_epoch);
     ss_map_free(&a->km_producer);
     ss_map_free(&a->km_txn);
     ss_map_free(&a->km_hidden);
-    an_free(a->arena);
-    for (size_t i = 0; i < a->nowned; i++) an_free(a->owned[i]);
+    ss_big_free(a->arena);
+    for (size_t i = 0; i < a->nowned; i++) ss_big_free(a->owned[i]);
     free(a->mpub);
     if (a->segcache) {
         for (size_t i = 0; i < a->nsegs_total; i++) ss_segment_close(a->segcache[i]);
@@ -168,7 +168,7 @@ void ss_analysis_free(ss_analysis *a) {
     }
     for (size_t i = 0; i < FETCH_SLOTS; i++) {
         ss_decoder_free(a->fetched[i].dec);
-        an_free(a->fetched[i].buf);
+        ss_big_free(a->fetched[i].buf);
     }
     free(a);
 }

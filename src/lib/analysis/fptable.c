@@ -38,7 +38,7 @@ static inline size_t slot_home(uint32_t tag, size_t cap) { return (size_t)(((uin
 static inline size_t slot_next(size_t j, size_t cap) { return j + 1 == cap ? 0 : j + 1; }
 
 static bool slots_resize(ss_analysis *a, size_t nc) {
-    uint64_t *ns = an_calloc(nc, sizeof *ns);
+    uint64_t *ns = ss_big_calloc(nc, sizeof *ns);
     if (!ns) return false;
     for (size_t i = 0; i < a->slot_cap; i++) {
         uint64_t v = a->slots[i];
@@ -47,7 +47,7 @@ static bool slots_resize(ss_analysis *a, size_t nc) {
         while (ns[j]) j = slot_next(j, nc);
         ns[j] = v;
     }
-    an_free(a->slots);
+    ss_big_free(a->slots);
     a->slots = ns;
     a->slot_cap = nc;
     a->slot_grow_at = nc / 4 * 3;
@@ -63,7 +63,7 @@ static size_t slots_for(uint64_t n) {
 
 /* Empty tables sized for about `n` distinct fingerprints. */
 bool an_table_reset(ss_analysis *a, uint64_t n) {
-    an_free(a->slots);
+    ss_big_free(a->slots);
     a->slots = NULL;
     a->slot_cap = a->slot_used = a->slot_grow_at = 0;
     a->nents = 0;
@@ -71,7 +71,7 @@ bool an_table_reset(ss_analysis *a, uint64_t n) {
     size_t ec = (size_t)(n < 256 ? 256 : n);
     if (!slots_resize(a, slots_for(ec))) return false;
     if (ec > a->ents_cap || ec * 4 < a->ents_cap) {
-        an_free(a->ents);
+        ss_big_free(a->ents);
         a->ents = NULL;
         a->ents_cap = 0;
         if (!SS_GROW_TO_BIG(a->ents, ec, a->ents_cap)) return false; /* from no room: exactly ec */
@@ -80,9 +80,9 @@ bool an_table_reset(ss_analysis *a, uint64_t n) {
 }
 
 void an_table_free(ss_analysis *a) {
-    an_free(a->slots);
-    an_free(a->ents);
-    an_free(a->far.v);
+    ss_big_free(a->slots);
+    ss_big_free(a->ents);
+    ss_big_free(a->far.v);
     a->slots = NULL;
     a->ents = NULL;
     a->far.v = NULL;

@@ -171,10 +171,10 @@ static void *arena_get(ss_analysis *a, size_t bytes, bool zero) {
         if (zero) memset(a->arena + at, 0, bytes);
         return a->arena + at;
     }
-    void *p = zero ? an_calloc(bytes ? bytes : 1, 1) : an_realloc(NULL, bytes ? bytes : 1);
+    void *p = zero ? ss_big_calloc(bytes ? bytes : 1, 1) : ss_big_realloc(NULL, bytes ? bytes : 1);
     if (p && a->nowned < sizeof a->owned / sizeof a->owned[0]) a->owned[a->nowned++] = p;
     else if (p) {
-        an_free(p);
+        ss_big_free(p);
         p = NULL;
     }
     return p;

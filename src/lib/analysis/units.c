@@ -52,10 +52,10 @@ void an_unit_clear(an_unit *u) {
 }
 
 void an_unit_free(an_unit *u) {
-    an_free(u->ev.v);
-    an_free(u->rec.v);
-    an_free(u->mark.v);
-    an_free(u->err.v);
+    ss_big_free(u->ev.v);
+    ss_big_free(u->rec.v);
+    ss_big_free(u->mark.v);
+    ss_big_free(u->err.v);
     memset(u, 0, sizeof *u);
 }
 

@@ -5,8 +5,8 @@
  * doubling from `first` items; false when memory runs out or the size would
  * overflow, with v and cap as they were. v is a pointer lvalue, cap a size_t
  * lvalue. The array is from malloc (free it with free).
- * SS_GROW_BIG: the same from an_realloc (base/mem.h: a large array is a mapping
- * of its own, on huge pages, grown without a copy); free it with an_free. The
+ * SS_GROW_BIG: the same from ss_big_realloc (base/mem.h: a large array is a mapping
+ * of its own, on huge pages, grown without a copy); free it with ss_big_free. The
  * analysis's tables grow so, and count what they take themselves.
  * SS_GROW_TO(v, need, cap): room for `need` items in all: the room doubles, or
  * becomes `need` when that is more (a buffer that must hold a batch). SS_FIT(v,
@@ -53,13 +53,14 @@ static inline bool ss_grow_to_(void *vp, size_t *cap, size_t size, size_t need, 
 }
 
 #define SS_GROW(v, n, cap, first) ((n) < (cap) || ss_grow_(&(v), &(cap), sizeof *(v), (first), realloc))
-#define SS_GROW_BIG(v, n, cap, first) ((n) < (cap) || ss_grow_(&(v), &(cap), sizeof *(v), (first), an_realloc))
+#define SS_GROW_BIG(v, n, cap, first) ((n) < (cap) || ss_grow_(&(v), &(cap), sizeof *(v), (first), ss_big_realloc))
 
 #define SS_GROW_TO(v, need, cap) ((need) <= (cap) || ss_grow_to_(&(v), &(cap), sizeof *(v), (need), false, realloc))
 #define SS_GROW_TO_BIG(v, need, cap)                                                                                   \
-    ((need) <= (cap) || ss_grow_to_(&(v), &(cap), sizeof *(v), (need), false, an_realloc))
+    ((need) <= (cap) || ss_grow_to_(&(v), &(cap), sizeof *(v), (need), false, ss_big_realloc))
 #define SS_FIT(v, need, cap) ((need) <= (cap) || ss_grow_to_(&(v), &(cap), sizeof *(v), (need), true, realloc))
-#define SS_FIT_BIG(v, need, cap) ((need) <= (cap) || ss_grow_to_(&(v), &(cap), sizeof *(v), (need), true, an_realloc))
+#define SS_FIT_BIG(v, need, cap)                                                                                       \
+    ((need) <= (cap) || ss_grow_to_(&(v), &(cap), sizeof *(v), (need), true, ss_big_realloc))
 
 #define SS_VEC(T)                                                                                                      \
     struct {                                                                                                           \

@@ -16,7 +16,7 @@ void ss_map_init(ss_map *m, size_t key_size, size_t val_size, size_t first, unsi
 }
 
 void ss_map_free(ss_map *m) {
-    if (m->big) an_free(m->s);
+    if (m->big) ss_big_free(m->s);
     else free(m->s);
     m->s = NULL;
     m->cap = m->n = 0;
@@ -52,7 +52,7 @@ void *ss_map_find(const ss_map *m, const void *key, uint64_t h) {
 static bool grow(ss_map *m) {
     size_t nc = m->cap ? m->cap * 2 : m->first;
     if (nc <= m->cap || nc > SIZE_MAX / m->size) return false;
-    unsigned char *ns = m->big ? an_calloc(nc, m->size) : calloc(nc, m->size);
+    unsigned char *ns = m->big ? ss_big_calloc(nc, m->size) : calloc(nc, m->size);
     if (!ns) return false;
     for (size_t i = 0; i < m->cap; i++) {
         const unsigned char *s = m->s + i * m->size;
@@ -62,7 +62,7 @@ static bool grow(ss_map *m) {
         while (word(ns + j * m->size)) j = (j + 1) & (nc - 1);
         memcpy(ns + j * m->size, s, m->size);
     }
-    if (m->big) an_free(m->s);
+    if (m->big) ss_big_free(m->s);
     else free(m->s);
     m->s = ns;
     m->cap = nc;
@@ -101,7 +101,7 @@ bool ss_map_copy(ss_map *dst, const ss_map *src) {
     *dst = *src;
     dst->s = NULL;
     if (!src->cap) return true;
-    dst->s = src->big ? an_calloc(src->cap, src->size) : malloc(src->cap * src->size);
+    dst->s = src->big ? ss_big_calloc(src->cap, src->size) : malloc(src->cap * src->size);
     if (!dst->s) {
         dst->cap = dst->n = 0;
         return false;

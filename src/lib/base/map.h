@@ -14,7 +14,7 @@
  * grows (doubles) before an insertion would fill more than `load` percent.
  * Values are zeroed when their key is inserted. Pointers into the map hold
  * until the next insertion. A map with `big` set (after ss_map_init, before
- * the first insertion) takes its tables from an_calloc (base/mem.h: zero
+ * the first insertion) takes its tables from ss_big_calloc (base/mem.h: zero
  * pages, on huge pages when large): diff's fingerprint table.
  */
 #ifndef SS_MAP_H
@@ -31,7 +31,7 @@ typedef struct ss_map {
     uint32_t key_size, val_at, size;               /* the key's size, the value's place in a slot, a slot's size */
     uint32_t first, load;                          /* the first table's slots; the greatest load, in percent */
     bool (*eq)(const void *held, const void *key); /* NULL: memcmp of key_size bytes */
-    bool big;                                      /* tables from an_calloc, freed with an_free */
+    bool big;                                      /* tables from ss_big_calloc, freed with ss_big_free */
 } ss_map;
 
 /* An empty map (no memory until the first insertion). first: a power of two. */

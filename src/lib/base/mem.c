@@ -111,7 +111,7 @@ static void *map_copy(an_hdr *h, size_t n) {
     return nh + 1;
 }
 
-void *an_realloc(void *p, size_t n) {
+void *ss_big_realloc(void *p, size_t n) {
     an_hdr *h = p ? (an_hdr *)p - 1 : NULL;
     if (h && h->mapped) {
         if (n + sizeof *h <= h->mapped) {
@@ -161,7 +161,7 @@ void *an_realloc(void *p, size_t n) {
     return nh + 1;
 }
 
-void *an_calloc(size_t n, size_t size) {
+void *ss_big_calloc(size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
     size_t bytes = n * size;
     if (bytes >= MAP_MIN && !SS_MALLOC_ONLY) {
@@ -176,7 +176,7 @@ void *an_calloc(size_t n, size_t size) {
     return h + 1;
 }
 
-void an_free(void *p) {
+void ss_big_free(void *p) {
     if (!p) return;
     an_hdr *h = (an_hdr *)p - 1;
     if (h->mapped) munmap(h, h->mapped);

@@ -451,7 +451,7 @@ static ss_errkind diff_offset(const ss_inputs *A, size_t ia, const ss_inputs *B,
 
 /* The fingerprint table: a base/map.h map from the 128-bit fingerprint (hi,
  * lo; lo is its hash, the home is lo's low bits) to the copies on each side,
- * its tables from an_calloc (huge pages): 40 bytes a slot. */
+ * its tables from ss_big_calloc (huge pages): 40 bytes a slot. */
 typedef struct fp_key {
     uint64_t hi, lo;
 } fp_key;

@@ -196,6 +196,6 @@ bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_
 }
 
 void ss_window_free(ss_window *win) {
-    an_free(win->buf);
+    ss_big_free(win->buf);
     memset(win, 0, sizeof *win);
 }

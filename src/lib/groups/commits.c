@@ -23,8 +23,8 @@
 
 static int cmp_rec(const void *a, const void *b, void *arg) {
     const glog *L = arg;
-    const gcrec *x = a, *y = b;
-    const gtp *s = &L->tps[x->tp], *t = &L->tps[y->tp];
+    const gcommit *x = a, *y = b;
+    const gpart *s = &L->tps[x->tp], *t = &L->tps[y->tp];
     if (s->group != t->group) return s->group < t->group ? -1 : 1;
     if (x->tp != y->tp) {
         const char *ta = s->topic ? s->topic : "", *tb = t->topic ? t->topic : "";
@@ -40,39 +40,39 @@ static int cmp_rec(const void *a, const void *b, void *arg) {
 /* Sort the kept commits in place. glibc's qsort_r merge-sorts through a copy as large
  * as the array when it can allocate one, which doubled the memory the commits take
  * under --max-memory at every sort; an introsort needs no memory beside the array. */
-static void sift(gcrec *v, size_t i, size_t n, const glog *L) {
+static void sift(gcommit *v, size_t i, size_t n, const glog *L) {
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n) return;
         if (c + 1 < n && cmp_rec(&v[c], &v[c + 1], (void *)L) < 0) c++;
         if (cmp_rec(&v[i], &v[c], (void *)L) >= 0) return;
-        gcrec t = v[i];
+        gcommit t = v[i];
         v[i] = v[c];
         v[c] = t;
         i = c;
     }
 }
 
-static void heap_sort(gcrec *v, size_t n, const glog *L) {
+static void heap_sort(gcommit *v, size_t n, const glog *L) {
     if (n < 2) return;
     for (size_t i = n / 2; i-- > 0;) sift(v, i, n, L);
     for (size_t end = n - 1; end > 0; end--) {
-        gcrec t = v[0];
+        gcommit t = v[0];
         v[0] = v[end];
         v[end] = t;
         sift(v, 0, end, L);
     }
 }
 
-static void swap_rec(gcrec *a, gcrec *b) {
-    gcrec t = *a;
+static void swap_rec(gcommit *a, gcommit *b) {
+    gcommit t = *a;
     *a = *b;
     *b = t;
 }
 
 /* introsort: quicksort (median of three), insertion sort below 16 records, heapsort when
  * the partitions go badly (depth past 2 log n) */
-static void sort_part(gcrec *v, size_t n, const glog *L, int depth) {
+static void sort_part(gcommit *v, size_t n, const glog *L, int depth) {
     while (n > 16) {
         if (depth-- == 0) {
             heap_sort(v, n, L);
@@ -105,16 +105,16 @@ static void sort_part(gcrec *v, size_t n, const glog *L, int depth) {
         for (size_t k = i; k > 0 && cmp_rec(&v[k], &v[k - 1], (void *)L) < 0; k--) swap_rec(&v[k], &v[k - 1]);
 }
 
-static void sort_recs(gcrec *v, size_t n, const glog *L) {
+static void sort_recs(gcommit *v, size_t n, const glog *L) {
     int depth = 0;
     for (size_t k = n; k > 1; k >>= 1) depth += 2;
     sort_part(v, n, L, depth);
 }
 
-/* The memory a buffer of n records takes: from 256 KiB on an_realloc maps it on 2 MiB
+/* The memory a buffer of n records takes: from 256 KiB on ss_big_realloc maps it on 2 MiB
  * huge pages (base/mem.c), and a huge page is resident whole once touched. */
 static size_t buf_bytes(size_t n) {
-    size_t b = n * sizeof(gcrec);
+    size_t b = n * sizeof(gcommit);
     if (b + 16 < ((size_t)256 << 10)) return b;
     size_t huge = (size_t)2 << 20;
     return (b + 16 + huge - 1) / huge * huge;
@@ -145,7 +145,7 @@ static FILE *temp_file(const gcommits *c) {
 }
 
 /* n records in a new temporary file; NULL (and c->failed) when it cannot be written */
-static FILE *write_temp(gcommits *c, const gcrec *v, size_t n) {
+static FILE *write_temp(gcommits *c, const gcommit *v, size_t n) {
     FILE *f = temp_file(c);
     if (f && (fwrite(v, sizeof *v, n, f) != n || fflush(f) != 0)) {
         fclose(f);
@@ -169,7 +169,7 @@ static bool write_run(glog *L) {
     c->spilled += c->n;
     /* the buffer goes: memory is counted by what is allocated */
     count_sub(c, buf_bytes(c->cap));
-    an_free(c->buf);
+    ss_big_free(c->buf);
     c->buf = NULL;
     c->cap = 0;
     c->n = 0;
@@ -178,7 +178,7 @@ static bool write_run(glog *L) {
 
 enum { MAX_RUNS = 32, RUN_MIN = 8192 };
 static bool merge_runs(glog *L, bool final);
-bool gc_add(glog *L, const gcrec *r) {
+bool gc_add(glog *L, const gcommit *r) {
     gcommits *c = &L->commits;
     if (c->failed) return false;
     /* a run holds RUN_MIN records at least (the memory can go over by that much a log
@@ -192,7 +192,7 @@ bool gc_add(glog *L, const gcrec *r) {
      * memory goes back to the system at once (malloc's heap would keep it) */
     if (c->n == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 256;
-        gcrec *nb = an_realloc(c->buf, nc * sizeof *nb);
+        gcommit *nb = ss_big_realloc(c->buf, nc * sizeof *nb);
         if (!nb) return false;
         c->buf = nb;
         c->cap = nc;
@@ -205,7 +205,7 @@ bool gc_add(glog *L, const gcrec *r) {
 
 /* Held records: a slot is reused once resolved (the free list runs through
  * record_offset, with the slot's tp set to UINT32_MAX). */
-int64_t gc_hold(glog *L, const gcrec *r) {
+int64_t gc_hold(glog *L, const gcommit *r) {
     gcommits *c = &L->commits;
     if (c->failed) return -1;
     size_t before = c->capheld;
@@ -219,7 +219,7 @@ int64_t gc_hold(glog *L, const gcrec *r) {
 void gc_resolve(glog *L, int64_t held, int outcome, bool effective, int64_t effective_time) {
     gcommits *c = &L->commits;
     if (held < 0 || (size_t)held >= c->nheld) return;
-    gcrec r = c->held[held];
+    gcommit r = c->held[held];
     r.outcome = (uint8_t)outcome;
     r.effective = effective;
     r.effective_time = effective_time;
@@ -235,7 +235,7 @@ static bool merge_runs(glog *L, bool final) {
     gcommits *c = &L->commits;
     size_t k = c->nruns;
     enum { CHUNK = 512 };
-    gcrec **bufs = calloc(k, sizeof *bufs);
+    gcommit **bufs = calloc(k, sizeof *bufs);
     size_t *have = calloc(k, sizeof *have), *at = calloc(k, sizeof *at), *left = calloc(k, sizeof *left);
     bool ok = bufs && have && at && left;
     for (size_t i = 0; ok && i < k; i++) {
@@ -268,7 +268,7 @@ static bool merge_runs(glog *L, bool final) {
             if (best == k || cmp_rec(&bufs[i][at[i]], &bufs[best][at[best]], L) < 0) best = i;
         }
         if (!ok || best == k) break;
-        const gcrec *r = &bufs[best][at[best]++];
+        const gcommit *r = &bufs[best][at[best]++];
         if (final) {
             uint32_t g = L->tps[r->tp].group;
             if (!c->group_n[g]) c->group_at[g] = (uint32_t)idx;
@@ -324,7 +324,7 @@ bool gc_finish(glog *L) {
     if (!c->nruns && !(c->budget && c->n && atomic_load(c->in_memory) > c->budget)) {
         sort_recs(c->buf, c->n, L);
         if (c->n && c->n < c->cap) { /* keep what is used only */
-            gcrec *nb = an_realloc(c->buf, c->n * sizeof *nb);
+            gcommit *nb = ss_big_realloc(c->buf, c->n * sizeof *nb);
             if (nb) {
                 count_sub(c, buf_bytes(c->cap) - buf_bytes(c->n));
                 c->buf = nb;
@@ -353,7 +353,7 @@ bool gc_spill_sorted(glog *L) {
     if (!f) return false;
     c->merged = f;
     c->spilled += c->n;
-    an_free(c->sorted);
+    ss_big_free(c->sorted);
     c->sorted = NULL;
     count_sub(c, buf_bytes(c->cap));
     c->cap = 0;
@@ -363,9 +363,9 @@ bool gc_spill_sorted(glog *L) {
 void gc_free(gcommits *c) {
     count_sub(c, buf_bytes(c->cap));
     count_sub(c, c->capheld * sizeof *c->held);
-    an_free(c->buf);
+    ss_big_free(c->buf);
     free(c->held);
-    an_free(c->sorted);
+    ss_big_free(c->sorted);
     for (size_t i = 0; i < c->nruns; i++) fclose(c->runs[i].f);
     free(c->runs);
     if (c->merged) fclose(c->merged);
@@ -375,8 +375,8 @@ void gc_free(gcommits *c) {
 }
 
 /* Read `n` records of the sorted order from `first` (memory or the merged file). */
-size_t gc_read(const glog *L, size_t first, gcrec *out, size_t n);
-size_t gc_read(const glog *L, size_t first, gcrec *out, size_t n) {
+size_t gc_read(const glog *L, size_t first, gcommit *out, size_t n);
+size_t gc_read(const glog *L, size_t first, gcommit *out, size_t n) {
     const gcommits *c = &L->commits;
     if (c->sorted) {
         memcpy(out, c->sorted + first, n * sizeof *out);

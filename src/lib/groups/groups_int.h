@@ -10,8 +10,8 @@
  * lives in one __consumer_offsets partition (the coordinator's), so logs are
  * independent and are read in parallel without locks.
  *
- * Memory: what is kept per (group, topic, partition) is a gtp (the committed
- * offset and counters), its owners (one gown per ownership), and 4 bytes in
+ * Memory: what is kept per (group, topic, partition) is a gpart (the committed
+ * offset and counters), its owners (one gownership per ownership), and 4 bytes in
  * each generation's assignment; at the end of a log's replay (g_pack_log) the
  * arrays the views read are packed and the replay's own state is freed; the
  * public structs are filled on demand, from the packed arrays (gv_*). */
@@ -84,7 +84,7 @@ typedef struct gpoint {
 } gpoint;
 
 /* One ownership of a partition (ss_gowner), linked per partition: 72 bytes. */
-typedef struct gown {
+typedef struct gownership {
     const char *member, *instance;
     int64_t start_committed;                      /* the effective committed offset when it got it */
     int64_t last_commit_time, last_commit_offset; /* its last commit of the partition */
@@ -93,29 +93,29 @@ typedef struct gown {
     uint32_t commits;
     int32_t interval_ms; /* median of its last intervals, -1: fewer than 2 commits */
     uint32_t prev;       /* the partition's owner before, index + 1 */
-} gown;
+} gownership;
 
 /* the intervals between the current owner's last commits (a partition's commit cadence);
- * how many and where the next goes are in its gtp (ring_n, ring_pos); a free ring's
+ * how many and where the next goes are in its gpart (ring_n, ring_pos); a free ring's
  * iv[0] is the next free one's index + 1 */
 #define CADENCE 8
 typedef struct gring {
     uint32_t iv[CADENCE];
 } gring;
 
-/* What few partitions need (a gtp's ext): transactional commits, offset deletions, and
+/* What few partitions need (a gpart's ext): transactional commits, offset deletions, and
  * the events that ask what was committed after them. */
-typedef struct gtpx {
+typedef struct gpart_ext {
     uint32_t txn_commits, txn_committed, txn_aborted, txn_open, deletions, pending;
     uint32_t watch;       /* its last event that asks what was committed after it (+1) */
     uint32_t oor;         /* its out-of-range event still growing (+1), 0 none */
     uint32_t del_pending; /* its offsets-deleted event waiting for the next commit (+1) */
     int64_t run_max;      /* the highest committed offset since the watched event, -1 none */
-} gtpx;
+} gpart_ext;
 
-/* 104 bytes: what every partition needs; the rest is in its gtpx, made when needed (its data
+/* 104 bytes: what every partition needs; the rest is in its gpart_ext, made when needed (its data
  * partition is looked up through the log's tl_cache, not kept: 8 bytes less) */
-typedef struct gtp {
+typedef struct gpart {
     uint32_t group;
     int32_t partition;
     const char *topic;                          /* interned; NULL while only a topic id is known */
@@ -127,17 +127,17 @@ typedef struct gtp {
     uint8_t ring_n, ring_pos; /* the current owner's ring: intervals in it, the next one's slot */
     uint8_t commits_hi;       /* commits: a 40-bit count, commits_hi << 32 | commits_lo */
     uint32_t commits_lo;
-    uint32_t owner_last; /* its last owner's gown index + 1 (they are linked back), 0: none */
+    uint32_t owner_last; /* its last owner's gownership index + 1 (they are linked back), 0: none */
     uint32_t ring;       /* the current owner's gring index + 1 */
-    uint32_t ext;        /* its gtpx index + 1, 0: none yet */
+    uint32_t ext;        /* its gpart_ext index + 1, 0: none yet */
     int64_t first_commit_time, last_commit_time;
     int64_t reader_max; /* the highest offset a reader committed (a member, a transaction, or
                                 * any commit of a group without membership records), -1 none */
-} gtp;
+} gpart;
 
 /* ---- generations ------------------------------------------------------------------------------ */
 
-/* a partition named by a member or an assignment: an index into the log's gtp array */
+/* a partition named by a member or an assignment: an index into the log's gpart array */
 typedef struct gref_v {
     uint32_t *v;
     uint32_t n, cap;
@@ -180,7 +180,7 @@ typedef struct kmember {
     int32_t epoch, previous_epoch;
     int state;
     bool has_metadata, has_assignment;
-    gref_v owned, pending; /* gtp indices */
+    gref_v owned, pending; /* gpart indices */
 } kmember;
 
 /* an event: the public one and what its replay keeps beside it */
@@ -213,7 +213,7 @@ typedef struct ggroup {
     bool wanted;           /* opts.groups names it (or names none) */
     uint32_t nmembers_now; /* members it has at this point of the log (classic: its last generation's) */
     const char *protocol_type, *assignor;
-    u32_v tps;  /* its gtp indices */
+    u32_v tps;  /* its gpart indices */
     u32_v gens; /* its ggen indices */
     gevent_v events;
     kmember *kmembers;
@@ -266,7 +266,7 @@ typedef struct grun {
     size_t len; /* records in it */
 } grun;
 
-typedef struct gcrec {
+typedef struct gcommit {
     uint32_t tp;
     uint8_t outcome; /* enum ss_goutcome */
     uint8_t effective;
@@ -275,19 +275,19 @@ typedef struct gcrec {
     int32_t generation;
     int64_t record_offset, time, offset, producer_id, effective_time, expire_time;
     const char *metadata, *member, *instance;
-} gcrec;
+} gcommit;
 
 typedef struct gcommits {
-    gcrec *buf; /* resolved commits, not yet sorted */
+    gcommit *buf; /* resolved commits, not yet sorted */
     size_t n, cap;
-    gcrec *held; /* transactional commits waiting for their marker */
+    gcommit *held; /* transactional commits waiting for their marker */
     size_t nheld, capheld;
     size_t budget;            /* bytes the history and the kept commits of all logs may take; 0: no limit */
     atomic_size_t *in_memory; /* bytes they take now (shared by the logs) */
     grun *runs;               /* sorted runs in temporary files */
     size_t nruns, runcap;
-    FILE *merged;  /* the runs merged, when there were any */
-    gcrec *sorted; /* or everything, sorted in memory */
+    FILE *merged;    /* the runs merged, when there were any */
+    gcommit *sorted; /* or everything, sorted in memory */
     size_t total;
     uint64_t spilled;
     const char *tmpdir;
@@ -296,14 +296,14 @@ typedef struct gcommits {
 } gcommits;
 
 struct glog;
-bool gc_add(struct glog *L, const gcrec *r);     /* a resolved commit */
-int64_t gc_hold(struct glog *L, const gcrec *r); /* a transactional one: its held index, -1 on failure */
+bool gc_add(struct glog *L, const gcommit *r);     /* a resolved commit */
+int64_t gc_hold(struct glog *L, const gcommit *r); /* a transactional one: its held index, -1 on failure */
 void gc_resolve(struct glog *L, int64_t held, int outcome, bool effective, int64_t effective_time);
 bool gc_finish(struct glog *L); /* open ones resolved, sorted, indexed by group */
 void gc_free(gcommits *c);
 /* a log's commits kept sorted in memory go to a file (the run ends over --max-memory) */
 bool gc_spill_sorted(struct glog *L);
-size_t gc_read(const struct glog *L, size_t first, gcrec *out, size_t n);
+size_t gc_read(const struct glog *L, size_t first, gcommit *out, size_t n);
 
 /* a data partition looked up by (topic, partition): the log's groups mostly read the same few */
 typedef struct gtl_slot {
@@ -358,7 +358,7 @@ typedef struct gdone {
     uint64_t commits, txn_commits, undecoded;
     int32_t protocol;
     uint32_t nevents;
-    uint32_t tps_at, ntps, gens_at, ngens; /* in the log's lists: gtp and ggen indices */
+    uint32_t tps_at, ntps, gens_at, ngens; /* in the log's lists: gpart and ggen indices */
     uint8_t deleted, wanted;
 } gdone;
 
@@ -373,17 +373,17 @@ typedef struct glog {
     gstrtab strs;       /* every other string */
     ggroup *groups;
     uint32_t ngroups, gcap;
-    gtp *tps;
+    gpart *tps;
     uint32_t ntps, tcap;
     uint32_t *tp_slots; /* hash of (group, topic, topic id, partition) -> index + 1 */
     size_t tp_slot_cap;
-    gown *owners;
+    gownership *owners;
     uint32_t nowners, owncap;
     gpoint *points;
     uint32_t npoints, pointcap;
     gring *rings;
     uint32_t nrings, ringcap, ring_free; /* ring_free: a free ring's index + 1 */
-    gtpx *tpx;
+    gpart_ext *tpx;
     uint32_t ntpx, tpxcap;
     gtl_slot *tl_cache; /* GTL_SLOTS, direct-mapped (g_tl_of), made when the data partitions were read */
     u32_v scratch;      /* a record's partitions, sorted (members.c) */
@@ -425,10 +425,10 @@ void g_pack_free(glog *L);
 /* the packed arrays' entries (valid until the next of the same array) */
 static inline const gdone *gv_group(glog *L, uint32_t i) { return &L->done[i]; }
 static inline uint32_t gv_list(glog *L, uint32_t i) { return *(const uint32_t *)gp_at(&L->p_lists, i); }
-static inline const gtp *gv_tp(glog *L, uint32_t i) { return gp_at(&L->p_tps, i); }
-static inline const gown *gv_owner(glog *L, uint32_t i) { return gp_at(&L->p_owners, i); }
+static inline const gpart *gv_tp(glog *L, uint32_t i) { return gp_at(&L->p_tps, i); }
+static inline const gownership *gv_owner(glog *L, uint32_t i) { return gp_at(&L->p_owners, i); }
 static inline const gpoint *gv_point(glog *L, uint32_t i) { return gp_at(&L->p_points, i); }
-static inline const gtpx *gv_tpx(glog *L, const gtp *t) { return t->ext ? gp_at(&L->p_tpx, t->ext - 1) : NULL; }
+static inline const gpart_ext *gv_tpx(glog *L, const gpart *t) { return t->ext ? gp_at(&L->p_tpx, t->ext - 1) : NULL; }
 static inline const ggen *gv_gen(glog *L, uint32_t i) { return gp_at(&L->p_gens, i); }
 static inline const gmem *gv_member(glog *L, uint32_t i) { return gp_at(&L->p_members, i); }
 static inline const gassign_int *gv_assign(glog *L, uint32_t i) { return gp_at(&L->p_assigns, i); }
@@ -462,15 +462,15 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
 gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset);
 /* an event of partition ti (watch: it asks what the partition committed after it, later_max) */
 gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, int64_t offset, bool watch);
-void g_set_tp(const gtp *t, ss_gtp_ref *r);
+void g_set_tp(const gpart *t, ss_gtp_ref *r);
 /* the data partition of a group's partition, when the data partitions were read */
-const ss_tl_partition *g_tl_of(glog *L, const gtp *t);
+const ss_tl_partition *g_tl_of(glog *L, const gpart *t);
 /* a commit of a partition, for its owner's cadence */
-void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset);
+void g_owner_commit(glog *L, gpart *t, int64_t ctime, int64_t offset);
 int32_t g_ring_median(const gring *r, unsigned n);
-/* a partition's gtpx: made when missing (NULL when memory ran out), or NULL when it has none */
-gtpx *g_tpx(glog *L, uint32_t tp);
-static inline gtpx *g_tpx_if(const glog *L, const gtp *t) { return t->ext ? &L->tpx[t->ext - 1] : NULL; }
+/* a partition's gpart_ext: made when missing (NULL when memory ran out), or NULL when it has none */
+gpart_ext *g_tpx(glog *L, uint32_t tp);
+static inline gpart_ext *g_tpx_if(const glog *L, const gpart *t) { return t->ext ? &L->tpx[t->ext - 1] : NULL; }
 bool g_u32_push(glog *L, u32_v *v, uint32_t x);
 
 /* decoded messages: the node tree of ss_cdecoded */

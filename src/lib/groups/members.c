@@ -297,7 +297,7 @@ static uint32_t kgroup(glog *L, const ss_record *r, jctx c, const ss_cdecoded *d
     return gi;
 }
 
-/* a list of TopicPartitions {topicId, partitions[]} into gtp indices */
+/* a list of TopicPartitions {topicId, partitions[]} into gpart indices */
 static bool kparts(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out) {
     out->n = 0;
     for (uint32_t tn = list ? c.n[list].first : 0; tn; tn = c.n[tn].next) {

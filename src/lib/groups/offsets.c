@@ -25,7 +25,7 @@
 static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_time, int64_t record_offset,
                           int32_t leader_epoch, const char *metadata, bool txn, int64_t step_time,
                           int64_t step_offset) {
-    gtp *t = &L->tps[ti];
+    gpart *t = &L->tps[ti];
     bool had = t->flags & TP_COMMITTED;
     int64_t old = t->offset, old_time = t->commit_time;
     ggroup *grp = &L->groups[t->group];
@@ -38,7 +38,7 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
     if (reader && offset > t->reader_max) t->reader_max = offset;
     /* a commit stepping through what the partition's last rewind sent back (moving forward:
      * not itself a move back) */
-    gtpx *wx = g_tpx_if(L, t);
+    gpart_ext *wx = g_tpx_if(L, t);
     if (wx && wx->watch && had && offset > old) {
         ss_gevent *w = &grp->events.v[wx->watch - 1].e;
         if (w->kind == SS_GEV_REWIND && offset > w->new_offset && offset < w->last_offset && offset > w->step_max)
@@ -53,7 +53,7 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
     if (txn) t->flags |= TP_TXN;
     else t->flags &= (uint8_t)~TP_TXN;
     /* what was committed after the partition's last watched event (none: nothing asks) */
-    gtpx *x = g_tpx_if(L, t);
+    gpart_ext *x = g_tpx_if(L, t);
     if (x && offset > x->run_max) x->run_max = offset;
     if (x && x->del_pending) {
         ss_gevent *d = &L->groups[t->group].events.v[x->del_pending - 1].e;
@@ -84,7 +84,7 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
 }
 
 /* Is a commit of this partition and time kept in the list (opts.commits and the listing filters)? */
-static bool keep_commit(const glog *L, const gtp *t, int64_t time, int64_t offset) {
+static bool keep_commit(const glog *L, const gpart *t, int64_t time, int64_t offset) {
     const ss_groups_opts *o = L->opts;
     if (!o->commits) return false;
     if (o->topic && (!t->topic || strcmp(o->topic, t->topic) != 0)) return false;
@@ -97,11 +97,11 @@ static bool keep_commit(const glog *L, const gtp *t, int64_t time, int64_t offse
 /* Committed offsets past the data partition's log end at the commit's time: one
  * event for a run of them. */
 static void check_range(glog *L, uint32_t ti, int64_t ctime, int64_t offset, int64_t record_offset) {
-    gtp *t = &L->tps[ti];
+    gpart *t = &L->tps[ti];
     const ss_tl_partition *tl = g_tl_of(L, t);
     if (!tl || tl->next_offset < 0) return;
     int64_t end = ss_tl_end_at(tl, ctime);
-    gtpx *x = g_tpx_if(L, t);
+    gpart_ext *x = g_tpx_if(L, t);
     if (offset <= end) {
         if (x) x->oor = 0;
         return;
@@ -219,14 +219,14 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
     uint32_t ti = g_tp_get(L, gi, topic, NULL, part);
     if (ti == UINT32_MAX) return;
     ggroup *g = &L->groups[gi];
-    gtp *t = &L->tps[ti];
+    gpart *t = &L->tps[ti];
     if (r->timestamp > g->last_time) g->last_time = r->timestamp;
     if (dec->tombstone) {
         /* offsets.remove(group, topic, partition), and the pending offsets of the
          * group's open transactions for it */
         int64_t last = t->flags & TP_COMMITTED ? t->offset : -1;
         uint64_t removed = 0;
-        gtpx *x = g_tpx(L, ti);
+        gpart_ext *x = g_tpx(L, ti);
         if (!x) return;
         t = &L->tps[ti];
         if (x->pending) {
@@ -242,7 +242,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
         }
         if ((t->flags & TP_START_PENDING) && (t->flags & TP_OPEN_OWNER))
             L->owners[t->owner_last - 1].start_committed = -1; /* stable now, and nothing committed */
-        t->flags &= (uint8_t)~(TP_COMMITTED | TP_TXN | TP_START_PENDING);
+        t->flags &= (uint8_t) ~(TP_COMMITTED | TP_TXN | TP_START_PENDING);
         t->offset = -1;
         x->deletions++;
         x->oor = 0;
@@ -271,7 +271,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
     g_owner_commit(L, t, ctime, offset);
     check_range(L, ti, ctime, offset, r->offset);
     t = &L->tps[ti];
-    gcrec cr;
+    gcommit cr;
     bool keep = keep_commit(L, t, ctime, offset);
     if (keep) {
         memset(&cr, 0, sizeof cr);
@@ -287,7 +287,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
         cr.generation = -1;
         cr.effective_time = -1;
         if (t->flags & TP_OPEN_OWNER) {
-            const gown *o = &L->owners[t->owner_last - 1];
+            const gownership *o = &L->owners[t->owner_last - 1];
             cr.member = o->member;
             cr.instance = o->instance;
             cr.generation = o->gen_to;
@@ -304,7 +304,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
         return;
     }
     /* pendingTransactionalOffsets[producerId].put(group, topic, partition, ...) */
-    gtpx *x = g_tpx(L, ti);
+    gpart_ext *x = g_tpx(L, ti);
     if (!x) return;
     x->txn_commits++;
     L->groups[gi].txn_commits++;
@@ -375,10 +375,10 @@ void glog_marker(glog *L, const ss_batch *b, const ss_record *r) {
     }
     for (uint32_t k = 0; k < p->n; k++) {
         gpending *pe = &p->v[k];
-        gtp *t = &L->tps[pe->tp];
+        gpart *t = &L->tps[pe->tp];
         bool effective = false;
         if (!pe->removed) {
-            gtpx *x = g_tpx(L, pe->tp); /* made by the offset commit */
+            gpart_ext *x = g_tpx(L, pe->tp); /* made by the offset commit */
             if (x && x->pending) x->pending--;
             if (x && commit) x->txn_committed++;
             else if (x) x->txn_aborted++;
@@ -403,7 +403,7 @@ void glog_marker(glog *L, const ss_batch *b, const ss_record *r) {
         if (pe->held >= 0)
             gc_resolve(L, pe->held, commit ? SS_GOUT_COMMITTED : SS_GOUT_ABORTED, effective, effective ? mtime : -1);
         t = &L->tps[pe->tp];
-        const gtpx *tx = g_tpx_if(L, t);
+        const gpart_ext *tx = g_tpx_if(L, t);
         if ((t->flags & TP_START_PENDING) && !(tx && tx->pending)) {
             /* its owner's OffsetFetch is answered now: the committed offset the marker left */
             t->flags &= (uint8_t)~TP_START_PENDING;
@@ -427,7 +427,7 @@ void o_end(glog *L) {
         gpid *p = &L->pids[i];
         for (uint32_t k = 0; k < p->n; k++) {
             gpending *pe = &p->v[k];
-            gtpx *x = pe->removed ? NULL : g_tpx(L, pe->tp);
+            gpart_ext *x = pe->removed ? NULL : g_tpx(L, pe->tp);
             if (x) x->txn_open++;
             if (last_of_txn(pe)) txn_event(L, p, pe, SS_GEV_TXN_OPEN, pe->commit_time, pe->record_offset);
             if (pe->held >= 0) gc_resolve(L, pe->held, SS_GOUT_OPEN, false, -1);
@@ -436,12 +436,12 @@ void o_end(glog *L) {
     /* the cadence of the owners that still own their partitions; what was committed after
      * each event that asks (the chain of its partition's events, from its end) */
     for (uint32_t i = 0; i < L->ntps; i++) {
-        gtp *t = &L->tps[i];
+        gpart *t = &L->tps[i];
         if ((t->flags & TP_OPEN_OWNER) && t->ring)
             L->owners[t->owner_last - 1].interval_ms = g_ring_median(&L->rings[t->ring - 1], t->ring_n);
         t->ring = 0; /* the rings go at the end of the log (glog_end) */
         t->ring_n = t->ring_pos = 0;
-        const gtpx *x = g_tpx_if(L, t);
+        const gpart_ext *x = g_tpx_if(L, t);
         if (x && x->watch) L->groups[t->group].events.v[x->watch - 1].seg_max = x->run_max;
     }
     for (uint32_t i = 0; i < L->ngroups; i++) {

@@ -53,7 +53,7 @@ void glog_end(glog *L) {
     /* name the partitions known by topic id only: a ConsumerGroupPartitionMetadata
      * record read later in the log */
     for (uint32_t i = 0; i < L->ntps; i++) {
-        gtp *t = &L->tps[i];
+        gpart *t = &L->tps[i];
         if (t->topic || !t->topic_id) continue;
         const char *name = m_topic_name_of(&L->groups[t->group], t->topic_id);
         if (name) t->topic = name;

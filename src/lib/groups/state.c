@@ -140,7 +140,7 @@ bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first) {
  * mremap: the pages past its last item are never touched, so the doubling's
  * room costs address space, not memory (from malloc, realloc copies into a new
  * block, the old one stays in the heap, and the slack is half the array on
- * average). No huge pages, unlike base/mem.h's an_realloc: a 2 MiB page per
+ * average). No huge pages, unlike base/mem.h's ss_big_realloc: a 2 MiB page per
  * array of each of 50 logs would cost more than the slack. Under the
  * sanitizers every array comes from malloc (they watch it there). */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -352,7 +352,7 @@ static bool tp_slots_grow(glog *L) {
     uint32_t *ns = calloc(nc, sizeof *ns);
     if (!ns) return false;
     for (uint32_t i = 0; i < L->ntps; i++) {
-        const gtp *t = &L->tps[i];
+        const gpart *t = &L->tps[i];
         size_t k = tp_hash(t->group, t->topic, t->topic ? NULL : t->topic_id, t->partition) & (nc - 1);
         while (ns[k]) k = (k + 1) & (nc - 1);
         ns[k] = i + 1;
@@ -377,7 +377,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
     for (;;) {
         uint32_t x = L->tp_slots[k];
         if (!x) break;
-        gtp *t = &L->tps[x - 1];
+        gpart *t = &L->tps[x - 1];
         if (t->group == group && t->partition == partition && t->topic == topic && (topic || t->topic_id == kid)) {
             if (topic_id && !t->topic_id) t->topic_id = topic_id;
             return x - 1;
@@ -388,7 +388,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
         L->nomem = true;
         return UINT32_MAX;
     }
-    gtp *t = &L->tps[L->ntps];
+    gpart *t = &L->tps[L->ntps];
     memset(t, 0, sizeof *t);
     t->group = group;
     t->partition = partition;
@@ -406,7 +406,7 @@ uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_
 /* The data partition of a group's partition, when the data partitions were read: from a
  * small cache by (interned topic, partition), else found and remembered there (a partition
  * not read is remembered too). */
-const ss_tl_partition *g_tl_of(glog *L, const gtp *t) {
+const ss_tl_partition *g_tl_of(glog *L, const gpart *t) {
     if (!t->topic || !L->opts->data) return NULL;
     if (!L->tl_cache && !(L->tl_cache = calloc(GTL_SLOTS, sizeof *L->tl_cache)))
         return ss_timelines_find(L->opts->data, t->topic, gs_len(t->topic), t->partition);
@@ -449,7 +449,7 @@ gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int
     return e;
 }
 
-void g_set_tp(const gtp *t, ss_gtp_ref *r) {
+void g_set_tp(const gpart *t, ss_gtp_ref *r) {
     r->topic = t->topic;
     r->topic_len = t->topic ? gs_len(t->topic) : 0;
     r->topic_id = t->topic_id;
@@ -461,14 +461,14 @@ void g_set_tp(const gtp *t, ss_gtp_ref *r) {
  * highest committed offset up to the next (seg_max); glog_end takes the
  * maximum over the rest of the chain. */
 gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, int64_t offset, bool watch) {
-    gtp *t = &L->tps[ti];
+    gpart *t = &L->tps[ti];
     ggroup *g = &L->groups[t->group];
     gev *e = g_add_event(L, g, kind, time, offset);
     if (!e) return NULL;
     g_set_tp(t, &e->e.tp);
     if (watch) {
         uint32_t idx = g->events.n;
-        gtpx *x = g_tpx(L, ti);
+        gpart_ext *x = g_tpx(L, ti);
         if (!x) return e;
         if (x->watch) {
             gev *p = &g->events.v[x->watch - 1];
@@ -481,14 +481,14 @@ gev *g_tp_event(glog *L, uint32_t ti, enum ss_gevent_kind kind, int64_t time, in
     return e;
 }
 
-gtpx *g_tpx(glog *L, uint32_t tp) {
-    gtp *t = &L->tps[tp];
+gpart_ext *g_tpx(glog *L, uint32_t tp) {
+    gpart *t = &L->tps[tp];
     if (t->ext) return &L->tpx[t->ext - 1];
     if (!GVGROW(L, L->tpx, L->ntpx, L->tpxcap, 16)) {
         L->nomem = true;
         return NULL;
     }
-    gtpx *x = &L->tpx[L->ntpx];
+    gpart_ext *x = &L->tpx[L->ntpx];
     memset(x, 0, sizeof *x);
     x->run_max = -1;
     t->ext = ++L->ntpx;
@@ -512,14 +512,14 @@ int32_t g_ring_median(const gring *r, unsigned n) {
     return m > INT32_MAX ? INT32_MAX : (int32_t)m;
 }
 
-static void ring_release(glog *L, gtp *t) {
+static void ring_release(glog *L, gpart *t) {
     if (!t->ring) return;
     L->rings[t->ring - 1].iv[0] = L->ring_free;
     L->ring_free = t->ring;
     t->ring = 0;
 }
 
-static gring *ring_of(glog *L, gtp *t) {
+static gring *ring_of(glog *L, gpart *t) {
     if (t->ring) return &L->rings[t->ring - 1];
     uint32_t i;
     if (L->ring_free) {
@@ -555,10 +555,10 @@ static uint32_t point_of(glog *L, int64_t time, int64_t offset) {
 }
 
 void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
-    gtp *t = &L->tps[tp];
+    gpart *t = &L->tps[tp];
     if (!(t->flags & TP_OPEN_OWNER)) return;
     uint32_t pt = point_of(L, time, offset);
-    gown *o = &L->owners[t->owner_last - 1];
+    gownership *o = &L->owners[t->owner_last - 1];
     o->to = pt;
     o->interval_ms = g_ring_median(t->ring ? &L->rings[t->ring - 1] : NULL, t->ring_n);
     ring_release(L, t);
@@ -568,9 +568,9 @@ void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
 /* member owns tp from this record on (or goes on owning it: the interval grows). */
 void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance, int32_t gen, int64_t time,
                  int64_t offset) {
-    gtp *t = &L->tps[tp];
+    gpart *t = &L->tps[tp];
     if (t->flags & TP_OPEN_OWNER) {
-        gown *o = &L->owners[t->owner_last - 1];
+        gownership *o = &L->owners[t->owner_last - 1];
         if (o->member == member) {
             if (gen >= 0) o->gen_to = gen;
             if (instance && !o->instance) o->instance = instance;
@@ -583,7 +583,7 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
         L->nomem = true;
         return;
     }
-    gown *o = &L->owners[L->nowners++];
+    gownership *o = &L->owners[L->nowners++];
     memset(o, 0, sizeof *o);
     o->member = member;
     o->instance = instance;
@@ -593,7 +593,7 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     /* a transactional commit pending: the consumer's OffsetFetch asks for stable offsets
      * (ConsumerCoordinator.sendOffsetFetchRequest: requireStable true) and gets
      * UNSTABLE_OFFSET_COMMIT until the marker; it resumes from what the marker leaves */
-    const gtpx *px = g_tpx_if(L, t);
+    const gpart_ext *px = g_tpx_if(L, t);
     if (px && px->pending) t->flags |= TP_START_PENDING;
     else t->flags &= (uint8_t)~TP_START_PENDING;
     o->last_commit_time = o->last_commit_offset = -1;
@@ -610,9 +610,9 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
  * an empty group takes only commits without a generation, an admin's or a consumer's without
  * group management (ClassicGroup.validateOffsetCommit: generationId < 0 && EMPTY), never a
  * former member's. */
-void g_owner_commit(glog *L, gtp *t, int64_t ctime, int64_t offset) {
+void g_owner_commit(glog *L, gpart *t, int64_t ctime, int64_t offset) {
     if (!t->owner_last) return;
-    gown *o = &L->owners[t->owner_last - 1];
+    gownership *o = &L->owners[t->owner_last - 1];
     if (!(t->flags & TP_OPEN_OWNER)) {
         if (!L->groups[t->group].nmembers_now) return;
         o->commits++;

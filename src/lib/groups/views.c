@@ -48,7 +48,7 @@ const char *v_input_topic_name(const ss_groups *G, const char *topic_id) {
     return NULL;
 }
 
-static ss_gtp_ref ref_of(const ss_groups *G, const gtp *t) {
+static ss_gtp_ref ref_of(const ss_groups *G, const gpart *t) {
     ss_gtp_ref r;
     r.topic = t->topic ? t->topic : v_input_topic_name(G, t->topic_id);
     r.topic_len = r.topic ? strlen(r.topic) : 0;
@@ -84,7 +84,7 @@ static int cmp_owner(const void *a, const void *b) {
     return x->from_offset < y->from_offset ? -1 : x->from_offset > y->from_offset;
 }
 
-static void owner_view(glog *L, const gown *o, ss_gowner *w) {
+static void owner_view(glog *L, const gownership *o, ss_gowner *w) {
     memset(w, 0, sizeof *w);
     w->member_id = o->member;
     w->member_id_len = o->member ? gs_len(o->member) : 0;
@@ -112,7 +112,7 @@ static bool build_partitions(ss_groups *G, glog *L, const gdone *gg, ss_group *o
     if (!v) return false;
     for (uint32_t i = 0; i < gg->ntps; i++) {
         /* a copy: the owners' and their points' entries are read before it is done */
-        const gtp tc = *gv_tp(L, gv_list(L, gg->tps_at + i)), *t = &tc;
+        const gpart tc = *gv_tp(L, gv_list(L, gg->tps_at + i)), *t = &tc;
         ss_gpartition *p = &v[i];
         p->tp = ref_of(G, t);
         p->committed = t->flags & TP_COMMITTED;
@@ -124,7 +124,7 @@ static bool build_partitions(ss_groups *G, glog *L, const gdone *gg, ss_group *o
         p->metadata_len = p->metadata ? gs_len(p->metadata) : 0;
         p->transactional = t->flags & TP_TXN;
         p->commits = (uint64_t)t->commits_hi << 32 | t->commits_lo;
-        const gtpx *x = gv_tpx(L, t);
+        const gpart_ext *x = gv_tpx(L, t);
         if (x) {
             p->txn_commits = x->txn_commits;
             p->txn_committed = x->txn_committed;
@@ -141,7 +141,7 @@ static bool build_partitions(ss_groups *G, glog *L, const gdone *gg, ss_group *o
         /* the owners in the order they came */
         size_t k = n;
         for (uint32_t o = t->owner_last; o;) {
-            const gown *ow = gv_owner(L, o - 1);
+            const gownership *ow = gv_owner(L, o - 1);
             owner_view(L, ow, &w[--k]);
             o = ow->prev;
         }
@@ -328,7 +328,7 @@ struct ss_gcommit_iter {
     ss_groups *g;
     glog *L;
     size_t at, left;
-    gcrec buf[256];
+    gcommit buf[256];
     size_t have, pos;
 };
 
@@ -357,7 +357,7 @@ int ss_gcommit_next(ss_gcommit_iter *it, ss_gcommit *out) {
         it->have = want;
         it->pos = 0;
     }
-    const gcrec *r = &it->buf[it->pos++];
+    const gcommit *r = &it->buf[it->pos++];
     memset(out, 0, sizeof *out);
     out->tp = ref_of(it->g, gv_tp(it->L, r->tp));
     out->time = r->time;

@@ -152,7 +152,7 @@ const char *ss_verify_level_name(ss_severity severity, ss_errkind kind) {
 
 /* ---- small containers ---------------------------------------------------------- */
 
-bool vf_vb_push(vbvec *a, const vb *b) {
+bool vf_vb_push(vbatches *a, const vbatch *b) {
     if (!SS_GROW(a->v, a->n, a->cap, 256)) return false;
     a->v[a->n++] = *b;
     return true;
@@ -170,17 +170,17 @@ static uint64_t pid_hash(int64_t pid) {
 
 void vf_pmap_init(pmap *m) {
     memset(m, 0, sizeof *m);
-    ss_map_init(&m->m, sizeof(int64_t), sizeof(pst), 64, 50);
+    ss_map_init(&m->m, sizeof(int64_t), sizeof(vproducer), 64, 50);
 }
 
 void vf_pmap_free(pmap *m) { ss_map_free(&m->m); }
 
-pst *vf_pmap_find(const pmap *m, int64_t pid) {
+vproducer *vf_pmap_find(const pmap *m, int64_t pid) {
     if (pid < 0) return NULL;
     return ss_map_find(&m->m, &pid, pid_hash(pid));
 }
 
-static void pst_empty(pst *p, int64_t pid) {
+static void pst_empty(vproducer *p, int64_t pid) {
     memset(p, 0, sizeof *p);
     p->pid = pid;
     p->epoch = -1;
@@ -192,8 +192,8 @@ static void pst_empty(pst *p, int64_t pid) {
 }
 
 /* The entry of pid, created as ProducerStateEntry.empty when absent; NULL when out of memory. */
-pst *vf_pmap_get(pmap *m, int64_t pid) {
-    pst *p = vf_pmap_find(m, pid);
+vproducer *vf_pmap_get(pmap *m, int64_t pid) {
+    vproducer *p = vf_pmap_find(m, pid);
     if (p) return p;
     if (!ss_map_reserve(&m->m, m->m.n + m->ghosts + 1)) return NULL;
     if (pid < 0) {

@@ -19,7 +19,7 @@
 enum { VB_VALID = 1, VB_CONTROL = 2, VB_TXN = 4 };
 
 /* What verify keeps of one batch of a segment. */
-typedef struct vb {
+typedef struct vbatch {
     uint64_t pos;
     int64_t base, last;
     int64_t max_ts;
@@ -27,15 +27,15 @@ typedef struct vb {
     int32_t ple; /* partitionLeaderEpoch, -1 for legacy */
     int8_t magic;
     uint8_t flags;
-} vb;
+} vbatch;
 
-typedef struct vbvec {
-    vb *v;
+typedef struct vbatches {
+    vbatch *v;
     size_t n, cap;
-} vbvec;
+} vbatches;
 
 /* Producer state of one producer id, as ProducerStateManager keeps it. */
-typedef struct pst {
+typedef struct vproducer {
     int64_t pid; /* -1: empty slot */
     int16_t epoch;
     bool has_batch;
@@ -45,7 +45,7 @@ typedef struct pst {
     int64_t timestamp;
     int32_t coord_epoch;
     int64_t txn_first; /* currentTxnFirstOffset, -1 none */
-} pst;
+} vproducer;
 
 /* Producer id -> its state (base/map.h; walked in slot order: vf_pmap_at). */
 typedef struct pmap {
@@ -54,7 +54,7 @@ typedef struct pmap {
      * held, but counted toward the table's growth as they always were, so that the
      * slots, in whose order findings are listed, stay where they were. */
     size_t ghosts;
-    pst ghost;
+    vproducer ghost;
 } pmap;
 
 /* An ABORT or COMMIT marker of the segment being read. */
@@ -157,7 +157,7 @@ typedef struct vctx {
 } vctx;
 
 typedef struct segres {
-    vbvec bs;
+    vbatches bs;
     mvec markers;
     uint64_t end_complete; /* end of the last complete batch (where a tail starts) */
     uint64_t file_size;
@@ -171,12 +171,12 @@ typedef struct segres {
 
 /* A finding about state the log implies: information when the partition shows compaction. */
 #define STATE_SEV(c, check) ((c)->compacted ? SS_SEV_NOTICE : vf_check_severity(check))
-#define FINDSC(c, check, file, pos, off, ...)                                                                          \
+#define FIND_STATE_CAPPED(c, check, file, pos, off, ...)                                                               \
     do {                                                                                                               \
         if (vf_cap_ok((c), (check))) vf_emit((c), (check), STATE_SEV(c, check), (file), (pos), (off), __VA_ARGS__);    \
     } while (0)
 
-#define FINDC(c, check, file, pos, off, ...)                                                                           \
+#define FIND_CAPPED(c, check, file, pos, off, ...)                                                                     \
     do {                                                                                                               \
         if (vf_cap_ok((c), (check))) FIND((c), (check), (file), (pos), (off), __VA_ARGS__);                            \
     } while (0)
@@ -195,23 +195,23 @@ char *vf_sibling(const char *log_path, const char *suffix);
 bool vf_file_exists(const char *path);
 bool vf_digits20(const char *name);
 int64_t vf_offset20(const char *name);
-bool vf_vb_push(vbvec *a, const vb *b);
+bool vf_vb_push(vbatches *a, const vbatch *b);
 bool vf_mk_push(mvec *a, const vmarker *m);
 void vf_pmap_init(pmap *m);
 void vf_pmap_free(pmap *m);
-pst *vf_pmap_find(const pmap *m, int64_t pid);
-pst *vf_pmap_get(pmap *m, int64_t pid);
+vproducer *vf_pmap_find(const pmap *m, int64_t pid);
+vproducer *vf_pmap_get(pmap *m, int64_t pid);
 bool vf_pmap_copy(pmap *dst, const pmap *src);
 /* Slot i of cap (vf_pmap_slots): its entry, NULL when empty; vf_pmap_slot: the slot of an entry. */
 static inline size_t vf_pmap_slots(const pmap *m) { return m->m.cap; }
-static inline const pst *vf_pmap_at(const pmap *m, size_t i) { return ss_map_slot(&m->m, i, NULL); }
-static inline size_t vf_pmap_slot(const pmap *m, const pst *p) { return ss_map_index(&m->m, p); }
+static inline const vproducer *vf_pmap_at(const pmap *m, size_t i) { return ss_map_slot(&m->m, i, NULL); }
+static inline size_t vf_pmap_slot(const pmap *m, const vproducer *p) { return ss_map_index(&m->m, p); }
 
 /* ---- the leader-epoch-checkpoint (verify_epochs.c) ---- */
 void vf_epoch_path_init(vctx *c);
 void vf_load_epochs(vctx *c);
 /* A valid batch of the log, in order, against the checkpoint. */
-void vf_epoch_batch(vctx *c, const char *file, const vb *b);
+void vf_epoch_batch(vctx *c, const char *file, const vbatch *b);
 void vf_finish_epochs(vctx *c);
 
 /* ---- the other text files (verify_text.c) ---- */

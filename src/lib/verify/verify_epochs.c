@@ -56,7 +56,7 @@ static long epoch_entry_for(const ss_checkpoint *e, int64_t o) {
     return (long)lo - 1;
 }
 
-void vf_epoch_batch(vctx *c, const char *file, const vb *b) {
+void vf_epoch_batch(vctx *c, const char *file, const vbatch *b) {
     if (!c->have_epochs || b->magic < 2 || b->ple < 0 || !(b->flags & VB_VALID)) return;
     const ss_checkpoint *e = c->epochs;
     long k = epoch_entry_for(e, b->base);

@@ -18,7 +18,7 @@
 /* ---- batch lookups ---------------------------------------------------------------- */
 
 /* The batch starting at byte pos, or -1. */
-static long batch_at(const vbvec *bs, uint64_t pos) {
+static long batch_at(const vbatches *bs, uint64_t pos) {
     size_t lo = 0, hi = bs->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -31,7 +31,7 @@ static long batch_at(const vbvec *bs, uint64_t pos) {
 /* A batch at index >= from whose last offset is o. With increasing offsets
  * (and no CRC-failed batch, whose header is not trusted and may break the
  * order) a binary search; else a scan. */
-static bool ends_at_or_after(const vbvec *bs, size_t from, int64_t o, bool monotonic) {
+static bool ends_at_or_after(const vbatches *bs, size_t from, int64_t o, bool monotonic) {
     if (monotonic) {
         size_t lo = from, hi = bs->n;
         while (lo < hi) {
@@ -47,7 +47,7 @@ static bool ends_at_or_after(const vbvec *bs, size_t from, int64_t o, bool monot
 }
 
 /* The valid batch holding offset o, or -1. */
-static long batch_holding(const vbvec *bs, int64_t o, bool monotonic) {
+static long batch_holding(const vbatches *bs, int64_t o, bool monotonic) {
     if (monotonic) {
         size_t lo = 0, hi = bs->n;
         while (lo < hi) {
@@ -65,7 +65,7 @@ static long batch_holding(const vbvec *bs, int64_t o, bool monotonic) {
 }
 
 /* The largest record timestamp of the batch at b (Kafka's DumpLogSegments computes it so). */
-static bool record_max_ts(vctx *c, ss_segment *seg, const vb *x, int64_t *out) {
+static bool record_max_ts(vctx *c, ss_segment *seg, const vbatch *x, int64_t *out) {
     const uint8_t *data = ss_segment_data(seg);
     uint64_t size = ss_segment_size(seg);
     if (x->pos + x->size > size) return false;
@@ -158,57 +158,61 @@ void vf_check_offset_index(vctx *c, const char *log_path, int64_t base, bool act
     if (!ix) return;
     c->st->index_files++;
     c->st->index_entries += n;
-    const vbvec *bs = &R->bs;
+    const vbatches *bs = &R->bs;
     ss_offset_entry prev = {0, 0};
     for (uint64_t i = 0; i < n; i++) {
         ss_offset_entry e = ss_index_offset_entry(ix, i);
         uint64_t at = i * ix->entry_size;
         if (i > 0 && (e.offset <= prev.offset || e.position <= prev.position))
-            FINDC(c, "index-order", path, at, e.offset,
-                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 ") does not follow entry %" PRIu64
-                  " (offset %" PRId64 ", position %" PRId32 "): offsets and positions must increase",
-                  i, e.offset, e.position, i - 1, prev.offset, prev.position);
+            FIND_CAPPED(c, "index-order", path, at, e.offset,
+                        "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 ") does not follow entry %" PRIu64
+                        " (offset %" PRId64 ", position %" PRId32 "): offsets and positions must increase",
+                        i, e.offset, e.position, i - 1, prev.offset, prev.position);
         prev = e;
         if (e.offset < base) {
-            FINDC(c, "index-entry", path, at, e.offset,
-                  "entry %" PRIu64 ": offset %" PRId64 " is below the segment's base offset %" PRId64, i, e.offset,
-                  base);
+            FIND_CAPPED(c, "index-entry", path, at, e.offset,
+                        "entry %" PRIu64 ": offset %" PRId64 " is below the segment's base offset %" PRId64, i,
+                        e.offset, base);
             continue;
         }
         if (e.position < 0 || (uint64_t)e.position >= R->end_complete) {
-            FINDC(c, "index-past-eof", path, at, e.offset,
-                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the position is past the end of the "
-                  "log's batches (byte %" PRIu64 " of %" PRIu64 ")",
-                  i, e.offset, e.position, R->end_complete, R->file_size);
+            FIND_CAPPED(c, "index-past-eof", path, at, e.offset,
+                        "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32
+                        "): the position is past the end of the "
+                        "log's batches (byte %" PRIu64 " of %" PRIu64 ")",
+                        i, e.offset, e.position, R->end_complete, R->file_size);
             continue;
         }
         if (R->last_offset < 0 || e.offset > R->last_offset) {
-            FINDC(c, "index-past-eof", path, at, e.offset,
-                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the offset is past the log's last "
-                  "offset %" PRId64,
-                  i, e.offset, e.position, R->last_offset);
+            FIND_CAPPED(c, "index-past-eof", path, at, e.offset,
+                        "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32
+                        "): the offset is past the log's last "
+                        "offset %" PRId64,
+                        i, e.offset, e.position, R->last_offset);
             continue;
         }
         long k = batch_at(bs, (uint64_t)e.position);
         if (k < 0) {
-            FINDC(c, "index-entry", path, at, e.offset,
-                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): no batch starts at that position", i,
-                  e.offset, e.position);
+            FIND_CAPPED(c, "index-entry", path, at, e.offset,
+                        "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32
+                        "): no batch starts at that position",
+                        i, e.offset, e.position);
             continue;
         }
-        const vb *x = &bs->v[k];
+        const vbatch *x = &bs->v[k];
         if (x->base > e.offset) {
-            FINDC(c, "index-entry", path, at, e.offset,
-                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): the batch there holds offsets %" PRId64
-                  "..%" PRId64 ", above the entry's offset",
-                  i, e.offset, e.position, x->base, x->last);
+            FIND_CAPPED(c, "index-entry", path, at, e.offset,
+                        "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32
+                        "): the batch there holds offsets %" PRId64 "..%" PRId64 ", above the entry's offset",
+                        i, e.offset, e.position, x->base, x->last);
             continue;
         }
         if (!ends_at_or_after(bs, (size_t)k, e.offset, R->monotonic))
-            FINDC(c, "index-entry", path, at, e.offset,
-                  "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32 "): no batch at or after that position "
-                  "ends at offset %" PRId64 " (the batch there holds %" PRId64 "..%" PRId64 ")",
-                  i, e.offset, e.position, e.offset, x->base, x->last);
+            FIND_CAPPED(c, "index-entry", path, at, e.offset,
+                        "entry %" PRIu64 " (offset %" PRId64 ", position %" PRId32
+                        "): no batch at or after that position "
+                        "ends at offset %" PRId64 " (the batch there holds %" PRId64 "..%" PRId64 ")",
+                        i, e.offset, e.position, e.offset, x->base, x->last);
     }
     index_end(c, ix, path);
 }
@@ -220,45 +224,47 @@ void vf_check_time_index(vctx *c, const char *log_path, ss_segment *seg, int64_t
     if (!ix) return;
     c->st->timeindex_files++;
     c->st->timeindex_entries += n;
-    const vbvec *bs = &R->bs;
+    const vbatches *bs = &R->bs;
     ss_time_entry prev = {0, 0};
     for (uint64_t i = 0; i < n; i++) {
         ss_time_entry e = ss_index_time_entry(ix, i);
         uint64_t at = i * ix->entry_size;
         if (i > 0 && (e.timestamp <= prev.timestamp || e.offset < prev.offset))
-            FINDC(c, "timeindex-order", path, at, e.offset,
-                  "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 ") does not follow entry %" PRIu64
-                  " (timestamp %" PRId64 ", offset %" PRId64 "): timestamps must increase, offsets must not decrease",
-                  i, e.timestamp, e.offset, i - 1, prev.timestamp, prev.offset);
+            FIND_CAPPED(c, "timeindex-order", path, at, e.offset,
+                        "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 ") does not follow entry %" PRIu64
+                        " (timestamp %" PRId64 ", offset %" PRId64
+                        "): timestamps must increase, offsets must not decrease",
+                        i, e.timestamp, e.offset, i - 1, prev.timestamp, prev.offset);
         prev = e;
         if (e.offset < base) {
-            FINDC(c, "timeindex-entry", path, at, e.offset,
-                  "entry %" PRIu64 ": offset %" PRId64 " is below the segment's base offset %" PRId64, i, e.offset,
-                  base);
+            FIND_CAPPED(c, "timeindex-entry", path, at, e.offset,
+                        "entry %" PRIu64 ": offset %" PRId64 " is below the segment's base offset %" PRId64, i,
+                        e.offset, base);
             continue;
         }
         if (R->last_offset < 0 || e.offset > R->last_offset) {
-            FINDC(c, "timeindex-past-eof", path, at, e.offset,
-                  "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): the offset is past the log's last "
-                  "offset %" PRId64,
-                  i, e.timestamp, e.offset, R->last_offset);
+            FIND_CAPPED(c, "timeindex-past-eof", path, at, e.offset,
+                        "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64
+                        "): the offset is past the log's last "
+                        "offset %" PRId64,
+                        i, e.timestamp, e.offset, R->last_offset);
             continue;
         }
         long k = batch_holding(bs, e.offset, R->monotonic);
         if (k < 0) {
-            FINDC(c, "timeindex-entry", path, at, e.offset,
-                  "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): no batch holds that offset", i,
-                  e.timestamp, e.offset);
+            FIND_CAPPED(c, "timeindex-entry", path, at, e.offset,
+                        "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): no batch holds that offset", i,
+                        e.timestamp, e.offset);
             continue;
         }
-        const vb *x = &bs->v[k];
+        const vbatch *x = &bs->v[k];
         if (x->max_ts == e.timestamp) continue;
         int64_t m;
         if (record_max_ts(c, seg, x, &m) && m == e.timestamp) continue;
-        FINDC(c, "timeindex-entry", path, at, e.offset,
-              "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): the batch %" PRId64 "..%" PRId64
-              " at byte %" PRIu64 " has maxTimestamp %" PRId64,
-              i, e.timestamp, e.offset, x->base, x->last, x->pos, x->max_ts);
+        FIND_CAPPED(c, "timeindex-entry", path, at, e.offset,
+                    "entry %" PRIu64 " (timestamp %" PRId64 ", offset %" PRId64 "): the batch %" PRId64 "..%" PRId64
+                    " at byte %" PRIu64 " has maxTimestamp %" PRId64,
+                    i, e.timestamp, e.offset, x->base, x->last, x->pos, x->max_ts);
     }
     index_end(c, ix, path);
 }
@@ -284,7 +290,7 @@ void vf_check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R) 
             ss_aborted_txn a;
             uint64_t at = i * SS_ABORTED_TXN_SIZE;
             if (ss_txnindex_entry(t, i, path, &a, &err) != SS_E_OK) {
-                FINDC(c, "txnindex-damage", path, at, -1, "entry %" PRIu64 ": %s", i, err.msg);
+                FIND_CAPPED(c, "txnindex-damage", path, at, -1, "entry %" PRIu64 ": %s", i, err.msg);
                 continue;
             }
             vmarker *m = NULL, *other = NULL;
@@ -296,16 +302,18 @@ void vf_check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R) 
             }
             if (!m) {
                 if (other)
-                    FINDC(c, "txnindex-no-marker", path, at, a.last_offset,
-                          "entry %" PRIu64 " (producerId %" PRId64 ", firstOffset %" PRId64 ", lastOffset %" PRId64
-                          "): the marker at offset %" PRId64 " is %s of producer %" PRId64,
-                          i, a.producer_id, a.first_offset, a.last_offset, a.last_offset,
-                          other->abort ? "an ABORT" : "a COMMIT", other->pid);
+                    FIND_CAPPED(c, "txnindex-no-marker", path, at, a.last_offset,
+                                "entry %" PRIu64 " (producerId %" PRId64 ", firstOffset %" PRId64
+                                ", lastOffset %" PRId64 "): the marker at offset %" PRId64
+                                " is %s of producer %" PRId64,
+                                i, a.producer_id, a.first_offset, a.last_offset, a.last_offset,
+                                other->abort ? "an ABORT" : "a COMMIT", other->pid);
                 else
-                    FINDC(c, "txnindex-no-marker", path, at, a.last_offset,
-                          "entry %" PRIu64 " (producerId %" PRId64 ", firstOffset %" PRId64 ", lastOffset %" PRId64
-                          "): no ABORT marker of that producer at offset %" PRId64 " in %s",
-                          i, a.producer_id, a.first_offset, a.last_offset, a.last_offset, log_path);
+                    FIND_CAPPED(c, "txnindex-no-marker", path, at, a.last_offset,
+                                "entry %" PRIu64 " (producerId %" PRId64 ", firstOffset %" PRId64
+                                ", lastOffset %" PRId64 "): no ABORT marker of that producer at offset %" PRId64
+                                " in %s",
+                                i, a.producer_id, a.first_offset, a.last_offset, a.last_offset, log_path);
                 continue;
             }
             m->matched = true;
@@ -313,20 +321,20 @@ void vf_check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R) 
              * in deleted segments), a first offset or LSO below the log start (deleted data). */
             if (!m->open) continue;
             if (a.first_offset != m->first && a.first_offset >= c->log_first)
-                FINDSC(c, "txnindex-entry", path, at, a.last_offset,
-                       "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): firstOffset %" PRId64
-                       ", the log says the transaction began at offset %" PRId64,
-                       i, a.producer_id, a.last_offset, a.first_offset, m->first);
+                FIND_STATE_CAPPED(c, "txnindex-entry", path, at, a.last_offset,
+                                  "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64
+                                  "): firstOffset %" PRId64 ", the log says the transaction began at offset %" PRId64,
+                                  i, a.producer_id, a.last_offset, a.first_offset, m->first);
             if (a.last_stable_offset != m->lso && a.last_stable_offset >= c->log_first)
-                FINDSC(c, "txnindex-entry", path, at, a.last_offset,
-                       "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64 "): lastStableOffset %" PRId64
-                       ", the log implies %" PRId64,
-                       i, a.producer_id, a.last_offset, a.last_stable_offset, m->lso);
+                FIND_STATE_CAPPED(c, "txnindex-entry", path, at, a.last_offset,
+                                  "entry %" PRIu64 " (producerId %" PRId64 ", lastOffset %" PRId64
+                                  "): lastStableOffset %" PRId64 ", the log implies %" PRId64,
+                                  i, a.producer_id, a.last_offset, a.last_stable_offset, m->lso);
         }
         if (t->tail_bytes)
-            FINDC(c, "txnindex-damage", path, t->entries * SS_ABORTED_TXN_SIZE, -1,
-                  "%" PRIu64 " bytes after the last whole %d-byte entry (a partly written entry)", t->tail_bytes,
-                  SS_ABORTED_TXN_SIZE);
+            FIND_CAPPED(c, "txnindex-damage", path, t->entries * SS_ABORTED_TXN_SIZE, -1,
+                        "%" PRIu64 " bytes after the last whole %d-byte entry (a partly written entry)", t->tail_bytes,
+                        SS_ABORTED_TXN_SIZE);
         ss_txnindex_close(t);
     }
     vf_caps_flush(c);
@@ -336,9 +344,9 @@ void vf_check_txn_index(vctx *c, const char *log_path, int64_t base, segres *R) 
         /* Kafka indexes only transactions with data (ProducerAppendInfo.appendEndTxnMarker emits no
          * CompletedTxn for an empty one). */
         if (!m->abort || m->matched || !m->open) continue;
-        FINDSC(c, "txnindex-missing-entry", log_path, m->pos, m->offset,
-               "the ABORT marker of producer %" PRId64 " at offset %" PRId64 " has no entry in %s%s", m->pid, m->offset,
-               path, present ? "" : " (the file does not exist)");
+        FIND_STATE_CAPPED(c, "txnindex-missing-entry", log_path, m->pos, m->offset,
+                          "the ABORT marker of producer %" PRId64 " at offset %" PRId64 " has no entry in %s%s", m->pid,
+                          m->offset, path, present ? "" : " (the file does not exist)");
     }
     vf_caps_flush(c);
     free(path);
@@ -376,25 +384,26 @@ void vf_check_snapshots(vctx *c) {
     for (size_t i = 0; i < s->snap.n; i++) {
         const ss_producer_entry *e = &s->snap.entries[i];
         uint64_t at = 10 + (uint64_t)i * SS_SNAPSHOT_ENTRY_SIZE;
-        const pst *p = vf_pmap_find(m, e->producer_id);
+        const vproducer *p = vf_pmap_find(m, e->producer_id);
         if (p) seen[vf_pmap_slot(m, p)] = true;
         if (!p) {
             if (!e->has_batch)
-                FINDC(c, "snapshot-unexplained", s->path, at, -1,
-                      "producer %" PRId64 " (epoch %d) has no batch metadata and no batch in the log below offset "
-                      "%" PRId64,
-                      e->producer_id, (int)e->producer_epoch, s->offset);
+                FIND_CAPPED(c, "snapshot-unexplained", s->path, at, -1,
+                            "producer %" PRId64
+                            " (epoch %d) has no batch metadata and no batch in the log below offset "
+                            "%" PRId64,
+                            e->producer_id, (int)e->producer_epoch, s->offset);
             else if (c->log_first < 0 || e->last_offset < c->log_first)
-                FINDC(c, "snapshot-unexplained", s->path, at, e->last_offset,
-                      "producer %" PRId64 ": its last batch (offset %" PRId64
-                      ") is below the log's first offset%s%" PRId64 "%s: data in deleted segments",
-                      e->producer_id, e->last_offset, c->log_first < 0 ? " (none" : " ",
-                      c->log_first < 0 ? (int64_t)0 : c->log_first, c->log_first < 0 ? ")" : "");
+                FIND_CAPPED(c, "snapshot-unexplained", s->path, at, e->last_offset,
+                            "producer %" PRId64 ": its last batch (offset %" PRId64
+                            ") is below the log's first offset%s%" PRId64 "%s: data in deleted segments",
+                            e->producer_id, e->last_offset, c->log_first < 0 ? " (none" : " ",
+                            c->log_first < 0 ? (int64_t)0 : c->log_first, c->log_first < 0 ? ")" : "");
             else
-                FINDSC(c, "snapshot-state", s->path, at, e->last_offset,
-                       "producer %" PRId64 ": the snapshot says its last batch ends at offset %" PRId64
-                       ", but the log has no batch of this producer below offset %" PRId64,
-                       e->producer_id, e->last_offset, s->offset);
+                FIND_STATE_CAPPED(c, "snapshot-state", s->path, at, e->last_offset,
+                                  "producer %" PRId64 ": the snapshot says its last batch ends at offset %" PRId64
+                                  ", but the log has no batch of this producer below offset %" PRId64,
+                                  e->producer_id, e->last_offset, s->offset);
             continue;
         }
         char diff[400];
@@ -426,29 +435,31 @@ void vf_check_snapshots(vctx *c) {
         }
 #undef DIFF
         if (dl)
-            FINDSC(c, "snapshot-state", s->path, at, e->has_batch ? e->last_offset : -1,
-                   "producer %" PRId64 " at offset %" PRId64 ": %s", e->producer_id, s->offset, diff);
+            FIND_STATE_CAPPED(c, "snapshot-state", s->path, at, e->has_batch ? e->last_offset : -1,
+                              "producer %" PRId64 " at offset %" PRId64 ": %s", e->producer_id, s->offset, diff);
         else if (batch_info)
-            FINDC(c, "snapshot-unexplained", s->path, at, -1,
-                  "producer %" PRId64 " has no batch metadata in the snapshot; the log's last batch of it ends at "
-                  "offset %" PRId64,
-                  e->producer_id, p->last_offset);
+            FIND_CAPPED(c, "snapshot-unexplained", s->path, at, -1,
+                        "producer %" PRId64
+                        " has no batch metadata in the snapshot; the log's last batch of it ends at "
+                        "offset %" PRId64,
+                        e->producer_id, p->last_offset);
     }
     vf_caps_flush(c);
     vf_caps_reset(c, s->path);
     for (size_t i = 0; i < vf_pmap_slots(m); i++) {
-        const pst *p = vf_pmap_at(m, i);
+        const vproducer *p = vf_pmap_at(m, i);
         if (!p || seen[i]) continue;
         if (p->txn_first >= 0)
-            FINDSC(c, "snapshot-state", s->path, 0, p->txn_first,
-                   "producer %" PRId64 " has a transaction open since offset %" PRId64 " in the log, but is not in the "
-                   "snapshot at offset %" PRId64,
-                   p->pid, p->txn_first, s->offset);
+            FIND_STATE_CAPPED(c, "snapshot-state", s->path, 0, p->txn_first,
+                              "producer %" PRId64 " has a transaction open since offset %" PRId64
+                              " in the log, but is not in the "
+                              "snapshot at offset %" PRId64,
+                              p->pid, p->txn_first, s->offset);
         else
-            FINDC(c, "snapshot-missing-producer", s->path, 0, p->last_offset,
-                  "producer %" PRId64 " (epoch %d, last offset %" PRId64 ") is not in the snapshot at offset %" PRId64
-                  ": expired, or removed by the broker",
-                  p->pid, (int)p->epoch, p->last_offset, s->offset);
+            FIND_CAPPED(c, "snapshot-missing-producer", s->path, 0, p->last_offset,
+                        "producer %" PRId64 " (epoch %d, last offset %" PRId64
+                        ") is not in the snapshot at offset %" PRId64 ": expired, or removed by the broker",
+                        p->pid, (int)p->epoch, p->last_offset, s->offset);
     }
     vf_caps_flush(c);
     free(seen);

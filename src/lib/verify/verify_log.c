@@ -69,22 +69,22 @@ void vf_walk_log(vctx *c, const char *path, ss_pcursor *pc, int64_t name_offset,
         if (k == SS_PC_SEGMENT_END) break;
         if (k == SS_PC_DAMAGE) {
             if (ev->err.kind == SS_E_CRC_MISMATCH)
-                FINDC(c, "batch-crc", path, ev->err.position, ev->err.base_offset, "%s", ev->err.msg);
+                FIND_CAPPED(c, "batch-crc", path, ev->err.position, ev->err.base_offset, "%s", ev->err.msg);
             else
-                FINDC(c, "log-damage", path, ev->err.position, ev->err.base_offset, "%s (%" PRIu64 " bytes) [%s]",
-                      ev->err.msg, ev->err.length, ss_errkind_name(ev->err.kind));
+                FIND_CAPPED(c, "log-damage", path, ev->err.position, ev->err.base_offset, "%s (%" PRIu64 " bytes) [%s]",
+                            ev->err.msg, ev->err.length, ss_errkind_name(ev->err.kind));
             continue;
         }
         const ss_batch *b = &ev->batch;
         c->st->batches++;
         if (b->control) c->st->control_batches++;
-        vb x = {.pos = b->position,
-                .base = b->base_offset,
-                .last = b->last_offset,
-                .max_ts = b->max_timestamp,
-                .size = b->size,
-                .ple = b->partition_leader_epoch,
-                .magic = b->magic};
+        vbatch x = {.pos = b->position,
+                    .base = b->base_offset,
+                    .last = b->last_offset,
+                    .max_ts = b->max_timestamp,
+                    .size = b->size,
+                    .ple = b->partition_leader_epoch,
+                    .magic = b->magic};
         if (b->crc_valid) x.flags |= VB_VALID;
         if (b->control) x.flags |= VB_CONTROL;
         if (b->transactional) x.flags |= VB_TXN;
@@ -112,9 +112,9 @@ void vf_walk_log(vctx *c, const char *path, ss_pcursor *pc, int64_t name_offset,
                      b->base_offset, b->last_offset, c->prev_seg_path, c->prev_last);
         } else if (seg_have_prev && b->base_offset <= seg_prev_last) {
             R->monotonic = false;
-            FINDC(c, "offset-order", path, b->position, b->base_offset,
-                  "batch %" PRId64 "..%" PRId64 " does not follow the previous batch's last offset %" PRId64,
-                  b->base_offset, b->last_offset, seg_prev_last);
+            FIND_CAPPED(c, "offset-order", path, b->position, b->base_offset,
+                        "batch %" PRId64 "..%" PRId64 " does not follow the previous batch's last offset %" PRId64,
+                        b->base_offset, b->last_offset, seg_prev_last);
         }
         if (b->last_offset < b->base_offset) R->monotonic = false;
         /* Signs of the log cleaner, which removes data and transaction markers: the state the log

@@ -21,7 +21,7 @@ void vf_capture_snapshot_state(vctx *c) {
 
 /* A data batch with a producer id (ProducerAppendInfo.appendDataBatch). */
 void vf_state_data(vctx *c, const ss_batch *b) {
-    pst *p = vf_pmap_get(&c->ps, b->producer_id);
+    vproducer *p = vf_pmap_get(&c->ps, b->producer_id);
     if (!p) {
         c->nomem = true;
         return;
@@ -39,7 +39,7 @@ void vf_state_data(vctx *c, const ss_batch *b) {
 static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
     int64_t lso = INT64_MAX;
     for (size_t i = 0; i < vf_pmap_slots(&c->ps); i++) {
-        const pst *p = vf_pmap_at(&c->ps, i);
+        const vproducer *p = vf_pmap_at(&c->ps, i);
         if (!p || p->pid == pid || p->txn_first < 0) continue;
         if (p->txn_first < lso) lso = p->txn_first;
     }
@@ -49,7 +49,7 @@ static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
 /* A transaction marker (ProducerAppendInfo.appendEndTxnMarker). */
 void vf_state_marker(vctx *c, const ss_batch *b, const ss_record *r, mvec *markers, uint64_t pos) {
     bool abort = r->control_type == SS_CTRL_ABORT;
-    pst *p = vf_pmap_get(&c->ps, b->producer_id);
+    vproducer *p = vf_pmap_get(&c->ps, b->producer_id);
     if (!p) {
         c->nomem = true;
         return;
