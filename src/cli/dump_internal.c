@@ -312,9 +312,9 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
     const ss_jnode *nd = d->nodes;
     uint32_t v = d->value;
     switch (d->record_type) {
-    case 0:
-    case 3: {
-        if (d->record_type == 0) {
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_RECORD:
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_SNAPSHOT_RECORD: {
+        if (d->record_type == SS_RLM_REMOTE_LOG_SEGMENT_METADATA_RECORD) {
             int64_t start = num(nd, v, "startOffset"), end = num(nd, v, "endOffset");
             if (start < 0) {
                 snprintf(buf, n, "Unexpected start offset = %lld. StartOffset for a remote segment cannot be negative",
@@ -334,8 +334,9 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
         if (!segment_state(num(nd, v, "remoteLogSegmentState"))) return "state can not be null";
         return NULL;
     }
-    case 1: return segment_state(num(nd, v, "remoteLogSegmentState")) ? NULL : "state can not be null";
-    case 2: return partition_delete_state(num(nd, v, "remotePartitionDeleteState")) ? NULL : "null";
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_UPDATE_RECORD:
+        return segment_state(num(nd, v, "remoteLogSegmentState")) ? NULL : "state can not be null";
+    case SS_RLM_REMOTE_PARTITION_DELETE_METADATA_RECORD: return partition_delete_state(num(nd, v, "remotePartitionDeleteState")) ? NULL : "null";
     default: return "null";
     }
 }
@@ -378,7 +379,7 @@ static void remote_text(ss_out *o, const ss_cdecoded *d, int kafka_version) {
     const ss_jnode *n = d->nodes;
     uint32_t v = d->value;
     switch (d->record_type) {
-    case 0: /* RemoteLogSegmentMetadata.toString, after createWithUpdates */
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_RECORD: /* RemoteLogSegmentMetadata.toString, after createWithUpdates */
         out_lit(o, "RemoteLogSegmentMetadata{remoteLogSegmentId=");
         segment_id(o, n, ss_jnode_member(n, v, "remoteLogSegmentId"));
         segment_offsets(o, n, v);
@@ -387,13 +388,13 @@ static void remote_text(ss_out *o, const ss_cdecoded *d, int kafka_version) {
         LIT_I64(o, ", eventTimestampMs=", num(n, v, "eventTimestampMs"));
         segment_tail(o, n, v, kafka_version);
         break;
-    case 1: /* RemoteLogSegmentMetadataUpdate.toString */
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_UPDATE_RECORD: /* RemoteLogSegmentMetadataUpdate.toString */
         out_lit(o, "RemoteLogSegmentMetadataUpdate{remoteLogSegmentId=");
         segment_id(o, n, ss_jnode_member(n, v, "remoteLogSegmentId"));
         custom_and_state(o, n, v);
         event_broker_tail(o, n, v);
         break;
-    case 2: /* RemotePartitionDeleteMetadata.toString */
+    case SS_RLM_REMOTE_PARTITION_DELETE_METADATA_RECORD: /* RemotePartitionDeleteMetadata.toString */
         out_lit(o, "RemotePartitionDeleteMetadata{topicPartition=");
         topic_id_partition(o, n, ss_jnode_member(n, v, "topicIdPartition"));
         out_lit(o, ", state=");

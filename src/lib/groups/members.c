@@ -411,14 +411,14 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
     }
     g = &L->groups[gi];
     switch (type) {
-    case 3: /* ConsumerGroupMetadata: the group epoch; its tombstone removes the group */
+    case SS_GROUP_CONSUMER_GROUP_METADATA: /* the group epoch; its tombstone removes the group */
         if (dec->tombstone) {
             group_drop(L, g, r->timestamp, r->offset);
             return;
         }
         open_epoch(L, gi, (int32_t)j_num(c, dec->value, "epoch", -1), r->timestamp, r->offset);
         return;
-    case 4: { /* ConsumerGroupPartitionMetadata: topic ids and names */
+    case SS_GROUP_CONSUMER_GROUP_PARTITION_METADATA: { /* topic ids and names */
         if (dec->tombstone) return;
         uint32_t topics = j_child(c, dec->value, "topics");
         for (uint32_t tn = topics ? c.n[topics].first : 0; tn; tn = c.n[tn].next) {
@@ -442,7 +442,7 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
         }
         return;
     }
-    case 5: { /* ConsumerGroupMemberMetadata */
+    case SS_GROUP_CONSUMER_GROUP_MEMBER_METADATA: {
         const char *mid = j_str(L, c, dec->key, "memberId");
         if (!mid) return;
         g = &L->groups[gi];
@@ -466,7 +466,7 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
         g->nmembers_now = kmembers_now(g);
         return;
     }
-    case 8: current_assignment(L, gi, r, c, dec); return;
+    case SS_GROUP_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: current_assignment(L, gi, r, c, dec); return;
     default: return; /* 6, 7: the target assignment, not what members own */
     }
 }

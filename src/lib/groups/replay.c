@@ -33,16 +33,16 @@ void glog_undecoded(glog *L, const ss_record *r) {
 void glog_record(glog *L, const ss_batch *b, const ss_record *r, const ss_cdecoded *dec) {
     jctx c = {dec->nodes};
     switch (dec->record_type) {
-    case 0:
-    case 1: o_offset_commit(L, b, r, c, dec); break;
-    case 2: m_group_metadata(L, r, c, dec); break;
-    case 3:
-    case 4:
-    case 5:
-    case 6:
-    case 7:
-    case 8: m_consumer_group_record(L, r, c, dec); break;
-    default: break; /* share groups (9..15): not consumer groups */
+    case SS_GROUP_LEGACY_OFFSET_COMMIT:
+    case SS_GROUP_OFFSET_COMMIT: o_offset_commit(L, b, r, c, dec); break;
+    case SS_GROUP_GROUP_METADATA: m_group_metadata(L, r, c, dec); break;
+    case SS_GROUP_CONSUMER_GROUP_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_PARTITION_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_MEMBER_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER:
+    case SS_GROUP_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: m_consumer_group_record(L, r, c, dec); break;
+    default: break; /* share groups (9..15), regular expressions (16), streams groups (17..23) */
     }
 }
 
