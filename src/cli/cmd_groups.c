@@ -127,6 +127,16 @@ static void text_log(gcli *c, const ss_glog *l) {
     gc_tstr(t, sizeof t, l->complete_from_time);
     out_printf(o, "; history complete from offset %" PRId64 " (%s)", l->complete_from, t);
     out_ch(o, '\n');
+    if (l->unknown_records) {
+        /* by type, not one line each: a newer Kafka's records are many */
+        out_printf(o, "  %" PRIu64 " %s of record types segscan does not know:", l->unknown_records,
+                   plural(l->unknown_records, "record", "records"));
+        for (uint32_t i = 0; i < l->n_unknown_types; i++)
+            out_printf(o, "%s type %d (%" PRIu64 ")", i ? "," : "", (int)l->unknown_types[i].type,
+                       l->unknown_types[i].count);
+        if (l->unknown_other_types) out_printf(o, ", %" PRIu64 " of other types", l->unknown_other_types);
+        out_ch(o, '\n');
+    }
     if (l->compacted || l->first_offset > 0 || l->cleaner_checkpoint >= 0) {
         out_lit(o, "  ");
         if (l->first_offset > 0) out_printf(o, "no offset below %" PRId64 " is on disk; ", l->first_offset);

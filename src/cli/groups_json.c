@@ -27,6 +27,16 @@ void gc_json_log(gcli *c, const ss_glog *l) {
     out_u64(o, l->tombstones);
     gc_json_key(o, "unknownRecords");
     out_u64(o, l->unknown_records);
+    gc_json_key(o, "unknownRecordTypes");
+    out_ch(o, '[');
+    for (uint32_t i = 0; i < l->n_unknown_types; i++) {
+        if (i) out_ch(o, ',');
+        out_printf(o, "{\"recordType\":%d,\"records\":%" PRIu64 "}", (int)l->unknown_types[i].type,
+                   l->unknown_types[i].count);
+    }
+    out_ch(o, ']');
+    gc_json_key(o, "unknownRecordsOfOtherTypes");
+    out_u64(o, l->unknown_other_types);
     gc_json_key(o, "badRecords");
     out_u64(o, l->bad_records);
     gc_json_key(o, "firstOffset");

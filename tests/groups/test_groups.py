@@ -558,6 +558,32 @@ def test_conversion():
     shutil.rmtree(d)
 
 
+def test_unknown_types():
+    """Records of types no Kafka writes (99 x12, 98 x1; GroupCoordinatorRecordSerde knows 0-23): counted by
+    type on the partition's line and in offsets-partition, noted one by one for the first 10 only, then
+    'and 3 more'."""
+    if only and only not in 'unknown_types':
+        return
+    d = tempfile.mkdtemp(prefix='segscan-groups-')
+    grp = 'u'
+    L = kafka.Log()
+    L.append([kafka.offset_commit(grp, 'x', 0, 5, T0)], T0)
+    L.append([(b'\0\x63' + kafka.string('u%d' % i), b'\0\0') for i in range(12)] +
+             [(b'\0\x62' + kafka.string('v'), b'\0\0')], T0 + 10)
+    p = kafka.coordinator_partition(grp)
+    L.write(co_dir(d, p))
+    h = H([d])
+    logs = [o for o in h.objs if o['type'] == 'offsets-partition']
+    eq(len(logs), 1, 'unknown types: one offsets-partition')
+    eq((logs[0]['unknownRecords'], logs[0]['unknownRecordTypes'], logs[0]['unknownRecordsOfOtherTypes']),
+       (13, [{'recordType': 99, 'records': 12}, {'recordType': 98, 'records': 1}], 0), 'unknown types: counted by type')
+    notes = [l for l in h.err.splitlines() if 'Unknown record type' in l]
+    eq(len(notes), 10, 'unknown types: the first 10 records noted:\n' + h.err)
+    check(any('and 3 more records of unknown types' in l for l in h.err.splitlines()), 'and 3 more:\n' + h.err)
+    out = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('13 records of record types segscan does not know: type 99 (12), type 98 (1)' in out, out)
+
+
 def test_cli():
     """Usage errors, no __consumer_offsets, windows restrict the listing only."""
     if only and only not in 'cli':
@@ -610,7 +636,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

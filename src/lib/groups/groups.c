@@ -127,6 +127,23 @@ static void hole(glog *L, int64_t from, int64_t to) {
     L->info.complete_from_time = -1;
 }
 
+/* Records of unknown types: noted one by one up to this many a log, then counted (by type) */
+#define UNKNOWN_NOTES 10
+
+static void count_unknown_type(ss_glog *g, int16_t type) {
+    for (uint32_t i = 0; i < g->n_unknown_types; i++)
+        if (g->unknown_types[i].type == type) {
+            g->unknown_types[i].count++;
+            return;
+        }
+    if (g->n_unknown_types < SS_GLOG_UNKNOWN_TYPES) {
+        g->unknown_types[g->n_unknown_types].type = type;
+        g->unknown_types[g->n_unknown_types++].count = 1;
+        return;
+    }
+    g->unknown_other_types++;
+}
+
 /* A record of a __consumer_offsets log (batch b of file), into the log's history. */
 static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, const ss_record *r) {
     if (r->offset > L->expect_next) hole(L, L->expect_next, r->offset);
@@ -149,7 +166,8 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d)) {
     case SS_CDEC_OK: glog_record(L, b, r, &d); break;
     case SS_CDEC_UNKNOWN_TYPE:
-        if (L->info.unknown_records++ < 5) glog_note(L, SS_SEV_NOTICE, "%s: %s", file, d.message);
+        count_unknown_type(&L->info, d.record_type);
+        if (L->info.unknown_records++ < UNKNOWN_NOTES) glog_note(L, SS_SEV_NOTICE, "%s: %s", file, d.message);
         if (d.known_to_kafka) glog_undecoded(L, r);
         break;
     default:
@@ -209,6 +227,9 @@ static void read_log(worker *w, glog *L) {
         }
     }
     ss_pcursor_close(&c);
+    if (L->info.unknown_records > UNKNOWN_NOTES)
+        glog_note(L, SS_SEV_NOTICE, "%s: and %" PRIu64 " more records of unknown types", ip->name,
+                  L->info.unknown_records - UNKNOWN_NOTES);
     L->info.next_offset = L->expect_next;
     if (L->last_hole_end > L->info.complete_from) L->info.complete_from = L->last_hole_end;
     if (ip->log_start_offset > L->info.complete_from) L->info.complete_from = ip->log_start_offset;
