@@ -63,6 +63,7 @@ enum ss_gprotocol {
     SS_GPROTO_NONE = 0,     /* only commits: assign() + commit, stream processors (Kafka's "simple" group) */
     SS_GPROTO_CLASSIC = 1,  /* GroupMetadata records (JoinGroup/SyncGroup) */
     SS_GPROTO_CONSUMER = 2, /* KIP-848 ConsumerGroup* records */
+    SS_GPROTO_STREAMS = 3,  /* KIP-1071 StreamsGroup* records (Kafka Streams on the streams rebalance protocol) */
 };
 /* "none", "classic", "consumer" */
 SS_API const char *ss_gprotocol_name(int protocol);
@@ -78,6 +79,8 @@ SS_API const char *ss_goutcome_name(enum ss_goutcome outcome);
 
 /* MemberState (KIP-848): 0 STABLE, 1 UNREVOKED_PARTITIONS, 2 UNRELEASED_PARTITIONS, 127 UNKNOWN */
 SS_API const char *ss_gmember_state_name(int state);
+/* A streams group member's state (streams MemberState: STABLE 1, UNREVOKED_TASKS 2, UNRELEASED_TASKS 3). */
+SS_API const char *ss_gstreams_member_state_name(int state);
 
 typedef struct ss_groups_opts {
     const char *const *groups; /* read only these group ids (NULL: every group) */
@@ -129,6 +132,12 @@ typedef struct ss_gmember {
     const ss_gtp_ref *parts;
     size_t npending; /* KIP-848: partitions pending revocation (still owned) */
     const ss_gtp_ref *pending;
+    /* streams groups (NULL / -1 otherwise): processId, userEndpoint ("host:port"), clientTags
+     * ("k=v,..."), topologyEpoch of its member metadata; its tasks "s_p,..." (active ones pending
+     * revocation included; standby and warm-up tasks own no input partition) */
+    const char *process_id, *user_endpoint, *client_tags;
+    int32_t topology_epoch;
+    const char *active_tasks, *standby_tasks, *warmup_tasks;
 } ss_gmember;
 
 /* One change of a KIP-848 member's current assignment (ConsumerGroupCurrentMemberAssignment). */

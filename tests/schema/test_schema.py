@@ -511,6 +511,7 @@ def corpus_runs(p):
     run('groups', [os.path.join(CORPUS, 'gen', 'groups-classic')])
     run('groups', ['--commits', os.path.join(CORPUS, 'gen', 'groups-eos')])
     run('groups', ['--commits', os.path.join(CORPUS, 'gen', 'groups-consumer-protocol')])
+    run('groups', [os.path.join(CORPUS, 'gen-kafka42', 'streams-rebalance')])
     run('groups', ['--commits'] + p['groups'])
 
 

@@ -25,6 +25,7 @@ const char *ss_gprotocol_name(int p) {
     case SS_GPROTO_NONE: return "none";
     case SS_GPROTO_CLASSIC: return "classic";
     case SS_GPROTO_CONSUMER: return "consumer";
+    case SS_GPROTO_STREAMS: return "streams";
     default: return "unknown";
     }
 }
@@ -46,6 +47,15 @@ const char *ss_gmember_state_name(int s) {
     case 1: return "UNREVOKED_PARTITIONS";
     case 2: return "UNRELEASED_PARTITIONS";
     case 127: return "UNKNOWN";
+    default: return s < 0 ? NULL : "UNKNOWN";
+    }
+}
+
+const char *ss_gstreams_member_state_name(int s) {
+    switch (s) {
+    case 1: return "STABLE";
+    case 2: return "UNREVOKED_TASKS";
+    case 3: return "UNRELEASED_TASKS";
     default: return s < 0 ? NULL : "UNKNOWN";
     }
 }

@@ -1,8 +1,8 @@
 /* segscan - consumer groups: replay the records of one __consumer_offsets
  * partition, in log order, as Kafka's group coordinator replays them when it
  * loads the partition (CoordinatorLoaderImpl -> GroupCoordinatorShard.replay,
- * by record type: 0/1 OffsetMetadataManager.replay (offsets.c), 2 and 3..8 the
- * membership records (members.c); control batches ->
+ * by record type: 0/1 OffsetMetadataManager.replay (offsets.c), 2, 3..8 and the
+ * streams groups' 17..23 the membership records (members.c); control batches ->
  * replayEndTransactionMarker (offsets.c)), then end it and free it.
  */
 #include <inttypes.h>
@@ -42,7 +42,14 @@ void glog_record(glog *L, const ss_batch *b, const ss_record *r, const ss_cdecod
     case SS_GROUP_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA:
     case SS_GROUP_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER:
     case SS_GROUP_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: m_consumer_group_record(L, r, c, dec); break;
-    default: break; /* share groups (9..15), regular expressions (16), streams groups (17..23) */
+    case SS_GROUP_STREAMS_GROUP_METADATA:
+    case SS_GROUP_STREAMS_GROUP_PARTITION_METADATA:
+    case SS_GROUP_STREAMS_GROUP_MEMBER_METADATA:
+    case SS_GROUP_STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA:
+    case SS_GROUP_STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER:
+    case SS_GROUP_STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT:
+    case SS_GROUP_STREAMS_GROUP_TOPOLOGY: m_streams_group_record(L, r, c, dec); break;
+    default: break; /* share groups (9..15), regular expressions (16) */
     }
 }
 
