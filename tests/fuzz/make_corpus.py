@@ -265,4 +265,8 @@ for folder in ('groups-classic', 'groups-eos', 'groups-consumer-protocol'):
             if not d:
                 continue
             put('groups', struct.pack('<HHB', len(d), len(txn), NAMES.index(name)) + seg(co) + d + txn)
+# a Kafka Streams group (gen-kafka42/streams-rebalance: its input partitions are not in the corpus)
+streams = os.path.join(SRC, 'gen-kafka42', 'streams-rebalance', '__consumer_offsets-47', '00000000000000000000.log')
+if os.path.exists(streams):
+    put('groups', struct.pack('<HHB', 0, 0, 0) + open(streams, 'rb').read())
 print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})

@@ -542,8 +542,10 @@ static int two_layouts(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded
     }
     if (ok_old && !ok_new) {
         /* the nodes of the failed read stay in the array, unlinked: nothing points at them */
-        memmove(d->tags + t0, d->tags + t1, (d->ntags - t1) * sizeof *d->tags);
-        d->ntags -= t1 - t0;
+        if (t1 > t0) { /* drop the newest layout's tags (d->tags is NULL until a first one) */
+            memmove(d->tags + t0, d->tags + t1, (d->ntags - t1) * sizeof *d->tags);
+            d->ntags -= t1 - t0;
+        }
         out->value = obj_old;
         out->layout = alt->layout;
         out->layout_status = SS_LAYOUT_CHOSEN;
