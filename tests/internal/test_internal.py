@@ -633,6 +633,24 @@ def test_built_share_state_layouts():
     check('payload: {"type":"0","data":{"snapshotEpoch":7,' in out, '--kafka-version 4.0: %s' % out)
 
 
+def test_kafka_version_option():
+    # the same cluster-metadata segment of Kafka 4.2's corpus: its LeaderChange control record at offset 0 as
+    # Kafka 4.2 prints it (the corpus's text, KAFKA-19069) and, with --kafka-version 4.0, as 4.0's
+    # printControlRecord did (" controlType: LEADER_CHANGE(2)"); a version before 4.0 is refused (exit 2)
+    log = os.path.join(CORPUS, 'gen-kafka42', 'cluster-metadata', '__cluster_metadata-0', '00000000000000000000.log')
+    rc, out, err = run(['dump', '--cluster-metadata-decoder', log])
+    check(' sequence: -1 headerKeys: [] LeaderChange: {"version":0,"leaderId":3001,' in out, 'default: 4.2')
+    for v in ('4.0', '4.0.1'):
+        rc, out, err = run(['dump', '--cluster-metadata-decoder', '--kafka-version', v, log])
+        check(' sequence: -1 headerKeys: [] controlType: LEADER_CHANGE(2)\n' in out and 'LeaderChange:' not in out,
+              '--kafka-version %s' % v)
+    rc, out, err = run(['dump', '--cluster-metadata-decoder', '--kafka-version', '4.1', log])
+    check('LeaderChange: {' in out, '--kafka-version 4.1 prints as 4.2')
+    for bad in ('3.9', '4', 'x'):
+        rc, out, err = run(['dump', '--kafka-version', bad, log])
+        eq(rc, 2, '--kafka-version %s is refused' % bad)
+
+
 def test_built_group_layouts():
     meta40 = struct.pack('>hi', 0, 6) + b'\0'
     meta41 = struct.pack('>hiq', 0, 6, -7046029254386353131) + b'\0'
