@@ -607,6 +607,29 @@ def test_streams_corpus():
        'streams: the member states of epoch 2 (streams MemberState), P2 leaving at offset 54')
 
 
+def test_regex_corpus_topic_ids():
+    """A KIP-848 group of Kafka 4.2 (gen-kafka42/consumer-regex, NOTES.txt): its assignments name topics by id
+    only and no ConsumerGroupPartitionMetadata record names them (Kafka 4.1+ writes none); its offset
+    commits (OffsetCommitValue v4) carry each topic's id beside its name, which names them. Owners and
+    handovers as NOTES.txt's "Offsets processed per partition": X -> Y on ledger-us-0/1 at 204 and on
+    ledger-archive-0 at 425, each clean."""
+    if only and only not in 'regex_corpus_topic_ids':
+        return
+    X, Y = 'XYIx2DJz22NBOIT6mJwLnQ', 'Ze1wrd-GLBdSIE8fMuI3QA'
+    h = H([os.path.join(corpus, 'gen-kafka42', 'consumer-regex', '__consumer_offsets-31')])
+    g = h.group('ledger-mirror')
+    check(g is not None, 'regex: the group is listed')
+    if g is None:
+        return
+    owners = {'%s-%d' % (p['topic'], p['partition']): [o['memberId'] for o in p['owners']] for p in g['partitions']}
+    eq(owners, {'ledger-archive-0': [X, Y], 'ledger-eu-0': [X], 'ledger-eu-1': [X], 'ledger-us-0': [X, Y],
+                'ledger-us-1': [X, Y]}, 'regex: owners by topic name')
+    fs = sorted(('%s-%d' % (f['topic'], f['partition']), f['resumedOffset'], f['clean'])
+                for f in h.objs if f['type'] == 'group-finding')
+    eq(fs, [('ledger-archive-0', 425, True), ('ledger-us-0', 204, True), ('ledger-us-1', 204, True)],
+       'regex: the handovers, clean')
+
+
 def test_unknown_types():
     """Records of types no Kafka writes (99 x12, 98 x1; GroupCoordinatorRecordSerde knows 0-23): counted by
     type on the partition's line and in offsets-partition, noted one by one for the first 10 only, then
@@ -685,7 +708,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_streams_corpus, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_regex_corpus_topic_ids, test_streams_corpus, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

@@ -186,9 +186,47 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     }
 }
 
+const char *g_commit_topic_name(const glog *L, const char *topic_id) {
+    for (uint32_t i = 0; i < L->ncommit_names; i++)
+        if (L->commit_names[i].id == topic_id) return L->commit_names[i].name;
+    return NULL;
+}
+
+/* Before the replay: the topic ids that the log's offset commits name (OffsetCommitValue version 4+
+ * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
+ * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay. */
+static void commit_topic_ids(worker *w, glog *L) {
+    ss_groups *G = w->g;
+    ss_pcursor c;
+    ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
+    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END && !L->nomem;) {
+        if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
+        if (k != SS_PC_RECORD) continue;
+        const ss_record *r = &c.rec;
+        /* key type 1 (OffsetCommitKey), value version >= 4 */
+        if (r->key_len < 2 || r->key[0] || r->key[1] != SS_GROUP_OFFSET_COMMIT || r->value_len < 2 || r->value[0] ||
+            r->value[1] < 4)
+            continue;
+        ss_cdecoded d;
+        if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) continue;
+        jctx jc = {d.nodes};
+        const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
+        const char *name = j_str(L, jc, d.key, "topic");
+        if (!id || !name || g_commit_topic_name(L, id)) continue;
+        if (!GROW32(L->commit_names, L->ncommit_names, L->commit_names_cap, 8)) {
+            L->nomem = true;
+            break;
+        }
+        L->commit_names[L->ncommit_names].id = id;
+        L->commit_names[L->ncommit_names++].name = name;
+    }
+    ss_pcursor_close(&c);
+}
+
 static void read_log(worker *w, glog *L) {
     ss_groups *G = w->g;
     const ss_input_partition *ip = ss_inputs_at(G->in, L->input);
+    commit_topic_ids(w, L);
     ss_pcursor c;
     ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
     const ss_batch *b = &c.ev.batch;

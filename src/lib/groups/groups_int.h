@@ -421,6 +421,11 @@ typedef struct glog {
     /* a topic id's name from partition.metadata of the inputs (NULL when none) */
     const char *(*input_name)(const void *ctx, const char *topic_id);
     const void *input_name_ctx;
+    /* topic ids named by this log's own offset commits (OffsetCommitValue version 4's topicId beside
+     * the key's topic name, Kafka 4.1+), read before the replay: the assignments of KIP-848 groups
+     * name topics by id only, and Kafka 4.1+ writes no ConsumerGroupPartitionMetadata */
+    gtopic_name *commit_names;
+    uint32_t ncommit_names, commit_names_cap;
     /* reading */
     uint64_t batch_no;
     int64_t batch_time;
@@ -513,6 +518,7 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
 void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
 void m_close_open_epoch(glog *L, ggroup *g);
 const char *m_topic_name_of(const ggroup *g, const char *topic_id);
+const char *g_commit_topic_name(const glog *L, const char *topic_id);
 void m_free_group(ggroup *g);
 
 /* ---- the run (groups.c) and its views (views.c) ------------------------------------------------- */

@@ -316,6 +316,7 @@ static bool kparts(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out) {
         uint32_t parts = j_child(c, tn, "partitions");
         if (!id || !parts) continue;
         const char *name = m_topic_name_of(&L->groups[gi], id);
+        if (!name) name = g_commit_topic_name(L, id);
         if (!name && L->input_name) {
             const char *n = L->input_name(L->input_name_ctx, id);
             if (n) name = g_intern(L, (const uint8_t *)n, strlen(n));

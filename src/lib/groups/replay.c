@@ -78,6 +78,9 @@ void glog_end(glog *L) {
     free(L->tp_slots);
     L->tp_slots = NULL;
     L->tp_slot_cap = 0;
+    free(L->commit_names);
+    L->commit_names = NULL;
+    L->ncommit_names = L->commit_names_cap = 0;
     free(L->tl_cache);
     L->tl_cache = NULL;
     gs_seal(&L->strs);
@@ -92,6 +95,7 @@ void glog_free(glog *L) {
     g_vfree(L->groups);
     g_vfree(L->tps);
     free(L->tp_slots);
+    free(L->commit_names);
     free(L->tl_cache);
     g_vfree(L->owners);
     g_vfree(L->points);
