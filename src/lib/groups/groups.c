@@ -186,12 +186,6 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     }
 }
 
-const char *g_commit_topic_name(const glog *L, const char *topic_id) {
-    for (uint32_t i = 0; i < L->ncommit_names; i++)
-        if (L->commit_names[i].id == topic_id) return L->commit_names[i].name;
-    return NULL;
-}
-
 /* Before the replay: the topic ids that the log's offset commits name (OffsetCommitValue version 4+
  * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
  * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay. */

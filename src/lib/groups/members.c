@@ -368,6 +368,27 @@ static void record_assignment(glog *L, uint32_t gi, const kmember *k, bool left,
     L->gens[L->groups[gi].open_gen].nassign++;
 }
 
+/* A member's partitions are now nw (and np pending revocation, still owned): the partitions it no
+ * longer has lose their owner, the others have it as owner, the change is recorded. */
+static void owned_now(glog *L, uint32_t gi, kmember *k, gref_v nw, gref_v np, bool left, const ss_record *r) {
+    gref_v old = k->owned, oldp = k->pending;
+    const char *mid = k->member_id;
+    for (uint32_t i = 0; i < old.n; i++)
+        if (!ref_in(&nw, old.v[i]) && !ref_in(&np, old.v[i])) g_owner_close(L, old.v[i], r->timestamp, r->offset);
+    for (uint32_t i = 0; i < oldp.n; i++)
+        if (!ref_in(&nw, oldp.v[i]) && !ref_in(&np, oldp.v[i])) g_owner_close(L, oldp.v[i], r->timestamp, r->offset);
+    for (int w = 0; w < 2; w++) {
+        const gref_v *v = w ? &np : &nw;
+        for (uint32_t i = 0; i < v->n; i++)
+            g_owner_set(L, v->v[i], mid, k->instance_id, k->epoch, r->timestamp, r->offset);
+    }
+    free(old.v);
+    free(oldp.v);
+    k->owned = nw;
+    k->pending = np;
+    record_assignment(L, gi, k, left, r->timestamp, r->offset);
+}
+
 /* ConsumerGroupCurrentMemberAssignment (type 8): the partitions a member owns are
  * its assigned partitions and those pending revocation (ConsumerGroupMember: the
  * member keeps them until it acknowledges their revocation). */
@@ -376,7 +397,6 @@ static void current_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
     if (!mid) return;
     kmember *k = kmember_get(L, &L->groups[gi], mid, !dec->tombstone);
     if (!k) return; /* "If the member does not exist, we can ignore the tombstone." */
-    gref_v old = k->owned, oldp = k->pending;
     gref_v nw = {0}, np = {0};
     if (!dec->tombstone) {
         if (!kparts(L, gi, c, j_child(c, dec->value, "assignedPartitions"), &nw) ||
@@ -394,20 +414,7 @@ static void current_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
         /* LEAVE_GROUP_MEMBER_EPOCH, nothing assigned nor pending */
         k->epoch = k->previous_epoch = -1;
     }
-    for (uint32_t i = 0; i < old.n; i++)
-        if (!ref_in(&nw, old.v[i]) && !ref_in(&np, old.v[i])) g_owner_close(L, old.v[i], r->timestamp, r->offset);
-    for (uint32_t i = 0; i < oldp.n; i++)
-        if (!ref_in(&nw, oldp.v[i]) && !ref_in(&np, oldp.v[i])) g_owner_close(L, oldp.v[i], r->timestamp, r->offset);
-    for (int w = 0; w < 2; w++) {
-        const gref_v *v = w ? &np : &nw;
-        for (uint32_t i = 0; i < v->n; i++)
-            g_owner_set(L, v->v[i], mid, k->instance_id, k->epoch, r->timestamp, r->offset);
-    }
-    free(old.v);
-    free(oldp.v);
-    k->owned = nw;
-    k->pending = np;
-    record_assignment(L, gi, k, dec->tombstone, r->timestamp, r->offset);
+    owned_now(L, gi, k, nw, np, dec->tombstone, r);
 }
 
 void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
@@ -591,7 +598,6 @@ static void streams_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
     if (!mid) return;
     kmember *k = kmember_get(L, &L->groups[gi], mid, !dec->tombstone);
     if (!k) return;
-    gref_v old = k->owned, oldp = k->pending;
     gref_v nw = {0}, np = {0};
     if (!dec->tombstone) {
         char buf[3][1024];
@@ -619,20 +625,7 @@ static void streams_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
         k->epoch = k->previous_epoch = -1;
         k->active_tasks = k->standby_tasks = k->warmup_tasks = NULL;
     }
-    for (uint32_t i = 0; i < old.n; i++)
-        if (!ref_in(&nw, old.v[i]) && !ref_in(&np, old.v[i])) g_owner_close(L, old.v[i], r->timestamp, r->offset);
-    for (uint32_t i = 0; i < oldp.n; i++)
-        if (!ref_in(&nw, oldp.v[i]) && !ref_in(&np, oldp.v[i])) g_owner_close(L, oldp.v[i], r->timestamp, r->offset);
-    for (int w = 0; w < 2; w++) {
-        const gref_v *vv = w ? &np : &nw;
-        for (uint32_t i = 0; i < vv->n; i++)
-            g_owner_set(L, vv->v[i], mid, k->instance_id, k->epoch, r->timestamp, r->offset);
-    }
-    free(old.v);
-    free(oldp.v);
-    k->owned = nw;
-    k->pending = np;
-    record_assignment(L, gi, k, dec->tombstone, r->timestamp, r->offset);
+    owned_now(L, gi, k, nw, np, dec->tombstone, r);
 }
 
 /* clientTags [{key, value}] as "k=v,k=v" */
