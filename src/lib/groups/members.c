@@ -417,6 +417,31 @@ static void current_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
     owned_now(L, gi, k, nw, np, dec->tombstone, r);
 }
 
+/* ConsumerGroupPartitionMetadata (4) and the early StreamsGroupPartitionMetadata (18): topic ids
+ * and names {topics: [{topicId, topicName, ...}]}; a later record's name wins */
+static void topic_names(glog *L, uint32_t gi, jctx c, uint32_t value) {
+    uint32_t topics = j_child(c, value, "topics");
+    for (uint32_t tn = topics ? c.n[topics].first : 0; tn; tn = c.n[tn].next) {
+        const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
+        const char *name = j_str(L, c, tn, "topicName");
+        if (!id || !name) continue;
+        ggroup *g = &L->groups[gi];
+        bool known = false;
+        for (uint32_t i = 0; i < g->nnames; i++)
+            if (g->names[i].id == id) {
+                g->names[i].name = name;
+                known = true;
+            }
+        if (known) continue;
+        if (!GROW32(g->names, g->nnames, g->ncap, 4)) {
+            L->nomem = true;
+            return;
+        }
+        g->names[g->nnames].id = id;
+        g->names[g->nnames++].name = name;
+    }
+}
+
 void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
     uint32_t gi = kgroup(L, r, c, dec);
     if (gi == UINT32_MAX) return;
@@ -437,30 +462,9 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
         }
         open_epoch(L, gi, (int32_t)j_num(c, dec->value, "epoch", -1), r->timestamp, r->offset);
         return;
-    case SS_GROUP_CONSUMER_GROUP_PARTITION_METADATA: { /* topic ids and names */
-        if (dec->tombstone) return;
-        uint32_t topics = j_child(c, dec->value, "topics");
-        for (uint32_t tn = topics ? c.n[topics].first : 0; tn; tn = c.n[tn].next) {
-            const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
-            const char *name = j_str(L, c, tn, "topicName");
-            if (!id || !name) continue;
-            g = &L->groups[gi];
-            bool known = false;
-            for (uint32_t i = 0; i < g->nnames; i++)
-                if (g->names[i].id == id) {
-                    g->names[i].name = name;
-                    known = true;
-                }
-            if (known) continue;
-            if (!GROW32(g->names, g->nnames, g->ncap, 4)) {
-                L->nomem = true;
-                return;
-            }
-            g->names[g->nnames].id = id;
-            g->names[g->nnames++].name = name;
-        }
+    case SS_GROUP_CONSUMER_GROUP_PARTITION_METADATA: /* topic ids and names */
+        if (!dec->tombstone) topic_names(L, gi, c, dec->value);
         return;
-    }
     case SS_GROUP_CONSUMER_GROUP_MEMBER_METADATA: {
         const char *mid = j_str(L, c, dec->key, "memberId");
         if (!mid) return;
@@ -661,24 +665,9 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
         }
         open_epoch(L, gi, (int32_t)j_num(c, dec->value, "epoch", -1), r->timestamp, r->offset);
         return;
-    case SS_GROUP_STREAMS_GROUP_PARTITION_METADATA: {
-        /* early 4.x: topic ids and names, as ConsumerGroupPartitionMetadata */
-        if (dec->tombstone) return;
-        uint32_t topics = j_child(c, dec->value, "topics");
-        for (uint32_t tn = topics ? c.n[topics].first : 0; tn; tn = c.n[tn].next) {
-            const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
-            const char *name = j_str(L, c, tn, "topicName");
-            g = &L->groups[gi];
-            if (!id || !name || m_topic_name_of(g, id)) continue;
-            if (!GROW32(g->names, g->nnames, g->ncap, 4)) {
-                L->nomem = true;
-                return;
-            }
-            g->names[g->nnames].id = id;
-            g->names[g->nnames++].name = name;
-        }
+    case SS_GROUP_STREAMS_GROUP_PARTITION_METADATA: /* early 4.x: topic ids and names */
+        if (!dec->tombstone) topic_names(L, gi, c, dec->value);
         return;
-    }
     case SS_GROUP_STREAMS_GROUP_MEMBER_METADATA: {
         const char *mid = j_str(L, c, dec->key, "memberId");
         if (!mid) return;
