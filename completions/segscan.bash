@@ -11,7 +11,7 @@ _segscan_opts() {
     dump) echo "$common --files --deep-iteration --print-data-log --skip-record-metadata --max-bytes
         --verify-index-only --index-sanity-check --max-message-size --offsets-decoder
         --transaction-log-decoder --cluster-metadata-decoder --remote-log-metadata-decoder
-        --share-group-state-decoder" ;;
+        --share-group-state-decoder --kafka-version" ;;
     scan|dups|producers|txns) echo "$common $analysis --top --fail-on" ;;
     explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
     diff) echo "$common --by --by-key --read-committed --stat --max --preview-bytes --include-temp --local-time" ;;
@@ -59,7 +59,7 @@ _segscan() {
     --report|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
     --txn-timeout|--now|--top|--max|--preview-bytes|--value|--value-hex|--value-contains|--key|--offset|--group|\
-    --transactional-id|--partitions|--max-message-size|--threads|--max-memory|--topic|--partition)
+    --transactional-id|--partitions|--max-message-size|--kafka-version|--threads|--max-memory|--topic|--partition)
         return ;;
     esac
 

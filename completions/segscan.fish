@@ -67,6 +67,7 @@ complete -c segscan -n $du -l transaction-log-decoder -d 'decode __transaction_s
 complete -c segscan -n $du -l cluster-metadata-decoder -d 'decode __cluster_metadata and KRaft snapshots'
 complete -c segscan -n $du -l remote-log-metadata-decoder -d 'decode __remote_log_metadata'
 complete -c segscan -n $du -l share-group-state-decoder -d 'decode __share_group_state'
+complete -c segscan -n $du -l kafka-version -x -a '4.0 4.1 4.2' -d 'print as that Kafka version does'
 set -l df '__fish_seen_subcommand_from diff'
 complete -c segscan -n $df -l by -x -a 'offset content value key key+value' -d 'mode or field'
 complete -c segscan -n $df -l by-key -d 'content mode by key'

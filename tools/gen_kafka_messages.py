@@ -2,12 +2,26 @@
 """Write segscan's tables of Kafka's message schemas (src/lib/decode/kafka_messages.c).
 
 Usage:
-  tools/gen_kafka_messages.py KAFKA [--rev REV] [--extra DIR]... [-o OUT]
+  tools/gen_kafka_messages.py KAFKA [--rev REV] [--extra DIR]... [--alt LABEL=DIR --primary-layout LABEL]
+                              [-o OUT] [--enum-out HEADER]
+  tools/gen_kafka_messages.py --schemas DIR --origin TEXT [the same options]
 
 KAFKA is a checkout of apache/kafka: a work tree, or a bare repository read at REV (git show REV:path).
---extra DIR adds or replaces message files: DIR/<module>/<Name>.json stands for the file of that name in
-the module's message folder (module: group-coordinator, share-coordinator, transaction-coordinator,
-metadata, clients, storage). The output names the commit and every extra file it used.
+--schemas DIR reads the message files from DIR/<module>/<Name>.json instead (module: group-coordinator,
+share-coordinator, transaction-coordinator, metadata, clients, storage), as tools/kafka-schemas/4.2 holds
+them; --origin names where they come from (the output says it in place of a commit).
+--extra DIR adds or replaces message files the same way. The output names the commit (or origin) and
+every extra file it used.
+--alt LABEL=DIR: other layouts of messages that kept their version number (DIR/<module>/<Name>.json):
+each becomes a second table of that message, its layout named LABEL, the main one's --primary-layout;
+the decoder reads a record with the layout that consumes exactly its bytes.
+--enum-out HEADER writes the record types as named constants (Kafka's CoordinatorRecordType and
+MetadataRecordType names) for the library and the CLI.
+
+Coordinator records: Kafka 4.2's keys and values say "type": "coordinator-key" / "coordinator-value"
+with an "apiKey", the record type; the older files (data messages) gave the record type as the key's
+validVersions. Either way the key is read with its record type as its version
+(CoordinatorRecordSerde.deserialize).
 
 The schemas are Kafka's message definitions (the *.json files that Kafka's own generator,
 generator/src/main/java/org/apache/kafka/message/MessageDataGenerator.java, turns into Java). For each
@@ -51,18 +65,25 @@ PRIMS = {'bool': 'KT_BOOL', 'int8': 'KT_I8', 'int16': 'KT_I16', 'uint16': 'KT_U1
 
 
 class Source:
-    def __init__(self, kafka, rev, extras):
+    def __init__(self, kafka, rev, extras, schemas=None, origin=None):
         self.kafka, self.rev, self.extras = kafka, rev, extras
+        self.schemas, self.origin = schemas, origin
         self.used_extras = []
 
     def commit(self):
+        if self.schemas:
+            return self.origin
         args = ['git', '-C', self.kafka, 'rev-parse', self.rev or 'HEAD']
         return subprocess.run(args, check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
 
     def listdir(self, module):
         names = set()
         d = MODULE_DIRS[module]
-        if self.rev:
+        if self.schemas:
+            sd = os.path.join(self.schemas, module)
+            if os.path.isdir(sd):
+                names.update(n[:-5] for n in os.listdir(sd) if n.endswith('.json'))
+        elif self.rev:
             out = subprocess.run(['git', '-C', self.kafka, 'ls-tree', '--name-only', '%s:%s' % (self.rev, d)],
                                  check=True, stdout=subprocess.PIPE, text=True).stdout
             names.update(n[:-5] for n in out.split() if n.endswith('.json'))
@@ -82,6 +103,9 @@ class Source:
                 with open(p, encoding='utf-8') as f:
                     return parse_json(f.read())
         path = '%s/%s.json' % (MODULE_DIRS[module], name)
+        if self.schemas:
+            with open(os.path.join(self.schemas, module, name + '.json'), encoding='utf-8') as f:
+                return parse_json(f.read())
         if self.rev:
             text = subprocess.run(['git', '-C', self.kafka, 'show', '%s:%s' % (self.rev, path)], check=True,
                                   stdout=subprocess.PIPE, text=True).stdout
@@ -175,7 +199,10 @@ def c_str(s):
 
 class Gen:
     def __init__(self):
-        self.structs = {}      # (msg, struct name, possible) -> C identifier
+        self.ns = ''           # the layout being generated ('' for the main one)
+        self.alts = {}         # message name -> (label, C identifier of its other layout)
+        self.primary_label = None
+        self.structs = {}      # (ns, msg, struct name, possible) -> C identifier
         self.order = []        # C definitions in dependency order
         self.counter = 0
 
@@ -184,7 +211,7 @@ class Gen:
         return 's%d_%s' % (self.counter, re.sub(r'\W', '_', base))
 
     def struct(self, msg, sname, fields, possible, flexible, common):
-        key = (msg['name'], sname, possible)
+        key = (self.ns, msg['name'], sname, possible)
         if key in self.structs:
             return self.structs[key]
         cid = self.ident(sname)
@@ -261,10 +288,22 @@ class Gen:
         valid = versions(spec['validVersions'])
         common = {s['name']: s for s in spec.get('commonStructs', [])}
         sid = self.struct(spec, spec['name'], spec['fields'], valid, versions(spec.get('flexibleVersions')), common)
-        mid = 'm_' + spec['name']
-        self.order.append('static const kmsg %s = {%s, %s, %d, %d, %d, &%s};\n' % (
-            mid, c_str(spec['name']), c_str(type_name) if type_name else 'NULL', api_key, valid[0], valid[1], sid))
+        mid = 'm_' + (re.sub(r'\W', '_', self.ns) + '_' if self.ns else '') + spec['name']
+        layout, alt = 'NULL', 'NULL'
+        if self.ns:
+            layout = c_str(self.ns)
+        elif spec['name'] in self.alts:
+            layout, alt = c_str(self.primary_label), '&' + self.alts[spec['name']][1]
+        self.order.append('static const kmsg %s = {%s, %s, %d, %d, %d, &%s, %s, %s};\n' % (
+            mid, c_str(spec['name']), c_str(type_name) if type_name else 'NULL', api_key, valid[0], valid[1], sid,
+            layout, alt))
         return mid
+
+
+def enum_name(name):
+    """CoordinatorRecordTypeGenerator / MetadataRecordTypeGenerator: the message's name (a key's without
+    "Key") in snake case, upper case."""
+    return snake_upper(name[:-3] if name.endswith('Key') else name)
 
 
 def table(name, entries, size):
@@ -276,13 +315,39 @@ def table(name, entries, size):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('kafka')
+    ap.add_argument('kafka', nargs='?')
     ap.add_argument('--rev')
+    ap.add_argument('--schemas')
+    ap.add_argument('--origin')
     ap.add_argument('--extra', action='append', default=[])
+    ap.add_argument('--alt', action='append', default=[], metavar='LABEL=DIR')
+    ap.add_argument('--primary-layout')
     ap.add_argument('-o', '--out', default='src/lib/decode/kafka_messages.c')
+    ap.add_argument('--enum-out')
     a = ap.parse_args()
-    src = Source(a.kafka, a.rev, a.extra)
+    if bool(a.kafka) == bool(a.schemas) or (a.schemas and not a.origin):
+        ap.error('give KAFKA, or --schemas DIR with --origin TEXT')
+    if a.alt and not a.primary_layout:
+        ap.error('--alt needs --primary-layout')
+    src = Source(a.kafka, a.rev, a.extra, a.schemas, a.origin)
     g = Gen()
+    g.primary_label = a.primary_layout
+    alt_used = []
+    for spec_arg in a.alt:
+        label, d = spec_arg.split('=', 1)
+        for module in sorted(os.listdir(d)):
+            md = os.path.join(d, module)
+            if not os.path.isdir(md):
+                continue
+            for fn in sorted(os.listdir(md)):
+                if not fn.endswith('.json'):
+                    continue
+                with open(os.path.join(md, fn), encoding='utf-8') as f:
+                    spec = parse_json(f.read())
+                g.ns = label
+                g.alts[spec['name']] = (label, g.message(spec))
+                g.ns = ''
+                alt_used.append('%s/%s (%s)' % (module, fn, label))
 
     def keyed(module, names):
         """Coordinator records: the key's versions are the record types; XKey goes with XValue."""
@@ -294,14 +359,23 @@ def main():
             if vname not in names:
                 continue
             kspec, vspec = src.read(module, n), src.read(module, vname)
-            kv = versions(kspec['validVersions'])
+            if kspec.get('type') == 'coordinator-key':
+                # Kafka 4.2: the record type is the apiKey of the key and of its value
+                if vspec.get('type') != 'coordinator-value' or vspec.get('apiKey') != kspec.get('apiKey'):
+                    raise SystemExit('%s: its value %s has another apiKey' % (n, vname))
+                types = [kspec['apiKey']]
+            else:
+                kv = versions(kspec['validVersions'])
+                types = list(range(kv[0], kv[1] + 1))
             km, vm = g.message(kspec), g.message(vspec)
-            for t in range(kv[0], kv[1] + 1):
+            for t in types:
                 keys.append((t, km))
                 vals.append((t, vm))
+                enums.append((module, t, enum_name(n)))
         return keys, vals
 
     out = []
+    enums = []
     gk, gv = keyed('group-coordinator', src.listdir('group-coordinator'))
     sk, sv = keyed('share-coordinator', src.listdir('share-coordinator'))
     tk, tv = keyed('transaction-coordinator', TXN_FILES)
@@ -311,10 +385,12 @@ def main():
         if spec.get('type') != 'metadata':
             continue
         meta.append((spec['apiKey'], g.message(spec, snake_upper(spec['name']), spec['apiKey'])))
+        enums.append(('metadata', spec['apiKey'], snake_upper(spec['name'])))
     remote = []
     for n in STORAGE_FILES:
         spec = src.read('storage', n)
         remote.append((spec['apiKey'], g.message(spec, None, spec['apiKey'])))
+        enums.append(('storage', spec['apiKey'], snake_upper(spec['name'])))
     clients = {n: g.message(src.read('clients', n)) for n in CLIENT_FILES}
 
     def size(entries):
@@ -322,7 +398,12 @@ def main():
 
     commit = src.commit()
     out.append('/* segscan - Kafka\'s message schemas as tables for the decoder (src/lib/decode/internal_topics.c).\n *\n')
-    out.append(' * GENERATED by tools/gen_kafka_messages.py from apache/kafka commit %s' % commit)
+    if a.schemas:
+        out.append(' * GENERATED by tools/gen_kafka_messages.py from the message schemas of %s' % commit)
+    else:
+        out.append(' * GENERATED by tools/gen_kafka_messages.py from apache/kafka commit %s' % commit)
+    if alt_used:
+        out.append(',\n * with other layouts of one version (see the generator\'s --alt): %s' % ', '.join(alt_used))
     if src.used_extras:
         out.append(',\n * with these files taken from elsewhere (see the generator\'s --extra): %s' % ', '.join(
             sorted(set(src.used_extras))))
@@ -358,6 +439,37 @@ LOOKUP(kmsg_remote, remote_records)
     with open(a.out, 'w', encoding='utf-8') as f:
         f.write(text)
     print('wrote %s (%d structs)' % (a.out, len(g.structs)))
+    if a.enum_out:
+        write_enums(a.enum_out, enums, commit, a.schemas is not None)
+
+
+ENUMS = [
+    ('group-coordinator', 'ss_group_record_type', 'SS_GROUP_',
+     '__consumer_offsets (GroupCoordinatorRecordType; types 9 and 18 only older Kafka 4.x wrote)'),
+    ('share-coordinator', 'ss_share_record_type', 'SS_SHARE_', '__share_group_state (ShareCoordinatorRecordType)'),
+    ('transaction-coordinator', 'ss_txn_record_type', 'SS_TXN_',
+     '__transaction_state (TransactionCoordinatorRecordType)'),
+    ('metadata', 'ss_metadata_record_type', 'SS_MD_', '__cluster_metadata (MetadataRecordType)'),
+    ('storage', 'ss_remote_record_type', 'SS_RLM_', '__remote_log_metadata (the records\' apiKey)'),
+]
+
+
+def write_enums(path, enums, commit, schemas):
+    out = ['/* segscan - the record types of Kafka\'s internal topics, by Kafka\'s names.\n *\n',
+           ' * GENERATED by tools/gen_kafka_messages.py from %s%s.\n' % (
+               'the message schemas of ' if schemas else 'apache/kafka commit ', commit),
+           ' * Do not edit; run the generator again.\n */\n',
+           '#ifndef SEGSCAN_KAFKA_RECORDS_H\n#define SEGSCAN_KAFKA_RECORDS_H\n']
+    for module, ename, prefix, what in ENUMS:
+        rows = sorted(set((t, n) for m, t, n in enums if m == module))
+        out.append('\n/* %s */\nenum %s {\n' % (what, ename))
+        for t, n in rows:
+            out.append('    %s%s = %d,\n' % (prefix, n, t))
+        out.append('};\n')
+    out.append('\n#endif\n')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(''.join(out))
+    print('wrote %s' % path)
 
 
 if __name__ == '__main__':

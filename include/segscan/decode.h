@@ -3,7 +3,7 @@
  * snapshots) and __remote_log_metadata; the coordinator partition of a group
  * or transactional id; the transactional ids of producer ids.
  *
- * Records are decoded as Kafka 4.0's kafka-dump-log.sh decodes them
+ * Records are decoded as Kafka 4.2's kafka-dump-log.sh decodes them
  * (DumpLogSegments' message parsers): coordinator records (CoordinatorRecordSerde)
  * as a key (record type int16 + key message read with that type as its
  * version) and a value (version int16 + value message), a null value being a
@@ -16,13 +16,16 @@
  * is "consumer", each member's subscription and assignment bytes are replaced
  * by their decoded form, as DumpLogSegments does (kept as bytes when that fails).
  *
- * Record types decoded: __consumer_offsets 0-16 (offset commits, classic group
- * metadata, the consumer-group records of KIP-848 with the regular expression
- * record of Kafka 4.0, the share-group records of KIP-932), __transaction_state
- * 0, __share_group_state 0-1 (ShareSnapshot, ShareUpdate), every
- * MetadataRecordType, the four remote log metadata records and the KRaft
- * control records. Other types are reported with Kafka's "Unknown record
- * type" text.
+ * Record types decoded (kafka_records.h names them): __consumer_offsets 0-23
+ * (offset commits, classic group metadata, the consumer-group records of
+ * KIP-848 with the regular expression record, the share-group records of
+ * KIP-932 with Kafka 4.0's type 9, the streams-group records of KIP-1071 with
+ * the early type 18), __transaction_state 0, __share_group_state 0-1
+ * (ShareSnapshot, ShareUpdate), every MetadataRecordType of Kafka 4.2, the
+ * four remote log metadata records and the KRaft control records; the schemas
+ * are Kafka 4.2's (tools/kafka-schemas/), with Kafka 4.0's layouts of the
+ * messages that changed without a new version. Other types are reported with
+ * Kafka's "Unknown record type" text.
  *
  * Decoding allocates nothing per record: the nodes live in the decoder and are
  * reused (valid until the next decode with the same decoder).
@@ -37,6 +40,7 @@
 #include "segscan/errors.h"
 #include "segscan/export.h"
 #include "segscan/inputs.h"
+#include "segscan/kafka_records.h"
 #include "segscan/record.h"
 
 #ifdef __cplusplus
@@ -85,6 +89,25 @@ enum ss_cdec_status {
     SS_CDEC_NO_KEY,       /* a record without a key: Kafka's tool dies on it; message says why */
 };
 
+/* A tagged field that the schema does not know (a newer Kafka's field): kept by
+ * Kafka's reader, left out by its JSON converters; segscan lists it. */
+typedef struct ss_unknown_tag {
+    const char *in;       /* the struct it was read in, e.g. "ShareUpdateValue", "TopicPartitions" */
+    uint32_t tag;
+    const uint8_t *bytes; /* points into the record */
+    size_t len;
+} ss_unknown_tag;
+
+/* Where one value version has two layouts (preview messages Kafka changed
+ * without a new version: ShareGroupMetadataValue, ShareGroupStatePartitionMetadataValue,
+ * ShareSnapshotValue, ShareUpdateValue of Kafka 4.0 against 4.1+), which one read the value. */
+enum ss_layout_status {
+    SS_LAYOUT_ONE = 0,   /* the message has one layout */
+    SS_LAYOUT_CHOSEN,    /* exactly one layout consumed the value's bytes: layout names it */
+    SS_LAYOUT_AMBIGUOUS, /* both did: the record is an error, its bytes are kept */
+    SS_LAYOUT_NEITHER,   /* neither did: the record is an error, its bytes are kept */
+};
+
 typedef struct ss_cdecoded {
     int status;             /* enum ss_cdec_status */
     int16_t record_type;    /* coordinator records: the key's first int16, -1 when the key is shorter;
@@ -98,6 +121,11 @@ typedef struct ss_cdecoded {
     const ss_jnode *nodes;  /* valid until the next decode with the same decoder */
     uint32_t key;           /* the key message object, 0 when none */
     uint32_t value;         /* the value message object, 0 when none */
+    int layout_status;      /* enum ss_layout_status */
+    const char *layout;     /* SS_LAYOUT_CHOSEN: the layout read, e.g. "4.0", "4.1+"; else NULL */
+    const char *layouts[2]; /* SS_LAYOUT_CHOSEN/AMBIGUOUS/NEITHER: the two layouts' names, the newest first */
+    const ss_unknown_tag *unknown_tags; /* tagged fields the schema does not know, in read order */
+    size_t n_unknown_tags;
     char message[512];
 } ss_cdecoded;
 
@@ -107,8 +135,11 @@ SS_API ss_cdecoder *ss_cdecoder_new(void);
 SS_API void ss_cdecoder_free(ss_cdecoder *d);
 /* Decode one record of an internal topic (kind: enum ss_ctopic_kind). Returns
  * out->status. Running out of memory is reported as SS_CDEC_ERROR with an "out
- * of memory" message. A record whose value Kafka 4.0 refuses for its version
- * (KAFKA-18672) is SS_CDEC_ERROR with Kafka's message. */
+ * of memory" message. A record whose value Kafka refuses for its version
+ * (KAFKA-18672) is SS_CDEC_ERROR with Kafka's message. A key or value whose
+ * bytes its schema does not consume exactly is SS_CDEC_ERROR too (Kafka's
+ * reader ignores what follows); so is a value of two layouts that both or
+ * neither read exactly (layout_status). */
 SS_API int ss_cdecode(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out);
 
 /* Decode the value of a KRaft control record (a record of a control batch

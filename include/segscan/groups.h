@@ -63,6 +63,7 @@ enum ss_gprotocol {
     SS_GPROTO_NONE = 0,     /* only commits: assign() + commit, stream processors (Kafka's "simple" group) */
     SS_GPROTO_CLASSIC = 1,  /* GroupMetadata records (JoinGroup/SyncGroup) */
     SS_GPROTO_CONSUMER = 2, /* KIP-848 ConsumerGroup* records */
+    SS_GPROTO_STREAMS = 3,  /* KIP-1071 StreamsGroup* records (Kafka Streams on the streams rebalance protocol) */
 };
 /* "none", "classic", "consumer" */
 SS_API const char *ss_gprotocol_name(int protocol);
@@ -78,6 +79,8 @@ SS_API const char *ss_goutcome_name(enum ss_goutcome outcome);
 
 /* MemberState (KIP-848): 0 STABLE, 1 UNREVOKED_PARTITIONS, 2 UNRELEASED_PARTITIONS, 127 UNKNOWN */
 SS_API const char *ss_gmember_state_name(int state);
+/* A streams group member's state (streams MemberState: STABLE 1, UNREVOKED_TASKS 2, UNRELEASED_TASKS 3). */
+SS_API const char *ss_gstreams_member_state_name(int state);
 
 typedef struct ss_groups_opts {
     const char *const *groups; /* read only these group ids (NULL: every group) */
@@ -129,6 +132,12 @@ typedef struct ss_gmember {
     const ss_gtp_ref *parts;
     size_t npending; /* KIP-848: partitions pending revocation (still owned) */
     const ss_gtp_ref *pending;
+    /* streams groups (NULL / -1 otherwise): processId, userEndpoint ("host:port"), clientTags
+     * ("k=v,..."), topologyEpoch of its member metadata; its tasks "s_p,..." (active ones pending
+     * revocation included; standby and warm-up tasks own no input partition) */
+    const char *process_id, *user_endpoint, *client_tags;
+    int32_t topology_epoch;
+    const char *active_tasks, *standby_tasks, *warmup_tasks;
 } ss_gmember;
 
 /* One change of a KIP-848 member's current assignment (ConsumerGroupCurrentMemberAssignment). */
@@ -312,12 +321,22 @@ typedef struct ss_glog_copy {
     int64_t first_difference; /* first offset that differs or is in only one copy (within both ranges), -1 */
 } ss_glog_copy;
 
+#define SS_GLOG_UNKNOWN_TYPES 16
+
 /* One __consumer_offsets partition. */
 typedef struct ss_glog {
     int32_t partition;
     const ss_input_partition *input; /* the copy read */
     uint64_t batches, records, control_records, tombstones;
     uint64_t unknown_records;          /* record types segscan does not decode (notices) */
+    /* unknown_records by record type: the first SS_GLOG_UNKNOWN_TYPES types met, by count of
+     * records; the records of further types in unknown_other_types */
+    struct {
+        int16_t type;
+        uint64_t count;
+    } unknown_types[SS_GLOG_UNKNOWN_TYPES];
+    uint32_t n_unknown_types;
+    uint64_t unknown_other_types;
     uint64_t bad_records;              /* records whose bytes could not be read (damage) */
     uint64_t damage_events;            /* damaged batches met by the walker */
     int64_t first_offset, next_offset; /* -1 when empty */
@@ -357,7 +376,8 @@ SS_API const ss_group *ss_groups_at(ss_groups *g, size_t i);
 
 /* Notices and damage, for the user, in the order of the logs (segscan/errors.h's
  * ss_problems; kind SS_E_OK, each message names the file): SS_SEV_NOTICE (a
- * record type segscan does not decode), SS_SEV_WARNING (the transactional ids
+ * record type segscan does not decode: the first 10 records of a log, then one note
+ * "and N more"; ss_glog counts them by type), SS_SEV_WARNING (the transactional ids
  * could not be read, notes left out past 100 a log), SS_SEV_ERROR (damage:
  * unreadable bytes or records, a file that could not be opened). */
 SS_API const ss_problems *ss_groups_problems(const ss_groups *g);

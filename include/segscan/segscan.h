@@ -31,6 +31,7 @@
 #include "segscan/findings.h"
 #include "segscan/groups.h"
 #include "segscan/inputs.h"
+#include "segscan/kafka_records.h"
 #include "segscan/record.h"
 #include "segscan/segment.h"
 #include "segscan/study.h"

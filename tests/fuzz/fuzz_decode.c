@@ -6,7 +6,9 @@
  * big-endian uint16 key length (0xffff: a null key), the key, and the rest as
  * the value (an empty rest after a 0xff marker byte: a null value).
  *
- * Invariants: the message is NUL-terminated; a decoded tree's node indices
+ * Invariants: the message is NUL-terminated; unknown tagged fields point into
+ * the record; a value's layout is named exactly when one of its two layouts
+ * was chosen, and both or neither is an error; a decoded tree's node indices
  * stay below the nodes the decoder built and every string/bytes/uuid node
  * points into the record's key or value; decoding the same record twice gives
  * the same tree shape (the reused node array).
@@ -57,6 +59,18 @@ static size_t walk(const ss_jnode *nodes, uint32_t x, size_t limit, int depth) {
 
 static size_t check(const ss_cdecoded *d) {
     FUZZ_CHECK(memchr(d->message, 0, sizeof d->message) != NULL);
+    /* unknown tagged fields point into the record; a layout is named iff one was chosen, and a
+     * value that both or neither layout reads is an error */
+    for (size_t i = 0; i < d->n_unknown_tags; i++) {
+        FUZZ_CHECK(d->unknown_tags[i].in != NULL);
+        FUZZ_CHECK(inside(d->unknown_tags[i].bytes, d->unknown_tags[i].len));
+        fuzz_touch(d->unknown_tags[i].bytes, (int64_t)d->unknown_tags[i].len);
+    }
+    FUZZ_CHECK((d->layout != NULL) == (d->layout_status == SS_LAYOUT_CHOSEN));
+    if (d->layout_status != SS_LAYOUT_ONE) FUZZ_CHECK(d->layouts[0] != NULL && d->layouts[1] != NULL);
+    if (d->layout_status == SS_LAYOUT_AMBIGUOUS || d->layout_status == SS_LAYOUT_NEITHER)
+        FUZZ_CHECK(d->status == SS_CDEC_ERROR);
+    if (d->layout_status == SS_LAYOUT_CHOSEN) FUZZ_CHECK(d->status == SS_CDEC_OK);
     if (d->status != SS_CDEC_OK) return 0;
     size_t total = 0;
     /* the input bounds the nodes: each node consumes at least one byte or is a

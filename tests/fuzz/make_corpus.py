@@ -157,6 +157,86 @@ for root, dirs, files in os.walk(SRC):
             kinds_seen.add(sig)
             k = struct.pack('>H', 0xffff) if key is None else struct.pack('>H', len(key)) + key
             put('decode', bytes([b0]) + k + (b'\xff' if val is None else val))
+
+
+
+# gen-kafka42 has no oracles: its records are read here from the segments (magic 2, no compression,
+# as its README says): one seed per record type and value version, as above
+def uvarint_at(b, p):
+    v = shift = 0
+    while True:
+        x = b[p]
+        p += 1
+        v |= (x & 0x7f) << shift
+        shift += 7
+        if not x & 0x80:
+            return v, p
+
+
+def varint_at(b, p):
+    v, p = uvarint_at(b, p)
+    return (v >> 1) ^ -(v & 1), p
+
+
+def v2_records(data):
+    pos = 0
+    while pos + 61 <= len(data):
+        length = struct.unpack('>i', data[pos + 8:pos + 12])[0]
+        attrs = struct.unpack('>h', data[pos + 21:pos + 23])[0]
+        count = struct.unpack('>i', data[pos + 57:pos + 61])[0]
+        end, p = pos + 12 + length, pos + 61
+        for _ in range(count if not attrs & 0x07 else 0):
+            _, p = varint_at(data, p)   # length
+            p += 1                      # attributes
+            _, p = varint_at(data, p)   # timestamp delta
+            _, p = varint_at(data, p)   # offset delta
+            kl, p = varint_at(data, p)
+            key = None if kl < 0 else data[p:p + kl]
+            p += max(kl, 0)
+            vl, p = varint_at(data, p)
+            val = None if vl < 0 else data[p:p + vl]
+            p += max(vl, 0)
+            nh, p = varint_at(data, p)
+            for _ in range(nh):
+                hk, p = varint_at(data, p)
+                p += hk
+                hv, p = varint_at(data, p)
+                p += max(hv, 0)
+            yield bool(attrs & 0x20), key, val
+        pos = end
+
+
+for root, dirs, files in os.walk(os.path.join(SRC, 'gen-kafka42')):
+    dirs.sort()
+    sel = next((v for k, v in DECODE_DIRS.items() if os.path.basename(root).startswith(k)), None)
+    if sel is None or '00000000000000000000.log' not in files:
+        continue
+    for control, key, val in v2_records(open(os.path.join(root, '00000000000000000000.log'), 'rb').read()):
+        if control:
+            ctype = struct.unpack('>h', key[2:4])[0]
+            b0, sig = 6 * ctype, ('c42', ctype)
+        else:
+            b0 = sel
+            head = (key or b'')[:2] if sel <= 3 else (val or b'')[:3]
+            sig = ('42', sel, head, (val or b'')[:2] if sel <= 3 else b'', val is None)
+        if sig in kinds_seen:
+            continue
+        kinds_seen.add(sig)
+        k = struct.pack('>H', 0xffff) if key is None else struct.pack('>H', len(key)) + key
+        put('decode', bytes([b0]) + k + (b'\xff' if val is None else val))
+# the two layouts of one version (tests/internal/test_internal.py builds the same): a ShareUpdate value of
+# Kafka 4.0's layout, one of 4.1's with an unknown tagged field, one both read, a ShareGroupMetadataValue of
+# each layout
+skey = b'\0\x01' + struct.pack('>h', 2) + b'sg' + bytes(range(1, 17)) + struct.pack('>i', 4)
+sb = b'\x02' + struct.pack('>qqbh', 10, 19, 2, 1) + b'\0'
+put('decode', b'\x03' + struct.pack('>H', len(skey)) + skey + struct.pack('>hHiq', 0, 1, 2, 3) + sb + b'\0')
+put('decode', b'\x03' + struct.pack('>H', len(skey)) + skey + struct.pack('>hiiq', 0, 8, 5, 20) + sb +
+    b'\x01\x00\x04' + struct.pack('>i', 9))
+put('decode', b'\x03' + struct.pack('>H', len(skey)) + skey + struct.pack('>hHiq', 0, 1, 2, 3) + b'\x02' +
+    bytes([0, 1, 1, 5, 0x10, 0, 0, 0]) + struct.pack('>qbh', 19, 2, 1) + b'\0\0')
+gkey = b'\0\x0b' + struct.pack('>h', 2) + b'sg'
+put('decode', b'\x01' + struct.pack('>H', len(gkey)) + gkey + struct.pack('>hi', 0, 6) + b'\0')
+put('decode', b'\x01' + struct.pack('>H', len(gkey)) + gkey + struct.pack('>hiq', 0, 6, -7046029254386353131) + b'\0')
 put('txnindex', b'\x00' + struct.pack('>hqqqq', 0, 4000, 10, 20, 21) * 3)
 put('txnindex', b'\x00' + struct.pack('>hqqqq', 1, 4000, 10, 20, 21) + b'\x00' * 5)
 put('checkpoint', b'\x00' + b'0\n2\ntopic-a 0 100\ntopic-b 3 7\n')
@@ -185,4 +265,8 @@ for folder in ('groups-classic', 'groups-eos', 'groups-consumer-protocol'):
             if not d:
                 continue
             put('groups', struct.pack('<HHB', len(d), len(txn), NAMES.index(name)) + seg(co) + d + txn)
+# a Kafka Streams group (gen-kafka42/streams-rebalance: its input partitions are not in the corpus)
+streams = os.path.join(SRC, 'gen-kafka42', 'streams-rebalance', '__consumer_offsets-47', '00000000000000000000.log')
+if os.path.exists(streams):
+    put('groups', struct.pack('<HHB', 0, 0, 0) + open(streams, 'rb').read())
 print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})

@@ -558,6 +558,104 @@ def test_conversion():
     shutil.rmtree(d)
 
 
+def test_streams_corpus():
+    """A Kafka Streams group on the streams rebalance protocol (KIP-1071), from the corpus's
+    gen-kafka42/streams-rebalance, whose NOTES.txt gives the story (the expected values below): task
+    s_p reads partition p of subtopology s's sources (0_p pageviews-p, 1_p
+    pageview-enricher-sessions-repartition-p); standby and warm-up tasks own nothing; every handover
+    is cooperative, the old owner's last commit at its exact position: clean, nothing redelivered
+    (the data partitions are not in the corpus: 'possibly' only, certain false)."""
+    if only and only not in 'streams_corpus':
+        return
+    log = os.path.join(corpus, 'gen-kafka42', 'streams-rebalance', '__consumer_offsets-47')
+    P1, P2, P3 = 'Q5vQ7OMsf6UYUgex_ZtEHw', 'TGlC6EhO08_mc51_nw7J-Q', 'Krz-QpkXJtsIMduiylqfQQ'
+    h = H([log])
+    g = h.group('pageview-enricher')
+    check(g is not None, 'streams: the group is listed')
+    if g is None:
+        return
+    eq((g['protocol'], g['generations'], g['members'], g['commits']), ('streams', 5, 3, 89),
+       'streams: protocol, group epochs 1..5, 3 members, 89 offset commits')
+    owners = {'%s-%d' % (p['topic'], p['partition']): [o['memberId'] for o in p['owners']] for p in g['partitions']}
+    R = 'pageview-enricher-sessions-repartition-'
+    eq(owners, {'pageviews-0': [P1], 'pageviews-1': [P1], 'pageviews-2': [P1, P2, P1, P3],
+                R + '0': [P1], R + '1': [P1, P2, P1], R + '2': [P1, P2, P1, P3]},
+       'streams: the owners of each input partition (NOTES: "Input offsets processed per partition"); '
+       'P2\'s standby 1_0 and P3\'s warm-up 1_2 own nothing')
+    fs = [o for o in h.objs if o['type'] == 'group-finding']
+    got = sorted(('%s-%d' % (f['topic'], f['partition']), f['kind'], f['resumedOffset'], f['previousOwner']['memberId'],
+                  f['newOwner']['memberId'], f['clean'], f['redelivered']['certain']) for f in fs)
+    want = sorted([('pageviews-2', 'handover', 240, P1, P2, True, False),
+                   ('pageviews-2', 'handover', 599, P2, P1, True, False),
+                   ('pageviews-2', 'handover', 960, P1, P3, True, False),
+                   (R + '1', 'handover', 240, P1, P2, True, False), (R + '1', 'handover', 599, P2, P1, True, False),
+                   (R + '2', 'handover', 240, P1, P2, True, False), (R + '2', 'handover', 599, P2, P1, True, False),
+                   (R + '2', 'handover', 1160, P1, P3, True, False)])
+    eq(got, want, 'streams: one handover finding per partition and owner change, each clean (the old owner '
+       'committed the new owner\'s start: 240, 599, 960, 1160)')
+    gens = {x['epoch']: x for x in h.gens('pageview-enricher')}
+    m4 = {m['memberId']: m for m in gens[4]['members']}
+    eq((m4[P3]['partitions'], m4[P3]['activeTasks'], m4[P3]['standbyTasks'], m4[P3]['warmupTasks']),
+       (['pageviews-2'], ['0_2'], ['1_0', '1_1'], ['1_2']), 'streams: epoch 4 ends with P3 warming up 1_2')
+    m5 = {m['memberId']: m for m in gens[5]['members']}
+    eq((m5[P1]['activeTasks'], m5[P1]['standbyTasks'], m5[P1]['state']), (['0_0', '0_1', '1_0', '1_1'], ['1_2'], 'STABLE'),
+       'streams: P1 at the end')
+    eq((m5[P3]['processId'], m5[P3]['userEndpoint'], m5[P3]['clientTags'], m5[P3]['topologyEpoch']),
+       ('0e1f2a3b-4c5d-4e6f-a7b8-c9d0e1f2a3b4', '10.7.1.23:8080', 'rack=r3', 0), 'streams: P3\'s member metadata')
+    states = [(a['recordOffset'], a['state']) for a in gens[2]['assignments']]
+    eq(states, [(23, 'UNRELEASED_TASKS'), (24, 'UNREVOKED_TASKS'), (28, 'STABLE'), (29, 'STABLE'), (54, None)],
+       'streams: the member states of epoch 2 (streams MemberState), P2 leaving at offset 54')
+
+
+def test_regex_corpus_topic_ids():
+    """A KIP-848 group of Kafka 4.2 (gen-kafka42/consumer-regex, NOTES.txt): its assignments name topics by id
+    only and no ConsumerGroupPartitionMetadata record names them (Kafka 4.1+ writes none); its offset
+    commits (OffsetCommitValue v4) carry each topic's id beside its name, which names them. Owners and
+    handovers as NOTES.txt's "Offsets processed per partition": X -> Y on ledger-us-0/1 at 204 and on
+    ledger-archive-0 at 425, each clean."""
+    if only and only not in 'regex_corpus_topic_ids':
+        return
+    X, Y = 'XYIx2DJz22NBOIT6mJwLnQ', 'Ze1wrd-GLBdSIE8fMuI3QA'
+    h = H([os.path.join(corpus, 'gen-kafka42', 'consumer-regex', '__consumer_offsets-31')])
+    g = h.group('ledger-mirror')
+    check(g is not None, 'regex: the group is listed')
+    if g is None:
+        return
+    owners = {'%s-%d' % (p['topic'], p['partition']): [o['memberId'] for o in p['owners']] for p in g['partitions']}
+    eq(owners, {'ledger-archive-0': [X, Y], 'ledger-eu-0': [X], 'ledger-eu-1': [X], 'ledger-us-0': [X, Y],
+                'ledger-us-1': [X, Y]}, 'regex: owners by topic name')
+    fs = sorted(('%s-%d' % (f['topic'], f['partition']), f['resumedOffset'], f['clean'])
+                for f in h.objs if f['type'] == 'group-finding')
+    eq(fs, [('ledger-archive-0', 425, True), ('ledger-us-0', 204, True), ('ledger-us-1', 204, True)],
+       'regex: the handovers, clean')
+
+
+def test_unknown_types():
+    """Records of types no Kafka writes (99 x12, 98 x1; GroupCoordinatorRecordSerde knows 0-23): counted by
+    type on the partition's line and in offsets-partition, noted one by one for the first 10 only, then
+    'and 3 more'."""
+    if only and only not in 'unknown_types':
+        return
+    d = tempfile.mkdtemp(prefix='segscan-groups-')
+    grp = 'u'
+    L = kafka.Log()
+    L.append([kafka.offset_commit(grp, 'x', 0, 5, T0)], T0)
+    L.append([(b'\0\x63' + kafka.string('u%d' % i), b'\0\0') for i in range(12)] +
+             [(b'\0\x62' + kafka.string('v'), b'\0\0')], T0 + 10)
+    p = kafka.coordinator_partition(grp)
+    L.write(co_dir(d, p))
+    h = H([d])
+    logs = [o for o in h.objs if o['type'] == 'offsets-partition']
+    eq(len(logs), 1, 'unknown types: one offsets-partition')
+    eq((logs[0]['unknownRecords'], logs[0]['unknownRecordTypes'], logs[0]['unknownRecordsOfOtherTypes']),
+       (13, [{'recordType': 99, 'records': 12}, {'recordType': 98, 'records': 1}], 0), 'unknown types: counted by type')
+    notes = [l for l in h.err.splitlines() if 'Unknown record type' in l]
+    eq(len(notes), 10, 'unknown types: the first 10 records noted:\n' + h.err)
+    check(any('and 3 more records of unknown types' in l for l in h.err.splitlines()), 'and 3 more:\n' + h.err)
+    out = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('13 records of record types segscan does not know: type 99 (12), type 98 (1)' in out, out)
+
+
 def test_cli():
     """Usage errors, no __consumer_offsets, windows restrict the listing only."""
     if only and only not in 'cli':
@@ -610,7 +708,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_regex_corpus_topic_ids, test_streams_corpus, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

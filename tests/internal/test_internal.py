@@ -472,7 +472,8 @@ def test_built_transaction_state():
     eq(objs[0]['decoded']['key'], {'type': '0', 'data': {'transactionalId': 'my-txn'}}, 'json key')
     eq(objs[1]['decoded']['value']['data']['previousProducerId'], 999, 'json tagged field')
     eq(objs[2]['decoded']['value'], None, 'json tombstone')
-    eq(objs[4]['decoded'], {'error': 'Unknown record type 5 at offset 4, skipping.', 'recordType': 5}, 'json unknown')
+    eq(objs[4]['decoded'], {'error': 'Unknown record type 5 at offset 4, skipping.', 'recordType': 5,
+                            'unknownType': True}, 'json unknown')
     # --skip-record-metadata: "| key: ..." as kafka-dump-log.sh
     rc, out, err = run(['dump', '--transaction-log-decoder', '--skip-record-metadata', log])
     check('\n| key: {"type":"0","data":{"transactionalId":"my-txn"}} payload: <DELETE>\n' in out, out)
@@ -546,9 +547,146 @@ def test_built_consumer_offsets():
     check('decoded' not in ctrl, 'a control record has no decoded member')
     recs = {o['offset']: o for o in objs if o['type'] == 'record'}
     eq(recs[5]['decoded']['recordType'], 5, 'record type of a short key')
-    eq(recs[7]['decoded'], {'error': 'Unknown record type 99 at offset 7, skipping.', 'recordType': 99},
-       'an unknown record type')
+    eq(recs[7]['decoded'], {'error': 'Unknown record type 99 at offset 7, skipping.', 'recordType': 99,
+                            'unknownType': True}, 'an unknown record type')
     eq(recs[6]['decoded']['recordType'], None, 'no key')
+
+
+# ---- one version, two layouts (Kafka 4.0 against 4.1+) -------------------------------------------------
+#
+# Kafka 4.1 changed preview messages without a new version (value version 0 both times). The 4.0 layouts
+# (apache/kafka 1eb7644, as tools/kafka-schemas/4.0-layouts/ gives them), all flexible (compact arrays and
+# strings, a tag section after each struct):
+#   ShareSnapshotValue    {SnapshotEpoch uint16, StateEpoch int32, LeaderEpoch int32, StartOffset int64,
+#                          StateBatches [{FirstOffset int64, LastOffset int64, DeliveryState int8, DeliveryCount int16}]}
+#   ShareUpdateValue      {SnapshotEpoch uint16, LeaderEpoch int32, StartOffset int64, StateBatches [...]}
+#   ShareGroupMetadataValue {Epoch int32}
+#   ShareGroupStatePartitionMetadataValue {InitializedTopics [{TopicId uuid, TopicName string,
+#                          Partitions [int32]}], DeletingTopics [{TopicId uuid, TopicName string}]}
+# and Kafka 4.2's (tools/kafka-schemas/4.2/): SnapshotEpoch int32, ShareSnapshotValue with CreateTimestamp and
+# WriteTimestamp (int64) after StartOffset, ShareGroupMetadataValue with MetadataHash int64 after Epoch,
+# ShareGroupStatePartitionMetadataValue with InitializingTopics [{TopicId, TopicName, Partitions}] first.
+# The keys: ShareSnapshotKey (type 0) / ShareUpdateKey (type 1) {GroupId string, TopicId uuid, Partition
+# int32}, ShareGroupMetadataKey (11) / ShareGroupStatePartitionMetadataKey (15) {GroupId string}, not flexible.
+
+TID = bytes(range(1, 17))
+TID_S = base64.urlsafe_b64encode(TID).decode().rstrip('=')
+
+
+def share_key(rtype, group, part):
+    return struct.pack('>h', rtype) + kafka.string(group) + TID + struct.pack('>i', part)
+
+
+def state_batch(first, last, state, count):
+    return struct.pack('>qqbh', first, last, state, count) + b'\0'
+
+
+def test_built_share_state_layouts():
+    sb = kafka.uvarint(2) + state_batch(10, 19, 2, 1)
+    sbj = [{'firstOffset': 10, 'lastOffset': 19, 'deliveryState': 2, 'deliveryCount': 1}]
+    snap40 = struct.pack('>hHiiq', 0, 7, 3, 5, 10) + sb + b'\0'
+    upd41 = struct.pack('>hiiq', 0, 8, 5, 20) + sb
+    # 4.1+ with a tagged field Kafka 4.2 does not know (tag 0, 4 bytes; later Kafka's DeliveryCompleteCount)
+    upd41_tag = upd41 + kafka.uvarint(1) + kafka.uvarint(0) + kafka.uvarint(4) + struct.pack('>i', 9)
+    upd41 += b'\0'
+    # both layouts read these 36 bytes exactly: as 4.0 {se 1, le 2, so 3, one batch whose FirstOffset's bytes
+    # 00 01 01 05 10 ..} and as 4.1+ {se 0x00010000 | 2 >> .., ..., StateBatches [] (the 01), a tag section
+    # of one unknown tag 5 of 16 bytes}: ambiguous
+    amb = struct.pack('>hHiq', 0, 1, 2, 3) + kafka.uvarint(2) + bytes([0, 1, 1, 5, 0x10, 0, 0, 0]) + \
+        struct.pack('>qbh', 19, 2, 1) + b'\0' + b'\0'
+    check(len(amb) == 38, 'the ambiguous value is 2 + 36 bytes: %d' % len(amb))
+    neither = struct.pack('>hHiq', 0, 1, 2, 3) + sb + b'\0' + b'\x07'
+    log = write_partition('__share_group_state-5', [
+        kafka.batch_records(0, [kafka.record(0, share_key(0, 'sg', 4), snap40)]),
+        kafka.batch_records(1, [kafka.record(0, share_key(1, 'sg', 4), upd41)]),
+        kafka.batch_records(2, [kafka.record(0, share_key(1, 'sg', 4), upd41_tag)]),
+        kafka.batch_records(3, [kafka.record(0, share_key(1, 'sg', 4), amb)]),
+        kafka.batch_records(4, [kafka.record(0, share_key(1, 'sg', 4), neither)]),
+    ])
+    rc, out, err = run(['dump', '--share-group-state-decoder', log])
+    got = decoded_suffixes(out)
+    key0 = '{"type":"0","data":{"groupId":"sg","topicId":"%s","partition":4}}' % TID_S
+    key1 = key0.replace('"type":"0"', '"type":"1"')
+    eq(got[0], ' key: %s payload: {"version":"0","data":{"snapshotEpoch":7,"stateEpoch":3,"leaderEpoch":5,'
+       '"startOffset":10,"stateBatches":%s}}' % (key0, json.dumps(sbj, separators=(',', ':'))), '4.0 snapshot')
+    eq(got[1], ' key: %s payload: {"version":"0","data":{"snapshotEpoch":8,"leaderEpoch":5,"startOffset":20,'
+       '"stateBatches":%s}}' % (key1, json.dumps(sbj, separators=(',', ':'))), '4.1 update (key type 1)')
+    eq(got[2], got[1].replace('offset 1', 'offset 2'), 'the unknown tag is not in the text')
+    check(got[3].startswith(' key: Error at offset 3, skipping. ShareUpdateValue version 0:') and 'ambiguous' in
+          got[3], 'ambiguous: %r' % got[3])
+    # neither: Kafka 4.2's own message. Its reader takes the 4.0 record's 14 header bytes and two more as
+    # {SnapshotEpoch, LeaderEpoch, StartOffset}, then the 00 of FirstOffset as the StateBatches length:
+    # null (the message the issue quotes for every 4.0 record read by Kafka 4.1+)
+    eq(got[4], " key: Error at offset 4, skipping. Could not read record with version 0 from value's buffer due to: "
+       "non-nullable field stateBatches was serialized as null.", 'neither layout: Kafka 4.2\'s own message')
+    rc, out, err = run(['dump', '--share-group-state-decoder', '--json', log])
+    recs = {o['offset']: o['decoded'] for o in map(json.loads, out.strip().split('\n')) if o['type'] == 'record'}
+    eq((recs[0]['layout'], recs[0]['layoutStatus'], recs[0]['layouts']), ('4.0', 'chosen', ['4.1+', '4.0']),
+       '4.0 layout named')
+    eq(recs[1]['layout'], '4.1+', '4.1+ layout named')
+    check('unknownTaggedFields' not in recs[1], 'no unknown tags at offset 1')
+    eq(recs[2]['unknownTaggedFields'], [{'in': 'ShareUpdateValue', 'tag': 0, 'bytes': '00000009'}], 'unknown tag')
+    eq((recs[3]['layoutStatus'], recs[3]['valueHex']), ('ambiguous', amb.hex()), 'ambiguous: bytes kept')
+    eq((recs[4]['layoutStatus'], recs[4]['valueHex']), ('neither', neither.hex()), 'neither: bytes kept')
+    # Kafka 4.0's text labels a share-group-state value's version "type" (ShareGroupStateMessageParser)
+    rc, out, err = run(['dump', '--share-group-state-decoder', '--kafka-version', '4.0', log])
+    check('payload: {"type":"0","data":{"snapshotEpoch":7,' in out, '--kafka-version 4.0: %s' % out)
+
+
+def test_kafka_version_option():
+    # the same cluster-metadata segment of Kafka 4.2's corpus: its LeaderChange control record at offset 0 as
+    # Kafka 4.2 prints it (the corpus's text, KAFKA-19069) and, with --kafka-version 4.0, as 4.0's
+    # printControlRecord did (" controlType: LEADER_CHANGE(2)"); a version before 4.0 is refused (exit 2)
+    log = os.path.join(CORPUS, 'gen-kafka42', 'cluster-metadata', '__cluster_metadata-0', '00000000000000000000.log')
+    rc, out, err = run(['dump', '--cluster-metadata-decoder', log])
+    check(' sequence: -1 headerKeys: [] LeaderChange: {"version":0,"leaderId":3001,' in out, 'default: 4.2')
+    for v in ('4.0', '4.0.1'):
+        rc, out, err = run(['dump', '--cluster-metadata-decoder', '--kafka-version', v, log])
+        check(' sequence: -1 headerKeys: [] controlType: LEADER_CHANGE(2)\n' in out and 'LeaderChange:' not in out,
+              '--kafka-version %s' % v)
+    rc, out, err = run(['dump', '--cluster-metadata-decoder', '--kafka-version', '4.1', log])
+    check('LeaderChange: {' in out, '--kafka-version 4.1 prints as 4.2')
+    for bad in ('3.9', '4', 'x'):
+        rc, out, err = run(['dump', '--kafka-version', bad, log])
+        eq(rc, 2, '--kafka-version %s is refused' % bad)
+
+
+def test_built_group_layouts():
+    meta40 = struct.pack('>hi', 0, 6) + b'\0'
+    meta41 = struct.pack('>hiq', 0, 6, -7046029254386353131) + b'\0'
+    tpi = TID + kafka.cstring('photos') + kafka.uvarint(3) + struct.pack('>ii', 0, 1) + b'\0'
+    # 4.0: InitializedTopics [photos 0,1], DeletingTopics []; 4.1+: InitializingTopics [photos 0,1],
+    # InitializedTopics [], DeletingTopics []
+    spm40 = struct.pack('>h', 0) + kafka.uvarint(2) + tpi + kafka.uvarint(1) + b'\0'
+    spm41 = struct.pack('>h', 0) + kafka.uvarint(2) + tpi + kafka.uvarint(1) + kafka.uvarint(1) + b'\0'
+    # OffsetCommitValue version 3 {offset 42, leaderEpoch 5, metadata "", commitTimestamp} and a byte more
+    oc = struct.pack('>hqi', 3, 42, 5) + kafka.string('') + struct.pack('>q', 1700000000000) + b'\x00'
+    gk = lambda t: struct.pack('>h', t) + kafka.string('sg')
+    log = write_partition('__consumer_offsets-9', [
+        kafka.batch_records(0, [kafka.record(0, gk(11), meta40)]),
+        kafka.batch_records(1, [kafka.record(0, gk(11), meta41)]),
+        kafka.batch_records(2, [kafka.record(0, gk(15), spm40)]),
+        kafka.batch_records(3, [kafka.record(0, gk(15), spm41)]),
+        kafka.batch_records(4, [kafka.record(0, struct.pack('>h', 1) + kafka.string('g') + kafka.string('t') +
+                                             struct.pack('>i', 0), oc)]),
+    ])
+    rc, out, err = run(['dump', '--offsets-decoder', log])
+    got = decoded_suffixes(out)
+    eq(got[0], ' key: {"type":"11","data":{"groupId":"sg"}} payload: {"version":"0","data":{"epoch":6}}',
+       'ShareGroupMetadataValue 4.0')
+    eq(got[1], ' key: {"type":"11","data":{"groupId":"sg"}} payload: {"version":"0","data":{"epoch":6,'
+       '"metadataHash":-7046029254386353131}}', 'ShareGroupMetadataValue 4.1+ with a realistic hash')
+    topic = '{"topicId":"%s","topicName":"photos","partitions":[0,1]}' % TID_S
+    eq(got[2], ' key: {"type":"15","data":{"groupId":"sg"}} payload: {"version":"0","data":{"initializedTopics":'
+       '[%s],"deletingTopics":[]}}' % topic, 'ShareGroupStatePartitionMetadataValue 4.0: initialized, not initializing')
+    eq(got[3], ' key: {"type":"15","data":{"groupId":"sg"}} payload: {"version":"0","data":{"initializingTopics":'
+       '[%s],"initializedTopics":[],"deletingTopics":[]}}' % topic, 'ShareGroupStatePartitionMetadataValue 4.1+')
+    eq(got[4], ' key: Error at offset 4, skipping. 1 byte(s) after the end of OffsetCommitValue version 3: not read '
+       'by its schema', 'a byte after the value is an error')
+    rc, out, err = run(['dump', '--offsets-decoder', '--json', log])
+    recs = {o['offset']: o['decoded'] for o in map(json.loads, out.strip().split('\n')) if o['type'] == 'record'}
+    eq([recs[i].get('layout') for i in range(4)], ['4.0', '4.1+', '4.0', '4.1+'], 'layouts')
+    check('layout' not in recs[4] and 'error' in recs[4], 'one layout: no layout member')
 
 
 # ---- cluster metadata, remote log metadata, decoder precedence ---------------------------------------

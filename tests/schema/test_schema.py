@@ -382,6 +382,23 @@ def build(tmp):
     key, commit = kafka.offset_commit(b'g1', b'orders', 3, 42, T0, leader_epoch=5)
     p['offsets'] = kafka.write_partition(os.path.join(tmp, 'co', '__consumer_offsets-3'), {
         0: kafka.batch(0, [(key, commit), (key, None), (b'\0\x05' + kafka.string(b'new'), b'\0\0')])})
+    # __share_group_state: ShareUpdate values (key type 1) of Kafka 4.0's layout (SnapshotEpoch uint16), of
+    # 4.1's (int32) with an unknown tagged field, and one that neither layout reads (a byte too many);
+    # __consumer_offsets: a record type no Kafka writes (99); __cluster_metadata: a FeatureLevelRecord with
+    # an unknown tagged field (tag 7)
+    skey = b'\0\x01' + kafka.string(b'sg') + bytes(16) + b'\0\0\0\x01'
+    sb = kafka.uvarint(2) + struct.pack('>qqbh', 1, 2, 2, 1) + b'\0'
+    tagged = kafka.uvarint(1) + kafka.uvarint(0) + kafka.uvarint(4) + b'\0\0\0\x09'
+    p['sharestate'] = kafka.write_partition(os.path.join(tmp, 'ss', '__share_group_state-1'), {
+        0: kafka.batch(0, [(skey, struct.pack('>hHiq', 0, 1, 2, 3) + sb + b'\0'),
+                           (skey, struct.pack('>hiiq', 0, 1, 2, 3) + sb + tagged),
+                           (skey, struct.pack('>hHiq', 0, 1, 2, 3) + sb + b'\0\x07')])})
+    p['offsets99'] = kafka.write_partition(os.path.join(tmp, 'co99', '__consumer_offsets-1'), {
+        0: kafka.batch(0, [(b'\0\x63' + kafka.string(b'x'), b'\0\0')])})
+    fl = kafka.uvarint(1) + kafka.uvarint(12) + kafka.uvarint(0) + kafka.cstring('metadata.version') + \
+        struct.pack('>h', 21) + kafka.uvarint(1) + kafka.uvarint(7) + kafka.uvarint(1) + b'\x05'
+    p['meta_tag'] = kafka.write_partition(os.path.join(tmp, 'cm', '__cluster_metadata-0'), {
+        0: kafka.batch(0, [(None, fl)])})
     # a producer snapshot with a flipped byte (CRC mismatch), and one too short for its header
     snap = sorted(glob.glob(os.path.join(CORPUS, 'gen', 'txn-open', 'txn-0', '*.snapshot')))[0]
     d = os.path.join(tmp, 'bad', 'bad-0')
@@ -509,6 +526,9 @@ def corpus_runs(p):
     for f in sorted(glob.glob(os.path.join(CORPUS, 'gen', 'remote-log-metadata', '*', '*.log'))):
         run('dump', ['--remote-log-metadata-decoder', f])
     run('dump', ['--transaction-log-decoder', os.path.join(p['txnstate'], '00000000000000000000.log')])
+    run('dump', ['--share-group-state-decoder', os.path.join(p['sharestate'], '00000000000000000000.log')])
+    run('dump', ['--offsets-decoder', os.path.join(p['offsets99'], '00000000000000000000.log')])
+    run('dump', ['--cluster-metadata-decoder', os.path.join(p['meta_tag'], '00000000000000000000.log')])
     # the text files of the real log directories, built faulty ones, and whole directories
     texts = sorted(f for f in glob.glob(os.path.join(CORPUS, 'real', '**', '*'), recursive=True)
                    if os.path.basename(f) in TEXT_FILES)
@@ -586,6 +606,7 @@ def corpus_runs(p):
     run('groups', [os.path.join(CORPUS, 'gen', 'groups-classic')])
     run('groups', ['--commits', os.path.join(CORPUS, 'gen', 'groups-eos')])
     run('groups', ['--commits', os.path.join(CORPUS, 'gen', 'groups-consumer-protocol')])
+    run('groups', [os.path.join(CORPUS, 'gen-kafka42', 'streams-rebalance')])
     run('groups', ['--commits'] + p['groups'])
 
 

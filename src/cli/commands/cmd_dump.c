@@ -20,7 +20,7 @@
 
 static const char dump_usage[] = "usage: segscan dump [options] FILE...\n"
                                  "\n"
-                                 "Print files of a partition as kafka-dump-log.sh (Kafka 4.0) prints them, or as\n"
+                                 "Print files of a partition as kafka-dump-log.sh (Kafka 4.2) prints them, or as\n"
                                  "JSON Lines: .log segments, KRaft .checkpoint snapshots, .index, .timeindex,\n"
                                  ".txnindex and producer .snapshot files. FILE may be '-' to read one segment from\n"
                                  "standard input. Also (kafka-dump-log.sh has no dumper for them) the text files,\n"
@@ -53,6 +53,11 @@ static const char dump_usage[] = "usage: segscan dump [options] FILE...\n"
                                  "                           decoder a run: with several, the first of this list\n"
                                  "                           wins, as in kafka-dump-log.sh; each implies\n"
                                  "                           --print-data-log)\n"
+                                 "  --kafka-version V        print as kafka-dump-log.sh of Kafka V does where\n"
+                                 "                           versions differ: 4.0 prints a KRaft leader change as\n"
+                                 "                           controlType: LEADER_CHANGE(2) and a share-group-state\n"
+                                 "                           value's version as \"type\"; 4.1 and later (the\n"
+                                 "                           default, 4.2) print LeaderChange: {...} and \"version\"\n"
                                  "  --json                   JSON Lines: batch, record, error and end objects\n"
                                  "  --bytes utf8|hex|base64  how --json writes keys, values and header values\n"
                                  "                           (default utf8)\n"
@@ -75,6 +80,7 @@ enum {
     OPT_VERIFY,
     OPT_SANITY,
     OPT_MAXMSG,
+    OPT_KAFKA_VERSION,
     /* in Kafka's order of precedence */
     OPT_OFFSETS_DEC,
     OPT_TXN_DEC,
@@ -100,6 +106,7 @@ static const struct option dump_longopts[] = {
     {"remote-log-metadata-decoder", no_argument, NULL, OPT_REMOTE_DEC},
     {"share-group-state-decoder", no_argument, NULL, OPT_SHARE_DEC},
     {"max-message-size", required_argument, NULL, OPT_MAXMSG},
+    {"kafka-version", required_argument, NULL, OPT_KAFKA_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -189,7 +196,7 @@ static void text_record(ss_out *o, const struct dump_opts *opt, const ss_batch *
                 out_lit(o, " endTxnMarker: ");
                 out_str(o, ss_control_type_name(r->control_type));
                 LIT_I64(o, " coordinatorEpoch: ", r->coordinator_epoch);
-            } else if (!dump_kraft_control(o, r, false)) {
+            } else if (!dump_kraft_control(o, r, false, opt->kafka_version)) {
                 out_lit(o, " controlType: ");
                 out_str(o, ss_control_type_name(r->control_type));
                 out_ch(o, '(');
@@ -303,7 +310,7 @@ static void json_record(ss_out *o, const char *file, const struct dump_opts *opt
         if (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT)
             KV_I64(o, "coordinatorEpoch", r->coordinator_epoch);
     }
-    if (b->control) (void)dump_kraft_control(o, r, true);
+    if (b->control) (void)dump_kraft_control(o, r, true, opt->kafka_version);
     if (!b->control && opt->decoder != DUMP_DEC_NONE) dump_internal_json(o, opt, r);
     out_lit(o, "}\n");
 }
@@ -602,6 +609,19 @@ int cmd_dump(int argc, char **argv) {
                 return EXIT_TROUBLE;
             }
             break;
+        case OPT_KAFKA_VERSION: {
+            /* MAJOR.MINOR[.PATCH...]: only whether it is before 4.1 matters (KAFKA-19069) */
+            unsigned maj = 0, min = 0;
+            int used = 0;
+            if (sscanf(optarg, "%u.%u%n", &maj, &min, &used) != 2 || (optarg[used] && optarg[used] != '.') ||
+                maj < 4 || maj > 99 || min > 99) {
+                warnx_("dump: --kafka-version takes a Kafka version from 4.0 on, e.g. 4.0 or 4.2");
+                free(files);
+                return EXIT_TROUBLE;
+            }
+            opt.kafka_version = maj == 4 && min == 0 ? 40 : 0;
+            break;
+        }
         case OPT_BYTES:
             if (parse_bytes_mode(optarg, &opt.bytes) != 0) {
                 warnx_("dump: --bytes takes utf8, hex or base64");

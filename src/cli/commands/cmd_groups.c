@@ -139,6 +139,16 @@ static void text_log(gcli *c, const ss_glog *l) {
     gc_tstr(t, sizeof t, l->complete_from_time);
     out_printf(o, "; history complete from offset %" PRId64 " (%s)", l->complete_from, t);
     out_ch(o, '\n');
+    if (l->unknown_records) {
+        /* by type, not one line each: a newer Kafka's records are many */
+        out_printf(o, "  %" PRIu64 " %s of record types segscan does not know:", l->unknown_records,
+                   plural(l->unknown_records, "record", "records"));
+        for (uint32_t i = 0; i < l->n_unknown_types; i++)
+            out_printf(o, "%s type %d (%" PRIu64 ")", i ? "," : "", (int)l->unknown_types[i].type,
+                       l->unknown_types[i].count);
+        if (l->unknown_other_types) out_printf(o, ", %" PRIu64 " of other types", l->unknown_other_types);
+        out_ch(o, '\n');
+    }
     if (l->compacted || l->first_offset > 0 || l->cleaner_checkpoint >= 0) {
         out_lit(o, "  ");
         if (l->first_offset > 0) out_printf(o, "no offset below %" PRId64 " is on disk; ", l->first_offset);
@@ -179,7 +189,8 @@ static void text_log(gcli *c, const ss_glog *l) {
 
 /* ---- a group --------------------------------------------------------------------------------- */
 
-static void text_member(gcli *c, const ss_gmember *m, bool consumer) {
+static void text_member(gcli *c, const ss_gmember *m, int protocol) {
+    bool consumer = gc_epochs(protocol);
     ss_out *o = c->o;
     out_lit(o, "      ");
     gc_text_bytes(o, m->member_id, m->member_id_len);
@@ -199,8 +210,16 @@ static void text_member(gcli *c, const ss_gmember *m, bool consumer) {
     if (m->rebalance_timeout_ms >= 0) out_printf(o, "  rebalance %" PRId32 " ms", m->rebalance_timeout_ms);
     if (consumer) {
         out_printf(o, "  epoch %" PRId32, m->member_epoch);
-        const char *st = ss_gmember_state_name(m->state);
+        const char *st = gc_state_name(protocol, m->state);
         if (st) out_printf(o, " %s", st);
+    }
+    if (protocol == SS_GPROTO_STREAMS) {
+        if (m->process_id) out_printf(o, "  process %s", m->process_id);
+        if (m->user_endpoint) out_printf(o, "  endpoint %s", m->user_endpoint);
+        if (m->client_tags) out_printf(o, "  tags %s", m->client_tags);
+        if (m->topology_epoch >= 0) out_printf(o, "  topology epoch %" PRId32, m->topology_epoch);
+        out_printf(o, "  tasks active %s, standby %s, warm-up %s", m->active_tasks ? m->active_tasks : "-",
+                   m->standby_tasks ? m->standby_tasks : "-", m->warmup_tasks ? m->warmup_tasks : "-");
     }
     out_lit(o, " -> ");
     if (!m->assignment_known) out_lit(o, "(assignment not decoded)");
@@ -216,7 +235,7 @@ static void text_generation(gcli *c, const ss_ggeneration *x) {
     ss_out *o = c->o;
     char t[64];
     gc_tstr(t, sizeof t, x->time);
-    bool consumer = x->protocol == SS_GPROTO_CONSUMER;
+    bool consumer = gc_epochs(x->protocol);
     if (consumer) {
         if (x->generation < 0) out_printf(o, "  epoch ?  %s  (no group epoch record read before)", t);
         else out_printf(o, "  epoch %" PRId32 "  %s", x->generation, t);
@@ -239,7 +258,7 @@ static void text_generation(gcli *c, const ss_ggeneration *x) {
         out_printf(o, "  members at the end of the epoch:");
     }
     out_ch(o, '\n');
-    for (size_t m = 0; m < x->nmembers; m++) text_member(c, &x->members[m], consumer);
+    for (size_t m = 0; m < x->nmembers; m++) text_member(c, &x->members[m], x->protocol);
     for (size_t a = 0; a < x->nassign; a++) {
         const ss_gassign *s = &x->assignments[a];
         if (!gc_in_time(c, s->time)) continue;
@@ -251,7 +270,7 @@ static void text_generation(gcli *c, const ss_ggeneration *x) {
             continue;
         }
         out_printf(o, "  member epoch %" PRId32 " (previous %" PRId32 ")", s->member_epoch, s->previous_member_epoch);
-        const char *st = ss_gmember_state_name(s->state);
+        const char *st = gc_state_name(x->protocol, s->state);
         if (st) out_printf(o, " %s", st);
         out_lit(o, " -> ");
         gc_text_parts(o, s->parts, s->nparts, c);
@@ -323,7 +342,7 @@ static void text_partition(gcli *c, const ss_group *g, const ss_gpartition *p) {
         out_printf(o, " (%" PRIu64 " transactional: %" PRIu64 " committed, %" PRIu64 " aborted, %" PRIu64 " open)",
                    p->txn_commits, p->txn_committed, p->txn_aborted, p->txn_open);
     if (p->deletions) out_printf(o, ", deleted %" PRIu64 " %s", p->deletions, plural(p->deletions, "time", "times"));
-    bool consumer = g->protocol == SS_GPROTO_CONSUMER;
+    bool consumer = gc_epochs(g->protocol);
     if (p->nowners) {
         out_lit(o, "; owners ");
         for (size_t i = 0; i < p->nowners; i++) {
@@ -429,7 +448,7 @@ static void text_group(gcli *c, size_t gi) {
     out_printf(o, "  %s", gc_log_name(nm, sizeof nm, g->coordinator_partition));
     if (g->ngenerations) {
         const ss_ggeneration *a = &g->generations[0], *b = &g->generations[g->ngenerations - 1];
-        bool consumer = b->protocol == SS_GPROTO_CONSUMER;
+        bool consumer = gc_epochs(b->protocol);
         out_printf(o, "  %s %" PRId32 "..%" PRId32, consumer ? "epochs" : "generations", a->generation, b->generation);
     }
     out_printf(o, ", %zu %s, %" PRIu64 " %s", g->nmembers_distinct, plural(g->nmembers_distinct, "member", "members"),

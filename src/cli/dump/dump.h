@@ -32,6 +32,9 @@ struct dump_opts {
     uint64_t max_message_size;
     enum bytes_mode bytes;
     uint64_t max_batch_bytes;
+    /* --kafka-version: print as that kafka-dump-log.sh does where versions differ on records
+     * both know; 40 for 4.0, 0 (the default) for the newest (4.2) */
+    int kafka_version;
 };
 
 /* What the dumps of segments and of index files share (dump_common.c). */
@@ -87,7 +90,7 @@ void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record 
  * text " SnapshotHeader {...}" as DumpLogSegments prints it, or (json) a
  * ,"kraftControl":{...} member. False when the record is not one of those or
  * cannot be read. */
-bool dump_kraft_control(ss_out *o, const ss_record *r, bool json);
+bool dump_kraft_control(ss_out *o, const ss_record *r, bool json, int kafka_version);
 /* A decoded message's node as Kafka's JSON converters + Jackson write it. */
 void dump_jnode(ss_out *o, const ss_jnode *nodes, uint32_t x);
 

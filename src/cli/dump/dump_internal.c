@@ -183,9 +183,10 @@ static void render_key(ss_out *o, const ss_cdecoded *d) {
 }
 
 /* The value of a coordinator record: {"version":"V","data":...}.
- * ShareGroupStateMessageParser (Kafka of October 2024, as in 4.0's branch)
- * labels the value's version "type" too (its jsonString helper); the JSON
- * form always says "version". */
+ * ShareGroupStateMessageParser of Kafka 4.0 (October 2024) labels the value's
+ * version "type" too (its jsonString helper); 4.1+ parses as the other
+ * coordinators do (CoordinatorRecordMessageParser.prepareValue: "version"),
+ * which --kafka-version 4.0 undoes. The JSON form always says "version". */
 static void render_value(ss_out *o, const ss_cdecoded *d, const char *label) {
     out_lit(o, "{\"");
     out_str(o, label);
@@ -311,9 +312,9 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
     const ss_jnode *nd = d->nodes;
     uint32_t v = d->value;
     switch (d->record_type) {
-    case 0:
-    case 3: {
-        if (d->record_type == 0) {
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_RECORD:
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_SNAPSHOT_RECORD: {
+        if (d->record_type == SS_RLM_REMOTE_LOG_SEGMENT_METADATA_RECORD) {
             int64_t start = num(nd, v, "startOffset"), end = num(nd, v, "endOffset");
             if (start < 0) {
                 snprintf(buf, n, "Unexpected start offset = %lld. StartOffset for a remote segment cannot be negative",
@@ -333,8 +334,9 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
         if (!segment_state(num(nd, v, "remoteLogSegmentState"))) return "state can not be null";
         return NULL;
     }
-    case 1: return segment_state(num(nd, v, "remoteLogSegmentState")) ? NULL : "state can not be null";
-    case 2: return partition_delete_state(num(nd, v, "remotePartitionDeleteState")) ? NULL : "null";
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_UPDATE_RECORD:
+        return segment_state(num(nd, v, "remoteLogSegmentState")) ? NULL : "state can not be null";
+    case SS_RLM_REMOTE_PARTITION_DELETE_METADATA_RECORD: return partition_delete_state(num(nd, v, "remotePartitionDeleteState")) ? NULL : "null";
     default: return "null";
     }
 }
@@ -354,11 +356,15 @@ static void custom_and_state(ss_out *o, const ss_jnode *n, uint32_t v) {
     out_str(o, segment_state(num(n, v, "remoteLogSegmentState")));
 }
 
-static void segment_tail(ss_out *o, const ss_jnode *n, uint32_t v) {
+/* Kafka 4.1+ ends RemoteLogSegmentMetadata.toString and
+ * RemoteLogSegmentMetadataSnapshot.toString with txnIdxEmpty (KIP-1058; the
+ * tagged TxnIndexEmpty, false when absent); 4.0 did not have it. */
+static void segment_tail(ss_out *o, const ss_jnode *n, uint32_t v, int kafka_version) {
     out_lit(o, ", segmentLeaderEpochs=");
     (void)leader_epochs(o, n, v);
     LIT_I64(o, ", segmentSizeInBytes=", num(n, v, "segmentSizeInBytes"));
     custom_and_state(o, n, v);
+    if (kafka_version != 40) LIT_BOOL(o, ", txnIdxEmpty=", num(n, v, "txnIndexEmpty") != 0);
     out_ch(o, '}');
 }
 
@@ -369,26 +375,26 @@ static void event_broker_tail(ss_out *o, const ss_jnode *n, uint32_t v) {
     out_ch(o, '}');
 }
 
-static void remote_text(ss_out *o, const ss_cdecoded *d) {
+static void remote_text(ss_out *o, const ss_cdecoded *d, int kafka_version) {
     const ss_jnode *n = d->nodes;
     uint32_t v = d->value;
     switch (d->record_type) {
-    case 0: /* RemoteLogSegmentMetadata.toString, after createWithUpdates */
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_RECORD: /* RemoteLogSegmentMetadata.toString, after createWithUpdates */
         out_lit(o, "RemoteLogSegmentMetadata{remoteLogSegmentId=");
         segment_id(o, n, ss_jnode_member(n, v, "remoteLogSegmentId"));
         segment_offsets(o, n, v);
         LIT_I64(o, ", brokerId=", num(n, v, "brokerId"));
         LIT_I64(o, ", maxTimestampMs=", num(n, v, "maxTimestampMs"));
         LIT_I64(o, ", eventTimestampMs=", num(n, v, "eventTimestampMs"));
-        segment_tail(o, n, v);
+        segment_tail(o, n, v, kafka_version);
         break;
-    case 1: /* RemoteLogSegmentMetadataUpdate.toString */
+    case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_UPDATE_RECORD: /* RemoteLogSegmentMetadataUpdate.toString */
         out_lit(o, "RemoteLogSegmentMetadataUpdate{remoteLogSegmentId=");
         segment_id(o, n, ss_jnode_member(n, v, "remoteLogSegmentId"));
         custom_and_state(o, n, v);
         event_broker_tail(o, n, v);
         break;
-    case 2: /* RemotePartitionDeleteMetadata.toString */
+    case SS_RLM_REMOTE_PARTITION_DELETE_METADATA_RECORD: /* RemotePartitionDeleteMetadata.toString */
         out_lit(o, "RemotePartitionDeleteMetadata{topicPartition=");
         topic_id_partition(o, n, ss_jnode_member(n, v, "topicIdPartition"));
         out_lit(o, ", state=");
@@ -400,7 +406,7 @@ static void remote_text(ss_out *o, const ss_cdecoded *d) {
         uuid_of(o, n, ss_jnode_member(n, v, "segmentId"));
         segment_offsets(o, n, v);
         LIT_I64(o, ", maxTimestampMs=", num(n, v, "maxTimestampMs"));
-        segment_tail(o, n, v);
+        segment_tail(o, n, v, kafka_version);
         break;
     }
 }
@@ -450,7 +456,7 @@ void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file
         out_lit(o, " payload: ");
         if (st != SS_CDEC_OK) out_str(o, d.message);
         else if (kind == SS_CTOPIC_CLUSTER_METADATA) render_api_message(o, &d);
-        else remote_text(o, &d);
+        else remote_text(o, &d, opt->kafka_version);
         return;
     }
     if (st == SS_CDEC_NO_KEY) {
@@ -469,7 +475,57 @@ void dump_internal_text(ss_out *o, const struct dump_opts *opt, const char *file
     render_key(o, &d);
     out_lit(o, " payload: ");
     if (d.tombstone) out_lit(o, "<DELETE>");
-    else render_value(o, &d, kind == SS_CTOPIC_SHARE_STATE ? "type" : "version");
+    else render_value(o, &d, kind == SS_CTOPIC_SHARE_STATE && opt->kafka_version == 40 ? "type" : "version");
+}
+
+static const char *layout_status_name(int st) {
+    switch (st) {
+    case SS_LAYOUT_CHOSEN: return "chosen";
+    case SS_LAYOUT_AMBIGUOUS: return "ambiguous";
+    case SS_LAYOUT_NEITHER: return "neither";
+    default: return NULL;
+    }
+}
+
+/* Where the value's version has two layouts: which one read it ("layout"), or,
+ * when both or neither fit, that ("layoutStatus") with the two names and the
+ * value's bytes. */
+static void json_layout(ss_out *o, const ss_cdecoded *d, const ss_record *r) {
+    if (d->layout_status == SS_LAYOUT_ONE) return;
+    if (d->layout) {
+        out_lit(o, ",\"layout\":");
+        out_json_cstr(o, d->layout);
+    }
+    out_lit(o, ",\"layoutStatus\":");
+    out_json_cstr(o, layout_status_name(d->layout_status));
+    out_lit(o, ",\"layouts\":[");
+    out_json_cstr(o, d->layouts[0]);
+    out_ch(o, ',');
+    out_json_cstr(o, d->layouts[1]);
+    out_ch(o, ']');
+    if (d->layout_status != SS_LAYOUT_CHOSEN && r->value_len >= 0) {
+        out_lit(o, ",\"valueHex\":\"");
+        out_hex(o, r->value, (size_t)r->value_len);
+        out_ch(o, '"');
+    }
+}
+
+/* Tagged fields the schema does not know (a newer Kafka's): Kafka's JSON
+ * converters leave them out, as the text does; the JSON lists them. */
+static void json_unknown_tags(ss_out *o, const ss_cdecoded *d) {
+    if (!d->n_unknown_tags) return;
+    out_lit(o, ",\"unknownTaggedFields\":[");
+    for (size_t i = 0; i < d->n_unknown_tags; i++) {
+        const ss_unknown_tag *t = &d->unknown_tags[i];
+        if (i) out_ch(o, ',');
+        out_lit(o, "{\"in\":");
+        out_json_cstr(o, t->in);
+        LIT_U64(o, ",\"tag\":", t->tag);
+        out_lit(o, ",\"bytes\":\"");
+        out_hex(o, t->bytes, t->len);
+        out_lit(o, "\"}");
+    }
+    out_ch(o, ']');
 }
 
 void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record *r) {
@@ -483,6 +539,8 @@ void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record 
         out_lit(o, ",\"recordType\":");
         if (d.record_type >= 0) out_i64(o, d.record_type);
         else out_lit(o, "null");
+        if (st == SS_CDEC_UNKNOWN_TYPE) out_lit(o, ",\"unknownType\":true");
+        json_layout(o, &d, r);
         out_ch(o, '}');
         return;
     }
@@ -498,7 +556,7 @@ void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record 
             ss_out t;
             if (mem) {
                 out_init(&t, mem);
-                remote_text(&t, &d);
+                remote_text(&t, &d, opt->kafka_version);
                 out_flush(&t);
                 out_free(&t);
                 fclose(mem);
@@ -507,6 +565,7 @@ void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record 
             else out_lit(o, "null");
             free(buf);
         }
+        json_unknown_tags(o, &d);
         out_ch(o, '}');
         return;
     }
@@ -515,12 +574,14 @@ void dump_internal_json(ss_out *o, const struct dump_opts *opt, const ss_record 
     out_lit(o, ",\"value\":");
     if (d.tombstone) out_lit(o, "null");
     else render_value(o, &d, "version");
+    json_layout(o, &d, r);
+    json_unknown_tags(o, &d);
     out_ch(o, '}');
 }
 
 /* ---- KRaft control records ------------------------------------------------------------- */
 
-bool dump_kraft_control(ss_out *o, const ss_record *r, bool json) {
+bool dump_kraft_control(ss_out *o, const ss_record *r, bool json, int kafka_version) {
     ss_cdecoder *cd = decoder();
     if (!cd) return false;
     ss_cdecoded d;
@@ -535,9 +596,14 @@ bool dump_kraft_control(ss_out *o, const ss_record *r, bool json) {
     }
     /* DumpLogSegments prints a name and the JSON converter's output, written at
      * the record's own Version field; Kafka 4.0 prints LEADER_CHANGE by its
-     * type only (its message is printed from KAFKA-19069, Kafka 4.1, on). */
+     * type only (its message is printed from KAFKA-19069, Kafka 4.1, on:
+     * printControlRecord, " LeaderChange: " + LeaderChangeMessageJsonConverter). */
     const char *label = NULL;
     switch (r->control_type) {
+    case SS_CTRL_LEADER_CHANGE:
+        if (kafka_version == 40) return false;
+        label = " LeaderChange: ";
+        break;
     case SS_CTRL_SNAPSHOT_HEADER: label = " SnapshotHeader "; break;
     case SS_CTRL_SNAPSHOT_FOOTER: label = " SnapshotFooter "; break;
     case SS_CTRL_KRAFT_VERSION: label = " KRaftVersion "; break;

@@ -47,4 +47,10 @@ bool gc_finding_selected(const gcli *c, const ss_finding *x);
 void gc_json_log(gcli *c, const ss_glog *l);
 int gc_json_group_all(gcli *c, size_t gi);
 
+/* KIP-848 consumer groups and KIP-1071 streams groups have group epochs, member epochs and states */
+static inline bool gc_epochs(int protocol) { return protocol == SS_GPROTO_CONSUMER || protocol == SS_GPROTO_STREAMS; }
+static inline const char *gc_state_name(int protocol, int state) {
+    return protocol == SS_GPROTO_STREAMS ? ss_gstreams_member_state_name(state) : ss_gmember_state_name(state);
+}
+
 #endif

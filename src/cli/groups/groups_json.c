@@ -27,6 +27,16 @@ void gc_json_log(gcli *c, const ss_glog *l) {
     out_u64(o, l->tombstones);
     gc_json_key(o, "unknownRecords");
     out_u64(o, l->unknown_records);
+    gc_json_key(o, "unknownRecordTypes");
+    out_ch(o, '[');
+    for (uint32_t i = 0; i < l->n_unknown_types; i++) {
+        if (i) out_ch(o, ',');
+        out_printf(o, "{\"recordType\":%d,\"records\":%" PRIu64 "}", (int)l->unknown_types[i].type,
+                   l->unknown_types[i].count);
+    }
+    out_ch(o, ']');
+    gc_json_key(o, "unknownRecordsOfOtherTypes");
+    out_u64(o, l->unknown_other_types);
     gc_json_key(o, "badRecords");
     out_u64(o, l->bad_records);
     gc_json_key(o, "firstOffset");
@@ -80,7 +90,24 @@ static void json_findings(gcli *c, size_t gi) {
     }
 }
 
-static void json_member(gcli *c, const ss_gmember *m, bool consumer) {
+/* "s_p,s_p" as a JSON array of strings */
+static void json_tasks(ss_out *o, const char *t) {
+    out_ch(o, '[');
+    while (t && *t) {
+        const char *e = strchr(t, ',');
+        size_t n = e ? (size_t)(e - t) : strlen(t);
+        out_ch(o, '"');
+        out_raw(o, t, n);
+        out_ch(o, '"');
+        if (!e) break;
+        out_ch(o, ',');
+        t = e + 1;
+    }
+    out_ch(o, ']');
+}
+
+static void json_member(gcli *c, const ss_gmember *m, int protocol) {
+    bool consumer = gc_epochs(protocol);
     ss_out *o = c->o;
     out_lit(o, "{\"memberId\":");
     gc_json_bytes(o, m->member_id, m->member_id_len);
@@ -101,11 +128,27 @@ static void json_member(gcli *c, const ss_gmember *m, bool consumer) {
         gc_json_key(o, "memberEpoch");
         out_i64(o, m->member_epoch);
         gc_json_key(o, "state");
-        const char *st = ss_gmember_state_name(m->state);
+        const char *st = gc_state_name(protocol, m->state);
         if (st) out_json_cstr(o, st);
         else out_lit(o, "null");
         gc_json_key(o, "pendingRevocation");
         gc_json_parts(o, m->pending, m->npending, c);
+    }
+    if (protocol == SS_GPROTO_STREAMS) {
+        gc_json_key(o, "processId");
+        gc_json_bytes(o, m->process_id, m->process_id ? strlen(m->process_id) : 0);
+        gc_json_key(o, "userEndpoint");
+        gc_json_bytes(o, m->user_endpoint, m->user_endpoint ? strlen(m->user_endpoint) : 0);
+        gc_json_key(o, "clientTags");
+        gc_json_bytes(o, m->client_tags, m->client_tags ? strlen(m->client_tags) : 0);
+        gc_json_key(o, "topologyEpoch");
+        gc_json_i64_or_null(o, m->topology_epoch);
+        gc_json_key(o, "activeTasks");
+        json_tasks(o, m->active_tasks);
+        gc_json_key(o, "standbyTasks");
+        json_tasks(o, m->standby_tasks);
+        gc_json_key(o, "warmupTasks");
+        json_tasks(o, m->warmup_tasks);
     }
     out_ch(o, '}');
 }
@@ -123,8 +166,8 @@ static void json_generation(gcli *c, const ss_group *g, const ss_ggeneration *x)
     json_group_head(o, "generation", g);
     gc_json_key(o, "protocol");
     out_json_cstr(o, ss_gprotocol_name(x->protocol));
-    gc_json_key(o, x->protocol == SS_GPROTO_CONSUMER ? "epoch" : "generation");
-    if (x->protocol == SS_GPROTO_CONSUMER && x->generation < 0) out_lit(o, "null");
+    gc_json_key(o, gc_epochs(x->protocol) ? "epoch" : "generation");
+    if (gc_epochs(x->protocol) && x->generation < 0) out_lit(o, "null");
     else out_i64(o, x->generation);
     gc_json_key(o, "time");
     out_i64(o, x->time);
@@ -146,10 +189,10 @@ static void json_generation(gcli *c, const ss_group *g, const ss_ggeneration *x)
     out_ch(o, '[');
     for (size_t m = 0; m < x->nmembers; m++) {
         if (m) out_ch(o, ',');
-        json_member(c, &x->members[m], x->protocol == SS_GPROTO_CONSUMER);
+        json_member(c, &x->members[m], x->protocol);
     }
     out_ch(o, ']');
-    if (x->protocol == SS_GPROTO_CONSUMER) {
+    if (gc_epochs(x->protocol)) {
         gc_json_key(o, "assignments");
         out_ch(o, '[');
         bool first = true;
@@ -167,7 +210,7 @@ static void json_generation(gcli *c, const ss_group *g, const ss_ggeneration *x)
             gc_json_key(o, "previousMemberEpoch");
             out_i64(o, s->previous_member_epoch);
             gc_json_key(o, "state");
-            const char *st = ss_gmember_state_name(s->state);
+            const char *st = gc_state_name(x->protocol, s->state);
             if (st && !s->left) out_json_cstr(o, st);
             else out_lit(o, "null");
             gc_json_key(o, "partitions");

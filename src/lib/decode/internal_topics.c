@@ -43,6 +43,8 @@ struct ss_cdecoder {
     ss_jnode *nodes;
     uint32_t n;
     size_t cap;
+    ss_unknown_tag *tags; /* the unknown tagged fields of the record, reused as the nodes are */
+    size_t ntags, tagcap;
     bool nomem;
     ss_error err; /* the reason of a failed read (SS_E_BAD_RECORD), the first one met */
 };
@@ -52,6 +54,7 @@ ss_cdecoder *ss_cdecoder_new(void) { return calloc(1, sizeof(ss_cdecoder)); }
 void ss_cdecoder_free(ss_cdecoder *d) {
     if (!d) return;
     free(d->nodes);
+    free(d->tags);
     free(d);
 }
 
@@ -329,12 +332,18 @@ static bool read_struct(ss_cdecoder *d, ss_rd *r, const kstruct *s, int16_t v, u
             for (size_t i = 0; i < nf; i++)
                 if ((s->f[i].flags & KF_TAGGED) && (uint32_t)s->f[i].tag == tag) k = i;
             if (k == nf) {
-                /* an unknown tagged field: kept by Kafka, not written by its JSON converter */
+                /* an unknown tagged field (a newer Kafka's): kept by Kafka's reader, not
+                 * written by its JSON converter; listed by segscan */
                 size_t left = ss_rd_left(r);
                 if (size > left)
                     return fail(d, "Error reading byte array of %" PRIu32 " byte(s): only %zu byte(s) available", size,
                                 left);
-                (void)ss_rd_bytes(r, size);
+                const uint8_t *p = ss_rd_bytes(r, size);
+                if (!SS_GROW(d->tags, d->ntags, d->tagcap, 8)) {
+                    d->nomem = true;
+                    return false;
+                }
+                d->tags[d->ntags++] = (ss_unknown_tag){s->name, tag, p, size};
                 continue;
             }
             if (!read_tagged(d, r, &s->f[k], v, &vals[k])) return false;
@@ -448,6 +457,7 @@ static void begin(ss_cdecoder *d, ss_cdecoded *out) {
     out->record_type = -1;
     out->value_version = -1;
     d->n = 0;
+    d->ntags = 0;
     d->nomem = false;
     ss_error_clear(&d->err);
     (void)node_new(d, SS_J_NULL, NULL); /* node 0: "none" */
@@ -456,6 +466,8 @@ static void begin(ss_cdecoder *d, ss_cdecoded *out) {
 static int finish(ss_cdecoder *d, ss_cdecoded *out, int status) {
     out->status = status;
     out->nodes = d->nodes;
+    out->unknown_tags = d->tags;
+    out->n_unknown_tags = d->ntags;
     if (status != SS_CDEC_OK) out->key = out->value = 0;
     return status;
 }
@@ -478,6 +490,81 @@ static int error(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out,
 }
 
 static const char *why(const ss_cdecoder *d) { return d->nomem ? "out of memory" : d->err.msg; }
+
+/* One layout's read of a value: whether it consumed exactly the bytes (the
+ * value's object in *obj), else why not in why_not[]. */
+static bool try_layout(ss_cdecoder *d, const kmsg *m, ss_rd vr, int16_t vv, uint32_t *obj, char *why_not, size_t n) {
+    ss_error_clear(&d->err);
+    size_t t = d->ntags;
+    if (!read_struct(d, &vr, m->s, vv, obj)) {
+        snprintf(why_not, n, "%.150s", d->nomem ? "out of memory" : d->err.msg);
+        return false;
+    }
+    if (ss_rd_left(&vr)) {
+        snprintf(why_not, n, "%zu byte(s) left over", ss_rd_left(&vr));
+        return false;
+    }
+    /* Kafka 4.0 wrote no tagged fields in these messages: an unknown one is no fit */
+    if (m->alt == NULL && m->layout && d->ntags > t) {
+        snprintf(why_not, n, "an unknown tagged field (tag %" PRIu32 ")", d->tags[d->ntags - 1].tag);
+        return false;
+    }
+    return true;
+}
+
+/* A value version with two layouts (a preview message that Kafka changed
+ * without a new version, e.g. ShareSnapshotValue's uint16 SnapshotEpoch of 4.0
+ * against the int32 of 4.1+): read it with each; the one that consumes exactly
+ * its bytes is the record's. Both or neither: an error, the bytes are kept
+ * (the record's value). Kafka 4.2's reader reads only the newest layout: where
+ * that fails, the text is Kafka's message. */
+static int two_layouts(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded *out, const kmsg *vm, ss_rd *vr,
+                       int16_t vv) {
+    const kmsg *alt = vm->alt;
+    out->layouts[0] = vm->layout;
+    out->layouts[1] = alt->layout;
+    char why_new[160], why_old[160];
+    uint32_t obj_new = 0, obj_old = 0;
+    size_t t0 = d->ntags;
+    bool ok_new = try_layout(d, vm, *vr, vv, &obj_new, why_new, sizeof why_new);
+    ss_error kafka_err = d->err; /* what Kafka's reader says of the newest layout */
+    uint32_t n1 = d->n;
+    size_t t1 = d->ntags;
+    bool ok_old = !d->nomem && try_layout(d, alt, *vr, vv, &obj_old, why_old, sizeof why_old);
+    if (d->nomem) return error(d, kind, r, out, "out of memory");
+    if (ok_new && !ok_old) {
+        d->n = n1; /* drop the other layout's nodes and tags */
+        d->ntags = t1;
+        out->value = obj_new;
+        out->layout = vm->layout;
+        out->layout_status = SS_LAYOUT_CHOSEN;
+        return finish(d, out, SS_CDEC_OK);
+    }
+    if (ok_old && !ok_new) {
+        /* the nodes of the failed read stay in the array, unlinked: nothing points at them */
+        if (t1 > t0) { /* drop the newest layout's tags (d->tags is NULL until a first one) */
+            memmove(d->tags + t0, d->tags + t1, (d->ntags - t1) * sizeof *d->tags);
+            d->ntags -= t1 - t0;
+        }
+        out->value = obj_old;
+        out->layout = alt->layout;
+        out->layout_status = SS_LAYOUT_CHOSEN;
+        return finish(d, out, SS_CDEC_OK);
+    }
+    d->ntags = t0;
+    if (ok_new) {
+        out->layout_status = SS_LAYOUT_AMBIGUOUS;
+        return error(d, kind, r, out, "%s version %d: its %zu bytes read as Kafka %s's layout and as Kafka %s's: "
+                     "ambiguous, not decoded", vm->name, (int)vv, (size_t)r->value_len, vm->layout, alt->layout);
+    }
+    out->layout_status = SS_LAYOUT_NEITHER;
+    if (kafka_err.kind != SS_E_OK && kafka_err.msg[0])
+        /* Kafka's own text, which reads the newest layout only */
+        return error(d, kind, r, out, "Could not read record with version %d from value's buffer due to: %s.", (int)vv,
+                     kafka_err.msg);
+    return error(d, kind, r, out, "%s version %d fits neither Kafka %s's layout (%s) nor Kafka %s's (%s)", vm->name,
+                 (int)vv, vm->layout, why_new, alt->layout, why_old);
+}
 
 /* CoordinatorRecordSerde.deserialize (coordinator-common): the key's record
  * type (int16), the key message read with that type as its version, then,
@@ -513,6 +600,10 @@ static int coordinator(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded
     if (!read_struct(d, &kr, km->s, type, &out->key))
         return error(d, kind, r, out, "Could not read record with version %d from key's buffer due to: %s.", (int)type,
                      why(d));
+    /* Kafka's reader leaves what follows the key unread; segscan does not take such a key as read */
+    if (ss_rd_left(&kr))
+        return error(d, kind, r, out, "%zu byte(s) after the end of %s (record type %d): not read by its schema",
+                     ss_rd_left(&kr), km->name, (int)type);
     if (r->value_len < 0) {
         out->tombstone = true;
         return finish(d, out, SS_CDEC_OK);
@@ -526,10 +617,14 @@ static int coordinator(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded
      * where the reader of October 2024 read the bytes as the highest version. */
     if (vv < vm->vlo || vv > vm->vhi)
         return error(d, kind, r, out, "Found an unknown record version %d for %d type", (int)vv, (int)type);
+    if (vm->alt) return two_layouts(d, kind, r, out, vm, &vr, vv);
     if (!read_struct(d, &vr, vm->s, vv, &out->value))
         return error(d, kind, r, out, "Could not read record with version %d from value's buffer due to: %s.", (int)vv,
                      why(d));
-    if (kind == SS_CTOPIC_OFFSETS && type == 2) consumer_protocol(d, out->value);
+    if (ss_rd_left(&vr))
+        return error(d, kind, r, out, "%zu byte(s) after the end of %s version %d: not read by its schema",
+                     ss_rd_left(&vr), vm->name, (int)vv);
+    if (kind == SS_CTOPIC_OFFSETS && type == SS_GROUP_GROUP_METADATA) consumer_protocol(d, out->value);
     return finish(d, out, SS_CDEC_OK);
 }
 

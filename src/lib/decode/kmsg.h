@@ -72,6 +72,11 @@ typedef struct kmsg {
     int16_t api_key;       /* metadata and remote-log-metadata records; -1 otherwise */
     int16_t vlo, vhi;      /* validVersions */
     const kstruct *s;
+    /* One version, two layouts (a preview message that Kafka changed without a
+     * new version): the name of this layout ("4.1+", "4.0") and the other one,
+     * which the decoder tries too; NULL when the message has one layout. */
+    const char *layout;
+    const struct kmsg *alt;
 } kmsg;
 
 /* By record type (the key's version prefix) or apiKey; NULL when unknown. */

@@ -25,6 +25,7 @@ const char *ss_gprotocol_name(int p) {
     case SS_GPROTO_NONE: return "none";
     case SS_GPROTO_CLASSIC: return "classic";
     case SS_GPROTO_CONSUMER: return "consumer";
+    case SS_GPROTO_STREAMS: return "streams";
     default: return "unknown";
     }
 }
@@ -46,6 +47,15 @@ const char *ss_gmember_state_name(int s) {
     case 1: return "UNREVOKED_PARTITIONS";
     case 2: return "UNRELEASED_PARTITIONS";
     case 127: return "UNKNOWN";
+    default: return s < 0 ? NULL : "UNKNOWN";
+    }
+}
+
+const char *ss_gstreams_member_state_name(int s) {
+    switch (s) {
+    case 1: return "STABLE";
+    case 2: return "UNREVOKED_TASKS";
+    case 3: return "UNRELEASED_TASKS";
     default: return s < 0 ? NULL : "UNKNOWN";
     }
 }
@@ -127,6 +137,23 @@ static void hole(glog *L, int64_t from, int64_t to) {
     L->info.complete_from_time = -1;
 }
 
+/* Records of unknown types: noted one by one up to this many a log, then counted (by type) */
+#define UNKNOWN_NOTES 10
+
+static void count_unknown_type(ss_glog *g, int16_t type) {
+    for (uint32_t i = 0; i < g->n_unknown_types; i++)
+        if (g->unknown_types[i].type == type) {
+            g->unknown_types[i].count++;
+            return;
+        }
+    if (g->n_unknown_types < SS_GLOG_UNKNOWN_TYPES) {
+        g->unknown_types[g->n_unknown_types].type = type;
+        g->unknown_types[g->n_unknown_types++].count = 1;
+        return;
+    }
+    g->unknown_other_types++;
+}
+
 /* A record of a __consumer_offsets log (batch b of file), into the log's history. */
 static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, const ss_record *r) {
     if (r->offset > L->expect_next) hole(L, L->expect_next, r->offset);
@@ -149,7 +176,8 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d)) {
     case SS_CDEC_OK: glog_record(L, b, r, &d); break;
     case SS_CDEC_UNKNOWN_TYPE:
-        if (L->info.unknown_records++ < 5) glog_note(L, SS_SEV_NOTICE, "%s: %s", file, d.message);
+        count_unknown_type(&L->info, d.record_type);
+        if (L->info.unknown_records++ < UNKNOWN_NOTES) glog_note(L, SS_SEV_NOTICE, "%s: %s", file, d.message);
         if (d.known_to_kafka) glog_undecoded(L, r);
         break;
     default:
@@ -158,9 +186,41 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     }
 }
 
+/* Before the replay: the topic ids that the log's offset commits name (OffsetCommitValue version 4+
+ * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
+ * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay. */
+static void commit_topic_ids(worker *w, glog *L) {
+    ss_groups *G = w->g;
+    ss_pcursor c;
+    ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
+    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END && !L->nomem;) {
+        if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
+        if (k != SS_PC_RECORD) continue;
+        const ss_record *r = &c.rec;
+        /* key type 1 (OffsetCommitKey), value version >= 4 */
+        if (r->key_len < 2 || r->key[0] || r->key[1] != SS_GROUP_OFFSET_COMMIT || r->value_len < 2 || r->value[0] ||
+            r->value[1] < 4)
+            continue;
+        ss_cdecoded d;
+        if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) continue;
+        jctx jc = {d.nodes};
+        const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
+        const char *name = j_str(L, jc, d.key, "topic");
+        if (!id || !name || g_commit_topic_name(L, id)) continue;
+        if (!GROW32(L->commit_names, L->ncommit_names, L->commit_names_cap, 8)) {
+            L->nomem = true;
+            break;
+        }
+        L->commit_names[L->ncommit_names].id = id;
+        L->commit_names[L->ncommit_names++].name = name;
+    }
+    ss_pcursor_close(&c);
+}
+
 static void read_log(worker *w, glog *L) {
     ss_groups *G = w->g;
     const ss_input_partition *ip = ss_inputs_at(G->in, L->input);
+    commit_topic_ids(w, L);
     ss_pcursor c;
     ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
     const ss_batch *b = &c.ev.batch;
@@ -209,6 +269,9 @@ static void read_log(worker *w, glog *L) {
         }
     }
     ss_pcursor_close(&c);
+    if (L->info.unknown_records > UNKNOWN_NOTES)
+        glog_note(L, SS_SEV_NOTICE, "%s: and %" PRIu64 " more records of unknown types", ip->name,
+                  L->info.unknown_records - UNKNOWN_NOTES);
     L->info.next_offset = L->expect_next;
     if (L->last_hole_end > L->info.complete_from) L->info.complete_from = L->last_hole_end;
     if (ip->log_start_offset > L->info.complete_from) L->info.complete_from = ip->log_start_offset;

@@ -146,6 +146,9 @@ typedef struct gref_v {
 /* a member of a generation, as kept (ss_gmember is filled from it) */
 typedef struct gmem {
     const char *member_id, *instance_id, *client_id, *client_host;
+    const char *process_id, *user_endpoint, *client_tags; /* streams groups */
+    const char *active_tasks, *standby_tasks, *warmup_tasks;
+    int32_t topology_epoch;
     int32_t session_timeout_ms, rebalance_timeout_ms;
     int32_t member_epoch, previous_member_epoch;
     int8_t state;
@@ -181,7 +184,21 @@ typedef struct kmember {
     int state;
     bool has_metadata, has_assignment;
     gref_v owned, pending; /* gpart indices */
+    /* streams groups (KIP-1071): the member's process, endpoint and topology epoch, and its
+     * tasks as text ("0_0,1_2"; pending revocation included), NULL when none */
+    const char *process_id, *user_endpoint, *client_tags;
+    int32_t topology_epoch;
+    const char *active_tasks, *standby_tasks, *warmup_tasks;
 } kmember;
+
+/* a streams group's subtopology (StreamsGroupTopology): its id and the topics whose partition p
+ * task id_p reads (SourceTopics and RepartitionSourceTopics) */
+typedef struct gsubtopo {
+    const char *id;
+    const char **topics;
+    uint32_t ntopics;
+    bool regex; /* it also reads topics by regular expression: those cannot be resolved from the record */
+} gsubtopo;
 
 /* an event: the public one and what its replay keeps beside it */
 typedef struct gev {
@@ -220,6 +237,9 @@ typedef struct ggroup {
     uint32_t nkmembers, kcap;
     gtopic_name *names;
     uint32_t nnames, ncap;
+    gsubtopo *subs; /* streams groups: the topology */
+    uint32_t nsubs;
+    int32_t topology_epoch; /* -1 none */
     int64_t first_offset, first_time, last_time;
     uint64_t commits, txn_commits, undecoded;
     uint64_t removed_batch; /* batch number of its last tombstone (a conversion follows in the same batch) */
@@ -401,6 +421,11 @@ typedef struct glog {
     /* a topic id's name from partition.metadata of the inputs (NULL when none) */
     const char *(*input_name)(const void *ctx, const char *topic_id);
     const void *input_name_ctx;
+    /* topic ids named by this log's own offset commits (OffsetCommitValue version 4's topicId beside
+     * the key's topic name, Kafka 4.1+), read before the replay: the assignments of KIP-848 groups
+     * name topics by id only, and Kafka 4.1+ writes no ConsumerGroupPartitionMetadata */
+    gtopic_name *commit_names;
+    uint32_t ncommit_names, commit_names_cap;
     /* reading */
     uint64_t batch_no;
     int64_t batch_time;
@@ -490,8 +515,10 @@ void o_free(glog *L);
 /* members.c */
 void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
 void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
+void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec);
 void m_close_open_epoch(glog *L, ggroup *g);
 const char *m_topic_name_of(const ggroup *g, const char *topic_id);
+const char *g_commit_topic_name(const glog *L, const char *topic_id);
 void m_free_group(ggroup *g);
 
 /* ---- the run (groups.c) and its views (views.c) ------------------------------------------------- */

@@ -45,7 +45,8 @@ static void group_made(glog *L, ggroup *g, int protocol, int64_t time, int64_t o
         gev *e = g_add_event(L, g, SS_GEV_CREATED, time, offset);
         if (e) e->e.to_protocol = protocol;
     }
-    if (g->protocol == SS_GPROTO_CONSUMER && protocol != SS_GPROTO_CONSUMER) m_close_open_epoch(L, g);
+    if ((g->protocol == SS_GPROTO_CONSUMER || g->protocol == SS_GPROTO_STREAMS) && protocol != g->protocol)
+        m_close_open_epoch(L, g);
     g->exists = true;
     g->deleted = false;
     g->protocol = protocol;
@@ -101,6 +102,7 @@ static gmem *member_new(glog *L) {
     m->session_timeout_ms = m->rebalance_timeout_ms = -1;
     m->member_epoch = m->previous_member_epoch = -1;
     m->state = -1;
+    m->topology_epoch = -1;
     m->parts_at = m->pending_at = L->refs.n;
     return m;
 }
@@ -205,6 +207,7 @@ static kmember *kmember_get(glog *L, ggroup *g, const char *member_id, bool crea
     k->session_timeout_ms = k->rebalance_timeout_ms = -1;
     k->epoch = k->previous_epoch = -1;
     k->state = -1;
+    k->topology_epoch = -1;
     return k;
 }
 
@@ -253,6 +256,13 @@ void m_close_open_epoch(glog *L, ggroup *g) {
         m->previous_member_epoch = k->previous_epoch;
         m->state = (int8_t)k->state;
         m->assignment_known = k->has_assignment;
+        m->process_id = k->process_id;
+        m->user_endpoint = k->user_endpoint;
+        m->client_tags = k->client_tags;
+        m->topology_epoch = k->topology_epoch;
+        m->active_tasks = k->active_tasks;
+        m->standby_tasks = k->standby_tasks;
+        m->warmup_tasks = k->warmup_tasks;
         m->parts_at = L->refs.n;
         if (!copy_refs(L, &k->owned)) return;
         m = &L->members[L->nmembers - 1];
@@ -280,7 +290,8 @@ static void group_drop(glog *L, ggroup *g, int64_t time, int64_t offset) {
 
 static ggen *open_epoch(glog *L, uint32_t gi, int32_t epoch, int64_t time, int64_t offset) {
     m_close_open_epoch(L, &L->groups[gi]);
-    ggen *x = gen_new(L, gi, SS_GPROTO_CONSUMER, epoch, time, offset);
+    int proto = L->groups[gi].protocol == SS_GPROTO_STREAMS ? SS_GPROTO_STREAMS : SS_GPROTO_CONSUMER;
+    ggen *x = gen_new(L, gi, proto, epoch, time, offset);
     if (!x) return NULL;
     x->open = true;
     L->groups[gi].open_gen = (int32_t)(x - L->gens);
@@ -305,6 +316,7 @@ static bool kparts(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out) {
         uint32_t parts = j_child(c, tn, "partitions");
         if (!id || !parts) continue;
         const char *name = m_topic_name_of(&L->groups[gi], id);
+        if (!name) name = g_commit_topic_name(L, id);
         if (!name && L->input_name) {
             const char *n = L->input_name(L->input_name_ctx, id);
             if (n) name = g_intern(L, (const uint8_t *)n, strlen(n));
@@ -356,6 +368,27 @@ static void record_assignment(glog *L, uint32_t gi, const kmember *k, bool left,
     L->gens[L->groups[gi].open_gen].nassign++;
 }
 
+/* A member's partitions are now nw (and np pending revocation, still owned): the partitions it no
+ * longer has lose their owner, the others have it as owner, the change is recorded. */
+static void owned_now(glog *L, uint32_t gi, kmember *k, gref_v nw, gref_v np, bool left, const ss_record *r) {
+    gref_v old = k->owned, oldp = k->pending;
+    const char *mid = k->member_id;
+    for (uint32_t i = 0; i < old.n; i++)
+        if (!ref_in(&nw, old.v[i]) && !ref_in(&np, old.v[i])) g_owner_close(L, old.v[i], r->timestamp, r->offset);
+    for (uint32_t i = 0; i < oldp.n; i++)
+        if (!ref_in(&nw, oldp.v[i]) && !ref_in(&np, oldp.v[i])) g_owner_close(L, oldp.v[i], r->timestamp, r->offset);
+    for (int w = 0; w < 2; w++) {
+        const gref_v *v = w ? &np : &nw;
+        for (uint32_t i = 0; i < v->n; i++)
+            g_owner_set(L, v->v[i], mid, k->instance_id, k->epoch, r->timestamp, r->offset);
+    }
+    free(old.v);
+    free(oldp.v);
+    k->owned = nw;
+    k->pending = np;
+    record_assignment(L, gi, k, left, r->timestamp, r->offset);
+}
+
 /* ConsumerGroupCurrentMemberAssignment (type 8): the partitions a member owns are
  * its assigned partitions and those pending revocation (ConsumerGroupMember: the
  * member keeps them until it acknowledges their revocation). */
@@ -364,7 +397,6 @@ static void current_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
     if (!mid) return;
     kmember *k = kmember_get(L, &L->groups[gi], mid, !dec->tombstone);
     if (!k) return; /* "If the member does not exist, we can ignore the tombstone." */
-    gref_v old = k->owned, oldp = k->pending;
     gref_v nw = {0}, np = {0};
     if (!dec->tombstone) {
         if (!kparts(L, gi, c, j_child(c, dec->value, "assignedPartitions"), &nw) ||
@@ -382,20 +414,32 @@ static void current_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
         /* LEAVE_GROUP_MEMBER_EPOCH, nothing assigned nor pending */
         k->epoch = k->previous_epoch = -1;
     }
-    for (uint32_t i = 0; i < old.n; i++)
-        if (!ref_in(&nw, old.v[i]) && !ref_in(&np, old.v[i])) g_owner_close(L, old.v[i], r->timestamp, r->offset);
-    for (uint32_t i = 0; i < oldp.n; i++)
-        if (!ref_in(&nw, oldp.v[i]) && !ref_in(&np, oldp.v[i])) g_owner_close(L, oldp.v[i], r->timestamp, r->offset);
-    for (int w = 0; w < 2; w++) {
-        const gref_v *v = w ? &np : &nw;
-        for (uint32_t i = 0; i < v->n; i++)
-            g_owner_set(L, v->v[i], mid, k->instance_id, k->epoch, r->timestamp, r->offset);
+    owned_now(L, gi, k, nw, np, dec->tombstone, r);
+}
+
+/* ConsumerGroupPartitionMetadata (4) and the early StreamsGroupPartitionMetadata (18): topic ids
+ * and names {topics: [{topicId, topicName, ...}]}; a later record's name wins */
+static void topic_names(glog *L, uint32_t gi, jctx c, uint32_t value) {
+    uint32_t topics = j_child(c, value, "topics");
+    for (uint32_t tn = topics ? c.n[topics].first : 0; tn; tn = c.n[tn].next) {
+        const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
+        const char *name = j_str(L, c, tn, "topicName");
+        if (!id || !name) continue;
+        ggroup *g = &L->groups[gi];
+        bool known = false;
+        for (uint32_t i = 0; i < g->nnames; i++)
+            if (g->names[i].id == id) {
+                g->names[i].name = name;
+                known = true;
+            }
+        if (known) continue;
+        if (!GROW32(g->names, g->nnames, g->ncap, 4)) {
+            L->nomem = true;
+            return;
+        }
+        g->names[g->nnames].id = id;
+        g->names[g->nnames++].name = name;
     }
-    free(old.v);
-    free(oldp.v);
-    k->owned = nw;
-    k->pending = np;
-    record_assignment(L, gi, k, dec->tombstone, r->timestamp, r->offset);
 }
 
 void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
@@ -411,38 +455,17 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
     }
     g = &L->groups[gi];
     switch (type) {
-    case 3: /* ConsumerGroupMetadata: the group epoch; its tombstone removes the group */
+    case SS_GROUP_CONSUMER_GROUP_METADATA: /* the group epoch; its tombstone removes the group */
         if (dec->tombstone) {
             group_drop(L, g, r->timestamp, r->offset);
             return;
         }
         open_epoch(L, gi, (int32_t)j_num(c, dec->value, "epoch", -1), r->timestamp, r->offset);
         return;
-    case 4: { /* ConsumerGroupPartitionMetadata: topic ids and names */
-        if (dec->tombstone) return;
-        uint32_t topics = j_child(c, dec->value, "topics");
-        for (uint32_t tn = topics ? c.n[topics].first : 0; tn; tn = c.n[tn].next) {
-            const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
-            const char *name = j_str(L, c, tn, "topicName");
-            if (!id || !name) continue;
-            g = &L->groups[gi];
-            bool known = false;
-            for (uint32_t i = 0; i < g->nnames; i++)
-                if (g->names[i].id == id) {
-                    g->names[i].name = name;
-                    known = true;
-                }
-            if (known) continue;
-            if (!GROW32(g->names, g->nnames, g->ncap, 4)) {
-                L->nomem = true;
-                return;
-            }
-            g->names[g->nnames].id = id;
-            g->names[g->nnames++].name = name;
-        }
+    case SS_GROUP_CONSUMER_GROUP_PARTITION_METADATA: /* topic ids and names */
+        if (!dec->tombstone) topic_names(L, gi, c, dec->value);
         return;
-    }
-    case 5: { /* ConsumerGroupMemberMetadata */
+    case SS_GROUP_CONSUMER_GROUP_MEMBER_METADATA: {
         const char *mid = j_str(L, c, dec->key, "memberId");
         if (!mid) return;
         g = &L->groups[gi];
@@ -466,7 +489,7 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
         g->nmembers_now = kmembers_now(g);
         return;
     }
-    case 8: current_assignment(L, gi, r, c, dec); return;
+    case SS_GROUP_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: current_assignment(L, gi, r, c, dec); return;
     default: return; /* 6, 7: the target assignment, not what members own */
     }
 }
@@ -481,4 +504,203 @@ void m_free_group(ggroup *g) {
     }
     free(g->kmembers);
     free(g->names);
+    for (uint32_t i = 0; i < g->nsubs; i++) free(g->subs[i].topics);
+    free(g->subs);
+}
+
+/* ---- streams groups (KIP-1071) ----------------------------------------------------------------- */
+
+/* The partitions a streams member processes are its active tasks' (GroupMetadataManager's streams
+ * replay; StreamsGroupMember): task s_p reads partition p of every SourceTopics and
+ * RepartitionSourceTopics entry of subtopology s (the topology record). Standby and warm-up tasks
+ * restore state stores and read no input partition: they own nothing here. A subtopology that reads
+ * by regular expression reads topics the record does not name; those stay unresolved. */
+
+static void topology(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
+    ggroup *g = &L->groups[gi];
+    for (uint32_t i = 0; i < g->nsubs; i++) free(g->subs[i].topics);
+    free(g->subs);
+    g->subs = NULL;
+    g->nsubs = 0;
+    g->topology_epoch = -1;
+    if (dec->tombstone) return;
+    uint32_t subs = j_child(c, dec->value, "subtopologies");
+    uint32_t n = (uint32_t)ss_jnode_count(c.n, subs);
+    if (!n) return;
+    gsubtopo *v = calloc(n, sizeof *v);
+    if (!v) {
+        L->nomem = true;
+        return;
+    }
+    uint32_t k = 0;
+    for (uint32_t sn = c.n[subs].first; sn && k < n; sn = c.n[sn].next, k++) {
+        gsubtopo *st = &v[k];
+        st->id = j_str(L, c, sn, "subtopologyId");
+        uint32_t src = j_child(c, sn, "sourceTopics"), rep = j_child(c, sn, "repartitionSourceTopics");
+        uint32_t nt = (uint32_t)(ss_jnode_count(c.n, src) + ss_jnode_count(c.n, rep));
+        st->regex = ss_jnode_count(c.n, j_child(c, sn, "sourceTopicRegex")) > 0;
+        st->topics = nt ? calloc(nt, sizeof *st->topics) : NULL;
+        if (nt && !st->topics) {
+            L->nomem = true;
+            break;
+        }
+        for (uint32_t tn = src ? c.n[src].first : 0; tn; tn = c.n[tn].next)
+            if (c.n[tn].kind == SS_J_STRING) st->topics[st->ntopics++] = g_intern(L, c.n[tn].str, c.n[tn].len);
+        for (uint32_t tn = rep ? c.n[rep].first : 0; tn; tn = c.n[tn].next) {
+            const char *name = j_str(L, c, tn, "name");
+            if (name) st->topics[st->ntopics++] = name;
+        }
+    }
+    g = &L->groups[gi];
+    g->subs = v;
+    g->nsubs = k;
+    g->topology_epoch = (int32_t)j_num(c, dec->value, "epoch", -1);
+}
+
+static const gsubtopo *subtopology(const ggroup *g, const char *id) {
+    for (uint32_t i = 0; i < g->nsubs; i++)
+        if (g->subs[i].id == id) return &g->subs[i];
+    return NULL;
+}
+
+/* A list of TaskIds {subtopologyId, partitions[]}: the input partitions of its tasks into out
+ * (with_parts), and the tasks as text "s_p,..." appended to buf. */
+static bool ktasks(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out, char *buf, size_t cap, size_t *len) {
+    for (uint32_t tn = list ? c.n[list].first : 0; tn; tn = c.n[tn].next) {
+        const char *sid = j_str(L, c, tn, "subtopologyId");
+        uint32_t parts = j_child(c, tn, "partitions");
+        if (!sid || !parts) continue;
+        const gsubtopo *st = subtopology(&L->groups[gi], sid);
+        for (uint32_t pn = c.n[parts].first; pn; pn = c.n[pn].next) {
+            int32_t p = (int32_t)c.n[pn].num;
+            int w = snprintf(buf + *len, cap - *len, "%s%s_%" PRId32, *len ? "," : "", sid, p);
+            if (w > 0 && (size_t)w < cap - *len) *len += (size_t)w;
+            if (!out || !st) continue; /* no topology read (yet): the task's partitions are unknown */
+            for (uint32_t t = 0; t < st->ntopics; t++) {
+                uint32_t ti = g_tp_get(L, gi, st->topics[t], NULL, p);
+                if (ti == UINT32_MAX) return false;
+                if (!GROW32(out->v, out->n, out->cap, 8)) {
+                    L->nomem = true;
+                    return false;
+                }
+                out->v[out->n++] = ti;
+            }
+        }
+    }
+    return true;
+}
+
+static const char *tasks_text(glog *L, const char *buf, size_t len) {
+    return len ? g_intern(L, (const uint8_t *)buf, len) : NULL;
+}
+
+/* StreamsGroupCurrentMemberAssignment (type 22): as a KIP-848 current assignment (current_assignment
+ * above), with the active tasks' input partitions for the partitions (those pending revocation still
+ * owned until the member acknowledges their revocation). */
+static void streams_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c, const ss_cdecoded *dec) {
+    const char *mid = j_str(L, c, dec->key, "memberId");
+    if (!mid) return;
+    kmember *k = kmember_get(L, &L->groups[gi], mid, !dec->tombstone);
+    if (!k) return;
+    gref_v nw = {0}, np = {0};
+    if (!dec->tombstone) {
+        char buf[3][1024];
+        size_t len[3] = {0, 0, 0};
+        uint32_t v = dec->value;
+        if (!ktasks(L, gi, c, j_child(c, v, "activeTasks"), &nw, buf[0], sizeof buf[0], &len[0]) ||
+            !ktasks(L, gi, c, j_child(c, v, "activeTasksPendingRevocation"), &np, buf[0], sizeof buf[0], &len[0]) ||
+            !ktasks(L, gi, c, j_child(c, v, "standbyTasks"), NULL, buf[1], sizeof buf[1], &len[1]) ||
+            !ktasks(L, gi, c, j_child(c, v, "standbyTasksPendingRevocation"), NULL, buf[1], sizeof buf[1], &len[1]) ||
+            !ktasks(L, gi, c, j_child(c, v, "warmupTasks"), NULL, buf[2], sizeof buf[2], &len[2]) ||
+            !ktasks(L, gi, c, j_child(c, v, "warmupTasksPendingRevocation"), NULL, buf[2], sizeof buf[2], &len[2])) {
+            free(nw.v);
+            free(np.v);
+            return;
+        }
+        k = kmember_get(L, &L->groups[gi], mid, false);
+        k->epoch = (int32_t)j_num(c, v, "memberEpoch", -1);
+        k->previous_epoch = (int32_t)j_num(c, v, "previousMemberEpoch", -1);
+        k->state = (int)j_num(c, v, "state", -1);
+        k->active_tasks = tasks_text(L, buf[0], len[0]);
+        k->standby_tasks = tasks_text(L, buf[1], len[1]);
+        k->warmup_tasks = tasks_text(L, buf[2], len[2]);
+        k->has_assignment = L->groups[gi].nsubs > 0;
+    } else {
+        k->epoch = k->previous_epoch = -1;
+        k->active_tasks = k->standby_tasks = k->warmup_tasks = NULL;
+    }
+    owned_now(L, gi, k, nw, np, dec->tombstone, r);
+}
+
+/* clientTags [{key, value}] as "k=v,k=v" */
+static const char *client_tags(glog *L, jctx c, uint32_t list) {
+    char buf[512];
+    size_t len = 0;
+    for (uint32_t tn = list ? c.n[list].first : 0; tn; tn = c.n[tn].next) {
+        uint32_t kx = j_child(c, tn, "key"), vx = j_child(c, tn, "value");
+        if (!kx || !vx || c.n[kx].kind != SS_J_STRING || c.n[vx].kind != SS_J_STRING) continue;
+        int w = snprintf(buf + len, sizeof buf - len, "%s%.*s=%.*s", len ? "," : "", (int)c.n[kx].len,
+                         (const char *)c.n[kx].str, (int)c.n[vx].len, (const char *)c.n[vx].str);
+        if (w > 0 && (size_t)w < sizeof buf - len) len += (size_t)w;
+    }
+    return len ? g_intern(L, (const uint8_t *)buf, len) : NULL;
+}
+
+void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
+    uint32_t gi = kgroup(L, r, c, dec);
+    if (gi == UINT32_MAX) return;
+    ggroup *g = &L->groups[gi];
+    if (!dec->tombstone) {
+        /* getOrMaybeCreatePersistedStreamsGroup(groupId, value != null) */
+        group_made(L, g, SS_GPROTO_STREAMS, r->timestamp, r->offset);
+    } else if (!g->exists || g->protocol != SS_GPROTO_STREAMS) {
+        return; /* a tombstone of a group that does not exist is ignored */
+    }
+    g = &L->groups[gi];
+    switch (dec->record_type) {
+    case SS_GROUP_STREAMS_GROUP_METADATA:
+        if (dec->tombstone) {
+            group_drop(L, g, r->timestamp, r->offset);
+            return;
+        }
+        open_epoch(L, gi, (int32_t)j_num(c, dec->value, "epoch", -1), r->timestamp, r->offset);
+        return;
+    case SS_GROUP_STREAMS_GROUP_PARTITION_METADATA: /* early 4.x: topic ids and names */
+        if (!dec->tombstone) topic_names(L, gi, c, dec->value);
+        return;
+    case SS_GROUP_STREAMS_GROUP_MEMBER_METADATA: {
+        const char *mid = j_str(L, c, dec->key, "memberId");
+        if (!mid) return;
+        kmember *k = kmember_get(L, g, mid, !dec->tombstone);
+        if (!k) return;
+        if (dec->tombstone) {
+            kmember_drop(g, k);
+            g->nmembers_now = kmembers_now(g);
+            return;
+        }
+        k->has_metadata = true;
+        k->instance_id = j_str(L, c, dec->value, "instanceId");
+        k->client_id = j_str(L, c, dec->value, "clientId");
+        k->client_host = j_str(L, c, dec->value, "clientHost");
+        k->rebalance_timeout_ms = (int32_t)j_num(c, dec->value, "rebalanceTimeoutMs", -1);
+        k->topology_epoch = (int32_t)j_num(c, dec->value, "topologyEpoch", -1);
+        k->process_id = j_str(L, c, dec->value, "processId");
+        k->user_endpoint = NULL;
+        uint32_t ep = j_child(c, dec->value, "userEndpoint");
+        uint32_t host = ep ? j_child(c, ep, "host") : 0;
+        if (host && c.n[host].kind == SS_J_STRING) {
+            char buf[300];
+            int w = snprintf(buf, sizeof buf, "%.*s:%" PRId64, (int)c.n[host].len, (const char *)c.n[host].str,
+                             j_num(c, ep, "port", 0));
+            if (w > 0 && (size_t)w < sizeof buf) k->user_endpoint = g_intern(L, (const uint8_t *)buf, (size_t)w);
+        }
+        k->client_tags = client_tags(L, c, j_child(c, dec->value, "clientTags"));
+        g = &L->groups[gi];
+        g->nmembers_now = kmembers_now(g);
+        return;
+    }
+    case SS_GROUP_STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT: streams_assignment(L, gi, r, c, dec); return;
+    case SS_GROUP_STREAMS_GROUP_TOPOLOGY: topology(L, gi, c, dec); return;
+    default: return; /* 20, 21: the target assignment, not what members own */
+    }
 }

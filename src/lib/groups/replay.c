@@ -1,8 +1,8 @@
 /* segscan - consumer groups: replay the records of one __consumer_offsets
  * partition, in log order, as Kafka's group coordinator replays them when it
  * loads the partition (CoordinatorLoaderImpl -> GroupCoordinatorShard.replay,
- * by record type: 0/1 OffsetMetadataManager.replay (offsets.c), 2 and 3..8 the
- * membership records (members.c); control batches ->
+ * by record type: 0/1 OffsetMetadataManager.replay (offsets.c), 2, 3..8 and the
+ * streams groups' 17..23 the membership records (members.c); control batches ->
  * replayEndTransactionMarker (offsets.c)), then end it and free it.
  */
 #include <inttypes.h>
@@ -33,16 +33,23 @@ void glog_undecoded(glog *L, const ss_record *r) {
 void glog_record(glog *L, const ss_batch *b, const ss_record *r, const ss_cdecoded *dec) {
     jctx c = {dec->nodes};
     switch (dec->record_type) {
-    case 0:
-    case 1: o_offset_commit(L, b, r, c, dec); break;
-    case 2: m_group_metadata(L, r, c, dec); break;
-    case 3:
-    case 4:
-    case 5:
-    case 6:
-    case 7:
-    case 8: m_consumer_group_record(L, r, c, dec); break;
-    default: break; /* share groups (9..15): not consumer groups */
+    case SS_GROUP_LEGACY_OFFSET_COMMIT:
+    case SS_GROUP_OFFSET_COMMIT: o_offset_commit(L, b, r, c, dec); break;
+    case SS_GROUP_GROUP_METADATA: m_group_metadata(L, r, c, dec); break;
+    case SS_GROUP_CONSUMER_GROUP_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_PARTITION_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_MEMBER_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA:
+    case SS_GROUP_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER:
+    case SS_GROUP_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: m_consumer_group_record(L, r, c, dec); break;
+    case SS_GROUP_STREAMS_GROUP_METADATA:
+    case SS_GROUP_STREAMS_GROUP_PARTITION_METADATA:
+    case SS_GROUP_STREAMS_GROUP_MEMBER_METADATA:
+    case SS_GROUP_STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA:
+    case SS_GROUP_STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER:
+    case SS_GROUP_STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT:
+    case SS_GROUP_STREAMS_GROUP_TOPOLOGY: m_streams_group_record(L, r, c, dec); break;
+    default: break; /* share groups (9..15), regular expressions (16) */
     }
 }
 
@@ -71,6 +78,9 @@ void glog_end(glog *L) {
     free(L->tp_slots);
     L->tp_slots = NULL;
     L->tp_slot_cap = 0;
+    free(L->commit_names);
+    L->commit_names = NULL;
+    L->ncommit_names = L->commit_names_cap = 0;
     free(L->tl_cache);
     L->tl_cache = NULL;
     gs_seal(&L->strs);
@@ -85,6 +95,7 @@ void glog_free(glog *L) {
     g_vfree(L->groups);
     g_vfree(L->tps);
     free(L->tp_slots);
+    free(L->commit_names);
     free(L->tl_cache);
     g_vfree(L->owners);
     g_vfree(L->points);

@@ -299,6 +299,13 @@ const char *j_uuid(glog *L, jctx c, uint32_t x) {
     return NULL;
 }
 
+/* a topic id's name from the log's own offset commits (groups.c reads them before the replay) */
+const char *g_commit_topic_name(const glog *L, const char *topic_id) {
+    for (uint32_t i = 0; i < L->ncommit_names; i++)
+        if (L->commit_names[i].id == topic_id) return L->commit_names[i].name;
+    return NULL;
+}
+
 /* ---- groups and their partitions ----------------------------------------------------------------- */
 
 static bool wanted(const glog *L, const uint8_t *id, size_t len) {

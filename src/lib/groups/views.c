@@ -208,6 +208,13 @@ static void member_view(ss_groups *G, glog *L, const gmem *im, ss_gmember *m) {
     m->parts = refs_of(G, L, im->parts_at, im->nparts);
     m->npending = im->npending;
     m->pending = refs_of(G, L, im->pending_at, im->npending);
+    m->process_id = im->process_id;
+    m->user_endpoint = im->user_endpoint;
+    m->client_tags = im->client_tags;
+    m->topology_epoch = im->topology_epoch;
+    m->active_tasks = im->active_tasks;
+    m->standby_tasks = im->standby_tasks;
+    m->warmup_tasks = im->warmup_tasks;
 }
 
 static void assign_view(ss_groups *G, glog *L, const gassign_int *ia, ss_gassign *a) {
