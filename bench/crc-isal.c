@@ -56,8 +56,7 @@ static uint32_t isal_crc32c(uint32_t crc, const uint8_t *p, size_t n) {
 
 enum { IMPL_SS, IMPL_LANES, IMPL_FOLD, IMPL_TABLES, IMPL_ISAL, NIMPL };
 static const char *const impl_name[NIMPL] = {"ss_crc32c (what the scan calls)", "crc32 instruction, 3 lanes",
-                                             "AVX-512 VPCLMULQDQ folding", "slicing-by-8 tables",
-                                             "ISA-L crc32_iscsi"};
+                                             "AVX-512 VPCLMULQDQ folding", "slicing-by-8 tables", "ISA-L crc32_iscsi"};
 
 /* One implementation over one batch; false when this CPU lacks the path. */
 static bool crc_by(int impl, const struct batch *b, uint32_t *out) {
