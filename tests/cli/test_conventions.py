@@ -15,7 +15,7 @@ usage: test_conventions.py SEGSCAN SOURCE_ROOT
   SEGSCAN_TEST_PAUSE_* hooks): drawn without -q, not with -q; --progress always -q draws it;
 - the man page's ENVIRONMENT section names every variable the sources read with getenv();
 - the bash completion completes files (dump: segment and index files) in a bash without the
-  bash-completion package (no _init_completion, no extglob set beforehand).
+  bash-completion package (no _init_completion, no extglob set beforehand), and 'help COMMAND'.
 """
 import glob
 import os
@@ -201,6 +201,13 @@ def test_bash_completion(tmp):
               'bash completion without bash-completion: segscan %s DIR/ offers %s (got %s; %s)'
               % (cmd, sorted(want), sorted(got), p.stderr.strip()[:200]))
         check('EXTGLOB_AFTER' not in lines, 'the completion leaves extglob as it found it')
+    # 'segscan help <TAB>' offers the commands, 'segscan he<TAB>' offers help
+    for words, want in ((['segscan', 'help', 'd'], {'dump', 'dups', 'diff'}), (['segscan', 'he'], {'help'})):
+        p = subprocess.run(['bash', '--norc', '--noprofile', '-c', script, 'x',
+                            os.path.join(ROOT, 'completions', 'segscan.bash')] + words,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
+        got = {x for x in p.stdout.split('\n') if x and x.isalpha()}
+        check(got == want, 'bash completion of %r: %s (got %s)' % (' '.join(words), sorted(want), sorted(got)))
 
 
 def main():
