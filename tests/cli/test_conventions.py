@@ -110,9 +110,14 @@ def on_pty(args, env, which):
             got.append(b)
     t = threading.Thread(target=drain)
     t.start()
+    other_pipe = p.stderr if which == 1 else p.stdout
+    got_other = []
+    reader = threading.Thread(target=lambda: got_other.append(other_pipe.read()))
+    reader.start()
     if during:
         during(p)
-    other = (p.stderr if which == 1 else p.stdout).read()
+    reader.join(timeout=120)
+    other = got_other[0] if got_other else b''
     p.wait(timeout=120)
     t.join(timeout=30)
     os.close(master)
@@ -143,10 +148,21 @@ def test_quiet_progress(tmp):
     fifo = os.path.join(tmp, 'pause')
     os.mkfifo(fifo)
 
-    def release(_p):
+    def release(p):
+        """After 1.5 s, a byte for every walker held, as long as segscan runs (each walker that
+        reaches the count opens the FIFO and reads one byte)."""
         time.sleep(1.5)
-        with open(fifo, 'wb') as f:  # blocks until segscan opens it, then lets it go on
-            f.write(b'x' * 64)
+        while p.poll() is None:
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # ENXIO while no reader has it open
+            except OSError:
+                time.sleep(0.02)
+                continue
+            try:
+                os.write(fd, b'x')
+            finally:
+                os.close(fd)
+            time.sleep(0.02)
 
     env = base_env(TERM='xterm', SEGSCAN_TEST_PAUSE_AFTER_BATCHES='2', SEGSCAN_TEST_PAUSE_FIFO=fifo)
     results = {}
