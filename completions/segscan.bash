@@ -35,6 +35,11 @@ _segscan() {
     fi
     local commands="scan dump dups producers txns explain diff verify coordinator groups"
     local cmd="" i
+    # segscan help COMMAND: a command's options
+    if [[ ${words[1]} == help ]]; then
+        ((cword == 2)) && COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        return
+    fi
     for ((i = 1; i < cword; i++)); do
         case " $commands " in *" ${words[i]} "*) cmd=${words[i]}; break ;; esac
     done
@@ -73,6 +78,7 @@ _segscan() {
     fi
     if [[ -z $cmd ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        ((cword == 1)) && COMPREPLY+=($(compgen -W "help" -- "$cur"))
     fi
     [[ $cmd == coordinator ]] && return
     # segment and index files, and directories (partition and log directories); for dump also

@@ -10,6 +10,7 @@ complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a diff -d 'wh
 complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a verify -d 'check a partition against its indexes'
 complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a coordinator -d 'partition holding a group or transactional id'
 complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a groups -d 'consumer groups from __consumer_offsets'
+complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds help" -a help -d "a command's options"
 complete -c segscan -l help -s h -d 'help'
 complete -c segscan -l version -s V -n "not __fish_seen_subcommand_from $cmds" -d 'version'
 complete -c segscan -l json -d 'JSON Lines'

@@ -15,7 +15,7 @@ usage: test_conventions.py SEGSCAN SOURCE_ROOT
   SEGSCAN_TEST_PAUSE_* hooks): drawn without -q, not with -q; --progress always -q draws it;
 - the man page's ENVIRONMENT section names every variable the sources read with getenv();
 - the bash completion completes files (dump: segment and index files) in a bash without the
-  bash-completion package (no _init_completion, no extglob set beforehand).
+  bash-completion package (no _init_completion, no extglob set beforehand), and 'help COMMAND'.
 """
 import glob
 import os
@@ -110,9 +110,14 @@ def on_pty(args, env, which):
             got.append(b)
     t = threading.Thread(target=drain)
     t.start()
+    other_pipe = p.stderr if which == 1 else p.stdout
+    got_other = []
+    reader = threading.Thread(target=lambda: got_other.append(other_pipe.read()))
+    reader.start()
     if during:
         during(p)
-    other = (p.stderr if which == 1 else p.stdout).read()
+    reader.join(timeout=120)
+    other = got_other[0] if got_other else b''
     p.wait(timeout=120)
     t.join(timeout=30)
     os.close(master)
@@ -143,10 +148,21 @@ def test_quiet_progress(tmp):
     fifo = os.path.join(tmp, 'pause')
     os.mkfifo(fifo)
 
-    def release(_p):
+    def release(p):
+        """After 1.5 s, a byte for every walker held, as long as segscan runs (each walker that
+        reaches the count opens the FIFO and reads one byte)."""
         time.sleep(1.5)
-        with open(fifo, 'wb') as f:  # blocks until segscan opens it, then lets it go on
-            f.write(b'x' * 64)
+        while p.poll() is None:
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # ENXIO while no reader has it open
+            except OSError:
+                time.sleep(0.02)
+                continue
+            try:
+                os.write(fd, b'x')
+            finally:
+                os.close(fd)
+            time.sleep(0.02)
 
     env = base_env(TERM='xterm', SEGSCAN_TEST_PAUSE_AFTER_BATCHES='2', SEGSCAN_TEST_PAUSE_FIFO=fifo)
     results = {}
@@ -201,6 +217,13 @@ def test_bash_completion(tmp):
               'bash completion without bash-completion: segscan %s DIR/ offers %s (got %s; %s)'
               % (cmd, sorted(want), sorted(got), p.stderr.strip()[:200]))
         check('EXTGLOB_AFTER' not in lines, 'the completion leaves extglob as it found it')
+    # 'segscan help <TAB>' offers the commands, 'segscan he<TAB>' offers help
+    for words, want in ((['segscan', 'help', 'd'], {'dump', 'dups', 'diff'}), (['segscan', 'he'], {'help'})):
+        p = subprocess.run(['bash', '--norc', '--noprofile', '-c', script, 'x',
+                            os.path.join(ROOT, 'completions', 'segscan.bash')] + words,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
+        got = {x for x in p.stdout.split('\n') if x and x.isalpha()}
+        check(got == want, 'bash completion of %r: %s (got %s)' % (' '.join(words), sorted(want), sorted(got)))
 
 
 def main():
