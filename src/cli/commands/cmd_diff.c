@@ -368,8 +368,7 @@ static int load_side(const char *path, bool include_temp, ss_inputs **out) {
     int rc = EXIT_OK;
     if (ss_inputs_add(in, path) != SS_E_OK) rc = EXIT_TROUBLE;
     ss_inputs_finish(in);
-    const ss_problems *in_problems = ss_inputs_problems(in);
-    for (size_t i = 0; i < ss_problems_count(in_problems); i++) warnx_("%s", ss_problems_at(in_problems, i)->msg);
+    warn_problems(ss_inputs_problems(in), false);
     *out = in;
     return rc;
 }
