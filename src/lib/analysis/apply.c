@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "base/javaint.h"
 #include "base/error_set.h"
 
 /* The records a damaged entry held, from its header: v2's recordsCount when it fits the
@@ -24,8 +25,9 @@
  * usable. */
 static int64_t header_records(const ss_batch *b) {
     if (b->last_offset < b->base_offset) return -1;
-    int64_t span = b->last_offset - b->base_offset + 1;
-    if (b->magic >= 2) return b->count >= 0 && b->count <= span ? b->count : span;
+    uint64_t span = ss_offset_span(b->base_offset, b->last_offset);
+    if (span > INT64_MAX) span = INT64_MAX;
+    if (b->magic >= 2) return b->count >= 0 && (uint64_t)b->count <= span ? b->count : (int64_t)span;
     if (b->legacy_inner_count > 0) return b->legacy_inner_count;
     return b->codec == 0 ? 1 : -1;
 }
