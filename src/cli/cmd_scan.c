@@ -73,6 +73,7 @@ static void text_summary(struct scan_cli *c) {
     }
     if (quiet) out_ch(o, '\n');
     figs_text(c, total_lines, TL_HEAD, TL_COUNT - 1, total_figs, ntotal_figs, ss_an_totals_get(c->an));
+    scan_unreadable_text(c);
     scan_groups_summary(c);
     size_t ng = ss_an_group_count(c->an);
     if (ng) {

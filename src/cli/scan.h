@@ -100,6 +100,8 @@ void scan_json_scope(struct scan_cli *c);
 void scan_scope_sentence(struct scan_cli *c, sbuf *b);
 /* The total object of scan and dups --json, with its scope. */
 void scan_json_total(struct scan_cli *c);
+/* the summary's line of the inputs that could not be read (none: nothing) */
+void scan_unreadable_text(struct scan_cli *c);
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);

@@ -583,6 +583,15 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
         if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
     }
+    if (rc == EXIT_TROUBLE && ss_inputs_count(in) == 0 && ss_inputs_kraft_snapshot_count(in) == 0) {
+        /* every input failed: no summary of nothing (a "total 0 partitions" would read as an
+         * empty log); the errors above say why */
+        ss_inputs_free(in);
+        free(match_buf);
+        return EXIT_TROUBLE;
+    }
+    /* some failed: the rest is read, the summary names them, and the exit code says so */
+    if (ss_inputs_unreadable_count(in)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
     progress_start(&prog);
     if (prog.enabled) {
