@@ -153,6 +153,14 @@ typedef struct ss_an_partition {
     uint64_t lost_records;
     int64_t lost_first, lost_last;
     bool lost_unknown;
+    /* offsets going backwards (offset-order damage): the batches whose base offset is not above
+     * the last offset read before them in their segment. Their records repeat offsets already
+     * read: not copies, left out of every figure (sessions, transactions, the LSO, duplicates).
+     * repeated_first..repeated_last: the offsets they span (-1: none); recovery_keeps_below:
+     * the base offset of the first segment holding them, below which Kafka's recovery keeps
+     * the log (LogLoader.recoverLog truncates that segment to its base offset), -1 none. */
+    uint64_t repeated_batches, repeated_records;
+    int64_t repeated_first, repeated_last, recovery_keeps_below;
     /* transactions listed, by result; txn_unknown: no marker in the segments read, and a later
      * segment of the partition was not given */
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging, txn_unknown;

@@ -101,5 +101,62 @@ def some_inputs_fail_are_named():
     eq(t['unreadable'][0]['reason'], 'No such file or directory', 'its reason (strerror ENOENT)')
 
 
+# ---- offsets that go backwards -----------------------------------------------------------------
+
+def partition_obj(objs, name):
+    ps = [o for o in objs if o['type'] == 'partition' and o['partition'] == name]
+    check(len(ps) == 1, 'one partition object %s' % name)
+    return ps[0]
+
+
+@test
+def segment_concatenated_with_itself():
+    # Five batches of one record each, producer 7 epoch 0 sequences 0..4 (a v2 batch of one
+    # record with a 2-byte value and no key is 61 + 9 = 70 bytes: DefaultRecordBatch's 61-byte
+    # header, the record's length varint, attributes, timestamp and offset deltas, key -1,
+    # value length, 2 bytes, 0 headers), the segment then concatenated with itself. The batch
+    # at byte 350 has base offset 0, not above offset 4 read before it: offset-order damage
+    # (Kafka refuses such an append: UnifiedLog's UnexpectedAppendOffsetException). The five
+    # repeated records are not copies: no duplicate group, no repeated sequence (before: 5
+    # dup-sequence copies), exit 3; 5 batches x 70 bytes skipped; recovery (LogLoader.recoverLog)
+    # truncates the segment to its base offset 0.
+    one = b''.join(kafka.batch(i, [(None, b'v%d' % i)], pid=7, epoch=0, base_seq=i) for i in range(5))
+    eq(len(one), 350, 'five 70-byte batches')
+    d = kafka.write_partition(tmp('rep', 'orders-0'), {0: one + one})
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 3, 'exit: damage (%s)' % err)
+    objs = harness.parse_jsonl(out)
+    p = partition_obj(objs, 'orders-0')
+    eq((p['records'], p['duplicateGroups'], p['duplicateSequences'], p['sessions']), (5, 0, 0, 1),
+       'records, duplicate groups, repeated sequences, sessions')
+    eq((p['repeatedRecords'], p['repeatedFirstOffset'], p['repeatedLastOffset'], p['recoveryKeepsBelow']),
+       (5, 0, 4, 0), 'the repeated range and what recovery keeps')
+    eq(p['damagedBytes'], 350, 'the repeated batches skipped')
+    errs = [o for o in objs if o['type'] == 'error']
+    eq([(e['kind'], e['position'], e['firstOffset'], e['lastOffset']) for e in errs],
+       [('offset-order', 350, 0, 0)], 'one offset-order event, at the first repeated batch')
+    contains(errs[0]['reason'], 'not above offset 4', 'both offsets said')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    contains(out, 'offset order  5 batches at offsets 0..4 repeat offsets read before them (5 records: not copies, '
+             'left out); Kafka\'s recovery would keep the offsets below 0', 'the summary line')
+
+
+@test
+def repeated_range_builds_no_transaction():
+    # A transaction of producer 9 (data at 0..1, its COMMIT marker at 2), then the first batch
+    # again (a copy taken while the file was appended to). The repeated data batch would open
+    # a transaction with no marker (1 open, LSO 0); left out, the log holds 1 committed
+    # transaction and no open one, so the LSO is the log end, 3 (ProducerStateManager
+    # .lastStableOffset: the first unstable offset, or the high watermark / log end).
+    data = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=9, epoch=0, base_seq=0, transactional=True)
+    seg = data + kafka.marker(2, 9, 0, True) + data
+    d = kafka.write_partition(tmp('txn', 'pay-0'), {0: seg})
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 3, 'exit: damage (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'pay-0')
+    eq((p['committed'], p['open'], p['lastStableOffset']), (1, 0, 3), 'committed, open, LSO')
+    eq((p['repeatedFirstOffset'], p['repeatedLastOffset'], p['repeatedRecords']), (0, 1, 2), 'the repeat')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

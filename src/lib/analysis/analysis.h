@@ -231,6 +231,8 @@ struct ss_analysis {
     uint32_t part_first_batch;
     size_t txn_first;
     bool seg_first;
+    int64_t seg_max_last; /* the largest last offset of the segment's batches so far, -1 none */
+    bool in_repeat;       /* the last batch went backwards (one offset-order event per run) */
     /* fetching */
     ss_segment **segcache;
     size_t segs_open;
@@ -344,6 +346,7 @@ ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint6
 void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e, const ss_batch *hdr);
 /* Compaction evidence before a batch is applied (an offset hole), and after. */
 void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first);
+void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch *b, int64_t before);
 void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b);
 /* The decisions on one batch read by a unit. */
 void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u);

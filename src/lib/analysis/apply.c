@@ -41,7 +41,8 @@ void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *
     }
     if (ss_errkind_is_damage(e->kind)) {
         p->damage_events++;
-        if (nrec < 0) p->lost_unknown = true;
+        if (e->kind == SS_E_OFFSET_ORDER) { /* records repeated, not lost (an_offset_order) */
+        } else if (nrec < 0) p->lost_unknown = true;
         else if (!hdr->control) { /* data records; a marker is not a record lost */ p->lost_records += (uint64_t)nrec;
             if (p->lost_first < 0 || first < p->lost_first) p->lost_first = first;
             if (last > p->lost_last) p->lost_last = last;
@@ -151,6 +152,43 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
             P->compacted = true;
         }
     }
+}
+
+/* A batch whose base offset is not above `before`, the last offset read before it in its segment.
+ * Kafka never writes one: an append whose first offset is not above the log end is refused
+ * (UnifiedLog.append: UnexpectedAppendOffsetException across appends, OffsetsOutOfOrderException
+ * within one), so the log was put together otherwise (a segment concatenated with itself by a
+ * botched restore, a copy taken while the file was appended to). Its records sit at offsets
+ * already read: not copies of them (a copy has an offset of its own), so they get no cause and
+ * count in no figure (sessions, transactions, the LSO are built on the offsets read first). On
+ * recovery (LogLoader.recoverLog, which runs over the segments above the recovery point, or
+ * every one after an unclean shutdown) rebuilding the segment's offset index meets the offset
+ * that is not above the last (OffsetIndex.append: InvalidOffsetException), truncates the
+ * segment to its base offset and deletes the segments after it: Kafka would keep the offsets
+ * below that base offset. One damage event a run of such batches; the partition keeps the span. */
+void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch *b, int64_t before) {
+    ss_an_partition *P = &a->parts[part];
+    const ss_input_partition *ip = P->input;
+    int64_t seg_base = seg < ip->nsegments && ip->segments[seg].name_offset >= 0 ? ip->segments[seg].name_offset : -1;
+    int64_t nrec = header_records(b);
+    P->repeated_batches++;
+    if (nrec > 0 && !b->control) P->repeated_records += (uint64_t)nrec;
+    if (P->repeated_first < 0 || b->base_offset < P->repeated_first) P->repeated_first = b->base_offset;
+    if (b->last_offset > P->repeated_last) P->repeated_last = b->last_offset;
+    if (P->recovery_keeps_below < 0 && seg_base >= 0) P->recovery_keeps_below = seg_base;
+    P->damaged_bytes += b->size;
+    if (a->in_repeat) return;
+    a->in_repeat = true;
+    char keep[160] = "";
+    if (seg_base >= 0)
+        snprintf(keep, sizeof keep, "; Kafka's recovery (LogLoader.recoverLog) would truncate this segment to its base "
+                 "offset %" PRId64 ", keeping the offsets below it", seg_base);
+    ss_error e = an_error(SS_E_OFFSET_ORDER, b->position, b->base_offset, b->size,
+                          "batch offsets %" PRId64 "..%" PRId64 " is not above offset %" PRId64
+                          " read before it in this segment: offsets repeat (Kafka refuses such an append); the "
+                          "records at offsets already read are not copies and are left out%s",
+                          b->base_offset, b->last_offset, before, keep);
+    an_add_damage(a, part, seg, &e, b);
 }
 
 void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b) {
