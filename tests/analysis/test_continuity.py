@@ -158,5 +158,25 @@ def repeated_range_builds_no_transaction():
     eq((p['repeatedFirstOffset'], p['repeatedLastOffset'], p['repeatedRecords']), (0, 1, 2), 'the repeat')
 
 
+# ---- damage is not compaction ----------------------------------------------------------------
+
+@test
+def damaged_batch_is_not_compaction():
+    # A batch at offsets 0..2 (lastOffsetDelta 2) whose recordsCount is -1, its CRC valid (the
+    # header was written so): Kafka's reader refuses it ("Found invalid record count", DefaultRecordBatch),
+    # so its 3 records (its offsets' span) are lost; then a sound batch at 3. Nothing here is the
+    # cleaner's (no checkpoint, no delete horizon, no batch holding fewer records than its
+    # offsets that could be read): compacted is false, and the summary says no "(compacted log)".
+    recs = b''.join(kafka.record(i, None, b'r%d' % i) for i in range(3))
+    seg = kafka.batch_v2(0, recs, -1, last_delta=2) + kafka.batch(3, [(None, b'x')], pid=5, epoch=0, base_seq=0)
+    d = kafka.write_partition(tmp('neg', 'orders-0'), {0: seg})
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 3, 'exit: damage (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+    eq((p['compacted'], p['lostRecords'], p['records']), (False, 3, 1), 'compacted, lost, records')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    absent(out, 'compacted', 'the summary calls the log compacted nowhere')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

@@ -191,10 +191,13 @@ void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch
     an_add_damage(a, part, seg, &e, b);
 }
 
-void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b) {
+/* damaged: the batch could not be read (its records are lost, said as damage): its header is no
+ * evidence of the cleaner. A negative recordsCount, or one a damaged batch holds, is damage, not
+ * records the cleaner removed (LogCleaner.cleanInto keeps a batch's offsets, writing fewer records). */
+void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool damaged) {
     if (b->last_offset > a->prev_last) a->prev_last = b->last_offset;
-    if (b->magic >= 2 && !b->control && ((int64_t)b->count < batch_span(b) || b->has_delete_horizon))
-        P->compacted = true;
+    if (damaged || b->magic < 2 || b->control) return;
+    if ((b->count >= 0 && (int64_t)b->count < batch_span(b)) || b->has_delete_horizon) P->compacted = true;
 }
 
 /* The batch last pushed: marked outside the window, or partly inside (nin of its nrec kept

@@ -313,7 +313,7 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
             if (e->verdict != AV_ERROR && e->b.last_offset > a->seg_max_last) a->seg_max_last = e->b.last_offset;
             an_track_hole(a, P, &e->b, a->seg_first);
             an_apply_batch(a, part, sl->seg, e, u);
-            an_track_batch(a, P, &e->b);
+            an_track_batch(a, P, &e->b, e->verdict == AV_ERROR && !e->too_large);
             a->seg_first = false;
             break;
         }
