@@ -52,7 +52,7 @@ _segscan() {
         if [[ $cmd == groups ]]; then
             COMPREPLY=($(compgen -W "redelivered skipped rewind redelivered,skipped,rewind" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "dups gaps open-txn hanging redelivered skipped rewind dups,gaps,open-txn" -- "$cur"))
+            COMPREPLY=($(compgen -W "dups gaps open-txn hanging holes redelivered skipped rewind dups,gaps,open-txn" -- "$cur"))
         fi
         return ;;
     --report|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -24,7 +24,7 @@ complete -c segscan -n $an -l html -r -F -d 'self-contained HTML page with chart
 complete -c segscan -n $an -l by -x -a 'value key key+value' -d 'fingerprinted field'
 complete -c segscan -n $an -l color -x -a 'auto always never' -d 'colour'
 complete -c segscan -n $an -l local-time -d 'times in the local time zone (TZ)'
-complete -c segscan -n $an_not_explain -l fail-on -x -a 'dups gaps open-txn hanging redelivered skipped rewind' -d 'findings that exit 1'
+complete -c segscan -n $an_not_explain -l fail-on -x -a 'dups gaps open-txn hanging holes redelivered skipped rewind' -d 'findings that exit 1'
 complete -c segscan -n $an -l group -x -d 'the findings of this consumer group only'
 complete -c segscan -n $an -l min-bytes -x -d 'ignore shorter values'
 complete -c segscan -n $an -l across-topics -d 'group across topics'

@@ -172,6 +172,7 @@
     X(rep_keep, "recoveryKeepsBelow", FJ_OPT, NULL, FR_NONE, 0, NULL, FH_NONE, 0, S(P->recovery_keeps_below),          \
       T(PL_REPEAT, 5, FT_NONNEG, PF(rep_batches), "; ", NULL, FN_S64,                                                  \
         "Kafka's recovery would keep the offsets below #"))                                                            \
+    X(holes, NULL, FJ_NONE, "holes", FR_U64, 38, NULL, FH_NONE, 0, U(P->holes), NT)                                    \
     X(tail, "tailBytes", FJ_U64, "tail_bytes", FR_U64, 36, NULL, FH_NONE, 0, U(P->tail_bytes), NT)                     \
     X(incomplete, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->incomplete_tail_bytes),                      \
       T(PL_TAIL, 1, FT_NONZERO, NA, NULL, NULL, FN_U64,                                                                \

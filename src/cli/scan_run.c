@@ -46,9 +46,10 @@ static const char scan_usage_common[] =
     "                           default: the newest timestamp of every batch read, in any input)\n"
     "  --top N                  duplicate groups shown: in scan's summary (default 10), by dups\n"
     "                           (default all)\n"
-    "  --fail-on dups,gaps,open-txn,hanging,redelivered,skipped,rewind  exit 1 when these\n"
-    "                           are found (the last three: findings of the consumer groups,\n"
-    "                           with __consumer_offsets)\n"
+    "  --fail-on dups,gaps,open-txn,hanging,holes,redelivered,skipped,rewind  exit 1 when these\n"
+    "                           are found (holes: offsets missing that no evidence of the cleaner\n"
+    "                           explains; the last three: findings of the consumer groups, with\n"
+    "                           __consumer_offsets)\n"
     "  --group ID               the consumer groups' findings of this group only (repeatable); explain\n"
     "                           and dups also read __consumer_offsets beside the partitions given\n"
     "  --color auto|always|never  colour on a terminal (NO_COLOR honoured)\n"
@@ -311,6 +312,7 @@ static bool parse_fail_on(const char *s, unsigned *f) {
         else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
         else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
         else if (!strcmp(tok, "hanging")) *f |= FAIL_HANGING;
+        else if (!strcmp(tok, "holes")) *f |= FAIL_HOLES;
         else if (!strcmp(tok, "redelivered")) *f |= FAIL_REDELIVERED;
         else if (!strcmp(tok, "skipped")) *f |= FAIL_SKIPPED;
         else if (!strcmp(tok, "rewind")) *f |= FAIL_REWIND;
@@ -409,7 +411,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         case O_FAILON:
             if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
             if (!parse_fail_on(optarg, &c.fail_on))
-                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging, redelivered, skipped, rewind (comma "
+                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging, holes, redelivered, skipped, rewind (comma "
                     "separated)",
                     cmd->name);
             break;
@@ -694,6 +696,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
         ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging) ||
+        ((c.fail_on & FAIL_HOLES) && ss_an_hole_count(an)) ||
         scan_groups_failed(&c))
         rc = exit_merge(rc, EXIT_FINDINGS);
     if (c.html && !scan_html(&c, cmd, argc, argv, rc)) rc = exit_merge(rc, EXIT_TROUBLE);

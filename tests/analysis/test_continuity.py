@@ -178,5 +178,56 @@ def damaged_batch_is_not_compaction():
     absent(out, 'compacted', 'the summary calls the log compacted nowhere')
 
 
+# ---- holes -------------------------------------------------------------------------------------
+
+def one_record_batches(a, b):
+    return b''.join(kafka.batch(i, [(None, b'v%d' % i)]) for i in range(a, b))
+
+
+@test
+def missing_middle_segment_is_a_hole():
+    # Three segments of one-record batches, offsets 0..129, 130..246, 247..336; the middle one
+    # deleted. Offsets 130..246 (117 of them, one record each: Kafka gives each record an offset
+    # of its own) are in no segment, and nothing read is the cleaner's (no batch holding fewer
+    # records than its offsets, no delete horizon, no cleaner-offset-checkpoint): a hole, lost
+    # records unless the topic is compacted. Retention deletes only the oldest segments
+    # (UnifiedLog.deleteOldSegments), so it is not retention either.
+    d = kafka.write_partition(tmp('hole', 'orders-0'), {0: one_record_batches(0, 130), 130: b'',
+                                                        247: one_record_batches(247, 337)})
+    os.unlink(os.path.join(d, kafka.segment_name(130)))
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 0, 'exit without --fail-on (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+    eq(p['holes'], [{'from': 130, 'to': 246, 'records': 117, 'between': 'segments'}], 'holes')
+    eq(p['records'], 130 + 90, 'records read')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    contains(out, '  holes         offsets 130..246 (117 records) between segments: 117 records missing, unless the '
+             'topic is compacted (no evidence of the cleaner read)\n', 'the summary line')
+    rc, out, err = run(['scan', '--fail-on', 'holes', d])
+    eq(rc, 1, '--fail-on holes')
+    rc, out, err = run(['scan', '--report', '-', d])
+    contains(out, 'orders-0.holes=1\n', 'the report key')
+
+
+@test
+def hole_the_cleaner_explains():
+    # Offsets 0..9, then a batch at 20..24 holding 2 records (offset deltas 0 and 4, lastOffsetDelta
+    # 4): fewer records than its offsets, which only the cleaner writes (LogCleaner.cleanInto keeps
+    # a batch's last offset while dropping records). With that evidence the hole 10..19 between
+    # the batches is the cleaner's: no hole listed, the partition compacted.
+    seg = one_record_batches(0, 10) + kafka.batch(20, [(b'k1', b'a'), (b'k2', b'b')], offset_deltas=[0, 4])
+    d = kafka.write_partition(tmp('clean', 'items-0'), {0: seg})
+    rc, out, err = run(['scan', '--json', '--fail-on', 'holes', d])
+    eq(rc, 0, 'no hole to fail on (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'items-0')
+    eq((p['holes'], p['compacted']), ([], True), 'holes, compacted')
+    # the same hole with no cleaned batch: listed, between batches
+    seg = one_record_batches(0, 10) + one_record_batches(20, 25)
+    d = kafka.write_partition(tmp('clean', 'items-1'), {0: seg})
+    rc, out, err = run(['scan', '--json', d])
+    p = partition_obj(harness.parse_jsonl(out), 'items-1')
+    eq(p['holes'], [{'from': 10, 'to': 19, 'records': 10, 'between': 'batches'}], 'a hole with no evidence')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

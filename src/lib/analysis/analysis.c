@@ -152,6 +152,7 @@ void ss_analysis_free(ss_analysis *a) {
     an_free(a->partial.v);
     ss_txn_ids_free(a->txn_ids);
     an_free(a->damage.v);
+    an_free(a->holes.v);
     ss_problems_free(&a->problems);
     an_free(a->matches.v);
     ss_map_free(&a->km_session);

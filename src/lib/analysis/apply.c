@@ -144,6 +144,10 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
             return;
         }
         P->offset_gaps++;
+        /* a hole, until the end of the partition's log says whether the cleaner's (an_finish_holes) */
+        ss_an_hole h = {(uint32_t)(P - a->parts), a->prev_last + 1, b->base_offset - 1, 0, seg_first, false};
+        h.records = ss_offset_span(h.from, h.to);
+        SS_VEC_PUSH(a->holes, h, a->nomem = true);
         /* batches the cleaner dropped leave holes inside a segment; a hole between two
          * segments may as well be a segment gone missing */
         if (seg_first) a->holes_boundary++;
@@ -197,7 +201,10 @@ void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch
 void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool damaged) {
     if (b->last_offset > a->prev_last) a->prev_last = b->last_offset;
     if (damaged || b->magic < 2 || b->control) return;
-    if ((b->count >= 0 && (int64_t)b->count < batch_span(b)) || b->has_delete_horizon) P->compacted = true;
+    if ((b->count >= 0 && (int64_t)b->count < batch_span(b)) || b->has_delete_horizon) {
+        P->compacted = true;
+        P->cleaner_evidence = true;
+    }
 }
 
 /* The batch last pushed: marked outside the window, or partly inside (nin of its nrec kept
