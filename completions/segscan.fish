@@ -48,6 +48,7 @@ complete -c segscan -n $an -l no-seek -d 'read whole segments even with a window
 set -l ve '__fish_seen_subcommand_from verify'
 complete -c segscan -n $ve -l quiet -s q -d 'leave out findings of severity info'
 complete -c segscan -n $ve -l list-checks -d 'print the checks'
+complete -c segscan -n $ve -l threads -x -d 'partitions checked at once'
 complete -c segscan -n '__fish_seen_subcommand_from explain' -l value -x -d 'value equals'
 complete -c segscan -n '__fish_seen_subcommand_from explain' -l value-hex -x -d 'value equals (hex)'
 complete -c segscan -n '__fish_seen_subcommand_from explain' -l value-contains -x -d 'value contains'
