@@ -669,12 +669,27 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     if (c.json) {
         json_damage(&c);
     } else {
-        for (size_t i = 0; i < ss_an_damage_count(an); i++) {
+        /* the same kind of damage in one partition: the first DAMAGE_SHOWN lines, then their
+         * number (80 CRC failures are one finding, not 80 lines); --json lists each */
+        enum { DAMAGE_SHOWN = 10, KINDS = 64 };
+        uint64_t seen[KINDS] = {0};
+        size_t nd = ss_an_damage_count(an);
+        for (size_t i = 0; i < nd; i++) {
             const ss_an_damage *d = ss_an_damage_at(an, i);
             const ss_input_partition *ip = ss_an_partition_at(an, d->partition)->input;
             const char *file = ip->segments[d->segment].path;
             if (!ss_errkind_is_damage(d->err.kind) && c.quiet) continue;
-            report_error(file ? file : "-", &d->err);
+            unsigned k = (unsigned)d->err.kind < KINDS ? (unsigned)d->err.kind : 0;
+            if (++seen[k] <= DAMAGE_SHOWN) report_error(file ? file : "-", &d->err);
+            if (i + 1 == nd || ss_an_damage_at(an, i + 1)->partition != d->partition) {
+                for (unsigned q = 0; q < KINDS; q++) {
+                    if (seen[q] > DAMAGE_SHOWN)
+                        warnx_("%s: %llu more [%s] not shown (the first %d above; --json lists each)", ip->name,
+                               (unsigned long long)(seen[q] - DAMAGE_SHOWN), ss_errkind_name((ss_errkind)q),
+                               DAMAGE_SHOWN);
+                    seen[q] = 0;
+                }
+            }
         }
     }
     /* the consumer groups beside the analysis; explain and dups also look for __consumer_offsets

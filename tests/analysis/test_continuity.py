@@ -229,5 +229,30 @@ def hole_the_cleaner_explains():
     eq(p['holes'], [{'from': 10, 'to': 19, 'records': 10, 'between': 'batches'}], 'a hole with no evidence')
 
 
+# ---- nothing said 80 times ------------------------------------------------------------------------
+
+@test
+def identical_damage_capped_on_stderr():
+    # 15 one-record batches (70 bytes each with a 2-byte value v0..v9, 71 with v10..v14), the last byte of each flipped: 15 CRC-32C mismatches
+    # (DefaultRecordBatch.ensureValid), then a sound batch. stderr: the first 10, then one line
+    # with the 5 others; --json: every one (15 error objects).
+    seg = b''
+    for i in range(15):
+        b = bytearray(kafka.batch(i, [(None, b'v%d' % i)]))
+        b[-1] ^= 0xff
+        seg += bytes(b)
+    seg += kafka.batch(15, [(None, b'ok')])
+    d = kafka.write_partition(tmp('crc', 'orders-0'), {0: seg})
+    rc, out, err = run(['scan', d])
+    eq(rc, 3, 'exit: damage')
+    lines = [l for l in err.splitlines() if '[crc-mismatch]' in l]
+    eq(len(lines), 11, 'ten CRC lines and the count: %s' % err)
+    contains(lines[-1], 'orders-0: 5 more [crc-mismatch] not shown', 'the count line')
+    rc, out, err = run(['scan', '--json', d])
+    errs = [o for o in harness.parse_jsonl(out) if o['type'] == 'error']
+    want = [70 * i for i in range(11)] + [700 + 71 * i for i in range(1, 5)]
+    eq([e['position'] for e in errs], want, 'JSON: every one, at its byte position')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))
