@@ -254,5 +254,27 @@ def identical_damage_capped_on_stderr():
     eq([e['position'] for e in errs], want, 'JSON: every one, at its byte position')
 
 
+
+@test
+def odd_log_names_are_said():
+    # Kafka reads a partition directory's segments by name only: "%020d.log" (LogFileUtils
+    # .filenamePrefixFromOffset); a file 12.log beside them is not one, and is named in a note.
+    # A directory holding only 12.log holds no segment: exit 2, and the note says why.
+    seg = one_record_batches(0, 3)
+    d = kafka.write_partition(tmp('odd', 'o-0'), {0: seg})
+    with open(os.path.join(d, '12.log'), 'wb') as f:
+        f.write(seg)
+    rc, out, err = run(['scan', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    contains(err, '%s: 1 .log file not read, not named as a segment (<20 digits>.log): 12.log' % d, 'the note')
+    contains(out, '3 records', 'the segment read, 12.log not')
+    os.makedirs(tmp('odd', 'p-0'))
+    with open(tmp('odd', 'p-0', '12.log'), 'wb') as f:
+        f.write(seg)
+    rc, out, err = run(['scan', tmp('odd', 'p-0')])
+    eq((rc, out), (2, ''), 'no segment: exit 2, no summary')
+    contains(err, '1 .log file not read, not named as a segment (<20 digits>.log): 12.log', 'why')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

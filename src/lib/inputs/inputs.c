@@ -297,6 +297,26 @@ static bool find_orphans(part *p, char **names, size_t n) {
     return true;
 }
 
+/* The *.log files of a directory (its sorted entry names) that are not segments: not 20 digits
+ * before ".log" (Kafka's LogFileUtils names a segment by its base offset, "%020d.log", and
+ * reads no other), nor a broker temporary. Their names into buf (the first 10, then how many
+ * more); returns their number. */
+static size_t odd_logs(char **names, size_t n, char *buf, size_t cap) {
+    size_t odd = 0, used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+        bool temp;
+        if (len < 4 || strcmp(names[i] + len - 4, ".log") || in_segment_name_offset(names[i], &temp) >= 0) continue;
+        if (odd++ < 10 && used < cap) {
+            int k = snprintf(buf + used, cap - used, "%s%s", odd > 1 ? ", " : "", names[i]);
+            if (k > 0) used += (size_t)k < cap - used ? (size_t)k : cap - used - 1;
+        }
+    }
+    if (odd > 10 && used < cap) snprintf(buf + used, cap - used, " and %zu more", odd - 10);
+    return odd;
+}
+
 static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **names, size_t n, bool named) {
     char *real = realpath(path, NULL);
     part *p = new_part(in, real ? real : path, path, true, named);
@@ -333,6 +353,11 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
         add_note(in, SS_SEV_NOTICE,
                  "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them", path,
                  skipped, skipped == 1 ? "y" : "ies");
+    char odd[512];
+    size_t nodd = odd_logs(names, n, odd, sizeof odd);
+    if (nodd)
+        add_note(in, SS_SEV_NOTICE, "%s: %zu .log file%s not read, not named as a segment (<20 digits>.log): %s", path,
+                 nodd, nodd == 1 ? "" : "s", odd);
     return find_orphans(p, names, n) ? SS_E_OK : SS_E_NOMEM;
 }
 
@@ -350,6 +375,13 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         if (rc == SS_E_OK) (*found)++;
         free_list(names, n);
         return rc;
+    }
+    if (named) { /* a directory given: .log files in it that are not segments are said */
+        char odd[512];
+        size_t nodd = odd_logs(names, n, odd, sizeof odd);
+        if (nodd)
+            add_note(in, SS_SEV_NOTICE, "%s: %zu .log file%s not read, not named as a segment (<20 digits>.log): %s",
+                     path, nodd, nodd == 1 ? "" : "s", odd);
     }
     if (depth >= MAX_DEPTH) {
         free_list(names, n);
