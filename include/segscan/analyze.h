@@ -321,6 +321,8 @@ typedef struct ss_an_txn {
     int64_t marker_timestamp;
     bool empty;           /* marker without data */
     bool below_log_start; /* marker whose data is below the log start offset (not read; not empty) */
+    bool spans_hole;      /* SS_TXN_UNKNOWN because a hole (ss_an_hole) lies after its first offset:
+                           * incomplete, its marker may have been in the offsets missing */
     bool data_not_read;   /* some of its data may lie in an earlier segment file not given (its first
                            * offset and records are those read); a marker without data read is then
                            * not empty */

@@ -276,5 +276,26 @@ def odd_log_names_are_said():
     contains(err, '1 .log file not read, not named as a segment (<20 digits>.log): 12.log', 'why')
 
 
+
+@test
+def transaction_spanning_a_hole_is_incomplete():
+    # Producer 9's transaction: data at 0..1 (segment 0), no marker read; segment 2 (offsets
+    # 2..4) deleted; segment 5 holds a non-transactional batch at 5. The marker may have been at
+    # 2..4 (a hole, no evidence of the cleaner): the transaction is incomplete (UNKNOWN,
+    # spansHole), not open: 0 open, none hanging, and it does not hold the LSO.
+    data = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=9, epoch=0, base_seq=0, transactional=True)
+    d = kafka.write_partition(tmp('txh', 'pay-0'), {0: data, 5: kafka.batch(5, [(None, b'z')])})
+    rc, out, err = run(['txns', '--json', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    objs = harness.parse_jsonl(out)
+    txns = [o for o in objs if o['type'] == 'transaction']
+    eq([(t['firstOffset'], t['spansHole']) for t in txns], [(0, True)], 'the transaction spans a hole')
+    p = partition_obj(objs, 'pay-0')
+    eq((p['open'], p['hanging'], p['unknown']), (0, 0, 1), 'open, hanging, unknown')
+    eq(p['holes'], [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], 'the hole')
+    rc, out, err = run(['txns', '--color', 'never', d])
+    contains(out, 'incomplete: spans a hole', 'the text says so')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

@@ -348,6 +348,7 @@ void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *
 /* Compaction evidence before a batch is applied (an offset hole), and after. */
 void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first);
 void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch *b, int64_t before);
+bool an_hole_after(const ss_analysis *a, uint32_t part, int64_t offset);
 void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool damaged);
 /* The decisions on one batch read by a unit. */
 void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u);
