@@ -15,7 +15,7 @@ _segscan_opts() {
     scan|dups|producers|txns) echo "$common $analysis --top --fail-on" ;;
     explain) echo "$common $analysis --value --value-hex --value-contains --key --offset" ;;
     diff) echo "$common --by --by-key --read-committed --stat --max --preview-bytes --include-temp --local-time" ;;
-    verify) echo "--json --max-batch-bytes --quiet --list-checks --help" ;;
+    verify) echo "--json --max-batch-bytes --threads --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
     groups) echo "--group --topic --partition --since --until --from-offset --to-offset --commits
         --partitions --json --html --local-time --threads --max-memory --include-temp --fail-on --txn-timeout --now
@@ -58,7 +58,7 @@ _segscan() {
         if [[ $cmd == groups ]]; then
             COMPREPLY=($(compgen -W "redelivered skipped rewind redelivered,skipped,rewind" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "dups gaps open-txn hanging redelivered skipped rewind dups,gaps,open-txn" -- "$cur"))
+            COMPREPLY=($(compgen -W "dups gaps open-txn hanging holes redelivered skipped rewind dups,gaps,open-txn" -- "$cur"))
         fi
         return ;;
     --report|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;

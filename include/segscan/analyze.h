@@ -153,6 +153,18 @@ typedef struct ss_an_partition {
     uint64_t lost_records;
     int64_t lost_first, lost_last;
     bool lost_unknown;
+    /* offsets going backwards (offset-order damage): the batches whose base offset is not above
+     * the last offset read before them in their segment. Their records repeat offsets already
+     * read: not copies, left out of every figure (sessions, transactions, the LSO, duplicates).
+     * repeated_first..repeated_last: the offsets they span (-1: none); recovery_keeps_below:
+     * the base offset of the first segment holding them, below which Kafka's recovery keeps
+     * the log (LogLoader.recoverLog truncates that segment to its base offset), -1 none. */
+    uint64_t repeated_batches, repeated_records;
+    int64_t repeated_first, repeated_last, recovery_keeps_below;
+    /* the holes listed (ss_an_hole_at) and the offsets they miss; cleaner_evidence: evidence of
+     * the log cleaner was read (see ss_an_hole) */
+    uint64_t holes, hole_records;
+    bool cleaner_evidence;
     /* transactions listed, by result; txn_unknown: no marker in the segments read, and a later
      * segment of the partition was not given */
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging, txn_unknown;
@@ -309,6 +321,8 @@ typedef struct ss_an_txn {
     int64_t marker_timestamp;
     bool empty;           /* marker without data */
     bool below_log_start; /* marker whose data is below the log start offset (not read; not empty) */
+    bool spans_hole;      /* SS_TXN_UNKNOWN because a hole (ss_an_hole) lies after its first offset:
+                           * incomplete, its marker may have been in the offsets missing */
     bool data_not_read;   /* some of its data may lie in an earlier segment file not given (its first
                            * offset and records are those read); a marker without data read is then
                            * not empty */
@@ -392,6 +406,28 @@ SS_API int64_t ss_an_now(const ss_analysis *a, enum ss_now_source *source, uint3
 /* Was __transaction_state read to judge hanging transactions (some partition of it among the
  * inputs, and an open transaction to judge)? */
 SS_API bool ss_an_txn_state_read(const ss_analysis *a);
+
+/* Holes: offsets missing between two segments, or between two batches of one segment, that
+ * no evidence of the log cleaner explains. Not damage's (the offsets damaged bytes held are
+ * said as damage and lost records). Evidence of cleaning read: a v2 batch read whole holding
+ * fewer records than lastOffsetDelta + 1 (LogCleaner.cleanInto keeps a batch's last offset),
+ * a delete horizon (KIP-534), a cleaner-offset-checkpoint entry above the first offset (the
+ * cleaner's firstDirtyOffset), or an internal topic Kafka creates compacted (__consumer_offsets,
+ * __transaction_state: cleanup.policy=compact); with it a hole below the checkpoint entry is the
+ * cleaner's, unless a file beside names a segment there (a missing segment). Without it a hole
+ * is listed: the cleaner can also drop whole batches and leave nothing else, so it is lost
+ * records unless the topic is compacted (evidence not on this disk: its configuration).
+ * In partition order, then offset order. */
+typedef struct ss_an_hole {
+    uint32_t partition;
+    int64_t from, to;      /* the offsets missing, inclusive */
+    uint64_t records;      /* to - from + 1: Kafka gives each record an offset of its own */
+    bool between_segments; /* between two segments (else between two batches of one segment) */
+    bool segment_named;    /* an index or snapshot file without its .log, or a leader-epoch-checkpoint
+                              entry, names an offset in it: a segment is missing there */
+} ss_an_hole;
+SS_API size_t ss_an_hole_count(const ss_analysis *a);
+SS_API const ss_an_hole *ss_an_hole_at(const ss_analysis *a, size_t i);
 
 /* Damage met (at most 100 kept per partition; ss_an_partition.damage_events counts all). */
 SS_API size_t ss_an_damage_count(const ss_analysis *a);

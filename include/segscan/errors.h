@@ -53,6 +53,8 @@
       "a segment that is not the last of its partition ends in an incomplete entry (a cut file)")                      \
     X(SEGMENT_OVERLAP, 26, "segment-overlap", I,                                                                       \
       "a segment's first batch is at or below the last offset of the segments before it")                              \
+    X(OFFSET_ORDER, 27, "offset-order", D,                                                                             \
+      "a batch's base offset is not above the last offset before it in its segment (its offsets repeat)")              \
     X(BAD_INDEX, 30, "bad-index", D, "index file size or entries are invalid")                                         \
     X(BAD_SNAPSHOT, 31, "bad-snapshot", D, "producer snapshot is corrupt")                                             \
     X(BAD_CHECKPOINT, 32, "bad-checkpoint", D,                                                                         \

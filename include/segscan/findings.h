@@ -46,7 +46,8 @@
  *                   coordinator's timeout abort.
  * Ranges are inclusive offsets of the data partition; their records are counted
  * when the data partition was read (records -1 otherwise, and the end of a
- * handover's range is then unknown).
+ * handover's range is then unknown; records -1 also when a batch the range cuts
+ * through could not be decoded: a damaged batch, whose count is unknown).
  *
  * The library never prints.
  */
@@ -87,7 +88,8 @@ typedef struct ss_frange {
     bool set;        /* false: there is none */
     int64_t from;    /* inclusive */
     int64_t to;      /* inclusive; -1: unknown (the data partition was not read) */
-    int64_t records; /* data records in it, -1 when the data partition was not read */
+    int64_t records; /* data records in it, -1 when unknown (the data partition was not read, or a
+                        batch the range cuts through does not decode) */
     bool certain;    /* true: every record in it was (or will be) delivered again / never received;
                         false: it holds every such record, and may hold others */
 } ss_frange;

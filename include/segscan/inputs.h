@@ -117,6 +117,18 @@ typedef struct ss_input_sibling {
 } ss_input_sibling;
 SS_API size_t ss_inputs_sibling_count(ss_inputs *in);
 SS_API const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i);
+/* The inputs that could not be read, in the order met: a PATH given that is missing, not a
+ * segment (neither named <20 digits>.log nor starting with a plausible batch header), or a
+ * directory holding none; an entry of a directory read that cannot be (a dangling symbolic
+ * link, a directory without permission). Each also made a note of severity SS_SEV_ERROR; a
+ * partition-named one beside a partition read is a sibling not read (ss_inputs_sibling_at). */
+typedef struct ss_input_unreadable {
+    const char *path;   /* as given or found */
+    const char *reason; /* "No such file or directory", "not a Kafka segment ...", ... */
+    bool given;         /* a PATH of the command line (else an entry found in a directory) */
+} ss_input_unreadable;
+SS_API size_t ss_inputs_unreadable_count(const ss_inputs *in);
+SS_API const ss_input_unreadable *ss_inputs_unreadable_at(const ss_inputs *in, size_t i);
 /* What a note is about, for a caller that words it otherwise or has no use for it: a
  * command that reads one copy of a partition given several times (replicas) and
  * compares the others leaves out SS_INOTE_REPLICAS, whatever its text says. */

@@ -221,6 +221,29 @@ static void case_empty(void) {
                     "  window        3 records outside the window: read and known, not listed\n");
 }
 
+/* offsets going backwards: the offset order line after the damaged one (its batches' bytes) */
+static void case_repeat(void) {
+    ss_input_partition ip = {.name = "t-4", .path = "/d/t-4", .high_watermark = -1, .log_start_offset = -1};
+    ss_an_partition P = {.input = &ip};
+    P.segments = 1, P.records = 5, P.batches = 5, P.first_offset = 0, P.next_offset = 5, P.lso = 5;
+    P.read_committed_records = 5, P.non_idempotent_records = 5, P.codec_batches[0] = 5;
+    P.lost_first = P.lost_last = -1;
+    P.damaged_bytes = 350, P.damage_events = 1;
+    P.repeated_batches = 5, P.repeated_records = 5, P.repeated_first = 0, P.repeated_last = 4;
+    P.recovery_keeps_below = 0;
+    check_partition("repeat", false, &P,
+                    "t-4  /d/t-4 (1 segment)\n"
+                    "  records       5 in 5 batches, offsets 0..4, next 5\n"
+                    "  codecs        none 5\n"
+                    "  producers     5 records without producer id (idempotence off)\n"
+                    "  duplicates    none\n"
+                    "  sequences     -\n"
+                    "  transactions  none; LSO 5, read_committed sees 5 records\n"
+                    "  damaged       350 bytes in 1 place (skipped; the rest was analysed)\n"
+                    "  offset order  5 batches at offsets 0..4 repeat offsets read before them (5 records: not copies, "
+                    "left out); Kafka's recovery would keep the offsets below 0\n");
+}
+
 static void case_totals(void) {
     ss_an_totals t = {.partitions = 2, .segments = 3, .records = 41, .batches = 8};
     t.duplicate_groups = 1, t.duplicate_records = 2, t.cause[SS_CAUSE_RETRY] = 2, t.open_copies = 1;
@@ -248,6 +271,7 @@ int main(void) {
     case_quiet();
     case_other();
     case_empty();
+    case_repeat();
     case_totals();
     /* a clause of the tables said in none of the cases is untested: a new one needs a case above */
     char lit[200];

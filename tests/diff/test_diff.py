@@ -252,6 +252,19 @@ try:
     rc, objs, err = diff(a, b)
     check(summary(objs).get('looksLikeMirror') is False, 'one topic id: replicas')
 
+    # 8. offsets at the end of a long: a log whose last offset is Long.MAX_VALUE is legal (a base
+    #    offset is any long; DefaultRecordBatch.lastOffset() = baseOffset + lastOffsetDelta). A and
+    #    B both hold offsets 2^63-2 and 2^63-1: they overlap, so auto mode compares by offset (as in 5),
+    #    and the records are identical -> exit 0. (The next offset after 2^63-1 overflowed once.)
+    top = 2**63 - 1
+    for side in ('top-a', 'top-b'):
+        kafka.write_partition(os.path.join(tmp, side, 'edge-0'),
+                              {top - 1: kafka.batch(top - 1, [(None, b'x'), (None, b'y')])})
+    rc, objs, err = diff(os.path.join(tmp, 'top-a', 'edge-0'), os.path.join(tmp, 'top-b', 'edge-0'))
+    s = summary(objs)
+    check(rc == 0 and s.get('mode') == 'offset' and s.get('identical') is True,
+          'a log ending at Long.MAX_VALUE: offset mode, identical: rc %d %s %s' % (rc, s, err))
+
     # usage
     p = subprocess.run([SEGSCAN, 'diff', a], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     check(p.returncode == 2, 'diff with one path is a usage error')

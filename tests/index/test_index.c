@@ -67,6 +67,12 @@ static void test_names(void) {
     CHECK(ss_offset_from_filename("12", &v) && v == 12);      /* no dot: the whole name */
     CHECK(ss_offset_from_filename("dir/12/", &v) && v == 12); /* trailing '/' dropped */
     CHECK(!ss_offset_from_filename("9223372036854775808.log", &v));
+    /* LogFileUtils.filenamePrefixFromOffset ("%020d") of the largest offsets a long holds */
+    CHECK(ss_name_offset20("09223372036854775807.log") == INT64_MAX);
+    CHECK(ss_name_offset20("09223372036854775806.log") == INT64_MAX - 1);
+    CHECK(ss_name_offset20("09223372036854775799.log") == 9223372036854775799);
+    CHECK(ss_name_offset20("09223372036854775808.log") == -1);
+    CHECK(ss_name_offset20("00000000000000000130.log") == 130);
     CHECK(!ss_offset_from_filename(".index", &v));
     CHECK(!ss_offset_from_filename("abc.index", &v));
     CHECK(!ss_offset_from_filename("1a.index", &v));

@@ -538,6 +538,22 @@ def test_text_output_and_exit_codes():
         check(re.search(r'^%s\s' % re.escape(name), out, re.M), '--list-checks lacks %s' % name)
 
 
+
+def test_threads():
+    # --threads N checks partitions at once and prints them in partition order: the same bytes,
+    # exit code and summary as one thread, over every corpus partition (the damaged ones too)
+    paths = [os.path.join(CORPUS, 'gen'), os.path.join(CORPUS, 'real')]
+    paths = [p for p in paths if os.path.isdir(p)]
+    for fmt in ([], ['--json']):
+        one = run(['verify'] + fmt + paths)
+        for n in ('2', '4'):
+            many = run(['verify', '--threads', n] + fmt + paths)
+            eq(many, one, 'verify %s --threads %s: as with one thread' % (' '.join(fmt), n))
+    for bad in ('0', '257', 'x'):
+        rc, out, err = run(['verify', '--threads', bad, paths[0]])
+        eq(rc, 2, 'verify --threads %s: a usage error' % bad)
+
+
 def main(argv):
     global SEGSCAN, CORPUS, TMP
     args = argv[1:]

@@ -445,7 +445,7 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
                 if (opt->json) {
                     json_record(o, path, opt, b, &r);
                 } else {
-                    if (have_last && r.offset != last_offset + 1) offset_pairs_add(&gaps, last_offset, r.offset);
+                    if (have_last && (last_offset == INT64_MAX || r.offset != last_offset + 1)) offset_pairs_add(&gaps, last_offset, r.offset);
                     last_offset = r.offset;
                     have_last = true;
                     text_record(o, opt, b, &r);

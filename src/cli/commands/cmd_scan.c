@@ -44,12 +44,14 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
         }
     }
     figs_text(c, partition_lines, PL_DUPS, PL_COUNT - 1, partition_figs, npartition_figs, P);
+    scan_holes_text(c, i);
     if (c->verbose) producers_text_partition(c, i);
     out_ch(o, '\n');
 }
 
 static bool has_findings(const ss_an_partition *P) {
     return P->duplicate_groups || P->sequence_gaps || P->duplicate_sequences || P->txn_open || P->damage_events ||
+           P->holes ||
            P->tail_bytes || P->segments_unreadable || P->skipped_large_batches;
 }
 
@@ -73,6 +75,7 @@ static void text_summary(struct scan_cli *c) {
     }
     if (quiet) out_ch(o, '\n');
     figs_text(c, total_lines, TL_HEAD, TL_COUNT - 1, total_figs, ntotal_figs, ss_an_totals_get(c->an));
+    scan_unreadable_text(c);
     scan_groups_summary(c);
     size_t ng = ss_an_group_count(c->an);
     if (ng) {

@@ -56,7 +56,11 @@ static void txns_print(struct scan_cli *c) {
                 out_printf(o, "offsets %" PRId64 "..%" PRId64 ", %" PRIu64 " %s in %" PRIu64 " %s", t->first_offset,
                            t->last_offset, t->records, plural(t->records, "record", "records"), t->batches,
                            plural(t->batches, "batch", "batches"));
-            if (t->result == SS_TXN_UNKNOWN) {
+            if (t->result == SS_TXN_UNKNOWN && t->spans_hole) {
+                out_printf(o, "  %sincomplete: spans a hole%s (no marker read; offsets are missing after it, and its "
+                           "marker may have been among them: its outcome is not known)",
+                           scan_sgr(c, SGR_YEL), scan_sgr(c, SGR_RST));
+            } else if (t->result == SS_TXN_UNKNOWN) {
                 out_printf(o,
                            "  %sno marker in the segments read%s (a later segment of the partition was not given: "
                            "its outcome is not known)",

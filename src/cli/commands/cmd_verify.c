@@ -8,6 +8,8 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,8 @@ static const char verify_usage[] = "usage: segscan verify [options] PATH...\n"
                                    "                           verify-summary object\n"
                                    "  -q, --quiet              leave out findings of severity info\n"
                                    "  --max-batch-bytes N      cap on a batch's decompressed size (default 67108864)\n"
+                                   "  --threads N              partitions checked at once, 1..256 (default 1); the\n"
+                                   "                           output is the same whatever N\n"
                                    "  --list-checks            print the checks (name, severity, description) and\n"
                                    "                           exit\n"
                                    "  -h, --help               this help\n"
@@ -40,13 +44,14 @@ static const char verify_usage[] = "usage: segscan verify [options] PATH...\n"
                                    "exit codes: 0 clean, 1 inconsistencies, 3 damaged data, 2 a file could not be\n"
                                    "            read (when several apply: the first of 2, 3, 1)\n";
 
-enum { OPT_JSON = 256, OPT_MAXBATCH, OPT_LIST };
+enum { OPT_JSON = 256, OPT_MAXBATCH, OPT_LIST, OPT_THREADS };
 
 static const struct option verify_longopts[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"quiet", no_argument, NULL, 'q'},
     {"max-batch-bytes", required_argument, NULL, OPT_MAXBATCH},
     {"list-checks", no_argument, NULL, OPT_LIST},
+    {"threads", required_argument, NULL, OPT_THREADS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -209,7 +214,93 @@ static void json_summary(vcli *v, const ss_vstats *s, int rc) {
     out_lit(o, "}\n");
 }
 
+/* --threads: partitions checked at once, each into its own list of findings and figures, printed
+ * in partition order afterwards, so that the output never depends on the number of threads. */
+typedef struct vkept {
+    ss_vfinding f; /* file copied (valid during the callback only); check, partition: the library's */
+} vkept;
+typedef struct vpart {
+    vkept *v;
+    size_t n, cap;
+    ss_vstats st;
+    ss_errkind rc;
+    bool nomem;
+} vpart;
+typedef struct vpool {
+    const ss_inputs *in;
+    const ss_verify_opts *vo;
+    vpart *parts;
+    atomic_size_t next;
+} vpool;
+
+static void keep_finding(void *ctx, const ss_vfinding *f) {
+    vpart *p = ctx;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        vkept *v = realloc(p->v, cap * sizeof *v);
+        if (!v) {
+            p->nomem = true;
+            return;
+        }
+        p->v = v;
+        p->cap = cap;
+    }
+    vkept *k = &p->v[p->n];
+    k->f = *f;
+    k->f.file = f->file ? strdup(f->file) : NULL;
+    if (f->file && !k->f.file) {
+        p->nomem = true;
+        return;
+    }
+    p->n++;
+}
+
+static void *verify_worker(void *arg) {
+    vpool *pool = arg;
+    size_t n = ss_inputs_count(pool->in);
+    for (size_t i; (i = atomic_fetch_add(&pool->next, 1)) < n;)
+        pool->parts[i].rc =
+            ss_verify_partition(pool->in, i, pool->vo, keep_finding, &pool->parts[i], &pool->parts[i].st);
+    return NULL;
+}
+
+static void add_stats(ss_vstats *to, const ss_vstats *from) {
+    _Static_assert(sizeof(ss_vstats) % sizeof(uint64_t) == 0, "ss_vstats holds counters only");
+    uint64_t *t = (uint64_t *)(void *)to;
+    const uint64_t *f = (const uint64_t *)(const void *)from;
+    for (size_t k = 0; k < sizeof(ss_vstats) / sizeof(uint64_t); k++) t[k] += f[k];
+}
+
+/* The partitions with `threads` threads; returns false when out of memory. */
+static bool verify_threaded(const ss_inputs *in, const ss_verify_opts *vo, unsigned threads, vcli *v, ss_vstats *st,
+                            int *rc) {
+    size_t n = ss_inputs_count(in);
+    vpool pool = {in, vo, calloc(n ? n : 1, sizeof *pool.parts), 0};
+    if (!pool.parts) return false;
+    pthread_t tid[256];
+    unsigned started = 0;
+    for (; started < threads && started < n; started++)
+        if (pthread_create(&tid[started], NULL, verify_worker, &pool) != 0) break;
+    if (!started) verify_worker(&pool);
+    for (unsigned t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        vpart *p = &pool.parts[i];
+        for (size_t k = 0; k < p->n; k++) {
+            on_finding(v, &p->v[k].f);
+            free((char *)p->v[k].f.file);
+        }
+        free(p->v);
+        add_stats(st, &p->st);
+        if (p->rc == SS_E_NOMEM) *rc = exit_merge(*rc, EXIT_TROUBLE);
+        if (p->nomem) ok = false;
+    }
+    free(pool.parts);
+    return ok;
+}
+
 int cmd_verify(int argc, char **argv) {
+    unsigned threads = 1;
     vcli v;
     memset(&v, 0, sizeof v);
     ss_verify_opts vo;
@@ -228,6 +319,15 @@ int cmd_verify(int argc, char **argv) {
                 return EXIT_TROUBLE;
             }
             vo.max_batch_bytes = (size_t)n;
+            break;
+        }
+        case OPT_THREADS: {
+            uint64_t n;
+            if (!parse_u64(optarg, &n) || n == 0 || n > 256) {
+                warnx_("verify: --threads takes a number from 1 to 256");
+                return EXIT_TROUBLE;
+            }
+            threads = (unsigned)n;
             break;
         }
         case OPT_LIST: list_checks(); return EXIT_OK;
@@ -278,8 +378,15 @@ int cmd_verify(int argc, char **argv) {
     }
     ss_vstats st;
     memset(&st, 0, sizeof st);
-    for (size_t i = 0; i < ss_inputs_count(in); i++)
-        if (ss_verify_partition(in, i, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (threads > 1) {
+        if (!verify_threaded(in, &vo, threads, &v, &st, &rc)) {
+            warnx_("out of memory: findings of verify --threads were lost");
+            rc = exit_merge(rc, EXIT_TROUBLE);
+        }
+    } else {
+        for (size_t i = 0; i < ss_inputs_count(in); i++)
+            if (ss_verify_partition(in, i, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
+    }
     if (ss_verify_log_dirs(in, &vo, on_finding, &v, &st) == SS_E_NOMEM) rc = exit_merge(rc, EXIT_TROUBLE);
     st.errors += unreadable;
     if (st.errors) rc = exit_merge(rc, EXIT_TROUBLE);

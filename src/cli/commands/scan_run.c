@@ -58,9 +58,11 @@ static const char scan_usage_common[] =
     "                           batch read, in any input)\n"
     "  --top N                  duplicate groups shown: in scan's summary (default\n"
     "                           10), by dups (default all)\n"
-    "  --fail-on dups,gaps,open-txn,hanging,redelivered,skipped,rewind  exit 1 when\n"
-    "                           these are found (the last three: findings of the\n"
-    "                           consumer groups, with __consumer_offsets)\n";
+    "  --fail-on dups,gaps,open-txn,hanging,holes,redelivered,skipped,rewind\n"
+    "                           exit 1 when these are found (holes: offsets missing\n"
+    "                           that no evidence of the cleaner explains; the last\n"
+    "                           three: findings of the consumer groups, with\n"
+    "                           __consumer_offsets)\n";
 /* (three strings: a C11 compiler need take no literal over 4095 bytes) */
 static const char scan_usage_common2[] =
     "  --group ID               the consumer groups' findings of this group only\n"
@@ -338,6 +340,7 @@ static bool parse_fail_on(const char *s, unsigned *f) {
         else if (!strcmp(tok, "gaps")) *f |= FAIL_GAPS;
         else if (!strcmp(tok, "open-txn")) *f |= FAIL_OPEN_TXN;
         else if (!strcmp(tok, "hanging")) *f |= FAIL_HANGING;
+        else if (!strcmp(tok, "holes")) *f |= FAIL_HOLES;
         else if (!strcmp(tok, "redelivered")) *f |= FAIL_REDELIVERED;
         else if (!strcmp(tok, "skipped")) *f |= FAIL_SKIPPED;
         else if (!strcmp(tok, "rewind")) *f |= FAIL_REWIND;
@@ -436,7 +439,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         case O_FAILON:
             if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
             if (!parse_fail_on(optarg, &c.fail_on))
-                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging, redelivered, skipped, rewind (comma "
+                BAD("%s: --fail-on takes dups, gaps, open-txn, hanging, holes, redelivered, skipped, rewind (comma "
                     "separated)",
                     cmd->name);
             break;
@@ -612,6 +615,15 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
         if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
     }
+    if (rc == EXIT_TROUBLE && ss_inputs_count(in) == 0 && ss_inputs_kraft_snapshot_count(in) == 0) {
+        /* every input failed: no summary of nothing (a "total 0 partitions" would read as an
+         * empty log); the errors above say why */
+        ss_inputs_free(in);
+        free(match_buf);
+        return EXIT_TROUBLE;
+    }
+    /* some failed: the rest is read, the summary names them, and the exit code says so */
+    if (ss_inputs_unreadable_count(in)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (!max_memory_set) c.ao.max_memory = default_max_memory();
     /* -q silences the progress line too, unless it was asked for (--progress always, as zstd's) */
     if (c.quiet && prog.mode == PROGRESS_AUTO) prog.mode = PROGRESS_NEVER;
@@ -689,12 +701,27 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     if (c.json) {
         json_damage(&c);
     } else {
-        for (size_t i = 0; i < ss_an_damage_count(an); i++) {
+        /* the same kind of damage in one partition: the first DAMAGE_SHOWN lines, then their
+         * number (80 CRC failures are one finding, not 80 lines); --json lists each */
+        enum { DAMAGE_SHOWN = 10, KINDS = 64 };
+        uint64_t seen[KINDS] = {0};
+        size_t nd = ss_an_damage_count(an);
+        for (size_t i = 0; i < nd; i++) {
             const ss_an_damage *d = ss_an_damage_at(an, i);
             const ss_input_partition *ip = ss_an_partition_at(an, d->partition)->input;
             const char *file = ip->segments[d->segment].path;
             if (!ss_errkind_is_damage(d->err.kind) && c.quiet) continue;
-            report_error(file ? file : "-", &d->err);
+            unsigned k = (unsigned)d->err.kind < KINDS ? (unsigned)d->err.kind : 0;
+            if (++seen[k] <= DAMAGE_SHOWN) report_error(file ? file : "-", &d->err);
+            if (i + 1 == nd || ss_an_damage_at(an, i + 1)->partition != d->partition) {
+                for (unsigned q = 0; q < KINDS; q++) {
+                    if (seen[q] > DAMAGE_SHOWN)
+                        warnx_("%s: %llu more [%s] not shown (the first %d above; --json lists each)", ip->name,
+                               (unsigned long long)(seen[q] - DAMAGE_SHOWN), ss_errkind_name((ss_errkind)q),
+                               DAMAGE_SHOWN);
+                    seen[q] = 0;
+                }
+            }
         }
     }
     /* the consumer groups beside the analysis; explain and dups also look for __consumer_offsets
@@ -716,7 +743,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
         ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging) ||
-        scan_groups_failed(&c))
+        ((c.fail_on & FAIL_HOLES) && ss_an_hole_count(an)) || scan_groups_failed(&c))
         rc = exit_merge(rc, EXIT_FINDINGS);
     if (c.html && !scan_html(&c, cmd, argc, argv, rc)) rc = exit_merge(rc, EXIT_TROUBLE);
     scan_groups_free(&c);

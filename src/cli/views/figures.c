@@ -160,6 +160,18 @@
     X(lost_unknown, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->lost_unknown),                             \
       T(PL_LOST, 5, FT_NONZERO | FT_ALONE, NA, NULL, NULL, FN_NONE,                                                    \
         "the records in the damaged bytes are unknown: their headers cannot be read"))                                 \
+    X(rep_batches, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->repeated_batches),                          \
+      T(PL_REPEAT, 1, FT_NONZERO, NA, NULL, NULL, FN_U64, "# {batch|batches} at offsets "))                            \
+    X(rep_first, "repeatedFirstOffset", FJ_OPT, NULL, FR_NONE, 0, NULL, FH_NONE, 0, S(P->repeated_first),              \
+      T(PL_REPEAT, 2, FT_ALWAYS, PF(rep_batches), NULL, NULL, FN_S64, "#"))                                            \
+    X(rep_last, "repeatedLastOffset", FJ_OPT, NULL, FR_NONE, 0, NULL, FH_NONE, 0, S(P->repeated_last),                 \
+      T(PL_REPEAT, 3, FT_ALWAYS, PF(rep_batches), "..", NULL, FN_S64, "# repeat offsets read before them"))            \
+    X(rep_records, "repeatedRecords", FJ_U64, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->repeated_records),             \
+      T(PL_REPEAT, 4, FT_ALWAYS, PF(rep_batches), " ", NULL, FN_U64, "(# {record|records}: not copies, left out)"))    \
+    X(rep_keep, "recoveryKeepsBelow", FJ_OPT, NULL, FR_NONE, 0, NULL, FH_NONE, 0, S(P->recovery_keeps_below),          \
+      T(PL_REPEAT, 5, FT_NONNEG, PF(rep_batches), "; ", NULL, FN_S64,                                                  \
+        "Kafka's recovery would keep the offsets below #"))                                                            \
+    X(holes, NULL, FJ_NONE, "holes", FR_U64, 38, NULL, FH_NONE, 0, U(P->holes), NT)                                    \
     X(tail, "tailBytes", FJ_U64, "tail_bytes", FR_U64, 36, NULL, FH_NONE, 0, U(P->tail_bytes), NT)                     \
     X(incomplete, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->incomplete_tail_bytes),                      \
       T(PL_TAIL, 1, FT_NONZERO, NA, NULL, NULL, FN_U64,                                                                \
@@ -289,6 +301,7 @@ const struct fig_line partition_lines[PL_COUNT] = {
     [PL_CHECKPOINTS] = {"  ", "checkpoints  ", NULL, NULL},
     [PL_DAMAGED] = {"  ", "damaged       ", SGR_RED, has_damage},
     [PL_LOST] = {"                ", "", NULL, NULL},
+    [PL_REPEAT] = {"  ", "offset order  ", SGR_RED, NULL},
     [PL_TAIL] = {"  ", "tail          ", NULL, NULL},
     [PL_ZEROS] = {"  ", "tail          ", NULL, NULL},
     [PL_SKIPPED] = {"  ", "skipped       ", NULL, NULL},

@@ -130,6 +130,7 @@ enum {
     PL_CHECKPOINTS,
     PL_DAMAGED,
     PL_LOST,
+    PL_REPEAT,
     PL_TAIL,
     PL_ZEROS,
     PL_SKIPPED,

@@ -14,7 +14,7 @@
 #include "common/out.h"
 #include "segscan/segscan.h"
 
-enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4, FAIL_HANGING = 8 };
+enum { FAIL_DUPS = 1, FAIL_GAPS = 2, FAIL_OPEN_TXN = 4, FAIL_HANGING = 8, FAIL_HOLES = 16 };
 
 struct scan_cli {
     bool json, verbose, quiet, color;
@@ -100,6 +100,11 @@ void scan_json_scope(struct scan_cli *c);
 void scan_scope_sentence(struct scan_cli *c, sbuf *b);
 /* The total object of scan and dups --json, with its scope. */
 void scan_json_total(struct scan_cli *c);
+/* the summary's line of the inputs that could not be read (none: nothing) */
+void scan_unreadable_text(struct scan_cli *c);
+/* a partition's holes (ss_an_hole): the summary's line, and the JSON array */
+void scan_holes_text(struct scan_cli *c, uint32_t part);
+void scan_holes_json(struct scan_cli *c, uint32_t part);
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);

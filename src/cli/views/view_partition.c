@@ -1,15 +1,63 @@
 /* segscan - the JSON object of a partition (type "partition"): what the
  * analysis found in it, for scan --json and txns --json; its figures are
  * described in figures.c. */
+#include <inttypes.h>
 #include <stdbool.h>
 
 #include "common/out.h"
 #include "views/figures.h"
 #include "views/scan.h"
 
+/* The holes of partition `part`, in ss_an_hole order (partitions in order: found by a search) */
+static size_t holes_from(const ss_analysis *an, uint32_t part) {
+    size_t lo = 0, hi = ss_an_hole_count(an);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ss_an_hole_at(an, mid)->partition < part) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void scan_holes_json(struct scan_cli *c, uint32_t part) {
+    ss_out *o = c->out;
+    out_lit(o, ",\"holes\":[");
+    size_t n = ss_an_hole_count(c->an);
+    for (size_t i = holes_from(c->an, part), k = 0; i < n && ss_an_hole_at(c->an, i)->partition == part; i++, k++) {
+        const ss_an_hole *h = ss_an_hole_at(c->an, i);
+        out_printf(o, "%s{\"from\":%" PRId64 ",\"to\":%" PRId64 ",\"records\":%" PRIu64 ",\"between\":\"%s\"}",
+                   k ? "," : "", h->from, h->to, h->records, h->between_segments ? "segments" : "batches");
+    }
+    out_ch(o, ']');
+}
+
+/* "holes  offsets 130..246 (117 records) between segments, ...": what is missing, and what it
+ * means: lost records, unless the cleaner removed them (no evidence of it was read) */
+void scan_holes_text(struct scan_cli *c, uint32_t part) {
+    ss_out *o = c->out;
+    const ss_an_partition *P = ss_an_partition_at(c->an, part);
+    if (!P->holes) return;
+    size_t n = ss_an_hole_count(c->an), k = 0;
+    bool named = false;
+    out_printf(o, "  %sholes         ", scan_sgr(c, SGR_RED));
+    for (size_t i = holes_from(c->an, part); i < n && ss_an_hole_at(c->an, i)->partition == part; i++, k++) {
+        const ss_an_hole *h = ss_an_hole_at(c->an, i);
+        named |= h->segment_named;
+        if (k == 5) continue;
+        out_printf(o, "%soffsets %" PRId64 "..%" PRId64 " (%" PRIu64 " %s) between %s%s", k ? ", " : "", h->from, h->to,
+                   h->records, h->records == 1 ? "record" : "records", h->between_segments ? "segments" : "batches",
+                   h->segment_named ? " (a file beside names a segment there)" : "");
+    }
+    if (k > 5) out_printf(o, ", and %zu more", k - 5);
+    out_printf(o, ": %" PRIu64 " %s missing", P->hole_records, P->hole_records == 1 ? "record" : "records");
+    if (!P->cleaner_evidence && !named) out_str(o, ", unless the topic is compacted (no evidence of the cleaner read)");
+    out_printf(o, "%s\n", scan_sgr(c, SGR_RST));
+}
+
 void scan_json_partition(struct scan_cli *c, uint32_t i) {
     ss_out *o = c->out;
     out_str(o, "{\"type\":\"partition\"");
     figs_json(o, partition_figs, npartition_figs, ss_an_partition_at(c->an, i));
+    scan_holes_json(c, i);
     out_str(o, "}\n");
 }

@@ -40,6 +40,7 @@ void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
     out_kv_opt(o, "producerLastTimestamp", t->producer_last_timestamp);
     out_printf(o, ",\"belowLogStart\":%s", t->below_log_start ? "true" : "false");
     out_printf(o, ",\"dataNotRead\":%s", t->data_not_read ? "true" : "false");
+    out_printf(o, ",\"spansHole\":%s", t->spans_hole ? "true" : "false");
     out_str(o, "}\n");
 }
 

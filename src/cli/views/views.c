@@ -211,6 +211,34 @@ void scan_json_scope(struct scan_cli *c) {
     out_lit(o, "],\"otherBrokers\":\"unknown\"}");
 }
 
+/* the inputs that could not be read, every one (the text summary: the first 10) */
+static void scan_json_unreadable(struct scan_cli *c) {
+    ss_out *o = c->out;
+    out_lit(o, ",\"unreadable\":[");
+    for (size_t i = 0; i < ss_inputs_unreadable_count(c->in); i++) {
+        const ss_input_unreadable *u = ss_inputs_unreadable_at(c->in, i);
+        out_str(o, i ? ",{\"path\":" : "{\"path\":");
+        out_json_cstr(o, u->path);
+        out_lit(o, ",\"reason\":");
+        out_json_cstr(o, u->reason);
+        out_ch(o, '}');
+    }
+    out_ch(o, ']');
+}
+
+void scan_unreadable_text(struct scan_cli *c) {
+    size_t n = ss_inputs_unreadable_count(c->in);
+    if (!n) return;
+    ss_out *o = c->out;
+    out_printf(o, "  unreadable    %zu %s not read:", n, n == 1 ? "input" : "inputs");
+    for (size_t i = 0; i < n && i < 10; i++) {
+        const ss_input_unreadable *u = ss_inputs_unreadable_at(c->in, i);
+        out_printf(o, "%s%s (%s)", i ? "; " : " ", u->path, u->reason);
+    }
+    if (n > 10) out_printf(o, "; and %zu more (--json lists every one)", n - 10);
+    out_ch(o, '\n');
+}
+
 void scan_scope_sentence(struct scan_cli *c, sbuf *b) {
     size_t np = ss_an_partition_count(c->an), ns = sibling_count(c);
     sb_printf(b, " This rests on the %s read (", np == 1 ? "partition" : "partitions");
@@ -219,6 +247,7 @@ void scan_scope_sentence(struct scan_cli *c, sbuf *b) {
     if (np > 10) sb_printf(b, " and %zu more", np - 10);
     sb_printf(b, ")");
     if (ns) {
+        /* siblings that could not be read are among them (ss_inputs_sibling_at) */
         sb_printf(b, "; %s of the same topic %s beside %s and %s not read (", ns == 1 ? "a partition" : "partitions",
                   ns == 1 ? "sits" : "sit", np == 1 ? "it" : "them", ns == 1 ? "was" : "were");
         for (size_t i = 0; i < ns && i < 10; i++)
@@ -243,5 +272,6 @@ void scan_json_total(struct scan_cli *c) {
     }
     out_ch(o, '}');
     scan_json_scope(c);
+    scan_json_unreadable(c);
     out_str(o, "}\n");
 }

@@ -152,6 +152,7 @@ void ss_analysis_free(ss_analysis *a) {
     ss_big_free(a->partial.v);
     ss_txn_ids_free(a->txn_ids);
     ss_big_free(a->damage.v);
+    ss_big_free(a->holes.v);
     ss_problems_free(&a->problems);
     ss_big_free(a->matches.v);
     ss_map_free(&a->km_session);
@@ -337,6 +338,7 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
         P->input = ip;
         P->first_offset = P->next_offset = P->lso = -1;
         P->lost_first = P->lost_last = -1;
+        P->repeated_first = P->repeated_last = P->recovery_keeps_below = -1;
         P->max_batch_timestamp = -1;
         /* Kafka's internal topics hold records identical by design (a controller's NoOpRecord
          * every metadata.max.idle.interval.ms, KIP-835; a consumer committing the same offset

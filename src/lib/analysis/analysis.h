@@ -200,6 +200,7 @@ struct ss_analysis {
     ss_txn_ids *txn_ids; /* __transaction_state, read when an open transaction needs it */
     bool txn_state_read;
     SS_VEC(ss_an_damage) damage;
+    SS_VEC(ss_an_hole) holes; /* candidates while reading; those evidence explains dropped at the end */
     ss_problems problems; /* the segments that could not be opened, then the run's failure */
     size_t failure;       /* the failure's index in problems; SIZE_MAX: none */
     SS_VEC(an_match) matches;
@@ -231,6 +232,8 @@ struct ss_analysis {
     uint32_t part_first_batch;
     size_t txn_first;
     bool seg_first;
+    int64_t seg_max_last; /* the largest last offset of the segment's batches so far, -1 none */
+    bool in_repeat;       /* the last batch went backwards (one offset-order event per run) */
     /* fetching */
     ss_segment **segcache;
     size_t segs_open;
@@ -344,7 +347,9 @@ ss_error an_error(ss_errkind kind, uint64_t position, int64_t base_offset, uint6
 void an_met_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *e, const ss_batch *hdr);
 /* Compaction evidence before a batch is applied (an offset hole), and after. */
 void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool seg_first);
-void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b);
+void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch *b, int64_t before);
+bool an_hole_after(const ss_analysis *a, uint32_t part, int64_t offset);
+void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool damaged);
 /* The decisions on one batch read by a unit. */
 void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const an_unit *u);
 /* Finish the partitions before `upto`, beginning each next one in turn. */

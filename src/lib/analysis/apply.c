@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "base/javaint.h"
 #include "base/error_set.h"
 
 /* The records a damaged entry held, from its header: v2's recordsCount when it fits the
@@ -24,8 +25,9 @@
  * usable. */
 static int64_t header_records(const ss_batch *b) {
     if (b->last_offset < b->base_offset) return -1;
-    int64_t span = b->last_offset - b->base_offset + 1;
-    if (b->magic >= 2) return b->count >= 0 && b->count <= span ? b->count : span;
+    uint64_t span = ss_offset_span(b->base_offset, b->last_offset);
+    if (span > INT64_MAX) span = INT64_MAX;
+    if (b->magic >= 2) return b->count >= 0 && (uint64_t)b->count <= span ? b->count : (int64_t)span;
     if (b->legacy_inner_count > 0) return b->legacy_inner_count;
     return b->codec == 0 ? 1 : -1;
 }
@@ -39,7 +41,8 @@ void an_add_damage(ss_analysis *a, uint32_t part, uint32_t seg, const ss_error *
     }
     if (ss_errkind_is_damage(e->kind)) {
         p->damage_events++;
-        if (nrec < 0) p->lost_unknown = true;
+        if (e->kind == SS_E_OFFSET_ORDER) { /* records repeated, not lost (an_offset_order) */
+        } else if (nrec < 0) p->lost_unknown = true;
         else if (!hdr->control) { /* data records; a marker is not a record lost */ p->lost_records += (uint64_t)nrec;
             if (p->lost_first < 0 || first < p->lost_first) p->lost_first = first;
             if (last > p->lost_last) p->lost_last = last;
@@ -141,6 +144,10 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
             return;
         }
         P->offset_gaps++;
+        /* a hole, until the end of the partition's log says whether the cleaner's (an_finish_holes) */
+        ss_an_hole h = {(uint32_t)(P - a->parts), a->prev_last + 1, b->base_offset - 1, 0, seg_first, false};
+        h.records = ss_offset_span(h.from, h.to);
+        SS_VEC_PUSH(a->holes, h, a->nomem = true);
         /* batches the cleaner dropped leave holes inside a segment; a hole between two
          * segments may as well be a segment gone missing */
         if (seg_first) a->holes_boundary++;
@@ -151,10 +158,53 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
     }
 }
 
-void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b) {
+/* A batch whose base offset is not above `before`, the last offset read before it in its segment.
+ * Kafka never writes one: an append whose first offset is not above the log end is refused
+ * (UnifiedLog.append: UnexpectedAppendOffsetException across appends, OffsetsOutOfOrderException
+ * within one), so the log was put together otherwise (a segment concatenated with itself by a
+ * botched restore, a copy taken while the file was appended to). Its records sit at offsets
+ * already read: not copies of them (a copy has an offset of its own), so they get no cause and
+ * count in no figure (sessions, transactions, the LSO are built on the offsets read first). On
+ * recovery (LogLoader.recoverLog, which runs over the segments above the recovery point, or
+ * every one after an unclean shutdown) rebuilding the segment's offset index meets the offset
+ * that is not above the last (OffsetIndex.append: InvalidOffsetException), truncates the
+ * segment to its base offset and deletes the segments after it: Kafka would keep the offsets
+ * below that base offset. One damage event a run of such batches; the partition keeps the span. */
+void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch *b, int64_t before) {
+    ss_an_partition *P = &a->parts[part];
+    const ss_input_partition *ip = P->input;
+    int64_t seg_base = seg < ip->nsegments && ip->segments[seg].name_offset >= 0 ? ip->segments[seg].name_offset : -1;
+    int64_t nrec = header_records(b);
+    P->repeated_batches++;
+    if (nrec > 0 && !b->control) P->repeated_records += (uint64_t)nrec;
+    if (P->repeated_first < 0 || b->base_offset < P->repeated_first) P->repeated_first = b->base_offset;
+    if (b->last_offset > P->repeated_last) P->repeated_last = b->last_offset;
+    if (P->recovery_keeps_below < 0 && seg_base >= 0) P->recovery_keeps_below = seg_base;
+    P->damaged_bytes += b->size;
+    if (a->in_repeat) return;
+    a->in_repeat = true;
+    char keep[160] = "";
+    if (seg_base >= 0)
+        snprintf(keep, sizeof keep, "; Kafka's recovery (LogLoader.recoverLog) would truncate this segment to its base "
+                 "offset %" PRId64 ", keeping the offsets below it", seg_base);
+    ss_error e = an_error(SS_E_OFFSET_ORDER, b->position, b->base_offset, b->size,
+                          "batch offsets %" PRId64 "..%" PRId64 " is not above offset %" PRId64
+                          " read before it in this segment: offsets repeat (Kafka refuses such an append); the "
+                          "records at offsets already read are not copies and are left out%s",
+                          b->base_offset, b->last_offset, before, keep);
+    an_add_damage(a, part, seg, &e, b);
+}
+
+/* damaged: the batch could not be read (its records are lost, said as damage): its header is no
+ * evidence of the cleaner. A negative recordsCount, or one a damaged batch holds, is damage, not
+ * records the cleaner removed (LogCleaner.cleanInto keeps a batch's offsets, writing fewer records). */
+void an_track_batch(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool damaged) {
     if (b->last_offset > a->prev_last) a->prev_last = b->last_offset;
-    if (b->magic >= 2 && !b->control && ((int64_t)b->count < batch_span(b) || b->has_delete_horizon))
+    if (damaged || b->magic < 2 || b->control) return;
+    if ((b->count >= 0 && (int64_t)b->count < batch_span(b)) || b->has_delete_horizon) {
         P->compacted = true;
+        P->cleaner_evidence = true;
+    }
 }
 
 /* The batch last pushed: marked outside the window, or partly inside (nin of its nrec kept

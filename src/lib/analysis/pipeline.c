@@ -265,6 +265,8 @@ static void consume(ss_analysis *a, pipeline *pl, slot *sl) {
     if (sl->first) {
         P->segments++;
         a->seg_first = true;
+        a->seg_max_last = -1;
+        a->in_repeat = false;
         g->vstop = u->start;
     }
     if (g->over) return;
@@ -308,9 +310,17 @@ static void apply_unit(ss_analysis *a, pipeline *pl, slot *sl, segref *g, an_uni
                                        e->b.base_offset, e->b.last_offset, a->prev_last);
                 an_add_damage(a, part, sl->seg, &ov, NULL);
             }
+            if (!a->seg_first && e->verdict != AV_ERROR && a->seg_max_last >= 0 &&
+                e->b.base_offset <= a->seg_max_last) {
+                /* offsets going backwards inside a segment: damage of its own, not applied */
+                an_offset_order(a, part, sl->seg, &e->b, a->seg_max_last);
+                break;
+            }
+            a->in_repeat = false;
+            if (e->verdict != AV_ERROR && e->b.last_offset > a->seg_max_last) a->seg_max_last = e->b.last_offset;
             an_track_hole(a, P, &e->b, a->seg_first);
             an_apply_batch(a, part, sl->seg, e, u);
-            an_track_batch(a, P, &e->b);
+            an_track_batch(a, P, &e->b, e->verdict == AV_ERROR && !e->too_large);
             a->seg_first = false;
             break;
         }

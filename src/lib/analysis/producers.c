@@ -224,11 +224,52 @@ static enum ss_gap_explained boundary_gap(const ss_an_partition *P, const ss_an_
     return SS_GAP_COMPACTION;
 }
 
+/* Kafka creates these compacted (cleanup.policy=compact: GroupCoordinator's and
+ * TransactionStateManager's topic configs) */
+static bool compacted_by_name(const char *topic) {
+    return topic && (!strcmp(topic, "__consumer_offsets") || !strcmp(topic, "__transaction_state"));
+}
+
+/* Does evidence of the cleaner explain hole h (ss_an_hole)? Sets h->segment_named. */
+static bool hole_explained(const ss_analysis *a, ss_an_hole *h) {
+    const ss_an_partition *P = &a->parts[h->partition];
+    const ss_input_partition *ip = P->input;
+    h->segment_named = files_name_segment(ip, h->from - 1, h->to + 1);
+    bool checkpoint = ip->cleaner_offset > 0 && P->first_offset >= 0 && ip->cleaner_offset > P->first_offset;
+    bool evidence = P->cleaner_evidence || checkpoint || compacted_by_name(ip->topic);
+    bool below_checkpoint = ip->cleaner_offset < 0 || h->from < ip->cleaner_offset;
+    return evidence && below_checkpoint && !h->segment_named;
+}
+
+/* Is a hole not the cleaner's above `offset` in partition part (read to its end)? */
+bool an_hole_after(const ss_analysis *a, uint32_t part, int64_t offset) {
+    for (size_t i = a->holes.n; i > 0 && a->holes.v[i - 1].partition == part; i--) {
+        ss_an_hole h = a->holes.v[i - 1];
+        if (h.from > offset && !hole_explained(a, &h)) return true;
+    }
+    return false;
+}
+
+/* The holes evidence of the cleaner explains are dropped; the others stay listed (ss_an_hole). */
+static void an_finish_holes(ss_analysis *a) {
+    size_t w = 0;
+    for (size_t i = 0; i < a->holes.n; i++) {
+        ss_an_hole h = a->holes.v[i];
+        ss_an_partition *P = &a->parts[h.partition];
+        if (hole_explained(a, &h)) continue; /* the cleaner's */
+        P->holes++;
+        P->hole_records += h.records;
+        a->holes.v[w++] = h;
+    }
+    a->holes.n = w;
+}
+
 void an_finish_sessions(ss_analysis *a) {
     for (size_t p = 0; p < a->nparts; p++) /* the cleaner has cleaned up to its checkpoint entry */
         if (a->parts[p].input->cleaner_offset > 0 && a->parts[p].first_offset >= 0 &&
             a->parts[p].input->cleaner_offset > a->parts[p].first_offset)
-            a->parts[p].compacted = true;
+            a->parts[p].compacted = a->parts[p].cleaner_evidence = true;
+    an_finish_holes(a);
     /* the window lists the sessions with a batch in it, with the whole log's figures */
     size_t w = 0;
     for (size_t i = 0; i < a->sess.n; i++) {

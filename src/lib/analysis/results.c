@@ -401,6 +401,8 @@ const ss_an_session *ss_an_session_at(const ss_analysis *a, size_t i) { return &
 size_t ss_an_txn_count(const ss_analysis *a) { return a->txns.n; }
 const ss_an_txn *ss_an_txn_at(const ss_analysis *a, size_t i) { return &a->txns.v[i]; }
 size_t ss_an_damage_count(const ss_analysis *a) { return a->damage.n; }
+size_t ss_an_hole_count(const ss_analysis *a) { return a->holes.n; }
+const ss_an_hole *ss_an_hole_at(const ss_analysis *a, size_t i) { return &a->holes.v[i]; }
 const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i) { return &a->damage.v[i]; }
 size_t ss_an_match_count(const ss_analysis *a) { return a->mpub ? a->matches.n : 0; }
 const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i) { return &a->mpub[i]; }

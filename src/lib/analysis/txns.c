@@ -128,6 +128,12 @@ void an_finish_partition(ss_analysis *a, uint32_t part, size_t txn_first) {
     bool begins_unread = false; /* an unresolved one may begin in an earlier segment not given */
     for (size_t i = txn_first; i < a->txns.n; i++) {
         ss_an_txn *t = &a->txns.v[i];
+        /* no marker read, and a hole after its first offset: the marker may have been there
+         * (incomplete, not open: neither find-hanging's candidate nor the LSO's) */
+        if (t->result == SS_TXN_OPEN && an_hole_after(a, part, t->first_offset)) {
+            t->result = SS_TXN_UNKNOWN;
+            t->spans_hole = true;
+        }
         /* no marker read, and a later segment file was not given: it may lie there */
         if (t->result == SS_TXN_OPEN && not_given_above(ip, t->last_offset)) t->result = SS_TXN_UNKNOWN;
         /* an earlier segment file not given may hold more of its data (it may begin there) */

@@ -13,6 +13,21 @@
 static inline int64_t ss_add64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 static inline int64_t ss_sub64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 
+/* The offset after `last`. Offsets up to Long.MAX_VALUE are legal in a file (a batch's base
+ * offset is any long; DefaultRecordBatch.lastOffset() = baseOffset + lastOffsetDelta), and
+ * none comes after Long.MAX_VALUE: the next offset saturates there instead of wrapping to a
+ * negative one (found by fuzzing: a log ending at Long.MAX_VALUE). */
+static inline int64_t ss_next_offset(int64_t last) { return last == INT64_MAX ? INT64_MAX : last + 1; }
+
+/* The number of offsets in [first, last]: 0 when last < first; at most 2^64 - 1 (the whole
+ * range of a long, with a first offset a damaged header made negative). Computed unsigned so
+ * that last - first + 1 cannot overflow. */
+static inline uint64_t ss_offset_span(int64_t first, int64_t last) {
+    if (last < first) return 0;
+    uint64_t d = (uint64_t)last - (uint64_t)first;
+    return d == UINT64_MAX ? UINT64_MAX : d + 1u;
+}
+
 /* DefaultRecordBatch.incrementSequence: sequences wrap from INT32_MAX to 0.
  * Computed modulo 2^32 as Java's int arithmetic does: a damaged header can hold
  * a negative delta, and INT32_MAX - inc must not overflow. For a sequence >= 0

@@ -105,8 +105,10 @@ int64_t ss_name_offset20(const char *name) {
     int64_t v = 0;
     for (int i = 0; i < 20; i++) {
         if (name[i] < '0' || name[i] > '9') return -1;
-        if (v > (INT64_MAX - 9) / 10) return -1;
-        v = v * 10 + (name[i] - '0');
+        int d = name[i] - '0';
+        /* exact: every long up to Long.MAX_VALUE is a legal base offset */
+        if (v > (INT64_MAX - d) / 10) return -1;
+        v = v * 10 + d;
     }
     return v;
 }

@@ -709,15 +709,16 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
 
 /* ---- pairing and mode choice ----------------------------------------------------- */
 
-/* First and next offsets of a partition from its batches (no record decoding). */
-static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64_t *next) {
-    *first = *next = -1;
+/* First and last offsets of a partition from its batches (no record decoding); -1 when none.
+ * The last offset, not the next: a log may end at Long.MAX_VALUE, after which there is none. */
+static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64_t *last) {
+    *first = *last = -1;
     ss_pcursor c;
     ss_pcursor_open(&c, in, part, NULL, UINT64_MAX);
     for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END;) {
         if (k != SS_PC_BATCH || !c.ev.batch.crc_valid) continue;
         if (*first < 0) *first = c.ev.batch.base_offset;
-        if (c.ev.batch.last_offset + 1 > *next) *next = c.ev.batch.last_offset + 1;
+        if (c.ev.batch.last_offset > *last) *last = c.ev.batch.last_offset;
     }
     ss_pcursor_close(&c);
 }
@@ -733,10 +734,10 @@ static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, s
                          (pa->topic && pb->topic && !strcmp(pa->topic, pb->topic) && pa->partition == pb->partition);
         mode = SS_DIFF_CONTENT;
         if (same_name) { /* the offsets are read only when they can decide */
-            int64_t fa, na, fb, nb;
-            offset_range(A, ia, &fa, &na);
-            offset_range(B, ib, &fb, &nb);
-            bool overlap = fa >= 0 && fb >= 0 && fa < nb && fb < na;
+            int64_t fa, la, fb, lb;
+            offset_range(A, ia, &fa, &la);
+            offset_range(B, ib, &fb, &lb);
+            bool overlap = fa >= 0 && fb >= 0 && fa <= lb && fb <= la;
             bool both_empty = fa < 0 && fb < 0;
             if (overlap || both_empty) mode = SS_DIFF_OFFSET;
         }

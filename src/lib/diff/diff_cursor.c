@@ -9,6 +9,7 @@
 
 #include "analysis/fingerprint.h"
 #include "analysis/units.h"
+#include "base/javaint.h"
 #include "base/grow.h"
 #include "diff/diff_int.h"
 #include "inputs/cursor.h"
@@ -90,11 +91,11 @@ static void diff_pc_batch(pcursor *c, const ss_batch *bb) {
     } /* its damage event follows */
     c->side->batches++;
     if (c->side->first_offset < 0) c->side->first_offset = bb->base_offset;
-    if (bb->last_offset + 1 > c->side->next_offset) c->side->next_offset = bb->last_offset + 1;
+    if (ss_next_offset(bb->last_offset) > c->side->next_offset) c->side->next_offset = ss_next_offset(bb->last_offset);
     /* The producer numbers a batch's records 0..lastOffsetDelta; fewer records
      * than that (or a delete horizon, KIP-534) is a batch the cleaner rewrote
      * (LogCleaner.cleanInto keeps a batch's offsets while dropping records). */
-    if (bb->magic >= 2 && (bb->has_delete_horizon || (int64_t)bb->count < bb->last_offset - bb->base_offset + 1)) {
+    if (bb->magic >= 2 && (bb->has_delete_horizon || (uint64_t)(uint32_t)bb->count < ss_offset_span(bb->base_offset, bb->last_offset))) {
         if (bb->last_offset > c->cleaned_through) c->cleaned_through = bb->last_offset;
         if (bb->has_delete_horizon) c->horizons = true;
     }

@@ -14,6 +14,7 @@
 
 #include <xxhash.h>
 
+#include "base/javaint.h"
 #include "base/grow.h"
 #include "groups_int.h"
 #include "inputs/cursor.h"
@@ -132,7 +133,7 @@ typedef struct worker {
 } worker;
 
 static void hole(glog *L, int64_t from, int64_t to) {
-    L->info.missing_offsets += (uint64_t)(to - from);
+    L->info.missing_offsets += (uint64_t)to - (uint64_t)from; /* to > from: never wraps, unlike to - from */
     L->last_hole_end = to;
     L->info.complete_from_time = -1;
 }
@@ -157,7 +158,7 @@ static void count_unknown_type(ss_glog *g, int16_t type) {
 /* A record of a __consumer_offsets log (batch b of file), into the log's history. */
 static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, const ss_record *r) {
     if (r->offset > L->expect_next) hole(L, L->expect_next, r->offset);
-    if (r->offset >= L->expect_next) L->expect_next = r->offset + 1;
+    if (r->offset >= L->expect_next) L->expect_next = ss_next_offset(r->offset);
     if (L->info.complete_from_time < 0) L->info.complete_from_time = r->timestamp;
     if (b->control) {
         L->info.control_records++;
@@ -252,7 +253,7 @@ static void read_log(worker *w, glog *L) {
                 L->info.damage_events++;
                 glog_note(L, SS_SEV_ERROR, "%s: byte %" PRIu64 ": %s [%s]", file, b->position, c.err.msg,
                           ss_errkind_name(c.err.kind));
-                L->expect_next = b->last_offset + 1;
+                L->expect_next = ss_next_offset(b->last_offset);
             }
             break;
         case SS_PC_RECORD: log_record(w, L, file, b, &c.rec); break;
@@ -263,7 +264,7 @@ static void read_log(worker *w, glog *L) {
                           ss_errkind_name(c.err.kind));
             }
             /* the cleaner keeps a batch's last offset when it removes its last records */
-            if (b->last_offset + 1 > L->expect_next) hole(L, L->expect_next, b->last_offset + 1);
+            if (ss_next_offset(b->last_offset) > L->expect_next) hole(L, L->expect_next, ss_next_offset(b->last_offset));
             break;
         default: break;
         }

@@ -64,6 +64,8 @@ struct ss_inputs {
     bool siblings_done;
     ss_input_sibling *siblings;
     size_t nsiblings, csiblings;
+    ss_input_unreadable *unreadable; /* ss_inputs_unreadable_at */
+    size_t nunreadable, cunreadable;
 };
 
 static char *xstrdup(const char *s) {
@@ -82,6 +84,30 @@ static void add_note(ss_inputs *in, ss_severity level, const char *fmt, ...) {
     va_end(ap);
     if (e) in->note_kinds[in->problems.n - 1] = SS_INOTE_OTHER;
 }
+
+/* An input that could not be read: a note of severity error (its text `msg`), and the entry
+ * (path, reason) a summary lists. */
+static void add_unreadable(ss_inputs *in, const char *path, const char *reason, bool given, const char *msg) {
+    add_note(in, SS_SEV_ERROR, "%s", msg);
+    if (!SS_GROW(in->unreadable, in->nunreadable, in->cunreadable, 8)) return;
+    char *p = xstrdup(path), *r = xstrdup(reason);
+    if (!p || !r) {
+        free(p);
+        free(r);
+        return;
+    }
+    in->unreadable[in->nunreadable++] = (ss_input_unreadable){p, r, given};
+}
+
+static void add_unreadable_errno(ss_inputs *in, const char *path, int err, bool given, const char *what) {
+    char msg[1024], reason[256];
+    snprintf(reason, sizeof reason, "%s%s", what, strerror(err));
+    snprintf(msg, sizeof msg, "%s: %s", path, reason);
+    add_unreadable(in, path, reason, given, msg);
+}
+
+size_t ss_inputs_unreadable_count(const ss_inputs *in) { return in->nunreadable; }
+const ss_input_unreadable *ss_inputs_unreadable_at(const ss_inputs *in, size_t i) { return &in->unreadable[i]; }
 
 ss_inputs *ss_inputs_new(bool include_temp) {
     ss_inputs *in = calloc(1, sizeof *in);
@@ -122,6 +148,11 @@ void ss_inputs_free(ss_inputs *in) {
         free((char *)in->siblings[i].path);
     }
     free(in->siblings);
+    for (size_t i = 0; i < in->nunreadable; i++) {
+        free((char *)in->unreadable[i].path);
+        free((char *)in->unreadable[i].reason);
+    }
+    free(in->unreadable);
     for (size_t i = 0; i < in->nsnapshots; i++) free(in->snapshots[i]);
     free(in->snapshots);
     free(in);
@@ -266,6 +297,26 @@ static bool find_orphans(part *p, char **names, size_t n) {
     return true;
 }
 
+/* The *.log files of a directory (its sorted entry names) that are not segments: not 20 digits
+ * before ".log" (Kafka's LogFileUtils names a segment by its base offset, "%020d.log", and
+ * reads no other), nor a broker temporary. Their names into buf (the first 10, then how many
+ * more); returns their number. */
+static size_t odd_logs(char **names, size_t n, char *buf, size_t cap) {
+    size_t odd = 0, used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+        bool temp;
+        if (len < 4 || strcmp(names[i] + len - 4, ".log") || in_segment_name_offset(names[i], &temp) >= 0) continue;
+        if (odd++ < 10 && used < cap) {
+            int k = snprintf(buf + used, cap - used, "%s%s", odd > 1 ? ", " : "", names[i]);
+            if (k > 0) used += (size_t)k < cap - used ? (size_t)k : cap - used - 1;
+        }
+    }
+    if (odd > 10 && used < cap) snprintf(buf + used, cap - used, " and %zu more", odd - 10);
+    return odd;
+}
+
 static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **names, size_t n, bool named) {
     char *real = realpath(path, NULL);
     part *p = new_part(in, real ? real : path, path, true, named);
@@ -302,6 +353,11 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
         add_note(in, SS_SEV_NOTICE,
                  "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them", path,
                  skipped, skipped == 1 ? "y" : "ies");
+    char odd[512];
+    size_t nodd = odd_logs(names, n, odd, sizeof odd);
+    if (nodd)
+        add_note(in, SS_SEV_NOTICE, "%s: %zu .log file%s not read, not named as a segment (<20 digits>.log): %s", path,
+                 nodd, nodd == 1 ? "" : "s", odd);
     return find_orphans(p, names, n) ? SS_E_OK : SS_E_NOMEM;
 }
 
@@ -310,7 +366,7 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
     int e;
     char **names = list_dir(path, &n, &e);
     if (!names && e) {
-        add_note(in, SS_SEV_ERROR, "%s: cannot read directory: %s", path, strerror(e));
+        add_unreadable_errno(in, path, e, named, "cannot read directory: ");
         return SS_E_IO;
     }
     ss_errkind rc = SS_E_OK;
@@ -319,6 +375,13 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         if (rc == SS_E_OK) (*found)++;
         free_list(names, n);
         return rc;
+    }
+    if (named) { /* a directory given: .log files in it that are not segments are said */
+        char odd[512];
+        size_t nodd = odd_logs(names, n, odd, sizeof odd);
+        if (nodd)
+            add_note(in, SS_SEV_NOTICE, "%s: %zu .log file%s not read, not named as a segment (<20 digits>.log): %s",
+                     path, nodd, nodd == 1 ? "" : "s", odd);
     }
     if (depth >= MAX_DEPTH) {
         free_list(names, n);
@@ -331,7 +394,13 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
             break;
         }
         struct stat st;
-        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (stat(full, &st) != 0) {
+            /* a dangling symbolic link, or an entry without permission: not read, and said so */
+            int err = errno;
+            struct stat lst;
+            bool link = lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode);
+            add_unreadable_errno(in, full, err, false, link ? "a symbolic link that cannot be followed: " : "");
+        } else if (S_ISDIR(st.st_mode)) {
             if (in_is_temp_dir(names[i]) && !in->include_temp) {
                 size_t sn;
                 int se;
@@ -395,7 +464,7 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
     }
     char *real = realpath(path, NULL);
     if (!real) {
-        add_note(in, SS_SEV_ERROR, "%s: %s", path, strerror(errno));
+        add_unreadable_errno(in, path, errno, true, "");
         return SS_E_IO;
     }
     bool temp;
@@ -417,8 +486,11 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
     } else if (!starts_with_batch(path)) {
         /* neither named nor shaped like a segment (a broker's server.log, a JSON file,
          * random bytes): an input error, not an empty partition with unread bytes */
-        add_note(in, SS_SEV_ERROR,
+        char msg[1024];
+        snprintf(msg, sizeof msg,
                  "not a Kafka segment: %s (name is not <20 digits>.log; first bytes are not a batch header)", path);
+        add_unreadable(in, path, "not a Kafka segment (name is not <20 digits>.log; first bytes are not a batch header)",
+                       true, msg);
         rc = SS_E_IO;
     } else {
         part *p = new_part(in, real, path, false, true);
@@ -431,7 +503,7 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
 ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
     struct stat st;
     if (stat(path, &st) != 0) {
-        add_note(in, SS_SEV_ERROR, "%s: %s", path, strerror(errno));
+        add_unreadable_errno(in, path, errno, true, "");
         return SS_E_IO;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -448,14 +520,18 @@ ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
         size_t found = 0;
         ss_errkind rc = add_dir(in, p, 0, true, &found);
         if (rc == SS_E_OK && found == 0) {
-            add_note(in, SS_SEV_ERROR, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
+            add_unreadable(in, p, "no Kafka segment files (<20-digit offset>.log) found", true, msg);
             rc = SS_E_IO;
         }
         free(p);
         return rc;
     }
     if (!S_ISREG(st.st_mode)) {
-        add_note(in, SS_SEV_ERROR, "%s: not a regular file or directory", path);
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s: not a regular file or directory", path);
+        add_unreadable(in, path, "not a regular file or directory", true, msg);
         return SS_E_IO;
     }
     return add_file(in, path);
@@ -933,11 +1009,16 @@ static void find_siblings(ss_inputs *in) {
             bool want = topic && pn >= 0 && read_topic(in, topic) && !read_partition(in, topic, pn);
             char *full = want ? ss_path_join(parents[k], names[j]) : NULL;
             struct stat st;
-            if (full && stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-                size_t sn;
-                int se;
-                char **sub = list_dir(full, &sn, &se);
-                if (holds_segments(sub, sn, false) && SS_GROW(in->siblings, in->nsiblings, in->csiblings, 8)) {
+            bool st_ok = full && stat(full, &st) == 0;
+            if (full && (!st_ok || S_ISDIR(st.st_mode))) {
+                size_t sn = 0;
+                int se = 0;
+                char **sub = st_ok ? list_dir(full, &sn, &se) : NULL;
+                /* one that cannot be read (a dangling link, no permission) may hold segments:
+                 * not read either way */
+                bool unread = !st_ok || (!sub && se);
+                if ((unread || holds_segments(sub, sn, false)) &&
+                    SS_GROW(in->siblings, in->nsiblings, in->csiblings, 8)) {
                     ss_input_sibling *sb = &in->siblings[in->nsiblings++];
                     sb->topic = topic;
                     sb->partition = pn;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/javaint.h"
 #include "base/error_set.h"
 #include "base/grow.h"
 #include "base/reader.h"
@@ -191,7 +192,7 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
             return;
         }
         int64_t prev_end = P->n ? P->b[P->n - 1].base + (int64_t)P->b[P->n - 1].last_delta : -1;
-        if (b.base_offset <= prev_end || b.last_offset < b.base_offset || b.last_offset - b.base_offset > INT32_MAX) {
+        if (b.base_offset <= prev_end || ss_offset_span(b.base_offset, b.last_offset) - 1u > INT32_MAX) {
             part_note(P, SS_SEV_WARNING,
                       "%s: byte %" PRIu64 ": offsets %" PRId64 "..%" PRId64 " do not follow %" PRId64
                       "; the rest of this segment is not used",
@@ -314,7 +315,7 @@ static void finish_part(ss_timelines *t, tl_part *P) {
     p->basis = create ? SS_TL_CREATE : lat ? SS_TL_LOG_APPEND : SS_TL_NONE;
     if (P->n) {
         p->first_offset = P->b[0].base;
-        p->next_offset = P->b[P->n - 1].base + (int64_t)P->b[P->n - 1].last_delta + 1;
+        p->next_offset = ss_next_offset(P->b[P->n - 1].base + (int64_t)P->b[P->n - 1].last_delta);
         p->log_start = p->first_offset;
         if (p->input->log_start_offset > p->log_start) p->log_start = p->input->log_start_offset;
         if (p->log_start > p->next_offset) p->log_start = p->next_offset;
@@ -523,10 +524,18 @@ static int64_t count_in_batch(ss_timelines *t, const tl_part *P, const tlb *x, i
             ss_record r;
             if (ss_records_begin(t->dec, &b, &it, &e) == SS_E_OK) {
                 int rc;
+                int64_t prev = INT64_MIN;
+                bool ordered = true;
                 n = 0;
-                while ((rc = ss_records_next(&it, &r, &e)) == 1)
+                /* The timeline reads headers without their CRC: a batch whose records' offsets do
+                 * not increase (DefaultRecord's offsetDelta, ascending as the producer wrote them)
+                 * is damaged, and could count more records than the range spans: unknown. */
+                while ((rc = ss_records_next(&it, &r, &e)) == 1) {
+                    if (r.offset <= prev) ordered = false;
+                    prev = r.offset;
                     if (r.offset >= lo && r.offset <= hi) n++;
-                if (rc < 0) n = -1;
+                }
+                if (rc < 0 || !ordered) n = -1;
             }
         }
     }

@@ -289,11 +289,3 @@ bool vf_digits20(const char *name) {
     return true;
 }
 
-int64_t vf_offset20(const char *name) {
-    int64_t v = 0;
-    for (int i = 0; i < 20; i++) {
-        if (v > (INT64_MAX - 9) / 10) return -1;
-        v = v * 10 + (name[i] - '0');
-    }
-    return v;
-}

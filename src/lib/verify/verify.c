@@ -117,7 +117,7 @@ static void scan_dir(vctx *c) {
         if (strlen(n) < 20 || !vf_digits20(n)) continue;
         if (!strcmp(n + 20, ".log")) {
             logs++;
-            int64_t o = vf_offset20(n);
+            int64_t o = ss_name_offset20(n);
             if (o > max_log) max_log = o;
         } else if (!strcmp(n + 20, ".snapshot")) {
             if (!SS_GROW(c->snaps, c->nsnaps, c->capsnaps, 8)) {
@@ -131,7 +131,7 @@ static void scan_dir(vctx *c) {
                 c->nomem = true;
                 break;
             }
-            s->offset = vf_offset20(n);
+            s->offset = ss_name_offset20(n);
             c->nsnaps++;
         }
     }

@@ -194,7 +194,6 @@ void vf_caps_flush(vctx *c);
 char *vf_sibling(const char *log_path, const char *suffix);
 bool vf_file_exists(const char *path);
 bool vf_digits20(const char *name);
-int64_t vf_offset20(const char *name);
 bool vf_vb_push(vbatches *a, const vbatch *b);
 bool vf_mk_push(mvec *a, const vmarker *m);
 void vf_pmap_init(pmap *m);

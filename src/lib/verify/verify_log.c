@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/javaint.h"
 #include "verify/verify.h"
 
 /* ---- one segment: the .log -------------------------------------------------------- */
@@ -121,7 +122,7 @@ void vf_walk_log(vctx *c, const char *path, ss_pcursor *pc, int64_t name_offset,
          * implies is then not the state the broker had, and findings built on it are information. */
         bool hole = c->have_prev && b->base_offset > c->prev_last + 1;
         if ((hole && !first_seen) || b->has_delete_horizon || (b->magic >= 2 && b->count == 0) ||
-            (b->magic >= 2 && (int64_t)b->count < b->last_offset - b->base_offset + 1) ||
+            (b->magic >= 2 && (uint64_t)(uint32_t)b->count < ss_offset_span(b->base_offset, b->last_offset)) ||
             (first_seen && name_offset >= 0 && b->base_offset > name_offset))
             c->compacted = true;
         if (hole && first_seen) { /* cleaning, or a segment gone: decided at the end (vf_check_gaps) */
@@ -133,7 +134,7 @@ void vf_walk_log(vctx *c, const char *path, ss_pcursor *pc, int64_t name_offset,
         seg_prev_last = b->last_offset;
         R->last_offset = b->last_offset;
         if (c->log_first < 0) c->log_first = b->base_offset;
-        if (b->last_offset + 1 > c->log_end) c->log_end = b->last_offset + 1;
+        if (ss_next_offset(b->last_offset) > c->log_end) c->log_end = ss_next_offset(b->last_offset);
         c->last_epoch = b->magic >= 2 ? b->partition_leader_epoch : -1;
         c->have_prev = true;
         c->prev_last = b->last_offset;

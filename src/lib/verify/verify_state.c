@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/javaint.h"
 #include "verify/verify.h"
 
 /* ---- producer state -------------------------------------------------------------- */
@@ -43,7 +44,7 @@ static int64_t lso_after(const vctx *c, int64_t pid, int64_t offset) {
         if (!p || p->pid == pid || p->txn_first < 0) continue;
         if (p->txn_first < lso) lso = p->txn_first;
     }
-    return lso == INT64_MAX ? offset + 1 : lso;
+    return lso == INT64_MAX ? ss_next_offset(offset) : lso;
 }
 
 /* A transaction marker (ProducerAppendInfo.appendEndTxnMarker). */

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""A log's continuity and its inputs: inputs that fail, offsets that go backwards, holes.
+
+Usage: test_continuity.py SEGSCAN TESTDATA [-k SUBSTRING]
+
+Every partition is built here with tests/lib/kafka.py (record batch v2 per DefaultRecordBatch.java);
+each expected figure follows from how it was built, with the Kafka source that says why.
+"""
+
+import json
+import os
+import sys
+
+import kafka
+import harness
+from harness import check, eq, contains, absent, test, tmp, run
+
+
+def batches(base, n, per=1, value=b'v'):
+    """n batches of `per` records from offset `base`, values value+offset."""
+    out = b''
+    for i in range(n):
+        off = base + i * per
+        out += kafka.batch(off, [(None, value + b'%d' % (off + k)) for k in range(per)])
+    return out
+
+
+def total(objs):
+    t = [o for o in objs if o['type'] == 'total']
+    check(len(t) == 1, 'one total object: %s' % objs[-1:])
+    return t[0]
+
+
+# ---- inputs that fail ------------------------------------------------------------------------
+
+@test
+def all_inputs_fail_print_no_summary():
+    # a broker's log4j file (server.log: not <20 digits>.log, its first bytes no batch header)
+    path = tmp('server.log')
+    with open(path, 'w') as f:
+        f.write('[2026-01-01 00:00:00,000] INFO starting (kafka.server.KafkaServer)\n')
+    for args in (['scan'], ['scan', '--json'], ['dups'], ['producers'], ['txns']):
+        rc, out, err = run(args + [path])
+        eq(rc, 2, 'exit of %s on server.log' % args)
+        eq(out, '', 'stdout of %s on server.log' % args)
+        contains(err, 'not a Kafka segment: %s' % path, 'the error names the file')
+    # an empty directory; a missing path
+    os.makedirs(tmp('empty'))
+    for p in (tmp('empty'), tmp('no-such')):
+        rc, out, err = run(['scan', p])
+        eq((rc, out), (2, ''), 'scan of %s: exit 2 and nothing on stdout' % p)
+        contains(err, p, 'the error names %s' % p)
+
+
+@test
+def segment_damaged_from_byte_0_stays_damage():
+    # named like a segment: damage from byte 0 is damage (exit 3), not "not a segment": the
+    # first batch's last byte (its value) flipped, so its CRC-32C (DefaultRecordBatch.isValid) fails
+    data = bytearray(batches(0, 2))
+    first = len(kafka.batch(0, [(None, b'v0')]))
+    data[first - 1] ^= 0xff
+    d = kafka.write_partition(tmp('dmg', 'orders-0'), {0: bytes(data)})
+    rc, out, err = run(['scan', d])
+    eq(rc, 3, 'a segment damaged from byte 0: exit 3 (%s)' % err)
+    contains(out, 'orders-0', 'its summary is printed')
+    absent(err, 'not a Kafka segment', 'not called "not a segment"')
+    # a file under another name whose first bytes are a batch header is a segment (exit 0)
+    with open(tmp('copy.bin'), 'wb') as f:
+        f.write(batches(0, 2))
+    rc, out, err = run(['scan', tmp('copy.bin')])
+    eq(rc, 0, 'a segment under another name: exit 0 (%s)' % err)
+    contains(out, '2 records', 'its records read')
+
+
+@test
+def some_inputs_fail_are_named():
+    # a log directory of orders-0..2, and orders-9 a symbolic link to nowhere: the three are read,
+    # orders-9 is named in the summary and the JSON, is a sibling not read, and the exit is 2
+    ld = tmp('ld')
+    for p in range(3):
+        kafka.write_partition(os.path.join(ld, 'orders-%d' % p), {0: batches(0, 2, value=b'p%d-' % p)})
+    os.symlink(tmp('gone'), os.path.join(ld, 'orders-9'))
+    rc, out, err = run(['scan', '--color', 'never', ld])
+    eq(rc, 2, 'exit with an unreadable input (%s)' % err)
+    contains(out, 'total  3 partitions', 'the three read')
+    contains(out, 'unreadable    1 input not read: %s (a symbolic link that cannot be followed: No such file or '
+             'directory)' % os.path.join(ld, 'orders-9'), 'the summary names it')
+    contains(err, os.path.join(ld, 'orders-9'), 'stderr names it')
+    rc, out, err = run(['scan', '--json', ld])
+    eq(rc, 2, 'exit --json')
+    t = total(harness.parse_jsonl(out))
+    eq(t['unreadable'], [{'path': os.path.join(ld, 'orders-9'),
+                          'reason': 'a symbolic link that cannot be followed: No such file or directory'}],
+       'JSON unreadable')
+    eq(t['scope']['siblingsNotRead'], ['orders-9'], 'scope: the unreadable sibling was not read')
+    # a PATH that fails beside one that is read: named too
+    rc, out, err = run(['scan', '--json', os.path.join(ld, 'orders-0'), tmp('no-such')])
+    eq(rc, 2, 'exit with one PATH missing')
+    t = total(harness.parse_jsonl(out))
+    eq([u['path'] for u in t['unreadable']], [tmp('no-such')], 'the missing PATH named')
+    eq(t['unreadable'][0]['reason'], 'No such file or directory', 'its reason (strerror ENOENT)')
+
+
+# ---- offsets that go backwards -----------------------------------------------------------------
+
+def partition_obj(objs, name):
+    ps = [o for o in objs if o['type'] == 'partition' and o['partition'] == name]
+    check(len(ps) == 1, 'one partition object %s' % name)
+    return ps[0]
+
+
+@test
+def segment_concatenated_with_itself():
+    # Five batches of one record each, producer 7 epoch 0 sequences 0..4 (a v2 batch of one
+    # record with a 2-byte value and no key is 61 + 9 = 70 bytes: DefaultRecordBatch's 61-byte
+    # header, the record's length varint, attributes, timestamp and offset deltas, key -1,
+    # value length, 2 bytes, 0 headers), the segment then concatenated with itself. The batch
+    # at byte 350 has base offset 0, not above offset 4 read before it: offset-order damage
+    # (Kafka refuses such an append: UnifiedLog's UnexpectedAppendOffsetException). The five
+    # repeated records are not copies: no duplicate group, no repeated sequence (before: 5
+    # dup-sequence copies), exit 3; 5 batches x 70 bytes skipped; recovery (LogLoader.recoverLog)
+    # truncates the segment to its base offset 0.
+    one = b''.join(kafka.batch(i, [(None, b'v%d' % i)], pid=7, epoch=0, base_seq=i) for i in range(5))
+    eq(len(one), 350, 'five 70-byte batches')
+    d = kafka.write_partition(tmp('rep', 'orders-0'), {0: one + one})
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 3, 'exit: damage (%s)' % err)
+    objs = harness.parse_jsonl(out)
+    p = partition_obj(objs, 'orders-0')
+    eq((p['records'], p['duplicateGroups'], p['duplicateSequences'], p['sessions']), (5, 0, 0, 1),
+       'records, duplicate groups, repeated sequences, sessions')
+    eq((p['repeatedRecords'], p['repeatedFirstOffset'], p['repeatedLastOffset'], p['recoveryKeepsBelow']),
+       (5, 0, 4, 0), 'the repeated range and what recovery keeps')
+    eq(p['damagedBytes'], 350, 'the repeated batches skipped')
+    errs = [o for o in objs if o['type'] == 'error']
+    eq([(e['kind'], e['position'], e['firstOffset'], e['lastOffset']) for e in errs],
+       [('offset-order', 350, 0, 0)], 'one offset-order event, at the first repeated batch')
+    contains(errs[0]['reason'], 'not above offset 4', 'both offsets said')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    contains(out, 'offset order  5 batches at offsets 0..4 repeat offsets read before them (5 records: not copies, '
+             'left out); Kafka\'s recovery would keep the offsets below 0', 'the summary line')
+
+
+@test
+def repeated_range_builds_no_transaction():
+    # A transaction of producer 9 (data at 0..1, its COMMIT marker at 2), then the first batch
+    # again (a copy taken while the file was appended to). The repeated data batch would open
+    # a transaction with no marker (1 open, LSO 0); left out, the log holds 1 committed
+    # transaction and no open one, so the LSO is the log end, 3 (ProducerStateManager
+    # .lastStableOffset: the first unstable offset, or the high watermark / log end).
+    data = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=9, epoch=0, base_seq=0, transactional=True)
+    seg = data + kafka.marker(2, 9, 0, True) + data
+    d = kafka.write_partition(tmp('txn', 'pay-0'), {0: seg})
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 3, 'exit: damage (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'pay-0')
+    eq((p['committed'], p['open'], p['lastStableOffset']), (1, 0, 3), 'committed, open, LSO')
+    eq((p['repeatedFirstOffset'], p['repeatedLastOffset'], p['repeatedRecords']), (0, 1, 2), 'the repeat')
+
+
+# ---- damage is not compaction ----------------------------------------------------------------
+
+@test
+def damaged_batch_is_not_compaction():
+    # A batch at offsets 0..2 (lastOffsetDelta 2) whose recordsCount is -1, its CRC valid (the
+    # header was written so): Kafka's reader refuses it ("Found invalid record count", DefaultRecordBatch),
+    # so its 3 records (its offsets' span) are lost; then a sound batch at 3. Nothing here is the
+    # cleaner's (no checkpoint, no delete horizon, no batch holding fewer records than its
+    # offsets that could be read): compacted is false, and the summary says no "(compacted log)".
+    recs = b''.join(kafka.record(i, None, b'r%d' % i) for i in range(3))
+    seg = kafka.batch_v2(0, recs, -1, last_delta=2) + kafka.batch(3, [(None, b'x')], pid=5, epoch=0, base_seq=0)
+    d = kafka.write_partition(tmp('neg', 'orders-0'), {0: seg})
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 3, 'exit: damage (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+    eq((p['compacted'], p['lostRecords'], p['records']), (False, 3, 1), 'compacted, lost, records')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    absent(out, 'compacted', 'the summary calls the log compacted nowhere')
+
+
+# ---- holes -------------------------------------------------------------------------------------
+
+def one_record_batches(a, b):
+    return b''.join(kafka.batch(i, [(None, b'v%d' % i)]) for i in range(a, b))
+
+
+@test
+def missing_middle_segment_is_a_hole():
+    # Three segments of one-record batches, offsets 0..129, 130..246, 247..336; the middle one
+    # deleted. Offsets 130..246 (117 of them, one record each: Kafka gives each record an offset
+    # of its own) are in no segment, and nothing read is the cleaner's (no batch holding fewer
+    # records than its offsets, no delete horizon, no cleaner-offset-checkpoint): a hole, lost
+    # records unless the topic is compacted. Retention deletes only the oldest segments
+    # (UnifiedLog.deleteOldSegments), so it is not retention either.
+    d = kafka.write_partition(tmp('hole', 'orders-0'), {0: one_record_batches(0, 130), 130: b'',
+                                                        247: one_record_batches(247, 337)})
+    os.unlink(os.path.join(d, kafka.segment_name(130)))
+    rc, out, err = run(['scan', '--json', d])
+    eq(rc, 0, 'exit without --fail-on (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+    eq(p['holes'], [{'from': 130, 'to': 246, 'records': 117, 'between': 'segments'}], 'holes')
+    eq(p['records'], 130 + 90, 'records read')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    contains(out, '  holes         offsets 130..246 (117 records) between segments: 117 records missing, unless the '
+             'topic is compacted (no evidence of the cleaner read)\n', 'the summary line')
+    rc, out, err = run(['scan', '--fail-on', 'holes', d])
+    eq(rc, 1, '--fail-on holes')
+    rc, out, err = run(['scan', '--report', '-', d])
+    contains(out, 'orders-0.holes=1\n', 'the report key')
+
+
+@test
+def hole_the_cleaner_explains():
+    # Offsets 0..9, then a batch at 20..24 holding 2 records (offset deltas 0 and 4, lastOffsetDelta
+    # 4): fewer records than its offsets, which only the cleaner writes (LogCleaner.cleanInto keeps
+    # a batch's last offset while dropping records). With that evidence the hole 10..19 between
+    # the batches is the cleaner's: no hole listed, the partition compacted.
+    seg = one_record_batches(0, 10) + kafka.batch(20, [(b'k1', b'a'), (b'k2', b'b')], offset_deltas=[0, 4])
+    d = kafka.write_partition(tmp('clean', 'items-0'), {0: seg})
+    rc, out, err = run(['scan', '--json', '--fail-on', 'holes', d])
+    eq(rc, 0, 'no hole to fail on (%s)' % err)
+    p = partition_obj(harness.parse_jsonl(out), 'items-0')
+    eq((p['holes'], p['compacted']), ([], True), 'holes, compacted')
+    # the same hole with no cleaned batch: listed, between batches
+    seg = one_record_batches(0, 10) + one_record_batches(20, 25)
+    d = kafka.write_partition(tmp('clean', 'items-1'), {0: seg})
+    rc, out, err = run(['scan', '--json', d])
+    p = partition_obj(harness.parse_jsonl(out), 'items-1')
+    eq(p['holes'], [{'from': 10, 'to': 19, 'records': 10, 'between': 'batches'}], 'a hole with no evidence')
+
+
+# ---- nothing said 80 times ------------------------------------------------------------------------
+
+@test
+def identical_damage_capped_on_stderr():
+    # 15 one-record batches (70 bytes each with a 2-byte value v0..v9, 71 with v10..v14), the last byte of each flipped: 15 CRC-32C mismatches
+    # (DefaultRecordBatch.ensureValid), then a sound batch. stderr: the first 10, then one line
+    # with the 5 others; --json: every one (15 error objects).
+    seg = b''
+    for i in range(15):
+        b = bytearray(kafka.batch(i, [(None, b'v%d' % i)]))
+        b[-1] ^= 0xff
+        seg += bytes(b)
+    seg += kafka.batch(15, [(None, b'ok')])
+    d = kafka.write_partition(tmp('crc', 'orders-0'), {0: seg})
+    rc, out, err = run(['scan', d])
+    eq(rc, 3, 'exit: damage')
+    lines = [l for l in err.splitlines() if '[crc-mismatch]' in l]
+    eq(len(lines), 11, 'ten CRC lines and the count: %s' % err)
+    contains(lines[-1], 'orders-0: 5 more [crc-mismatch] not shown', 'the count line')
+    rc, out, err = run(['scan', '--json', d])
+    errs = [o for o in harness.parse_jsonl(out) if o['type'] == 'error']
+    want = [70 * i for i in range(11)] + [700 + 71 * i for i in range(1, 5)]
+    eq([e['position'] for e in errs], want, 'JSON: every one, at its byte position')
+
+
+
+@test
+def odd_log_names_are_said():
+    # Kafka reads a partition directory's segments by name only: "%020d.log" (LogFileUtils
+    # .filenamePrefixFromOffset); a file 12.log beside them is not one, and is named in a note.
+    # A directory holding only 12.log holds no segment: exit 2, and the note says why.
+    seg = one_record_batches(0, 3)
+    d = kafka.write_partition(tmp('odd', 'o-0'), {0: seg})
+    with open(os.path.join(d, '12.log'), 'wb') as f:
+        f.write(seg)
+    rc, out, err = run(['scan', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    contains(err, '%s: 1 .log file not read, not named as a segment (<20 digits>.log): 12.log' % d, 'the note')
+    contains(out, '3 records', 'the segment read, 12.log not')
+    os.makedirs(tmp('odd', 'p-0'))
+    with open(tmp('odd', 'p-0', '12.log'), 'wb') as f:
+        f.write(seg)
+    rc, out, err = run(['scan', tmp('odd', 'p-0')])
+    eq((rc, out), (2, ''), 'no segment: exit 2, no summary')
+    contains(err, '1 .log file not read, not named as a segment (<20 digits>.log): 12.log', 'why')
+
+
+
+@test
+def transaction_spanning_a_hole_is_incomplete():
+    # Producer 9's transaction: data at 0..1 (segment 0), no marker read; segment 2 (offsets
+    # 2..4) deleted; segment 5 holds a non-transactional batch at 5. The marker may have been at
+    # 2..4 (a hole, no evidence of the cleaner): the transaction is incomplete (UNKNOWN,
+    # spansHole), not open: 0 open, none hanging, and it does not hold the LSO.
+    data = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=9, epoch=0, base_seq=0, transactional=True)
+    d = kafka.write_partition(tmp('txh', 'pay-0'), {0: data, 5: kafka.batch(5, [(None, b'z')])})
+    rc, out, err = run(['txns', '--json', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    objs = harness.parse_jsonl(out)
+    txns = [o for o in objs if o['type'] == 'transaction']
+    eq([(t['firstOffset'], t['spansHole']) for t in txns], [(0, True)], 'the transaction spans a hole')
+    p = partition_obj(objs, 'pay-0')
+    eq((p['open'], p['hanging'], p['unknown']), (0, 0, 1), 'open, hanging, unknown')
+    eq(p['holes'], [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], 'the hole')
+    rc, out, err = run(['txns', '--color', 'never', d])
+    contains(out, 'incomplete: spans a hole', 'the text says so')
+
+
+if __name__ == '__main__':
+    sys.exit(harness.main(__doc__))
