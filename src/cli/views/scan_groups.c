@@ -68,7 +68,7 @@ static int cmp_by_time(const void *a, const void *b) {
  * skipped records */
 static bool moves_consumers(const ss_finding *x) {
     if (x->kind != SS_FK_HANDOVER && x->kind != SS_FK_REWIND && x->kind != SS_FK_RESET &&
-        x->kind != SS_FK_OFFSETS_DELETED)
+        x->kind != SS_FK_OFFSETS_DELETED && x->kind != SS_FK_EMPTY_GROUP)
         return false;
     if (x->redelivered.set) return true;
     return x->kind == SS_FK_HANDOVER && x->resumed_offset < 0 && !x->shared;
