@@ -1553,13 +1553,39 @@ def test_revocation_evidence():
        (False, 'session-timeout', (20, 129, 110, False), (20, 29, 10, False)), 'kc: removed on its session timeout')
 
 
+# ---- a selection that matches nothing is a usage error ------------------------------------------------
+
+def test_no_match():
+    """groups --group/--topic/--partition naming nothing read (a typo) exits 2 (usage) and names the
+    nearest, so that it cannot pass --fail-on silently. Groups 'orders-enricher' and 'orders-audit'
+    commit orders-0 and orders-1 (commit-only groups: OffsetCommit records, no membership)."""
+    d = scenario('no_match')
+    if not d:
+        return
+    logs = {}
+    for g in ('orders-enricher', 'orders-audit'):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        for p in (0, 1):
+            L.append([kafka.offset_commit(g, 'orders', p, 5, T0 + 1000)], T0 + 1000)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    for args, want in ((['--group', 'orders-enricer'], ['--group orders-enricer', 'nearest: orders-enricher']),
+                       (['--topic', 'order'], ['--topic order', 'nearest: orders']),
+                       (['--topic', 'orders', '--partition', '7'], ['--partition 7', 'partitions read: 0, 1']),
+                       (['--fail-on', 'redelivered', '--group', 'orders-enricer', '--json'], ['nearest: orders-enricher'])):
+        rc, out, err = run_cmd(['groups'] + args + [d])
+        eq(rc, 2, 'groups %s: exit 2' % ' '.join(args))
+        check(all(w in err for w in want), 'groups %s: stderr names %r:\n%s' % (' '.join(args), want, err))
+    rc, out, err = run_cmd(['groups', '--group', 'orders-audit', '--topic', 'orders', '--partition', '1', d])
+    eq(rc, 0, 'groups naming what was read: exit 0')
+
 
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
-          test_restart_after_deletion, test_revocation_evidence):
+          test_restart_after_deletion, test_revocation_evidence, test_no_match):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
