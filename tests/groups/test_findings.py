@@ -773,15 +773,16 @@ def test_worked():
     # new-session (pid); the handover of orders-0 (+16 s) lies between the copies' times
     rc, out, err = run_cmd(['explain', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
     eq(rc, 0, 'worked: explain the output copy exits 0 (%s)' % err.strip())
-    check('coincides in time: handover of orders-0 in group enricher at 2023-11-14T22:13:36.000Z, between the '
-          'two copies\' times (resumed at 40, unclean)' in out and 'a coincidence, not a proof' in out,
+    # the gap printed: the handover at +16 s, the copy at +16.5 s
+    check('coincides in time: handover of orders-0 in group enricher at 2023-11-14T22:13:36.000Z, 500 ms before '
+          'the copy (resumed at 40, unclean)' in out and 'a coincidence, not a proof' in out,
           'worked: the output copy coincides with the handover:\n' + out)
     rc, out, err = run_cmd(['explain', '--json', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
     g = [json.loads(x) for x in out.splitlines() if x.strip()]
     occ = g[0]['occurrences'] if g else []
     eq([(o['offset'], o['cause'], o.get('coincidences')) for o in occ],
        [(45, None, None), (55, 'new-session', [{'group': 'enricher', 'kind': 'handover', 'topic': 'orders',
-                                               'partition': 0, 'time': T0 + 16000}])],
+                                               'partition': 0, 'time': T0 + 16000, 'gapMs': 500}])],
        'worked: the copy\'s coincidences (JSON)')
     # enriched-0 itself: no group read consumes it, and 1 of 50 __consumer_offsets partitions was read
     eq([(o['deliveries'], (o['deliveriesNone'] or {}).get('why')) for o in occ], [([], 'coordinator-not-read')] * 2,
@@ -1580,12 +1581,53 @@ def test_no_match():
     eq(rc, 0, 'groups naming what was read: exit 0')
 
 
+# ---- hints for an output copy: nearest first, with the gap ---------------------------------------------
+
+def test_hints_ranked():
+    """out-0 holds 'twice' twice: producer 11 at +1 s, producer 12 at +20 s (new-session). Between
+    them two handovers, of inputs the copy's topic is not: group 'far' hands fa-0 from far-a to far-b
+    at +10.5 s (9.5 s before the copy), group 'near' hands nb-0 from near-a to near-b at +19.93 s
+    (70 ms before it; ConsumerCoordinator.onJoinComplete: the new owner resumes at the committed
+    offset, re-reading what the old one read past it). The one 70 ms before the copy is the likelier
+    writer: listed first, each with its gap; the far one says it is seconds away. fa-0, nb-0: 10
+    records a second, batch k at T0 + (k+1) s; each old owner commits 10 at +1.5 s and 20 at +2.5 s."""
+    d = scenario('hints_ranked')
+    if not d:
+        return
+    logs = {}
+    for g, topic, t in (('far', 'fa', 10500), ('near', 'nb', 19930)):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member(g + '-a', {topic: [0]})])], T0 + 100)
+        for tt, off in ((1500, 10), (2500, 20)):
+            L.append([kafka.offset_commit(g, topic, 0, off, T0 + tt)], T0 + tt)
+        L.append([kafka.group_metadata(g, 2, T0 + t, [kafka.Member(g + '-b', {topic: [0]})])], T0 + t)
+        data(d, topic, 0, every_second(20, 10))
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    out = kafka.batch(0, [(None, b'twice')], pid=11, epoch=0, base_seq=0, base_ts=T0 + 1000, max_ts=T0 + 1000,
+                      ts_deltas=[0]) + \
+        kafka.batch(1, [(None, b'twice')], pid=12, epoch=0, base_seq=0, base_ts=T0 + 20000, max_ts=T0 + 20000,
+                    ts_deltas=[0])
+    kafka.write_partition(os.path.join(d, 'out-0'), {0: out})
+    rc, out, _ = run_cmd(['explain', '--json', '--value', 'twice', d])
+    objs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    co = [[(x['group'], x['kind'], x.get('gapMs')) for x in c.get('coincidences', [])]
+          for o in objs for c in o.get('occurrences', []) if c.get('cause') == 'new-session']
+    eq(co, [[('near', 'handover', 70), ('far', 'handover', 9500)]], 'hints: nearest the copy first, with the gap')
+    rc, out, _ = run_cmd(['explain', '--value', 'twice', d])
+    lines = [x for x in out.splitlines() if 'in time: handover' in x]
+    check(len(lines) == 2 and 'group near' in lines[0] and '70 ms before the copy' in lines[0] and
+          'group far' in lines[1] and '9.5 s before the copy (seconds away)' in lines[1],
+          'hints: the text lists the near one first, the far one seconds away:\n' + out)
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
-          test_restart_after_deletion, test_revocation_evidence, test_no_match):
+          test_restart_after_deletion, test_revocation_evidence, test_no_match,
+          test_hints_ranked):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
