@@ -159,6 +159,8 @@ static bool unclean_sign(const ss_finding *x) {
 static void empty_group(ss_findings *F, ss_finding *x, const ss_group *grp, const ss_gpartition *p, const ss_gowner *o,
                         const ss_tl_partition *tl) {
     x->empty_since = o->empty_time;
+    /* (a transactional event carries its commit's record offset, added at its marker: the events are
+     * not in record-offset order, so every one is looked at) */
     for (size_t k = 0; k < grp->nevents; k++) {
         const ss_gevent *e = &grp->events[k];
         if (e->offset < o->empty_offset || e->offset > o->from_offset) continue;
@@ -202,30 +204,45 @@ static bool holds_tp(const ss_gtp_ref *v, size_t n, const ss_gtp_ref *tp) {
 }
 
 /* How prev let partition p go before o got it, from the membership records (ss_frevoke). */
+/* The generations at or before a record: how many have an offset <= `offset` (they are in log order). */
+static size_t gens_upto(const ss_group *grp, int64_t offset) {
+    size_t lo = 0, hi = grp->ngenerations;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (grp->generations[mid].offset <= offset) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static const ss_gmember *member_in(const ss_ggeneration *gen, const ss_gowner *w) {
+    for (size_t m = 0; m < gen->nmembers; m++) {
+        const ss_gmember *mm = &gen->members[m];
+        if (same_str(mm->member_id, mm->member_id_len, w->member_id, w->member_id_len)) return mm;
+    }
+    return NULL;
+}
+
+/* How prev let partition p go before o got it, from the membership records (ss_frevoke); only the
+ * generations from prev's ownership to o's are looked at (a group's history can be long). */
 static enum ss_frevoke revocation(const ss_group *grp, const ss_gpartition *p, const ss_gowner *prev,
                                   const ss_gowner *o, int64_t last) {
+    size_t end = gens_upto(grp, o->from_offset);
+    /* classic: the generation that gave it to o */
+    if (end && grp->generations[end - 1].protocol == SS_GPROTO_CLASSIC &&
+        grp->generations[end - 1].offset == o->from_offset) {
+        const ss_ggeneration *gen = &grp->generations[end - 1];
+        const ss_gmember *mm = member_in(gen, prev);
+        if (!mm) return SS_FR_ABSENT; /* SS_FR_SESSION_TIMEOUT decided by the caller */
+        if (last >= 0 && mm->rebalance_timeout_ms >= 0 && gen->time - last <= mm->rebalance_timeout_ms)
+            return SS_FR_REJOINED;
+        return SS_FR_UNKNOWN;
+    }
     const ss_gassign *pending = NULL, *ack = NULL;
     bool left = false;
-    for (size_t gi = 0; gi < grp->ngenerations; gi++) {
+    size_t start = gens_upto(grp, prev->from_offset);
+    for (size_t gi = start ? start - 1 : 0; gi < end; gi++) {
         const ss_ggeneration *gen = &grp->generations[gi];
-        if (gen->offset > o->from_offset) break;
-        bool member = false;
-        for (size_t m = 0; m < gen->nmembers; m++) {
-            const ss_gmember *mm = &gen->members[m];
-            if (!same_str(mm->member_id, mm->member_id_len, prev->member_id, prev->member_id_len)) continue;
-            member = true;
-        }
-        /* classic: the generation that gave it to o */
-        if (gen->protocol == SS_GPROTO_CLASSIC && gen->offset == o->from_offset) {
-            if (!member) return SS_FR_ABSENT; /* SS_FR_SESSION_TIMEOUT decided by the caller */
-            for (size_t m = 0; m < gen->nmembers; m++) {
-                const ss_gmember *mm = &gen->members[m];
-                if (!same_str(mm->member_id, mm->member_id_len, prev->member_id, prev->member_id_len)) continue;
-                if (last >= 0 && mm->rebalance_timeout_ms >= 0 && gen->time - last <= mm->rebalance_timeout_ms)
-                    return SS_FR_REJOINED;
-            }
-            return SS_FR_UNKNOWN;
-        }
         for (size_t a = 0; a < gen->nassign; a++) {
             const ss_gassign *as = &gen->assignments[a];
             if (as->offset > o->from_offset || as->offset < prev->from_offset ||
@@ -247,19 +264,15 @@ static enum ss_frevoke revocation(const ss_group *grp, const ss_gpartition *p, c
     return SS_FR_ABSENT;
 }
 
-/* The member entry of prev (its session timeout) last seen before o got the partition. */
+/* The member entry of prev (its session timeout) last seen before o got the partition: in the
+ * generations from the one that gave prev the partition on. */
 static int32_t session_timeout_of(const ss_group *grp, const ss_gowner *prev, const ss_gowner *o) {
-    int32_t st = -1;
-    for (size_t gi = 0; gi < grp->ngenerations; gi++) {
-        const ss_ggeneration *gen = &grp->generations[gi];
-        if (gen->offset >= o->from_offset) break;
-        for (size_t m = 0; m < gen->nmembers; m++) {
-            const ss_gmember *mm = &gen->members[m];
-            if (same_str(mm->member_id, mm->member_id_len, prev->member_id, prev->member_id_len))
-                st = mm->session_timeout_ms;
-        }
+    size_t end = gens_upto(grp, o->from_offset - 1), start = gens_upto(grp, prev->from_offset);
+    for (size_t gi = end; gi-- > (start ? start - 1 : 0);) {
+        const ss_gmember *mm = member_in(&grp->generations[gi], prev);
+        if (mm) return mm->session_timeout_ms;
     }
-    return st;
+    return -1;
 }
 
 static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_gpartition *p,
