@@ -1403,6 +1403,9 @@ def test_empty_group():
         e.get('likelyRedelivered'), (e.get('previousOwner') or {}).get('memberId'),
         (e.get('newOwner') or {}).get('memberId')),
        (T0 + 3200, ['group-deleted', 'offsets-deleted'], None, None, None, 'eg-a', 'eg-b'), 'eg: what the evidence shows')
+    rc, out, err = harness.call(['groups', '--group', 'eg', d], binary=segscan, timeout=None)
+    check('auto.offset.reset decided where it began' in out and 'see the offsets-deleted finding' in out,
+          'eg: the text sends to the deletion for where B began:\n' + out)
     fs = findings([d], 'eh')
     eq([(f['kind'], f['time']) for f in fs], [('empty-group', T0 + 6000)], 'eh: B after the empty group; no handover')
     e = fs[0] if fs else {}

@@ -99,7 +99,9 @@ static const char *bump_words(enum ss_fbump bump) {
 /* an empty-group finding's ranges: what the last owner can have read past its last commit */
 static void empty_ranges_text(ss_out *o, const ss_finding *x, const char *indent) {
     if (x->resumed_offset < 0) {
-        out_printf(o, "%s    where the new member began is the reset policy's: see the deletion\n", indent);
+        out_printf(o, "%s    where the new member began is the reset policy's%s\n", indent,
+                   x->while_empty & SS_FE_OFFSETS_DELETED ? ": see the offsets-deleted finding"
+                                                          : " (the partition had no committed offset)");
         return;
     }
     if (x->caught_up) {
