@@ -1417,6 +1417,19 @@ def test_empty_group():
     keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
     eq((keys.get('group.eh.e-0.handovers'), keys.get('group.eh.e-0.redelivered_possible')), ('0', '100'),
        'eh: the report counts no handover and 100 records possibly again')
+    # an output copy written by two producers (+5 s, +7 s) around the members who began after the empty
+    # groups (+6 s): both are hints, eg's too, though auto.offset.reset decided where its member began
+    # (earliest would read everything again)
+    out = kafka.batch(0, [(None, b'again')], pid=21, epoch=0, base_seq=0, base_ts=T0 + 5000, max_ts=T0 + 5000,
+                      ts_deltas=[0]) + \
+        kafka.batch(1, [(None, b'again')], pid=22, epoch=0, base_seq=0, base_ts=T0 + 7000, max_ts=T0 + 7000,
+                    ts_deltas=[0])
+    kafka.write_partition(os.path.join(d, 'eout-0'), {0: out})
+    rc, out, _ = run_cmd(['explain', '--json', '--value', 'again', d])
+    objs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    co = sorted((x['group'], x['kind']) for o in objs for c in o.get('occurrences', [])
+                if c.get('cause') == 'new-session' for x in c.get('coincidences', []))
+    eq(co, [('eg', 'empty-group'), ('eh', 'empty-group')], 'eg, eh: both members after the empty groups are hints')
     rc, out, err = harness.call(['groups', '--group', 'eh', d], binary=segscan, timeout=None)
     check('empty-group of e-0: no members from' in out and 'not a handover from eh-a' in out,
           'eh: the text says what happened:\n' + out)

@@ -63,15 +63,15 @@ static int cmp_by_time(const void *a, const void *b) {
 
 /* a finding that can make a consumer read records again: a copy written after it may come of that */
 /* a finding after which a consumer may have read its input again: one with records delivered
- * again (possibly), or a handover where auto.offset.reset decided (earliest reads everything
- * again); not a handover with nothing to deliver twice, nor a deletion or reset that only
+ * again (possibly), or a handover (or a member after an empty group) where auto.offset.reset
+ * decided (earliest reads everything again); not a handover with nothing to deliver twice, nor a deletion or reset that only
  * skipped records */
 static bool moves_consumers(const ss_finding *x) {
     if (x->kind != SS_FK_HANDOVER && x->kind != SS_FK_REWIND && x->kind != SS_FK_RESET &&
         x->kind != SS_FK_OFFSETS_DELETED && x->kind != SS_FK_EMPTY_GROUP)
         return false;
     if (x->redelivered.set) return true;
-    return x->kind == SS_FK_HANDOVER && x->resumed_offset < 0 && !x->shared;
+    return (x->kind == SS_FK_HANDOVER || x->kind == SS_FK_EMPTY_GROUP) && x->resumed_offset < 0 && !x->shared;
 }
 
 int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
