@@ -11,7 +11,20 @@
  *                   handover, a range that certainly holds every record
  *                   delivered twice (certain: false); `likely`: the part of it
  *                   written before the old owner's last commit plus one commit
- *                   interval (assuming it went on committing at its pace).
+ *                   interval, only on a sign that it stopped uncleanly (see
+ *                   ss_frevoke): never for a revocation acknowledged or a member
+ *                   that rejoined.
+ *   empty-group     the group had no members between two owners of a partition (an
+ *                   empty generation, its last member's tombstone, the group's
+ *                   tombstone and its re-creation): not a handover. The new owner
+ *                   resumed from the committed offset as it stood then (after what
+ *                   happened while the group was empty: a reset, a deletion, listed
+ *                   as findings of their own); what the old owner can have read
+ *                   past its last commit is what was present when it lost the
+ *                   partition, not later: `redelivered` is [the resumed offset or
+ *                   its last commit, the higher, .. the log end when it lost it - 1],
+ *                   possible; `likely` only on a sign of an unclean stop (see
+ *                   ss_frevoke).
  *   rewind, reset   the committed offset moved back while the group had
  *                   members (rewind) or while it was empty (reset,
  *                   kafka-consumer-groups.sh --reset-offsets): the records from
@@ -27,7 +40,16 @@
  *                   the old offset, records delivered again; above it, records
  *                   the group may never have received (`skipped`: a consumer
  *                   that restarted lower and read up to there looks alike in
- *                   the log, so they are possible, not certain).
+ *                   the log, so they are possible, not certain). With no
+ *                   committed offset the consumer began where auto.offset.reset
+ *                   put it when its new generation formed: a first commit below
+ *                   the data partition's log end then cannot be `latest`'s
+ *                   (earliest, by_duration or a seek): it began at or below that
+ *                   commit, so `redelivered` runs from the log start read now
+ *                   (the log start then is not on disk and was no higher) to the
+ *                   old offset - 1, possible, and `certain_part` holds the part
+ *                   from the first commit once a later commit passed the old
+ *                   offset. Without the data partition where it began is unknown.
  *   out-of-range    a committed offset past the data partition's log end at the
  *                   commit's time, or (the offset committed at the end) below
  *                   its log start: the consumer resuming from it is reset by
@@ -77,10 +99,11 @@ enum ss_fkind {
     SS_FK_ABORTED_COMMIT,
     SS_FK_OPEN_COMMIT,
     SS_FK_FENCING,
+    SS_FK_EMPTY_GROUP,
     SS_FK_COUNT
 };
 /* "handover", "rewind", "reset", "offsets-deleted", "out-of-range", "aborted-commit",
- * "open-commit", "fencing"; NULL otherwise */
+ * "open-commit", "fencing", "empty-group"; NULL otherwise */
 SS_API const char *ss_fkind_name(enum ss_fkind kind);
 
 /* A range of data offsets [from, to]. */
@@ -120,6 +143,26 @@ enum ss_fbump {
 /* "init", "fenced", "timeout", "fenced-or-timeout", "init-or-bump", NULL */
 SS_API const char *ss_fbump_name(enum ss_fbump bump);
 
+/* What the coordinator's records show of how a handover's previous owner let the partition go
+ * (ss_finding.revocation). The coordinator writes no record when a rebalance starts, and an
+ * OffsetCommit carries no member or generation: these are all the disk can show. */
+enum ss_frevoke {
+    SS_FR_UNKNOWN = 0,     /* nothing either way */
+    SS_FR_ACKED,           /* KIP-848: its current assignment held the partition pending revocation
+                           (UNREVOKED_PARTITIONS), it committed, then acknowledged at a later member epoch
+                           (ConsumerMembershipManager.maybeAutoCommitSyncBeforeRevocation): clean */
+    SS_FR_REJOINED,        /* classic: it is a member of the generation that gave the partition away (it
+                           rejoined: eager revocation in ConsumerCoordinator.onJoinPrepare), its last commit
+                           within its rebalanceTimeoutMs before it: consistent with a commit in
+                           onPartitionsRevoked (onJoinPrepare commits by itself only with
+                           enable.auto.commit) */
+    SS_FR_ABSENT,          /* not a member when the partition was given away (it left or was removed) */
+    SS_FR_SESSION_TIMEOUT, /* absent, and its last commit lay at least its sessionTimeoutMs before: the
+                              coordinator's removal of a member gone silent, a sign of an unclean stop */
+};
+/* "acknowledged", "rejoined", "absent", "session-timeout"; NULL for SS_FR_UNKNOWN */
+SS_API const char *ss_frevoke_name(enum ss_frevoke r);
+
 typedef struct ss_finding {
     enum ss_fkind kind;
     size_t group;         /* index of the group (ss_groups_at) */
@@ -140,11 +183,21 @@ typedef struct ss_finding {
     int64_t previous_last_offset; /* the offset of it, -1 none */
     uint64_t previous_commits;    /* its commits of the partition */
     int64_t commit_interval_ms;   /* its median commit interval, -1 unknown */
-    int clean;                    /* 1: its last commit lay within one interval of losing the partition;
-                                       0: it had stopped committing; -1 unknown (fewer than two commits) */
+    int clean;                    /* 1: its last commit lay within one interval of losing the partition, or it
+                                       acknowledged a revocation after committing (SS_FR_ACKED); 0: it had
+                                       stopped committing, or its last commit was a transactional one that
+                                       never took effect (aborted, open: it closes nothing); -1 unknown
+                                       (fewer than two commits) */
+    enum ss_frevoke revocation;   /* how it let the partition go, as far as the records show; `likely` is set
+                                     only on a sign of an unclean stop: SS_FR_SESSION_TIMEOUT, or
+                                     SS_FR_ABSENT with clean 0 */
     bool caught_up;               /* nothing present at the handover lay at or above the resumed offset */
     bool shared;                  /* the same record gave the partition to both (two members assigned it in one
                                      generation): not a handover from one to the other, no judgement made */
+    /* empty-group (also its handover fields above): when the group went empty, and what happened to the
+     * partition's committed offset while it was (SS_FE_* bits) */
+    int64_t empty_since;
+    unsigned while_empty;
     enum ss_goutcome last_commit_outcome; /* its last commit: SS_GOUT_ABORTED / SS_GOUT_OPEN when a transactional
                                              one that never became the committed offset, else 0 */
     /* rewind, reset */
@@ -154,6 +207,11 @@ typedef struct ss_finding {
     int64_t restart_offset; /* the group's first commit of the partition after it, -1 none */
     int64_t restart_time;
     const char *consistent_with; /* "auto.offset.reset=earliest" / "auto.offset.reset=latest" or NULL */
+    int64_t restart_generation;  /* when the group's next owner of the partition got it after the deletion (the
+                                    new generation: the consumer looked up where to begin then), -1 none (a group
+                                    that only commits) */
+    int64_t restart_log_end;     /* the data partition's log end then (-1 unknown): a first commit below it cannot
+                                    come of auto.offset.reset=latest */
     /* out-of-range */
     int64_t commit_offset;      /* also aborted-commit, open-commit: the offset committed (or to be) */
     int64_t log_start, log_end; /* the data partition's offsets then (log_end: the first offset not present) */
@@ -185,6 +243,13 @@ typedef struct ss_finding {
     int64_t read_bound; /* rewind, reset: that bound (the first offset not known read), -1 none */
     bool stepped;       /* rewind: a later commit lay between the new and the old offset */
 } ss_finding;
+
+/* what happened while a group was empty (ss_finding.while_empty) */
+enum {
+    SS_FE_RESET = 1,           /* the committed offset moved (kafka-consumer-groups.sh --reset-offsets) */
+    SS_FE_OFFSETS_DELETED = 2, /* the committed offset was deleted (expiry, admin deletion) */
+    SS_FE_GROUP_DELETED = 4,   /* the group itself was removed (its tombstone) and made again */
+};
 
 typedef struct ss_findings_opts {
     int64_t txn_timeout_ms; /* the hanging rule (default 900000: transaction.max.timeout.ms) */

@@ -196,6 +196,10 @@ typedef struct ss_gowner {
     int64_t last_commit_offset;             /* the offset it committed, -1 none */
     int64_t commit_interval_ms;             /* median interval between its last commits (up to 8 intervals), -1 with
                                     fewer than two */
+    int64_t empty_time, empty_offset;       /* the group had no members from this record (its last going empty
+                                    after the owner before lost the partition: an empty generation, its last
+                                    member's tombstone, the group's tombstone) until this owner got it; -1: it
+                                    had members throughout (or there was no owner before) */
 } ss_gowner;
 
 enum ss_gevent_kind {

@@ -244,8 +244,10 @@ def test_static():
     eq(rng(h.get('redelivered')), (33, 39, 3, False), 'static: possibly twice, counted in the compacted batch')
     # commits +1.5, +2.5, +3.5 s: interval 1000; lost at +4.2 s, 0.7 s after the last: clean
     eq((h.get('commitIntervalMs'), h.get('clean')), (1000, True), 'static: cadence and clean')
-    # likely: before +3.5 + 1 = +4.5 s: the same batches, 33..39
-    eq(rng(h.get('likelyRedelivered')), (33, 39, 3, False), 'static: likely')
+    # likely: none. m1 went on committing at its pace until it was replaced (clean), and it is gone
+    # without a sign of an unclean stop (its last commit 0.7 s before, under its session timeout of
+    # 45 s): the records show neither a crash nor a clean shutdown, so 33..39 stay possible
+    eq((h.get('likelyRedelivered'), h.get('revocation')), (None, 'absent'), 'static: nothing likely')
     within(h.get('redelivered'), 0, 49, 'static')
 
 
@@ -291,11 +293,15 @@ def test_kip848():
     L.write(co_dir(d, g))
     if L2 is not L:
         L2.write(co_dir(d, g2))
-    fs = findings([d], g, 'handover', 't', 1)
+    # a's fencing leaves k1 without members (its tombstones at +9.0 s: GroupMetadataManager.removeMember)
+    # until b joins at +9.1 s: not a handover from a to b, the group was empty between them
+    eq(findings([d], g, 'handover', 't', 1), [], 'k1: no handover across the empty group')
+    fs = findings([d], g, 'empty-group', 't', 1)
     h = one(fs, 'k1')
     eq((h.get('time'), h.get('resumedOffset'), (h.get('previousOwner') or {}).get('memberId'),
-        (h.get('newOwner') or {}).get('memberId')), (T0 + 9100, 30, a, b), 'k1: the handover after a was fenced')
-    # present at +9.1 s: batches up to +8.5 s, offsets 0..89: possibly twice 30..89 (60 records);
+        (h.get('newOwner') or {}).get('memberId'), h.get('emptySince'), h.get('whileEmpty')),
+       (T0 + 9100, 30, a, b, T0 + 9000, []), 'k1: empty from a\'s fencing until b got t-1')
+    # present when a lost it (+9.0 s): batches up to +8.5 s, offsets 0..89: possibly twice 30..89 (60 records);
     # a committed every 1000 ms, the last at +3 s: likely before +4 s, 0..39: 30..39
     eq(rng(h.get('redelivered')), (30, 89, 60, False), 'k1: possibly twice')
     eq(rng(h.get('likelyRedelivered')), (30, 39, 10, False), 'k1: likely')
@@ -371,16 +377,19 @@ def test_rewind_reset():
     eq((rng(f.get('redelivered')), rng(f.get('certainRedelivered')), f.get('readBound')),
        ((250, 399, 150, False), (250, 349, 100, True), 400), 'rw2: commits stepping through: a certain part')
     fs = findings([d], g2)
-    eq([(f['kind'], f['time']) for f in fs], [('reset', T0 + 4000), ('handover', T0 + 5000)], 'rs: a reset, then B')
+    eq([(f['kind'], f['time']) for f in fs], [('reset', T0 + 4000), ('empty-group', T0 + 5000)],
+       'rs: a reset, then B after the empty generation (no handover: nobody owned rs-0 between)')
     r = fs[0] if fs else {}
     eq((r.get('fromOffset'), r.get('toOffset'), rng(r.get('redelivered'))), (200, 50, (50, 199, 150, True)),
        'rs: reset 200 -> 50, certain (B committed 250 since)')
     h = fs[1] if len(fs) > 1 else {}
-    # B resumed from 50 at +5 s; present then 0..499; A committed +2, +3 s (interval 1000) and
-    # lost rs-0 at +3.5 s: clean. Possibly twice 50..499 (what A read past 200 is among them; what
-    # the reset sent back, 50..199, certainly)
-    eq((h.get('resumedOffset'), h.get('clean'), rng(h.get('redelivered'))), (50, True, (50, 499, 450, False)),
-       'rs: the handover after the reset')
+    # B resumed from 50 at +5 s. A committed +2, +3 s (interval 1000) and lost rs-0 at +3.5 s (the
+    # empty generation): clean. What A can have read past its last commit (200) was present at
+    # +3.5 s: 0..299, so 200..299 possibly twice; 50..199 come of the reset (its own finding);
+    # 300..499 were written while the group was empty or later: read once, by B
+    eq((h.get('resumedOffset'), h.get('clean'), rng(h.get('redelivered')), h.get('likelyRedelivered'),
+        h.get('emptySince'), h.get('whileEmpty')),
+       (50, True, (200, 299, 100, False), None, T0 + 3500, ['reset']), 'rs: what the empty group shows')
     # the admin's commit of 50 in the empty group is not rs-a's (an empty group takes only commits
     # without a generation: ClassicGroup.validateOffsetCommit): rs-a committed twice, last 200 at +3 s
     eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit')), (2, {'time': T0 + 3000, 'offset': 200, 'outcome': None}),
@@ -764,15 +773,16 @@ def test_worked():
     # new-session (pid); the handover of orders-0 (+16 s) lies between the copies' times
     rc, out, err = run_cmd(['explain', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
     eq(rc, 0, 'worked: explain the output copy exits 0 (%s)' % err.strip())
-    check('coincides in time: handover of orders-0 in group enricher at 2023-11-14T22:13:36.000Z, between the '
-          'two copies\' times (resumed at 40, unclean)' in out and 'a coincidence, not a proof' in out,
+    # the gap printed: the handover at +16 s, the copy at +16.5 s
+    check('coincides in time: handover of orders-0 in group enricher at 2023-11-14T22:13:36.000Z, 500 ms before '
+          'the copy (resumed at 40, unclean)' in out and 'a coincidence, not a proof' in out,
           'worked: the output copy coincides with the handover:\n' + out)
     rc, out, err = run_cmd(['explain', '--json', '--value', 'enriched-order-45', os.path.join(d, 'enriched-0')])
     g = [json.loads(x) for x in out.splitlines() if x.strip()]
     occ = g[0]['occurrences'] if g else []
     eq([(o['offset'], o['cause'], o.get('coincidences')) for o in occ],
        [(45, None, None), (55, 'new-session', [{'group': 'enricher', 'kind': 'handover', 'topic': 'orders',
-                                               'partition': 0, 'time': T0 + 16000}])],
+                                               'partition': 0, 'time': T0 + 16000, 'gapMs': 500}])],
        'worked: the copy\'s coincidences (JSON)')
     # enriched-0 itself: no group read consumes it, and 1 of 50 __consumer_offsets partitions was read
     eq([(o['deliveries'], (o['deliveriesNone'] or {}).get('why')) for o in occ], [([], 'coordinator-not-read')] * 2,
@@ -949,25 +959,30 @@ def test_reset_not_owner():
     L.append([kafka.group_metadata(g, 3, T0 + 10000, [kafka.Member('rs-b', {'r': [0]})])], T0 + 10000)
     L.append([kafka.offset_commit(g, 'r', 0, 1100, T0 + 11500)], T0 + 11500)
     L.write(co_dir(d, g))
-    h = one(findings([d], g, 'handover'), 'rsx handover')
+    eq(findings([d], g, 'handover'), [], 'rsx: no handover (the group was empty from +8 s to +10 s)')
+    h = one(findings([d], g, 'empty-group'), 'rsx empty-group')
+    # what rs-a can have read past its last commit (200): present when it lost r-0 (+8 s): 0..799;
+    # it had stopped committing (clean false): likely up to its last commit + one interval (+4 s): ..399
     eq((h.get('previousOwnerCommits'), h.get('previousOwnerLastCommit'), h.get('commitIntervalMs'), h.get('clean'),
         rng(h.get('redelivered')), rng(h.get('likelyRedelivered'))),
-       (2, {'time': T0 + 3000, 'offset': 200, 'outcome': None}, 1000, False, (50, 999, 950, False), (50, 399, 350, False)),
+       (2, {'time': T0 + 3000, 'offset': 200, 'outcome': None}, 1000, False, (200, 799, 600, False), (200, 399, 200, False)),
        'rsx: the admin\'s reset is not the previous owner\'s last commit')
     # the reset 200 -> 50: rs-a committed 200 itself (readBound 200; present when it did: 0..299),
     # and B committed 1100 since: 50..199 certainly again
     f = one(findings([d], g, 'reset'), 'rsx reset')
     eq((rng(f.get('redelivered')), f.get('certainRedelivered'), f.get('readBound')), ((50, 199, 150, True), None, 200),
        'rsx: the reset')
-    # the totals count each record once: certainly 50..199 (the reset's), possibly the rest of the
-    # handover's 50..999: 800 (they added 150 + 950, 50..199 in both)
+    # the totals: certainly 50..199 (the reset's), possibly 200..799 (what rs-a can have read): 600;
+    # 800..999, written while the group was empty or after rs-b joined, are read once
     rc, out, err = run_cmd(['scan', '--report', '-', d])
     keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
     eq((keys.get('group.rsx.r-0.redelivered_certain'), keys.get('group.rsx.r-0.redelivered_possible'),
-        keys.get('total.groups.redelivered_certain'), keys.get('total.groups.redelivered_possible')),
-       ('150', '800', '150', '800'), 'rsx: report keys count overlapping ranges once')
+        keys.get('total.groups.redelivered_certain'), keys.get('total.groups.redelivered_possible'),
+        keys.get('total.groups.handovers')),
+       ('150', '600', '150', '600', '0'), 'rsx: report keys count overlapping ranges once')
     rc, out, err = run_cmd(['scan', d])
-    check('150 records certainly delivered again, 800 possibly' in out, 'rsx: scan\'s groups line:\n' + out)
+    check('0 handovers' in out and '150 records certainly delivered again, 600 possibly' in out,
+          'rsx: scan\'s groups line:\n' + out)
 
 
 def test_reset_forward():
@@ -1341,11 +1356,294 @@ def test_out_of_range_members():
         eq([f['kind'] for f in findings([nodata], g)], [], '%s without data: nothing out of range' % g)
 
 
+# ---- no handover across an empty group --------------------------------------------------------------
+
+def test_empty_group():
+    """Zero members between two owners is no handover (the coordinator's records of an empty group:
+    GroupMetadataManager.completeClassicGroupJoin writes a classic group with no members when it is
+    EMPTY; deleteGroups writes the group's offset tombstones and its tombstone, and a JoinGroup makes
+    the group again). e-0: a batch of 100 records a second, batch k at T0 + (k+1) s (0..999).
+    Timeline of 'eg' (classic, range):
+      +0.1 s  generation 1: A owns e-0      +1.5 s A commits 100     +2.5 s A commits 200
+      +3.2 s  generation 2 without members (A left; it had read 0..299 at most: present then)
+      +4.0 s  the group deleted (kafka-consumer-groups.sh --delete): e-0's offset tombstone, group tombstone
+      +6.0 s  generation 1 again: B owns e-0; no committed offset: auto.offset.reset decides
+      +6.5 s  B commits 600
+    Expected: no handover; one empty-group finding at +6 s (empty since +3.2 s; while empty the group and
+    its offset were deleted; resumedOffset null, no range: where B began is the reset policy's, told by
+    the offsets-deleted finding at +4 s). 'eh' (the same without the deletion: A left at +3.2 s, B joins
+    at +6 s and resumes from 200, ConsumerCoordinator.onJoinComplete -> refreshCommittedOffsets): A can
+    have read 200..299 past its last commit (present when it left), not 300..599 (written while the
+    group was empty): possibly twice 200..299, 100 records, and clean (A's last commit 0.7 s before
+    it left, within its 1000 ms interval): nothing likely. The totals count 0 handovers and 100
+    records possibly delivered again for 'eh'."""
+    d = scenario('empty_group')
+    if not d:
+        return
+    data(d, 'e', 0, every_second(10, 100))
+    logs = {}
+    for g, delete in (('eg', True), ('eh', False)):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member(g + '-a', {'e': [0]})])], T0 + 100)
+        L.append([kafka.offset_commit(g, 'e', 0, 100, T0 + 1500)], T0 + 1500)
+        L.append([kafka.offset_commit(g, 'e', 0, 200, T0 + 2500)], T0 + 2500)
+        L.append([kafka.group_metadata(g, 2, T0 + 3200, [])], T0 + 3200)
+        if delete:
+            L.append([kafka.offset_tombstone(g, 'e', 0), kafka.group_tombstone(g)], T0 + 4000)
+        L.append([kafka.group_metadata(g, 1 if delete else 3, T0 + 6000, [kafka.Member(g + '-b', {'e': [0]})])],
+                 T0 + 6000)
+        L.append([kafka.offset_commit(g, 'e', 0, 600, T0 + 6500)], T0 + 6500)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    fs = findings([d], 'eg')
+    eq([(f['kind'], f['time']) for f in fs], [('offsets-deleted', T0 + 4000), ('empty-group', T0 + 6000)],
+       'eg: the deletion, then B after the empty group; no handover')
+    e = fs[1] if len(fs) > 1 else {}
+    eq((e.get('emptySince'), e.get('whileEmpty'), e.get('resumedOffset'), e.get('redelivered'),
+        e.get('likelyRedelivered'), (e.get('previousOwner') or {}).get('memberId'),
+        (e.get('newOwner') or {}).get('memberId')),
+       (T0 + 3200, ['group-deleted', 'offsets-deleted'], None, None, None, 'eg-a', 'eg-b'), 'eg: what the evidence shows')
+    rc, out, err = harness.call(['groups', '--group', 'eg', d], binary=segscan, timeout=None)
+    check('auto.offset.reset decided where it began' in out and 'see the offsets-deleted finding' in out,
+          'eg: the text sends to the deletion for where B began:\n' + out)
+    fs = findings([d], 'eh')
+    eq([(f['kind'], f['time']) for f in fs], [('empty-group', T0 + 6000)], 'eh: B after the empty group; no handover')
+    e = fs[0] if fs else {}
+    eq((e.get('emptySince'), e.get('whileEmpty'), e.get('resumedOffset'), rng(e.get('redelivered')),
+        e.get('likelyRedelivered'), e.get('clean')),
+       (T0 + 3200, [], 200, (200, 299, 100, False), None, True), 'eh: only what A can have read past 200')
+    holds(e.get('redelivered'), range(200, 300), 'eh')
+    rc, out, err = run_cmd(['scan', '--report', '-', '--group', 'eh', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+    eq((keys.get('group.eh.e-0.handovers'), keys.get('group.eh.e-0.redelivered_possible')), ('0', '100'),
+       'eh: the report counts no handover and 100 records possibly again')
+    # an output copy written by two producers (+5 s, +7 s) around the members who began after the empty
+    # groups (+6 s): both are hints, eg's too, though auto.offset.reset decided where its member began
+    # (earliest would read everything again)
+    out = kafka.batch(0, [(None, b'again')], pid=21, epoch=0, base_seq=0, base_ts=T0 + 5000, max_ts=T0 + 5000,
+                      ts_deltas=[0]) + \
+        kafka.batch(1, [(None, b'again')], pid=22, epoch=0, base_seq=0, base_ts=T0 + 7000, max_ts=T0 + 7000,
+                    ts_deltas=[0])
+    kafka.write_partition(os.path.join(d, 'eout-0'), {0: out})
+    rc, out, _ = run_cmd(['explain', '--json', '--value', 'again', d])
+    objs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    co = sorted((x['group'], x['kind']) for o in objs for c in o.get('occurrences', [])
+                if c.get('cause') == 'new-session' for x in c.get('coincidences', []))
+    eq(co, [('eg', 'empty-group'), ('eh', 'empty-group')], 'eg, eh: both members after the empty groups are hints')
+    rc, out, err = harness.call(['groups', '--group', 'eh', d], binary=segscan, timeout=None)
+    check('empty-group of e-0: no members from' in out and 'not a handover from eh-a' in out,
+          'eh: the text says what happened:\n' + out)
+
+
+# ---- a restart after deleted offsets: where the new generation began --------------------------------
+
+def test_restart_after_deletion():
+    """After an offset tombstone the consumer's OffsetFetch finds nothing and auto.offset.reset puts
+    its position at the log start or end when its new generation formed (KafkaConsumer,
+    SubscriptionState.resetInitializingPositions; OffsetMetadataManager.replay removes the offset on
+    the tombstone; GroupMetadataManager.deleteGroups writes offset tombstones and the group's).
+    clicks-0: a batch of 100 records a second, batch k at T0 + (k+1) s (0..999). Timeline of 'ce':
+      +0.1 s  generation 1: A owns clicks-0      +1.5 s  A commits 100 (present 0..99)
+      +2.0 s  generation 2 without members        +3.0 s  offset tombstone, group tombstone
+      +5.0 s  generation 1 again: B owns clicks-0 (log end then: 500)
+      +5.5 s  B commits 60 (auto.offset.reset=earliest: it began at 0 and had processed 0..59)
+      +7.5 s  B commits 700
+    B's first commit, 60, lies below the log end when its generation formed (500): not latest's; it
+    began at or below 60, at the log start then (not on disk; today's, 0, bounds it): possibly
+    delivered again 0..99 (100 records: what happened, 0..99, is in it), certainly 60..99 (B
+    committed 700 since, past the deleted 100). 'cl' the same with B's first commit 500 at +5.5 s,
+    the log end when its generation formed: latest, 100..499 possibly never received.
+    --fail-on rewind sees the restart below the deleted offset; explain --offset clicks-0:10 finds it
+    covered; without the data partition where B began is unknown."""
+    d = scenario('restart_after_deletion')
+    if not d:
+        return
+    nodata = tempdir()
+    data(d, 'clicks', 0, every_second(10, 100))
+    logs = {}
+    for g, first in (('ce', 60), ('cl', 500)):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member(g + '-a', {'clicks': [0]})])], T0 + 100)
+        L.append([kafka.offset_commit(g, 'clicks', 0, 100, T0 + 1500)], T0 + 1500)
+        L.append([kafka.group_metadata(g, 2, T0 + 2000, [])], T0 + 2000)
+        L.append([kafka.offset_tombstone(g, 'clicks', 0), kafka.group_tombstone(g)], T0 + 3000)
+        L.append([kafka.group_metadata(g, 1, T0 + 5000, [kafka.Member(g + '-b', {'clicks': [0]})])], T0 + 5000)
+        L.append([kafka.offset_commit(g, 'clicks', 0, first, T0 + 5500)], T0 + 5500)
+        L.append([kafka.offset_commit(g, 'clicks', 0, 700, T0 + 7500)], T0 + 7500)
+    for cp, L in logs.items():
+        for dd in (d, nodata):
+            L.write(os.path.join(dd, '__consumer_offsets-%d' % cp))
+    f = one(findings([d], 'ce', 'offsets-deleted'), 'ce')
+    eq((f.get('lastCommittedOffset'), f.get('restartOffset'), f.get('restartGeneration'), f.get('logEndAtRestart'),
+        rng(f.get('redelivered')), rng(f.get('certainRedelivered')), f.get('consistentWith')),
+       (100, 60, T0 + 5000, 500, (0, 99, 100, False), (60, 99, 40, True), 'auto.offset.reset=earliest'),
+       'ce: began below the log end: earliest; 0..99 possibly, 60..99 certainly')
+    holds(f.get('redelivered'), range(0, 100), 'ce')
+    rc, _, _ = run(['--fail-on', 'rewind', '--group', 'ce', d])
+    eq(rc, 1, 'ce: --fail-on rewind sees the restart below the deleted offset')
+    rc, out, err = run_cmd(['explain', '--offset', 'clicks-0:10', d])
+    check('possibly delivered twice: offsets deleted' in out, 'ce: explain --offset clicks-0:10 is covered:\n' + out)
+    f = one(findings([d], 'cl', 'offsets-deleted'), 'cl')
+    eq((f.get('restartGeneration'), f.get('logEndAtRestart'), f.get('redelivered'), rng(f.get('skipped')),
+        f.get('consistentWith')),
+       (T0 + 5000, 500, None, (100, 499, 400, False), 'auto.offset.reset=latest'), 'cl: began at the log end: latest')
+    f = one(findings([nodata], 'ce', 'offsets-deleted'), 'ce without data')
+    eq((f.get('logEndAtRestart'), rng(f.get('redelivered')), f.get('consistentWith')),
+       (None, (60, 99, None, True), None), 'ce without data: from the first commit only')
+    rc, out, err = harness.call(['groups', '--group', 'ce', nodata], binary=segscan, timeout=None)
+    check('auto.offset.reset decided where; the data partition was not read' in out,
+          'ce without data: the text says the reset policy decided:\n' + out)
+
+
+# ---- revocation evidence: "likely" only on a sign of an unclean stop --------------------------------
+
+def test_revocation_evidence():
+    """What the coordinator's records show of how an owner let a partition go. Data: rv-0, rv-1, a
+    batch of 10 records a second, batch k at T0 + (k+1) s (rv-0: 0..149).
+    'kr' (KIP-848, topic id of rv): a owns rv-0 and rv-1 from epoch 1; commits rv-0 10 (+1.2 s), 20
+    (+2.2 s), 30 (+3.2 s), 40 (+4.2 s); b joins at +5.4 s (epoch 2) and a's current assignment holds
+    rv-0 pending revocation (UNREVOKED_PARTITIONS, CurrentAssignmentBuilder); a commits its exact
+    position, 48, at +5.5 s (ConsumerMembershipManager.maybeAutoCommitSyncBeforeRevocation), then
+    acknowledges at member epoch 2 (+5.6 s, rv-0 gone); b gets rv-0 at +5.7 s and resumes at 48.
+    Expected: clean, revocation acknowledged, nothing likely (the old rule gave 48..49, written before
+    +5.5 s + 1 s and present at +5.7 s); possibly 48..49 (present at +5.7 s: 0..49) stays the bound.
+    'ke' (classic eager, range): A owns rv-0, B rv-1 (generation 1, +0.1 s); A commits 10 (+1.5 s),
+    20 (+2.5 s); C joins, A commits its position 25 at +3.3 s in onPartitionsRevoked
+    (ConsumerCoordinator.onJoinPrepare revokes every partition first), generation 2 at +3.4 s: A
+    rv-1, B nothing, C rv-0. A is a member of generation 2, its last commit within its
+    rebalanceTimeoutMs (300000) before: revocation rejoined, clean, nothing likely (the old rule gave
+    25..29: written before +3.3 s plus its interval, present at +3.4 s: 0..29); possibly 25..29. 'kc' (classic): A (session.timeout.ms 10000) owns rv-0,
+    commits 10 (+1.5 s), 20 (+2.5 s) and goes silent; generation 2 at +13 s gives rv-0 to B: A
+    absent, 10.5 s after its last commit (>= its session timeout: GroupMetadataManager removes a
+    member whose session expired): session-timeout, not clean, likely 20..29 (written before
+    +3.5 s), possibly 20..129 (present at +13 s)."""
+    d = scenario('revocation_evidence')
+    if not d:
+        return
+    data(d, 'rv', 0, every_second(15, 10))
+    data(d, 'rv', 1, every_second(15, 10))
+    tid = 'RVxxxxxxOsjVihzuZl_WhA'
+    a, b = 'RVAAAAAAAAAAAAAAAAAAAA', 'RVBBBBBBBBBBBBBBBBBBBA'
+    logs = {}
+    g = 'kr'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.cg_member(g, a, 'kr-a', topics=['rv']), kafka.cg_partition_metadata(g, {tid: ('rv', 2)}),
+              kafka.cg_epoch(g, 1), kafka.cg_assignment(g, a, 1, 0, kafka.STABLE, {tid: [0, 1]})], T0 + 500)
+    for k in range(4):
+        t = T0 + 1200 + 1000 * k
+        L.append([kafka.offset_commit(g, 'rv', 0, 10 * (k + 1), t)], t)
+    L.append([kafka.cg_member(g, b, 'kr-b', topics=['rv']), kafka.cg_epoch(g, 2),
+              kafka.cg_assignment(g, b, 2, 0, kafka.UNRELEASED_PARTITIONS, {})], T0 + 5400)
+    L.append([kafka.cg_assignment(g, a, 1, 1, kafka.UNREVOKED_PARTITIONS, {tid: [1]}, {tid: [0]})], T0 + 5410)
+    L.append([kafka.offset_commit(g, 'rv', 0, 48, T0 + 5500)], T0 + 5500)
+    L.append([kafka.cg_assignment(g, a, 2, 1, kafka.STABLE, {tid: [1]})], T0 + 5600)
+    L.append([kafka.cg_assignment(g, b, 2, 2, kafka.STABLE, {tid: [0]})], T0 + 5700)
+    g = 'ke'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('ke-a', {'rv': [0]}), kafka.Member('ke-b', {'rv': [1]})])],
+             T0 + 100)
+    for t, off in ((1500, 10), (2500, 20), (3300, 25)):
+        L.append([kafka.offset_commit(g, 'rv', 0, off, T0 + t)], T0 + t)
+    L.append([kafka.group_metadata(g, 2, T0 + 3400, [kafka.Member('ke-a', {'rv': [1]}), kafka.Member('ke-b', {}),
+                                                     kafka.Member('ke-c', {'rv': [0]})])], T0 + 3400)
+    g = 'kc'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('kc-a', {'rv': [0]}, session_timeout=10000)])],
+             T0 + 100)
+    for t, off in ((1500, 10), (2500, 20)):
+        L.append([kafka.offset_commit(g, 'rv', 0, off, T0 + t)], T0 + t)
+    L.append([kafka.group_metadata(g, 2, T0 + 13000, [kafka.Member('kc-b', {'rv': [0]})])], T0 + 13000)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    h = one(findings([d], 'kr', 'handover', 'rv', 0), 'kr')
+    eq((h.get('time'), h.get('resumedOffset'), h.get('clean'), h.get('revocation'), rng(h.get('redelivered')),
+        h.get('likelyRedelivered')),
+       (T0 + 5700, 48, True, 'acknowledged', (48, 49, 2, False), None), 'kr: a clean KIP-848 revocation')
+    rc, out, err = run_cmd(['explain', '--offset', 'rv-0:48', '--group', 'kr', d])
+    check('likely' not in out, 'kr: explain does not call offset 48 likely:\n' + out)
+    h = one(findings([d], 'ke', 'handover', 'rv', 0), 'ke')
+    eq((h.get('time'), h.get('resumedOffset'), h.get('clean'), h.get('revocation'), h.get('likelyRedelivered'),
+        rng(h.get('redelivered'))),
+       (T0 + 3400, 25, True, 'rejoined', None, (25, 29, 5, False)), 'ke: eager, committed in onPartitionsRevoked')
+    h = one(findings([d], 'kc', 'handover', 'rv', 0), 'kc')
+    eq((h.get('clean'), h.get('revocation'), rng(h.get('redelivered')), rng(h.get('likelyRedelivered'))),
+       (False, 'session-timeout', (20, 129, 110, False), (20, 29, 10, False)), 'kc: removed on its session timeout')
+
+
+# ---- a selection that matches nothing is a usage error ------------------------------------------------
+
+def test_no_match():
+    """groups --group/--topic/--partition naming nothing read (a typo) exits 2 (usage) and names the
+    nearest, so that it cannot pass --fail-on silently. Groups 'orders-enricher' and 'orders-audit'
+    commit orders-0 and orders-1 (commit-only groups: OffsetCommit records, no membership)."""
+    d = scenario('no_match')
+    if not d:
+        return
+    logs = {}
+    for g in ('orders-enricher', 'orders-audit'):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        for p in (0, 1):
+            L.append([kafka.offset_commit(g, 'orders', p, 5, T0 + 1000)], T0 + 1000)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    for args, want in ((['--group', 'orders-enricer'], ['--group orders-enricer', 'nearest: orders-enricher']),
+                       (['--topic', 'order'], ['--topic order', 'nearest: orders']),
+                       (['--topic', 'orders', '--partition', '7'], ['--partition 7', 'partitions read: 0, 1']),
+                       (['--fail-on', 'redelivered', '--group', 'orders-enricer', '--json'], ['nearest: orders-enricher'])):
+        rc, out, err = run_cmd(['groups'] + args + [d])
+        eq(rc, 2, 'groups %s: exit 2' % ' '.join(args))
+        check(all(w in err for w in want), 'groups %s: stderr names %r:\n%s' % (' '.join(args), want, err))
+    rc, out, err = run_cmd(['groups', '--group', 'orders-audit', '--topic', 'orders', '--partition', '1', d])
+    eq(rc, 0, 'groups naming what was read: exit 0')
+
+
+# ---- hints for an output copy: nearest first, with the gap ---------------------------------------------
+
+def test_hints_ranked():
+    """out-0 holds 'twice' twice: producer 11 at +1 s, producer 12 at +20 s (new-session). Between
+    them two handovers, of inputs the copy's topic is not: group 'far' hands fa-0 from far-a to far-b
+    at +10.5 s (9.5 s before the copy), group 'near' hands nb-0 from near-a to near-b at +19.93 s
+    (70 ms before it; ConsumerCoordinator.onJoinComplete: the new owner resumes at the committed
+    offset, re-reading what the old one read past it). The one 70 ms before the copy is the likelier
+    writer: listed first, each with its gap; the far one says it is seconds away. fa-0, nb-0: 10
+    records a second, batch k at T0 + (k+1) s; each old owner commits 10 at +1.5 s and 20 at +2.5 s."""
+    d = scenario('hints_ranked')
+    if not d:
+        return
+    logs = {}
+    for g, topic, t in (('far', 'fa', 10500), ('near', 'nb', 19930)):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member(g + '-a', {topic: [0]})])], T0 + 100)
+        for tt, off in ((1500, 10), (2500, 20)):
+            L.append([kafka.offset_commit(g, topic, 0, off, T0 + tt)], T0 + tt)
+        L.append([kafka.group_metadata(g, 2, T0 + t, [kafka.Member(g + '-b', {topic: [0]})])], T0 + t)
+        data(d, topic, 0, every_second(20, 10))
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    out = kafka.batch(0, [(None, b'twice')], pid=11, epoch=0, base_seq=0, base_ts=T0 + 1000, max_ts=T0 + 1000,
+                      ts_deltas=[0]) + \
+        kafka.batch(1, [(None, b'twice')], pid=12, epoch=0, base_seq=0, base_ts=T0 + 20000, max_ts=T0 + 20000,
+                    ts_deltas=[0])
+    kafka.write_partition(os.path.join(d, 'out-0'), {0: out})
+    rc, out, _ = run_cmd(['explain', '--json', '--value', 'twice', d])
+    objs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    co = [[(x['group'], x['kind'], x.get('gapMs')) for x in c.get('coincidences', [])]
+          for o in objs for c in o.get('occurrences', []) if c.get('cause') == 'new-session']
+    eq(co, [[('near', 'handover', 70), ('far', 'handover', 9500)]], 'hints: nearest the copy first, with the gap')
+    rc, out, _ = run_cmd(['explain', '--value', 'twice', d])
+    lines = [x for x in out.splitlines() if 'in time: handover' in x]
+    check(len(lines) == 2 and 'group near' in lines[0] and '70 ms before the copy' in lines[0] and
+          'group far' in lines[1] and '9.5 s before the copy (seconds away)' in lines[1],
+          'hints: the text lists the near one first, the far one seconds away:\n' + out)
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
-          test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members):
+          test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
+          test_restart_after_deletion, test_revocation_evidence, test_no_match,
+          test_hints_ranked):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

@@ -30,12 +30,15 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "the committed offset at the end (Kafka's rule), offset deletions, group\n"
                                    "deletions and protocol conversions; then its findings: which records it received\n"
                                    "twice or never, when and why (handover, rewind, reset, offsets-deleted,\n"
-                                   "out-of-range, aborted-commit, open-commit, fencing), counted in the data\n"
-                                   "partitions beside __consumer_offsets when they are read.\n"
+                                   "out-of-range, aborted-commit, open-commit, fencing, empty-group: no members\n"
+                                   "between two owners, not a handover), counted in the data partitions beside\n"
+                                   "__consumer_offsets when they are read.\n"
                                    "\n"
                                    "  --group ID               this group only (repeatable; default every group)\n"
                                    "  --topic T                partitions of this data topic only\n"
-                                   "  --partition P            this data partition number only\n"
+                                   "  --partition P            this data partition number only (--group, --topic,\n"
+                                   "                           --partition matching nothing: exit 2, with the\n"
+                                   "                           nearest names)\n"
                                    "  --since TIME, --until TIME  list what happened in this time window only\n"
                                    "                           (ISO-8601 or epoch ms); the history is still read\n"
                                    "                           whole\n"
@@ -46,7 +49,7 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "  --fail-on redelivered,skipped,rewind  exit 1 when a finding shows records\n"
                                    "                           delivered again (certainly or possibly), records\n"
                                    "                           possibly never received, or a rewind or reset of a\n"
-                                   "                           committed offset\n"
+                                   "                           committed offset (or a restart below a deleted one)\n"
                                    "  --txn-timeout DURATION   an open transactional commit older than this may hang\n"
                                    "                           (default 15m)\n"
                                    "  --now TIME               'now' for --txn-timeout (default: the newest\n"
@@ -532,6 +535,44 @@ static int list_all(gcli *c) {
     return rc;
 }
 
+/* Each --group ID names a group read; a typo (a group that matched nothing) would otherwise pass
+ * --fail-on silently. The groups were read for those ids alone: the names to offer come from
+ * reading the history again without them (only on this error path). False: an id matched nothing
+ * (said on stderr with the nearest names). */
+static bool groups_match(gcli *c, const char *const *ids, size_t nids, char **paths, size_t npaths,
+                         const ss_study_opts *so) {
+    ss_study *all = NULL;
+    bool ok = true;
+    for (size_t k = 0; k < nids; k++) {
+        bool found = false;
+        for (size_t i = 0; i < ss_groups_count(c->g) && !found; i++) {
+            const ss_group *g = ss_groups_at(c->g, i);
+            found = g->id_len == strlen(ids[k]) && !memcmp(g->id, ids[k], g->id_len);
+        }
+        if (found) continue;
+        ok = false;
+        if (!all) {
+            ss_study_opts o2 = *so;
+            o2.groups.groups = NULL;
+            o2.groups.ngroups = 0;
+            o2.groups.commits = false;
+            if (ss_study_run((const char *const *)paths, npaths, &o2, &all) != SS_E_OK) all = NULL;
+        }
+        ss_groups *ga = all ? ss_study_groups(all) : NULL;
+        gc_near nr = {0};
+        for (size_t i = 0; ga && i < ss_groups_count(ga); i++) {
+            const ss_group *g = ss_groups_at(ga, i);
+            gc_near_add(&nr, ids[k], g->id, g->id_len);
+        }
+        fflush(stdout);
+        fprintf(stderr, "segscan: groups: --group %s: no such group in the __consumer_offsets partitions read", ids[k]);
+        gc_near_print(stderr, &nr);
+        fputc('\n', stderr);
+    }
+    ss_study_free(all);
+    return ok;
+}
+
 /* --html: the text listing (again, into memory) and every group's findings at once (the listing
  * builds them one group at a time) */
 static bool groups_html(gcli *c, const ss_inputs *in, ss_timelines *tl, int argc, char **argv, const char *path,
@@ -715,6 +756,13 @@ int cmd_groups(int argc, char **argv) {
     if (spilled && !c.quiet)
         warnx_("note: the listed commits reached --max-memory: %" PRIu64 " %s went through temporary files", spilled,
                plural(spilled, "commit", "commits"));
+    /* a --group, --topic or --partition that matches nothing is a usage error (a typo), with the
+     * nearest names */
+    if (!groups_match(&c, ids, nids, argv + optind, (size_t)(argc - optind), &so) || !gc_tp_selection_matches(&c)) {
+        ss_study_free(st);
+        free(ids);
+        return EXIT_TROUBLE;
+    }
     ss_out o;
     out_init(&o, stdout);
     c.o = &o;

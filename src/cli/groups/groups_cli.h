@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/out.h"
 #include "segscan/findings.h"
@@ -42,6 +43,19 @@ void gc_json_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c);
 bool gc_group_selected(const gcli *c, const ss_group *g);
 size_t gc_findings_of(const gcli *c, size_t gi, size_t *first);
 bool gc_finding_selected(const gcli *c, const ss_finding *x);
+
+/* The names nearest a name given that matched nothing (a typo): the three closest by edit distance. */
+typedef struct gc_near {
+    const char *name[3];
+    size_t len[3], dist[3];
+    size_t n;
+} gc_near;
+void gc_near_add(gc_near *nr, const char *want, const char *name, size_t len);
+/* ", nearest: a, b" (nothing when none), to a FILE */
+void gc_near_print(FILE *f, const gc_near *nr);
+/* --topic / --partition that match no partition of the groups read: a message on stderr naming the
+ * nearest (topics, or the partition numbers of the topic); true when the selection matched */
+bool gc_tp_selection_matches(gcli *c);
 
 /* groups_json.c */
 void gc_json_log(gcli *c, const ss_glog *l);

@@ -128,3 +128,92 @@ bool gc_finding_selected(const gcli *c, const ss_finding *x) {
     if (!x->tp.topic && !x->tp.topic_id && (c->go.topic || c->go.partition >= 0)) return false;
     return gc_in_time(c, x->time);
 }
+
+/* ---- a selection that matched nothing: the nearest names ----------------------------------------- */
+
+/* Levenshtein distance over the first 128 bytes of each (names are short; a long one is cut) */
+static size_t edit_distance(const char *a, size_t al, const char *b, size_t bl) {
+    size_t row[129];
+    if (al > 128) al = 128;
+    if (bl > 128) bl = 128;
+    for (size_t j = 0; j <= bl; j++) row[j] = j;
+    for (size_t i = 1; i <= al; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= bl; j++) {
+            size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+            if (up + 1 < v) v = up + 1;
+            row[j] = v;
+            diag = up;
+        }
+    }
+    return row[bl];
+}
+
+void gc_near_add(gc_near *nr, const char *want, const char *name, size_t len) {
+    if (!name) return;
+    for (size_t i = 0; i < nr->n; i++)
+        if (nr->len[i] == len && !memcmp(nr->name[i], name, len)) return;
+    size_t d = edit_distance(want, strlen(want), name, len);
+    size_t at = nr->n;
+    while (at > 0 && nr->dist[at - 1] > d) at--;
+    if (at >= 3) return;
+    size_t last = nr->n < 3 ? nr->n : 2;
+    for (size_t i = last; i > at; i--) {
+        nr->name[i] = nr->name[i - 1];
+        nr->len[i] = nr->len[i - 1];
+        nr->dist[i] = nr->dist[i - 1];
+    }
+    nr->name[at] = name;
+    nr->len[at] = len;
+    nr->dist[at] = d;
+    if (nr->n < 3) nr->n++;
+}
+
+void gc_near_print(FILE *f, const gc_near *nr) {
+    for (size_t i = 0; i < nr->n; i++) {
+        fputs(i ? ", " : "; nearest: ", f);
+        for (size_t k = 0; k < nr->len[i]; k++) {
+            unsigned char ch = (unsigned char)nr->name[i][k];
+            if (ch < 0x20 || ch == 0x7f) fprintf(f, "\\x%02x", ch);
+            else fputc(ch, f);
+        }
+    }
+}
+
+bool gc_tp_selection_matches(gcli *c) {
+    if (!c->go.topic && c->go.partition < 0) return true;
+    gc_near topics = {0};
+    bool topic_seen = !c->go.topic;
+    /* the partition numbers of the topic (or of every topic), for --partition */
+    int32_t nums[16];
+    size_t nnums = 0;
+    for (size_t i = 0; i < ss_groups_count(c->g); i++) {
+        const ss_group *g = ss_groups_at(c->g, i);
+        for (size_t k = 0; k < g->npartitions; k++) {
+            const ss_gtp_ref *t = &g->partitions[k].tp;
+            if (gc_tp_selected(c, t)) return true;
+            if (c->go.topic && (!t->topic || strcmp(c->go.topic, t->topic) != 0)) {
+                gc_near_add(&topics, c->go.topic, t->topic, t->topic_len);
+                continue;
+            }
+            topic_seen = true;
+            bool have = false;
+            for (size_t n = 0; n < nnums; n++) have = have || nums[n] == t->partition;
+            if (!have && nnums < sizeof nums / sizeof *nums) nums[nnums++] = t->partition;
+        }
+    }
+    fflush(stdout);
+    if (!topic_seen) {
+        fprintf(stderr, "segscan: groups: --topic %s: no group read has a partition of it", c->go.topic);
+        gc_near_print(stderr, &topics);
+        fputc('\n', stderr);
+        return false;
+    }
+    fprintf(stderr, "segscan: groups: --partition %" PRId32 ": no group read has it%s%s", c->go.partition,
+            c->go.topic ? " in topic " : "", c->go.topic ? c->go.topic : "");
+    for (size_t n = 0; n < nnums; n++) fprintf(stderr, "%s%" PRId32, n ? ", " : "; partitions read: ", nums[n]);
+    fputc('\n', stderr);
+    return false;
+}

@@ -15,6 +15,8 @@ bool gf_fails(const ss_finding *x, unsigned fail_on) {
     if ((fail_on & FAIL_REDELIVERED) && (x->redelivered.set || x->likely.set)) return true;
     if ((fail_on & FAIL_SKIPPED) && x->skipped.set) return true;
     if ((fail_on & FAIL_REWIND) && (x->kind == SS_FK_REWIND || x->kind == SS_FK_RESET)) return true;
+    /* a restart below the deleted offset sent the group back as a rewind does */
+    if ((fail_on & FAIL_REWIND) && x->kind == SS_FK_OFFSETS_DELETED && x->redelivered.set) return true;
     return false;
 }
 
@@ -94,27 +96,123 @@ static const char *bump_words(enum ss_fbump bump) {
     }
 }
 
-/* a handover: who to whom, where the new owner resumed, what the previous owner had committed, what came twice */
-static void handover_text(ss_out *o, const ss_finding *x, const char *indent) {
-    char t2[64];
-    out_str(o, ": ");
-    owner_text(o, x->previous_owner, x->previous_instance);
-    out_str(o, " -> ");
-    owner_text(o, x->new_owner, x->new_instance);
-    if (x->same_instance) out_str(o, " (the same group.instance.id under a new member id: a static member came back)");
-    if (x->shared) {
-        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-        out_printf(o,
-                   "%s    note: the same record assigned the partition to both (two members in one generation: a "
-                   "faulty or custom assignor); not a handover from one to the other, and which of them read "
-                   "what is not in the log\n",
-                   indent);
+/* an empty-group finding's ranges: what the last owner can have read past its last commit */
+static void empty_ranges_text(ss_out *o, const ss_finding *x, const char *indent) {
+    if (x->resumed_offset < 0) {
+        out_printf(o, "%s    where the new member began is the reset policy's%s\n", indent,
+                   x->while_empty & SS_FE_OFFSETS_DELETED ? ": see the offsets-deleted finding"
+                                                          : " (the partition had no committed offset)");
         return;
     }
-    if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
-    else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
-    out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
-    out_printf(o, "%s    previous owner: ", indent);
+    if (x->caught_up) {
+        out_printf(o,
+                   "%s    nothing delivered twice across it: every record present when the last owner lost the "
+                   "partition lay below where the new member began (%s)\n",
+                   indent, basis_words(x));
+        return;
+    }
+    if (!x->redelivered.set) return;
+    out_printf(o, "%s    ", indent);
+    redelivered_line(o, "", x, &x->redelivered, false);
+    if (x->data_read)
+        out_printf(o,
+                   "%s      what the last owner can have read past its last commit: the records present when it "
+                   "lost the partition (%s), none written while the group was empty\n",
+                   indent, basis_words(x));
+    if (x->likely.set) {
+        out_printf(o, "%s    likely delivered twice: ", indent);
+        range_text(o, &x->likely);
+        out_str(o, ", written before its last commit plus one interval (on the sign of an unclean stop above)\n");
+    }
+}
+
+/* what the membership records show of how the previous owner let the partition go */
+static void revocation_text(ss_out *o, const ss_finding *x, const char *indent) {
+    switch (x->revocation) {
+    case SS_FR_ACKED:
+        out_printf(o,
+                   "%s    revocation: the partition pending revocation in its assignment, its commit, then its "
+                   "acknowledgement at a later member epoch (a clean revocation: ConsumerMembershipManager commits "
+                   "before it revokes); nothing likely\n",
+                   indent);
+        return;
+    case SS_FR_REJOINED:
+        out_printf(o,
+                   "%s    revocation: it rejoined the generation that gave the partition away, its last commit within "
+                   "its rebalance timeout before it: consistent with a commit in onPartitionsRevoked; possibly, "
+                   "never likely (the coordinator writes no record when a rebalance starts)\n",
+                   indent);
+        return;
+    case SS_FR_SESSION_TIMEOUT:
+        out_printf(o,
+                   "%s    revocation: none; it was no member when the partition was given away, its last commit at "
+                   "least its session timeout before (removed as a member gone silent: an unclean stop)\n",
+                   indent);
+        return;
+    case SS_FR_ABSENT:
+        out_printf(o, "%s    revocation: none seen; it was no member when the partition was given away%s\n", indent,
+                   x->clean == 0 ? " and had stopped committing" : " (it left, or was removed: the log cannot tell)");
+        return;
+    default: return;
+    }
+}
+
+/* what happened to the committed offset while the group was empty (an empty-group finding) */
+static void while_empty_text(ss_out *o, const ss_finding *x) {
+    static const struct {
+        unsigned bit;
+        const char *words;
+    } what[] = {{SS_FE_GROUP_DELETED, "the group was deleted and made again"},
+                {SS_FE_OFFSETS_DELETED, "the committed offset was deleted (expiry or an admin's deletion)"},
+                {SS_FE_RESET, "the committed offset was reset (kafka-consumer-groups.sh --reset-offsets)"}};
+    bool any = false;
+    for (size_t i = 0; i < sizeof what / sizeof *what; i++)
+        if (x->while_empty & what[i].bit) {
+            out_str(o, any ? "; " : "while empty: ");
+            out_str(o, what[i].words);
+            any = true;
+        }
+    if (!any) out_str(o, "while empty: the committed offset stayed as it was");
+}
+
+/* a handover: who to whom, where the new owner resumed, what the previous owner had committed, what came twice;
+ * an empty-group finding the same, said as what it is: the group had no members between them */
+static void handover_text(ss_out *o, const ss_finding *x, const char *indent) {
+    char t2[64];
+    bool empty = x->kind == SS_FK_EMPTY_GROUP;
+    if (empty) {
+        tstr(t2, sizeof t2, x->empty_since);
+        out_printf(o, ": no members from %s until ", t2);
+        owner_text(o, x->new_owner, x->new_instance);
+        out_str(o, " got it (not a handover from ");
+        owner_text(o, x->previous_owner, x->previous_instance);
+        out_str(o, "); ");
+        while_empty_text(o, x);
+        if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
+        else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    }
+    if (!empty) {
+        out_str(o, ": ");
+        owner_text(o, x->previous_owner, x->previous_instance);
+        out_str(o, " -> ");
+        owner_text(o, x->new_owner, x->new_instance);
+        if (x->same_instance)
+            out_str(o, " (the same group.instance.id under a new member id: a static member came back)");
+        if (x->shared) {
+            out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+            out_printf(o,
+                       "%s    note: the same record assigned the partition to both (two members in one generation: a "
+                       "faulty or custom assignor); not a handover from one to the other, and which of them read "
+                       "what is not in the log\n",
+                       indent);
+            return;
+        }
+        if (x->resumed_offset >= 0) out_printf(o, "; resumed at %" PRId64, x->resumed_offset);
+        else out_str(o, "; no committed offset then: auto.offset.reset decided where it began");
+        out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    }
+    out_printf(o, "%s    %s owner: ", indent, empty ? "last" : "previous");
     if (!x->previous_commits) {
         out_str(o, "no commit of the partition while it owned it (not clean)");
     } else {
@@ -138,6 +236,11 @@ static void handover_text(ss_out *o, const ss_finding *x, const char *indent) {
         }
     }
     out_str(o, " (commits carry no member id: attributed to the owner then)\n");
+    revocation_text(o, x, indent);
+    if (empty) {
+        empty_ranges_text(o, x, indent);
+        return;
+    }
     if (x->caught_up) {
         out_printf(o,
                    "%s    nothing to deliver twice: every record present at the handover lay below the resumed "
@@ -232,9 +335,33 @@ static void deleted_text(ss_out *o, const ss_finding *x, const char *indent) {
         out_str(o, "; the group has not committed it since");
     }
     out_printf(o, "  [record %" PRId64 "]\n", x->record_offset);
+    if (x->restart_offset >= 0 && x->last_committed >= 0) {
+        if (!x->data_read) {
+            out_printf(o,
+                       "%s    no committed offset when it began: auto.offset.reset decided where; the data partition "
+                       "was not read, so where it began and the full range are unknown\n",
+                       indent);
+        } else if (x->restart_log_end >= 0) {
+            tstr(t2, sizeof t2, x->restart_generation);
+            out_printf(o,
+                       "%s    its next owner got the partition at %s, when the log end was %" PRId64 " (%s): ", indent,
+                       t2, x->restart_log_end, basis_words(x));
+            if (x->restart_offset < x->restart_log_end)
+                out_printf(o,
+                           "a first commit below it is not auto.offset.reset=latest's; it began at or below %" PRId64
+                           " (earliest, by_duration or a seek), down to the log start then, which is not on disk "
+                           "(it was at or below the log start read now, %" PRId64 ")\n",
+                           x->restart_offset, x->redelivered.set ? x->redelivered.from : x->restart_offset);
+            else out_str(o, "a first commit there is consistent with auto.offset.reset=latest\n");
+        }
+    }
+    if (x->certain_part.set) {
+        out_printf(o, "%s    ", indent);
+        redelivered_line(o, "", x, &x->certain_part, !x->certain_part.certain);
+    }
     if (x->redelivered.set) {
         out_printf(o, "%s    ", indent);
-        redelivered_line(o, "", x, &x->redelivered, true);
+        redelivered_line(o, "", x, &x->redelivered, !x->certain_part.set);
     }
     if (x->skipped.set) {
         out_printf(o, "%s    possibly never received: ", indent);
@@ -353,7 +480,8 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
         gf_tp_text(o, &x->tp);
     }
     switch (x->kind) {
-    case SS_FK_HANDOVER: handover_text(o, x, indent); return;
+    case SS_FK_HANDOVER:
+    case SS_FK_EMPTY_GROUP: handover_text(o, x, indent); return;
     case SS_FK_REWIND:
     case SS_FK_RESET: moved_text(o, x, indent); return;
     case SS_FK_OFFSETS_DELETED: deleted_text(o, x, indent); return;
@@ -374,7 +502,8 @@ const char *gf_clean_word(const ss_finding *x) {
  * commit's or a rewind's while the group had members */
 bool gf_range_will(const ss_finding *x, const ss_frange *r) {
     if (r->certain || r == &x->skipped || r == &x->likely) return false;
-    if (x->kind == SS_FK_OFFSETS_DELETED) return true;
+    /* a deletion's: from its first commit on (below it, where the group began is not known) */
+    if (x->kind == SS_FK_OFFSETS_DELETED) return !x->certain_part.set || r == &x->certain_part;
     if (x->kind != SS_FK_RESET) return false;
     if (r == &x->certain_part) return true;
     return !x->certain_part.set && x->read_bound > x->redelivered.to;
@@ -405,6 +534,12 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
         if (x->clean < 0) out_printf(o, "handover at %s (clean or not: unknown, its pace unknown)", t);
         else out_printf(o, "%s handover at %s", gf_clean_word(x), t);
         out_printf(o, ", resumed at %" PRId64, x->resumed_offset);
+        break;
+    case SS_FK_EMPTY_GROUP:
+        out_printf(o,
+                   "read past its last commit by the group's last owner before it went empty; the next member "
+                   "began at %s from %" PRId64,
+                   t, x->resumed_offset);
         break;
     case SS_FK_REWIND:
     case SS_FK_RESET:
@@ -479,6 +614,26 @@ static void json_tp_name(ss_out *o, const char *topic, int32_t partition) {
     }
 }
 
+/* an empty-group finding's "emptySince" and "whileEmpty" */
+static void json_while_empty(ss_out *o, const ss_finding *x) {
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } what[] = {
+        {SS_FE_GROUP_DELETED, "group-deleted"}, {SS_FE_OFFSETS_DELETED, "offsets-deleted"}, {SS_FE_RESET, "reset"}};
+    out_kv_opt(o, "emptySince", x->empty_since);
+    out_json_key(o, "whileEmpty");
+    out_ch(o, '[');
+    bool first = true;
+    for (size_t i = 0; i < sizeof what / sizeof *what; i++)
+        if (x->while_empty & what[i].bit) {
+            if (!first) out_ch(o, ',');
+            out_json_cstr(o, what[i].name);
+            first = false;
+        }
+    out_ch(o, ']');
+}
+
 void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
     char nm[48];
     out_str(o, "{\"type\":\"group-finding\",\"kind\":");
@@ -506,7 +661,9 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         else out_str(o, "null");
     }
     switch (x->kind) {
+    case SS_FK_EMPTY_GROUP:
     case SS_FK_HANDOVER:
+        if (x->kind == SS_FK_EMPTY_GROUP) json_while_empty(o, x);
         out_kv_opt(o, "resumedOffset", x->resumed_offset);
         json_owner(o, "previousOwner", x->previous_owner, x->previous_instance);
         json_owner(o, "newOwner", x->new_owner, x->new_instance);
@@ -533,6 +690,8 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         if (x->clean < 0) out_str(o, "null");
         else out_bool(o, x->clean == 1);
         out_kv_bool(o, "caughtUp", x->caught_up);
+        out_json_key(o, "revocation");
+        json_str_or_null(o, ss_frevoke_name(x->revocation));
         gf_json_range(o, "redelivered", &x->redelivered);
         gf_json_range(o, "likelyRedelivered", &x->likely);
         break;
@@ -551,6 +710,9 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         out_kv_opt(o, "lastCommittedOffset", x->last_committed);
         out_kv_opt(o, "restartOffset", x->restart_offset);
         out_kv_opt(o, "restartTime", x->restart_time);
+        out_kv_opt(o, "restartGeneration", x->restart_generation);
+        out_kv_opt(o, "logEndAtRestart", x->restart_log_end);
+        gf_json_range(o, "certainRedelivered", &x->certain_part);
         out_json_key(o, "consistentWith");
         json_str_or_null(o, x->consistent_with);
         gf_json_range(o, "redelivered", &x->redelivered);

@@ -63,15 +63,15 @@ static int cmp_by_time(const void *a, const void *b) {
 
 /* a finding that can make a consumer read records again: a copy written after it may come of that */
 /* a finding after which a consumer may have read its input again: one with records delivered
- * again (possibly), or a handover where auto.offset.reset decided (earliest reads everything
- * again); not a handover with nothing to deliver twice, nor a deletion or reset that only
+ * again (possibly), or a handover (or a member after an empty group) where auto.offset.reset
+ * decided (earliest reads everything again); not a handover with nothing to deliver twice, nor a deletion or reset that only
  * skipped records */
 static bool moves_consumers(const ss_finding *x) {
     if (x->kind != SS_FK_HANDOVER && x->kind != SS_FK_REWIND && x->kind != SS_FK_RESET &&
-        x->kind != SS_FK_OFFSETS_DELETED)
+        x->kind != SS_FK_OFFSETS_DELETED && x->kind != SS_FK_EMPTY_GROUP)
         return false;
     if (x->redelivered.set) return true;
-    return x->kind == SS_FK_HANDOVER && x->resumed_offset < 0 && !x->shared;
+    return (x->kind == SS_FK_HANDOVER || x->kind == SS_FK_EMPTY_GROUP) && x->resumed_offset < 0 && !x->shared;
 }
 
 int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
@@ -572,6 +572,45 @@ static bool coincides(const struct scan_cli *c, const ss_an_copy *cp, const ss_f
 
 enum { MAX_COINCIDENCES = 5 };
 
+/* The findings of consumed partitions between the two copies' times, nearest the copy first: the
+ * consumer whose input came again shortly before a copy is the likelier writer of it (a group's
+ * events seconds away say less). Indices into by_time, malloc'ed ([0, *n)); NULL: none or no memory. */
+static int64_t near_ts;
+static const struct scan_groups *near_ctx;
+
+static int64_t gap_of(const ss_finding *x, int64_t ts) { return ts >= x->time ? ts - x->time : x->time - ts; }
+
+static int cmp_near(const void *a, const void *b) {
+    const ss_finding *x = at(near_ctx, near_ctx->by_time[*(const size_t *)a]);
+    const ss_finding *y = at(near_ctx, near_ctx->by_time[*(const size_t *)b]);
+    int64_t gx = gap_of(x, near_ts), gy = gap_of(y, near_ts);
+    if (gx != gy) return gx < gy ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static size_t *nearest_first(const struct scan_cli *c, const ss_an_copy *orig, const ss_an_copy *cp, size_t *n) {
+    int64_t t1 = orig->timestamp < cp->timestamp ? orig->timestamp : cp->timestamp;
+    int64_t t2 = orig->timestamp < cp->timestamp ? cp->timestamp : orig->timestamp;
+    size_t first, end = between(c->sg, t1, t2, &first);
+    *n = 0;
+    size_t *v = malloc((end > first ? end - first : 1) * sizeof *v);
+    if (!v) return NULL;
+    for (size_t k = first; k < end; k++)
+        if (coincides(c, cp, at(c->sg, c->sg->by_time[k]))) v[(*n)++] = k;
+    near_ts = cp->timestamp;
+    near_ctx = c->sg;
+    qsort(v, *n, sizeof *v, cmp_near);
+    return v;
+}
+
+/* "70 ms before the copy", "9.5 s before the copy (seconds away)" */
+static void gap_text(ss_out *o, const ss_finding *x, int64_t ts) {
+    int64_t g = gap_of(x, ts);
+    const char *side = x->time <= ts ? "before" : "after";
+    if (g < 1000) out_printf(o, "%" PRId64 " ms %s the copy", g, side);
+    else out_printf(o, "%" PRId64 ".%" PRId64 " s %s the copy (seconds away)", g / 1000, g % 1000 / 100, side);
+}
+
 void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_an_copy *cp, const char *indent) {
     if (!have(c)) return;
     ss_out *o = c->out;
@@ -592,12 +631,10 @@ void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         else out_printf(o, "no marker yet (its commit at %s)\n", t);
     }
     if (cp->cause != SS_CAUSE_NEW_SESSION && cp->cause != SS_CAUSE_SAME_SESSION) return;
-    int64_t t1 = orig->timestamp < cp->timestamp ? orig->timestamp : cp->timestamp;
-    int64_t t2 = orig->timestamp < cp->timestamp ? cp->timestamp : orig->timestamp;
-    size_t first, end = between(c->sg, t1, t2, &first), shown = 0, more = 0;
-    for (size_t k = first; k < end; k++) {
-        const ss_finding *x = at(c->sg, c->sg->by_time[k]);
-        if (!coincides(c, cp, x)) continue;
+    size_t n, shown = 0, more = 0;
+    size_t *v = nearest_first(c, orig, cp, &n);
+    for (size_t i = 0; v && i < n; i++) {
+        const ss_finding *x = at(c->sg, c->sg->by_time[v[i]]);
         if (shown >= MAX_COINCIDENCES) {
             more++;
             continue;
@@ -607,12 +644,14 @@ void scan_copy_links_text(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         gf_tp_text(o, &x->tp);
         out_str(o, " in group ");
         out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
-        out_printf(o, " at %s, between the two copies' times", t);
+        out_printf(o, " at %s, ", t);
+        gap_text(o, x, cp->timestamp);
         if (x->kind == SS_FK_HANDOVER && x->resumed_offset >= 0)
             out_printf(o, " (resumed at %" PRId64 ", %s)", x->resumed_offset, gf_clean_word(x));
         out_str(o, ": a consumer that read its input again would write it again; a coincidence, not a proof\n");
     }
     if (more) out_printf(o, "%s    and %zu more\n", indent, more);
+    free(v);
 }
 
 void scan_copy_links_json(struct scan_cli *c, const ss_an_copy *orig, const ss_an_copy *cp) {
@@ -637,14 +676,12 @@ void scan_copy_links_json(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         out_str(o, "null");
     }
     if (cp->cause != SS_CAUSE_NEW_SESSION && cp->cause != SS_CAUSE_SAME_SESSION) return;
-    int64_t t1 = orig->timestamp < cp->timestamp ? orig->timestamp : cp->timestamp;
-    int64_t t2 = orig->timestamp < cp->timestamp ? cp->timestamp : orig->timestamp;
-    size_t first, end = between(c->sg, t1, t2, &first), shown = 0;
+    size_t n, shown = 0;
+    size_t *v = nearest_first(c, orig, cp, &n);
     out_json_key(o, "coincidences");
     out_ch(o, '[');
-    for (size_t k = first; k < end; k++) {
-        const ss_finding *x = at(c->sg, c->sg->by_time[k]);
-        if (!coincides(c, cp, x)) continue;
+    for (size_t i = 0; v && i < n; i++) {
+        const ss_finding *x = at(c->sg, c->sg->by_time[v[i]]);
         if (shown++) out_ch(o, ',');
         out_str(o, "{\"group\":");
         out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
@@ -657,7 +694,10 @@ void scan_copy_links_json(struct scan_cli *c, const ss_an_copy *orig, const ss_a
         out_i64(o, x->tp.partition);
         out_json_key(o, "time");
         out_i64(o, x->time);
+        out_json_key(o, "gapMs");
+        out_i64(o, cp->timestamp - x->time);
         out_ch(o, '}');
     }
     out_ch(o, ']');
+    free(v);
 }

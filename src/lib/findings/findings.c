@@ -43,9 +43,19 @@ struct ss_findings {
 };
 
 const char *ss_fkind_name(enum ss_fkind k) {
-    static const char *const names[] = {NULL,           "handover",       "rewind",      "reset",  "offsets-deleted",
-                                        "out-of-range", "aborted-commit", "open-commit", "fencing"};
+    static const char *const names[] = {NULL,           "handover",       "rewind",      "reset",   "offsets-deleted",
+                                        "out-of-range", "aborted-commit", "open-commit", "fencing", "empty-group"};
     return k > 0 && k < SS_FK_COUNT ? names[k] : NULL;
+}
+
+const char *ss_frevoke_name(enum ss_frevoke r) {
+    switch (r) {
+    case SS_FR_ACKED: return "acknowledged";
+    case SS_FR_REJOINED: return "rejoined";
+    case SS_FR_ABSENT: return "absent";
+    case SS_FR_SESSION_TIMEOUT: return "session-timeout";
+    default: return NULL;
+    }
 }
 
 const char *ss_fbump_name(enum ss_fbump b) {
@@ -95,6 +105,8 @@ static ss_finding *add(ss_findings *F, enum ss_fkind kind, size_t gi, const ss_g
     x->read_bound = -1;
     x->hanging_confirmed = -1;
     x->age_ms = -1;
+    x->empty_since = -1;
+    x->restart_generation = x->restart_log_end = -1;
     return x;
 }
 
@@ -127,6 +139,142 @@ static bool same_str(const char *a, size_t al, const char *b, size_t bl) {
 
 /* ---- handovers ----------------------------------------------------------------------------------- */
 
+/* A sign that the previous owner stopped uncleanly, the only ground for "likely": removed after its
+ * session timeout with no commit since, or gone from the group having stopped committing. Never for
+ * a revocation acknowledged or a member that rejoined the next generation. */
+static bool unclean_sign(const ss_finding *x) {
+    return x->revocation == SS_FR_SESSION_TIMEOUT || (x->revocation == SS_FR_ABSENT && x->clean == 0);
+}
+
+/* The group had no members from o->empty_offset until o got the partition. What happened to the
+ * partition's committed offset meanwhile: the group's events between (a reset: the offset moved by
+ * a commit while the group was empty; a deletion; the group's tombstone). Nobody read the partition
+ * meanwhile: what the old owner can have read past its last commit was present when it lost the
+ * partition (the coordinator removed it then, or it had left), and the new owner resumed from the
+ * committed offset as the group left it (ConsumerCoordinator.onJoinComplete ->
+ * refreshCommittedOffsets). Records below the old owner's last commit that come again come of the
+ * reset, which says so itself: here only [max(resumed, last commit), log end when it lost it - 1],
+ * possible (it may have stopped anywhere from its last commit on); likely up to one commit interval
+ * after its last commit only when it had stopped committing (clean 0: a sign of an unclean stop). */
+static void empty_group(ss_findings *F, ss_finding *x, const ss_group *grp, const ss_gpartition *p, const ss_gowner *o,
+                        const ss_tl_partition *tl) {
+    x->empty_since = o->empty_time;
+    /* (a transactional event carries its commit's record offset, added at its marker: the events are
+     * not in record-offset order, so every one is looked at) */
+    for (size_t k = 0; k < grp->nevents; k++) {
+        const ss_gevent *e = &grp->events[k];
+        if (e->offset < o->empty_offset || e->offset > o->from_offset) continue;
+        if (e->kind == SS_GEV_DELETED) {
+            x->while_empty |= SS_FE_GROUP_DELETED;
+            continue;
+        }
+        if (e->tp.partition != p->tp.partition || !same_str(e->tp.topic, e->tp.topic_len, p->tp.topic, p->tp.topic_len))
+            continue;
+        if (e->kind == SS_GEV_OFFSETS_DELETED) x->while_empty |= SS_FE_OFFSETS_DELETED;
+        else if ((e->kind == SS_GEV_REWIND && !e->had_members) || e->kind == SS_GEV_ADVANCED)
+            x->while_empty |= SS_FE_RESET;
+    }
+    if (x->resumed_offset < 0) return; /* no committed offset: auto.offset.reset decided */
+    int64_t from = x->resumed_offset;
+    if (x->previous_last_offset > from) from = x->previous_last_offset;
+    int64_t end = tl ? ss_tl_end_at(tl, x->previous_until) : -1;
+    if (tl && from >= end) {
+        x->caught_up = true;
+        return;
+    }
+    range(F, tl, &x->redelivered, from, tl ? end - 1 : -1, false);
+    if (!x->redelivered.set) x->caught_up = tl != NULL;
+    if (tl && x->redelivered.set && unclean_sign(x) && x->previous_last_commit >= 0 && x->commit_interval_ms >= 0) {
+        int64_t lend = ss_tl_end_at(tl, x->previous_last_commit + x->commit_interval_ms);
+        if (lend > end) lend = end;
+        range(F, tl, &x->likely, from, lend - 1, false);
+    }
+}
+
+static bool same_tp(const ss_gtp_ref *a, const ss_gtp_ref *b) {
+    if (a->partition != b->partition) return false;
+    if (a->topic && b->topic) return same_str(a->topic, a->topic_len, b->topic, b->topic_len);
+    return a->topic_id && b->topic_id && !strcmp(a->topic_id, b->topic_id);
+}
+
+static bool holds_tp(const ss_gtp_ref *v, size_t n, const ss_gtp_ref *tp) {
+    for (size_t i = 0; i < n; i++)
+        if (same_tp(&v[i], tp)) return true;
+    return false;
+}
+
+/* How prev let partition p go before o got it, from the membership records (ss_frevoke). */
+/* The generations at or before a record: how many have an offset <= `offset` (they are in log order). */
+static size_t gens_upto(const ss_group *grp, int64_t offset) {
+    size_t lo = 0, hi = grp->ngenerations;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (grp->generations[mid].offset <= offset) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static const ss_gmember *member_in(const ss_ggeneration *gen, const ss_gowner *w) {
+    for (size_t m = 0; m < gen->nmembers; m++) {
+        const ss_gmember *mm = &gen->members[m];
+        if (same_str(mm->member_id, mm->member_id_len, w->member_id, w->member_id_len)) return mm;
+    }
+    return NULL;
+}
+
+/* How prev let partition p go before o got it, from the membership records (ss_frevoke); only the
+ * generations from prev's ownership to o's are looked at (a group's history can be long). */
+static enum ss_frevoke revocation(const ss_group *grp, const ss_gpartition *p, const ss_gowner *prev,
+                                  const ss_gowner *o, int64_t last) {
+    size_t end = gens_upto(grp, o->from_offset);
+    /* classic: the generation that gave it to o */
+    if (end && grp->generations[end - 1].protocol == SS_GPROTO_CLASSIC &&
+        grp->generations[end - 1].offset == o->from_offset) {
+        const ss_ggeneration *gen = &grp->generations[end - 1];
+        const ss_gmember *mm = member_in(gen, prev);
+        if (!mm) return SS_FR_ABSENT; /* SS_FR_SESSION_TIMEOUT decided by the caller */
+        if (last >= 0 && mm->rebalance_timeout_ms >= 0 && gen->time - last <= mm->rebalance_timeout_ms)
+            return SS_FR_REJOINED;
+        return SS_FR_UNKNOWN;
+    }
+    const ss_gassign *pending = NULL, *ack = NULL;
+    bool left = false;
+    size_t start = gens_upto(grp, prev->from_offset);
+    for (size_t gi = start ? start - 1 : 0; gi < end; gi++) {
+        const ss_ggeneration *gen = &grp->generations[gi];
+        for (size_t a = 0; a < gen->nassign; a++) {
+            const ss_gassign *as = &gen->assignments[a];
+            if (as->offset > o->from_offset || as->offset < prev->from_offset ||
+                !same_str(as->member_id, as->member_id_len, prev->member_id, prev->member_id_len))
+                continue;
+            if (as->left) {
+                if (as->offset <= prev->to_offset || prev->to_offset < 0) left = true;
+                continue;
+            }
+            if (holds_tp(as->pending, as->npending, &p->tp)) pending = as;
+            else if (pending && !ack && !holds_tp(as->parts, as->nparts, &p->tp) &&
+                     as->member_epoch > pending->member_epoch)
+                ack = as;
+        }
+    }
+    /* KIP-848: revoked, committed in between, acknowledged */
+    if (pending && ack && last >= pending->time && last <= ack->time) return SS_FR_ACKED;
+    if (grp->protocol == SS_GPROTO_CONSUMER && !left) return SS_FR_UNKNOWN;
+    return SS_FR_ABSENT;
+}
+
+/* The member entry of prev (its session timeout) last seen before o got the partition: in the
+ * generations from the one that gave prev the partition on. */
+static int32_t session_timeout_of(const ss_group *grp, const ss_gowner *prev, const ss_gowner *o) {
+    size_t end = gens_upto(grp, o->from_offset - 1), start = gens_upto(grp, prev->from_offset);
+    for (size_t gi = end; gi-- > (start ? start - 1 : 0);) {
+        const ss_gmember *mm = member_in(&grp->generations[gi], prev);
+        if (mm) return mm->session_timeout_ms;
+    }
+    return -1;
+}
+
 static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_gpartition *p,
                       const ss_tl_partition *tl) {
     for (size_t j = 1; j < p->nowners; j++) {
@@ -151,7 +299,9 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
             }
             if (interval < 0) interval = q->commit_interval_ms;
         }
-        ss_finding *x = add(F, SS_FK_HANDOVER, gi, grp, &p->tp, tl);
+        /* the group had no members between them: no handover from one to the other */
+        bool empty = o->empty_offset >= 0;
+        ss_finding *x = add(F, empty ? SS_FK_EMPTY_GROUP : SS_FK_HANDOVER, gi, grp, &p->tp, tl);
         if (!x) return;
         /* the same record gave the partition to both (two members assigned it in one generation:
          * a faulty or custom assignor): no handover from one to the other, a note */
@@ -186,6 +336,22 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         if (x->shared) continue;
         if (!commits) x->clean = 0;
         else if (interval >= 0 && prev->to_time >= 0 && last >= 0) x->clean = prev->to_time - last <= interval;
+        /* a transactional commit closes the window only once its COMMIT marker is in
+         * __consumer_offsets (OffsetMetadataManager.replayEndTransactionMarker): an aborted or open one
+         * left the committed offset behind the owner's work */
+        bool closed = x->last_commit_outcome != SS_GOUT_ABORTED && x->last_commit_outcome != SS_GOUT_OPEN;
+        if (!closed && commits) x->clean = 0;
+        x->revocation = empty ? SS_FR_ABSENT : revocation(grp, p, prev, o, last);
+        if (x->revocation == SS_FR_ACKED && !closed) x->revocation = SS_FR_UNKNOWN;
+        if (x->revocation == SS_FR_ACKED) x->clean = 1;
+        if (x->revocation == SS_FR_ABSENT && last >= 0) {
+            int32_t st = session_timeout_of(grp, prev, o);
+            if (st > 0 && o->from_time - last >= st) x->revocation = SS_FR_SESSION_TIMEOUT;
+        }
+        if (empty) {
+            empty_group(F, x, grp, p, o, tl);
+            continue;
+        }
         if (x->resumed_offset < 0) continue; /* no committed offset: auto.offset.reset decides */
         /* what the previous owner can have read: records present when the new owner got
          * the partition (the previous one lost it then or before) */
@@ -198,7 +364,7 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         if (!x->redelivered.set) x->caught_up = tl != NULL;
         /* what it had read if it went on committing at its pace: records written before
          * one more interval after its last commit */
-        if (tl && x->redelivered.set && last >= 0 && interval >= 0) {
+        if (tl && x->redelivered.set && last >= 0 && interval >= 0 && unclean_sign(x)) {
             int64_t lend = ss_tl_end_at(tl, last + interval);
             if (lend > end) lend = end;
             range(F, tl, &x->likely, x->resumed_offset, lend - 1, false);
@@ -461,11 +627,12 @@ static void advanced_finding(ss_findings *F, size_t gi, const ss_group *grp, con
     x->from_offset = e->last_offset;
     x->to_offset = e->new_offset;
     range(F, tl, &x->skipped, e->last_offset, e->new_offset - 1, false);
-    if (tl && e->new_offset == ss_tl_end_at(tl, e->time)) x->consistent_with = "kafka-consumer-groups.sh --reset-offsets --to-latest";
+    if (tl && e->new_offset == ss_tl_end_at(tl, e->time))
+        x->consistent_with = "kafka-consumer-groups.sh --reset-offsets --to-latest";
 }
 
 static void deleted_finding(ss_findings *F, size_t gi, const ss_group *grp, const ss_gevent *e,
-                            const ss_tl_partition *tl) {
+                            const ss_tl_partition *tl, const ss_gpartition *p) {
     ss_finding *x = add(F, SS_FK_OFFSETS_DELETED, gi, grp, &e->tp, tl);
     if (!x) return;
     x->time = e->time;
@@ -474,17 +641,43 @@ static void deleted_finding(ss_findings *F, size_t gi, const ss_group *grp, cons
     x->restart_offset = e->restart_offset;
     x->restart_time = e->restart_time;
     int64_t L = e->last_offset, R = e->restart_offset;
+    /* the new generation: the first ownership of the partition after the tombstone, up to the first
+     * commit (the consumer's OffsetFetch found nothing and auto.offset.reset put its position at the
+     * log start or end then: KafkaConsumer, SubscriptionState.resetInitializingPositions) */
+    for (size_t k = 0; p && k < p->nowners; k++) {
+        const ss_gowner *o = &p->owners[k];
+        if (o->from_offset <= e->offset || (e->restart_record >= 0 && o->from_offset > e->restart_record)) continue;
+        x->restart_generation = o->from_time;
+        break;
+    }
+    if (tl && x->restart_generation >= 0) x->restart_log_end = ss_tl_end_at(tl, x->restart_generation);
     if (L < 0 || R < 0 || R == L) return;
+    /* a first commit below the log end when the generation formed: not latest's; the consumer began at
+     * or below it (earliest, by_duration (KIP-1106) or a seek), down to the log start then, which is not
+     * on disk: the log start read now bounds it from above, so the range runs from there (possible) */
+    bool below_end = x->restart_log_end >= 0 && R < x->restart_log_end;
     if (R < L) {
         /* committed lower than before: what lies between is read again */
-        range(F, tl, &x->redelivered, R, L - 1, e->later_max >= L);
-        if (tl && R <= tl->log_start) x->consistent_with = "auto.offset.reset=earliest";
+        if (below_end && tl && tl->log_start < R) {
+            range(F, tl, &x->redelivered, tl->log_start, L - 1, false);
+            range(F, tl, &x->certain_part, R, L - 1, e->later_max >= L);
+        } else {
+            range(F, tl, &x->redelivered, R, L - 1, e->later_max >= L);
+        }
+        if (tl && (R <= tl->log_start || below_end)) x->consistent_with = "auto.offset.reset=earliest";
+    } else if (below_end && R < x->restart_log_end) {
+        /* committed higher, yet below the log end when it began: not latest either; if it began at the
+         * log start, the records up to the old offset came again, and it read those above */
+        range(F, tl, &x->redelivered, tl->log_start, L - 1, false);
+        range(F, tl, &x->skipped, L, R - 1, false);
+        x->consistent_with = "auto.offset.reset=earliest";
     } else {
         /* committed higher: records the group may never have received. Possible, not
          * certain: the log shows where the group committed, not where it restarted (a
          * consumer that restarted lower and read up to there commits the same) */
         range(F, tl, &x->skipped, L, R - 1, false);
-        if (tl && R == ss_tl_end_at(tl, e->restart_time)) x->consistent_with = "auto.offset.reset=latest";
+        if (tl && R == (x->restart_log_end >= 0 ? x->restart_log_end : ss_tl_end_at(tl, e->restart_time)))
+            x->consistent_with = "auto.offset.reset=latest";
     }
 }
 
@@ -520,6 +713,16 @@ static int cmp_finding(const void *a, const void *b) {
     return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
+/* the group's partition of an event */
+static const ss_gpartition *part_of(const ss_group *grp, const ss_gtp_ref *tp) {
+    for (size_t k = 0; k < grp->npartitions; k++) {
+        const ss_gpartition *p = &grp->partitions[k];
+        if (p->tp.partition == tp->partition && same_str(p->tp.topic, p->tp.topic_len, tp->topic, tp->topic_len))
+            return p;
+    }
+    return NULL;
+}
+
 /* The findings of group i, added to F's. */
 static void build_group(ss_findings *F, size_t i) {
     ss_groups *g = F->g;
@@ -549,7 +752,7 @@ static void build_group(ss_findings *F, size_t i) {
         switch (e->kind) {
         case SS_GEV_REWIND: rewind_finding(F, i, grp, e, tl); break;
         case SS_GEV_ADVANCED: advanced_finding(F, i, grp, e, tl); break;
-        case SS_GEV_OFFSETS_DELETED: deleted_finding(F, i, grp, e, tl); break;
+        case SS_GEV_OFFSETS_DELETED: deleted_finding(F, i, grp, e, tl, part_of(grp, &e->tp)); break;
         case SS_GEV_OUT_OF_RANGE: range_finding(F, i, grp, e, tl); break;
         case SS_GEV_TXN_ABORTED:
         case SS_GEV_TXN_OPEN: txn_finding(F, i, grp, e, tl); break;

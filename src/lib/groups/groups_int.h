@@ -93,6 +93,8 @@ typedef struct gownership {
     uint32_t commits;
     int32_t interval_ms; /* median of its last intervals, -1: fewer than 2 commits */
     uint32_t prev;       /* the partition's owner before, index + 1 */
+    uint32_t empty;      /* the point (index + 1) the group last had no members at, when that came after the
+                            owner before lost the partition (the padding's 4 bytes), 0: it had members */
 } gownership;
 
 /* the intervals between the current owner's last commits (a partition's commit cadence);
@@ -228,6 +230,7 @@ typedef struct ggroup {
     bool exists;           /* a group record (or a commit) made it and no tombstone removed it since */
     bool deleted;          /* its last group record was a tombstone */
     bool wanted;           /* opts.groups names it (or names none) */
+    bool empty_now;        /* it has had no members since empty_pt */
     uint32_t nmembers_now; /* members it has at this point of the log (classic: its last generation's) */
     const char *protocol_type, *assignor;
     u32_v tps;  /* its gpart indices */
@@ -243,7 +246,9 @@ typedef struct ggroup {
     int64_t first_offset, first_time, last_time;
     uint64_t commits, txn_commits, undecoded;
     uint64_t removed_batch; /* batch number of its last tombstone (a conversion follows in the same batch) */
-} ggroup;                   /* 176 bytes */
+    uint32_t empty_pt;      /* the point (index + 1) it last had no members at (an empty generation, its last
+                               member's tombstone, its own tombstone), 0 none */
+} ggroup;                   /* 184 bytes */
 
 /* ---- transactional offsets pending their marker -------------------------------------------- */
 
@@ -482,6 +487,8 @@ const char *g_intern(glog *L, const uint8_t *s, size_t len);
 uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int64_t time);
 uint32_t g_tp_get(glog *L, uint32_t group, const char *topic, const char *topic_id, int32_t partition);
 void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset);
+/* the group has no members from this record on */
+void g_group_emptied(glog *L, ggroup *g, int64_t time, int64_t offset);
 void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance, int32_t gen, int64_t time,
                  int64_t offset);
 gev *g_add_event(glog *L, ggroup *g, enum ss_gevent_kind kind, int64_t time, int64_t offset);

@@ -60,6 +60,7 @@ static void group_removed(glog *L, ggroup *g, int64_t time, int64_t offset) {
     g->deleted = true;
     g->nmembers_now = 0;
     g->removed_batch = L->batch_no;
+    g_group_emptied(L, g, time, offset);
 }
 
 static ggen *gen_new(glog *L, uint32_t gi, int protocol, int32_t generation, int64_t time, int64_t offset) {
@@ -180,6 +181,10 @@ void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *de
     x->nmembers = L->nmembers - x->members_at;
     g = &L->groups[gi];
     g->nmembers_now = count;
+    /* an empty generation: its last member left or was removed (the coordinator writes the group
+     * with no members then: GroupCoordinatorRecordHelpers.newEmptyGroupMetadataRecord) */
+    if (!count) g_group_emptied(L, g, r->timestamp, r->offset);
+    else g->empty_now = false;
     /* the partitions no member of this generation owns: those not among its members' */
     u32_v *sc = &L->scratch;
     sc->n = 0;
@@ -474,6 +479,9 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
         if (dec->tombstone) {
             kmember_drop(g, k);
             g->nmembers_now = kmembers_now(g);
+            /* its last member gone (GroupMetadataManager.removeMember: the member's assignment
+             * and subscription tombstones, then a new group epoch) */
+            if (!g->nmembers_now) g_group_emptied(L, g, r->timestamp, r->offset);
             return;
         }
         k->has_metadata = true;
@@ -487,6 +495,7 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
         g = &L->groups[gi];
         if (k->assignor) g->assignor = k->assignor;
         g->nmembers_now = kmembers_now(g);
+        g->empty_now = false;
         return;
     }
     case SS_GROUP_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: current_assignment(L, gi, r, c, dec); return;

@@ -572,6 +572,13 @@ void g_owner_close(glog *L, uint32_t tp, int64_t time, int64_t offset) {
     t->flags &= (uint8_t) ~(TP_OPEN_OWNER | TP_START_PENDING);
 }
 
+/* the first record of a stretch without members (a group tombstone after an empty generation
+ * does not move it) */
+void g_group_emptied(glog *L, ggroup *g, int64_t time, int64_t offset) {
+    if (!g->empty_now) g->empty_pt = point_of(L, time, offset);
+    g->empty_now = true;
+}
+
 /* member owns tp from this record on (or goes on owning it: the interval grows). */
 void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance, int32_t gen, int64_t time,
                  int64_t offset) {
@@ -606,6 +613,10 @@ void g_owner_set(glog *L, uint32_t tp, const char *member, const char *instance,
     o->last_commit_time = o->last_commit_offset = -1;
     o->interval_ms = -1;
     o->prev = t->owner_last;
+    /* the group had no members after the owner before lost it: no handover from one to the other */
+    const ggroup *g = &L->groups[t->group];
+    if (o->prev && g->empty_pt && L->owners[o->prev - 1].to && g->empty_pt >= L->owners[o->prev - 1].to)
+        o->empty = g->empty_pt;
     t->owner_last = L->nowners;
     t->flags |= TP_OPEN_OWNER;
 }

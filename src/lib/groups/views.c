@@ -103,6 +103,9 @@ static void owner_view(glog *L, const gownership *o, ss_gowner *w) {
     w->last_commit_time = o->last_commit_time;
     w->last_commit_offset = o->last_commit_offset;
     w->commit_interval_ms = o->interval_ms;
+    gpoint empty = o->empty ? *gv_point(L, o->empty - 1) : none;
+    w->empty_time = empty.time;
+    w->empty_offset = empty.offset;
 }
 
 /* The group's partitions: one per (topic, partition), a partition known by topic id
