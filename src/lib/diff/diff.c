@@ -573,7 +573,7 @@ static void copy_cause(side_analysis *s, const ss_diff_opts *o, uint64_t hi, uin
 }
 
 static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
-                               side_analysis sides[2], pair_state *ps) {
+                               side_analysis *sides /* A's, B's */, pair_state *ps) {
     ss_diff_pair *p = &ps->pub;
     ss_map t;
     aborted_set ab[2] = {{0}, {0}};
@@ -724,7 +724,7 @@ static void offset_range(const ss_inputs *in, size_t part, int64_t *first, int64
 }
 
 static ss_errkind diff_pair(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
-                            side_analysis sides[2], pair_state *ps) {
+                            side_analysis *sides, pair_state *ps) {
     const ss_input_partition *pa = ss_inputs_at(A, ia), *pb = ss_inputs_at(B, ib);
     ps->pub.partition = pa->name;
     enum ss_diff_mode mode = o->mode;
