@@ -349,203 +349,228 @@ static bool parse_fail_on(const char *s, unsigned *f) {
     return true;
 }
 
-int scan_run(const struct scan_command *cmd, int argc, char **argv) {
+/* What scan_run's steps share: the options parsed, and what the run builds and frees. */
+struct scan_args {
     struct scan_cli c;
-    memset(&c, 0, sizeof c);
-    c.bytes = BYTES_UTF8;
-    c.top = 10;
-    ss_an_opts_default(&c.ao);
-    int color = -1; /* auto */
-    bool include_temp = false;
-    size_t group_ids_cap = 0;      /* room of c.group_ids */
-    const char *stdin_name = NULL; /* --stdin-name: the partition '-' belongs to */
-    bool max_memory_set = false;
+    int color; /* --color: -1 auto, 0 never, 1 always */
+    bool include_temp;
+    size_t group_ids_cap;   /* room of c.group_ids */
+    const char *stdin_name; /* --stdin-name: the partition '-' belongs to */
+    bool max_memory_set;
     struct progress prog;
-    memset(&prog, 0, sizeof prog);
-    prog.mode = PROGRESS_AUTO;
-    uint8_t *match_buf = NULL;
-    int nmatch = 0;
-    int opt;
-    optind = 1;
-    opterr = 0;
+    uint8_t *match_buf; /* --value-hex's bytes */
+    int nmatch;         /* explain's selectors given */
+    ss_inputs *in;
+    ss_analysis *an;
+    ss_txn_ids *txn_ids;
+    ss_pid_blocks *pid_blocks;
+};
+
+/* A step's "go on"; any other value is the exit code. */
+#define SCAN_GO (-1)
+
 #define BAD(...)                                                                                                       \
     do {                                                                                                               \
         warnx_(__VA_ARGS__);                                                                                           \
-        free(match_buf);                                                                                               \
         return EXIT_TROUBLE;                                                                                           \
     } while (0)
+
+/* explain's selectors: --value, --value-contains, --key, --value-hex, --offset. */
+static int scan_parse_selector(const struct scan_command *cmd, int opt, char *arg, struct scan_args *a) {
+    struct scan_cli *c = &a->c;
+    switch (opt) {
+    case O_VALUE:
+    case O_VALUECONTAINS:
+    case O_KEY:
+        if (!cmd->explain)
+            BAD("%s: --%s belongs to 'segscan explain'", cmd->name,
+                opt == O_VALUE ? "value"
+                : opt == O_KEY ? "key"
+                               : "value-contains");
+        a->nmatch++;
+        c->ao.match = opt == O_VALUE ? SS_MATCH_VALUE : opt == O_KEY ? SS_MATCH_KEY : SS_MATCH_VALUE_CONTAINS;
+        c->ao.match_bytes = (const uint8_t *)arg;
+        c->ao.match_len = strlen(arg);
+        return SCAN_GO;
+    case O_VALUEHEX: {
+        if (!cmd->explain) BAD("%s: --value-hex belongs to 'segscan explain'", cmd->name);
+        size_t n = strlen(arg);
+        if (n % 2) BAD("explain: --value-hex needs an even number of hex digits");
+        free(a->match_buf);
+        a->match_buf = malloc(n / 2 + 1);
+        if (!a->match_buf) BAD("out of memory");
+        for (size_t k = 0; k < n / 2; k++) {
+            int hi = hexval(arg[2 * k]), lo = hexval(arg[2 * k + 1]);
+            if (hi < 0 || lo < 0) BAD("explain: --value-hex: not hex: %s", arg);
+            a->match_buf[k] = (uint8_t)(hi << 4 | lo);
+        }
+        a->nmatch++;
+        c->ao.match = SS_MATCH_VALUE;
+        c->ao.match_bytes = a->match_buf;
+        c->ao.match_len = n / 2;
+        return SCAN_GO;
+    }
+    case O_OFFSET: {
+        if (!cmd->explain) BAD("%s: --offset belongs to 'segscan explain'", cmd->name);
+        char *colon = strrchr(arg, ':');
+        if (!colon || colon == arg || !parse_i64(colon + 1, &c->ao.match_offset))
+            BAD("explain: --offset takes PARTITION:OFFSET, e.g. orders-3:4711");
+        *colon = 0;
+        c->ao.match_partition = arg;
+        c->ao.match = SS_MATCH_OFFSET;
+        a->nmatch++;
+        return SCAN_GO;
+    }
+    }
+    return SCAN_GO;
+}
+
+/* The options (scan_longopts) into a. */
+static int scan_parse(const struct scan_command *cmd, int argc, char **argv, struct scan_args *a) {
+    struct scan_cli *c = &a->c;
+    int opt;
+    optind = 1;
+    opterr = 0;
     while ((opt = getopt_long(argc, argv, "vqh", scan_longopts, NULL)) != -1) {
         switch (opt) {
-        case O_JSON: c.json = true; break;
-        case O_REPORT: c.report = optarg; break;
-        case O_HTML: c.html = optarg; break;
+        case O_JSON: c->json = true; break;
+        case O_REPORT: c->report = optarg; break;
+        case O_HTML: c->html = optarg; break;
         case O_BY:
-            if (!strcmp(optarg, "value")) c.ao.by = SS_BY_VALUE;
-            else if (!strcmp(optarg, "key")) c.ao.by = SS_BY_KEY;
-            else if (!strcmp(optarg, "key+value")) c.ao.by = SS_BY_KEY_VALUE;
+            if (!strcmp(optarg, "value")) c->ao.by = SS_BY_VALUE;
+            else if (!strcmp(optarg, "key")) c->ao.by = SS_BY_KEY;
+            else if (!strcmp(optarg, "key+value")) c->ao.by = SS_BY_KEY_VALUE;
             else BAD("%s: --by takes value, key or key+value", cmd->name);
             break;
         case O_BYTES:
-            if (parse_bytes_mode(optarg, &c.bytes) != 0) BAD("%s: --bytes takes utf8, hex or base64", cmd->name);
+            if (parse_bytes_mode(optarg, &c->bytes) != 0) BAD("%s: --bytes takes utf8, hex or base64", cmd->name);
             break;
         case O_MINBYTES:
-            if (!parse_u64(optarg, &c.ao.min_bytes)) BAD("%s: --min-bytes needs a number", cmd->name);
+            if (!parse_u64(optarg, &c->ao.min_bytes)) BAD("%s: --min-bytes needs a number", cmd->name);
             break;
-        case O_ACROSS: c.ao.across_topics = true; break;
-        case O_INTERNAL: c.ao.include_internal = true; break;
-        case O_TEMP: include_temp = true; break;
+        case O_ACROSS: c->ao.across_topics = true; break;
+        case O_INTERNAL: c->ao.include_internal = true; break;
+        case O_TEMP: a->include_temp = true; break;
         case O_STDINNAME:
             if (!cli_partition_name_ok(optarg))
                 BAD("%s: --stdin-name takes a partition name, TOPIC-N (e.g. orders-3): a topic of 1 to 249 "
                     "characters of [a-zA-Z0-9._-], not . or .., then '-' and the partition number: %s",
                     cmd->name, optarg);
-            stdin_name = optarg;
+            a->stdin_name = optarg;
             break;
         case O_SINCE:
-            if (!ss_parse_time(optarg, &c.ao.since_ms)) BAD("%s: --since: not a time: %s", cmd->name, optarg);
+            if (!ss_parse_time(optarg, &c->ao.since_ms)) BAD("%s: --since: not a time: %s", cmd->name, optarg);
             break;
         case O_UNTIL:
-            if (!ss_parse_time(optarg, &c.ao.until_ms)) BAD("%s: --until: not a time: %s", cmd->name, optarg);
+            if (!ss_parse_time(optarg, &c->ao.until_ms)) BAD("%s: --until: not a time: %s", cmd->name, optarg);
             break;
         case O_NOW:
             if (!strcmp(optarg, "now")) {
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
-                c.ao.now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-                c.ao.now_wall_clock = true;
-            } else if (!ss_parse_time(optarg, &c.ao.now_ms))
+                c->ao.now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+                c->ao.now_wall_clock = true;
+            } else if (!ss_parse_time(optarg, &c->ao.now_ms))
                 BAD("%s: --now: not a time (or 'now'): %s", cmd->name, optarg);
-            c.ao.has_now = true;
+            c->ao.has_now = true;
             break;
         case O_FROM:
-            if (!parse_i64(optarg, &c.ao.from_offset)) BAD("%s: --from-offset needs a number", cmd->name);
+            if (!parse_i64(optarg, &c->ao.from_offset)) BAD("%s: --from-offset needs a number", cmd->name);
             break;
         case O_TO:
-            if (!parse_i64(optarg, &c.ao.to_offset)) BAD("%s: --to-offset needs a number", cmd->name);
+            if (!parse_i64(optarg, &c->ao.to_offset)) BAD("%s: --to-offset needs a number", cmd->name);
             break;
         case O_PID:
-            if (!parse_i64(optarg, &c.ao.producer_id)) BAD("%s: --producer-id needs a number", cmd->name);
-            c.ao.filter_pid = true;
+            if (!parse_i64(optarg, &c->ao.producer_id)) BAD("%s: --producer-id needs a number", cmd->name);
+            c->ao.filter_pid = true;
             break;
         case O_TXNTIMEOUT:
-            if (!ss_parse_duration(optarg, &c.ao.txn_timeout_ms))
+            if (!ss_parse_duration(optarg, &c->ao.txn_timeout_ms))
                 BAD("%s: --txn-timeout: not a duration (e.g. 15m, 900s, 900000): %s", cmd->name, optarg);
             break;
         case O_TOP:
             if (cmd->explain) BAD("explain: --top belongs to scan and dups");
-            if (!parse_u64(optarg, &c.top)) BAD("%s: --top needs a number", cmd->name);
-            c.top_set = true;
+            if (!parse_u64(optarg, &c->top)) BAD("%s: --top needs a number", cmd->name);
+            c->top_set = true;
             break;
         case O_FAILON:
             if (cmd->explain) BAD("explain: --fail-on belongs to scan, dups, producers and txns");
-            if (!parse_fail_on(optarg, &c.fail_on))
+            if (!parse_fail_on(optarg, &c->fail_on))
                 BAD("%s: --fail-on takes dups, gaps, open-txn, hanging, holes, redelivered, skipped, rewind (comma "
                     "separated)",
                     cmd->name);
             break;
         case O_COLOR:
-            if (!strcmp(optarg, "auto")) color = -1;
-            else if (!strcmp(optarg, "always")) color = 1;
-            else if (!strcmp(optarg, "never")) color = 0;
+            if (!strcmp(optarg, "auto")) a->color = -1;
+            else if (!strcmp(optarg, "always")) a->color = 1;
+            else if (!strcmp(optarg, "never")) a->color = 0;
             else BAD("%s: --color takes auto, always or never", cmd->name);
             break;
         case O_LOCALTIME: cli_local_time = true; break;
         case O_MAXBATCH: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v == 0) BAD("%s: --max-batch-bytes needs a positive number", cmd->name);
-            c.ao.max_batch_bytes = (size_t)v;
+            c->ao.max_batch_bytes = (size_t)v;
             break;
         }
         case O_VALUE:
         case O_VALUECONTAINS:
         case O_KEY:
-            if (!cmd->explain)
-                BAD("%s: --%s belongs to 'segscan explain'", cmd->name,
-                    opt == O_VALUE ? "value"
-                    : opt == O_KEY ? "key"
-                                   : "value-contains");
-            nmatch++;
-            c.ao.match = opt == O_VALUE ? SS_MATCH_VALUE : opt == O_KEY ? SS_MATCH_KEY : SS_MATCH_VALUE_CONTAINS;
-            c.ao.match_bytes = (const uint8_t *)optarg;
-            c.ao.match_len = strlen(optarg);
+        case O_VALUEHEX:
+        case O_OFFSET:
+            if (scan_parse_selector(cmd, opt, optarg, a) != SCAN_GO) return EXIT_TROUBLE;
             break;
-        case O_VALUEHEX: {
-            if (!cmd->explain) BAD("%s: --value-hex belongs to 'segscan explain'", cmd->name);
-            size_t n = strlen(optarg);
-            if (n % 2) BAD("explain: --value-hex needs an even number of hex digits");
-            free(match_buf);
-            match_buf = malloc(n / 2 + 1);
-            if (!match_buf) BAD("out of memory");
-            for (size_t k = 0; k < n / 2; k++) {
-                int hi = hexval(optarg[2 * k]), lo = hexval(optarg[2 * k + 1]);
-                if (hi < 0 || lo < 0) BAD("explain: --value-hex: not hex: %s", optarg);
-                match_buf[k] = (uint8_t)(hi << 4 | lo);
-            }
-            nmatch++;
-            c.ao.match = SS_MATCH_VALUE;
-            c.ao.match_bytes = match_buf;
-            c.ao.match_len = n / 2;
-            break;
-        }
-        case O_OFFSET: {
-            if (!cmd->explain) BAD("%s: --offset belongs to 'segscan explain'", cmd->name);
-            char *colon = strrchr(optarg, ':');
-            if (!colon || colon == optarg || !parse_i64(colon + 1, &c.ao.match_offset))
-                BAD("explain: --offset takes PARTITION:OFFSET, e.g. orders-3:4711");
-            *colon = 0;
-            c.ao.match_partition = optarg;
-            c.ao.match = SS_MATCH_OFFSET;
-            nmatch++;
-            break;
-        }
-        case O_NOSEEK: c.ao.no_seek = true; break;
+        case O_NOSEEK: c->ao.no_seek = true; break;
         case O_GROUP: {
-            if (!SS_ARRAY_GROW(c.group_ids, c.ngroup_ids, group_ids_cap, 8)) BAD("out of memory");
-            c.group_ids[c.ngroup_ids++] = optarg;
+            if (!SS_ARRAY_GROW(c->group_ids, c->ngroup_ids, a->group_ids_cap, 8)) BAD("out of memory");
+            c->group_ids[c->ngroup_ids++] = optarg;
             break;
         }
         case O_THREADS: {
             uint64_t v;
             if (!parse_u64(optarg, &v) || v == 0 || v > 256)
                 BAD("%s: --threads takes a number from 1 to 256", cmd->name);
-            c.ao.threads = (unsigned)v;
+            c->ao.threads = (unsigned)v;
             break;
         }
         case O_MAXMEM:
-            if (!parse_size(optarg, &c.ao.max_memory))
+            if (!parse_size(optarg, &c->ao.max_memory))
                 BAD("%s: --max-memory takes a size, e.g. 512M or 2G (0: no limit)", cmd->name);
-            max_memory_set = true;
+            a->max_memory_set = true;
             break;
         case O_PROGRESS:
-            if (!strcmp(optarg, "auto")) prog.mode = PROGRESS_AUTO;
-            else if (!strcmp(optarg, "always")) prog.mode = PROGRESS_ALWAYS;
-            else if (!strcmp(optarg, "never")) prog.mode = PROGRESS_NEVER;
+            if (!strcmp(optarg, "auto")) a->prog.mode = PROGRESS_AUTO;
+            else if (!strcmp(optarg, "always")) a->prog.mode = PROGRESS_ALWAYS;
+            else if (!strcmp(optarg, "never")) a->prog.mode = PROGRESS_NEVER;
             else BAD("%s: --progress takes auto, always or never", cmd->name);
             break;
-        case 'v': c.verbose = true; break;
-        case 'q': c.quiet = true; break;
-        case 'h':
-            usage(stdout, cmd);
-            free(match_buf);
-            return EXIT_OK;
-        default: free(match_buf); return bad_option(cmd->name, argv, optind, optopt);
+        case 'v': c->verbose = true; break;
+        case 'q': c->quiet = true; break;
+        case 'h': usage(stdout, cmd); return EXIT_OK;
+        default: return bad_option(cmd->name, argv, optind, optopt);
         }
     }
+    return SCAN_GO;
+}
+
+/* What the options say together and of the PATHs, before anything is read; the colour decided. */
+static int scan_check(const struct scan_command *cmd, int argc, char **argv, struct scan_args *a) {
+    struct scan_cli *c = &a->c;
     /* the report's key=value lines would be mixed into the JSON Lines */
-    if (c.json && c.report && !strcmp(c.report, "-"))
+    if (c->json && c->report && !strcmp(c->report, "-"))
         BAD("%s: --json and --report - both write to standard output: give the report a file (--report FILE)",
             cmd->name);
-    if (cmd->explain && nmatch != 1)
+    if (cmd->explain && a->nmatch != 1)
         BAD("explain: give exactly one of --value, --value-hex, --value-contains, --key, --offset");
     if (optind >= argc) {
         warnx_("%s: no PATH given", cmd->name);
         usage(stderr, cmd);
-        free(match_buf);
         return EXIT_TROUBLE;
     }
-    if (c.html && !strcmp(c.html, "-") && ((c.report && !strcmp(c.report, "-")) || c.json))
+    if (c->html && !strcmp(c->html, "-") && ((c->report && !strcmp(c->report, "-")) || c->json))
         BAD("%s: --html - writes the page to standard output: not with --json or --report -", cmd->name);
-    if (c.ao.since_ms > c.ao.until_ms || c.ao.from_offset > c.ao.to_offset) BAD("%s: the window is empty", cmd->name);
+    if (c->ao.since_ms > c->ao.until_ms || c->ao.from_offset > c->ao.to_offset)
+        BAD("%s: the window is empty", cmd->name);
     /* A PATH that does not exist but names a command: options were put before it
      * ('segscan --json txns DIR'), or a command was misspelt ('segscan dup DIR').
      * Said before any reading, instead of a whole scan and then 'No such file'. */
@@ -563,33 +588,39 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
                 BAD("%s: no such file or directory; did you mean the command '%s'?", argv[i], name);
         }
     }
-    if (stdin_name) {
+    if (a->stdin_name) {
         bool dash = false;
         for (int i = optind; i < argc && !dash; i++) dash = !strcmp(argv[i], "-");
         if (!dash) BAD("%s: --stdin-name names the segment read from '-', and no '-' is given", cmd->name);
     }
-#undef BAD
-    if (color < 0) {
+    if (a->color < 0) {
         /* no-color.org; and a terminal that says it takes no escape sequences (TERM=dumb, as
          * Emacs's shell sets it) or says nothing (no TERM: cron, systemd, a bare exec) */
         const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-        color = (!nc || !*nc) && term && *term && strcmp(term, "dumb") != 0 && isatty(STDOUT_FILENO) && !c.json;
+        a->color = (!nc || !*nc) && term && *term && strcmp(term, "dumb") != 0 && isatty(STDOUT_FILENO) && !c->json;
     }
-    c.color = color > 0 && !c.json;
+    c->color = a->color > 0 && !c->json;
+    return SCAN_GO;
+}
 
-    int rc = EXIT_OK;
-    ss_inputs *in = ss_inputs_new(include_temp);
+#undef BAD
+
+/* The PATHs as inputs ('-': standard input), their problems said; NULL (and *rc 2) when none
+ * could be read. */
+static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *rc) {
+    struct scan_cli *c = &a->c;
+    ss_inputs *in = ss_inputs_new(a->include_temp);
     if (!in) {
         warnx_("out of memory");
-        free(match_buf);
-        return EXIT_TROUBLE;
+        *rc = EXIT_TROUBLE;
+        return NULL;
     }
     bool stdin_used = false;
     for (int i = optind; i < argc; i++) {
         if (!strcmp(argv[i], "-")) {
             if (stdin_used) {
                 warnx_("'-' (standard input) given twice");
-                rc = exit_merge(rc, EXIT_TROUBLE);
+                *rc = exit_merge(*rc, EXIT_TROUBLE);
                 continue;
             }
             stdin_used = true;
@@ -597,15 +628,15 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             size_t len;
             if (cli_read_stdin(&buf, &len) != 0) {
                 warnx_("-: cannot read standard input");
-                rc = exit_merge(rc, EXIT_TROUBLE);
+                *rc = exit_merge(*rc, EXIT_TROUBLE);
                 continue;
             }
-            if (ss_inputs_add_memory(in, stdin_name ? stdin_name : "-", buf, len) != SS_E_OK)
-                rc = exit_merge(rc, EXIT_TROUBLE);
+            if (ss_inputs_add_memory(in, a->stdin_name ? a->stdin_name : "-", buf, len) != SS_E_OK)
+                *rc = exit_merge(*rc, EXIT_TROUBLE);
             free(buf);
             continue;
         }
-        if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
+        if (ss_inputs_add(in, argv[i]) != SS_E_OK) *rc = exit_merge(*rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);
     const ss_problems *in_problems = ss_inputs_problems(in);
@@ -613,45 +644,52 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         const ss_error *p = ss_problems_at(in_problems, i);
         /* same-named partitions: said after the analysis, which tells replicas apart */
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) continue;
-        if (p->severity == SS_SEV_ERROR || !c.quiet) warnx_("%s", p->msg);
+        if (p->severity == SS_SEV_ERROR || !c->quiet) warnx_("%s", p->msg);
     }
-    if (rc == EXIT_TROUBLE && ss_inputs_count(in) == 0 && ss_inputs_kraft_snapshot_count(in) == 0) {
+    if (*rc == EXIT_TROUBLE && ss_inputs_count(in) == 0 && ss_inputs_kraft_snapshot_count(in) == 0) {
         /* every input failed: no summary of nothing (a "total 0 partitions" would read as an
          * empty log); the errors above say why */
         ss_inputs_free(in);
-        free(match_buf);
-        return EXIT_TROUBLE;
+        return NULL;
     }
     /* some failed: the rest is read, the summary names them, and the exit code says so */
-    if (ss_inputs_unreadable_count(in)) rc = exit_merge(rc, EXIT_TROUBLE);
-    if (!max_memory_set) c.ao.max_memory = default_max_memory();
+    if (ss_inputs_unreadable_count(in)) *rc = exit_merge(*rc, EXIT_TROUBLE);
+    return in;
+}
+
+/* The analysis of a->in, its notes said, and what lies beside it: the transactional ids of
+ * __transaction_state and the producer-id blocks of __cluster_metadata. */
+static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int rc) {
+    struct scan_cli *c = &a->c;
+    ss_inputs *in = a->in;
+    const ss_problems *in_problems = ss_inputs_problems(in);
+    if (!a->max_memory_set) c->ao.max_memory = default_max_memory();
     /* -q silences the progress line too, unless it was asked for (--progress always, as zstd's) */
-    if (c.quiet && prog.mode == PROGRESS_AUTO) prog.mode = PROGRESS_NEVER;
-    progress_start(&prog);
-    if (prog.enabled) {
-        c.ao.progress = progress_cb;
-        c.ao.progress_arg = &prog;
+    if (c->quiet && a->prog.mode == PROGRESS_AUTO) a->prog.mode = PROGRESS_NEVER;
+    progress_start(&a->prog);
+    if (a->prog.enabled) {
+        c->ao.progress = progress_cb;
+        c->ao.progress_arg = &a->prog;
     }
-    ss_analysis *an = ss_analysis_new(&c.ao);
+    ss_analysis *an = ss_analysis_new(&c->ao);
     if (!an) {
         warnx_("out of memory");
-        ss_inputs_free(in);
-        free(match_buf);
         return EXIT_TROUBLE;
     }
+    c->an = a->an = an;
     if (ss_analysis_run(an, in) != SS_E_OK) {
-        progress_clear(&prog);
+        progress_clear(&a->prog);
         const ss_error *why = ss_analysis_failure(an);
         warnx_("%s", why ? why->msg : "the analysis failed; results are incomplete");
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
-    progress_clear(&prog);
+    progress_clear(&a->prog);
     uint64_t spilled = ss_analysis_spilled(an);
-    if (spilled && !c.quiet)
+    if (spilled && !c->quiet)
         warnx_("note: the fingerprint tables reached --max-memory (%llu %s): %llu %s went through temporary files",
-               (unsigned long long)c.ao.max_memory, plural(c.ao.max_memory, "byte", "bytes"),
+               (unsigned long long)c->ao.max_memory, plural(c->ao.max_memory, "byte", "bytes"),
                (unsigned long long)spilled, plural(spilled, "fingerprint", "fingerprints"));
-    for (size_t i = 0; i < ss_an_partition_count(an) && !c.quiet; i++) {
+    for (size_t i = 0; i < ss_an_partition_count(an) && !c->quiet; i++) {
         const ss_an_partition *P = ss_an_partition_at(an, i);
         if (P->dups_excluded && P->input->named)
             warnx_("note: %s is an internal topic (%s): left out of the duplicate analysis, since its records are "
@@ -660,29 +698,27 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     size_t r1, r2;
     bool replicas = ss_analysis_replicas(an, &r1, &r2);
-    for (size_t i = 0; i < ss_problems_count(in_problems) && !replicas && !c.quiet; i++)
+    for (size_t i = 0; i < ss_problems_count(in_problems) && !replicas && !c->quiet; i++)
         if (ss_inputs_note_kind(in, i) == SS_INOTE_REPLICAS) warnx_("%s", ss_problems_at(in_problems, i)->msg);
-    for (size_t i = 0; i < ss_inputs_count(in) && !c.quiet; i++) {
+    for (size_t i = 0; i < ss_inputs_count(in) && !c->quiet; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (ip->temporary) temporary_note(in, ip);
     }
-    if (replicas && !c.quiet)
+    if (replicas && !c->quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
                "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
                ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,
                ss_inputs_at(in, r2)->path);
-    c.in = in;
-    c.an = an;
     ss_txn_ids *txn_ids = NULL;
     if (cmd->txn_ids) {
         ss_error terr;
-        if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c.quiet) warnx_("__transaction_state: %s", terr.msg);
+        if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c->quiet) warnx_("__transaction_state: %s", terr.msg);
     }
-    c.txn_ids = txn_ids;
+    c->txn_ids = a->txn_ids = txn_ids;
     ss_pid_blocks *pid_blocks = NULL;
     ss_error perr;
-    if (ss_pid_blocks_read(in, &pid_blocks, &perr) != SS_E_OK && !c.quiet) warnx_("__cluster_metadata: %s", perr.msg);
-    c.pid_blocks = pid_blocks;
+    if (ss_pid_blocks_read(in, &pid_blocks, &perr) != SS_E_OK && !c->quiet) warnx_("__cluster_metadata: %s", perr.msg);
+    c->pid_blocks = a->pid_blocks = pid_blocks;
     /* the segments that could not be opened (the failure was said above) */
     const ss_problems *an_problems = ss_analysis_problems(an);
     for (size_t i = 0; i < ss_problems_count(an_problems); i++) {
@@ -694,12 +730,20 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     size_t np = ss_an_partition_count(an);
     for (size_t i = 0; i < np; i++)
         if (ss_an_partition_at(an, i)->damage_events) rc = exit_merge(rc, EXIT_DAMAGE);
+    return rc;
+}
+
+/* Damage, the consumer groups beside the analysis, the command's view, the report, --fail-on and
+ * the page. */
+static int scan_output(const struct scan_command *cmd, int argc, char **argv, struct scan_args *a, int rc) {
+    struct scan_cli *c = &a->c;
+    ss_analysis *an = a->an;
     ss_out o;
     out_init(&o, stdout);
-    c.out = &o;
+    c->out = &o;
     /* damage: JSON objects on stdout, or lines on stderr */
-    if (c.json) {
-        json_damage(&c);
+    if (c->json) {
+        json_damage(c);
     } else {
         /* the same kind of damage in one partition: the first DAMAGE_SHOWN lines, then their
          * number (80 CRC failures are one finding, not 80 lines); --json lists each */
@@ -710,7 +754,7 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
             const ss_an_damage *d = ss_an_damage_at(an, i);
             const ss_input_partition *ip = ss_an_partition_at(an, d->partition)->input;
             const char *file = ip->segments[d->segment].path;
-            if (!ss_errkind_is_damage(d->err.kind) && c.quiet) continue;
+            if (!ss_errkind_is_damage(d->err.kind) && c->quiet) continue;
             unsigned k = (unsigned)d->err.kind < KINDS ? (unsigned)d->err.kind : 0;
             if (++seen[k] <= DAMAGE_SHOWN) report_error(file ? file : "-", &d->err);
             if (i + 1 == nd || ss_an_damage_at(an, i + 1)->partition != d->partition) {
@@ -726,13 +770,13 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
     }
     /* the consumer groups beside the analysis; explain and dups also look for __consumer_offsets
      * beside the partitions given (their log directory) */
-    rc = exit_merge(rc, scan_groups_read(&c, argv + optind, argc - optind, include_temp,
+    rc = exit_merge(rc, scan_groups_read(c, argv + optind, argc - optind, a->include_temp,
                                          cmd->explain || !strcmp(cmd->name, "dups")));
-    bool html_stdout = c.html && !strcmp(c.html, "-");
-    if (!html_stdout) cmd->print(&c);
+    bool html_stdout = c->html && !strcmp(c->html, "-");
+    if (!html_stdout) cmd->print(c);
     out_flush(&o);
     if (o.failed) rc = exit_merge(rc, EXIT_TROUBLE);
-    if (c.report && !report_write(&c, c.report)) rc = exit_merge(rc, EXIT_TROUBLE);
+    if (c->report && !report_write(c, c->report)) rc = exit_merge(rc, EXIT_TROUBLE);
     const ss_an_totals *t = ss_an_totals_get(an);
     /* hanging: find-hanging's candidates, less those __transaction_state says the coordinator
      * will end (it lists their partition) */
@@ -741,18 +785,41 @@ int scan_run(const struct scan_command *cmd, int argc, char **argv) {
         const ss_an_txn *x = ss_an_txn_at(an, i);
         hanging = x->hanging && x->hanging_confirmed != 0;
     }
-    if (((c.fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c.fail_on & FAIL_GAPS) && t->sequence_gaps) ||
-        ((c.fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c.fail_on & FAIL_HANGING) && hanging) ||
-        ((c.fail_on & FAIL_HOLES) && ss_an_hole_count(an)) || scan_groups_failed(&c))
+    if (((c->fail_on & FAIL_DUPS) && t->duplicate_groups) || ((c->fail_on & FAIL_GAPS) && t->sequence_gaps) ||
+        ((c->fail_on & FAIL_OPEN_TXN) && t->txn_open) || ((c->fail_on & FAIL_HANGING) && hanging) ||
+        ((c->fail_on & FAIL_HOLES) && ss_an_hole_count(an)) || scan_groups_failed(c))
         rc = exit_merge(rc, EXIT_FINDINGS);
-    if (c.html && !scan_html(&c, cmd, argc, argv, rc)) rc = exit_merge(rc, EXIT_TROUBLE);
-    scan_groups_free(&c);
-    free(c.group_ids);
+    if (c->html && !scan_html(c, cmd, argc, argv, rc)) rc = exit_merge(rc, EXIT_TROUBLE);
     out_free(&o);
-    ss_txn_ids_free(txn_ids);
-    ss_pid_blocks_free(pid_blocks);
-    ss_analysis_free(an);
-    ss_inputs_free(in);
-    free(match_buf);
+    c->out = NULL;
+    return rc;
+}
+
+int scan_run(const struct scan_command *cmd, int argc, char **argv) {
+    struct scan_args a;
+    memset(&a, 0, sizeof a);
+    a.c.bytes = BYTES_UTF8;
+    a.c.top = 10;
+    ss_an_opts_default(&a.c.ao);
+    a.color = -1;
+    a.prog.mode = PROGRESS_AUTO;
+    int rc = scan_parse(cmd, argc, argv, &a);
+    if (rc == SCAN_GO) rc = scan_check(cmd, argc, argv, &a);
+    if (rc == SCAN_GO) {
+        rc = EXIT_OK;
+        a.in = scan_inputs(argc, argv, &a, &rc);
+        if (a.in) {
+            a.c.in = a.in;
+            rc = scan_analyse(cmd, &a, rc);
+            if (a.an) rc = scan_output(cmd, argc, argv, &a, rc);
+        }
+    }
+    scan_groups_free(&a.c);
+    free(a.c.group_ids);
+    ss_txn_ids_free(a.txn_ids);
+    ss_pid_blocks_free(a.pid_blocks);
+    ss_analysis_free(a.an);
+    ss_inputs_free(a.in);
+    free(a.match_buf);
     return rc;
 }
