@@ -50,6 +50,16 @@ SS_API void ss_pq_i64(ss_pq_writer *w, int64_t v);
 /* BYTE_ARRAY (any length below 2 GiB) or FIXED16 (n must be 16) */
 SS_API void ss_pq_bytes(ss_pq_writer *w, const void *p, size_t n);
 SS_API void ss_pq_str(ss_pq_writer *w, const char *s); /* NULL: null */
+/* A whole row at once, one value a column (the fast way: one call a row). For BOOLEAN, INT32
+ * and INT64 the value is i; for BYTE_ARRAY and FIXED16 the n bytes at p (n must be 16 for
+ * FIXED16). */
+typedef struct ss_pq_value {
+    int64_t i;
+    const void *p;
+    size_t n;
+    bool null;
+} ss_pq_value;
+SS_API ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *values, ss_error *err);
 /* The row is complete: SS_E_OK, or an error (SS_E_USAGE a row of the wrong shape, SS_E_IO,
  * SS_E_NOMEM) after which the writer only accepts ss_pq_abort. */
 SS_API ss_errkind ss_pq_row_end(ss_pq_writer *w, ss_error *err);

@@ -31,6 +31,7 @@
 #include "base/error_set.h"
 #include "inputs/cursor.h"
 #include "parquet/thrift.h"
+#include "parquet/writer.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
 #include "segscan/parquet.h"
@@ -206,48 +207,64 @@ static void put_be64(uint8_t *p, uint64_t v) {
     }
 }
 
-static ss_errkind row(ss_pq_writer *w, const ss_input_partition *p, int32_t source, bool has_broker,
-                      int32_t broker, const ss_batch *b, const ss_record *r, XXH3_state_t *st, ss_error *err) {
-    ss_pq_str(w, p->topic);
-    if (p->partition >= 0) ss_pq_i32(w, p->partition);
-    else ss_pq_null(w);
-    ss_pq_i64(w, r->offset);
-    ss_pq_i64(w, r->timestamp);
-    ss_pq_str(w, ss_tstype_name(b->magic >= 2 ? (int)b->timestamp_type : (int)r->legacy_timestamp_type));
-    ss_pq_i64(w, b->producer_id);
-    ss_pq_i32(w, b->producer_epoch);
-    ss_pq_i32(w, r->sequence);
-    ss_pq_i64(w, b->base_offset);
-    ss_pq_i32(w, b->partition_leader_epoch);
-    ss_pq_bool(w, b->transactional);
-    ss_pq_bool(w, b->control);
-    if (b->control) ss_pq_str(w, ss_control_type_name(r->control_type));
-    else ss_pq_null(w);
+/* What is the same on every row of a partition. */
+typedef struct row_fixed {
+    const char *topic;
+    uint32_t topic_len;
+    int32_t partition, broker, source; /* partition, broker: -1 null */
+    bool internal;
+} row_fixed;
+
+static inline void put_str(ss_pq_writer *w, size_t col, const char *s) {
+    if (s) ss_pqw_bytes(w, col, s, (uint32_t)strlen(s));
+    else ss_pqw_null(w, col);
+}
+
+static inline void put_opt_i32(ss_pq_writer *w, size_t col, int32_t v) {
+    if (v >= 0) ss_pqw_i32(w, col, v);
+    else ss_pqw_null(w, col);
+}
+
+static ss_errkind row(ss_pq_writer *w, const row_fixed *f, const ss_batch *b, const ss_record *r,
+                      XXH3_state_t *st, ss_error *err) {
+    ss_pqw_bytes(w, C_TOPIC, f->topic, f->topic_len);
+    put_opt_i32(w, C_PARTITION, f->partition);
+    ss_pqw_i64(w, C_OFFSET, r->offset);
+    ss_pqw_i64(w, C_TIMESTAMP, r->timestamp);
+    put_str(w, C_TIMESTAMP_TYPE, ss_tstype_name(b->magic >= 2 ? (int)b->timestamp_type : (int)r->legacy_timestamp_type));
+    ss_pqw_i64(w, C_PRODUCER_ID, b->producer_id);
+    ss_pqw_i32(w, C_PRODUCER_EPOCH, b->producer_epoch);
+    ss_pqw_i32(w, C_SEQUENCE, r->sequence);
+    ss_pqw_i64(w, C_BASE_OFFSET, b->base_offset);
+    ss_pqw_i32(w, C_LEADER_EPOCH, b->partition_leader_epoch);
+    ss_pqw_bool(w, C_IS_TRANSACTIONAL, b->transactional);
+    ss_pqw_bool(w, C_IS_CONTROL, b->control);
+    if (b->control) put_str(w, C_CONTROL_TYPE, ss_control_type_name(r->control_type));
+    else ss_pqw_null(w, C_CONTROL_TYPE);
     if (b->control && (r->control_type == SS_CTRL_ABORT || r->control_type == SS_CTRL_COMMIT))
-        ss_pq_i32(w, r->coordinator_epoch);
-    else ss_pq_null(w);
-    ss_pq_str(w, ss_codec_name(b->codec));
-    ss_pq_i32(w, r->key_len);
-    ss_pq_i32(w, r->value_len);
+        ss_pqw_i32(w, C_COORDINATOR_EPOCH, r->coordinator_epoch);
+    else ss_pqw_null(w, C_COORDINATOR_EPOCH);
+    put_str(w, C_COMPRESSION, ss_codec_name(b->codec));
+    ss_pqw_i32(w, C_KEY_SIZE, r->key_len);
+    ss_pqw_i32(w, C_VALUE_SIZE, r->value_len);
     uint64_t hi, lo;
-    if (!b->control && ss_fp_record(st, r, SS_BY_KEY, 0, &hi, &lo)) ss_pq_i64(w, (int64_t)hi);
-    else ss_pq_null(w);
+    if (!b->control && ss_fp_record(st, r, SS_BY_KEY, 0, &hi, &lo)) ss_pqw_i64(w, C_KEY_FP, (int64_t)hi);
+    else ss_pqw_null(w, C_KEY_FP);
     if (!b->control && ss_fp_record(st, r, SS_BY_VALUE, 0, &hi, &lo)) {
         uint8_t fp[16];
         put_be64(fp, hi);
         put_be64(fp + 8, lo);
-        ss_pq_bytes(w, fp, 16);
+        ss_pqw_fixed16(w, C_VALUE_FP, fp);
     } else {
-        ss_pq_null(w);
+        ss_pqw_null(w, C_VALUE_FP);
     }
-    if (has_broker) ss_pq_i32(w, broker);
-    else ss_pq_null(w);
-    ss_pq_i32(w, source);
-    if (p->internal && r->key_len >= 0) ss_pq_bytes(w, r->key, (size_t)r->key_len);
-    else ss_pq_null(w);
-    if (p->internal && r->value_len >= 0) ss_pq_bytes(w, r->value, (size_t)r->value_len);
-    else ss_pq_null(w);
-    return ss_pq_row_end(w, err);
+    put_opt_i32(w, C_BROKER, f->broker);
+    ss_pqw_i32(w, C_SOURCE, f->source);
+    if (f->internal && r->key_len >= 0) ss_pqw_bytes(w, C_KEY, r->key, (uint32_t)r->key_len);
+    else ss_pqw_null(w, C_KEY);
+    if (f->internal && r->value_len >= 0) ss_pqw_bytes(w, C_VALUE, r->value, (uint32_t)r->value_len);
+    else ss_pqw_null(w, C_VALUE);
+    return ss_pqw_row_done(w, err);
 }
 
 static void part_json(ss_pqbuf *pj, size_t i, const ss_input_partition *p, bool has_broker, int32_t broker,
@@ -305,6 +322,12 @@ static ss_errkind export_partition(ss_export *x, ss_pq_writer *w, const ss_input
     if (!cid) ids->cluster_missing = true;
     else if (!ids->cluster.n) json_lit(&ids->cluster, cid);
     else if (ids->cluster.n != strlen(cid) || memcmp(ids->cluster.p, cid, ids->cluster.n)) ids->clusters_differ = true;
+    row_fixed rf = {.topic = p->topic,
+                    .topic_len = (uint32_t)strlen(p->topic),
+                    .partition = p->partition,
+                    .broker = has_broker ? broker : -1,
+                    .source = (int32_t)i,
+                    .internal = p->internal};
     part_state ps = {.first = -1, .end = -1};
     ss_pqbuf dj = {0};
     ss_pqbuf_byte(&dj, '[');
@@ -322,7 +345,7 @@ static ss_errkind export_partition(ss_export *x, ss_pq_writer *w, const ss_input
             if (ss_pcursor_records(&c) != SS_E_OK) damage(x, &ps, &dj, file, &c.err);
             break;
         case SS_PC_RECORD:
-            k = row(w, p, (int32_t)i, has_broker, broker, &c.ev.batch, &c.rec, st, err);
+            k = row(w, &rf, &c.ev.batch, &c.rec, st, err);
             if (ps.first < 0) ps.first = c.rec.offset;
             ps.end = c.rec.offset + 1;
             ps.rows++;

@@ -41,6 +41,7 @@
 
 #include "base/error_set.h"
 #include "parquet/thrift.h"
+#include "parquet/writer.h"
 
 /* parquet.thrift's enums, the values we use */
 enum { PQ_PLAIN = 0, PQ_RLE = 3, PQ_DELTA_BINARY_PACKED = 5 };
@@ -53,43 +54,6 @@ enum { PQ_CONVERTED_UTF8 = 0 };
 #define PQ_DELTA_BLOCK 128
 #define PQ_DELTA_MINIBLOCKS 4
 #define PQ_DELTA_MINI (PQ_DELTA_BLOCK / PQ_DELTA_MINIBLOCKS)
-
-typedef struct pq_chunk {
-    int64_t page_offset, compressed, uncompressed, nvalues;
-    int32_t encoding;
-} pq_chunk;
-
-typedef struct pq_col {
-    ss_pqbuf vals; /* the non-null values as PLAIN would hold them (booleans a byte each) */
-    ss_pqbuf defs; /* a definition level a row, a byte each */
-    size_t nvals;
-} pq_col;
-
-typedef struct pq_group {
-    int64_t rows, offset, compressed, uncompressed;
-} pq_group;
-
-struct ss_pq_writer {
-    FILE *f;
-    char *path;
-    const ss_pq_column *cols;
-    size_t ncols, rows_per_group;
-    char *created_by;
-    pq_col *c;
-    size_t col;     /* the column the next value is for */
-    bool bad_shape; /* a value of the wrong type, or too many */
-    size_t group_rows, group_bytes;
-    uint64_t rows;
-    int64_t pos; /* bytes written */
-    pq_group *groups;
-    pq_chunk *chunks; /* ngroups * ncols */
-    size_t ngroups, groups_cap;
-    char **meta; /* key, value, key, value... */
-    size_t nmeta, meta_cap;
-    ss_pqbuf page, z, hdr;
-    ZSTD_CCtx *zc;
-    bool failed;
-};
 
 static ss_errkind write_bytes(ss_pq_writer *w, const void *p, size_t n, ss_error *err) {
     if (n && fwrite(p, 1, n, w->f) != n) {
@@ -277,13 +241,30 @@ static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
             ss_pqbuf_byte(out, (uint8_t)widths[m]);
         }
         for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS && m * PQ_DELTA_MINI < k; m++) {
-            size_t bytes = (size_t)widths[m] * PQ_DELTA_MINI / 8;
+            unsigned width = widths[m];
+            size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
             if (!ss_pqbuf_reserve(out, bytes)) return;
             uint8_t *dst = out->p + out->n;
             memset(dst, 0, bytes);
-            size_t bit = 0;
-            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++)
-                pack_bits(dst, &bit, j < k ? (uint64_t)deltas[j] - (uint64_t)min : 0, widths[m]);
+            if (width <= 56) { /* an accumulator: fewer than 8 bits wait in it, so a value fits beside them */
+                uint64_t acc = 0;
+                unsigned nbits = 0;
+                uint8_t *o = dst;
+                for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
+                    uint64_t u = j < k ? (uint64_t)deltas[j] - (uint64_t)min : 0;
+                    acc |= u << nbits;
+                    nbits += width;
+                    while (nbits >= 8) {
+                        *o++ = (uint8_t)acc;
+                        acc >>= 8;
+                        nbits -= 8;
+                    }
+                }
+            } else {
+                size_t bit = 0;
+                for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++)
+                    pack_bits(dst, &bit, j < k ? (uint64_t)deltas[j] - (uint64_t)min : 0, width);
+            }
             out->n += bytes;
         }
     }
@@ -338,7 +319,7 @@ static ss_errkind write_chunk(ss_pq_writer *w, size_t ci, pq_chunk *ch, ss_error
         w->failed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
     }
-    size_t zn = ZSTD_compressCCtx(w->zc, w->z.p, bound, pg->p, pg->n, 3);
+    size_t zn = ZSTD_compressCCtx(w->zc, w->z.p, bound, pg->p, pg->n, 1);
     if (ZSTD_isError(zn) || zn > INT32_MAX) {
         w->failed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "zstd: %s",
@@ -416,6 +397,44 @@ ss_errkind ss_pq_row_end(ss_pq_writer *w, ss_error *err) {
     w->group_bytes += w->ncols * 8;
     if (w->group_rows >= w->rows_per_group || w->group_bytes >= PQ_GROUP_BYTES) return flush_group(w, err);
     return SS_E_OK;
+}
+
+
+ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
+    if (w->failed || w->col) return ss_pq_row_end(w, err); /* says why */
+    for (size_t i = 0; i < w->ncols; i++) {
+        pq_col *c = &w->c[i];
+        ss_pqbuf_byte(&c->defs, v[i].null ? 0 : 1);
+        if (v[i].null) continue;
+        c->nvals++;
+        switch (w->cols[i].type) {
+        case SS_PQ_BOOLEAN: ss_pqbuf_byte(&c->vals, v[i].i ? 1 : 0); break;
+        case SS_PQ_INT32: {
+            int32_t x = (int32_t)v[i].i;
+            ss_pq_put_fixed(&c->vals, &x, 4);
+            break;
+        }
+        case SS_PQ_INT64: ss_pq_put_fixed(&c->vals, &v[i].i, 8); break;
+        case SS_PQ_FIXED16:
+            if (v[i].n != 16) w->bad_shape = true;
+            else ss_pq_put_fixed(&c->vals, v[i].p, 16);
+            break;
+        default: { /* BYTE_ARRAY */
+            if (v[i].n > INT32_MAX) {
+                w->bad_shape = true;
+                break;
+            }
+            uint32_t n = (uint32_t)v[i].n;
+            uint8_t len[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
+            ss_pq_put_fixed(&c->vals, len, 4);
+            ss_pqbuf_put(&c->vals, v[i].p, n);
+            w->group_bytes += n;
+            break;
+        }
+        }
+    }
+    w->col = w->ncols;
+    return ss_pq_row_end(w, err);
 }
 
 uint64_t ss_pq_rows(const ss_pq_writer *w) { return w->rows; }
