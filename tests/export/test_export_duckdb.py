@@ -17,7 +17,9 @@ For every scenario of testdata/corpus/gen, and the worked example testdata/group
 - the file's metadata: created_by names segscan, segscan.version, segscan.command,
   segscan.partitions (its rows per partition are the rows read), segscan.notRead; every column
   chunk zstd-compressed, with no min/max statistics.
-And the writer's own sample (pq_write_sample: row groups of 7 rows, nulls, extreme integers whose
+README's "Many brokers" SQL, run by DuckDB over the exports of three brokers holding
+testdata/groups-worked with replication factor 2, finds the groups `dups --json` finds in the data
+given once. And the writer's own sample (pq_write_sample: row groups of 7 rows, nulls, extreme integers whose
 deltas wrap) read back with every value as the sample's formula gives it.
 
 Without DuckDB (or node) the test is skipped (exit 77), and fails under CI (SEGSCAN_CI=1).
@@ -54,10 +56,10 @@ if not os.path.isdir(os.path.join(BUILD, 'node_modules', '@duckdb', 'node-api'))
     no_duckdb('%s/node_modules/@duckdb/node-api is not installed (.ci/run installs it)' % BUILD)
 
 
-def duck(*sql):
+def duck(*sql, cwd=None):
     """The rows of each statement, run in one DuckDB (one node process: it takes a while to start)."""
     p = subprocess.run([NODE, QUERY, BUILD] + list(sql), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       check=False, timeout=300)
+                       check=False, timeout=300, cwd=cwd)
     if p.returncode != 0:
         check(False, 'DuckDB ran %r: %s' % (sql[-1][:200], p.stderr.decode(errors='replace')[-2000:]))
         return [[] for _ in sql]
@@ -252,10 +254,38 @@ def check_sample(tmp):
     check(bad == 0, 'sample: %d rows differ' % bad)
 
 
+def check_readme_sql(tmp):
+    """README's "Many brokers" SQL over exports of three brokers holding testdata/groups-worked with
+    replication factor 2 (each partition on two of them), against dups --json over the data once."""
+    readme = open(os.path.join(ROOT, 'README.md')).read()
+    sec = readme[readme.index('## Many brokers at once'):]
+    sql = sec.split('```sql\n', 1)[1].split('```', 1)[0]
+    check("read_parquet(['b1.parquet', 'b2.parquet', 'b3.parquet'])" in sql and '"offset"' in sql
+          and '"partition"' in sql, 'README: the SQL reads b1..b3.parquet and quotes "offset" and "partition"')
+    src = os.path.join(ROOT, 'testdata', 'groups-worked')
+    split = {'b1': ['orders-0', 'enriched-0'], 'b2': ['orders-0', '__consumer_offsets-18'],
+             'b3': ['enriched-0', '__consumer_offsets-18']}
+    work = os.path.join(tmp, 'readme')
+    for b, parts in split.items():
+        for part in parts:
+            shutil.copytree(os.path.join(src, part), os.path.join(work, b, part))
+        rc, _, err = seg(['export', '--fingerprints', '-q', '--broker-id', b[1:], '-o',
+                          os.path.join(work, b + '.parquet'), os.path.join(work, b)])
+        check(rc == 0, 'README: export of %s: %d %s' % (b, rc, err))
+    (got,) = duck(sql, cwd=work)
+    got = sorted((r['topic'], r['fingerprint'], int(r['copies'])) for r in got)
+    _, out, _ = seg(['dups', '--json', src])
+    want = sorted((o['topic'], o['fingerprint'], o['copies']) for o in map(json.loads, out.splitlines())
+                  if o.get('type') == 'group' and not o['topic'].startswith('__'))
+    check(len(want) >= 5, 'README: dups finds groups in groups-worked: %d' % len(want))
+    tally_eq(got, want, "README's SQL over three brokers' exports: the groups of dups")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='segscan-export-')
     try:
         check_sample(tmp)
+        check_readme_sql(tmp)
         total = 0
         names = sorted(d for d in os.listdir(GEN) if os.path.isdir(os.path.join(GEN, d)) and d != 'empty')
         for name in names:
