@@ -66,9 +66,10 @@ SS_API ss_errkind ss_pq_row_end(ss_pq_writer *w, ss_error *err);
 /* A key-value pair of the footer (FileMetaData.key_value_metadata); copied. */
 SS_API ss_errkind ss_pq_meta(ss_pq_writer *w, const char *key, const char *value, ss_error *err);
 SS_API uint64_t ss_pq_rows(const ss_pq_writer *w);
-/* Write the last row group and the footer, close and free the writer. */
+/* Write the last row group and the footer, close and free the writer (on an error the file is
+ * removed, as ss_pq_abort does). A thread writes each row group while the next is filled. */
 SS_API ss_errkind ss_pq_finish(ss_pq_writer *w, ss_error *err);
-/* Close and free the writer, and remove the incomplete file. */
+/* Close and free the writer, and remove the incomplete file (a regular file: not a device). */
 SS_API void ss_pq_abort(ss_pq_writer *w);
 
 #ifdef __cplusplus

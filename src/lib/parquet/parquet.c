@@ -34,9 +34,11 @@
 #include "segscan/parquet.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include "base/error_set.h"
@@ -57,12 +59,14 @@ enum { PQ_CONVERTED_UTF8 = 0 };
 
 static ss_errkind write_bytes(ss_pq_writer *w, const void *p, size_t n, ss_error *err) {
     if (n && fwrite(p, 1, n, w->f) != n) {
-        w->failed = true;
+        w->wfailed = true;
         return ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "cannot write: %s", strerror(errno));
     }
     w->pos += (int64_t)n;
     return SS_E_OK;
 }
+
+static void *writer_thread(void *arg);
 
 ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t ncols, size_t rows_per_group,
                            const char *created_by, ss_error *err) {
@@ -101,9 +105,21 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
         free(w);
         return NULL;
     }
+    /* a failed export removes what it wrote: a regular file only (never /dev/stdout or a FIFO) */
+    struct stat st;
+    w->regular = fstat(fileno(w->f), &st) == 0 && S_ISREG(st.st_mode);
     if (write_bytes(w, "PAR1", 4, err) != SS_E_OK) {
         ss_pq_abort(w);
         return NULL;
+    }
+    /* the writing thread, with a second set of columns; without them the caller writes */
+    w->spare = calloc(ncols, sizeof *w->spare);
+    if (w->spare && pthread_mutex_init(&w->mu, NULL) == 0) {
+        if (pthread_cond_init(&w->cv, NULL) == 0) {
+            if (pthread_create(&w->th, NULL, writer_thread, w) == 0) w->thread_started = true;
+            else pthread_cond_destroy(&w->cv);
+        }
+        if (!w->thread_started) pthread_mutex_destroy(&w->mu);
     }
     return w;
 }
@@ -281,8 +297,8 @@ static void levels_encode(ss_pqbuf *out, const ss_pqbuf *defs) {
     }
 }
 
-static ss_errkind write_chunk(ss_pq_writer *w, size_t ci, pq_chunk *ch, ss_error *err) {
-    pq_col *c = &w->c[ci];
+static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk *ch, ss_error *err) {
+    pq_col *c = &cols[ci];
     enum ss_pq_type t = w->cols[ci].type;
     ss_pqbuf *pg = &w->page;
     pg->n = 0;
@@ -310,18 +326,18 @@ static ss_errkind write_chunk(ss_pq_writer *w, size_t ci, pq_chunk *ch, ss_error
         ss_pqbuf_put(pg, c->vals.p, c->vals.n);
     }
     if (pg->failed || c->vals.failed || c->defs.failed || pg->n > INT32_MAX) {
-        w->failed = true;
+        w->wfailed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
     }
     size_t bound = ZSTD_compressBound(pg->n);
     w->z.n = 0;
     if (!ss_pqbuf_reserve(&w->z, bound)) {
-        w->failed = true;
+        w->wfailed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
     }
     size_t zn = ZSTD_compressCCtx(w->zc, w->z.p, bound, pg->p, pg->n, 1);
     if (ZSTD_isError(zn) || zn > INT32_MAX) {
-        w->failed = true;
+        w->wfailed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "zstd: %s",
                             ZSTD_isError(zn) ? ZSTD_getErrorName(zn) : "page too large");
     }
@@ -341,7 +357,7 @@ static ss_errkind write_chunk(ss_pq_writer *w, size_t ci, pq_chunk *ch, ss_error
     ss_tw_end(&t2);
     ss_tw_end(&t2);
     if (w->hdr.failed) {
-        w->failed = true;
+        w->wfailed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page header");
     }
     ch->page_offset = w->pos;
@@ -353,35 +369,105 @@ static ss_errkind write_chunk(ss_pq_writer *w, size_t ci, pq_chunk *ch, ss_error
     return write_bytes(w, w->z.p, zn, err);
 }
 
-static ss_errkind flush_group(ss_pq_writer *w, ss_error *err) {
-    if (!w->group_rows) return SS_E_OK;
+/* A row group's column chunks encoded, compressed and written (by the writer's thread, or by
+ * the caller when there is none); the columns are emptied for reuse. */
+static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_error *err) {
     if (w->ngroups == w->groups_cap) {
         size_t cap = w->groups_cap ? w->groups_cap * 2 : 16;
         pq_group *g = realloc(w->groups, cap * sizeof *g);
         if (g) w->groups = g;
         pq_chunk *ch = g ? realloc(w->chunks, cap * w->ncols * sizeof *ch) : NULL;
         if (!g || !ch) {
-            w->failed = true;
+            w->wfailed = true;
             return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory");
         }
         w->chunks = ch;
         w->groups_cap = cap;
     }
     pq_group *g = &w->groups[w->ngroups];
-    g->rows = (int64_t)w->group_rows;
+    g->rows = (int64_t)rows;
     g->offset = w->pos;
     g->compressed = g->uncompressed = 0;
     for (size_t i = 0; i < w->ncols; i++) {
         pq_chunk *ch = &w->chunks[w->ngroups * w->ncols + i];
-        ss_errkind k = write_chunk(w, i, ch, err);
+        ss_errkind k = write_chunk(w, cols, i, ch, err);
         if (k != SS_E_OK) return k;
         g->compressed += ch->compressed;
         g->uncompressed += ch->uncompressed;
-        w->c[i].vals.n = w->c[i].defs.n = w->c[i].nvals = 0;
+        cols[i].vals.n = cols[i].defs.n = cols[i].nvals = 0;
     }
     w->ngroups++;
-    w->group_rows = w->group_bytes = 0;
     return SS_E_OK;
+}
+
+/* The writer's thread: a row group handed over (job) is written while the caller fills the
+ * next one in the other set of columns: encoding and zstd cost about as much as filling. */
+static void *writer_thread(void *arg) {
+    ss_pq_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->job && !w->quit) pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->job) break;
+        pthread_mutex_unlock(&w->mu);
+        ss_errkind k = w->job_kind == SS_E_OK ? write_group(w, w->spare, w->job_rows, &w->job_err) : w->job_kind;
+        pthread_mutex_lock(&w->mu);
+        w->job_kind = k;
+        w->job = false;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Wait for the row group handed over to be written: its error, if any. */
+static ss_errkind wait_idle(ss_pq_writer *w, ss_error *err) {
+    if (!w->thread_started) return SS_E_OK;
+    pthread_mutex_lock(&w->mu);
+    while (w->job) pthread_cond_wait(&w->cv, &w->mu);
+    ss_errkind k = w->job_kind;
+    pthread_mutex_unlock(&w->mu);
+    if (k != SS_E_OK) {
+        w->failed = true;
+        if (err) *err = w->job_err;
+    }
+    return k;
+}
+
+static ss_errkind flush_group(ss_pq_writer *w, ss_error *err) {
+    if (!w->group_rows) return SS_E_OK;
+    size_t rows = w->group_rows;
+    w->group_rows = w->group_bytes = 0;
+    if (!w->thread_started) {
+        ss_errkind k = write_group(w, w->c, rows, err);
+        if (k != SS_E_OK) w->failed = true;
+        return k;
+    }
+    ss_errkind k = wait_idle(w, err);
+    if (k != SS_E_OK) return k;
+    pq_col *t = w->c; /* the filled set to the thread, its emptied set to the caller */
+    w->c = w->spare;
+    w->spare = t;
+    pthread_mutex_lock(&w->mu);
+    w->job_rows = rows;
+    w->job = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return SS_E_OK;
+}
+
+/* The thread stopped (after its last row group). */
+static ss_errkind stop_thread(ss_pq_writer *w, ss_error *err) {
+    if (!w->thread_started) return SS_E_OK;
+    ss_errkind k = wait_idle(w, err);
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    w->thread_started = false;
+    return k;
 }
 
 ss_errkind ss_pq_row_end(ss_pq_writer *w, ss_error *err) {
@@ -536,7 +622,12 @@ static void writer_free(ss_pq_writer *w) {
     for (size_t i = 0; i < w->ncols; i++) {
         ss_pqbuf_free(&w->c[i].vals);
         ss_pqbuf_free(&w->c[i].defs);
+        if (w->spare) {
+            ss_pqbuf_free(&w->spare[i].vals);
+            ss_pqbuf_free(&w->spare[i].defs);
+        }
     }
+    free(w->spare);
     for (size_t i = 0; i < w->nmeta; i++) free(w->meta[i]);
     free(w->meta);
     free(w->c);
@@ -554,6 +645,8 @@ static void writer_free(ss_pq_writer *w) {
 ss_errkind ss_pq_finish(ss_pq_writer *w, ss_error *err) {
     ss_errkind k = w->failed ? ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "the writer failed before")
                              : flush_group(w, err);
+    ss_errkind ks = stop_thread(w, err);
+    if (k == SS_E_OK) k = ks;
     if (k == SS_E_OK) {
         ss_pqbuf b = {0};
         footer(w, &b);
@@ -570,14 +663,15 @@ ss_errkind ss_pq_finish(ss_pq_writer *w, ss_error *err) {
     if (fclose(w->f) != 0 && k == SS_E_OK)
         k = ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "cannot write: %s", strerror(errno));
     w->f = NULL;
-    if (k != SS_E_OK) remove(w->path);
+    if (k != SS_E_OK && w->regular) remove(w->path);
     writer_free(w);
     return k;
 }
 
 void ss_pq_abort(ss_pq_writer *w) {
     if (!w) return;
+    stop_thread(w, NULL);
     if (w->f) fclose(w->f);
-    remove(w->path);
+    if (w->regular) remove(w->path);
     writer_free(w);
 }

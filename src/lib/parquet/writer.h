@@ -4,6 +4,7 @@
 #ifndef SS_PARQUET_WRITER_H
 #define SS_PARQUET_WRITER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,7 +48,18 @@ struct ss_pq_writer {
     size_t nmeta, meta_cap;
     ss_pqbuf page, z, hdr;
     ZSTD_CCtx *zc;
-    bool failed;
+    bool failed;  /* the caller's side: a row refused, or the thread's error seen */
+    bool wfailed; /* the writing side (the thread while it runs) */
+    bool regular; /* the file is a regular file (removed when the export fails) */
+    /* the thread that writes a row group while the next one is filled (parquet.c) */
+    pq_col *spare; /* the other set of columns: the thread's while a job runs */
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool thread_started, job, quit;
+    size_t job_rows;
+    ss_errkind job_kind;
+    ss_error job_err;
 };
 
 static inline bool ss_pq_put_fixed(ss_pqbuf *b, const void *p, size_t n) {
