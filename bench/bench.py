@@ -22,6 +22,8 @@ them all alike and the ratios between them hold:
     segscan FILE                  the default scan (CRC, fingerprints, sessions), with
                                   --threads 1 and the default (one per online CPU)
     segscan dups FILE             --threads 1 and the default
+    segscan export --fingerprints the Parquet export (its time against the scan's, and
+                                  its file's bytes per record)
   and on a log directory of 4 partitions holding the same bytes in all
     cat, segscan --threads 1 and the default
   uncompressed only:
@@ -301,7 +303,12 @@ class Bench:
             self.row(codec, 'file', 'segscan dups --threads 1', [self.segscan, 'dups', '--threads', '1', seg], fsize,
                      recs, cat, cli, valid)
             self.row(codec, 'file', 'segscan dups', [self.segscan, 'dups', seg], fsize, recs, cat, cli, valid)
+            # the Parquet export of every record with its fingerprints (its file: bytes per record)
+            xfile = os.path.join(a.workdir, 'export-%s.parquet' % codec)
+            xr = self.row(codec, 'file', 'segscan export --fingerprints',
+                          [self.segscan, 'export', '--fingerprints', '-q', '-o', xfile, seg], fsize, recs, cat, cli)
             self.measure()
+            xbytes = os.path.getsize(xfile) if os.path.exists(xfile) else 0
             # a log directory of 4 partitions holding the same bytes in all
             d = os.path.join(a.workdir, 'dir-%s' % codec)
             parts = []
@@ -324,7 +331,8 @@ class Bench:
             results[codec] = dict(floors={k: v['wall'] for k, v in floors.items()}, t_cat=cat['wall'],
                                   t_cli=cli['wall'] if cli else None, s1=s1['wall'], s1_best=s1['best'],
                                   sd=sd['wall'], rss1=s1['rss'], rssd=sd['rss'], d1=d1['wall'], dd=dd['wall'],
-                                  recs=recs, truth=truth, fsize=fsize, valid=valid and dvalid)
+                                  recs=recs, truth=truth, fsize=fsize, valid=valid and dvalid, export=xr['wall'],
+                                  export_bytes=xbytes)
             if codec == 'none' and not a.skip_diff:
                 self.diff_rows(seg, truth, d, parts, cat, size)
         if not a.skip_big and 'none' in a.codecs.split(','):
@@ -433,6 +441,13 @@ class Bench:
                           'cat' if versus == 't_cat' else 'zstd -dc'))
         if lines[-1].startswith('targets (the default scan'):
             del lines[-2:]  # neither codec was measured
+        lines += ['', 'targets (export --fingerprints, against the default scan of the same segment):']
+        for codec, r in results.items():
+            if 'export' in r:
+                target(r['export'] <= 1.5 * r['sd'], '%s: %.3f s = %.2fx the scan (%.3f s); target <= 1.5x'
+                       % (codec, r['export'], r['export'] / r['sd'], r['sd']))
+                target(0 < r['export_bytes'] <= 36 * r['recs'], '%s: %d bytes for %d records = %.1f bytes a record; '
+                       'target <= 36' % (codec, r['export_bytes'], r['recs'], r['export_bytes'] / r['recs']))
         lines += ['', 'targets (large inputs, memory, threads):']
 
         if 'big' in results:

@@ -17,6 +17,7 @@ _segscan_opts() {
     diff) echo "$common --by --by-key --read-committed --stat --max --preview-bytes --include-temp --local-time" ;;
     verify) echo "--json --max-batch-bytes --threads --quiet --list-checks --help" ;;
     coordinator) echo "--group --transactional-id --partitions --json --help" ;;
+    export) echo "--fingerprints --output --broker-id --quiet --help" ;;
     groups) echo "--group --topic --partition --since --until --from-offset --to-offset --commits
         --partitions --json --html --local-time --threads --max-memory --include-temp --fail-on --txn-timeout --now
         --quiet --help" ;;
@@ -33,7 +34,7 @@ _segscan() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local commands="scan dump dups producers txns explain diff verify coordinator groups"
+    local commands="scan dump dups producers txns explain diff verify coordinator groups export"
     local cmd="" i
     # segscan help COMMAND: a command's options
     if [[ ${words[1]} == help ]]; then
@@ -61,10 +62,10 @@ _segscan() {
             COMPREPLY=($(compgen -W "dups gaps open-txn hanging holes redelivered skipped rewind dups,gaps,open-txn" -- "$cur"))
         fi
         return ;;
-    --report|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --report|--html|--output|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --max-bytes|--max-batch-bytes|--min-bytes|--since|--until|--from-offset|--to-offset|--producer-id|\
     --txn-timeout|--now|--top|--max|--preview-bytes|--value|--value-hex|--value-contains|--key|--offset|--group|\
-    --transactional-id|--partitions|--max-message-size|--kafka-version|--threads|--max-memory|--topic|--partition)
+    --transactional-id|--partitions|--broker-id|--max-message-size|--kafka-version|--threads|--max-memory|--topic|--partition)
         return ;;
     esac
 

@@ -1,5 +1,5 @@
 # fish completion for segscan(1); installed by meson into vendor_completions.d.
-set -l cmds scan dump dups producers txns explain diff verify coordinator groups
+set -l cmds scan dump dups producers txns explain diff verify coordinator groups export
 complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a scan -d 'summary: duplicates and why, producers, transactions'
 complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a dump -d 'print as kafka-dump-log.sh, or JSON Lines'
 complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a dups -d 'every duplicate group and cause'
@@ -79,6 +79,12 @@ complete -c segscan -n $df -l max -x -d 'differences listed'
 complete -c segscan -n $df -l preview-bytes -x -d 'bytes of a key or value in a text line'
 complete -c segscan -n $df -l local-time -d 'times in the local time zone (TZ)'
 complete -c segscan -n $df -l include-temp -d 'read broker temporaries'
+complete -c segscan -f -n "not __fish_seen_subcommand_from $cmds" -a export -d 'a row per record to a Parquet file'
+set -l ex '__fish_seen_subcommand_from export'
+complete -c segscan -n $ex -l fingerprints -d 'the fingerprint export'
+complete -c segscan -n $ex -s o -l output -r -F -d 'the Parquet file to write'
+complete -c segscan -n $ex -l broker-id -x -d 'the broker column'
+complete -c segscan -n $ex -s q -l quiet -d 'no notes'
 set -l co '__fish_seen_subcommand_from coordinator'
 complete -c segscan -n $co -l group -x -d 'group.id'
 complete -c segscan -n $co -l transactional-id -x -d 'transactional.id'

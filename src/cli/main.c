@@ -31,6 +31,8 @@ static const char usage_text[] = "usage: segscan [scan] [options] PATH...\n"
                                  "            group or transactional id (--group ID | --transactional-id ID)\n"
                                  "  groups    each consumer group's history from __consumer_offsets: generations,\n"
                                  "            members, owners, commits, the committed offset, deletions\n"
+                                 "  export    a row per record to a Parquet file, value fingerprints included\n"
+                                 "            (--fingerprints -o FILE.parquet), for many brokers' analysis\n"
                                  "\n"
                                  "options:\n"
                                  "  -h, --help     this help\n"
@@ -45,7 +47,7 @@ static const struct cli_command commands[] = {
     {"scan", cmd_scan},     {"dups", cmd_dups},       {"producers", cmd_producers},
     {"txns", cmd_txns},     {"explain", cmd_explain}, {"dump", cmd_dump},
     {"diff", cmd_diff},     {"verify", cmd_verify},   {"coordinator", cmd_coordinator},
-    {"groups", cmd_groups},
+    {"groups", cmd_groups}, {"export", cmd_export},
 };
 
 /* The test hooks (segscan/test_hooks.h) from the environment, for the tests

@@ -13,5 +13,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_coordinator(int argc, char **argv);
 int cmd_groups(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

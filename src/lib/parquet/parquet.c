@@ -1,0 +1,677 @@
+/* segscan - a fixed-schema Parquet writer (segscan/parquet.h).
+ *
+ * Written from the Apache Parquet format specification (apache/parquet-format:
+ * README.md "File format", "Metadata", "Column chunks", "Data Pages",
+ * "Nulls"; Encodings.md; src/main/thrift/parquet.thrift for the structs and
+ * field ids) rather than linked: no Parquet library is packaged in Debian 12,
+ * and the one schema we write needs a small part of the format.
+ *
+ * The file: "PAR1", then for each row group and each column one column chunk
+ * of one v1 data page (PageHeader, then the page compressed with zstd), then
+ * the FileMetaData in the Thrift compact protocol (thrift.h), its length as a
+ * 4-byte little-endian integer, and "PAR1" again ("File format").
+ *
+ * A page (the "Data Pages" section): every column is OPTIONAL and not nested,
+ * so the page holds no repetition levels and its definition levels (0 null,
+ * 1 a value) in the RLE/bit-packed hybrid with bit width 1 (Encodings.md "Run
+ * Length Encoding / Bit-Packing Hybrid (RLE = 3)"), prefixed in a v1 page by
+ * their length in 4 bytes little-endian; then the non-null values:
+ *  - INT32 and INT64: DELTA_BINARY_PACKED (Encodings.md, = 5): offsets,
+ *    timestamps and sequences step by small amounts, a few bits a value;
+ *  - BOOLEAN: PLAIN, bit-packed, least significant bit first;
+ *  - BYTE_ARRAY: PLAIN, a 4-byte little-endian length before each value;
+ *  - FIXED_LEN_BYTE_ARRAY: PLAIN, the bytes.
+ * The columns' repeated strings (topic, compression, ...) are left to zstd
+ * rather than a dictionary page: no dictionary_page_offset to get right, and
+ * zstd takes a run of equal strings to almost nothing.
+ *
+ * No Statistics are written: a reader trusts min/max to skip row groups, and
+ * wrong ones lose rows silently; without them every reader reads every page.
+ * Every column chunk's ColumnMetaData lists each encoding its pages use (the
+ * values' and RLE for the levels), and its total_compressed_size and
+ * total_uncompressed_size count the page headers, as parquet.thrift says.
+ */
+#include "segscan/parquet.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include "base/error_set.h"
+#include "parquet/thrift.h"
+#include "parquet/writer.h"
+
+/* parquet.thrift's enums, the values we use */
+enum { PQ_PLAIN = 0, PQ_RLE = 3, PQ_DELTA_BINARY_PACKED = 5 };
+enum { PQ_CODEC_ZSTD = 6 };
+enum { PQ_PAGE_DATA = 0 };
+enum { PQ_OPTIONAL = 1 };
+enum { PQ_CONVERTED_UTF8 = 0 };
+
+#define PQ_GROUP_BYTES ((size_t)64 << 20)
+#define PQ_DELTA_BLOCK 128
+#define PQ_DELTA_MINIBLOCKS 4
+#define PQ_DELTA_MINI (PQ_DELTA_BLOCK / PQ_DELTA_MINIBLOCKS)
+
+static ss_errkind write_bytes(ss_pq_writer *w, const void *p, size_t n, ss_error *err) {
+    if (n && fwrite(p, 1, n, w->f) != n) {
+        w->wfailed = true;
+        return ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "cannot write: %s", strerror(errno));
+    }
+    w->pos += (int64_t)n;
+    return SS_E_OK;
+}
+
+static void *writer_thread(void *arg);
+
+ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t ncols, size_t rows_per_group,
+                           const char *created_by, ss_error *err) {
+    if (!ncols || !rows_per_group) {
+        ss_error_set(err, SS_E_USAGE, 0, -1, "a Parquet file needs a column and a row group size");
+        return NULL;
+    }
+    ss_pq_writer *w = calloc(1, sizeof *w);
+    if (w) {
+        w->c = calloc(ncols, sizeof *w->c);
+        w->path = strdup(path);
+        w->created_by = strdup(created_by ? created_by : "segscan");
+        w->zc = ZSTD_createCCtx();
+    }
+    if (!w || !w->c || !w->path || !w->created_by || !w->zc) {
+        if (w) {
+            free(w->c);
+            free(w->path);
+            free(w->created_by);
+            ZSTD_freeCCtx(w->zc);
+            free(w);
+        }
+        ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+        return NULL;
+    }
+    w->cols = cols;
+    w->ncols = ncols;
+    w->rows_per_group = rows_per_group;
+    w->f = fopen(path, "wb");
+    if (!w->f) {
+        ss_error_set(err, SS_E_IO, 0, -1, "cannot create: %s", strerror(errno));
+        free(w->c);
+        free(w->path);
+        free(w->created_by);
+        ZSTD_freeCCtx(w->zc);
+        free(w);
+        return NULL;
+    }
+    /* a failed export removes what it wrote: a regular file only (never /dev/stdout or a FIFO) */
+    struct stat st;
+    w->regular = fstat(fileno(w->f), &st) == 0 && S_ISREG(st.st_mode);
+    if (write_bytes(w, "PAR1", 4, err) != SS_E_OK) {
+        ss_pq_abort(w);
+        return NULL;
+    }
+    /* the writing thread, with a second set of columns; without them the caller writes */
+    w->spare = calloc(ncols, sizeof *w->spare);
+    if (w->spare && pthread_mutex_init(&w->mu, NULL) == 0) {
+        if (pthread_cond_init(&w->cv, NULL) == 0) {
+            if (pthread_create(&w->th, NULL, writer_thread, w) == 0) w->thread_started = true;
+            else pthread_cond_destroy(&w->cv);
+        }
+        if (!w->thread_started) pthread_mutex_destroy(&w->mu);
+    }
+    return w;
+}
+
+/* ---- values --------------------------------------------------------------------------- */
+
+static pq_col *value_col(ss_pq_writer *w, enum ss_pq_type t) {
+    if (w->col >= w->ncols || w->cols[w->col].type != t) {
+        w->bad_shape = true;
+        return NULL;
+    }
+    pq_col *c = &w->c[w->col++];
+    ss_pqbuf_byte(&c->defs, 1);
+    c->nvals++;
+    return c;
+}
+
+void ss_pq_null(ss_pq_writer *w) {
+    if (w->col >= w->ncols) {
+        w->bad_shape = true;
+        return;
+    }
+    ss_pqbuf_byte(&w->c[w->col++].defs, 0);
+}
+
+void ss_pq_bool(ss_pq_writer *w, bool v) {
+    pq_col *c = value_col(w, SS_PQ_BOOLEAN);
+    if (c) ss_pqbuf_byte(&c->vals, v ? 1 : 0);
+}
+
+void ss_pq_i32(ss_pq_writer *w, int32_t v) {
+    pq_col *c = value_col(w, SS_PQ_INT32);
+    if (c) ss_pqbuf_put(&c->vals, &v, sizeof v);
+}
+
+void ss_pq_i64(ss_pq_writer *w, int64_t v) {
+    pq_col *c = value_col(w, SS_PQ_INT64);
+    if (c) ss_pqbuf_put(&c->vals, &v, sizeof v);
+}
+
+void ss_pq_bytes(ss_pq_writer *w, const void *p, size_t n) {
+    if (w->col < w->ncols && w->cols[w->col].type == SS_PQ_FIXED16) {
+        if (n != 16) {
+            w->bad_shape = true;
+            return;
+        }
+        pq_col *c = value_col(w, SS_PQ_FIXED16);
+        if (c) ss_pqbuf_put(&c->vals, p, 16);
+        return;
+    }
+    if (n > INT32_MAX) {
+        w->bad_shape = true;
+        return;
+    }
+    pq_col *c = value_col(w, SS_PQ_BYTE_ARRAY);
+    if (!c) return;
+    uint8_t len[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
+    ss_pqbuf_put(&c->vals, len, 4);
+    ss_pqbuf_put(&c->vals, p, n);
+    w->group_bytes += n;
+}
+
+void ss_pq_str(ss_pq_writer *w, const char *s) {
+    if (s) ss_pq_bytes(w, s, strlen(s));
+    else ss_pq_null(w);
+}
+
+/* ---- pages ----------------------------------------------------------------------------- */
+
+/* v bit-packed in `width` bits at bit position *bit of out (zeroed), least significant bit first. */
+static void pack_bits(uint8_t *out, size_t *bit, uint64_t v, unsigned width) {
+    size_t pos = *bit;
+    unsigned rem = width;
+    while (rem) {
+        unsigned shift = (unsigned)(pos & 7), take = 8 - shift < rem ? 8 - shift : rem;
+        out[pos >> 3] |= (uint8_t)((v & ((1u << take) - 1)) << shift);
+        v >>= take;
+        pos += take;
+        rem -= take;
+    }
+    *bit = pos;
+}
+
+static unsigned bit_width(uint64_t v) {
+    unsigned n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;
+}
+
+static int64_t int_at(const pq_col *c, size_t i, bool wide) {
+    if (wide) {
+        int64_t v;
+        memcpy(&v, c->vals.p + i * 8, 8);
+        return v;
+    }
+    int32_t v;
+    memcpy(&v, c->vals.p + i * 4, 4);
+    return v;
+}
+
+/* Encodings.md "Delta Encoding (DELTA_BINARY_PACKED = 5)": a header (block size,
+ * miniblocks a block, value count, first value zigzag), then blocks of 128 deltas: the
+ * smallest delta (zigzag), a bit width a miniblock, and each miniblock's 32 deltas less
+ * the smallest, bit-packed (the last miniblock padded with zeros; the widths of the last
+ * block's unused miniblocks written as 0, their bodies not written). Deltas wrap in the
+ * column's type (32 or 64 bits), as the reader adds them back. */
+static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
+    size_t n = c->nvals;
+    ss_pqbuf_uvarint(out, PQ_DELTA_BLOCK);
+    ss_pqbuf_uvarint(out, PQ_DELTA_MINIBLOCKS);
+    ss_pqbuf_uvarint(out, n);
+    ss_pqbuf_zigzag(out, n ? int_at(c, 0, wide) : 0);
+    int64_t deltas[PQ_DELTA_BLOCK];
+    for (size_t i = 1; i < n;) {
+        size_t k = 0;
+        int64_t min = INT64_MAX;
+        for (; k < PQ_DELTA_BLOCK && i < n; k++, i++) {
+            int64_t a = int_at(c, i - 1, wide), b = int_at(c, i, wide);
+            int64_t d = wide ? (int64_t)((uint64_t)b - (uint64_t)a) : (int64_t)(int32_t)((uint32_t)b - (uint32_t)a);
+            deltas[k] = d;
+            if (d < min) min = d;
+        }
+        ss_pqbuf_zigzag(out, min);
+        unsigned widths[PQ_DELTA_MINIBLOCKS] = {0};
+        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS; m++) {
+            uint64_t mx = 0;
+            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI && j < k; j++) {
+                uint64_t u = (uint64_t)deltas[j] - (uint64_t)min;
+                if (u > mx) mx = u;
+            }
+            widths[m] = bit_width(mx);
+            ss_pqbuf_byte(out, (uint8_t)widths[m]);
+        }
+        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS && m * PQ_DELTA_MINI < k; m++) {
+            unsigned width = widths[m];
+            size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
+            if (!ss_pqbuf_reserve(out, bytes)) return;
+            uint8_t *dst = out->p + out->n;
+            memset(dst, 0, bytes);
+            if (width <= 56) { /* an accumulator: fewer than 8 bits wait in it, so a value fits beside them */
+                uint64_t acc = 0;
+                unsigned nbits = 0;
+                uint8_t *o = dst;
+                for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
+                    uint64_t u = j < k ? (uint64_t)deltas[j] - (uint64_t)min : 0;
+                    acc |= u << nbits;
+                    nbits += width;
+                    while (nbits >= 8) {
+                        *o++ = (uint8_t)acc;
+                        acc >>= 8;
+                        nbits -= 8;
+                    }
+                }
+            } else {
+                size_t bit = 0;
+                for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++)
+                    pack_bits(dst, &bit, j < k ? (uint64_t)deltas[j] - (uint64_t)min : 0, width);
+            }
+            out->n += bytes;
+        }
+    }
+}
+
+/* The definition levels, RLE runs of the hybrid encoding (bit width 1: a value a byte). */
+static void levels_encode(ss_pqbuf *out, const ss_pqbuf *defs) {
+    for (size_t i = 0; i < defs->n;) {
+        size_t j = i;
+        while (j < defs->n && defs->p[j] == defs->p[i]) j++;
+        ss_pqbuf_uvarint(out, (uint64_t)(j - i) << 1);
+        ss_pqbuf_byte(out, defs->p[i]);
+        i = j;
+    }
+}
+
+static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk *ch, ss_error *err) {
+    pq_col *c = &cols[ci];
+    enum ss_pq_type t = w->cols[ci].type;
+    ss_pqbuf *pg = &w->page;
+    pg->n = 0;
+    ss_pqbuf_put(pg, "\0\0\0\0", 4);
+    levels_encode(pg, &c->defs);
+    if (!pg->failed) {
+        uint32_t len = (uint32_t)(pg->n - 4);
+        uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+        memcpy(pg->p, le, 4);
+    }
+    int32_t enc = PQ_PLAIN;
+    if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals) {
+        enc = PQ_DELTA_BINARY_PACKED;
+        delta_encode(pg, c, t == SS_PQ_INT64);
+    } else if (t == SS_PQ_BOOLEAN) {
+        size_t bytes = (c->nvals + 7) / 8;
+        if (ss_pqbuf_reserve(pg, bytes)) {
+            uint8_t *dst = pg->p + pg->n;
+            memset(dst, 0, bytes);
+            for (size_t i = 0; i < c->nvals; i++)
+                if (c->vals.p[i]) dst[i >> 3] |= (uint8_t)(1u << (i & 7));
+            pg->n += bytes;
+        }
+    } else {
+        ss_pqbuf_put(pg, c->vals.p, c->vals.n);
+    }
+    if (pg->failed || c->vals.failed || c->defs.failed || pg->n > INT32_MAX) {
+        w->wfailed = true;
+        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
+    }
+    size_t bound = ZSTD_compressBound(pg->n);
+    w->z.n = 0;
+    if (!ss_pqbuf_reserve(&w->z, bound)) {
+        w->wfailed = true;
+        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
+    }
+    size_t zn = ZSTD_compressCCtx(w->zc, w->z.p, bound, pg->p, pg->n, 1);
+    if (ZSTD_isError(zn) || zn > INT32_MAX) {
+        w->wfailed = true;
+        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "zstd: %s",
+                            ZSTD_isError(zn) ? ZSTD_getErrorName(zn) : "page too large");
+    }
+    /* PageHeader (parquet.thrift): type, uncompressed_page_size, compressed_page_size,
+     * data_page_header (num_values counts the nulls: "Data Pages") */
+    ss_tw t2;
+    w->hdr.n = 0;
+    ss_tw_init(&t2, &w->hdr);
+    ss_tw_i32(&t2, 1, PQ_PAGE_DATA);
+    ss_tw_i32(&t2, 2, (int32_t)pg->n);
+    ss_tw_i32(&t2, 3, (int32_t)zn);
+    ss_tw_begin(&t2, 5);
+    ss_tw_i32(&t2, 1, (int32_t)c->defs.n);
+    ss_tw_i32(&t2, 2, enc);
+    ss_tw_i32(&t2, 3, PQ_RLE);
+    ss_tw_i32(&t2, 4, PQ_RLE);
+    ss_tw_end(&t2);
+    ss_tw_end(&t2);
+    if (w->hdr.failed) {
+        w->wfailed = true;
+        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page header");
+    }
+    ch->page_offset = w->pos;
+    ch->nvalues = (int64_t)c->defs.n;
+    ch->encoding = enc;
+    ch->compressed = (int64_t)(w->hdr.n + zn);
+    ch->uncompressed = (int64_t)(w->hdr.n + pg->n);
+    if (write_bytes(w, w->hdr.p, w->hdr.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
+    return write_bytes(w, w->z.p, zn, err);
+}
+
+/* A row group's column chunks encoded, compressed and written (by the writer's thread, or by
+ * the caller when there is none); the columns are emptied for reuse. */
+static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_error *err) {
+    if (w->ngroups == w->groups_cap) {
+        size_t cap = w->groups_cap ? w->groups_cap * 2 : 16;
+        pq_group *g = realloc(w->groups, cap * sizeof *g);
+        if (g) w->groups = g;
+        pq_chunk *ch = g ? realloc(w->chunks, cap * w->ncols * sizeof *ch) : NULL;
+        if (!g || !ch) {
+            w->wfailed = true;
+            return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory");
+        }
+        w->chunks = ch;
+        w->groups_cap = cap;
+    }
+    pq_group *g = &w->groups[w->ngroups];
+    g->rows = (int64_t)rows;
+    g->offset = w->pos;
+    g->compressed = g->uncompressed = 0;
+    for (size_t i = 0; i < w->ncols; i++) {
+        pq_chunk *ch = &w->chunks[w->ngroups * w->ncols + i];
+        ss_errkind k = write_chunk(w, cols, i, ch, err);
+        if (k != SS_E_OK) return k;
+        g->compressed += ch->compressed;
+        g->uncompressed += ch->uncompressed;
+        cols[i].vals.n = cols[i].defs.n = cols[i].nvals = 0;
+    }
+    w->ngroups++;
+    return SS_E_OK;
+}
+
+/* The writer's thread: a row group handed over (job) is written while the caller fills the
+ * next one in the other set of columns: encoding and zstd cost about as much as filling. */
+static void *writer_thread(void *arg) {
+    ss_pq_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->job && !w->quit) pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->job) break;
+        pthread_mutex_unlock(&w->mu);
+        ss_errkind k = w->job_kind == SS_E_OK ? write_group(w, w->spare, w->job_rows, &w->job_err) : w->job_kind;
+        pthread_mutex_lock(&w->mu);
+        w->job_kind = k;
+        w->job = false;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Wait for the row group handed over to be written: its error, if any. */
+static ss_errkind wait_idle(ss_pq_writer *w, ss_error *err) {
+    if (!w->thread_started) return SS_E_OK;
+    pthread_mutex_lock(&w->mu);
+    while (w->job) pthread_cond_wait(&w->cv, &w->mu);
+    ss_errkind k = w->job_kind;
+    pthread_mutex_unlock(&w->mu);
+    if (k != SS_E_OK) {
+        w->failed = true;
+        if (err) *err = w->job_err;
+    }
+    return k;
+}
+
+static ss_errkind flush_group(ss_pq_writer *w, ss_error *err) {
+    if (!w->group_rows) return SS_E_OK;
+    size_t rows = w->group_rows;
+    w->group_rows = w->group_bytes = 0;
+    if (!w->thread_started) {
+        ss_errkind k = write_group(w, w->c, rows, err);
+        if (k != SS_E_OK) w->failed = true;
+        return k;
+    }
+    ss_errkind k = wait_idle(w, err);
+    if (k != SS_E_OK) return k;
+    pq_col *t = w->c; /* the filled set to the thread, its emptied set to the caller */
+    w->c = w->spare;
+    w->spare = t;
+    pthread_mutex_lock(&w->mu);
+    w->job_rows = rows;
+    w->job = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return SS_E_OK;
+}
+
+/* The thread stopped (after its last row group). */
+static ss_errkind stop_thread(ss_pq_writer *w, ss_error *err) {
+    if (!w->thread_started) return SS_E_OK;
+    ss_errkind k = wait_idle(w, err);
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    w->thread_started = false;
+    return k;
+}
+
+ss_errkind ss_pq_row_end(ss_pq_writer *w, ss_error *err) {
+    if (w->failed) return ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "the writer failed before");
+    if (w->bad_shape || w->col != w->ncols) {
+        w->failed = true;
+        return ss_error_set(err, SS_E_USAGE, (uint64_t)w->pos, -1, "a row does not match the columns (column %zu)",
+                            w->col);
+    }
+    w->col = 0;
+    w->group_rows++;
+    w->rows++;
+    w->group_bytes += w->ncols * 8;
+    if (w->group_rows >= w->rows_per_group || w->group_bytes >= PQ_GROUP_BYTES) return flush_group(w, err);
+    return SS_E_OK;
+}
+
+
+ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
+    if (w->failed || w->col) return ss_pq_row_end(w, err); /* says why */
+    for (size_t i = 0; i < w->ncols; i++) {
+        pq_col *c = &w->c[i];
+        ss_pqbuf_byte(&c->defs, v[i].null ? 0 : 1);
+        if (v[i].null) continue;
+        c->nvals++;
+        switch (w->cols[i].type) {
+        case SS_PQ_BOOLEAN: ss_pqbuf_byte(&c->vals, v[i].i ? 1 : 0); break;
+        case SS_PQ_INT32: {
+            int32_t x = (int32_t)v[i].i;
+            ss_pq_put_fixed(&c->vals, &x, 4);
+            break;
+        }
+        case SS_PQ_INT64: ss_pq_put_fixed(&c->vals, &v[i].i, 8); break;
+        case SS_PQ_FIXED16:
+            if (v[i].n != 16) w->bad_shape = true;
+            else ss_pq_put_fixed(&c->vals, v[i].p, 16);
+            break;
+        default: { /* BYTE_ARRAY */
+            if (v[i].n > INT32_MAX) {
+                w->bad_shape = true;
+                break;
+            }
+            uint32_t n = (uint32_t)v[i].n;
+            uint8_t len[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
+            ss_pq_put_fixed(&c->vals, len, 4);
+            ss_pqbuf_put(&c->vals, v[i].p, n);
+            w->group_bytes += n;
+            break;
+        }
+        }
+    }
+    w->col = w->ncols;
+    return ss_pq_row_end(w, err);
+}
+
+uint64_t ss_pq_rows(const ss_pq_writer *w) { return w->rows; }
+
+ss_errkind ss_pq_meta(ss_pq_writer *w, const char *key, const char *value, ss_error *err) {
+    if (w->nmeta + 2 > w->meta_cap) {
+        size_t cap = w->meta_cap ? w->meta_cap * 2 : 16;
+        char **m = realloc(w->meta, cap * sizeof *m);
+        if (!m) return ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+        w->meta = m;
+        w->meta_cap = cap;
+    }
+    char *k = strdup(key), *v = strdup(value ? value : "");
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+    }
+    w->meta[w->nmeta++] = k;
+    w->meta[w->nmeta++] = v;
+    return SS_E_OK;
+}
+
+/* ---- footer ---------------------------------------------------------------------------- */
+
+/* FileMetaData (parquet.thrift): the required version, schema, num_rows, row_groups;
+ * key_value_metadata and created_by. */
+static void footer(ss_pq_writer *w, ss_pqbuf *b) {
+    ss_tw t;
+    ss_tw_init(&t, b);
+    ss_tw_i32(&t, 1, 1);
+    /* schema: the root (a name and its number of children), then a leaf per column */
+    ss_tw_list(&t, 2, SS_TC_STRUCT, w->ncols + 1);
+    ss_tw_begin(&t, 0);
+    ss_tw_string(&t, 4, "schema");
+    ss_tw_i32(&t, 5, (int32_t)w->ncols);
+    ss_tw_end(&t);
+    for (size_t i = 0; i < w->ncols; i++) {
+        const ss_pq_column *col = &w->cols[i];
+        ss_tw_begin(&t, 0);
+        ss_tw_i32(&t, 1, (int32_t)col->type);
+        if (col->type == SS_PQ_FIXED16) ss_tw_i32(&t, 2, 16);
+        ss_tw_i32(&t, 3, PQ_OPTIONAL);
+        ss_tw_string(&t, 4, col->name);
+        if (col->utf8) {
+            ss_tw_i32(&t, 6, PQ_CONVERTED_UTF8);
+            ss_tw_begin(&t, 10); /* logicalType: LogicalType union, STRING = 1 (StringType) */
+            ss_tw_begin(&t, 1);
+            ss_tw_end(&t);
+            ss_tw_end(&t);
+        }
+        ss_tw_end(&t);
+    }
+    ss_tw_i64(&t, 3, (int64_t)w->rows);
+    ss_tw_list(&t, 4, SS_TC_STRUCT, w->ngroups);
+    for (size_t g = 0; g < w->ngroups; g++) {
+        const pq_group *gr = &w->groups[g];
+        ss_tw_begin(&t, 0);
+        ss_tw_list(&t, 1, SS_TC_STRUCT, w->ncols);
+        for (size_t i = 0; i < w->ncols; i++) {
+            const pq_chunk *ch = &w->chunks[g * w->ncols + i];
+            ss_tw_begin(&t, 0); /* ColumnChunk: file_offset (required), meta_data */
+            ss_tw_i64(&t, 2, ch->page_offset);
+            ss_tw_begin(&t, 3); /* ColumnMetaData: every field it requires */
+            ss_tw_i32(&t, 1, (int32_t)w->cols[i].type);
+            ss_tw_list(&t, 2, SS_TC_I32, 2);
+            ss_tw_elem_i32(&t, ch->encoding);
+            ss_tw_elem_i32(&t, PQ_RLE);
+            ss_tw_list(&t, 3, SS_TC_BINARY, 1);
+            ss_tw_elem_string(&t, w->cols[i].name);
+            ss_tw_i32(&t, 4, PQ_CODEC_ZSTD);
+            ss_tw_i64(&t, 5, ch->nvalues);
+            ss_tw_i64(&t, 6, ch->uncompressed);
+            ss_tw_i64(&t, 7, ch->compressed);
+            ss_tw_i64(&t, 9, ch->page_offset);
+            ss_tw_end(&t);
+            ss_tw_end(&t);
+        }
+        ss_tw_i64(&t, 2, gr->uncompressed);
+        ss_tw_i64(&t, 3, gr->rows);
+        ss_tw_i64(&t, 5, gr->offset);
+        ss_tw_i64(&t, 6, gr->compressed);
+        ss_tw_end(&t);
+    }
+    if (w->nmeta) {
+        ss_tw_list(&t, 5, SS_TC_STRUCT, w->nmeta / 2);
+        for (size_t i = 0; i < w->nmeta; i += 2) {
+            ss_tw_begin(&t, 0);
+            ss_tw_string(&t, 1, w->meta[i]);
+            ss_tw_string(&t, 2, w->meta[i + 1]);
+            ss_tw_end(&t);
+        }
+    }
+    ss_tw_string(&t, 6, w->created_by);
+    ss_tw_end(&t);
+}
+
+static void writer_free(ss_pq_writer *w) {
+    for (size_t i = 0; i < w->ncols; i++) {
+        ss_pqbuf_free(&w->c[i].vals);
+        ss_pqbuf_free(&w->c[i].defs);
+        if (w->spare) {
+            ss_pqbuf_free(&w->spare[i].vals);
+            ss_pqbuf_free(&w->spare[i].defs);
+        }
+    }
+    free(w->spare);
+    for (size_t i = 0; i < w->nmeta; i++) free(w->meta[i]);
+    free(w->meta);
+    free(w->c);
+    free(w->groups);
+    free(w->chunks);
+    free(w->created_by);
+    free(w->path);
+    ss_pqbuf_free(&w->page);
+    ss_pqbuf_free(&w->z);
+    ss_pqbuf_free(&w->hdr);
+    ZSTD_freeCCtx(w->zc);
+    free(w);
+}
+
+ss_errkind ss_pq_finish(ss_pq_writer *w, ss_error *err) {
+    ss_errkind k = w->failed ? ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "the writer failed before")
+                             : flush_group(w, err);
+    ss_errkind ks = stop_thread(w, err);
+    if (k == SS_E_OK) k = ks;
+    if (k == SS_E_OK) {
+        ss_pqbuf b = {0};
+        footer(w, &b);
+        if (b.failed || b.n > UINT32_MAX) {
+            k = ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for the footer");
+        } else {
+            uint32_t n = (uint32_t)b.n;
+            uint8_t tail[8] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24), 'P', 'A', 'R', '1'};
+            k = write_bytes(w, b.p, b.n, err);
+            if (k == SS_E_OK) k = write_bytes(w, tail, 8, err);
+        }
+        ss_pqbuf_free(&b);
+    }
+    if (fclose(w->f) != 0 && k == SS_E_OK)
+        k = ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "cannot write: %s", strerror(errno));
+    w->f = NULL;
+    if (k != SS_E_OK && w->regular) remove(w->path);
+    writer_free(w);
+    return k;
+}
+
+void ss_pq_abort(ss_pq_writer *w) {
+    if (!w) return;
+    stop_thread(w, NULL);
+    if (w->f) fclose(w->f);
+    if (w->regular) remove(w->path);
+    writer_free(w);
+}
