@@ -138,6 +138,10 @@ typedef struct ss_gmember {
     const char *process_id, *user_endpoint, *client_tags;
     int32_t topology_epoch;
     const char *active_tasks, *standby_tasks, *warmup_tasks;
+    /* streams groups: its target assignment (StreamsGroupTargetAssignmentMember) as the epoch ends,
+     * the tasks the assignor gave it ("s_p,..."; NULL none); target_known: such a record was read */
+    bool target_known;
+    const char *target_active_tasks, *target_standby_tasks, *target_warmup_tasks;
 } ss_gmember;
 
 /* One change of a KIP-848 member's current assignment (ConsumerGroupCurrentMemberAssignment). */
@@ -283,6 +287,19 @@ typedef struct ss_gpartition {
     const ss_gowner *owners;
 } ss_gpartition;
 
+/* A subtopology of a streams group's topology (StreamsGroupTopology, KIP-1071): task id_p reads
+ * partition p of each of its source and repartition-source topics, and of each topic its
+ * SourceTopicRegex matches (which the record does not name). */
+typedef struct ss_gsubtopology {
+    const char *id;
+    size_t nsource;
+    const char *const *source_topics;
+    size_t nrepartition;
+    const char *const *repartition_source_topics;
+    size_t nregex;
+    const char *const *source_topic_regex;
+} ss_gsubtopology;
+
 typedef struct ss_group {
     const char *id;
     size_t id_len;
@@ -306,6 +323,10 @@ typedef struct ss_group {
                                     decoded (none since every type of Kafka 4.0 is): membership unknown */
     int64_t first_offset;       /* its first record in __consumer_offsets */
     int64_t first_time, last_time;
+    /* a streams group: its last topology record's epoch (-1: none read, or a tombstone) and subtopologies */
+    int32_t topology_epoch;
+    size_t nsubtopologies;
+    const ss_gsubtopology *subtopologies;
 } ss_group;
 
 /* A copy of a __consumer_offsets partition (one per log directory that holds it). */

@@ -607,6 +607,40 @@ def test_streams_corpus():
        'streams: the member states of epoch 2 (streams MemberState), P2 leaving at offset 54')
 
 
+def test_streams_topology_target():
+    """A streams group's topology and target assignment (gen-kafka42/streams-rebalance, NOTES.txt): two
+    subtopologies, 0 with source topic pageviews, 1 with repartition source
+    pageview-enricher-sessions-repartition, no regex (NOTES: "Topology (epoch 0), 2 subtopologies"); each
+    epoch's members with their TargetAssignmentMember tasks (epoch 2: P1 active 0_0,0_1,1_0 standby 1_1,1_2;
+    epoch 4: P3 active 0_2 standby 1_0,1_1 warmup 1_2; epoch 5: P1 active 0_0,0_1,1_0,1_1 standby 1_2)."""
+    if only and only not in 'streams_topology_target':
+        return
+    log = os.path.join(corpus, 'gen-kafka42', 'streams-rebalance', '__consumer_offsets-47')
+    P1, P3 = 'Q5vQ7OMsf6UYUgex_ZtEHw', 'Krz-QpkXJtsIMduiylqfQQ'
+    R = 'pageview-enricher-sessions-repartition'
+    h = H([log])
+    g = h.group('pageview-enricher')
+    check(g is not None and 'topology' in g, 'topology: the group has a topology field')
+    if g is None or 'topology' not in g:
+        return
+    eq(g['topology'], {'epoch': 0, 'subtopologies': [
+        {'subtopologyId': '0', 'sourceTopics': ['pageviews'], 'repartitionSourceTopics': [], 'sourceTopicRegex': []},
+        {'subtopologyId': '1', 'sourceTopics': [], 'repartitionSourceTopics': [R], 'sourceTopicRegex': []}]},
+       'topology: the subtopologies and their input topics')
+    gens = {x['epoch']: x for x in h.gens('pageview-enricher')}
+
+    def target(e, m):
+        t = {x['memberId']: x for x in gens[e]['members']}[m].get('targetAssignment')
+        return t and (t['activeTasks'], t['standbyTasks'], t['warmupTasks'])
+    eq(target(2, P1), (['0_0', '0_1', '1_0'], ['1_1', '1_2'], []), 'target: P1 at epoch 2 (offsets 18..23)')
+    eq(target(4, P3), (['0_2'], ['1_0', '1_1'], ['1_2']), 'target: P3 at epoch 4 (offsets 80..85)')
+    eq(target(5, P1), (['0_0', '0_1', '1_0', '1_1'], ['1_2'], []), 'target: P1 at epoch 5 (offsets 102..106)')
+    out = subprocess.run([segscan, 'groups', log], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('  topology epoch 0, 2 subtopologies\n    subtopology 0: source pageviews\n'
+          '    subtopology 1: repartition source ' + R + '\n' in out, 'topology: text\n' + out)
+    check('target active 0_2, standby 1_0,1_1, warm-up 1_2' in out, 'target: text of P3 at epoch 4\n' + out)
+
+
 def test_regex_corpus_topic_ids():
     """A KIP-848 group of Kafka 4.2 (gen-kafka42/consumer-regex, NOTES.txt): its assignments name topics by id
     only and no ConsumerGroupPartitionMetadata record names them (Kafka 4.1+ writes none); its offset
@@ -708,7 +742,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_regex_corpus_topic_ids, test_streams_corpus, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

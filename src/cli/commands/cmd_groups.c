@@ -220,6 +220,11 @@ static void text_member(gcli *c, const ss_gmember *m, int protocol) {
         if (m->topology_epoch >= 0) out_printf(o, "  topology epoch %" PRId32, m->topology_epoch);
         out_printf(o, "  tasks active %s, standby %s, warm-up %s", m->active_tasks ? m->active_tasks : "-",
                    m->standby_tasks ? m->standby_tasks : "-", m->warmup_tasks ? m->warmup_tasks : "-");
+        if (m->target_known)
+            out_printf(o, "  target active %s, standby %s, warm-up %s",
+                       m->target_active_tasks ? m->target_active_tasks : "-",
+                       m->target_standby_tasks ? m->target_standby_tasks : "-",
+                       m->target_warmup_tasks ? m->target_warmup_tasks : "-");
     }
     out_lit(o, " -> ");
     if (!m->assignment_known) out_lit(o, "(assignment not decoded)");
@@ -424,6 +429,35 @@ static bool parse_fail_on(const char *s, unsigned *v) {
     return *v != 0;
 }
 
+static void text_topics(ss_out *o, bool *first, const char *what, const char *const *v, size_t n) {
+    if (!n) return;
+    out_printf(o, "%s%s ", *first ? " " : "; ", what);
+    *first = false;
+    for (size_t i = 0; i < n; i++) {
+        if (i) out_ch(o, ',');
+        gc_text_bytes(o, v[i], strlen(v[i]));
+    }
+}
+
+/* a streams group's topology: which topics each subtopology's task s_p reads partition p of */
+static void text_topology(ss_out *o, const ss_group *g) {
+    if (!g->nsubtopologies) return;
+    out_printf(o, "  topology epoch %" PRId32 ", %zu %s\n", g->topology_epoch, g->nsubtopologies,
+               plural(g->nsubtopologies, "subtopology", "subtopologies"));
+    for (size_t i = 0; i < g->nsubtopologies; i++) {
+        const ss_gsubtopology *s = &g->subtopologies[i];
+        out_lit(o, "    subtopology ");
+        gc_text_bytes(o, s->id, s->id ? strlen(s->id) : 0);
+        out_ch(o, ':');
+        bool first = true;
+        text_topics(o, &first, "source", s->source_topics, s->nsource);
+        text_topics(o, &first, "repartition source", s->repartition_source_topics, s->nrepartition);
+        text_topics(o, &first, "source regex", s->source_topic_regex, s->nregex);
+        if (first) out_lit(o, " no input topic");
+        out_ch(o, '\n');
+    }
+}
+
 static void text_group(gcli *c, size_t gi) {
     ss_out *o = c->o;
     const ss_group *g = ss_groups_at(c->g, gi);
@@ -469,6 +503,7 @@ static void text_group(gcli *c, size_t gi) {
                    "record of each key below it\n",
                    t, l->complete_from, nm);
     }
+    text_topology(o, g);
     /* the timeline: generations and events in log order */
     size_t gi_ = 0, ei = 0;
     while (gi_ < g->ngenerations || ei < g->nevents) {

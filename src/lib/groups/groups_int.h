@@ -148,6 +148,8 @@ typedef struct gmem {
     const char *member_id, *instance_id, *client_id, *client_host;
     const char *process_id, *user_endpoint, *client_tags; /* streams groups */
     const char *active_tasks, *standby_tasks, *warmup_tasks;
+    const char *target_active, *target_standby, *target_warmup; /* StreamsGroupTargetAssignmentMember */
+    bool has_target;
     int32_t topology_epoch;
     int32_t session_timeout_ms, rebalance_timeout_ms;
     int32_t member_epoch, previous_member_epoch;
@@ -189,15 +191,19 @@ typedef struct kmember {
     const char *process_id, *user_endpoint, *client_tags;
     int32_t topology_epoch;
     const char *active_tasks, *standby_tasks, *warmup_tasks;
+    /* its target assignment (StreamsGroupTargetAssignmentMember), as text; has_target: one was read */
+    const char *target_active, *target_standby, *target_warmup;
+    bool has_target;
 } kmember;
 
 /* a streams group's subtopology (StreamsGroupTopology): its id and the topics whose partition p
  * task id_p reads (SourceTopics and RepartitionSourceTopics) */
 typedef struct gsubtopo {
     const char *id;
-    const char **topics;
-    uint32_t ntopics;
-    bool regex; /* it also reads topics by regular expression: those cannot be resolved from the record */
+    const char **topics; /* its SourceTopics (the first nsource), then its RepartitionSourceTopics */
+    uint32_t ntopics, nsource;
+    const char **regex; /* its SourceTopicRegex: topics the record does not name */
+    uint32_t nregex;
 } gsubtopo;
 
 /* an event: the public one and what its replay keeps beside it */
@@ -380,6 +386,9 @@ typedef struct gdone {
     uint32_t nevents;
     uint32_t tps_at, ntps, gens_at, ngens; /* in the log's lists: gpart and ggen indices */
     uint8_t deleted, wanted;
+    gsubtopo *subs; /* a streams group's last topology (the ggroup's, moved) */
+    uint32_t nsubs;
+    int32_t topology_epoch;
 } gdone;
 
 /* ---- one __consumer_offsets partition ----------------------------------------------------------- */
@@ -520,6 +529,7 @@ void m_close_open_epoch(glog *L, ggroup *g);
 const char *m_topic_name_of(const ggroup *g, const char *topic_id);
 const char *g_commit_topic_name(const glog *L, const char *topic_id);
 void m_free_group(ggroup *g);
+void m_free_subs(gsubtopo *subs, uint32_t n);
 
 /* ---- the run (groups.c) and its views (views.c) ------------------------------------------------- */
 

@@ -263,6 +263,10 @@ void m_close_open_epoch(glog *L, ggroup *g) {
         m->active_tasks = k->active_tasks;
         m->standby_tasks = k->standby_tasks;
         m->warmup_tasks = k->warmup_tasks;
+        m->target_active = k->target_active;
+        m->target_standby = k->target_standby;
+        m->target_warmup = k->target_warmup;
+        m->has_target = k->has_target;
         m->parts_at = L->refs.n;
         if (!copy_refs(L, &k->owned)) return;
         m = &L->members[L->nmembers - 1];
@@ -504,8 +508,15 @@ void m_free_group(ggroup *g) {
     }
     free(g->kmembers);
     free(g->names);
-    for (uint32_t i = 0; i < g->nsubs; i++) free(g->subs[i].topics);
-    free(g->subs);
+    m_free_subs(g->subs, g->nsubs);
+}
+
+void m_free_subs(gsubtopo *subs, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        free(subs[i].topics);
+        free(subs[i].regex);
+    }
+    free(subs);
 }
 
 /* ---- streams groups (KIP-1071) ----------------------------------------------------------------- */
@@ -518,8 +529,7 @@ void m_free_group(ggroup *g) {
 
 static void topology(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
     ggroup *g = &L->groups[gi];
-    for (uint32_t i = 0; i < g->nsubs; i++) free(g->subs[i].topics);
-    free(g->subs);
+    m_free_subs(g->subs, g->nsubs);
     g->subs = NULL;
     g->nsubs = 0;
     g->topology_epoch = -1;
@@ -537,15 +547,21 @@ static void topology(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
         gsubtopo *st = &v[k];
         st->id = j_str(L, c, sn, "subtopologyId");
         uint32_t src = j_child(c, sn, "sourceTopics"), rep = j_child(c, sn, "repartitionSourceTopics");
+        uint32_t rx = j_child(c, sn, "sourceTopicRegex");
         uint32_t nt = (uint32_t)(ss_jnode_count(c.n, src) + ss_jnode_count(c.n, rep));
-        st->regex = ss_jnode_count(c.n, j_child(c, sn, "sourceTopicRegex")) > 0;
+        uint32_t nr = (uint32_t)ss_jnode_count(c.n, rx);
         st->topics = nt ? calloc(nt, sizeof *st->topics) : NULL;
-        if (nt && !st->topics) {
+        st->regex = nr ? calloc(nr, sizeof *st->regex) : NULL;
+        if ((nt && !st->topics) || (nr && !st->regex)) {
             L->nomem = true;
+            k++;
             break;
         }
         for (uint32_t tn = src ? c.n[src].first : 0; tn; tn = c.n[tn].next)
             if (c.n[tn].kind == SS_J_STRING) st->topics[st->ntopics++] = g_intern(L, c.n[tn].str, c.n[tn].len);
+        st->nsource = st->ntopics;
+        for (uint32_t tn = rx ? c.n[rx].first : 0; tn && st->nregex < nr; tn = c.n[tn].next)
+            if (c.n[tn].kind == SS_J_STRING) st->regex[st->nregex++] = g_intern(L, c.n[tn].str, c.n[tn].len);
         for (uint32_t tn = rep ? c.n[rep].first : 0; tn; tn = c.n[tn].next) {
             const char *name = j_str(L, c, tn, "name");
             if (name) st->topics[st->ntopics++] = name;
@@ -632,6 +648,30 @@ static void streams_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
     owned_now(L, gi, k, nw, np, dec->tombstone, r);
 }
 
+/* StreamsGroupTargetAssignmentMember (type 21): the tasks the assignor gave the member, which it
+ * owns only once its current assignment says so (type 22); a tombstone: it has no target any more. */
+static void streams_target(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
+    const char *mid = j_str(L, c, dec->key, "memberId");
+    if (!mid) return;
+    kmember *k = kmember_get(L, &L->groups[gi], mid, !dec->tombstone);
+    if (!k) return;
+    if (dec->tombstone) {
+        k->target_active = k->target_standby = k->target_warmup = NULL;
+        k->has_target = false;
+        return;
+    }
+    char buf[3][1024];
+    size_t len[3] = {0, 0, 0};
+    static const char *const lists[3] = {"activeTasks", "standbyTasks", "warmupTasks"};
+    for (int i = 0; i < 3; i++)
+        if (!ktasks(L, gi, c, j_child(c, dec->value, lists[i]), NULL, buf[i], sizeof buf[i], &len[i])) return;
+    k = kmember_get(L, &L->groups[gi], mid, false);
+    k->target_active = tasks_text(L, buf[0], len[0]);
+    k->target_standby = tasks_text(L, buf[1], len[1]);
+    k->target_warmup = tasks_text(L, buf[2], len[2]);
+    k->has_target = true;
+}
+
 /* clientTags [{key, value}] as "k=v,k=v" */
 static const char *client_tags(glog *L, jctx c, uint32_t list) {
     char buf[512];
@@ -701,6 +741,7 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
     }
     case SS_GROUP_STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT: streams_assignment(L, gi, r, c, dec); return;
     case SS_GROUP_STREAMS_GROUP_TOPOLOGY: topology(L, gi, c, dec); return;
-    default: return; /* 20, 21: the target assignment, not what members own */
+    case SS_GROUP_STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER: streams_target(L, gi, c, dec); return;
+    default: return; /* 20: the target assignment's epoch */
     }
 }
