@@ -105,15 +105,30 @@ typedef struct ss_groups_opts {
 
 SS_API void ss_groups_opts_default(ss_groups_opts *o);
 
+/* What named a data partition's topic (ss_gtp_ref.named_by). A KIP-848 assignment names topics by
+ * id only; the id is mapped to a name by the first of these that knows it. */
+enum ss_gnamed {
+    SS_GNAMED_RECORD = 0,         /* the records name the topic (offset commits, classic assignments, topologies) */
+    SS_GNAMED_GROUP_METADATA = 1, /* the group's ConsumerGroupPartitionMetadata or StreamsGroupPartitionMetadata */
+    SS_GNAMED_OFFSET_COMMIT = 2,  /* an OffsetCommitValue (version 4+) of the log carrying that topicId */
+    SS_GNAMED_PARTITION_METADATA = 3, /* partition.metadata of a partition directory among the inputs */
+    SS_GNAMED_CLUSTER_METADATA = 4,   /* a TopicRecord of a __cluster_metadata partition among the inputs */
+    SS_GNAMED_NONE = 5                /* nothing read names the id: topic is NULL */
+};
+
 /* A data partition as the group records name it: by name (offset commits, classic
  * assignments) or by topic id (KIP-848 assignments). topic is NULL when a topic id
- * could be mapped to no name (ConsumerGroupPartitionMetadata, partition.metadata). */
+ * could be mapped to no name (named_by says which source named it). */
 typedef struct ss_gtp_ref {
     const char *topic;
     size_t topic_len;
     const char *topic_id; /* base64url UUID as Kafka prints it, or NULL */
     int32_t partition;
+    int named_by; /* enum ss_gnamed */
 } ss_gtp_ref;
+
+/* "record", "group-metadata", "offset-commit", "partition.metadata", "cluster-metadata", "none" */
+SS_API const char *ss_gnamed_name(int named_by);
 
 typedef struct ss_gmember {
     const char *member_id;

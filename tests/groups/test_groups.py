@@ -664,6 +664,44 @@ def test_regex_corpus_topic_ids():
        'regex: the handovers, clean')
 
 
+def test_topic_id_sources():
+    """A KIP-848 group whose assignments name three topics by id only, and no record of its log names
+    them (no ConsumerGroupPartitionMetadata, no commit): u1's id is in the partition.metadata of a
+    partition directory beside it (PartitionMetadataFile), u2's in a TopicRecord of __cluster_metadata-0
+    (TopicRecord.json, apiKey 2, version 0, flexible: Name compact string, TopicId uuid, tagged fields),
+    u3's nowhere. Each partition says what named it; u3's topic stays unnamed. And gen-kafka42/
+    consumer-regex's topics are named by its offset commits (NOTES.txt: OffsetCommitValue v4 with topicId)."""
+    d = scenario('topic_id_sources')
+    if not d:
+        return
+    grp, a = 'ids', 'AAAAAAAAAAAAAAAAAAAAAA'
+    t1, t2, t3 = 'MJb0OdkyOsjVihzuZl_WhA', 'Txz968Q8Ch8rqPvrJJxyNg', 'ghaNcMkSk-F_UjoBfYfEVw'
+    L = kafka.Log()
+    L.append([kafka.cg_member(grp, a, 'ids-a', topics=['u1', 'u2', 'u3']), kafka.cg_epoch(grp, 1),
+              kafka.cg_target_member(grp, a, {t1: [0], t2: [0], t3: [0]}), kafka.cg_target_epoch(grp, 1),
+              kafka.cg_assignment(grp, a, 1, 0, kafka.STABLE, {t1: [0], t2: [0], t3: [0]})], T0)
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
+    kafka.write_topic_id(os.path.join(d, 'u1-0'), t1)
+    kafka.write_partition(os.path.join(d, 'u1-0'), {0: b''})
+    M = kafka.Log()
+    M.append([(None, kafka.metadata_frame(2, 0, kafka.cstring('u2') + kafka.uuid_bytes(t2) + kafka.uvarint(0)))], T0)
+    M.write(os.path.join(d, '__cluster_metadata-0'))
+    h = H([d])
+    g = h.group(grp)
+    got = sorted((p['topicId'], p['topic'], p.get('topicNamedBy')) for p in g['partitions']) if g else None
+    eq(got, sorted([(t1, 'u1', 'partition.metadata'), (t2, 'u2', 'cluster-metadata'), (t3, None, 'none')]),
+       'topic ids: named by partition.metadata, by __cluster_metadata, by nothing')
+    out = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('u2-0 (topic id %s named by __cluster_metadata)' % t2 in out, 'topic ids: text\n' + out)
+    check('topic id %s-0 (nothing read names this topic id)' % t3 in out, 'topic ids: text, unnamed\n' + out)
+    shutil.rmtree(d)
+    h = H([os.path.join(corpus, 'gen-kafka42', 'consumer-regex', '__consumer_offsets-31')])
+    g = h.group('ledger-mirror')
+    got = sorted(set((p['topic'], p['topicId'], p.get('topicNamedBy')) for p in g['partitions'])) if g else None
+    eq(got, [('ledger-archive', '0zrq9hQd14MMo-avp-uz6A', 'offset-commit'), ('ledger-eu', 'QTxfTgmt655fxhnPnxmEdw', 'offset-commit'),
+             ('ledger-us', 'gZUG3S_kgz4d2SDBZRDBig', 'offset-commit')], 'topic ids: consumer-regex named by its commits')
+
+
 def test_unknown_types():
     """Records of types no Kafka writes (99 x12, 98 x1; GroupCoordinatorRecordSerde knows 0-23): counted by
     type on the partition's line and in offsets-partition, noted one by one for the first 10 only, then
@@ -742,7 +780,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_topic_id_sources, test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

@@ -329,11 +329,25 @@ static void text_owner(ss_out *o, const ss_gowner *w, bool consumer) {
     out_ch(o, ')');
 }
 
+static const char *named_by_text(int by) {
+    switch (by) {
+    case SS_GNAMED_GROUP_METADATA: return "the group's partition metadata record";
+    case SS_GNAMED_OFFSET_COMMIT: return "an offset commit";
+    case SS_GNAMED_PARTITION_METADATA: return "partition.metadata";
+    case SS_GNAMED_CLUSTER_METADATA: return "__cluster_metadata";
+    default: return "the records";
+    }
+}
+
 static void text_partition(gcli *c, const ss_group *g, const ss_gpartition *p) {
     ss_out *o = c->o;
     char t[64];
     out_lit(o, "  ");
     gc_text_tp(o, &p->tp);
+    /* a topic named by id only in the assignments: what mapped the id to the name */
+    if (p->tp.topic_id && !p->tp.topic) out_lit(o, " (nothing read names this topic id)");
+    else if (p->tp.topic_id && p->tp.named_by != SS_GNAMED_RECORD)
+        out_printf(o, " (topic id %s named by %s)", p->tp.topic_id, named_by_text(p->tp.named_by));
     if (p->committed) {
         gc_tstr(t, sizeof t, p->commit_time);
         out_printf(o, "  committed %" PRId64 " at %s", p->offset, t);

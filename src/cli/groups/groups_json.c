@@ -393,6 +393,9 @@ static void json_group(gcli *c, const ss_group *g) {
         gc_json_bytes(o, p->tp.topic, p->tp.topic_len);
         gc_json_key(o, "topicId");
         gc_json_bytes(o, p->tp.topic_id, p->tp.topic_id ? strlen(p->tp.topic_id) : 0);
+        gc_json_key(o, "topicNamedBy");
+        if (p->tp.topic_id) out_json_cstr(o, ss_gnamed_name(p->tp.named_by));
+        else out_lit(o, "null");
         gc_json_key(o, "partition");
         out_i64(o, p->tp.partition);
         gc_json_key(o, "committed");

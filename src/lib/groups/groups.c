@@ -20,6 +20,17 @@
 #include "segscan/files.h"
 
 
+const char *ss_gnamed_name(int named_by) {
+    switch (named_by) {
+    case SS_GNAMED_RECORD: return "record";
+    case SS_GNAMED_GROUP_METADATA: return "group-metadata";
+    case SS_GNAMED_OFFSET_COMMIT: return "offset-commit";
+    case SS_GNAMED_PARTITION_METADATA: return "partition.metadata";
+    case SS_GNAMED_CLUSTER_METADATA: return "cluster-metadata";
+    default: return "none";
+    }
+}
+
 const char *ss_gprotocol_name(int p) {
     switch (p) {
     case SS_GPROTO_NONE: return "none";
@@ -430,33 +441,80 @@ ss_groups *ss_groups_new(const ss_groups_opts *opts) {
 
 const char *ss_groups_failure(const ss_groups *g) { return g->failure[0] ? g->failure : NULL; }
 
-static const char *input_name_cb(const void *ctx, const char *topic_id) { return v_input_topic_name(ctx, topic_id); }
+static const char *input_name_cb(const void *ctx, const char *topic_id, int *named_by) {
+    return v_input_topic_name(ctx, topic_id, named_by);
+}
 
+static bool id_add(ss_groups *G, const char *id, const char *name, int src) {
+    if (strlen(id) >= sizeof G->ids[0]) return true;
+    for (size_t k = 0; k < G->nids; k++)
+        if (!strcmp(G->ids[k], id)) return true; /* the first source that names it */
+    if (G->nids == G->idcap) {
+        size_t cap = G->idcap ? 2 * G->idcap : 16;
+        char(*ids)[25] = realloc(G->ids, cap * sizeof *ids);
+        if (ids) G->ids = ids;
+        const char **names = realloc(G->id_names, cap * sizeof *names);
+        if (names) G->id_names = names;
+        uint8_t *srcs = realloc(G->id_src, cap * sizeof *srcs);
+        if (srcs) G->id_src = srcs;
+        if (!ids || !names || !srcs) return false;
+        G->idcap = cap;
+    }
+    if (src == SS_GNAMED_CLUSTER_METADATA && !(name = strdup(name))) return false;
+    strcpy(G->ids[G->nids], id);
+    G->id_names[G->nids] = name;
+    G->id_src[G->nids++] = (uint8_t)src;
+    return true;
+}
+
+/* The topic ids a KIP-848 or streams assignment may name: partition.metadata of each partition
+ * directory among the inputs (the inputs room reads it), then the TopicRecords (metadata record type
+ * 2: name, topicId) of a __cluster_metadata partition among them. A topic deleted and created again
+ * has a new id: each id names one topic. */
 static void read_topic_ids(ss_groups *G) {
     size_t n = ss_inputs_count(G->in);
-    G->ids = calloc(n ? n : 1, sizeof *G->ids);
-    G->id_names = calloc(n ? n : 1, sizeof *G->id_names);
-    if (!G->ids || !G->id_names) return;
     for (size_t i = 0; i < n; i++) {
         const ss_input_partition *ip = ss_inputs_at(G->in, i);
-        if (!ip->is_dir || ip->internal || !ip->path) continue;
-        size_t len = strlen(ip->path) + 32;
-        char *path = malloc(len);
-        if (!path) continue;
-        snprintf(path, len, "%s/partition.metadata", ip->path);
-        ss_partition_metadata pm;
-        ss_error e;
-        if (access(path, R_OK) == 0 && ss_partition_metadata_read(path, &pm, &e) == SS_E_OK) {
-            bool dup = false;
-            for (size_t k = 0; k < G->nids; k++)
-                if (!strcmp(G->ids[k], pm.topic_id_str)) dup = true;
-            if (!dup) {
-                memcpy(G->ids[G->nids], pm.topic_id_str, sizeof G->ids[0]);
-                G->id_names[G->nids++] = ip->topic;
-            }
-        }
-        free(path);
+        if (ip->internal || !ip->topic_id || !ip->topic) continue;
+        if (!id_add(G, ip->topic_id, ip->topic, SS_GNAMED_PARTITION_METADATA)) return;
     }
+    ss_cdecoder *cd = NULL;
+    ss_decoder *dec = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const ss_input_partition *ip = ss_inputs_at(G->in, i);
+        if (!ip->topic || strcmp(ip->topic, "__cluster_metadata") != 0) continue;
+        if (!cd) cd = ss_cdecoder_new();
+        if (!dec) dec = ss_decoder_new(SS_DEFAULT_MAX_BATCH_BYTES);
+        if (!cd || !dec) break;
+        ss_pcursor c;
+        ss_pcursor_open(&c, G->in, i, dec, UINT64_MAX);
+        bool ok = true;
+        for (ss_pc_kind k; ok && (k = ss_pcursor_next(&c)) != SS_PC_END;) {
+            if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
+            if (k != SS_PC_RECORD) continue;
+            const ss_record *r = &c.rec;
+            /* MetadataRecordSerde: frame version 1, then the record type (varint) 2 = TopicRecord */
+            if (r->value_len < 3 || r->value[0] != 1 || r->value[1] != 2) continue;
+            ss_cdecoded d;
+            if (ss_cdecode(cd, SS_CTOPIC_CLUSTER_METADATA, r, &d) != SS_CDEC_OK) continue;
+            uint32_t name = 0, id = 0;
+            for (uint32_t x = d.value ? d.nodes[d.value].first : 0; x; x = d.nodes[x].next) {
+                if (d.nodes[x].name && !strcmp(d.nodes[x].name, "name")) name = x;
+                if (d.nodes[x].name && !strcmp(d.nodes[x].name, "topicId")) id = x;
+            }
+            if (!name || !id || d.nodes[name].kind != SS_J_STRING || d.nodes[id].len != 16) continue;
+            char idt[25], nm[256];
+            ss_uuid_string(d.nodes[id].str, idt);
+            if (d.nodes[name].len >= sizeof nm) continue; /* Kafka's topic names are at most 249 bytes */
+            memcpy(nm, d.nodes[name].str, d.nodes[name].len);
+            nm[d.nodes[name].len] = 0;
+            ok = id_add(G, idt, nm, SS_GNAMED_CLUSTER_METADATA);
+        }
+        ss_pcursor_close(&c);
+        if (!ok) break;
+    }
+    ss_cdecoder_free(cd);
+    ss_decoder_free(dec);
 }
 
 /* cleaner-offset-checkpoint of the log directory that holds a partition directory */
@@ -683,8 +741,11 @@ void ss_groups_free(ss_groups *g) {
     v_free(g);
     free(g->groups);
     ss_problems_free(&g->problems);
+    for (size_t i = 0; i < g->nids; i++)
+        if (g->id_src[i] == SS_GNAMED_CLUSTER_METADATA) free((char *)g->id_names[i]);
     free(g->ids);
     free(g->id_names);
+    free(g->id_src);
     ss_txn_ids_free(g->txn_ids);
     for (size_t i = 0; i < g->opts.ngroups; i++) free(g->group_filter[i]);
     free(g->group_filter);

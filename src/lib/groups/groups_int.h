@@ -125,6 +125,7 @@ typedef struct gpart {
     int32_t leader_epoch;
     uint8_t flags;
     uint8_t ring_n, ring_pos; /* the current owner's ring: intervals in it, the next one's slot */
+    uint8_t named_by;         /* enum ss_gnamed: what mapped its topic id to its name */
     uint8_t commits_hi;       /* commits: a 40-bit count, commits_hi << 32 | commits_lo */
     uint32_t commits_lo;
     uint32_t owner_last; /* its last owner's gownership index + 1 (they are linked back), 0: none */
@@ -428,7 +429,7 @@ typedef struct glog {
     gcommits commits;
     const ss_txn_ids *txn_ids;
     /* a topic id's name from partition.metadata of the inputs (NULL when none) */
-    const char *(*input_name)(const void *ctx, const char *topic_id);
+    const char *(*input_name)(const void *ctx, const char *topic_id, int *named_by);
     const void *input_name_ctx;
     /* topic ids named by this log's own offset commits (OffsetCommitValue version 4's topicId beside
      * the key's topic name, Kafka 4.1+), read before the replay: the assignments of KIP-848 groups
@@ -564,10 +565,12 @@ struct ss_groups {
     size_t nlogs;
     ss_glog *pub_logs;
     ss_txn_ids *txn_ids;
-    /* topic id -> name from partition.metadata of the inputs */
+    /* topic id -> name from partition.metadata of the inputs, then __cluster_metadata's TopicRecords
+     * (id_src: SS_GNAMED_PARTITION_METADATA or SS_GNAMED_CLUSTER_METADATA, whose names are copies) */
     char (*ids)[25];
     const char **id_names;
-    size_t nids;
+    uint8_t *id_src;
+    size_t nids, idcap;
     /* public views: one group at a time, its scalars and its arrays (views.c) */
     struct gpub *groups; /* sorted by id, then coordinator partition */
     size_t ngroups;
@@ -588,6 +591,6 @@ struct ss_groups {
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
 void v_group_head(const ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out);
 void v_free(ss_groups *G);
-const char *v_input_topic_name(const ss_groups *G, const char *topic_id);
+const char *v_input_topic_name(const ss_groups *G, const char *topic_id, int *named_by);
 
 #endif

@@ -319,15 +319,21 @@ static bool kparts(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out) {
         const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
         uint32_t parts = j_child(c, tn, "partitions");
         if (!id || !parts) continue;
+        int by = SS_GNAMED_GROUP_METADATA;
         const char *name = m_topic_name_of(&L->groups[gi], id);
-        if (!name) name = g_commit_topic_name(L, id);
+        if (!name) {
+            name = g_commit_topic_name(L, id);
+            by = SS_GNAMED_OFFSET_COMMIT;
+        }
         if (!name && L->input_name) {
-            const char *n = L->input_name(L->input_name_ctx, id);
+            const char *n = L->input_name(L->input_name_ctx, id, &by);
             if (n) name = g_intern(L, (const uint8_t *)n, strlen(n));
         }
         for (uint32_t pn = c.n[parts].first; pn; pn = c.n[pn].next) {
             uint32_t ti = g_tp_get(L, gi, name, id, (int32_t)c.n[pn].num);
             if (ti == UINT32_MAX) return false;
+            /* the first source that mapped the id to this partition's name */
+            if (name && L->tps[ti].named_by == SS_GNAMED_RECORD) L->tps[ti].named_by = (uint8_t)by;
             if (!GROW32(out->v, out->n, out->cap, 8)) {
                 L->nomem = true;
                 return false;

@@ -63,7 +63,10 @@ void glog_end(glog *L) {
         gpart *t = &L->tps[i];
         if (t->topic || !t->topic_id) continue;
         const char *name = m_topic_name_of(&L->groups[t->group], t->topic_id);
-        if (name) t->topic = name;
+        if (name) {
+            t->topic = name;
+            t->named_by = SS_GNAMED_GROUP_METADATA;
+        }
     }
     o_end(L);
     if (!gc_finish(L)) L->nomem = L->nomem || !L->commits.failed;

@@ -41,16 +41,20 @@ void v_free(ss_groups *G) {
     G->blockcap = 0;
 }
 
-const char *v_input_topic_name(const ss_groups *G, const char *topic_id) {
+const char *v_input_topic_name(const ss_groups *G, const char *topic_id, int *named_by) {
     if (!topic_id) return NULL;
     for (size_t i = 0; i < G->nids; i++)
-        if (!strcmp(G->ids[i], topic_id)) return G->id_names[i];
+        if (!strcmp(G->ids[i], topic_id)) {
+            if (named_by) *named_by = G->id_src[i];
+            return G->id_names[i];
+        }
     return NULL;
 }
 
 static ss_gtp_ref ref_of(const ss_groups *G, const gpart *t) {
     ss_gtp_ref r;
-    r.topic = t->topic ? t->topic : v_input_topic_name(G, t->topic_id);
+    r.named_by = t->topic ? t->named_by : SS_GNAMED_NONE;
+    r.topic = t->topic ? t->topic : v_input_topic_name(G, t->topic_id, &r.named_by);
     r.topic_len = r.topic ? strlen(r.topic) : 0;
     r.topic_id = t->topic_id;
     r.partition = t->partition;
