@@ -108,9 +108,9 @@ SS_API void ss_groups_opts_default(ss_groups_opts *o);
 /* What named a data partition's topic (ss_gtp_ref.named_by). A KIP-848 assignment names topics by
  * id only; the id is mapped to a name by the first of these that knows it. */
 enum ss_gnamed {
-    SS_GNAMED_RECORD = 0,         /* the records name the topic (offset commits, classic assignments, topologies) */
-    SS_GNAMED_GROUP_METADATA = 1, /* the group's ConsumerGroupPartitionMetadata or StreamsGroupPartitionMetadata */
-    SS_GNAMED_OFFSET_COMMIT = 2,  /* an OffsetCommitValue (version 4+) of the log carrying that topicId */
+    SS_GNAMED_RECORD = 0,             /* the records name the topic (offset commits, classic assignments, topologies) */
+    SS_GNAMED_GROUP_METADATA = 1,     /* the group's ConsumerGroupPartitionMetadata or StreamsGroupPartitionMetadata */
+    SS_GNAMED_OFFSET_COMMIT = 2,      /* an OffsetCommitValue (version 4+) of the log carrying that topicId */
     SS_GNAMED_PARTITION_METADATA = 3, /* partition.metadata of a partition directory among the inputs */
     SS_GNAMED_CLUSTER_METADATA = 4,   /* a TopicRecord of a __cluster_metadata partition among the inputs */
     SS_GNAMED_NONE = 5                /* nothing read names the id: topic is NULL */
