@@ -304,7 +304,7 @@ typedef struct ss_gpartition {
 
 /* A subtopology of a streams group's topology (StreamsGroupTopology, KIP-1071): task id_p reads
  * partition p of each of its source and repartition-source topics, and of each topic its
- * SourceTopicRegex matches (which the record does not name). */
+ * SourceTopicRegex matches (which the record does not name: those the group commits are found). */
 typedef struct ss_gsubtopology {
     const char *id;
     size_t nsource;
@@ -313,6 +313,12 @@ typedef struct ss_gsubtopology {
     const char *const *repartition_source_topics;
     size_t nregex;
     const char *const *source_topic_regex;
+    /* the topics the group commits that a SourceTopicRegex matches whole (POSIX extended
+     * expressions, an approximation of java.util.regex), its tasks' inputs too */
+    size_t nmatched;
+    const char *const *regex_matched;
+    size_t nunresolved; /* the expressions regcomp refused: their topics are unknown */
+    const char *const *unresolved_regex;
 } ss_gsubtopology;
 
 typedef struct ss_group {

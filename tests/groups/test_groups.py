@@ -624,8 +624,10 @@ def test_streams_topology_target():
     if g is None or 'topology' not in g:
         return
     eq(g['topology'], {'epoch': 0, 'subtopologies': [
-        {'subtopologyId': '0', 'sourceTopics': ['pageviews'], 'repartitionSourceTopics': [], 'sourceTopicRegex': []},
-        {'subtopologyId': '1', 'sourceTopics': [], 'repartitionSourceTopics': [R], 'sourceTopicRegex': []}]},
+        {'subtopologyId': '0', 'sourceTopics': ['pageviews'], 'repartitionSourceTopics': [], 'sourceTopicRegex': [],
+         'sourceTopicRegexMatched': [], 'sourceTopicRegexUnresolved': []},
+        {'subtopologyId': '1', 'sourceTopics': [], 'repartitionSourceTopics': [R], 'sourceTopicRegex': [],
+         'sourceTopicRegexMatched': [], 'sourceTopicRegexUnresolved': []}]},
        'topology: the subtopologies and their input topics')
     gens = {x['epoch']: x for x in h.gens('pageview-enricher')}
 
@@ -662,6 +664,55 @@ def test_regex_corpus_topic_ids():
                 for f in h.objs if f['type'] == 'group-finding')
     eq(fs, [('ledger-archive-0', 425, True), ('ledger-us-0', 204, True), ('ledger-us-1', 204, True)],
        'regex: the handovers, clean')
+
+
+def streams_topology(group, epoch, subs):
+    """StreamsGroupTopologyKey (23) / Value v0 (StreamsGroupTopologyValue.json, flexible): Epoch, then
+    Subtopologies [SubtopologyId, SourceTopics, SourceTopicRegex, StateChangelogTopics,
+    RepartitionSinkTopics, RepartitionSourceTopics, CopartitionGroups]; subs: [(id, sources, regexes)]."""
+    def sub(x):
+        sid, sources, regexes = x
+        return (kafka.cstring(sid) + kafka.carray(sources, kafka.cstring) + kafka.carray(regexes, kafka.cstring) +
+                kafka.carray([], None) * 4 + kafka.NO_TAGS)
+    return kafka._k(23, group), kafka.i16(0) + kafka.i32(epoch) + kafka.carray(subs, sub) + kafka.NO_TAGS
+
+
+def streams_assignment(group, member, epoch, previous, active):
+    """StreamsGroupCurrentMemberAssignmentKey (22) / Value v0: MemberEpoch, PreviousMemberEpoch, State (0
+    STABLE), ActiveTasks [SubtopologyId, Partitions], then five empty task lists; active: {id: [p]}."""
+    tasks = kafka.carray(sorted(active.items()), lambda t: kafka.cstring(t[0]) + kafka.carray(t[1], kafka.i32) + kafka.NO_TAGS)
+    v = kafka.i16(0) + kafka.i32(epoch) + kafka.i32(previous) + kafka.i8(0) + tasks + kafka.carray([], None) * 5
+    return kafka._k(22, group, member), v + kafka.NO_TAGS
+
+
+def test_streams_regex():
+    """A streams group whose subtopology 0 reads by SourceTopicRegex orders-(eu|us) and subtopology 1 by
+    (?i)audit (Java's inline flag: not a POSIX extended expression). Its one member runs task 0_0 and
+    the group commits orders-eu-0, orders-us-0 and orders-apac-0. A Streams source pattern matches a
+    topic name whole, so task 0_0 reads orders-eu-0 and orders-us-0, not orders-apac-0; subtopology
+    1's topics are unknown (unresolved)."""
+    d = scenario('streams_regex')
+    if not d:
+        return
+    grp, m = 'rx-app', 'MMMMMMMMMMMMMMMMMMMMMA'
+    L = kafka.Log()
+    L.append([streams_topology(grp, 0, [('0', [], ['orders-(eu|us)']), ('1', [], ['(?i)audit'])]),
+              streams_assignment(grp, m, 1, 0, {'0': [0]})], T0)
+    L.append([kafka.offset_commit(grp, t, 0, 10, T0 + 100) for t in ('orders-eu', 'orders-us', 'orders-apac')], T0 + 100)
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
+    h = H([d])
+    g = h.group(grp)
+    subs = g['topology']['subtopologies'] if g and g.get('topology') else []
+    eq([(s['subtopologyId'], s['sourceTopicRegex'], s.get('sourceTopicRegexMatched'), s.get('sourceTopicRegexUnresolved'))
+        for s in subs], [('0', ['orders-(eu|us)'], ['orders-eu', 'orders-us'], []), ('1', ['(?i)audit'], [], ['(?i)audit'])],
+       'streams regex: matched committed topics, an unresolved regex')
+    owners = {'%s-%d' % (p['topic'], p['partition']): [o['memberId'] for o in p['owners']] for p in g['partitions']} if g else {}
+    eq(owners, {'orders-eu-0': [m], 'orders-us-0': [m], 'orders-apac-0': []}, 'streams regex: task 0_0 owns the matched topics\' partition 0')
+    out = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('subtopology 0: source regex orders-(eu|us); matching committed topics orders-eu,orders-us '
+          '(POSIX extended regex, an approximation of java.util.regex)' in out, 'streams regex: text\n' + out)
+    check('unresolved regex (not a POSIX extended expression) (?i)audit' in out, 'streams regex: unresolved\n' + out)
+    shutil.rmtree(d)
 
 
 def test_topic_id_sources():
@@ -780,7 +831,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_topic_id_sources, test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_streams_regex, test_topic_id_sources, test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

@@ -467,6 +467,14 @@ static void text_topology(ss_out *o, const ss_group *g) {
         text_topics(o, &first, "source", s->source_topics, s->nsource);
         text_topics(o, &first, "repartition source", s->repartition_source_topics, s->nrepartition);
         text_topics(o, &first, "source regex", s->source_topic_regex, s->nregex);
+        if (s->nregex) {
+            /* regcomp's extended expressions stand in for java.util.regex */
+            if (s->nmatched) text_topics(o, &first, "matching committed topics", s->regex_matched, s->nmatched);
+            else out_lit(o, "; the regex matches no topic the group commits");
+            out_lit(o, " (POSIX extended regex, an approximation of java.util.regex)");
+            text_topics(o, &first, "unresolved regex (not a POSIX extended expression)", s->unresolved_regex,
+                        s->nunresolved);
+        }
         if (first) out_lit(o, " no input topic");
         out_ch(o, '\n');
     }

@@ -321,6 +321,10 @@ static void json_topology(ss_out *o, const ss_group *g) {
         json_strings(o, s->repartition_source_topics, s->nrepartition);
         gc_json_key(o, "sourceTopicRegex");
         json_strings(o, s->source_topic_regex, s->nregex);
+        gc_json_key(o, "sourceTopicRegexMatched");
+        json_strings(o, s->regex_matched, s->nmatched);
+        gc_json_key(o, "sourceTopicRegexUnresolved");
+        json_strings(o, s->unresolved_regex, s->nunresolved);
         out_ch(o, '}');
     }
     out_lit(o, "]}");

@@ -201,10 +201,14 @@ typedef struct kmember {
  * task id_p reads (SourceTopics and RepartitionSourceTopics) */
 typedef struct gsubtopo {
     const char *id;
-    const char **topics; /* its SourceTopics (the first nsource), then its RepartitionSourceTopics */
-    uint32_t ntopics, nsource;
+    /* its SourceTopics (the first nsource), its RepartitionSourceTopics (nrepartition), then the
+     * topics the group commits that its SourceTopicRegex matches (nmatched) */
+    const char **topics;
+    uint32_t ntopics, nsource, nrepartition, nmatched;
     const char **regex; /* its SourceTopicRegex: topics the record does not name */
     uint32_t nregex;
+    const char **bad; /* those regcomp refused: unresolved */
+    uint32_t nbad;
 } gsubtopo;
 
 /* an event: the public one and what its replay keeps beside it */
@@ -436,6 +440,12 @@ typedef struct glog {
      * name topics by id only, and Kafka 4.1+ writes no ConsumerGroupPartitionMetadata */
     gtopic_name *commit_names;
     uint32_t ncommit_names, commit_names_cap;
+    /* streams groups whose topology reads by regular expression (SourceTopicRegex), and the topics
+     * each of them commits ({group, topic}), read before the replay when there are such groups */
+    const char **rx_groups;
+    uint32_t nrx_groups, rx_groups_cap;
+    gtopic_name *rx_topics;
+    uint32_t nrx_topics, rx_topics_cap;
     /* reading */
     uint64_t batch_no;
     int64_t batch_time;

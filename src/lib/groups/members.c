@@ -11,6 +11,7 @@
  * owners).
  */
 #include <inttypes.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -521,6 +522,7 @@ void m_free_subs(gsubtopo *subs, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         free(subs[i].topics);
         free(subs[i].regex);
+        free(subs[i].bad);
     }
     free(subs);
 }
@@ -532,6 +534,48 @@ void m_free_subs(gsubtopo *subs, uint32_t n) {
  * RepartitionSourceTopics entry of subtopology s (the topology record). Standby and warm-up tasks
  * restore state stores and read no input partition: they own nothing here. A subtopology that reads
  * by regular expression reads topics the record does not name; those stay unresolved. */
+
+/* A SourceTopicRegex's topics: those the group commits (read before the replay) that the expression
+ * matches whole, as Kafka Streams matches a topic name (Pattern.matcher(topic).matches()). POSIX
+ * extended expressions (regcomp REG_EXTENDED) approximate java.util.regex: the common forms (., *, +,
+ * ?, |, groups, classes, {n,m}) agree; Java's own (\\d, (?i), lookarounds, possessive quantifiers) are
+ * refused by regcomp or mean something else. One regcomp refuses is listed as unresolved. A topic
+ * the group never committed is not found: a matched topic is one the group is seen to have read. */
+static bool regex_topics(glog *L, const char *group, gsubtopo *st) {
+    for (uint32_t i = 0; i < st->nregex; i++) {
+        size_t len = strlen(st->regex[i]);
+        char *anchored = malloc(len + 5);
+        if (!anchored) return !(L->nomem = true);
+        snprintf(anchored, len + 5, "^(%s)$", st->regex[i]);
+        regex_t re;
+        int rc = regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB);
+        free(anchored);
+        if (rc != 0) {
+            const char **v = realloc(st->bad, (st->nbad + 1) * sizeof *v);
+            if (!v) return !(L->nomem = true);
+            st->bad = v;
+            st->bad[st->nbad++] = st->regex[i];
+            continue;
+        }
+        for (uint32_t t = 0; t < L->nrx_topics; t++) {
+            const gtopic_name *x = &L->rx_topics[t];
+            if (strcmp(x->id, group) != 0 || regexec(&re, x->name, 0, NULL, 0) != 0) continue;
+            bool dup = false;
+            for (uint32_t k = 0; k < st->ntopics && !dup; k++) dup = st->topics[k] == x->name;
+            if (dup) continue;
+            const char **v = realloc(st->topics, (st->ntopics + 1) * sizeof *v);
+            if (!v) {
+                regfree(&re);
+                return !(L->nomem = true);
+            }
+            st->topics = v;
+            st->topics[st->ntopics++] = x->name;
+            st->nmatched++;
+        }
+        regfree(&re);
+    }
+    return true;
+}
 
 static void topology(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
     ggroup *g = &L->groups[gi];
@@ -571,6 +615,11 @@ static void topology(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
         for (uint32_t tn = rep ? c.n[rep].first : 0; tn; tn = c.n[tn].next) {
             const char *name = j_str(L, c, tn, "name");
             if (name) st->topics[st->ntopics++] = name;
+        }
+        st->nrepartition = st->ntopics - st->nsource;
+        if (st->nregex && !regex_topics(L, L->groups[gi].id, st)) {
+            k++;
+            break;
         }
     }
     g = &L->groups[gi];

@@ -84,6 +84,12 @@ void glog_end(glog *L) {
     free(L->commit_names);
     L->commit_names = NULL;
     L->ncommit_names = L->commit_names_cap = 0;
+    free(L->rx_groups);
+    L->rx_groups = NULL;
+    L->nrx_groups = L->rx_groups_cap = 0;
+    free(L->rx_topics);
+    L->rx_topics = NULL;
+    L->nrx_topics = L->rx_topics_cap = 0;
     free(L->tl_cache);
     L->tl_cache = NULL;
     gs_seal(&L->strs);
@@ -99,6 +105,8 @@ void glog_free(glog *L) {
     g_vfree(L->tps);
     free(L->tp_slots);
     free(L->commit_names);
+    free(L->rx_groups);
+    free(L->rx_topics);
     free(L->tl_cache);
     g_vfree(L->owners);
     g_vfree(L->points);

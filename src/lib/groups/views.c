@@ -322,10 +322,14 @@ static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) 
             st[k].id = x->id;
             st[k].nsource = x->nsource;
             st[k].source_topics = (const char *const *)x->topics;
-            st[k].nrepartition = x->ntopics - x->nsource;
+            st[k].nrepartition = x->nrepartition;
             st[k].repartition_source_topics = x->topics ? (const char *const *)x->topics + x->nsource : NULL;
             st[k].nregex = x->nregex;
             st[k].source_topic_regex = (const char *const *)x->regex;
+            st[k].nmatched = x->nmatched;
+            st[k].regex_matched = x->topics ? (const char *const *)x->topics + x->nsource + x->nrepartition : NULL;
+            st[k].nunresolved = x->nbad;
+            st[k].unresolved_regex = (const char *const *)x->bad;
         }
         out->nsubtopologies = gg->nsubs;
         out->subtopologies = st;
