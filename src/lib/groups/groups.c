@@ -197,9 +197,18 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     }
 }
 
-/* Before the replay: the topic ids that the log's offset commits name (OffsetCommitValue version 4+
- * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
- * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay. */
+/* One walk of the log's records before the replay, each record handed to each (damage is left to
+ * the replay). */
+static void prewalk(worker *w, glog *L, void (*each)(worker *w, glog *L, const ss_record *r)) {
+    ss_pcursor c;
+    ss_pcursor_open(&c, w->g->in, L->input, w->dec, UINT64_MAX);
+    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END && !L->nomem;) {
+        if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
+        if (k == SS_PC_RECORD) each(w, L, &c.rec);
+    }
+    ss_pcursor_close(&c);
+}
+
 /* A StreamsGroupTopology record with a SourceTopicRegex: its group is one whose commits are read. */
 static void regex_group(worker *w, glog *L, const ss_record *r) {
     ss_cdecoded d;
@@ -221,66 +230,56 @@ static void regex_group(worker *w, glog *L, const ss_record *r) {
 }
 
 /* The topics the groups of rx_groups commit (OffsetCommitKey's topic): a SourceTopicRegex's
- * candidates. A second walk, only when a topology reads by regular expression. */
-static void regex_group_topics(worker *w, glog *L) {
-    ss_groups *G = w->g;
-    ss_pcursor c;
-    ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
-    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END && !L->nomem;) {
-        if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
-        if (k != SS_PC_RECORD) continue;
-        const ss_record *r = &c.rec;
-        if (r->key_len < 2 || r->key[0] || r->key[1] > SS_GROUP_OFFSET_COMMIT) continue;
-        ss_cdecoded d;
-        if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) continue;
-        jctx jc = {d.nodes};
-        const char *gid = j_str(L, jc, d.key, "group"), *topic = j_str(L, jc, d.key, "topic");
-        bool wanted = false;
-        for (uint32_t i = 0; i < L->nrx_groups && gid && topic; i++) wanted = wanted || L->rx_groups[i] == gid;
-        for (uint32_t i = 0; i < L->nrx_topics && wanted; i++)
-            if (L->rx_topics[i].id == gid && L->rx_topics[i].name == topic) wanted = false;
-        if (!wanted) continue;
-        if (!GROW32(L->rx_topics, L->nrx_topics, L->rx_topics_cap, 8)) {
-            L->nomem = true;
-            break;
-        }
-        L->rx_topics[L->nrx_topics].id = gid;
-        L->rx_topics[L->nrx_topics++].name = topic;
+ * candidates, read in a third walk, only when a topology reads by regular expression. */
+static void regex_group_topic(worker *w, glog *L, const ss_record *r) {
+    if (r->key_len < 2 || r->key[0] || r->key[1] > SS_GROUP_OFFSET_COMMIT) return;
+    ss_cdecoded d;
+    if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) return;
+    jctx jc = {d.nodes};
+    const char *gid = j_str(L, jc, d.key, "group"), *topic = j_str(L, jc, d.key, "topic");
+    bool wanted = false;
+    for (uint32_t i = 0; i < L->nrx_groups && gid && topic; i++) wanted = wanted || L->rx_groups[i] == gid;
+    for (uint32_t i = 0; i < L->nrx_topics && wanted; i++)
+        if (L->rx_topics[i].id == gid && L->rx_topics[i].name == topic) wanted = false;
+    if (!wanted) return;
+    if (!GROW32(L->rx_topics, L->nrx_topics, L->rx_topics_cap, 8)) {
+        L->nomem = true;
+        return;
     }
-    ss_pcursor_close(&c);
+    L->rx_topics[L->nrx_topics].id = gid;
+    L->rx_topics[L->nrx_topics++].name = topic;
+}
+
+/* Before the replay: the topic ids that the log's offset commits name (OffsetCommitValue version 4+
+ * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
+ * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay.
+ * Streams topologies that read by regular expression are noted on the way. */
+static void commit_topic_id(worker *w, glog *L, const ss_record *r) {
+    if (r->key_len >= 2 && !r->key[0] && r->key[1] == SS_GROUP_STREAMS_GROUP_TOPOLOGY && r->value_len) {
+        regex_group(w, L, r);
+        return;
+    }
+    /* key type 1 (OffsetCommitKey), value version >= 4 */
+    if (r->key_len < 2 || r->key[0] || r->key[1] != SS_GROUP_OFFSET_COMMIT || r->value_len < 2 || r->value[0] ||
+        r->value[1] < 4)
+        return;
+    ss_cdecoded d;
+    if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) return;
+    jctx jc = {d.nodes};
+    const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
+    const char *name = j_str(L, jc, d.key, "topic");
+    if (!id || !name || g_commit_topic_name(L, id)) return;
+    if (!GROW32(L->commit_names, L->ncommit_names, L->commit_names_cap, 8)) {
+        L->nomem = true;
+        return;
+    }
+    L->commit_names[L->ncommit_names].id = id;
+    L->commit_names[L->ncommit_names++].name = name;
 }
 
 static void commit_topic_ids(worker *w, glog *L) {
-    ss_groups *G = w->g;
-    ss_pcursor c;
-    ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
-    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END && !L->nomem;) {
-        if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
-        if (k != SS_PC_RECORD) continue;
-        const ss_record *r = &c.rec;
-        if (r->key_len >= 2 && !r->key[0] && r->key[1] == SS_GROUP_STREAMS_GROUP_TOPOLOGY && r->value_len) {
-            regex_group(w, L, r);
-            continue;
-        }
-        /* key type 1 (OffsetCommitKey), value version >= 4 */
-        if (r->key_len < 2 || r->key[0] || r->key[1] != SS_GROUP_OFFSET_COMMIT || r->value_len < 2 || r->value[0] ||
-            r->value[1] < 4)
-            continue;
-        ss_cdecoded d;
-        if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) continue;
-        jctx jc = {d.nodes};
-        const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
-        const char *name = j_str(L, jc, d.key, "topic");
-        if (!id || !name || g_commit_topic_name(L, id)) continue;
-        if (!GROW32(L->commit_names, L->ncommit_names, L->commit_names_cap, 8)) {
-            L->nomem = true;
-            break;
-        }
-        L->commit_names[L->ncommit_names].id = id;
-        L->commit_names[L->ncommit_names++].name = name;
-    }
-    ss_pcursor_close(&c);
-    if (L->nrx_groups) regex_group_topics(w, L);
+    prewalk(w, L, commit_topic_id);
+    if (L->nrx_groups) prewalk(w, L, regex_group_topic);
 }
 
 static void read_log(worker *w, glog *L) {
