@@ -105,15 +105,30 @@ typedef struct ss_groups_opts {
 
 SS_API void ss_groups_opts_default(ss_groups_opts *o);
 
+/* What named a data partition's topic (ss_gtp_ref.named_by). A KIP-848 assignment names topics by
+ * id only; the id is mapped to a name by the first of these that knows it. */
+enum ss_gnamed {
+    SS_GNAMED_RECORD = 0,             /* the records name the topic (offset commits, classic assignments, topologies) */
+    SS_GNAMED_GROUP_METADATA = 1,     /* the group's ConsumerGroupPartitionMetadata or StreamsGroupPartitionMetadata */
+    SS_GNAMED_OFFSET_COMMIT = 2,      /* an OffsetCommitValue (version 4+) of the log carrying that topicId */
+    SS_GNAMED_PARTITION_METADATA = 3, /* partition.metadata of a partition directory among the inputs */
+    SS_GNAMED_CLUSTER_METADATA = 4,   /* a TopicRecord of a __cluster_metadata partition among the inputs */
+    SS_GNAMED_NONE = 5                /* nothing read names the id: topic is NULL */
+};
+
 /* A data partition as the group records name it: by name (offset commits, classic
  * assignments) or by topic id (KIP-848 assignments). topic is NULL when a topic id
- * could be mapped to no name (ConsumerGroupPartitionMetadata, partition.metadata). */
+ * could be mapped to no name (named_by says which source named it). */
 typedef struct ss_gtp_ref {
     const char *topic;
     size_t topic_len;
     const char *topic_id; /* base64url UUID as Kafka prints it, or NULL */
     int32_t partition;
+    int named_by; /* enum ss_gnamed */
 } ss_gtp_ref;
+
+/* "record", "group-metadata", "offset-commit", "partition.metadata", "cluster-metadata", "none" */
+SS_API const char *ss_gnamed_name(int named_by);
 
 typedef struct ss_gmember {
     const char *member_id;
@@ -138,6 +153,10 @@ typedef struct ss_gmember {
     const char *process_id, *user_endpoint, *client_tags;
     int32_t topology_epoch;
     const char *active_tasks, *standby_tasks, *warmup_tasks;
+    /* streams groups: its target assignment (StreamsGroupTargetAssignmentMember) as the epoch ends,
+     * the tasks the assignor gave it ("s_p,..."; NULL none); target_known: such a record was read */
+    bool target_known;
+    const char *target_active_tasks, *target_standby_tasks, *target_warmup_tasks;
 } ss_gmember;
 
 /* One change of a KIP-848 member's current assignment (ConsumerGroupCurrentMemberAssignment). */
@@ -287,6 +306,25 @@ typedef struct ss_gpartition {
     const ss_gowner *owners;
 } ss_gpartition;
 
+/* A subtopology of a streams group's topology (StreamsGroupTopology, KIP-1071): task id_p reads
+ * partition p of each of its source and repartition-source topics, and of each topic its
+ * SourceTopicRegex matches (which the record does not name: those the group commits are found). */
+typedef struct ss_gsubtopology {
+    const char *id;
+    size_t nsource;
+    const char *const *source_topics;
+    size_t nrepartition;
+    const char *const *repartition_source_topics;
+    size_t nregex;
+    const char *const *source_topic_regex;
+    /* the topics the group commits that a SourceTopicRegex matches whole (POSIX extended
+     * expressions, an approximation of java.util.regex), its tasks' inputs too */
+    size_t nmatched;
+    const char *const *regex_matched;
+    size_t nunresolved; /* the expressions regcomp refused: their topics are unknown */
+    const char *const *unresolved_regex;
+} ss_gsubtopology;
+
 typedef struct ss_group {
     const char *id;
     size_t id_len;
@@ -310,6 +348,10 @@ typedef struct ss_group {
                                     decoded (none since every type of Kafka 4.0 is): membership unknown */
     int64_t first_offset;       /* its first record in __consumer_offsets */
     int64_t first_time, last_time;
+    /* a streams group: its last topology record's epoch (-1: none read, or a tombstone) and subtopologies */
+    int32_t topology_epoch;
+    size_t nsubtopologies;
+    const ss_gsubtopology *subtopologies;
 } ss_group;
 
 /* A copy of a __consumer_offsets partition (one per log directory that holds it). */

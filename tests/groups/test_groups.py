@@ -607,6 +607,42 @@ def test_streams_corpus():
        'streams: the member states of epoch 2 (streams MemberState), P2 leaving at offset 54')
 
 
+def test_streams_topology_target():
+    """A streams group's topology and target assignment (gen-kafka42/streams-rebalance, NOTES.txt): two
+    subtopologies, 0 with source topic pageviews, 1 with repartition source
+    pageview-enricher-sessions-repartition, no regex (NOTES: "Topology (epoch 0), 2 subtopologies"); each
+    epoch's members with their TargetAssignmentMember tasks (epoch 2: P1 active 0_0,0_1,1_0 standby 1_1,1_2;
+    epoch 4: P3 active 0_2 standby 1_0,1_1 warmup 1_2; epoch 5: P1 active 0_0,0_1,1_0,1_1 standby 1_2)."""
+    if only and only not in 'streams_topology_target':
+        return
+    log = os.path.join(corpus, 'gen-kafka42', 'streams-rebalance', '__consumer_offsets-47')
+    P1, P3 = 'Q5vQ7OMsf6UYUgex_ZtEHw', 'Krz-QpkXJtsIMduiylqfQQ'
+    R = 'pageview-enricher-sessions-repartition'
+    h = H([log])
+    g = h.group('pageview-enricher')
+    check(g is not None and 'topology' in g, 'topology: the group has a topology field')
+    if g is None or 'topology' not in g:
+        return
+    eq(g['topology'], {'epoch': 0, 'subtopologies': [
+        {'subtopologyId': '0', 'sourceTopics': ['pageviews'], 'repartitionSourceTopics': [], 'sourceTopicRegex': [],
+         'sourceTopicRegexMatched': [], 'sourceTopicRegexUnresolved': []},
+        {'subtopologyId': '1', 'sourceTopics': [], 'repartitionSourceTopics': [R], 'sourceTopicRegex': [],
+         'sourceTopicRegexMatched': [], 'sourceTopicRegexUnresolved': []}]},
+       'topology: the subtopologies and their input topics')
+    gens = {x['epoch']: x for x in h.gens('pageview-enricher')}
+
+    def target(e, m):
+        t = {x['memberId']: x for x in gens[e]['members']}[m].get('targetAssignment')
+        return t and (t['activeTasks'], t['standbyTasks'], t['warmupTasks'])
+    eq(target(2, P1), (['0_0', '0_1', '1_0'], ['1_1', '1_2'], []), 'target: P1 at epoch 2 (offsets 18..23)')
+    eq(target(4, P3), (['0_2'], ['1_0', '1_1'], ['1_2']), 'target: P3 at epoch 4 (offsets 80..85)')
+    eq(target(5, P1), (['0_0', '0_1', '1_0', '1_1'], ['1_2'], []), 'target: P1 at epoch 5 (offsets 102..106)')
+    out = subprocess.run([segscan, 'groups', log], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('  topology epoch 0, 2 subtopologies\n    subtopology 0: source pageviews\n'
+          '    subtopology 1: repartition source ' + R + '\n' in out, 'topology: text\n' + out)
+    check('target active 0_2, standby 1_0,1_1, warm-up 1_2' in out, 'target: text of P3 at epoch 4\n' + out)
+
+
 def test_regex_corpus_topic_ids():
     """A KIP-848 group of Kafka 4.2 (gen-kafka42/consumer-regex, NOTES.txt): its assignments name topics by id
     only and no ConsumerGroupPartitionMetadata record names them (Kafka 4.1+ writes none); its offset
@@ -628,6 +664,93 @@ def test_regex_corpus_topic_ids():
                 for f in h.objs if f['type'] == 'group-finding')
     eq(fs, [('ledger-archive-0', 425, True), ('ledger-us-0', 204, True), ('ledger-us-1', 204, True)],
        'regex: the handovers, clean')
+
+
+def streams_topology(group, epoch, subs):
+    """StreamsGroupTopologyKey (23) / Value v0 (StreamsGroupTopologyValue.json, flexible): Epoch, then
+    Subtopologies [SubtopologyId, SourceTopics, SourceTopicRegex, StateChangelogTopics,
+    RepartitionSinkTopics, RepartitionSourceTopics, CopartitionGroups]; subs: [(id, sources, regexes)]."""
+    def sub(x):
+        sid, sources, regexes = x
+        return (kafka.cstring(sid) + kafka.carray(sources, kafka.cstring) + kafka.carray(regexes, kafka.cstring) +
+                kafka.carray([], None) * 4 + kafka.NO_TAGS)
+    return kafka._k(23, group), kafka.i16(0) + kafka.i32(epoch) + kafka.carray(subs, sub) + kafka.NO_TAGS
+
+
+def streams_assignment(group, member, epoch, previous, active):
+    """StreamsGroupCurrentMemberAssignmentKey (22) / Value v0: MemberEpoch, PreviousMemberEpoch, State (0
+    STABLE), ActiveTasks [SubtopologyId, Partitions], then five empty task lists; active: {id: [p]}."""
+    tasks = kafka.carray(sorted(active.items()), lambda t: kafka.cstring(t[0]) + kafka.carray(t[1], kafka.i32) + kafka.NO_TAGS)
+    v = kafka.i16(0) + kafka.i32(epoch) + kafka.i32(previous) + kafka.i8(0) + tasks + kafka.carray([], None) * 5
+    return kafka._k(22, group, member), v + kafka.NO_TAGS
+
+
+def test_streams_regex():
+    """A streams group whose subtopology 0 reads by SourceTopicRegex orders-(eu|us) and subtopology 1 by
+    (?i)audit (Java's inline flag: not a POSIX extended expression). Its one member runs task 0_0 and
+    the group commits orders-eu-0, orders-us-0 and orders-apac-0. A Streams source pattern matches a
+    topic name whole, so task 0_0 reads orders-eu-0 and orders-us-0, not orders-apac-0; subtopology
+    1's topics are unknown (unresolved)."""
+    d = scenario('streams_regex')
+    if not d:
+        return
+    grp, m = 'rx-app', 'MMMMMMMMMMMMMMMMMMMMMA'
+    L = kafka.Log()
+    L.append([streams_topology(grp, 0, [('0', [], ['orders-(eu|us)']), ('1', [], ['(?i)audit'])]),
+              streams_assignment(grp, m, 1, 0, {'0': [0]})], T0)
+    L.append([kafka.offset_commit(grp, t, 0, 10, T0 + 100) for t in ('orders-eu', 'orders-us', 'orders-apac')], T0 + 100)
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
+    h = H([d])
+    g = h.group(grp)
+    subs = g['topology']['subtopologies'] if g and g.get('topology') else []
+    eq([(s['subtopologyId'], s['sourceTopicRegex'], s.get('sourceTopicRegexMatched'), s.get('sourceTopicRegexUnresolved'))
+        for s in subs], [('0', ['orders-(eu|us)'], ['orders-eu', 'orders-us'], []), ('1', ['(?i)audit'], [], ['(?i)audit'])],
+       'streams regex: matched committed topics, an unresolved regex')
+    owners = {'%s-%d' % (p['topic'], p['partition']): [o['memberId'] for o in p['owners']] for p in g['partitions']} if g else {}
+    eq(owners, {'orders-eu-0': [m], 'orders-us-0': [m], 'orders-apac-0': []}, 'streams regex: task 0_0 owns the matched topics\' partition 0')
+    out = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('subtopology 0: source regex orders-(eu|us); matching committed topics orders-eu,orders-us '
+          '(POSIX extended regex, an approximation of java.util.regex)' in out, 'streams regex: text\n' + out)
+    check('unresolved regex (not a POSIX extended expression) (?i)audit' in out, 'streams regex: unresolved\n' + out)
+    shutil.rmtree(d)
+
+
+def test_topic_id_sources():
+    """A KIP-848 group whose assignments name three topics by id only, and no record of its log names
+    them (no ConsumerGroupPartitionMetadata, no commit): u1's id is in the partition.metadata of a
+    partition directory beside it (PartitionMetadataFile), u2's in a TopicRecord of __cluster_metadata-0
+    (TopicRecord.json, apiKey 2, version 0, flexible: Name compact string, TopicId uuid, tagged fields),
+    u3's nowhere. Each partition says what named it; u3's topic stays unnamed. And gen-kafka42/
+    consumer-regex's topics are named by its offset commits (NOTES.txt: OffsetCommitValue v4 with topicId)."""
+    d = scenario('topic_id_sources')
+    if not d:
+        return
+    grp, a = 'ids', 'AAAAAAAAAAAAAAAAAAAAAA'
+    t1, t2, t3 = 'MJb0OdkyOsjVihzuZl_WhA', 'Txz968Q8Ch8rqPvrJJxyNg', 'ghaNcMkSk-F_UjoBfYfEVw'
+    L = kafka.Log()
+    L.append([kafka.cg_member(grp, a, 'ids-a', topics=['u1', 'u2', 'u3']), kafka.cg_epoch(grp, 1),
+              kafka.cg_target_member(grp, a, {t1: [0], t2: [0], t3: [0]}), kafka.cg_target_epoch(grp, 1),
+              kafka.cg_assignment(grp, a, 1, 0, kafka.STABLE, {t1: [0], t2: [0], t3: [0]})], T0)
+    L.write(co_dir(d, kafka.coordinator_partition(grp)))
+    kafka.write_topic_id(os.path.join(d, 'u1-0'), t1)
+    kafka.write_partition(os.path.join(d, 'u1-0'), {0: b''})
+    M = kafka.Log()
+    M.append([(None, kafka.metadata_frame(2, 0, kafka.cstring('u2') + kafka.uuid_bytes(t2) + kafka.uvarint(0)))], T0)
+    M.write(os.path.join(d, '__cluster_metadata-0'))
+    h = H([d])
+    g = h.group(grp)
+    got = sorted((p['topicId'], p['topic'], p.get('topicNamedBy')) for p in g['partitions']) if g else None
+    eq(got, sorted([(t1, 'u1', 'partition.metadata'), (t2, 'u2', 'cluster-metadata'), (t3, None, 'none')]),
+       'topic ids: named by partition.metadata, by __cluster_metadata, by nothing')
+    out = subprocess.run([segscan, 'groups', d], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+    check('u2-0 (topic id %s named by __cluster_metadata)' % t2 in out, 'topic ids: text\n' + out)
+    check('topic id %s-0 (nothing read names this topic id)' % t3 in out, 'topic ids: text, unnamed\n' + out)
+    shutil.rmtree(d)
+    h = H([os.path.join(corpus, 'gen-kafka42', 'consumer-regex', '__consumer_offsets-31')])
+    g = h.group('ledger-mirror')
+    got = sorted(set((p['topic'], p['topicId'], p.get('topicNamedBy')) for p in g['partitions'])) if g else None
+    eq(got, [('ledger-archive', '0zrq9hQd14MMo-avp-uz6A', 'offset-commit'), ('ledger-eu', 'QTxfTgmt655fxhnPnxmEdw', 'offset-commit'),
+             ('ledger-us', 'gZUG3S_kgz4d2SDBZRDBig', 'offset-commit')], 'topic ids: consumer-regex named by its commits')
 
 
 def test_unknown_types():
@@ -708,7 +831,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_regex_corpus_topic_ids, test_streams_corpus, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_streams_regex, test_topic_id_sources, test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

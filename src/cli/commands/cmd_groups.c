@@ -223,6 +223,11 @@ static void text_member(gcli *c, const ss_gmember *m, int protocol) {
         if (m->topology_epoch >= 0) out_printf(o, "  topology epoch %" PRId32, m->topology_epoch);
         out_printf(o, "  tasks active %s, standby %s, warm-up %s", m->active_tasks ? m->active_tasks : "-",
                    m->standby_tasks ? m->standby_tasks : "-", m->warmup_tasks ? m->warmup_tasks : "-");
+        if (m->target_known)
+            out_printf(o, "  target active %s, standby %s, warm-up %s",
+                       m->target_active_tasks ? m->target_active_tasks : "-",
+                       m->target_standby_tasks ? m->target_standby_tasks : "-",
+                       m->target_warmup_tasks ? m->target_warmup_tasks : "-");
     }
     out_lit(o, " -> ");
     if (!m->assignment_known) out_lit(o, "(assignment not decoded)");
@@ -327,11 +332,25 @@ static void text_owner(ss_out *o, const ss_gowner *w, bool consumer) {
     out_ch(o, ')');
 }
 
+static const char *named_by_text(int by) {
+    switch (by) {
+    case SS_GNAMED_GROUP_METADATA: return "the group's partition metadata record";
+    case SS_GNAMED_OFFSET_COMMIT: return "an offset commit";
+    case SS_GNAMED_PARTITION_METADATA: return "partition.metadata";
+    case SS_GNAMED_CLUSTER_METADATA: return "__cluster_metadata";
+    default: return "the records";
+    }
+}
+
 static void text_partition(gcli *c, const ss_group *g, const ss_gpartition *p) {
     ss_out *o = c->o;
     char t[64];
     out_lit(o, "  ");
     gc_text_tp(o, &p->tp);
+    /* a topic named by id only in the assignments: what mapped the id to the name */
+    if (p->tp.topic_id && !p->tp.topic) out_lit(o, " (nothing read names this topic id)");
+    else if (p->tp.topic_id && p->tp.named_by != SS_GNAMED_RECORD)
+        out_printf(o, " (topic id %s named by %s)", p->tp.topic_id, named_by_text(p->tp.named_by));
     if (p->committed) {
         gc_tstr(t, sizeof t, p->commit_time);
         out_printf(o, "  committed %" PRId64 " at %s", p->offset, t);
@@ -427,6 +446,43 @@ static bool parse_fail_on(const char *s, unsigned *v) {
     return *v != 0;
 }
 
+static void text_topics(ss_out *o, bool *first, const char *what, const char *const *v, size_t n) {
+    if (!n) return;
+    out_printf(o, "%s%s ", *first ? " " : "; ", what);
+    *first = false;
+    for (size_t i = 0; i < n; i++) {
+        if (i) out_ch(o, ',');
+        gc_text_bytes(o, v[i], strlen(v[i]));
+    }
+}
+
+/* a streams group's topology: which topics each subtopology's task s_p reads partition p of */
+static void text_topology(ss_out *o, const ss_group *g) {
+    if (!g->nsubtopologies) return;
+    out_printf(o, "  topology epoch %" PRId32 ", %zu %s\n", g->topology_epoch, g->nsubtopologies,
+               plural(g->nsubtopologies, "subtopology", "subtopologies"));
+    for (size_t i = 0; i < g->nsubtopologies; i++) {
+        const ss_gsubtopology *s = &g->subtopologies[i];
+        out_lit(o, "    subtopology ");
+        gc_text_bytes(o, s->id, s->id ? strlen(s->id) : 0);
+        out_ch(o, ':');
+        bool first = true;
+        text_topics(o, &first, "source", s->source_topics, s->nsource);
+        text_topics(o, &first, "repartition source", s->repartition_source_topics, s->nrepartition);
+        text_topics(o, &first, "source regex", s->source_topic_regex, s->nregex);
+        if (s->nregex) {
+            /* regcomp's extended expressions stand in for java.util.regex */
+            if (s->nmatched) text_topics(o, &first, "matching committed topics", s->regex_matched, s->nmatched);
+            else out_lit(o, "; the regex matches no topic the group commits");
+            out_lit(o, " (POSIX extended regex, an approximation of java.util.regex)");
+            text_topics(o, &first, "unresolved regex (not a POSIX extended expression)", s->unresolved_regex,
+                        s->nunresolved);
+        }
+        if (first) out_lit(o, " no input topic");
+        out_ch(o, '\n');
+    }
+}
+
 static void text_group(gcli *c, size_t gi) {
     ss_out *o = c->o;
     const ss_group *g = ss_groups_at(c->g, gi);
@@ -472,6 +528,7 @@ static void text_group(gcli *c, size_t gi) {
                    "record of each key below it\n",
                    t, l->complete_from, nm);
     }
+    text_topology(o, g);
     /* the timeline: generations and events in log order */
     size_t gi_ = 0, ei = 0;
     while (gi_ < g->ngenerations || ei < g->nevents) {

@@ -149,6 +149,18 @@ static void json_member(gcli *c, const ss_gmember *m, int protocol) {
         json_tasks(o, m->standby_tasks);
         gc_json_key(o, "warmupTasks");
         json_tasks(o, m->warmup_tasks);
+        gc_json_key(o, "targetAssignment");
+        if (!m->target_known) {
+            out_lit(o, "null");
+        } else {
+            out_lit(o, "{\"activeTasks\":");
+            json_tasks(o, m->target_active_tasks);
+            gc_json_key(o, "standbyTasks");
+            json_tasks(o, m->target_standby_tasks);
+            gc_json_key(o, "warmupTasks");
+            json_tasks(o, m->target_warmup_tasks);
+            out_ch(o, '}');
+        }
     }
     out_ch(o, '}');
 }
@@ -279,6 +291,45 @@ static void json_owner(ss_out *o, const ss_gowner *w) {
     out_ch(o, '}');
 }
 
+static void json_strings(ss_out *o, const char *const *v, size_t n) {
+    out_ch(o, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) out_ch(o, ',');
+        gc_json_bytes(o, v[i], strlen(v[i]));
+    }
+    out_ch(o, ']');
+}
+
+/* a streams group's topology: null when no topology record stands */
+static void json_topology(ss_out *o, const ss_group *g) {
+    if (!g->nsubtopologies) {
+        out_lit(o, "null");
+        return;
+    }
+    out_lit(o, "{\"epoch\":");
+    out_i64(o, g->topology_epoch);
+    gc_json_key(o, "subtopologies");
+    out_ch(o, '[');
+    for (size_t i = 0; i < g->nsubtopologies; i++) {
+        const ss_gsubtopology *s = &g->subtopologies[i];
+        if (i) out_ch(o, ',');
+        out_lit(o, "{\"subtopologyId\":");
+        gc_json_bytes(o, s->id, s->id ? strlen(s->id) : 0);
+        gc_json_key(o, "sourceTopics");
+        json_strings(o, s->source_topics, s->nsource);
+        gc_json_key(o, "repartitionSourceTopics");
+        json_strings(o, s->repartition_source_topics, s->nrepartition);
+        gc_json_key(o, "sourceTopicRegex");
+        json_strings(o, s->source_topic_regex, s->nregex);
+        gc_json_key(o, "sourceTopicRegexMatched");
+        json_strings(o, s->regex_matched, s->nmatched);
+        gc_json_key(o, "sourceTopicRegexUnresolved");
+        json_strings(o, s->unresolved_regex, s->nunresolved);
+        out_ch(o, '}');
+    }
+    out_lit(o, "]}");
+}
+
 static void json_group(gcli *c, const ss_group *g) {
     ss_out *o = c->o;
     const ss_glog *l = ss_groups_log_at(c->g, g->log);
@@ -309,6 +360,10 @@ static void json_group(gcli *c, const ss_group *g) {
     out_u64(o, g->txn_commits);
     gc_json_key(o, "undecodedRecords");
     out_u64(o, g->undecoded_records);
+    if (g->protocol == SS_GPROTO_STREAMS) {
+        gc_json_key(o, "topology");
+        json_topology(o, g);
+    }
     gc_json_key(o, "committed");
     out_ch(o, '{');
     bool first = true;
@@ -342,6 +397,9 @@ static void json_group(gcli *c, const ss_group *g) {
         gc_json_bytes(o, p->tp.topic, p->tp.topic_len);
         gc_json_key(o, "topicId");
         gc_json_bytes(o, p->tp.topic_id, p->tp.topic_id ? strlen(p->tp.topic_id) : 0);
+        gc_json_key(o, "topicNamedBy");
+        if (p->tp.topic_id) out_json_cstr(o, ss_gnamed_name(p->tp.named_by));
+        else out_lit(o, "null");
         gc_json_key(o, "partition");
         out_i64(o, p->tp.partition);
         gc_json_key(o, "committed");

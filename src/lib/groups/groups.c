@@ -21,6 +21,17 @@
 #include "segscan/files.h"
 
 
+const char *ss_gnamed_name(int named_by) {
+    switch (named_by) {
+    case SS_GNAMED_RECORD: return "record";
+    case SS_GNAMED_GROUP_METADATA: return "group-metadata";
+    case SS_GNAMED_OFFSET_COMMIT: return "offset-commit";
+    case SS_GNAMED_PARTITION_METADATA: return "partition.metadata";
+    case SS_GNAMED_CLUSTER_METADATA: return "cluster-metadata";
+    default: return "none";
+    }
+}
+
 const char *ss_gprotocol_name(int p) {
     switch (p) {
     case SS_GPROTO_NONE: return "none";
@@ -187,35 +198,89 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     }
 }
 
-/* Before the replay: the topic ids that the log's offset commits name (OffsetCommitValue version 4+
- * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
- * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay. */
-static void commit_topic_ids(worker *w, glog *L) {
-    ss_groups *G = w->g;
+/* One walk of the log's records before the replay, each record handed to each (damage is left to
+ * the replay). */
+static void prewalk(worker *w, glog *L, void (*each)(worker *w, glog *L, const ss_record *r)) {
     ss_pcursor c;
-    ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
+    ss_pcursor_open(&c, w->g->in, L->input, w->dec, UINT64_MAX);
     for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END && !L->nomem;) {
         if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
-        if (k != SS_PC_RECORD) continue;
-        const ss_record *r = &c.rec;
-        /* key type 1 (OffsetCommitKey), value version >= 4 */
-        if (r->key_len < 2 || r->key[0] || r->key[1] != SS_GROUP_OFFSET_COMMIT || r->value_len < 2 || r->value[0] ||
-            r->value[1] < 4)
-            continue;
-        ss_cdecoded d;
-        if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) continue;
-        jctx jc = {d.nodes};
-        const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
-        const char *name = j_str(L, jc, d.key, "topic");
-        if (!id || !name || g_commit_topic_name(L, id)) continue;
-        if (!GROW32(L->commit_names, L->ncommit_names, L->commit_names_cap, 8)) {
-            L->nomem = true;
-            break;
-        }
-        L->commit_names[L->ncommit_names].id = id;
-        L->commit_names[L->ncommit_names++].name = name;
+        if (k == SS_PC_RECORD) each(w, L, &c.rec);
     }
     ss_pcursor_close(&c);
+}
+
+/* A StreamsGroupTopology record with a SourceTopicRegex: its group is one whose commits are read. */
+static void regex_group(worker *w, glog *L, const ss_record *r) {
+    ss_cdecoded d;
+    if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK || d.tombstone) return;
+    jctx jc = {d.nodes};
+    uint32_t subs = j_child(jc, d.value, "subtopologies");
+    bool rx = false;
+    for (uint32_t sn = subs ? jc.n[subs].first : 0; sn && !rx; sn = jc.n[sn].next)
+        rx = ss_jnode_count(jc.n, j_child(jc, sn, "sourceTopicRegex")) > 0;
+    const char *gid = rx ? j_str(L, jc, d.key, "groupId") : NULL;
+    if (!gid) return;
+    for (uint32_t i = 0; i < L->nrx_groups; i++)
+        if (L->rx_groups[i] == gid) return;
+    if (!GROW32(L->rx_groups, L->nrx_groups, L->rx_groups_cap, 4)) {
+        L->nomem = true;
+        return;
+    }
+    L->rx_groups[L->nrx_groups++] = gid;
+}
+
+/* The topics the groups of rx_groups commit (OffsetCommitKey's topic): a SourceTopicRegex's
+ * candidates, read in a third walk, only when a topology reads by regular expression. */
+static void regex_group_topic(worker *w, glog *L, const ss_record *r) {
+    if (r->key_len < 2 || r->key[0] || r->key[1] > SS_GROUP_OFFSET_COMMIT) return;
+    ss_cdecoded d;
+    if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) return;
+    jctx jc = {d.nodes};
+    const char *gid = j_str(L, jc, d.key, "group"), *topic = j_str(L, jc, d.key, "topic");
+    bool wanted = false;
+    for (uint32_t i = 0; i < L->nrx_groups && gid && topic; i++) wanted = wanted || L->rx_groups[i] == gid;
+    for (uint32_t i = 0; i < L->nrx_topics && wanted; i++)
+        if (L->rx_topics[i].id == gid && L->rx_topics[i].name == topic) wanted = false;
+    if (!wanted) return;
+    if (!GROW32(L->rx_topics, L->nrx_topics, L->rx_topics_cap, 8)) {
+        L->nomem = true;
+        return;
+    }
+    L->rx_topics[L->nrx_topics].id = gid;
+    L->rx_topics[L->nrx_topics++].name = topic;
+}
+
+/* Before the replay: the topic ids that the log's offset commits name (OffsetCommitValue version 4+
+ * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
+ * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay.
+ * Streams topologies that read by regular expression are noted on the way. */
+static void commit_topic_id(worker *w, glog *L, const ss_record *r) {
+    if (r->key_len >= 2 && !r->key[0] && r->key[1] == SS_GROUP_STREAMS_GROUP_TOPOLOGY && r->value_len) {
+        regex_group(w, L, r);
+        return;
+    }
+    /* key type 1 (OffsetCommitKey), value version >= 4 */
+    if (r->key_len < 2 || r->key[0] || r->key[1] != SS_GROUP_OFFSET_COMMIT || r->value_len < 2 || r->value[0] ||
+        r->value[1] < 4)
+        return;
+    ss_cdecoded d;
+    if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) return;
+    jctx jc = {d.nodes};
+    const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
+    const char *name = j_str(L, jc, d.key, "topic");
+    if (!id || !name || g_commit_topic_name(L, id)) return;
+    if (!GROW32(L->commit_names, L->ncommit_names, L->commit_names_cap, 8)) {
+        L->nomem = true;
+        return;
+    }
+    L->commit_names[L->ncommit_names].id = id;
+    L->commit_names[L->ncommit_names++].name = name;
+}
+
+static void commit_topic_ids(worker *w, glog *L) {
+    prewalk(w, L, commit_topic_id);
+    if (L->nrx_groups) prewalk(w, L, regex_group_topic);
 }
 
 static void read_log(worker *w, glog *L) {
@@ -431,33 +496,80 @@ ss_groups *ss_groups_new(const ss_groups_opts *opts) {
 
 const char *ss_groups_failure(const ss_groups *g) { return g->failure[0] ? g->failure : NULL; }
 
-static const char *input_name_cb(const void *ctx, const char *topic_id) { return v_input_topic_name(ctx, topic_id); }
+static const char *input_name_cb(const void *ctx, const char *topic_id, int *named_by) {
+    return v_input_topic_name(ctx, topic_id, named_by);
+}
 
+static bool id_add(ss_groups *G, const char *id, const char *name, int src) {
+    if (strlen(id) >= sizeof G->ids[0]) return true;
+    for (size_t k = 0; k < G->nids; k++)
+        if (!strcmp(G->ids[k], id)) return true; /* the first source that names it */
+    if (G->nids == G->idcap) {
+        size_t cap = G->idcap ? 2 * G->idcap : 16;
+        char(*ids)[25] = realloc(G->ids, cap * sizeof *ids);
+        if (ids) G->ids = ids;
+        const char **names = realloc(G->id_names, cap * sizeof *names);
+        if (names) G->id_names = names;
+        uint8_t *srcs = realloc(G->id_src, cap * sizeof *srcs);
+        if (srcs) G->id_src = srcs;
+        if (!ids || !names || !srcs) return false;
+        G->idcap = cap;
+    }
+    if (src == SS_GNAMED_CLUSTER_METADATA && !(name = strdup(name))) return false;
+    strcpy(G->ids[G->nids], id);
+    G->id_names[G->nids] = name;
+    G->id_src[G->nids++] = (uint8_t)src;
+    return true;
+}
+
+/* The topic ids a KIP-848 or streams assignment may name: partition.metadata of each partition
+ * directory among the inputs (the inputs room reads it), then the TopicRecords (metadata record type
+ * 2: name, topicId) of a __cluster_metadata partition among them. A topic deleted and created again
+ * has a new id: each id names one topic. */
 static void read_topic_ids(ss_groups *G) {
     size_t n = ss_inputs_count(G->in);
-    G->ids = calloc(n ? n : 1, sizeof *G->ids);
-    G->id_names = calloc(n ? n : 1, sizeof *G->id_names);
-    if (!G->ids || !G->id_names) return;
     for (size_t i = 0; i < n; i++) {
         const ss_input_partition *ip = ss_inputs_at(G->in, i);
-        if (!ip->is_dir || ip->internal || !ip->path) continue;
-        size_t len = strlen(ip->path) + 32;
-        char *path = malloc(len);
-        if (!path) continue;
-        snprintf(path, len, "%s/partition.metadata", ip->path);
-        ss_partition_metadata pm;
-        ss_error e;
-        if (access(path, R_OK) == 0 && ss_partition_metadata_read(path, &pm, &e) == SS_E_OK) {
-            bool dup = false;
-            for (size_t k = 0; k < G->nids; k++)
-                if (!strcmp(G->ids[k], pm.topic_id_str)) dup = true;
-            if (!dup) {
-                memcpy(G->ids[G->nids], pm.topic_id_str, sizeof G->ids[0]);
-                G->id_names[G->nids++] = ip->topic;
-            }
-        }
-        free(path);
+        if (ip->internal || !ip->topic_id || !ip->topic) continue;
+        if (!id_add(G, ip->topic_id, ip->topic, SS_GNAMED_PARTITION_METADATA)) return;
     }
+    ss_cdecoder *cd = NULL;
+    ss_decoder *dec = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const ss_input_partition *ip = ss_inputs_at(G->in, i);
+        if (!ip->topic || strcmp(ip->topic, "__cluster_metadata") != 0) continue;
+        if (!cd) cd = ss_cdecoder_new();
+        if (!dec) dec = ss_decoder_new(SS_DEFAULT_MAX_BATCH_BYTES);
+        if (!cd || !dec) break;
+        ss_pcursor c;
+        ss_pcursor_open(&c, G->in, i, dec, UINT64_MAX);
+        bool ok = true;
+        for (ss_pc_kind k; ok && (k = ss_pcursor_next(&c)) != SS_PC_END;) {
+            if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
+            if (k != SS_PC_RECORD) continue;
+            const ss_record *r = &c.rec;
+            /* MetadataRecordSerde: frame version 1, then the record type (varint) 2 = TopicRecord */
+            if (r->value_len < 3 || r->value[0] != 1 || r->value[1] != 2) continue;
+            ss_cdecoded d;
+            if (ss_cdecode(cd, SS_CTOPIC_CLUSTER_METADATA, r, &d) != SS_CDEC_OK) continue;
+            uint32_t name = 0, id = 0;
+            for (uint32_t x = d.value ? d.nodes[d.value].first : 0; x; x = d.nodes[x].next) {
+                if (d.nodes[x].name && !strcmp(d.nodes[x].name, "name")) name = x;
+                if (d.nodes[x].name && !strcmp(d.nodes[x].name, "topicId")) id = x;
+            }
+            if (!name || !id || d.nodes[name].kind != SS_J_STRING || d.nodes[id].len != 16) continue;
+            char idt[25], nm[256];
+            ss_uuid_string(d.nodes[id].str, idt);
+            if (d.nodes[name].len >= sizeof nm) continue; /* Kafka's topic names are at most 249 bytes */
+            memcpy(nm, d.nodes[name].str, d.nodes[name].len);
+            nm[d.nodes[name].len] = 0;
+            ok = id_add(G, idt, nm, SS_GNAMED_CLUSTER_METADATA);
+        }
+        ss_pcursor_close(&c);
+        if (!ok) break;
+    }
+    ss_cdecoder_free(cd);
+    ss_decoder_free(dec);
 }
 
 /* cleaner-offset-checkpoint of the log directory that holds a partition directory */
@@ -684,8 +796,11 @@ void ss_groups_free(ss_groups *g) {
     v_free(g);
     free(g->groups);
     ss_problems_free(&g->problems);
+    for (size_t i = 0; i < g->nids; i++)
+        if (g->id_src[i] == SS_GNAMED_CLUSTER_METADATA) free((char *)g->id_names[i]);
     free(g->ids);
     free(g->id_names);
+    free(g->id_src);
     ss_txn_ids_free(g->txn_ids);
     for (size_t i = 0; i < g->opts.ngroups; i++) free(g->group_filter[i]);
     free(g->group_filter);

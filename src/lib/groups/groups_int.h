@@ -127,6 +127,7 @@ typedef struct gpart {
     int32_t leader_epoch;
     uint8_t flags;
     uint8_t ring_n, ring_pos; /* the current owner's ring: intervals in it, the next one's slot */
+    uint8_t named_by;         /* enum ss_gnamed: what mapped its topic id to its name */
     uint8_t commits_hi;       /* commits: a 40-bit count, commits_hi << 32 | commits_lo */
     uint32_t commits_lo;
     uint32_t owner_last; /* its last owner's gownership index + 1 (they are linked back), 0: none */
@@ -150,6 +151,8 @@ typedef struct gmem {
     const char *member_id, *instance_id, *client_id, *client_host;
     const char *process_id, *user_endpoint, *client_tags; /* streams groups */
     const char *active_tasks, *standby_tasks, *warmup_tasks;
+    const char *target_active, *target_standby, *target_warmup; /* StreamsGroupTargetAssignmentMember */
+    bool has_target;
     int32_t topology_epoch;
     int32_t session_timeout_ms, rebalance_timeout_ms;
     int32_t member_epoch, previous_member_epoch;
@@ -191,15 +194,23 @@ typedef struct kmember {
     const char *process_id, *user_endpoint, *client_tags;
     int32_t topology_epoch;
     const char *active_tasks, *standby_tasks, *warmup_tasks;
+    /* its target assignment (StreamsGroupTargetAssignmentMember), as text; has_target: one was read */
+    const char *target_active, *target_standby, *target_warmup;
+    bool has_target;
 } kmember;
 
 /* a streams group's subtopology (StreamsGroupTopology): its id and the topics whose partition p
  * task id_p reads (SourceTopics and RepartitionSourceTopics) */
 typedef struct gsubtopo {
     const char *id;
+    /* its SourceTopics (the first nsource), its RepartitionSourceTopics (nrepartition), then the
+     * topics the group commits that its SourceTopicRegex matches (nmatched) */
     const char **topics;
-    uint32_t ntopics;
-    bool regex; /* it also reads topics by regular expression: those cannot be resolved from the record */
+    uint32_t ntopics, nsource, nrepartition, nmatched;
+    const char **regex; /* its SourceTopicRegex: topics the record does not name */
+    uint32_t nregex;
+    const char **bad; /* those regcomp refused: unresolved */
+    uint32_t nbad;
 } gsubtopo;
 
 /* an event: the public one and what its replay keeps beside it */
@@ -385,6 +396,9 @@ typedef struct gdone {
     uint32_t nevents;
     uint32_t tps_at, ntps, gens_at, ngens; /* in the log's lists: gpart and ggen indices */
     uint8_t deleted, wanted;
+    gsubtopo *subs; /* a streams group's last topology (the ggroup's, moved) */
+    uint32_t nsubs;
+    int32_t topology_epoch;
 } gdone;
 
 /* ---- one __consumer_offsets partition ----------------------------------------------------------- */
@@ -424,13 +438,19 @@ typedef struct glog {
     gcommits commits;
     const ss_txn_ids *txn_ids;
     /* a topic id's name from partition.metadata of the inputs (NULL when none) */
-    const char *(*input_name)(const void *ctx, const char *topic_id);
+    const char *(*input_name)(const void *ctx, const char *topic_id, int *named_by);
     const void *input_name_ctx;
     /* topic ids named by this log's own offset commits (OffsetCommitValue version 4's topicId beside
      * the key's topic name, Kafka 4.1+), read before the replay: the assignments of KIP-848 groups
      * name topics by id only, and Kafka 4.1+ writes no ConsumerGroupPartitionMetadata */
     gtopic_name *commit_names;
     uint32_t ncommit_names, commit_names_cap;
+    /* streams groups whose topology reads by regular expression (SourceTopicRegex), and the topics
+     * each of them commits ({group, topic}), read before the replay when there are such groups */
+    const char **rx_groups;
+    uint32_t nrx_groups, rx_groups_cap;
+    gtopic_name *rx_topics;
+    uint32_t nrx_topics, rx_topics_cap;
     /* reading */
     uint64_t batch_no;
     int64_t batch_time;
@@ -527,6 +547,7 @@ void m_close_open_epoch(glog *L, ggroup *g);
 const char *m_topic_name_of(const ggroup *g, const char *topic_id);
 const char *g_commit_topic_name(const glog *L, const char *topic_id);
 void m_free_group(ggroup *g);
+void m_free_subs(gsubtopo *subs, uint32_t n);
 
 /* ---- the run (groups.c) and its views (views.c) ------------------------------------------------- */
 
@@ -561,10 +582,12 @@ struct ss_groups {
     size_t nlogs;
     ss_glog *pub_logs;
     ss_txn_ids *txn_ids;
-    /* topic id -> name from partition.metadata of the inputs */
+    /* topic id -> name from partition.metadata of the inputs, then __cluster_metadata's TopicRecords
+     * (id_src: SS_GNAMED_PARTITION_METADATA or SS_GNAMED_CLUSTER_METADATA, whose names are copies) */
     char (*ids)[25];
     const char **id_names;
-    size_t nids;
+    uint8_t *id_src;
+    size_t nids, idcap;
     /* public views: one group at a time, its scalars and its arrays (views.c) */
     struct gpub *groups; /* sorted by id, then coordinator partition */
     size_t ngroups;
@@ -585,6 +608,6 @@ struct ss_groups {
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */
 void v_group_head(const ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out);
 void v_free(ss_groups *G);
-const char *v_input_topic_name(const ss_groups *G, const char *topic_id);
+const char *v_input_topic_name(const ss_groups *G, const char *topic_id, int *named_by);
 
 #endif

@@ -11,6 +11,7 @@
  * owners).
  */
 #include <inttypes.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,10 @@ void m_close_open_epoch(glog *L, ggroup *g) {
         m->active_tasks = k->active_tasks;
         m->standby_tasks = k->standby_tasks;
         m->warmup_tasks = k->warmup_tasks;
+        m->target_active = k->target_active;
+        m->target_standby = k->target_standby;
+        m->target_warmup = k->target_warmup;
+        m->has_target = k->has_target;
         m->parts_at = L->refs.n;
         if (!copy_refs(L, &k->owned)) return;
         m = &L->members[L->nmembers - 1];
@@ -320,15 +325,21 @@ static bool kparts(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out) {
         const char *id = j_uuid(L, c, j_child(c, tn, "topicId"));
         uint32_t parts = j_child(c, tn, "partitions");
         if (!id || !parts) continue;
+        int by = SS_GNAMED_GROUP_METADATA;
         const char *name = m_topic_name_of(&L->groups[gi], id);
-        if (!name) name = g_commit_topic_name(L, id);
+        if (!name) {
+            name = g_commit_topic_name(L, id);
+            by = SS_GNAMED_OFFSET_COMMIT;
+        }
         if (!name && L->input_name) {
-            const char *n = L->input_name(L->input_name_ctx, id);
+            const char *n = L->input_name(L->input_name_ctx, id, &by);
             if (n) name = g_intern(L, (const uint8_t *)n, strlen(n));
         }
         for (uint32_t pn = c.n[parts].first; pn; pn = c.n[pn].next) {
             uint32_t ti = g_tp_get(L, gi, name, id, (int32_t)c.n[pn].num);
             if (ti == UINT32_MAX) return false;
+            /* the first source that mapped the id to this partition's name */
+            if (name && L->tps[ti].named_by == SS_GNAMED_RECORD) L->tps[ti].named_by = (uint8_t)by;
             if (!GROW32(out->v, out->n, out->cap, 8)) {
                 L->nomem = true;
                 return false;
@@ -513,8 +524,16 @@ void m_free_group(ggroup *g) {
     }
     free(g->kmembers);
     free(g->names);
-    for (uint32_t i = 0; i < g->nsubs; i++) free(g->subs[i].topics);
-    free(g->subs);
+    m_free_subs(g->subs, g->nsubs);
+}
+
+void m_free_subs(gsubtopo *subs, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        free(subs[i].topics);
+        free(subs[i].regex);
+        free(subs[i].bad);
+    }
+    free(subs);
 }
 
 /* ---- streams groups (KIP-1071) ----------------------------------------------------------------- */
@@ -525,10 +544,51 @@ void m_free_group(ggroup *g) {
  * restore state stores and read no input partition: they own nothing here. A subtopology that reads
  * by regular expression reads topics the record does not name; those stay unresolved. */
 
+/* A SourceTopicRegex's topics: those the group commits (read before the replay) that the expression
+ * matches whole, as Kafka Streams matches a topic name (Pattern.matcher(topic).matches()). POSIX
+ * extended expressions (regcomp REG_EXTENDED) approximate java.util.regex: the common forms (., *, +,
+ * ?, |, groups, classes, {n,m}) agree; Java's own (\\d, (?i), lookarounds, possessive quantifiers) are
+ * refused by regcomp or mean something else. One regcomp refuses is listed as unresolved. A topic
+ * the group never committed is not found: a matched topic is one the group is seen to have read. */
+static bool regex_topics(glog *L, const char *group, gsubtopo *st) {
+    for (uint32_t i = 0; i < st->nregex; i++) {
+        size_t len = strlen(st->regex[i]);
+        char *anchored = malloc(len + 5);
+        if (!anchored) return !(L->nomem = true);
+        snprintf(anchored, len + 5, "^(%s)$", st->regex[i]);
+        regex_t re;
+        int rc = regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB);
+        free(anchored);
+        if (rc != 0) {
+            const char **v = realloc(st->bad, (st->nbad + 1) * sizeof *v);
+            if (!v) return !(L->nomem = true);
+            st->bad = v;
+            st->bad[st->nbad++] = st->regex[i];
+            continue;
+        }
+        for (uint32_t t = 0; t < L->nrx_topics; t++) {
+            const gtopic_name *x = &L->rx_topics[t];
+            if (strcmp(x->id, group) != 0 || regexec(&re, x->name, 0, NULL, 0) != 0) continue;
+            bool dup = false;
+            for (uint32_t k = 0; k < st->ntopics && !dup; k++) dup = st->topics[k] == x->name;
+            if (dup) continue;
+            const char **v = realloc(st->topics, (st->ntopics + 1) * sizeof *v);
+            if (!v) {
+                regfree(&re);
+                return !(L->nomem = true);
+            }
+            st->topics = v;
+            st->topics[st->ntopics++] = x->name;
+            st->nmatched++;
+        }
+        regfree(&re);
+    }
+    return true;
+}
+
 static void topology(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
     ggroup *g = &L->groups[gi];
-    for (uint32_t i = 0; i < g->nsubs; i++) free(g->subs[i].topics);
-    free(g->subs);
+    m_free_subs(g->subs, g->nsubs);
     g->subs = NULL;
     g->nsubs = 0;
     g->topology_epoch = -1;
@@ -546,18 +606,29 @@ static void topology(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
         gsubtopo *st = &v[k];
         st->id = j_str(L, c, sn, "subtopologyId");
         uint32_t src = j_child(c, sn, "sourceTopics"), rep = j_child(c, sn, "repartitionSourceTopics");
+        uint32_t rx = j_child(c, sn, "sourceTopicRegex");
         uint32_t nt = (uint32_t)(ss_jnode_count(c.n, src) + ss_jnode_count(c.n, rep));
-        st->regex = ss_jnode_count(c.n, j_child(c, sn, "sourceTopicRegex")) > 0;
+        uint32_t nr = (uint32_t)ss_jnode_count(c.n, rx);
         st->topics = nt ? calloc(nt, sizeof *st->topics) : NULL;
-        if (nt && !st->topics) {
+        st->regex = nr ? calloc(nr, sizeof *st->regex) : NULL;
+        if ((nt && !st->topics) || (nr && !st->regex)) {
             L->nomem = true;
+            k++;
             break;
         }
         for (uint32_t tn = src ? c.n[src].first : 0; tn; tn = c.n[tn].next)
             if (c.n[tn].kind == SS_J_STRING) st->topics[st->ntopics++] = g_intern(L, c.n[tn].str, c.n[tn].len);
+        st->nsource = st->ntopics;
+        for (uint32_t tn = rx ? c.n[rx].first : 0; tn && st->nregex < nr; tn = c.n[tn].next)
+            if (c.n[tn].kind == SS_J_STRING) st->regex[st->nregex++] = g_intern(L, c.n[tn].str, c.n[tn].len);
         for (uint32_t tn = rep ? c.n[rep].first : 0; tn; tn = c.n[tn].next) {
             const char *name = j_str(L, c, tn, "name");
             if (name) st->topics[st->ntopics++] = name;
+        }
+        st->nrepartition = st->ntopics - st->nsource;
+        if (st->nregex && !regex_topics(L, L->groups[gi].id, st)) {
+            k++;
+            break;
         }
     }
     g = &L->groups[gi];
@@ -641,6 +712,30 @@ static void streams_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
     owned_now(L, gi, k, nw, np, dec->tombstone, r);
 }
 
+/* StreamsGroupTargetAssignmentMember (type 21): the tasks the assignor gave the member, which it
+ * owns only once its current assignment says so (type 22); a tombstone: it has no target any more. */
+static void streams_target(glog *L, uint32_t gi, jctx c, const ss_cdecoded *dec) {
+    const char *mid = j_str(L, c, dec->key, "memberId");
+    if (!mid) return;
+    kmember *k = kmember_get(L, &L->groups[gi], mid, !dec->tombstone);
+    if (!k) return;
+    if (dec->tombstone) {
+        k->target_active = k->target_standby = k->target_warmup = NULL;
+        k->has_target = false;
+        return;
+    }
+    char buf[3][1024];
+    size_t len[3] = {0, 0, 0};
+    static const char *const lists[3] = {"activeTasks", "standbyTasks", "warmupTasks"};
+    for (int i = 0; i < 3; i++)
+        if (!ktasks(L, gi, c, j_child(c, dec->value, lists[i]), NULL, buf[i], sizeof buf[i], &len[i])) return;
+    k = kmember_get(L, &L->groups[gi], mid, false);
+    k->target_active = tasks_text(L, buf[0], len[0]);
+    k->target_standby = tasks_text(L, buf[1], len[1]);
+    k->target_warmup = tasks_text(L, buf[2], len[2]);
+    k->has_target = true;
+}
+
 /* clientTags [{key, value}] as "k=v,k=v" */
 static const char *client_tags(glog *L, jctx c, uint32_t list) {
     char buf[512];
@@ -710,6 +805,7 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
     }
     case SS_GROUP_STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT: streams_assignment(L, gi, r, c, dec); return;
     case SS_GROUP_STREAMS_GROUP_TOPOLOGY: topology(L, gi, c, dec); return;
-    default: return; /* 20, 21: the target assignment, not what members own */
+    case SS_GROUP_STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER: streams_target(L, gi, c, dec); return;
+    default: return; /* 20: the target assignment's epoch */
     }
 }

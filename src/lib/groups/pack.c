@@ -217,6 +217,11 @@ void g_pack_log(glog *L) {
         x->protocol = g->protocol;
         x->deleted = g->deleted;
         x->wanted = g->wanted;
+        x->subs = g->subs;
+        x->nsubs = g->nsubs;
+        x->topology_epoch = g->topology_epoch;
+        g->subs = NULL;
+        g->nsubs = 0;
         x->tps_at = at;
         x->ntps = g->tps.n;
         if (g->tps.n) memcpy(lists + at, g->tps.v, g->tps.n * sizeof *lists);
@@ -258,7 +263,10 @@ void g_pack_log(glog *L) {
 
 void g_pack_free(glog *L) {
     if (L->done)
-        for (uint32_t i = 0; i < L->ngroups; i++) free(L->done[i].events);
+        for (uint32_t i = 0; i < L->ngroups; i++) {
+            free(L->done[i].events);
+            m_free_subs(L->done[i].subs, L->done[i].nsubs);
+        }
     gpack *all[] = {&L->p_lists, &L->p_tps,     &L->p_owners,  &L->p_points, &L->p_tpx,
                     &L->p_gens,  &L->p_members, &L->p_assigns, &L->p_refs};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) gp_free(all[i]);

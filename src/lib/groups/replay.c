@@ -63,7 +63,10 @@ void glog_end(glog *L) {
         gpart *t = &L->tps[i];
         if (t->topic || !t->topic_id) continue;
         const char *name = m_topic_name_of(&L->groups[t->group], t->topic_id);
-        if (name) t->topic = name;
+        if (name) {
+            t->topic = name;
+            t->named_by = SS_GNAMED_GROUP_METADATA;
+        }
     }
     o_end(L);
     if (!gc_finish(L)) L->nomem = L->nomem || !L->commits.failed;
@@ -81,6 +84,12 @@ void glog_end(glog *L) {
     free(L->commit_names);
     L->commit_names = NULL;
     L->ncommit_names = L->commit_names_cap = 0;
+    free(L->rx_groups);
+    L->rx_groups = NULL;
+    L->nrx_groups = L->rx_groups_cap = 0;
+    free(L->rx_topics);
+    L->rx_topics = NULL;
+    L->nrx_topics = L->rx_topics_cap = 0;
     free(L->tl_cache);
     L->tl_cache = NULL;
     gs_seal(&L->strs);
@@ -96,6 +105,8 @@ void glog_free(glog *L) {
     g_vfree(L->tps);
     free(L->tp_slots);
     free(L->commit_names);
+    free(L->rx_groups);
+    free(L->rx_topics);
     free(L->tl_cache);
     g_vfree(L->owners);
     g_vfree(L->points);

@@ -344,6 +344,7 @@ uint32_t g_group_get(glog *L, const uint8_t *id, size_t len, int64_t offset, int
     g->first_time = time;
     g->last_time = time;
     g->open_gen = -1;
+    g->topology_epoch = -1;
     g->wanted = wanted(L, id, len);
     *aux = ++L->ngroups;
     return L->ngroups - 1;

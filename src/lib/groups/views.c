@@ -41,16 +41,20 @@ void v_free(ss_groups *G) {
     G->blockcap = 0;
 }
 
-const char *v_input_topic_name(const ss_groups *G, const char *topic_id) {
+const char *v_input_topic_name(const ss_groups *G, const char *topic_id, int *named_by) {
     if (!topic_id) return NULL;
     for (size_t i = 0; i < G->nids; i++)
-        if (!strcmp(G->ids[i], topic_id)) return G->id_names[i];
+        if (!strcmp(G->ids[i], topic_id)) {
+            if (named_by) *named_by = G->id_src[i];
+            return G->id_names[i];
+        }
     return NULL;
 }
 
 static ss_gtp_ref ref_of(const ss_groups *G, const gpart *t) {
     ss_gtp_ref r;
-    r.topic = t->topic ? t->topic : v_input_topic_name(G, t->topic_id);
+    r.named_by = t->topic ? t->named_by : SS_GNAMED_NONE;
+    r.topic = t->topic ? t->topic : v_input_topic_name(G, t->topic_id, &r.named_by);
     r.topic_len = r.topic ? strlen(r.topic) : 0;
     r.topic_id = t->topic_id;
     r.partition = t->partition;
@@ -218,6 +222,10 @@ static void member_view(ss_groups *G, glog *L, const gmem *im, ss_gmember *m) {
     m->active_tasks = im->active_tasks;
     m->standby_tasks = im->standby_tasks;
     m->warmup_tasks = im->warmup_tasks;
+    m->target_known = im->has_target;
+    m->target_active_tasks = im->target_active;
+    m->target_standby_tasks = im->target_standby;
+    m->target_warmup_tasks = im->target_warmup;
 }
 
 static void assign_view(ss_groups *G, glog *L, const gassign_int *ia, ss_gassign *a) {
@@ -271,6 +279,7 @@ void v_group_head(const ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) 
     out->txn_commits = gg->txn_commits;
     out->undecoded_records = gg->undecoded;
     out->first_offset = gg->first_offset;
+    out->topology_epoch = -1;
     out->first_time = gg->first_time;
     out->last_time = gg->last_time;
     out->ngenerations = gg->ngens;
@@ -308,6 +317,27 @@ static bool build_group(ss_groups *G, glog_slot *S, uint32_t gi, ss_group *out) 
     }
     out->events = ev;
     out->generations = gens;
+    if (gg->nsubs) {
+        ss_gsubtopology *st = block(G, gg->nsubs, sizeof *st);
+        if (!st) return false;
+        for (uint32_t k = 0; k < gg->nsubs; k++) {
+            const gsubtopo *x = &gg->subs[k];
+            st[k].id = x->id;
+            st[k].nsource = x->nsource;
+            st[k].source_topics = (const char *const *)x->topics;
+            st[k].nrepartition = x->nrepartition;
+            st[k].repartition_source_topics = x->topics ? (const char *const *)x->topics + x->nsource : NULL;
+            st[k].nregex = x->nregex;
+            st[k].source_topic_regex = (const char *const *)x->regex;
+            st[k].nmatched = x->nmatched;
+            st[k].regex_matched = x->topics ? (const char *const *)x->topics + x->nsource + x->nrepartition : NULL;
+            st[k].nunresolved = x->nbad;
+            st[k].unresolved_regex = (const char *const *)x->bad;
+        }
+        out->nsubtopologies = gg->nsubs;
+        out->subtopologies = st;
+        out->topology_epoch = gg->topology_epoch;
+    }
     return build_partitions(G, L, gg, out);
 }
 
@@ -326,6 +356,8 @@ const ss_group *ss_groups_at(ss_groups *G, size_t i) {
         g->events = NULL;
         g->partitions = NULL;
         g->npartitions = 0;
+        g->subtopologies = NULL;
+        g->nsubtopologies = 0;
         g->ngenerations = g->nevents = 0;
         G->built = 0;
     }
