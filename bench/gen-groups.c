@@ -92,8 +92,8 @@ typedef struct {
 static void rec_add(batchb *bb, const buf *key, const buf *value) {
     buf body = {0};
     put8(&body, 0);
-    putvarlong(&body, 0);          /* timestampDelta */
-    putvarlong(&body, bb->n);      /* offsetDelta */
+    putvarlong(&body, 0);     /* timestampDelta */
+    putvarlong(&body, bb->n); /* offsetDelta */
     putvarlong(&body, (int64_t)key->n);
     put(&body, key->p, key->n);
     if (value) {
@@ -102,7 +102,7 @@ static void rec_add(batchb *bb, const buf *key, const buf *value) {
     } else {
         putvarlong(&body, -1);
     }
-    putvarlong(&body, 0);          /* headers */
+    putvarlong(&body, 0); /* headers */
     putvarlong(&bb->recs, (int64_t)body.n);
     put(&bb->recs, body.p, body.n);
     free(body.p);
@@ -114,10 +114,10 @@ static void batch_out(buf *out, int64_t base, const batchb *bb, int64_t ts, int6
                       bool control) {
     size_t at = out->n;
     put64(out, (uint64_t)base);
-    put32(out, 0);                 /* length, set below */
-    put32(out, 0);                 /* partitionLeaderEpoch */
+    put32(out, 0); /* length, set below */
+    put32(out, 0); /* partitionLeaderEpoch */
     put8(out, 2);
-    put32(out, 0);                 /* crc, set below */
+    put32(out, 0); /* crc, set below */
     size_t crc_from = out->n;
     put16(out, (uint16_t)((txn ? 0x10 : 0) | (control ? 0x20 : 0)));
     put32(out, (uint32_t)(bb->n - 1));
@@ -175,8 +175,8 @@ static void group_record(batchb *bb, const char *group, int gen, int nmem, int t
     put32(&v, (uint32_t)nmem);
     for (int m = 0; m < nmem; m++) {
         putstr(&v, ids[m]);
-        put16(&v, 0xffff);             /* groupInstanceId null */
-        putstr(&v, group);             /* clientId */
+        put16(&v, 0xffff); /* groupInstanceId null */
+        putstr(&v, group); /* clientId */
         putstr(&v, "/10.1.2.3");
         put32(&v, 300000);
         put32(&v, 45000);
@@ -184,10 +184,10 @@ static void group_record(batchb *bb, const char *group, int gen, int nmem, int t
         put16(&sub, 3);
         put32(&sub, 1);
         putstr(&sub, tn);
-        put32(&sub, 0xffffffffu);      /* userData null */
-        put32(&sub, 0);                /* ownedPartitions */
+        put32(&sub, 0xffffffffu); /* userData null */
+        put32(&sub, 0);           /* ownedPartitions */
         put32(&sub, (uint32_t)gen);
-        put16(&sub, 0xffff);           /* rackId null */
+        put16(&sub, 0xffff); /* rackId null */
         put16(&asg, 3);
         put32(&asg, 1);
         putstr(&asg, tn);
@@ -261,7 +261,7 @@ int main(int argc, char **argv) {
     int64_t *pos = calloc(groups * NPARTS, sizeof *pos);
     int64_t *round_ts = calloc(rounds + 1, sizeof *round_ts);
     uint64_t rounds_done = 0;
-    char (*ids)[64] = malloc(3 * 64);
+    char(*ids)[64] = malloc(3 * 64);
     for (uint64_t r = 0; r < rounds && written < commits; r++) {
         round_ts[r] = ts;
         rounds_done = r + 1;

@@ -92,7 +92,7 @@ enum ss_cdec_status {
 /* A tagged field that the schema does not know (a newer Kafka's field): kept by
  * Kafka's reader, left out by its JSON converters; segscan lists it. */
 typedef struct ss_unknown_tag {
-    const char *in;       /* the struct it was read in, e.g. "ShareUpdateValue", "TopicPartitions" */
+    const char *in; /* the struct it was read in, e.g. "ShareUpdateValue", "TopicPartitions" */
     uint32_t tag;
     const uint8_t *bytes; /* points into the record */
     size_t len;

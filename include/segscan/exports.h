@@ -21,11 +21,11 @@ extern "C" {
 #endif
 
 typedef struct ss_export_opts {
-    const char *command_line;  /* for the file's metadata (segscan.command); NULL: none */
-    bool has_broker_id;        /* broker_id given (--broker-id): it wins over meta.properties */
+    const char *command_line; /* for the file's metadata (segscan.command); NULL: none */
+    bool has_broker_id;       /* broker_id given (--broker-id): it wins over meta.properties */
     int32_t broker_id;
-    size_t rows_per_group;     /* 0: SS_EXPORT_ROWS_PER_GROUP */
-    size_t max_batch_bytes;    /* decompressed size of a batch at most; 0: 256 MiB */
+    size_t rows_per_group;  /* 0: SS_EXPORT_ROWS_PER_GROUP */
+    size_t max_batch_bytes; /* decompressed size of a batch at most; 0: 256 MiB */
 } ss_export_opts;
 
 #define SS_EXPORT_ROWS_PER_GROUP ((size_t)1 << 17)

@@ -374,7 +374,7 @@ typedef struct ss_glog {
     int32_t partition;
     const ss_input_partition *input; /* the copy read */
     uint64_t batches, records, control_records, tombstones;
-    uint64_t unknown_records;          /* record types segscan does not decode (notices) */
+    uint64_t unknown_records; /* record types segscan does not decode (notices) */
     /* unknown_records by record type: the first SS_GLOG_UNKNOWN_TYPES types met, by count of
      * records; the records of further types in unknown_other_types */
     struct {

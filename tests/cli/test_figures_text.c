@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "views/figures.h"
 #include "common/out.h"
+#include "views/figures.h"
 #include "views/scan.h"
 
 const char *scan_sgr(const struct scan_cli *c, const char *code) { return c->color ? code : ""; }
@@ -250,18 +250,18 @@ static void case_totals(void) {
     t.sequence_gaps = 1, t.duplicate_sequences = 2;
     t.txn_committed = 1, t.txn_open = 1, t.damaged_bytes = 1;
     check_totals("totals", true, &t,
-                B "total" X "  2 partitions, 3 segments, 41 records in 8 batches\n"
-                  "  duplicates    " R "1 group, 2 extra copies" X ": retry 2 (1 in open transactions)\n"
-                  "  sequences     1 gap, 0 explained, 2 records with a repeated sequence\n"
-                  "  transactions  1 committed, 0 aborted, 1 open (0 hanging)\n"
-                  "  damaged       1 byte\n");
+                 B "total" X "  2 partitions, 3 segments, 41 records in 8 batches\n"
+                   "  duplicates    " R "1 group, 2 extra copies" X ": retry 2 (1 in open transactions)\n"
+                   "  sequences     1 gap, 0 explained, 2 records with a repeated sequence\n"
+                   "  transactions  1 committed, 0 aborted, 1 open (0 hanging)\n"
+                   "  damaged       1 byte\n");
     ss_an_totals z = {.partitions = 1, .segments = 1, .records = 1, .batches = 1};
     check_totals("totals without copies", false, &z,
-                "total  1 partition, 1 segment, 1 record in 1 batch\n"
-                "  duplicates    none\n"
-                "  sequences     0 gaps, 0 explained, 0 records with a repeated sequence\n"
-                "  transactions  0 committed, 0 aborted, 0 open (0 hanging)\n"
-                "  damaged       0 bytes\n");
+                 "total  1 partition, 1 segment, 1 record in 1 batch\n"
+                 "  duplicates    none\n"
+                 "  sequences     0 gaps, 0 explained, 0 records with a repeated sequence\n"
+                 "  transactions  0 committed, 0 aborted, 0 open (0 hanging)\n"
+                 "  damaged       0 bytes\n");
 }
 
 int main(void) {

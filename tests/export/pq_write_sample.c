@@ -9,7 +9,7 @@
 #include "segscan/parquet.h"
 
 static const ss_pq_column cols[] = {
-    {"i", SS_PQ_INT64, false}, {"a", SS_PQ_INT64, false},  {"b", SS_PQ_INT32, false}, {"c", SS_PQ_BOOLEAN, false},
+    {"i", SS_PQ_INT64, false},     {"a", SS_PQ_INT64, false},   {"b", SS_PQ_INT32, false}, {"c", SS_PQ_BOOLEAN, false},
     {"s", SS_PQ_BYTE_ARRAY, true}, {"x", SS_PQ_FIXED16, false}, {"z", SS_PQ_INT32, false},
 };
 

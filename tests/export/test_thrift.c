@@ -32,7 +32,8 @@ int main(void) {
     ss_tw_i64(&t, 20, -1);
     ss_tw_bool(&t, 21, true);
     ss_tw_end(&t);
-    expect("short and long field headers, bool in the type", &b, (const uint8_t[]){0x15, 0x0a, 0x06, 0x28, 0x01, 0x11, 0x00}, 7);
+    expect("short and long field headers, bool in the type", &b,
+           (const uint8_t[]){0x15, 0x0a, 0x06, 0x28, 0x01, 0x11, 0x00}, 7);
 
     /* ids going down (5 then 3) take the long form: 0x55 0x00 (i32 0), then 0x02 (false) 0x06 */
     b.n = 0;

@@ -445,7 +445,8 @@ static int dump_log(const char *path, const struct dump_opts *opt, ss_decoder *d
                 if (opt->json) {
                     json_record(o, path, opt, b, &r);
                 } else {
-                    if (have_last && (last_offset == INT64_MAX || r.offset != last_offset + 1)) offset_pairs_add(&gaps, last_offset, r.offset);
+                    if (have_last && (last_offset == INT64_MAX || r.offset != last_offset + 1))
+                        offset_pairs_add(&gaps, last_offset, r.offset);
                     last_offset = r.offset;
                     have_last = true;
                     text_record(o, opt, b, &r);
@@ -613,8 +614,8 @@ int cmd_dump(int argc, char **argv) {
             /* MAJOR.MINOR[.PATCH...]: only whether it is before 4.1 matters (KAFKA-19069) */
             unsigned maj = 0, min = 0;
             int used = 0;
-            if (sscanf(optarg, "%u.%u%n", &maj, &min, &used) != 2 || (optarg[used] && optarg[used] != '.') ||
-                maj < 4 || maj > 99 || min > 99) {
+            if (sscanf(optarg, "%u.%u%n", &maj, &min, &used) != 2 || (optarg[used] && optarg[used] != '.') || maj < 4 ||
+                maj > 99 || min > 99) {
                 warnx_("dump: --kafka-version takes a Kafka version from 4.0 on, e.g. 4.0 or 4.2");
                 free(files);
                 return EXIT_TROUBLE;

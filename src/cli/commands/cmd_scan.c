@@ -51,8 +51,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
 
 static bool has_findings(const ss_an_partition *P) {
     return P->duplicate_groups || P->sequence_gaps || P->duplicate_sequences || P->txn_open || P->damage_events ||
-           P->holes ||
-           P->tail_bytes || P->segments_unreadable || P->skipped_large_batches;
+           P->holes || P->tail_bytes || P->segments_unreadable || P->skipped_large_batches;
 }
 
 static void text_summary(struct scan_cli *c) {

@@ -57,7 +57,8 @@ static void txns_print(struct scan_cli *c) {
                            t->last_offset, t->records, plural(t->records, "record", "records"), t->batches,
                            plural(t->batches, "batch", "batches"));
             if (t->result == SS_TXN_UNKNOWN && t->spans_hole) {
-                out_printf(o, "  %sincomplete: spans a hole%s (no marker read; offsets are missing after it, and its "
+                out_printf(o,
+                           "  %sincomplete: spans a hole%s (no marker read; offsets are missing after it, and its "
                            "marker may have been among them: its outcome is not known)",
                            scan_sgr(c, SGR_YEL), scan_sgr(c, SGR_RST));
             } else if (t->result == SS_TXN_UNKNOWN) {

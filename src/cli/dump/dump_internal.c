@@ -336,7 +336,8 @@ static const char *remote_invalid(const ss_cdecoded *d, char *buf, size_t n) {
     }
     case SS_RLM_REMOTE_LOG_SEGMENT_METADATA_UPDATE_RECORD:
         return segment_state(num(nd, v, "remoteLogSegmentState")) ? NULL : "state can not be null";
-    case SS_RLM_REMOTE_PARTITION_DELETE_METADATA_RECORD: return partition_delete_state(num(nd, v, "remotePartitionDeleteState")) ? NULL : "null";
+    case SS_RLM_REMOTE_PARTITION_DELETE_METADATA_RECORD:
+        return partition_delete_state(num(nd, v, "remotePartitionDeleteState")) ? NULL : "null";
     default: return "null";
     }
 }

@@ -44,7 +44,8 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
         for (size_t i = 0; i < n; i++) {
             ss_tl_batch_at(c->tl, i, &b);
             int64_t t = a->no_time ? (int64_t)i : b.max_timestamp;
-            double x = html_xs(a, t), y0 = html_ys(a, b.base_offset), y1 = html_ys(a, b.last_offset == INT64_MAX ? INT64_MAX : b.last_offset + 1);
+            double x = html_xs(a, t), y0 = html_ys(a, b.base_offset),
+                   y1 = html_ys(a, b.last_offset == INT64_MAX ? INT64_MAX : b.last_offset + 1);
             if (y0 - y1 < 2) y1 = y0 - 2;
             if (b.control) {
                 out_printf(o,

@@ -166,7 +166,7 @@
       T(PL_REPEAT, 2, FT_ALWAYS, PF(rep_batches), NULL, NULL, FN_S64, "#"))                                            \
     X(rep_last, "repeatedLastOffset", FJ_OPT, NULL, FR_NONE, 0, NULL, FH_NONE, 0, S(P->repeated_last),                 \
       T(PL_REPEAT, 3, FT_ALWAYS, PF(rep_batches), "..", NULL, FN_S64, "# repeat offsets read before them"))            \
-    X(rep_records, "repeatedRecords", FJ_U64, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->repeated_records),             \
+    X(rep_records, "repeatedRecords", FJ_U64, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->repeated_records),              \
       T(PL_REPEAT, 4, FT_ALWAYS, PF(rep_batches), " ", NULL, FN_U64, "(# {record|records}: not copies, left out)"))    \
     X(rep_keep, "recoveryKeepsBelow", FJ_OPT, NULL, FR_NONE, 0, NULL, FH_NONE, 0, S(P->recovery_keeps_below),          \
       T(PL_REPEAT, 5, FT_NONNEG, PF(rep_batches), "; ", NULL, FN_S64,                                                  \

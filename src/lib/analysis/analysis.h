@@ -201,8 +201,8 @@ struct ss_analysis {
     bool txn_state_read;
     SS_VEC(ss_an_damage) damage;
     SS_VEC(ss_an_hole) holes; /* candidates while reading; those evidence explains dropped at the end */
-    ss_problems problems; /* the segments that could not be opened, then the run's failure */
-    size_t failure;       /* the failure's index in problems; SIZE_MAX: none */
+    ss_problems problems;     /* the segments that could not be opened, then the run's failure */
+    size_t failure;           /* the failure's index in problems; SIZE_MAX: none */
     SS_VEC(an_match) matches;
     uint64_t match_total;
     /* per partition (cleared as each begins): */

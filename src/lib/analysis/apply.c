@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "base/javaint.h"
 #include "base/error_set.h"
+#include "base/javaint.h"
 
 /* The records a damaged entry held, from its header: v2's recordsCount when it fits the
  * offsets the header spans, else that span; a legacy entry's inner messages when they were
@@ -185,8 +185,10 @@ void an_offset_order(ss_analysis *a, uint32_t part, uint32_t seg, const ss_batch
     a->in_repeat = true;
     char keep[160] = "";
     if (seg_base >= 0)
-        snprintf(keep, sizeof keep, "; Kafka's recovery (LogLoader.recoverLog) would truncate this segment to its base "
-                 "offset %" PRId64 ", keeping the offsets below it", seg_base);
+        snprintf(keep, sizeof keep,
+                 "; Kafka's recovery (LogLoader.recoverLog) would truncate this segment to its base "
+                 "offset %" PRId64 ", keeping the offsets below it",
+                 seg_base);
     ss_error e = an_error(SS_E_OFFSET_ORDER, b->position, b->base_offset, b->size,
                           "batch offsets %" PRId64 "..%" PRId64 " is not above offset %" PRId64
                           " read before it in this segment: offsets repeat (Kafka refuses such an append); the "

@@ -88,7 +88,9 @@ static bool read_pids(ss_pid_blocks *b, ss_cdecoder *cd, ss_pcursor *c, uint32_t
             const ss_record r = c->rec;
             if (!maybe_producer_ids(&r)) continue;
             ss_cdecoded d;
-            if (ss_cdecode(cd, SS_CTOPIC_CLUSTER_METADATA, &r, &d) != SS_CDEC_OK || d.record_type != SS_MD_PRODUCER_IDS_RECORD) continue;
+            if (ss_cdecode(cd, SS_CTOPIC_CLUSTER_METADATA, &r, &d) != SS_CDEC_OK ||
+                d.record_type != SS_MD_PRODUCER_IDS_RECORD)
+                continue;
             int64_t broker, epoch = -1, next;
             if (!ss_jnode_int(d.nodes, ss_jnode_member(d.nodes, d.value, "brokerId"), &broker) ||
                 !ss_jnode_int(d.nodes, ss_jnode_member(d.nodes, d.value, "nextProducerId"), &next))

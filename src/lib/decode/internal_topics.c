@@ -554,12 +554,13 @@ static int two_layouts(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded
     d->ntags = t0;
     if (ok_new) {
         out->layout_status = SS_LAYOUT_AMBIGUOUS;
-        return error(d, kind, r, out, "%s version %d: its %zu bytes read as Kafka %s's layout and as Kafka %s's: "
-                     "ambiguous, not decoded", vm->name, (int)vv, (size_t)r->value_len, vm->layout, alt->layout);
+        return error(d, kind, r, out,
+                     "%s version %d: its %zu bytes read as Kafka %s's layout and as Kafka %s's: "
+                     "ambiguous, not decoded",
+                     vm->name, (int)vv, (size_t)r->value_len, vm->layout, alt->layout);
     }
     out->layout_status = SS_LAYOUT_NEITHER;
-    if (kafka_err.kind != SS_E_OK && kafka_err.msg[0])
-        /* Kafka's own text, which reads the newest layout only */
+    if (kafka_err.kind != SS_E_OK && kafka_err.msg[0]) /* Kafka's own text, which reads the newest layout only */
         return error(d, kind, r, out, "Could not read record with version %d from value's buffer due to: %s.", (int)vv,
                      kafka_err.msg);
     return error(d, kind, r, out, "%s version %d fits neither Kafka %s's layout (%s) nor Kafka %s's (%s)", vm->name,

@@ -9,8 +9,8 @@
 
 #include "analysis/fingerprint.h"
 #include "analysis/units.h"
-#include "base/javaint.h"
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "diff/diff_int.h"
 #include "inputs/cursor.h"
 #include "segscan/analyze.h"
@@ -95,7 +95,8 @@ static void diff_pc_batch(pcursor *c, const ss_batch *bb) {
     /* The producer numbers a batch's records 0..lastOffsetDelta; fewer records
      * than that (or a delete horizon, KIP-534) is a batch the cleaner rewrote
      * (LogCleaner.cleanInto keeps a batch's offsets while dropping records). */
-    if (bb->magic >= 2 && (bb->has_delete_horizon || (uint64_t)(uint32_t)bb->count < ss_offset_span(bb->base_offset, bb->last_offset))) {
+    if (bb->magic >= 2 &&
+        (bb->has_delete_horizon || (uint64_t)(uint32_t)bb->count < ss_offset_span(bb->base_offset, bb->last_offset))) {
         if (bb->last_offset > c->cleaned_through) c->cleaned_through = bb->last_offset;
         if (bb->has_delete_horizon) c->horizons = true;
     }

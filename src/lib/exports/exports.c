@@ -173,7 +173,7 @@ typedef struct part_state {
 /* What the whole file says of its brokers: one node.id and one cluster.id when every
  * partition's log directory agrees. */
 typedef struct file_ids {
-    int64_t node;    /* -1 none yet, -2 several or a partition without one */
+    int64_t node;     /* -1 none yet, -2 several or a partition without one */
     ss_pqbuf cluster; /* empty: none yet */
     bool clusters_differ, cluster_missing;
 } file_ids;
@@ -181,8 +181,8 @@ typedef struct file_ids {
 static void damage(ss_export *x, part_state *ps, ss_pqbuf *dj, const char *file, const ss_error *e) {
     ps->damage++;
     x->st.damage++;
-    ss_error *p = ss_problems_add(&x->problems, SS_SEV_WARNING, e->kind, "%s: byte %" PRIu64 ": %s", file,
-                                  e->position, e->msg);
+    ss_error *p =
+        ss_problems_add(&x->problems, SS_SEV_WARNING, e->kind, "%s: byte %" PRIu64 ": %s", file, e->position, e->msg);
     if (p) {
         p->position = e->position;
         p->base_offset = e->base_offset;
@@ -225,13 +225,14 @@ static inline void put_opt_i32(ss_pq_writer *w, size_t col, int32_t v) {
     else ss_pqw_null(w, col);
 }
 
-static ss_errkind row(ss_pq_writer *w, const row_fixed *f, const ss_batch *b, const ss_record *r,
-                      XXH3_state_t *st, ss_error *err) {
+static ss_errkind row(ss_pq_writer *w, const row_fixed *f, const ss_batch *b, const ss_record *r, XXH3_state_t *st,
+                      ss_error *err) {
     ss_pqw_bytes(w, C_TOPIC, f->topic, f->topic_len);
     put_opt_i32(w, C_PARTITION, f->partition);
     ss_pqw_i64(w, C_OFFSET, r->offset);
     ss_pqw_i64(w, C_TIMESTAMP, r->timestamp);
-    put_str(w, C_TIMESTAMP_TYPE, ss_tstype_name(b->magic >= 2 ? (int)b->timestamp_type : (int)r->legacy_timestamp_type));
+    put_str(w, C_TIMESTAMP_TYPE,
+            ss_tstype_name(b->magic >= 2 ? (int)b->timestamp_type : (int)r->legacy_timestamp_type));
     ss_pqw_i64(w, C_PRODUCER_ID, b->producer_id);
     ss_pqw_i32(w, C_PRODUCER_EPOCH, b->producer_epoch);
     ss_pqw_i32(w, C_SEQUENCE, r->sequence);
@@ -335,8 +336,7 @@ static ss_errkind export_partition(ss_export *x, ss_pq_writer *w, const ss_input
     ss_pcursor c;
     ss_pcursor_open(&c, in, i, dec, UINT64_MAX);
     for (ss_pc_kind ev; k == SS_E_OK && (ev = ss_pcursor_next(&c)) != SS_PC_END;) {
-        const char *file =
-            c.seg < p->nsegments && p->segments[c.seg].path ? p->segments[c.seg].path : p->path;
+        const char *file = c.seg < p->nsegments && p->segments[c.seg].path ? p->segments[c.seg].path : p->path;
         switch (ev) {
         case SS_PC_UNREADABLE: damage(x, &ps, &dj, file, &c.err); break;
         case SS_PC_DAMAGE: damage(x, &ps, &dj, file, &c.ev.err); break;
@@ -369,8 +369,8 @@ static ss_errkind export_partition(ss_export *x, ss_pq_writer *w, const ss_input
 }
 
 /* The file's key-value metadata. */
-static ss_errkind file_meta(ss_pq_writer *w, const ss_inputs *in, const ss_export_opts *o, ss_pqbuf *pj,
-                            file_ids *ids, ss_error *err) {
+static ss_errkind file_meta(ss_pq_writer *w, const ss_inputs *in, const ss_export_opts *o, ss_pqbuf *pj, file_ids *ids,
+                            ss_error *err) {
     ss_pqbuf notes = {0};
     /* what was not read: the inputs' notes (files skipped, paths unreadable) */
     ss_pqbuf_byte(&notes, '[');

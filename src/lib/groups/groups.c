@@ -14,8 +14,8 @@
 
 #include <xxhash.h>
 
-#include "base/javaint.h"
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "groups_int.h"
 #include "inputs/cursor.h"
 #include "segscan/files.h"
@@ -329,7 +329,8 @@ static void read_log(worker *w, glog *L) {
                           ss_errkind_name(c.err.kind));
             }
             /* the cleaner keeps a batch's last offset when it removes its last records */
-            if (ss_next_offset(b->last_offset) > L->expect_next) hole(L, L->expect_next, ss_next_offset(b->last_offset));
+            if (ss_next_offset(b->last_offset) > L->expect_next)
+                hole(L, L->expect_next, ss_next_offset(b->last_offset));
             break;
         default: break;
         }

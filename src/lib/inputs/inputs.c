@@ -489,8 +489,9 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
         char msg[1024];
         snprintf(msg, sizeof msg,
                  "not a Kafka segment: %s (name is not <20 digits>.log; first bytes are not a batch header)", path);
-        add_unreadable(in, path, "not a Kafka segment (name is not <20 digits>.log; first bytes are not a batch header)",
-                       true, msg);
+        add_unreadable(in, path,
+                       "not a Kafka segment (name is not <20 digits>.log; first bytes are not a batch header)", true,
+                       msg);
         rc = SS_E_IO;
     } else {
         part *p = new_part(in, real, path, false, true);

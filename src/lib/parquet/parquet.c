@@ -643,8 +643,8 @@ static void writer_free(ss_pq_writer *w) {
 }
 
 ss_errkind ss_pq_finish(ss_pq_writer *w, ss_error *err) {
-    ss_errkind k = w->failed ? ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "the writer failed before")
-                             : flush_group(w, err);
+    ss_errkind k =
+        w->failed ? ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "the writer failed before") : flush_group(w, err);
     ss_errkind ks = stop_thread(w, err);
     if (k == SS_E_OK) k = ks;
     if (k == SS_E_OK) {
@@ -654,7 +654,8 @@ ss_errkind ss_pq_finish(ss_pq_writer *w, ss_error *err) {
             k = ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for the footer");
         } else {
             uint32_t n = (uint32_t)b.n;
-            uint8_t tail[8] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24), 'P', 'A', 'R', '1'};
+            uint8_t tail[8] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24), 'P', 'A', 'R',
+                               '1'};
             k = write_bytes(w, b.p, b.n, err);
             if (k == SS_E_OK) k = write_bytes(w, tail, 8, err);
         }

@@ -47,9 +47,7 @@ void ss_pqbuf_uvarint(ss_pqbuf *b, uint64_t v) {
     ss_pqbuf_put(b, tmp, n);
 }
 
-void ss_pqbuf_zigzag(ss_pqbuf *b, int64_t v) {
-    ss_pqbuf_uvarint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
+void ss_pqbuf_zigzag(ss_pqbuf *b, int64_t v) { ss_pqbuf_uvarint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63)); }
 
 void ss_tw_init(ss_tw *t, ss_pqbuf *b) {
     memset(t, 0, sizeof *t);

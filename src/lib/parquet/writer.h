@@ -80,11 +80,17 @@ static inline pq_col *ss_pqw_value(ss_pq_writer *w, size_t i) {
     return c;
 }
 
-static inline void ss_pqw_i64(ss_pq_writer *w, size_t i, int64_t v) { ss_pq_put_fixed(&ss_pqw_value(w, i)->vals, &v, 8); }
+static inline void ss_pqw_i64(ss_pq_writer *w, size_t i, int64_t v) {
+    ss_pq_put_fixed(&ss_pqw_value(w, i)->vals, &v, 8);
+}
 
-static inline void ss_pqw_i32(ss_pq_writer *w, size_t i, int32_t v) { ss_pq_put_fixed(&ss_pqw_value(w, i)->vals, &v, 4); }
+static inline void ss_pqw_i32(ss_pq_writer *w, size_t i, int32_t v) {
+    ss_pq_put_fixed(&ss_pqw_value(w, i)->vals, &v, 4);
+}
 
-static inline void ss_pqw_bool(ss_pq_writer *w, size_t i, bool v) { ss_pqbuf_byte(&ss_pqw_value(w, i)->vals, v ? 1 : 0); }
+static inline void ss_pqw_bool(ss_pq_writer *w, size_t i, bool v) {
+    ss_pqbuf_byte(&ss_pqw_value(w, i)->vals, v ? 1 : 0);
+}
 
 static inline void ss_pqw_fixed16(ss_pq_writer *w, size_t i, const uint8_t *p) {
     ss_pq_put_fixed(&ss_pqw_value(w, i)->vals, p, 16);

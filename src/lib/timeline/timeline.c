@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/javaint.h"
 #include "base/error_set.h"
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "base/reader.h"
 #include "format/kafka_format.h"
 #include "segscan/record.h"

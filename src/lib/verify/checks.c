@@ -288,4 +288,3 @@ bool vf_digits20(const char *name) {
         if (name[i] < '0' || name[i] > '9') return false;
     return true;
 }
-
