@@ -29,6 +29,7 @@
 
 #include "analysis/fingerprint.h"
 #include "base/error_set.h"
+#include "base/javaint.h"
 #include "inputs/cursor.h"
 #include "parquet/thrift.h"
 #include "parquet/writer.h"
@@ -347,7 +348,7 @@ static ss_errkind export_partition(ss_export *x, ss_pq_writer *w, const ss_input
         case SS_PC_RECORD:
             k = row(w, &rf, &c.ev.batch, &c.rec, st, err);
             if (ps.first < 0) ps.first = c.rec.offset;
-            ps.end = c.rec.offset + 1;
+            ps.end = ss_next_offset(c.rec.offset); /* an offset of INT64_MAX is legal input */
             ps.rows++;
             x->st.rows++;
             if (c.ev.batch.control) x->st.markers++;
