@@ -301,6 +301,11 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
     pq_col *c = &cols[ci];
     enum ss_pq_type t = w->cols[ci].type;
     ss_pqbuf *pg = &w->page;
+    /* a value or level that could not be kept leaves nvals past the buffers: encode none of them */
+    if (c->vals.failed || c->defs.failed) {
+        w->wfailed = true;
+        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
+    }
     pg->n = 0;
     ss_pqbuf_put(pg, "\0\0\0\0", 4);
     levels_encode(pg, &c->defs);
