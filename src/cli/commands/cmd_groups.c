@@ -796,8 +796,10 @@ int cmd_groups(int argc, char **argv) {
     warn_problems(ss_study_problems(st), c.quiet);
     ss_groups *g = ss_study_groups(st);
     if (!g || ss_groups_log_count(g) == 0) {
-        warnx_("groups: no __consumer_offsets partition among the inputs (give a log directory, a "
-               "__consumer_offsets-N directory or a segment inside one)");
+        /* there is one, but memory ran out before its groups: the study said so (above) */
+        if (g || !ss_study_has_groups(st))
+            warnx_("groups: no __consumer_offsets partition among the inputs (give a log directory, a "
+                   "__consumer_offsets-N directory or a segment inside one)");
         ss_study_free(st);
         free(ids);
         return EXIT_TROUBLE;

@@ -38,7 +38,7 @@ static void take(ss_study *s, const ss_problems *from, const ss_inputs *notes_of
 }
 
 static void fail(ss_study *s, const char *msg) {
-    ss_problems_add(&s->problems, SS_SEV_ERROR, SS_E_OK, "%s", msg);
+    ss_problems_add(&s->problems, SS_SEV_ERROR, SS_E_NOMEM, "%s", msg);
     s->incomplete = true;
 }
 
