@@ -1079,9 +1079,8 @@ size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path) {
             continue;
         char *p = ss_path_join(dir, e->d_name);
         if (!p) continue;
-        ss_inputs_add(in, p);
+        if (ss_inputs_add(in, p) == SS_E_OK) added++;
         free(p);
-        added++;
     }
     if (d) closedir(d);
     free(dir);
