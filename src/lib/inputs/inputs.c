@@ -1048,7 +1048,8 @@ const ss_input_sibling *ss_inputs_sibling_at(const ss_inputs *in, size_t i) { re
 size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in) { return in->nsnapshots; }
 const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i) { return in->snapshots[i]; }
 
-/* The log directory of a partition directory, or of a segment inside one (malloc'd). */
+/* The log directory of a partition directory, or of a segment inside one (malloc'd): dir_name
+ * once or twice, trailing slashes aside. */
 static char *log_dir_of(const char *path) {
     struct stat st;
     if (stat(path, &st) != 0) return NULL;
@@ -1056,17 +1057,14 @@ static char *log_dir_of(const char *path) {
     if (!p) return NULL;
     size_t n = strlen(p);
     while (n > 1 && p[n - 1] == '/') p[--n] = 0;
-    int ups = S_ISDIR(st.st_mode) ? 1 : 2;
-    for (int k = 0; k < ups; k++) {
-        char *slash = strrchr(p, '/');
-        if (!slash) {
-            free(p);
-            return xstrdup(".");
-        }
-        if (slash == p) slash[1] = 0;
-        else *slash = 0;
+    char *d = dir_name(p);
+    free(p);
+    if (d && !S_ISDIR(st.st_mode)) {
+        char *up = dir_name(d);
+        free(d);
+        d = up;
     }
-    return p;
+    return d;
 }
 
 size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path) {
