@@ -100,8 +100,10 @@ SS_API const ss_problems *ss_inputs_problems(const ss_inputs *in);
 /* Add the coordinators' partitions beside a path: the __consumer_offsets-N and
  * __transaction_state-N directories of the log directory that holds it (a partition
  * directory's parent; a segment's, two levels up). For a command given data partitions
- * whose consumer groups and transactions it explains. Returns how many were added;
- * a directory that cannot be listed adds none, silently (the path itself says more). */
+ * whose consumer groups and transactions it explains. A log directory, or a tree of them,
+ * adds none: its coordinators' partitions are read with it. Returns how many were added;
+ * a directory that cannot be listed adds none, silently (the path itself says more); a
+ * partition found there that cannot be read is noted as found, not as a PATH given. */
 SS_API size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path);
 
 /* The partition directories of the topics read that sit beside the partition

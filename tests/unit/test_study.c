@@ -8,11 +8,15 @@
  * with them the timelines, the groups and the findings; without `beside` there are
  * none; a PATH that cannot be read is a failed input with an error in the one
  * problem list; with inputs_reported, "-" is the caller's and the inputs' notes are
- * not repeated.
+ * not repeated. ss_inputs_add_coordinators looks beside a partition only: a log directory
+ * given brings nothing from its parent, and a coordinator's partition found there that
+ * cannot be read is noted as found, not as a PATH given.
  * usage: test_study TESTDATA_DIR
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "segscan/study.h"
@@ -36,6 +40,63 @@ static size_t errors(const ss_problems *p) {
     size_t n = 0;
     for (size_t i = 0; i < ss_problems_count(p); i++) n += ss_problems_at(p, i)->severity == SS_SEV_ERROR;
     return n;
+}
+
+/* tmp/logs/orders-0/<segment> (a symbolic link to seg), tmp/logs/__consumer_offsets-3 with no
+ * segment, and tmp/__consumer_offsets-7/<segment> above the log directory. */
+static bool make_tree(const char *tmp, const char *seg) {
+    char p[4096];
+    static const char *const dirs[] = {"logs", "logs/orders-0", "logs/__consumer_offsets-3", "__consumer_offsets-7"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmp, dirs[i]);
+        if (mkdir(p, 0700) != 0) return false;
+    }
+    snprintf(p, sizeof p, "%s/logs/orders-0/00000000000000000000.log", tmp);
+    if (symlink(seg, p) != 0) return false;
+    snprintf(p, sizeof p, "%s/__consumer_offsets-7/00000000000000000000.log", tmp);
+    return symlink(seg, p) == 0;
+}
+
+static void beside_only(const char *seg) {
+    char tmp[] = "/tmp/segscan-test-study-XXXXXX";
+    CHECK(mkdtemp(tmp) != NULL);
+    CHECK(make_tree(tmp, seg));
+    char logs[4096], part[4096];
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    snprintf(part, sizeof part, "%s/logs/orders-0", tmp);
+
+    /* a log directory: its coordinators were read with it; its parent's are not its own */
+    ss_inputs *in = ss_inputs_new(false);
+    CHECK(in);
+    if (in) {
+        CHECK_EQ_U(ss_inputs_add_coordinators(in, logs), 0);
+        ss_inputs_finish(in);
+        CHECK(!has_input(in, "__consumer_offsets", 7));
+        ss_inputs_free(in);
+    }
+
+    /* a partition directory: __consumer_offsets-3 beside it has no segment; found, not given */
+    in = ss_inputs_new(false);
+    CHECK(in);
+    if (in) {
+        CHECK_EQ_U(ss_inputs_add_coordinators(in, part), 0);
+        ss_inputs_finish(in);
+        CHECK_EQ_U(ss_inputs_unreadable_count(in), 1);
+        if (ss_inputs_unreadable_count(in) == 1) CHECK(!ss_inputs_unreadable_at(in, 0)->given);
+        ss_inputs_free(in);
+    }
+    static const char *const rm[] = {"logs/orders-0/00000000000000000000.log",
+                                     "__consumer_offsets-7/00000000000000000000.log",
+                                     "logs/orders-0",
+                                     "logs/__consumer_offsets-3",
+                                     "logs",
+                                     "__consumer_offsets-7",
+                                     ""};
+    for (size_t i = 0; i < sizeof rm / sizeof *rm; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", tmp, rm[i]);
+        if (remove(p) != 0) CHECK(!"cleanup");
+    }
 }
 
 int main(int argc, char **argv) {
@@ -102,6 +163,13 @@ int main(int argc, char **argv) {
         CHECK_EQ_U(ss_inputs_count(ss_study_inputs(s)), 0);
         ss_study_free(s);
     }
+
+    char *seg = join(argv[1], "groups-worked/orders-0/00000000000000000000.log");
+    char *abs = seg ? realpath(seg, NULL) : NULL;
+    CHECK(abs);
+    if (abs) beside_only(abs);
+    free(abs);
+    free(seg);
     free(orders);
     free(missing);
     return check_exit("test_study");

@@ -501,10 +501,12 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
     return rc;
 }
 
-ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
+/* A path given (named: by the caller) or found beside one (ss_inputs_add_coordinators: a failure
+ * there is noted, and is not a PATH that could not be read). */
+static ss_errkind add_path(ss_inputs *in, const char *path, bool named) {
     struct stat st;
     if (stat(path, &st) != 0) {
-        add_unreadable_errno(in, path, errno, true, "");
+        add_unreadable_errno(in, path, errno, named, "");
         return SS_E_IO;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -519,11 +521,11 @@ ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
             return SS_E_OK;
         }
         size_t found = 0;
-        ss_errkind rc = add_dir(in, p, 0, true, &found);
+        ss_errkind rc = add_dir(in, p, 0, named, &found);
         if (rc == SS_E_OK && found == 0) {
             char msg[1024];
             snprintf(msg, sizeof msg, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
-            add_unreadable(in, p, "no Kafka segment files (<20-digit offset>.log) found", true, msg);
+            add_unreadable(in, p, "no Kafka segment files (<20-digit offset>.log) found", named, msg);
             rc = SS_E_IO;
         }
         free(p);
@@ -532,11 +534,13 @@ ss_errkind ss_inputs_add(ss_inputs *in, const char *path) {
     if (!S_ISREG(st.st_mode)) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s: not a regular file or directory", path);
-        add_unreadable(in, path, "not a regular file or directory", true, msg);
+        add_unreadable(in, path, "not a regular file or directory", named, msg);
         return SS_E_IO;
     }
     return add_file(in, path);
 }
+
+ss_errkind ss_inputs_add(ss_inputs *in, const char *path) { return add_path(in, path, true); }
 
 ss_errkind ss_inputs_add_memory(ss_inputs *in, const char *name, const uint8_t *data, size_t len) {
     /* the key makes it unique among inputs */
@@ -1049,10 +1053,19 @@ size_t ss_inputs_kraft_snapshot_count(const ss_inputs *in) { return in->nsnapsho
 const char *ss_inputs_kraft_snapshot(const ss_inputs *in, size_t i) { return in->snapshots[i]; }
 
 /* The log directory of a partition directory, or of a segment inside one (malloc'd): dir_name
- * once or twice, trailing slashes aside. */
+ * once or twice, trailing slashes aside. NULL for a directory that holds no segment: a log
+ * directory or a tree of them, whose coordinators' partitions were read with it. */
 static char *log_dir_of(const char *path) {
     struct stat st;
     if (stat(path, &st) != 0) return NULL;
+    if (S_ISDIR(st.st_mode)) {
+        size_t n;
+        int err;
+        char **names = list_dir(path, &n, &err);
+        bool partition = names && holds_segments(names, n, true);
+        free_list(names, n);
+        if (!partition) return NULL;
+    }
     char *p = xstrdup(path);
     if (!p) return NULL;
     size_t n = strlen(p);
@@ -1070,17 +1083,18 @@ static char *log_dir_of(const char *path) {
 size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path) {
     char *dir = log_dir_of(path);
     if (!dir) return 0;
-    size_t added = 0;
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (strncmp(e->d_name, "__consumer_offsets-", 19) != 0 && strncmp(e->d_name, "__transaction_state-", 20) != 0)
+    size_t added = 0, n;
+    int err;
+    char **names = list_dir(dir, &n, &err);
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(names[i], "__consumer_offsets-", 19) != 0 && strncmp(names[i], "__transaction_state-", 20) != 0)
             continue;
-        char *p = ss_path_join(dir, e->d_name);
+        char *p = ss_path_join(dir, names[i]);
         if (!p) continue;
-        if (ss_inputs_add(in, p) == SS_E_OK) added++;
+        if (add_path(in, p, false) == SS_E_OK) added++;
         free(p);
     }
-    if (d) closedir(d);
+    free_list(names, n);
     free(dir);
     return added;
 }
