@@ -813,6 +813,57 @@ static void split_temporaries(ss_inputs *in) {
     }
 }
 
+/* Directories in order of their base name, then key. */
+static int cmp_base_name(const void *x, const void *y) {
+    const part *a = *(part *const *)x, *b = *(part *const *)y;
+    int c = strcmp(in_base_name(a->key), in_base_name(b->key));
+    return c ? c : strcmp(a->key, b->key);
+}
+
+/* Name each of several directories with one base name (b1/orders-0, b2/orders-0) by the
+ * shortest path suffix that tells it from the others. Only directories of one base name
+ * are compared: a sorted copy of the list, not every pair (thousands of partitions). */
+static void name_clashes(ss_inputs *in) {
+    size_t nd = 0;
+    for (size_t i = 0; i < in->nparts; i++) nd += in->parts[i]->pub.is_dir;
+    if (nd < 2) return;
+    part **v = malloc(nd * sizeof *v);
+    if (!v) return; /* the base names stay: less telling, not wrong */
+    nd = 0;
+    for (size_t i = 0; i < in->nparts; i++)
+        if (in->parts[i]->pub.is_dir) v[nd++] = in->parts[i];
+    qsort(v, nd, sizeof *v, cmp_base_name);
+    for (size_t lo = 0, hi; lo < nd; lo = hi) {
+        const char *bn = in_base_name(v[lo]->key);
+        for (hi = lo + 1; hi < nd && !strcmp(in_base_name(v[hi]->key), bn); hi++) {}
+        for (size_t i = lo; i < hi; i++) {
+            part *p = v[i];
+            bool clash = false;
+            for (size_t j = lo; j < hi && !clash; j++) clash = j != i && strcmp(v[j]->key, p->key) != 0;
+            if (!clash) continue;
+            int maxk = count_components(p->key);
+            for (int k = 2; k <= maxk; k++) {
+                const char *suf = suffix_components(p->key, k);
+                size_t sl = strlen(suf);
+                bool unique = true;
+                for (size_t j = lo; j < hi && unique; j++) {
+                    if (j == i || !strcmp(v[j]->key, p->key)) continue;
+                    const char *other = v[j]->key;
+                    size_t ol = strlen(other);
+                    if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
+                        unique = false;
+                }
+                if (unique || k == maxk) {
+                    free(p->name);
+                    p->name = xstrdup(suf);
+                    break;
+                }
+            }
+        }
+    }
+    free(v);
+}
+
 void ss_inputs_finish(ss_inputs *in) {
     if (in->finished) return;
     in->finished = true;
@@ -872,37 +923,7 @@ void ss_inputs_finish(ss_inputs *in) {
     }
     /* two directories with one name: the shortest path suffix that tells them apart (an
      * input of temporary files has its partition's directory: that is no clash) */
-    for (size_t i = 0; i < in->nparts; i++) {
-        part *p = in->parts[i];
-        if (!p->pub.is_dir) continue;
-        const char *bn = in_base_name(p->key);
-        bool clash = false;
-        for (size_t j = 0; j < in->nparts && !clash; j++)
-            if (j != i && in->parts[j]->pub.is_dir && strcmp(in->parts[j]->key, p->key) != 0 &&
-                !strcmp(in_base_name(in->parts[j]->key), bn))
-                clash = true;
-        if (!clash) continue;
-        int maxk = count_components(p->key);
-        for (int k = 2; k <= maxk; k++) {
-            const char *suf = suffix_components(p->key, k);
-            size_t sl = strlen(suf);
-            bool unique = true;
-            for (size_t j = 0; j < in->nparts && unique; j++) {
-                if (j == i || !in->parts[j]->pub.is_dir || !strcmp(in->parts[j]->key, p->key) ||
-                    strcmp(in_base_name(in->parts[j]->key), bn))
-                    continue;
-                const char *other = in->parts[j]->key;
-                size_t ol = strlen(other);
-                if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
-                    unique = false;
-            }
-            if (unique || k == maxk) {
-                free(p->name);
-                p->name = xstrdup(suf);
-                break;
-            }
-        }
-    }
+    name_clashes(in);
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         if (!p->temp_files) continue;
