@@ -320,8 +320,10 @@ static size_t odd_logs(char **names, size_t n, char *buf, size_t cap) {
 static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **names, size_t n, bool named) {
     char *real = realpath(path, NULL);
     part *p = new_part(in, real ? real : path, path, true, named);
-    free(real);
-    if (!p) return SS_E_NOMEM;
+    if (!p) {
+        free(real);
+        return SS_E_NOMEM;
+    }
     p->listed = true;
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
@@ -330,6 +332,7 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
             char *full = ss_path_join(path, names[i]);
             if (!full || !add_snapshot(in, full)) {
                 free(full);
+                free(real);
                 return SS_E_NOMEM;
             }
             free(full);
@@ -342,13 +345,24 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
             continue;
         }
         char *full = ss_path_join(path, names[i]);
-        if (!full) return SS_E_NOMEM;
-        char *r = realpath(full, NULL);
+        if (!full) {
+            free(real);
+            return SS_E_NOMEM;
+        }
+        /* A segment that is no symbolic link is the real directory's entry: realpath() of each
+         * would walk every component again (thousands of small partitions, bench/profile.txt). */
+        struct stat lst;
+        bool plain = real && lstat(full, &lst) == 0 && !S_ISLNK(lst.st_mode);
+        char *r = plain ? ss_path_join(real, names[i]) : realpath(full, NULL);
         bool ok = part_add_seg(p, full, r ? r : full, off, temp);
         free(r);
         free(full);
-        if (!ok) return SS_E_NOMEM;
+        if (!ok) {
+            free(real);
+            return SS_E_NOMEM;
+        }
     }
+    free(real);
     if (skipped)
         add_note(in, SS_SEV_NOTICE,
                  "%s: %zu broker temporar%s (.deleted/.cleaned/.swap) skipped; --include-temp reads them", path,
