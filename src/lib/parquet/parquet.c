@@ -476,11 +476,12 @@ static ss_errkind stop_thread(ss_pq_writer *w, ss_error *err) {
 }
 
 ss_errkind ss_pq_row_end(ss_pq_writer *w, ss_error *err) {
-    if (w->failed) return ss_error_set(err, SS_E_IO, (uint64_t)w->pos, -1, "the writer failed before");
+    /* w->pos is the writer thread's while a row group is being written: these errors are of the
+     * caller's rows, not of a byte of the file */
+    if (w->failed) return ss_error_set(err, SS_E_IO, 0, -1, "the writer failed before");
     if (w->bad_shape || w->col != w->ncols) {
         w->failed = true;
-        return ss_error_set(err, SS_E_USAGE, (uint64_t)w->pos, -1, "a row does not match the columns (column %zu)",
-                            w->col);
+        return ss_error_set(err, SS_E_USAGE, 0, -1, "a row does not match the columns (column %zu)", w->col);
     }
     w->col = 0;
     w->group_rows++;
