@@ -68,11 +68,11 @@ int main(int argc, char **argv) {
     }
     for (size_t i = sizeof parts / sizeof *parts; i-- > 0;) {
         snprintf(p, sizeof p, "%s/%s/00000000000000000000.log", tmp, parts[i]);
-        if (remove(p) != 0) CHECK(!"cleanup");
+        CHECK(remove(p) == 0);
     }
     for (size_t i = sizeof dirs / sizeof *dirs; i-- > 0;) {
         snprintf(p, sizeof p, "%s/%s", tmp, dirs[i]);
-        if (remove(p) != 0) CHECK(!"cleanup");
+        CHECK(remove(p) == 0);
     }
     CHECK(rmdir(tmp) == 0);
     free(abs);

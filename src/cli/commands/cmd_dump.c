@@ -158,7 +158,7 @@ static void text_batch(ss_out *o, const ss_batch *b) {
     LIT_U64(o, " size: ", b->size);
     LIT_I64(o, " magic: ", b->magic);
     out_lit(o, " compresscodec: ");
-    out_str(o, ss_codec_label(b->codec));
+    out_str(o, ss_codec_label((int)b->codec));
     LIT_U64(o, " crc: ", b->crc);
     LIT_BOOL(o, " isvalid: ", b->crc_valid);
     out_ch(o, '\n');
