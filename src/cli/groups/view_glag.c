@@ -141,7 +141,9 @@ void gl_text(gcli *c, size_t gi) {
                    s.partitions, ss_lag_status_name(s.worst));
     else if (s.status == SS_LAG_UNKNOWN) out_lit(o, " (no partition's lag is known)");
     else out_lit(o, " (Burrow: its worst partition, ERR at most)");
-    if (s.total_lag >= 0) out_printf(o, ", total lag %" PRId64, s.total_lag);
+    if (s.total_lag >= 0)
+        out_printf(o, ", total lag %" PRId64 "%s", s.total_lag,
+                   s.evaluated < s.partitions ? " (of the partitions evaluated)" : "");
     out_ch(o, '\n');
 }
 
