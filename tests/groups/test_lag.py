@@ -108,6 +108,11 @@ CASES = {
     'g-rewind': ([(60, 7500), (70, 8500), (50, 9500)], [10, 10, 40], 'REWIND', 2),
     # lags 0, 5, 10: never down, but zero at the first commit -> rule 1, OK (not WARN)
     'g-zero': ([(70, 7500), (75, 8500), (80, 9500)], [0, 5, 10], 'OK', 1),
+    # Burrow's order where two rules hold. 15 then 10 (ends 20, 30: lags 5, 20; now 90): a move back
+    # (rule 2) and 10500-3500 = 7000 > 1000 (rule 3): REWIND, rule 2 is checked first
+    'g-rewind-stop': ([(15, 2500), (10, 3500)], [5, 20], 'REWIND', 2),
+    # 15 twice (lags 5, 15; now 85): 7000 > 1000 (rule 3) and one offset (rule 4): STOP first
+    'g-stop-stall': ([(15, 2500), (15, 3500)], [5, 15], 'STOP', 3),
 }
 
 
@@ -268,7 +273,25 @@ def test_high_watermark():
     eq((x.get('highWatermark'), x.get('lagHighWatermark'), x.get('lag')), (95, 10, 15), 'high watermark lag')
 
 
-for t in (test_rules, test_window, test_no_data, test_high_watermark):
+def test_create_time():
+    """The same data partition under CreateTime (the producers' clocks): the log end at a time is
+    then an upper bound (segscan/timeline.h); with these timestamps the values are the same, and
+    the basis and the text say CreateTime."""
+    if only and only not in 'create_time':
+        return
+    d = tempdir()
+    orders(d, lat=False)
+    cs = CASES['g-warn'][0]
+    commits('g-warn', [('orders', 0, off, t) for off, t in cs]).write(
+        os.path.join(d, '__consumer_offsets-%d' % kafka.coordinator_partition('g-warn')))
+    x = lag_of(objs(['--now', str(NOW), d]), 'g-warn')
+    eq((x.get('basis'), x.get('status'), [w['lag'] for w in x.get('window', [])]),
+       ('CreateTime', 'WARN', [5, 8, 10, 12]), 'CreateTime: basis, status, lags')
+    rc, out, _ = run(['groups', '--now', str(NOW), d])
+    check('(CreateTime: the log end at a past time is an upper bound' in out, 'text: CreateTime said:\n' + out)
+
+
+for t in (test_rules, test_window, test_no_data, test_high_watermark, test_create_time):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

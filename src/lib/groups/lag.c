@@ -21,6 +21,9 @@
 #include "groups_int.h"
 #include "segscan/lag.h"
 
+/* the ring kept during the replay fills ss_plag.commits */
+_Static_assert(LAG_WINDOW == SS_LAG_INTERVALS, "the replay's window is Burrow's intervals");
+
 /* ---- names ---------------------------------------------------------------------------------------- */
 
 const char *ss_lag_status_name(int status) {
