@@ -88,7 +88,8 @@ typedef struct ss_plag {
     int why;                /* enum ss_lag_why */
     int basis;              /* enum ss_tl_basis of the data partition (LogAppendTime: exact) */
     int64_t committed;      /* the committed offset at "now" (-1 none): at the end of the log, or with
-                               a "now" before the last commits, the last commit kept up to it */
+                               a "now" before the last commits, the last commit kept up to it (the
+                               commits are kept with the data partitions only: without, the end's) */
     int64_t commit_time;    /* its commitTimestamp, -1 none */
     bool before_end;        /* "now" is before commits of the window: the window and the committed
                                offset are those kept up to "now" (the last SS_LAG_INTERVALS of the log
