@@ -33,6 +33,7 @@
 #include "segscan/groups.h"
 #include "segscan/inputs.h"
 #include "segscan/kafka_records.h"
+#include "segscan/lag.h"
 #include "segscan/parquet.h"
 #include "segscan/record.h"
 #include "segscan/segment.h"

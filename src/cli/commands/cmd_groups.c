@@ -17,6 +17,7 @@
 #include "common/common.h"
 #include "common/out.h"
 #include "groups/gfindings.h"
+#include "groups/glag.h"
 #include "groups/groups_cli.h"
 #include "html/html.h"
 #include "segscan/base.h"
@@ -32,7 +33,10 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "twice or never, when and why (handover, rewind, reset, offsets-deleted,\n"
                                    "out-of-range, aborted-commit, open-commit, fencing, empty-group: no members\n"
                                    "between two owners, not a handover), counted in the data partitions beside\n"
-                                   "__consumer_offsets when they are read.\n"
+                                   "__consumer_offsets when they are read. And each partition's lag (log end,\n"
+                                   "lag in records and in time, at the last commit and at --now) with its status\n"
+                                   "by Burrow's rules (OK, WARN, STOP, STALL, REWIND; unknown without the data\n"
+                                   "partition), and the group's (its worst partition, ERR at most).\n"
                                    "\n"
                                    "  --group ID               this group only (repeatable; default every group)\n"
                                    "  --topic T                partitions of this data topic only\n"
@@ -52,13 +56,13 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "                           committed offset (or a restart below a deleted one)\n"
                                    "  --txn-timeout DURATION   an open transactional commit older than this may hang\n"
                                    "                           (default 15m)\n"
-                                   "  --now TIME               'now' for --txn-timeout (default: the newest\n"
-                                   "                           timestamp read)\n"
+                                   "  --now TIME               'now' for --txn-timeout and the lag (default: the\n"
+                                   "                           newest timestamp read, never the wall clock)\n"
                                    "  --partitions N           partitions of __consumer_offsets, for the coordinator\n"
                                    "                           check (offsets.topic.num.partitions; default 50)\n"
                                    "  --json                   JSON Lines: offsets-partition, consumer-group,\n"
-                                   "                           generation, group-event, group-finding and commit\n"
-                                   "                           objects\n"
+                                   "                           generation, group-event, group-finding, group-lag,\n"
+                                   "                           group-status and commit objects\n"
                                    "  --html FILE              also write one self-contained HTML page: each data\n"
                                    "                           partition's offsets over time with the groups'\n"
                                    "                           committed offsets, owners and findings, and the\n"
@@ -548,6 +552,7 @@ static void text_group(gcli *c, size_t gi) {
     }
     for (size_t i = 0; i < g->npartitions; i++)
         if (gc_tp_selected(c, &g->partitions[i].tp)) text_partition(c, g, &g->partitions[i]);
+    gl_text(c, gi);
     text_findings(c, gi);
     if (c->list_commits) {
         ss_gcommit_iter *it = ss_group_commits(c->g, gi);
@@ -807,6 +812,7 @@ int cmd_groups(int argc, char **argv) {
     const ss_inputs *in = ss_study_inputs(st);
     ss_timelines *tl = ss_study_timelines(st);
     c.g = g;
+    c.tl = tl;
     c.f = ss_study_findings(st);
     if (ss_study_incomplete(st)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (ss_groups_unreadable(g)) rc = exit_merge(rc, EXIT_TROUBLE);

@@ -23,6 +23,7 @@ typedef struct gcli {
     bool json, quiet;
     bool list_commits; /* --commits (the history keeps them for --html too) */
     ss_groups *g;
+    ss_timelines *tl; /* the data partitions read (lag), NULL: none */
     ss_out *o;
 } gcli;
 

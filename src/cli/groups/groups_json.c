@@ -8,6 +8,7 @@
 #include "common/common.h"
 #include "common/out.h"
 #include "groups/gfindings.h"
+#include "groups/glag.h"
 #include "groups/groups_cli.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
@@ -504,6 +505,7 @@ int gc_json_group_all(gcli *c, size_t gi) {
         if (shown) json_generation(c, g, x);
     }
     json_findings(c, gi);
+    gl_json(c, gi);
     int rc = EXIT_OK;
     if (c->list_commits) {
         ss_gcommit_iter *it = ss_group_commits(c->g, gi);

@@ -7,6 +7,7 @@
 #include "common/common.h"
 #include "common/out.h"
 #include "groups/gfindings.h"
+#include "groups/glag.h"
 #include "html/html_int.h"
 #include "views/figures.h"
 
@@ -340,6 +341,7 @@ void html_tables(page *p) {
                 out_printf(o, "<p>%d of %zu findings listed ('segscan groups' lists all).</p>\n", MAX_ROWS, nf);
         }
     }
+    if (s->g && s->f) gl_html_table(o, s->g, s->tl, ss_findings_now(s->f), s->group_ids, s->ngroup_ids);
 }
 
 void html_text_block(page *p, const char *title) {

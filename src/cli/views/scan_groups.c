@@ -21,6 +21,7 @@
 #include "common/common.h"
 #include "common/out.h"
 #include "groups/gfindings.h"
+#include "groups/glag.h"
 #include "views/scan.h"
 
 struct scan_groups {
@@ -353,6 +354,7 @@ void scan_groups_report(const struct scan_cli *c, FILE *f) {
                 fprintf(f, ".%s-%" PRId32 ".%s=%" PRIu64 "\n", p->tp.topic, p->tp.partition, names[n], v[n]);
             }
         }
+        gl_report(f, s->g, gi, s->tl, ss_findings_now(s->f), key_id);
     }
     sum_all(s, &total);
     const uint64_t v[] = {total.handovers, total.unclean,  total.rewinds, total.resets, total.deleted,

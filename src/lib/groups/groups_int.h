@@ -401,6 +401,20 @@ typedef struct gdone {
     int32_t topology_epoch;
 } gdone;
 
+/* ---- lag (lag.c) -------------------------------------------------------------------------------- */
+
+/* A partition's last commits that became its committed offset, Burrow's window (segscan/lag.h):
+ * kept only when the data partitions are read (opts.data), in a ring; 168 bytes a partition that
+ * committed. */
+#define LAG_WINDOW 10
+typedef struct glagw {
+    int64_t offset[LAG_WINDOW], time[LAG_WINDOW];
+    uint8_t n, pos; /* commits in it, the next one's slot */
+} glagw;
+struct glog;
+void g_lag_note(struct glog *L, uint32_t ti, int64_t offset, int64_t time); /* a commit took effect */
+void g_lag_reset(struct glog *L, uint32_t ti);                              /* its offset was deleted */
+
 /* ---- one __consumer_offsets partition ----------------------------------------------------------- */
 
 typedef struct glog {
@@ -436,6 +450,8 @@ typedef struct glog {
     gpid *pids;
     uint32_t npids, pidcap;
     gcommits commits;
+    glagw *lagw;    /* by gpart index (opts.data only), NULL until a commit took effect */
+    uint32_t nlagw; /* its room (GVGROW) */
     const ss_txn_ids *txn_ids;
     /* a topic id's name from partition.metadata of the inputs (NULL when none) */
     const char *(*input_name)(const void *ctx, const char *topic_id, int *named_by);

@@ -17,6 +17,34 @@
 #include "base/grow.h"
 #include "groups_int.h"
 
+/* ---- Burrow's window (lag.c) ---------------------------------------------------------------------- */
+
+/* A partition's last LAG_WINDOW commits that became its committed offset, as Burrow's in-memory
+ * storage keeps a ring of `intervals` offsets per partition (linkedin/Burrow
+ * core/internal/storage/inmemory.go, addConsumerOffset; min-distance defaults to 0: every commit
+ * takes a slot). An offset tombstone empties it: Kafka's state has no committed offset then. */
+
+void g_lag_note(glog *L, uint32_t ti, int64_t offset, int64_t time) {
+    if (!L->opts->data) return; /* no log end to measure the lag against: nothing to keep */
+    while (ti >= L->nlagw) {
+        uint32_t before = L->nlagw;
+        if (!GVGROW(L, L->lagw, ti, L->nlagw, 64)) {
+            L->nomem = true;
+            return;
+        }
+        memset(L->lagw + before, 0, (L->nlagw - before) * sizeof *L->lagw);
+    }
+    glagw *w = &L->lagw[ti];
+    w->offset[w->pos] = offset;
+    w->time[w->pos] = time;
+    w->pos = (uint8_t)((w->pos + 1) % LAG_WINDOW);
+    if (w->n < LAG_WINDOW) w->n++;
+}
+
+void g_lag_reset(glog *L, uint32_t ti) {
+    if (ti < L->nlagw) L->lagw[ti].n = L->lagw[ti].pos = 0;
+}
+
 /* ---- the committed offset --------------------------------------------------------------------------- */
 
 /* The partition's committed offset is now `offset` (a plain commit, or a transaction's
@@ -50,6 +78,7 @@ static void set_committed(glog *L, uint32_t ti, int64_t offset, int64_t commit_t
     t->leader_epoch = leader_epoch;
     t->metadata = metadata;
     t->flags |= TP_COMMITTED;
+    g_lag_note(L, ti, offset, commit_time);
     if (txn) t->flags |= TP_TXN;
     else t->flags &= (uint8_t)~TP_TXN;
     /* what was committed after the partition's last watched event (none: nothing asks) */
@@ -246,6 +275,7 @@ void o_offset_commit(glog *L, const ss_batch *b, const ss_record *r, jctx c, con
         t->offset = -1;
         x->deletions++;
         x->oor = 0;
+        g_lag_reset(L, ti);
         gev *e = g_tp_event(L, ti, SS_GEV_OFFSETS_DELETED, r->timestamp, r->offset, true);
         if (e) {
             e->e.last_offset = last;

@@ -119,6 +119,7 @@ void glog_free(glog *L) {
     g_vfree(L->refs.v);
     o_free(L);
     gc_free(&L->commits);
+    g_vfree(L->lagw);
     ss_problems_free(&L->notes);
     gs_free(&L->groups_tab);
     gs_free(&L->strs);
