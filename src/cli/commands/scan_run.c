@@ -610,6 +610,7 @@ static int scan_check(const struct scan_command *cmd, int argc, char **argv, str
 static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *rc) {
     struct scan_cli *c = &a->c;
     ss_inputs *in = ss_inputs_new(a->include_temp);
+    if (in) ss_inputs_replicas_once(in, true, NULL); /* a partition from several brokers: one, with replicas */
     if (!in) {
         warnx_("out of memory");
         *rc = EXIT_TROUBLE;
