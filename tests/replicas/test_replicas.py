@@ -208,11 +208,14 @@ def same_directory_twice_is_one_input():
 @test
 def every_command_reads_replicas_once():
     one, b1, b2, b3 = build(tmp('x'))
-    for cmd in (['producers', '--json'], ['txns', '--json'], ['explain', '--json', '--partition', 'enriched-0',
-                                                                '--offset', '55']):
+    # explain: offset 55 of enriched-0 (order 45 written again by pid 7002) and the value
+    # pay-2 (in pay-0 and pay-1)
+    for cmd in (['producers', '--json'], ['txns', '--json'], ['explain', '--json', '--offset', 'enriched-0:55'],
+                ['explain', '--json', '--value', 'pay-2']):
         rc, out_one, _ = run(cmd + [one])
         rc2, out_split, err = run(cmd + [b1, b2, b3])
-        eq(rc2, rc, '%s: exit' % cmd[0])
+        eq((rc2, rc), (0, 0), '%s: exit' % ' '.join(cmd))
+        check(out_one.strip(), '%s: an answer' % ' '.join(cmd))
         # b1's orders-0 is two segments (the data once: one): a segment boundary is each broker's
         strip = lambda out: [{k: v for k, v in o.items() if k not in ('path', 'replicas', 'scope', 'segments')}
                              for o in jl(out) if o['type'] != 'partition']
