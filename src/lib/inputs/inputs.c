@@ -868,6 +868,26 @@ static void replica_note(void *ctx, ss_severity sev, const char *msg) {
     if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
 }
 
+/* The scope of a partition read from its replicas: each copy, where it came from, what was
+ * read of it. */
+static void scope_note(note_ctx *nc, const char *bn, const ss_input_replica *reps, size_t m) {
+    char line[1024];
+    size_t len = (size_t)snprintf(line, sizeof line, "%s: %zu copies read as one partition (replicas):", bn, m);
+    for (size_t k = 0; k < m && len < sizeof line; k++) {
+        char who[48];
+        if (reps[k].node_id >= 0) snprintf(who, sizeof who, "broker %" PRId32, reps[k].node_id);
+        else snprintf(who, sizeof who, "no meta.properties");
+        if (reps[k].read_from >= 0 && reps[k].read_to > reps[k].read_from)
+            len += (size_t)snprintf(line + len, sizeof line - len,
+                                    "%s %s (%s%s, offsets %" PRId64 "..%" PRId64 " read)", k ? ";" : "", reps[k].name,
+                                    who, reps[k].leader ? ", leader" : "", reps[k].read_from, reps[k].read_to - 1);
+        else
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s %s (%s%s, compared only)", k ? ";" : "",
+                                    reps[k].name, who, reps[k].leader ? ", leader" : "");
+    }
+    replica_note(nc, SS_SEV_NOTICE, line);
+}
+
 /* The copies g[0..n) (indexes into in->parts, sorted by path) of one partition become one
  * input: the leader's part, its segments those replicas.c chose, the others held; a copy not
  * shown to be of the same log stays an input of its own. false: out of memory (nothing
@@ -978,22 +998,7 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
     lp->merged = segs;
     lp->replicas = reps;
     lp->merged_name = mname;
-    /* the scope: each copy, where it came from, what was read of it */
-    char line[1024];
-    size_t len = (size_t)snprintf(line, sizeof line, "%s: %zu copies read as one partition (replicas):", bn, m);
-    for (size_t k = 0; k < m && len < sizeof line; k++) {
-        char who[48];
-        if (reps[k].node_id >= 0) snprintf(who, sizeof who, "broker %" PRId32, reps[k].node_id);
-        else snprintf(who, sizeof who, "no meta.properties");
-        if (reps[k].read_from >= 0 && reps[k].read_to > reps[k].read_from)
-            len += (size_t)snprintf(line + len, sizeof line - len,
-                                    "%s %s (%s%s, offsets %" PRId64 "..%" PRId64 " read)", k ? ";" : "", reps[k].name,
-                                    who, reps[k].leader ? ", leader" : "", reps[k].read_from, reps[k].read_to - 1);
-        else
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s %s (%s%s, compared only)", k ? ";" : "",
-                                    reps[k].name, who, reps[k].leader ? ", leader" : "");
-    }
-    replica_note(&nc, SS_SEV_NOTICE, line);
+    scope_note(&nc, bn, reps, m);
     for (size_t k = 0; k < n; k++) rp_copy_free(&c[k]);
     free(c);
     free(all);
