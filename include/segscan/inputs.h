@@ -110,6 +110,10 @@ typedef struct ss_input_partition {
      * then the leader's; log_start_offset the lowest known. */
     size_t nreplicas;
     const ss_input_replica *replicas;
+    /* ss_inputs_replicas_once compared it with the other inputs of its name and found it not
+     * a copy of their log (another topic id, batches that differ within a leader epoch, or
+     * nothing in common): its records and theirs are records of other partitions */
+    bool not_a_replica;
 } ss_input_partition;
 
 /* The level of a note: an ss_severity (segscan/errors.h) under its older names. */

@@ -238,6 +238,7 @@ def damage_in_a_copy_not_read_is_reported():
     data[-1] ^= 0xFF
     open(f, 'wb').write(bytes(data))
     rc, out, err = run(['scan', '--json', b1, b2, b3])
+    eq(rc, 3, 'exit 3: damage on the disks read')
     contains(err, '__consumer_offsets-18: the replica from b3/__consumer_offsets-18: %s: 1 damaged entry' % f,
              'the damage of a copy not read')
     contains(err, 'b3/__consumer_offsets-18 (broker unknown: no meta.properties) ends 1 record earlier: at offset 8',
@@ -246,6 +247,22 @@ def damage_in_a_copy_not_read_is_reported():
     reps = {r['name']: r for r in parts['__consumer_offsets-18']['replicas']}
     eq((reps['b3/__consumer_offsets-18']['damage'], parts['__consumer_offsets-18']['records']), (1, 9),
        'its damage counted, the 9 records read from b2')
+
+
+@test
+def below_the_leaders_log_start_a_follower_gives_the_offsets():
+    # b1's orders-0 without its first segment (retention deleted offsets 0..39 there, as it runs on
+    # each broker on its own): offsets 0..39 come from b2 (0..59, read up to 40: its batches at 40
+    # and 50 are the leader's to give), 40..79 from b1 - 80 records once, no hole
+    one, b1, b2, b3 = build(tmp('x'))
+    os.remove(os.path.join(b1, 'orders-0', kafka.segment_name(0)))
+    rc, out, err = run(['scan', '--json', os.path.join(b1, 'orders-0'), os.path.join(b2, 'orders-0')])
+    eq(rc, 0, 'scan: %s' % err)
+    (p,) = [o for o in jl(out) if o['type'] == 'partition']
+    eq((p['records'], p['batches'], p['firstOffset'], p['nextOffset'], p['holes']), (80, 8, 0, 80, []),
+       'orders-0: 80 records in 8 batches, 0..79, no hole')
+    eq([(r['name'], r['readFrom'], r['readTo']) for r in p['replicas']],
+       [('b1/orders-0', 40, 80), ('b2/orders-0', 0, 40)], 'what was read of each')
 
 
 @test

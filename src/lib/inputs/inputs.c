@@ -940,6 +940,7 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
                  "%s: %s holds the same partition as %s, but not the same log (%s): read apart, their records "
                  "count as copies of each other; 'segscan diff' compares them",
                  bn, all[k].name, all[0].name, why);
+        in->parts[g[k]]->pub.not_a_replica = true;
         replica_note(&nc, SS_SEV_WARNING, msg);
     }
     if (fail || m < 2) {
@@ -1043,6 +1044,7 @@ static void merge_replicas(ss_inputs *in) {
             if (other ? x->topic_id && !strcmp(x->topic_id, id) : true) g[n++] = k;
         }
         if (other) {
+            for (size_t k = i; k < j; k++) in->parts[k]->pub.not_a_replica = true;
             size_t before = in->problems.n;
             add_note(in, SS_SEV_WARNING,
                      "%s: the copies hold different topic ids (%s, %s; partition.metadata): different partitions "
