@@ -285,5 +285,22 @@ def different_topic_ids_are_different_partitions():
        'two partitions, each read')
 
 
+@test
+def another_cluster_is_not_a_replica():
+    # b4: a copy of b1's orders-0, byte for byte, in a log directory whose meta.properties names
+    # another cluster.id (MetaProperties: the cluster a log directory belongs to): not a replica
+    one, b1, b2, b3 = build(tmp('x'))
+    b4 = tmp('x', 'b4')
+    shutil.copytree(os.path.join(b1, 'orders-0'), os.path.join(b4, 'orders-0'))
+    with open(os.path.join(b4, 'meta.properties'), 'w') as f:
+        f.write('version=1\ncluster.id=Lkvfr8BrxUTJ4ES4gmVJLw\nnode.id=4\n')
+    rc, out, err = run(['scan', '--json', b1, b2, b4])
+    contains(err, 'orders-0: b4/orders-0 is of another cluster than b1/orders-0 (cluster.id Lkvfr8BrxUTJ4ES4gmVJLw '
+             'and 3Db5QLSqSZieL3rJBUUegA', 'says the clusters differ')
+    parts = {o['partition']: o for o in jl(out) if o['type'] == 'partition'}
+    eq(sorted(k for k in parts if 'orders' in k), ['b1/orders-0', 'b4/orders-0'], 'b4 read apart')
+    eq([r['name'] for r in parts['b1/orders-0']['replicas']], ['b1/orders-0', 'b2/orders-0'], 'b1 with b2')
+
+
 if __name__ == '__main__':
     harness.main(__doc__)

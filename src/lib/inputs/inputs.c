@@ -838,8 +838,10 @@ static void split_temporaries(ss_inputs *in) {
 /* ---- replicas: one partition from several directories (replicas.c compares them) ---- */
 
 /* node.id (broker.id) of the meta.properties in the directory holding a partition
- * directory, -1 when there is none or it cannot be read (verify reports on it). */
-static int32_t node_id_of(const char *key) {
+ * directory, -1 when there is none or it cannot be read (verify reports on it); its cluster.id
+ * into *cluster (malloc'd, NULL when absent). */
+static int32_t meta_of(const char *key, char **cluster) {
+    *cluster = NULL;
     char *dir = dir_name(key);
     char *path = dir ? ss_path_join(dir, "meta.properties") : NULL;
     free(dir);
@@ -849,9 +851,10 @@ static int32_t node_id_of(const char *key) {
     ss_error e;
     memset(&tf, 0, sizeof tf);
     struct stat st;
-    if (stat(path, &st) == 0 && ss_textfile_read(path, SS_TEXT_META_PROPERTIES, &tf, &e) == SS_E_OK &&
-        tf.meta.has_node_id)
-        id = tf.meta.node_id;
+    if (stat(path, &st) == 0 && ss_textfile_read(path, SS_TEXT_META_PROPERTIES, &tf, &e) == SS_E_OK) {
+        if (tf.meta.has_node_id) id = tf.meta.node_id;
+        if (tf.meta.cluster_id) *cluster = xstrdup(tf.meta.cluster_id);
+    }
     ss_textfile_free(&tf);
     free(path);
     return id;
@@ -906,7 +909,9 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
         c[k].r = &all[k];
         all[k].name = p->pub.name;
         all[k].path = p->given;
-        all[k].node_id = node_id_of(p->key);
+        char *cluster;
+        all[k].node_id = meta_of(p->key, &cluster);
+        free(cluster);
         all[k].high_watermark = p->pub.high_watermark;
     }
     const char *bn = in_base_name(in->parts[g[0]]->key);
@@ -1011,6 +1016,38 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
     return true;
 }
 
+/* The copies g[0..n) of one cluster: a copy whose meta.properties names another cluster.id than
+ * the first one named is not a replica (its log directory is another cluster's: a mirror, a
+ * test cluster), read apart with a note. Returns how many are left in g. */
+static size_t same_cluster(ss_inputs *in, size_t *g, size_t n) {
+    char **ids = calloc(n ? n : 1, sizeof *ids);
+    if (!ids) return n;
+    const char *first = NULL, *first_name = NULL;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        (void)meta_of(in->parts[g[k]]->key, &ids[k]);
+        if (!first && ids[k]) first = ids[k], first_name = in->parts[g[k]]->pub.name;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (!first || !ids[k] || !strcmp(ids[k], first)) {
+            g[m++] = g[k];
+            continue;
+        }
+        part *x = in->parts[g[k]];
+        x->pub.not_a_replica = true;
+        char msg[640];
+        snprintf(msg, sizeof msg,
+                 "%s: %s is of another cluster than %s (cluster.id %s and %s, meta.properties): not a replica, "
+                 "read apart",
+                 in_base_name(x->key), x->pub.name, first_name, ids[k], first);
+        note_ctx nc = {in};
+        replica_note(&nc, SS_SEV_WARNING, msg);
+    }
+    for (size_t k = 0; k < n; k++) free(ids[k]);
+    free(ids);
+    return m;
+}
+
 /* Partitions of one topic and number from several directories (ss_inputs_replicas_once):
  * one input each, unless partition.metadata names different topic ids (a topic deleted and
  * created again under its name: other partitions, KIP-516). */
@@ -1052,6 +1089,7 @@ static void merge_replicas(ss_inputs *in) {
                      in_base_name(in->parts[i]->key), id, other);
             if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
         }
+        n = same_cluster(in, g, n);
         if (n >= 2) (void)merge_group(in, g, n);
         i = j;
     }
