@@ -193,6 +193,17 @@ def scan_notes_and_scope():
     check(parts['pay-1']['replicas'][1]['logStart'] == 2, 'b3/pay-1 starts at 2 (retention)')
     scope = total(objs)['scope']
     eq(sorted(scope['partitionsRead']), sorted(parts), 'the scope: each partition once')
+    eq(sorted((r['partition'], r['name'], r['broker']) for r in scope['replicas'] if r['partition'] == 'orders-0'),
+       [('orders-0', 'b1/orders-0', 1), ('orders-0', 'b2/orders-0', 2)], 'the scope names each copy and its broker')
+    r = harness.report(['scan', b1, b2, b3])
+    eq((r['orders-0.replicas'], r['orders-0.replica.1.path'], r['orders-0.replica.1.broker'],
+        r['orders-0.replica.2.broker'], r['orders-0.replica.2.behind']),
+       ('2', os.path.join(b1, 'orders-0'), '1', '2', '20'), 'the report names the copies')
+    eq((r['enriched-0.replica.2.broker'], r['enriched-0.replica.2.diverged_at']), ('unknown', '60'),
+       'the report: b3 without meta.properties, diverged at 60')
+    rc, out, err = run(['explain', '--value', 'pay-3', b1, b2, b3])
+    contains(out, 'pay-0 read as one from 2 replicas (%s, broker 1; %s, broker unknown)'
+             % (os.path.join(b1, 'pay-0'), os.path.join(b3, 'pay-0')), 'the text scope names the copies')
 
 
 @test
