@@ -313,5 +313,22 @@ def another_cluster_is_not_a_replica():
     eq([r['name'] for r in parts['b1/orders-0']['replicas']], ['b1/orders-0', 'b2/orders-0'], 'b1 with b2')
 
 
+@test
+def empty_replicas_keep_their_files():
+    # a partition created and never written: an empty active segment on each broker, the leader
+    # epoch 0 from offset 0 in both checkpoints (one log); nothing to read, its file still listed
+    paths = []
+    for b in ('b1', 'b2'):
+        p = tmp('e', b, 't-0')
+        kafka.write_partition(p, {0: b''})
+        write_epochs(p, [(0, 0)])
+        paths.append(tmp('e', b))
+    rc, out, err = run(['scan', '--json'] + paths)
+    eq(rc, 0, 'scan of two empty copies: %s' % err)
+    (p,) = [o for o in jl(out) if o['type'] == 'partition']
+    eq((p['partition'], p['segments'], p['records'], len(p['replicas'])), ('t-0', 1, 0, 2),
+       'one partition, the leader\'s one file, no record, two copies')
+
+
 if __name__ == '__main__':
     harness.main(__doc__)

@@ -316,6 +316,15 @@ bool rp_reconcile(rp_copy *c, size_t nall, const char *name, rp_read **reads, si
         }
         cur = to;
     }
+    /* no copy holds a batch (empty, or all damaged): the leader's files are read as they are */
+    bool none = nr == 0;
+    for (size_t j = 0; none && j < l->p->nsegments; j++) {
+        if (!SS_GROW(v, nr, cap, 16)) {
+            free(v);
+            return false;
+        }
+        v[nr++] = (rp_read){L, j, INT64_MIN, INT64_MAX, false};
+    }
     /* damage in files no range reads (the analysis reports what it reads) */
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < c[i].p->nsegments; j++) {
