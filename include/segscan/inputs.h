@@ -28,7 +28,44 @@ typedef struct ss_input_segment {
     const char *path;    /* NULL for an in-memory input (stdin) */
     int64_t name_offset; /* offset in the 20-digit file name, -1 if none */
     bool temporary;      /* a .deleted/.cleaned/.swap file read because of include_temp */
+    /* A partition read from several directories (replicas, ss_inputs_replicas_once): the
+     * offsets this segment gives, [read_from, read_to) by batch base offset; its batches
+     * outside it are another copy's to give (ss_input_segment_reads). INT64_MIN and
+     * INT64_MAX otherwise: every batch. */
+    int64_t read_from, read_to;
+    uint32_t replica; /* the copy it is a file of (ss_input_partition.replicas), 0 when one */
 } ss_input_segment;
+
+/* Whether a reader of the segment reads the batch at base_offset (else another copy of the
+ * partition gives those offsets). */
+static inline bool ss_input_segment_reads(const ss_input_segment *s, int64_t base_offset) {
+    return base_offset >= s->read_from && base_offset < s->read_to;
+}
+
+/* One copy of a partition given from several directories (a replica on each broker),
+ * compared with the others as a follower is with its leader (ss_inputs_replicas_once). */
+typedef struct ss_input_replica {
+    const char *name;           /* the directory as told apart from the others: "b2/orders-0" */
+    const char *path;           /* as given or found */
+    int32_t node_id;            /* node.id (broker.id) of its log directory's meta.properties, -1 unknown */
+    bool leader;                /* the copy the others are compared with: the latest leader epoch, then
+                         * the furthest log end (a follower truncates to it) */
+    size_t nsegments;           /* its segment files */
+    int64_t log_start;          /* the first offset it holds (a batch's base), -1 when it holds none */
+    int64_t log_end;            /* the offset after its last batch, -1 when it holds none */
+    int32_t last_epoch;         /* partitionLeaderEpoch of its last batch, -1 unknown (legacy, none) */
+    int64_t high_watermark;     /* its log directory's replication-offset-checkpoint, -1 unknown */
+    int64_t read_from, read_to; /* the offsets read from it, [from, to); from == to: none */
+    int64_t behind;             /* offsets the leader holds past its end (a follower behind), 0 none */
+    /* a suffix that a follower would truncate (AbstractFetcherThread's truncation by leader
+     * epoch): from offset diverged_at (-1: none) to its log end, at its leader epoch
+     * diverged_epoch where the leader's log holds leader_epoch (-1: the leader holds nothing
+     * there); its records are not read */
+    int64_t diverged_at;
+    int32_t diverged_epoch, leader_epoch;
+    uint64_t diverged_batches;
+    uint64_t damage; /* damaged entries and unreadable files met in it */
+} ss_input_replica;
 
 typedef struct ss_input_partition {
     const char *name;  /* P: directory name, or the shortest distinguishing path suffix */
@@ -67,6 +104,16 @@ typedef struct ss_input_partition {
      * when the directory itself was given, or found in a log directory. */
     size_t segments_not_given;
     const int64_t *not_given_offsets;
+    /* Copies of the partition from several directories read as one (ss_inputs_replicas_once):
+     * every copy, the leader among them, in the order of their paths; 0 and NULL when the
+     * partition was given once. path, high_watermark, epochs, cleaner_offset and topic_id are
+     * then the leader's; log_start_offset the lowest known. */
+    size_t nreplicas;
+    const ss_input_replica *replicas;
+    /* ss_inputs_replicas_once compared it with the other inputs of its name and found it not
+     * a copy of their log (another topic id, batches that differ within a leader epoch, or
+     * nothing in common): its records and theirs are records of other partitions */
+    bool not_a_replica;
 } ss_input_partition;
 
 /* The level of a note: an ss_severity (segscan/errors.h) under its older names. */
@@ -75,6 +122,14 @@ enum ss_note_level { SS_NOTE_INFO = SS_SEV_NOTICE, SS_NOTE_WARN = SS_SEV_WARNING
 /* include_temp: read broker temporaries (.deleted, .cleaned, .swap files;
  * -delete, -stray directories) instead of skipping them with a note. */
 SS_API ss_inputs *ss_inputs_new(bool include_temp);
+/* The same partition (topic and number, and topic id where partition.metadata names one)
+ * found in several directories becomes one input with replicas (ss_input_partition.replicas):
+ * each offset read once, from the copy a follower would keep (its segments' read_from and
+ * read_to), the others compared with it in notes. Call before ss_inputs_finish. Without it
+ * (verify, diff, dump, export read files as they are) each copy is an input of its own;
+ * except_topic (or NULL): a topic whose copies stay inputs of their own (the groups study
+ * compares __consumer_offsets copies record by record itself). */
+SS_API void ss_inputs_replicas_once(ss_inputs *in, bool once, const char *except_topic);
 SS_API void ss_inputs_free(ss_inputs *in);
 /* Add a PATH: a segment file, a partition directory or a log directory,
  * recognised by content. A file is a segment when its name is one
@@ -137,6 +192,7 @@ SS_API const ss_input_unreadable *ss_inputs_unreadable_at(const ss_inputs *in, s
 enum ss_input_note_kind {
     SS_INOTE_OTHER = 0,
     SS_INOTE_REPLICAS = 1, /* two inputs hold the same topic and partition (replicas?) */
+    SS_INOTE_REPLICA = 2,  /* a partition read from several copies: how they compare */
 };
 SS_API enum ss_input_note_kind ss_inputs_note_kind(const ss_inputs *in, size_t i); /* of problem i */
 /* Open segment j of partition i read-only. */

@@ -244,7 +244,8 @@ def replicas(root, ids=(None, None)):
 @test
 def replicas_are_one_log():
     # Two log directories holding pay-0 with the same leader epoch (3 from offset 0) and the same topic
-    # id: replicas of one log. A record in both is one record: no group, no cross-partition copy.
+    # id: replicas of one log, read as one partition (each offset once, from the copy a follower
+    # keeps). A record in both is one record: no group, no cross-partition copy.
     paths = replicas(tmp(), ids=('MG2SJhvpZCQjALGzsYh4vA', 'MG2SJhvpZCQjALGzsYh4vA'))
     objs = jsonl(['dups'] + paths)
     eq(of_type(objs, 'group'), [], 'groups')
@@ -252,8 +253,8 @@ def replicas_are_one_log():
     eq(total['causes']['cross-partition'], 0, 'cross-partition copies')
     rc, out, err = run(['dups'] + paths)
     eq(rc, 0, 'exit code')
-    contains(out + err, 'replicas', 'says replicas were given')
-    contains(out + err, 'segscan diff', 'suggests diff')
+    contains(err, 'pay-0: 2 copies read as one partition (replicas): broker1/pay-0', 'says replicas were given')
+    eq(of_type(objs, 'total')[0]['records'], 5, 'the five records once')
 
 
 @test
@@ -270,7 +271,7 @@ def replicas_known_by_their_batches():
     # No leader-epoch-checkpoint and no partition.metadata beside either copy: the batches decide.
     # A follower appends the leader's batches as they are, partitionLeaderEpoch included
     # (UnifiedLog.appendAsFollower), so the same batch (offset, leader epoch 3, CRC) in both is one
-    # log: each copy is grouped on its own, and no copy is cross-partition.
+    # log: read once, and no copy is cross-partition.
     root = tmp()
     paths = []
     for d in ('broker1', 'broker2'):
@@ -281,7 +282,7 @@ def replicas_known_by_their_batches():
     eq(of_type(objs, 'group'), [], 'groups')
     rc, out, err = run(['dups'] + paths)
     eq(rc, 0, 'exit code')
-    contains(err, 'are replicas of one partition', 'says replicas were given')
+    contains(err, '2 copies read as one partition (replicas)', 'says replicas were given')
 
 
 @test
@@ -442,8 +443,8 @@ def explain_single_copy_names_its_scope():
         kafka.write_partition(tmp('logs', 'pay-%d' % n), {0: kafka.batch(0, [(None, b'pay-%d' % n)])})
     objs = jsonl(['explain', '--value', 'pay-0', tmp('logs', 'pay-0')])
     s = one(objs, 'single')
-    eq(s['scope'], {'partitionsRead': ['pay-0'], 'siblingsNotRead': ['pay-1', 'pay-2'], 'otherBrokers': 'unknown'},
-       'scope')
+    eq(s['scope'], {'partitionsRead': ['pay-0'], 'siblingsNotRead': ['pay-1', 'pay-2'], 'replicas': [],
+                    'otherBrokers': 'unknown'}, 'scope')
     out, _ = run_rc(['explain', '--value', 'pay-0', tmp('logs', 'pay-0')], 0)
     contains(out, 'pay-1', 'text names a sibling not read')
 

@@ -43,7 +43,8 @@ static const struct scan_command dups_command = {
     .name = "dups",
     .usage_args = "",
     .description = "Every duplicate group with every copy (partition, offset, timestamp, producer,\n"
-                   "sequence, cause).",
+                   "sequence, cause). A partition given from several brokers' directories is\n"
+                   "one partition with replicas: each offset counted once, the copies compared.",
     .explain = false,
     .txn_ids = true,
     .print = dups_print,

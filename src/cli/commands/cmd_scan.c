@@ -45,6 +45,7 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     }
     figs_text(c, partition_lines, PL_DUPS, PL_COUNT - 1, partition_figs, npartition_figs, P);
     scan_holes_text(c, i);
+    scan_replicas_text(c, i);
     if (c->verbose) producers_text_partition(c, i);
     out_ch(o, '\n');
 }
@@ -108,7 +109,8 @@ static const struct scan_command scan_command = {
     .name = "scan",
     .usage_args = "",
     .description = "Summarise partitions: records, producers, duplicate copies and their causes,\n"
-                   "sequences, transactions, damage.",
+                   "sequences, transactions, damage. A partition given from several brokers'\n"
+                   "directories is one partition with replicas (each offset read once).",
     .txn_ids = true,
     .print = scan_print,
 };

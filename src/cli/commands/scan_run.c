@@ -610,6 +610,7 @@ static int scan_check(const struct scan_command *cmd, int argc, char **argv, str
 static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *rc) {
     struct scan_cli *c = &a->c;
     ss_inputs *in = ss_inputs_new(a->include_temp);
+    if (in) ss_inputs_replicas_once(in, true, NULL); /* a partition from several brokers: one, with replicas */
     if (!in) {
         warnx_("out of memory");
         *rc = EXIT_TROUBLE;
@@ -728,8 +729,14 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
         rc = exit_merge(rc, EXIT_TROUBLE);
     }
     size_t np = ss_an_partition_count(an);
-    for (size_t i = 0; i < np; i++)
-        if (ss_an_partition_at(an, i)->damage_events) rc = exit_merge(rc, EXIT_DAMAGE);
+    for (size_t i = 0; i < np; i++) {
+        const ss_an_partition *P = ss_an_partition_at(an, i);
+        if (P->damage_events) rc = exit_merge(rc, EXIT_DAMAGE);
+        /* damage in a replica is damage on the disks read, whether or not its offsets were
+         * read from it (the inputs' notes say where) */
+        for (size_t k = 0; k < P->input->nreplicas; k++)
+            if (P->input->replicas[k].damage) rc = exit_merge(rc, EXIT_DAMAGE);
+    }
     return rc;
 }
 

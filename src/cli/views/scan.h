@@ -105,6 +105,8 @@ void scan_unreadable_text(struct scan_cli *c);
 /* a partition's holes (ss_an_hole): the summary's line, and the JSON array */
 void scan_holes_text(struct scan_cli *c, uint32_t part);
 void scan_holes_json(struct scan_cli *c, uint32_t part);
+void scan_replicas_text(struct scan_cli *c, uint32_t part);
+void scan_replicas_json(struct scan_cli *c, uint32_t part);
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences);

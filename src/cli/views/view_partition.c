@@ -54,10 +54,74 @@ void scan_holes_text(struct scan_cli *c, uint32_t part) {
     out_printf(o, "%s\n", scan_sgr(c, SGR_RST));
 }
 
+static void opt_i64(ss_out *o, const char *key, int64_t v) {
+    out_printf(o, ",\"%s\":", key);
+    if (v >= 0) out_i64(o, v);
+    else out_lit(o, "null");
+}
+
+/* The copies of a partition given from several directories (replicas): where each came from,
+ * what it holds, what was read of it, how it compares with the leader; [] when given once. */
+void scan_replicas_json(struct scan_cli *c, uint32_t part) {
+    ss_out *o = c->out;
+    const ss_input_partition *ip = ss_an_partition_at(c->an, part)->input;
+    out_lit(o, ",\"replicas\":[");
+    for (size_t k = 0; k < ip->nreplicas; k++) {
+        const ss_input_replica *r = &ip->replicas[k];
+        out_str(o, k ? ",{\"name\":" : "{\"name\":");
+        out_json_cstr(o, r->name);
+        out_lit(o, ",\"path\":");
+        out_json_cstr(o, r->path);
+        opt_i64(o, "broker", r->node_id);
+        out_printf(o, ",\"leader\":%s,\"segments\":%zu", r->leader ? "true" : "false", r->nsegments);
+        opt_i64(o, "logStart", r->log_start);
+        opt_i64(o, "logEnd", r->log_end);
+        opt_i64(o, "lastLeaderEpoch", r->last_epoch);
+        opt_i64(o, "highWatermark", r->high_watermark);
+        bool read = r->read_from >= 0 && r->read_to > r->read_from;
+        opt_i64(o, "readFrom", read ? r->read_from : -1);
+        opt_i64(o, "readTo", read ? r->read_to : -1);
+        out_printf(o, ",\"behind\":%" PRId64, r->behind);
+        opt_i64(o, "divergedAt", r->diverged_at);
+        opt_i64(o, "divergedEpoch", r->diverged_at >= 0 ? r->diverged_epoch : -1);
+        opt_i64(o, "leaderEpoch", r->diverged_at >= 0 ? r->leader_epoch : -1);
+        out_printf(o, ",\"divergedBatches\":%" PRIu64 ",\"damage\":%" PRIu64 "}", r->diverged_batches, r->damage);
+    }
+    out_ch(o, ']');
+}
+
+/* "replicas  b1/orders-0 (broker 1, leader): 0..79 read; b2/orders-0 (broker 2): ends at 60, 20
+ * offsets before the leader" */
+void scan_replicas_text(struct scan_cli *c, uint32_t part) {
+    ss_out *o = c->out;
+    const ss_input_partition *ip = ss_an_partition_at(c->an, part)->input;
+    if (!ip->nreplicas) return;
+    out_str(o, "  replicas     ");
+    for (size_t k = 0; k < ip->nreplicas; k++) {
+        const ss_input_replica *r = &ip->replicas[k];
+        out_printf(o, "%s%s (", k ? "; " : " ", r->name);
+        if (r->node_id >= 0) out_printf(o, "broker %" PRId32, r->node_id);
+        else out_str(o, "broker unknown");
+        out_printf(o, "%s)", r->leader ? ", leader" : "");
+        if (r->read_from >= 0 && r->read_to > r->read_from)
+            out_printf(o, ": %" PRId64 "..%" PRId64 " read", r->read_from, r->read_to - 1);
+        else out_str(o, ": compared only");
+        if (r->diverged_at >= 0)
+            out_printf(o, ", diverges at %" PRId64 " (leader epochs %" PRId32 " and %" PRId32 ")", r->diverged_at,
+                       r->leader_epoch, r->diverged_epoch);
+        else if (r->behind > 0)
+            out_printf(o, ", ends at %" PRId64 ", %" PRId64 " %s before the leader", r->log_end, r->behind,
+                       r->behind == 1 ? "offset" : "offsets");
+        if (r->damage) out_printf(o, ", %" PRIu64 " damaged", r->damage);
+    }
+    out_ch(o, '\n');
+}
+
 void scan_json_partition(struct scan_cli *c, uint32_t i) {
     ss_out *o = c->out;
     out_str(o, "{\"type\":\"partition\"");
     figs_json(o, partition_figs, npartition_figs, ss_an_partition_at(c->an, i));
     scan_holes_json(c, i);
+    scan_replicas_json(c, i);
     out_str(o, "}\n");
 }

@@ -208,6 +208,23 @@ void scan_json_scope(struct scan_cli *c) {
         if (i) out_ch(o, ',');
         out_json_cstr(o, ss_inputs_sibling_at(c->in, i)->name);
     }
+    /* the copies of partitions given from several directories, and where each came from */
+    out_lit(o, "],\"replicas\":[");
+    bool first = true;
+    for (size_t i = 0; i < ss_an_partition_count(c->an); i++) {
+        const ss_input_partition *ip = ss_an_partition_at(c->an, i)->input;
+        for (size_t k = 0; k < ip->nreplicas; k++, first = false) {
+            const ss_input_replica *r = &ip->replicas[k];
+            out_str(o, first ? "{\"partition\":" : ",{\"partition\":");
+            out_json_cstr(o, ip->name);
+            out_lit(o, ",\"name\":");
+            out_json_cstr(o, r->name);
+            out_lit(o, ",\"path\":");
+            out_json_cstr(o, r->path);
+            if (r->node_id >= 0) out_printf(o, ",\"broker\":%" PRId32 "}", r->node_id);
+            else out_lit(o, ",\"broker\":null}");
+        }
+    }
     out_lit(o, "],\"otherBrokers\":\"unknown\"}");
 }
 
@@ -254,6 +271,17 @@ void scan_scope_sentence(struct scan_cli *c, sbuf *b) {
             sb_printf(b, "%s%s", i ? ", " : "", ss_inputs_sibling_at(c->in, i)->name);
         if (ns > 10) sb_printf(b, " and %zu more", ns - 10);
         sb_printf(b, "): a copy there was not looked for");
+    }
+    for (size_t i = 0; i < np; i++) {
+        const ss_input_partition *ip = ss_an_partition_at(c->an, i)->input;
+        if (!ip->nreplicas) continue;
+        sb_printf(b, "; %s read as one from %zu replicas (", ip->name, ip->nreplicas);
+        for (size_t k = 0; k < ip->nreplicas; k++) {
+            const ss_input_replica *r = &ip->replicas[k];
+            if (r->node_id >= 0) sb_printf(b, "%s%s, broker %d", k ? "; " : "", r->path, (int)r->node_id);
+            else sb_printf(b, "%s%s, broker unknown", k ? "; " : "", r->path);
+        }
+        sb_printf(b, ")");
     }
     sb_printf(b, "; partitions on other brokers are unknown.");
 }

@@ -254,6 +254,8 @@ static bool are_replicas(const ss_inputs *in, size_t i, size_t j) {
         return false;
     if (x->topic_id && y->topic_id && strcmp(x->topic_id, y->topic_id) != 0) return false;
     if (x->temporary || y->temporary) return false; /* a domain of its own anyway (assign_domains) */
+    /* the inputs compared them (replicas read once) and found other logs */
+    if (x->not_a_replica || y->not_a_replica) return false;
     for (size_t a = 0; a < x->nepochs; a++)
         for (size_t b = 0; b < y->nepochs; b++)
             if (x->epochs[a].epoch == y->epochs[b].epoch && x->epochs[a].start_offset == y->epochs[b].start_offset)

@@ -97,6 +97,9 @@ static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl) {
             g->refs++;
             sl->part = u->part = g->part;
             sl->seg = u->seg = g->seg;
+            const ss_input_segment *is = &a->parts[g->part].input->segments[g->seg];
+            u->read_from = is->read_from;
+            u->read_to = is->read_to;
             u->max_records = a->force_resync ? 7 : AN_UNIT_MAX_RECORDS;
             u->max_events = a->force_resync ? 5 : AN_UNIT_MAX_EVENTS;
             u->s = g->s;

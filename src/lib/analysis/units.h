@@ -88,6 +88,8 @@ typedef struct an_unit {
     uint32_t part, seg; /* partition index, segment index in it */
     const ss_segment *s;
     uint64_t limit;                 /* the segment's size when opened */
+    int64_t read_from, read_to;     /* the batches it gives (ss_input_segment_reads): another
+                                     * replica gives the others */
     uint64_t start;                 /* where to start: a batch boundary, or (resync) a nominal position */
     bool resync;                    /* start is nominal: begin at the first plausible batch at or after it */
     uint64_t end;                   /* stop at the first event boundary at or after it; UINT64_MAX: the end */

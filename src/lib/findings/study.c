@@ -58,6 +58,10 @@ ss_errkind ss_study_run(const char *const *paths, size_t npaths, const ss_study_
         return SS_E_NOMEM;
     }
     *out = s;
+    /* a partition from several brokers' directories is one partition with replicas; the
+     * copies of __consumer_offsets stay apart: the groups room reads the furthest and
+     * compares the others record by record */
+    ss_inputs_replicas_once(s->in, true, "__consumer_offsets");
     for (size_t i = 0; i < npaths; i++) {
         if (o->inputs_reported && !strcmp(paths[i], "-")) continue;
         if (ss_inputs_add(s->in, paths[i]) != SS_E_OK) s->input_failed = true;

@@ -53,9 +53,12 @@ ss_pc_kind ss_pcursor_next_walk(ss_pcursor *c) {
         if (c->dec) ss_walker_set_decoder(&c->w, c->dec);
         return SS_PC_SEGMENT;
     }
-    switch (ss_walker_next_copy(&c->w, &c->win, &c->ev)) {
-    case SS_EV_BATCH: return SS_PC_BATCH;
-    case SS_EV_DAMAGE: return SS_PC_DAMAGE;
-    default: c->seg_ended = true; return SS_PC_SEGMENT_END;
-    }
+    for (;;) switch (ss_walker_next_copy(&c->w, &c->win, &c->ev)) {
+        case SS_EV_BATCH:
+            /* offsets another copy of the partition gives (replicas read once) */
+            if (c->p && !ss_input_segment_reads(&c->p->segments[c->seg], c->ev.batch.base_offset)) continue;
+            return SS_PC_BATCH;
+        case SS_EV_DAMAGE: return SS_PC_DAMAGE;
+        default: c->seg_ended = true; return SS_PC_SEGMENT_END;
+        }
 }

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "format/batch.h"
 #include "format/kafka_format.h"
 #include "inputs/inputs_names.h"
+#include "inputs/replicas.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
 
@@ -49,10 +51,19 @@ typedef struct part {
                              * segment files of that suffix (split_temporaries) */
     bool listed;            /* its directory was given (or found): every segment of it is read */
     int64_t *not_given;     /* segment files was given one by one: the base offsets of the others */
+    /* copies of it from other directories read as one (merge_replicas): the segments read
+     * (strings owned by the parts they came from), the copies, its name among the inputs */
+    ss_input_segment *merged;
+    ss_input_replica *replicas;
+    char *merged_name;
 } part;
 
 struct ss_inputs {
     bool include_temp;
+    bool replicas_once;    /* ss_inputs_replicas_once */
+    char *replicas_except; /* a topic whose copies stay apart, or NULL */
+    part **held;           /* the copies merged into another input (their files are read through it) */
+    size_t nheld, cheld;
     part **parts;
     size_t nparts, cap;
     ss_problems problems;                /* the notes, in the order they were made */
@@ -115,6 +126,12 @@ ss_inputs *ss_inputs_new(bool include_temp) {
     return in;
 }
 
+void ss_inputs_replicas_once(ss_inputs *in, bool once, const char *except_topic) {
+    in->replicas_once = once;
+    free(in->replicas_except);
+    in->replicas_except = except_topic ? xstrdup(except_topic) : NULL;
+}
+
 static void part_free(part *p) {
     if (!p) return;
     for (size_t i = 0; i < p->nsegs; i++) {
@@ -133,6 +150,9 @@ static void part_free(part *p) {
     free(p->topic_id);
     free(p->temporary_of);
     free(p->not_given);
+    free(p->merged);
+    free(p->replicas);
+    free(p->merged_name);
     free(p);
 }
 
@@ -140,6 +160,9 @@ void ss_inputs_free(ss_inputs *in) {
     if (!in) return;
     for (size_t i = 0; i < in->nparts; i++) part_free(in->parts[i]);
     free(in->parts);
+    for (size_t i = 0; i < in->nheld; i++) part_free(in->held[i]);
+    free(in->held);
+    free(in->replicas_except);
     ss_problems_free(&in->problems);
     free(in->note_kinds);
     for (size_t i = 0; i < in->nsiblings; i++) {
@@ -216,6 +239,9 @@ static bool part_add_seg(part *p, const char *path, const char *real, int64_t of
     p->segs[p->nsegs].path = pp;
     p->segs[p->nsegs].name_offset = off;
     p->segs[p->nsegs].temporary = temp;
+    p->segs[p->nsegs].read_from = INT64_MIN;
+    p->segs[p->nsegs].read_to = INT64_MAX;
+    p->segs[p->nsegs].replica = 0;
     p->seg_real[p->nsegs] = rr;
     p->nsegs++;
     return true;
@@ -878,6 +904,282 @@ static void name_clashes(ss_inputs *in) {
     free(v);
 }
 
+/* ---- replicas: one partition from several directories (replicas.c compares them) ---- */
+
+/* node.id (broker.id) of the meta.properties in the directory holding a partition
+ * directory, -1 when there is none or it cannot be read (verify reports on it); its cluster.id
+ * into *cluster (malloc'd, NULL when absent). */
+static int32_t meta_of(const char *key, char **cluster) {
+    *cluster = NULL;
+    char *dir = dir_name(key);
+    char *path = dir ? ss_path_join(dir, "meta.properties") : NULL;
+    free(dir);
+    if (!path) return -1;
+    int32_t id = -1;
+    ss_textfile tf;
+    ss_error e;
+    memset(&tf, 0, sizeof tf);
+    struct stat st;
+    if (stat(path, &st) == 0 && ss_textfile_read(path, SS_TEXT_META_PROPERTIES, &tf, &e) == SS_E_OK) {
+        if (tf.meta.has_node_id) id = tf.meta.node_id;
+        if (tf.meta.cluster_id) *cluster = xstrdup(tf.meta.cluster_id);
+    }
+    ss_textfile_free(&tf);
+    free(path);
+    return id;
+}
+
+typedef struct note_ctx {
+    ss_inputs *in;
+} note_ctx;
+
+static void replica_note(void *ctx, ss_severity sev, const char *msg) {
+    ss_inputs *in = ((note_ctx *)ctx)->in;
+    size_t before = in->problems.n;
+    add_note(in, sev, "%s", msg);
+    if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
+}
+
+/* The scope of a partition read from its replicas: each copy, where it came from, what was
+ * read of it. */
+static void scope_note(note_ctx *nc, const char *bn, const ss_input_replica *reps, size_t m) {
+    char line[1024];
+    size_t len = (size_t)snprintf(line, sizeof line, "%s: %zu copies read as one partition (replicas):", bn, m);
+    for (size_t k = 0; k < m && len < sizeof line; k++) {
+        char who[48];
+        if (reps[k].node_id >= 0) snprintf(who, sizeof who, "broker %" PRId32, reps[k].node_id);
+        else snprintf(who, sizeof who, "no meta.properties");
+        if (reps[k].read_from >= 0 && reps[k].read_to > reps[k].read_from)
+            len += (size_t)snprintf(line + len, sizeof line - len,
+                                    "%s %s (%s%s, offsets %" PRId64 "..%" PRId64 " read)", k ? ";" : "", reps[k].name,
+                                    who, reps[k].leader ? ", leader" : "", reps[k].read_from, reps[k].read_to - 1);
+        else
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s %s (%s%s, compared only)", k ? ";" : "",
+                                    reps[k].name, who, reps[k].leader ? ", leader" : "");
+    }
+    replica_note(nc, SS_SEV_NOTICE, line);
+}
+
+/* The copies g[0..n) (indexes into in->parts, sorted by path) of one partition become one
+ * input: the leader's part, its segments those replicas.c chose, the others held; a copy not
+ * shown to be of the same log stays an input of its own. false: out of memory (nothing
+ * changed). */
+static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
+    rp_copy *c = calloc(n, sizeof *c);
+    ss_input_replica *all = calloc(n, sizeof *all);
+    if (!c || !all || !SS_GROW_TO(in->held, in->nheld + n, in->cheld)) {
+        free(c);
+        free(all);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        part *p = in->parts[g[k]];
+        c[k].p = &p->pub;
+        c[k].r = &all[k];
+        all[k].name = p->pub.name;
+        all[k].path = p->given;
+        char *cluster;
+        all[k].node_id = meta_of(p->key, &cluster);
+        free(cluster);
+        all[k].high_watermark = p->pub.high_watermark;
+    }
+    const char *bn = in_base_name(in->parts[g[0]]->key);
+    note_ctx nc = {in};
+    rp_read *reads = NULL;
+    size_t nreads = 0, m = 0;
+    bool ok = rp_reconcile(c, n, bn, &reads, &nreads, replica_note, &nc);
+    /* the copies merged, in path order; where each went (its index among them) */
+    size_t *at = malloc(n * sizeof *at);
+    ss_input_replica *reps = malloc(n * sizeof *reps);
+    ss_input_segment *segs = malloc((nreads ? nreads : 1) * sizeof *segs);
+    char *mname = xstrdup(bn);
+    bool fail = !ok || !at || !reps || !segs || !mname;
+    for (size_t k = 0; k < n && !fail; k++) {
+        bool apart = true;
+        for (size_t i = 0; i < n; i++)
+            if (c[i].r == &all[k]) apart = c[i].apart;
+        at[k] = apart ? SIZE_MAX : m;
+        if (!apart) reps[m++] = all[k];
+    }
+    for (size_t k = 0; k < n && !fail; k++) {
+        if (at[k] != SIZE_MAX) continue;
+        rp_copy *x = NULL;
+        for (size_t i = 0; i < n; i++)
+            if (c[i].r == &all[k]) x = &c[i];
+        char why[160] = "no batch alike and no leader epoch in common";
+        if (x && x->conflict >= 0)
+            snprintf(why, sizeof why, "the batches at offset %" PRId64 " differ within one leader epoch", x->conflict);
+        char msg[640];
+        snprintf(msg, sizeof msg,
+                 "%s: %s holds the same partition as %s, but not the same log (%s): read apart, their records "
+                 "count as copies of each other; 'segscan diff' compares them",
+                 bn, all[k].name, all[0].name, why);
+        in->parts[g[k]]->pub.not_a_replica = true;
+        replica_note(&nc, SS_SEV_WARNING, msg);
+    }
+    if (fail || m < 2) {
+        for (size_t k = 0; k < n; k++) rp_copy_free(&c[k]);
+        free(c);
+        free(all);
+        free(reads);
+        free(at);
+        free(reps);
+        free(segs);
+        free(mname);
+        return !fail;
+    }
+    size_t L = 0;
+    for (size_t k = 0; k < m; k++)
+        if (reps[k].leader) L = k;
+    for (size_t r = 0; r < nreads; r++) {
+        const rp_copy *x = &c[reads[r].copy];
+        segs[r] = x->p->segments[reads[r].seg];
+        segs[r].read_from = reads[r].bounded ? reads[r].from : INT64_MIN;
+        segs[r].read_to = reads[r].bounded ? reads[r].to : INT64_MAX;
+        segs[r].replica = (uint32_t)at[x->r - all];
+    }
+    size_t lk = 0; /* the leader's index among g */
+    for (size_t k = 0; k < n; k++)
+        if (at[k] == L) lk = k;
+    part *lp = in->parts[g[lk]];
+    ss_input_partition *pub = &lp->pub;
+    int64_t hw = -1, ls = -1, cl = -1;
+    for (size_t k = 0; k < n; k++) {
+        if (at[k] == SIZE_MAX) continue;
+        const part *p = in->parts[g[k]];
+        if (p->pub.high_watermark > hw) hw = p->pub.high_watermark;
+        if (p->pub.log_start_offset >= 0 && (ls < 0 || p->pub.log_start_offset < ls)) ls = p->pub.log_start_offset;
+        if (p->pub.cleaner_offset > cl) cl = p->pub.cleaner_offset;
+        if (!pub->topic_id && p->pub.topic_id) pub->topic_id = p->pub.topic_id;
+        pub->named = pub->named || p->pub.named;
+    }
+    int64_t end = reps[L].log_end;
+    if (hw >= 0 && end > hw) {
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "%s: offsets %" PRId64 "..%" PRId64 " lie above the high watermark %" PRId64
+                 " (replication-offset-checkpoint): possibly never committed (a replica that had not "
+                 "fetched them could have become leader and truncated them)",
+                 bn, hw, end - 1, hw);
+        replica_note(&nc, SS_SEV_WARNING, msg);
+    }
+    pub->high_watermark = hw;
+    pub->log_start_offset = ls;
+    pub->cleaner_offset = cl;
+    pub->segments = segs;
+    pub->nsegments = nreads;
+    pub->nreplicas = m;
+    pub->replicas = reps;
+    lp->merged = segs;
+    lp->replicas = reps;
+    lp->merged_name = mname;
+    scope_note(&nc, bn, reps, m);
+    for (size_t k = 0; k < n; k++) rp_copy_free(&c[k]);
+    free(c);
+    free(all);
+    free(reads);
+    /* the others merged are held (their files are read through the leader's input) */
+    for (size_t k = 0; k < n; k++)
+        if (k != lk && at[k] != SIZE_MAX) in->held[in->nheld++] = in->parts[g[k]], in->parts[g[k]] = NULL;
+    free(at);
+    return true;
+}
+
+/* The copies g[0..n) of one cluster: a copy whose meta.properties names another cluster.id than
+ * the first one named is not a replica (its log directory is another cluster's: a mirror, a
+ * test cluster), read apart with a note. Returns how many are left in g. */
+static size_t same_cluster(ss_inputs *in, size_t *g, size_t n) {
+    char **ids = calloc(n ? n : 1, sizeof *ids);
+    if (!ids) return n;
+    const char *first = NULL, *first_name = NULL;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        (void)meta_of(in->parts[g[k]]->key, &ids[k]);
+        if (!first && ids[k]) first = ids[k], first_name = in->parts[g[k]]->pub.name;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (!first || !ids[k] || !strcmp(ids[k], first)) {
+            g[m++] = g[k];
+            continue;
+        }
+        part *x = in->parts[g[k]];
+        x->pub.not_a_replica = true;
+        char msg[640];
+        snprintf(msg, sizeof msg,
+                 "%s: %s is of another cluster than %s (cluster.id %s and %s, meta.properties): not a replica, "
+                 "read apart",
+                 in_base_name(x->key), x->pub.name, first_name, ids[k], first);
+        note_ctx nc = {in};
+        replica_note(&nc, SS_SEV_WARNING, msg);
+    }
+    for (size_t k = 0; k < n; k++) free(ids[k]);
+    free(ids);
+    return m;
+}
+
+/* Partitions of one topic and number from several directories (ss_inputs_replicas_once):
+ * one input each, unless partition.metadata names different topic ids (a topic deleted and
+ * created again under its name: other partitions, KIP-516). */
+static void merge_replicas(ss_inputs *in) {
+    size_t *g = malloc((in->nparts ? in->nparts : 1) * sizeof *g);
+    if (!g) return;
+    for (size_t i = 0; i < in->nparts;) {
+        const ss_input_partition *a = &in->parts[i]->pub;
+        size_t j = i + 1;
+        while (j < in->nparts && in->parts[j]->pub.partition == a->partition &&
+               !strcmp(in->parts[j]->pub.topic, a->topic))
+            j++;
+        if (j - i < 2 || !a->is_dir || a->partition < 0 ||
+            (in->replicas_except && !strcmp(a->topic, in->replicas_except))) {
+            i = j;
+            continue;
+        }
+        /* the copies of one topic id: the first id met, and those without one when no other
+         * id is met */
+        const char *id = NULL, *other = NULL;
+        for (size_t k = i; k < j; k++) {
+            const ss_input_partition *x = &in->parts[k]->pub;
+            if (!x->is_dir || x->temporary || !x->topic_id) continue;
+            if (!id) id = x->topic_id;
+            else if (strcmp(id, x->topic_id) != 0 && !other) other = x->topic_id;
+        }
+        size_t n = 0;
+        for (size_t k = i; k < j; k++) {
+            const ss_input_partition *x = &in->parts[k]->pub;
+            if (!x->is_dir || x->temporary) continue;
+            if (other ? x->topic_id && !strcmp(x->topic_id, id) : true) g[n++] = k;
+        }
+        if (other) {
+            for (size_t k = i; k < j; k++) in->parts[k]->pub.not_a_replica = true;
+            size_t before = in->problems.n;
+            add_note(in, SS_SEV_WARNING,
+                     "%s: the copies hold different topic ids (%s, %s; partition.metadata): different partitions "
+                     "of topics of one name (deleted and created again, KIP-516), read apart",
+                     in_base_name(in->parts[i]->key), id, other);
+            if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
+        }
+        n = same_cluster(in, g, n);
+        if (n >= 2) (void)merge_group(in, g, n);
+        i = j;
+    }
+    free(g);
+    size_t w = 0;
+    for (size_t i = 0; i < in->nparts; i++)
+        if (in->parts[i]) in->parts[w++] = in->parts[i];
+    in->nparts = w;
+    /* a merged partition's name is its directory's, unless another input has that name */
+    for (size_t i = 0; i < in->nparts; i++) {
+        part *p = in->parts[i];
+        if (!p->merged_name) continue;
+        bool clash = false;
+        for (size_t j = 0; j < in->nparts && !clash; j++)
+            clash = j != i && !strcmp(in->parts[j]->pub.name, p->merged_name);
+        for (size_t j = 0; j < in->nparts && !clash; j++)
+            clash = j != i && in->parts[j]->pub.is_dir && !strcmp(in_base_name(in->parts[j]->key), p->merged_name);
+        if (!clash) p->pub.name = p->merged_name;
+    }
+}
+
 void ss_inputs_finish(ss_inputs *in) {
     if (in->finished) return;
     in->finished = true;
@@ -969,6 +1271,10 @@ void ss_inputs_finish(ss_inputs *in) {
     }
     if (in->nparts > 1) qsort(in->parts, in->nparts, sizeof *in->parts, cmp_part_order);
     apply_checkpoints(in);
+    if (in->replicas_once) {
+        merge_replicas(in);
+        return;
+    }
     /* replicas of one partition given together: their records will be copies of each other */
     for (size_t i = 0; i + 1 < in->nparts; i++) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
@@ -987,14 +1293,14 @@ void ss_inputs_finish(ss_inputs *in) {
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
     part *p = in->parts[i];
     if (p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
-    return ss_segment_open(p->segs[j].path, out, err);
+    return ss_segment_open(p->pub.segments[j].path, out, err);
 }
 
 uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
     part *p = in->parts[i];
     if (p->mem) return p->memlen;
     struct stat st;
-    return stat(p->segs[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    return stat(p->pub.segments[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
 /* ---- siblings: the partitions beside those read ------------------------------------ */

@@ -191,6 +191,11 @@ static void read_segment(tl_worker *w, tl_part *P, size_t j, const ss_segment *s
             P->pub.complete = false;
             return;
         }
+        if (!ss_input_segment_reads(&P->pub.input->segments[j], b.base_offset)) {
+            if (!esize) break;
+            pos += esize; /* offsets another copy of the partition gives (replicas read once) */
+            continue;
+        }
         int64_t prev_end = P->n ? P->b[P->n - 1].base + (int64_t)P->b[P->n - 1].last_delta : -1;
         if (b.base_offset <= prev_end || ss_offset_span(b.base_offset, b.last_offset) - 1u > INT32_MAX) {
             part_note(P, SS_SEV_WARNING,
