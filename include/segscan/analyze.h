@@ -143,9 +143,9 @@ typedef struct ss_an_partition {
     uint64_t sequence_gaps_explained;
     uint64_t duplicate_sequences; /* records whose pid/epoch/sequence was already seen */
     uint64_t out_of_order_batches, epoch_bumps;
-    /* the log shows cleaning: offset holes inside a segment, records missing inside
-     * batches, empty batches, a delete horizon, or a cleaner-offset-checkpoint entry
-     * (an offset hole at a segment boundary alone is not: it may be a missing segment) */
+    /* the log shows cleaning: records missing inside batches read whole, empty batches, a
+     * delete horizon, or a cleaner-offset-checkpoint entry above the first offset (an offset
+     * hole alone is not: records lost leave one too; nor is damage) */
     bool compacted;
     uint64_t offset_gaps;
     /* records in damaged entries whose header is still readable, and the offsets they
@@ -243,13 +243,16 @@ typedef struct ss_an_range {
  * longer given (retention removes the oldest segments, never records between two
  * batches the log still holds); MISSING_SEGMENT: at a segment boundary where the log
  * shows no cleaning there, or where files beside it name the missing segment: an
- * inconsistency, counted as unexplained. */
+ * inconsistency, counted as unexplained; HOLE: over offsets missing between two batches
+ * of one segment (a hole, ss_an_hole) that no evidence of the cleaner explains: records
+ * lost unless the topic is compacted, counted as unexplained. */
 enum ss_gap_explained {
     SS_GAP_UNEXPLAINED = 0,
     SS_GAP_COMPACTION = 1,
     SS_GAP_RETENTION = 2,
     SS_GAP_DAMAGE = 3,
-    SS_GAP_MISSING_SEGMENT = 4
+    SS_GAP_MISSING_SEGMENT = 4,
+    SS_GAP_HOLE = 5
 };
 
 typedef struct ss_an_gap {
@@ -275,6 +278,10 @@ typedef struct ss_an_session {
     uint64_t repeated_sequences; /* records whose sequence was already seen */
     uint64_t out_of_order_batches;
     bool epoch_bump; /* an earlier epoch of this pid is in the partition */
+    /* a hole (ss_an_hole, not the cleaner's) lies after its first offset: batches of the session
+     * may have been there, so it is incomplete (its records, sequences and last offset are those
+     * read) */
+    bool spans_hole;
     int16_t previous_epoch;
     int32_t first_sequence; /* -1 when no batch had a sequence */
 } ss_an_session;

@@ -226,7 +226,8 @@ def hole_the_cleaner_explains():
     d = kafka.write_partition(tmp('clean', 'items-1'), {0: seg})
     rc, out, err = run(['scan', '--json', d])
     p = partition_obj(harness.parse_jsonl(out), 'items-1')
-    eq(p['holes'], [{'from': 10, 'to': 19, 'records': 10, 'between': 'batches'}], 'a hole with no evidence')
+    eq((p['holes'], p['compacted']), ([{'from': 10, 'to': 19, 'records': 10, 'between': 'batches'}], False),
+       'a hole with no evidence: listed, and no evidence of compaction')
 
 
 # ---- nothing said 80 times ------------------------------------------------------------------------
@@ -295,6 +296,71 @@ def transaction_spanning_a_hole_is_incomplete():
     eq(p['holes'], [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], 'the hole')
     rc, out, err = run(['txns', '--color', 'never', d])
     contains(out, 'incomplete: spans a hole', 'the text says so')
+
+
+@test
+def session_spanning_a_hole_is_incomplete():
+    # Producer 7 (idempotent, epoch 0): a batch at offsets 0..1 with sequences 0..1 (segment 0);
+    # segment 2 (offsets 2..4) deleted; segment 5: producer 7 at offset 5 with sequence 5, then
+    # producer 8's first batch at offset 6. A leader appends a producer's batch only at sequence
+    # lastSeq + 1 (ProducerAppendInfo.checkSequence: OutOfOrderSequenceException otherwise), so
+    # sequences 2..4 were appended and are gone with offsets 2..4: a hole no evidence of the
+    # cleaner explains (a missing segment). Producer 7's session spans it: incomplete (batches of
+    # it may have been there), not a whole session; producer 8's begins after it: whole.
+    seg0 = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=7, epoch=0, base_seq=0)
+    seg5 = kafka.batch(5, [(None, b'c')], pid=7, epoch=0, base_seq=5) + \
+        kafka.batch(6, [(None, b'd')], pid=8, epoch=0, base_seq=0)
+    d = kafka.write_partition(tmp('sh', 'pay-0'), {0: seg0, 5: seg5})
+    rc, out, err = run(['producers', '--json', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    sess = [o for o in harness.parse_jsonl(out) if o['type'] == 'session']
+    eq([(s['producerId'], s['spansHole']) for s in sess], [(7, True), (8, False)], 'the sessions spanning a hole')
+    eq((sess[0]['sequenceGaps'], sess[0]['gapsExplainedBy']), ([[2, 4]], ['missing-segment']), 'its gap')
+    rc, out, err = run(['producers', '--color', 'never', d])
+    contains(out, 'pid 7 epoch 0: 3 records in 2 batches, offsets 0..5, sequences [0,1],[5,5]\n'
+             '    incomplete: spans a hole', 'the text says so')
+    eq(out.count('incomplete: spans a hole'), 1, 'producer 8 is not said incomplete')
+
+
+@test
+def hole_inside_a_segment_is_not_compaction():
+    # One segment: producer 7's batch at offsets 0..1 (sequences 0..1), then its batch at offset
+    # 5 with sequence 5. Kafka appends each batch at the log end offset (UnifiedLog.append assigns
+    # offsets from it), so offsets 2..4 and sequences 2..4 (ProducerAppendInfo.checkSequence) were
+    # appended and are gone. The cleaner can drop whole batches (LogCleaner.cleanInto), and so can
+    # records be lost: nothing read is the cleaner's (no batch holding fewer records than its
+    # offsets, no delete horizon, no cleaner-offset-checkpoint), so the log is not compacted, the
+    # hole is listed, and the sequence gap over it is not compaction's: unexplained (hole).
+    seg = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=7, epoch=0, base_seq=0) + \
+        kafka.batch(5, [(None, b'c')], pid=7, epoch=0, base_seq=5)
+    d = kafka.write_partition(tmp('hs', 'pay-0'), {0: seg})
+    rc, out, err = run(['producers', '--json', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    objs = harness.parse_jsonl(out)
+    sess = [o for o in objs if o['type'] == 'session']
+    eq([(s['sequenceGaps'], s['gapsExplainedBy'], s['unexplainedGaps']) for s in sess], [([[2, 4]], ['hole'], 1)],
+       'the gap over the hole')
+    t = total(objs)
+    eq((t['sequenceGaps'], t['sequenceGapsExplained']), (1, 0), 'the totals')
+    rc, out, err = run(['scan', '--json', d])
+    p = partition_obj(harness.parse_jsonl(out), 'pay-0')
+    eq((p['compacted'], p['holes']), (False, [{'from': 2, 'to': 4, 'records': 3, 'between': 'batches'}]),
+       'compacted, holes')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    absent(out, '(compacted log)', 'the summary does not call it compacted')
+    # the same, and a batch the cleaner rewrote after it: offsets 6..9 holding 2 records (offset
+    # deltas 0 and 3): LogCleaner.cleanInto keeps a batch's last offset while dropping records,
+    # which nothing else writes. With that evidence the hole is the cleaner's: the gap is
+    # consistent with compaction, the log compacted, no hole listed.
+    seg += kafka.batch(6, [(b'k1', b'x'), (b'k2', b'y')], offset_deltas=[0, 3])
+    d = kafka.write_partition(tmp('hs', 'pay-1'), {0: seg})
+    rc, out, err = run(['producers', '--json', d])
+    sess = [o for o in harness.parse_jsonl(out) if o['type'] == 'session']
+    eq([(s['gapsExplainedBy'], s['unexplainedGaps'], s['spansHole']) for s in sess], [(['compaction'], 0, False)],
+       'with evidence: compaction')
+    rc, out, err = run(['scan', '--json', d])
+    p = partition_obj(harness.parse_jsonl(out), 'pay-1')
+    eq((p['compacted'], p['holes']), (True, []), 'with evidence: compacted, no hole')
 
 
 if __name__ == '__main__':
