@@ -165,6 +165,13 @@ typedef struct ss_an_partition {
      * the log cleaner was read (see ss_an_hole) */
     uint64_t holes, hole_records;
     bool cleaner_evidence;
+    /* the topic's cleanup.policy as the latest ConfigRecord (resourceType TOPIC) of the
+     * __cluster_metadata read says it (among the inputs, or beside a partition directory read),
+     * NULL when none was read or the key was deleted; compact_policy: a ConfigRecord read set it
+     * with "compact" (the cleaner may have run: a hole is then explained as its work), and the
+     * topic was not deleted since */
+    const char *cleanup_policy;
+    bool compact_policy;
     /* transactions listed, by result; txn_unknown: no marker in the segments read, and a later
      * segment of the partition was not given */
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging, txn_unknown;
@@ -419,8 +426,9 @@ SS_API bool ss_an_txn_state_read(const ss_analysis *a);
  * said as damage and lost records). Evidence of cleaning read: a v2 batch read whole holding
  * fewer records than lastOffsetDelta + 1 (LogCleaner.cleanInto keeps a batch's last offset),
  * a delete horizon (KIP-534), a cleaner-offset-checkpoint entry above the first offset (the
- * cleaner's firstDirtyOffset), or an internal topic Kafka creates compacted (__consumer_offsets,
- * __transaction_state: cleanup.policy=compact); with it a hole below the checkpoint entry is the
+ * cleaner's firstDirtyOffset), an internal topic Kafka creates compacted (__consumer_offsets,
+ * __transaction_state: cleanup.policy=compact), or a cleanup.policy holding compact read in
+ * __cluster_metadata (ss_an_partition.compact_policy); with it a hole below the checkpoint entry is the
  * cleaner's, unless a file beside names a segment there (a missing segment). Without it a hole
  * is listed: the cleaner can also drop whole batches and leave nothing else, so it is lost
  * records unless the topic is compacted (evidence not on this disk: its configuration).

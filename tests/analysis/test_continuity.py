@@ -363,5 +363,66 @@ def hole_inside_a_segment_is_not_compaction():
     eq((p['compacted'], p['holes']), (True, []), 'with evidence: compacted, no hole')
 
 
+def config_record(topic, key, value):
+    """A __cluster_metadata ConfigRecord (ConfigRecord.json: apiKey 4, version 0, flexible):
+    ResourceType int8 (2: ConfigResource.Type.TOPIC), ResourceName, Name, Value (nullable) as
+    compact strings, then the tagged fields (count 0), framed by MetadataRecordSerde."""
+    return kafka.metadata_frame(4, 0, kafka.i8(2) + kafka.cstring(topic) + kafka.cstring(key) +
+                                kafka.cstring(value) + kafka.NO_TAGS)
+
+
+def topic_record(topic, uuid):
+    """TopicRecord.json (apiKey 2, version 0, flexible): Name, TopicId (16 bytes)."""
+    return kafka.metadata_frame(2, 0, kafka.cstring(topic) + uuid + kafka.NO_TAGS)
+
+
+def remove_topic_record(uuid):
+    """RemoveTopicRecord.json (apiKey 9, version 0, flexible): TopicId."""
+    return kafka.metadata_frame(9, 0, uuid + kafka.NO_TAGS)
+
+
+@test
+def compact_policy_in_cluster_metadata_explains_holes():
+    # A log directory: orders-0 with its middle segment (offsets 2..4) gone, and the metadata log
+    # __cluster_metadata-0 beside it (KRaft keeps it in the first log directory unless
+    # metadata.log.dir says otherwise). Its records: TopicRecord orders, then a ConfigRecord
+    # setting the topic's cleanup.policy (ConfigurationControlManager.incrementalAlterConfigs).
+    # "compact" lets the cleaner run on the topic (LogCleanerManager picks the logs whose
+    # config.compact is set), and the cleaner can drop whole batches leaving nothing else
+    # (LogCleaner.cleanInto): the hole is consistent with it, not listed. "delete": no evidence,
+    # the hole listed, the policy said. Compact, then the topic deleted (RemoveTopicRecord: its
+    # configs go, ConfigurationControlManager.deleteTopicConfigs) and created again: no evidence.
+    uuid = bytes(range(1, 17))
+    cases = {
+        'compact': ([topic_record('orders', uuid), config_record('orders', 'cleanup.policy', 'compact')], [], 'compact'),
+        'compact-delete': ([topic_record('orders', uuid),
+                            config_record('orders', 'cleanup.policy', 'compact,delete')], [], 'compact,delete'),
+        'delete': ([topic_record('orders', uuid), config_record('orders', 'cleanup.policy', 'delete')],
+                   [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], 'delete'),
+        'removed': ([topic_record('orders', uuid), config_record('orders', 'cleanup.policy', 'compact'),
+                     remove_topic_record(uuid), topic_record('orders', bytes(range(2, 18)))],
+                    [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], None),
+        'other-topic': ([config_record('items', 'cleanup.policy', 'compact')],
+                        [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], None),
+    }
+    for name, (records, holes, policy) in cases.items():
+        ld = tmp('pol', name)
+        d = kafka.write_partition(os.path.join(ld, 'orders-0'),
+                                  {0: one_record_batches(0, 2), 5: one_record_batches(5, 7)})
+        md = b''.join(kafka.batch(i, [(None, r)]) for i, r in enumerate(records))
+        kafka.write_partition(os.path.join(ld, '__cluster_metadata-0'), {0: md})
+        rc, out, err = run(['scan', '--json', d])
+        eq(rc, 0, '%s: exit (%s)' % (name, err))
+        p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+        eq((p['holes'], p['cleanupPolicy']), (holes, policy), '%s: holes and the policy beside' % name)
+    # the metadata partition among the inputs: read there too (the log directory given)
+    rc, out, err = run(['scan', '--json', tmp('pol', 'compact')])
+    p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+    eq((p['holes'], p['cleanupPolicy']), ([], 'compact'), 'the metadata partition among the inputs')
+    rc, out, err = run(['scan', '--color', 'never', os.path.join(tmp('pol', 'delete'), 'orders-0')])
+    contains(out, '3 records missing (no evidence of the cleaner read; cleanup.policy "delete" in the '
+             '__cluster_metadata read)', 'the text says the policy read')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

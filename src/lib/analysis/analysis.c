@@ -126,6 +126,7 @@ ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
 
 void ss_analysis_free(ss_analysis *a) {
     if (!a) return;
+    an_policies_free(&a->policies);
     free(a->parts);
     free(a->pinfo);
     free(a->topic_id);
@@ -349,6 +350,13 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
         a->pinfo[i].dups_excluded = P->dups_excluded;
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
         a->pinfo[i].coordinator = !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
+    }
+    if (!an_read_policies(&a->policies, in)) return SS_E_NOMEM;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const an_policy *pol = an_policy_find(&a->policies, a->parts[i].input->topic);
+        if (!pol) continue;
+        a->parts[i].cleanup_policy = pol->value_at > pol->removed_at ? pol->value : NULL;
+        a->parts[i].compact_policy = pol->compact_at > pol->removed_at;
     }
     a->nsegs_total = a->seg_base[a->nparts];
     /* the sizes: for progress, and to size the table */

@@ -224,7 +224,7 @@ static bool hole_explained(const ss_analysis *a, ss_an_hole *h) {
     const ss_input_partition *ip = P->input;
     h->segment_named = files_name_segment(ip, h->from - 1, h->to + 1);
     bool checkpoint = ip->cleaner_offset > 0 && P->first_offset >= 0 && ip->cleaner_offset > P->first_offset;
-    bool evidence = P->cleaner_evidence || checkpoint || compacted_by_name(ip->topic);
+    bool evidence = P->cleaner_evidence || checkpoint || compacted_by_name(ip->topic) || P->compact_policy;
     bool below_checkpoint = ip->cleaner_offset < 0 || h->from < ip->cleaner_offset;
     return evidence && below_checkpoint && !h->segment_named;
 }
