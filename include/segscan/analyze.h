@@ -86,12 +86,17 @@ typedef struct ss_an_opts {
     int64_t match_offset;
     size_t max_matches; /* 0: 10000 */
     /* speed and size */
-    unsigned threads;           /* reading threads, the caller's included; 0: one per online CPU.
+    unsigned threads;    /* reading threads, the caller's included; 0: one per online CPU.
                                * Results never depend on it. */
-    uint64_t max_memory;        /* bytes the fingerprint tables may take before they spill to
+    uint64_t max_memory; /* bytes the fingerprint tables may take before they spill to
                                * temporary files (grouped one bucket at a time afterwards, with
                                * the same results); 0: no limit */
-    const char *tmpdir;         /* where spills go; NULL: $TMPDIR, else /tmp */
+    const char *tmpdir;  /* where spills go; NULL: $TMPDIR, else /tmp */
+    /* no value fingerprints: no copy is grouped, so the duplicate figures, the groups, their
+     * causes and explain's matches' groups stay empty (0); every other result is the same. For a
+     * caller that prints none of them (txns and producers as text): XXH3 of every record and the
+     * fingerprint table are the largest part of the reading after decoding. */
+    bool no_fingerprints;
     ss_an_progress_fn progress; /* or NULL */
     void *progress_arg;
 } ss_an_opts;

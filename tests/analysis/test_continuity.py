@@ -424,5 +424,27 @@ def compact_policy_in_cluster_metadata_explains_holes():
              '__cluster_metadata read)', 'the text says the policy read')
 
 
+@test
+def txns_and_producers_take_no_fingerprints():
+    # 3,000 distinct values: with --max-memory 64K the fingerprint tables of the default scan spill
+    # (its note on stderr). txns and producers print no duplicate figure as text: they take no
+    # fingerprint, so nothing spills and no note is said; with --json (which has the duplicate
+    # figures) they take them as the scan does.
+    seg = b''.join(kafka.batch(i * 100, [(None, b'value-%d' % (i * 100 + k)) for k in range(100)], pid=3, epoch=0,
+                               base_seq=i * 100) for i in range(30))
+    d = kafka.write_partition(tmp('nofp', 'orders-0'), {0: seg})
+    note = 'the fingerprint tables reached --max-memory'
+    rc, out, err = run(['scan', '--max-memory', '64K', d])
+    contains(err, note, 'the scan spills')
+    for cmd in ('txns', 'producers'):
+        rc, out, err = run([cmd, '--max-memory', '64K', d])
+        eq(rc, 0, '%s: exit (%s)' % (cmd, err))
+        absent(err, note, '%s: no fingerprint taken' % cmd)
+        rc, out, err = run([cmd, '--json', '--max-memory', '64K', d])
+        contains(err, note, '%s --json: fingerprints taken' % cmd)
+    rc, out, err = run(['producers', d])
+    contains(out, 'pid 3 epoch 0: 3000 records in 30 batches, offsets 0..2999, sequences [0,2999]', 'the session')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

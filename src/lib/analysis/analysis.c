@@ -347,7 +347,7 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
          * stay out of the duplicate analysis, named or not, unless --include-internal */
         P->dups_excluded = ip->internal && !a->o.include_internal;
         a->pinfo[i].log_start = ip->log_start_offset;
-        a->pinfo[i].dups_excluded = P->dups_excluded;
+        a->pinfo[i].dups_excluded = P->dups_excluded || a->o.no_fingerprints; /* no fingerprint taken */
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
         a->pinfo[i].coordinator = !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
     }
@@ -373,7 +373,7 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
     /* about 256 bytes a record on disk (the standard profile's records take ~220): a
      * table that is large enough from the start is never rehashed, and for larger
      * records the slots (~13 bytes a fingerprint) are all that is too large */
-    uint64_t est = a->bytes_total / 256;
+    uint64_t est = a->o.no_fingerprints ? 0 : a->bytes_total / 256;
     if (est > ((uint64_t)1 << 23)) est = (uint64_t)1 << 23;
     if (a->o.max_memory && est > a->o.max_memory / 72) est = a->o.max_memory / 72;
     if (!an_table_reset(a, est)) return SS_E_NOMEM;

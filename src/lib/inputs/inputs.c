@@ -809,6 +809,59 @@ static void split_temporaries(ss_inputs *in) {
     }
 }
 
+/* A partition directory by its base name, then its key (name_clashes). */
+typedef struct dir_by_name {
+    const char *base, *key;
+    part *p;
+} dir_by_name;
+
+static int cmp_dir_name(const void *x, const void *y) {
+    const dir_by_name *a = x, *b = y;
+    int c = strcmp(a->base, b->base);
+    return c ? c : strcmp(a->key, b->key);
+}
+
+/* Each partition directory whose base name another directory (another key) shares is named by
+ * the shortest path suffix that no such directory ends with. The directories sorted by base name
+ * put those that share one together: a run of one base name is looked at alone (a log directory
+ * of thousands of partitions costs a sort, not a comparison of every pair). */
+static void name_clashes(ss_inputs *in) {
+    size_t n = 0;
+    dir_by_name *v = malloc((in->nparts ? in->nparts : 1) * sizeof *v);
+    if (!v) return;
+    for (size_t i = 0; i < in->nparts; i++)
+        if (in->parts[i]->pub.is_dir)
+            v[n++] = (dir_by_name){in_base_name(in->parts[i]->key), in->parts[i]->key, in->parts[i]};
+    qsort(v, n, sizeof *v, cmp_dir_name);
+    for (size_t g0 = 0, g1; g0 < n; g0 = g1) {
+        for (g1 = g0 + 1; g1 < n && !strcmp(v[g1].base, v[g0].base);) g1++;
+        /* sorted by key within the run: it holds two keys when its first and last differ */
+        if (!strcmp(v[g0].key, v[g1 - 1].key)) continue;
+        for (size_t i = g0; i < g1; i++) {
+            part *p = v[i].p;
+            int maxk = count_components(p->key);
+            for (int k = 2; k <= maxk; k++) {
+                const char *suf = suffix_components(p->key, k);
+                size_t sl = strlen(suf);
+                bool unique = true;
+                for (size_t j = g0; j < g1 && unique; j++) {
+                    if (!strcmp(v[j].key, p->key)) continue;
+                    const char *other = v[j].key;
+                    size_t ol = strlen(other);
+                    if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
+                        unique = false;
+                }
+                if (unique || k == maxk) {
+                    free(p->name);
+                    p->name = xstrdup(suf);
+                    break;
+                }
+            }
+        }
+    }
+    free(v);
+}
+
 void ss_inputs_finish(ss_inputs *in) {
     if (in->finished) return;
     in->finished = true;
@@ -868,37 +921,7 @@ void ss_inputs_finish(ss_inputs *in) {
     }
     /* two directories with one name: the shortest path suffix that tells them apart (an
      * input of temporary files has its partition's directory: that is no clash) */
-    for (size_t i = 0; i < in->nparts; i++) {
-        part *p = in->parts[i];
-        if (!p->pub.is_dir) continue;
-        const char *bn = in_base_name(p->key);
-        bool clash = false;
-        for (size_t j = 0; j < in->nparts && !clash; j++)
-            if (j != i && in->parts[j]->pub.is_dir && strcmp(in->parts[j]->key, p->key) != 0 &&
-                !strcmp(in_base_name(in->parts[j]->key), bn))
-                clash = true;
-        if (!clash) continue;
-        int maxk = count_components(p->key);
-        for (int k = 2; k <= maxk; k++) {
-            const char *suf = suffix_components(p->key, k);
-            size_t sl = strlen(suf);
-            bool unique = true;
-            for (size_t j = 0; j < in->nparts && unique; j++) {
-                if (j == i || !in->parts[j]->pub.is_dir || !strcmp(in->parts[j]->key, p->key) ||
-                    strcmp(in_base_name(in->parts[j]->key), bn))
-                    continue;
-                const char *other = in->parts[j]->key;
-                size_t ol = strlen(other);
-                if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
-                    unique = false;
-            }
-            if (unique || k == maxk) {
-                free(p->name);
-                p->name = xstrdup(suf);
-                break;
-            }
-        }
-    }
+    name_clashes(in);
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         if (!p->temp_files) continue;
