@@ -446,5 +446,33 @@ def txns_and_producers_take_no_fingerprints():
     contains(out, 'pid 3 epoch 0: 3000 records in 30 batches, offsets 0..2999, sequences [0,2999]', 'the session')
 
 
+@test
+def symlink_loop_and_second_link_are_said():
+    # A log directory: orders-0 (a partition), alias -> orders-0 (a second name for it), self -> .
+    # (a loop), and sub/up -> .. (a loop two levels down). orders-0 is read once, under its own
+    # path; the alias is named as a link to a directory already read; each loop is named once, not
+    # followed (no path repeating self/self/...).
+    ld = tmp('links')
+    kafka.write_partition(os.path.join(ld, 'orders-0'), {0: one_record_batches(0, 3)})
+    os.symlink('orders-0', os.path.join(ld, 'alias'))
+    os.symlink('.', os.path.join(ld, 'self'))
+    os.makedirs(os.path.join(ld, 'sub'))
+    os.symlink('..', os.path.join(ld, 'sub', 'up'))
+    rc, out, err = run(['scan', '--json', ld])
+    eq(rc, 0, 'exit (%s)' % err)
+    parts = [o for o in harness.parse_jsonl(out) if o['type'] == 'partition']
+    eq([(p['partition'], p['path'], p['records']) for p in parts], [('orders-0', os.path.join(ld, 'orders-0'), 3)],
+       'one partition, under its own path')
+    real = os.path.realpath(ld)
+    contains(err, '%s: a symbolic link to %s, a directory already read: not read again'
+             % (os.path.join(ld, 'alias'), os.path.join(real, 'orders-0')), 'the second link')
+    contains(err, '%s: a symbolic link loop (it leads back to %s, a directory above it): not followed'
+             % (os.path.join(ld, 'self'), real), 'the loop')
+    contains(err, '%s: a symbolic link loop (it leads back to %s, a directory above it): not followed'
+             % (os.path.join(ld, 'sub', 'up'), real), 'the loop below')
+    eq(err.count('symbolic link loop'), 2, 'each loop once')
+    absent(err, 'self/self', 'no looped path')
+
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))
