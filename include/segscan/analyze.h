@@ -86,12 +86,17 @@ typedef struct ss_an_opts {
     int64_t match_offset;
     size_t max_matches; /* 0: 10000 */
     /* speed and size */
-    unsigned threads;           /* reading threads, the caller's included; 0: one per online CPU.
+    unsigned threads;    /* reading threads, the caller's included; 0: one per online CPU.
                                * Results never depend on it. */
-    uint64_t max_memory;        /* bytes the fingerprint tables may take before they spill to
+    uint64_t max_memory; /* bytes the fingerprint tables may take before they spill to
                                * temporary files (grouped one bucket at a time afterwards, with
                                * the same results); 0: no limit */
-    const char *tmpdir;         /* where spills go; NULL: $TMPDIR, else /tmp */
+    const char *tmpdir;  /* where spills go; NULL: $TMPDIR, else /tmp */
+    /* no value fingerprints: no copy is grouped, so the duplicate figures, the groups, their
+     * causes and explain's matches' groups stay empty (0); every other result is the same. For a
+     * caller that prints none of them (txns and producers as text): XXH3 of every record and the
+     * fingerprint table are the largest part of the reading after decoding. */
+    bool no_fingerprints;
     ss_an_progress_fn progress; /* or NULL */
     void *progress_arg;
 } ss_an_opts;
@@ -143,9 +148,9 @@ typedef struct ss_an_partition {
     uint64_t sequence_gaps_explained;
     uint64_t duplicate_sequences; /* records whose pid/epoch/sequence was already seen */
     uint64_t out_of_order_batches, epoch_bumps;
-    /* the log shows cleaning: offset holes inside a segment, records missing inside
-     * batches, empty batches, a delete horizon, or a cleaner-offset-checkpoint entry
-     * (an offset hole at a segment boundary alone is not: it may be a missing segment) */
+    /* the log shows cleaning: records missing inside batches read whole, empty batches, a
+     * delete horizon, or a cleaner-offset-checkpoint entry above the first offset (an offset
+     * hole alone is not: records lost leave one too; nor is damage) */
     bool compacted;
     uint64_t offset_gaps;
     /* records in damaged entries whose header is still readable, and the offsets they
@@ -165,6 +170,13 @@ typedef struct ss_an_partition {
      * the log cleaner was read (see ss_an_hole) */
     uint64_t holes, hole_records;
     bool cleaner_evidence;
+    /* the topic's cleanup.policy as the latest ConfigRecord (resourceType TOPIC) of the
+     * __cluster_metadata read says it (among the inputs, or beside a partition directory read),
+     * NULL when none was read or the key was deleted; compact_policy: a ConfigRecord read set it
+     * with "compact" (the cleaner may have run: a hole is then explained as its work), and the
+     * topic was not deleted since */
+    const char *cleanup_policy;
+    bool compact_policy;
     /* transactions listed, by result; txn_unknown: no marker in the segments read, and a later
      * segment of the partition was not given */
     uint64_t txn_committed, txn_aborted, txn_open, txn_empty, txn_hanging, txn_unknown;
@@ -243,13 +255,16 @@ typedef struct ss_an_range {
  * longer given (retention removes the oldest segments, never records between two
  * batches the log still holds); MISSING_SEGMENT: at a segment boundary where the log
  * shows no cleaning there, or where files beside it name the missing segment: an
- * inconsistency, counted as unexplained. */
+ * inconsistency, counted as unexplained; HOLE: over offsets missing between two batches
+ * of one segment (a hole, ss_an_hole) that no evidence of the cleaner explains: records
+ * lost unless the topic is compacted, counted as unexplained. */
 enum ss_gap_explained {
     SS_GAP_UNEXPLAINED = 0,
     SS_GAP_COMPACTION = 1,
     SS_GAP_RETENTION = 2,
     SS_GAP_DAMAGE = 3,
-    SS_GAP_MISSING_SEGMENT = 4
+    SS_GAP_MISSING_SEGMENT = 4,
+    SS_GAP_HOLE = 5
 };
 
 typedef struct ss_an_gap {
@@ -275,6 +290,10 @@ typedef struct ss_an_session {
     uint64_t repeated_sequences; /* records whose sequence was already seen */
     uint64_t out_of_order_batches;
     bool epoch_bump; /* an earlier epoch of this pid is in the partition */
+    /* a hole (ss_an_hole, not the cleaner's) lies after its first offset: batches of the session
+     * may have been there, so it is incomplete (its records, sequences and last offset are those
+     * read) */
+    bool spans_hole;
     int16_t previous_epoch;
     int32_t first_sequence; /* -1 when no batch had a sequence */
 } ss_an_session;
@@ -412,8 +431,9 @@ SS_API bool ss_an_txn_state_read(const ss_analysis *a);
  * said as damage and lost records). Evidence of cleaning read: a v2 batch read whole holding
  * fewer records than lastOffsetDelta + 1 (LogCleaner.cleanInto keeps a batch's last offset),
  * a delete horizon (KIP-534), a cleaner-offset-checkpoint entry above the first offset (the
- * cleaner's firstDirtyOffset), or an internal topic Kafka creates compacted (__consumer_offsets,
- * __transaction_state: cleanup.policy=compact); with it a hole below the checkpoint entry is the
+ * cleaner's firstDirtyOffset), an internal topic Kafka creates compacted (__consumer_offsets,
+ * __transaction_state: cleanup.policy=compact), or a cleanup.policy holding compact read in
+ * __cluster_metadata (ss_an_partition.compact_policy); with it a hole below the checkpoint entry is the
  * cleaner's, unless a file beside names a segment there (a missing segment). Without it a hole
  * is listed: the cleaner can also drop whole batches and leave nothing else, so it is lost
  * records unless the topic is compacted (evidence not on this disk: its configuration).

@@ -382,10 +382,34 @@ static void test_sequences(void) {
      * d's original is seq 1, its copies have seq 6 (same-session) and seq 0 (same-session);
      * e: seq 2, then 7 (same-session), then 1 (same-session) */
     CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_SAME_SESSION], 4);
+    CHECK(p->duplicate_groups > 0);
     ss_analysis_free(a);
     ss_inputs_free(in);
 
-    /* the same gap with an offset hole: compaction explains it */
+    /* the same log without fingerprints (txns and producers as text): no copy is grouped, and
+     * the sessions, their sequences and the partition's figures of them are the same */
+    ss_an_opts nofp;
+    ss_an_opts_default(&nofp);
+    nofp.no_fingerprints = true;
+    a = analyse(&seg, &nofp, &in);
+    p = ss_an_partition_at(a, 0);
+    CHECK_EQ_I(p->fingerprinted_records, 0);
+    CHECK_EQ_I(p->duplicate_groups, 0);
+    CHECK_EQ_I(ss_an_group_count(a), 0);
+    CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_SAME_SESSION], 0);
+    CHECK(!p->dups_excluded); /* not an internal topic: only not fingerprinted */
+    CHECK_EQ_I(ss_an_session_count(a), 2);
+    CHECK_EQ_I(p->sequence_gaps, 1);
+    CHECK_EQ_I(p->duplicate_sequences, 2);
+    CHECK_EQ_I(p->epoch_bumps, 1);
+    CHECK_EQ_I(p->records, 9 + 1);
+    ss_analysis_free(a);
+    ss_inputs_free(in);
+
+    /* the same gap with an offset hole inside the segment (offsets 2..9): the cleaner can drop
+     * whole batches (LogCleaner.cleanInto), and lost records leave the same hole; nothing read is
+     * the cleaner's (no batch holding fewer records than its offsets, no delete horizon, no
+     * checkpoint), so the log is not called compacted and the gap is the hole's: unexplained */
     buf seg2 = {0};
     o.epoch = 0;
     o.seq = 0;
@@ -394,13 +418,15 @@ static void test_sequences(void) {
     add_batch(&seg2, 10, r1, 1, o);
     a = analyse(&seg2, NULL, &in);
     p = ss_an_partition_at(a, 0);
-    CHECK(p->compacted);
-    CHECK_EQ_I(p->sequence_gaps, 0);
-    CHECK_EQ_I(p->sequence_gaps_explained, 1);
+    CHECK(!p->compacted);
+    CHECK_EQ_I(p->sequence_gaps, 1);
+    CHECK_EQ_I(p->sequence_gaps_explained, 0);
     CHECK_EQ_I(p->offset_gaps, 1);
+    CHECK_EQ_I(p->holes, 1);
     s = ss_an_session_at(a, 0);
     CHECK_EQ_I(s->ngaps, 1);
-    if (s->ngaps) CHECK_EQ_I(s->gaps[0].explained, SS_GAP_COMPACTION);
+    if (s->ngaps) CHECK_EQ_I(s->gaps[0].explained, SS_GAP_HOLE);
+    CHECK(s->spans_hole); /* the hole lies between its batches: the session is incomplete */
     ss_analysis_free(a);
     ss_inputs_free(in);
     free(seg.p);

@@ -226,7 +226,8 @@ def hole_the_cleaner_explains():
     d = kafka.write_partition(tmp('clean', 'items-1'), {0: seg})
     rc, out, err = run(['scan', '--json', d])
     p = partition_obj(harness.parse_jsonl(out), 'items-1')
-    eq(p['holes'], [{'from': 10, 'to': 19, 'records': 10, 'between': 'batches'}], 'a hole with no evidence')
+    eq((p['holes'], p['compacted']), ([{'from': 10, 'to': 19, 'records': 10, 'between': 'batches'}], False),
+       'a hole with no evidence: listed, and no evidence of compaction')
 
 
 # ---- nothing said 80 times ------------------------------------------------------------------------
@@ -295,6 +296,182 @@ def transaction_spanning_a_hole_is_incomplete():
     eq(p['holes'], [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], 'the hole')
     rc, out, err = run(['txns', '--color', 'never', d])
     contains(out, 'incomplete: spans a hole', 'the text says so')
+
+
+@test
+def session_spanning_a_hole_is_incomplete():
+    # Producer 7 (idempotent, epoch 0): a batch at offsets 0..1 with sequences 0..1 (segment 0);
+    # segment 2 (offsets 2..4) deleted; segment 5: producer 7 at offset 5 with sequence 5, then
+    # producer 8's first batch at offset 6. A leader appends a producer's batch only at sequence
+    # lastSeq + 1 (ProducerAppendInfo.checkSequence: OutOfOrderSequenceException otherwise), so
+    # sequences 2..4 were appended and are gone with offsets 2..4: a hole no evidence of the
+    # cleaner explains (a missing segment). Producer 7's session spans it: incomplete (batches of
+    # it may have been there), not a whole session; producer 8's begins after it: whole.
+    seg0 = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=7, epoch=0, base_seq=0)
+    seg5 = kafka.batch(5, [(None, b'c')], pid=7, epoch=0, base_seq=5) + \
+        kafka.batch(6, [(None, b'd')], pid=8, epoch=0, base_seq=0)
+    d = kafka.write_partition(tmp('sh', 'pay-0'), {0: seg0, 5: seg5})
+    rc, out, err = run(['producers', '--json', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    sess = [o for o in harness.parse_jsonl(out) if o['type'] == 'session']
+    eq([(s['producerId'], s['spansHole']) for s in sess], [(7, True), (8, False)], 'the sessions spanning a hole')
+    eq((sess[0]['sequenceGaps'], sess[0]['gapsExplainedBy']), ([[2, 4]], ['missing-segment']), 'its gap')
+    rc, out, err = run(['producers', '--color', 'never', d])
+    contains(out, 'pid 7 epoch 0: 3 records in 2 batches, offsets 0..5, sequences [0,1],[5,5]\n'
+             '    incomplete: spans a hole', 'the text says so')
+    eq(out.count('incomplete: spans a hole'), 1, 'producer 8 is not said incomplete')
+
+
+@test
+def hole_inside_a_segment_is_not_compaction():
+    # One segment: producer 7's batch at offsets 0..1 (sequences 0..1), then its batch at offset
+    # 5 with sequence 5. Kafka appends each batch at the log end offset (UnifiedLog.append assigns
+    # offsets from it), so offsets 2..4 and sequences 2..4 (ProducerAppendInfo.checkSequence) were
+    # appended and are gone. The cleaner can drop whole batches (LogCleaner.cleanInto), and so can
+    # records be lost: nothing read is the cleaner's (no batch holding fewer records than its
+    # offsets, no delete horizon, no cleaner-offset-checkpoint), so the log is not compacted, the
+    # hole is listed, and the sequence gap over it is not compaction's: unexplained (hole).
+    seg = kafka.batch(0, [(None, b'a'), (None, b'b')], pid=7, epoch=0, base_seq=0) + \
+        kafka.batch(5, [(None, b'c')], pid=7, epoch=0, base_seq=5)
+    d = kafka.write_partition(tmp('hs', 'pay-0'), {0: seg})
+    rc, out, err = run(['producers', '--json', d])
+    eq(rc, 0, 'exit (%s)' % err)
+    objs = harness.parse_jsonl(out)
+    sess = [o for o in objs if o['type'] == 'session']
+    eq([(s['sequenceGaps'], s['gapsExplainedBy'], s['unexplainedGaps']) for s in sess], [([[2, 4]], ['hole'], 1)],
+       'the gap over the hole')
+    t = total(objs)
+    eq((t['sequenceGaps'], t['sequenceGapsExplained']), (1, 0), 'the totals')
+    rc, out, err = run(['scan', '--json', d])
+    p = partition_obj(harness.parse_jsonl(out), 'pay-0')
+    eq((p['compacted'], p['holes']), (False, [{'from': 2, 'to': 4, 'records': 3, 'between': 'batches'}]),
+       'compacted, holes')
+    rc, out, err = run(['scan', '--color', 'never', d])
+    absent(out, '(compacted log)', 'the summary does not call it compacted')
+    # the same, and a batch the cleaner rewrote after it: offsets 6..9 holding 2 records (offset
+    # deltas 0 and 3): LogCleaner.cleanInto keeps a batch's last offset while dropping records,
+    # which nothing else writes. With that evidence the hole is the cleaner's: the gap is
+    # consistent with compaction, the log compacted, no hole listed.
+    seg += kafka.batch(6, [(b'k1', b'x'), (b'k2', b'y')], offset_deltas=[0, 3])
+    d = kafka.write_partition(tmp('hs', 'pay-1'), {0: seg})
+    rc, out, err = run(['producers', '--json', d])
+    sess = [o for o in harness.parse_jsonl(out) if o['type'] == 'session']
+    eq([(s['gapsExplainedBy'], s['unexplainedGaps'], s['spansHole']) for s in sess], [(['compaction'], 0, False)],
+       'with evidence: compaction')
+    rc, out, err = run(['scan', '--json', d])
+    p = partition_obj(harness.parse_jsonl(out), 'pay-1')
+    eq((p['compacted'], p['holes']), (True, []), 'with evidence: compacted, no hole')
+
+
+def config_record(topic, key, value):
+    """A __cluster_metadata ConfigRecord (ConfigRecord.json: apiKey 4, version 0, flexible):
+    ResourceType int8 (2: ConfigResource.Type.TOPIC), ResourceName, Name, Value (nullable) as
+    compact strings, then the tagged fields (count 0), framed by MetadataRecordSerde."""
+    return kafka.metadata_frame(4, 0, kafka.i8(2) + kafka.cstring(topic) + kafka.cstring(key) +
+                                kafka.cstring(value) + kafka.NO_TAGS)
+
+
+def topic_record(topic, uuid):
+    """TopicRecord.json (apiKey 2, version 0, flexible): Name, TopicId (16 bytes)."""
+    return kafka.metadata_frame(2, 0, kafka.cstring(topic) + uuid + kafka.NO_TAGS)
+
+
+def remove_topic_record(uuid):
+    """RemoveTopicRecord.json (apiKey 9, version 0, flexible): TopicId."""
+    return kafka.metadata_frame(9, 0, uuid + kafka.NO_TAGS)
+
+
+@test
+def compact_policy_in_cluster_metadata_explains_holes():
+    # A log directory: orders-0 with its middle segment (offsets 2..4) gone, and the metadata log
+    # __cluster_metadata-0 beside it (KRaft keeps it in the first log directory unless
+    # metadata.log.dir says otherwise). Its records: TopicRecord orders, then a ConfigRecord
+    # setting the topic's cleanup.policy (ConfigurationControlManager.incrementalAlterConfigs).
+    # "compact" lets the cleaner run on the topic (LogCleanerManager picks the logs whose
+    # config.compact is set), and the cleaner can drop whole batches leaving nothing else
+    # (LogCleaner.cleanInto): the hole is consistent with it, not listed. "delete": no evidence,
+    # the hole listed, the policy said. Compact, then the topic deleted (RemoveTopicRecord: its
+    # configs go, ConfigurationControlManager.deleteTopicConfigs) and created again: no evidence.
+    uuid = bytes(range(1, 17))
+    cases = {
+        'compact': ([topic_record('orders', uuid), config_record('orders', 'cleanup.policy', 'compact')], [], 'compact'),
+        'compact-delete': ([topic_record('orders', uuid),
+                            config_record('orders', 'cleanup.policy', 'compact,delete')], [], 'compact,delete'),
+        'delete': ([topic_record('orders', uuid), config_record('orders', 'cleanup.policy', 'delete')],
+                   [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], 'delete'),
+        'removed': ([topic_record('orders', uuid), config_record('orders', 'cleanup.policy', 'compact'),
+                     remove_topic_record(uuid), topic_record('orders', bytes(range(2, 18)))],
+                    [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], None),
+        'other-topic': ([config_record('items', 'cleanup.policy', 'compact')],
+                        [{'from': 2, 'to': 4, 'records': 3, 'between': 'segments'}], None),
+    }
+    for name, (records, holes, policy) in cases.items():
+        ld = tmp('pol', name)
+        d = kafka.write_partition(os.path.join(ld, 'orders-0'),
+                                  {0: one_record_batches(0, 2), 5: one_record_batches(5, 7)})
+        md = b''.join(kafka.batch(i, [(None, r)]) for i, r in enumerate(records))
+        kafka.write_partition(os.path.join(ld, '__cluster_metadata-0'), {0: md})
+        rc, out, err = run(['scan', '--json', d])
+        eq(rc, 0, '%s: exit (%s)' % (name, err))
+        p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+        eq((p['holes'], p['cleanupPolicy']), (holes, policy), '%s: holes and the policy beside' % name)
+    # the metadata partition among the inputs: read there too (the log directory given)
+    rc, out, err = run(['scan', '--json', tmp('pol', 'compact')])
+    p = partition_obj(harness.parse_jsonl(out), 'orders-0')
+    eq((p['holes'], p['cleanupPolicy']), ([], 'compact'), 'the metadata partition among the inputs')
+    rc, out, err = run(['scan', '--color', 'never', os.path.join(tmp('pol', 'delete'), 'orders-0')])
+    contains(out, '3 records missing (no evidence of the cleaner read; cleanup.policy "delete" in the '
+             '__cluster_metadata read)', 'the text says the policy read')
+
+
+@test
+def txns_and_producers_take_no_fingerprints():
+    # 3,000 distinct values: with --max-memory 64K the fingerprint tables of the default scan spill
+    # (its note on stderr). txns and producers print no duplicate figure as text: they take no
+    # fingerprint, so nothing spills and no note is said; with --json (which has the duplicate
+    # figures) they take them as the scan does.
+    seg = b''.join(kafka.batch(i * 100, [(None, b'value-%d' % (i * 100 + k)) for k in range(100)], pid=3, epoch=0,
+                               base_seq=i * 100) for i in range(30))
+    d = kafka.write_partition(tmp('nofp', 'orders-0'), {0: seg})
+    note = 'the fingerprint tables reached --max-memory'
+    rc, out, err = run(['scan', '--max-memory', '64K', d])
+    contains(err, note, 'the scan spills')
+    for cmd in ('txns', 'producers'):
+        rc, out, err = run([cmd, '--max-memory', '64K', d])
+        eq(rc, 0, '%s: exit (%s)' % (cmd, err))
+        absent(err, note, '%s: no fingerprint taken' % cmd)
+        rc, out, err = run([cmd, '--json', '--max-memory', '64K', d])
+        contains(err, note, '%s --json: fingerprints taken' % cmd)
+    rc, out, err = run(['producers', d])
+    contains(out, 'pid 3 epoch 0: 3000 records in 30 batches, offsets 0..2999, sequences [0,2999]', 'the session')
+
+
+@test
+def symlink_loop_and_second_link_are_said():
+    # A log directory: orders-0 (a partition), alias -> orders-0 (a second name for it), self -> .
+    # (a loop), and sub/up -> .. (a loop two levels down). orders-0 is read once, under its own
+    # path; the alias is named as a link to a directory already read; each loop is named once, not
+    # followed (no path repeating self/self/...).
+    ld = tmp('links')
+    kafka.write_partition(os.path.join(ld, 'orders-0'), {0: one_record_batches(0, 3)})
+    os.symlink('orders-0', os.path.join(ld, 'alias'))
+    os.symlink('.', os.path.join(ld, 'self'))
+    os.makedirs(os.path.join(ld, 'sub'))
+    os.symlink('..', os.path.join(ld, 'sub', 'up'))
+    rc, out, err = run(['scan', '--json', ld])
+    eq(rc, 0, 'exit (%s)' % err)
+    parts = [o for o in harness.parse_jsonl(out) if o['type'] == 'partition']
+    eq([(p['partition'], p['path'], p['records']) for p in parts], [('orders-0', os.path.join(ld, 'orders-0'), 3)],
+       'one partition, under its own path')
+    real = os.path.realpath(ld)
+    contains(err, '%s: a symbolic link to %s, a directory already read: not read again'
+             % (os.path.join(ld, 'alias'), os.path.join(real, 'orders-0')), 'the second link')
+    contains(err, '%s: a symbolic link loop (it leads back to %s, a directory above it): not followed'
+             % (os.path.join(ld, 'self'), real), 'the loop')
+    contains(err, '%s: a symbolic link loop (it leads back to %s, a directory above it): not followed'
+             % (os.path.join(ld, 'sub', 'up'), real), 'the loop below')
+    eq(err.count('symbolic link loop'), 2, 'each loop once')
+    absent(err, 'self/self', 'no looped path')
 
 
 if __name__ == '__main__':

@@ -47,6 +47,7 @@ static const struct scan_command producers_command = {
                    "gaps and repeats.",
     .explain = false,
     .txn_ids = true,
+    .text_has_no_copies = true,
     .print = producers_print,
 };
 

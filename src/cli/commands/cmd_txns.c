@@ -127,6 +127,7 @@ static const struct scan_command txns_command = {
                    "kafka-transactions.sh find-hanging judges.",
     .explain = false,
     .txn_ids = false,
+    .text_has_no_copies = true,
     .print = txns_print,
 };
 

@@ -672,6 +672,9 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
         c->ao.progress = progress_cb;
         c->ao.progress_arg = &a->prog;
     }
+    /* what is printed needs no fingerprint: the text of txns and producers, without --report,
+     * --html or --fail-on dups (JSON, the report and the page have the duplicate figures) */
+    c->ao.no_fingerprints = cmd->text_has_no_copies && !c->json && !c->report && !c->html && !(c->fail_on & FAIL_DUPS);
     ss_analysis *an = ss_analysis_new(&c->ao);
     if (!an) {
         warnx_("out of memory");

@@ -240,6 +240,7 @@ static void draw_sessions_marks(page *p, chart *c) {
                               : x->explained == SS_GAP_RETENTION       ? "retention"
                               : x->explained == SS_GAP_DAMAGE          ? "damage"
                               : x->explained == SS_GAP_MISSING_SEGMENT ? "missing-segment"
+                              : x->explained == SS_GAP_HOLE            ? "hole"
                                                                        : "unexplained";
             bool explained =
                 x->explained == SS_GAP_COMPACTION || x->explained == SS_GAP_RETENTION || x->explained == SS_GAP_DAMAGE;

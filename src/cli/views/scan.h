@@ -56,6 +56,7 @@ struct scan_command {
     const char *description; /* the paragraph of --help */
     bool explain;            /* takes --value, --value-hex, --value-contains, --key, --offset */
     bool txn_ids;            /* names the transactional.id of producer ids (from __transaction_state) */
+    bool text_has_no_copies; /* its text prints no duplicate figure, group or cause (txns, producers) */
     void (*print)(struct scan_cli *c);
 };
 /* Parse the options, run the analysis, print the damage met, then cmd->print,

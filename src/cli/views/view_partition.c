@@ -3,6 +3,7 @@
  * described in figures.c. */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "common/out.h"
 #include "views/figures.h"
@@ -50,7 +51,12 @@ void scan_holes_text(struct scan_cli *c, uint32_t part) {
     }
     if (k > 5) out_printf(o, ", and %zu more", k - 5);
     out_printf(o, ": %" PRIu64 " %s missing", P->hole_records, P->hole_records == 1 ? "record" : "records");
-    if (!P->cleaner_evidence && !named) out_str(o, ", unless the topic is compacted (no evidence of the cleaner read)");
+    if (!P->cleaner_evidence && !named && P->cleanup_policy && !P->compact_policy) {
+        out_str(o, " (no evidence of the cleaner read; cleanup.policy \"");
+        out_text_escaped(o, (const uint8_t *)P->cleanup_policy, strlen(P->cleanup_policy), true);
+        out_str(o, "\" in the __cluster_metadata read)");
+    } else if (!P->cleaner_evidence && !named)
+        out_str(o, ", unless the topic is compacted (no evidence of the cleaner read)");
     out_printf(o, "%s\n", scan_sgr(c, SGR_RST));
 }
 
@@ -123,5 +129,9 @@ void scan_json_partition(struct scan_cli *c, uint32_t i) {
     figs_json(o, partition_figs, npartition_figs, ss_an_partition_at(c->an, i));
     scan_holes_json(c, i);
     scan_replicas_json(c, i);
+    const ss_an_partition *P = ss_an_partition_at(c->an, i);
+    out_lit(o, ",\"cleanupPolicy\":");
+    if (P->cleanup_policy) out_json_cstr(o, P->cleanup_policy);
+    else out_lit(o, "null");
     out_str(o, "}\n");
 }

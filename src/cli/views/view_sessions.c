@@ -15,6 +15,7 @@ static const char *gap_reason(enum ss_gap_explained e) {
     case SS_GAP_RETENTION: return "retention";
     case SS_GAP_DAMAGE: return "damage";
     case SS_GAP_MISSING_SEGMENT: return "missing-segment";
+    case SS_GAP_HOLE: return "hole";
     default: return NULL;
     }
 }
@@ -44,13 +45,15 @@ void producers_json_session(struct scan_cli *c, const ss_an_session *s) {
         if (k) out_ch(o, ',');
         if (why) out_json_cstr(o, why);
         else out_str(o, "null");
-        /* a missing segment is named, and still not explained: an inconsistency */
-        if (!why || s->gaps[k].explained == SS_GAP_MISSING_SEGMENT) unexplained++;
+        /* a missing segment or a hole is named, and still not explained: records lost */
+        if (!why || s->gaps[k].explained == SS_GAP_MISSING_SEGMENT || s->gaps[k].explained == SS_GAP_HOLE)
+            unexplained++;
     }
     if (s->more_gaps) out_printf(o, "],\"moreGaps\":%" PRIu64 ",\"unexplainedGaps\":%zu,", s->more_gaps, unexplained);
     else out_printf(o, "],\"unexplainedGaps\":%zu,", unexplained);
     out_printf(o, "\"recordsWithRepeatedSequence\":%" PRIu64 ",\"outOfOrderBatches\":%" PRIu64, s->repeated_sequences,
                s->out_of_order_batches);
+    out_printf(o, ",\"spansHole\":%s", s->spans_hole ? "true" : "false");
     out_printf(o, ",\"epochBump\":%s", s->epoch_bump ? "true" : "false");
     if (s->epoch_bump) out_printf(o, ",\"previousEpoch\":%d", s->previous_epoch);
     size_t tl;
@@ -82,6 +85,11 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
         out_str(o, ", no sequences");
     }
     out_ch(o, '\n');
+    if (s->spans_hole)
+        out_printf(o,
+                   "%s  %sincomplete: spans a hole%s (offsets are missing after its first offset, and batches of it "
+                   "may have been among them: its records, sequences and last offset are those read)\n",
+                   indent, scan_sgr(c, SGR_YEL), scan_sgr(c, SGR_RST));
     sbuf origin = {0};
     if (scan_pid_origin(c, s->producer_id, &origin))
         out_printf(o, "%s  producer id %" PRId64 " was %s\n", indent, s->producer_id, origin.p ? origin.p : "");
@@ -102,7 +110,8 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
     }
     for (size_t k = 0; k < s->ngaps; k++) {
         const ss_an_gap *g = &s->gaps[k];
-        const char *why = g->explained == SS_GAP_MISSING_SEGMENT ? NULL : gap_reason(g->explained);
+        const char *why =
+            g->explained == SS_GAP_MISSING_SEGMENT || g->explained == SS_GAP_HOLE ? NULL : gap_reason(g->explained);
         out_printf(o,
                    "%s  %sgap%s: sequences %" PRId32 "..%" PRId32 " missing between offsets %" PRId64 " and %" PRId64,
                    indent, why ? "" : scan_sgr(c, SGR_RED), why ? "" : scan_sgr(c, SGR_RST), g->from, g->to,
@@ -114,6 +123,9 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
         else if (g->explained == SS_GAP_MISSING_SEGMENT)
             out_str(o, " (a segment is missing here: the log shows no cleaning there, or files beside it name the "
                        "missing segment; the log start moves past whole segments only at the oldest end)");
+        else if (g->explained == SS_GAP_HOLE)
+            out_str(o, " (offsets are missing between two batches of a segment there, and no evidence of the cleaner "
+                       "was read: records lost, unless the topic is compacted)");
         else
             out_str(
                 o,

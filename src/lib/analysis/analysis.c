@@ -126,6 +126,7 @@ ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
 
 void ss_analysis_free(ss_analysis *a) {
     if (!a) return;
+    an_policies_free(&a->policies);
     free(a->parts);
     free(a->pinfo);
     free(a->topic_id);
@@ -348,9 +349,16 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
          * stay out of the duplicate analysis, named or not, unless --include-internal */
         P->dups_excluded = ip->internal && !a->o.include_internal;
         a->pinfo[i].log_start = ip->log_start_offset;
-        a->pinfo[i].dups_excluded = P->dups_excluded;
+        a->pinfo[i].dups_excluded = P->dups_excluded || a->o.no_fingerprints; /* no fingerprint taken */
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
         a->pinfo[i].coordinator = !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
+    }
+    if (!an_read_policies(&a->policies, in)) return SS_E_NOMEM;
+    for (size_t i = 0; i < a->nparts; i++) {
+        const an_policy *pol = an_policy_find(&a->policies, a->parts[i].input->topic);
+        if (!pol) continue;
+        a->parts[i].cleanup_policy = pol->value_at > pol->removed_at ? pol->value : NULL;
+        a->parts[i].compact_policy = pol->compact_at > pol->removed_at;
     }
     a->nsegs_total = a->seg_base[a->nparts];
     /* the sizes: for progress, and to size the table */
@@ -367,7 +375,7 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
     /* about 256 bytes a record on disk (the standard profile's records take ~220): a
      * table that is large enough from the start is never rehashed, and for larger
      * records the slots (~13 bytes a fingerprint) are all that is too large */
-    uint64_t est = a->bytes_total / 256;
+    uint64_t est = a->o.no_fingerprints ? 0 : a->bytes_total / 256;
     if (est > ((uint64_t)1 << 23)) est = (uint64_t)1 << 23;
     if (a->o.max_memory && est > a->o.max_memory / 72) est = a->o.max_memory / 72;
     if (!an_table_reset(a, est)) return SS_E_NOMEM;

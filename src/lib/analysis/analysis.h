@@ -151,8 +151,29 @@ typedef struct bucket {
     size_t nbuf;
 } bucket;
 
+/* A topic's cleanup.policy as the KRaft metadata log read says it (policies.c): its latest value
+ * (NULL: none, or deleted) and the offsets of the records that set it, set it with "compact", and
+ * removed the topic (-1 none). */
+typedef struct an_policy {
+    char *topic, *value;
+    int64_t value_at, compact_at, removed_at;
+} an_policy;
+typedef struct an_policies {
+    an_policy *v;
+    size_t n, cap;
+    struct an_topic_uuid {
+        uint8_t id[16];
+        size_t policy; /* index in v of its topic's name */
+    } * ids;
+    size_t nids, cids;
+} an_policies;
+bool an_read_policies(an_policies *t, const ss_inputs *in);
+const an_policy *an_policy_find(const an_policies *t, const char *topic);
+void an_policies_free(an_policies *t);
+
 struct ss_analysis {
     ss_an_opts o;
+    an_policies policies; /* cleanup.policy of the topics, from __cluster_metadata */
     const ss_inputs *in;
     bool nomem, io_error;
     ss_error io_err; /* with io_error: why (SS_E_IO), the last one met */

@@ -148,13 +148,12 @@ void an_track_hole(ss_analysis *a, ss_an_partition *P, const ss_batch *b, bool s
         ss_an_hole h = {(uint32_t)(P - a->parts), a->prev_last + 1, b->base_offset - 1, 0, seg_first, false};
         h.records = ss_offset_span(h.from, h.to);
         SS_VEC_PUSH(a->holes, h, a->nomem = true);
-        /* batches the cleaner dropped leave holes inside a segment; a hole between two
+        /* batches the cleaner dropped leave holes inside a segment, but so do records lost
+         * otherwise: a hole is no evidence of the cleaner by itself (the evidence is read apart,
+         * an_track_batch, and judged at the end: an_finish_sessions); a hole between two
          * segments may as well be a segment gone missing */
         if (seg_first) a->holes_boundary++;
-        else {
-            a->holes_seg++;
-            P->compacted = true;
-        }
+        else a->holes_seg++;
     }
 }
 

@@ -212,18 +212,6 @@ static bool files_name_segment(const ss_input_partition *ip, int64_t after, int6
     return false;
 }
 
-/* A sequence gap at a segment boundary (the records between two batches the log holds
- * are gone): consistent with compaction only where the log shows cleaning there (below
- * its cleaner-offset-checkpoint entry when it has one) and no file names the missing
- * segment; otherwise a segment is missing. Never retention: retention deletes the
- * oldest segments only (UnifiedLog.deleteOldSegments moves the log start). */
-static enum ss_gap_explained boundary_gap(const ss_an_partition *P, const ss_an_gap *g) {
-    const ss_input_partition *ip = P->input;
-    if (!P->compacted || files_name_segment(ip, g->after_offset, g->before_offset)) return SS_GAP_MISSING_SEGMENT;
-    if (ip->cleaner_offset >= 0 && g->after_offset >= ip->cleaner_offset) return SS_GAP_MISSING_SEGMENT;
-    return SS_GAP_COMPACTION;
-}
-
 /* Kafka creates these compacted (cleanup.policy=compact: GroupCoordinator's and
  * TransactionStateManager's topic configs) */
 static bool compacted_by_name(const char *topic) {
@@ -236,7 +224,7 @@ static bool hole_explained(const ss_analysis *a, ss_an_hole *h) {
     const ss_input_partition *ip = P->input;
     h->segment_named = files_name_segment(ip, h->from - 1, h->to + 1);
     bool checkpoint = ip->cleaner_offset > 0 && P->first_offset >= 0 && ip->cleaner_offset > P->first_offset;
-    bool evidence = P->cleaner_evidence || checkpoint || compacted_by_name(ip->topic);
+    bool evidence = P->cleaner_evidence || checkpoint || compacted_by_name(ip->topic) || P->compact_policy;
     bool below_checkpoint = ip->cleaner_offset < 0 || h->from < ip->cleaner_offset;
     return evidence && below_checkpoint && !h->segment_named;
 }
@@ -248,6 +236,72 @@ bool an_hole_after(const ss_analysis *a, uint32_t part, int64_t offset) {
         if (h.from > offset && !hole_explained(a, &h)) return true;
     }
     return false;
+}
+
+/* The holes of a->holes (sorted by partition, then offset), judged before those the cleaner
+ * explains are dropped: per partition its first hole (first[part]..first[part + 1]), and over
+ * the holes, counts of those evidence does not explain before hole i: missing[i] where a segment
+ * is missing (between two segments, or a file beside names a segment there), lost[i] between two
+ * batches of one segment. */
+typedef struct hole_judged {
+    size_t *first;
+    uint32_t *missing, *lost;
+} hole_judged;
+
+static bool judge_holes(ss_analysis *a, hole_judged *j) {
+    size_t n = a->holes.n;
+    j->first = calloc(a->nparts + 1, sizeof *j->first);
+    j->missing = malloc((n + 1) * sizeof *j->missing);
+    j->lost = malloc((n + 1) * sizeof *j->lost);
+    if (!j->first || !j->missing || !j->lost) return false;
+    j->missing[0] = j->lost[0] = 0;
+    size_t i = 0;
+    for (size_t p = 0; p < a->nparts; p++) {
+        j->first[p] = i;
+        while (i < n && a->holes.v[i].partition == p) i++;
+    }
+    j->first[a->nparts] = n;
+    for (i = 0; i < n; i++) {
+        ss_an_hole h = a->holes.v[i];
+        bool explained = hole_explained(a, &h);
+        j->missing[i + 1] = j->missing[i] + (!explained && (h.between_segments || h.segment_named));
+        j->lost[i + 1] = j->lost[i] + (!explained && !h.between_segments && !h.segment_named);
+    }
+    return true;
+}
+
+static void hole_judged_free(hole_judged *j) {
+    free(j->first);
+    free(j->missing);
+    free(j->lost);
+}
+
+/* The first hole of partition part in lo..hi (indexes) whose first offset is above `offset`. */
+static size_t hole_above(const ss_analysis *a, size_t lo, size_t hi, int64_t offset) {
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->holes.v[mid].from <= offset) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* A sequence gap over offset holes (kind 1: between two batches of one segment; 2: at a segment
+ * boundary): consistent with compaction only where evidence of the cleaner explains every hole
+ * between the session's two batches (hole_explained: the log shows cleaning, below its
+ * cleaner-offset-checkpoint entry when it has one, and no file names a segment there); a segment
+ * is missing where a hole between segments is not explained; the records are lost (unless the
+ * topic is compacted) where a hole between batches is not. Never retention: retention deletes the
+ * oldest segments only (UnifiedLog.deleteOldSegments moves the log start). */
+static enum ss_gap_explained hole_gap(const ss_analysis *a, const hole_judged *j, uint32_t part, const ss_an_gap *g,
+                                      uint8_t kind) {
+    size_t lo = hole_above(a, j->first[part], j->first[part + 1], g->after_offset);
+    size_t hi = hole_above(a, lo, j->first[part + 1], g->before_offset - 1);
+    if (lo == hi) /* no hole kept between them (out of memory when it was met) */
+        return a->parts[part].compacted ? SS_GAP_COMPACTION : kind == 2 ? SS_GAP_MISSING_SEGMENT : SS_GAP_HOLE;
+    if (j->missing[hi] > j->missing[lo]) return SS_GAP_MISSING_SEGMENT;
+    if (j->lost[hi] > j->lost[lo]) return SS_GAP_HOLE;
+    return SS_GAP_COMPACTION;
 }
 
 /* The holes evidence of the cleaner explains are dropped; the others stay listed (ss_an_hole). */
@@ -264,12 +318,24 @@ static void an_finish_holes(ss_analysis *a) {
     a->holes.n = w;
 }
 
+/* Sequence gaps past those kept (their offsets are not): of a kind of hole, explained when the
+ * partition lists no hole of that kind that evidence leaves unexplained. */
+static bool more_gaps_explained(const hole_judged *j, uint32_t part, uint8_t kind) {
+    const uint32_t *c = kind == 2 ? j->missing : j->lost;
+    return c[j->first[part + 1]] == c[j->first[part]];
+}
+
 void an_finish_sessions(ss_analysis *a) {
     for (size_t p = 0; p < a->nparts; p++) /* the cleaner has cleaned up to its checkpoint entry */
         if (a->parts[p].input->cleaner_offset > 0 && a->parts[p].first_offset >= 0 &&
             a->parts[p].input->cleaner_offset > a->parts[p].first_offset)
             a->parts[p].compacted = a->parts[p].cleaner_evidence = true;
-    an_finish_holes(a);
+    hole_judged hj;
+    if (!judge_holes(a, &hj)) {
+        hole_judged_free(&hj);
+        a->nomem = true;
+        return;
+    }
     /* the window lists the sessions with a batch in it, with the whole log's figures */
     size_t w = 0;
     for (size_t i = 0; i < a->sess.n; i++) {
@@ -303,15 +369,20 @@ void an_finish_sessions(ss_analysis *a) {
         for (size_t k = 0; k < s->ngaps; k++) {
             ss_an_gap *g = &s->gaps[k];
             if (s->gap_hole[k] == 3) g->explained = SS_GAP_DAMAGE;
-            else if (s->gap_hole[k] == 2) g->explained = boundary_gap(P, g);
-            else if (s->gap_hole[k] == 1 || P->compacted) g->explained = SS_GAP_COMPACTION;
+            else if (s->gap_hole[k] != 0) g->explained = hole_gap(a, &hj, s->pub.partition, g, s->gap_hole[k]);
+            else if (P->compacted) g->explained = SS_GAP_COMPACTION;
             else g->explained = SS_GAP_UNEXPLAINED;
-            if (g->explained == SS_GAP_UNEXPLAINED || g->explained == SS_GAP_MISSING_SEGMENT) P->sequence_gaps++;
+            if (g->explained == SS_GAP_UNEXPLAINED || g->explained == SS_GAP_MISSING_SEGMENT ||
+                g->explained == SS_GAP_HOLE)
+                P->sequence_gaps++;
             else P->sequence_gaps_explained++;
         }
-        P->sequence_gaps_explained += s->more_gaps_hole[1] + s->more_gaps_hole[3];
-        if (P->compacted) P->sequence_gaps_explained += s->more_gaps_hole[0] + s->more_gaps_hole[2];
-        else P->sequence_gaps += s->more_gaps_hole[0] + s->more_gaps_hole[2];
+        P->sequence_gaps_explained += s->more_gaps_hole[3];
+        for (uint8_t kind = 0; kind < 3; kind++) {
+            bool explained = kind == 0 ? P->compacted : more_gaps_explained(&hj, s->pub.partition, kind);
+            if (explained) P->sequence_gaps_explained += s->more_gaps_hole[kind];
+            else P->sequence_gaps += s->more_gaps_hole[kind];
+        }
         P->duplicate_sequences += s->pub.repeated_sequences;
         P->out_of_order_batches += s->pub.out_of_order_batches;
         s->pub.ranges = s->ranges;
@@ -319,5 +390,21 @@ void an_finish_sessions(ss_analysis *a) {
         s->pub.gaps = s->gaps;
         s->pub.ngaps = s->ngaps;
     }
+    hole_judged_free(&hj);
+    an_finish_holes(a);
+    /* a hole left after the session's first offset: batches of it may have been there (a
+     * partition's last hole has the largest offsets) */
+    int64_t *last_from = malloc((a->nparts ? a->nparts : 1) * sizeof *last_from);
+    if (!last_from) {
+        a->nomem = true;
+        return;
+    }
+    for (size_t p = 0; p < a->nparts; p++) last_from[p] = -1;
+    for (size_t k = 0; k < a->holes.n; k++) last_from[a->holes.v[k].partition] = a->holes.v[k].from;
+    for (size_t i = 0; i < a->sess.n; i++) {
+        ss_an_session *p = &a->sess.v[i]->pub;
+        p->spans_hole = last_from[p->partition] > p->first_offset;
+    }
+    free(last_from);
     if (a->sess.n > 1) qsort(a->sess.v, a->sess.n, sizeof *a->sess.v, cmp_sess);
 }

@@ -77,6 +77,8 @@ struct ss_inputs {
     size_t nsiblings, csiblings;
     ss_input_unreadable *unreadable; /* ss_inputs_unreadable_at */
     size_t nunreadable, cunreadable;
+    char **dirs_read; /* the real paths of the directories listed (add_dir), for symbolic links */
+    size_t ndirs_read, cdirs_read;
 };
 
 static char *xstrdup(const char *s) {
@@ -158,6 +160,8 @@ static void part_free(part *p) {
 
 void ss_inputs_free(ss_inputs *in) {
     if (!in) return;
+    for (size_t i = 0; i < in->ndirs_read; i++) free(in->dirs_read[i]);
+    free(in->dirs_read);
     for (size_t i = 0; i < in->nparts; i++) part_free(in->parts[i]);
     free(in->parts);
     for (size_t i = 0; i < in->nheld; i++) part_free(in->held[i]);
@@ -401,7 +405,38 @@ static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **name
     return find_orphans(p, names, n) ? SS_E_OK : SS_E_NOMEM;
 }
 
-static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named, size_t *found) {
+/* The directories above the one being listed, by real path (a symbolic link loop leads back to
+ * one of them). */
+typedef struct dir_up {
+    const char *real;
+    const struct dir_up *up;
+} dir_up;
+
+/* Should the directory entry `full`, a symbolic link to a directory, be listed? Not when it leads
+ * back to a directory above it (a loop: listing it would repeat the same directories under longer
+ * and longer paths) nor to a directory already listed (its partitions are read already, under
+ * their first path); either is said in a note, once a link. */
+static bool follow_link(ss_inputs *in, const char *full, const dir_up *up) {
+    char *real = realpath(full, NULL);
+    if (!real) return true; /* said when it is listed */
+    bool follow = true;
+    for (const dir_up *u = up; u && follow; u = u->up)
+        if (!strcmp(u->real, real)) {
+            add_note(in, SS_SEV_NOTICE,
+                     "%s: a symbolic link loop (it leads back to %s, a directory above it): not followed", full, real);
+            follow = false;
+        }
+    for (size_t k = 0; k < in->ndirs_read && follow; k++)
+        if (!strcmp(in->dirs_read[k], real)) {
+            add_note(in, SS_SEV_NOTICE, "%s: a symbolic link to %s, a directory already read: not read again", full,
+                     real);
+            follow = false;
+        }
+    free(real);
+    return follow;
+}
+
+static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named, size_t *found, const dir_up *up) {
     size_t n;
     int e;
     char **names = list_dir(path, &n, &e);
@@ -409,6 +444,14 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         add_unreadable_errno(in, path, e, named, "cannot read directory: ");
         return SS_E_IO;
     }
+    char *real = realpath(path, NULL);
+    if (real && !SS_GROW(in->dirs_read, in->ndirs_read, in->cdirs_read, 16)) {
+        free(real);
+        free_list(names, n);
+        return SS_E_NOMEM;
+    }
+    if (real) in->dirs_read[in->ndirs_read++] = real;
+    dir_up here = {real ? real : path, up};
     ss_errkind rc = SS_E_OK;
     if (holds_segments(names, n, in->include_temp)) {
         rc = add_partition_dir(in, path, names, n, named);
@@ -427,34 +470,41 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         free_list(names, n);
         return SS_E_OK;
     }
-    for (size_t i = 0; i < n && rc == SS_E_OK; i++) {
-        char *full = ss_path_join(path, names[i]);
-        if (!full) {
-            rc = SS_E_NOMEM;
-            break;
-        }
-        struct stat st;
-        if (stat(full, &st) != 0) {
-            /* a dangling symbolic link, or an entry without permission: not read, and said so */
-            int err = errno;
-            struct stat lst;
-            bool link = lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode);
-            add_unreadable_errno(in, full, err, false, link ? "a symbolic link that cannot be followed: " : "");
-        } else if (S_ISDIR(st.st_mode)) {
-            if (in_is_temp_dir(names[i]) && !in->include_temp) {
-                size_t sn;
-                int se;
-                char **sub = list_dir(full, &sn, &se);
-                if (holds_segments(sub, sn, true))
-                    add_note(in, SS_SEV_NOTICE, "%s: broker temporary directory skipped; --include-temp reads it",
-                             full);
-                free_list(sub, sn);
-            } else {
-                rc = add_dir(in, full, depth + 1, false, found);
-                if (rc == SS_E_IO) rc = SS_E_OK; /* a subdirectory we cannot read: noted, go on */
+    /* the directories themselves first, then the symbolic links to directories: a link to a
+     * directory read under its own name is said, not read in its place */
+    for (int links = 0; links < 2; links++) {
+        for (size_t i = 0; i < n && rc == SS_E_OK; i++) {
+            char *full = ss_path_join(path, names[i]);
+            if (!full) {
+                rc = SS_E_NOMEM;
+                break;
             }
+            struct stat st, lst;
+            bool link = lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode);
+            if (link != (links == 1)) {
+                free(full);
+                continue;
+            }
+            if (stat(full, &st) != 0) {
+                /* a dangling symbolic link, or an entry without permission: not read, and said so */
+                int err = errno;
+                add_unreadable_errno(in, full, err, false, link ? "a symbolic link that cannot be followed: " : "");
+            } else if (S_ISDIR(st.st_mode)) {
+                if (in_is_temp_dir(names[i]) && !in->include_temp) {
+                    size_t sn;
+                    int se;
+                    char **sub = list_dir(full, &sn, &se);
+                    if (holds_segments(sub, sn, true))
+                        add_note(in, SS_SEV_NOTICE, "%s: broker temporary directory skipped; --include-temp reads it",
+                                 full);
+                    free_list(sub, sn);
+                } else if (!link || follow_link(in, full, &here)) {
+                    rc = add_dir(in, full, depth + 1, false, found, &here);
+                    if (rc == SS_E_IO) rc = SS_E_OK; /* a subdirectory we cannot read: noted, go on */
+                }
+            }
+            free(full);
         }
-        free(full);
     }
     free_list(names, n);
     return rc;
@@ -561,7 +611,7 @@ static ss_errkind add_path(ss_inputs *in, const char *path, bool named) {
             return SS_E_OK;
         }
         size_t found = 0;
-        ss_errkind rc = add_dir(in, p, 0, named, &found);
+        ss_errkind rc = add_dir(in, p, 0, named, &found, NULL);
         if (rc == SS_E_OK && found == 0) {
             char msg[1024];
             snprintf(msg, sizeof msg, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
@@ -853,42 +903,44 @@ static void split_temporaries(ss_inputs *in) {
     }
 }
 
-/* Directories in order of their base name, then key. */
-static int cmp_base_name(const void *x, const void *y) {
-    const part *a = *(part *const *)x, *b = *(part *const *)y;
-    int c = strcmp(in_base_name(a->key), in_base_name(b->key));
+/* A partition directory by its base name, then its key (name_clashes). */
+typedef struct dir_by_name {
+    const char *base, *key;
+    part *p;
+} dir_by_name;
+
+static int cmp_dir_name(const void *x, const void *y) {
+    const dir_by_name *a = x, *b = y;
+    int c = strcmp(a->base, b->base);
     return c ? c : strcmp(a->key, b->key);
 }
 
-/* Name each of several directories with one base name (b1/orders-0, b2/orders-0) by the
- * shortest path suffix that tells it from the others. Only directories of one base name
- * are compared: a sorted copy of the list, not every pair (thousands of partitions). */
+/* Each partition directory whose base name another directory (another key) shares is named by
+ * the shortest path suffix that no such directory ends with. The directories sorted by base name
+ * put those that share one together: a run of one base name is looked at alone (a log directory
+ * of thousands of partitions costs a sort, not a comparison of every pair). */
 static void name_clashes(ss_inputs *in) {
-    size_t nd = 0;
-    for (size_t i = 0; i < in->nparts; i++) nd += in->parts[i]->pub.is_dir;
-    if (nd < 2) return;
-    part **v = malloc(nd * sizeof *v);
-    if (!v) return; /* the base names stay: less telling, not wrong */
-    nd = 0;
+    size_t n = 0;
+    dir_by_name *v = malloc((in->nparts ? in->nparts : 1) * sizeof *v);
+    if (!v) return;
     for (size_t i = 0; i < in->nparts; i++)
-        if (in->parts[i]->pub.is_dir) v[nd++] = in->parts[i];
-    qsort(v, nd, sizeof *v, cmp_base_name);
-    for (size_t lo = 0, hi; lo < nd; lo = hi) {
-        const char *bn = in_base_name(v[lo]->key);
-        for (hi = lo + 1; hi < nd && !strcmp(in_base_name(v[hi]->key), bn); hi++) {}
-        for (size_t i = lo; i < hi; i++) {
-            part *p = v[i];
-            bool clash = false;
-            for (size_t j = lo; j < hi && !clash; j++) clash = j != i && strcmp(v[j]->key, p->key) != 0;
-            if (!clash) continue;
+        if (in->parts[i]->pub.is_dir)
+            v[n++] = (dir_by_name){in_base_name(in->parts[i]->key), in->parts[i]->key, in->parts[i]};
+    qsort(v, n, sizeof *v, cmp_dir_name);
+    for (size_t g0 = 0, g1; g0 < n; g0 = g1) {
+        for (g1 = g0 + 1; g1 < n && !strcmp(v[g1].base, v[g0].base);) g1++;
+        /* sorted by key within the run: it holds two keys when its first and last differ */
+        if (!strcmp(v[g0].key, v[g1 - 1].key)) continue;
+        for (size_t i = g0; i < g1; i++) {
+            part *p = v[i].p;
             int maxk = count_components(p->key);
             for (int k = 2; k <= maxk; k++) {
                 const char *suf = suffix_components(p->key, k);
                 size_t sl = strlen(suf);
                 bool unique = true;
-                for (size_t j = lo; j < hi && unique; j++) {
-                    if (j == i || !strcmp(v[j]->key, p->key)) continue;
-                    const char *other = v[j]->key;
+                for (size_t j = g0; j < g1 && unique; j++) {
+                    if (!strcmp(v[j].key, p->key)) continue;
+                    const char *other = v[j].key;
                     size_t ol = strlen(other);
                     if (ol >= sl && !strcmp(other + ol - sl, suf) && (ol == sl || other[ol - sl - 1] == '/'))
                         unique = false;

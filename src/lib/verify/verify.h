@@ -113,9 +113,9 @@ typedef struct vctx {
     int32_t last_epoch; /* partitionLeaderEpoch of the last valid batch, -1 none (or legacy) */
     bool have_prev;
     int64_t prev_last; /* last offset of the previous valid batch (partition-wide) */
-    /* signs of the cleaner: offset holes inside a segment, records missing inside batches,
-     * empty batches, a delete horizon, a segment starting after its name, or a
-     * cleaner-offset-checkpoint entry (a hole between two segments alone is not one) */
+    /* signs of the cleaner: records missing inside batches, empty batches, a delete horizon, a
+     * segment starting after its name, or a cleaner-offset-checkpoint entry (an offset hole alone
+     * is not one: records lost leave one too) */
     bool compacted;
     /* offset holes between two segments: [first, last] missing, and the segment after them */
     struct vgap {
