@@ -142,7 +142,7 @@ bool ss_group_lag(ss_groups *G, size_t gi, size_t k, const ss_timelines *tl, int
     else if (!p->committed) out->why = SS_LAGW_NO_COMMIT;
     else if (!G->opts.data) out->why = SS_LAGW_NOT_KEPT;
     if (tp) {
-        out->basis = tp->basis;
+        out->basis = (int)tp->basis;
         out->high_watermark = tp->input ? tp->input->high_watermark : -1;
         if (tp->next_offset >= 0) out->log_end = ss_tl_end_at(tp, now);
     }
