@@ -29,19 +29,6 @@
 #include "findings_int.h"
 #include "segscan/decode.h"
 
-struct ss_findings {
-    ss_groups *g;
-    ss_timelines *data;
-    ss_findings_opts opts;
-    int64_t now;
-    ss_finding *v;
-    size_t n, cap;
-    void **blocks; /* outputs arrays */
-    size_t nblocks, blockcap;
-    txnstate ts;
-    bool nomem;
-};
-
 const char *ss_fkind_name(enum ss_fkind k) {
     static const char *const names[] = {NULL,           "handover",       "rewind",      "reset",   "offsets-deleted",
                                         "out-of-range", "aborted-commit", "open-commit", "fencing", "empty-group"};

@@ -44,4 +44,18 @@ void ts_free(txnstate *t);
 /* the transactional id whose records name this producer id (its latest), or NULL */
 const tid *ts_of_pid(const txnstate *t, int64_t pid);
 
+/* The findings (findings.c builds them). */
+struct ss_findings {
+    ss_groups *g;
+    ss_timelines *data;
+    ss_findings_opts opts;
+    int64_t now;
+    ss_finding *v;
+    size_t n, cap;
+    void **blocks; /* outputs arrays */
+    size_t nblocks, blockcap;
+    txnstate ts;
+    bool nomem;
+};
+
 #endif
