@@ -790,7 +790,9 @@ def test_worked():
     # the ticket's record in the input: orders-0 offset 45 (present from +5 s): possibly delivered
     # twice (40..79 present at +16 s) and likely (written before +4.5 s + 1 s: 0..49)
     rc, out, err = run_cmd(['explain', '--offset', 'orders-0:45', os.path.join(d, 'orders-0')])
-    check('deliveries: group enricher: likely delivered twice: unclean handover at 2023-11-14T22:13:36.000Z, '
+    # the net answer first (one finding: its likely range 40..49 is the net's), then the finding
+    check('deliveries: net of group enricher: likely delivered twice (offsets 40..49, its 1 finding merged)' in out
+          and 'group enricher: likely delivered twice: unclean handover at 2023-11-14T22:13:36.000Z, '
           'resumed at 40' in out, 'worked: orders-0:45 is covered:\n' + out)
     rc, out, err = run_cmd(['explain', '--json', '--offset', 'orders-0:75', os.path.join(d, 'orders-0')])
     o = json.loads(out.splitlines()[0]) if out.strip() else {}
@@ -1637,13 +1639,144 @@ def test_hints_ranked():
           'hints: the text lists the near one first, the far one seconds away:\n' + out)
 
 
+# ---- the net answer per (group, partition): the findings' ranges merged -----------------------------
+
+def nets(args, group=None):
+    rc, objs, err = run(args)
+    check(rc == 0, 'groups %s: exit %d (%s)' % (' '.join(args), rc, err.strip()))
+    return {(o['topic'], o['partition']): o for o in objs
+            if o['type'] == 'group-net' and (group is None or o['group'] == group)}
+
+
+def net_ranges(n, level):
+    return [(r['from'], r['to'], r['records']) for r in (n or {}).get(level, [])]
+
+
+def test_net():
+    """One answer per group and partition: the findings' ranges merged, each record counted once per
+    level, the levels nested (certain within likely within possible; skipped within skippedPossible).
+    n-0: ten batches of ten records, batch k appended at T0 + (k+1) s (offsets 10k..10k+9).
+    Timeline of 'nt' (classic, range assignor):
+      +0.5 s  generation 1: A owns n-0, B owns n-1
+      +1.5, +2.5, +3.5, +4.5 s  A commits n-0 10, 20, 30, 40 (every 1000 ms)
+      +7.2 s  generation 2 without A: B owns n-0 and n-1 (A removed: GroupMetadataManager's
+              removeMemberAndUpdateGroup, prepareRebalance); B resumes at 40
+              (ConsumerCoordinator.onJoinComplete -> refreshCommittedOffsetsIfNeeded)
+      +8.5 s  B commits 80 (the log end then)
+      +8.8 s  B commits 45: the committed offset moves back while the group has members (a rewind)
+      +9.2 s  B commits 60, +10.5 s B commits 100 (OffsetMetadataManager.replay: each commit
+              replaces the committed offset)
+    The handover (as in test_eager): A can have read what was present at +7.2 s past 40: possibly
+    40..69 (30 records); A had stopped committing 2.7 s before, no member of generation 2: likely
+    40..49, written before its last commit plus one interval (+5.5 s). The rewind 80 -> 45: B's later
+    commit 60 stepped between 45 and 80 and 100 passed 80: B read 45..79 again, certain (35 records).
+    Net: certain 45..79 (35); likely 40..49 with 45..79 = 40..79 (40); possible 40..69 with 45..79 =
+    40..79 (40): not 30 + 35 = 65 records, each record once. Nothing skipped.
+    'rf' (f-0: a batch of 100 records a second, batch k at T0 + (k+1) s, 0..999):
+      +0.1 s  generation 1: A owns f-0       +1.5 s  A commits 100
+      +2.5 s  generation 2 without members (A left; present then: 0..199)
+      +4.0 s  an admin's commit of 400 without a generation (kafka-consumer-groups.sh
+              --reset-offsets --to-latest: the log end then is 400)
+      +6.0 s  generation 3: B owns f-0; its OffsetFetch finds 400: it begins there
+      +7.5 s  B commits 700
+    Records 100..399 possibly never received (A may have read up to 199 past its last commit);
+    200..399 were written after A lost f-0 (+3 s, +4 s), no member owned f-0 until B, which began at
+    400: certainly never delivered (200 records). Net: skipped [200..399] (200), skippedPossible
+    [100..399] (300). Each must fail on the build before: it wrote no group-net object."""
+    d = scenario('net')
+    if not d:
+        return
+    data(d, 'n', 0, every_second(10, 10))
+    data(d, 'n', 1, every_second(10, 10))
+    data(d, 'f', 0, every_second(10, 100))
+    logs = {}
+    g = 'nt'
+    a, b = 'nt-a', 'nt-b'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member(a, {'n': [0]}), kafka.Member(b, {'n': [1]})])],
+             T0 + 500)
+    for k in range(4):
+        t = T0 + 1500 + 1000 * k
+        L.append([kafka.offset_commit(g, 'n', 0, 10 * (k + 1), t)], t)
+    L.append([kafka.group_metadata(g, 2, T0 + 7200, [kafka.Member(b, {'n': [0, 1]})])], T0 + 7200)
+    for off, t in ((80, 8500), (45, 8800), (60, 9200), (100, 10500)):
+        L.append([kafka.offset_commit(g, 'n', 0, off, T0 + t)], T0 + t)
+    g = 'rf'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('rf-a', {'f': [0]})])], T0 + 100)
+    L.append([kafka.offset_commit(g, 'f', 0, 100, T0 + 1500)], T0 + 1500)
+    L.append([kafka.group_metadata(g, 2, T0 + 2500, [])], T0 + 2500)
+    L.append([kafka.offset_commit(g, 'f', 0, 400, T0 + 4000, leader_epoch=-1)], T0 + 4000)
+    L.append([kafka.group_metadata(g, 3, T0 + 6000, [kafka.Member('rf-b', {'f': [0]})])], T0 + 6000)
+    L.append([kafka.offset_commit(g, 'f', 0, 700, T0 + 7500)], T0 + 7500)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+
+    fs = findings([d], 'nt')
+    eq([(f['kind'], f['partition']) for f in fs], [('handover', 0), ('rewind', 0)], 'nt: a handover and a rewind')
+    h = fs[0] if fs else {}
+    eq((rng(h.get('redelivered')), rng(h.get('likelyRedelivered'))), ((40, 69, 30, False), (40, 49, 10, False)),
+       'nt: the handover\'s ranges')
+    r = fs[1] if len(fs) > 1 else {}
+    eq((rng(r.get('redelivered')), r.get('certainRedelivered'), r.get('certainSkipped')),
+       ((45, 79, 35, True), None, None), 'nt: the rewind\'s range, certain')
+    ns = nets([d], 'nt')
+    eq(sorted(ns), [('n', 0), ('n', 1)], 'nt: one net answer per partition, n-1 (no finding) too')
+    n = ns.get(('n', 0))
+    eq((net_ranges(n, 'certain'), net_ranges(n, 'likely'), net_ranges(n, 'possible'), net_ranges(n, 'skipped'),
+        net_ranges(n, 'skippedPossible')),
+       ([(45, 79, 35)], [(40, 79, 40)], [(40, 79, 40)], [], []), 'nt: n-0 merged and nested')
+    eq(tuple((n or {}).get(k) for k in ('certainRecords', 'likelyRecords', 'possibleRecords', 'skippedRecords',
+                                         'skippedPossibleRecords', 'findings', 'dataRead')),
+       (35, 40, 40, 0, 0, 2, True), 'nt: each record counted once per level')
+    n1 = ns.get(('n', 1))
+    eq((net_ranges(n1, 'possible'), (n1 or {}).get('possibleRecords'), (n1 or {}).get('findings')), ([], 0, 0),
+       'nt: n-1 (B throughout): nothing')
+    rc, out, err = harness.call(['groups', '--group', 'nt', d], binary=segscan, timeout=None)
+    check('    net of n-0: delivered twice: 45..79 certainly (35 records); 40..79 likely (40 records); never '
+          'delivered: none\n' in out, 'nt: the net line (possible = likely: not repeated):\n' + out)
+    check('net of n-1' not in out, 'nt: no net line for a partition without findings in text:\n' + out)
+    rc, out, err = run_cmd(['scan', '--report', '-', '--group', 'nt', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+    eq(tuple(keys.get('group.nt.n-0.' + k) for k in ('twice_certain', 'twice_likely', 'twice_possible',
+                                                      'never_certain', 'never_possible', 'redelivered_certain',
+                                                      'redelivered_possible')),
+       ('35', '40', '40', '0', '0', '35', '5'), 'nt: the report keys (possible beyond certain: 40..44)')
+    # explain: record 42 lies in the likely range 40..79, not in the certain 45..79
+    rc, out, err = run_cmd(['explain', '--offset', 'n-0:42', d])
+    check('deliveries: net of group nt: likely delivered twice (offsets 40..79, its 2 findings merged)' in out,
+          'nt: explain n-0:42 gives the net answer first:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--offset', 'n-0:50', d])
+    objs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    dn = [x.get('deliveriesNet') for x in objs if 'deliveriesNet' in x]
+    eq(dn, [[{'group': 'nt', 'level': 'certain', 'range': {'from': 45, 'to': 79, 'records': 35}}]],
+       'nt: explain --json n-0:50: certain, in the merged 45..79')
+
+    fs = findings([d], 'rf', 'reset')
+    f = one(fs, 'rf')
+    eq((rng(f.get('skipped')), rng(f.get('certainSkipped')), f.get('consistentWith')),
+       ((100, 399, 300, False), (200, 399, 200, True), 'kafka-consumer-groups.sh --reset-offsets --to-latest'),
+       'rf: the reset forward: 200..399 certainly never delivered')
+    n = nets([d], 'rf').get(('f', 0))
+    eq((net_ranges(n, 'skipped'), net_ranges(n, 'skippedPossible'), net_ranges(n, 'possible'),
+        (n or {}).get('skippedRecords'), (n or {}).get('skippedPossibleRecords')),
+       ([(200, 399, 200)], [(100, 399, 300)], [], 200, 300), 'rf: skipped within skippedPossible')
+    rc, out, err = harness.call(['groups', '--group', 'rf', d], binary=segscan, timeout=None)
+    check('net of f-0: delivered twice: none; never delivered: 200..399 certainly (200 records); 100..399 '
+          'possibly (300 records)' in out, 'rf: the net line:\n' + out)
+    rc, _, _ = run(['--fail-on', 'skipped', '--group', 'rf', d])
+    eq(rc, 1, 'rf: --fail-on skipped by the net answer')
+    rc, _, _ = run(['--fail-on', 'redelivered', '--group', 'rf', d])
+    eq(rc, 0, 'rf: --fail-on redelivered: nothing delivered twice in the net answer')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
           test_restart_after_deletion, test_revocation_evidence, test_no_match,
-          test_hints_ranked):
+          test_hints_ranked, test_net):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

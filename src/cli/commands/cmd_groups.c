@@ -418,6 +418,19 @@ static void text_commit(gcli *c, const ss_gcommit *k) {
 
 /* ---- findings -------------------------------------------------------------------------------- */
 
+/* one line per data partition whose findings were listed: their net answer (--fail-on redelivered and skipped
+ * by it) */
+static void text_nets(gcli *c, size_t gi) {
+    size_t first, n = gc_nets_of(c, gi, &first), shown = 0;
+    for (size_t i = first; i < first + n; i++) {
+        const ss_fnet *x = ss_findings_net_at(c->f, i);
+        if (!gc_tp_selected(c, &x->tp) || !gc_net_findings_selected(c, x)) continue;
+        if (!shown++) out_lit(c->o, "  net, per partition (its findings' ranges merged):\n");
+        gn_text(c->o, x, "    ");
+        if (gn_fails(x, c->fail_on)) c->failed = true;
+    }
+}
+
 static void text_findings(gcli *c, size_t gi) {
     if (!c->f) return;
     if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
@@ -427,8 +440,9 @@ static void text_findings(gcli *c, size_t gi) {
         if (!gc_finding_selected(c, x)) continue;
         if (!shown++) out_lit(c->o, "  findings:\n");
         gf_text(c->o, x, "    ");
-        if (gf_fails(x, c->fail_on)) c->failed = true;
+        if (gf_fails(x, c->fail_on & FAIL_REWIND)) c->failed = true;
     }
+    text_nets(c, gi);
 }
 
 static bool parse_fail_on(const char *s, unsigned *v) {

@@ -1,6 +1,6 @@
 /* segscan CLI - the consumer groups' findings (segscan/findings.h) as text and
  * as JSON group-finding objects, for groups, scan and explain
- * (view_gfindings.c). */
+ * (view_gfindings.c), and the net answer per group and partition (view_gnet.c). */
 #ifndef SS_CLI_GFINDINGS_H
 #define SS_CLI_GFINDINGS_H
 
@@ -36,5 +36,15 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset);
 void gf_json(ss_out *o, const ss_finding *x, int64_t now);
 /* ,"name":{"from","to","records","certain"} or null */
 void gf_json_range(ss_out *o, const char *name, const ss_frange *r);
+
+/* ---- the net answer of a group's data partition (view_gnet.c) ---- */
+/* --fail-on redelivered: records possibly delivered again; skipped: possibly never delivered */
+bool gn_fails(const ss_fnet *n, unsigned fail_on);
+/* "net of <tp>: delivered twice: A..B certainly (N records); C..D possibly (M); never delivered: none" */
+void gn_text(ss_out *o, const ss_fnet *n, const char *indent);
+/* The group-net object, with its newline. */
+void gn_json(ss_out *o, const ss_fnet *n);
+/* the records of level l (the offsets it spans when the data partition was not read) */
+uint64_t gn_count(const ss_fnet *n, enum ss_fnet_level l);
 
 #endif

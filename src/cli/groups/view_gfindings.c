@@ -276,6 +276,14 @@ static void moved_text(ss_out *o, const ss_finding *x, const char *indent) {
         out_printf(o, "%s    possibly never received: ", indent);
         range_text(o, &x->skipped);
         out_str(o, " (moved forward past them; a former member may have read some past its last commit)\n");
+        if (x->certain_skipped.set) {
+            out_printf(o, "%s    certainly never received: ", indent);
+            range_text(o, &x->certain_skipped);
+            out_printf(o,
+                       " (written after the owner before the reset lost the partition; the next owner resumed at "
+                       "%" PRId64 ")\n",
+                       x->to_offset);
+        }
         if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
         return;
     }
@@ -514,6 +522,7 @@ const ss_frange *gf_range_for(const ss_finding *x, int64_t offset) {
     if (ss_frange_holds(&x->certain_part, offset)) return &x->certain_part;
     if (ss_frange_holds(&x->likely, offset)) return &x->likely;
     if (ss_frange_holds(&x->redelivered, offset)) return &x->redelivered;
+    if (ss_frange_holds(&x->certain_skipped, offset)) return &x->certain_skipped;
     if (ss_frange_holds(&x->skipped, offset)) return &x->skipped;
     return NULL;
 }
@@ -523,8 +532,8 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
     tstr(t, sizeof t, x->time);
     const ss_frange *r = gf_range_for(x, offset);
     if (!r) return;
-    bool skipped = r == &x->skipped;
-    if (skipped) out_str(o, "possibly never received: ");
+    bool skipped = r == &x->skipped || r == &x->certain_skipped;
+    if (skipped) out_str(o, r->certain ? "certainly never received: " : "possibly never received: ");
     else if (r->certain) out_str(o, "certainly delivered again: ");
     else if (gf_range_will(x, r)) out_str(o, "will be delivered again: ");
     else if (r == &x->likely) out_str(o, "likely delivered twice: ");
@@ -703,6 +712,7 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         gf_json_range(o, "certainRedelivered", &x->certain_part);
         out_kv_opt(o, "readBound", x->read_bound);
         gf_json_range(o, "skipped", &x->skipped);
+        gf_json_range(o, "certainSkipped", &x->certain_skipped);
         out_json_key(o, "consistentWith");
         json_str_or_null(o, x->consistent_with);
         break;

@@ -56,6 +56,15 @@ struct ss_findings {
     size_t nblocks, blockcap;
     txnstate ts;
     bool nomem;
+    ss_fnet *nets; /* the net answers (net.c), built with the findings */
+    size_t nnets, netcap;
+    ss_fnet_range *nr; /* their ranges */
+    size_t nnr, nrcap;
 };
+
+/* net.c: the net answers of the findings held (sorted) and of every partition of groups [g_from, g_to),
+ * replacing those held; false when memory ran out */
+bool net_build(ss_findings *F, size_t g_from, size_t g_to);
+void net_free(ss_findings *F);
 
 #endif
