@@ -1770,13 +1770,63 @@ def test_net():
     eq(rc, 0, 'rf: --fail-on redelivered: nothing delivered twice in the net answer')
 
 
+def test_rebalance_block():
+    """The text lists a group's findings in time order, and the handovers one rebalance made (one
+    GroupMetadata record gave them their new owners) as one block; the JSON keeps one group-finding
+    per partition. r-0..r-3: ten batches of ten records each, batch k appended at T0 + (k+1) s.
+    Timeline of 'rb' (classic, range assignor):
+      +0.5 s  generation 1: A owns r-0, r-1, r-2; B owns r-3
+      +1.5 s, +2.5 s  A commits r-0, r-1, r-2 at 10, then 20
+      +2.6 s  B commits r-3 at 20;  +2.8 s  B commits r-3 at 15 (a rewind while the group has
+              members: 15..19 possibly again)
+      +4.2 s  generation 2 without A (removed: GroupMetadataManager's removeMemberAndUpdateGroup):
+              B owns r-0..r-3 and resumes r-0, r-1, r-2 at 20 (ConsumerCoordinator.onJoinComplete)
+    Each of r-0..r-2: present at +4.2 s 0..39, so possibly twice 20..39 (20 records); A committed
+    every 1000 ms and last at +2.5 s, 1.7 s before: it had stopped (not clean), absent from
+    generation 2: likely 20..29 (written before +3.5 s). Text: the rewind (+2.8 s, r-3) before the
+    block (+4.2 s), though r-3 sorts after r-0..r-2; one block line, a line per partition."""
+    d = scenario('rebalance_block')
+    if not d:
+        return
+    for p in range(4):
+        data(d, 'r', p, every_second(10, 10))
+    g = 'rb'
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('rb-a', {'r': [0, 1, 2]}),
+                                                    kafka.Member('rb-b', {'r': [3]})])], T0 + 500)
+    for off, t in ((10, 1500), (20, 2500)):
+        for p in range(3):
+            L.append([kafka.offset_commit(g, 'r', p, off, T0 + t)], T0 + t)
+    L.append([kafka.offset_commit(g, 'r', 3, 20, T0 + 2600)], T0 + 2600)
+    L.append([kafka.offset_commit(g, 'r', 3, 15, T0 + 2800)], T0 + 2800)
+    L.append([kafka.group_metadata(g, 2, T0 + 4200, [kafka.Member('rb-b', {'r': [0, 1, 2, 3]})])], T0 + 4200)
+    L.write(co_dir(d, g))
+    fs = findings([d], g)
+    eq(sorted((f['kind'], f['partition'], f['time']) for f in fs),
+       [('handover', 0, T0 + 4200), ('handover', 1, T0 + 4200), ('handover', 2, T0 + 4200),
+        ('rewind', 3, T0 + 2800)], 'rb: JSON: one group-finding per partition')
+    for f in fs:
+        if f['kind'] == 'handover':
+            eq((f.get('resumedOffset'), rng(f.get('redelivered')), rng(f.get('likelyRedelivered')), f.get('clean')),
+               (20, (20, 39, 20, False), (20, 29, 10, False), False), 'rb: r-%d\'s handover' % f['partition'])
+    rc, out, err = harness.call(['groups', '--group', g, d], binary=segscan, timeout=None)
+    check(out.count('handovers of 3 partitions in one rebalance: rb-a -> rb-b') == 1 and 'handover of r-' not in out,
+          'rb: the rebalance is one block:\n' + out)
+    for p in range(3):
+        check('        r-%d: resumed at 20; previous owner: 2 commits, the last at 2023-11-14T22:13:22.500Z (offset 20), '
+              'it had stopped committing (not clean); possibly delivered twice: offsets 20..39 (20 records); likely: '
+              'offsets 20..29 (10 records)\n' % p in out, 'rb: r-%d\'s line in the block:\n%s' % (p, out))
+    r, b = out.find('rewind of r-3'), out.find('handovers of 3 partitions')
+    check(0 <= r < b, 'rb: time order: the rewind at +2.8 s before the rebalance at +4.2 s:\n' + out)
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
           test_restart_after_deletion, test_revocation_evidence, test_no_match,
-          test_hints_ranked, test_net):
+          test_hints_ranked, test_net, test_rebalance_block):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

@@ -431,17 +431,39 @@ static void text_nets(gcli *c, size_t gi) {
     }
 }
 
+/* findings by time (then record, kind, partition: the library's order within a time) */
+static int cmp_finding_time(const void *a, const void *b) {
+    const ss_finding *x = *(const ss_finding *const *)a, *y = *(const ss_finding *const *)b;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    if (x->record_offset != y->record_offset) return x->record_offset < y->record_offset ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* the group's findings listed, in time order; the handovers one record of a rebalance made, as one block */
 static void text_findings(gcli *c, size_t gi) {
     if (!c->f) return;
     if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
     size_t first, n = gc_findings_of(c, gi, &first), shown = 0;
+    const ss_finding **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) {
+        warnx_("groups: out of memory listing the findings");
+        return;
+    }
     for (size_t i = first; i < first + n; i++) {
         const ss_finding *x = ss_findings_at(c->f, i);
         if (!gc_finding_selected(c, x)) continue;
-        if (!shown++) out_lit(c->o, "  findings:\n");
-        gf_text(c->o, x, "    ");
+        v[shown++] = x;
         if (gf_fails(x, c->fail_on & FAIL_REWIND)) c->failed = true;
     }
+    qsort(v, shown, sizeof *v, cmp_finding_time);
+    if (shown) out_lit(c->o, "  findings:\n");
+    for (size_t i = 0, k; i < shown; i += k) {
+        k = gb_run(v + i, shown - i);
+        if (k > 1) gb_text(c->o, v + i, k, "    ");
+        else gf_text(c->o, v[i], "    ");
+    }
+    free(v);
     text_nets(c, gi);
 }
 

@@ -785,3 +785,10 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
     }
     out_str(o, "}\n");
 }
+
+/* ---- for the blocks of one rebalance (view_gblock.c) ------------------------------------------------- */
+
+void gf_owner_text(ss_out *o, const char *member, const char *instance) { owner_text(o, member, instance); }
+void gf_range_text(ss_out *o, const ss_frange *r) { range_text(o, r); }
+void gf_revocation_text(ss_out *o, const ss_finding *x, const char *indent) { revocation_text(o, x, indent); }
+const char *gf_basis_words(const ss_finding *x) { return basis_words(x); }
