@@ -190,7 +190,8 @@ typedef struct ss_finding {
                                        acknowledged a revocation after committing (SS_FR_ACKED); 0: it had
                                        stopped committing, or its last commit was a transactional one that
                                        never took effect (aborted, open: it closes nothing); -1 unknown
-                                       (fewer than two commits) */
+                                       (fewer than two commits), or not applicable (no commit of the
+                                       partition while it owned it: no commit to be late) */
     enum ss_frevoke revocation;   /* how it let the partition go, as far as the records show; `likely` is set
                                      only on a sign of an unclean stop: SS_FR_SESSION_TIMEOUT, or
                                      SS_FR_ABSENT with clean 0 */

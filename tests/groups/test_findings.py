@@ -1173,7 +1173,8 @@ def test_odd_commits():
     eq([(f['partition'], f['previousOwner']['memberId'], f['newOwner']['memberId'], f['sharedAssignment'],
          f['clean'], f['previousOwnerLastCommit'], rng(f['redelivered'])) for f in fs],
        [(0, 'od-m1', 'od-m2', True, None, None, None),
-        (0, 'od-m2', 'od-m3', False, False, None, None),
+        # od-m2 never committed x-0: no commit to be late, so clean is null (neither clean nor unclean)
+        (0, 'od-m2', 'od-m3', False, None, None, None),
         (1, 'od-m1', 'od-m3', False, None, {'time': None, 'offset': 7, 'outcome': None}, (7, None, None, False))],
        'odd: the shared assignment a note; a commit without a time keeps its offset')
     rc, out, _ = run_cmd(['groups', d])
@@ -1820,13 +1821,74 @@ def test_rebalance_block():
     check(0 <= r < b, 'rb: time order: the rewind at +2.8 s before the rebalance at +4.2 s:\n' + out)
 
 
+def test_wording():
+    """Words that must rest on evidence.
+    'nc' (classic): generation 1 (+0.5 s) A owns w-0; generation 2 (+3 s) B owns it, A gone. Nobody
+    ever commits w-0: "unclean" is said of a commit that could be late, and there is none (clean
+    null, not counted among the unclean handovers); the partition never had a committed offset, so
+    auto.offset.reset decided where each member began (ConsumerCoordinator: no committed offset ->
+    SubscriptionState's reset).
+    'nj' (KIP-848): A joins at epoch 1 with its assignment; B's subscription record is written with
+    the epoch-2 record and its current assignment only at +9.2 s (GroupMetadataManager.
+    consumerGroupHeartbeat writes the member's subscription, the group epoch, then its current
+    assignment): until then B had not joined, which is not an assignment that failed to decode.
+    'ne' (classic): member C in generation 1 with an empty assignment (it joined; no SyncGroup gave
+    it one yet).
+    __consumer_offsets' records without a producer id are the coordinator's (CoordinatorRuntime
+    appends non-transactional records with RecordBatch.NO_PRODUCER_ID): not "idempotence off"."""
+    d = scenario('wording')
+    if not d:
+        return
+    data(d, 'w', 0, every_second(5, 10))
+    logs = {}
+    g = 'nc'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('nc-a', {'w': [0]})])], T0 + 500)
+    L.append([kafka.group_metadata(g, 2, T0 + 3000, [kafka.Member('nc-b', {'w': [0]})])], T0 + 3000)
+    g = 'nj'
+    tid = 'MJb0OdkyOsjVihzuZl_WhA'
+    a, b = 'AAAAAAAAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBBBBBBBA'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.cg_member(g, a, 'nj-a', topics=['t']), kafka.cg_partition_metadata(g, {tid: ('t', 2)}),
+              kafka.cg_epoch(g, 1), kafka.cg_assignment(g, a, 1, 0, kafka.STABLE, {tid: [0, 1]})], T0)
+    L.append([kafka.cg_member(g, b, 'nj-b', topics=['t']), kafka.cg_epoch(g, 2)], T0 + 9100)
+    L.append([kafka.cg_assignment(g, b, 2, 0, kafka.STABLE, {tid: []})], T0 + 9200)
+    g = 'ne'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('ne-c', {'w': [0]}, raw_assignment=b'')])],
+             T0 + 500)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    h = one(findings([d], 'nc', 'handover'), 'nc')
+    eq((h.get('previousOwnerCommits'), h.get('clean'), h.get('resumedOffset')), (0, None, None),
+       'nc: no commit to be late: clean null')
+    rc, out, err = harness.call(['groups', '--group', 'nc', d], binary=segscan, timeout=None)
+    check('no commit of the partition while it owned it (no commit to be late: neither clean nor unclean); no '
+          'committed offset: auto.offset.reset decided where each began' in out and 'not clean' not in out,
+          'nc: the text:\n' + out)
+    rc, out, err = run_cmd(['scan', '--report', '-', '--group', 'nc', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+    eq((keys.get('group.nc.w-0.handovers'), keys.get('group.nc.w-0.unclean_handovers')), ('1', '0'),
+       'nc: a handover, not an unclean one')
+    rc, out, err = harness.call(['groups', '--group', 'nj', d], binary=segscan, timeout=None)
+    check('nj-b /10.0.0.1  rebalance 300000 ms  epoch -1 -> (no assignment yet: it had not joined)' in out and
+          'not decoded' not in out, 'nj: B before it joined:\n' + out)
+    rc, out, err = harness.call(['groups', '--group', 'ne', d], binary=segscan, timeout=None)
+    check('-> (no assignment yet: it had not joined)' in out and 'not decoded' not in out,
+          'ne: C with an empty assignment:\n' + out)
+    cos = [os.path.join(d, '__consumer_offsets-%d' % cp) for cp in logs]
+    rc, out, err = run_cmd(['scan'] + cos)
+    check('without producer id (written by the coordinator, which uses none)' in out and
+          'idempotence off' not in out, 'scan of __consumer_offsets: no "idempotence off":\n' + out)
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
           test_restart_after_deletion, test_revocation_evidence, test_no_match,
-          test_hints_ranked, test_net, test_rebalance_block):
+          test_hints_ranked, test_net, test_rebalance_block, test_wording):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

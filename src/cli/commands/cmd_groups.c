@@ -230,7 +230,8 @@ static void text_member(gcli *c, const ss_gmember *m, int protocol) {
                        m->target_warmup_tasks ? m->target_warmup_tasks : "-");
     }
     out_lit(o, " -> ");
-    if (!m->assignment_known) out_lit(o, "(assignment not decoded)");
+    if (!m->assignment_known)
+        out_str(o, m->assignment_pending ? "(no assignment yet: it had not joined)" : "(assignment not decoded)");
     else gc_text_parts(o, m->parts, m->nparts, c);
     if (m->npending) {
         out_lit(o, "; revoking ");

@@ -44,7 +44,7 @@ static void part_line(ss_out *o, const ss_finding *x, bool owners, bool revocati
     if (x->resumed_offset >= 0) out_printf(o, "resumed at %" PRId64, x->resumed_offset);
     else out_str(o, "no committed offset: auto.offset.reset decided where it began");
     if (!x->previous_commits) {
-        out_str(o, "; previous owner: no commit of it");
+        out_str(o, "; previous owner: no commit of it (neither clean nor unclean)");
     } else {
         if (x->previous_last_commit < 0) snprintf(t, sizeof t, "-");
         else cli_format_time(x->previous_last_commit, t, sizeof t);

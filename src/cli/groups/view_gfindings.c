@@ -214,7 +214,9 @@ static void handover_text(ss_out *o, const ss_finding *x, const char *indent) {
     }
     out_printf(o, "%s    %s owner: ", indent, empty ? "last" : "previous");
     if (!x->previous_commits) {
-        out_str(o, "no commit of the partition while it owned it (not clean)");
+        /* "unclean" is said only of a commit that could be late: here there was none */
+        out_str(o, "no commit of the partition while it owned it (no commit to be late: neither clean nor unclean)");
+        if (x->resumed_offset < 0) out_str(o, "; no committed offset: auto.offset.reset decided where each began");
     } else {
         tstr(t2, sizeof t2, x->previous_last_commit);
         out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 "%s)", x->previous_commits,
@@ -502,6 +504,8 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
 }
 
 const char *gf_clean_word(const ss_finding *x) {
+    if (!x->previous_commits && (x->kind == SS_FK_HANDOVER || x->kind == SS_FK_EMPTY_GROUP))
+        return "never committed by its previous owner";
     return x->clean == 1 ? "clean" : x->clean == 0 ? "unclean" : "clean or not unknown";
 }
 
@@ -540,7 +544,8 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
     else out_str(o, "possibly delivered twice: ");
     switch (x->kind) {
     case SS_FK_HANDOVER:
-        if (x->clean < 0) out_printf(o, "handover at %s (clean or not: unknown, its pace unknown)", t);
+        if (!x->previous_commits) out_printf(o, "handover at %s (its previous owner never committed the partition)", t);
+        else if (x->clean < 0) out_printf(o, "handover at %s (clean or not: unknown, its pace unknown)", t);
         else out_printf(o, "%s handover at %s", gf_clean_word(x), t);
         out_printf(o, ", resumed at %" PRId64, x->resumed_offset);
         break;

@@ -321,7 +321,9 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         x->previous_commits = commits;
         x->commit_interval_ms = interval;
         if (x->shared) continue;
-        if (!commits) x->clean = 0;
+        /* clean or not is said of a commit that could be late: an owner that never committed the partition
+         * has none (clean stays unknown; the text says it never committed) */
+        if (!commits) x->clean = -1;
         else if (interval >= 0 && prev->to_time >= 0 && last >= 0) x->clean = prev->to_time - last <= interval;
         /* a transactional commit closes the window only once its COMMIT marker is in
          * __consumer_offsets (OffsetMetadataManager.replayEndTransactionMarker): an aborted or open one
