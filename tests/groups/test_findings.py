@@ -1882,13 +1882,93 @@ def test_wording():
           'idempotence off' not in out, 'scan of __consumer_offsets: no "idempotence off":\n' + out)
 
 
+def test_html_lanes():
+    """--html: groups sharing a partition each get their own lane; charts in natural order; the
+    causes' legend only under charts with copies. sh2-0 and sh10-0: ten batches of ten records,
+    batch k at T0 + (k+1) s. Groups 'ga' and 'gb' (classic) each: generation 1 (+0.5 s) gives both
+    partitions to member a, which commits 10 (+1.5 s) and 20 (+2.5 s) of each; generation 2 (ga at
+    +4.2 s, gb at +5.2 s) gives both to member b (a handover of each partition: bands of both groups
+    over offsets 20..). The page of 'groups --html' (drawn in src/cli/html: MT = 16, a label row 10
+    units high): on each chart a lane label per group, the owners' labels of a group on its lane's
+    row (y = MT + 10 + 10 * lane), its bands marked with its lane and side by side (no overlap);
+    sh2-0's chart before sh10-0's (2 < 10, though "sh10" < "sh2" byte by byte); no copies on a groups
+    page, so no causes' legend; a scan page of payments-dup (copies) keeps it."""
+    import html.parser
+    d = scenario('html_lanes')
+    if not d:
+        return
+    for t in ('sh2', 'sh10'):
+        data(d, t, 0, every_second(10, 10))
+    logs = {}
+    for g, t2 in (('ga', 4200), ('gb', 5200)):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member(g + '-a', {'sh2': [0], 'sh10': [0]})])], T0 + 500)
+        for off, t in ((10, 1500), (20, 2500)):
+            for topic in ('sh2', 'sh10'):
+                L.append([kafka.offset_commit(g, topic, 0, off, T0 + t)], T0 + t)
+        L.append([kafka.group_metadata(g, 2, T0 + t2, [kafka.Member(g + '-b', {'sh2': [0], 'sh10': [0]})])], T0 + t2)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+
+    class Marks(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.els, self.chart, self.stack = [], None, []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == 'svg' and a.get('data-kind') == 'chart':
+                self.chart = a.get('data-partition')
+            a['_tag'], a['_chart'], a['_text'] = tag, self.chart, ''
+            self.els.append(a)
+            self.stack.append(a)
+
+        def handle_endtag(self, tag):
+            if self.stack:
+                self.stack.pop()
+
+        def handle_data(self, text):
+            if self.stack:
+                self.stack[-1]['_text'] += text
+
+    rc, out, err = run_cmd(['groups', '--html', '-', d])
+    m = Marks()
+    m.feed(out)
+    charts = [e['data-partition'] for e in m.els if e['_tag'] == 'svg' and e.get('data-kind') == 'chart']
+    eq(charts, ['sh2-0', 'sh10-0'], 'html: charts in natural order')
+    for ch in ('sh2-0', 'sh10-0'):
+        lanes = {e.get('data-group'): int(e.get('data-lane')) for e in m.els
+                 if e['_chart'] == ch and e.get('data-kind') == 'lane'}
+        eq(sorted(lanes), ['ga', 'gb'], '%s: a labelled lane per group' % ch)
+        eq(sorted(lanes.values()), [0, 1], '%s: two lanes' % ch)
+        for g, lane in lanes.items():
+            owners = [i for i, e in enumerate(m.els) if e['_chart'] == ch and e.get('data-kind') == 'owner' and
+                      e.get('data-group') == g]
+            ys = {m.els[i + 2].get('y') for i in owners}  # <g owner><line/><text class=olab y=...>
+            eq(ys, {str(16 + 10 + 10 * lane)}, '%s: %s\'s owners on its lane\'s row' % (ch, g))
+            bands = [e for e in m.els if e['_chart'] == ch and e['_tag'] == 'rect' and e.get('data-group') == g]
+            check(bands and all(e.get('data-lane') == str(lane) for e in bands), '%s: %s\'s bands in its lane' % (ch, g))
+        spans = sorted((float(e['x']), float(e['x']) + float(e['width']), e.get('data-group')) for e in m.els
+                       if e['_chart'] == ch and e['_tag'] == 'rect' and e.get('data-kind') == 'redelivered')
+        groups_seen = sorted({sp[2] for sp in spans})
+        eq(groups_seen, ['ga', 'gb'], '%s: both groups\' bands' % ch)
+        a_sp = [sp for sp in spans if sp[2] == 'ga']
+        b_sp = [sp for sp in spans if sp[2] == 'gb']
+        check(all(x[1] <= y[0] + 1e-6 or y[1] <= x[0] + 1e-6 for x in a_sp for y in b_sp),
+              '%s: the two groups\' bands do not overlap: %r' % (ch, spans))
+    check('copies by cause' not in out, 'html: no causes\' legend without copies')
+    rc, out, err = run_cmd(['scan', '--html', '-', os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__))), '..', 'testdata', 'corpus', 'gen', 'payments-dup')])
+    check('copies by cause' in out, 'html: the causes\' legend under a chart with copies (payments-dup)')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
           test_restart_after_deletion, test_revocation_evidence, test_no_match,
-          test_hints_ranked, test_net, test_rebalance_block, test_wording):
+          test_hints_ranked, test_net, test_rebalance_block, test_wording, test_html_lanes):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)
