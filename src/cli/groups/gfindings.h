@@ -57,6 +57,8 @@ void gb_text(ss_out *o, const ss_finding *const *x, size_t n, const char *indent
 bool gn_fails(const ss_fnet *n, unsigned fail_on);
 /* "net of <tp>: delivered twice: A..B certainly (N records); C..D possibly (M); never delivered: none" */
 void gn_text(ss_out *o, const ss_fnet *n, const char *indent);
+/* {"from","to","records"} of a merged range (null: unknown) */
+void gn_json_range(ss_out *o, const ss_fnet_range *r);
 /* The group-net object, with its newline. */
 void gn_json(ss_out *o, const ss_fnet *n);
 /* the records of level l (the offsets it spans when the data partition was not read) */

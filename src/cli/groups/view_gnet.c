@@ -68,6 +68,14 @@ static void json_i64_or_null(ss_out *o, int64_t v) {
     else out_i64(o, v);
 }
 
+void gn_json_range(ss_out *o, const ss_fnet_range *r) {
+    out_printf(o, "{\"from\":%" PRId64 ",\"to\":", r->from);
+    json_i64_or_null(o, r->to);
+    out_str(o, ",\"records\":");
+    json_i64_or_null(o, r->records);
+    out_ch(o, '}');
+}
+
 void gn_json(ss_out *o, const ss_fnet *n) {
     out_str(o, "{\"type\":\"group-net\",\"group\":");
     out_json_utf8(o, (const uint8_t *)n->group_id, n->group_id_len);
@@ -85,13 +93,8 @@ void gn_json(ss_out *o, const ss_fnet *n) {
         out_json_key(o, ss_fnet_level_name((enum ss_fnet_level)l));
         out_ch(o, '[');
         for (size_t i = 0; i < n->nranges[l]; i++) {
-            const ss_fnet_range *r = &n->ranges[l][i];
             if (i) out_ch(o, ',');
-            out_printf(o, "{\"from\":%" PRId64 ",\"to\":", r->from);
-            json_i64_or_null(o, r->to);
-            out_str(o, ",\"records\":");
-            json_i64_or_null(o, r->records);
-            out_ch(o, '}');
+            gn_json_range(o, &n->ranges[l][i]);
         }
         out_ch(o, ']');
     }

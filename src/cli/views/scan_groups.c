@@ -36,14 +36,19 @@ struct scan_groups {
 
 static const ss_finding *at(const struct scan_groups *s, size_t i) { return ss_findings_at(s->f, i); }
 
-static int cmp_tp(const ss_finding *x, const char *topic, size_t len, int32_t partition) {
-    const char *t = x->tp.topic ? x->tp.topic : "";
-    size_t tl = x->tp.topic ? x->tp.topic_len : 0;
+/* a data partition against (topic, partition): by topic bytes, then partition */
+static int cmp_ref(const ss_gtp_ref *r, const char *topic, size_t len, int32_t partition) {
+    const char *t = r->topic ? r->topic : "";
+    size_t tl = r->topic ? r->topic_len : 0;
     size_t m = tl < len ? tl : len;
     int c = memcmp(t, topic, m);
     if (c) return c;
     if (tl != len) return tl < len ? -1 : 1;
-    return x->tp.partition < partition ? -1 : x->tp.partition > partition;
+    return r->partition < partition ? -1 : r->partition > partition;
+}
+
+static int cmp_tp(const ss_finding *x, const char *topic, size_t len, int32_t partition) {
+    return cmp_ref(&x->tp, topic, len, partition);
 }
 
 static const struct scan_groups *sort_ctx;
@@ -57,13 +62,7 @@ static int cmp_by_tp(const void *a, const void *b) {
 }
 
 static int cmp_net_tp(const ss_fnet *x, const char *topic, size_t len, int32_t partition) {
-    const char *t = x->tp.topic ? x->tp.topic : "";
-    size_t tl = x->tp.topic ? x->tp.topic_len : 0;
-    size_t m = tl < len ? tl : len;
-    int c = memcmp(t, topic, m);
-    if (c) return c;
-    if (tl != len) return tl < len ? -1 : 1;
-    return x->tp.partition < partition ? -1 : x->tp.partition > partition;
+    return cmp_ref(&x->tp, topic, len, partition);
 }
 
 static int cmp_net_by_tp(const void *a, const void *b) {
@@ -534,13 +533,9 @@ void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp) {
         out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
         out_json_key(o, "level");
         out_json_cstr(o, ss_fnet_level_name(nit.level));
-        out_printf(o, ",\"range\":{\"from\":%" PRId64 ",\"to\":", r->from);
-        if (r->to < 0) out_str(o, "null");
-        else out_i64(o, r->to);
-        out_str(o, ",\"records\":");
-        if (r->records < 0) out_str(o, "null");
-        else out_i64(o, r->records);
-        out_str(o, "}}");
+        out_json_key(o, "range");
+        gn_json_range(o, r);
+        out_ch(o, '}');
     }
     out_ch(o, ']');
     out_json_key(o, "deliveriesNone");
