@@ -329,7 +329,7 @@ typedef struct ss_fnet {
     ss_gtp_ref tp;
     bool data_read;
     size_t first, nfindings; /* its findings: ss_findings_at(first .. first + nfindings - 1); 0 none */
-    const ss_fnet_range *ranges[SS_FN_LEVELS];
+    const ss_fnet_range *ranges[SS_FN_LEVELS]; /* nranges[l] merged ranges by offset; NULL when none */
     size_t nranges[SS_FN_LEVELS];
     int64_t records[SS_FN_LEVELS]; /* records in the level's ranges, each once; -1 unknown (a range's count is) */
     int64_t offsets[SS_FN_LEVELS]; /* offsets they span; -1 when a range's end is unknown */

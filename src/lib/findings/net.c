@@ -149,8 +149,10 @@ bool net_build(ss_findings *F, size_t g_from, size_t g_to) {
     for (size_t i = 0; i < F->nnets && ok; i++) ok = net_ranges(F, &F->nets[i], lv);
     for (int l = 0; l < SS_FN_LEVELS; l++) free(lv[l].v);
     if (!ok) return false;
+    /* no pointer into F->nr for an empty level (F->nr may be NULL: no range at all) */
     for (size_t i = 0; i < F->nnets; i++)
-        for (int l = 0; l < SS_FN_LEVELS; l++) F->nets[i].ranges[l] = F->nr + (uintptr_t)F->nets[i].ranges[l];
+        for (int l = 0; l < SS_FN_LEVELS; l++)
+            F->nets[i].ranges[l] = F->nets[i].nranges[l] ? F->nr + (uintptr_t)F->nets[i].ranges[l] : NULL;
     return true;
 }
 
