@@ -331,8 +331,11 @@ typedef struct ss_fnet {
     size_t first, nfindings; /* its findings: ss_findings_at(first .. first + nfindings - 1); 0 none */
     const ss_fnet_range *ranges[SS_FN_LEVELS]; /* nranges[l] merged ranges by offset; NULL when none */
     size_t nranges[SS_FN_LEVELS];
-    int64_t records[SS_FN_LEVELS]; /* records in the level's ranges, each once; -1 unknown (a range's count is) */
-    int64_t offsets[SS_FN_LEVELS]; /* offsets they span; -1 when a range's end is unknown */
+    int64_t records[SS_FN_LEVELS];       /* records in the level's ranges, each once; -1 unknown (a range's count is) */
+    int64_t offsets[SS_FN_LEVELS];       /* offsets they span; -1 when a range's end is unknown */
+    int64_t offsets_known[SS_FN_LEVELS]; /* the offsets known to lie in them: as offsets, a range whose end is
+                                            unknown counted up to the highest known end merged into it (what a
+                                            count without the data partition can say) */
 } ss_fnet;
 
 /* The net answers of the findings held (every data partition of each group built, those without a finding

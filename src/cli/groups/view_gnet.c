@@ -110,9 +110,9 @@ void gn_json(ss_out *o, const ss_fnet *n) {
     out_str(o, "}\n");
 }
 
-/* records of a level: its count when the data partition was read, else the offsets it spans (0 when an end is
- * unknown: nothing countable) */
+/* records of a level: its count when the data partition was read, else the offsets known to lie in it (a range
+ * whose end is unknown up to the highest known end merged into it) */
 uint64_t gn_count(const ss_fnet *n, enum ss_fnet_level l) {
     if (n->records[l] >= 0) return (uint64_t)n->records[l];
-    return n->offsets[l] > 0 ? (uint64_t)n->offsets[l] : 0;
+    return n->offsets_known[l] > 0 ? (uint64_t)n->offsets_known[l] : 0;
 }

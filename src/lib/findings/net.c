@@ -55,7 +55,7 @@ static bool push(ivls *s, const ss_frange *r) {
 
 /* The level's intervals merged into F->nr (neighbours joined: the offsets are whole numbers), counted. */
 static bool merge_level(ss_findings *F, const ss_tl_partition *tl, ivls *s, ss_fnet *n, enum ss_fnet_level l) {
-    n->records[l] = n->offsets[l] = 0;
+    n->records[l] = n->offsets[l] = n->offsets_known[l] = 0;
     n->nranges[l] = 0;
     /* the index of the first range, turned into a pointer once F->nr stops moving (net_build) */
     n->ranges[l] = (const ss_fnet_range *)(uintptr_t)F->nnr;
@@ -63,9 +63,12 @@ static bool merge_level(ss_findings *F, const ss_tl_partition *tl, ivls *s, ss_f
     qsort(s->v, s->n, sizeof *s->v, cmp_ivl);
     size_t i = 0;
     while (i < s->n) {
-        int64_t a = s->v[i].a, b = s->v[i].b;
-        for (i++; i < s->n && (b == INT64_MAX || s->v[i].a <= b + 1); i++)
+        int64_t a = s->v[i].a, b = s->v[i].b, known = b == INT64_MAX ? a - 1 : b; /* the highest known end */
+        for (i++; i < s->n && (b == INT64_MAX || s->v[i].a <= b + 1); i++) {
             if (s->v[i].b > b) b = s->v[i].b;
+            if (s->v[i].b != INT64_MAX && s->v[i].b > known) known = s->v[i].b;
+        }
+        n->offsets_known[l] += known - a + 1;
         if (!SS_GROW(F->nr, F->nnr, F->nrcap, 16)) return false;
         ss_fnet_range *r = &F->nr[F->nnr++];
         r->from = a;
