@@ -35,7 +35,10 @@
  *                   commit passed them, for a rewind only where later commits
  *                   stepped through them (a late commit moves the offset back
  *                   too, re-reading nothing). A reset forward (a plain commit
- *                   in an empty group that has had members): `skipped`, possible.
+ *                   in an empty group that has had members): `skipped`, possible;
+ *                   `certain_skipped` the part written after the owner before it
+ *                   lost the partition, when the next owner resumed at the new
+ *                   offset (no member owned it between).
  *   offsets-deleted an offset tombstone; where the group committed next: below
  *                   the old offset, records delivered again; above it, records
  *                   the group may never have received (`skipped`: a consumer
@@ -187,7 +190,8 @@ typedef struct ss_finding {
                                        acknowledged a revocation after committing (SS_FR_ACKED); 0: it had
                                        stopped committing, or its last commit was a transactional one that
                                        never took effect (aborted, open: it closes nothing); -1 unknown
-                                       (fewer than two commits) */
+                                       (fewer than two commits), or not applicable (no commit of the
+                                       partition while it owned it: no commit to be late) */
     enum ss_frevoke revocation;   /* how it let the partition go, as far as the records show; `likely` is set
                                      only on a sign of an unclean stop: SS_FR_SESSION_TIMEOUT, or
                                      SS_FR_ABSENT with clean 0 */
@@ -242,6 +246,10 @@ typedef struct ss_finding {
     ss_frange certain_part;
     int64_t read_bound; /* rewind, reset: that bound (the first offset not known read), -1 none */
     bool stepped;       /* rewind: a later commit lay between the new and the old offset */
+    /* reset forward: the part of `skipped` certainly never delivered (certain set): the next owner resumed at the
+     * offset the reset left (its committed offset when it got the partition), and these records were written
+     * after the owner before the reset lost the partition (none owned it in between); unset otherwise */
+    ss_frange certain_skipped;
 } ss_finding;
 
 /* what happened while a group was empty (ss_finding.while_empty) */
@@ -285,6 +293,63 @@ SS_API bool ss_findings_txn_state_read(const ss_findings *f);
 
 /* Does a range hold `offset`? (to -1, the end unknown: every offset from `from` on) */
 SS_API bool ss_frange_holds(const ss_frange *r, int64_t offset);
+
+/* ---- the net answer per (group, data partition) ----------------------------------------------------
+ * One answer per group and data partition, its findings' ranges merged (overlaps and neighbours joined,
+ * each record counted once per level). The levels nest: certain is within likely, likely within possible
+ * (each holds the ones before); skipped within skipped_possible.
+ *   certain          ranges certain (`certain` set) of redelivered and certain_part
+ *   likely           certain, and every `likely` range (an unclean stop's)
+ *   possible         likely, and every redelivered / certain_part range (possible)
+ *   skipped          the certain skips (certain_skipped, a skipped range marked certain)
+ *   skipped_possible skipped, and every skipped range
+ */
+enum ss_fnet_level {
+    SS_FN_CERTAIN = 0,
+    SS_FN_LIKELY,
+    SS_FN_POSSIBLE,
+    SS_FN_SKIPPED,
+    SS_FN_SKIPPED_POSSIBLE,
+    SS_FN_LEVELS
+};
+/* "certain", "likely", "possible", "skipped", "skippedPossible" */
+SS_API const char *ss_fnet_level_name(enum ss_fnet_level l);
+
+/* A merged range [from, to] of data offsets: to -1 when its end is unknown (the data partition was not read and a
+ * handover's end is not known); records -1 when unknown (the data partition was not read, or a batch in it did
+ * not decode). */
+typedef struct ss_fnet_range {
+    int64_t from, to, records;
+} ss_fnet_range;
+
+typedef struct ss_fnet {
+    size_t group; /* ss_groups_at's index */
+    const char *group_id;
+    size_t group_id_len;
+    ss_gtp_ref tp;
+    bool data_read;
+    size_t first, nfindings; /* its findings: ss_findings_at(first .. first + nfindings - 1); 0 none */
+    const ss_fnet_range *ranges[SS_FN_LEVELS]; /* nranges[l] merged ranges by offset; NULL when none */
+    size_t nranges[SS_FN_LEVELS];
+    int64_t records[SS_FN_LEVELS];       /* records in the level's ranges, each once; -1 unknown (a range's count is) */
+    int64_t offsets[SS_FN_LEVELS];       /* offsets they span; -1 when a range's end is unknown */
+    int64_t offsets_known[SS_FN_LEVELS]; /* the offsets known to lie in them: as offsets, a range whose end is
+                                            unknown counted up to the highest known end merged into it (what a
+                                            count without the data partition can say) */
+} ss_fnet;
+
+/* The net answers of the findings held (every data partition of each group built, those without a finding
+ * too), in the findings' order: by group, then topic, then partition. */
+SS_API size_t ss_findings_net_count(const ss_findings *f);
+SS_API const ss_fnet *ss_findings_net_at(const ss_findings *f, size_t i);
+/* The net answer of group gi (ss_groups_at's index) for topic-partition, NULL none. */
+SS_API const ss_fnet *ss_findings_net_of(const ss_findings *f, size_t gi, const char *topic, size_t topic_len,
+                                         int32_t partition);
+/* The strongest level of n that holds `offset`: certain, likely, possible, else skipped, skipped_possible;
+ * SS_FN_LEVELS when none. */
+SS_API enum ss_fnet_level ss_fnet_level_of(const ss_fnet *n, int64_t offset);
+/* The range of level l of n holding offset, NULL none. */
+SS_API const ss_fnet_range *ss_fnet_range_at(const ss_fnet *n, enum ss_fnet_level l, int64_t offset);
 
 /* Why nothing can be said of a data partition's record at `time`, when no finding covers it. */
 enum ss_fwhy {

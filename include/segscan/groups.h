@@ -157,6 +157,10 @@ typedef struct ss_gmember {
      * the tasks the assignor gave it ("s_p,..."; NULL none); target_known: such a record was read */
     bool target_known;
     const char *target_active_tasks, *target_standby_tasks, *target_warmup_tasks;
+    /* assignment_known false because the member had none yet, not because it could not be decoded: a
+     * classic member whose assignment is empty (it joined, the leader's SyncGroup had not given it one),
+     * a KIP-848 / streams member with no current-assignment record yet (it had not joined) */
+    bool assignment_pending;
 } ss_gmember;
 
 /* One change of a KIP-848 member's current assignment (ConsumerGroupCurrentMemberAssignment). */

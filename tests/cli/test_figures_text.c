@@ -244,6 +244,29 @@ static void case_repeat(void) {
                     "left out); Kafka's recovery would keep the offsets below 0\n");
 }
 
+/* a coordinator's partition: its records without a producer id are the coordinator's own (CoordinatorRuntime
+ * appends non-transactional records with RecordBatch.NO_PRODUCER_ID), not a producer's "idempotence off" */
+static void case_coordinator(void) {
+    ss_input_partition ip = {.name = "__consumer_offsets-3",
+                             .topic = "__consumer_offsets",
+                             .partition = 3,
+                             .path = "/d/__consumer_offsets-3",
+                             .high_watermark = -1,
+                             .log_start_offset = -1};
+    ss_an_partition P = {.input = &ip};
+    P.segments = 1, P.records = 4, P.batches = 4, P.first_offset = 0, P.next_offset = 4, P.lso = 4;
+    P.read_committed_records = 4, P.non_idempotent_records = 4, P.codec_batches[0] = 4;
+    P.lost_first = P.lost_last = -1;
+    check_partition("coordinator", false, &P,
+                    "__consumer_offsets-3  /d/__consumer_offsets-3 (1 segment)\n"
+                    "  records       4 in 4 batches, offsets 0..3, next 4\n"
+                    "  codecs        none 4\n"
+                    "  producers     4 records without producer id (written by the coordinator, which uses none)\n"
+                    "  duplicates    none\n"
+                    "  sequences     -\n"
+                    "  transactions  none; LSO 4, read_committed sees 4 records\n");
+}
+
 static void case_totals(void) {
     ss_an_totals t = {.partitions = 2, .segments = 3, .records = 41, .batches = 8};
     t.duplicate_groups = 1, t.duplicate_records = 2, t.cause[SS_CAUSE_RETRY] = 2, t.open_copies = 1;
@@ -272,6 +295,7 @@ int main(void) {
     case_other();
     case_empty();
     case_repeat();
+    case_coordinator();
     case_totals();
     /* a clause of the tables said in none of the cases is untested: a new one needs a case above */
     char lit[200];

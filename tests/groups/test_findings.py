@@ -790,7 +790,9 @@ def test_worked():
     # the ticket's record in the input: orders-0 offset 45 (present from +5 s): possibly delivered
     # twice (40..79 present at +16 s) and likely (written before +4.5 s + 1 s: 0..49)
     rc, out, err = run_cmd(['explain', '--offset', 'orders-0:45', os.path.join(d, 'orders-0')])
-    check('deliveries: group enricher: likely delivered twice: unclean handover at 2023-11-14T22:13:36.000Z, '
+    # the net answer first (one finding: its likely range 40..49 is the net's), then the finding
+    check('deliveries: net of group enricher: likely delivered twice (offsets 40..49, its 1 finding merged)' in out
+          and 'group enricher: likely delivered twice: unclean handover at 2023-11-14T22:13:36.000Z, '
           'resumed at 40' in out, 'worked: orders-0:45 is covered:\n' + out)
     rc, out, err = run_cmd(['explain', '--json', '--offset', 'orders-0:75', os.path.join(d, 'orders-0')])
     o = json.loads(out.splitlines()[0]) if out.strip() else {}
@@ -1171,7 +1173,8 @@ def test_odd_commits():
     eq([(f['partition'], f['previousOwner']['memberId'], f['newOwner']['memberId'], f['sharedAssignment'],
          f['clean'], f['previousOwnerLastCommit'], rng(f['redelivered'])) for f in fs],
        [(0, 'od-m1', 'od-m2', True, None, None, None),
-        (0, 'od-m2', 'od-m3', False, False, None, None),
+        # od-m2 never committed x-0: no commit to be late, so clean is null (neither clean nor unclean)
+        (0, 'od-m2', 'od-m3', False, None, None, None),
         (1, 'od-m1', 'od-m3', False, None, {'time': None, 'offset': 7, 'outcome': None}, (7, None, None, False))],
        'odd: the shared assignment a note; a commit without a time keeps its offset')
     rc, out, _ = run_cmd(['groups', d])
@@ -1637,13 +1640,335 @@ def test_hints_ranked():
           'hints: the text lists the near one first, the far one seconds away:\n' + out)
 
 
+# ---- the net answer per (group, partition): the findings' ranges merged -----------------------------
+
+def nets(args, group=None):
+    rc, objs, err = run(args)
+    check(rc == 0, 'groups %s: exit %d (%s)' % (' '.join(args), rc, err.strip()))
+    return {(o['topic'], o['partition']): o for o in objs
+            if o['type'] == 'group-net' and (group is None or o['group'] == group)}
+
+
+def net_ranges(n, level):
+    return [(r['from'], r['to'], r['records']) for r in (n or {}).get(level, [])]
+
+
+def test_net():
+    """One answer per group and partition: the findings' ranges merged, each record counted once per
+    level, the levels nested (certain within likely within possible; skipped within skippedPossible).
+    n-0: ten batches of ten records, batch k appended at T0 + (k+1) s (offsets 10k..10k+9).
+    Timeline of 'nt' (classic, range assignor):
+      +0.5 s  generation 1: A owns n-0, B owns n-1
+      +1.5, +2.5, +3.5, +4.5 s  A commits n-0 10, 20, 30, 40 (every 1000 ms)
+      +7.2 s  generation 2 without A: B owns n-0 and n-1 (A removed: GroupMetadataManager's
+              removeMemberAndUpdateGroup, prepareRebalance); B resumes at 40
+              (ConsumerCoordinator.onJoinComplete -> refreshCommittedOffsetsIfNeeded)
+      +8.5 s  B commits 80 (the log end then)
+      +8.8 s  B commits 45: the committed offset moves back while the group has members (a rewind)
+      +9.2 s  B commits 60, +10.5 s B commits 100 (OffsetMetadataManager.replay: each commit
+              replaces the committed offset)
+    The handover (as in test_eager): A can have read what was present at +7.2 s past 40: possibly
+    40..69 (30 records); A had stopped committing 2.7 s before, no member of generation 2: likely
+    40..49, written before its last commit plus one interval (+5.5 s). The rewind 80 -> 45: B's later
+    commit 60 stepped between 45 and 80 and 100 passed 80: B read 45..79 again, certain (35 records).
+    Net: certain 45..79 (35); likely 40..49 with 45..79 = 40..79 (40); possible 40..69 with 45..79 =
+    40..79 (40): not 30 + 35 = 65 records, each record once. Nothing skipped.
+    'rf' (f-0: a batch of 100 records a second, batch k at T0 + (k+1) s, 0..999):
+      +0.1 s  generation 1: A owns f-0       +1.5 s  A commits 100
+      +2.5 s  generation 2 without members (A left; present then: 0..199)
+      +4.0 s  an admin's commit of 400 without a generation (kafka-consumer-groups.sh
+              --reset-offsets --to-latest: the log end then is 400)
+      +6.0 s  generation 3: B owns f-0; its OffsetFetch finds 400: it begins there
+      +7.5 s  B commits 700
+    Records 100..399 possibly never received (A may have read up to 199 past its last commit);
+    200..399 were written after A lost f-0 (+3 s, +4 s), no member owned f-0 until B, which began at
+    400: certainly never delivered (200 records). Net: skipped [200..399] (200), skippedPossible
+    [100..399] (300). Each must fail on the build before: it wrote no group-net object."""
+    d = scenario('net')
+    if not d:
+        return
+    data(d, 'n', 0, every_second(10, 10))
+    data(d, 'n', 1, every_second(10, 10))
+    data(d, 'f', 0, every_second(10, 100))
+    logs = {}
+    g = 'nt'
+    a, b = 'nt-a', 'nt-b'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member(a, {'n': [0]}), kafka.Member(b, {'n': [1]})])],
+             T0 + 500)
+    for k in range(4):
+        t = T0 + 1500 + 1000 * k
+        L.append([kafka.offset_commit(g, 'n', 0, 10 * (k + 1), t)], t)
+    L.append([kafka.group_metadata(g, 2, T0 + 7200, [kafka.Member(b, {'n': [0, 1]})])], T0 + 7200)
+    for off, t in ((80, 8500), (45, 8800), (60, 9200), (100, 10500)):
+        L.append([kafka.offset_commit(g, 'n', 0, off, T0 + t)], T0 + t)
+    g = 'rf'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member('rf-a', {'f': [0]})])], T0 + 100)
+    L.append([kafka.offset_commit(g, 'f', 0, 100, T0 + 1500)], T0 + 1500)
+    L.append([kafka.group_metadata(g, 2, T0 + 2500, [])], T0 + 2500)
+    L.append([kafka.offset_commit(g, 'f', 0, 400, T0 + 4000, leader_epoch=-1)], T0 + 4000)
+    L.append([kafka.group_metadata(g, 3, T0 + 6000, [kafka.Member('rf-b', {'f': [0]})])], T0 + 6000)
+    L.append([kafka.offset_commit(g, 'f', 0, 700, T0 + 7500)], T0 + 7500)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+
+    fs = findings([d], 'nt')
+    eq([(f['kind'], f['partition']) for f in fs], [('handover', 0), ('rewind', 0)], 'nt: a handover and a rewind')
+    h = fs[0] if fs else {}
+    eq((rng(h.get('redelivered')), rng(h.get('likelyRedelivered'))), ((40, 69, 30, False), (40, 49, 10, False)),
+       'nt: the handover\'s ranges')
+    r = fs[1] if len(fs) > 1 else {}
+    eq((rng(r.get('redelivered')), r.get('certainRedelivered'), r.get('certainSkipped')),
+       ((45, 79, 35, True), None, None), 'nt: the rewind\'s range, certain')
+    ns = nets([d], 'nt')
+    eq(sorted(ns), [('n', 0), ('n', 1)], 'nt: one net answer per partition, n-1 (no finding) too')
+    n = ns.get(('n', 0))
+    eq((net_ranges(n, 'certain'), net_ranges(n, 'likely'), net_ranges(n, 'possible'), net_ranges(n, 'skipped'),
+        net_ranges(n, 'skippedPossible')),
+       ([(45, 79, 35)], [(40, 79, 40)], [(40, 79, 40)], [], []), 'nt: n-0 merged and nested')
+    eq(tuple((n or {}).get(k) for k in ('certainRecords', 'likelyRecords', 'possibleRecords', 'skippedRecords',
+                                         'skippedPossibleRecords', 'findings', 'dataRead')),
+       (35, 40, 40, 0, 0, 2, True), 'nt: each record counted once per level')
+    n1 = ns.get(('n', 1))
+    eq((net_ranges(n1, 'possible'), (n1 or {}).get('possibleRecords'), (n1 or {}).get('findings')), ([], 0, 0),
+       'nt: n-1 (B throughout): nothing')
+    rc, out, err = harness.call(['groups', '--group', 'nt', d], binary=segscan, timeout=None)
+    check('    net of n-0: delivered twice: 45..79 certainly (35 records); 40..79 likely (40 records); never '
+          'delivered: none\n' in out, 'nt: the net line (possible = likely: not repeated):\n' + out)
+    check('net of n-1' not in out, 'nt: no net line for a partition without findings in text:\n' + out)
+    rc, out, err = run_cmd(['scan', '--report', '-', '--group', 'nt', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+    eq(tuple(keys.get('group.nt.n-0.' + k) for k in ('twice_certain', 'twice_likely', 'twice_possible',
+                                                      'never_certain', 'never_possible', 'redelivered_certain',
+                                                      'redelivered_possible')),
+       ('35', '40', '40', '0', '0', '35', '5'), 'nt: the report keys (possible beyond certain: 40..44)')
+    # explain: record 42 lies in the likely range 40..79, not in the certain 45..79
+    rc, out, err = run_cmd(['explain', '--offset', 'n-0:42', d])
+    check('deliveries: net of group nt: likely delivered twice (offsets 40..79, its 2 findings merged)' in out,
+          'nt: explain n-0:42 gives the net answer first:\n' + out)
+    rc, out, err = run_cmd(['explain', '--json', '--offset', 'n-0:50', d])
+    objs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    dn = [x.get('deliveriesNet') for x in objs if 'deliveriesNet' in x]
+    eq(dn, [[{'group': 'nt', 'level': 'certain', 'range': {'from': 45, 'to': 79, 'records': 35}}]],
+       'nt: explain --json n-0:50: certain, in the merged 45..79')
+
+    fs = findings([d], 'rf', 'reset')
+    f = one(fs, 'rf')
+    eq((rng(f.get('skipped')), rng(f.get('certainSkipped')), f.get('consistentWith')),
+       ((100, 399, 300, False), (200, 399, 200, True), 'kafka-consumer-groups.sh --reset-offsets --to-latest'),
+       'rf: the reset forward: 200..399 certainly never delivered')
+    n = nets([d], 'rf').get(('f', 0))
+    eq((net_ranges(n, 'skipped'), net_ranges(n, 'skippedPossible'), net_ranges(n, 'possible'),
+        (n or {}).get('skippedRecords'), (n or {}).get('skippedPossibleRecords')),
+       ([(200, 399, 200)], [(100, 399, 300)], [], 200, 300), 'rf: skipped within skippedPossible')
+    rc, out, err = harness.call(['groups', '--group', 'rf', d], binary=segscan, timeout=None)
+    check('net of f-0: delivered twice: none; never delivered: 200..399 certainly (200 records); 100..399 '
+          'possibly (300 records)' in out, 'rf: the net line:\n' + out)
+    rc, _, _ = run(['--fail-on', 'skipped', '--group', 'rf', d])
+    eq(rc, 1, 'rf: --fail-on skipped by the net answer')
+    rc, _, _ = run(['--fail-on', 'redelivered', '--group', 'rf', d])
+    eq(rc, 0, 'rf: --fail-on redelivered: nothing delivered twice in the net answer')
+
+
+def test_rebalance_block():
+    """The text lists a group's findings in time order, and the handovers one rebalance made (one
+    GroupMetadata record gave them their new owners) as one block; the JSON keeps one group-finding
+    per partition. r-0..r-3: ten batches of ten records each, batch k appended at T0 + (k+1) s.
+    Timeline of 'rb' (classic, range assignor):
+      +0.5 s  generation 1: A owns r-0, r-1, r-2; B owns r-3
+      +1.5 s, +2.5 s  A commits r-0, r-1, r-2 at 10, then 20
+      +2.6 s  B commits r-3 at 20;  +2.8 s  B commits r-3 at 15 (a rewind while the group has
+              members: 15..19 possibly again)
+      +4.2 s  generation 2 without A (removed: GroupMetadataManager's removeMemberAndUpdateGroup):
+              B owns r-0..r-3 and resumes r-0, r-1, r-2 at 20 (ConsumerCoordinator.onJoinComplete)
+    Each of r-0..r-2: present at +4.2 s 0..39, so possibly twice 20..39 (20 records); A committed
+    every 1000 ms and last at +2.5 s, 1.7 s before: it had stopped (not clean), absent from
+    generation 2: likely 20..29 (written before +3.5 s). Text: the rewind (+2.8 s, r-3) before the
+    block (+4.2 s), though r-3 sorts after r-0..r-2; one block line, a line per partition."""
+    d = scenario('rebalance_block')
+    if not d:
+        return
+    for p in range(4):
+        data(d, 'r', p, every_second(10, 10))
+    g = 'rb'
+    L = kafka.Log()
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('rb-a', {'r': [0, 1, 2]}),
+                                                    kafka.Member('rb-b', {'r': [3]})])], T0 + 500)
+    for off, t in ((10, 1500), (20, 2500)):
+        for p in range(3):
+            L.append([kafka.offset_commit(g, 'r', p, off, T0 + t)], T0 + t)
+    L.append([kafka.offset_commit(g, 'r', 3, 20, T0 + 2600)], T0 + 2600)
+    L.append([kafka.offset_commit(g, 'r', 3, 15, T0 + 2800)], T0 + 2800)
+    L.append([kafka.group_metadata(g, 2, T0 + 4200, [kafka.Member('rb-b', {'r': [0, 1, 2, 3]})])], T0 + 4200)
+    L.write(co_dir(d, g))
+    fs = findings([d], g)
+    eq(sorted((f['kind'], f['partition'], f['time']) for f in fs),
+       [('handover', 0, T0 + 4200), ('handover', 1, T0 + 4200), ('handover', 2, T0 + 4200),
+        ('rewind', 3, T0 + 2800)], 'rb: JSON: one group-finding per partition')
+    for f in fs:
+        if f['kind'] == 'handover':
+            eq((f.get('resumedOffset'), rng(f.get('redelivered')), rng(f.get('likelyRedelivered')), f.get('clean')),
+               (20, (20, 39, 20, False), (20, 29, 10, False), False), 'rb: r-%d\'s handover' % f['partition'])
+    rc, out, err = harness.call(['groups', '--group', g, d], binary=segscan, timeout=None)
+    check(out.count('handovers of 3 partitions in one rebalance: rb-a -> rb-b') == 1 and 'handover of r-' not in out,
+          'rb: the rebalance is one block:\n' + out)
+    for p in range(3):
+        check('        r-%d: resumed at 20; previous owner: 2 commits, the last at 2023-11-14T22:13:22.500Z (offset 20), '
+              'it had stopped committing (not clean); possibly delivered twice: offsets 20..39 (20 records); likely: '
+              'offsets 20..29 (10 records)\n' % p in out, 'rb: r-%d\'s line in the block:\n%s' % (p, out))
+    r, b = out.find('rewind of r-3'), out.find('handovers of 3 partitions')
+    check(0 <= r < b, 'rb: time order: the rewind at +2.8 s before the rebalance at +4.2 s:\n' + out)
+
+
+def test_wording():
+    """Words that must rest on evidence.
+    'nc' (classic): generation 1 (+0.5 s) A owns w-0; generation 2 (+3 s) B owns it, A gone. Nobody
+    ever commits w-0: "unclean" is said of a commit that could be late, and there is none (clean
+    null, not counted among the unclean handovers); the partition never had a committed offset, so
+    auto.offset.reset decided where each member began (ConsumerCoordinator: no committed offset ->
+    SubscriptionState's reset).
+    'nj' (KIP-848): A joins at epoch 1 with its assignment; B's subscription record is written with
+    the epoch-2 record and its current assignment only at +9.2 s (GroupMetadataManager.
+    consumerGroupHeartbeat writes the member's subscription, the group epoch, then its current
+    assignment): until then B had not joined, which is not an assignment that failed to decode.
+    'ne' (classic): member C in generation 1 with an empty assignment (it joined; no SyncGroup gave
+    it one yet).
+    __consumer_offsets' records without a producer id are the coordinator's (CoordinatorRuntime
+    appends non-transactional records with RecordBatch.NO_PRODUCER_ID): not "idempotence off"."""
+    d = scenario('wording')
+    if not d:
+        return
+    data(d, 'w', 0, every_second(5, 10))
+    logs = {}
+    g = 'nc'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('nc-a', {'w': [0]})])], T0 + 500)
+    L.append([kafka.group_metadata(g, 2, T0 + 3000, [kafka.Member('nc-b', {'w': [0]})])], T0 + 3000)
+    g = 'nj'
+    tid = 'MJb0OdkyOsjVihzuZl_WhA'
+    a, b = 'AAAAAAAAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBBBBBBBA'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.cg_member(g, a, 'nj-a', topics=['t']), kafka.cg_partition_metadata(g, {tid: ('t', 2)}),
+              kafka.cg_epoch(g, 1), kafka.cg_assignment(g, a, 1, 0, kafka.STABLE, {tid: [0, 1]})], T0)
+    L.append([kafka.cg_member(g, b, 'nj-b', topics=['t']), kafka.cg_epoch(g, 2)], T0 + 9100)
+    L.append([kafka.cg_assignment(g, b, 2, 0, kafka.STABLE, {tid: []})], T0 + 9200)
+    g = 'ne'
+    L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+    L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member('ne-c', {'w': [0]}, raw_assignment=b'')])],
+             T0 + 500)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    h = one(findings([d], 'nc', 'handover'), 'nc')
+    eq((h.get('previousOwnerCommits'), h.get('clean'), h.get('resumedOffset')), (0, None, None),
+       'nc: no commit to be late: clean null')
+    rc, out, err = harness.call(['groups', '--group', 'nc', d], binary=segscan, timeout=None)
+    check('no commit of the partition while it owned it (no commit to be late: neither clean nor unclean); no '
+          'committed offset: auto.offset.reset decided where each began' in out and 'not clean' not in out,
+          'nc: the text:\n' + out)
+    rc, out, err = run_cmd(['scan', '--report', '-', '--group', 'nc', d])
+    keys = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+    eq((keys.get('group.nc.w-0.handovers'), keys.get('group.nc.w-0.unclean_handovers')), ('1', '0'),
+       'nc: a handover, not an unclean one')
+    rc, out, err = harness.call(['groups', '--group', 'nj', d], binary=segscan, timeout=None)
+    check('nj-b /10.0.0.1  rebalance 300000 ms  epoch -1 -> (no assignment yet: it had not joined)' in out and
+          'not decoded' not in out, 'nj: B before it joined:\n' + out)
+    rc, out, err = harness.call(['groups', '--group', 'ne', d], binary=segscan, timeout=None)
+    check('-> (no assignment yet: it had not joined)' in out and 'not decoded' not in out,
+          'ne: C with an empty assignment:\n' + out)
+    cos = [os.path.join(d, '__consumer_offsets-%d' % cp) for cp in logs]
+    rc, out, err = run_cmd(['scan'] + cos)
+    check('without producer id (written by the coordinator, which uses none)' in out and
+          'idempotence off' not in out, 'scan of __consumer_offsets: no "idempotence off":\n' + out)
+
+
+def test_html_lanes():
+    """--html: groups sharing a partition each get their own lane; charts in natural order; the
+    causes' legend only under charts with copies. sh2-0 and sh10-0: ten batches of ten records,
+    batch k at T0 + (k+1) s. Groups 'ga' and 'gb' (classic) each: generation 1 (+0.5 s) gives both
+    partitions to member a, which commits 10 (+1.5 s) and 20 (+2.5 s) of each; generation 2 (ga at
+    +4.2 s, gb at +5.2 s) gives both to member b (a handover of each partition: bands of both groups
+    over offsets 20..). The page of 'groups --html' (drawn in src/cli/html: MT = 16, a label row 10
+    units high): on each chart a lane label per group, the owners' labels of a group on its lane's
+    row (y = MT + 10 + 10 * lane), its bands marked with its lane and side by side (no overlap);
+    sh2-0's chart before sh10-0's (2 < 10, though "sh10" < "sh2" byte by byte); no copies on a groups
+    page, so no causes' legend; a scan page of payments-dup (copies) keeps it."""
+    import html.parser
+    d = scenario('html_lanes')
+    if not d:
+        return
+    for t in ('sh2', 'sh10'):
+        data(d, t, 0, every_second(10, 10))
+    logs = {}
+    for g, t2 in (('ga', 4200), ('gb', 5200)):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        L.append([kafka.group_metadata(g, 1, T0 + 500, [kafka.Member(g + '-a', {'sh2': [0], 'sh10': [0]})])], T0 + 500)
+        for off, t in ((10, 1500), (20, 2500)):
+            for topic in ('sh2', 'sh10'):
+                L.append([kafka.offset_commit(g, topic, 0, off, T0 + t)], T0 + t)
+        L.append([kafka.group_metadata(g, 2, T0 + t2, [kafka.Member(g + '-b', {'sh2': [0], 'sh10': [0]})])], T0 + t2)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+
+    class Marks(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.els, self.chart, self.stack = [], None, []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == 'svg' and a.get('data-kind') == 'chart':
+                self.chart = a.get('data-partition')
+            a['_tag'], a['_chart'], a['_text'] = tag, self.chart, ''
+            self.els.append(a)
+            self.stack.append(a)
+
+        def handle_endtag(self, tag):
+            if self.stack:
+                self.stack.pop()
+
+        def handle_data(self, text):
+            if self.stack:
+                self.stack[-1]['_text'] += text
+
+    rc, out, err = run_cmd(['groups', '--html', '-', d])
+    m = Marks()
+    m.feed(out)
+    charts = [e['data-partition'] for e in m.els if e['_tag'] == 'svg' and e.get('data-kind') == 'chart']
+    eq(charts, ['sh2-0', 'sh10-0'], 'html: charts in natural order')
+    for ch in ('sh2-0', 'sh10-0'):
+        lanes = {e.get('data-group'): int(e.get('data-lane')) for e in m.els
+                 if e['_chart'] == ch and e.get('data-kind') == 'lane'}
+        eq(sorted(lanes), ['ga', 'gb'], '%s: a labelled lane per group' % ch)
+        eq(sorted(lanes.values()), [0, 1], '%s: two lanes' % ch)
+        for g, lane in lanes.items():
+            owners = [i for i, e in enumerate(m.els) if e['_chart'] == ch and e.get('data-kind') == 'owner' and
+                      e.get('data-group') == g]
+            ys = {m.els[i + 2].get('y') for i in owners}  # <g owner><line/><text class=olab y=...>
+            eq(ys, {str(16 + 10 + 10 * lane)}, '%s: %s\'s owners on its lane\'s row' % (ch, g))
+            bands = [e for e in m.els if e['_chart'] == ch and e['_tag'] == 'rect' and e.get('data-group') == g]
+            check(bands and all(e.get('data-lane') == str(lane) for e in bands), '%s: %s\'s bands in its lane' % (ch, g))
+        spans = sorted((float(e['x']), float(e['x']) + float(e['width']), e.get('data-group')) for e in m.els
+                       if e['_chart'] == ch and e['_tag'] == 'rect' and e.get('data-kind') == 'redelivered')
+        groups_seen = sorted({sp[2] for sp in spans})
+        eq(groups_seen, ['ga', 'gb'], '%s: both groups\' bands' % ch)
+        a_sp = [sp for sp in spans if sp[2] == 'ga']
+        b_sp = [sp for sp in spans if sp[2] == 'gb']
+        check(all(x[1] <= y[0] + 1e-6 or y[1] <= x[0] + 1e-6 for x in a_sp for y in b_sp),
+              '%s: the two groups\' bands do not overlap: %r' % (ch, spans))
+    check('copies by cause' not in out, 'html: no causes\' legend without copies')
+    rc, out, err = run_cmd(['scan', '--html', '-', os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__))), '..', 'testdata', 'corpus', 'gen', 'payments-dup')])
+    check('copies by cause' in out, 'html: the causes\' legend under a chart with copies (payments-dup)')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
           test_restart_after_deletion, test_revocation_evidence, test_no_match,
-          test_hints_ranked):
+          test_hints_ranked, test_net, test_rebalance_block, test_wording, test_html_lanes):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

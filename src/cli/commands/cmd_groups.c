@@ -50,10 +50,11 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "                           window only\n"
                                    "  --commits                list every commit (spilled to $TMPDIR past\n"
                                    "                           --max-memory)\n"
-                                   "  --fail-on redelivered,skipped,rewind  exit 1 when a finding shows records\n"
-                                   "                           delivered again (certainly or possibly), records\n"
-                                   "                           possibly never received, or a rewind or reset of a\n"
-                                   "                           committed offset (or a restart below a deleted one)\n"
+                                   "  --fail-on redelivered,skipped,rewind  exit 1 when a partition's net answer\n"
+                                   "                           shows records delivered again (certainly or\n"
+                                   "                           possibly), records possibly never received, or a\n"
+                                   "                           finding is a rewind or reset of a committed offset\n"
+                                   "                           (or a restart below a deleted one)\n"
                                    "  --txn-timeout DURATION   an open transactional commit older than this may hang\n"
                                    "                           (default 15m)\n"
                                    "  --now TIME               'now' for --txn-timeout and the lag (default: the\n"
@@ -61,8 +62,8 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "  --partitions N           partitions of __consumer_offsets, for the coordinator\n"
                                    "                           check (offsets.topic.num.partitions; default 50)\n"
                                    "  --json                   JSON Lines: offsets-partition, consumer-group,\n"
-                                   "                           generation, group-event, group-finding, group-lag,\n"
-                                   "                           group-status and commit objects\n"
+                                   "                           generation, group-event, group-finding, group-net,\n"
+                                   "                           group-lag, group-status and commit objects\n"
                                    "  --html FILE              also write one self-contained HTML page: each data\n"
                                    "                           partition's offsets over time with the groups'\n"
                                    "                           committed offsets, owners and findings, and the\n"
@@ -234,7 +235,8 @@ static void text_member(gcli *c, const ss_gmember *m, int protocol) {
                        m->target_warmup_tasks ? m->target_warmup_tasks : "-");
     }
     out_lit(o, " -> ");
-    if (!m->assignment_known) out_lit(o, "(assignment not decoded)");
+    if (!m->assignment_known)
+        out_str(o, m->assignment_pending ? "(no assignment yet: it had not joined)" : "(assignment not decoded)");
     else gc_text_parts(o, m->parts, m->nparts, c);
     if (m->npending) {
         out_lit(o, "; revoking ");
@@ -422,17 +424,53 @@ static void text_commit(gcli *c, const ss_gcommit *k) {
 
 /* ---- findings -------------------------------------------------------------------------------- */
 
+/* one line per data partition whose findings were listed: their net answer (--fail-on redelivered and skipped
+ * by it) */
+static void text_nets(gcli *c, size_t gi) {
+    size_t first, n = gc_nets_of(c, gi, &first), shown = 0;
+    for (size_t i = first; i < first + n; i++) {
+        const ss_fnet *x = ss_findings_net_at(c->f, i);
+        if (!gc_tp_selected(c, &x->tp) || !gc_net_findings_selected(c, x)) continue;
+        if (!shown++) out_lit(c->o, "  net, per partition (its findings' ranges merged):\n");
+        gn_text(c->o, x, "    ");
+        if (gn_fails(x, c->fail_on)) c->failed = true;
+    }
+}
+
+/* findings by time (then record, kind, partition: the library's order within a time) */
+static int cmp_finding_time(const void *a, const void *b) {
+    const ss_finding *x = *(const ss_finding *const *)a, *y = *(const ss_finding *const *)b;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    if (x->record_offset != y->record_offset) return x->record_offset < y->record_offset ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* the group's findings listed, in time order; the handovers one record of a rebalance made, as one block */
 static void text_findings(gcli *c, size_t gi) {
     if (!c->f) return;
     if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
     size_t first, n = gc_findings_of(c, gi, &first), shown = 0;
+    const ss_finding **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) {
+        warnx_("groups: out of memory listing the findings");
+        return;
+    }
     for (size_t i = first; i < first + n; i++) {
         const ss_finding *x = ss_findings_at(c->f, i);
         if (!gc_finding_selected(c, x)) continue;
-        if (!shown++) out_lit(c->o, "  findings:\n");
-        gf_text(c->o, x, "    ");
-        if (gf_fails(x, c->fail_on)) c->failed = true;
+        v[shown++] = x;
+        if (gf_fails(x, c->fail_on & FAIL_REWIND)) c->failed = true;
     }
+    qsort(v, shown, sizeof *v, cmp_finding_time);
+    if (shown) out_lit(c->o, "  findings:\n");
+    for (size_t i = 0, k; i < shown; i += k) {
+        k = gb_run(v + i, shown - i);
+        if (k > 1) gb_text(c->o, v + i, k, "    ");
+        else gf_text(c->o, v[i], "    ");
+    }
+    free(v);
+    text_nets(c, gi);
 }
 
 static bool parse_fail_on(const char *s, unsigned *v) {

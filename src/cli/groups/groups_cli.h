@@ -44,6 +44,10 @@ void gc_json_parts(ss_out *o, const ss_gtp_ref *v, size_t n, const gcli *c);
 bool gc_group_selected(const gcli *c, const ss_group *g);
 size_t gc_findings_of(const gcli *c, size_t gi, size_t *first);
 bool gc_finding_selected(const gcli *c, const ss_finding *x);
+/* the net answers of group gi (ss_findings_net_at's [*first, *first + return)) */
+size_t gc_nets_of(const gcli *c, size_t gi, size_t *first);
+/* how many of a net answer's findings the selection (--topic, --partition, --since, --until) shows */
+size_t gc_net_findings_selected(const gcli *c, const ss_fnet *n);
 
 /* The names nearest a name given that matched nothing (a typo): the three closest by edit distance. */
 typedef struct gc_near {

@@ -129,6 +129,26 @@ bool gc_finding_selected(const gcli *c, const ss_finding *x) {
     return gc_in_time(c, x->time);
 }
 
+/* the net answers of group gi: they are sorted by group */
+size_t gc_nets_of(const gcli *c, size_t gi, size_t *first) {
+    size_t n = ss_findings_net_count(c->f), lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ss_findings_net_at(c->f, mid)->group < gi) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t k = lo;
+    while (k < n && ss_findings_net_at(c->f, k)->group == gi) k++;
+    *first = lo;
+    return k - lo;
+}
+
+size_t gc_net_findings_selected(const gcli *c, const ss_fnet *n) {
+    size_t k = 0;
+    for (size_t i = n->first; i < n->first + n->nfindings; i++) k += gc_finding_selected(c, ss_findings_at(c->f, i));
+    return k;
+}
+
 /* ---- a selection that matched nothing: the nearest names ----------------------------------------- */
 
 /* Levenshtein distance over the first 128 bytes of each (names are short; a long one is cut) */

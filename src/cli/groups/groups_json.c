@@ -79,6 +79,17 @@ void gc_json_log(gcli *c, const ss_glog *l) {
     out_lit(o, "]}\n");
 }
 
+/* the group-net objects of group gi's selected partitions; --fail-on redelivered and skipped by them */
+static void json_nets(gcli *c, size_t gi) {
+    size_t first, n = gc_nets_of(c, gi, &first);
+    for (size_t i = first; i < first + n; i++) {
+        const ss_fnet *x = ss_findings_net_at(c->f, i);
+        if (!gc_tp_selected(c, &x->tp)) continue;
+        gn_json(c->o, x);
+        if (gc_net_findings_selected(c, x) && gn_fails(x, c->fail_on)) c->failed = true;
+    }
+}
+
 static void json_findings(gcli *c, size_t gi) {
     if (!c->f) return;
     if (!ss_findings_select(c->f, gi)) warnx_("groups: out of memory building the findings; some are not listed");
@@ -87,8 +98,9 @@ static void json_findings(gcli *c, size_t gi) {
         const ss_finding *x = ss_findings_at(c->f, i);
         if (!gc_finding_selected(c, x)) continue;
         gf_json(c->o, x, ss_findings_now(c->f));
-        if (gf_fails(x, c->fail_on)) c->failed = true;
+        if (gf_fails(x, c->fail_on & FAIL_REWIND)) c->failed = true;
     }
+    json_nets(c, gi);
 }
 
 /* "s_p,s_p" as a JSON array of strings */

@@ -214,7 +214,9 @@ static void handover_text(ss_out *o, const ss_finding *x, const char *indent) {
     }
     out_printf(o, "%s    %s owner: ", indent, empty ? "last" : "previous");
     if (!x->previous_commits) {
-        out_str(o, "no commit of the partition while it owned it (not clean)");
+        /* "unclean" is said only of a commit that could be late: here there was none */
+        out_str(o, "no commit of the partition while it owned it (no commit to be late: neither clean nor unclean)");
+        if (x->resumed_offset < 0) out_str(o, "; no committed offset: auto.offset.reset decided where each began");
     } else {
         tstr(t2, sizeof t2, x->previous_last_commit);
         out_printf(o, "%" PRIu64 " %s, the last at %s (offset %" PRId64 "%s)", x->previous_commits,
@@ -276,6 +278,14 @@ static void moved_text(ss_out *o, const ss_finding *x, const char *indent) {
         out_printf(o, "%s    possibly never received: ", indent);
         range_text(o, &x->skipped);
         out_str(o, " (moved forward past them; a former member may have read some past its last commit)\n");
+        if (x->certain_skipped.set) {
+            out_printf(o, "%s    certainly never received: ", indent);
+            range_text(o, &x->certain_skipped);
+            out_printf(o,
+                       " (written after the owner before the reset lost the partition; the next owner resumed at "
+                       "%" PRId64 ")\n",
+                       x->to_offset);
+        }
         if (x->consistent_with) out_printf(o, "%s    consistent with %s\n", indent, x->consistent_with);
         return;
     }
@@ -494,6 +504,8 @@ void gf_text(ss_out *o, const ss_finding *x, const char *indent) {
 }
 
 const char *gf_clean_word(const ss_finding *x) {
+    if (!x->previous_commits && (x->kind == SS_FK_HANDOVER || x->kind == SS_FK_EMPTY_GROUP))
+        return "never committed by its previous owner";
     return x->clean == 1 ? "clean" : x->clean == 0 ? "unclean" : "clean or not unknown";
 }
 
@@ -514,6 +526,7 @@ const ss_frange *gf_range_for(const ss_finding *x, int64_t offset) {
     if (ss_frange_holds(&x->certain_part, offset)) return &x->certain_part;
     if (ss_frange_holds(&x->likely, offset)) return &x->likely;
     if (ss_frange_holds(&x->redelivered, offset)) return &x->redelivered;
+    if (ss_frange_holds(&x->certain_skipped, offset)) return &x->certain_skipped;
     if (ss_frange_holds(&x->skipped, offset)) return &x->skipped;
     return NULL;
 }
@@ -523,15 +536,16 @@ void gf_covering_text(ss_out *o, const ss_finding *x, int64_t offset) {
     tstr(t, sizeof t, x->time);
     const ss_frange *r = gf_range_for(x, offset);
     if (!r) return;
-    bool skipped = r == &x->skipped;
-    if (skipped) out_str(o, "possibly never received: ");
+    bool skipped = r == &x->skipped || r == &x->certain_skipped;
+    if (skipped) out_str(o, r->certain ? "certainly never received: " : "possibly never received: ");
     else if (r->certain) out_str(o, "certainly delivered again: ");
     else if (gf_range_will(x, r)) out_str(o, "will be delivered again: ");
     else if (r == &x->likely) out_str(o, "likely delivered twice: ");
     else out_str(o, "possibly delivered twice: ");
     switch (x->kind) {
     case SS_FK_HANDOVER:
-        if (x->clean < 0) out_printf(o, "handover at %s (clean or not: unknown, its pace unknown)", t);
+        if (!x->previous_commits) out_printf(o, "handover at %s (its previous owner never committed the partition)", t);
+        else if (x->clean < 0) out_printf(o, "handover at %s (clean or not: unknown, its pace unknown)", t);
         else out_printf(o, "%s handover at %s", gf_clean_word(x), t);
         out_printf(o, ", resumed at %" PRId64, x->resumed_offset);
         break;
@@ -703,6 +717,7 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
         gf_json_range(o, "certainRedelivered", &x->certain_part);
         out_kv_opt(o, "readBound", x->read_bound);
         gf_json_range(o, "skipped", &x->skipped);
+        gf_json_range(o, "certainSkipped", &x->certain_skipped);
         out_json_key(o, "consistentWith");
         json_str_or_null(o, x->consistent_with);
         break;
@@ -775,3 +790,10 @@ void gf_json(ss_out *o, const ss_finding *x, int64_t now) {
     }
     out_str(o, "}\n");
 }
+
+/* ---- for the blocks of one rebalance (view_gblock.c) ------------------------------------------------- */
+
+void gf_owner_text(ss_out *o, const char *member, const char *instance) { owner_text(o, member, instance); }
+void gf_range_text(ss_out *o, const ss_frange *r) { range_text(o, r); }
+void gf_revocation_text(ss_out *o, const ss_finding *x, const char *indent) { revocation_text(o, x, indent); }
+const char *gf_basis_words(const ss_finding *x) { return basis_words(x); }

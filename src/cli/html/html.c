@@ -53,7 +53,7 @@ static const char css[] =
     ".band.likely{fill:#ff7043;fill-opacity:.28}"
     /* explain: the ranges that hold the matched record, outlined */
     ".band[data-covers-match=\"true\"]{stroke:#d50000;stroke-width:2}"
-    ".owner{stroke:#0d47a1;stroke-dasharray:1 3}.olab{fill:#0d47a1;font-size:10px}"
+    ".owner{stroke:#0d47a1;stroke-dasharray:1 3}.olab{fill:#0d47a1;font-size:10px}.lane{font-size:10px}"
     ".committed{fill:none;stroke-width:2}"
     ".finding{stroke-width:1.5;stroke:#e65100}.fdot{fill:#e65100}.f-handover{stroke:#0d47a1}"
     ".fdot.f-handover{fill:#0d47a1}.f-rewind,.f-reset{stroke:#c62828}.fdot.f-rewind,.fdot.f-reset{fill:#c62828}"
@@ -94,7 +94,7 @@ FILE *html_capture_open(struct html_capture *c) {
 static int cmp_chart(const void *a, const void *b) {
     const chart *x = a, *y = b;
     if (x->findings != y->findings) return x->findings ? -1 : 1;
-    int c = strcmp(x->topic, y->topic);
+    int c = html_natcmp(x->topic, y->topic); /* naturally: topic2 before topic10 */
     if (c) return c;
     return x->partition < y->partition ? -1 : x->partition > y->partition;
 }

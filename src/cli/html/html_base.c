@@ -181,6 +181,32 @@ size_t html_page_bytes(page *p) {
     return n < 0 ? 0 : (size_t)n;
 }
 
+int html_natcmp(const char *a, const char *b) {
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            /* a run of digits against a run of digits: by value (leading zeros aside), then by length */
+            const char *za = a, *zb = b;
+            while (*za == '0') za++;
+            while (*zb == '0') zb++;
+            size_t la = 0, lb = 0;
+            while (za[la] >= '0' && za[la] <= '9') la++;
+            while (zb[lb] >= '0' && zb[lb] <= '9') lb++;
+            if (la != lb) return la < lb ? -1 : 1;
+            int c = memcmp(za, zb, la);
+            if (c) return c;
+            size_t ra = (size_t)(za - a) + la, rb = (size_t)(zb - b) + lb;
+            if (ra != rb) return ra < rb ? -1 : 1;
+            a += ra;
+            b += rb;
+            continue;
+        }
+        if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
 bool html_same_tp(const ss_gtp_ref *t, const chart *c) {
     return t->topic && t->partition == c->partition && strlen(c->topic) == t->topic_len &&
            !memcmp(t->topic, c->topic, t->topic_len);

@@ -339,6 +339,7 @@ static void draw_copies(page *p, chart *c) {
             out_printf(o, " offset %" PRId64 "</title></circle>\n", orig.offset);
         }
     }
+    c->copies = all;
     if (all > drawn)
         out_printf(o, "<text class=\"note\" x=\"%d\" y=\"%d\">%zu of %zu copies drawn (one group in %zu)</text>\n",
                    ML + 4, MT + 26, drawn, all, stride);
@@ -352,6 +353,28 @@ static void draw_copies(page *p, chart *c) {
                    "<circle data-kind=\"match\" data-offset=\"%" PRId64 "\" class=\"match\" cx=\"%.1f\" cy=\"%.1f\" "
                    "r=\"10\"><title>the record explained: offset %" PRId64 "</title></circle>\n",
                    m->copy.offset, x, y, m->copy.offset);
+    }
+}
+
+/* the lane of group gi on chart c: its place among the chart's groups (its committed line's colour); groups that
+ * share a partition each get their own, so that their owners' labels and their bands do not overprint and blend;
+ * 0 for a group past MAX_GROUPS (not drawn as a line) */
+static size_t lane_of(const chart *c, size_t gi) {
+    for (size_t l = 0; l < c->ngl; l++)
+        if (c->gl[l].group == gi) return l;
+    return 0;
+}
+
+/* the lanes' labels: the group id of each, at the left of its row of owners' labels */
+static void lane_labels(page *p, chart *c) {
+    ss_out *o = p->o;
+    if (c->ngl < 2) return;
+    for (size_t l = 0; l < c->ngl; l++) {
+        out_printf(o, "<text data-kind=\"lane\" data-lane=\"%zu\" data-group=\"", l);
+        html_esc_len(o, c->gl[l].id, c->gl[l].id_len);
+        out_printf(o, "\" class=\"lane\" fill=\"%s\" x=\"2\" y=\"%d\">", gpalette[l], MT + 10 + (int)l * 10);
+        html_esc_n(o, (const uint8_t *)c->gl[l].id, c->gl[l].id_len, 14);
+        out_lit(o, "</text>\n");
     }
 }
 
@@ -377,6 +400,9 @@ static void draw_groups(page *p, chart *c) {
             double y0 = html_ys(a, r->from), y1 = html_ys(a, to + 1), x1 = html_xs(a, x->time);
             if (y0 - y1 < 3) y1 = y0 - 3;
             if (x1 - ML < 4) x1 = ML + 4;
+            /* groups sharing the partition: each its lane, a slice of the band's width in its colour */
+            size_t lane = lane_of(c, x->group), nl = c->ngl > 1 ? c->ngl : 1;
+            double lw = (x1 - ML) / (double)nl, bx = ML + lw * (double)(lane < nl ? lane : 0);
             bool covers = false;
             if (!strcmp(s->command, "explain") && s->an)
                 for (size_t m = 0; m < ss_an_match_count(s->an); m++) {
@@ -388,10 +414,12 @@ static void draw_groups(page *p, chart *c) {
             html_esc_len(o, x->group_id, x->group_id_len);
             out_printf(o,
                        "\" data-from=\"%" PRId64 "\" data-to=\"%" PRId64
-                       "\" data-certain=\"%s\" data-covers-match=\"%s\" "
-                       "class=\"band %s%s\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>",
-                       r->from, r->to, r->certain ? "true" : "false", covers ? "true" : "false", rs[k].kind,
-                       r->certain ? " certain" : "", ML, y1, x1 - ML, y0 - y1);
+                       "\" data-certain=\"%s\" data-covers-match=\"%s\" data-lane=\"%zu\" "
+                       "class=\"band %s%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
+                       r->from, r->to, r->certain ? "true" : "false", covers ? "true" : "false", lane, rs[k].kind,
+                       r->certain ? " certain" : "", bx, y1, lw, y0 - y1);
+            if (c->ngl > 1) out_printf(o, " stroke=\"%s\"", gpalette[lane]);
+            out_lit(o, "><title>");
             out_printf(o, "%s: offsets %" PRId64 "..",
                        k == 2       ? (r->certain ? "never received" : "possibly never received")
                        : r->certain ? "certainly delivered again"
@@ -406,7 +434,8 @@ static void draw_groups(page *p, chart *c) {
             drawn++;
         }
     }
-    /* owners: a tick at the top when one got the partition, its member id beside */
+    /* owners: a tick at the top when one got the partition, its member id beside (in its group's lane) */
+    lane_labels(p, c);
     size_t owners = 0;
     if (s->g) {
         for (size_t l = 0; l < c->ngl; l++) {
@@ -425,8 +454,9 @@ static void draw_groups(page *p, chart *c) {
                                "\" data-time=\"%" PRId64 "\" data-generation=\"%" PRId32 "\"><line class=\"owner\" "
                                "x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"olab\" x=\"%.1f\" y=\"%d\">"
                                "g%" PRId32 " ",
-                               ow->from_time, ow->generation_from, x, MT, x, H - MB, x + 2, MT + 10 + (int)(w % 3) * 10,
-                               ow->generation_from);
+                               ow->from_time, ow->generation_from, x, MT, x, H - MB, x + 2,
+                               /* one group: its labels staggered over three rows; several: a row (lane) each */
+                               MT + 10 + (c->ngl > 1 ? (int)l : (int)(w % 3)) * 10, ow->generation_from);
                     html_esc_n(o, (const uint8_t *)ow->member_id, ow->member_id_len, 18);
                     out_lit(o, "</text><title>");
                     html_title_time(o, "", ow->from_time);
@@ -529,12 +559,14 @@ static void legend(page *p, chart *c, const sess_colours *sc) {
         out_lit(o, "</li>");
     }
     if (c->groups_more) out_printf(o, "<li>%zu more groups not drawn</li>", c->groups_more);
-    out_lit(o, "</ul>\n<ul class=\"legend\"><li>&#9679; copies by cause: <span class=\"sw c-retry\"></span>retry "
-               "<span class=\"sw c-new-session\"></span>new-session <span class=\"sw c-same-session\"></span>"
-               "same-session <span class=\"sw c-aborted\"></span>aborted <span class=\"sw c-cross-partition\"></span>"
-               "cross-partition <span class=\"sw c-resend-no-idempotence\"></span>resend-no-idempotence "
-               "<span class=\"sw c-dup-sequence\"></span>dup-sequence; &#9675; the original</li>"
-               "<li>boxes: transactions (green committed, red aborted, yellow open, thick red: hanging)</li>"
+    out_lit(o, "</ul>\n<ul class=\"legend\">");
+    if (c->copies)
+        out_lit(o, "<li data-kind=\"causes\">&#9679; copies by cause: <span class=\"sw c-retry\"></span>retry "
+                   "<span class=\"sw c-new-session\"></span>new-session <span class=\"sw c-same-session\"></span>"
+                   "same-session <span class=\"sw c-aborted\"></span>aborted <span class=\"sw c-cross-partition\">"
+                   "</span>cross-partition <span class=\"sw c-resend-no-idempotence\"></span>resend-no-idempotence "
+                   "<span class=\"sw c-dup-sequence\"></span>dup-sequence; &#9675; the original</li>");
+    out_lit(o, "<li>boxes: transactions (green committed, red aborted, yellow open, thick red: hanging)</li>"
                "<li>bands: records delivered twice (orange) or possibly never received (blue)</li>"
                "<li>dashed: the log end; dotted: segment starts</li></ul>\n");
 }

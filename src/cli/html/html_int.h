@@ -70,6 +70,7 @@ typedef struct chart {
     } gl[MAX_GROUPS];
     size_t groups_more;
     axes ax;
+    size_t copies; /* copies of this partition (draw_copies): the causes' legend only under a chart with some */
 } chart;
 
 typedef struct page {
@@ -100,6 +101,8 @@ void html_ext_o(axes *a, int64_t o);
 void html_draw_axes(ss_out *o, const axes *a);
 size_t html_page_bytes(page *p);
 bool html_same_tp(const ss_gtp_ref *t, const chart *c);
+/* a and b in natural order: runs of digits by their value (topic2 before topic10), the rest by bytes */
+int html_natcmp(const char *a, const char *b);
 const ss_an_session *html_session_of(const page *p, uint32_t part, int64_t pid, int16_t epoch, size_t *idx);
 void html_title_time(ss_out *o, const char *what, int64_t t);
 

@@ -5,9 +5,17 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "views/figures.h"
 #include "views/scan.h"
+
+/* a partition whose records a coordinator writes (GroupCoordinator's __consumer_offsets, the transaction
+ * coordinator's __transaction_state): without a producer id by design, except transactional offset commits;
+ * "idempotence off" is a producer's setting, not theirs */
+static bool coordinator_written(const ss_input_partition *ip) {
+    return ip && ip->topic && (!strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state"));
+}
 
 #define U(x) ((struct fig_val){.u = (uint64_t)(x)})
 #define S(x) ((struct fig_val){.u = (uint64_t)(int64_t)(x)})
@@ -85,11 +93,17 @@
     X(sessions, "sessions", FJ_U64, "sessions", FR_U64, 17, NULL, FH_NONE, 0, U(P->sessions),                          \
       T(PL_PRODUCERS, 2, FT_ALWAYS, PF(producers), ", ", NULL, FN_U64, "# {session|sessions}"))                        \
     X(non_idem, "nonIdempotentRecords", FJ_U64, "non_idempotent_records", FR_U64, 18, NULL, FH_NONE, 0,                \
-      U(P->non_idempotent_records),                                                                                    \
+      U(P->non_idempotent_records), NT)                                                                                \
+    X(non_idem_producer, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0,                                            \
+      U(coordinator_written(ip) ? 0 : P->non_idempotent_records),                                                      \
       T(PL_PRODUCERS, 3, FT_NONZERO, NA, "; ", NULL, FN_U64,                                                           \
         "# {record|records} without producer id (idempotence off)"))                                                   \
+    X(non_idem_coordinator, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0,                                         \
+      U(coordinator_written(ip) ? P->non_idempotent_records : 0),                                                      \
+      T(PL_PRODUCERS, 4, FT_NONZERO, NA, "; ", NULL, FN_U64,                                                           \
+        "# {record|records} without producer id (written by the coordinator, which uses none)"))                       \
     X(prod_none, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(1),                                              \
-      T(PL_PRODUCERS, 4, FT_ALWAYS | FT_ALONE, NA, NULL, NULL, FN_NONE, "none"))                                       \
+      T(PL_PRODUCERS, 5, FT_ALWAYS | FT_ALONE, NA, NULL, NULL, FN_NONE, "none"))                                       \
     X(gaps, "sequenceGaps", FJ_U64, "sequence_gaps", FR_U64, 19, "sequence gaps", FH_U64, 7, U(P->sequence_gaps),      \
       T(PL_SEQS, 1, FT_NONZERO, NA, NULL, SGR_RED, FN_U64, "<# {gap|gaps}>"))                                          \
     X(gaps_expl, "sequenceGapsExplained", FJ_U64, "sequence_gaps_explained", FR_U64, 20, NULL, FH_NONE, 0,             \
@@ -106,7 +120,7 @@
     X(no_seqs, NULL, FJ_NONE, NULL, FR_NONE, 0, NULL, FH_NONE, 0, U(P->sessions == 0),                                 \
       T(PL_SEQS, 6, FT_NONZERO | FT_ALONE, NA, NULL, NULL, FN_NONE, "-"))                                              \
     X(bumps, "epochBumps", FJ_U64, "epoch_bumps", FR_U64, 23, "epoch bumps", FH_U64, 8, U(P->epoch_bumps),             \
-      T(PL_PRODUCERS, 5, FT_NONZERO, NA, "; ", NULL, FN_U64, "# epoch {bump|bumps}"))                                  \
+      T(PL_PRODUCERS, 6, FT_NONZERO, NA, "; ", NULL, FN_U64, "# epoch {bump|bumps}"))                                  \
     X(compacted, "compacted", FJ_BOOL, "compacted", FR_U64, 24, NULL, FH_NONE, 0, U(P->compacted),                     \
       T(PL_SEQS, 7, FT_NONZERO, NA, NULL, NULL, FN_NONE, "  (compacted log)"))                                         \
     X(lso, "lastStableOffset", FJ_OPT, "lso", FR_S64, 30, NULL, FH_NONE, 0, S(P->lso),                                 \

@@ -32,18 +32,24 @@ struct scan_groups {
     size_t *by_tp;   /* finding indices by (topic, partition, time) */
     size_t *by_time; /* the handovers, rewinds, resets and offset deletions by time */
     size_t nby_time;
+    size_t *net_by_tp; /* net answer indices by (topic, partition) */
 };
 
 static const ss_finding *at(const struct scan_groups *s, size_t i) { return ss_findings_at(s->f, i); }
 
-static int cmp_tp(const ss_finding *x, const char *topic, size_t len, int32_t partition) {
-    const char *t = x->tp.topic ? x->tp.topic : "";
-    size_t tl = x->tp.topic ? x->tp.topic_len : 0;
+/* a data partition against (topic, partition): by topic bytes, then partition */
+static int cmp_ref(const ss_gtp_ref *r, const char *topic, size_t len, int32_t partition) {
+    const char *t = r->topic ? r->topic : "";
+    size_t tl = r->topic ? r->topic_len : 0;
     size_t m = tl < len ? tl : len;
     int c = memcmp(t, topic, m);
     if (c) return c;
     if (tl != len) return tl < len ? -1 : 1;
-    return x->tp.partition < partition ? -1 : x->tp.partition > partition;
+    return r->partition < partition ? -1 : r->partition > partition;
+}
+
+static int cmp_tp(const ss_finding *x, const char *topic, size_t len, int32_t partition) {
+    return cmp_ref(&x->tp, topic, len, partition);
 }
 
 static const struct scan_groups *sort_ctx;
@@ -53,6 +59,18 @@ static int cmp_by_tp(const void *a, const void *b) {
     int c = cmp_tp(x, y->tp.topic ? y->tp.topic : "", y->tp.topic ? y->tp.topic_len : 0, y->tp.partition);
     if (c) return c;
     if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int cmp_net_tp(const ss_fnet *x, const char *topic, size_t len, int32_t partition) {
+    return cmp_ref(&x->tp, topic, len, partition);
+}
+
+static int cmp_net_by_tp(const void *a, const void *b) {
+    const ss_fnet *x = ss_findings_net_at(sort_ctx->f, *(const size_t *)a),
+                  *y = ss_findings_net_at(sort_ctx->f, *(const size_t *)b);
+    int c = cmp_net_tp(x, y->tp.topic ? y->tp.topic : "", y->tp.topic ? y->tp.topic_len : 0, y->tp.partition);
+    if (c) return c;
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
@@ -114,7 +132,12 @@ int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_
         s->by_tp[i] = i;
         if (moves_consumers(at(s, i))) s->by_time[s->nby_time++] = i;
     }
+    size_t nn = ss_findings_net_count(s->f);
+    s->net_by_tp = malloc((nn ? nn : 1) * sizeof *s->net_by_tp);
+    if (!s->net_by_tp) return exit_merge(rc, EXIT_TROUBLE);
+    for (size_t i = 0; i < nn; i++) s->net_by_tp[i] = i;
     sort_ctx = s;
+    qsort(s->net_by_tp, nn, sizeof *s->net_by_tp, cmp_net_by_tp);
     qsort(s->by_tp, n, sizeof *s->by_tp, cmp_by_tp);
     qsort(s->by_time, s->nby_time, sizeof *s->by_time, cmp_by_time);
     return rc;
@@ -133,6 +156,7 @@ void scan_groups_free(struct scan_cli *c) {
     ss_study_free(s->st);
     free(s->by_tp);
     free(s->by_time);
+    free(s->net_by_tp);
     free(s);
     c->sg = NULL;
 }
@@ -145,16 +169,10 @@ bool scan_groups_have(const struct scan_cli *c) { return have(c); }
 /* figures of a set of findings (one group's partition, or all) */
 typedef struct gsum {
     uint64_t handovers, unclean, rewinds, resets, deleted, aborted, certain, possible, skipped;
+    uint64_t twice_likely, twice_possible, never_certain; /* the net answer's levels (certain, skipped: above) */
 } gsum;
 
-/* records of a range; offsets when the data partition was not read (an unknown end: none) */
-static uint64_t range_count(const ss_frange *r) {
-    if (!r->set) return 0;
-    if (r->records >= 0) return (uint64_t)r->records;
-    return r->to >= r->from ? (uint64_t)(r->to - r->from + 1) : 0;
-}
-
-/* the kinds of a finding (its ranges: sum_ranges) */
+/* the kinds of a finding (its ranges: the net answers, sum_net) */
 static void sum_add(gsum *s, const ss_finding *x) {
     switch (x->kind) {
     case SS_FK_HANDOVER:
@@ -170,103 +188,22 @@ static void sum_add(gsum *s, const ss_finding *x) {
     }
 }
 
-typedef struct ivl {
-    int64_t a, b;
-} ivl;
-
-static int cmp_ivl(const void *p, const void *q) {
-    const ivl *x = p, *y = q;
-    return x->a < y->a ? -1 : x->a > y->a;
+/* a net answer's records (offsets when the data partition was not read): certainly and possibly again (the
+ * possible less the certain), possibly never received; and the levels of the report's twice_* and never_* keys */
+static void sum_net(gsum *m, const ss_fnet *n) {
+    uint64_t certain = gn_count(n, SS_FN_CERTAIN), all = gn_count(n, SS_FN_POSSIBLE);
+    m->certain += certain;
+    m->possible += all > certain ? all - certain : 0;
+    m->skipped += gn_count(n, SS_FN_SKIPPED_POSSIBLE);
+    m->twice_likely += gn_count(n, SS_FN_LIKELY);
+    m->twice_possible += all;
+    m->never_certain += gn_count(n, SS_FN_SKIPPED);
 }
 
-/* the records of the union of n ranges of one data partition (tl NULL: offsets), sorting v */
-static uint64_t union_count(struct scan_groups *s, const ss_tl_partition *tl, ivl *v, size_t n) {
-    if (!n) return 0;
-    qsort(v, n, sizeof *v, cmp_ivl);
-    uint64_t total = 0;
-    size_t i = 0;
-    while (i < n) {
-        int64_t a = v[i].a, b = v[i].b;
-        for (i++; i < n && v[i].a <= b + 1; i++)
-            if (v[i].b > b) b = v[i].b;
-        int64_t r = tl ? ss_tl_records(s->tl, tl, a, b) : b - a + 1;
-        if (r > 0) total += (uint64_t)r;
-    }
-    return total;
-}
-
-static bool push_range(ivl **v, size_t *n, size_t *cap, const ss_frange *r) {
-    if (!r->set || r->to < r->from) return true; /* an unknown end: not counted (as range_count) */
-    if (!SS_ARRAY_GROW(*v, *n, *cap, 16)) return false;
-    (*v)[(*n)++] = (ivl){r->from, r->to};
-    return true;
-}
-
-/* The ranges of findings x[0..n) (one group's, one data partition's): records certainly
- * delivered again (the union of the certain ranges), possibly (the union of every range
- * delivered again, less the certain), skipped (their union) - overlapping ranges counted once. */
-static void sum_ranges(struct scan_groups *s, const ss_finding *const *x, size_t n, gsum *m) {
-    if (!n) return;
-    ivl *c = NULL, *p = NULL, *k = NULL;
-    size_t nc = 0, np = 0, nk = 0, cc = 0, cp = 0, ck = 0;
-    bool ok = true;
-    for (size_t i = 0; i < n && ok; i++) {
-        const ss_finding *f = x[i];
-        if (f->redelivered.certain) ok = ok && push_range(&c, &nc, &cc, &f->redelivered);
-        if (f->certain_part.certain) ok = ok && push_range(&c, &nc, &cc, &f->certain_part);
-        ok = ok && push_range(&p, &np, &cp, &f->redelivered) && push_range(&k, &nk, &ck, &f->skipped);
-    }
-    const ss_tl_partition *tl = x[0]->data_read && x[0]->tp.topic
-                                    ? ss_timelines_find(s->tl, x[0]->tp.topic, x[0]->tp.topic_len, x[0]->tp.partition)
-                                    : NULL;
-    if (ok) {
-        uint64_t certain = union_count(s, tl, c, nc);
-        for (size_t i = 0; i < nc && ok; i++) {
-            ss_frange r = {.set = true, .from = c[i].a, .to = c[i].b};
-            ok = push_range(&p, &np, &cp, &r);
-        }
-        uint64_t all = union_count(s, tl, p, np);
-        m->certain += certain;
-        m->possible += all > certain ? all - certain : 0;
-        m->skipped += union_count(s, tl, k, nk);
-    } else {
-        /* out of memory: each range on its own */
-        for (size_t i = 0; i < n; i++) {
-            if (x[i]->redelivered.certain) m->certain += range_count(&x[i]->redelivered);
-            else m->possible += range_count(&x[i]->redelivered);
-            m->skipped += range_count(&x[i]->skipped);
-        }
-    }
-    free(c);
-    free(p);
-    free(k);
-}
-
-static bool same_tp(const ss_finding *x, const ss_finding *y) {
-    return x->group == y->group && x->tp.partition == y->tp.partition && x->tp.topic_len == y->tp.topic_len &&
-           (x->tp.topic == y->tp.topic ||
-            (x->tp.topic && y->tp.topic && !memcmp(x->tp.topic, y->tp.topic, x->tp.topic_len))) &&
-           (x->tp.topic || (x->tp.topic_id && y->tp.topic_id && !strcmp(x->tp.topic_id, y->tp.topic_id)) ||
-            x->tp.topic_id == y->tp.topic_id);
-}
-
-/* every finding's kinds, and the ranges of each run of one group's data partition */
+/* every finding's kinds, and every net answer's records */
 static void sum_all(struct scan_groups *s, gsum *m) {
-    size_t nf = ss_findings_count(s->f);
-    const ss_finding **run = malloc((nf ? nf : 1) * sizeof *run);
-    size_t nr = 0;
-    for (size_t i = 0; i < nf; i++) {
-        const ss_finding *x = at(s, i);
-        sum_add(m, x);
-        if (run && nr && !same_tp(run[0], x)) {
-            sum_ranges(s, run, nr, m);
-            nr = 0;
-        }
-        if (run) run[nr++] = x;
-        else sum_ranges(s, &x, 1, m);
-    }
-    if (run && nr) sum_ranges(s, run, nr, m);
-    free(run);
+    for (size_t i = 0; i < ss_findings_count(s->f); i++) sum_add(m, at(s, i));
+    for (size_t i = 0; i < ss_findings_net_count(s->f); i++) sum_net(m, ss_findings_net_at(s->f, i));
 }
 
 void scan_groups_summary(struct scan_cli *c) {
@@ -290,12 +227,19 @@ void scan_groups_summary(struct scan_cli *c) {
 void scan_groups_json(struct scan_cli *c) {
     if (!have(c)) return;
     for (size_t i = 0; i < ss_findings_count(c->sg->f); i++) gf_json(c->out, at(c->sg, i), ss_findings_now(c->sg->f));
+    /* the net answers of the partitions with findings (groups --json writes every partition's) */
+    for (size_t i = 0; i < ss_findings_net_count(c->sg->f); i++) {
+        const ss_fnet *n = ss_findings_net_at(c->sg->f, i);
+        if (n->nfindings) gn_json(c->out, n);
+    }
 }
 
 bool scan_groups_failed(const struct scan_cli *c) {
     if (!have(c)) return false;
     for (size_t i = 0; i < ss_findings_count(c->sg->f); i++)
-        if (gf_fails(at(c->sg, i), c->fail_on)) return true;
+        if (gf_fails(at(c->sg, i), c->fail_on & FAIL_REWIND)) return true;
+    for (size_t i = 0; i < ss_findings_net_count(c->sg->f); i++)
+        if (gn_fails(ss_findings_net_at(c->sg->f, i), c->fail_on)) return true;
     return false;
 }
 
@@ -309,58 +253,53 @@ static void key_id(FILE *f, const char *id, size_t len) {
     }
 }
 
+/* the report's keys of a set of findings: their kinds, then the net answer's levels (twice_*, never_*: records
+ * counted once per level, the levels nesting) */
+static const char *const report_names[] = {
+    "handovers",           "unclean_handovers",    "rewinds",       "resets",          "offsets_deleted",
+    "redelivered_certain", "redelivered_possible", "skipped",       "aborted_commits", "twice_certain",
+    "twice_likely",        "twice_possible",       "never_certain", "never_possible"};
+
+static void report_values(const gsum *m, uint64_t *v) {
+    const uint64_t w[] = {m->handovers,    m->unclean,        m->rewinds,       m->resets,  m->deleted,
+                          m->certain,      m->possible,       m->skipped,       m->aborted, m->certain,
+                          m->twice_likely, m->twice_possible, m->never_certain, m->skipped};
+    memcpy(v, w, sizeof w);
+}
+
 void scan_groups_report(const struct scan_cli *c, FILE *f) {
     if (!have(c)) return;
     struct scan_groups *s = c->sg;
-    static const char *const names[] = {
-        "handovers",           "unclean_handovers",    "rewinds", "resets",         "offsets_deleted",
-        "redelivered_certain", "redelivered_possible", "skipped", "aborted_commits"};
+    enum { NKEYS = sizeof report_names / sizeof *report_names };
+    uint64_t v[NKEYS];
     gsum total = {0};
-    size_t fi = 0, nf = ss_findings_count(s->f);
     for (size_t gi = 0; gi < ss_groups_count(s->g); gi++) {
         const ss_group *g = ss_groups_at(s->g, gi);
-        while (fi < nf && at(s, fi)->group < gi) fi++;
         for (size_t k = 0; k < g->npartitions; k++) {
             const ss_gpartition *p = &g->partitions[k];
             if (!p->tp.topic) continue;
             gsum m = {0};
-            size_t first = nf, nrun = 0;
-            for (size_t i = fi; i < nf && at(s, i)->group == gi; i++) {
-                const ss_finding *x = at(s, i);
-                if (x->tp.topic && x->tp.partition == p->tp.partition && x->tp.topic_len == p->tp.topic_len &&
-                    !memcmp(x->tp.topic, p->tp.topic, p->tp.topic_len)) {
-                    sum_add(&m, x);
-                    if (first == nf) first = i;
-                    nrun++;
-                }
+            const ss_fnet *n = ss_findings_net_of(s->f, gi, p->tp.topic, p->tp.topic_len, p->tp.partition);
+            if (n) {
+                for (size_t i = n->first; i < n->first + n->nfindings; i++) sum_add(&m, at(s, i));
+                sum_net(&m, n);
             }
-            /* the findings of one partition lie together (by group, partition, then time) */
-            if (nrun) {
-                const ss_finding **run = malloc(nrun * sizeof *run);
-                if (run) {
-                    for (size_t i = 0; i < nrun; i++) run[i] = at(s, first + i);
-                    sum_ranges(s, run, nrun, &m);
-                    free(run);
-                }
-            }
-            const uint64_t v[] = {m.handovers, m.unclean,  m.rewinds, m.resets, m.deleted,
-                                  m.certain,   m.possible, m.skipped, m.aborted};
+            report_values(&m, v);
             fputs("group.", f);
             key_id(f, g->id, g->id_len);
             fprintf(f, ".%s-%" PRId32 ".committed=%" PRId64 "\n", p->tp.topic, p->tp.partition, p->offset);
-            for (size_t n = 0; n < sizeof v / sizeof *v; n++) {
+            for (size_t i = 0; i < NKEYS; i++) {
                 fputs("group.", f);
                 key_id(f, g->id, g->id_len);
-                fprintf(f, ".%s-%" PRId32 ".%s=%" PRIu64 "\n", p->tp.topic, p->tp.partition, names[n], v[n]);
+                fprintf(f, ".%s-%" PRId32 ".%s=%" PRIu64 "\n", p->tp.topic, p->tp.partition, report_names[i], v[i]);
             }
         }
         gl_report(f, s->g, gi, s->tl, ss_findings_now(s->f), key_id);
     }
     sum_all(s, &total);
-    const uint64_t v[] = {total.handovers, total.unclean,  total.rewinds, total.resets, total.deleted,
-                          total.certain,   total.possible, total.skipped, total.aborted};
+    report_values(&total, v);
     fprintf(f, "total.groups.groups=%zu\n", ss_groups_count(s->g));
-    for (size_t n = 0; n < sizeof v / sizeof *v; n++) fprintf(f, "total.groups.%s=%" PRIu64 "\n", names[n], v[n]);
+    for (size_t i = 0; i < NKEYS; i++) fprintf(f, "total.groups.%s=%" PRIu64 "\n", report_names[i], v[i]);
 }
 
 /* ---- explain: the deliveries of a record ----------------------------------------------------------- */
@@ -469,10 +408,76 @@ static enum ss_fwhy why_none(struct scan_cli *c, const ss_an_copy *cp, int32_t *
                                 c->ngroup_ids ? c->group_ids[0] : NULL, coordinator, from);
 }
 
+/* the net answers (one per group) of a record's partition that hold it, by net_next, one per call */
+struct net_it {
+    size_t k;
+    const char *topic;
+    size_t topic_len;
+    int32_t partition;
+    int64_t offset;
+    enum ss_fnet_level level;
+};
+
+static const ss_fnet *net_next(const struct scan_cli *c, struct net_it *it) {
+    if (!have(c) || !it->topic || it->partition < 0 || !c->sg->net_by_tp) return NULL;
+    const struct scan_groups *s = c->sg;
+    size_t n = ss_findings_net_count(s->f);
+    if (it->k == SIZE_MAX) {
+        /* the first of the partition's, by net_by_tp */
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_net_tp(ss_findings_net_at(s->f, s->net_by_tp[mid]), it->topic, it->topic_len, it->partition) < 0)
+                lo = mid + 1;
+            else hi = mid;
+        }
+        it->k = lo;
+    }
+    while (it->k < n) {
+        const ss_fnet *x = ss_findings_net_at(s->f, s->net_by_tp[it->k++]);
+        if (cmp_net_tp(x, it->topic, it->topic_len, it->partition)) break;
+        it->level = ss_fnet_level_of(x, it->offset);
+        if (it->level < SS_FN_LEVELS) return x;
+    }
+    it->k = n;
+    return NULL;
+}
+
+static struct net_it net_it_of(const ss_input_partition *ip, int64_t offset) {
+    return (struct net_it){SIZE_MAX, ip->topic, ip->topic ? strlen(ip->topic) : 0, ip->partition, offset, SS_FN_LEVELS};
+}
+
+static const char *level_words(enum ss_fnet_level l) {
+    switch (l) {
+    case SS_FN_CERTAIN: return "certainly delivered again";
+    case SS_FN_LIKELY: return "likely delivered twice";
+    case SS_FN_POSSIBLE: return "possibly delivered twice";
+    case SS_FN_SKIPPED: return "certainly never received";
+    default: return "possibly never received";
+    }
+}
+
+/* "net: group G: certainly delivered again (offsets A..B, its findings merged)", a line per group holding it */
+static size_t nets_text(struct scan_cli *c, const ss_input_partition *ip, int64_t offset, const char *indent) {
+    ss_out *o = c->out;
+    size_t shown = 0;
+    struct net_it it = net_it_of(ip, offset);
+    for (const ss_fnet *x; (x = net_next(c, &it));) {
+        const ss_fnet_range *r = ss_fnet_range_at(x, it.level, offset);
+        out_printf(o, "%s%s net of group ", indent, shown++ ? "           " : "deliveries:");
+        out_text_escaped(o, (const uint8_t *)x->group_id, x->group_id_len, false);
+        out_printf(o, ": %s (", level_words(it.level));
+        if (r->to < 0) out_printf(o, "offsets from %" PRId64 " on", r->from);
+        else out_printf(o, "offsets %" PRId64 "..%" PRId64, r->from, r->to);
+        out_printf(o, ", its %zu %s merged)\n", x->nfindings, plural(x->nfindings, "finding", "findings"));
+    }
+    return shown;
+}
+
 void scan_deliveries_text(struct scan_cli *c, const ss_an_copy *cp, const char *indent) {
     ss_out *o = c->out;
     const ss_input_partition *ip = input_of(c, cp);
-    size_t shown = 0;
+    size_t shown = nets_text(c, ip, cp->offset, indent);
     struct covering it = covering_of(c, ip, cp->offset);
     for (const ss_finding *x; (x = covering_next(c, &it));) {
         out_printf(o, "%s%s ", indent, shown++ ? "           " : "deliveries:");
@@ -509,11 +514,29 @@ void scan_deliveries_json(struct scan_cli *c, const ss_an_copy *cp) {
         out_i64(o, x->time);
         out_kv_bool(o, "certain", r->certain);
         out_json_key(o, "what");
-        out_json_cstr(o, r == &x->skipped        ? "skipped"
-                         : r == &x->likely       ? "likelyRedelivered"
-                         : r == &x->certain_part ? "certainRedelivered"
-                                                 : "redelivered");
+        out_json_cstr(o, r == &x->skipped           ? "skipped"
+                         : r == &x->certain_skipped ? "certainSkipped"
+                         : r == &x->likely          ? "likelyRedelivered"
+                         : r == &x->certain_part    ? "certainRedelivered"
+                                                    : "redelivered");
         gf_json_range(o, "range", r);
+        out_ch(o, '}');
+    }
+    out_ch(o, ']');
+    /* the net answer of each group whose findings hold it: its strongest level */
+    out_json_key(o, "deliveriesNet");
+    out_ch(o, '[');
+    size_t nn = 0;
+    struct net_it nit = net_it_of(ip, cp->offset);
+    for (const ss_fnet *x; (x = net_next(c, &nit));) {
+        const ss_fnet_range *r = ss_fnet_range_at(x, nit.level, cp->offset);
+        if (nn++) out_ch(o, ',');
+        out_str(o, "{\"group\":");
+        out_json_utf8(o, (const uint8_t *)x->group_id, x->group_id_len);
+        out_json_key(o, "level");
+        out_json_cstr(o, ss_fnet_level_name(nit.level));
+        out_json_key(o, "range");
+        gn_json_range(o, r);
         out_ch(o, '}');
     }
     out_ch(o, ']');

@@ -29,19 +29,6 @@
 #include "findings_int.h"
 #include "segscan/decode.h"
 
-struct ss_findings {
-    ss_groups *g;
-    ss_timelines *data;
-    ss_findings_opts opts;
-    int64_t now;
-    ss_finding *v;
-    size_t n, cap;
-    void **blocks; /* outputs arrays */
-    size_t nblocks, blockcap;
-    txnstate ts;
-    bool nomem;
-};
-
 const char *ss_fkind_name(enum ss_fkind k) {
     static const char *const names[] = {NULL,           "handover",       "rewind",      "reset",   "offsets-deleted",
                                         "out-of-range", "aborted-commit", "open-commit", "fencing", "empty-group"};
@@ -334,7 +321,9 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         x->previous_commits = commits;
         x->commit_interval_ms = interval;
         if (x->shared) continue;
-        if (!commits) x->clean = 0;
+        /* clean or not is said of a commit that could be late: an owner that never committed the partition
+         * has none (clean stays unknown; the text says it never committed) */
+        if (!commits) x->clean = -1;
         else if (interval >= 0 && prev->to_time >= 0 && last >= 0) x->clean = prev->to_time - last <= interval;
         /* a transactional commit closes the window only once its COMMIT marker is in
          * __consumer_offsets (OffsetMetadataManager.replayEndTransactionMarker): an aborted or open one
@@ -615,6 +604,29 @@ static void rewind_finding(ss_findings *F, size_t gi, const ss_group *grp, const
     if (sure > B) range(F, tl, &x->certain_part, B, sure - 1, passed);
 }
 
+static const ss_gpartition *part_of(const ss_group *grp, const ss_gtp_ref *tp);
+
+/* A reset forward's certain part: the next owner of the partition got it with the committed offset this reset
+ * left (ss_gowner.start_committed: it resumed there, ConsumerCoordinator.onJoinComplete -> OffsetFetch, no reset
+ * policy involved), so it read nothing below it; the records below it written after the owner before the reset lost
+ * the partition (the log end then, ss_tl_end_at) were delivered to no member: none owned the partition between
+ * those two. What that owner read past its last commit before it lost the partition stays possible. Nothing
+ * without an owner on both sides (a group that only commits, or none since). */
+static void certain_skip(ss_findings *F, ss_finding *x, const ss_tl_partition *tl, const ss_gpartition *p,
+                         const ss_gevent *e) {
+    const ss_gowner *before = NULL, *next = NULL;
+    for (size_t k = 0; p && k < p->nowners; k++) {
+        const ss_gowner *o = &p->owners[k];
+        if (o->from_offset <= e->offset) before = o;
+        else if (!next || o->from_offset < next->from_offset) next = o;
+    }
+    if (!before || !next || before->to_offset < 0 || before->to_offset > e->offset || before->to_time < 0) return;
+    if (next->start_committed != e->new_offset) return;
+    int64_t from = ss_tl_end_at(tl, before->to_time);
+    if (from < e->last_offset) from = e->last_offset;
+    range(F, tl, &x->certain_skipped, from, e->new_offset - 1, true);
+}
+
 /* The committed offset moved forward while the group was empty (a plain commit without a
  * generation: an admin's): the records between the old and the new offset may never be
  * received - possible, not certain: a former member may have read past its last commit. */
@@ -629,6 +641,7 @@ static void advanced_finding(ss_findings *F, size_t gi, const ss_group *grp, con
     range(F, tl, &x->skipped, e->last_offset, e->new_offset - 1, false);
     if (tl && e->new_offset == ss_tl_end_at(tl, e->time))
         x->consistent_with = "kafka-consumer-groups.sh --reset-offsets --to-latest";
+    if (tl) certain_skip(F, x, tl, part_of(grp, &e->tp), e);
 }
 
 static void deleted_finding(ss_findings *F, size_t gi, const ss_group *grp, const ss_gevent *e,
@@ -782,6 +795,7 @@ ss_findings *ss_findings_build(ss_groups *g, ss_timelines *data, const ss_inputs
     if (!F->opts.per_group)
         for (size_t i = 0; i < ng && !F->nomem; i++) build_group(F, i);
     if (F->n > 1) qsort(F->v, F->n, sizeof *F->v, cmp_finding);
+    if (!F->nomem && !net_build(F, 0, F->opts.per_group ? 0 : ng)) F->nomem = true;
     if (F->nomem) {
         ss_findings_free(F);
         return NULL;
@@ -794,6 +808,7 @@ void ss_findings_free(ss_findings *f) {
     free(f->v);
     for (size_t i = 0; i < f->nblocks; i++) free(f->blocks[i]);
     free(f->blocks);
+    net_free(f);
     ts_free(&f->ts);
     free(f);
 }
@@ -805,6 +820,7 @@ bool ss_findings_select(ss_findings *f, size_t gi) {
     f->nomem = false;
     build_group(f, gi);
     if (f->n > 1) qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+    if (!f->nomem && !net_build(f, gi, gi + 1)) f->nomem = true;
     return !f->nomem;
 }
 

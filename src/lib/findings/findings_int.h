@@ -44,4 +44,27 @@ void ts_free(txnstate *t);
 /* the transactional id whose records name this producer id (its latest), or NULL */
 const tid *ts_of_pid(const txnstate *t, int64_t pid);
 
+/* The findings (findings.c builds them). */
+struct ss_findings {
+    ss_groups *g;
+    ss_timelines *data;
+    ss_findings_opts opts;
+    int64_t now;
+    ss_finding *v;
+    size_t n, cap;
+    void **blocks; /* outputs arrays */
+    size_t nblocks, blockcap;
+    txnstate ts;
+    bool nomem;
+    ss_fnet *nets; /* the net answers (net.c), built with the findings */
+    size_t nnets, netcap;
+    ss_fnet_range *nr; /* their ranges */
+    size_t nnr, nrcap;
+};
+
+/* net.c: the net answers of the findings held (sorted) and of every partition of groups [g_from, g_to),
+ * replacing those held; false when memory ran out */
+bool net_build(ss_findings *F, size_t g_from, size_t g_to);
+void net_free(ss_findings *F);
+
 #endif

@@ -158,6 +158,7 @@ typedef struct gmem {
     int32_t member_epoch, previous_member_epoch;
     int8_t state;
     bool assignment_known;
+    bool assignment_pending;                         /* ss_gmember.assignment_pending */
     uint32_t parts_at, nparts, pending_at, npending; /* in the log's refs */
 } gmem;
 
@@ -188,6 +189,7 @@ typedef struct kmember {
     int32_t epoch, previous_epoch;
     int state;
     bool has_metadata, has_assignment;
+    bool assignment_read;  /* a current-assignment record of it was read (it has joined) */
     gref_v owned, pending; /* gpart indices */
     /* streams groups (KIP-1071): the member's process, endpoint and topology epoch, and its
      * tasks as text ("0_0,1_2"; pending revocation included), NULL when none */

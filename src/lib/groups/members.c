@@ -163,6 +163,9 @@ void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *de
          * (kept as bytes by the decoder when that fails) */
         uint32_t asg = j_child(c, mn, "assignment");
         m->assignment_known = consumer && asg && c.n[asg].kind == SS_J_OBJECT;
+        /* an empty assignment: the member joined and the leader's SyncGroup had given it none yet
+         * (GroupMetadataManager stores the group with an empty assignment for such a member) */
+        m->assignment_pending = !asg || c.n[asg].kind == SS_J_NULL || (c.n[asg].kind == SS_J_BYTES && !c.n[asg].len);
         if (!m->assignment_known) continue;
         const char *mid = m->member_id, *iid = m->instance_id;
         uint32_t tps = j_child(c, asg, "assignedPartitions");
@@ -262,6 +265,7 @@ void m_close_open_epoch(glog *L, ggroup *g) {
         m->previous_member_epoch = k->previous_epoch;
         m->state = (int8_t)k->state;
         m->assignment_known = k->has_assignment;
+        m->assignment_pending = !k->assignment_read; /* no current-assignment record yet: not joined */
         m->process_id = k->process_id;
         m->user_endpoint = k->user_endpoint;
         m->client_tags = k->client_tags;
@@ -426,6 +430,7 @@ static void current_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
         k->previous_epoch = (int32_t)j_num(c, dec->value, "previousMemberEpoch", -1);
         k->state = (int)j_num(c, dec->value, "state", -1);
         k->has_assignment = true;
+        k->assignment_read = true;
     } else {
         /* LEAVE_GROUP_MEMBER_EPOCH, nothing assigned nor pending */
         k->epoch = k->previous_epoch = -1;
@@ -705,6 +710,7 @@ static void streams_assignment(glog *L, uint32_t gi, const ss_record *r, jctx c,
         k->standby_tasks = tasks_text(L, buf[1], len[1]);
         k->warmup_tasks = tasks_text(L, buf[2], len[2]);
         k->has_assignment = L->groups[gi].nsubs > 0;
+        k->assignment_read = true;
     } else {
         k->epoch = k->previous_epoch = -1;
         k->active_tasks = k->standby_tasks = k->warmup_tasks = NULL;
