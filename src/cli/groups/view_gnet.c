@@ -39,7 +39,7 @@ static void level_text(ss_out *o, const ss_fnet *n, enum ss_fnet_level l, const 
 static void kind_text(ss_out *o, const ss_fnet *n, enum ss_fnet_level from, enum ss_fnet_level to,
                       const char *const *words) {
     bool any = false;
-    for (int l = from; l <= (int)to; l++) {
+    for (int l = (int)from; l <= (int)to; l++) {
         if (!n->nranges[l]) continue;
         if (l > (int)from && n->nranges[l - 1] && same_ranges(n, (enum ss_fnet_level)(l - 1), (enum ss_fnet_level)l))
             continue;
