@@ -67,6 +67,14 @@ typedef struct ss_input_partition {
      * when the directory itself was given, or found in a log directory. */
     size_t segments_not_given;
     const int64_t *not_given_offsets;
+    /* A partition read from an export (a Parquet file `segscan export` wrote, given as a PATH):
+     * the file (path says it too), NULL for one read from a log; its log is rebuilt from the rows
+     * with what they carry (no key or value bytes of a data topic, no record headers, no CRCs
+     * or damage positions: "not in the export"). export_broker: the broker its rows name
+     * (node.id), -1 when unknown; export_cluster_id: the export's kafka.cluster.id, NULL. */
+    const char *export_file;
+    int32_t export_broker;
+    const char *export_cluster_id;
 } ss_input_partition;
 
 /* The level of a note: an ss_severity (segscan/errors.h) under its older names. */
@@ -76,8 +84,9 @@ enum ss_note_level { SS_NOTE_INFO = SS_SEV_NOTICE, SS_NOTE_WARN = SS_SEV_WARNING
  * -delete, -stray directories) instead of skipping them with a note. */
 SS_API ss_inputs *ss_inputs_new(bool include_temp);
 SS_API void ss_inputs_free(ss_inputs *in);
-/* Add a PATH: a segment file, a partition directory or a log directory,
- * recognised by content. A file is a segment when its name is one
+/* Add a PATH: a segment file, a partition directory, a log directory or an
+ * export (a Parquet file of `segscan export`: each partition it holds becomes
+ * an input, export_file set), recognised by content. A file is a segment when its name is one
  * (<20 digits>.log, or a broker temporary of one) or when its first bytes are
  * a plausible batch header; the files Kafka keeps beside segments (.index,
  * .snapshot, checkpoints, ...) are skipped with a note; anything else is not a

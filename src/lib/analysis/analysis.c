@@ -349,6 +349,7 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
         a->pinfo[i].dups_excluded = P->dups_excluded;
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
         a->pinfo[i].coordinator = !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
+        a->pinfo[i].exported = ip->export_file && !ip->internal;
     }
     a->nsegs_total = a->seg_base[a->nparts];
     /* the sizes: for progress, and to size the table */

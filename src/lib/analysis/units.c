@@ -13,6 +13,7 @@
 #include "format/kafka_format.h"
 #include "format/record.h"
 #include "format/walker.h"
+#include "inputs/export_in.h"
 #include "segscan/base.h"
 
 
@@ -92,6 +93,14 @@ static bool record_matches(const ss_an_opts *o, const ss_record *r, bool part_ma
     }
 }
 
+/* A record rebuilt from an export: the value's fingerprint the export carries (the same
+ * XXH3-128 ss_fp_record computes; --by value only: the CLI refuses the other modes). */
+static bool export_fp(const ss_record *rec, const ss_an_opts *o, uint64_t *hi, uint64_t *lo) {
+    int32_t vs;
+    return o->by == SS_BY_VALUE && ss_xcell_read(rec->value, rec->value_len, hi, lo, &vs) &&
+           (uint64_t)vs >= o->min_bytes;
+}
+
 static void push_err(an_unit *u, an_ev *e, const ss_error *err) {
     size_t before = u->err.n;
     SS_VEC_PUSH(u->err, *err, u->nomem = true);
@@ -127,6 +136,8 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     ev_init(&e, AE_BATCH);
     e.b = *b;
     e.b.data = NULL;
+    /* a batch rebuilt from an export: its compression in attribute bits 8-10 (its records are not) */
+    if (pi->exported) e.b.codec = (enum ss_codec)(((uint16_t)b->attributes >> SS_XCELL_CODEC_SHIFT) & 7);
     bool pid_ok = !o->filter_pid || b->producer_id == o->producer_id;
     int64_t ls = pi->log_start;
     bool off_any = b->last_offset >= o->from_offset && b->base_offset <= o->to_offset;
@@ -236,7 +247,8 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
         s->delta = (uint32_t)delta;
         s->flags = 0;
         if (!pi->dups_excluded && delta >= 0 && delta < (int64_t)UINT32_MAX - 1 &&
-            ss_fp_record(r->st128, &rec, o->by, o->min_bytes, &s->hi, &s->lo)) {
+            (pi->exported ? export_fp(&rec, o, &s->hi, &s->lo)
+                          : ss_fp_record(r->st128, &rec, o->by, o->min_bytes, &s->hi, &s->lo))) {
             s->flags = AR_FP;
             u->nfp++;
         }
