@@ -93,6 +93,9 @@ SS_API void ss_inputs_free(ss_inputs *in);
  * Kafka segment. Returns SS_E_OK, or SS_E_IO when nothing could be read from
  * it (a problem of severity SS_SEV_ERROR says why). */
 SS_API ss_errkind ss_inputs_add(ss_inputs *in, const char *path);
+/* Is the file at path an export (it starts with Parquet's "PAR1"), which ss_inputs_add reads
+ * as partitions? For the commands that need a log's bytes and refuse one. */
+SS_API bool ss_inputs_is_export(const char *path);
 /* Add one segment held in memory (stdin); the bytes are copied. `name` names
  * the partition: "-" for stdin, or a partition name ("orders-3": topic orders,
  * partition 3) that the user gave it (segscan's --stdin-name). Its path is "-"

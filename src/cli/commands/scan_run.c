@@ -607,6 +607,15 @@ static int scan_check(const struct scan_command *cmd, int argc, char **argv, str
 
 /* The PATHs as inputs ('-': standard input), their problems said; NULL (and *rc 2) when none
  * could be read. */
+/* What an export cannot answer among the options given (a data topic's records there hold the
+ * value's XXH3-128 and the key's high 64 bits, not their bytes: inputs/export_in.h), or NULL. */
+static const char *export_refusal(const struct scan_cli *c) {
+    if (c->ao.by == SS_BY_KEY) return "--by key";
+    if (c->ao.by == SS_BY_KEY_VALUE) return "--by key+value";
+    /* --value and --key are fingerprinted as the export's writer did, and compared (units.c) */
+    return c->ao.match == SS_MATCH_VALUE_CONTAINS ? "--value-contains" : NULL;
+}
+
 static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *rc) {
     struct scan_cli *c = &a->c;
     ss_inputs *in = ss_inputs_new(a->include_temp);
@@ -639,6 +648,17 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) *rc = exit_merge(*rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);
+    const char *needs = export_refusal(c);
+    for (size_t i = 0; i < ss_inputs_count(in) && needs; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (!ip->export_file || ip->internal) continue;
+        warnx_("%s: %s needs the records' keys or values, which are not in the export (it holds the values' "
+               "fingerprints): give the log directory it was made from",
+               ip->export_file, needs);
+        ss_inputs_free(in);
+        *rc = EXIT_TROUBLE;
+        return NULL;
+    }
     const ss_problems *in_problems = ss_inputs_problems(in);
     for (size_t i = 0; i < ss_problems_count(in_problems); i++) {
         const ss_error *p = ss_problems_at(in_problems, i);

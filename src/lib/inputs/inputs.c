@@ -522,6 +522,11 @@ static ss_errkind add_export(ss_inputs *in, const char *path) {
     return k;
 }
 
+bool ss_inputs_is_export(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && ss_xfile_is_parquet(path);
+}
+
 static ss_errkind add_file(ss_inputs *in, const char *path) {
     const char *name = in_base_name(path);
     if (in_is_temp_file(name) && !in->include_temp) {
