@@ -75,6 +75,9 @@ typedef struct ss_input_partition {
     const char *export_file;
     int32_t export_broker;
     const char *export_cluster_id;
+    /* damaged regions the export's writer met in this partition's log and left out (a note
+     * says so; the export's metadata, segscan.partitions, says where and why) */
+    uint64_t export_damage;
 } ss_input_partition;
 
 /* The level of a note: an ss_severity (segscan/errors.h) under its older names. */

@@ -648,6 +648,9 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) *rc = exit_merge(*rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);
+    /* damage an export's writer met: the exit code says it, as it would of the log itself */
+    for (size_t i = 0; i < ss_inputs_count(in); i++)
+        if (ss_inputs_at(in, i)->export_damage) *rc = exit_merge(*rc, EXIT_DAMAGE);
     const char *needs = export_refusal(c);
     for (size_t i = 0; i < ss_inputs_count(in) && needs; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);

@@ -214,7 +214,7 @@ void scan_json_scope(struct scan_cli *c) {
     for (size_t i = 0; i < ss_an_partition_count(c->an); i++) {
         const ss_input_partition *ip = ss_an_partition_at(c->an, i)->input;
         if (!ip->export_file) continue;
-        out_lit(o, any ? ",{\"partition\":" : ",\"exports\":[{\"partition\":");
+        out_str(o, any ? ",{\"partition\":" : ",\"exports\":[{\"partition\":");
         any = true;
         out_json_cstr(o, ip->name);
         out_lit(o, ",\"file\":");

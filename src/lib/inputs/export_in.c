@@ -94,14 +94,27 @@ static const char *json_skip(const char *p, int depth) {
     return p > s ? p : NULL;
 }
 
+/* Room for one more partition (x->n counts it). */
+static bool xfile_push(ss_xfile *x) {
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? x->cap * 2 : 8;
+        ss_xpart *v = realloc(x->v, cap * sizeof *v);
+        if (!v) return false;
+        x->v = v;
+        x->cap = cap;
+    }
+    x->n++;
+    return true;
+}
+
 /* The fields of each partition object the inputs use, by its source index. */
 static void apply_part_meta(ss_xfile *x, const char *json) {
     const char *p = json_skip_ws(json ? json : "");
     if (*p++ != '[') return;
     for (p = json_skip_ws(p); *p == '{';) {
-        int64_t source = -1, log_start = -1, hwm = -1, ndamage = 0;
-        const char *tid = NULL;
-        size_t tid_n = 0;
+        int64_t source = -1, log_start = -1, hwm = -1, ndamage = 0, partition = -1;
+        const char *tid = NULL, *topic = NULL;
+        size_t tid_n = 0, topic_n = 0;
         p = json_skip_ws(p + 1);
         while (*p == '"') {
             const char *k = p + 1, *ke = json_skip_str(p);
@@ -119,6 +132,11 @@ static void apply_part_meta(ss_xfile *x, const char *json) {
             else if (KEY("topicId") && *v == '"') {
                 tid = v + 1;
                 tid_n = (size_t)(p - 1 - tid);
+            } else if (KEY("topic") && *v == '"') {
+                topic = v + 1;
+                topic_n = (size_t)(p - 1 - topic);
+            } else if (KEY("partition") && *v != 'n') {
+                partition = strtoll(v, NULL, 10);
             } else if (KEY("damage") && *v == '[') {
                 for (const char *q = v; q < p; q++) ndamage += *q == '{';
             }
@@ -127,6 +145,24 @@ static void apply_part_meta(ss_xfile *x, const char *json) {
             if (*p == ',') p = json_skip_ws(p + 1);
         }
         if (*p++ != '}') return;
+        /* a partition that gave no row (an empty log, or one whose every batch was damaged) is
+         * one all the same, as its directory was: its topic (Kafka's legal characters need no
+         * JSON escape) and number from the metadata */
+        bool rows = false;
+        for (size_t i = 0; i < x->n && !rows; i++) rows = x->v[i].source == source;
+        if (!rows && topic && source >= 0 && source <= INT32_MAX && partition >= -1 && partition <= INT32_MAX &&
+            !memchr(topic, '\\', topic_n) && xfile_push(x)) {
+            ss_xpart *xp = &x->v[x->n - 1];
+            memset(xp, 0, sizeof *xp);
+            xp->source = (int32_t)source;
+            xp->partition = (int32_t)partition;
+            xp->broker = -1;
+            if ((xp->topic = malloc(topic_n + 1))) {
+                memcpy(xp->topic, topic, topic_n);
+                xp->topic[topic_n] = 0;
+            }
+            if (!xp->topic || !(xp->mem = malloc(1))) x->n--, free(xp->topic);
+        }
         for (size_t i = 0; i < x->n; i++) {
             ss_xpart *xp = &x->v[i];
             if (xp->source != source) continue;
@@ -356,18 +392,12 @@ static bool part_done(ss_xfile *x, rebuild *rb, ss_xpart *cur) {
     cur->mem = rb->log.p;
     cur->len = rb->log.n;
     memset(&rb->log, 0, sizeof rb->log);
-    if (x->n == x->cap) {
-        size_t cap = x->cap ? x->cap * 2 : 8;
-        ss_xpart *v = realloc(x->v, cap * sizeof *v);
-        if (!v) {
-            free(cur->mem);
-            free(cur->topic);
-            return false;
-        }
-        x->v = v;
-        x->cap = cap;
+    if (!xfile_push(x)) {
+        free(cur->mem);
+        free(cur->topic);
+        return false;
     }
-    x->v[x->n++] = *cur;
+    x->v[x->n - 1] = *cur;
     memset(cur, 0, sizeof *cur);
     return true;
 }

@@ -509,6 +509,7 @@ static ss_errkind add_export(ss_inputs *in, const char *path) {
         p->x_log_start = xp->log_start;
         p->x_hwm = xp->hwm;
         p->pub.export_broker = xp->broker >= 0 ? xp->broker : x.node_id;
+        p->pub.export_damage = xp->damage;
         if (!part_add_seg(p, NULL, key, -1, false)) k = SS_E_NOMEM;
         if (xp->damage)
             add_note(in, SS_SEV_WARNING,
