@@ -960,12 +960,13 @@ void ss_inputs_finish(ss_inputs *in) {
         if (!p->name) p->name = xstrdup("?");
     }
     /* a partition of an export whose name another input has too: the export's file name before it */
-    for (size_t i = 0; i < in->nparts; i++) {
+    bool *xclash = calloc(in->nparts ? in->nparts : 1, sizeof *xclash);
+    for (size_t i = 0; i < in->nparts && xclash; i++)
+        for (size_t j = 0; j < in->nparts && in->parts[i]->exported && !xclash[i]; j++)
+            xclash[i] = j != i && !strcmp(in->parts[j]->name, in->parts[i]->name);
+    for (size_t i = 0; i < in->nparts && xclash; i++) {
         part *p = in->parts[i];
-        bool clash = false;
-        for (size_t j = 0; j < in->nparts && p->exported && !clash; j++)
-            clash = j != i && !strcmp(in->parts[j]->name, p->name);
-        if (!clash) continue;
+        if (!xclash[i]) continue;
         const char *bn = in_base_name(p->given);
         size_t n = strlen(bn) + strlen(p->name) + 2;
         char *nm = malloc(n);
@@ -974,6 +975,7 @@ void ss_inputs_finish(ss_inputs *in) {
         free(p->name);
         p->name = nm;
     }
+    free(xclash);
     /* two directories with one name: the shortest path suffix that tells them apart (an
      * input of temporary files has its partition's directory: that is no clash) */
     for (size_t i = 0; i < in->nparts; i++) {

@@ -403,29 +403,34 @@ ss_errkind ss_pqr_open(ss_pq_reader *r, const uint8_t *file, size_t len, const s
     bool have_schema = false, have_rows = false, have_groups = false, have_version = false;
     size_t ngroups = 0;
     const uint8_t *rg_at = NULL;
-    while (!why && ss_tr_field(&t, &last, &id, &ft)) {
+    /* read to the end even once the schema is known not to be ours: created_by says whose it is */
+    while (ss_tr_field(&t, &last, &id, &ft)) {
         if (id == 1 && is_int(ft)) {
             (void)ss_tr_int(&t, ft);
             have_version = true;
         } else if (id == 2 && ft == SS_TC_LIST) {
-            why = check_schema(&t, r, &bad_col);
+            const char *w = check_schema(&t, r, &bad_col);
+            if (!why) why = w;
             have_schema = true;
         } else if (id == 3 && is_int(ft)) {
             r->num_rows = ss_tr_int(&t, ft);
             have_rows = true;
-        } else if (id == 4 && ft == SS_TC_LIST) {
+        } else if (id == 4 && ft == SS_TC_LIST && !rg_at) {
             rg_at = t.p;
             uint8_t et;
-            if (ss_tr_list(&t, &et, &ngroups) && et != SS_TC_STRUCT) why = "the row groups are not structs";
-            for (size_t i = 0; i < ngroups && !t.bad && !why; i++) ss_tr_skip(&t, SS_TC_STRUCT);
+            if (ss_tr_list(&t, &et, &ngroups) && et != SS_TC_STRUCT && !why) why = "the row groups are not structs";
+            for (size_t i = 0; i < ngroups && !t.bad; i++) tr_skip_elem(&t, et);
             have_groups = true;
         } else if (id == 5 && ft == SS_TC_LIST) {
             uint8_t et;
-            size_t n;
-            if (ss_tr_list(&t, &et, &n) && et != SS_TC_STRUCT) why = "the key-value metadata are not structs";
-            r->kv = n && !why ? calloc(n, sizeof *r->kv) : NULL;
-            if (n && !why && !r->kv) return ss_error_set(err, SS_E_NOMEM, fstart, -1, "out of memory");
-            for (size_t i = 0; i < n && !t.bad && !why; i++) {
+            size_t n = 0;
+            bool structs = ss_tr_list(&t, &et, &n) && et == SS_TC_STRUCT;
+            if (!structs && !t.bad && !why) why = "the key-value metadata are not structs";
+            for (size_t i = 0; i < n && !structs && !t.bad; i++) tr_skip_elem(&t, et);
+            if (!structs || r->kv) continue; /* a second list: the first is kept */
+            r->kv = n ? calloc(n, sizeof *r->kv) : NULL;
+            if (n && !r->kv) return ss_error_set(err, SS_E_NOMEM, fstart, -1, "out of memory");
+            for (size_t i = 0; i < n && !t.bad; i++) {
                 int16_t l2 = 0, id2;
                 uint8_t ft2;
                 const uint8_t *k = NULL, *v = NULL;
