@@ -464,6 +464,29 @@ static ss_errkind read_rows(ss_pq_reader *r, ss_xfile *x, ss_error *err) {
     return k;
 }
 
+ss_errkind ss_xfile_from_memory(const uint8_t *buf, size_t len, ss_xfile *x, ss_error *err) {
+    memset(x, 0, sizeof *x);
+    x->node_id = -1;
+    ss_pq_reader r;
+    ss_errkind k = ss_pqr_open(&r, buf, len, ss_export_columns, C_COUNT, err);
+    if (k == SS_E_OK) k = read_rows(&r, x, err);
+    if (k == SS_E_OK) {
+        apply_part_meta(x, ss_pqr_meta(&r, "segscan.partitions"));
+        const char *cid = ss_pqr_meta(&r, "kafka.cluster.id"), *nid = ss_pqr_meta(&r, "kafka.node.id");
+        const char *ver = ss_pqr_meta(&r, "segscan.version");
+        if (cid && !(x->cluster_id = strdup(cid))) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+        if (ver && !(x->version = strdup(ver))) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+        if (nid) {
+            char *e;
+            long v = strtol(nid, &e, 10);
+            if (!*e && v >= 0 && v <= INT32_MAX) x->node_id = (int32_t)v;
+        }
+    }
+    ss_pqr_close(&r);
+    if (k != SS_E_OK) ss_xfile_free(x);
+    return k;
+}
+
 ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err) {
     memset(x, 0, sizeof *x);
     x->node_id = -1;
@@ -480,25 +503,7 @@ ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err) {
     else if ((len = fread(buf, 1, (size_t)st.st_size, f)) != (size_t)st.st_size)
         k = ss_error_set(err, SS_E_IO, len, -1, "byte %zu: cannot read: %s", len, strerror(errno));
     fclose(f);
-    ss_pq_reader r;
-    if (k == SS_E_OK) {
-        k = ss_pqr_open(&r, buf, len, ss_export_columns, C_COUNT, err);
-        if (k == SS_E_OK) k = read_rows(&r, x, err);
-        if (k == SS_E_OK) {
-            apply_part_meta(x, ss_pqr_meta(&r, "segscan.partitions"));
-            const char *cid = ss_pqr_meta(&r, "kafka.cluster.id"), *nid = ss_pqr_meta(&r, "kafka.node.id");
-            const char *ver = ss_pqr_meta(&r, "segscan.version");
-            if (cid && !(x->cluster_id = strdup(cid))) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
-            if (ver && !(x->version = strdup(ver))) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
-            if (nid) {
-                char *e;
-                long v = strtol(nid, &e, 10);
-                if (!*e && v >= 0 && v <= INT32_MAX) x->node_id = (int32_t)v;
-            }
-        }
-        ss_pqr_close(&r);
-    }
+    if (k == SS_E_OK) k = ss_xfile_from_memory(buf, len, x, err);
     free(buf);
-    if (k != SS_E_OK) ss_xfile_free(x);
     return k;
 }

@@ -77,6 +77,8 @@ bool ss_xfile_is_parquet(const char *path);
  * Parquet file that is not a segscan export, SS_E_BAD_EXPORT for one cut short or corrupt,
  * SS_E_IO, SS_E_NOMEM) and nothing kept. */
 ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err);
+/* The same of an export's bytes in memory (len of them; the fuzz target's way in). */
+ss_errkind ss_xfile_from_memory(const uint8_t *buf, size_t len, ss_xfile *x, ss_error *err);
 void ss_xfile_free(ss_xfile *x);
 
 #endif
