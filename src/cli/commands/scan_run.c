@@ -90,7 +90,8 @@ static const char scan_usage_common2[] =
 static const char scan_usage_tail[] =
     "\n"
     "A PATH is a segment file, a partition directory or a log directory; '-' reads a\n"
-    "segment from standard input.\n";
+    "segment from standard input; a .parquet file of 'segscan export' is read as the\n"
+    "partitions it holds (a data topic's keys and values are not in the export).\n";
 
 /* Options explain does not take: it lists the copies of one record, so there is
  * neither a list of groups to cut (--top) nor a finding to fail on (--fail-on). */
