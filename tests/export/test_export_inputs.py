@@ -15,7 +15,8 @@ on the export equals the one on the directory, except the fields documented as n
   hand, Thrift compact protocol and all) and one claiming segscan with another schema: an error
   naming the file and the byte, exit 2, and a directory given beside it is still read;
 - exports of two clusters (meta.properties' cluster.id) given together: a warning; the scope
-  names each one's broker (node.id), and same-named partitions are told apart by file.
+  names each one's broker (node.id), and same-named partitions are told apart by file;
+- two exports of one partition (replicas) give what the two directories give.
 
 usage: test_export_inputs.py SEGSCAN SOURCE_ROOT
 """
@@ -279,6 +280,43 @@ def clusters(tmp):
     check('different clusters' not in err, 'one cluster: no warning')
 
 
+REPLICA_NAME = re.compile(r'\bb([12])(\.parquet:|/)')
+
+
+def same_names(v):
+    """b1/orders-0 (a directory told apart by its parent) and b1.parquet:orders-0 (by its export)"""
+    if isinstance(v, str):
+        return REPLICA_NAME.sub(r'b\1|', v)
+    if isinstance(v, dict):
+        return {k: same_names(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [same_names(x) for x in v]
+    return v
+
+
+def replicas(tmp):
+    """Two exports of one partition are as two directories holding it are (replicas recognised
+    by their batches, each grouped on its own)."""
+    d = os.path.join(ROOT, 'testdata', 'groups-worked')
+    dirs, files = [], []
+    for b in ('b1', 'b2'):
+        dst = os.path.join(tmp, 'rep', b)
+        shutil.copytree(d, dst)
+        dirs.append(dst)
+        files.append(os.path.join(tmp, 'rep', b + '.parquet'))
+        export([dst], files[-1])
+    for cmd in ('scan', 'dups', 'producers', 'txns'):
+        ra, a, ea = jsonl([cmd, '--json'] + dirs)
+        rb, b, eb = jsonl([cmd, '--json'] + files)
+        tally_eq(rb, ra, 'replicas %s: exit code' % cmd)
+        tally_eq(same_names(strip(b)), same_names(strip(a)), 'replicas %s: the JSON of two exports = of two '
+                 'directories' % cmd)
+        check('are replicas of one partition' in eb and 'exported from' in eb,
+              'replicas %s: the note, pointing diff at the directories: %r' % (cmd, eb[-300:]))
+    total = [o for o in jsonl(['dups', '--json'] + files)[1] if o.get('type') == 'total']
+    check(total and total[0]['duplicateGroups'] == 20, 'replicas: 10 groups in each replica, each grouped on its own')
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='segscan-xin-')
     try:
@@ -286,6 +324,7 @@ def main():
         refusals(tmp)
         bad_files(tmp)
         clusters(tmp)
+        replicas(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return tally_exit('export-inputs')

@@ -728,7 +728,13 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (ip->temporary) temporary_note(in, ip);
     }
-    if (replicas && !c->quiet)
+    const ss_input_partition *x1 = replicas ? ss_inputs_at(in, r1) : NULL, *x2 = replicas ? ss_inputs_at(in, r2) : NULL;
+    if (replicas && !c->quiet && (x1->export_file || x2->export_file)) /* diff needs the logs' bytes */
+        warnx_("note: %s (%s) and %s (%s) are replicas of one partition (they share leader epochs): a record in both "
+               "is one record, so each replica was grouped on its own; 'segscan diff' on the log directories they "
+               "were exported from compares replicas",
+               x1->name, x1->path, x2->name, x2->path);
+    else if (replicas && !c->quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
                "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
                ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,

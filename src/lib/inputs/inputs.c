@@ -1053,8 +1053,9 @@ void ss_inputs_finish(ss_inputs *in) {
     /* replicas of one partition given together: their records will be copies of each other */
     for (size_t i = 0; i + 1 < in->nparts; i++) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
-        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition &&
-            !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
+        /* (a partition of an export stands for its directory) */
+        if ((a->is_dir || a->export_file) && (b->is_dir || b->export_file) && a->partition >= 0 &&
+            a->partition == b->partition && !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
             size_t before = in->problems.n;
             add_note(in, SS_SEV_WARNING,
                      "%s and %s hold the same partition (replicas?): their records count as copies of each "
