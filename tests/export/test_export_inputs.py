@@ -9,7 +9,7 @@ on the export equals the one on the directory, except the fields documented as n
 (docs/json.md "Exports as inputs"): a copy's key and value bytes and sizes (`notInExport` says so),
 `identicalCopies`, paths, the segment count, the cleaner's checkpoint, and the scope's `exports`
 (which names each export and its broker). Then what an export cannot be:
-- verify, diff and dump refuse it (exit 2, the reason); --by key, --by key+value and
+- verify, diff, dump and export refuse it (exit 2, the reason); --by key, --by key+value and
   --value-contains refuse an export's data partitions (exit 2);
 - a truncated export, a corrupted footer, a Parquet file from another writer (written here by
   hand, Thrift compact protocol and all) and one claiming segscan with another schema: an error
@@ -117,11 +117,13 @@ def refusals(tmp):
     x = os.path.join(tmp, 'gw.parquet')
     export([d], x)
     for args, what in ((['verify', x], 'verify'), (['dump', x], 'dump'), (['diff', x, d], 'diff'),
-                       (['diff', d, x], 'diff (second side)')):
+                       (['diff', d, x], 'diff (second side)'),
+                       (['export', '--fingerprints', '-o', os.path.join(tmp, 'again.parquet'), x], 'export')):
         rc, out, err = run(args)
         tally_eq(rc, 2, '%s of an export: exit 2' % what)
-        check('is an export' in err and x in err, '%s of an export: the reason, naming the file: %r'
+        check(('is an export' in err) and x in err, '%s of an export: the reason, naming the file: %r'
               % (what, err[:200]))
+    check(not os.path.exists(os.path.join(tmp, 'again.parquet')), 'export of an export: no file written')
     for opt in (['dups', '--by', 'key'], ['dups', '--by', 'key+value'], ['explain', '--value-contains', 'o']):
         rc, out, err = run(opt + [x])
         tally_eq(rc, 2, '%s on an export: exit 2' % ' '.join(opt))
