@@ -26,6 +26,7 @@
 #include "base/paths.h"
 #include "format/batch.h"
 #include "format/kafka_format.h"
+#include "inputs/export_in.h"
 #include "inputs/inputs_names.h"
 #include "inputs/replicas.h"
 #include "segscan/files.h"
@@ -56,6 +57,11 @@ typedef struct part {
     ss_input_segment *merged;
     ss_input_replica *replicas;
     char *merged_name;
+    /* read from an export (inputs/export_in.h): what its rows and metadata say */
+    bool exported;
+    char *x_topic, *x_topic_id, *x_cluster;
+    int32_t x_partition;
+    int64_t x_log_start, x_hwm;
 } part;
 
 struct ss_inputs {
@@ -77,6 +83,8 @@ struct ss_inputs {
     size_t nsiblings, csiblings;
     ss_input_unreadable *unreadable; /* ss_inputs_unreadable_at */
     size_t nunreadable, cunreadable;
+    char *first_cluster, *first_cluster_file; /* the first export's kafka.cluster.id, and its file */
+    bool clusters_warned;
 };
 
 static char *xstrdup(const char *s) {
@@ -153,6 +161,9 @@ static void part_free(part *p) {
     free(p->merged);
     free(p->replicas);
     free(p->merged_name);
+    free(p->x_topic);
+    free(p->x_topic_id);
+    free(p->x_cluster);
     free(p);
 }
 
@@ -178,6 +189,8 @@ void ss_inputs_free(ss_inputs *in) {
     free(in->unreadable);
     for (size_t i = 0; i < in->nsnapshots; i++) free(in->snapshots[i]);
     free(in->snapshots);
+    free(in->first_cluster);
+    free(in->first_cluster_file);
     free(in);
 }
 
@@ -223,6 +236,7 @@ static part *new_part(ss_inputs *in, const char *key, const char *given, bool is
     p->pub.high_watermark = -1;
     p->pub.log_start_offset = -1;
     p->pub.cleaner_offset = -1;
+    p->pub.export_broker = -1;
     in->parts[in->nparts++] = p;
     return p;
 }
@@ -484,6 +498,75 @@ static bool starts_with_batch(const char *path) {
     return n >= HEADER_UP_TO_MAGIC && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
 }
 
+/* An export: each partition it holds an input of its own, its log rebuilt in memory
+ * (inputs/export_in.h). A file that cannot be read as one is an unreadable input, its reason
+ * naming the byte. */
+static ss_errkind add_export(ss_inputs *in, const char *path) {
+    ss_xfile x;
+    ss_error e;
+    ss_errkind k = ss_xfile_read(path, &x, &e);
+    if (k != SS_E_OK) {
+        char msg[SS_ERROR_MSG_SIZE + 1100], reason[SS_ERROR_MSG_SIZE + 64];
+        snprintf(reason, sizeof reason, "%s [%s]", e.msg, ss_errkind_name(e.kind));
+        snprintf(msg, sizeof msg, "%.1000s: %s", path, reason);
+        add_unreadable(in, path, reason, true, msg);
+        return k == SS_E_NOMEM ? SS_E_NOMEM : SS_E_IO;
+    }
+    char *real = realpath(path, NULL);
+    if (x.cluster_id) { /* exports of two clusters: their partitions are not one topic's */
+        if (!in->first_cluster) {
+            in->first_cluster = xstrdup(x.cluster_id);
+            in->first_cluster_file = xstrdup(path);
+        } else if (strcmp(in->first_cluster, x.cluster_id) != 0 && !in->clusters_warned) {
+            in->clusters_warned = true;
+            add_note(in, SS_SEV_WARNING,
+                     "%s and %s are exports of different clusters (cluster.id %s and %s): a topic of one name "
+                     "in both is two topics, yet they are read as one",
+                     in->first_cluster_file ? in->first_cluster_file : "?", path, in->first_cluster, x.cluster_id);
+        }
+    }
+    k = SS_E_OK;
+    for (size_t i = 0; i < x.n && k == SS_E_OK; i++) {
+        ss_xpart *xp = &x.v[i];
+        char key[PATH_MAX + 64];
+        snprintf(key, sizeof key, "%s#%d", real ? real : path, xp->source);
+        part *p = new_part(in, key, path, false, true);
+        if (!p) {
+            k = SS_E_NOMEM;
+            break;
+        }
+        p->exported = true;
+        p->mem = xp->mem;
+        p->memlen = xp->len;
+        xp->mem = NULL;
+        p->x_topic = xp->topic;
+        xp->topic = NULL;
+        p->x_topic_id = xp->topic_id;
+        xp->topic_id = NULL;
+        p->x_cluster = x.cluster_id ? xstrdup(x.cluster_id) : NULL;
+        p->x_partition = xp->partition;
+        p->x_log_start = xp->log_start;
+        p->x_hwm = xp->hwm;
+        p->pub.export_broker = xp->broker >= 0 ? xp->broker : x.node_id;
+        p->pub.export_damage = xp->damage;
+        if (!part_add_seg(p, NULL, key, -1, false)) k = SS_E_NOMEM;
+        if (xp->damage)
+            add_note(in, SS_SEV_WARNING,
+                     "%s: %s-%d: the export met %" PRIu64 " damaged %s in its source log, not exported (where and "
+                     "why: its metadata, segscan.partitions; CRCs and bytes are not in the export)",
+                     path, p->x_topic ? p->x_topic : "?", xp->partition, xp->damage,
+                     xp->damage == 1 ? "region" : "regions");
+    }
+    free(real);
+    ss_xfile_free(&x);
+    return k;
+}
+
+bool ss_inputs_is_export(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && ss_xfile_is_parquet(path);
+}
+
 static ss_errkind add_file(ss_inputs *in, const char *path) {
     const char *name = in_base_name(path);
     if (in_is_temp_file(name) && !in->include_temp) {
@@ -498,6 +581,7 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
         add_note(in, SS_SEV_NOTICE, "%s: a KRaft snapshot: read for its producer-id blocks only", path);
         return SS_E_OK;
     }
+    if (ss_xfile_is_parquet(path)) return add_export(in, path);
     if (in_is_known_non_segment(name)) {
         add_note(in, SS_SEV_NOTICE, "%s: not a segment (.log) file, skipped", path);
         return SS_E_OK;
@@ -1235,8 +1319,33 @@ void ss_inputs_finish(ss_inputs *in) {
         part *p = in->parts[i];
         /* a directory: its name; a lone file (or stdin): its path with other characters as '_' */
         p->name = p->pub.is_dir ? xstrdup(in_base_name(p->key)) : sanitize(p->given);
+        if (p->exported) { /* its partition's name, as its directory was named */
+            free(p->name);
+            p->name = NULL;
+            size_t n = strlen(p->x_topic ? p->x_topic : "?") + 16;
+            if ((p->name = malloc(n)) && p->x_partition >= 0)
+                snprintf(p->name, n, "%s-%d", p->x_topic ? p->x_topic : "?", p->x_partition);
+            else if (p->name) snprintf(p->name, n, "%s", p->x_topic ? p->x_topic : "?");
+        }
         if (!p->name) p->name = xstrdup("?");
     }
+    /* a partition of an export whose name another input has too: the export's file name before it */
+    bool *xclash = calloc(in->nparts ? in->nparts : 1, sizeof *xclash);
+    for (size_t i = 0; i < in->nparts && xclash; i++)
+        for (size_t j = 0; j < in->nparts && in->parts[i]->exported && !xclash[i]; j++)
+            xclash[i] = j != i && !strcmp(in->parts[j]->name, in->parts[i]->name);
+    for (size_t i = 0; i < in->nparts && xclash; i++) {
+        part *p = in->parts[i];
+        if (!xclash[i]) continue;
+        const char *bn = in_base_name(p->given);
+        size_t n = strlen(bn) + strlen(p->name) + 2;
+        char *nm = malloc(n);
+        if (!nm) continue;
+        snprintf(nm, n, "%s:%s", bn, p->name);
+        free(p->name);
+        p->name = nm;
+    }
+    free(xclash);
     /* two directories with one name: the shortest path suffix that tells them apart (an
      * input of temporary files has its partition's directory: that is no clash) */
     name_clashes(in);
@@ -1253,14 +1362,24 @@ void ss_inputs_finish(ss_inputs *in) {
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         int32_t pn = -1;
-        if (p->pub.is_dir) in_parse_topic(in_base_name(p->key), &p->topic, &pn);
+        if (p->exported) {
+            p->topic = p->x_topic ? xstrdup(p->x_topic) : NULL;
+            pn = p->x_partition;
+        } else if (p->pub.is_dir) in_parse_topic(in_base_name(p->key), &p->topic, &pn);
         else if (p->mem && strcmp(p->given, "-") != 0) in_parse_topic(p->given, &p->topic, &pn); /* named by the user */
         else p->topic = xstrdup(p->name);
         if (!p->topic) p->topic = xstrdup("?");
         p->pub.name = p->name;
         p->pub.topic = p->topic;
         p->pub.partition = pn;
-        p->pub.path = p->mem ? "-" : p->given; /* held in memory: no path, whatever name it was given */
+        p->pub.path = p->mem && !p->exported ? "-" : p->given; /* stdin: no path, whatever name it was given */
+        if (p->exported) {
+            p->pub.export_file = p->given;
+            p->pub.export_cluster_id = p->x_cluster;
+            p->pub.topic_id = p->x_topic_id;
+            p->pub.log_start_offset = p->x_log_start;
+            p->pub.high_watermark = p->x_hwm;
+        }
         p->pub.internal = strncmp(p->topic, "__", 2) == 0;
         if (p->pub.is_dir) {
             read_partition_files(p);
@@ -1278,8 +1397,9 @@ void ss_inputs_finish(ss_inputs *in) {
     /* replicas of one partition given together: their records will be copies of each other */
     for (size_t i = 0; i + 1 < in->nparts; i++) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
-        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition &&
-            !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
+        /* (a partition of an export stands for its directory) */
+        if ((a->is_dir || a->export_file) && (b->is_dir || b->export_file) && a->partition >= 0 &&
+            a->partition == b->partition && !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
             size_t before = in->problems.n;
             add_note(in, SS_SEV_WARNING,
                      "%s and %s hold the same partition (replicas?): their records count as copies of each "
