@@ -57,6 +57,14 @@ typedef struct part {
     ss_input_segment *merged;
     ss_input_replica *replicas;
     char *merged_name;
+    /* of each merged segment, the bytes of the copy it is read from when that copy is held in
+     * memory (a partition of an export: its one segment, owned by that copy's part, which the
+     * inputs keep, held or not), {NULL, 0, false} for a file; NULL when none is */
+    struct merged_mem {
+        const uint8_t *data;
+        size_t len;
+        bool set;
+    } * merged_mem;
     /* read from an export (inputs/export_in.h): what its rows and metadata say */
     bool exported;
     char *x_topic, *x_topic_id, *x_cluster;
@@ -161,6 +169,7 @@ static void part_free(part *p) {
     free(p->merged);
     free(p->replicas);
     free(p->merged_name);
+    free(p->merged_mem);
     free(p->x_topic);
     free(p->x_topic_id);
     free(p->x_cluster);
@@ -1017,6 +1026,23 @@ typedef struct note_ctx {
     ss_inputs *in;
 } note_ctx;
 
+/* A partition's directory name: its directory's, or for a partition of an export the name its
+ * directory had (topic-n), into buf. */
+static const char *base_of(const part *p, char *buf, size_t cap) {
+    if (!p->exported) return in_base_name(p->key);
+    snprintf(buf, cap, "%s-%d", p->x_topic ? p->x_topic : "?", p->x_partition);
+    return buf;
+}
+
+/* node.id of the broker a copy is from: its log directory's meta.properties, or for a partition
+ * of an export the broker its rows name (the export's meta.properties, read when it was
+ * written); its cluster.id into *cluster (malloc'd, NULL when unknown). */
+static int32_t broker_of_part(const part *p, char **cluster) {
+    if (!p->exported) return meta_of(p->key, cluster);
+    *cluster = p->x_cluster ? xstrdup(p->x_cluster) : NULL;
+    return p->pub.export_broker;
+}
+
 static void replica_note(void *ctx, ss_severity sev, const char *msg) {
     ss_inputs *in = ((note_ctx *)ctx)->in;
     size_t before = in->problems.n;
@@ -1026,13 +1052,13 @@ static void replica_note(void *ctx, ss_severity sev, const char *msg) {
 
 /* The scope of a partition read from its replicas: each copy, where it came from, what was
  * read of it. */
-static void scope_note(note_ctx *nc, const char *bn, const ss_input_replica *reps, size_t m) {
+static void scope_note(note_ctx *nc, const char *bn, const ss_input_replica *reps, size_t m, bool exports) {
     char line[1024];
     size_t len = (size_t)snprintf(line, sizeof line, "%s: %zu copies read as one partition (replicas):", bn, m);
     for (size_t k = 0; k < m && len < sizeof line; k++) {
         char who[48];
         if (reps[k].node_id >= 0) snprintf(who, sizeof who, "broker %" PRId32, reps[k].node_id);
-        else snprintf(who, sizeof who, "no meta.properties");
+        else snprintf(who, sizeof who, exports ? "broker unknown" : "no meta.properties");
         if (reps[k].read_from >= 0 && reps[k].read_to > reps[k].read_from)
             len += (size_t)snprintf(line + len, sizeof line - len,
                                     "%s %s (%s%s, offsets %" PRId64 "..%" PRId64 " read)", k ? ";" : "", reps[k].name,
@@ -1060,14 +1086,16 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
         part *p = in->parts[g[k]];
         c[k].p = &p->pub;
         c[k].r = &all[k];
+        if (p->exported) c[k].mem = p->mem, c[k].memlen = p->memlen;
         all[k].name = p->pub.name;
         all[k].path = p->given;
         char *cluster;
-        all[k].node_id = meta_of(p->key, &cluster);
+        all[k].node_id = broker_of_part(p, &cluster);
         free(cluster);
         all[k].high_watermark = p->pub.high_watermark;
     }
-    const char *bn = in_base_name(in->parts[g[0]]->key);
+    char bnbuf[320];
+    const char *bn = base_of(in->parts[g[0]], bnbuf, sizeof bnbuf);
     note_ctx nc = {in};
     rp_read *reads = NULL;
     size_t nreads = 0, m = 0;
@@ -1076,8 +1104,9 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
     size_t *at = malloc(n * sizeof *at);
     ss_input_replica *reps = malloc(n * sizeof *reps);
     ss_input_segment *segs = malloc((nreads ? nreads : 1) * sizeof *segs);
+    struct merged_mem *mm = calloc(nreads ? nreads : 1, sizeof *mm);
     char *mname = xstrdup(bn);
-    bool fail = !ok || !at || !reps || !segs || !mname;
+    bool fail = !ok || !at || !reps || !segs || !mm || !mname;
     for (size_t k = 0; k < n && !fail; k++) {
         bool apart = true;
         for (size_t i = 0; i < n; i++)
@@ -1096,8 +1125,9 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
         char msg[640];
         snprintf(msg, sizeof msg,
                  "%s: %s holds the same partition as %s, but not the same log (%s): read apart, their records "
-                 "count as copies of each other; 'segscan diff' compares them",
-                 bn, all[k].name, all[0].name, why);
+                 "count as copies of each other; 'segscan diff'%s compares them",
+                 bn, all[k].name, all[0].name, why,
+                 in->parts[g[k]]->exported ? " on the log directories they were exported from" : "");
         in->parts[g[k]]->pub.not_a_replica = true;
         replica_note(&nc, SS_SEV_WARNING, msg);
     }
@@ -1109,18 +1139,25 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
         free(at);
         free(reps);
         free(segs);
+        free(mm);
         free(mname);
         return !fail;
     }
     size_t L = 0;
     for (size_t k = 0; k < m; k++)
         if (reps[k].leader) L = k;
+    bool any_mem = false;
     for (size_t r = 0; r < nreads; r++) {
         const rp_copy *x = &c[reads[r].copy];
         segs[r] = x->p->segments[reads[r].seg];
         segs[r].read_from = reads[r].bounded ? reads[r].from : INT64_MIN;
         segs[r].read_to = reads[r].bounded ? reads[r].to : INT64_MAX;
         segs[r].replica = (uint32_t)at[x->r - all];
+        if (x->mem) any_mem = true, mm[r] = (struct merged_mem){x->mem, x->memlen, true};
+    }
+    if (!any_mem) {
+        free(mm);
+        mm = NULL;
     }
     size_t lk = 0; /* the leader's index among g */
     for (size_t k = 0; k < n; k++)
@@ -1155,9 +1192,10 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
     pub->nreplicas = m;
     pub->replicas = reps;
     lp->merged = segs;
+    lp->merged_mem = mm;
     lp->replicas = reps;
     lp->merged_name = mname;
-    scope_note(&nc, bn, reps, m);
+    scope_note(&nc, bn, reps, m, lp->exported);
     for (size_t k = 0; k < n; k++) rp_copy_free(&c[k]);
     free(c);
     free(all);
@@ -1178,7 +1216,7 @@ static size_t same_cluster(ss_inputs *in, size_t *g, size_t n) {
     const char *first = NULL, *first_name = NULL;
     size_t m = 0;
     for (size_t k = 0; k < n; k++) {
-        (void)meta_of(in->parts[g[k]]->key, &ids[k]);
+        (void)broker_of_part(in->parts[g[k]], &ids[k]);
         if (!first && ids[k]) first = ids[k], first_name = in->parts[g[k]]->pub.name;
     }
     for (size_t k = 0; k < n; k++) {
@@ -1188,11 +1226,11 @@ static size_t same_cluster(ss_inputs *in, size_t *g, size_t n) {
         }
         part *x = in->parts[g[k]];
         x->pub.not_a_replica = true;
-        char msg[640];
+        char msg[640], xb[320];
         snprintf(msg, sizeof msg,
                  "%s: %s is of another cluster than %s (cluster.id %s and %s, meta.properties): not a replica, "
                  "read apart",
-                 in_base_name(x->key), x->pub.name, first_name, ids[k], first);
+                 base_of(x, xb, sizeof xb), x->pub.name, first_name, ids[k], first);
         note_ctx nc = {in};
         replica_note(&nc, SS_SEV_WARNING, msg);
     }
@@ -1213,37 +1251,45 @@ static void merge_replicas(ss_inputs *in) {
         while (j < in->nparts && in->parts[j]->pub.partition == a->partition &&
                !strcmp(in->parts[j]->pub.topic, a->topic))
             j++;
-        if (j - i < 2 || !a->is_dir || a->partition < 0 ||
-            (in->replicas_except && !strcmp(a->topic, in->replicas_except))) {
+        if (j - i < 2 || a->partition < 0 || (in->replicas_except && !strcmp(a->topic, in->replicas_except))) {
             i = j;
             continue;
         }
-        /* the copies of one topic id: the first id met, and those without one when no other
-         * id is met */
-        const char *id = NULL, *other = NULL;
-        for (size_t k = i; k < j; k++) {
-            const ss_input_partition *x = &in->parts[k]->pub;
-            if (!x->is_dir || x->temporary || !x->topic_id) continue;
-            if (!id) id = x->topic_id;
-            else if (strcmp(id, x->topic_id) != 0 && !other) other = x->topic_id;
+        /* the partition directories, then the partitions of exports: an export's partition stands
+         * for its directory, but its rebuilt log is read otherwise (a data topic's values are
+         * fingerprints, not bytes: analysis units.c), and one input is read one way, so copies of
+         * the two kinds are not merged (they stay inputs of their own, replicas to the analysis) */
+        for (int kind = 0; kind < 2; kind++) {
+            /* the copies of one topic id: the first id met, and those without one when no other
+             * id is met (in->parts[k] is NULL for a copy merged into another input) */
+            const char *id = NULL, *other = NULL;
+            for (size_t k = i; k < j; k++) {
+                const ss_input_partition *x = in->parts[k] ? &in->parts[k]->pub : NULL;
+                if (!x || !(kind ? x->export_file != NULL : x->is_dir) || x->temporary || !x->topic_id) continue;
+                if (!id) id = x->topic_id;
+                else if (strcmp(id, x->topic_id) != 0 && !other) other = x->topic_id;
+            }
+            size_t n = 0;
+            for (size_t k = i; k < j; k++) {
+                const ss_input_partition *x = in->parts[k] ? &in->parts[k]->pub : NULL;
+                if (!x || !(kind ? x->export_file != NULL : x->is_dir) || x->temporary) continue;
+                if (other ? x->topic_id && !strcmp(x->topic_id, id) : true) g[n++] = k;
+            }
+            if (other) {
+                for (size_t k = i; k < j; k++)
+                    if (in->parts[k] && (kind ? in->parts[k]->exported : in->parts[k]->pub.is_dir))
+                        in->parts[k]->pub.not_a_replica = true;
+                size_t before = in->problems.n;
+                char ib[320];
+                add_note(in, SS_SEV_WARNING,
+                         "%s: the copies hold different topic ids (%s, %s; partition.metadata): different "
+                         "partitions of topics of one name (deleted and created again, KIP-516), read apart",
+                         base_of(in->parts[g[0]], ib, sizeof ib), id, other);
+                if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
+            }
+            n = same_cluster(in, g, n);
+            if (n >= 2) (void)merge_group(in, g, n);
         }
-        size_t n = 0;
-        for (size_t k = i; k < j; k++) {
-            const ss_input_partition *x = &in->parts[k]->pub;
-            if (!x->is_dir || x->temporary) continue;
-            if (other ? x->topic_id && !strcmp(x->topic_id, id) : true) g[n++] = k;
-        }
-        if (other) {
-            for (size_t k = i; k < j; k++) in->parts[k]->pub.not_a_replica = true;
-            size_t before = in->problems.n;
-            add_note(in, SS_SEV_WARNING,
-                     "%s: the copies hold different topic ids (%s, %s; partition.metadata): different partitions "
-                     "of topics of one name (deleted and created again, KIP-516), read apart",
-                     in_base_name(in->parts[i]->key), id, other);
-            if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
-        }
-        n = same_cluster(in, g, n);
-        if (n >= 2) (void)merge_group(in, g, n);
         i = j;
     }
     free(g);
@@ -1412,13 +1458,20 @@ void ss_inputs_finish(ss_inputs *in) {
 
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
     part *p = in->parts[i];
+    /* a merged partition's segments are its copies': each in memory or a file of its own */
+    if (p->merged) {
+        if (p->merged_mem && p->merged_mem[j].set)
+            return ss_segment_from_memory(p->merged_mem[j].data, p->merged_mem[j].len, false, out, err);
+        return ss_segment_open(p->pub.segments[j].path, out, err);
+    }
     if (p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
     return ss_segment_open(p->pub.segments[j].path, out, err);
 }
 
 uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
     part *p = in->parts[i];
-    if (p->mem) return p->memlen;
+    if (p->merged && p->merged_mem && p->merged_mem[j].set) return p->merged_mem[j].len;
+    if (!p->merged && p->mem) return p->memlen;
     struct stat st;
     return stat(p->pub.segments[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
