@@ -322,6 +322,13 @@ def replicas(tmp):
     # partition read once, they are 10, not 20 (a copy's record is not a duplicate of the other's)
     total = [o for o in jsonl(['dups', '--json'] + files)[1] if o.get('type') == 'total']
     check(total and total[0]['duplicateGroups'] == 10, 'replicas: the 10 groups of the partition read once')
+    # a directory and an export of one partition: not one input (one is read from fingerprints, the
+    # other from bytes), and a note says their records count as copies of each other
+    rc, objs, err = jsonl(['scan', '--json', dirs[0], files[1]])
+    names = sorted(o['partition'] for o in objs if o.get('type') == 'partition' and o['topic'] == 'orders')
+    tally_eq(names, ['b2.parquet:orders-0', 'orders-0'], 'a directory and an export: two inputs of orders-0')
+    check('orders-0 and b2.parquet:orders-0 hold the same partition, a directory and an export' in err,
+          'a directory and an export: the note: %r' % err[-300:])
 
 
 def main():

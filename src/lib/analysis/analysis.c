@@ -251,7 +251,10 @@ static bool batches_shared(const ss_inputs *in, size_t i, size_t j) {
 static bool are_replicas(const ss_inputs *in, size_t i, size_t j) {
     const ss_input_partition *x = ss_inputs_at(in, i), *y = ss_inputs_at(in, j);
     /* a partition of an export stands for the directory it was read from (its rebuilt batches
-     * carry the leader's offsets, epochs and, both sides alike, the same bytes) */
+     * carry the leader's offsets, epochs and, both sides alike, the same bytes). Replicas read
+     * once merge two exports' copies before this; what reaches here is still two inputs: copies
+     * a library caller did not ask to merge, or an export and a directory (never merged: read
+     * otherwise), which share no batch (the rebuilt CRCs cover the cells) */
     if ((!x->is_dir && !x->export_file) || (!y->is_dir && !y->export_file) || x->partition < 0 ||
         x->partition != y->partition || strcmp(x->topic, y->topic))
         return false;

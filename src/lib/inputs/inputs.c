@@ -1290,6 +1290,25 @@ static void merge_replicas(ss_inputs *in) {
             n = same_cluster(in, g, n);
             if (n >= 2) (void)merge_group(in, g, n);
         }
+        /* a directory and an export of the partition left side by side: say so (the analysis
+         * cannot tell them replicas: their batches' CRCs differ) */
+        const part *dp = NULL, *xp = NULL;
+        for (size_t k = i; k < j; k++) {
+            const part *x = in->parts[k];
+            if (!x || x->pub.temporary || x->pub.not_a_replica) continue;
+            if (x->exported && !xp) xp = x;
+            else if (x->pub.is_dir && !dp) dp = x;
+        }
+        if (dp && xp) {
+            size_t before = in->problems.n;
+            add_note(in, SS_SEV_WARNING,
+                     "%s and %s hold the same partition, a directory and an export: not read as one (the "
+                     "export's data records are fingerprints, the directory's bytes), their records count as "
+                     "copies of each other; 'segscan diff' on the log directory it was exported from compares "
+                     "replicas",
+                     dp->pub.name, xp->pub.name);
+            if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICAS;
+        }
         i = j;
     }
     free(g);
