@@ -94,6 +94,10 @@ _segscan() {
         ((extglob_was)) || shopt -u extglob
     else
         COMPREPLY+=($(compgen -f -X '!*.log' -- "$cur"))
+        # the analysis commands read exports (segscan export's .parquet files) as inputs too
+        case $cmd in
+        "" | scan | dups | producers | txns | explain | groups) COMPREPLY+=($(compgen -f -X '!*.parquet' -- "$cur")) ;;
+        esac
     fi
     COMPREPLY+=($(compgen -d -- "$cur"))
     compopt -o filenames 2>/dev/null

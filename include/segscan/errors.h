@@ -59,7 +59,8 @@
     X(BAD_SNAPSHOT, 31, "bad-snapshot", D, "producer snapshot is corrupt")                                             \
     X(BAD_CHECKPOINT, 32, "bad-checkpoint", D,                                                                         \
       "a text file of a log directory (checkpoint, partition.metadata, meta.properties, quorum-state, "                \
-      ".kafka_cleanshutdown) is malformed")
+      ".kafka_cleanshutdown) is malformed")                                                                            \
+    X(BAD_EXPORT, 33, "bad-export", D, "a Parquet export is cut short or corrupt")
 
 #define SS_ERROR_ENUM_(name, num, str, cls, desc) SS_E_##name = num,
 typedef enum ss_errkind { SS_ERROR_LIST(SS_ERROR_ENUM_) } ss_errkind;

@@ -114,6 +114,17 @@ typedef struct ss_input_partition {
      * a copy of their log (another topic id, batches that differ within a leader epoch, or
      * nothing in common): its records and theirs are records of other partitions */
     bool not_a_replica;
+    /* A partition read from an export (a Parquet file `segscan export` wrote, given as a PATH):
+     * the file (path says it too), NULL for one read from a log; its log is rebuilt from the rows
+     * with what they carry (no key or value bytes of a data topic, no record headers, no CRCs
+     * or damage positions: "not in the export"). export_broker: the broker its rows name
+     * (node.id), -1 when unknown; export_cluster_id: the export's kafka.cluster.id, NULL. */
+    const char *export_file;
+    int32_t export_broker;
+    const char *export_cluster_id;
+    /* damaged regions the export's writer met in this partition's log and left out (a note
+     * says so; the export's metadata, segscan.partitions, says where and why) */
+    uint64_t export_damage;
 } ss_input_partition;
 
 /* The level of a note: an ss_severity (segscan/errors.h) under its older names. */
@@ -131,14 +142,18 @@ SS_API ss_inputs *ss_inputs_new(bool include_temp);
  * compares __consumer_offsets copies record by record itself). */
 SS_API void ss_inputs_replicas_once(ss_inputs *in, bool once, const char *except_topic);
 SS_API void ss_inputs_free(ss_inputs *in);
-/* Add a PATH: a segment file, a partition directory or a log directory,
- * recognised by content. A file is a segment when its name is one
+/* Add a PATH: a segment file, a partition directory, a log directory or an
+ * export (a Parquet file of `segscan export`: each partition it holds becomes
+ * an input, export_file set), recognised by content. A file is a segment when its name is one
  * (<20 digits>.log, or a broker temporary of one) or when its first bytes are
  * a plausible batch header; the files Kafka keeps beside segments (.index,
  * .snapshot, checkpoints, ...) are skipped with a note; anything else is not a
  * Kafka segment. Returns SS_E_OK, or SS_E_IO when nothing could be read from
  * it (a problem of severity SS_SEV_ERROR says why). */
 SS_API ss_errkind ss_inputs_add(ss_inputs *in, const char *path);
+/* Is the file at path an export (it starts with Parquet's "PAR1"), which ss_inputs_add reads
+ * as partitions? For the commands that need a log's bytes and refuse one. */
+SS_API bool ss_inputs_is_export(const char *path);
 /* Add one segment held in memory (stdin); the bytes are copied. `name` names
  * the partition: "-" for stdin, or a partition name ("orders-3": topic orders,
  * partition 3) that the user gave it (segscan's --stdin-name). Its path is "-"

@@ -468,7 +468,7 @@ static void test_walker_copy(void) {
         u.max_records = u.max_events = 1u << 20;
         ss_an_opts o;
         ss_an_opts_default(&o);
-        an_pinfo pi = {-1, false, false, false};
+        an_pinfo pi = {-1, false, false, false, false};
         an_unit_read(&ar, &o, &pi, &u);
         CHECK(!u.nomem && u.ended && u.ev.n >= 2);
         size_t damage = 0;

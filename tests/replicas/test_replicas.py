@@ -277,6 +277,36 @@ def below_the_leaders_log_start_a_follower_gives_the_offsets():
 
 
 @test
+def exports_of_the_brokers_are_read_as_their_directories():
+    # each broker's directory exported (segscan export: its partitions' logs rebuilt in memory when
+    # read back) and the three exports given: the same replicas once as the directories, every copy
+    # compared and read from memory, b1's orders-0 again without its first segment so that b2's
+    # rebuilt log gives 0..39 only (its batches at 40 and 50 are the leader's to give)
+    one, b1, b2, b3 = build(tmp('x'))
+    os.remove(os.path.join(b1, 'orders-0', kafka.segment_name(0)))
+    files = []
+    for b in (b1, b2, b3):
+        files.append(b + '.parquet')
+        rc, _, err = run(['export', '--fingerprints', '-q', '-o', files[-1], b])
+        eq(rc, 0, 'export %s: %s' % (b, err))
+    rc, out, err = run(['dups', '--json', one])
+    want = groups(jl(out))
+    rc, out, err = run(['dups', '--json'] + files)
+    eq(rc, 0, 'dups of the exports: %s' % err)
+    eq(groups(jl(out)), want, 'the exports: the groups of the data once (11, the docstring)')
+    contains(err, 'enriched-0: the replica from b3.parquet:enriched-0 (broker unknown) diverges at offset 60',
+             'the diverged copy, its broker unknown (b3 has no meta.properties)')
+    rc, out, err = run(['scan', '--json'] + files)
+    eq(rc, 0, 'scan of the exports: %s' % err)
+    (p,) = [o for o in jl(out) if o['type'] == 'partition' and o['partition'] == 'orders-0']
+    eq((p['records'], p['batches'], p['firstOffset'], p['nextOffset'], p['holes']), (80, 8, 0, 80, []),
+       'orders-0 from the exports: 80 records in 8 batches, 0..79, no hole')
+    eq([(r['name'], r['broker'], r['readFrom'], r['readTo']) for r in p['replicas']],
+       [('b1.parquet:orders-0', 1, 40, 80), ('b2.parquet:orders-0', 2, 0, 40)],
+       'what was read of each export, its broker the node.id of its meta.properties when exported')
+
+
+@test
 def different_topic_ids_are_different_partitions():
     # partition.metadata's topic id is given at a topic's creation and kept by every replica
     # (KIP-516): another id is another topic of the same name (deleted and created again)

@@ -609,6 +609,18 @@ def corpus_runs(p):
     run('groups', [os.path.join(CORPUS, 'gen-kafka42', 'streams-rebalance')])
     run('groups', ['--commits'] + p['groups'])
 
+    # an export read back as the partitions it holds (notInExport, the scope's exports)
+    xdir = tempfile.mkdtemp(prefix='segscan-schema-x-')
+    try:
+        x = os.path.join(xdir, 'gw.parquet')
+        harness.call(['export', '--fingerprints', '-q', '-o', x, os.path.join(ROOT, 'testdata', 'groups-worked')],
+                     binary=SEGSCAN)
+        for cmd, args in (('scan', [x]), ('dups', [x]), ('explain', ['--offset', 'enriched-0:40', x]),
+                          ('groups', [x]), ('txns', [x]), ('producers', [x])):
+            run(cmd, args)
+    finally:
+        shutil.rmtree(xdir, ignore_errors=True)
+
 
 # Optional fields no input here produces, and why (the schema still describes them): none now.
 NOT_PRODUCED = {}

@@ -365,6 +365,14 @@ static void json_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
 static int load_side(const char *path, bool include_temp, ss_inputs **out) {
     ss_inputs *in = ss_inputs_new(include_temp);
     if (!in) return EXIT_TROUBLE;
+    if (ss_inputs_is_export(path)) {
+        warnx_("diff: %s is an export (segscan export): it holds the records' fingerprints, not the bytes diff "
+               "compares; diff the log directories, or compare exports in SQL (README, Many brokers)",
+               path);
+        ss_inputs_finish(in);
+        *out = in; /* none read */
+        return EXIT_TROUBLE;
+    }
     int rc = EXIT_OK;
     if (ss_inputs_add(in, path) != SS_E_OK) rc = EXIT_TROUBLE;
     ss_inputs_finish(in);

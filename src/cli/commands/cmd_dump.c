@@ -656,6 +656,13 @@ int cmd_dump(int argc, char **argv) {
         }
     }
     for (int i = optind; i < argc; i++) {
+        if (ss_inputs_is_export(argv[i])) {
+            warnx_("dump: %s is an export (segscan export), not a log's file: read its rows with any Parquet "
+                   "reader (DuckDB: SELECT * FROM '%s')",
+                   argv[i], argv[i]);
+            free(files);
+            return EXIT_TROUBLE;
+        }
         if (!SS_ARRAY_GROW(files, nfiles, files_cap, 8)) {
             free(files);
             return EXIT_TROUBLE;

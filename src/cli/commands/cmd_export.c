@@ -123,6 +123,13 @@ int cmd_export(int argc, char **argv) {
             rc = exit_merge(rc, EXIT_TROUBLE);
             continue;
         }
+        if (ss_inputs_is_export(argv[i])) { /* its rows hold fingerprints: exported again they would be wrong */
+            warnx_("export: %s is an export already: its data topics' values are not in it to be fingerprinted "
+                   "again; give the log directory it was made from, or read it as it is",
+                   argv[i]);
+            rc = exit_merge(rc, EXIT_TROUBLE);
+            continue;
+        }
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);

@@ -83,7 +83,7 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "\n"
                                    "A PATH is a log directory (its __consumer_offsets-N partitions and the data\n"
                                    "partitions beside them), a __consumer_offsets-N directory or a segment inside\n"
-                                   "one.\n"
+                                   "one, or an export of 'segscan export' holding them.\n"
                                    "exit codes: 0 done, 1 --fail-on matched, 2 usage, unreadable input or no\n"
                                    "            __consumer_offsets, 3 damaged input met\n";
 

@@ -357,6 +357,14 @@ int cmd_verify(int argc, char **argv) {
             unreadable++;
             continue;
         }
+        if (ss_inputs_is_export(argv[i])) {
+            warnx_("verify: %s is an export (segscan export): it holds the records' fingerprints, not the log's "
+                   "bytes, CRCs and index files that verify checks; verify the log directory it was made from",
+                   argv[i]);
+            rc = exit_merge(rc, EXIT_TROUBLE);
+            unreadable++;
+            continue;
+        }
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) rc = exit_merge(rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);

@@ -90,7 +90,8 @@ static const char scan_usage_common2[] =
 static const char scan_usage_tail[] =
     "\n"
     "A PATH is a segment file, a partition directory or a log directory; '-' reads a\n"
-    "segment from standard input.\n";
+    "segment from standard input; a .parquet file of 'segscan export' is read as the\n"
+    "partitions it holds (a data topic's keys and values are not in the export).\n";
 
 /* Options explain does not take: it lists the copies of one record, so there is
  * neither a list of groups to cut (--top) nor a finding to fail on (--fail-on). */
@@ -607,6 +608,15 @@ static int scan_check(const struct scan_command *cmd, int argc, char **argv, str
 
 /* The PATHs as inputs ('-': standard input), their problems said; NULL (and *rc 2) when none
  * could be read. */
+/* What an export cannot answer among the options given (a data topic's records there hold the
+ * value's XXH3-128 and the key's high 64 bits, not their bytes: inputs/export_in.h), or NULL. */
+static const char *export_refusal(const struct scan_cli *c) {
+    if (c->ao.by == SS_BY_KEY) return "--by key";
+    if (c->ao.by == SS_BY_KEY_VALUE) return "--by key+value";
+    /* --value and --key are fingerprinted as the export's writer did, and compared (units.c) */
+    return c->ao.match == SS_MATCH_VALUE_CONTAINS ? "--value-contains" : NULL;
+}
+
 static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *rc) {
     struct scan_cli *c = &a->c;
     ss_inputs *in = ss_inputs_new(a->include_temp);
@@ -640,6 +650,20 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
         if (ss_inputs_add(in, argv[i]) != SS_E_OK) *rc = exit_merge(*rc, EXIT_TROUBLE);
     }
     ss_inputs_finish(in);
+    /* damage an export's writer met: the exit code says it, as it would of the log itself */
+    for (size_t i = 0; i < ss_inputs_count(in); i++)
+        if (ss_inputs_at(in, i)->export_damage) *rc = exit_merge(*rc, EXIT_DAMAGE);
+    const char *needs = export_refusal(c);
+    for (size_t i = 0; i < ss_inputs_count(in) && needs; i++) {
+        const ss_input_partition *ip = ss_inputs_at(in, i);
+        if (!ip->export_file || ip->internal) continue;
+        warnx_("%s: %s needs the records' keys or values, which are not in the export (it holds the values' "
+               "fingerprints): give the log directory it was made from",
+               ip->export_file, needs);
+        ss_inputs_free(in);
+        *rc = EXIT_TROUBLE;
+        return NULL;
+    }
     const ss_problems *in_problems = ss_inputs_problems(in);
     for (size_t i = 0; i < ss_problems_count(in_problems); i++) {
         const ss_error *p = ss_problems_at(in_problems, i);
@@ -708,7 +732,13 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (ip->temporary) temporary_note(in, ip);
     }
-    if (replicas && !c->quiet)
+    const ss_input_partition *x1 = replicas ? ss_inputs_at(in, r1) : NULL, *x2 = replicas ? ss_inputs_at(in, r2) : NULL;
+    if (replicas && !c->quiet && (x1->export_file || x2->export_file)) /* diff needs the logs' bytes */
+        warnx_("note: %s (%s) and %s (%s) are replicas of one partition (they share leader epochs): a record in both "
+               "is one record, so each replica was grouped on its own; 'segscan diff' on the log directories they "
+               "were exported from compares replicas",
+               x1->name, x1->path, x2->name, x2->path);
+    else if (replicas && !c->quiet)
         warnx_("note: %s and %s are replicas of one partition (they share leader epochs): a record in both is one "
                "record, so each replica was grouped on its own; 'segscan diff %s %s' compares replicas",
                ss_inputs_at(in, r1)->path, ss_inputs_at(in, r2)->path, ss_inputs_at(in, r1)->path,

@@ -93,6 +93,8 @@ void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sent
         } else {
             scan_preview(o, r.value, r.value_len, 60);
         }
+    } else if (P->input->export_file) { /* an export holds a data topic's fingerprints, not its bytes */
+        out_printf(o, "fingerprint %016" PRIx64 "%016" PRIx64 " (its bytes are not in the export)", g->fp_hi, g->fp_lo);
     } else {
         out_str(o, "(could not be read back)");
     }
@@ -140,6 +142,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     ss_record r;
     ss_error err;
     bool have = ss_an_fetch(c->an, &orig, &r, &err) == 1;
+    if (!have && P->input->export_file) out_str(o, ",\"notInExport\":true");
     if (c->ao.by == SS_BY_KEY || c->ao.by == SS_BY_KEY_VALUE) {
         if (have) {
             scan_json_bytes(o, c->bytes, "key", r.key, r.key_len);

@@ -225,7 +225,24 @@ void scan_json_scope(struct scan_cli *c) {
             else out_lit(o, ",\"broker\":null}");
         }
     }
-    out_lit(o, "],\"otherBrokers\":\"unknown\"}");
+    out_lit(o, "]");
+    /* the partitions read from exports: each with its file and the broker it names */
+    bool any = false;
+    for (size_t i = 0; i < ss_an_partition_count(c->an); i++) {
+        const ss_input_partition *ip = ss_an_partition_at(c->an, i)->input;
+        if (!ip->export_file) continue;
+        out_str(o, any ? ",{\"partition\":" : ",\"exports\":[{\"partition\":");
+        any = true;
+        out_json_cstr(o, ip->name);
+        out_lit(o, ",\"file\":");
+        out_json_cstr(o, ip->export_file);
+        out_lit(o, ",\"broker\":");
+        if (ip->export_broker >= 0) out_printf(o, "%d", ip->export_broker);
+        else out_lit(o, "null");
+        out_ch(o, '}');
+    }
+    if (any) out_ch(o, ']');
+    out_lit(o, ",\"otherBrokers\":\"unknown\"}");
 }
 
 /* the inputs that could not be read, every one (the text summary: the first 10) */
@@ -259,8 +276,13 @@ void scan_unreadable_text(struct scan_cli *c) {
 void scan_scope_sentence(struct scan_cli *c, sbuf *b) {
     size_t np = ss_an_partition_count(c->an), ns = sibling_count(c);
     sb_printf(b, " This rests on the %s read (", np == 1 ? "partition" : "partitions");
-    for (size_t i = 0; i < np && i < 10; i++)
-        sb_printf(b, "%s%s", i ? ", " : "", ss_an_partition_at(c->an, i)->input->name);
+    for (size_t i = 0; i < np && i < 10; i++) {
+        const ss_input_partition *ip = ss_an_partition_at(c->an, i)->input;
+        sb_printf(b, "%s%s", i ? ", " : "", ip->name);
+        if (ip->export_file && ip->export_broker >= 0)
+            sb_printf(b, " from the export %s of broker %d", ip->export_file, ip->export_broker);
+        else if (ip->export_file) sb_printf(b, " from the export %s (broker unknown)", ip->export_file);
+    }
     if (np > 10) sb_printf(b, " and %zu more", np - 10);
     sb_printf(b, ")");
     if (ns) {

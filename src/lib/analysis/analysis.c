@@ -251,7 +251,13 @@ static bool batches_shared(const ss_inputs *in, size_t i, size_t j) {
  * each replica is grouped on its own. */
 static bool are_replicas(const ss_inputs *in, size_t i, size_t j) {
     const ss_input_partition *x = ss_inputs_at(in, i), *y = ss_inputs_at(in, j);
-    if (!x->is_dir || !y->is_dir || x->partition < 0 || x->partition != y->partition || strcmp(x->topic, y->topic))
+    /* a partition of an export stands for the directory it was read from (its rebuilt batches
+     * carry the leader's offsets, epochs and, both sides alike, the same bytes). Replicas read
+     * once merge two exports' copies before this; what reaches here is still two inputs: copies
+     * a library caller did not ask to merge, or an export and a directory (never merged: read
+     * otherwise), which share no batch (the rebuilt CRCs cover the cells) */
+    if ((!x->is_dir && !x->export_file) || (!y->is_dir && !y->export_file) || x->partition < 0 ||
+        x->partition != y->partition || strcmp(x->topic, y->topic))
         return false;
     if (x->topic_id && y->topic_id && strcmp(x->topic_id, y->topic_id) != 0) return false;
     if (x->temporary || y->temporary) return false; /* a domain of its own anyway (assign_domains) */
@@ -313,8 +319,8 @@ static void assign_domains(ss_analysis *a, const ss_inputs *in) {
     for (size_t i = 0; i < a->nparts; i++) {
         const ss_input_partition *x = ss_inputs_at(in, i);
         if (!rep[i] && !x->temporary) continue;
-        /* a replica: its log directory; a temporary: its own path and kind */
-        size_t l = x->temporary ? strlen(x->path) : parent_len(x->path), d;
+        /* a replica: its log directory (an export: its file); a temporary: its own path and kind */
+        size_t l = x->temporary || x->export_file ? strlen(x->path) : parent_len(x->path), d;
         for (d = 0; d < nd; d++)
             if (dirs[d] && dtemp[d] == x->temporary && dlen[d] == l && !strncmp(dirs[d], x->path, l)) break;
         if (d == nd && !x->temporary && !dirs[0]) d = 0, dirs[0] = x->path, dlen[0] = l;
@@ -352,6 +358,7 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
         a->pinfo[i].dups_excluded = P->dups_excluded || a->o.no_fingerprints; /* no fingerprint taken */
         a->pinfo[i].part_match = partition_matches(&a->o, ip);
         a->pinfo[i].coordinator = !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
+        a->pinfo[i].exported = ip->export_file && !ip->internal;
     }
     if (!an_read_policies(&a->policies, in)) return SS_E_NOMEM;
     for (size_t i = 0; i < a->nparts; i++) {

@@ -29,6 +29,10 @@ static int fetch_nomem(const an_batch *b, ss_error *err, const char *what) {
 int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record *r, ss_error *err) {
     if (batch >= a->batches.n) return 0;
     const an_batch *b = &a->batches.v[batch];
+    if (a->pinfo[b->part].exported) { /* a data topic's keys and values are not in an export */
+        ss_error_set(err, SS_E_OK, 0, b->base_offset, "not in the export");
+        return 0;
+    }
     if (!a->segcache) {
         a->segcache = calloc(a->nsegs_total ? a->nsegs_total : 1, sizeof *a->segcache);
         if (!a->segcache) return fetch_nomem(b, err, "open segments");

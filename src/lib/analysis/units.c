@@ -13,6 +13,7 @@
 #include "format/kafka_format.h"
 #include "format/record.h"
 #include "format/walker.h"
+#include "inputs/export_in.h"
 #include "segscan/base.h"
 
 
@@ -92,6 +93,35 @@ static bool record_matches(const ss_an_opts *o, const ss_record *r, bool part_ma
     }
 }
 
+/* A record rebuilt from an export: the value's fingerprint the export carries (the same
+ * XXH3-128 ss_fp_record computes; --by value only: the CLI refuses the other modes). */
+static bool export_fp(const ss_record *rec, const ss_an_opts *o, uint64_t *hi, uint64_t *lo) {
+    int32_t vs;
+    return o->by == SS_BY_VALUE && ss_xcell_read(rec->value, rec->value_len, hi, lo, &vs) &&
+           (uint64_t)vs >= o->min_bytes;
+}
+
+/* explain's selectors on a record rebuilt from an export: a value or key asked for is
+ * fingerprinted as the export's writer did (the value's XXH3-128, the key's high 64 bits) and
+ * compared with the cell, sizes included; a substring cannot be (the CLI refuses it). */
+static bool export_matches(const ss_an_opts *o, const ss_record *r, bool part_match) {
+    const uint8_t *v = r->value;
+    if (o->match == SS_MATCH_OFFSET) return part_match && r->offset == o->match_offset;
+    if (r->value_len != SS_XCELL_SIZE || !v) return false;
+    XXH128_hash_t h = XXH3_128bits(o->match_bytes, o->match_len);
+    if (o->match == SS_MATCH_VALUE) {
+        uint64_t hi, lo;
+        int32_t vs;
+        return ss_xcell_read(v, r->value_len, &hi, &lo, &vs) && (size_t)vs == o->match_len && hi == h.high64 &&
+               lo == h.low64;
+    }
+    if (o->match == SS_MATCH_KEY) {
+        int32_t ks = (int32_t)((uint32_t)v[25] << 24 | (uint32_t)v[26] << 16 | (uint32_t)v[27] << 8 | v[28]);
+        return (v[0] & 2) && (size_t)ks == o->match_len && ss_xcell_be64(v + 17) == h.high64;
+    }
+    return false;
+}
+
 static void push_err(an_unit *u, an_ev *e, const ss_error *err) {
     size_t before = u->err.n;
     SS_VEC_PUSH(u->err, *err, u->nomem = true);
@@ -129,6 +159,8 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
     ev_init(&e, AE_BATCH);
     e.b = *b;
     e.b.data = NULL;
+    /* a batch rebuilt from an export: its compression in attribute bits 8-10 (its records are not) */
+    if (pi->exported) e.b.codec = (enum ss_codec)(((uint16_t)b->attributes >> SS_XCELL_CODEC_SHIFT) & 7);
     bool pid_ok = !o->filter_pid || b->producer_id == o->producer_id;
     int64_t ls = pi->log_start;
     bool off_any = b->last_offset >= o->from_offset && b->base_offset <= o->to_offset;
@@ -238,7 +270,8 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
         s->delta = (uint32_t)delta;
         s->flags = 0;
         if (!pi->dups_excluded && delta >= 0 && delta < (int64_t)UINT32_MAX - 1 &&
-            ss_fp_record(r->st128, &rec, o->by, o->min_bytes, &s->hi, &s->lo)) {
+            (pi->exported ? export_fp(&rec, o, &s->hi, &s->lo)
+                          : ss_fp_record(r->st128, &rec, o->by, o->min_bytes, &s->hi, &s->lo))) {
             s->flags = AR_FP;
             u->nfp++;
         }
@@ -247,7 +280,9 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
             continue;
         }
         nin++;
-        if (want_match && record_matches(o, &rec, pi->part_match)) s->flags |= AR_MATCH;
+        if (want_match &&
+            (pi->exported ? export_matches(o, &rec, pi->part_match) : record_matches(o, &rec, pi->part_match)))
+            s->flags |= AR_MATCH;
         if (rec.timestamp >= 0) {
             if (rec.timestamp < e.ts_min) e.ts_min = rec.timestamp;
             if (rec.timestamp > e.ts_max) e.ts_max = rec.timestamp;

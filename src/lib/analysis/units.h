@@ -113,6 +113,7 @@ typedef struct an_pinfo {
     bool dups_excluded; /* internal topic left out of the duplicate analysis */
     bool part_match;    /* explain --offset names this partition */
     bool coordinator;   /* __consumer_offsets or __transaction_state: batches written by a coordinator */
+    bool exported;      /* a data partition read from an export: records hold export cells (inputs/export_in.h) */
 } an_pinfo;
 
 /* Per thread. */

@@ -31,67 +31,15 @@
 #include "base/error_set.h"
 #include "base/javaint.h"
 #include "inputs/cursor.h"
+#include "parquet/export_schema.h"
 #include "parquet/thrift.h"
 #include "parquet/writer.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
 #include "segscan/parquet.h"
 
-enum {
-    C_TOPIC,
-    C_PARTITION,
-    C_OFFSET,
-    C_TIMESTAMP,
-    C_TIMESTAMP_TYPE,
-    C_PRODUCER_ID,
-    C_PRODUCER_EPOCH,
-    C_SEQUENCE,
-    C_BASE_OFFSET,
-    C_LEADER_EPOCH,
-    C_IS_TRANSACTIONAL,
-    C_IS_CONTROL,
-    C_CONTROL_TYPE,
-    C_COORDINATOR_EPOCH,
-    C_COMPRESSION,
-    C_KEY_SIZE,
-    C_VALUE_SIZE,
-    C_KEY_FP,
-    C_VALUE_FP,
-    C_BROKER,
-    C_SOURCE,
-    C_KEY,
-    C_VALUE,
-    C_COUNT
-};
-
-static const ss_pq_column columns[C_COUNT] = {
-    [C_TOPIC] = {"topic", SS_PQ_BYTE_ARRAY, true},
-    [C_PARTITION] = {"partition", SS_PQ_INT32, false},
-    [C_OFFSET] = {"offset", SS_PQ_INT64, false},
-    [C_TIMESTAMP] = {"timestamp", SS_PQ_INT64, false},
-    [C_TIMESTAMP_TYPE] = {"timestampType", SS_PQ_BYTE_ARRAY, true},
-    [C_PRODUCER_ID] = {"producerId", SS_PQ_INT64, false},
-    [C_PRODUCER_EPOCH] = {"producerEpoch", SS_PQ_INT32, false},
-    [C_SEQUENCE] = {"sequence", SS_PQ_INT32, false},
-    [C_BASE_OFFSET] = {"baseOffset", SS_PQ_INT64, false},
-    [C_LEADER_EPOCH] = {"leaderEpoch", SS_PQ_INT32, false},
-    [C_IS_TRANSACTIONAL] = {"isTransactional", SS_PQ_BOOLEAN, false},
-    [C_IS_CONTROL] = {"isControl", SS_PQ_BOOLEAN, false},
-    [C_CONTROL_TYPE] = {"controlType", SS_PQ_BYTE_ARRAY, true},
-    [C_COORDINATOR_EPOCH] = {"coordinatorEpoch", SS_PQ_INT32, false},
-    [C_COMPRESSION] = {"compression", SS_PQ_BYTE_ARRAY, true},
-    [C_KEY_SIZE] = {"keySize", SS_PQ_INT32, false},
-    [C_VALUE_SIZE] = {"valueSize", SS_PQ_INT32, false},
-    [C_KEY_FP] = {"keyFingerprint", SS_PQ_INT64, false},
-    [C_VALUE_FP] = {"valueFingerprint", SS_PQ_FIXED16, false},
-    [C_BROKER] = {"broker", SS_PQ_INT32, false},
-    [C_SOURCE] = {"source", SS_PQ_INT32, false},
-    [C_KEY] = {"key", SS_PQ_BYTE_ARRAY, false},
-    [C_VALUE] = {"value", SS_PQ_BYTE_ARRAY, false},
-};
-
 size_t ss_export_column_count(void) { return C_COUNT; }
-const char *ss_export_column_name(size_t i) { return i < C_COUNT ? columns[i].name : NULL; }
+const char *ss_export_column_name(size_t i) { return i < C_COUNT ? ss_export_columns[i].name : NULL; }
 
 struct ss_export {
     ss_export_stats st;
@@ -406,7 +354,7 @@ ss_errkind ss_export_write(ss_export *x, const ss_inputs *in, const char *path, 
     char created_by[96];
     snprintf(created_by, sizeof created_by, "segscan version %s", ss_version());
     size_t rows = o->rows_per_group ? o->rows_per_group : SS_EXPORT_ROWS_PER_GROUP;
-    ss_pq_writer *w = ss_pq_create(path, columns, C_COUNT, rows, created_by, err);
+    ss_pq_writer *w = ss_pq_create(path, ss_export_columns, C_COUNT, rows, created_by, err);
     if (!w) return err ? err->kind : SS_E_IO;
     ss_decoder *dec = ss_decoder_new(o->max_batch_bytes ? o->max_batch_bytes : (size_t)256 << 20);
     XXH3_state_t *st = XXH3_createState();

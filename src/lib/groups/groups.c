@@ -105,7 +105,7 @@ static const char CO[] = "__consumer_offsets";
 /* The partition number of an input that is a __consumer_offsets partition, or -1:
  * a partition directory named __consumer_offsets-N, or segments inside one. */
 static int32_t co_partition(const ss_input_partition *ip) {
-    if (ip->is_dir) return !strcmp(ip->topic, CO) ? ip->partition : -1;
+    if (ip->is_dir || ip->export_file) return !strcmp(ip->topic, CO) ? ip->partition : -1;
     if (!ip->path) return -1;
     const char *slash = strrchr(ip->path, '/');
     if (!slash) return -1;

@@ -26,6 +26,7 @@
 #include "base/paths.h"
 #include "format/batch.h"
 #include "format/kafka_format.h"
+#include "inputs/export_in.h"
 #include "inputs/inputs_names.h"
 #include "inputs/replicas.h"
 #include "segscan/files.h"
@@ -56,6 +57,19 @@ typedef struct part {
     ss_input_segment *merged;
     ss_input_replica *replicas;
     char *merged_name;
+    /* of each merged segment, the bytes of the copy it is read from when that copy is held in
+     * memory (a partition of an export: its one segment, owned by that copy's part, which the
+     * inputs keep, held or not), {NULL, 0, false} for a file; NULL when none is */
+    struct merged_mem {
+        const uint8_t *data;
+        size_t len;
+        bool set;
+    } * merged_mem;
+    /* read from an export (inputs/export_in.h): what its rows and metadata say */
+    bool exported;
+    char *x_topic, *x_topic_id, *x_cluster;
+    int32_t x_partition;
+    int64_t x_log_start, x_hwm;
 } part;
 
 struct ss_inputs {
@@ -79,6 +93,8 @@ struct ss_inputs {
     size_t nunreadable, cunreadable;
     char **dirs_read; /* the real paths of the directories listed (add_dir), for symbolic links */
     size_t ndirs_read, cdirs_read;
+    char *first_cluster, *first_cluster_file; /* the first export's kafka.cluster.id, and its file */
+    bool clusters_warned;
 };
 
 static char *xstrdup(const char *s) {
@@ -155,6 +171,10 @@ static void part_free(part *p) {
     free(p->merged);
     free(p->replicas);
     free(p->merged_name);
+    free(p->merged_mem);
+    free(p->x_topic);
+    free(p->x_topic_id);
+    free(p->x_cluster);
     free(p);
 }
 
@@ -182,6 +202,8 @@ void ss_inputs_free(ss_inputs *in) {
     free(in->unreadable);
     for (size_t i = 0; i < in->nsnapshots; i++) free(in->snapshots[i]);
     free(in->snapshots);
+    free(in->first_cluster);
+    free(in->first_cluster_file);
     free(in);
 }
 
@@ -227,6 +249,7 @@ static part *new_part(ss_inputs *in, const char *key, const char *given, bool is
     p->pub.high_watermark = -1;
     p->pub.log_start_offset = -1;
     p->pub.cleaner_offset = -1;
+    p->pub.export_broker = -1;
     in->parts[in->nparts++] = p;
     return p;
 }
@@ -534,6 +557,75 @@ static bool starts_with_batch(const char *path) {
     return n >= HEADER_UP_TO_MAGIC && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
 }
 
+/* An export: each partition it holds an input of its own, its log rebuilt in memory
+ * (inputs/export_in.h). A file that cannot be read as one is an unreadable input, its reason
+ * naming the byte. */
+static ss_errkind add_export(ss_inputs *in, const char *path) {
+    ss_xfile x;
+    ss_error e;
+    ss_errkind k = ss_xfile_read(path, &x, &e);
+    if (k != SS_E_OK) {
+        char msg[SS_ERROR_MSG_SIZE + 1100], reason[SS_ERROR_MSG_SIZE + 64];
+        snprintf(reason, sizeof reason, "%s [%s]", e.msg, ss_errkind_name(e.kind));
+        snprintf(msg, sizeof msg, "%.1000s: %s", path, reason);
+        add_unreadable(in, path, reason, true, msg);
+        return k == SS_E_NOMEM ? SS_E_NOMEM : SS_E_IO;
+    }
+    char *real = realpath(path, NULL);
+    if (x.cluster_id) { /* exports of two clusters: their partitions are not one topic's */
+        if (!in->first_cluster) {
+            in->first_cluster = xstrdup(x.cluster_id);
+            in->first_cluster_file = xstrdup(path);
+        } else if (strcmp(in->first_cluster, x.cluster_id) != 0 && !in->clusters_warned) {
+            in->clusters_warned = true;
+            add_note(in, SS_SEV_WARNING,
+                     "%s and %s are exports of different clusters (cluster.id %s and %s): a topic of one name "
+                     "in both is two topics, yet they are read as one",
+                     in->first_cluster_file ? in->first_cluster_file : "?", path, in->first_cluster, x.cluster_id);
+        }
+    }
+    k = SS_E_OK;
+    for (size_t i = 0; i < x.n && k == SS_E_OK; i++) {
+        ss_xpart *xp = &x.v[i];
+        char key[PATH_MAX + 64];
+        snprintf(key, sizeof key, "%s#%d", real ? real : path, xp->source);
+        part *p = new_part(in, key, path, false, true);
+        if (!p) {
+            k = SS_E_NOMEM;
+            break;
+        }
+        p->exported = true;
+        p->mem = xp->mem;
+        p->memlen = xp->len;
+        xp->mem = NULL;
+        p->x_topic = xp->topic;
+        xp->topic = NULL;
+        p->x_topic_id = xp->topic_id;
+        xp->topic_id = NULL;
+        p->x_cluster = x.cluster_id ? xstrdup(x.cluster_id) : NULL;
+        p->x_partition = xp->partition;
+        p->x_log_start = xp->log_start;
+        p->x_hwm = xp->hwm;
+        p->pub.export_broker = xp->broker >= 0 ? xp->broker : x.node_id;
+        p->pub.export_damage = xp->damage;
+        if (!part_add_seg(p, NULL, key, -1, false)) k = SS_E_NOMEM;
+        if (xp->damage)
+            add_note(in, SS_SEV_WARNING,
+                     "%s: %s-%d: the export met %" PRIu64 " damaged %s in its source log, not exported (where and "
+                     "why: its metadata, segscan.partitions; CRCs and bytes are not in the export)",
+                     path, p->x_topic ? p->x_topic : "?", xp->partition, xp->damage,
+                     xp->damage == 1 ? "region" : "regions");
+    }
+    free(real);
+    ss_xfile_free(&x);
+    return k;
+}
+
+bool ss_inputs_is_export(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && ss_xfile_is_parquet(path);
+}
+
 static ss_errkind add_file(ss_inputs *in, const char *path) {
     const char *name = in_base_name(path);
     if (in_is_temp_file(name) && !in->include_temp) {
@@ -548,6 +640,7 @@ static ss_errkind add_file(ss_inputs *in, const char *path) {
         add_note(in, SS_SEV_NOTICE, "%s: a KRaft snapshot: read for its producer-id blocks only", path);
         return SS_E_OK;
     }
+    if (ss_xfile_is_parquet(path)) return add_export(in, path);
     if (in_is_known_non_segment(name)) {
         add_note(in, SS_SEV_NOTICE, "%s: not a segment (.log) file, skipped", path);
         return SS_E_OK;
@@ -985,6 +1078,23 @@ typedef struct note_ctx {
     ss_inputs *in;
 } note_ctx;
 
+/* A partition's directory name: its directory's, or for a partition of an export the name its
+ * directory had (topic-n), into buf. */
+static const char *base_of(const part *p, char *buf, size_t cap) {
+    if (!p->exported) return in_base_name(p->key);
+    snprintf(buf, cap, "%s-%d", p->x_topic ? p->x_topic : "?", p->x_partition);
+    return buf;
+}
+
+/* node.id of the broker a copy is from: its log directory's meta.properties, or for a partition
+ * of an export the broker its rows name (the export's meta.properties, read when it was
+ * written); its cluster.id into *cluster (malloc'd, NULL when unknown). */
+static int32_t broker_of_part(const part *p, char **cluster) {
+    if (!p->exported) return meta_of(p->key, cluster);
+    *cluster = p->x_cluster ? xstrdup(p->x_cluster) : NULL;
+    return p->pub.export_broker;
+}
+
 static void replica_note(void *ctx, ss_severity sev, const char *msg) {
     ss_inputs *in = ((note_ctx *)ctx)->in;
     size_t before = in->problems.n;
@@ -994,13 +1104,13 @@ static void replica_note(void *ctx, ss_severity sev, const char *msg) {
 
 /* The scope of a partition read from its replicas: each copy, where it came from, what was
  * read of it. */
-static void scope_note(note_ctx *nc, const char *bn, const ss_input_replica *reps, size_t m) {
+static void scope_note(note_ctx *nc, const char *bn, const ss_input_replica *reps, size_t m, bool exports) {
     char line[1024];
     size_t len = (size_t)snprintf(line, sizeof line, "%s: %zu copies read as one partition (replicas):", bn, m);
     for (size_t k = 0; k < m && len < sizeof line; k++) {
         char who[48];
         if (reps[k].node_id >= 0) snprintf(who, sizeof who, "broker %" PRId32, reps[k].node_id);
-        else snprintf(who, sizeof who, "no meta.properties");
+        else snprintf(who, sizeof who, exports ? "broker unknown" : "no meta.properties");
         if (reps[k].read_from >= 0 && reps[k].read_to > reps[k].read_from)
             len += (size_t)snprintf(line + len, sizeof line - len,
                                     "%s %s (%s%s, offsets %" PRId64 "..%" PRId64 " read)", k ? ";" : "", reps[k].name,
@@ -1028,14 +1138,16 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
         part *p = in->parts[g[k]];
         c[k].p = &p->pub;
         c[k].r = &all[k];
+        if (p->exported) c[k].mem = p->mem, c[k].memlen = p->memlen;
         all[k].name = p->pub.name;
         all[k].path = p->given;
         char *cluster;
-        all[k].node_id = meta_of(p->key, &cluster);
+        all[k].node_id = broker_of_part(p, &cluster);
         free(cluster);
         all[k].high_watermark = p->pub.high_watermark;
     }
-    const char *bn = in_base_name(in->parts[g[0]]->key);
+    char bnbuf[320];
+    const char *bn = base_of(in->parts[g[0]], bnbuf, sizeof bnbuf);
     note_ctx nc = {in};
     rp_read *reads = NULL;
     size_t nreads = 0, m = 0;
@@ -1044,8 +1156,9 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
     size_t *at = malloc(n * sizeof *at);
     ss_input_replica *reps = malloc(n * sizeof *reps);
     ss_input_segment *segs = malloc((nreads ? nreads : 1) * sizeof *segs);
+    struct merged_mem *mm = calloc(nreads ? nreads : 1, sizeof *mm);
     char *mname = xstrdup(bn);
-    bool fail = !ok || !at || !reps || !segs || !mname;
+    bool fail = !ok || !at || !reps || !segs || !mm || !mname;
     for (size_t k = 0; k < n && !fail; k++) {
         bool apart = true;
         for (size_t i = 0; i < n; i++)
@@ -1064,8 +1177,9 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
         char msg[640];
         snprintf(msg, sizeof msg,
                  "%s: %s holds the same partition as %s, but not the same log (%s): read apart, their records "
-                 "count as copies of each other; 'segscan diff' compares them",
-                 bn, all[k].name, all[0].name, why);
+                 "count as copies of each other; 'segscan diff'%s compares them",
+                 bn, all[k].name, all[0].name, why,
+                 in->parts[g[k]]->exported ? " on the log directories they were exported from" : "");
         in->parts[g[k]]->pub.not_a_replica = true;
         replica_note(&nc, SS_SEV_WARNING, msg);
     }
@@ -1077,18 +1191,25 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
         free(at);
         free(reps);
         free(segs);
+        free(mm);
         free(mname);
         return !fail;
     }
     size_t L = 0;
     for (size_t k = 0; k < m; k++)
         if (reps[k].leader) L = k;
+    bool any_mem = false;
     for (size_t r = 0; r < nreads; r++) {
         const rp_copy *x = &c[reads[r].copy];
         segs[r] = x->p->segments[reads[r].seg];
         segs[r].read_from = reads[r].bounded ? reads[r].from : INT64_MIN;
         segs[r].read_to = reads[r].bounded ? reads[r].to : INT64_MAX;
         segs[r].replica = (uint32_t)at[x->r - all];
+        if (x->mem) any_mem = true, mm[r] = (struct merged_mem){x->mem, x->memlen, true};
+    }
+    if (!any_mem) {
+        free(mm);
+        mm = NULL;
     }
     size_t lk = 0; /* the leader's index among g */
     for (size_t k = 0; k < n; k++)
@@ -1123,9 +1244,10 @@ static bool merge_group(ss_inputs *in, const size_t *g, size_t n) {
     pub->nreplicas = m;
     pub->replicas = reps;
     lp->merged = segs;
+    lp->merged_mem = mm;
     lp->replicas = reps;
     lp->merged_name = mname;
-    scope_note(&nc, bn, reps, m);
+    scope_note(&nc, bn, reps, m, lp->exported);
     for (size_t k = 0; k < n; k++) rp_copy_free(&c[k]);
     free(c);
     free(all);
@@ -1146,7 +1268,7 @@ static size_t same_cluster(ss_inputs *in, size_t *g, size_t n) {
     const char *first = NULL, *first_name = NULL;
     size_t m = 0;
     for (size_t k = 0; k < n; k++) {
-        (void)meta_of(in->parts[g[k]]->key, &ids[k]);
+        (void)broker_of_part(in->parts[g[k]], &ids[k]);
         if (!first && ids[k]) first = ids[k], first_name = in->parts[g[k]]->pub.name;
     }
     for (size_t k = 0; k < n; k++) {
@@ -1156,11 +1278,11 @@ static size_t same_cluster(ss_inputs *in, size_t *g, size_t n) {
         }
         part *x = in->parts[g[k]];
         x->pub.not_a_replica = true;
-        char msg[640];
+        char msg[640], xb[320];
         snprintf(msg, sizeof msg,
                  "%s: %s is of another cluster than %s (cluster.id %s and %s, meta.properties): not a replica, "
                  "read apart",
-                 in_base_name(x->key), x->pub.name, first_name, ids[k], first);
+                 base_of(x, xb, sizeof xb), x->pub.name, first_name, ids[k], first);
         note_ctx nc = {in};
         replica_note(&nc, SS_SEV_WARNING, msg);
     }
@@ -1181,37 +1303,64 @@ static void merge_replicas(ss_inputs *in) {
         while (j < in->nparts && in->parts[j]->pub.partition == a->partition &&
                !strcmp(in->parts[j]->pub.topic, a->topic))
             j++;
-        if (j - i < 2 || !a->is_dir || a->partition < 0 ||
-            (in->replicas_except && !strcmp(a->topic, in->replicas_except))) {
+        if (j - i < 2 || a->partition < 0 || (in->replicas_except && !strcmp(a->topic, in->replicas_except))) {
             i = j;
             continue;
         }
-        /* the copies of one topic id: the first id met, and those without one when no other
-         * id is met */
-        const char *id = NULL, *other = NULL;
-        for (size_t k = i; k < j; k++) {
-            const ss_input_partition *x = &in->parts[k]->pub;
-            if (!x->is_dir || x->temporary || !x->topic_id) continue;
-            if (!id) id = x->topic_id;
-            else if (strcmp(id, x->topic_id) != 0 && !other) other = x->topic_id;
+        /* the partition directories, then the partitions of exports: an export's partition stands
+         * for its directory, but its rebuilt log is read otherwise (a data topic's values are
+         * fingerprints, not bytes: analysis units.c), and one input is read one way, so copies of
+         * the two kinds are not merged (they stay inputs of their own, replicas to the analysis) */
+        for (int kind = 0; kind < 2; kind++) {
+            /* the copies of one topic id: the first id met, and those without one when no other
+             * id is met (in->parts[k] is NULL for a copy merged into another input) */
+            const char *id = NULL, *other = NULL;
+            for (size_t k = i; k < j; k++) {
+                const ss_input_partition *x = in->parts[k] ? &in->parts[k]->pub : NULL;
+                if (!x || !(kind ? x->export_file != NULL : x->is_dir) || x->temporary || !x->topic_id) continue;
+                if (!id) id = x->topic_id;
+                else if (strcmp(id, x->topic_id) != 0 && !other) other = x->topic_id;
+            }
+            size_t n = 0;
+            for (size_t k = i; k < j; k++) {
+                const ss_input_partition *x = in->parts[k] ? &in->parts[k]->pub : NULL;
+                if (!x || !(kind ? x->export_file != NULL : x->is_dir) || x->temporary) continue;
+                if (other ? x->topic_id && !strcmp(x->topic_id, id) : true) g[n++] = k;
+            }
+            if (other) {
+                for (size_t k = i; k < j; k++)
+                    if (in->parts[k] && (kind ? in->parts[k]->exported : in->parts[k]->pub.is_dir))
+                        in->parts[k]->pub.not_a_replica = true;
+                size_t before = in->problems.n;
+                char ib[320];
+                add_note(in, SS_SEV_WARNING,
+                         "%s: the copies hold different topic ids (%s, %s; partition.metadata): different "
+                         "partitions of topics of one name (deleted and created again, KIP-516), read apart",
+                         base_of(in->parts[g[0]], ib, sizeof ib), id, other);
+                if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
+            }
+            n = same_cluster(in, g, n);
+            if (n >= 2) (void)merge_group(in, g, n);
         }
-        size_t n = 0;
+        /* a directory and an export of the partition left side by side: say so (the analysis
+         * cannot tell them replicas: their batches' CRCs differ) */
+        const part *dp = NULL, *xp = NULL;
         for (size_t k = i; k < j; k++) {
-            const ss_input_partition *x = &in->parts[k]->pub;
-            if (!x->is_dir || x->temporary) continue;
-            if (other ? x->topic_id && !strcmp(x->topic_id, id) : true) g[n++] = k;
+            const part *x = in->parts[k];
+            if (!x || x->pub.temporary || x->pub.not_a_replica) continue;
+            if (x->exported && !xp) xp = x;
+            else if (x->pub.is_dir && !dp) dp = x;
         }
-        if (other) {
-            for (size_t k = i; k < j; k++) in->parts[k]->pub.not_a_replica = true;
+        if (dp && xp) {
             size_t before = in->problems.n;
             add_note(in, SS_SEV_WARNING,
-                     "%s: the copies hold different topic ids (%s, %s; partition.metadata): different partitions "
-                     "of topics of one name (deleted and created again, KIP-516), read apart",
-                     in_base_name(in->parts[i]->key), id, other);
-            if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICA;
+                     "%s and %s hold the same partition, a directory and an export: not read as one (the "
+                     "export's data records are fingerprints, the directory's bytes), their records count as "
+                     "copies of each other; 'segscan diff' on the log directory it was exported from compares "
+                     "replicas",
+                     dp->pub.name, xp->pub.name);
+            if (in->problems.n > before) in->note_kinds[before] = SS_INOTE_REPLICAS;
         }
-        n = same_cluster(in, g, n);
-        if (n >= 2) (void)merge_group(in, g, n);
         i = j;
     }
     free(g);
@@ -1287,8 +1436,33 @@ void ss_inputs_finish(ss_inputs *in) {
         part *p = in->parts[i];
         /* a directory: its name; a lone file (or stdin): its path with other characters as '_' */
         p->name = p->pub.is_dir ? xstrdup(in_base_name(p->key)) : sanitize(p->given);
+        if (p->exported) { /* its partition's name, as its directory was named */
+            free(p->name);
+            p->name = NULL;
+            size_t n = strlen(p->x_topic ? p->x_topic : "?") + 16;
+            if ((p->name = malloc(n)) && p->x_partition >= 0)
+                snprintf(p->name, n, "%s-%d", p->x_topic ? p->x_topic : "?", p->x_partition);
+            else if (p->name) snprintf(p->name, n, "%s", p->x_topic ? p->x_topic : "?");
+        }
         if (!p->name) p->name = xstrdup("?");
     }
+    /* a partition of an export whose name another input has too: the export's file name before it */
+    bool *xclash = calloc(in->nparts ? in->nparts : 1, sizeof *xclash);
+    for (size_t i = 0; i < in->nparts && xclash; i++)
+        for (size_t j = 0; j < in->nparts && in->parts[i]->exported && !xclash[i]; j++)
+            xclash[i] = j != i && !strcmp(in->parts[j]->name, in->parts[i]->name);
+    for (size_t i = 0; i < in->nparts && xclash; i++) {
+        part *p = in->parts[i];
+        if (!xclash[i]) continue;
+        const char *bn = in_base_name(p->given);
+        size_t n = strlen(bn) + strlen(p->name) + 2;
+        char *nm = malloc(n);
+        if (!nm) continue;
+        snprintf(nm, n, "%s:%s", bn, p->name);
+        free(p->name);
+        p->name = nm;
+    }
+    free(xclash);
     /* two directories with one name: the shortest path suffix that tells them apart (an
      * input of temporary files has its partition's directory: that is no clash) */
     name_clashes(in);
@@ -1305,14 +1479,24 @@ void ss_inputs_finish(ss_inputs *in) {
     for (size_t i = 0; i < in->nparts; i++) {
         part *p = in->parts[i];
         int32_t pn = -1;
-        if (p->pub.is_dir) in_parse_topic(in_base_name(p->key), &p->topic, &pn);
+        if (p->exported) {
+            p->topic = p->x_topic ? xstrdup(p->x_topic) : NULL;
+            pn = p->x_partition;
+        } else if (p->pub.is_dir) in_parse_topic(in_base_name(p->key), &p->topic, &pn);
         else if (p->mem && strcmp(p->given, "-") != 0) in_parse_topic(p->given, &p->topic, &pn); /* named by the user */
         else p->topic = xstrdup(p->name);
         if (!p->topic) p->topic = xstrdup("?");
         p->pub.name = p->name;
         p->pub.topic = p->topic;
         p->pub.partition = pn;
-        p->pub.path = p->mem ? "-" : p->given; /* held in memory: no path, whatever name it was given */
+        p->pub.path = p->mem && !p->exported ? "-" : p->given; /* stdin: no path, whatever name it was given */
+        if (p->exported) {
+            p->pub.export_file = p->given;
+            p->pub.export_cluster_id = p->x_cluster;
+            p->pub.topic_id = p->x_topic_id;
+            p->pub.log_start_offset = p->x_log_start;
+            p->pub.high_watermark = p->x_hwm;
+        }
         p->pub.internal = strncmp(p->topic, "__", 2) == 0;
         if (p->pub.is_dir) {
             read_partition_files(p);
@@ -1330,8 +1514,9 @@ void ss_inputs_finish(ss_inputs *in) {
     /* replicas of one partition given together: their records will be copies of each other */
     for (size_t i = 0; i + 1 < in->nparts; i++) {
         const ss_input_partition *a = &in->parts[i]->pub, *b = &in->parts[i + 1]->pub;
-        if (a->is_dir && b->is_dir && a->partition >= 0 && a->partition == b->partition &&
-            !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
+        /* (a partition of an export stands for its directory) */
+        if ((a->is_dir || a->export_file) && (b->is_dir || b->export_file) && a->partition >= 0 &&
+            a->partition == b->partition && !strcmp(a->topic, b->topic) && !a->temporary && !b->temporary) {
             size_t before = in->problems.n;
             add_note(in, SS_SEV_WARNING,
                      "%s and %s hold the same partition (replicas?): their records count as copies of each "
@@ -1344,13 +1529,20 @@ void ss_inputs_finish(ss_inputs *in) {
 
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
     part *p = in->parts[i];
+    /* a merged partition's segments are its copies': each in memory or a file of its own */
+    if (p->merged) {
+        if (p->merged_mem && p->merged_mem[j].set)
+            return ss_segment_from_memory(p->merged_mem[j].data, p->merged_mem[j].len, false, out, err);
+        return ss_segment_open(p->pub.segments[j].path, out, err);
+    }
     if (p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
     return ss_segment_open(p->pub.segments[j].path, out, err);
 }
 
 uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
     part *p = in->parts[i];
-    if (p->mem) return p->memlen;
+    if (p->merged && p->merged_mem && p->merged_mem[j].set) return p->merged_mem[j].len;
+    if (!p->merged && p->mem) return p->memlen;
     struct stat st;
     return stat(p->pub.segments[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }

@@ -49,7 +49,9 @@ static bool read_copy(rp_copy *c) {
         rp_seg *sg = &c->segs[j];
         sg->first = sg->last = sg->max_base = -1;
         ss_segment *s;
-        if (ss_segment_open(p->segments[j].path, &s, &sg->first_damage) != SS_E_OK) {
+        ss_errkind ok = c->mem ? ss_segment_from_memory(c->mem, c->memlen, false, &s, &sg->first_damage)
+                               : ss_segment_open(p->segments[j].path, &s, &sg->first_damage);
+        if (ok != SS_E_OK) {
             sg->damage = 1;
             continue;
         }
@@ -91,6 +93,12 @@ static bool read_copy(rp_copy *c) {
     r->diverged_epoch = r->leader_epoch = -1;
     for (size_t j = 0; j < p->nsegments; j++) r->damage += c->segs[j].damage;
     return true;
+}
+
+/* A segment as a note names it: its file, or the export a copy held in memory came from. */
+static const char *seg_name(const rp_copy *c, size_t j) {
+    if (c->p->segments[j].path) return c->p->segments[j].path;
+    return c->p->export_file ? c->p->export_file : c->p->path;
 }
 
 /* The batches of c below offset `end`: how many. */
@@ -153,8 +161,9 @@ static int32_t epoch_at(const rp_copy *c, int64_t off) {
     return -1;
 }
 
-static const char *broker_of(const ss_input_replica *r, char *buf, size_t cap) {
-    if (r->node_id >= 0) snprintf(buf, cap, "broker %" PRId32, r->node_id);
+static const char *broker_of(const rp_copy *c, char *buf, size_t cap) {
+    if (c->r->node_id >= 0) snprintf(buf, cap, "broker %" PRId32, c->r->node_id);
+    else if (c->mem) snprintf(buf, cap, "broker unknown"); /* an export naming none */
     else snprintf(buf, cap, "broker unknown: no meta.properties");
     return buf;
 }
@@ -257,7 +266,7 @@ bool rp_reconcile(rp_copy *c, size_t nall, const char *name, rp_read **reads, si
                  " (the leader %s holds epoch %s there): its %" PRIu64 " batch%s, %" PRIu64 " record%s at %" PRId64
                  "..%" PRId64 " were never the partition's (a follower truncates them, "
                  "AbstractFetcherThread) and are not read",
-                 name, f->r->name, broker_of(f->r, b1, sizeof b1), t, lep, f->r->diverged_epoch, l->r->name, lep, nb,
+                 name, f->r->name, broker_of(f, b1, sizeof b1), t, lep, f->r->diverged_epoch, l->r->name, lep, nb,
                  nb == 1 ? "" : "es", nr, nr == 1 ? "" : "s", t, f->r->log_end - 1);
         }
         if (f->valid_end < l->r->log_end) {
@@ -269,8 +278,8 @@ bool rp_reconcile(rp_copy *c, size_t nall, const char *name, rp_read **reads, si
                 note(fn, ctx, SS_SEV_NOTICE,
                      "%s: the replica from %s (%s) ends %" PRIu64 " record%s earlier: at offset %" PRId64
                      ", the leader %s (%s) at %" PRId64 " (a follower behind: not divergence)",
-                     name, f->r->name, broker_of(f->r, b1, sizeof b1), nr, nr == 1 ? "" : "s", f->valid_end, l->r->name,
-                     broker_of(l->r, b2, sizeof b2), l->r->log_end);
+                     name, f->r->name, broker_of(f, b1, sizeof b1), nr, nr == 1 ? "" : "s", f->valid_end, l->r->name,
+                     broker_of(l, b2, sizeof b2), l->r->log_end);
         }
     }
     /* the ranges: from the lowest offset any copy holds, the leader where it holds it, below
@@ -334,7 +343,7 @@ bool rp_reconcile(rp_copy *c, size_t nall, const char *name, rp_read **reads, si
             for (size_t k = 0; k < nr && !read; k++) read = v[k].copy == i && v[k].seg == j;
             if (read) continue;
             note(fn, ctx, SS_SEV_WARNING, "%s: the replica from %s: %s: %" PRIu64 " damaged entr%s (not read: %s)",
-                 name, c[i].r->name, c[i].p->segments[j].path, sg->damage, sg->damage == 1 ? "y" : "ies",
+                 name, c[i].r->name, seg_name(&c[i], j), sg->damage, sg->damage == 1 ? "y" : "ies",
                  sg->first_damage.msg);
         }
     *reads = v;

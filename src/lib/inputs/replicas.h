@@ -31,8 +31,12 @@ typedef struct rp_seg {
 
 typedef struct rp_copy {
     const ss_input_partition *p; /* the copy as an input of its own (its segments) */
-    ss_input_replica *r;         /* what is learnt of it (name, path, node_id, high_watermark the caller's) */
-    rp_batch *b;                 /* its valid batches in file order */
+    /* a copy held in memory (a partition of an export, its log rebuilt as one segment: p's
+     * segments have no path): those bytes, owned by the caller; NULL for files */
+    const uint8_t *mem;
+    size_t memlen;
+    ss_input_replica *r; /* what is learnt of it (name, path, node_id, high_watermark the caller's) */
+    rp_batch *b;         /* its valid batches in file order */
     size_t nb, cap;
     rp_seg *segs;      /* one a segment of p */
     int64_t valid_end; /* the offset after what a follower keeps of it */

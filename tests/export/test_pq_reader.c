@@ -1,0 +1,185 @@
+/* The parquet room's reader against its writer: a file of every column type, written with values
+ * chosen to try the encodings (INT64 and INT32 extremes side by side, whose deltas wrap; nulls in
+ * every pattern; booleans; strings; FIXED_LEN_BYTE_ARRAY(16); a column of nulls only), in row
+ * groups of 7 rows and of 1000, read back value by value against the formula that wrote it (the
+ * formula of pq_write_sample.c, which DuckDB checks in test_export_duckdb.py). Then the file cut at
+ * every length and with every footer byte flipped: each is refused (bad-export, or usage for
+ * a footer no longer segscan's) or read, never past its bytes (the ASan build watches). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parquet/reader.h"
+#include "segscan/parquet.h"
+
+static int failures, cuts, flips, flips_read;
+#define CHECK(c, ...)                                                                                                  \
+    do {                                                                                                               \
+        if (!(c)) {                                                                                                    \
+            failures++;                                                                                                \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                       \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fputc('\n', stderr);                                                                                       \
+        }                                                                                                              \
+    } while (0)
+
+static const ss_pq_column cols[] = {
+    {"i", SS_PQ_INT64, false},     {"a", SS_PQ_INT64, false},   {"b", SS_PQ_INT32, false}, {"c", SS_PQ_BOOLEAN, false},
+    {"s", SS_PQ_BYTE_ARRAY, true}, {"x", SS_PQ_FIXED16, false}, {"z", SS_PQ_INT32, false},
+};
+#define NCOLS (sizeof cols / sizeof *cols)
+#define ROWS 1000
+
+static bool a_null(int i) { return i % 5 == 3; }
+static int64_t a_val(int i) {
+    switch (i % 5) {
+    case 0: return INT64_MIN;
+    case 1: return INT64_MAX;
+    case 2: return -1;
+    default: return (int64_t)i * 1000003;
+    }
+}
+static int32_t b_val(int i) {
+    static const int32_t b[4] = {INT32_MIN, INT32_MAX, 0, 0};
+    return i % 4 == 3 ? -i : b[i % 4];
+}
+
+static bool write_file(const char *path, size_t per_group) {
+    ss_error err;
+    ss_pq_writer *w = ss_pq_create(path, cols, NCOLS, per_group, "segscan test", &err);
+    if (!w) return false;
+    for (int i = 0; i < ROWS; i++) {
+        ss_pq_i64(w, i);
+        if (a_null(i)) ss_pq_null(w);
+        else ss_pq_i64(w, a_val(i));
+        if (i % 7 == 0) ss_pq_null(w);
+        else ss_pq_i32(w, b_val(i));
+        if (i % 3 == 0) ss_pq_null(w);
+        else ss_pq_bool(w, i % 2 == 0);
+        char s[32];
+        snprintf(s, sizeof s, "v%d", i * i);
+        ss_pq_str(w, i % 4 == 1 ? NULL : s);
+        if (i % 6 == 5) ss_pq_null(w);
+        else {
+            uint8_t x[16];
+            for (int k = 0; k < 16; k++) x[k] = (uint8_t)(i + k);
+            ss_pq_bytes(w, x, 16);
+        }
+        ss_pq_null(w);
+        if (ss_pq_row_end(w, &err) != SS_E_OK) return false;
+    }
+    return ss_pq_meta(w, "k", "v", &err) == SS_E_OK && ss_pq_finish(w, &err) == SS_E_OK;
+}
+
+static uint8_t *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc((size_t)len + 1);
+    *n = p ? fread(p, 1, (size_t)len, f) : 0;
+    fclose(f);
+    return p;
+}
+
+static void read_back(const uint8_t *file, size_t n, size_t per_group) {
+    ss_pq_reader r;
+    ss_error err;
+    ss_errkind k = ss_pqr_open(&r, file, n, cols, NCOLS, &err);
+    CHECK(k == SS_E_OK, "open: %s", err.msg);
+    if (k != SS_E_OK) {
+        ss_pqr_close(&r);
+        return;
+    }
+    CHECK(r.num_rows == ROWS, "num_rows %lld", (long long)r.num_rows);
+    CHECK(r.ngroups == (ROWS + per_group - 1) / per_group, "%zu row groups", r.ngroups);
+    CHECK(ss_pqr_meta(&r, "k") && !strcmp(ss_pqr_meta(&r, "k"), "v"), "the key-value metadata");
+    CHECK(!ss_pqr_meta(&r, "absent"), "an absent key");
+    int i = 0;
+    for (size_t g = 0; g < r.ngroups; g++) {
+        k = ss_pqr_read_group(&r, g, &err);
+        CHECK(k == SS_E_OK, "group %zu: %s", g, err.msg);
+        if (k != SS_E_OK) break;
+        for (size_t row = 0; row < r.rows; row++, i++) {
+            CHECK(!ss_pqr_null(&r, 0, row) && ss_pqr_int(&r, 0, row) == i, "i at %d", i);
+            CHECK(ss_pqr_null(&r, 1, row) == a_null(i) && (a_null(i) || ss_pqr_int(&r, 1, row) == a_val(i)), "a at %d",
+                  i);
+            CHECK(ss_pqr_null(&r, 2, row) == (i % 7 == 0) && (i % 7 == 0 || ss_pqr_int(&r, 2, row) == b_val(i)),
+                  "b at %d", i);
+            CHECK(ss_pqr_null(&r, 3, row) == (i % 3 == 0) && (i % 3 == 0 || ss_pqr_int(&r, 3, row) == (i % 2 == 0)),
+                  "c at %d", i);
+            char s[32];
+            snprintf(s, sizeof s, "v%d", i * i);
+            uint32_t len;
+            CHECK(ss_pqr_null(&r, 4, row) == (i % 4 == 1), "s null at %d", i);
+            if (i % 4 != 1) {
+                const uint8_t *p = ss_pqr_bytes(&r, 4, row, &len);
+                CHECK(len == strlen(s) && !memcmp(p, s, len), "s at %d", i);
+            }
+            CHECK(ss_pqr_null(&r, 5, row) == (i % 6 == 5), "x null at %d", i);
+            if (i % 6 != 5) {
+                const uint8_t *p = ss_pqr_bytes(&r, 5, row, &len);
+                bool same = len == 16;
+                for (int q = 0; q < 16 && same; q++) same = p[q] == (uint8_t)(i + q);
+                CHECK(same, "x at %d", i);
+            }
+            CHECK(ss_pqr_null(&r, 6, row), "z at %d", i);
+        }
+    }
+    CHECK(i == ROWS, "%d rows read", i);
+    ss_pqr_close(&r);
+}
+
+/* Every prefix and every footer byte flipped: refused with a reason, or read whole. */
+static void damaged(const uint8_t *file, size_t n) {
+    uint8_t *b = malloc(n);
+    for (size_t cut = 0; cut < n; cut += cut < 64 || n - cut < 64 ? 1 : 97) {
+        memcpy(b, file, cut);
+        ss_pq_reader r;
+        ss_error err;
+        ss_errkind k = ss_pqr_open(&r, b, cut, cols, NCOLS, &err);
+        cuts++;
+        CHECK(k == SS_E_BAD_EXPORT, "cut at %zu: kind %d", cut, (int)k);
+        CHECK(strstr(err.msg, "byte ") == err.msg, "cut at %zu: the byte named: %s", cut, err.msg);
+        ss_pqr_close(&r);
+    }
+    size_t flen =
+        (size_t)file[n - 8] | (size_t)file[n - 7] << 8 | (size_t)file[n - 6] << 16 | (size_t)file[n - 5] << 24;
+    for (size_t at = n - 8 - flen; at < n; at++) {
+        memcpy(b, file, n);
+        b[at] ^= 0x5a;
+        ss_pq_reader r;
+        ss_error err;
+        ss_errkind k = ss_pqr_open(&r, b, n, cols, NCOLS, &err);
+        for (size_t g = 0; k == SS_E_OK && g < r.ngroups; g++) k = ss_pqr_read_group(&r, g, &err);
+        flips++;
+        flips_read += k == SS_E_OK;
+        CHECK(k == SS_E_OK || k == SS_E_BAD_EXPORT || k == SS_E_USAGE, "byte %zu flipped: kind %d", at, (int)k);
+        CHECK(k == SS_E_OK || strstr(err.msg, "byte ") == err.msg, "byte %zu flipped: %s", at, err.msg);
+        ss_pqr_close(&r);
+    }
+    free(b);
+}
+
+int main(int argc, char **argv) {
+    const char *dir = argc > 1 ? argv[1] : ".";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/test_pq_reader.parquet", dir);
+    for (size_t per = 7; per <= ROWS; per = per == 7 ? ROWS : ROWS + 1) {
+        CHECK(write_file(path, per), "written with %zu rows a group", per);
+        size_t n;
+        uint8_t *file = slurp(path, &n);
+        CHECK(file != NULL, "read");
+        if (file) {
+            read_back(file, n, per);
+            if (per == ROWS) damaged(file, n); /* one row group: a footer of a few hundred bytes */
+        }
+        free(file);
+    }
+    remove(path);
+    printf("test_pq_reader: %d prefixes refused, %d footer bytes flipped (%d of them still read), %d failed\n", cuts,
+           flips, flips_read, failures);
+    return failures ? 1 : 0;
+}
