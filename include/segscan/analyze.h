@@ -232,7 +232,8 @@ typedef struct ss_an_copy {
     bool outside_window;   /* outside the window: listed with a group that has a copy inside */
 } ss_an_copy;
 
-typedef struct ss_an_group {
+/* A duplicate group: the copies of one fingerprint (not a consumer group: segscan/groups.h). */
+typedef struct ss_an_dupgroup {
     uint64_t fp_hi, fp_lo; /* XXH3-128 of the fingerprinted field */
     uint32_t copies;
     uint32_t original;  /* index of the original among the copies */
@@ -244,7 +245,7 @@ typedef struct ss_an_group {
      * looked at (--by value) or a copy could not be read back; copies with --by key+value */
     int64_t identical_copies;
     bool cross_topic; /* copies in more than one topic */
-} ss_an_group;
+} ss_an_dupgroup;
 
 typedef struct ss_an_range {
     int32_t first, last;
@@ -400,10 +401,10 @@ SS_API const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i)
 SS_API const ss_an_totals *ss_an_totals_get(const ss_analysis *a);
 
 /* Groups, largest first (ties: the original's position). */
-SS_API size_t ss_an_group_count(const ss_analysis *a);
-SS_API const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i);
+SS_API size_t ss_an_dupgroup_count(const ss_analysis *a);
+SS_API const ss_an_dupgroup *ss_an_dupgroup_at(const ss_analysis *a, size_t i);
 /* Copy j of group i, in partition order then offset order. */
-SS_API void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out);
+SS_API void ss_an_dupgroup_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out);
 
 /* Sessions sorted by (partition, producer id, epoch). */
 SS_API size_t ss_an_session_count(const ss_analysis *a);

@@ -213,16 +213,16 @@ static void test_retry_lat(void) {
     add_batch(&seg, 4, r2, 2, o);
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
-    CHECK_EQ_I(ss_an_group_count(a), 2);
-    for (size_t g = 0; g < ss_an_group_count(a); g++) {
-        const ss_an_group *gr = ss_an_group_at(a, g);
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 2);
+    for (size_t g = 0; g < ss_an_dupgroup_count(a); g++) {
+        const ss_an_dupgroup *gr = ss_an_dupgroup_at(a, g);
         CHECK_EQ_I(gr->copies, 3);
         CHECK_EQ_I(gr->original, 0);
         ss_an_copy c;
-        ss_an_group_copy(a, g, 1, &c);
+        ss_an_dupgroup_copy(a, g, 1, &c);
         CHECK_EQ_I(c.cause, SS_CAUSE_RETRY);
         CHECK_EQ_I(c.timestamp, 1700000002000LL); /* LogAppendTime: the record's time is the batch's */
-        ss_an_group_copy(a, g, 2, &c);
+        ss_an_dupgroup_copy(a, g, 2, &c);
         CHECK_EQ_I(c.cause, SS_CAUSE_RESEND);
         CHECK_EQ_I(c.offset, 4 + (int64_t)g);
         /* reading the record back */
@@ -264,15 +264,15 @@ static void test_retry_create_time(void) {
     add_batch(&seg, 6, r1, 2, o); /* other producer timestamps: rebuilt */
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
-    CHECK_EQ_I(ss_an_group_count(a), 2);
-    for (size_t g = 0; g < ss_an_group_count(a); g++) {
-        const ss_an_group *gr = ss_an_group_at(a, g);
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 2);
+    for (size_t g = 0; g < ss_an_dupgroup_count(a); g++) {
+        const ss_an_dupgroup *gr = ss_an_dupgroup_at(a, g);
         CHECK_EQ_I(gr->copies, 4);
         CHECK_EQ_I(gr->original, 0);
         int want[] = {SS_CAUSE_NONE, SS_CAUSE_RETRY, SS_CAUSE_RESEND, SS_CAUSE_RESEND};
         for (uint32_t k = 1; k < 4 && k < gr->copies; k++) {
             ss_an_copy c;
-            ss_an_group_copy(a, g, k, &c);
+            ss_an_dupgroup_copy(a, g, k, &c);
             CHECK_EQ_I(c.offset, 2 * (int64_t)k + (int64_t)g);
             CHECK_EQ_I(c.cause, want[k]);
         }
@@ -295,24 +295,24 @@ static void test_fingerprints(void) {
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, &o, &in);
     /* by value: "c" twice ("ab"/"c" and null/"c"), "" twice */
-    CHECK_EQ_I(ss_an_group_count(a), 2);
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 2);
     CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_RESEND], 2); /* equal values in one batch */
     ss_analysis_free(a);
     ss_inputs_free(in);
     o.by = SS_BY_KEY_VALUE;
     a = analyse(&seg, &o, &in);
-    CHECK_EQ_I(ss_an_group_count(a), 0); /* ("ab","c") != ("a","bc"); ("x","") != ("y","") */
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 0); /* ("ab","c") != ("a","bc"); ("x","") != ("y","") */
     ss_analysis_free(a);
     ss_inputs_free(in);
     o.by = SS_BY_KEY;
     a = analyse(&seg, &o, &in);
-    CHECK_EQ_I(ss_an_group_count(a), 2); /* "x" twice, "y" twice; the null key is not grouped */
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 2); /* "x" twice, "y" twice; the null key is not grouped */
     ss_analysis_free(a);
     ss_inputs_free(in);
     o.by = SS_BY_VALUE;
     o.min_bytes = 1;
     a = analyse(&seg, &o, &in);
-    CHECK_EQ_I(ss_an_group_count(a), 1); /* the empty values are too short */
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 1); /* the empty values are too short */
     ss_analysis_free(a);
     ss_inputs_free(in);
     free(seg.p);
@@ -395,7 +395,7 @@ static void test_sequences(void) {
     p = ss_an_partition_at(a, 0);
     CHECK_EQ_I(p->fingerprinted_records, 0);
     CHECK_EQ_I(p->duplicate_groups, 0);
-    CHECK_EQ_I(ss_an_group_count(a), 0);
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 0);
     CHECK_EQ_I(ss_an_totals_get(a)->cause[SS_CAUSE_SAME_SESSION], 0);
     CHECK(!p->dups_excluded); /* not an internal topic: only not fingerprinted */
     CHECK_EQ_I(ss_an_session_count(a), 2);
@@ -480,19 +480,19 @@ static void test_windows_and_matches(void) {
     CHECK_EQ_I(ss_an_match_count(a), 2); /* offsets 3 and 5 */
     /* the groups holding a copy by pid 77, known whole: "even" 0, 2, 4 and "odd" 1, 3, 5 (3
      * copies each; "even" first, by its first copy's offset) */
-    CHECK_EQ_I(ss_an_group_count(a), 2);
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 2);
     if (ss_an_match_count(a) == 2) {
         CHECK_EQ_I(ss_an_match_at(a, 0)->copy.offset, 3);
         CHECK_EQ_I(ss_an_match_at(a, 0)->group, 1);
         /* the original of "odd" is offset 1, without producer id: pid 77's copies are a new session's */
         CHECK_EQ_I(ss_an_match_at(a, 1)->copy.cause, SS_CAUSE_NEW_SESSION);
     }
-    if (ss_an_group_count(a) == 2) {
+    if (ss_an_dupgroup_count(a) == 2) {
         ss_an_copy cp;
-        ss_an_group_copy(a, 1, 0, &cp);
+        ss_an_dupgroup_copy(a, 1, 0, &cp);
         CHECK_EQ_I(cp.offset, 1);
         CHECK(cp.outside_window); /* not pid 77's: listed with its group, outside the window */
-        ss_an_group_copy(a, 1, 1, &cp);
+        ss_an_dupgroup_copy(a, 1, 1, &cp);
         CHECK(!cp.outside_window);
     }
     ss_analysis_free(a);
@@ -512,8 +512,8 @@ static void test_windows_and_matches(void) {
          * copy's offset; "odd" at 1, 3, 5 */
         CHECK_EQ_I(m->group, 0);
         if (m->group == 0) {
-            CHECK_EQ_I(ss_an_group_at(a, 0)->copies, 3);
-            CHECK_EQ_I(ss_an_group_at(a, 1)->copies, 3);
+            CHECK_EQ_I(ss_an_dupgroup_at(a, 0)->copies, 3);
+            CHECK_EQ_I(ss_an_dupgroup_at(a, 1)->copies, 3);
         }
     }
     ss_analysis_free(a);
@@ -649,11 +649,11 @@ static void test_fetch_nomem(void) {
     add_batch(&seg, 1, r1, 1, NOPID);
     ss_inputs *in;
     ss_analysis *a = analyse(&seg, NULL, &in);
-    CHECK_EQ_I(ss_an_group_count(a), 1);
-    if (ss_an_group_count(a) == 1) {
+    CHECK_EQ_I(ss_an_dupgroup_count(a), 1);
+    if (ss_an_dupgroup_count(a) == 1) {
         ss_an_copy c0, c1;
-        ss_an_group_copy(a, 0, 0, &c0);
-        ss_an_group_copy(a, 0, 1, &c1);
+        ss_an_dupgroup_copy(a, 0, 0, &c0);
+        ss_an_dupgroup_copy(a, 0, 1, &c1);
         CHECK_EQ_I(c1.offset, 1);
         ss_record r;
         ss_error err;

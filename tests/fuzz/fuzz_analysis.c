@@ -123,15 +123,15 @@ static void check_results(ss_analysis *a, size_t total_size) {
         const ss_an_partition *P = ss_an_partition_at(a, p);
         FUZZ_CHECK(P->damaged_bytes <= total_size);
     }
-    size_t ng = ss_an_group_count(a);
+    size_t ng = ss_an_dupgroup_count(a);
     for (size_t g = 0; g < ng && g < 64; g++) {
-        const ss_an_group *G = ss_an_group_at(a, g);
+        const ss_an_dupgroup *G = ss_an_dupgroup_at(a, g);
         FUZZ_CHECK(G->copies >= 2 && G->original < G->copies);
         for (size_t j = 0; j < G->copies && j < 16; j++) {
             ss_an_copy c;
             ss_record r;
             ss_error err;
-            ss_an_group_copy(a, g, j, &c);
+            ss_an_dupgroup_copy(a, g, j, &c);
             FUZZ_CHECK(c.partition < ss_an_partition_count(a));
             if (ss_an_fetch(a, &c, &r, &err) == 1) {
                 fuzz_touch(r.key, r.key_len);
@@ -216,9 +216,9 @@ static void check_same(ss_analysis *A, ss_analysis *B) {
         SAME(txn_age_unknown);
         SAME(lso_unknown);
     }
-    FUZZ_CHECK(ss_an_group_count(A) == ss_an_group_count(B));
-    for (size_t g = 0; g < ss_an_group_count(A); g++) {
-        const ss_an_group *x = ss_an_group_at(A, g), *y = ss_an_group_at(B, g);
+    FUZZ_CHECK(ss_an_dupgroup_count(A) == ss_an_dupgroup_count(B));
+    for (size_t g = 0; g < ss_an_dupgroup_count(A); g++) {
+        const ss_an_dupgroup *x = ss_an_dupgroup_at(A, g), *y = ss_an_dupgroup_at(B, g);
         SAME(fp_hi);
         SAME(fp_lo);
         SAME(copies);
@@ -228,8 +228,8 @@ static void check_same(ss_analysis *A, ss_analysis *B) {
         SAME(has_open);
         for (size_t j = 0; j < x->copies && j < 16; j++) {
             ss_an_copy cx, cy;
-            ss_an_group_copy(A, g, j, &cx);
-            ss_an_group_copy(B, g, j, &cy);
+            ss_an_dupgroup_copy(A, g, j, &cx);
+            ss_an_dupgroup_copy(B, g, j, &cy);
             FUZZ_CHECK(same_copy(&cx, &cy));
         }
     }

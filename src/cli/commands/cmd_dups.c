@@ -11,7 +11,7 @@
 #include "views/scan.h"
 
 static void dups_print(struct scan_cli *c) {
-    size_t ng = ss_an_group_count(c->an);
+    size_t ng = ss_an_dupgroup_count(c->an);
     size_t show = ng;
     if (c->top_set && c->top < ng) show = (size_t)c->top;
     if (c->json) {

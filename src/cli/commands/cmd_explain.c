@@ -163,7 +163,7 @@ static void explain_print(struct scan_cli *c) {
     size_t nsingle = 0;
     for (size_t i = 0; i < n; i++) nsingle += ss_an_match_at(c->an, i)->group < 0;
     bool summarise = !c->json && nsingle > 1;
-    size_t ng = ss_an_group_count(c->an);
+    size_t ng = ss_an_dupgroup_count(c->an);
     bool *seen = calloc(ng ? ng : 1, sizeof *seen);
     size_t shown_groups = 0, singles = 0;
     for (size_t i = 0; i < n; i++) {

@@ -77,7 +77,7 @@ static void text_summary(struct scan_cli *c) {
     figs_text(c, total_lines, TL_HEAD, TL_COUNT - 1, total_figs, ntotal_figs, ss_an_totals_get(c->an));
     scan_unreadable_text(c);
     scan_groups_summary(c);
-    size_t ng = ss_an_group_count(c->an);
+    size_t ng = ss_an_dupgroup_count(c->an);
     if (ng) {
         size_t show = ng < c->top ? ng : (size_t)c->top;
         out_printf(o, "\n%sduplicate groups%s (largest first; %zu of %zu shown", scan_sgr(c, SGR_BOLD),
@@ -93,7 +93,7 @@ static void scan_print(struct scan_cli *c) {
     size_t np = ss_an_partition_count(c->an);
     if (c->json) {
         for (uint32_t i = 0; i < np; i++) scan_json_partition(c, i);
-        size_t ng = ss_an_group_count(c->an);
+        size_t ng = ss_an_dupgroup_count(c->an);
         if (c->top_set && c->top < ng) ng = (size_t)c->top;
         for (size_t g = 0; g < ng; g++) dups_json_group(c, g, false);
         for (size_t s = 0; s < ss_an_session_count(c->an); s++) producers_json_session(c, ss_an_session_at(c->an, s));

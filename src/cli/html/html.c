@@ -341,7 +341,7 @@ static bool build_charts(page *p) {
         size_t nt2 = ss_an_txn_count(s->an);
         for (size_t i = 0; i <= np; i++) p->txn_start[i] = nt2;
         for (size_t i = nt2; i-- > 0;) p->txn_start[ss_an_txn_at(s->an, i)->partition] = i;
-        size_t ng = ss_an_group_count(s->an);
+        size_t ng = ss_an_dupgroup_count(s->an);
         p->match_of = calloc(ng ? ng : 1, sizeof *p->match_of);
         if (!p->match_of) return false;
         for (size_t m = 0; m < ss_an_match_count(s->an); m++) {

@@ -282,21 +282,21 @@ static void draw_copies(page *p, chart *c) {
     ss_analysis *an = p->s->an;
     ss_out *o = p->o;
     const axes *a = &c->ax;
-    size_t ng = ss_an_group_count(an), drawn = 0, all = 0, seen = 0;
+    size_t ng = ss_an_dupgroup_count(an), drawn = 0, all = 0, seen = 0;
     bool explain = !strcmp(p->s->command, "explain");
     /* more groups than marks: every stride-th group of the partition, so that the marks drawn
      * spread over the partition (the groups come largest first, then by their original's place) */
     uint64_t here = ss_an_partition_at(an, (size_t)c->an)->duplicate_groups;
     size_t stride = explain || here <= MAX_COPIES / 2 ? 1 : (size_t)((here + MAX_COPIES / 2 - 1) / (MAX_COPIES / 2));
     for (size_t g = 0; g < ng; g++) {
-        const ss_an_group *G = ss_an_group_at(an, g);
+        const ss_an_dupgroup *G = ss_an_dupgroup_at(an, g);
         if (explain && !(p->match_of && p->match_of[g])) continue;
         ss_an_copy orig;
-        ss_an_group_copy(an, g, G->original, &orig);
+        ss_an_dupgroup_copy(an, g, G->original, &orig);
         size_t in_here = 0;
         for (uint32_t j = 0; j < G->copies; j++) {
             ss_an_copy cp;
-            ss_an_group_copy(an, g, j, &cp);
+            ss_an_dupgroup_copy(an, g, j, &cp);
             if (cp.partition == (uint32_t)c->an && j != G->original) in_here++;
         }
         if (!in_here) continue;
@@ -304,7 +304,7 @@ static void draw_copies(page *p, chart *c) {
         bool pick = seen++ % stride == 0 && drawn < MAX_COPIES;
         for (uint32_t j = 0; pick && j < G->copies; j++) {
             ss_an_copy cp;
-            ss_an_group_copy(an, g, j, &cp);
+            ss_an_dupgroup_copy(an, g, j, &cp);
             if (cp.partition != (uint32_t)c->an) continue;
             if (j != G->original) drawn++;
             double x = a->no_time ? ML + 8 : html_xs(a, cp.timestamp), y = html_ys(a, cp.offset);

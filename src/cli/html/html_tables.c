@@ -191,7 +191,7 @@ void html_tables(page *p) {
         if (np > MAX_ROWS)
             out_printf(o, "<p>%zu of %zu partitions listed; the total counts all.</p>\n", (size_t)MAX_ROWS, np);
 
-        size_t ng = ss_an_group_count(an);
+        size_t ng = ss_an_dupgroup_count(an);
         if (ng) {
             size_t rows = 0;
             out_printf(o,
@@ -201,10 +201,10 @@ void html_tables(page *p) {
                        ng, plural(ng, "group", "groups"));
             size_t g;
             for (g = 0; g < ng && rows < MAX_ROWS; g++) {
-                const ss_an_group *G = ss_an_group_at(an, g);
+                const ss_an_dupgroup *G = ss_an_dupgroup_at(an, g);
                 for (uint32_t j = 0; j < G->copies && rows < MAX_ROWS; j++, rows++) {
                     ss_an_copy cp;
-                    ss_an_group_copy(an, g, j, &cp);
+                    ss_an_dupgroup_copy(an, g, j, &cp);
                     out_printf(o, "<tr data-kind=\"copy-row\" data-cause=\"%s\"><td class=\"n\">%zu</td><td>",
                                j == G->original ? "original" : ss_cause_name(cp.cause), g + 1);
                     html_esc(o, ss_an_partition_at(an, cp.partition)->input->name);

@@ -11,11 +11,11 @@
 /* "payments-dup-0 offsets 0, 1, 2" for the copies of group gi with that
  * cause (and the original when with_original is set); at most 10 listed. */
 static void list_offsets(struct scan_cli *c, size_t gi, enum ss_cause cause, bool with_original, sbuf *b) {
-    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const ss_an_dupgroup *g = ss_an_dupgroup_at(c->an, gi);
     size_t shown = 0, total = 0;
     for (size_t j = 0; j < g->copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(c->an, gi, j, &cp);
+        ss_an_dupgroup_copy(c->an, gi, j, &cp);
         if (!((j == g->original) ? with_original : cp.cause == cause)) continue;
         total++;
         if (shown >= 10) continue;
@@ -24,7 +24,7 @@ static void list_offsets(struct scan_cli *c, size_t gi, enum ss_cause cause, boo
         if (!new_run) {
             ss_an_copy prev;
             for (size_t k = j; k-- > 0;) {
-                ss_an_group_copy(c->an, gi, k, &prev);
+                ss_an_dupgroup_copy(c->an, gi, k, &prev);
                 if ((k == g->original) ? with_original : prev.cause == cause) break;
             }
             new_run = prev.partition != cp.partition;
@@ -33,7 +33,7 @@ static void list_offsets(struct scan_cli *c, size_t gi, enum ss_cause cause, boo
             size_t in_run = 0;
             for (size_t k = j; k < g->copies; k++) {
                 ss_an_copy nx;
-                ss_an_group_copy(c->an, gi, k, &nx);
+                ss_an_dupgroup_copy(c->an, gi, k, &nx);
                 if (nx.partition != cp.partition) break;
                 if ((k == g->original) ? with_original : nx.cause == cause) in_run++;
             }
@@ -48,11 +48,11 @@ static void list_offsets(struct scan_cli *c, size_t gi, enum ss_cause cause, boo
 }
 
 static size_t count_cause(struct scan_cli *c, size_t gi, enum ss_cause cause) {
-    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const ss_an_dupgroup *g = ss_an_dupgroup_at(c->an, gi);
     size_t n = 0;
     for (size_t j = 0; j < g->copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(c->an, gi, j, &cp);
+        ss_an_dupgroup_copy(c->an, gi, j, &cp);
         if (j != g->original && cp.cause == cause) n++;
     }
     return n;
@@ -158,9 +158,9 @@ static void cause_sentence(struct scan_cli *c, enum ss_cause cause, unsigned det
 }
 
 void explain_copy_sentence(struct scan_cli *c, size_t gi, const ss_an_copy *cp, char *buf, size_t n) {
-    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const ss_an_dupgroup *g = ss_an_dupgroup_at(c->an, gi);
     ss_an_copy orig;
-    ss_an_group_copy(c->an, gi, g->original, &orig);
+    ss_an_dupgroup_copy(c->an, gi, g->original, &orig);
     sbuf b = {0};
     sb_printf(&b, "%s offset %" PRId64, scan_part_name(c, cp->partition), cp->offset);
     if (cp->cause == SS_CAUSE_RETRY) sb_printf(&b, " and the original at offset %" PRId64, orig.offset);
@@ -172,9 +172,9 @@ void explain_copy_sentence(struct scan_cli *c, size_t gi, const ss_an_copy *cp, 
 
 void explain_group_text(struct scan_cli *c, size_t gi, const char *indent) {
     ss_out *o = c->out;
-    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const ss_an_dupgroup *g = ss_an_dupgroup_at(c->an, gi);
     ss_an_copy orig;
-    ss_an_group_copy(c->an, gi, g->original, &orig);
+    ss_an_dupgroup_copy(c->an, gi, g->original, &orig);
     sbuf b = {0};
     b.n = 0;
     sb_printf(&b, "%s%s offset %" PRId64 " is the original", indent, scan_part_name(c, orig.partition), orig.offset);
@@ -187,7 +187,7 @@ void explain_group_text(struct scan_cli *c, size_t gi, const char *indent) {
         /* new-session: pid and epoch read differently; handle each kind and copy apart */
         for (size_t j = 0; j < g->copies; j++) {
             ss_an_copy cp;
-            ss_an_group_copy(c->an, gi, j, &cp);
+            ss_an_dupgroup_copy(c->an, gi, j, &cp);
             if (j == g->original || cp.cause != cause) continue;
             b.n = 0;
             if (cause == SS_CAUSE_RETRY) {
@@ -210,7 +210,7 @@ void explain_group_text(struct scan_cli *c, size_t gi, const char *indent) {
     size_t nopen = 0;
     for (size_t j = 0; j < g->copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(c->an, gi, j, &cp);
+        ss_an_dupgroup_copy(c->an, gi, j, &cp);
         if (cp.open) nopen++;
     }
     if (nopen)

@@ -50,13 +50,13 @@ static void text_copy(struct scan_cli *c, const ss_an_copy *cp) {
  * JSON array. */
 static void group_topics(struct scan_cli *c, size_t gi, bool json) {
     ss_out *o = c->out;
-    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const ss_an_dupgroup *g = ss_an_dupgroup_at(c->an, gi);
     const char *seen[16];
     size_t nseen = 0;
     if (json) out_ch(o, '[');
     for (size_t j = 0; j < g->copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(c->an, gi, j, &cp);
+        ss_an_dupgroup_copy(c->an, gi, j, &cp);
         const char *t = ss_an_partition_at(c->an, cp.partition)->input->topic;
         bool dup = false;
         for (size_t k = 0; k < nseen && !dup; k++) dup = !strcmp(seen[k], t);
@@ -74,9 +74,9 @@ static void group_topics_text(struct scan_cli *c, size_t gi) { group_topics(c, g
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences) {
     ss_out *o = c->out;
-    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const ss_an_dupgroup *g = ss_an_dupgroup_at(c->an, gi);
     ss_an_copy orig;
-    ss_an_group_copy(c->an, gi, g->original, &orig);
+    ss_an_dupgroup_copy(c->an, gi, g->original, &orig);
     const ss_an_partition *P = ss_an_partition_at(c->an, orig.partition);
     out_printf(o, "  %s%" PRIu32 " copies%s of %s ", scan_sgr(c, SGR_BOLD), g->copies, scan_sgr(c, SGR_RST),
                ss_by_name(c->ao.by));
@@ -112,7 +112,7 @@ void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sent
     size_t n = g->copies;
     for (size_t j = 0; j < n && j < max_copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(c->an, gi, j, &cp);
+        ss_an_dupgroup_copy(c->an, gi, j, &cp);
         text_copy(c, &cp);
         if (j != g->original) scan_copy_links_text(c, &orig, &cp, "        ");
     }
@@ -128,9 +128,9 @@ static void json_other_field(struct scan_cli *c, const ss_record *r) {
 
 void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     ss_out *o = c->out;
-    const ss_an_group *g = ss_an_group_at(c->an, gi);
+    const ss_an_dupgroup *g = ss_an_dupgroup_at(c->an, gi);
     ss_an_copy orig;
-    ss_an_group_copy(c->an, gi, g->original, &orig);
+    ss_an_dupgroup_copy(c->an, gi, g->original, &orig);
     const ss_an_partition *P = ss_an_partition_at(c->an, orig.partition);
     out_str(o, "{\"type\":\"group\",\"topic\":");
     out_json_cstr(o, P->input->topic);
@@ -178,7 +178,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
         size_t cnt = 0;
         for (size_t j = 0; j < g->copies; j++) {
             ss_an_copy cp;
-            ss_an_group_copy(c->an, gi, j, &cp);
+            ss_an_dupgroup_copy(c->an, gi, j, &cp);
             if (cp.cause == k && j != g->original) cnt++;
         }
         if (!first) out_ch(o, ',');
@@ -190,7 +190,7 @@ void dups_json_group(struct scan_cli *c, size_t gi, bool sentences) {
     out_str(o, "},\"occurrences\":[");
     for (size_t j = 0; j < g->copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(c->an, gi, j, &cp);
+        ss_an_dupgroup_copy(c->an, gi, j, &cp);
         if (j) out_ch(o, ',');
         out_str(o, "{\"partition\":");
         out_json_cstr(o, scan_part_name(c, cp.partition));

@@ -84,12 +84,12 @@ typedef struct an_occ {
     uint8_t cause, detail;
 } an_occ;
 
-typedef struct an_group {
+typedef struct an_dupgroup {
     uint64_t lo, hi;
     uint32_t first, last, count;
     uint32_t orig; /* the original's occurrence, once causes are decided */
     uint64_t seq;  /* when it became a group: the ordinal of its second copy */
-} an_group;
+} an_dupgroup;
 
 /* km_session's key: (producer id, epoch); the other key maps are keyed by producer id. */
 typedef struct km_key {
@@ -200,7 +200,7 @@ struct ss_analysis {
     size_t nents, ents_cap;
     SS_VEC(far_ent) far;
     SS_VEC(an_occ) occs;
-    SS_VEC(an_group) groups;
+    SS_VEC(an_dupgroup) groups;
     uint64_t fp_seq;        /* fingerprinted records so far */
     uint32_t topic_first;   /* first batch of the topic being read */
     bool by_topic_of_batch; /* buckets: compare topics through the batches */
@@ -233,7 +233,7 @@ struct ss_analysis {
     ss_map km_txn;      /* producer id -> its open transaction's index in txns */
     ss_map km_hidden;   /* producer id -> 1: its open transaction's data lies below the log start offset */
     /* results */
-    ss_an_group *gpub;    /* sorted */
+    ss_an_dupgroup *gpub; /* sorted */
     uint32_t *gstart;     /* first index in gidx of each sorted group */
     uint32_t *gidx;       /* every copy's occurrence, grouped and ordered */
     uint32_t *gsorted_of; /* internal group -> sorted index */

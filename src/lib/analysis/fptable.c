@@ -169,11 +169,11 @@ static __attribute__((noinline)) void fp_repeat(ss_analysis *a, uint32_t ei, uin
         ent_first(a, ei, &first.delta, &first.ts);
         SS_VEC_PUSH(a->occs, first, a->nomem = true; return );
         SS_VEC_PUSH(a->occs, occ, a->nomem = true; return );
-        an_group g = {lo, hi, oi, oi + 1, 2, oi, seq};
+        an_dupgroup g = {lo, hi, oi, oi + 1, 2, oi, seq};
         SS_VEC_PUSH(a->groups, g, a->nomem = true; return );
         ent_set_group(e, (uint32_t)(a->groups.n - 1));
     } else {
-        an_group *g = &a->groups.v[ent_group(e)];
+        an_dupgroup *g = &a->groups.v[ent_group(e)];
         SS_VEC_PUSH(a->occs, occ, a->nomem = true; return );
         a->occs.v[g->last].next = oi;
         g->last = oi;

@@ -32,7 +32,7 @@ static bool other_field(ss_analysis *a, const an_occ *o, uint64_t *h) {
     return true;
 }
 
-static void decide_causes(ss_analysis *a, an_group *g) {
+static void decide_causes(ss_analysis *a, an_dupgroup *g) {
     const an_batch *B = a->batches.v;
     uint32_t orig = g->first;
     for (uint32_t i = g->first; i != NONE32; i = a->occs.v[i].next)
@@ -201,7 +201,7 @@ void an_finish_groups(ss_analysis *a) {
      * copies (copies arrive in partition order); the sort key. */
     uint32_t nl = 0;
     for (uint32_t i = 0; i < ng; i++) {
-        an_group *g = &a->groups.v[i];
+        an_dupgroup *g = &a->groups.v[i];
         decide_causes(a, g);
         a->gsorted_of[i] = NONE32;
         if (a->windowed) {
@@ -247,10 +247,10 @@ void an_finish_groups(ss_analysis *a) {
     const group_key *order = sort_groups(keys, tmp, nl, bounds);
     uint32_t w = 0;
     for (uint32_t si = 0; si < nl; si++) {
-        an_group *g = &a->groups.v[order[si].idx];
+        an_dupgroup *g = &a->groups.v[order[si].idx];
         a->gsorted_of[order[si].idx] = si;
         a->gstart[si] = w;
-        ss_an_group *pg = &a->gpub[si];
+        ss_an_dupgroup *pg = &a->gpub[si];
         pg->fp_lo = g->lo;
         pg->fp_hi = g->hi;
         pg->copies = g->count;
@@ -308,7 +308,7 @@ void an_finish_matches(ss_analysis *a) {
             return;
         }
         for (uint32_t i = 0; i < ng; i++) {
-            const an_group *g = &a->groups.v[i];
+            const an_dupgroup *g = &a->groups.v[i];
             byfp[i].lo = g->lo;
             byfp[i].hi = g->hi;
             byfp[i].topic = a->o.across_topics ? 0 : topic_of_batch(a, a->occs.v[g->first].batch);
@@ -387,9 +387,9 @@ void an_finish_totals(ss_analysis *a) {
 size_t ss_an_partition_count(const ss_analysis *a) { return a->nparts; }
 const ss_an_partition *ss_an_partition_at(const ss_analysis *a, size_t i) { return &a->parts[i]; }
 const ss_an_totals *ss_an_totals_get(const ss_analysis *a) { return &a->totals; }
-size_t ss_an_group_count(const ss_analysis *a) { return a->gpub ? a->nlisted : 0; }
-const ss_an_group *ss_an_group_at(const ss_analysis *a, size_t i) { return &a->gpub[i]; }
-void ss_an_group_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out) {
+size_t ss_an_dupgroup_count(const ss_analysis *a) { return a->gpub ? a->nlisted : 0; }
+const ss_an_dupgroup *ss_an_dupgroup_at(const ss_analysis *a, size_t i) { return &a->gpub[i]; }
+void ss_an_dupgroup_copy(const ss_analysis *a, size_t i, size_t j, ss_an_copy *out) {
     const an_occ *o = &a->occs.v[a->gidx[a->gstart[i] + j]];
     make_copy(a, o->batch, o->delta, o->ts, out);
     out->outside_window = a->windowed && !an_copy_in_window(a, o->batch, o->delta, o->ts);

@@ -491,8 +491,8 @@ static ss_analysis *side_an(side_analysis *s, const ss_diff_opts *o) {
     ss_map_init(&s->groups, 2 * sizeof(uint64_t), sizeof(uint32_t), 64, 70);
     s->an = ss_analysis_new(&ao);
     bool ok = s->an && ss_analysis_run(s->an, s->in) == SS_E_OK;
-    for (size_t g = 0; ok && g < ss_an_group_count(s->an); g++) {
-        const ss_an_group *gr = ss_an_group_at(s->an, g);
+    for (size_t g = 0; ok && g < ss_an_dupgroup_count(s->an); g++) {
+        const ss_an_dupgroup *gr = ss_an_dupgroup_at(s->an, g);
         uint64_t key[2] = {gr->fp_hi, gr->fp_lo};
         bool created;
         uint32_t *v = ss_map_put(&s->groups, key, gr->fp_lo, &created);
@@ -561,10 +561,10 @@ static void copy_cause(side_analysis *s, const ss_diff_opts *o, uint64_t hi, uin
     uint64_t key[2] = {hi, lo};
     const uint32_t *g = ss_map_find(&s->groups, key, lo);
     if (!g) return;
-    const ss_an_group *gr = ss_an_group_at(an, *g);
+    const ss_an_dupgroup *gr = ss_an_dupgroup_at(an, *g);
     for (size_t j = 0; j < gr->copies; j++) {
         ss_an_copy cp;
-        ss_an_group_copy(an, *g, j, &cp);
+        ss_an_dupgroup_copy(an, *g, j, &cp);
         if (cp.offset == offset && cp.cause) {
             dr->cause = cp.cause;
             dr->cause_detail = cp.detail;
