@@ -566,7 +566,7 @@ static uint64_t unpack(const uint8_t *p, uint64_t bit, unsigned width) {
     uint64_t v = 0;
     for (unsigned got = 0; got < width;) {
         unsigned shift = (unsigned)(bit & 7), take = 8 - shift < width - got ? 8 - shift : width - got;
-        v |= (uint64_t)((p[bit >> 3] >> shift) & ((1u << take) - 1)) << got;
+        v |= (uint64_t)(((unsigned)p[bit >> 3] >> shift) & ((1u << take) - 1)) << got;
         got += take;
         bit += take;
     }
