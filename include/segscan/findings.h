@@ -150,20 +150,29 @@ SS_API const char *ss_fbump_name(enum ss_fbump bump);
  * (ss_finding.revocation). The coordinator writes no record when a rebalance starts, and an
  * OffsetCommit carries no member or generation: these are all the disk can show. */
 enum ss_frevoke {
-    SS_FR_UNKNOWN = 0,     /* nothing either way */
-    SS_FR_ACKED,           /* KIP-848: its current assignment held the partition pending revocation
+    SS_FR_UNKNOWN = 0,        /* nothing either way */
+    SS_FR_ACKED,              /* KIP-848: its current assignment held the partition pending revocation
                            (UNREVOKED_PARTITIONS), it committed, then acknowledged at a later member epoch
                            (ConsumerMembershipManager.maybeAutoCommitSyncBeforeRevocation): clean */
-    SS_FR_REJOINED,        /* classic: it is a member of the generation that gave the partition away (it
-                           rejoined: eager revocation in ConsumerCoordinator.onJoinPrepare), its last commit
-                           within its rebalanceTimeoutMs before it: consistent with a commit in
+    SS_FR_REJOINED,           /* classic: it is a member of the generation that gave the partition away (it
+                           rejoined), its last commit within its rebalanceTimeoutMs before it; where that
+                           generation also took the partition from it (eager), its subscription's
+                           ownedPartitions is empty: it had revoked everything before joining
+                           (ConsumerCoordinator.onJoinPrepare), consistent with a commit in
                            onPartitionsRevoked (onJoinPrepare commits by itself only with
-                           enable.auto.commit) */
-    SS_FR_ABSENT,          /* not a member when the partition was given away (it left or was removed) */
-    SS_FR_SESSION_TIMEOUT, /* absent, and its last commit lay at least its sessionTimeoutMs before: the
+                           enable.auto.commit): clean. Where the partition was unowned for a generation in
+                           between (cooperative), the commit timing alone */
+    SS_FR_ABSENT,             /* not a member when the partition was given away (it left or was removed) */
+    SS_FR_SESSION_TIMEOUT,    /* absent, and its last commit lay at least its sessionTimeoutMs before: the
                               coordinator's removal of a member gone silent, a sign of an unclean stop */
+    SS_FR_REJOINED_UNDECIDED, /* as SS_FR_REJOINED (eager), but its subscription carries no ownedPartitions
+                                 (ConsumerProtocolSubscription version 0, clients before KIP-429): whether
+                                 it had revoked before joining cannot be told */
+    SS_FR_REJOINED_OWNING,    /* as SS_FR_REJOINED (eager), but its subscription's ownedPartitions is not
+                                 empty: it joined still owning partitions, no eager revocation shown */
 };
-/* "acknowledged", "rejoined", "absent", "session-timeout"; NULL for SS_FR_UNKNOWN */
+/* "acknowledged", "rejoined", "absent", "session-timeout", "rejoined-undecided", "rejoined-owning"; NULL
+ * for SS_FR_UNKNOWN */
 SS_API const char *ss_frevoke_name(enum ss_frevoke r);
 
 typedef struct ss_finding {
@@ -187,7 +196,8 @@ typedef struct ss_finding {
     uint64_t previous_commits;    /* its commits of the partition */
     int64_t commit_interval_ms;   /* its median commit interval, -1 unknown */
     int clean;                    /* 1: its last commit lay within one interval of losing the partition, or it
-                                       acknowledged a revocation after committing (SS_FR_ACKED); 0: it had
+                                       acknowledged a revocation after committing (SS_FR_ACKED), or it
+                                       rejoined having revoked everything (SS_FR_REJOINED, eager); 0: it had
                                        stopped committing, or its last commit was a transactional one that
                                        never took effect (aborted, open: it closes nothing); -1 unknown
                                        (fewer than two commits), or not applicable (no commit of the

@@ -161,6 +161,11 @@ typedef struct ss_gmember {
      * classic member whose assignment is empty (it joined, the leader's SyncGroup had not given it one),
      * a KIP-848 / streams member with no current-assignment record yet (it had not joined) */
     bool assignment_pending;
+    /* classic "consumer" members: how many partitions its subscription's ownedPartitions listed (what it
+     * still owned when it sent its JoinGroup: an eager member revokes everything first,
+     * ConsumerCoordinator.onJoinPrepare; a cooperative one keeps what it owns); -1 not recorded (a
+     * ConsumerProtocolSubscription of version 0 has no ownedPartitions; not decoded; not classic) */
+    int32_t owned_count;
 } ss_gmember;
 
 /* One change of a KIP-848 member's current assignment (ConsumerGroupCurrentMemberAssignment). */

@@ -1573,6 +1573,59 @@ def test_revocation_evidence():
        (False, 'session-timeout', (20, 129, 110, False), (20, 29, 10, False)), 'kc: removed on its session timeout')
 
 
+def test_eager_revocation():
+    """Classic eager (range assignor): the evidence of a commit in onPartitionsRevoked. Data: eg-0,
+    eg-1, a batch of 10 records a second, batch k at T0 + (k+1) s (eg-0: 0..149).
+    Every group below: generation 1 (+0.1 s) gives A eg-0 and eg-1; A commits eg-0 10 (+1.5 s), 20
+    (+2.5 s), 30 (+3.5 s): its interval 1000 ms. B joins; A's ConsumerCoordinator.onJoinPrepare
+    revokes every partition (eager: onPartitionsRevoked, where the application commits its position;
+    onJoinPrepare itself commits only with enable.auto.commit, maybeAutoCommitOffsetsSync) and A
+    commits eg-0 40 at +4.2 s (present then: 0..39); the join phase waits for B
+    (AbstractCoordinator.joinGroupIfNeeded; ClassicGroup waits up to the rebalance timeout), and
+    generation 2 is stored at +9.0 s: A eg-1, B eg-0 (B resumes at 40, ConsumerCoordinator.onJoinComplete).
+    Present at +9.0 s: 0..89, so possibly delivered twice 40..89 (50 records) in every group: a commit
+    names no generation (OffsetCommitValue), 40 may be an earlier commit A read past before revoking.
+    'ee': A's generation-2 subscription (v3) lists no ownedPartitions (ConsumerCoordinator.metadata
+    after onJoinPrepare's revocation), its last commit 4.8 s before generation 2, within its
+    rebalanceTimeoutMs (300000): revocation rejoined, clean (the old rule said not clean: 4.8 s past
+    its last commit is more than its 1000 ms interval), nothing likely.
+    'eo': the same, its subscription lists eg-0 and eg-1 as owned (it joined without revoking):
+    rejoined-owning; clean by the interval rule only (false), nothing likely (no sign of an unclean
+    stop: it is a member of generation 2).
+    'e0': the same, its subscription of version 0 (no ownedPartitions field): rejoined-undecided,
+    clean false by the interval rule, nothing likely.
+    'et': ownedPartitions empty but A's rebalanceTimeoutMs 3000: its last commit 4.8 s before
+    generation 2 lies outside it, no revocation evidence (null), clean false, nothing likely."""
+    d = scenario('eager_revocation')
+    if not d:
+        return
+    data(d, 'eg', 0, every_second(15, 10))
+    data(d, 'eg', 1, every_second(15, 10))
+    logs = {}
+    for g, kw in (('ee', {}), ('eo', {'owned': {'eg': [0, 1]}}), ('e0', {'subscription_version': 0}),
+                  ('et', {'rebalance_timeout': 3000})):
+        L = logs.setdefault(kafka.coordinator_partition(g), kafka.Log())
+        L.append([kafka.group_metadata(g, 1, T0 + 100, [kafka.Member(g + '-a', {'eg': [0, 1]})])], T0 + 100)
+        for t, off in ((1500, 10), (2500, 20), (3500, 30), (4200, 40)):
+            L.append([kafka.offset_commit(g, 'eg', 0, off, T0 + t)], T0 + t)
+        L.append([kafka.group_metadata(g, 2, T0 + 9000, [kafka.Member(g + '-a', {'eg': [1]}, topics=['eg'], **kw),
+                                                         kafka.Member(g + '-b', {'eg': [0]})])], T0 + 9000)
+    for cp, L in logs.items():
+        L.write(os.path.join(d, '__consumer_offsets-%d' % cp))
+    for g, rev, clean in (('ee', 'rejoined', True), ('eo', 'rejoined-owning', False),
+                          ('e0', 'rejoined-undecided', False), ('et', None, False)):
+        h = one(findings([d], g, 'handover', 'eg', 0), g)
+        eq((h.get('time'), h.get('resumedOffset'), h.get('revocation'), h.get('clean'), h.get('likelyRedelivered'),
+            rng(h.get('redelivered'))),
+           (T0 + 9000, 40, rev, clean, None, (40, 89, 50, False)), '%s: eager handover, revocation %s' % (g, rev))
+        n = nets([d], g).get(('eg', 0))
+        eq((net_ranges(n, 'likely'), net_ranges(n, 'possible')), ([], [(40, 89, 50)]), '%s: net: nothing likely' % g)
+    for g, words in (('ee', 'having revoked everything'), ('e0', 'cannot be told'), ('eo', 'still owning partitions')):
+        rc, out, err = run_cmd(['groups', '--group', g, d])
+        check(words in out and 'likely delivered twice' not in out,
+              '%s: the text names the revocation evidence (%r), nothing likely:\n%s' % (g, words, out))
+
+
 # ---- a selection that matches nothing is a usage error ------------------------------------------------
 
 def test_no_match():
@@ -1967,7 +2020,7 @@ for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_re
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
-          test_restart_after_deletion, test_revocation_evidence, test_no_match,
+          test_restart_after_deletion, test_revocation_evidence, test_eager_revocation, test_no_match,
           test_hints_ranked, test_net, test_rebalance_block, test_wording, test_html_lanes):
     t()
 for d in TMP:

@@ -184,6 +184,56 @@ def test_corpus_classic():
        'shop-analytics committed')
 
 
+def test_corpus_eager_revocation():
+    """Revocation evidence of eager handovers on brokers' real disks, the expectation read from Kafka's
+    own decoding (DumpLogSegments --offsets-decoder, the dumplog beside each segment): a previous owner
+    listed in the GroupMetadata record that gave its partition away (it rejoined), its last commit
+    within that member's rebalanceTimeout before the record (a commit in onPartitionsRevoked:
+    ConsumerCoordinator.onJoinPrepare revokes every partition before the JoinGroup under the eager
+    protocol, and the subscription it sends lists what it still owns): ownedPartitions [] ->
+    rejoined; no ownedPartitions field (ConsumerProtocolSubscription version 0, a client before
+    KIP-429) -> rejoined-undecided, the evidence cannot decide; a non-empty list -> rejoined-owning.
+    real/sagarrao1__kafka (group test, subscriptions of version 0) and real/siriphonnam__go-kafka
+    (group mygroup, ownedPartitions []) hold both kinds."""
+    if only and only not in 'corpus-eager-revocation':
+        return
+    import glob
+    import gzip
+    seen = set()
+    for rel in ('real/sagarrao1__kafka/MultiNode/kafka-logs-2', 'real/siriphonnam__go-kafka/server/kafka'):
+        d = os.path.join(corpus, rel)
+        h = H([d])
+        eq(h.rc, 0, rel + ': exit code')
+        for f in [o for o in h.objs if o['type'] == 'group-finding' and o['kind'] == 'handover']:
+            dl = glob.glob(os.path.join(d, f['coordinatorPartition'], '*.dumplog.offsets.txt*'))
+            rec = None
+            for path in dl:
+                with (gzip.open(path, 'rt') if path.endswith('.gz') else open(path)) as fh:
+                    for line in fh:
+                        if line.startswith('| offset: %d ' % f['recordOffset']) and 'payload: ' in line:
+                            rec = json.loads(line.split('payload: ', 1)[1])['data']
+            check(rec is not None, '%s: the dumplog holds record %d' % (rel, f['recordOffset']))
+            prev = (f.get('previousOwner') or {}).get('memberId')
+            mm = [m for m in (rec or {}).get('members', []) if m['memberId'] == prev]
+            last = f.get('previousOwnerLastCommit')
+            if not mm or not last or last.get('time') is None:
+                continue
+            m = mm[0]
+            held = any(a['topic'] == f['topic'] and f['partition'] in a['partitions']
+                       for a in m['assignment']['assignedPartitions'])
+            check(not held, '%s: the record gives %s-%d away from its owner' % (rel, f['topic'], f['partition']))
+            want = None
+            if f['time'] - last['time'] <= m['rebalanceTimeout']:
+                owned = m['subscription'].get('ownedPartitions')
+                want = 'rejoined-undecided' if owned is None else 'rejoined-owning' if owned else 'rejoined'
+                seen.add(want)
+            eq(f.get('revocation'), want, '%s: %s %s-%d, previous owner %s' % (rel, f['group'], f['topic'],
+                                                                              f['partition'], prev))
+            if want == 'rejoined':
+                eq((f.get('clean'), f.get('likelyRedelivered')), (True, None), '%s: rejoined: clean, nothing likely' % rel)
+    eq(sorted(seen), ['rejoined', 'rejoined-undecided'], 'corpus: both kinds of evidence met')
+
+
 def test_corpus_eos():
     if only and only not in 'corpus-eos':
         return
@@ -831,7 +881,7 @@ def test_cli():
     shutil.rmtree(d)
 
 
-for t in (test_streams_regex, test_topic_id_sources, test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
+for t in (test_streams_regex, test_topic_id_sources, test_regex_corpus_topic_ids, test_streams_corpus, test_streams_topology_target, test_unknown_types, test_builder, test_corpus_classic, test_corpus_eager_revocation, test_corpus_eos, test_corpus_consumer_protocol, test_eager,
           test_cooperative, test_static_member, test_eos, test_only_commits, test_offsets_deleted, test_compacted,
           test_replicas, test_kip848_revocation, test_conversion, test_cli):
     t()

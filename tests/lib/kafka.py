@@ -423,7 +423,8 @@ class Member:
     """A classic member (GroupMetadataValue.MemberMetadata v3)."""
 
     def __init__(self, member_id, assigned, client_id=None, host='/10.0.0.1', instance_id=None,
-                 session_timeout=45000, rebalance_timeout=300000, topics=None, owned=None, raw_assignment=None):
+                 session_timeout=45000, rebalance_timeout=300000, topics=None, owned=None, raw_assignment=None,
+                 subscription_version=3):
         self.member_id = member_id
         self.instance_id = instance_id
         self.client_id = client_id if client_id is not None else member_id.rsplit('-', 1)[0]
@@ -434,12 +435,13 @@ class Member:
         self.topics = topics if topics is not None else sorted(assigned)
         self.owned = owned
         self.raw_assignment = raw_assignment
+        self.subscription_version = subscription_version  # 0: no ownedPartitions (clients before KIP-429)
 
     def encode(self):
         a = self.raw_assignment if self.raw_assignment is not None else assignment(self.assigned)
         return (string(self.member_id) + string(self.instance_id) + string(self.client_id) + string(self.host) +
                 i32(self.rebalance_timeout) + i32(self.session_timeout) +
-                nbytes(subscription(self.topics, self.owned)) + nbytes(a))
+                nbytes(subscription(self.topics, self.owned, version=self.subscription_version)) + nbytes(a))
 
 
 def group_metadata(group, generation, ts, members=(), protocol_type='consumer', protocol='range', leader=None):

@@ -137,10 +137,34 @@ static void revocation_text(ss_out *o, const ss_finding *x, const char *indent) 
                    indent);
         return;
     case SS_FR_REJOINED:
+        if (x->clean == 1) {
+            out_printf(o,
+                       "%s    revocation: it rejoined the generation that gave the partition away having revoked "
+                       "everything (its subscription's ownedPartitions empty: ConsumerCoordinator.onJoinPrepare), its "
+                       "last commit within its rebalance timeout before: consistent with a commit in "
+                       "onPartitionsRevoked (a clean handover); nothing likely, possibly only: a commit names no "
+                       "generation, it may be an earlier one the owner read past before it revoked\n",
+                       indent);
+            return;
+        }
         out_printf(o,
                    "%s    revocation: it rejoined the generation that gave the partition away, its last commit within "
                    "its rebalance timeout before it: consistent with a commit in onPartitionsRevoked; possibly, "
                    "never likely (the coordinator writes no record when a rebalance starts)\n",
+                   indent);
+        return;
+    case SS_FR_REJOINED_UNDECIDED:
+        out_printf(o,
+                   "%s    revocation: it rejoined the generation that gave the partition away, its last commit within "
+                   "its rebalance timeout before it, but its subscription (version 0) carries no ownedPartitions: "
+                   "whether it had revoked before joining cannot be told; possibly, never likely\n",
+                   indent);
+        return;
+    case SS_FR_REJOINED_OWNING:
+        out_printf(o,
+                   "%s    revocation: not shown; it rejoined the generation that gave the partition away still "
+                   "owning partitions (its subscription's ownedPartitions not empty: no eager revocation before "
+                   "it joined), so its last commit need not be where it stopped; possibly, never likely\n",
                    indent);
         return;
     case SS_FR_SESSION_TIMEOUT:
@@ -229,7 +253,12 @@ static void handover_text(ss_out *o, const ss_finding *x, const char *indent) {
                          "then"
                        : "");
         if (x->commit_interval_ms >= 0) out_printf(o, ", every %" PRId64 " ms (median)", x->commit_interval_ms);
-        if (x->clean == 1) out_str(o, "; it went on committing until it lost the partition (clean)");
+        /* an eager revocation's commit may lie well before the generation is stored (the join phase
+         * waits for every member): clean by the revocation, not by the pace */
+        if (x->clean == 1 && x->revocation == SS_FR_REJOINED && x->commit_interval_ms >= 0 &&
+            x->previous_until - x->previous_last_commit > x->commit_interval_ms)
+            out_str(o, "; clean by its revocation (below), not by its pace");
+        else if (x->clean == 1) out_str(o, "; it went on committing until it lost the partition (clean)");
         else if (x->clean == 0) {
             tstr(t2, sizeof t2, x->previous_until);
             out_printf(o, "; it had stopped committing before it lost the partition at %s (not clean)", t2);

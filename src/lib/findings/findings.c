@@ -41,6 +41,8 @@ const char *ss_frevoke_name(enum ss_frevoke r) {
     case SS_FR_REJOINED: return "rejoined";
     case SS_FR_ABSENT: return "absent";
     case SS_FR_SESSION_TIMEOUT: return "session-timeout";
+    case SS_FR_REJOINED_UNDECIDED: return "rejoined-undecided";
+    case SS_FR_REJOINED_OWNING: return "rejoined-owning";
     default: return NULL;
     }
 }
@@ -221,9 +223,18 @@ static enum ss_frevoke revocation(const ss_group *grp, const ss_gpartition *p, c
         const ss_ggeneration *gen = &grp->generations[end - 1];
         const ss_gmember *mm = member_in(gen, prev);
         if (!mm) return SS_FR_ABSENT; /* SS_FR_SESSION_TIMEOUT decided by the caller */
-        if (last >= 0 && mm->rebalance_timeout_ms >= 0 && gen->time - last <= mm->rebalance_timeout_ms)
-            return SS_FR_REJOINED;
-        return SS_FR_UNKNOWN;
+        /* a commit in onPartitionsRevoked comes before its JoinGroup, and the coordinator completes the
+         * join within the rebalance timeout (ClassicGroup: the join phase waits at most
+         * rebalanceTimeoutMs for its members) */
+        if (last < 0 || mm->rebalance_timeout_ms < 0 || gen->time - last > mm->rebalance_timeout_ms)
+            return SS_FR_UNKNOWN;
+        /* cooperative: taken from it a generation before (KIP-429: revoked in onJoinComplete, then a
+         * rejoin); its subscription then lists what it keeps */
+        if (prev->to_offset != o->from_offset) return SS_FR_REJOINED;
+        /* eager: ConsumerCoordinator.onJoinPrepare revokes every partition before the JoinGroup, and
+         * the subscription it sends lists what it still owns (ownedPartitions, version 1+): empty */
+        if (mm->owned_count < 0) return SS_FR_REJOINED_UNDECIDED;
+        return mm->owned_count ? SS_FR_REJOINED_OWNING : SS_FR_REJOINED;
     }
     const ss_gassign *pending = NULL, *ack = NULL;
     bool left = false;
@@ -331,8 +342,12 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         bool closed = x->last_commit_outcome != SS_GOUT_ABORTED && x->last_commit_outcome != SS_GOUT_OPEN;
         if (!closed && commits) x->clean = 0;
         x->revocation = empty ? SS_FR_ABSENT : revocation(grp, p, prev, o, last);
-        if (x->revocation == SS_FR_ACKED && !closed) x->revocation = SS_FR_UNKNOWN;
-        if (x->revocation == SS_FR_ACKED) x->clean = 1;
+        bool revoked = x->revocation == SS_FR_ACKED || x->revocation == SS_FR_REJOINED;
+        if (revoked && !closed) x->revocation = SS_FR_UNKNOWN;
+        /* a revocation acknowledged, or an eager one (the generation that took it gave it away): the
+         * owner's last commit can be its position when it let the partition go */
+        if (x->revocation == SS_FR_ACKED || (x->revocation == SS_FR_REJOINED && prev->to_offset == o->from_offset))
+            x->clean = 1;
         if (x->revocation == SS_FR_ABSENT && last >= 0) {
             int32_t st = session_timeout_of(grp, prev, o);
             if (st > 0 && o->from_time - last >= st) x->revocation = SS_FR_SESSION_TIMEOUT;

@@ -159,6 +159,7 @@ typedef struct gmem {
     int8_t state;
     bool assignment_known;
     bool assignment_pending;                         /* ss_gmember.assignment_pending */
+    int32_t owned_count;                             /* ss_gmember.owned_count */
     uint32_t parts_at, nparts, pending_at, npending; /* in the log's refs */
 } gmem;
 

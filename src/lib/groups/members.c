@@ -105,6 +105,7 @@ static gmem *member_new(glog *L) {
     m->member_epoch = m->previous_member_epoch = -1;
     m->state = -1;
     m->topology_epoch = -1;
+    m->owned_count = -1;
     m->parts_at = m->pending_at = L->refs.n;
     return m;
 }
@@ -166,6 +167,18 @@ void m_group_metadata(glog *L, const ss_record *r, jctx c, const ss_cdecoded *de
         /* an empty assignment: the member joined and the leader's SyncGroup had given it none yet
          * (GroupMetadataManager stores the group with an empty assignment for such a member) */
         m->assignment_pending = !asg || c.n[asg].kind == SS_J_NULL || (c.n[asg].kind == SS_J_BYTES && !c.n[asg].len);
+        /* the subscription, decoded as ConsumerProtocolSubscription: ownedPartitions (version 1+,
+         * KIP-429) is what the member still owned when it joined this generation */
+        uint32_t sub = consumer ? j_child(c, mn, "subscription") : 0;
+        uint32_t own = sub && c.n[sub].kind == SS_J_OBJECT ? j_child(c, sub, "ownedPartitions") : 0;
+        if (own && c.n[own].kind == SS_J_ARRAY) {
+            int32_t n = 0;
+            for (uint32_t tn = c.n[own].first; tn; tn = c.n[tn].next) {
+                uint32_t parts = j_child(c, tn, "partitions");
+                for (uint32_t pn = parts ? c.n[parts].first : 0; pn; pn = c.n[pn].next) n++;
+            }
+            m->owned_count = n;
+        }
         if (!m->assignment_known) continue;
         const char *mid = m->member_id, *iid = m->instance_id;
         uint32_t tps = j_child(c, asg, "assignedPartitions");

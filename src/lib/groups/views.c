@@ -212,6 +212,7 @@ static void member_view(ss_groups *G, glog *L, const gmem *im, ss_gmember *m) {
     m->state = im->state;
     m->assignment_known = im->assignment_known;
     m->assignment_pending = im->assignment_pending;
+    m->owned_count = im->owned_count;
     m->nparts = im->nparts;
     m->parts = refs_of(G, L, im->parts_at, im->nparts);
     m->npending = im->npending;
