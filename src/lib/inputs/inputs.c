@@ -1665,6 +1665,19 @@ static char *log_dir_of(const char *path) {
     return d;
 }
 
+bool ss_inputs_offsets_beside(const char *path) {
+    char *dir = log_dir_of(path);
+    if (!dir) return false;
+    size_t n;
+    int err;
+    char **names = list_dir(dir, &n, &err);
+    bool any = false;
+    for (size_t i = 0; i < n && !any; i++) any = !strncmp(names[i], "__consumer_offsets-", 19);
+    free_list(names, n);
+    free(dir);
+    return any;
+}
+
 size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path) {
     char *dir = log_dir_of(path);
     if (!dir) return 0;
