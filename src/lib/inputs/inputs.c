@@ -506,9 +506,12 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, const char *known_rea
         return SS_E_OK;
     }
     /* the directories themselves first, then the symbolic links to directories: a link to a
-     * directory read under its own name is said, not read in its place */
+     * directory read under its own name is said, not read in its place; the first pass notes
+     * which entries are links, so that the second lstat()s only those (NULL: every entry) */
+    bool *is_link = n ? calloc(n, sizeof *is_link) : NULL;
     for (int links = 0; links < 2; links++) {
         for (size_t i = 0; i < n && rc == SS_E_OK; i++) {
+            if (links == 1 && is_link && !is_link[i]) continue;
             char *full = ss_path_join(path, names[i]);
             if (!full) {
                 rc = SS_E_NOMEM;
@@ -517,6 +520,7 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, const char *known_rea
             struct stat st, lst;
             bool lst_ok = lstat(full, &lst) == 0;
             bool link = lst_ok && S_ISLNK(lst.st_mode);
+            if (links == 0 && is_link) is_link[i] = link;
             if (link != (links == 1)) {
                 free(full);
                 continue;
@@ -548,6 +552,7 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, const char *known_rea
             free(full);
         }
     }
+    free(is_link);
     free_list(names, n);
     return rc;
 }
