@@ -175,6 +175,10 @@ SS_API const ss_problems *ss_inputs_problems(const ss_inputs *in);
  * a directory that cannot be listed adds none, silently (the path itself says more); a
  * partition found there that cannot be read is noted as found, not as a PATH given. */
 SS_API size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path);
+/* Might ss_inputs_add_coordinators(path) add a __consumer_offsets partition: does the log
+ * directory beside path hold an entry named __consumer_offsets-<something>? Reads nothing
+ * else (a cheap test before building inputs for the consumer groups). */
+SS_API bool ss_inputs_offsets_beside(const char *path);
 
 /* The partition directories of the topics read that sit beside the partition
  * directories read (in the directories holding them), hold segment files and

@@ -25,14 +25,18 @@ extern "C" {
 #endif
 
 typedef struct ss_study_opts {
-    ss_groups_opts groups;     /* what is read of __consumer_offsets; its threads and max_batch_bytes
+    ss_groups_opts groups;        /* what is read of __consumer_offsets; its threads and max_batch_bytes
                                   read the timelines too; its `data` is the study's own */
-    ss_findings_opts findings; /* how the findings are built */
-    bool include_temp;         /* broker temporaries are read (ss_inputs_new) */
-    bool beside;               /* each PATH's log directory's coordinators' partitions are read too
+    ss_findings_opts findings;    /* how the findings are built */
+    bool include_temp;            /* broker temporaries are read (ss_inputs_new) */
+    bool beside;                  /* each PATH's log directory's coordinators' partitions are read too
                                   (ss_inputs_add_coordinators): explain and dups of a data partition */
-    bool inputs_reported;      /* the caller reads the same PATHs and reports them itself: their notes
+    bool inputs_reported;         /* the caller reads the same PATHs and reports them itself: their notes
                                   are not in the study's problems, and "-" (standard input) is skipped */
+    const ss_inputs *read_before; /* with inputs_reported: the caller's inputs of the same PATHs, when it
+                                     has them. When they hold no __consumer_offsets partition (nor, with
+                                     beside, a log directory beside them a __consumer_offsets-N entry)
+                                     the study has no groups, and it reads nothing again to find that. */
 } ss_study_opts;
 
 SS_API void ss_study_opts_default(ss_study_opts *o);

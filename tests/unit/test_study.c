@@ -10,7 +10,9 @@
  * problem list; with inputs_reported, "-" is the caller's and the inputs' notes are
  * not repeated. ss_inputs_add_coordinators looks beside a partition only: a log directory
  * given brings nothing from its parent, and a coordinator's partition found there that
- * cannot be read is noted as found, not as a PATH given.
+ * cannot be read is noted as found, not as a PATH given. With read_before (the caller's
+ * inputs of the same PATHs) the study reads nothing again only when no __consumer_offsets
+ * partition can be among its inputs: none in read_before and, with beside, none beside.
  * usage: test_study TESTDATA_DIR
  */
 #include <stdlib.h>
@@ -163,6 +165,58 @@ int main(int argc, char **argv) {
         CHECK_EQ_U(ss_inputs_count(ss_study_inputs(s)), 0);
         ss_study_free(s);
     }
+
+    /* read_before: the caller's own inputs of the same PATHs */
+    ss_inputs *before = ss_inputs_new(false);
+    CHECK(before && ss_inputs_add(before, orders) == SS_E_OK);
+    if (before) ss_inputs_finish(before);
+    char *logdir = join(argv[1], "groups-worked");
+    ss_inputs *before_all = ss_inputs_new(false);
+    CHECK(logdir && before_all && ss_inputs_add(before_all, logdir) == SS_E_OK);
+    if (before_all) ss_inputs_finish(before_all);
+    CHECK(ss_inputs_offsets_beside(orders));  /* __consumer_offsets-18 beside orders-0 */
+    CHECK(!ss_inputs_offsets_beside(logdir)); /* a log directory: nothing beside it is its own */
+    CHECK(!ss_inputs_offsets_beside(missing));
+
+    /* no __consumer_offsets in them, none looked for beside: nothing is read again, no groups */
+    ss_study_opts_default(&o);
+    o.inputs_reported = true;
+    o.read_before = before;
+    CHECK(ss_study_run(one, 1, &o, &s) == SS_E_OK && s);
+    if (s) {
+        CHECK_EQ_U(ss_inputs_count(ss_study_inputs(s)), 0);
+        CHECK(!ss_study_has_groups(s) && !ss_study_findings(s));
+        ss_study_free(s);
+    }
+    /* beside: __consumer_offsets-18 beside orders-0 is found, and read with it */
+    o.beside = true;
+    CHECK(ss_study_run(one, 1, &o, &s) == SS_E_OK && s);
+    if (s) {
+        CHECK(has_input(ss_study_inputs(s), "__consumer_offsets", 18));
+        CHECK(ss_study_has_groups(s) && ss_study_findings(s));
+        ss_study_free(s);
+    }
+    /* the caller's inputs hold __consumer_offsets: the study reads them */
+    o.beside = false;
+    o.read_before = before_all;
+    const char *all[] = {logdir};
+    CHECK(ss_study_run(all, 1, &o, &s) == SS_E_OK && s);
+    if (s) {
+        CHECK_EQ_U(ss_inputs_count(ss_study_inputs(s)), 3);
+        CHECK(ss_study_has_groups(s) && ss_study_findings(s));
+        ss_study_free(s);
+    }
+    /* without inputs_reported read_before is not used ("-" and the notes are the study's) */
+    o.inputs_reported = false;
+    o.read_before = before;
+    CHECK(ss_study_run(one, 1, &o, &s) == SS_E_OK && s);
+    if (s) {
+        CHECK_EQ_U(ss_inputs_count(ss_study_inputs(s)), 1);
+        ss_study_free(s);
+    }
+    ss_inputs_free(before);
+    ss_inputs_free(before_all);
+    free(logdir);
 
     char *seg = join(argv[1], "groups-worked/orders-0/00000000000000000000.log");
     char *abs = seg ? realpath(seg, NULL) : NULL;

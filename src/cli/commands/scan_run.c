@@ -811,7 +811,7 @@ static int scan_output(const struct scan_command *cmd, int argc, char **argv, st
     /* the consumer groups beside the analysis; explain and dups also look for __consumer_offsets
      * beside the partitions given (their log directory) */
     rc = exit_merge(rc, scan_groups_read(c, argv + optind, argc - optind, a->include_temp,
-                                         cmd->explain || !strcmp(cmd->name, "dups")));
+                                         cmd->explain || !strcmp(cmd->name, "dups"), a->in));
     bool html_stdout = c->html && !strcmp(c->html, "-");
     if (!html_stdout) cmd->print(c);
     out_flush(&o);

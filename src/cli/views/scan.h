@@ -132,7 +132,10 @@ void explain_copy_sentence(struct scan_cli *c, size_t gi, const ss_an_copy *copy
 /* Read the groups' history and findings when a __consumer_offsets partition is among
  * the PATHs (beside: also those in the log directory of a partition given); returns
  * the exit code it adds (2: unreadable, 3: damage). */
-int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside);
+/* read: the scan's own inputs of the same paths (none of __consumer_offsets there and beside
+ * them: the study reads nothing again) */
+int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside,
+                     const ss_inputs *read);
 void scan_groups_free(struct scan_cli *c);
 /* what --html draws of the groups: the data partitions' timelines, the history (with its commits)
  * and the findings; each NULL when no __consumer_offsets partition was read */

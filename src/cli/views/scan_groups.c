@@ -93,7 +93,8 @@ static bool moves_consumers(const ss_finding *x) {
     return (x->kind == SS_FK_HANDOVER || x->kind == SS_FK_EMPTY_GROUP) && x->resumed_offset < 0 && !x->shared;
 }
 
-int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside) {
+int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_temp, bool beside,
+                     const ss_inputs *read) {
     struct scan_groups *s = calloc(1, sizeof *s);
     if (!s) return EXIT_TROUBLE;
     c->sg = s;
@@ -103,6 +104,7 @@ int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_
     so.include_temp = include_temp;
     so.beside = beside;
     so.inputs_reported = true;
+    so.read_before = read;
     so.groups.groups = c->group_ids;
     so.groups.ngroups = c->ngroup_ids;
     /* --html draws the committed offsets over time: every commit, within --max-memory */

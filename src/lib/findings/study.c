@@ -48,6 +48,17 @@ static bool any_consumer_offsets(const ss_inputs *in) {
     return false;
 }
 
+/* Can the study find a __consumer_offsets partition? Not when the caller's own inputs of the
+ * same PATHs hold none (the study reads the same directories; it only keeps that topic's
+ * copies apart, ss_inputs_replicas_once, and skips "-") and no log directory beside a PATH has
+ * one to add: then building the inputs again would only list every directory a second time. */
+static bool may_have_groups(const char *const *paths, size_t npaths, const ss_study_opts *o) {
+    if (!o->read_before || !o->inputs_reported || any_consumer_offsets(o->read_before)) return true;
+    for (size_t i = 0; i < npaths && o->beside; i++)
+        if (strcmp(paths[i], "-") != 0 && ss_inputs_offsets_beside(paths[i])) return true;
+    return false;
+}
+
 ss_errkind ss_study_run(const char *const *paths, size_t npaths, const ss_study_opts *o, ss_study **out) {
     *out = NULL;
     ss_study *s = calloc(1, sizeof *s);
@@ -62,6 +73,10 @@ ss_errkind ss_study_run(const char *const *paths, size_t npaths, const ss_study_
      * copies of __consumer_offsets stay apart: the groups room reads the furthest and
      * compares the others record by record */
     ss_inputs_replicas_once(s->in, true, "__consumer_offsets");
+    if (!may_have_groups(paths, npaths, o)) {
+        ss_inputs_finish(s->in); /* none read: no groups */
+        return SS_E_OK;
+    }
     for (size_t i = 0; i < npaths; i++) {
         if (o->inputs_reported && !strcmp(paths[i], "-")) continue;
         if (ss_inputs_add(s->in, paths[i]) != SS_E_OK) s->input_failed = true;

@@ -51,6 +51,8 @@ typedef struct part {
     const char *temp_files; /* ".deleted", ".cleaned" or ".swap": this part holds the partition's
                              * segment files of that suffix (split_temporaries) */
     bool listed;            /* its directory was given (or found): every segment of it is read */
+    bool no_metadata;       /* its listing has no partition.metadata: not opened to learn that */
+    bool no_epochs;         /* nor a leader-epoch-checkpoint */
     int64_t *not_given;     /* segment files was given one by one: the base offsets of the others */
     /* copies of it from other directories read as one (merge_replicas): the segments read
      * (strings owned by the parts they came from), the copies, its name among the inputs */
@@ -370,14 +372,19 @@ static size_t odd_logs(char **names, size_t n, char *buf, size_t cap) {
     return odd;
 }
 
-static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char **names, size_t n, bool named) {
-    char *real = realpath(path, NULL);
+/* real: the directory's real path (malloc'd, taken), or NULL when it has none */
+static ss_errkind add_partition_dir(ss_inputs *in, const char *path, char *real, char **names, size_t n, bool named) {
     part *p = new_part(in, real ? real : path, path, true, named);
     if (!p) {
         free(real);
         return SS_E_NOMEM;
     }
     p->listed = true;
+    /* names are sorted: the files read_partition_files would find absent are not looked for */
+    char *key = "partition.metadata";
+    p->no_metadata = !bsearch(&key, names, n, sizeof *names, cmp_str);
+    key = "leader-epoch-checkpoint";
+    p->no_epochs = !bsearch(&key, names, n, sizeof *names, cmp_str);
     size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
         bool temp, bootstrap;
@@ -459,7 +466,11 @@ static bool follow_link(ss_inputs *in, const char *full, const dir_up *up) {
     return follow;
 }
 
-static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named, size_t *found, const dir_up *up) {
+/* known_real: path's real path when the caller knows it (an entry that is no symbolic link of
+ * a directory whose real path is known: realpath() would walk every component again, and
+ * thousands of partition directories make that the scan's main cost, bench/profile.txt), or NULL */
+static ss_errkind add_dir(ss_inputs *in, const char *path, const char *known_real, int depth, bool named, size_t *found,
+                          const dir_up *up) {
     size_t n;
     int e;
     char **names = list_dir(path, &n, &e);
@@ -467,7 +478,7 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         add_unreadable_errno(in, path, e, named, "cannot read directory: ");
         return SS_E_IO;
     }
-    char *real = realpath(path, NULL);
+    char *real = known_real ? xstrdup(known_real) : realpath(path, NULL);
     if (real && !SS_GROW(in->dirs_read, in->ndirs_read, in->cdirs_read, 16)) {
         free(real);
         free_list(names, n);
@@ -477,7 +488,8 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
     dir_up here = {real ? real : path, up};
     ss_errkind rc = SS_E_OK;
     if (holds_segments(names, n, in->include_temp)) {
-        rc = add_partition_dir(in, path, names, n, named);
+        char *preal = real ? xstrdup(real) : NULL;
+        rc = real && !preal ? SS_E_NOMEM : add_partition_dir(in, path, preal, names, n, named);
         if (rc == SS_E_OK) (*found)++;
         free_list(names, n);
         return rc;
@@ -494,21 +506,27 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
         return SS_E_OK;
     }
     /* the directories themselves first, then the symbolic links to directories: a link to a
-     * directory read under its own name is said, not read in its place */
+     * directory read under its own name is said, not read in its place; the first pass notes
+     * which entries are links, so that the second lstat()s only those (NULL: every entry) */
+    bool *is_link = n ? calloc(n, sizeof *is_link) : NULL;
     for (int links = 0; links < 2; links++) {
         for (size_t i = 0; i < n && rc == SS_E_OK; i++) {
+            if (links == 1 && is_link && !is_link[i]) continue;
             char *full = ss_path_join(path, names[i]);
             if (!full) {
                 rc = SS_E_NOMEM;
                 break;
             }
             struct stat st, lst;
-            bool link = lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode);
+            bool lst_ok = lstat(full, &lst) == 0;
+            bool link = lst_ok && S_ISLNK(lst.st_mode);
+            if (links == 0 && is_link) is_link[i] = link;
             if (link != (links == 1)) {
                 free(full);
                 continue;
             }
-            if (stat(full, &st) != 0) {
+            if (lst_ok && !link) st = lst; /* no link: stat() would say the same */
+            if (!(lst_ok && !link) && stat(full, &st) != 0) {
                 /* a dangling symbolic link, or an entry without permission: not read, and said so */
                 int err = errno;
                 add_unreadable_errno(in, full, err, false, link ? "a symbolic link that cannot be followed: " : "");
@@ -522,13 +540,19 @@ static ss_errkind add_dir(ss_inputs *in, const char *path, int depth, bool named
                                  full);
                     free_list(sub, sn);
                 } else if (!link || follow_link(in, full, &here)) {
-                    rc = add_dir(in, full, depth + 1, false, found, &here);
+                    /* an entry that is no link of a directory with a real path: its real path
+                     * is the parent's and its name */
+                    char *sub_real = !link && real ? ss_path_join(real, names[i]) : NULL;
+                    rc = !link && real && !sub_real ? SS_E_NOMEM
+                                                    : add_dir(in, full, sub_real, depth + 1, false, found, &here);
+                    free(sub_real);
                     if (rc == SS_E_IO) rc = SS_E_OK; /* a subdirectory we cannot read: noted, go on */
                 }
             }
             free(full);
         }
     }
+    free(is_link);
     free_list(names, n);
     return rc;
 }
@@ -704,7 +728,7 @@ static ss_errkind add_path(ss_inputs *in, const char *path, bool named) {
             return SS_E_OK;
         }
         size_t found = 0;
-        ss_errkind rc = add_dir(in, p, 0, named, &found, NULL);
+        ss_errkind rc = add_dir(in, p, NULL, 0, named, &found, NULL);
         if (rc == SS_E_OK && found == 0) {
             char msg[1024];
             snprintf(msg, sizeof msg, "%s: no Kafka segment files (<20-digit offset>.log) found", p);
@@ -872,7 +896,7 @@ static void apply_checkpoints(ss_inputs *in) {
 /* partition.metadata and the leader-epoch-checkpoint of a partition directory, when
  * Kafka can read them (verify reports on the files that it cannot). */
 static void read_partition_files(part *p) {
-    char *path = ss_path_join(p->key, "partition.metadata");
+    char *path = p->no_metadata ? NULL : ss_path_join(p->key, "partition.metadata");
     ss_partition_metadata md;
     ss_error err;
     if (path && ss_partition_metadata_read(path, &md, &err) == SS_E_OK) {
@@ -880,7 +904,7 @@ static void read_partition_files(part *p) {
         p->pub.topic_id = p->topic_id;
     }
     free(path);
-    path = ss_path_join(p->key, "leader-epoch-checkpoint");
+    path = p->no_epochs ? NULL : ss_path_join(p->key, "leader-epoch-checkpoint");
     struct stat st;
     if (path && stat(path, &st) == 0 && ss_checkpoint_read(path, SS_CKPT_LEADER_EPOCH, &p->epochs, &err) == SS_E_OK) {
         p->pub.epochs_read = true;
@@ -973,6 +997,8 @@ static void split_temporaries(ss_inputs *in) {
                 return;
             }
             q->listed = p->listed;
+            q->no_metadata = p->no_metadata;
+            q->no_epochs = p->no_epochs;
             q->temp_files = kind;
             q->segs = qs;
             q->seg_real = qr;
@@ -1392,6 +1418,9 @@ void ss_inputs_finish(ss_inputs *in) {
             part *dst = in->parts[w - 1], *src = in->parts[i];
             dst->pub.named = dst->pub.named || src->pub.named;
             dst->listed = dst->listed || src->listed;
+            /* the same directory: absent in either listing is absent */
+            dst->no_metadata = dst->no_metadata || src->no_metadata;
+            dst->no_epochs = dst->no_epochs || src->no_epochs;
             for (size_t k = 0; k < src->nsegs; k++)
                 part_add_seg(dst, src->segs[k].path, src->seg_real[k], src->segs[k].name_offset,
                              src->segs[k].temporary);
@@ -1663,6 +1692,19 @@ static char *log_dir_of(const char *path) {
         d = up;
     }
     return d;
+}
+
+bool ss_inputs_offsets_beside(const char *path) {
+    char *dir = log_dir_of(path);
+    if (!dir) return false;
+    size_t n;
+    int err;
+    char **names = list_dir(dir, &n, &err);
+    bool any = false;
+    for (size_t i = 0; i < n && !any; i++) any = !strncmp(names[i], "__consumer_offsets-", 19);
+    free_list(names, n);
+    free(dir);
+    return any;
 }
 
 size_t ss_inputs_add_coordinators(ss_inputs *in, const char *path) {
