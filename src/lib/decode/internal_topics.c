@@ -656,7 +656,7 @@ static int api_message(ss_cdecoder *d, int kind, const ss_record *r, ss_cdecoded
         return error(d, kind, r, out, "null");
     }
     ss_rd vr = ss_rd_make(r->value, (size_t)r->value_len);
-    int16_t frame, api, version;
+    int16_t frame = 0, api = 0, version = 0; /* set by frame_short when it returns true (gcc -O3 cannot tell) */
     if (!frame_short(d, &vr, "frame version", &frame)) return error(d, kind, r, out, "%s", why(d));
     if (frame == 0)
         return error(d, kind, r, out,
