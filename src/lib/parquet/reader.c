@@ -185,14 +185,14 @@ void ss_tr_skip(ss_tr *t, uint8_t type) {
         else t->p += 8;
         break;
     case SS_TC_BINARY: {
-        size_t n;
+        size_t n = 0;
         (void)ss_tr_binary(t, &n);
         break;
     }
     case SS_TC_LIST:
     case SS_TC_SET: {
-        uint8_t et;
-        size_t n;
+        uint8_t et = 0;
+        size_t n = 0;
         if (ss_tr_list(t, &et, &n))
             for (size_t i = 0; i < n && !t->bad; i++) tr_skip_elem(t, et);
         break;
@@ -265,8 +265,8 @@ static void read_schema_el(ss_tr *t, schema_el *e) {
 
 /* The reason the schema is not the one expected, or NULL. */
 static const char *check_schema(ss_tr *t, const ss_pq_reader *r, size_t *bad_col) {
-    uint8_t et;
-    size_t n;
+    uint8_t et = 0;
+    size_t n = 0;
     *bad_col = SIZE_MAX;
     if (!ss_tr_list(t, &et, &n)) return NULL;
     if (et != SS_TC_STRUCT) return "the schema is not a list of structs";
@@ -305,8 +305,8 @@ static bool read_column_meta(ss_tr *t, ss_pqr_chunk *ch, const ss_pq_column *c, 
         if (id == 1 && is_int(ft)) type = ss_tr_int(t, ft);
         else if (id == 3 && ft == SS_TC_LIST) {
             /* path_in_schema: the column's name, the schema being flat */
-            uint8_t et;
-            size_t n;
+            uint8_t et = 0;
+            size_t n = 0;
             bool ok = ss_tr_list(t, &et, &n) && et == SS_TC_BINARY && n == 1;
             for (size_t i = 0; i < n && !t->bad; i++) {
                 size_t ln;
@@ -337,8 +337,8 @@ static bool read_row_group(ss_tr *t, ss_pq_reader *r, size_t g, const char **why
     bool have_cols = false;
     while (ss_tr_field(t, &last, &id, &ft)) {
         if (id == 1 && ft == SS_TC_LIST) {
-            uint8_t et;
-            size_t n;
+            uint8_t et = 0;
+            size_t n = 0;
             if (!ss_tr_list(t, &et, &n)) return false;
             if (et != SS_TC_STRUCT || n != r->ncols) {
                 *why = "a row group's columns are not the schema's";
@@ -417,12 +417,12 @@ ss_errkind ss_pqr_open(ss_pq_reader *r, const uint8_t *file, size_t len, const s
             have_rows = true;
         } else if (id == 4 && ft == SS_TC_LIST && !rg_at) {
             rg_at = t.p;
-            uint8_t et;
+            uint8_t et = 0;
             if (ss_tr_list(&t, &et, &ngroups) && et != SS_TC_STRUCT && !why) why = "the row groups are not structs";
             for (size_t i = 0; i < ngroups && !t.bad; i++) tr_skip_elem(&t, et);
             have_groups = true;
         } else if (id == 5 && ft == SS_TC_LIST) {
-            uint8_t et;
+            uint8_t et = 0;
             size_t n = 0;
             bool structs = ss_tr_list(&t, &et, &n) && et == SS_TC_STRUCT;
             if (!structs && !t.bad && !why) why = "the key-value metadata are not structs";
@@ -451,7 +451,7 @@ ss_errkind ss_pqr_open(ss_pq_reader *r, const uint8_t *file, size_t len, const s
                 r->nkv++;
             }
         } else if (id == 6 && ft == SS_TC_BINARY) {
-            size_t n;
+            size_t n = 0;
             const uint8_t *s = ss_tr_binary(&t, &n);
             if (s && !r->created_by && !(r->created_by = dup_n(s, n)))
                 return ss_error_set(err, SS_E_NOMEM, fstart, -1, "out of memory");
@@ -485,8 +485,8 @@ ss_errkind ss_pqr_open(ss_pq_reader *r, const uint8_t *file, size_t len, const s
     }
     r->ngroups = ngroups;
     ss_tr_init(&t, file, (size_t)(rg_at - file), len - 8);
-    uint8_t et;
-    size_t n;
+    uint8_t et = 0;
+    size_t n = 0;
     (void)ss_tr_list(&t, &et, &n);
     int64_t total = 0;
     for (size_t g = 0; g < ngroups && !why; g++) {
