@@ -246,6 +246,16 @@ static uint32_t kmembers_now(const ggroup *g) {
     return n;
 }
 
+/* What a consumer group's and a Streams group's member metadata records both carry
+ * (ConsumerGroupMemberMetadataValue, StreamsGroupMemberMetadataValue). */
+static void member_metadata(glog *L, kmember *k, jctx c, uint32_t value) {
+    k->has_metadata = true;
+    k->instance_id = j_str(L, c, value, "instanceId");
+    k->client_id = j_str(L, c, value, "clientId");
+    k->client_host = j_str(L, c, value, "clientHost");
+    k->rebalance_timeout_ms = (int32_t)j_num(c, value, "rebalanceTimeoutMs", -1);
+}
+
 const char *m_topic_name_of(const ggroup *g, const char *topic_id) {
     for (uint32_t i = 0; i < g->nnames; i++)
         if (g->names[i].id == topic_id) return g->names[i].name;
@@ -513,11 +523,7 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
             if (!g->nmembers_now) g_group_emptied(L, g, r->timestamp, r->offset);
             return;
         }
-        k->has_metadata = true;
-        k->instance_id = j_str(L, c, dec->value, "instanceId");
-        k->client_id = j_str(L, c, dec->value, "clientId");
-        k->client_host = j_str(L, c, dec->value, "clientHost");
-        k->rebalance_timeout_ms = (int32_t)j_num(c, dec->value, "rebalanceTimeoutMs", -1);
+        member_metadata(L, k, c, dec->value);
         k->assignor = j_str(L, c, dec->value, "serverAssignor");
         uint32_t cm = j_child(c, dec->value, "classicMemberMetadata");
         k->session_timeout_ms = cm ? (int32_t)j_num(c, cm, "sessionTimeoutMs", -1) : -1;
@@ -801,11 +807,7 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
             g->nmembers_now = kmembers_now(g);
             return;
         }
-        k->has_metadata = true;
-        k->instance_id = j_str(L, c, dec->value, "instanceId");
-        k->client_id = j_str(L, c, dec->value, "clientId");
-        k->client_host = j_str(L, c, dec->value, "clientHost");
-        k->rebalance_timeout_ms = (int32_t)j_num(c, dec->value, "rebalanceTimeoutMs", -1);
+        member_metadata(L, k, c, dec->value);
         k->topology_epoch = (int32_t)j_num(c, dec->value, "topologyEpoch", -1);
         k->process_id = j_str(L, c, dec->value, "processId");
         k->user_endpoint = NULL;
