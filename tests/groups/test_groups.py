@@ -716,25 +716,6 @@ def test_regex_corpus_topic_ids():
        'regex: the handovers, clean')
 
 
-def streams_topology(group, epoch, subs):
-    """StreamsGroupTopologyKey (23) / Value v0 (StreamsGroupTopologyValue.json, flexible): Epoch, then
-    Subtopologies [SubtopologyId, SourceTopics, SourceTopicRegex, StateChangelogTopics,
-    RepartitionSinkTopics, RepartitionSourceTopics, CopartitionGroups]; subs: [(id, sources, regexes)]."""
-    def sub(x):
-        sid, sources, regexes = x
-        return (kafka.cstring(sid) + kafka.carray(sources, kafka.cstring) + kafka.carray(regexes, kafka.cstring) +
-                kafka.carray([], None) * 4 + kafka.NO_TAGS)
-    return kafka._k(23, group), kafka.i16(0) + kafka.i32(epoch) + kafka.carray(subs, sub) + kafka.NO_TAGS
-
-
-def streams_assignment(group, member, epoch, previous, active):
-    """StreamsGroupCurrentMemberAssignmentKey (22) / Value v0: MemberEpoch, PreviousMemberEpoch, State (0
-    STABLE), ActiveTasks [SubtopologyId, Partitions], then five empty task lists; active: {id: [p]}."""
-    tasks = kafka.carray(sorted(active.items()), lambda t: kafka.cstring(t[0]) + kafka.carray(t[1], kafka.i32) + kafka.NO_TAGS)
-    v = kafka.i16(0) + kafka.i32(epoch) + kafka.i32(previous) + kafka.i8(0) + tasks + kafka.carray([], None) * 5
-    return kafka._k(22, group, member), v + kafka.NO_TAGS
-
-
 def test_streams_regex():
     """A streams group whose subtopology 0 reads by SourceTopicRegex orders-(eu|us) and subtopology 1 by
     (?i)audit (Java's inline flag: not a POSIX extended expression). Its one member runs task 0_0 and
@@ -746,8 +727,8 @@ def test_streams_regex():
         return
     grp, m = 'rx-app', 'MMMMMMMMMMMMMMMMMMMMMA'
     L = kafka.Log()
-    L.append([streams_topology(grp, 0, [('0', [], ['orders-(eu|us)']), ('1', [], ['(?i)audit'])]),
-              streams_assignment(grp, m, 1, 0, {'0': [0]})], T0)
+    L.append([kafka.streams_topology(grp, 0, [('0', [], ['orders-(eu|us)']), ('1', [], ['(?i)audit'])]),
+              kafka.streams_assignment(grp, m, 1, 0, {'0': [0]})], T0)
     L.append([kafka.offset_commit(grp, t, 0, 10, T0 + 100) for t in ('orders-eu', 'orders-us', 'orders-apac')], T0 + 100)
     L.write(co_dir(d, kafka.coordinator_partition(grp)))
     h = H([d])

@@ -537,6 +537,26 @@ def cg_assignment_tombstone(group, member_id):
     return _k(8, group, member_id), None
 
 
+
+def streams_topology(group, epoch, subs):
+    """StreamsGroupTopologyKey (23) / Value v0 (StreamsGroupTopologyValue.json, flexible): Epoch, then
+    Subtopologies [SubtopologyId, SourceTopics, SourceTopicRegex, StateChangelogTopics,
+    RepartitionSinkTopics, RepartitionSourceTopics, CopartitionGroups]; subs: [(id, sources, regexes)]."""
+    def sub(x):
+        sid, sources, regexes = x
+        return (cstring(sid) + carray(sources, cstring) + carray(regexes, cstring) +
+                carray([], None) * 4 + NO_TAGS)
+    return _k(23, group), i16(0) + i32(epoch) + carray(subs, sub) + NO_TAGS
+
+
+def streams_assignment(group, member, epoch, previous, active):
+    """StreamsGroupCurrentMemberAssignmentKey (22) / Value v0: MemberEpoch, PreviousMemberEpoch, State (0
+    STABLE), ActiveTasks [SubtopologyId, Partitions], then five empty task lists; active: {id: [p]}."""
+    tasks = carray(sorted(active.items()), lambda t: cstring(t[0]) + carray(t[1], i32) + NO_TAGS)
+    v = i16(0) + i32(epoch) + i32(previous) + i8(0) + tasks + carray([], None) * 5
+    return _k(22, group, member), v + NO_TAGS
+
+
 # ---- __transaction_state ------------------------------------------------------------------------
 
 EMPTY, ONGOING, PREPARE_COMMIT, PREPARE_ABORT, COMPLETE_COMMIT, COMPLETE_ABORT = range(6)
