@@ -1440,6 +1440,43 @@ def test_empty_group():
 
 # ---- a restart after deleted offsets: where the new generation began --------------------------------
 
+def test_streams_empty():
+    """A Streams group (KIP-1071) whose last member leaves is empty until the next member joins, as a
+    consumer group is: no handover from the one to the other. GroupMetadataManager.streamsGroupFenceMember
+    writes the member's current-assignment, target-assignment and metadata tombstones
+    (removeStreamsMember), then a new group epoch. Subtopology 0 reads topic se; task 0_0 reads se-0.
+    se-0: a batch of 100 records a second, batch k at T0 + (k+1) s (0..999).
+      +0.1 s  member A joins, epoch 1, runs task 0_0    +1.5 s the group commits 100   +2.5 s 200
+      +3.2 s  A leaves (its three tombstones, group epoch 2): no member (it can have read 0..299,
+              present then)
+      +6.0 s  member B joins, epoch 3, runs task 0_0; it resumes from 200  +6.5 s commits 600
+    Expected, as for the classic group 'eh' of test_empty_group: no handover; one empty-group finding
+    at +6 s, empty since +3.2 s, resumed from 200, possibly twice 200..299 (100 records; 300..599
+    were written while the group was empty), clean."""
+    d = scenario('streams_empty')
+    if not d:
+        return
+    g, a, b = 'se-app', 'SEMEMBERAAAAAAAAAAAAAA', 'SEMEMBERBBBBBBBBBBBBBB'
+    L = kafka.Log()
+    L.append([kafka.streams_topology(g, 0, [('0', ['se'], [])]), kafka.streams_member(g, a, 'se-a', 'proc-a'),
+              kafka.streams_epoch(g, 1), kafka.streams_assignment(g, a, 1, 0, {'0': [0]})], T0 + 100)
+    L.append([kafka.offset_commit(g, 'se', 0, 100, T0 + 1500)], T0 + 1500)
+    L.append([kafka.offset_commit(g, 'se', 0, 200, T0 + 2500)], T0 + 2500)
+    L.append(kafka.streams_leave(g, a) + [kafka.streams_epoch(g, 2)], T0 + 3200)
+    L.append([kafka.streams_member(g, b, 'se-b', 'proc-b'), kafka.streams_epoch(g, 3),
+              kafka.streams_assignment(g, b, 3, 0, {'0': [0]})], T0 + 6000)
+    L.append([kafka.offset_commit(g, 'se', 0, 600, T0 + 6500)], T0 + 6500)
+    L.write(co_dir(d, g))
+    data(d, 'se', 0, every_second(10, 100))
+    fs = findings([d], g)
+    eq([(f['kind'], f['time']) for f in fs], [('empty-group', T0 + 6000)], 'se: B after the empty group; no handover')
+    e = fs[0] if fs else {}
+    eq((e.get('emptySince'), e.get('whileEmpty'), e.get('resumedOffset'), rng(e.get('redelivered')), e.get('clean'),
+        (e.get('previousOwner') or {}).get('memberId'), (e.get('newOwner') or {}).get('memberId')),
+       (T0 + 3200, [], 200, (200, 299, 100, False), True, a, b), 'se: only what A can have read past 200')
+    holds(e.get('redelivered'), range(200, 300), 'se')
+
+
 def test_restart_after_deletion():
     """After an offset tombstone the consumer's OffsetFetch finds nothing and auto.offset.reset puts
     its position at the log start or end when its new generation formed (KafkaConsumer,
@@ -2019,7 +2056,7 @@ for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_re
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
-          test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group,
+          test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group, test_streams_empty,
           test_restart_after_deletion, test_revocation_evidence, test_eager_revocation, test_no_match,
           test_hints_ranked, test_net, test_rebalance_block, test_wording, test_html_lanes):
     t()

@@ -557,6 +557,26 @@ def streams_assignment(group, member, epoch, previous, active):
     return _k(22, group, member), v + NO_TAGS
 
 
+def streams_epoch(group, epoch, metadata_hash=0):
+    """StreamsGroupMetadataKey (17) / Value v0 (StreamsGroupMetadataValue.json, flexible): Epoch,
+    MetadataHash; the tagged fields left out (GroupMetadataManager bumps it when a member leaves)."""
+    return _k(17, group), i16(0) + i32(epoch) + i64(metadata_hash) + NO_TAGS
+
+
+def streams_member(group, member, client_id, process_id, host='/10.0.0.1', topology_epoch=0):
+    """StreamsGroupMemberMetadataKey (19) / Value v0: InstanceId, RackId (null), ClientId, ClientHost,
+    RebalanceTimeoutMs, TopologyEpoch, ProcessId, UserEndpoint (null), ClientTags (none)."""
+    v = (i16(0) + cstring(None) + cstring(None) + cstring(client_id) + cstring(host) + i32(300000) +
+         i32(topology_epoch) + cstring(process_id) + i8(-1) + carray([], None) + NO_TAGS)
+    return _k(19, group, member), v
+
+
+def streams_leave(group, member):
+    """GroupMetadataManager.removeStreamsMember: the member's current assignment (22), target assignment
+    (21) and metadata (19) tombstones, in that order."""
+    return [(_k(22, group, member), None), (_k(21, group, member), None), (_k(19, group, member), None)]
+
+
 # ---- __transaction_state ------------------------------------------------------------------------
 
 EMPTY, ONGOING, PREPARE_COMMIT, PREPARE_ABORT, COMPLETE_COMMIT, COMPLETE_ABORT = range(6)

@@ -805,6 +805,9 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
         if (dec->tombstone) {
             kmember_drop(g, k);
             g->nmembers_now = kmembers_now(g);
+            /* its last member gone (GroupMetadataManager.removeStreamsMember: the member's current and
+             * target assignment tombstones and its metadata tombstone, then a new group epoch) */
+            if (!g->nmembers_now) g_group_emptied(L, g, r->timestamp, r->offset);
             return;
         }
         member_metadata(L, k, c, dec->value);
@@ -822,6 +825,7 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
         k->client_tags = client_tags(L, c, j_child(c, dec->value, "clientTags"));
         g = &L->groups[gi];
         g->nmembers_now = kmembers_now(g);
+        g->empty_now = false;
         return;
     }
     case SS_GROUP_STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT: streams_assignment(L, gi, r, c, dec); return;
