@@ -21,7 +21,8 @@ void out_free(ss_out *o);
 void out_raw(ss_out *o, const void *p, size_t n);
 void out_str(ss_out *o, const char *s);
 /* A string literal, without strlen. */
-#define out_lit(o, lit) out_raw((o), (lit), sizeof(lit) - 1)
+/* "" lit "": only a string literal compiles here (sizeof of a pointer would cut the text silently) */
+#define out_lit(o, lit) out_raw((o), "" lit "", sizeof(lit) - 1)
 void out_ch(ss_out *o, char c);
 void out_i64(ss_out *o, int64_t v);
 void out_u64(ss_out *o, uint64_t v);

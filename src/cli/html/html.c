@@ -378,7 +378,7 @@ bool html_write(const struct html_src *s, const char *path) {
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>segscan ");
     html_esc(&o, s->command);
     out_lit(&o, "</title>\n<style>");
-    out_lit(&o, css);
+    out_raw(&o, css, sizeof css - 1);
     out_lit(&o, "</style></head>\n<body>\n");
     html_header(&pg);
     bool explain = !strcmp(s->command, "explain");
