@@ -486,6 +486,22 @@ static void topic_names(glog *L, uint32_t gi, jctx c, uint32_t value) {
     }
 }
 
+/* A KIP-848 or Streams member's metadata record (5, 19): the member it names, or NULL after its
+ * tombstone dropped it. The last member gone leaves the group empty until the next joins
+ * (GroupMetadataManager.removeMember / removeStreamsMember: the member's assignment tombstones and
+ * its metadata tombstone, then a new group epoch). */
+static kmember *member_record(glog *L, uint32_t gi, const ss_record *r, jctx c, const ss_cdecoded *dec) {
+    const char *mid = j_str(L, c, dec->key, "memberId");
+    if (!mid) return NULL;
+    ggroup *g = &L->groups[gi];
+    kmember *k = kmember_get(L, g, mid, !dec->tombstone);
+    if (!k || !dec->tombstone) return k;
+    kmember_drop(g, k);
+    g->nmembers_now = kmembers_now(g);
+    if (!g->nmembers_now) g_group_emptied(L, g, r->timestamp, r->offset);
+    return NULL;
+}
+
 void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecoded *dec) {
     uint32_t gi = kgroup(L, r, c, dec);
     if (gi == UINT32_MAX) return;
@@ -510,19 +526,8 @@ void m_consumer_group_record(glog *L, const ss_record *r, jctx c, const ss_cdeco
         if (!dec->tombstone) topic_names(L, gi, c, dec->value);
         return;
     case SS_GROUP_CONSUMER_GROUP_MEMBER_METADATA: {
-        const char *mid = j_str(L, c, dec->key, "memberId");
-        if (!mid) return;
-        g = &L->groups[gi];
-        kmember *k = kmember_get(L, g, mid, !dec->tombstone);
+        kmember *k = member_record(L, gi, r, c, dec);
         if (!k) return;
-        if (dec->tombstone) {
-            kmember_drop(g, k);
-            g->nmembers_now = kmembers_now(g);
-            /* its last member gone (GroupMetadataManager.removeMember: the member's assignment
-             * and subscription tombstones, then a new group epoch) */
-            if (!g->nmembers_now) g_group_emptied(L, g, r->timestamp, r->offset);
-            return;
-        }
         member_metadata(L, k, c, dec->value);
         k->assignor = j_str(L, c, dec->value, "serverAssignor");
         uint32_t cm = j_child(c, dec->value, "classicMemberMetadata");
@@ -798,18 +803,8 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
         if (!dec->tombstone) topic_names(L, gi, c, dec->value);
         return;
     case SS_GROUP_STREAMS_GROUP_MEMBER_METADATA: {
-        const char *mid = j_str(L, c, dec->key, "memberId");
-        if (!mid) return;
-        kmember *k = kmember_get(L, g, mid, !dec->tombstone);
+        kmember *k = member_record(L, gi, r, c, dec);
         if (!k) return;
-        if (dec->tombstone) {
-            kmember_drop(g, k);
-            g->nmembers_now = kmembers_now(g);
-            /* its last member gone (GroupMetadataManager.removeStreamsMember: the member's current and
-             * target assignment tombstones and its metadata tombstone, then a new group epoch) */
-            if (!g->nmembers_now) g_group_emptied(L, g, r->timestamp, r->offset);
-            return;
-        }
         member_metadata(L, k, c, dec->value);
         k->topology_epoch = (int32_t)j_num(c, dec->value, "topologyEpoch", -1);
         k->process_id = j_str(L, c, dec->value, "processId");
