@@ -7,6 +7,16 @@
 #include "common/out.h"
 #include "views/scan.h"
 
+size_t scan_txns_from(const ss_analysis *an, uint32_t part) {
+    size_t lo = 0, hi = ss_an_txn_count(an);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ss_an_txn_at(an, mid)->partition < part) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
     ss_out *o = c->out;
     out_str(o, "{\"type\":\"transaction\",\"partition\":");
