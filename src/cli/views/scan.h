@@ -122,6 +122,10 @@ void txns_json_txn(struct scan_cli *c, const ss_an_txn *t);
  * of the whole list per partition took 10% of `producers` on 4,000 partitions). */
 size_t scan_sessions_from(const ss_analysis *an, uint32_t part);
 size_t scan_txns_from(const ss_analysis *an, uint32_t part);
+/* The first of n items in partition order whose partition (partition_of(an, i)) is part or
+ * later: a binary search. */
+size_t scan_first_of(const ss_analysis *an, size_t n, uint32_t (*partition_of)(const ss_analysis *, size_t),
+                     uint32_t part);
 /* "N committed (E empty), M aborted (F empty)" of partition part: each empty transaction
  * (a marker without data) beside the result it ended with; "(0 empty)" left out. */
 void txns_text_counts(struct scan_cli *c, uint32_t part);

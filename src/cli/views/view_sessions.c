@@ -147,14 +147,10 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
                    indent, s->out_of_order_batches, plural(s->out_of_order_batches, "batch", "batches"));
 }
 
+static uint32_t session_partition(const ss_analysis *an, size_t i) { return ss_an_session_at(an, i)->partition; }
+
 size_t scan_sessions_from(const ss_analysis *an, uint32_t part) {
-    size_t lo = 0, hi = ss_an_session_count(an);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ss_an_session_at(an, mid)->partition < part) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return scan_first_of(an, ss_an_session_count(an), session_partition, part);
 }
 
 void producers_text_partition(struct scan_cli *c, uint32_t part) {
