@@ -7,7 +7,10 @@ machine is shared: a burst of load then falls on every command alike), and print
 best and median wall time and CPU time (user + system, of every thread) and their ratios to
 verify's: on a loaded machine the CPU time says more than the wall time.
 
-Usage: bench_partitions.py SEGSCAN LOGDIR [--parts 3000] [--runs 7] [--threads N]
+With --as-is, LOGDIR is read as it is and nothing is built (e.g. 4,000 partitions of 29 KB, each
+written by `bench/gen-segment --size 29000` as DIR/t0-N/00000000000000000000.log).
+
+Usage: bench_partitions.py SEGSCAN LOGDIR [--parts 3000] [--runs 7] [--threads N] [--as-is]
 """
 import argparse
 import os
@@ -40,8 +43,12 @@ def main():
     ap.add_argument('--parts', type=int, default=3000)
     ap.add_argument('--runs', type=int, default=7)
     ap.add_argument('--threads', type=int, default=0)
+    ap.add_argument('--as-is', action='store_true', help='read LOGDIR as it is, build nothing')
     a = ap.parse_args()
-    build(a.logdir, a.parts)
+    if a.as_is:
+        a.parts = sum(1 for e in os.scandir(a.logdir) if e.is_dir())
+    else:
+        build(a.logdir, a.parts)
     threads = ['--threads', str(a.threads)] if a.threads else []
     cmds = {'verify': ['verify'], 'txns': ['txns'], 'producers': ['producers'], 'scan': ['scan']}
     times = {k: [] for k in cmds}

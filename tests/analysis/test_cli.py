@@ -436,6 +436,55 @@ def txn_interleaved():
        str(len([x for x in data_records(recs) if x['batch']['producerId'] == -1])), 'non-idempotent records')
 
 
+@test
+def each_partition_lists_its_own_sessions_and_transactions():
+    # built: a log directory of topic t, partitions 0..3 (10 on disk, so that name order and
+    # number order differ); partition n holds two idempotent sessions (pids 100n+1 and 100n+2,
+    # 2 records each) and a committed transaction of pid 100n+3 (1 record, then its marker).
+    # producers and txns print a partition's header, then its sessions or transactions, and
+    # only its own (the views find them by partition in the analysis's sorted lists)
+    root = os.path.join(TMP, 'own-items')
+    for n in (0, 1, 2, 10):
+        kafka.write_partition(os.path.join(root, 't-%d' % n), {
+            0: kafka.batch(0, [(None, b'a%d' % n), (None, b'b%d' % n)], pid=100 * n + 1, epoch=0, base_seq=0)
+            + kafka.batch(2, [(None, b'c%d' % n), (None, b'd%d' % n)], pid=100 * n + 2, epoch=0, base_seq=0)
+            + kafka.batch(4, [(None, b'e%d' % n)], pid=100 * n + 3, epoch=0, base_seq=0, transactional=True)
+            + kafka.marker(5, 100 * n + 3, 0, True)})
+    want = {'t-%d' % n: n for n in (0, 1, 2, 10)}
+
+    def blocks(out):
+        """{header's partition: [pids of the indented lines below it]}, headers in order"""
+        got, order = {}, []
+        for line in out.splitlines():
+            if line and not line.startswith(' '):
+                order.append(line.split(':')[0])
+                got[order[-1]] = []
+            m = re.match(r'  pid (\d+) epoch', line)
+            if m:
+                got[order[-1]].append(int(m.group(1)))
+        return got, order
+
+    _, out, _ = run(['producers', '--color', 'never', root])
+    got, order = blocks(out)
+    eq(order, ['t-0', 't-1', 't-2', 't-10'], 'producers: partitions in number order')
+    for name, n in want.items():
+        eq(got[name], [100 * n + 1, 100 * n + 2, 100 * n + 3], 'producers: the sessions under ' + name)
+    _, out, _ = run(['txns', '--color', 'never', root])
+    got, order = blocks(out)
+    eq(order, ['t-0', 't-1', 't-2', 't-10'], 'txns: partitions in number order')
+    for name, n in want.items():
+        eq(got[name], [100 * n + 3], 'txns: the transaction under ' + name)
+    # txns --json: each partition object, then its transaction objects
+    seen, cur = [], None
+    for x in jsonl(['txns', root]):
+        if x['type'] == 'partition':
+            cur = x['partition']
+        elif x['type'] == 'transaction':
+            eq(x['partition'], cur, 'txns --json: a transaction after its partition')
+            seen.append((cur, x['producerId']))
+    eq(seen, [('t-%d' % n, 100 * n + 3) for n in (0, 1, 2, 10)], 'txns --json transactions')
+
+
 # ---- compaction, damage, several segments ------------------------------------------------------
 
 @test

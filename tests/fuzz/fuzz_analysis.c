@@ -16,8 +16,8 @@
  * match kind and its bytes, partition, offset and max_matches; and the
  * run's shape: 2 threads, tiny units (the unit_bytes test hook, set
  * for every run) and a small max_memory, so more than 256 fingerprints spill to bucket
- * files (in a private directory under /tmp; the library unlinks them at
- * once).
+ * files (in a private directory under /dev/shm, else /tmp: fuzz_tmp_root; the
+ * library unlinks them at once).
  *
  * Checks: every result is read back, and every copy of every group is fetched
  * from the segment again (ss_an_fetch). When the shape differs from the plain
@@ -76,7 +76,7 @@ static uint64_t le(const uint8_t *p, int n) {
 }
 
 /* A directory of this process's own for spills, removed at exit. */
-static char spill_dir[64];
+static char spill_dir[512];
 
 static void spill_dir_remove(void) {
     if (spill_dir[0]) rmdir(spill_dir);
@@ -84,9 +84,8 @@ static void spill_dir_remove(void) {
 
 static const char *spill_dir_get(void) {
     if (!spill_dir[0]) {
-        char t[] = "/tmp/segscan-fuzz-XXXXXX";
-        if (!mkdtemp(t)) abort();
-        memcpy(spill_dir, t, sizeof t);
+        snprintf(spill_dir, sizeof spill_dir, "%s/segscan-fuzz-XXXXXX", fuzz_tmp_root());
+        if (!mkdtemp(spill_dir)) abort();
         atexit(spill_dir_remove);
     }
     return spill_dir;

@@ -8,7 +8,9 @@
  * (lengths beyond what is left are cut to it). They are written as
  * __consumer_offsets-0, a data partition (NAME % 5: t-0, events-0, items-0,
  * items-1, in-0: the names the seeds' commits use) and __transaction_state-0 of a
- * private log directory under /tmp, read as `segscan groups` reads one: the
+ * private log directory (under /dev/shm, else /tmp: fuzz_tmp_root; the files are
+ * rewritten in place, and the data partition's directory replaced only when
+ * NAME changes), read as `segscan groups` reads one: the
  * data partitions' batch headers, the replay of __consumer_offsets with them,
  * the findings with __transaction_state. The seeds are the corpus's groups-*
  * folders (tests/fuzz/make_corpus.py).
@@ -27,7 +29,8 @@
 
 #include "fuzz_common.h"
 
-static char dir[64];
+static char dir[512];
+static int data_name = -1; /* the data partition written last (names[]), -1 none */
 
 static void rm_tree(const char *path) {
     DIR *d = opendir(path);
@@ -35,7 +38,7 @@ static void rm_tree(const char *path) {
         struct dirent *e;
         while ((e = readdir(d))) {
             if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char p[512];
+            char p[1024];
             snprintf(p, sizeof p, "%s/%s", path, e->d_name);
             rm_tree(p);
         }
@@ -50,10 +53,12 @@ static void cleanup(void) {
     if (dir[0]) rm_tree(dir);
 }
 
-static void put(const char *part, const uint8_t *p, size_t n) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, part);
-    mkdir(path, 0700);
+static void put(const char *part, const uint8_t *p, size_t n, bool new_dir) {
+    char path[1024];
+    if (new_dir) {
+        snprintf(path, sizeof path, "%s/%s", dir, part);
+        mkdir(path, 0700);
+    }
     snprintf(path, sizeof path, "%s/%s/00000000000000000000.log", dir, part);
     FILE *f = fopen(path, "wb");
     FUZZ_CHECK(f != NULL);
@@ -84,12 +89,9 @@ static void check_range(const ss_frange *r, const ss_tl_partition *tl) {
     }
 }
 
-/* One run; returns a digest of its findings (for the comparison of thread counts). */
-static uint64_t run(unsigned threads) {
-    ss_inputs *in = ss_inputs_new(false);
-    FUZZ_CHECK(in != NULL);
-    ss_inputs_add(in, dir);
-    ss_inputs_finish(in);
+/* One run over the log directory's inputs (read once for both runs: the studies take them
+ * const); returns a digest of its findings (for the comparison of thread counts). */
+static uint64_t run(const ss_inputs *in, unsigned threads) {
     ss_timelines *tl = ss_timelines_new(1 << 20);
     FUZZ_CHECK(tl != NULL);
     FUZZ_CHECK(ss_timelines_read(tl, in, threads) == SS_E_OK);
@@ -168,34 +170,42 @@ static uint64_t run(unsigned threads) {
     ss_findings_free(f);
     ss_groups_free(g);
     ss_timelines_free(tl);
-    ss_inputs_free(in);
     return digest;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/segscan-fuzz-groups-%ld", (long)getpid());
-        mkdir(dir, 0700);
-        atexit(cleanup);
-    }
     static const char *const names[] = {"t-0", "events-0", "items-0", "items-1", "in-0"};
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "%s/segscan-fuzz-groups-%ld", fuzz_tmp_root(), (long)getpid());
+        rm_tree(dir); /* left by an earlier process of this pid */
+        FUZZ_CHECK(mkdir(dir, 0700) == 0);
+        atexit(cleanup);
+        put("__consumer_offsets-0", NULL, 0, true);
+        put("__transaction_state-0", NULL, 0, true);
+    }
     if (size < 5) return 0;
     size_t dl = (size_t)(data[0] | data[1] << 8), tl = (size_t)(data[2] | data[3] << 8);
-    const char *name = names[data[4] % 5];
+    int name = data[4] % 5;
     const uint8_t *p = data + 5;
     size_t left = size - 5;
     if (dl > left) dl = left;
     if (tl > left - dl) tl = left - dl;
     size_t col = left - dl - tl;
-    put("__consumer_offsets-0", p, col);
-    for (size_t i = 0; i < 5; i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    put("__consumer_offsets-0", p, col, false);
+    if (name != data_name && data_name >= 0) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[data_name]);
         rm_tree(path);
     }
-    put(name, p + col, dl);
-    put("__transaction_state-0", p + col + dl, tl);
-    uint64_t one = run(1), two = run(2);
+    put(names[name], p + col, dl, name != data_name);
+    data_name = name;
+    put("__transaction_state-0", p + col + dl, tl, false);
+    ss_inputs *in = ss_inputs_new(false);
+    FUZZ_CHECK(in != NULL);
+    ss_inputs_add(in, dir);
+    ss_inputs_finish(in);
+    uint64_t one = run(in, 1), two = run(in, 2);
     FUZZ_CHECK(one == two);
+    ss_inputs_free(in);
     return 0;
 }

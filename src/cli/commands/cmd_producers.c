@@ -33,9 +33,10 @@ static void producers_print(struct scan_cli *c) {
             out_printf(o, ", %s%" PRIu64 " repeated %s%s", scan_sgr(c, SGR_RED), P->duplicate_sequences,
                        plural(P->duplicate_sequences, "sequence", "sequences"), scan_sgr(c, SGR_RST));
         out_ch(o, '\n');
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = scan_sessions_from(c->an, p); i < n; i++) {
             const ss_an_session *s = ss_an_session_at(c->an, i);
-            if (s->partition == p) producers_text_session(c, s, "  ");
+            if (s->partition != p) break;
+            producers_text_session(c, s, "  ");
         }
     }
 }

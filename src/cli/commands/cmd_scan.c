@@ -29,9 +29,9 @@ static void text_partition(struct scan_cli *c, uint32_t i) {
     figs_text(c, partition_lines, PL_NOBATCHES, PL_PRODUCERS, partition_figs, npartition_figs, P);
     if (P->batches && !c->verbose && P->sessions && P->sessions <= 3) {
         /* a few sessions: name them (-v and 'segscan producers' say more) */
-        for (size_t k = 0; k < ss_an_session_count(c->an); k++) {
+        for (size_t k = scan_sessions_from(c->an, i); k < ss_an_session_count(c->an); k++) {
             const ss_an_session *s = ss_an_session_at(c->an, k);
-            if (s->partition != i) continue;
+            if (s->partition != i) break;
             out_printf(o, "                pid %" PRId64 " epoch %d%s: %" PRIu64 " %s", s->producer_id,
                        s->producer_epoch, s->transactional ? " (transactional)" : "", s->records,
                        plural(s->records, "record", "records"));

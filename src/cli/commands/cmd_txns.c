@@ -15,9 +15,10 @@ static void txns_print(struct scan_cli *c) {
     if (c->json) {
         for (uint32_t p = 0; p < np; p++) {
             txns_json_partition(c, p);
-            for (size_t i = 0; i < nt; i++) {
+            for (size_t i = scan_txns_from(c->an, p); i < nt; i++) {
                 const ss_an_txn *t = ss_an_txn_at(c->an, i);
-                if (t->partition == p) txns_json_txn(c, t);
+                if (t->partition != p) break;
+                txns_json_txn(c, t);
             }
         }
         return;
@@ -44,9 +45,9 @@ static void txns_print(struct scan_cli *c) {
                        "  only part of the partition was read: %zu other segment %s of its directory not given (their "
                        "markers, sessions and copies are not known)\n",
                        P->input->segments_not_given, plural(P->input->segments_not_given, "file", "files"));
-        for (size_t i = 0; i < nt; i++) {
+        for (size_t i = scan_txns_from(c->an, p); i < nt; i++) {
             const ss_an_txn *t = ss_an_txn_at(c->an, i);
-            if (t->partition != p) continue;
+            if (t->partition != p) break;
             out_printf(o, "  pid %" PRId64 " epoch %d  ", t->producer_id, t->producer_epoch);
             if (t->empty) out_str(o, "no data (empty transaction)");
             else if (t->below_log_start) out_str(o, "its data is below the log start offset (not read)");

@@ -9,15 +9,11 @@
 #include "views/figures.h"
 #include "views/scan.h"
 
+static uint32_t hole_partition(const ss_analysis *an, size_t i) { return ss_an_hole_at(an, i)->partition; }
+
 /* The holes of partition `part`, in ss_an_hole order (partitions in order: found by a search) */
 static size_t holes_from(const ss_analysis *an, uint32_t part) {
-    size_t lo = 0, hi = ss_an_hole_count(an);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ss_an_hole_at(an, mid)->partition < part) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return scan_first_of(an, ss_an_hole_count(an), hole_partition, part);
 }
 
 void scan_holes_json(struct scan_cli *c, uint32_t part) {

@@ -147,12 +147,18 @@ void producers_text_session(struct scan_cli *c, const ss_an_session *s, const ch
                    indent, s->out_of_order_batches, plural(s->out_of_order_batches, "batch", "batches"));
 }
 
+static uint32_t session_partition(const ss_analysis *an, size_t i) { return ss_an_session_at(an, i)->partition; }
+
+size_t scan_sessions_from(const ss_analysis *an, uint32_t part) {
+    return scan_first_of(an, ss_an_session_count(an), session_partition, part);
+}
+
 void producers_text_partition(struct scan_cli *c, uint32_t part) {
     size_t n = ss_an_session_count(c->an);
     bool any = false;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = scan_sessions_from(c->an, part); i < n; i++) {
         const ss_an_session *s = ss_an_session_at(c->an, i);
-        if (s->partition != part) continue;
+        if (s->partition != part) break;
         if (!any) out_str(c->out, "  sessions\n");
         any = true;
         producers_text_session(c, s, "    ");

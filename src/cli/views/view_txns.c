@@ -7,6 +7,12 @@
 #include "common/out.h"
 #include "views/scan.h"
 
+static uint32_t txn_partition(const ss_analysis *an, size_t i) { return ss_an_txn_at(an, i)->partition; }
+
+size_t scan_txns_from(const ss_analysis *an, uint32_t part) {
+    return scan_first_of(an, ss_an_txn_count(an), txn_partition, part);
+}
+
 void txns_json_txn(struct scan_cli *c, const ss_an_txn *t) {
     ss_out *o = c->out;
     out_str(o, "{\"type\":\"transaction\",\"partition\":");

@@ -25,6 +25,17 @@ void scan_time(char *buf, size_t n, int64_t ms) {
     snprintf(buf, n, "%s (%" PRId64 ")", iso, ms);
 }
 
+size_t scan_first_of(const ss_analysis *an, size_t n, uint32_t (*partition_of)(const ss_analysis *, size_t),
+                     uint32_t part) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (partition_of(an, mid) < part) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 const char *scan_part_name(const struct scan_cli *c, uint32_t part) {
     return ss_an_partition_at(c->an, part)->input->name;
 }
