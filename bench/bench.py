@@ -28,6 +28,8 @@ them all alike and the ratios between them hold:
     cat, segscan --threads 1 and the default
   uncompressed only:
     a --big MiB single segment (1024: the issue's 1 GiB): cat, segscan --threads 1 and the default
+    --parts small partitions (4,000) of one --part-bytes segment each (29,000 bytes; seeds 7, 8,
+    ...): cat of the same files, segscan --threads 1, the default, dups
     segscan diff --by offset FULL CUT    a follower's copy with its tail cut (same seed, 90%)
     segscan diff FULL MIRROR              a mirror at shifted offsets (content mode)
     the same two on the 4-partition directory
@@ -56,6 +58,7 @@ so both meet the same minutes of the host, and ends the table with new/old.
 
 usage: bench/bench.py [--build DIR] [--size MiB] [--big MiB] [--codecs none,gzip,...]
                       [--runs N] [--workdir DIR] [--out FILE] [--skip-big] [--skip-diff]
+                      [--parts N] [--part-bytes BYTES] [--skip-many]
                       [--wait-quiet SECONDS] [--memory warm|cold|asis] [--compare OLD_BUILD]
 """
 
@@ -335,6 +338,8 @@ class Bench:
                                   export_bytes=xbytes)
             if codec == 'none' and not a.skip_diff:
                 self.diff_rows(seg, truth, d, parts, cat, size)
+        if not a.skip_many and 'none' in a.codecs.split(','):
+            results['many'] = self.many_rows()
         if not a.skip_big and 'none' in a.codecs.split(','):
             big = os.path.join(a.workdir, 'none-big.log')
             btruth = self.gen_file(big, 'none', a.big << 20, 1)
@@ -355,6 +360,34 @@ class Bench:
                                   touch_mib=mib)
         self.load1 = loadavg()
         return results
+
+    def many_rows(self):
+        """A log directory of --parts small partitions, one segment each (distinct records: every
+        partition has a seed of its own): what a broker with thousands of quiet partitions holds, where
+        the cost per file and per partition counts, not the cost per byte."""
+        a = self.a
+        d = os.path.join(a.workdir, 'many-%d' % a.parts)
+        files, truths = [], []
+        for i in range(a.parts):
+            pd = os.path.join(d, 'many-%d' % i)
+            os.makedirs(pd, exist_ok=True)
+            p = os.path.join(pd, '%020d.log' % 0)
+            truths.append(self.gen_file(p, 'none', a.part_bytes, 7 + i))
+            files.append(p)
+        truth = add_truths(truths)
+        size = sum(os.path.getsize(p) for p in files)
+        recs = truth['records']
+        valid = self.check_scan([d], truth)
+        subprocess.run(['cat'] + files, stdout=subprocess.DEVNULL, check=False)  # warm the page cache
+        what = '%d partitions' % a.parts
+        cat = self.row('none', 'many', 'cat FILES (%s)' % what, ['cat'] + files, size, recs)
+        s1 = self.row('none', 'many', 'segscan --threads 1', [self.segscan, '--threads', '1', d], size, recs, cat,
+                      None, valid)
+        sd = self.row('none', 'many', 'segscan', [self.segscan, d], size, recs, cat, None, valid)
+        self.row('none', 'many', 'segscan dups', [self.segscan, 'dups', d], size, recs, cat, None, valid)
+        self.measure()
+        return dict(t_cat=cat['wall'], s1=s1['wall'], sd=sd['wall'], rssd=sd['rss'], truth=truth, valid=valid,
+                    parts=a.parts, size=size)
 
     def diff_rows(self, seg, truth, d, parts, cat, size):
         """A follower's copy with its tail cut (offset mode) and a mirror at shifted offsets (content mode)."""
@@ -450,6 +483,11 @@ class Bench:
                        'target <= 36' % (codec, r['export_bytes'], r['recs'], r['export_bytes'] / r['recs']))
         lines += ['', 'targets (large inputs, memory, threads):']
 
+        if 'many' in results:
+            m = results['many']
+            target(m['valid'] and m['sd'] <= 2 * m['t_cat'], '%d partitions of %.0f KB, default threads: %.3f s = %.2fx '
+                   'cat of the same files (%.3f s); target <= 2x' % (m['parts'], m['size'] / m['parts'] / 1e3, m['sd'],
+                                                                   m['sd'] / m['t_cat'], m['t_cat']))
         if 'big' in results:
             b = results['big']
             target(b['valid'] and b['sd'] <= 4 * b['t_cat'], 'uncompressed %.0f MiB, default threads: %.3f s = %.2fx cat '
@@ -490,7 +528,8 @@ class Bench:
             limit = 96 * 2**20 + 48 * distinct
             rss = r['rssd'] * 1024
             target(rss < limit, '%s peak RSS of the scan: %.1f MiB; target < 96 MiB + 48 B x %d distinct = %.1f MiB'
-                   % (codec if codec != 'big' else 'none (big)', rss / 2**20, distinct, limit / 2**20))
+                   % ({'big': 'none (big)', 'many': 'none (%d partitions)' % a.parts}.get(codec, codec),
+                      rss / 2**20, distinct, limit / 2**20))
         pairs = [r for r in self.rows if 'twin' in r]
         if pairs:
             lines += ['', '--compare: new/old of the median seconds, each row and its old twin run in turns in '
@@ -520,6 +559,9 @@ def main():
     ap.add_argument('--out', default=os.path.join(root, 'bench', 'results.txt'))
     ap.add_argument('--skip-big', action='store_true')
     ap.add_argument('--skip-diff', action='store_true')
+    ap.add_argument('--parts', type=int, default=4000, help='small partitions in the many-partitions directory')
+    ap.add_argument('--part-bytes', type=int, default=29000, help='bytes of each small partition\'s segment')
+    ap.add_argument('--skip-many', action='store_true', help='no many-partitions rows')
     ap.add_argument('--wait-quiet', type=float, default=300, help='seconds to wait before each round for the CPU to '
                                                                    'be idle (other work running)')
     ap.add_argument('--compare', metavar='OLD_BUILD', help='another build dir: its segscan and bench/floor run the '

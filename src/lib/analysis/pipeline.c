@@ -388,7 +388,14 @@ void an_pipeline_run(ss_analysis *a) {
     unsigned nt = a->o.threads ? a->o.threads : units > 1 ? online_cpus() : 1;
     if (nt > 256) nt = 256;
     if (units < nt) nt = units ? (unsigned)units : 1;
-    pl.nslots = nt == 1 ? 2 : 2 * (size_t)nt + 2;
+    /* Units in flight. Each slot's unit keeps its arrays for the next unit it
+     * holds, and their first touch is most of the page faults of a large scan
+     * (about 110 a slot, 7-15 us each on a VM with shadow paging: the events grow
+     * to ~250 KiB on small pages, the records through 64-256 KiB before their huge
+     * pages); so no more than the threads need: one thread reads and applies in
+     * turn, one slot; with more, one unit being applied, one being read by each
+     * thread and one read and waiting. */
+    pl.nslots = nt == 1 ? 1 : (size_t)nt + 2;
     pl.slots = calloc(pl.nslots, sizeof *pl.slots);
     pl.readers = calloc(nt, sizeof *pl.readers);
     pl.threads = calloc(nt, sizeof *pl.threads);
