@@ -345,10 +345,14 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
                 if (c->vals.p[i]) dst[i >> 3] |= (uint8_t)(1u << (i & 7));
             pg->n += bytes;
         }
-    } else {
+    } else if (!hash) {
         ss_pqbuf_put(pg, c->vals.p, c->vals.n); /* PLAIN: as the values were kept */
     }
-    if (pg->failed || c->vals.failed || c->defs.failed || pg->n > INT32_MAX) {
+    /* an uncompressed page of hashes: its levels, then its PLAIN values written from where
+     * they were kept (not copied into the page first) */
+    const ss_pqbuf *tail = hash && t != SS_PQ_BOOLEAN ? &c->vals : NULL;
+    size_t psize = pg->n + (tail ? tail->n : 0);
+    if (pg->failed || c->vals.failed || c->defs.failed || psize > INT32_MAX) {
         w->wfailed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
     }
@@ -356,7 +360,7 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
      * ColumnMetaData.codec): zstd would spend its time to find nothing to take out */
     const uint8_t *body = pg->p;
     size_t zn = pg->n;
-    if (!hash) {
+    if (!tail) {
         size_t bound = ZSTD_compressBound(pg->n);
         w->z.n = 0;
         if (!ss_pqbuf_reserve(&w->z, bound)) {
@@ -377,8 +381,8 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
     w->hdr.n = 0;
     ss_tw_init(&t2, &w->hdr);
     ss_tw_i32(&t2, 1, PQ_PAGE_DATA);
-    ss_tw_i32(&t2, 2, (int32_t)pg->n);
-    ss_tw_i32(&t2, 3, (int32_t)zn);
+    ss_tw_i32(&t2, 2, (int32_t)psize);
+    ss_tw_i32(&t2, 3, (int32_t)(tail ? psize : zn));
     ss_tw_begin(&t2, 5);
     ss_tw_i32(&t2, 1, (int32_t)c->defs.n);
     ss_tw_i32(&t2, 2, enc);
@@ -393,11 +397,12 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
     ch->page_offset = w->pos;
     ch->nvalues = (int64_t)c->defs.n;
     ch->encoding = enc;
-    ch->codec = hash ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
-    ch->compressed = (int64_t)(w->hdr.n + zn);
-    ch->uncompressed = (int64_t)(w->hdr.n + pg->n);
+    ch->codec = tail ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
+    ch->compressed = (int64_t)(w->hdr.n + (tail ? psize : zn));
+    ch->uncompressed = (int64_t)(w->hdr.n + psize);
     if (write_bytes(w, w->hdr.p, w->hdr.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
-    return write_bytes(w, body, zn, err);
+    if (write_bytes(w, body, zn, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
+    return tail ? write_bytes(w, tail->p, tail->n, err) : SS_E_OK;
 }
 
 /* A row group's column chunks encoded, compressed and written (by the writer's thread, or by
