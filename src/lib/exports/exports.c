@@ -32,6 +32,7 @@
 #include "analysis/fingerprint.h"
 #include "base/error_set.h"
 #include "base/javaint.h"
+#include "base/test_hooks.h"
 #include "inputs/cursor.h"
 #include "parquet/export_schema.h"
 #include "parquet/thrift.h"
@@ -356,6 +357,7 @@ typedef struct xrows {
 
 typedef struct xpipe {
     xslot slot[X_SLOTS];
+    size_t slot_bytes; /* X_SLOT_BYTES, or the test hook's */
     size_t fill, take; /* the walker's slot; the rows' thread's next */
     xrows r;
     pthread_t th;
@@ -580,7 +582,7 @@ static ss_errkind export_partition(ss_export *x, xpipe *xp, const ss_inputs *in,
             break;
         default: break;
         }
-        if (s->nbytes >= X_SLOT_BYTES || s->n >= X_SLOT_ITEMS || s->nomem) k = hand_over(xp);
+        if (s->nbytes >= xp->slot_bytes || s->n >= X_SLOT_ITEMS || s->nomem) k = hand_over(xp);
     }
     ss_pcursor_close(&c);
     ss_errkind kd = drain(xp);
@@ -641,6 +643,8 @@ ss_errkind ss_export_write(ss_export *x, const ss_inputs *in, const char *path, 
     file_ids ids = {.node = -1};
     ss_errkind k = SS_E_OK;
     if (xp) {
+        uint64_t hook = ss_test_hooks_get()->export_slot_bytes;
+        xp->slot_bytes = hook ? (size_t)hook : X_SLOT_BYTES;
         xp->r.x = x;
         xp->r.w = w;
         xp->r.dec = ss_decoder_new(max_batch);
