@@ -242,6 +242,7 @@ static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
     for (size_t i = 1; i < n;) {
         size_t k = n - i < PQ_DELTA_BLOCK ? n - i : PQ_DELTA_BLOCK;
         int64_t min = INT64_MAX;
+        /* two loops, one per width, rather than a test of the width per value */
         if (wide) {
             for (size_t j = 0; j < k; j++) {
                 int64_t b;
