@@ -52,7 +52,7 @@ page costs its first touch; slow), --memory asis does neither. Below the 1 GiB r
 times that first touch alone, cold, for the scan's peak RSS. One table is printed and written to --out with the speed targets
 checked against it.
 
---compare OLD_BUILD times the scan and floor rows with that build's segscan
+--compare OLD_BUILD times the scan, export and floor rows with that build's segscan
 and bench/floor as well, each twin right before or after its row (in turns),
 so both meet the same minutes of the host, and ends the table with new/old.
 
@@ -222,8 +222,10 @@ class Bench:
         self.rows.append(r)
         self.queued.append(r)
         if argv[0] in self.old and (cmd.startswith('floor: ') or cmd in ('segscan', 'segscan --threads 1') or
-                                    cmd.startswith('segscan --from-offset')):
-            twin = dict(r, cmd=r['cmd'] + ' [old]', argv=[self.old[argv[0]]] + argv[1:], walls=[], cpus=[],
+                                    cmd.startswith('segscan --from-offset') or cmd.startswith('segscan export')):
+            # an export's twin writes a file of its own (the row's file is measured after)
+            targv = [a + '.old.parquet' if a.endswith('.parquet') else a for a in argv[1:]]
+            twin = dict(r, cmd=r['cmd'] + ' [old]', argv=[self.old[argv[0]]] + targv, walls=[], cpus=[],
                         twin_of=r)
             r['twin'] = twin
             self.rows.append(twin)

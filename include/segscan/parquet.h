@@ -33,6 +33,8 @@ typedef struct ss_pq_column {
     const char *name;
     enum ss_pq_type type;
     bool utf8; /* a BYTE_ARRAY of UTF-8 text (ConvertedType UTF8, LogicalType STRING) */
+    bool hash; /* the values are hashes (uniformly random bits): written PLAIN and uncompressed,
+                * as neither DELTA_BINARY_PACKED nor zstd makes them smaller */
 } ss_pq_column;
 
 typedef struct ss_pq_writer ss_pq_writer;

@@ -51,7 +51,7 @@ static const struct cli_command commands[] = {
 };
 
 /* The test hooks (segscan/test_hooks.h) from the environment, for the tests
- * that run this binary (tests/hostile/live.py, tests/speed/). */
+ * that run this binary (tests/hostile/live.py, tests/speed/, tests/export). */
 static void test_hooks_from_env(void) {
     ss_test_hooks h = {.pause_after_batches = UINT64_MAX};
     const char *n = getenv("SEGSCAN_TEST_PAUSE_AFTER_BATCHES"), *fifo = getenv("SEGSCAN_TEST_PAUSE_FIFO");
@@ -66,7 +66,9 @@ static void test_hooks_from_env(void) {
     }
     const char *ub = getenv("SEGSCAN_TEST_UNIT_BYTES");
     if (ub && *ub) h.unit_bytes = strtoull(ub, NULL, 10);
-    if (n || ub) ss_test_hooks_set(&h);
+    const char *xs = getenv("SEGSCAN_TEST_EXPORT_SLOT_BYTES");
+    if (xs && *xs) h.export_slot_bytes = strtoull(xs, NULL, 10);
+    if (n || ub || xs) ss_test_hooks_set(&h);
 }
 
 /* 'segscan help CMD': what 'segscan CMD --help' prints. */

@@ -25,8 +25,9 @@ static int failures, cuts, flips, flips_read;
     } while (0)
 
 static const ss_pq_column cols[] = {
-    {"i", SS_PQ_INT64, false},     {"a", SS_PQ_INT64, false},   {"b", SS_PQ_INT32, false}, {"c", SS_PQ_BOOLEAN, false},
-    {"s", SS_PQ_BYTE_ARRAY, true}, {"x", SS_PQ_FIXED16, false}, {"z", SS_PQ_INT32, false},
+    {"i", SS_PQ_INT64, false, false},   {"a", SS_PQ_INT64, false, false},     {"b", SS_PQ_INT32, false, false},
+    {"c", SS_PQ_BOOLEAN, false, false}, {"s", SS_PQ_BYTE_ARRAY, true, false}, {"x", SS_PQ_FIXED16, false, false},
+    {"z", SS_PQ_INT32, false, false},
 };
 #define NCOLS (sizeof cols / sizeof *cols)
 #define ROWS 1000

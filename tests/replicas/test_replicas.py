@@ -207,6 +207,36 @@ def scan_notes_and_scope():
 
 
 @test
+def groups_text_names_the_data_partitions_copies():
+    # the lag of orders-0 is read from one copy: the text says which copies there were, from which
+    # broker, and what was read, as scan's replicas line does (build(): b1 node.id 1 holds all 80
+    # offsets of orders-0, b2 node.id 2 the first 6 batches of 10 (0..59); enriched-0's b3 copy
+    # (no meta.properties) left epoch 0 where the leader b1 began epoch 1, at offset 60)
+    one, b1, b2, b3 = build(tmp('g'))
+    rc, out, err = run(['groups', b1, b2, b3])
+    eq(rc, 0, 'groups of the split: %s' % err)
+    lines = {l.split('  ')[0]: l for l in out.splitlines() if 'copies (replicas), read as one partition' in l}
+    eq(sorted(lines), ['enriched-0', 'orders-0', 'pay-0', 'pay-1'], 'groups: the data partitions with copies')
+    check('b1/orders-0 (broker 1, leader): 0..79 read; b2/orders-0 (broker 2): compared only, ends at 60, '
+          '20 offsets before the leader' in lines.get('orders-0', ''), 'groups: orders-0\'s copies: %r'
+          % lines.get('orders-0'))
+    check('b3/enriched-0 (broker unknown): compared only, diverges at 60 (leader epochs 1 and 0)'
+          in lines.get('enriched-0', ''), 'groups: enriched-0\'s diverged copy: %r' % lines.get('enriched-0'))
+    rc, out, err = run(['groups', one])
+    check(rc == 0 and 'copies (replicas)' not in out, 'groups of the data once: no copies named')
+    # the pages of groups and scan: the same words above the partition's chart
+    for cmd in ('groups', 'scan'):
+        page = tmp('g', cmd + '.html')
+        rc, out, err = run([cmd, '--html', page, b1, b2, b3])
+        eq(rc, 0, '%s --html of the split: %s' % (cmd, err))
+        with open(page) as f:
+            html = f.read()
+        check('<p class="replicas">2 copies (replicas), read as one partition: b1/orders-0 (broker 1, leader): '
+              '0..79 read; b2/orders-0 (broker 2): compared only, ends at 60, 20 offsets before the leader</p>'
+              in html, '%s --html: orders-0\'s copies' % cmd)
+
+
+@test
 def same_directory_twice_is_one_input():
     one, b1, b2, b3 = build(tmp('x'))
     os.symlink(b1, tmp('b1link'))

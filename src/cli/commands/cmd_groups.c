@@ -22,6 +22,7 @@
 #include "html/html.h"
 #include "segscan/base.h"
 #include "segscan/groups.h"
+#include "views/scan.h"
 
 static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "\n"
@@ -612,6 +613,19 @@ static void text_group(gcli *c, size_t gi) {
     }
 }
 
+/* The other partitions given from several directories (replicas once: each offset read from one
+ * copy): which copies, from which broker, what was read of each, as scan says it. The
+ * __consumer_offsets partitions' copies are text_log's. */
+static void text_data_replicas(gcli *c) {
+    for (size_t i = 0; c->in && i < ss_inputs_count(c->in); i++) {
+        const ss_input_partition *ip = ss_inputs_at(c->in, i);
+        if (!ip->nreplicas || !strcmp(ip->topic, "__consumer_offsets")) continue;
+        out_printf(c->o, "%s  %zu copies (replicas), read as one partition:", ip->name, ip->nreplicas);
+        view_replicas_list(c->o, ip);
+        out_ch(c->o, '\n');
+    }
+}
+
 /* every __consumer_offsets partition, then every group selected: text or JSON */
 static int list_all(gcli *c) {
     int rc = EXIT_OK;
@@ -619,6 +633,7 @@ static int list_all(gcli *c) {
         if (c->json) gc_json_log(c, ss_groups_log_at(c->g, i));
         else text_log(c, ss_groups_log_at(c->g, i));
     }
+    if (!c->json) text_data_replicas(c);
     size_t shown = 0;
     for (size_t i = 0; i < ss_groups_count(c->g); i++) {
         const ss_group *grp = ss_groups_at(c->g, i);
@@ -851,6 +866,7 @@ int cmd_groups(int argc, char **argv) {
     ss_timelines *tl = ss_study_timelines(st);
     c.g = g;
     c.tl = tl;
+    c.in = in;
     c.f = ss_study_findings(st);
     if (ss_study_incomplete(st)) rc = exit_merge(rc, EXIT_TROUBLE);
     if (ss_groups_unreadable(g)) rc = exit_merge(rc, EXIT_TROUBLE);

@@ -609,9 +609,15 @@ static int scan_check(const struct scan_command *cmd, int argc, char **argv, str
 /* The PATHs as inputs ('-': standard input), their problems said; NULL (and *rc 2) when none
  * could be read. */
 /* What an export cannot answer among the options given (a data topic's records there hold the
- * value's XXH3-128 and the key's high 64 bits, not their bytes: inputs/export_in.h), or NULL. */
-static const char *export_refusal(const struct scan_cli *c) {
+ * value's XXH3-128 and the key's high 64 bits, not their bytes: inputs/export_in.h), or NULL;
+ * *why: what it needs that the export lacks. */
+static const char *export_refusal(const struct scan_cli *c, const char **why) {
+    /* --by key groups by the key's whole XXH3-128 (the fingerprint it prints); the export keeps
+     * the high 64 bits (keyFingerprint): two keys alike in those would be taken for one */
+    *why = "needs each key's 128-bit fingerprint, of which the export holds the high 64 bits "
+           "(keyFingerprint), and groups by all 128";
     if (c->ao.by == SS_BY_KEY) return "--by key";
+    *why = "needs the records' keys or values, which are not in the export (it holds the values' fingerprints)";
     if (c->ao.by == SS_BY_KEY_VALUE) return "--by key+value";
     /* --value and --key are fingerprinted as the export's writer did, and compared (units.c) */
     return c->ao.match == SS_MATCH_VALUE_CONTAINS ? "--value-contains" : NULL;
@@ -653,13 +659,12 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
     /* damage an export's writer met: the exit code says it, as it would of the log itself */
     for (size_t i = 0; i < ss_inputs_count(in); i++)
         if (ss_inputs_at(in, i)->export_damage) *rc = exit_merge(*rc, EXIT_DAMAGE);
-    const char *needs = export_refusal(c);
+    const char *why;
+    const char *needs = export_refusal(c, &why);
     for (size_t i = 0; i < ss_inputs_count(in) && needs; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
         if (!ip->export_file || ip->internal) continue;
-        warnx_("%s: %s needs the records' keys or values, which are not in the export (it holds the values' "
-               "fingerprints): give the log directory it was made from",
-               ip->export_file, needs);
+        warnx_("%s: %s %s: give the log directory it was made from", ip->export_file, needs, why);
         ss_inputs_free(in);
         *rc = EXIT_TROUBLE;
         return NULL;

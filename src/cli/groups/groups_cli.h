@@ -23,7 +23,8 @@ typedef struct gcli {
     bool json, quiet;
     bool list_commits; /* --commits (the history keeps them for --html too) */
     ss_groups *g;
-    ss_timelines *tl; /* the data partitions read (lag), NULL: none */
+    ss_timelines *tl;    /* the data partitions read (lag), NULL: none */
+    const ss_inputs *in; /* the inputs (their replicas), NULL: not known */
     ss_out *o;
 } gcli;
 

@@ -23,6 +23,7 @@
 #include "common/out.h"
 #include "groups/gfindings.h"
 #include "html/html_int.h"
+#include "views/scan.h"
 
 /* the page's style: legible on paper too */
 static const char css[] =
@@ -352,6 +353,29 @@ static bool build_charts(page *p) {
     return true;
 }
 
+/* A partition given from several directories (replicas once): its copies, the broker each came
+ * from and what was read of it, in the words of the text's replicas line (escaped here). */
+static void replicas_line(ss_out *o, const ss_input_partition *ip) {
+    if (!ip || !ip->nreplicas) return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return;
+    ss_out t;
+    out_init(&t, m);
+    view_replicas_list(&t, ip);
+    out_flush(&t);
+    bool ok = !t.failed;
+    out_free(&t);
+    if (fclose(m) == 0 && ok && text) {
+        out_printf(o, "<p class=\"replicas\">%zu copies (replicas), read as one partition:", ip->nreplicas);
+        html_esc(o, text);
+        out_lit(o, "</p>\n");
+    }
+    free(text);
+}
+
+
 /* ---- sizes ------------------------------------------------------------------------------- */
 
 
@@ -417,6 +441,7 @@ bool html_write(const struct html_src *s, const char *path) {
         if (c->tl) out_printf(&o, ", times by %s", ss_tl_basis_name(c->tl->basis));
         if (!c->findings) out_lit(&o, " (nothing to report)");
         out_lit(&o, "</summary>\n");
+        replicas_line(&o, c->ip);
         html_chart_svg(&pg, c);
         out_lit(&o, "</details>\n");
     }

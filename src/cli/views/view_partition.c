@@ -92,13 +92,9 @@ void scan_replicas_json(struct scan_cli *c, uint32_t part) {
     out_ch(o, ']');
 }
 
-/* "replicas  b1/orders-0 (broker 1, leader): 0..79 read; b2/orders-0 (broker 2): ends at 60, 20
- * offsets before the leader" */
-void scan_replicas_text(struct scan_cli *c, uint32_t part) {
-    ss_out *o = c->out;
-    const ss_input_partition *ip = ss_an_partition_at(c->an, part)->input;
-    if (!ip->nreplicas) return;
-    out_str(o, "  replicas     ");
+/* " b1/orders-0 (broker 1, leader): 0..79 read; b2/orders-0 (broker 2): ends at 60, 20 offsets
+ * before the leader" (scan's replicas line, groups' data partitions) */
+void view_replicas_list(ss_out *o, const ss_input_partition *ip) {
     for (size_t k = 0; k < ip->nreplicas; k++) {
         const ss_input_replica *r = &ip->replicas[k];
         out_printf(o, "%s%s (", k ? "; " : " ", r->name);
@@ -116,6 +112,16 @@ void scan_replicas_text(struct scan_cli *c, uint32_t part) {
                        r->behind == 1 ? "offset" : "offsets");
         if (r->damage) out_printf(o, ", %" PRIu64 " damaged", r->damage);
     }
+}
+
+/* "replicas  b1/orders-0 (broker 1, leader): 0..79 read; b2/orders-0 (broker 2): ends at 60, 20
+ * offsets before the leader" */
+void scan_replicas_text(struct scan_cli *c, uint32_t part) {
+    ss_out *o = c->out;
+    const ss_input_partition *ip = ss_an_partition_at(c->an, part)->input;
+    if (!ip->nreplicas) return;
+    out_str(o, "  replicas     ");
+    view_replicas_list(o, ip);
     out_ch(o, '\n');
 }
 

@@ -7,7 +7,8 @@
  * and the one schema we write needs a small part of the format.
  *
  * The file: "PAR1", then for each row group and each column one column chunk
- * of one v1 data page (PageHeader, then the page compressed with zstd), then
+ * of one v1 data page (PageHeader, then the page compressed with zstd or not: see
+ * hashes below), then
  * the FileMetaData in the Thrift compact protocol (thrift.h), its length as a
  * 4-byte little-endian integer, and "PAR1" again ("File format").
  *
@@ -20,7 +21,12 @@
  *    timestamps and sequences step by small amounts, a few bits a value;
  *  - BOOLEAN: PLAIN, bit-packed, least significant bit first;
  *  - BYTE_ARRAY: PLAIN, a 4-byte little-endian length before each value;
- *  - FIXED_LEN_BYTE_ARRAY: PLAIN, the bytes.
+ *  - FIXED_LEN_BYTE_ARRAY: PLAIN, the bytes;
+ *  - a column of hashes (ss_pq_column.hash: the export's fingerprints): PLAIN,
+ *    and its pages not compressed (ColumnMetaData.codec UNCOMPRESSED, which
+ *    parquet.thrift lets each column chunk choose): random bits give delta
+ *    encoding and zstd nothing to take out, and took a fifth of the writer's
+ *    time to find that out.
  * The columns' repeated strings (topic, compression, ...) are left to zstd
  * rather than a dictionary page: no dictionary_page_offset to get right, and
  * zstd takes a run of equal strings to almost nothing.
@@ -47,12 +53,12 @@
 
 /* parquet.thrift's enums, the values we use */
 enum { PQ_PLAIN = 0, PQ_RLE = 3, PQ_DELTA_BINARY_PACKED = 5 };
-enum { PQ_CODEC_ZSTD = 6 };
+enum { PQ_CODEC_NONE = 0, PQ_CODEC_ZSTD = 6 };
 enum { PQ_PAGE_DATA = 0 };
 enum { PQ_OPTIONAL = 1 };
 enum { PQ_CONVERTED_UTF8 = 0 };
 
-#define PQ_GROUP_BYTES ((size_t)64 << 20)
+#define PQ_RESERVE_ROWS ((size_t)1 << 17)
 #define PQ_DELTA_BLOCK 128
 #define PQ_DELTA_MINIBLOCKS 4
 #define PQ_DELTA_MINI (PQ_DELTA_BLOCK / PQ_DELTA_MINIBLOCKS)
@@ -114,6 +120,21 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
     }
     /* the writing thread, with a second set of columns; without them the caller writes */
     w->spare = calloc(ncols, sizeof *w->spare);
+    /* a row group's fixed-width values and levels reserved at once: grown by doubling, each
+     * buffer was copied on the way up and its pages touched twice */
+    size_t rows = rows_per_group < PQ_RESERVE_ROWS ? rows_per_group : PQ_RESERVE_ROWS;
+    for (int set = 0; set < 2; set++) {
+        pq_col *cs = set ? w->spare : w->c;
+        for (size_t i = 0; cs && i < ncols; i++) {
+            size_t width = cols[i].type == SS_PQ_INT64     ? 8
+                           : cols[i].type == SS_PQ_INT32   ? 4
+                           : cols[i].type == SS_PQ_FIXED16 ? 16
+                           : cols[i].type == SS_PQ_BOOLEAN ? 1
+                                                           : 0;
+            ss_pqbuf_reserve(&cs[i].defs, rows);
+            if (width) ss_pqbuf_reserve(&cs[i].vals, rows * width);
+        }
+    }
     if (w->spare && pthread_mutex_init(&w->mu, NULL) == 0) {
         if (pthread_cond_init(&w->cv, NULL) == 0) {
             if (pthread_create(&w->th, NULL, writer_thread, w) == 0) w->thread_started = true;
@@ -189,110 +210,107 @@ void ss_pq_str(ss_pq_writer *w, const char *s) {
 
 /* ---- pages ----------------------------------------------------------------------------- */
 
-/* v bit-packed in `width` bits at bit position *bit of out (zeroed), least significant bit first. */
-static void pack_bits(uint8_t *out, size_t *bit, uint64_t v, unsigned width) {
-    size_t pos = *bit;
-    unsigned rem = width;
-    while (rem) {
-        unsigned shift = (unsigned)(pos & 7), take = 8 - shift < rem ? 8 - shift : rem;
-        out[pos >> 3] |= (uint8_t)((v & ((1u << take) - 1)) << shift);
-        v >>= take;
-        pos += take;
-        rem -= take;
-    }
-    *bit = pos;
-}
+static unsigned bit_width(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 0; }
 
-static unsigned bit_width(uint64_t v) {
-    unsigned n = 0;
-    while (v) {
-        n++;
-        v >>= 1;
-    }
-    return n;
-}
-
-static int64_t int_at(const pq_col *c, size_t i, bool wide) {
-    if (wide) {
-        int64_t v;
-        memcpy(&v, c->vals.p + i * 8, 8);
-        return v;
-    }
-    int32_t v;
-    memcpy(&v, c->vals.p + i * 4, 4);
-    return v;
+static void put_le64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* Encodings.md "Delta Encoding (DELTA_BINARY_PACKED = 5)": a header (block size,
  * miniblocks a block, value count, first value zigzag), then blocks of 128 deltas: the
  * smallest delta (zigzag), a bit width a miniblock, and each miniblock's 32 deltas less
- * the smallest, bit-packed (the last miniblock padded with zeros; the widths of the last
- * block's unused miniblocks written as 0, their bodies not written). Deltas wrap in the
- * column's type (32 or 64 bits), as the reader adds them back. */
+ * the smallest, bit-packed least significant bit first (the last miniblock padded with
+ * zeros; the widths of the last block's unused miniblocks written as 0, their bodies not
+ * written). Deltas wrap in the column's type (32 or 64 bits), as the reader adds them back.
+ * The bits gather in a 64-bit accumulator, stored 8 bytes at a time: a miniblock is 32
+ * values, 4 * width bytes, so 0 or 32 bits are left over at its end. */
 static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
     size_t n = c->nvals;
+    const uint8_t *v = c->vals.p;
+    int64_t prev = 0;
+    if (n && wide) memcpy(&prev, v, 8);
+    else if (n) {
+        int32_t x;
+        memcpy(&x, v, 4);
+        prev = x;
+    }
     ss_pqbuf_uvarint(out, PQ_DELTA_BLOCK);
     ss_pqbuf_uvarint(out, PQ_DELTA_MINIBLOCKS);
     ss_pqbuf_uvarint(out, n);
-    ss_pqbuf_zigzag(out, n ? int_at(c, 0, wide) : 0);
-    int64_t deltas[PQ_DELTA_BLOCK];
+    ss_pqbuf_zigzag(out, prev);
+    uint64_t deltas[PQ_DELTA_BLOCK];
     for (size_t i = 1; i < n;) {
-        size_t k = 0;
+        size_t k = n - i < PQ_DELTA_BLOCK ? n - i : PQ_DELTA_BLOCK;
         int64_t min = INT64_MAX;
-        for (; k < PQ_DELTA_BLOCK && i < n; k++, i++) {
-            int64_t a = int_at(c, i - 1, wide), b = int_at(c, i, wide);
-            int64_t d = wide ? (int64_t)((uint64_t)b - (uint64_t)a) : (int64_t)(int32_t)((uint32_t)b - (uint32_t)a);
-            deltas[k] = d;
-            if (d < min) min = d;
-        }
-        ss_pqbuf_zigzag(out, min);
-        unsigned widths[PQ_DELTA_MINIBLOCKS] = {0};
-        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS; m++) {
-            uint64_t mx = 0;
-            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI && j < k; j++) {
-                uint64_t u = (uint64_t)deltas[j] - (uint64_t)min;
-                if (u > mx) mx = u;
+        /* two loops, one per width, rather than a test of the width per value */
+        if (wide) {
+            for (size_t j = 0; j < k; j++) {
+                int64_t b;
+                memcpy(&b, v + (i + j) * 8, 8);
+                int64_t d = (int64_t)((uint64_t)b - (uint64_t)prev);
+                prev = b;
+                deltas[j] = (uint64_t)d;
+                min = d < min ? d : min;
             }
-            widths[m] = bit_width(mx);
+        } else {
+            for (size_t j = 0; j < k; j++) {
+                int32_t b;
+                memcpy(&b, v + (i + j) * 4, 4);
+                int64_t d = (int32_t)((uint32_t)b - (uint32_t)prev);
+                prev = b;
+                deltas[j] = (uint64_t)d;
+                min = d < min ? d : min;
+            }
+        }
+        i += k;
+        for (size_t j = 0; j < k; j++) deltas[j] -= (uint64_t)min;
+        for (size_t j = k; j < PQ_DELTA_BLOCK; j++) deltas[j] = 0; /* the last miniblock's padding */
+        ss_pqbuf_zigzag(out, min);
+        unsigned widths[PQ_DELTA_MINIBLOCKS];
+        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS; m++) {
+            uint64_t any = 0;
+            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) any |= deltas[j];
+            widths[m] = m * PQ_DELTA_MINI < k ? bit_width(any) : 0;
             ss_pqbuf_byte(out, (uint8_t)widths[m]);
         }
         for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS && m * PQ_DELTA_MINI < k; m++) {
             unsigned width = widths[m];
             size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
+            if (!bytes) continue;
             if (!ss_pqbuf_reserve(out, bytes)) return;
-            uint8_t *dst = out->p + out->n;
-            memset(dst, 0, bytes);
-            if (width <= 56) { /* an accumulator: fewer than 8 bits wait in it, so a value fits beside them */
-                uint64_t acc = 0;
-                unsigned nbits = 0;
-                uint8_t *o = dst;
-                for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
-                    uint64_t u = j < k ? (uint64_t)deltas[j] - (uint64_t)min : 0;
-                    acc |= u << nbits;
+            uint8_t *o = out->p + out->n;
+            uint64_t acc = 0; /* nbits (< 64) bits waiting */
+            unsigned nbits = 0;
+            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
+                uint64_t u = deltas[j];
+                acc |= u << nbits;
+                if (nbits + width < 64) {
                     nbits += width;
-                    while (nbits >= 8) {
-                        *o++ = (uint8_t)acc;
-                        acc >>= 8;
-                        nbits -= 8;
-                    }
+                    continue;
                 }
-            } else {
-                size_t bit = 0;
-                for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++)
-                    pack_bits(dst, &bit, j < k ? (uint64_t)deltas[j] - (uint64_t)min : 0, width);
+                put_le64(o, acc);
+                o += 8;
+                acc = nbits ? u >> (64 - nbits) : 0; /* the bits of u that did not fit */
+                nbits = nbits + width - 64;
             }
+            for (; nbits; nbits -= 8, acc >>= 8) *o++ = (uint8_t)acc; /* 0 or 32 bits */
             out->n += bytes;
         }
     }
 }
 
-/* The definition levels, RLE runs of the hybrid encoding (bit width 1: a value a byte). */
+/* The definition levels, RLE runs of the hybrid encoding (bit width 1: a level a byte); a run
+ * is found 8 levels at a time. */
 static void levels_encode(ss_pqbuf *out, const ss_pqbuf *defs) {
-    for (size_t i = 0; i < defs->n;) {
+    const uint8_t *p = defs->p;
+    size_t n = defs->n;
+    for (size_t i = 0; i < n;) {
+        uint64_t eight = 0x0101010101010101ull * p[i], x;
         size_t j = i;
-        while (j < defs->n && defs->p[j] == defs->p[i]) j++;
+        while (j + 8 <= n && (memcpy(&x, p + j, 8), x == eight)) j += 8;
+        while (j < n && p[j] == p[i]) j++;
         ss_pqbuf_uvarint(out, (uint64_t)(j - i) << 1);
-        ss_pqbuf_byte(out, defs->p[i]);
+        ss_pqbuf_byte(out, p[i]);
         i = j;
     }
 }
@@ -315,7 +333,8 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
         memcpy(pg->p, le, 4);
     }
     int32_t enc = PQ_PLAIN;
-    if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals) {
+    bool hash = w->cols[ci].hash;
+    if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals && !hash) {
         enc = PQ_DELTA_BINARY_PACKED;
         delta_encode(pg, c, t == SS_PQ_INT64);
     } else if (t == SS_PQ_BOOLEAN) {
@@ -327,24 +346,35 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
                 if (c->vals.p[i]) dst[i >> 3] |= (uint8_t)(1u << (i & 7));
             pg->n += bytes;
         }
-    } else {
-        ss_pqbuf_put(pg, c->vals.p, c->vals.n);
+    } else if (!hash) {
+        ss_pqbuf_put(pg, c->vals.p, c->vals.n); /* PLAIN: as the values were kept */
     }
-    if (pg->failed || c->vals.failed || c->defs.failed || pg->n > INT32_MAX) {
+    /* an uncompressed page of hashes: its levels, then its PLAIN values written from where
+     * they were kept (not copied into the page first) */
+    const ss_pqbuf *tail = hash && t != SS_PQ_BOOLEAN ? &c->vals : NULL;
+    size_t psize = pg->n + (tail ? tail->n : 0);
+    if (pg->failed || c->vals.failed || c->defs.failed || psize > INT32_MAX) {
         w->wfailed = true;
         return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
     }
-    size_t bound = ZSTD_compressBound(pg->n);
-    w->z.n = 0;
-    if (!ss_pqbuf_reserve(&w->z, bound)) {
-        w->wfailed = true;
-        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
-    }
-    size_t zn = ZSTD_compressCCtx(w->zc, w->z.p, bound, pg->p, pg->n, 1);
-    if (ZSTD_isError(zn) || zn > INT32_MAX) {
-        w->wfailed = true;
-        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "zstd: %s",
-                            ZSTD_isError(zn) ? ZSTD_getErrorName(zn) : "page too large");
+    /* hashes are left uncompressed (CompressionCodec UNCOMPRESSED, a chunk's own choice in
+     * ColumnMetaData.codec): zstd would spend its time to find nothing to take out */
+    const uint8_t *body = pg->p;
+    size_t zn = pg->n;
+    if (!tail) {
+        size_t bound = ZSTD_compressBound(pg->n);
+        w->z.n = 0;
+        if (!ss_pqbuf_reserve(&w->z, bound)) {
+            w->wfailed = true;
+            return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
+        }
+        zn = ZSTD_compressCCtx(w->zc, w->z.p, bound, pg->p, pg->n, 1);
+        if (ZSTD_isError(zn) || zn > INT32_MAX) {
+            w->wfailed = true;
+            return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "zstd: %s",
+                                ZSTD_isError(zn) ? ZSTD_getErrorName(zn) : "page too large");
+        }
+        body = w->z.p;
     }
     /* PageHeader (parquet.thrift): type, uncompressed_page_size, compressed_page_size,
      * data_page_header (num_values counts the nulls: "Data Pages") */
@@ -352,8 +382,8 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
     w->hdr.n = 0;
     ss_tw_init(&t2, &w->hdr);
     ss_tw_i32(&t2, 1, PQ_PAGE_DATA);
-    ss_tw_i32(&t2, 2, (int32_t)pg->n);
-    ss_tw_i32(&t2, 3, (int32_t)zn);
+    ss_tw_i32(&t2, 2, (int32_t)psize);
+    ss_tw_i32(&t2, 3, (int32_t)(tail ? psize : zn));
     ss_tw_begin(&t2, 5);
     ss_tw_i32(&t2, 1, (int32_t)c->defs.n);
     ss_tw_i32(&t2, 2, enc);
@@ -368,10 +398,12 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
     ch->page_offset = w->pos;
     ch->nvalues = (int64_t)c->defs.n;
     ch->encoding = enc;
-    ch->compressed = (int64_t)(w->hdr.n + zn);
-    ch->uncompressed = (int64_t)(w->hdr.n + pg->n);
+    ch->codec = tail ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
+    ch->compressed = (int64_t)(w->hdr.n + (tail ? psize : zn));
+    ch->uncompressed = (int64_t)(w->hdr.n + psize);
     if (write_bytes(w, w->hdr.p, w->hdr.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
-    return write_bytes(w, w->z.p, zn, err);
+    if (write_bytes(w, body, zn, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
+    return tail ? write_bytes(w, tail->p, tail->n, err) : SS_E_OK;
 }
 
 /* A row group's column chunks encoded, compressed and written (by the writer's thread, or by
@@ -395,6 +427,11 @@ static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_err
     g->compressed = g->uncompressed = 0;
     for (size_t i = 0; i < w->ncols; i++) {
         pq_chunk *ch = &w->chunks[w->ngroups * w->ncols + i];
+        if (!cols[i].defs.failed && cols[i].defs.n != rows) { /* a caller's runs and rows out of step */
+            w->wfailed = true;
+            return ss_error_set(err, SS_E_USAGE, (uint64_t)w->pos, -1, "column %zu holds %zu values for %zu rows", i,
+                                cols[i].defs.n, rows);
+        }
         ss_errkind k = write_chunk(w, cols, i, ch, err);
         if (k != SS_E_OK) return k;
         g->compressed += ch->compressed;
@@ -484,13 +521,17 @@ ss_errkind ss_pq_row_end(ss_pq_writer *w, ss_error *err) {
         return ss_error_set(err, SS_E_USAGE, 0, -1, "a row does not match the columns (column %zu)", w->col);
     }
     w->col = 0;
-    w->group_rows++;
-    w->rows++;
-    w->group_bytes += w->ncols * 8;
+    return ss_pqw_rows_done(w, 1, err);
+}
+
+ss_errkind ss_pqw_rows_done(ss_pq_writer *w, size_t n, ss_error *err) {
+    if (w->failed) return ss_error_set(err, SS_E_IO, 0, -1, "the writer failed before");
+    w->group_rows += n;
+    w->rows += n;
+    w->group_bytes += w->ncols * 8 * n;
     if (w->group_rows >= w->rows_per_group || w->group_bytes >= PQ_GROUP_BYTES) return flush_group(w, err);
     return SS_E_OK;
 }
-
 
 ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
     if (w->failed || w->col) return ss_pq_row_end(w, err); /* says why */
@@ -597,7 +638,7 @@ static void footer(ss_pq_writer *w, ss_pqbuf *b) {
             ss_tw_elem_i32(&t, PQ_RLE);
             ss_tw_list(&t, 3, SS_TC_BINARY, 1);
             ss_tw_elem_string(&t, w->cols[i].name);
-            ss_tw_i32(&t, 4, PQ_CODEC_ZSTD);
+            ss_tw_i32(&t, 4, ch->codec);
             ss_tw_i64(&t, 5, ch->nvalues);
             ss_tw_i64(&t, 6, ch->uncompressed);
             ss_tw_i64(&t, 7, ch->compressed);

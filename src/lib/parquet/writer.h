@@ -14,9 +14,12 @@
 #include "parquet/thrift.h"
 #include "segscan/parquet.h"
 
+/* a row group also ends when its buffered values pass this */
+#define PQ_GROUP_BYTES ((size_t)64 << 20)
+
 typedef struct pq_chunk {
     int64_t page_offset, compressed, uncompressed, nvalues;
-    int32_t encoding;
+    int32_t encoding, codec;
 } pq_chunk;
 
 typedef struct pq_col {
@@ -96,6 +99,37 @@ static inline void ss_pqw_fixed16(ss_pq_writer *w, size_t i, const uint8_t *p) {
     ss_pq_put_fixed(&ss_pqw_value(w, i)->vals, p, 16);
 }
 
+/* v's bytes, most significant first, as one 64-bit store writes them */
+static inline uint64_t ss_pq_be64(uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return __builtin_bswap64(v);
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v;
+#else
+    uint64_t r;
+    uint8_t b[8];
+    for (int k = 7; k >= 0; k--, v >>= 8) b[k] = (uint8_t)v;
+    memcpy(&r, b, 8);
+    return r;
+#endif
+}
+
+/* A 128-bit hash as FIXED16, big-endian (the order of its hex digits: hi's first), stored
+ * straight into the column by two 8-byte stores. Built in a local and copied (or left for the
+ * compiler to merge), its 16-byte load waited on the stores before it: a store-forwarding
+ * stall, the one instruction that took 28% of the samples of the rows' thread's own code. */
+static inline void ss_pqw_hash128(ss_pq_writer *w, size_t i, uint64_t hi, uint64_t lo) {
+    ss_pqbuf *b = &ss_pqw_value(w, i)->vals;
+    if (b->cap - b->n < 16 && !ss_pqbuf_reserve(b, 16)) return;
+    uint64_t h = ss_pq_be64(hi), l = ss_pq_be64(lo);
+#if defined(__GNUC__)
+    __asm__("" : "+r"(h), "+r"(l)); /* two scalar stores, not one vector store of a spilled pair */
+#endif
+    memcpy(b->p + b->n, &h, 8);
+    memcpy(b->p + b->n + 8, &l, 8);
+    b->n += 16;
+}
+
 /* n below 2 GiB */
 static inline void ss_pqw_bytes(ss_pq_writer *w, size_t i, const void *p, uint32_t n) {
     pq_col *c = ss_pqw_value(w, i);
@@ -109,5 +143,68 @@ static inline ss_errkind ss_pqw_row_done(ss_pq_writer *w, ss_error *err) {
     w->col = w->ncols;
     return ss_pq_row_end(w, err);
 }
+
+/* Runs: column i's next n values all alike (or null), for the columns whose value is the same
+ * on many rows in a row (a batch's fields on each of its records), appended in one go rather
+ * than a row at a time. The caller gives each column the same number of values, then
+ * ss_pqw_rows_done(n); at most ss_pqw_room rows at a time. */
+static inline uint8_t *ss_pqw_grow(ss_pqbuf *b, size_t n) {
+    if (b->cap - b->n < n && !ss_pqbuf_reserve(b, n)) return NULL;
+    uint8_t *p = b->p + b->n;
+    b->n += n;
+    return p;
+}
+
+static inline void ss_pqw_null_run(ss_pq_writer *w, size_t i, size_t n) {
+    uint8_t *d = ss_pqw_grow(&w->c[i].defs, n);
+    if (d) memset(d, 0, n);
+}
+
+static inline pq_col *ss_pqw_value_run(ss_pq_writer *w, size_t i, size_t n) {
+    pq_col *c = &w->c[i];
+    uint8_t *d = ss_pqw_grow(&c->defs, n);
+    if (d) memset(d, 1, n);
+    c->nvals += n;
+    return c;
+}
+
+static inline void ss_pqw_i64_run(ss_pq_writer *w, size_t i, int64_t v, size_t n) {
+    uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * 8);
+    if (p)
+        for (size_t k = 0; k < n; k++) memcpy(p + k * 8, &v, 8);
+}
+
+static inline void ss_pqw_i32_run(ss_pq_writer *w, size_t i, int32_t v, size_t n) {
+    uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * 4);
+    if (p)
+        for (size_t k = 0; k < n; k++) memcpy(p + k * 4, &v, 4);
+}
+
+static inline void ss_pqw_bool_run(ss_pq_writer *w, size_t i, bool v, size_t n) {
+    uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n);
+    if (p) memset(p, v ? 1 : 0, n);
+}
+
+/* len below 2 GiB */
+static inline void ss_pqw_bytes_run(ss_pq_writer *w, size_t i, const void *s, uint32_t len, size_t n) {
+    uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * (4 + (size_t)len));
+    uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+    if (!p || !n) return;
+    size_t one = 4 + (size_t)len, have = one, all = n * one;
+    memcpy(p, le, 4);
+    memcpy(p + 4, s, len);
+    for (; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have); /* doubling */
+    w->group_bytes += n * len;
+}
+
+/* How many rows the row group being filled takes before it is written (at least 1). */
+static inline size_t ss_pqw_room(const ss_pq_writer *w) {
+    if (w->group_bytes >= PQ_GROUP_BYTES || w->group_rows >= w->rows_per_group) return 1;
+    return w->rows_per_group - w->group_rows;
+}
+
+/* n rows complete (each column given n values since the last call): the row group is written
+ * when it is full, as ss_pq_row_end does for one row. */
+ss_errkind ss_pqw_rows_done(ss_pq_writer *w, size_t n, ss_error *err);
 
 #endif
