@@ -1,7 +1,7 @@
 /* segscan - test hooks: deterministic runs of what is otherwise timing- or
  * size-dependent. For tests only: the library reads no environment variable;
- * segscan's CLI passes SEGSCAN_TEST_PAUSE_AFTER_BATCHES, SEGSCAN_TEST_PAUSE_FIFO
- * and SEGSCAN_TEST_UNIT_BYTES here (src/cli/main.c), and the fuzz targets set
+ * segscan's CLI passes SEGSCAN_TEST_PAUSE_AFTER_BATCHES, SEGSCAN_TEST_PAUSE_FIFO,
+ * SEGSCAN_TEST_UNIT_BYTES and SEGSCAN_TEST_FAIL_ANALYSIS=1 here (src/cli/main.c), and the fuzz targets set
  * them directly. Set before anything is read; not thread-safe. */
 #ifndef SEGSCAN_TEST_HOOKS_H
 #define SEGSCAN_TEST_HOOKS_H
@@ -27,6 +27,10 @@ typedef struct ss_test_hooks {
     /* The analysis's units this many bytes (at least 64), each but a
      * segment's first starting at a guessed boundary; 0: the default. */
     uint64_t unit_bytes;
+    /* ss_analysis_run fails at its start as when memory runs out (SS_E_NOMEM, its failure
+     * said): what a caller does with an analysis that failed, which otherwise takes memory
+     * running out at the right moment. */
+    bool fail_analysis;
 } ss_test_hooks;
 
 /* Set the hooks (copied); NULL turns them all off, as at the start. */

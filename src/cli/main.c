@@ -66,7 +66,9 @@ static void test_hooks_from_env(void) {
     }
     const char *ub = getenv("SEGSCAN_TEST_UNIT_BYTES");
     if (ub && *ub) h.unit_bytes = strtoull(ub, NULL, 10);
-    if (n || ub) ss_test_hooks_set(&h);
+    const char *fa = getenv("SEGSCAN_TEST_FAIL_ANALYSIS");
+    h.fail_analysis = fa && !strcmp(fa, "1");
+    if (n || ub || h.fail_analysis) ss_test_hooks_set(&h);
 }
 
 /* 'segscan help CMD': what 'segscan CMD --help' prints. */
