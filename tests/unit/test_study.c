@@ -13,7 +13,8 @@
  * cannot be read is noted as found, not as a PATH given. With read_before (the caller's
  * inputs of the same PATHs) the study reads nothing again only when no __consumer_offsets
  * partition can be among its inputs: none in read_before and, with beside, none beside.
- * Each segment is opened once by the study (ss_test_files_opened counts the openings).
+ * Each segment is opened once by the study (ss_test_files_opened counts the openings), and
+ * with the caller's analysis the data partitions not at all.
  * usage: test_study TESTDATA_DIR
  */
 #include <stdlib.h>
@@ -213,6 +214,25 @@ int main(int argc, char **argv) {
         CHECK(ss_study_has_groups(s) && ss_study_findings(s));
         ss_study_free(s);
     }
+    /* with the caller's analysis of before_all too: the data partitions' batch headers come from
+     * it, and the study opens __consumer_offsets-18's segment only, once */
+    ss_an_opts ao;
+    ss_an_opts_default(&ao);
+    ss_analysis *an = ss_analysis_new(&ao);
+    CHECK(an && ss_analysis_run(an, before_all) == SS_E_OK);
+    o.analysis = an;
+    opened = ss_test_files_opened();
+    CHECK(ss_study_run(all, 1, &o, &s) == SS_E_OK && s);
+    CHECK_EQ_U(ss_test_files_opened() - opened, 1);
+    if (s) {
+        const ss_tl_partition *p = ss_timelines_find(ss_study_timelines(s), "enriched", 8, 0);
+        /* make_worked.py: enriched-0 holds A's 5 batches and B's 4, of 10 records each */
+        CHECK(p && p->batches == 9 && p->records == 90 && p->complete);
+        CHECK(ss_study_findings(s) != NULL);
+        ss_study_free(s);
+    }
+    o.analysis = NULL;
+    ss_analysis_free(an);
     /* without inputs_reported read_before is not used ("-" and the notes are the study's) */
     o.inputs_reported = false;
     o.read_before = before;
