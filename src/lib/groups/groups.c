@@ -388,7 +388,7 @@ static bool rcur_next(ss_pcursor *c, int64_t *offset, uint64_t *hash) {
 
 static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
     ss_glog_copy *cp = &S->copies[ci];
-    size_t ia = S->L.input, ib = (size_t)(cp->input - ss_inputs_at(G->in, 0));
+    size_t ia = S->input, ib = (size_t)(cp->input - ss_inputs_at(G->in, 0));
     for (size_t i = 0; i < ss_inputs_count(G->in); i++)
         if (ss_inputs_at(G->in, i) == cp->input) ib = i;
     size_t mb = G->opts.max_batch_bytes ? G->opts.max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES;
@@ -505,10 +505,9 @@ static void *worker_main(void *arg) {
         else {
             if (!read_log(w, &S->L)) {
                 /* one pass could not answer as the walk first would: the log again, that way */
-                uint32_t input = S->L.input;
                 glog_free(&S->L);
                 g_uncount(&G->in_memory, atomic_load(&S->L.own.n)); /* the history's (glog_free: the commits') */
-                log_start(G, S, input, false);
+                log_start(G, S, S->input, false);
                 (void)read_log(w, &S->L);
             }
             atomic_store(&S->done, true);
@@ -714,6 +713,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         uint32_t input = S->L.input;
         for (size_t i = 0; i < n; i++)
             if (ss_inputs_at(in, i) == S->copies[best].input) input = (uint32_t)i;
+        S->input = input;
         log_start(G, S, input, true);
         gwork *w = &G->work[G->nwork++];
         w->log = (uint32_t)li;

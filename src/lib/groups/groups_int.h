@@ -608,6 +608,8 @@ typedef struct gwork {
 
 typedef struct glog_slot {
     glog L;
+    uint32_t input; /* the copy read (L.input), for the comparisons of the others: they run while L
+                       is read, and L is started again when read_log reads it again */
     ss_glog_copy *copies;
     size_t ncopies;
     atomic_bool done;     /* read: its state is no thread's any more */
