@@ -154,6 +154,9 @@ SS_API const ss_diff_pair *ss_diff_pair_at(const ss_diff *d, size_t i);
 /* Partitions on one side only: side 'A' or 'B' and the partition's input. */
 SS_API size_t ss_diff_unpaired_count(const ss_diff *d);
 SS_API const ss_input_partition *ss_diff_unpaired_at(const ss_diff *d, size_t i, char *side);
+/* What the comparison could not learn, each an error naming the side and the partition: a side's
+ * analysis (--read-committed's aborted transactions, a surplus copy's cause) that failed. */
+SS_API const ss_problems *ss_diff_problems(const ss_diff *d);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,9 @@ typedef struct ss_study_opts {
                                      has them. When they hold no __consumer_offsets partition (nor, with
                                      beside, a log directory beside them a __consumer_offsets-N entry)
                                      the study has no groups, and it reads nothing again to find that. */
+    const ss_analysis *analysis;  /* with read_before: the caller's analysis of it, when it ran one: the
+                                     data partitions' batch headers it kept are not read again
+                                     (ss_timelines_read_with) */
 } ss_study_opts;
 
 SS_API void ss_study_opts_default(ss_study_opts *o);

@@ -1,7 +1,8 @@
 /* segscan - test hooks: deterministic runs of what is otherwise timing- or
  * size-dependent. For tests only: the library reads no environment variable;
  * segscan's CLI passes SEGSCAN_TEST_PAUSE_AFTER_BATCHES, SEGSCAN_TEST_PAUSE_FIFO,
- * SEGSCAN_TEST_UNIT_BYTES and SEGSCAN_TEST_EXPORT_SLOT_BYTES here (src/cli/main.c), and the fuzz targets set
+ * SEGSCAN_TEST_UNIT_BYTES, SEGSCAN_TEST_EXPORT_SLOT_BYTES and SEGSCAN_TEST_FAIL_ANALYSIS=1 here
+ * (src/cli/main.c), and the fuzz targets set
  * them directly. Set before anything is read; not thread-safe. */
 #ifndef SEGSCAN_TEST_HOOKS_H
 #define SEGSCAN_TEST_HOOKS_H
@@ -30,10 +31,19 @@ typedef struct ss_test_hooks {
     /* The export's slots of batches between its walk and its rows this many bytes (a slot
      * handed over after each batch past it); 0: the default. */
     uint64_t export_slot_bytes;
+    /* ss_analysis_run fails at its start as when memory runs out (SS_E_NOMEM, its failure
+     * said): what a caller does with an analysis that failed, which otherwise takes memory
+     * running out at the right moment. */
+    bool fail_analysis;
 } ss_test_hooks;
 
 /* Set the hooks (copied); NULL turns them all off, as at the start. */
 SS_API void ss_test_hooks_set(const ss_test_hooks *h);
+
+/* Files opened for reading by path (a segment, an index, a text file of a log
+ * directory) since the process started: a test counts how often a run reads
+ * its inputs. Thread-safe. */
+SS_API uint64_t ss_test_files_opened(void);
 
 #ifdef __cplusplus
 }

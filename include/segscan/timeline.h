@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "segscan/analyze.h"
 #include "segscan/errors.h"
 #include "segscan/export.h"
 #include "segscan/inputs.h"
@@ -90,6 +91,11 @@ SS_API void ss_timelines_free(ss_timelines *t);
  * not start with "__") among `in`, which must outlive t, with `threads` threads
  * (0: one per online CPU). Returns SS_E_OK or SS_E_NOMEM. */
 SS_API ss_errkind ss_timelines_read(ss_timelines *t, const ss_inputs *in, unsigned threads);
+/* The same, after an analysis `an` (which must outlive t) of the same PATHs: a partition whose
+ * every batch it read whole (no damage, no tail, nothing skipped, one copy) has its batch
+ * headers taken from it, the files not read again; the others are read. The timelines are
+ * the same either way. */
+SS_API ss_errkind ss_timelines_read_with(ss_timelines *t, const ss_inputs *in, unsigned threads, const ss_analysis *an);
 
 SS_API size_t ss_timelines_count(const ss_timelines *t);
 SS_API const ss_tl_partition *ss_timelines_at(const ss_timelines *t, size_t i);

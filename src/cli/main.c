@@ -68,7 +68,9 @@ static void test_hooks_from_env(void) {
     if (ub && *ub) h.unit_bytes = strtoull(ub, NULL, 10);
     const char *xs = getenv("SEGSCAN_TEST_EXPORT_SLOT_BYTES");
     if (xs && *xs) h.export_slot_bytes = strtoull(xs, NULL, 10);
-    if (n || ub || xs) ss_test_hooks_set(&h);
+    const char *fa = getenv("SEGSCAN_TEST_FAIL_ANALYSIS");
+    h.fail_analysis = fa && !strcmp(fa, "1");
+    if (n || ub || xs || h.fail_analysis) ss_test_hooks_set(&h);
 }
 
 /* 'segscan help CMD': what 'segscan CMD --help' prints. */

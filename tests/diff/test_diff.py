@@ -306,6 +306,24 @@ try:
               % (p.returncode, opens))
     else:
         print('SKIP: strace missing: the opens of diff by content are not counted')
+
+    # a side's analysis that fails (the test hook: as when memory runs out) is said, naming the side
+    # and its partition, and makes the exit status 2 (an input that cannot be read): its aborted
+    # transactions are then not left out. gen/txn-abort/txn-0 holds an aborted
+    # transaction (SCENARIOS.tsv: pid 3001, 2 batches, then an ABORT marker); compared with itself,
+    # --read-committed leaves its records out of both sides.
+    txn = os.path.join(CORPUS, 'gen/txn-abort/txn-0')
+    rc, objs, err = diff('--by', 'content', '--read-committed', txn, txn)
+    check(rc == 0 and 'analysis failed' not in err and summary(objs).get('ignoredAbortedA', 0) > 0,
+          'diff --read-committed: the aborted records left out (rc %d): %s' % (rc, err))
+    env = dict(os.environ, SEGSCAN_TEST_FAIL_ANALYSIS='1')
+    p = subprocess.run([SEGSCAN, 'diff', '--json', '--by', 'content', '--read-committed', txn, txn],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
+    err = p.stderr.decode()
+    s = summary([json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()])
+    check(p.returncode == 2 and ('A: %s: its analysis failed' % txn) in err and ('B: %s: its analysis failed' % txn) in err
+          and s.get('ignoredAbortedA') == 0 and s.get('ignoredAbortedB') == 0,
+          'diff --read-committed, a side\'s analysis failed: said, exit 2 (rc %d): %s' % (p.returncode, err))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

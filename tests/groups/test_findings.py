@@ -2052,13 +2052,44 @@ def test_html_lanes():
     check('copies by cause' in out, 'html: the causes\' legend under a chart with copies (payments-dup)')
 
 
+def test_read_once():
+    """The default scan of testdata/groups-worked (its data partitions orders-0 and enriched-0 and
+    __consumer_offsets-18 in one log directory), counted under strace: each data partition's
+    segment is opened once (the analysis; the timelines take its batch headers), and
+    __consumer_offsets-18's twice (the analysis, then the groups' replay, which gathers the topic
+    names of commits as it goes: no walk before it). --top 0: no duplicate group shown, so no
+    copy's key and value read back. Before: 2, 2 and 3."""
+    if only and only not in 'read_once':
+        return
+    strace = shutil.which('strace')
+    if not strace:
+        print('SKIP: strace missing: the openings of the default scan are not counted')
+        return
+    worked = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'testdata', 'groups-worked')
+    d = tempfile.mkdtemp()
+    TMP.append(d)
+    trace = os.path.join(d, 'trace')
+    env = dict(os.environ)
+    env['ASAN_OPTIONS'] = (env.get('ASAN_OPTIONS', '') + ':detect_leaks=0').lstrip(':')  # LSan cannot run under ptrace
+    p = subprocess.run([strace, '-f', '-e', 'trace=openat', '-o', trace, segscan, '--top', '0', worked],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
+    opens = {}
+    with open(trace, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            if '.log"' in line and 'openat(' in line and '= -1' not in line:
+                name = os.path.basename(os.path.dirname(line.split('"')[1]))
+                opens[name] = opens.get(name, 0) + 1
+    eq((p.returncode, opens), (0, {'orders-0': 1, 'enriched-0': 1, '__consumer_offsets-18': 2}),
+       'read once: the default scan\'s openings of each segment')
+
+
 for t in (test_eager, test_cooperative, test_static, test_kip848, test_rewind_reset, test_offsets_deleted,
           test_out_of_range, test_eos_v1, test_eos_v1_timeout, test_eos_v2, test_open, test_text, test_worked,
           test_matrix, test_compacted, test_report_keys, test_reset_not_owner, test_reset_forward, test_rewind_bound,
           test_kip360, test_clean_unknown, test_no_coincidence, test_pending_at_handover,
           test_odd_commits, test_eos_last_aborted, test_eos_kinds, test_out_of_range_members, test_empty_group, test_streams_empty,
           test_restart_after_deletion, test_revocation_evidence, test_eager_revocation, test_no_match,
-          test_hints_ranked, test_net, test_rebalance_block, test_wording, test_html_lanes):
+          test_hints_ranked, test_net, test_rebalance_block, test_wording, test_html_lanes, test_read_once):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

@@ -13,6 +13,8 @@
  * cannot be read is noted as found, not as a PATH given. With read_before (the caller's
  * inputs of the same PATHs) the study reads nothing again only when no __consumer_offsets
  * partition can be among its inputs: none in read_before and, with beside, none beside.
+ * Each segment is opened once by the study (ss_test_files_opened counts the openings), and
+ * with the caller's analysis the data partitions not at all.
  * usage: test_study TESTDATA_DIR
  */
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 
 #include "check.h"
 #include "segscan/study.h"
+#include "segscan/test_hooks.h"
 
 static char *join(const char *a, const char *b) {
     size_t n = strlen(a) + strlen(b) + 2;
@@ -196,16 +199,40 @@ int main(int argc, char **argv) {
         CHECK(ss_study_has_groups(s) && ss_study_findings(s));
         ss_study_free(s);
     }
-    /* the caller's inputs hold __consumer_offsets: the study reads them */
+    /* the caller's inputs hold __consumer_offsets: the study reads them, each segment once: the
+     * timelines orders-0's and enriched-0's, the groups __consumer_offsets-18's (its offset commits
+     * name no topic id and it has no topology read by regular expression, so the replay gathers
+     * what it names as it goes: no walk of the log before it) */
     o.beside = false;
     o.read_before = before_all;
     const char *all[] = {logdir};
+    uint64_t opened = ss_test_files_opened();
     CHECK(ss_study_run(all, 1, &o, &s) == SS_E_OK && s);
+    CHECK_EQ_U(ss_test_files_opened() - opened, 3);
     if (s) {
         CHECK_EQ_U(ss_inputs_count(ss_study_inputs(s)), 3);
         CHECK(ss_study_has_groups(s) && ss_study_findings(s));
         ss_study_free(s);
     }
+    /* with the caller's analysis of before_all too: the data partitions' batch headers come from
+     * it, and the study opens __consumer_offsets-18's segment only, once */
+    ss_an_opts ao;
+    ss_an_opts_default(&ao);
+    ss_analysis *an = ss_analysis_new(&ao);
+    CHECK(an && ss_analysis_run(an, before_all) == SS_E_OK);
+    o.analysis = an;
+    opened = ss_test_files_opened();
+    CHECK(ss_study_run(all, 1, &o, &s) == SS_E_OK && s);
+    CHECK_EQ_U(ss_test_files_opened() - opened, 1);
+    if (s) {
+        const ss_tl_partition *p = ss_timelines_find(ss_study_timelines(s), "enriched", 8, 0);
+        /* make_worked.py: enriched-0 holds A's 5 batches and B's 4, of 10 records each */
+        CHECK(p && p->batches == 9 && p->records == 90 && p->complete);
+        CHECK(ss_study_findings(s) != NULL);
+        ss_study_free(s);
+    }
+    o.analysis = NULL;
+    ss_analysis_free(an);
     /* without inputs_reported read_before is not used ("-" and the notes are the study's) */
     o.inputs_reported = false;
     o.read_before = before;

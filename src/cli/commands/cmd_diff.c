@@ -514,6 +514,10 @@ int cmd_diff(int argc, char **argv) {
     }
     if (!c.json && ss_diff_pair_count(d) == 0 && ss_diff_unpaired_count(d) == 0) out_lit(&o, "nothing to compare\n");
     out_free(&o);
+    /* a side's analysis that failed: what it would have told is unknown, as for an input that
+     * cannot be read */
+    warn_problems(ss_diff_problems(d), false);
+    if (ss_problems_count(ss_diff_problems(d))) unreadable = true;
     ss_diff_free(d);
     ss_inputs_free(A);
     ss_inputs_free(B);

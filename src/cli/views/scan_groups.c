@@ -105,6 +105,7 @@ int scan_groups_read(struct scan_cli *c, char **paths, int npaths, bool include_
     so.beside = beside;
     so.inputs_reported = true;
     so.read_before = read;
+    so.analysis = c->an; /* of `read`: the data partitions' batch headers it read */
     so.groups.groups = c->group_ids;
     so.groups.ngroups = c->ngroup_ids;
     /* --html draws the committed offsets over time: every commit, within --max-memory */

@@ -49,6 +49,7 @@
 
 #include "analysis/analysis.h"
 #include "base/mem.h"
+#include "base/test_hooks.h"
 #include "segscan/analyze.h"
 
 /* ---- names and options ------------------------------------------------------------ */
@@ -332,6 +333,10 @@ static void assign_domains(ss_analysis *a, const ss_inputs *in) {
 
 static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
     a->in = in;
+    if (ss_test_hooks_get()->fail_analysis) {
+        a->nomem = true;
+        return SS_E_NOMEM;
+    }
     a->nparts = ss_inputs_count(in);
     size_t np = a->nparts ? a->nparts : 1;
     a->parts = calloc(np, sizeof *a->parts);

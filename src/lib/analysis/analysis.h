@@ -38,10 +38,14 @@ typedef struct an_batch {
     uint64_t position;
     uint32_t part, seg; /* partition index, segment index inside it */
     uint32_t size, txn;
+    /* base_seq: a control batch's (which has no sequence, and no copy to number) is its first
+     * record's type instead: SS_CTRL_COMMIT, SS_CTRL_ABORT, AN_CTRL_OTHER (neither, or no record),
+     * AN_CTRL_UNKNOWN (not told: a marker outside a transaction, several records of mixed types) */
     int32_t base_seq, count, nrec;
     int16_t epoch;
     uint8_t flags, magic;
 } an_batch;
+enum { AN_CTRL_UNKNOWN = -1, AN_CTRL_OTHER = -2 };
 
 /* A distinct fingerprint. The 128-bit hash is (lo, hi); the table slot holds
  * lo's low 32 bits as a tag, the entry hi: 96 bits tell fingerprints apart
@@ -379,5 +383,11 @@ void an_advance_to(ss_analysis *a, int64_t upto);
 /* ---- the pipeline (pipeline.c) ---- */
 /* Read every partition and apply what was read, in order. */
 void an_pipeline_run(ss_analysis *a);
+/* The headers of every batch of partition part's segments, in log order, as a reader of the
+ * headers alone meets them (the timeline room): true when the analysis kept every one of them
+ * whole - no damage, no unreadable segment, no tail of zeros or cut short, no batch skipped for
+ * its size, left below the log start or going back in offsets, no copy read from another
+ * directory - and then *v, *n its batches (the analysis's inputs partition part). */
+bool an_batches_whole(const ss_analysis *a, size_t part, const an_batch **v, size_t *n);
 
 #endif

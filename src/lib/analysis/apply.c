@@ -293,6 +293,13 @@ void an_apply_batch(ss_analysis *a, uint32_t part, uint32_t seg, an_ev *e, const
             return;
         }
         if (!push_batch(a, part, seg, b, 0, 0)) return;
+        /* its first record's type (an_batch.base_seq): the markers are its COMMIT and ABORT
+         * records, taken only in a transactional batch of a producer */
+        an_batch *cb = &a->batches.v[a->batches.n - 1];
+        if (!b->transactional || b->producer_id < 0) cb->base_seq = AN_CTRL_UNKNOWN;
+        else if (e->count == 0 || e->n == 0) cb->base_seq = AN_CTRL_OTHER;
+        else if (e->n == e->count) cb->base_seq = u->mark.v[e->first].type;
+        else cb->base_seq = AN_CTRL_UNKNOWN;
         mark_window(a, (uint32_t)(a->batches.n - 1), 0, 0, e->in_window);
         if (!e->in_window) return;
         count_batch(P, b);

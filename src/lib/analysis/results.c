@@ -407,3 +407,36 @@ const ss_an_damage *ss_an_damage_at(const ss_analysis *a, size_t i) { return &a-
 size_t ss_an_match_count(const ss_analysis *a) { return a->mpub ? a->matches.n : 0; }
 const ss_an_match *ss_an_match_at(const ss_analysis *a, size_t i) { return &a->mpub[i]; }
 uint64_t ss_an_match_total(const ss_analysis *a) { return a->match_total; }
+
+/* ---- the batch headers, for the timelines ---------------------------------------------------- */
+
+bool an_batches_whole(const ss_analysis *a, size_t part, const an_batch **v, size_t *n) {
+    *v = NULL;
+    *n = 0;
+    if (a->nomem || a->io_error || part >= a->nparts) return false;
+    const ss_an_partition *P = &a->parts[part];
+    const ss_input_partition *ip = P->input;
+    if (ip->export_file || P->segments != ip->nsegments || P->segments_unreadable || P->damaged_bytes ||
+        P->damage_events || P->tail_bytes || P->skipped_large_batches || P->hidden_below_log_start ||
+        P->repeated_batches)
+        return false;
+    for (size_t j = 0; j < ip->nsegments; j++)
+        if (!ip->segments[j].path || ip->segments[j].read_from != INT64_MIN || ip->segments[j].read_to != INT64_MAX)
+            return false;
+    /* the batches are applied in partition order */
+    size_t lo = 0, hi = a->batches.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->batches.v[mid].part < part) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t end = lo;
+    while (end < a->batches.n && a->batches.v[end].part == part) end++;
+    /* a batch wholly below the log start is not kept (nor counted when it is empty): only when
+     * no batch can lie before the first one kept */
+    const an_pinfo *pi = &a->pinfo[part];
+    if (pi->log_start >= 0 && (end == lo || a->batches.v[lo].seg != 0 || a->batches.v[lo].position != 0)) return false;
+    *v = a->batches.v + lo;
+    *n = end - lo;
+    return true;
+}

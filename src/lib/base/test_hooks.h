@@ -7,5 +7,7 @@
 
 /* The hooks set, all off unless a test set them. */
 const ss_test_hooks *ss_test_hooks_get(void);
+/* A file was opened for reading (ss_test_files_opened counts them). */
+void ss_test_note_open(void);
 
 #endif

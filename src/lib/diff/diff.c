@@ -16,6 +16,7 @@
 
 #include "analysis/fingerprint.h"
 #include "analysis/units.h"
+#include "base/error_set.h"
 #include "base/grow.h"
 #include "diff/diff_int.h"
 #include "inputs/cursor.h"
@@ -54,9 +55,11 @@ typedef struct pair_state {
  * runs no analysis of its own. */
 typedef struct side_analysis {
     const ss_inputs *in;
-    bool tried;      /* run (or tried) already */
-    ss_analysis *an; /* NULL: not run, or it failed */
-    ss_map groups;   /* fingerprint (hi, lo) -> the first duplicate group of it (u32) */
+    char name;             /* 'A' or 'B' */
+    ss_problems *problems; /* the diff's: where a failed analysis is said */
+    bool tried;            /* run (or tried) already */
+    ss_analysis *an;       /* NULL: not run, or it failed */
+    ss_map groups;         /* fingerprint (hi, lo) -> the first duplicate group of it (u32) */
 } side_analysis;
 
 struct ss_diff {
@@ -67,6 +70,7 @@ struct ss_diff {
     size_t nunpaired, capunpaired, capside;
     ss_diff_opts o;
     side_analysis side[2]; /* A, B */
+    ss_problems problems;  /* an analysis of a side that failed */
 };
 
 #define MAX_RANGES 1000
@@ -480,8 +484,19 @@ static uint64_t partition_bytes(const ss_inputs *in, size_t part) {
     return n;
 }
 
-/* The side's analysis, run at its first use: NULL when it cannot be had. */
-static ss_analysis *side_an(side_analysis *s, const ss_diff_opts *o) {
+/* What the side's analysis would have told, said unknown: part is the partition that first
+ * needed it (by its path). */
+static void side_an_failed(side_analysis *s, size_t part, ss_errkind kind, const char *why) {
+    const ss_input_partition *ip = ss_inputs_at(s->in, part);
+    (void)ss_problems_add(s->problems, SS_SEV_ERROR, kind,
+                          "%c: %s: its analysis failed (%s): the aborted transactions --read-committed leaves "
+                          "out and the causes of surplus copies are unknown on this side",
+                          s->name, ip->path ? ip->path : ip->name, why);
+}
+
+/* The side's analysis, run at its first use (for the pair of its partition `part`): NULL when it
+ * cannot be had, which the diff's problems say. */
+static ss_analysis *side_an(side_analysis *s, size_t part, const ss_diff_opts *o) {
     if (s->tried) return s->an;
     s->tried = true;
     ss_an_opts ao;
@@ -500,6 +515,8 @@ static ss_analysis *side_an(side_analysis *s, const ss_diff_opts *o) {
         else if (created) *v = (uint32_t)g;
     }
     if (!ok) {
+        const ss_error *e = s->an ? ss_analysis_failure(s->an) : NULL;
+        side_an_failed(s, part, e ? e->kind : SS_E_NOMEM, e ? e->msg : "out of memory");
         ss_analysis_free(s->an);
         s->an = NULL;
     }
@@ -526,10 +543,17 @@ typedef struct aborted_set {
 static void aborted_of(side_analysis *s, size_t part, const ss_diff_opts *o, aborted_set *out) {
     out->v = NULL;
     out->n = 0;
-    const ss_analysis *a = side_an(s, o);
+    const ss_analysis *a = side_an(s, part, o);
     if (!a) return;
     size_t n = ss_an_txn_count(a), k = 0;
     out->v = calloc(n ? n : 1, sizeof *out->v);
+    if (!out->v) {
+        (void)ss_problems_add(s->problems, SS_SEV_ERROR, SS_E_NOMEM,
+                              "%c: %s: out of memory: its aborted transactions are not left out", s->name,
+                              ss_inputs_at(s->in, part)->path ? ss_inputs_at(s->in, part)->path
+                                                              : ss_inputs_at(s->in, part)->name);
+        return;
+    }
     for (size_t i = 0; out->v && i < n; i++) {
         const ss_an_txn *t = ss_an_txn_at(a, i);
         if (t->partition != part || t->result != SS_TXN_ABORT) continue;
@@ -554,9 +578,9 @@ static bool fingerprintable(const ss_record *r, const ss_batch *b, enum ss_by by
 }
 
 /* The cause of the copy at offset of the group of (hi, lo), if the side's analysis gave it one. */
-static void copy_cause(side_analysis *s, const ss_diff_opts *o, uint64_t hi, uint64_t lo, int64_t offset,
+static void copy_cause(side_analysis *s, size_t part, const ss_diff_opts *o, uint64_t hi, uint64_t lo, int64_t offset,
                        ss_diff_rec *dr) {
-    const ss_analysis *an = side_an(s, o);
+    const ss_analysis *an = side_an(s, part, o);
     if (!an) return;
     uint64_t key[2] = {hi, lo};
     const uint32_t *g = ss_map_find(&s->groups, key, lo);
@@ -689,7 +713,7 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                     ss_diff_rec *dr = side ? &before->b : &before->a;
                     dr->copies = mine;
                     /* the cause of surplus copies that are duplicates on this side */
-                    if (mine > 1) copy_cause(&sides[side], o, hi, lo, r.offset, dr);
+                    if (mine > 1) copy_cause(&sides[side], side ? ib : ia, o, hi, lo, r.offset, dr);
                 }
                 if (ps->nitems >= o->max_items) break;
             }
@@ -786,6 +810,9 @@ ss_errkind ss_diff_run(const ss_inputs *A, const ss_inputs *B, const ss_diff_opt
     d->o = *o;
     d->side[0].in = A;
     d->side[1].in = B;
+    d->side[0].name = 'A';
+    d->side[1].name = 'B';
+    d->side[0].problems = d->side[1].problems = &d->problems;
     size_t na = ss_inputs_count(A), nb = ss_inputs_count(B);
     d->pairs = calloc(na + nb + 1, sizeof *d->pairs);
     if (!d->pairs) {
@@ -847,8 +874,11 @@ void ss_diff_free(ss_diff *d) {
     free(d->pairs);
     free(d->unpaired);
     free(d->unpaired_side);
+    ss_problems_free(&d->problems);
     free(d);
 }
+
+const ss_problems *ss_diff_problems(const ss_diff *d) { return &d->problems; }
 
 size_t ss_diff_pair_count(const ss_diff *d) { return d->npairs; }
 const ss_diff_pair *ss_diff_pair_at(const ss_diff *d, size_t i) { return &d->pairs[i].pub; }

@@ -90,7 +90,8 @@ ss_errkind ss_study_run(const char *const *paths, size_t npaths, const ss_study_
     /* the data partitions beside __consumer_offsets: what they held when (their batch headers) */
     ss_groups_opts go = o->groups;
     s->tl = ss_timelines_new(go.max_batch_bytes);
-    if (!s->tl || ss_timelines_read(s->tl, s->in, go.threads) != SS_E_OK) {
+    const ss_analysis *an = o->read_before && o->inputs_reported ? o->analysis : NULL;
+    if (!s->tl || ss_timelines_read_with(s->tl, s->in, go.threads, an) != SS_E_OK) {
         fail(s, "out of memory reading the data partitions");
         return SS_E_OK;
     }

@@ -59,6 +59,7 @@ ss_errkind ss_segment_open(const char *path, ss_segment **out, ss_error *err) {
         ss_error_set(err, SS_E_IO, 0, -1, "cannot open: %s", strerror(errno));
         return SS_E_IO;
     }
+    ss_test_note_open();
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;

@@ -120,9 +120,10 @@ static size_t buf_bytes(size_t n) {
     return (b + 16 + huge - 1) / huge * huge;
 }
 
-static void count_sub(gcommits *c, size_t bytes) {
-    if (c->in_memory && bytes) atomic_fetch_sub(c->in_memory, bytes);
-}
+/* the bytes every log takes now */
+static size_t used(const gcommits *c) { return g_counted(c->in_memory); }
+
+static void count_sub(gcommits *c, size_t bytes) { g_uncount(c->in_memory, bytes); }
 
 static FILE *temp_file(const gcommits *c) {
     const char *dir = c->tmpdir;
@@ -183,7 +184,7 @@ bool gc_add(glog *L, const gcommit *r) {
     if (c->failed) return false;
     /* a run holds RUN_MIN records at least (the memory can go over by that much a log
      * being read), and MAX_RUNS runs are merged into one */
-    if (c->budget && c->n >= RUN_MIN && atomic_load(c->in_memory) >= c->budget) {
+    if (c->budget && c->n >= RUN_MIN && used(c) >= c->budget) {
         if (!write_run(L)) return false;
         if (c->nruns >= MAX_RUNS && !merge_runs(L, false)) return false;
     }
@@ -321,7 +322,7 @@ bool gc_finish(glog *L) {
     c->group_n = calloc(L->ngroups ? L->ngroups : 1, sizeof *c->group_n);
     if (!c->group_at || !c->group_n) return false;
     if (c->failed) return false;
-    if (!c->nruns && !(c->budget && c->n && atomic_load(c->in_memory) > c->budget)) {
+    if (!c->nruns && !(c->budget && c->n && used(c) > c->budget)) {
         sort_recs(c->buf, c->n, L);
         if (c->n && c->n < c->cap) { /* keep what is used only */
             gcommit *nb = ss_big_realloc(c->buf, c->n * sizeof *nb);

@@ -166,6 +166,8 @@ static void count_unknown_type(ss_glog *g, int16_t type) {
     g->unknown_other_types++;
 }
 
+static void commit_topic_id(worker *w, glog *L, const ss_record *r);
+
 /* A record of a __consumer_offsets log (batch b of file), into the log's history. */
 static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, const ss_record *r) {
     if (r->offset > L->expect_next) hole(L, L->expect_next, r->offset);
@@ -178,6 +180,9 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     }
     L->info.records++;
     if (r->value_len < 0) L->info.tombstones++;
+    /* one pass: what the walk before the replay would have gathered of this record (of every
+     * group's, as that walk does) */
+    if (L->one_pass) commit_topic_id(w, L, r);
     /* --group: the records of other groups are not decoded (a group's history
      * is made of its own records only) */
     if (!glog_wanted_key(L, r)) {
@@ -221,6 +226,11 @@ static void regex_group(worker *w, glog *L, const ss_record *r) {
         rx = ss_jnode_count(jc.n, j_child(jc, sn, "sourceTopicRegex")) > 0;
     const char *gid = rx ? j_str(L, jc, d.key, "groupId") : NULL;
     if (!gid) return;
+    /* its topics are those the group commits anywhere in the log: known only after a walk */
+    if (L->one_pass) {
+        L->redo = true;
+        return;
+    }
     for (uint32_t i = 0; i < L->nrx_groups; i++)
         if (L->rx_groups[i] == gid) return;
     if (!GROW32(L->rx_groups, L->nrx_groups, L->rx_groups_cap, 4)) {
@@ -270,6 +280,9 @@ static void commit_topic_id(worker *w, glog *L, const ss_record *r) {
     const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
     const char *name = j_str(L, jc, d.key, "topic");
     if (!id || !name || g_commit_topic_name(L, id)) return;
+    /* one pass: an assignment met before this record left the id unnamed, which the walk before
+     * the replay would have named */
+    for (uint32_t i = 0; i < L->nmissed && !L->redo; i++) L->redo = L->missed[i] == id;
     if (!GROW32(L->commit_names, L->ncommit_names, L->commit_names_cap, 8)) {
         L->nomem = true;
         return;
@@ -283,14 +296,19 @@ static void commit_topic_ids(worker *w, glog *L) {
     if (L->nrx_groups) prewalk(w, L, regex_group_topic);
 }
 
-static void read_log(worker *w, glog *L) {
+/* Replay the log. The replay names a topic id by the log's offset commits (commit_names) and a
+ * regular expression's topics by the group's commits (rx_topics), anywhere in the log: a walk
+ * before the replay gathers them. With L->one_pass they are gathered as the replay goes, one
+ * reading of the log instead of two; when that could give another answer (L->redo) the replay
+ * stops and false is returned: the caller starts the log again, without one_pass. */
+static bool read_log(worker *w, glog *L) {
     ss_groups *G = w->g;
     const ss_input_partition *ip = ss_inputs_at(G->in, L->input);
-    commit_topic_ids(w, L);
+    if (!L->one_pass) commit_topic_ids(w, L);
     ss_pcursor c;
     ss_pcursor_open(&c, G->in, L->input, w->dec, UINT64_MAX);
     const ss_batch *b = &c.ev.batch;
-    for (ss_pc_kind k; (k = ss_pcursor_next(&c)) != SS_PC_END;) {
+    for (ss_pc_kind k; !L->redo && (k = ss_pcursor_next(&c)) != SS_PC_END;) {
         const char *file = ip->segments[c.seg].path ? ip->segments[c.seg].path : ip->name;
         switch (k) {
         case SS_PC_UNREADABLE:
@@ -336,6 +354,7 @@ static void read_log(worker *w, glog *L) {
         }
     }
     ss_pcursor_close(&c);
+    if (L->redo) return false;
     if (L->info.unknown_records > UNKNOWN_NOTES)
         glog_note(L, SS_SEV_NOTICE, "%s: and %" PRIu64 " more records of unknown types", ip->name,
                   L->info.unknown_records - UNKNOWN_NOTES);
@@ -344,6 +363,7 @@ static void read_log(worker *w, glog *L) {
     if (ip->log_start_offset > L->info.complete_from) L->info.complete_from = ip->log_start_offset;
     if (L->info.missing_offsets) L->info.compacted = true;
     glog_end(L);
+    return true;
 }
 
 /* ---- comparing a copy with the one read ------------------------------------------------------------ */
@@ -368,7 +388,7 @@ static bool rcur_next(ss_pcursor *c, int64_t *offset, uint64_t *hash) {
 
 static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
     ss_glog_copy *cp = &S->copies[ci];
-    size_t ia = S->L.input, ib = (size_t)(cp->input - ss_inputs_at(G->in, 0));
+    size_t ia = S->input, ib = (size_t)(cp->input - ss_inputs_at(G->in, 0));
     for (size_t i = 0; i < ss_inputs_count(G->in); i++)
         if (ss_inputs_at(G->in, i) == cp->input) ib = i;
     size_t mb = G->opts.max_batch_bytes ? G->opts.max_batch_bytes : SS_DEFAULT_MAX_BATCH_BYTES;
@@ -443,10 +463,34 @@ static size_t history_budget(uint64_t max_memory, unsigned threads) {
 /* Over --max-memory: the logs read so far write the commits they keep sorted in memory
  * to files (they kept them while the histories of the logs read after them were small). */
 static void spill_done(ss_groups *G) {
-    for (size_t li = 0; li < G->nlogs && atomic_load(&G->in_memory) > G->budget; li++) {
+    for (size_t li = 0; li < G->nlogs && atomic_load(&G->in_memory.n) > G->budget; li++) {
         glog_slot *S = &G->logs[li];
         if (atomic_load(&S->done) && !atomic_exchange(&S->spilling, true)) gc_spill_sorted(&S->L);
     }
+}
+
+static const char *input_name_cb(const void *ctx, const char *topic_id, int *named_by);
+static int64_t cleaner_checkpoint(const ss_input_partition *ip, int32_t partition);
+
+/* The log of slot S, to be read from input `input` (its furthest copy), in one pass or not
+ * (read_log). */
+static void log_start(ss_groups *G, glog_slot *S, uint32_t input, bool one_pass) {
+    glog_init(&S->L, &G->opts, input, S->L.partition);
+    const ss_input_partition *ip = ss_inputs_at(G->in, input);
+    S->L.one_pass = one_pass;
+    S->L.txn_ids = G->txn_ids;
+    S->L.input_name = input_name_cb;
+    S->L.input_name_ctx = G;
+    S->L.info.input = ip;
+    S->L.info.cleaner_checkpoint = cleaner_checkpoint(ip, S->L.partition);
+    S->L.commits.tmpdir = G->opts.tmpdir;
+    /* --max-memory bounds the history (every log's state) and the kept commits
+     * together: the commits go to temporary files when both reach it. The log counts its
+     * own too: read again, it takes its first reading's bytes off the run's. */
+    S->L.own.up = &G->in_memory;
+    S->L.in_memory = &S->L.own;
+    S->L.commits.in_memory = &S->L.own;
+    S->L.commits.budget = G->budget;
 }
 
 static void *worker_main(void *arg) {
@@ -459,7 +503,13 @@ static void *worker_main(void *arg) {
         glog_slot *S = &G->logs[wk->log];
         if (wk->compare) compare_copy(G, S, wk->copy);
         else {
-            read_log(w, &S->L);
+            if (!read_log(w, &S->L)) {
+                /* one pass could not answer as the walk first would: the log again, that way */
+                glog_free(&S->L);
+                g_uncount(&G->in_memory, atomic_load(&S->L.own.n)); /* the history's (glog_free: the commits') */
+                log_start(G, S, S->input, false);
+                (void)read_log(w, &S->L);
+            }
             atomic_store(&S->done, true);
             if (G->opts.max_memory) spill_done(G);
         }
@@ -651,7 +701,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         threads = c > 0 ? (unsigned)c : 1;
     }
     if (threads > 256) threads = 256;
-    size_t budget = G->budget = history_budget(G->opts.max_memory, threads);
+    G->budget = history_budget(G->opts.max_memory, threads);
     for (size_t li = 0; li < G->nlogs; li++) {
         glog_slot *S = &G->logs[li];
         size_t best = 0;
@@ -660,19 +710,11 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
             if (last_base(a) > last_base(b)) best = c;
         }
         S->copies[best].read = true;
+        uint32_t input = S->L.input;
         for (size_t i = 0; i < n; i++)
-            if (ss_inputs_at(in, i) == S->copies[best].input) S->L.input = (uint32_t)i;
-        S->L.txn_ids = G->txn_ids;
-        S->L.input_name = input_name_cb;
-        S->L.input_name_ctx = G;
-        S->L.info.input = S->copies[best].input;
-        S->L.info.cleaner_checkpoint = cleaner_checkpoint(S->copies[best].input, S->L.partition);
-        S->L.commits.tmpdir = G->opts.tmpdir;
-        /* --max-memory bounds the history (every log's state) and the kept commits
-         * together: the commits go to temporary files when both reach it */
-        S->L.in_memory = &G->in_memory;
-        S->L.commits.in_memory = &G->in_memory;
-        S->L.commits.budget = budget;
+            if (ss_inputs_at(in, i) == S->copies[best].input) input = (uint32_t)i;
+        S->input = input;
+        log_start(G, S, input, true);
         gwork *w = &G->work[G->nwork++];
         w->log = (uint32_t)li;
         w->input = S->L.input;
@@ -706,7 +748,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         if (!ws[t].dec || !ws[t].cd) rc = SS_E_NOMEM;
     }
     atomic_store(&G->next_work, 0);
-    atomic_store(&G->in_memory, 0);
+    atomic_store(&G->in_memory.n, 0);
     unsigned started = 0;
     if (rc == SS_E_OK) {
         for (unsigned t = 1; t < threads; t++) {

@@ -61,13 +61,27 @@ void gs_free(gstrtab *t);
 
 #define GROW32(v, n, cap, first) ((n) < (cap) || grow32_(&(v), &(cap), sizeof *(v), (first)))
 bool grow32_(void *vp, uint32_t *cap, size_t size, size_t first);
+/* Bytes allocated, counted where a limit applies: a log's count adds to the run's (up). */
+typedef struct gcount {
+    atomic_size_t n;
+    struct gcount *up;
+} gcount;
+
 /* the same for log L's large arrays (state.c), their bytes counted in L->in_memory:
  * freed with g_vfree only */
 #define GVGROW(L, v, n, cap, first) ((n) < (cap) || gvgrow_((L)->in_memory, &(v), &(cap), sizeof *(v), (first)))
-bool gvgrow_(atomic_size_t *acct, void *vp, uint32_t *cap, size_t size, size_t first);
+bool gvgrow_(gcount *acct, void *vp, uint32_t *cap, size_t size, size_t first);
 /* bytes the history allocated (acct: NULL, not counted) */
-static inline void g_count(atomic_size_t *acct, size_t bytes) {
-    if (acct && bytes) atomic_fetch_add(acct, bytes);
+static inline void g_count(gcount *acct, size_t bytes) {
+    for (gcount *k = acct; k && bytes; k = k->up) atomic_fetch_add(&k->n, bytes);
+}
+static inline void g_uncount(gcount *acct, size_t bytes) {
+    for (gcount *k = acct; k && bytes; k = k->up) atomic_fetch_sub(&k->n, bytes);
+}
+/* the bytes counted by the run (acct's outermost count) */
+static inline size_t g_counted(const gcount *acct) {
+    while (acct->up) acct = acct->up;
+    return atomic_load(&acct->n);
 }
 void g_vfree(void *p);
 
@@ -321,9 +335,9 @@ typedef struct gcommits {
     size_t n, cap;
     gcommit *held; /* transactional commits waiting for their marker */
     size_t nheld, capheld;
-    size_t budget;            /* bytes the history and the kept commits of all logs may take; 0: no limit */
-    atomic_size_t *in_memory; /* bytes they take now (shared by the logs) */
-    grun *runs;               /* sorted runs in temporary files */
+    size_t budget;     /* bytes the history and the kept commits of all logs may take; 0: no limit */
+    gcount *in_memory; /* bytes they take now (the log's, and through it the run's) */
+    grun *runs;        /* sorted runs in temporary files */
     size_t nruns, runcap;
     FILE *merged;    /* the runs merged, when there were any */
     gcommit *sorted; /* or everything, sorted in memory */
@@ -375,7 +389,7 @@ typedef struct gpack {
     unsigned last;  /* the slot read last */
 } gpack;
 
-bool gp_pack(gpack *p, const void *v, uint32_t n, size_t size, atomic_size_t *acct);
+bool gp_pack(gpack *p, const void *v, uint32_t n, size_t size, gcount *acct);
 const void *gp_at_slow(gpack *p, uint32_t i);
 static inline const void *gp_at(gpack *p, uint32_t i) {
     if (p->raw) return p->raw + (size_t)i * p->size;
@@ -422,8 +436,9 @@ void g_lag_reset(struct glog *L, uint32_t ti);                              /* i
 
 typedef struct glog {
     const ss_groups_opts *opts;
-    atomic_size_t *in_memory; /* the bytes of every log's history and kept commits (NULL: not counted) */
-    uint32_t input;           /* index in the inputs of the copy read */
+    gcount *in_memory; /* the bytes of this log's history and kept commits, counted in the run's too
+                          (NULL: not counted) */
+    uint32_t input;    /* index in the inputs of the copy read */
     int32_t partition;
     gstrtab groups_tab; /* group ids (aux: index + 1) */
     gstrtab strs;       /* every other string */
@@ -470,6 +485,16 @@ typedef struct glog {
     uint32_t nrx_groups, rx_groups_cap;
     gtopic_name *rx_topics;
     uint32_t nrx_topics, rx_topics_cap;
+    /* One pass instead of the walk before the replay (groups.c, read_log): the names above are
+     * gathered as the replay goes. A topic id an assignment could not name yet (missed) that a
+     * later commit names, or a topology read by regular expression, would make the replay's
+     * answer differ from the one with every name known first: `redo` says so, and the log is
+     * read again the other way. */
+    bool one_pass, redo;
+    gcount own; /* the bytes this log counted (in_memory), in the run's too (own.up): a log read
+                   again takes its first reading's off */
+    const char **missed;
+    uint32_t nmissed, missed_cap;
     /* reading */
     uint64_t batch_no;
     int64_t batch_time;
@@ -565,6 +590,8 @@ void m_streams_group_record(glog *L, const ss_record *r, jctx c, const ss_cdecod
 void m_close_open_epoch(glog *L, ggroup *g);
 const char *m_topic_name_of(const ggroup *g, const char *topic_id);
 const char *g_commit_topic_name(const glog *L, const char *topic_id);
+/* One pass (glog.one_pass): an assignment's topic id that no commit read so far names. */
+void g_commit_name_missed(glog *L, const char *topic_id);
 void m_free_group(ggroup *g);
 void m_free_subs(gsubtopo *subs, uint32_t n);
 
@@ -581,6 +608,8 @@ typedef struct gwork {
 
 typedef struct glog_slot {
     glog L;
+    uint32_t input; /* the copy read (L.input), for the comparisons of the others: they run while L
+                       is read, and L is started again when read_log reads it again */
     ss_glog_copy *copies;
     size_t ncopies;
     atomic_bool done;     /* read: its state is no thread's any more */
@@ -620,8 +649,8 @@ struct ss_groups {
     gwork *work;
     size_t nwork;
     atomic_size_t next_work;
-    atomic_size_t in_memory; /* bytes all logs' histories and kept commits have allocated */
-    size_t budget;           /* what they may take: --max-memory less the reserve (0: no limit) */
+    gcount in_memory; /* bytes all logs' histories and kept commits have allocated */
+    size_t budget;    /* what they may take: --max-memory less the reserve (0: no limit) */
 };
 
 /* views.c: the scalars of group gi of log S (its arrays are built by ss_groups_at) */

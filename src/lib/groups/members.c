@@ -357,6 +357,7 @@ static bool kparts(glog *L, uint32_t gi, jctx c, uint32_t list, gref_v *out) {
         if (!name) {
             name = g_commit_topic_name(L, id);
             by = SS_GNAMED_OFFSET_COMMIT;
+            if (!name) g_commit_name_missed(L, id);
         }
         if (!name && L->input_name) {
             const char *n = L->input_name(L->input_name_ctx, id, &by);

@@ -60,7 +60,7 @@ static size_t encode(uint8_t *o, const uint8_t *e, const uint8_t *prev, uint32_t
     return n;
 }
 
-bool gp_pack(gpack *p, const void *v, uint32_t n, size_t size, atomic_size_t *acct) {
+bool gp_pack(gpack *p, const void *v, uint32_t n, size_t size, gcount *acct) {
     memset(p, 0, sizeof *p);
     if (!n) return true;
     if (!size || size % 4 || size > UINT32_MAX / GP_BLOCK) return false;

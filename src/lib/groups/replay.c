@@ -90,6 +90,9 @@ void glog_end(glog *L) {
     free(L->rx_topics);
     L->rx_topics = NULL;
     L->nrx_topics = L->rx_topics_cap = 0;
+    free(L->missed);
+    L->missed = NULL;
+    L->nmissed = L->missed_cap = 0;
     free(L->tl_cache);
     L->tl_cache = NULL;
     gs_seal(&L->strs);
@@ -107,6 +110,7 @@ void glog_free(glog *L) {
     free(L->commit_names);
     free(L->rx_groups);
     free(L->rx_topics);
+    free(L->missed);
     free(L->tl_cache);
     g_vfree(L->owners);
     g_vfree(L->points);

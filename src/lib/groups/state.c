@@ -189,7 +189,7 @@ static void *gv_resize(void *p, size_t n) {
     return nh + 1;
 }
 
-bool gvgrow_(atomic_size_t *acct, void *vp, uint32_t *cap, size_t size, size_t first) {
+bool gvgrow_(gcount *acct, void *vp, uint32_t *cap, size_t size, size_t first) {
     void *v;
     memcpy(&v, vp, sizeof v);
     size_t nc = *cap ? (size_t)*cap * 2 : first;
@@ -304,6 +304,17 @@ const char *g_commit_topic_name(const glog *L, const char *topic_id) {
     for (uint32_t i = 0; i < L->ncommit_names; i++)
         if (L->commit_names[i].id == topic_id) return L->commit_names[i].name;
     return NULL;
+}
+
+void g_commit_name_missed(glog *L, const char *topic_id) {
+    if (!L->one_pass) return;
+    for (uint32_t i = 0; i < L->nmissed; i++)
+        if (L->missed[i] == topic_id) return;
+    if (!GROW32(L->missed, L->nmissed, L->missed_cap, 8)) {
+        L->redo = true; /* cannot remember it: the other way needs no list */
+        return;
+    }
+    L->missed[L->nmissed++] = topic_id;
 }
 
 /* ---- groups and their partitions ----------------------------------------------------------------- */

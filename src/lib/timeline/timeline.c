@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/analysis.h"
 #include "base/error_set.h"
 #include "base/grow.h"
 #include "base/javaint.h"
@@ -40,6 +41,7 @@ typedef struct tlb {
 typedef struct tl_part {
     ss_tl_partition pub;
     size_t input;
+    long an_part; /* the analysis's partition of the same files (ss_timelines_read_with), -1: none */
     tlb *b;
     size_t n, cap;
     int64_t *block_max; /* prefix maximum of maxTimestamp over blocks 0..k */
@@ -52,6 +54,7 @@ typedef struct tl_part {
 
 struct ss_timelines {
     const ss_inputs *in;
+    const ss_analysis *an; /* ss_timelines_read_with: the batch headers it kept */
     size_t max_batch_bytes;
     tl_part *parts;
     size_t nparts;
@@ -348,8 +351,69 @@ static void finish_part(ss_timelines *t, tl_part *P) {
     (void)t;
 }
 
+/* ---- one partition from an analysis of the same files ------------------------------------------ */
+
+/* Partition P's batch headers from the analysis's partition j, as read_segment would have read
+ * them: false (P left empty) when the analysis did not keep every batch whole (an_batches_whole) or
+ * one of them is what read_segment notes (a legacy entry, an offset going back, more records than
+ * offsets, a control batch too large to be read for its marker, a position past 4 GiB) - reading
+ * the files tells that. */
+static bool from_analysis(ss_timelines *t, tl_part *P, size_t j) {
+    const an_batch *v;
+    size_t n;
+    if (!an_batches_whole(t->an, j, &v, &n)) return false;
+    const ss_input_partition *ip = P->pub.input, *aip = ss_inputs_at(t->an->in, j);
+    if (aip->nsegments != ip->nsegments || ip->export_file) return false;
+    for (size_t k = 0; k < ip->nsegments; k++)
+        if (!ip->segments[k].path || strcmp(ip->segments[k].path, aip->segments[k].path) != 0 ||
+            ip->segments[k].read_from != INT64_MIN || ip->segments[k].read_to != INT64_MAX ||
+            ss_inputs_segment_size(t->in, P->input, k) != ss_inputs_segment_size(t->an->in, j, k))
+            return false;
+    if (n && !SS_GROW_TO(P->b, n, P->cap)) {
+        P->nomem = true;
+        return true; /* out of memory either way */
+    }
+    for (size_t i = 0; i < n; i++) {
+        const an_batch *ab = &v[i];
+        int64_t prev_end = P->n ? P->b[P->n - 1].base + (int64_t)P->b[P->n - 1].last_delta : -1;
+        bool ctrl = ab->flags & BF_CTRL;
+        if (ab->magic < 2 || ab->base_offset <= prev_end ||
+            ss_offset_span(ab->base_offset, ab->last_offset) - 1u > INT32_MAX || ab->position > UINT32_MAX ||
+            (ctrl && (ab->size > WHOLE_MAX || ab->base_seq == AN_CTRL_UNKNOWN)))
+            break;
+        tlb x;
+        memset(&x, 0, sizeof x);
+        x.base = ab->base_offset;
+        x.last_delta = (uint32_t)(ab->last_offset - ab->base_offset);
+        x.max_ts = ab->max_ts;
+        x.pid = ab->pid;
+        x.epoch = ab->epoch;
+        x.seg = ab->seg;
+        x.pos = (uint32_t)ab->position;
+        if (ctrl) x.flags |= TB_CTRL;
+        if (ab->flags & BF_TXN) x.flags |= TB_TXN;
+        if (ab->flags & BF_LAT) x.flags |= TB_LAT;
+        if (ab->max_ts < 0) x.flags |= TB_NOTS;
+        if (ctrl && ab->base_seq == SS_CTRL_COMMIT) x.flags |= TB_COMMIT;
+        else if (ctrl && ab->base_seq == SS_CTRL_ABORT) x.flags |= TB_ABORT;
+        x.count = ctrl || ab->count < 0 ? 0 : ab->count;
+        if ((int64_t)x.count > (int64_t)x.last_delta + 1) break;
+        P->b[P->n++] = x;
+    }
+    if (P->n < n) {
+        P->n = 0;
+        return false;
+    }
+    P->pub.complete = true;
+    return true;
+}
+
 static void read_part(tl_worker *w, tl_part *P) {
     const ss_input_partition *ip = P->pub.input;
+    if (P->an_part >= 0 && from_analysis(w->t, P, (size_t)P->an_part)) {
+        finish_part(w->t, P);
+        return;
+    }
     P->pub.complete = true;
     for (size_t j = 0; j < ip->nsegments && !P->nomem; j++) {
         ss_segment *s;
@@ -382,6 +446,33 @@ static int64_t last_base(const ss_input_partition *ip) {
 }
 
 
+/* The analysis's partition of each partition's files: both inputs are sorted by topic, then
+ * partition; one of several copies (replicas) is not matched. */
+static void match_analysis(ss_timelines *t) {
+    const ss_inputs *ain = t->an->in;
+    size_t na = ss_inputs_count(ain), j = 0;
+    for (size_t i = 0; i < t->nparts; i++) {
+        tl_part *P = &t->parts[i];
+        while (j < na) {
+            const ss_input_partition *q = ss_inputs_at(ain, j);
+            int c = strcmp(q->topic, P->pub.topic);
+            if (c > 0 || (!c && q->partition >= P->pub.partition)) break;
+            j++;
+        }
+        if (P->pub.copies != 1 || j >= na) continue;
+        const ss_input_partition *q = ss_inputs_at(ain, j);
+        if (strcmp(q->topic, P->pub.topic) != 0 || q->partition != P->pub.partition) continue;
+        const ss_input_partition *r = j + 1 < na ? ss_inputs_at(ain, j + 1) : NULL;
+        if (r && !strcmp(r->topic, q->topic) && r->partition == q->partition) continue;
+        P->an_part = (long)j;
+    }
+}
+
+ss_errkind ss_timelines_read_with(ss_timelines *t, const ss_inputs *in, unsigned threads, const ss_analysis *an) {
+    t->an = an;
+    return ss_timelines_read(t, in, threads);
+}
+
 ss_errkind ss_timelines_read(ss_timelines *t, const ss_inputs *in, unsigned threads) {
     t->in = in;
     size_t n = ss_inputs_count(in);
@@ -408,8 +499,10 @@ ss_errkind ss_timelines_read(ss_timelines *t, const ss_inputs *in, unsigned thre
         P->pub.first_offset = P->pub.next_offset = P->pub.log_start = -1;
         P->pub.max_timestamp = -1;
         P->input = i;
+        P->an_part = -1;
     }
     if (!t->nparts) return SS_E_OK;
+    if (t->an) match_analysis(t);
     if (!threads) {
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         threads = c > 0 ? (unsigned)c : 1;
