@@ -559,7 +559,8 @@ static int xlog_file(const char **dir, ss_error *err) {
     return fd;
 }
 
-/* The temporary file's bytes mapped read-only, each partition's log its range of them. */
+/* The temporary file's bytes mapped read-only, each partition's log its range of them. Unguarded:
+ * unlinked at once, the file is no other process's to cut. */
 static ss_errkind xlog_map(ss_xfile *x, const rebuild *rb, ss_error *err) {
     ss_xmap *m = NULL;
     if (rb->written > 0) {
@@ -597,9 +598,9 @@ static ss_errkind xlog_map(ss_xfile *x, const rebuild *rb, ss_error *err) {
  * registered with the SIGBUS guard (base/platform.h) that the segments' mappings use, which
  * turns such pages into zeros the bounds-checked Parquet reader reads as any other bytes, and
  * the guard's flag (and the file's size, for a cut inside a page) is checked once it is read,
- * the result then refused. When the guard has no free slot the file is read into memory as
- * before: a mapping without it could kill the process. The reader only reads the buffer (it
- * holds it const; the mapping is PROT_READ). */
+ * the result then refused. When the guard has no free slot the file is read into memory with
+ * pread instead: a mapping without it could kill the process. The reader only reads the buffer
+ * (it holds it const; the mapping is PROT_READ). */
 ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err) {
     memset(x, 0, sizeof *x);
     x->node_id = -1;
@@ -639,7 +640,7 @@ ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err) {
     if (map) {
         uint64_t fault = ss_guard_fault(guard);
         struct stat now;
-        if (fault == UINT64_MAX && fstat(fd, &now) == 0 && now.st_size < st.st_size) fault = (uint64_t)now.st_size;
+        if (fstat(fd, &now) == 0 && now.st_size < st.st_size) fault = (uint64_t)now.st_size; /* its new end */
         if (fault != UINT64_MAX) {
             if (k == SS_E_OK) ss_xfile_free(x);
             k = ss_error_set(err, SS_E_IO, fault, -1, "byte %" PRIu64 ": the file was cut while it was read", fault);
