@@ -17,7 +17,11 @@ on the export equals the one on the directory, except the fields documented as n
 - exports of two clusters (meta.properties' cluster.id) given together: a warning; the scope
   names each one's broker (node.id), and same-named partitions are told apart by file;
 - two exports of one partition (replicas) give what the two directories give: one partition read
-  once, its copies compared (replicas once), each export's copy named by its file.
+  once, its copies compared (replicas once), each export's copy named by its file;
+- the rebuilt logs go to a temporary file in $TMPDIR (docs/design-notes.md "Exports as
+  inputs"): one that cannot be made there is an error naming the export and the directory
+  (exit 2, kind io-error), a directory beside it still read; with $TMPDIR a directory of its
+  own, the output is the one with the default and nothing is left in it.
 
 usage: test_export_inputs.py SEGSCAN SOURCE_ROOT
 """
@@ -363,6 +367,35 @@ def slots(tmp):
           % (len(outs[1][2]), len(outs[0][2])))
 
 
+def temp_file(tmp):
+    d = os.path.join(ROOT, 'testdata', 'groups-worked')
+    x = os.path.join(tmp, 'tmpdir.parquet')
+    export([d], x)
+    gone = os.path.join(tmp, 'no-such-dir')
+    env = dict(os.environ, TMPDIR=gone)
+    for cmd in ('dups', 'scan', 'groups'):
+        p = subprocess.run([SEGSCAN, cmd, x], capture_output=True, text=True, env=env)
+        tally_eq(p.returncode, 2, '%s with $TMPDIR missing: exit 2' % cmd)
+        check(x in p.stderr and gone in p.stderr and 'temporary file' in p.stderr and '[io-error]' in p.stderr,
+              '%s with $TMPDIR missing: the export, the directory, why and the kind: %r' % (cmd, p.stderr[:300]))
+    p = subprocess.run([SEGSCAN, 'dups', '--json', x, os.path.join(d, 'enriched-0')], capture_output=True, text=True,
+                       env=env)
+    tally_eq(p.returncode, 2, 'dups with $TMPDIR missing beside a directory: exit 2')
+    objs = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    total = [o for o in objs if o.get('type') == 'total']
+    check(total and total[0]['scope']['partitionsRead'] == ['enriched-0']
+          and [u['path'] for u in total[0]['unreadable']] == [x],
+          'dups with $TMPDIR missing beside a directory: the directory read, the export unreadable')
+    own = os.path.join(tmp, 'own-tmp')
+    os.mkdir(own)
+    for cmd in ('dups', 'scan', 'groups', 'txns', 'producers'):
+        want = run([cmd, '--json', x])
+        p = subprocess.run([SEGSCAN, cmd, '--json', x], capture_output=True, text=True,
+                           env=dict(os.environ, TMPDIR=own))
+        tally_eq((p.returncode, p.stdout, p.stderr), want, '%s --json with $TMPDIR its own: as with the default' % cmd)
+        tally_eq(os.listdir(own), [], '%s: nothing left in $TMPDIR' % cmd)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='segscan-xin-')
     try:
@@ -372,6 +405,7 @@ def main():
         clusters(tmp)
         replicas(tmp)
         slots(tmp)
+        temp_file(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return tally_exit('export-inputs')

@@ -15,19 +15,24 @@
 #include "inputs/export_in.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/crc.h"
 #include "base/error_set.h"
+#include "base/platform.h"
 #include "parquet/export_schema.h"
 #include "parquet/reader.h"
 #include "segscan/segment.h"
 
 #define V2_HEADER 61
+#define XLOG_WBUF (1u << 20) /* the rebuilt logs' bytes written to their temporary file at a time */
 
 bool ss_xfile_is_parquet(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -38,11 +43,18 @@ bool ss_xfile_is_parquet(const char *path) {
     return yes;
 }
 
+void ss_xmap_release(ss_xmap *m) {
+    if (!m || --m->refs) return;
+    munmap(m->base, m->len);
+    free(m);
+}
+
 void ss_xfile_free(ss_xfile *x) {
     for (size_t i = 0; i < x->n; i++) {
         free(x->v[i].topic);
         free(x->v[i].topic_id);
-        free(x->v[i].mem);
+        if (x->v[i].map) ss_xmap_release(x->v[i].map);
+        else free(x->v[i].mem);
     }
     free(x->v);
     free(x->cluster_id);
@@ -182,9 +194,14 @@ static void apply_part_meta(ss_xfile *x, const char *json) {
 /* ---- batches rebuilt -------------------------------------------------------------------- */
 
 typedef struct rebuild {
-    ss_pqbuf log;  /* the partition's batches */
-    ss_pqbuf recs; /* the batch's records */
-    bool open;     /* a batch is being filled */
+    ss_pqbuf log;     /* the partition's batches; with a temporary file, those not yet written to it */
+    ss_pqbuf recs;    /* the batch's records */
+    int fd;           /* the temporary file, -1: the logs are kept in memory */
+    const char *dir;  /* its directory */
+    uint64_t written; /* bytes written to it */
+    uint64_t part_at; /* where the partition being rebuilt begins in it */
+    int werr;         /* the errno of a write that failed, 0 */
+    bool open;        /* a batch is being filled */
     int64_t base, base_ts, max_ts, last;
     int32_t count, first_seq, first_delta;
     int16_t attrs;
@@ -219,6 +236,25 @@ static int32_t base_sequence(int32_t seq, int64_t delta) {
     return (int32_t)(b < 0 ? b + (int64_t)INT32_MAX + 1 : b);
 }
 
+/* The batches rebuilt so far written to the temporary file; false (rb->werr) when they cannot be. */
+static bool log_flush(rebuild *rb) {
+    const uint8_t *p = rb->log.p;
+    size_t n = rb->log.n;
+    while (n && !rb->werr) {
+        ssize_t k = write(rb->fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) rb->werr = k < 0 ? errno : ENOSPC;
+        else p += k, n -= (size_t)k, rb->written += (uint64_t)k;
+    }
+    rb->log.n = 0;
+    return !rb->werr;
+}
+
+static ss_errkind write_error(const rebuild *rb, ss_error *err) {
+    return ss_error_set(err, SS_E_IO, 0, -1, "cannot write the rebuilt logs to a temporary file in %.200s: %s", rb->dir,
+                        strerror(rb->werr));
+}
+
 static void batch_close(rebuild *rb) {
     if (!rb->open) return;
     rb->open = false;
@@ -247,6 +283,7 @@ static void batch_close(rebuild *rb) {
     c[1] = (uint8_t)(crc >> 16);
     c[2] = (uint8_t)(crc >> 8);
     c[3] = (uint8_t)crc;
+    if (rb->fd >= 0 && b->n >= XLOG_WBUF) log_flush(rb);
 }
 
 static int name_index(const char *s, uint32_t n, const char *(*name)(int), int count) {
@@ -386,20 +423,30 @@ static const char *batch_open(rebuild *rb, const ss_pq_reader *r, size_t row) {
     return NULL;
 }
 
-static bool part_done(ss_xfile *x, rebuild *rb, ss_xpart *cur) {
+/* The partition's log ended: in memory, or its range of the temporary file (mapped when every
+ * partition's is written: ss_xfile_read). */
+static ss_errkind part_done(ss_xfile *x, rebuild *rb, ss_xpart *cur, ss_error *err) {
     batch_close(rb);
-    if (rb->log.failed) return false;
-    cur->mem = rb->log.p;
-    cur->len = rb->log.n;
-    memset(&rb->log, 0, sizeof rb->log);
+    if (rb->log.failed) return ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+    if (rb->fd >= 0) {
+        if (!log_flush(rb)) return write_error(rb, err);
+        cur->off = rb->part_at;
+        cur->len = (size_t)(rb->written - rb->part_at);
+        rb->part_at = rb->written;
+    } else {
+        cur->mem = rb->log.p;
+        cur->len = rb->log.n;
+        memset(&rb->log, 0, sizeof rb->log);
+    }
     if (!xfile_push(x)) {
         free(cur->mem);
         free(cur->topic);
-        return false;
+        memset(cur, 0, sizeof *cur);
+        return ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
     }
     x->v[x->n - 1] = *cur;
     memset(cur, 0, sizeof *cur);
-    return true;
+    return SS_E_OK;
 }
 
 /* The rows' columns that must not be null for a batch to be rebuilt. */
@@ -410,9 +457,8 @@ static const char *row_check(const ss_pq_reader *r, size_t row) {
     return NULL;
 }
 
-static ss_errkind read_rows(ss_pq_reader *r, ss_xfile *x, ss_error *err) {
-    rebuild rb;
-    memset(&rb, 0, sizeof rb);
+static ss_errkind read_rows(ss_pq_reader *r, ss_xfile *x, rebuild *rbp, ss_error *err) {
+    rebuild rb = *rbp;
     ss_xpart cur = {0};
     bool have = false;
     ss_errkind k = SS_E_OK;
@@ -422,10 +468,7 @@ static ss_errkind read_rows(ss_pq_reader *r, ss_xfile *x, ss_error *err) {
             const char *why = row_check(r, row);
             int64_t src = why ? -1 : ss_pqr_int(r, C_SOURCE, row);
             if (!why && (!have || src != cur.source)) {
-                if (have && !part_done(x, &rb, &cur)) {
-                    k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
-                    break;
-                }
+                if (have && (k = part_done(x, &rb, &cur, err)) != SS_E_OK) break;
                 for (size_t i = 0; i < x->n && !why; i++)
                     if (x->v[i].source == src) why = "a partition's rows in two places (not as segscan writes them)";
                 uint32_t tn;
@@ -455,21 +498,24 @@ static ss_errkind read_rows(ss_pq_reader *r, ss_xfile *x, ss_error *err) {
                                  g, why);
         }
     }
-    if (k == SS_E_OK && have && !part_done(x, &rb, &cur)) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+    if (k == SS_E_OK && have) k = part_done(x, &rb, &cur, err);
     if (k == SS_E_OK && (rb.log.failed || rb.recs.failed)) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+    if (k == SS_E_OK && rb.werr) k = write_error(&rb, err);
     free(cur.topic);
     free(cur.mem);
     ss_pqbuf_free(&rb.log);
     ss_pqbuf_free(&rb.recs);
+    *rbp = rb;
     return k;
 }
 
-ss_errkind ss_xfile_from_memory(const uint8_t *buf, size_t len, ss_xfile *x, ss_error *err) {
+/* The export's bytes read (rb: where its rebuilt logs go). */
+static ss_errkind xfile_parse(const uint8_t *buf, size_t len, ss_xfile *x, rebuild *rb, ss_error *err) {
     memset(x, 0, sizeof *x);
     x->node_id = -1;
     ss_pq_reader r;
     ss_errkind k = ss_pqr_open(&r, buf, len, ss_export_columns, C_COUNT, err);
-    if (k == SS_E_OK) k = read_rows(&r, x, err);
+    if (k == SS_E_OK) k = read_rows(&r, x, rb, err);
     if (k == SS_E_OK) {
         apply_part_meta(x, ss_pqr_meta(&r, "segscan.partitions"));
         const char *cid = ss_pqr_meta(&r, "kafka.cluster.id"), *nid = ss_pqr_meta(&r, "kafka.node.id");
@@ -487,23 +533,124 @@ ss_errkind ss_xfile_from_memory(const uint8_t *buf, size_t len, ss_xfile *x, ss_
     return k;
 }
 
+ss_errkind ss_xfile_from_memory(const uint8_t *buf, size_t len, ss_xfile *x, ss_error *err) {
+    rebuild rb;
+    memset(&rb, 0, sizeof rb);
+    rb.fd = -1;
+    return xfile_parse(buf, len, x, &rb, err);
+}
+
+/* The temporary file the rebuilt logs are written to, unlinked at once (gone when closed and
+ * unmapped, whatever happens); its directory chosen as the analysis's spill files' are
+ * (analysis/fptable.c): $TMPDIR, else /tmp. */
+static int xlog_file(const char **dir, ss_error *err) {
+    const char *d = getenv("TMPDIR");
+    if (!d || !*d) d = "/tmp";
+    *dir = d;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/segscan-export-XXXXXX", d);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        ss_error_set(err, SS_E_IO, 0, -1, "cannot create a temporary file for the rebuilt logs in %.200s: %s", d,
+                     strerror(errno));
+        return -1;
+    }
+    unlink(path);
+    return fd;
+}
+
+/* The temporary file's bytes mapped read-only, each partition's log its range of them. Unguarded:
+ * unlinked at once, the file is no other process's to cut. */
+static ss_errkind xlog_map(ss_xfile *x, const rebuild *rb, ss_error *err) {
+    ss_xmap *m = NULL;
+    if (rb->written > 0) {
+        if (rb->written > SIZE_MAX || !(m = calloc(1, sizeof *m)))
+            return ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+        void *p = mmap(NULL, (size_t)rb->written, PROT_READ, MAP_PRIVATE, rb->fd, 0);
+        if (p == MAP_FAILED) {
+            int e = errno;
+            free(m);
+            return ss_error_set(err, SS_E_IO, 0, -1, "cannot map the rebuilt logs' temporary file in %.200s: %s",
+                                rb->dir, strerror(e));
+        }
+        m->base = p;
+        m->len = (size_t)rb->written;
+        m->refs = 1; /* the file's own, released below */
+    }
+    ss_errkind k = SS_E_OK;
+    for (size_t i = 0; i < x->n && k == SS_E_OK; i++) {
+        ss_xpart *xp = &x->v[i];
+        if (xp->mem) continue; /* a partition without rows (apply_part_meta): its empty log */
+        if (xp->len && m && xp->off <= m->len && xp->len <= m->len - xp->off) {
+            xp->mem = m->base + xp->off;
+            xp->map = m;
+            m->refs++;
+        } else if (!(xp->mem = malloc(1))) {
+            k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+        }
+    }
+    ss_xmap_release(m);
+    return k;
+}
+
+/* The export is mapped rather than read into memory: its pages are the page cache's. A file cut
+ * while it is mapped would raise SIGBUS where a page past its new end is read: the mapping is
+ * registered with the SIGBUS guard (base/platform.h) that the segments' mappings use, which
+ * turns such pages into zeros the bounds-checked Parquet reader reads as any other bytes, and
+ * the guard's flag (and the file's size, for a cut inside a page) is checked once it is read,
+ * the result then refused. When the guard has no free slot the file is read into memory with
+ * pread instead: a mapping without it could kill the process. The reader only reads the buffer
+ * (it holds it const; the mapping is PROT_READ). */
 ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err) {
     memset(x, 0, sizeof *x);
     x->node_id = -1;
-    FILE *f = fopen(path, "rb");
-    if (!f) return ss_error_set(err, SS_E_IO, 0, -1, "%s", strerror(errno));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ss_error_set(err, SS_E_IO, 0, -1, "%s", strerror(errno));
     struct stat st;
-    uint8_t *buf = NULL;
-    size_t len = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX) {
+        close(fd);
+        return ss_error_set(err, SS_E_IO, 0, -1, "not a regular file");
+    }
+    size_t len = (size_t)st.st_size;
+    uint8_t *buf = NULL, *map = NULL;
+    int guard = -1;
+    if (len > 0) {
+        void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED && (guard = ss_guard_register(m, len)) < 0) munmap(m, len);
+        else if (m != MAP_FAILED) map = m;
+    }
     ss_errkind k = SS_E_OK;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
-        k = ss_error_set(err, SS_E_IO, 0, -1, "not a regular file");
-    else if (!(buf = malloc((size_t)st.st_size ? (size_t)st.st_size : 1)))
-        k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
-    else if ((len = fread(buf, 1, (size_t)st.st_size, f)) != (size_t)st.st_size)
-        k = ss_error_set(err, SS_E_IO, len, -1, "byte %zu: cannot read: %s", len, strerror(errno));
-    fclose(f);
-    if (k == SS_E_OK) k = ss_xfile_from_memory(buf, len, x, err);
+    if (!map) { /* empty, not mappable, or no guard slot: read */
+        size_t got = 0;
+        if (!(buf = malloc(len ? len : 1))) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+        while (k == SS_E_OK && got < len) {
+            ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0)
+                k = ss_error_set(err, SS_E_IO, got, -1, "byte %zu: cannot read: %s", got,
+                                 n < 0 ? strerror(errno) : "the file was cut while it was read");
+            else got += (size_t)n;
+        }
+    }
+    rebuild rb;
+    memset(&rb, 0, sizeof rb);
+    rb.fd = k == SS_E_OK ? xlog_file(&rb.dir, err) : -1;
+    if (k == SS_E_OK && rb.fd < 0) k = SS_E_IO;
+    if (k == SS_E_OK) k = xfile_parse(map ? map : buf, len, x, &rb, err);
+    if (map) {
+        uint64_t fault = ss_guard_fault(guard);
+        struct stat now;
+        if (fstat(fd, &now) == 0 && now.st_size < st.st_size) fault = (uint64_t)now.st_size; /* its new end */
+        if (fault != UINT64_MAX) {
+            if (k == SS_E_OK) ss_xfile_free(x);
+            k = ss_error_set(err, SS_E_IO, fault, -1, "byte %" PRIu64 ": the file was cut while it was read", fault);
+        }
+        ss_guard_unregister(guard);
+        munmap(map, len);
+    }
     free(buf);
+    close(fd);
+    if (k == SS_E_OK && (k = xlog_map(x, &rb, err)) != SS_E_OK) ss_xfile_free(x);
+    if (rb.fd >= 0) close(rb.fd);
     return k;
 }

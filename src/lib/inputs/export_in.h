@@ -50,6 +50,17 @@ static inline bool ss_xcell_read(const uint8_t *v, int32_t n, uint64_t *hi, uint
     return true;
 }
 
+/* The temporary file the rebuilt logs of an export read from a file are written to (unlinked:
+ * gone when the last mapping goes), mapped read-only: its pages are the page cache's, which the
+ * kernel can drop and read back, not the process's anonymous memory. Each partition whose log
+ * is in it holds a reference; the last one released unmaps it. One thread releases them. */
+typedef struct ss_xmap {
+    uint8_t *base;
+    size_t len;
+    size_t refs;
+} ss_xmap;
+void ss_xmap_release(ss_xmap *m);
+
 typedef struct ss_xpart {
     char *topic;
     int32_t partition;
@@ -59,8 +70,10 @@ typedef struct ss_xpart {
     int64_t hwm;       /* highWatermark, -1 */
     char *topic_id;    /* topicId, NULL */
     uint64_t damage;   /* damaged regions the export's writer met in it (its metadata) */
-    uint8_t *mem;      /* the rebuilt log */
+    uint8_t *mem;      /* the rebuilt log: in map when map is set (read-only), else malloc'd */
     size_t len;
+    ss_xmap *map; /* a reference to the mapping holding mem, NULL */
+    uint64_t off; /* where in the temporary file (while it is written) */
 } ss_xpart;
 
 typedef struct ss_xfile {
@@ -75,9 +88,13 @@ typedef struct ss_xfile {
 bool ss_xfile_is_parquet(const char *path);
 /* Read an export: SS_E_OK, or the error (err: its byte position and why; SS_E_USAGE for a
  * Parquet file that is not a segscan export, SS_E_BAD_EXPORT for one cut short or corrupt,
- * SS_E_IO, SS_E_NOMEM) and nothing kept. */
+ * SS_E_IO, also for a temporary file that cannot be written, SS_E_NOMEM) and nothing kept.
+ * The file is mapped, not copied, and the rebuilt logs are written to one temporary file in
+ * $TMPDIR (else /tmp), as the analysis's spill files, and mapped (ss_xmap): the memory it takes is bounded by the
+ * largest batch and a write buffer, whatever the export's size. */
 ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err);
-/* The same of an export's bytes in memory (len of them; the fuzz target's way in). */
+/* The same of an export's bytes in memory (len of them; the fuzz target's way in), the rebuilt
+ * logs held in memory. */
 ss_errkind ss_xfile_from_memory(const uint8_t *buf, size_t len, ss_xfile *x, ss_error *err);
 void ss_xfile_free(ss_xfile *x);
 

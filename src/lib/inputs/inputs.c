@@ -41,8 +41,9 @@ typedef struct part {
     ss_input_segment *segs;
     char **seg_real; /* realpath of each segment (deduplication) */
     size_t nsegs, cap, realcap;
-    uint8_t *mem; /* in-memory bytes */
+    uint8_t *mem; /* in-memory bytes: malloc'd, or in xmap */
     size_t memlen;
+    ss_xmap *xmap; /* an export's rebuilt logs' mapping holding mem (a reference), NULL */
     char *name, *topic;
     int64_t *orphans; /* base offsets of index and snapshot files without their .log */
     size_t norphans, orphcap;
@@ -162,7 +163,8 @@ static void part_free(part *p) {
     free(p->seg_real);
     free(p->key);
     free(p->given);
-    free(p->mem);
+    if (p->xmap) ss_xmap_release(p->xmap);
+    else free(p->mem);
     free(p->name);
     free(p->topic);
     free(p->orphans);
@@ -581,8 +583,8 @@ static bool starts_with_batch(const char *path) {
     return n >= HEADER_UP_TO_MAGIC && ss_entry_plausible(head, (size_t)n, UINT64_MAX, &size);
 }
 
-/* An export: each partition it holds an input of its own, its log rebuilt in memory
- * (inputs/export_in.h). A file that cannot be read as one is an unreadable input, its reason
+/* An export: each partition it holds an input of its own, its log rebuilt in a temporary file
+ * and mapped (inputs/export_in.h). A file that cannot be read as one is an unreadable input, its reason
  * naming the byte. */
 static ss_errkind add_export(ss_inputs *in, const char *path) {
     ss_xfile x;
@@ -621,7 +623,9 @@ static ss_errkind add_export(ss_inputs *in, const char *path) {
         p->exported = true;
         p->mem = xp->mem;
         p->memlen = xp->len;
+        p->xmap = xp->map;
         xp->mem = NULL;
+        xp->map = NULL;
         p->x_topic = xp->topic;
         xp->topic = NULL;
         p->x_topic_id = xp->topic_id;
