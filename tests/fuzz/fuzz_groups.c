@@ -17,9 +17,10 @@
  *
  * Checks: every view of every group is read (strings to their lengths, every
  * array to its count); every finding's ranges are ordered, counted no lower
- * than -1 and, with the data partition read, within its offsets; the findings
- * are the same with one thread and with two (groups.h: the results never
- * depend on the number of threads).
+ * than -1 and, with the data partition read, within its offsets; and, for one
+ * input in four (chosen by a hash of the input, so an input always gets the
+ * same checks), the findings are the same with one thread and with two
+ * (groups.h: the results never depend on the number of threads).
  */
 #define _GNU_SOURCE 1
 #include <dirent.h>
@@ -64,6 +65,29 @@ static void put(const char *part, const uint8_t *p, size_t n, bool new_dir) {
     FUZZ_CHECK(f != NULL);
     if (n) FUZZ_CHECK(fwrite(p, 1, n, f) == n);
     fclose(f);
+}
+
+/* Not instrumented for coverage: the hash's loop would add features of no use to the fuzzer. */
+#if defined(__clang__)
+#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define NO_COVERAGE
+#endif
+
+/* FNV-1a over the input, 8 bytes at a time: which inputs also run with two threads. A second
+ * study on every input was over a quarter of each run's time (398 runs per CPU-second with it,
+ * 546 without, in CI's build), and CI's 20 s runs reached too few inputs; one input in four
+ * keeps the comparison of thread counts in every short run. */
+static NO_COVERAGE uint64_t input_hash(const uint8_t *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325u;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3u;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
+    return h ^ h >> 32;
 }
 
 static void touch_str(const char *s, size_t n) {
@@ -204,8 +228,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(in != NULL);
     ss_inputs_add(in, dir);
     ss_inputs_finish(in);
-    uint64_t one = run(in, 1), two = run(in, 2);
-    FUZZ_CHECK(one == two);
+    uint64_t one = run(in, 1);
+    if (input_hash(data, size) % 4 == 0) FUZZ_CHECK(run(in, 2) == one);
     ss_inputs_free(in);
     return 0;
 }
