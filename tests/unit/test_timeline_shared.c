@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "segscan/analyze.h"
@@ -109,6 +110,56 @@ static void compare_dir(const char *dir) {
     ss_inputs_free(in);
 }
 
+/* A live log: the analysis read orders-0, then a producer appended to its segment (here: its
+ * own bytes again). The analysis's headers end before the segment does now: the timelines read
+ * the file again and give what reading it gives. */
+static void grown_segment(const char *testdata) {
+    char src[4096], dir[] = "/tmp/segscan-tl-grownXXXXXX", part[4200], seg[4300];
+    snprintf(src, sizeof src, "%s/groups-worked/orders-0/00000000000000000000.log", testdata);
+    if (!mkdtemp(dir)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(part, sizeof part, "%s/orders-0", dir);
+    snprintf(seg, sizeof seg, "%s/00000000000000000000.log", part);
+    FILE *f = fopen(src, "rb");
+    CHECK(f != NULL);
+    static unsigned char buf[1 << 20];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f) fclose(f);
+    CHECK(len > 0 && len < sizeof buf);
+    FILE *g = mkdir(part, 0700) == 0 ? fopen(seg, "wb") : NULL;
+    CHECK(g && fwrite(buf, 1, len, g) == len);
+    if (g) fclose(g);
+    ss_inputs *in = ss_inputs_new(false);
+    ss_an_opts ao;
+    ss_an_opts_default(&ao);
+    ao.threads = 1;
+    ss_analysis *an = ss_analysis_new(&ao);
+    ss_timelines *ta = ss_timelines_new(0), *tb = ss_timelines_new(0);
+    CHECK(in && an && ta && tb);
+    if (in && an && ta && tb && ss_inputs_add(in, part) == SS_E_OK) {
+        ss_inputs_finish(in);
+        (void)ss_analysis_run(an, in);
+        g = fopen(seg, "ab");
+        CHECK(g && fwrite(buf, 1, len, g) == len);
+        if (g) fclose(g);
+        CHECK(ss_timelines_read(ta, in, 1) == SS_E_OK);
+        CHECK(ss_timelines_read_with(tb, in, 1, an) == SS_E_OK);
+        CHECK_EQ_U(ss_timelines_count(ta), 1);
+        CHECK_EQ_U(ss_timelines_count(tb), 1);
+        if (ss_timelines_count(ta) == 1 && ss_timelines_count(tb) == 1)
+            same_partition(ta, ss_timelines_at(ta, 0), tb, ss_timelines_at(tb, 0), part);
+    }
+    ss_timelines_free(ta);
+    ss_timelines_free(tb);
+    ss_analysis_free(an);
+    ss_inputs_free(in);
+    unlink(seg);
+    rmdir(part);
+    rmdir(dir);
+}
+
 /* Every directory below root, to depth levels: each is given as a PATH (a log directory, a
  * partition directory, or one holding them). */
 static void walk(const char *root, int depth) {
@@ -138,6 +189,7 @@ int main(int argc, char **argv) {
     compare_dir(p);
     CHECK_EQ_U(opened_read, 2);
     CHECK_EQ_U(opened_shared, 0);
+    grown_segment(argv[1]);
     snprintf(p, sizeof p, "%s/corpus", argv[1]);
     walk(p, 3);
     CHECK(dirs_compared > 100);

@@ -364,11 +364,17 @@ static bool from_analysis(ss_timelines *t, tl_part *P, size_t j) {
     if (!an_batches_whole(t->an, j, &v, &n)) return false;
     const ss_input_partition *ip = P->pub.input, *aip = ss_inputs_at(t->an->in, j);
     if (aip->nsegments != ip->nsegments || ip->export_file) return false;
-    for (size_t k = 0; k < ip->nsegments; k++)
+    /* Whole means no tail: the analysis read each segment to its last batch's end. A segment
+     * that is longer now (a live log appended to since) is read again. */
+    size_t bi = 0;
+    for (size_t k = 0; k < ip->nsegments; k++) {
         if (!ip->segments[k].path || strcmp(ip->segments[k].path, aip->segments[k].path) != 0 ||
-            ip->segments[k].read_from != INT64_MIN || ip->segments[k].read_to != INT64_MAX ||
-            ss_inputs_segment_size(t->in, P->input, k) != ss_inputs_segment_size(t->an->in, j, k))
+            ip->segments[k].read_from != INT64_MIN || ip->segments[k].read_to != INT64_MAX)
             return false;
+        uint64_t end = 0;
+        for (; bi < n && v[bi].seg == k; bi++) end = v[bi].position + v[bi].size;
+        if (ss_inputs_segment_size(t->in, P->input, k) != end) return false;
+    }
     if (n && !SS_GROW_TO(P->b, n, P->cap)) {
         P->nomem = true;
         return true; /* out of memory either way */
