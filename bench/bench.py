@@ -27,7 +27,7 @@ them all alike and the ratios between them hold:
   and on a log directory of 4 partitions holding the same bytes in all
     cat, segscan --threads 1 and the default
   uncompressed only:
-    a --big MiB single segment (1024: the issue's 1 GiB): cat, segscan --threads 1 and the default
+    a --big MiB single segment (1024: the 1 GiB target): cat, segscan --threads 1 and the default
     --parts small partitions (4,000) of one --part-bytes segment each (29,000 bytes; seeds 7, 8,
     ...): cat of the same files, segscan --threads 1, the default, dups
     segscan diff --by offset FULL CUT    a follower's copy with its tail cut (same seed, 90%)

@@ -3,7 +3,7 @@
 
 usage: bench_html.py [BUILD_DIR] [--size MiB] [--runs N] [--workdir DIR] [--keep] [--out FILE]
 
-bench/gen-segment writes one uncompressed partition of --size MiB (1024: the 1 GiB of the issue;
+bench/gen-segment writes one uncompressed partition of --size MiB (1024: the 1 GiB target;
 the standard profile of bench/bench.py: batches of 1-20 records, 15% re-appended as retries, so
 the page has duplicate groups, sessions and copies to draw) into --workdir, which is removed at
 the end unless --keep (a 1 GiB file is not left behind). Rows, each the median of --runs runs

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reading commands on a log directory of many small partitions (issue: txns and producers
+"""The reading commands on a log directory of many small partitions (goal: txns and producers
 within 1.5x verify's time). Builds LOGDIR (once) with tests/lib/kafka.py: PARTS partitions of one
 segment each, 10 batches of 10 records (idempotent producer, 100-byte values), then times
 `verify`, `txns`, `producers` and the default scan, alternating the commands run by run (the

@@ -40,9 +40,9 @@ typedef struct ss_test_hooks {
 /* Set the hooks (copied); NULL turns them all off, as at the start. */
 SS_API void ss_test_hooks_set(const ss_test_hooks *h);
 
-/* Files opened for reading by path (a segment, an index, a text file of a log
- * directory) since the process started: a test counts how often a run reads
- * its inputs. Thread-safe. */
+/* Segment files opened for reading (ss_segment_open) since the process started:
+ * a test counts how often a run reads its inputs' segments (not their indexes or
+ * the log directory's text files). Thread-safe. */
 SS_API uint64_t ss_test_files_opened(void);
 
 #ifdef __cplusplus

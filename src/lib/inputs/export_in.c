@@ -549,7 +549,7 @@ static int xlog_file(const char **dir, ss_error *err) {
     *dir = d;
     char path[4096];
     snprintf(path, sizeof path, "%s/segscan-export-XXXXXX", d);
-    int fd = mkstemp(path);
+    int fd = mkostemp(path, O_CLOEXEC);
     if (fd < 0) {
         ss_error_set(err, SS_E_IO, 0, -1, "cannot create a temporary file for the rebuilt logs in %.200s: %s", d,
                      strerror(errno));

@@ -90,8 +90,8 @@ bool ss_xfile_is_parquet(const char *path);
  * Parquet file that is not a segscan export, SS_E_BAD_EXPORT for one cut short or corrupt,
  * SS_E_IO, also for a temporary file that cannot be written, SS_E_NOMEM) and nothing kept.
  * The file is mapped, not copied, and the rebuilt logs are written to one temporary file in
- * $TMPDIR (else /tmp), as the analysis's spill files, and mapped (ss_xmap): the memory it takes is bounded by the
- * largest batch and a write buffer, whatever the export's size. */
+ * $TMPDIR (else /tmp), as the analysis's spill files, and mapped (ss_xmap): the memory it takes is bounded by one
+ * decoded row group (up to its rows' columns), the largest batch and a write buffer, whatever the export's size. */
 ss_errkind ss_xfile_read(const char *path, ss_xfile *x, ss_error *err);
 /* The same of an export's bytes in memory (len of them; the fuzz target's way in), the rebuilt
  * logs held in memory. */
