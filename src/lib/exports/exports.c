@@ -31,6 +31,7 @@
 
 #include "analysis/fingerprint.h"
 #include "base/error_set.h"
+#include "base/grow.h"
 #include "base/javaint.h"
 #include "base/test_hooks.h"
 #include "inputs/cursor.h"
@@ -459,28 +460,16 @@ static ss_errkind drain(xpipe *xp) {
 }
 
 static bool slot_item(xslot *s, xitem **out) {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 256;
-        xitem *it = realloc(s->it, cap * sizeof *it);
-        if (!it) return s->nomem = true, false;
-        s->it = it;
-        s->cap = cap;
-    }
+    if (!SS_GROW(s->it, s->n, s->cap, 256)) return s->nomem = true, false;
     *out = &s->it[s->n++];
     return true;
 }
 
 static void slot_batch(xslot *s, size_t seg, const ss_batch *b) {
-    if (s->bytes_cap - s->nbytes < b->size) {
-        size_t cap = s->bytes_cap ? s->bytes_cap : X_SLOT_BYTES;
-        while (cap - s->nbytes < b->size) cap *= 2;
-        uint8_t *p = realloc(s->bytes, cap);
-        if (!p) {
-            s->nomem = true;
-            return;
-        }
-        s->bytes = p;
-        s->bytes_cap = cap;
+    size_t need = s->nbytes + b->size;
+    if (!SS_GROW_TO(s->bytes, need < X_SLOT_BYTES ? X_SLOT_BYTES : need, s->bytes_cap)) {
+        s->nomem = true;
+        return;
     }
     xitem *it;
     if (!slot_item(s, &it)) return;
@@ -493,15 +482,9 @@ static void slot_batch(xslot *s, size_t seg, const ss_batch *b) {
 }
 
 static void slot_damage(xslot *s, size_t seg, const ss_error *e) {
-    if (s->nerrs == s->errs_cap) {
-        size_t cap = s->errs_cap ? s->errs_cap * 2 : 16;
-        ss_error *p = realloc(s->errs, cap * sizeof *p);
-        if (!p) {
-            s->nomem = true;
-            return;
-        }
-        s->errs = p;
-        s->errs_cap = cap;
+    if (!SS_GROW(s->errs, s->nerrs, s->errs_cap, 16)) {
+        s->nomem = true;
+        return;
     }
     xitem *it;
     if (!slot_item(s, &it)) return;
