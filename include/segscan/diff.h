@@ -140,6 +140,13 @@ typedef struct ss_diff_pair {
      * partition: both topic ids known and different (KIP-516: a topic's id is fixed at its
      * creation, so a mirror or a topic created again), or differing_same_epoch > 0 */
     bool looks_like_mirror;
+    /* content mode: the pair needed that side's analysis and it failed (ss_diff_problems says
+     * it). With read_committed, the aborted transactions left out of that side are unknown:
+     * its ignored_aborted and distinct count, and every count comparing the two sides
+     * (missing_in_b, only_in_b, values_*, identical), counted its records of aborted
+     * transactions in, and are not what was asked. Without it, only the causes of that side's
+     * listed surplus copies are unknown (0). */
+    bool analysis_failed_a, analysis_failed_b;
 } ss_diff_pair;
 
 typedef struct ss_diff ss_diff;

@@ -3,7 +3,7 @@
  * segscan's CLI passes SEGSCAN_TEST_PAUSE_AFTER_BATCHES, SEGSCAN_TEST_PAUSE_FIFO,
  * SEGSCAN_TEST_UNIT_BYTES, SEGSCAN_TEST_EXPORT_SLOT_BYTES and SEGSCAN_TEST_FAIL_ANALYSIS=1 here
  * (src/cli/main.c), and the fuzz targets set
- * them directly. Set before anything is read; not thread-safe. */
+ * them (and groups_two_pass, which the CLI does not pass) directly. Set before anything is read; not thread-safe. */
 #ifndef SEGSCAN_TEST_HOOKS_H
 #define SEGSCAN_TEST_HOOKS_H
 
@@ -35,6 +35,10 @@ typedef struct ss_test_hooks {
      * said): what a caller does with an analysis that failed, which otherwise takes memory
      * running out at the right moment. */
     bool fail_analysis;
+    /* The groups' replay reads every log of __consumer_offsets in two passes (its topic ids
+     * gathered first, then the replay), as it does only when one pass could give another
+     * answer: the fuzz target compares the two ways (tests/fuzz/fuzz_groups.c). */
+    bool groups_two_pass;
 } ss_test_hooks;
 
 /* Set the hooks (copied); NULL turns them all off, as at the start. */

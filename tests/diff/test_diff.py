@@ -31,6 +31,14 @@ def diff(*args):
     return p.returncode, objs, p.stderr.decode()
 
 
+def diff_failing(*args):
+    """diff() with every analysis failing as when memory runs out (the test hook)."""
+    p = subprocess.run([SEGSCAN, 'diff', '--json'] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, SEGSCAN_TEST_FAIL_ANALYSIS='1'), check=False)
+    objs = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    return p.returncode, objs, p.stderr.decode()
+
+
 def summary(objs):
     s = [o for o in objs if o['type'] == 'summary']
     return s[0] if s else {}
@@ -126,6 +134,17 @@ try:
         m7 = d[('onlyInB', 'm7')]['b']
         check(m7['offset'] == 109 and m7['copies'] == 2 and m7['cause'] == 'resend-no-idempotence',
               'mirror: the extra m7 is the later copy (B: m0 m1 m2 m4 m5 m6 m7 m8 m9 m7 x1 at 100.. puts it at 109), a resend: %s' % m7)
+    check('analysisFailed' not in s, 'mirror: no analysis failed, no analysisFailed: %s' % s)
+    # B's analysis failing (the test hook): only the cause of its surplus copy rests on it, and is
+    # unknown; the counts (no --read-committed) do not rest on it and stay as above
+    rc, objs, err = diff_failing(a, b)
+    s = summary(objs)
+    d = {(o['kind'], (o['a'] or o['b'])['value']): o for o in objs if o['type'] == 'difference'}
+    check(rc == 2 and s.get('analysisFailed') == ['B'] and s.get('onlyInA') == 1 and s.get('onlyInB') == 2
+          and s.get('valuesMoreCopiesInB') == 1 and s.get('identical') is False
+          and s.get('ignoredAbortedA') == 0 and s.get('ignoredAbortedB') == 0
+          and ('onlyInB', 'm7') in d and d[('onlyInB', 'm7')]['b']['cause'] is None,
+          'mirror, B\'s analysis failed: analysisFailed ["B"], m7\'s cause null, counts known (rc %d): %s' % (rc, s))
     # forcing offset mode on the mirror gives nothing in common (different offsets)
     rc, objs, err = diff('--by', 'offset', a, b)
     s = summary(objs)
@@ -314,16 +333,35 @@ try:
     # --read-committed leaves its records out of both sides.
     txn = os.path.join(CORPUS, 'gen/txn-abort/txn-0')
     rc, objs, err = diff('--by', 'content', '--read-committed', txn, txn)
-    check(rc == 0 and 'analysis failed' not in err and summary(objs).get('ignoredAbortedA', 0) > 0,
+    s = summary(objs)
+    check(rc == 0 and 'analysis failed' not in err and s.get('ignoredAbortedA', 0) > 0,
           'diff --read-committed: the aborted records left out (rc %d): %s' % (rc, err))
+    # nothing failed: every figure known, as before schema version 3 (no analysisFailed)
+    known = ('onlyInA', 'onlyInB', 'distinctA', 'distinctB', 'valuesMissingInB', 'valuesOnlyInB',
+             'valuesMoreCopiesInA', 'valuesMoreCopiesInB', 'ignoredAbortedA', 'ignoredAbortedB')
+    check('analysisFailed' not in s and s.get('identical') is True and all(isinstance(s.get(k), int) for k in known)
+          and s.get('ignoredAbortedA') == s.get('ignoredAbortedB'),
+          'diff --read-committed, nothing failed: every figure an integer, no analysisFailed: %s' % s)
     env = dict(os.environ, SEGSCAN_TEST_FAIL_ANALYSIS='1')
     p = subprocess.run([SEGSCAN, 'diff', '--json', '--by', 'content', '--read-committed', txn, txn],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
     err = p.stderr.decode()
     s = summary([json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()])
-    check(p.returncode == 2 and ('A: %s: its analysis failed' % txn) in err and ('B: %s: its analysis failed' % txn) in err
-          and s.get('ignoredAbortedA') == 0 and s.get('ignoredAbortedB') == 0,
+    check(p.returncode == 2 and ('A: %s: its analysis failed' % txn) in err and ('B: %s: its analysis failed' % txn) in err,
           'diff --read-committed, a side\'s analysis failed: said, exit 2 (rc %d): %s' % (p.returncode, err))
+    # ... and the JSON does not print as known what rests on it: which records --read-committed
+    # leaves out is unknown on both sides, so are the counts left out and every count comparing them
+    check(s.get('analysisFailed') == ['A', 'B'] and s.get('identical', False) is None
+          and all(k in s and s[k] is None for k in known) and s.get('differing') == 0
+          and isinstance(s.get('a', {}).get('records'), int) and isinstance(s.get('b', {}).get('records'), int),
+          'diff --json --read-committed, both analyses failed: analysisFailed ["A", "B"]; identical, the counts '
+          'and ignoredAborted null; the sides\' records (read, not analysed) known: %s' % s)
+    p = subprocess.run([SEGSCAN, 'diff', '--by', 'content', '--read-committed', txn, txn],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
+    out = p.stdout.decode()
+    check(p.returncode == 2 and 'differences unknown: the analysis of A and B failed' in out
+          and 'identical' not in out and 'differ:' not in out,
+          'diff --read-committed, text: the differences unknown, no count printed (rc %d):\n%s' % (p.returncode, out))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

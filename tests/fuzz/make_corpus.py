@@ -288,4 +288,29 @@ for folder in ('groups-classic', 'groups-eos', 'groups-consumer-protocol'):
 streams = os.path.join(SRC, 'gen-kafka42', 'streams-rebalance', '__consumer_offsets-47', '00000000000000000000.log')
 if os.path.exists(streams):
     put('groups', struct.pack('<HHB', 0, 0, 0) + open(streams, 'rb').read())
+
+
+def groups_hash(data):
+    """fuzz_groups.c's input_hash: FNV-1a, 8 bytes at a time (little-endian), folded."""
+    h, m, i = 0xcbf29ce484222325, (1 << 64) - 1, 0
+    while i + 8 <= len(data):
+        h = ((h ^ struct.unpack_from('<Q', data, i)[0]) * 0x100000001b3) & m
+        i += 8
+    for b in data[i:]:
+        h = ((h ^ b) * 0x100000001b3) & m
+    return h ^ (h >> 32)
+
+
+# a KIP-848 group subscribed by regular expression (gen-kafka42/consumer-regex): its assignments
+# name topic ids before the offset commits that name their topics, so the one-pass replay stops
+# and reads the log again (groups.c, L->redo). Its NAME byte (no data partition: any multiple of
+# 5 reads the same) is chosen so that the input is among those also replayed in two passes.
+regex = os.path.join(SRC, 'gen-kafka42', 'consumer-regex', '__consumer_offsets-31', '00000000000000000000.log')
+if os.path.exists(regex):
+    log = open(regex, 'rb').read()
+    for name in range(0, 256, 5):
+        seed = struct.pack('<HHB', 0, 0, name) + log
+        if groups_hash(seed) % 4 == 0:
+            put('groups', seed)
+            break
 print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})

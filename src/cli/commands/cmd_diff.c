@@ -151,6 +151,12 @@ static void mirror_hint(ss_out *o, const ss_diff_pair *p) {
     out_lit(o, "; 'segscan diff --by content' compares the records whatever their offsets\n");
 }
 
+/* Content mode with --read-committed: the counts comparing the sides rest on the aborted
+ * transactions of both, which a failed analysis of either leaves unknown (diff.h). */
+static bool counts_unknown(const diff_cli *c, const ss_diff_pair *p) {
+    return p->mode == SS_DIFF_CONTENT && c->o.read_committed && (p->analysis_failed_a || p->analysis_failed_b);
+}
+
 static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
     out_name(o, p->partition);
     out_printf(o, ": mode %s%s\n", ss_diff_mode_name(p->mode),
@@ -171,7 +177,14 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
                        plural(sd->damaged_bytes, "byte", "bytes"));
         out_ch(o, '\n');
     }
-    if (p->identical) {
+    if (counts_unknown(c, p)) {
+        out_printf(o,
+                   "  differences unknown: the analysis of %s failed, and the records of aborted transactions "
+                   "--read-committed leaves out are unknown there\n",
+                   p->analysis_failed_a && p->analysis_failed_b ? "A and B"
+                   : p->analysis_failed_a                       ? "A"
+                                                                : "B");
+    } else if (p->identical) {
         out_lit(o, "  identical");
         if (p->mode == SS_DIFF_OFFSET && (p->compacted_a || p->compacted_b))
             out_printf(o, " in content (compaction removed %llu %s in A, %llu in B)",
@@ -215,7 +228,7 @@ static void human_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
                    plural(p->values_only_in_b, "value", "values"), (unsigned long long)p->values_more_copies_b);
     }
     if (p->looks_like_mirror) mirror_hint(o, p);
-    if (p->mode == SS_DIFF_CONTENT && (p->ignored_aborted_a || p->ignored_aborted_b))
+    if (p->mode == SS_DIFF_CONTENT && !counts_unknown(c, p) && (p->ignored_aborted_a || p->ignored_aborted_b))
         out_printf(o, "  left out as aborted: %llu in A, %llu in B\n", (unsigned long long)p->ignored_aborted_a,
                    (unsigned long long)p->ignored_aborted_b);
     for (size_t i = 0; i < p->nranges; i++) {
@@ -297,11 +310,22 @@ static void json_rec(ss_out *o, const diff_cli *c, enum ss_diff_mode mode, const
     out_ch(o, '}');
 }
 
+/* A count, or null when it is unknown. */
+static void kv_count(ss_out *o, const char *k, uint64_t v, bool known) {
+    out_printf(o, ",\"%s\":", k);
+    if (known) out_printf(o, "%llu", (unsigned long long)v);
+    else out_lit(o, "null");
+}
+
 static void json_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
+    bool unknown = counts_unknown(c, p);
     out_lit(o, "{\"type\":\"summary\",\"partition\":");
     out_json_cstr(o, p->partition);
     out_printf(o, ",\"mode\":\"%s\",\"modeAuto\":%s,\"identical\":%s", ss_diff_mode_name(p->mode),
-               p->mode_auto ? "true" : "false", p->identical ? "true" : "false");
+               p->mode_auto ? "true" : "false",
+               unknown        ? "null"
+               : p->identical ? "true"
+                              : "false");
     KV_OPT(o, "firstDivergentOffset", p->first_divergent_offset);
     if (p->mode == SS_DIFF_OFFSET) {
         KV_U64(o, "onlyInA", p->only_a);
@@ -321,17 +345,20 @@ static void json_pair(ss_out *o, const diff_cli *c, const ss_diff_pair *p) {
         out_printf(o, ",\"looksLikeMirror\":%s", p->looks_like_mirror ? "true" : "false");
     } else {
         out_printf(o, ",\"by\":\"%s\"", ss_by_name(c->o.by));
-        KV_U64(o, "onlyInA", p->missing_in_b);
-        KV_U64(o, "onlyInB", p->only_in_b);
+        bool rc = c->o.read_committed, fa = p->analysis_failed_a, fb = p->analysis_failed_b;
+        kv_count(o, "onlyInA", p->missing_in_b, !unknown);
+        kv_count(o, "onlyInB", p->only_in_b, !unknown);
         KV_U64(o, "differing", 0);
-        KV_U64(o, "distinctA", p->distinct_a);
-        KV_U64(o, "distinctB", p->distinct_b);
-        KV_U64(o, "valuesMissingInB", p->values_missing_in_b);
-        KV_U64(o, "valuesOnlyInB", p->values_only_in_b);
-        KV_U64(o, "valuesMoreCopiesInA", p->values_more_copies_a);
-        KV_U64(o, "valuesMoreCopiesInB", p->values_more_copies_b);
-        KV_U64(o, "ignoredAbortedA", p->ignored_aborted_a);
-        KV_U64(o, "ignoredAbortedB", p->ignored_aborted_b);
+        kv_count(o, "distinctA", p->distinct_a, !(rc && fa));
+        kv_count(o, "distinctB", p->distinct_b, !(rc && fb));
+        kv_count(o, "valuesMissingInB", p->values_missing_in_b, !unknown);
+        kv_count(o, "valuesOnlyInB", p->values_only_in_b, !unknown);
+        kv_count(o, "valuesMoreCopiesInA", p->values_more_copies_a, !unknown);
+        kv_count(o, "valuesMoreCopiesInB", p->values_more_copies_b, !unknown);
+        kv_count(o, "ignoredAbortedA", p->ignored_aborted_a, !(rc && fa));
+        kv_count(o, "ignoredAbortedB", p->ignored_aborted_b, !(rc && fb));
+        /* only when a side's analysis failed: the output is otherwise as before */
+        if (fa || fb) out_printf(o, ",\"analysisFailed\":[%s]", fa && fb ? "\"A\",\"B\"" : fa ? "\"A\"" : "\"B\"");
     }
     json_side(o, "a", &p->a);
     json_side(o, "b", &p->b);

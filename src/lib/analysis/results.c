@@ -436,7 +436,7 @@ bool an_batches_whole(const ss_analysis *a, size_t part, const an_batch **v, siz
      * no batch can lie before the first one kept */
     const an_pinfo *pi = &a->pinfo[part];
     if (pi->log_start >= 0 && (end == lo || a->batches.v[lo].seg != 0 || a->batches.v[lo].position != 0)) return false;
-    *v = a->batches.v + lo;
+    *v = end > lo ? a->batches.v + lo : NULL; /* none kept at all: v is NULL, no offset is added to it */
     *n = end - lo;
     return true;
 }

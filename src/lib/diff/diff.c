@@ -540,11 +540,12 @@ typedef struct aborted_set {
     size_t n;
 } aborted_set;
 
-static void aborted_of(side_analysis *s, size_t part, const ss_diff_opts *o, aborted_set *out) {
+/* false when they are unknown (the side's analysis failed, or memory ran out) */
+static bool aborted_of(side_analysis *s, size_t part, const ss_diff_opts *o, aborted_set *out) {
     out->v = NULL;
     out->n = 0;
     const ss_analysis *a = side_an(s, part, o);
-    if (!a) return;
+    if (!a) return false;
     size_t n = ss_an_txn_count(a), k = 0;
     out->v = calloc(n ? n : 1, sizeof *out->v);
     if (!out->v) {
@@ -552,7 +553,7 @@ static void aborted_of(side_analysis *s, size_t part, const ss_diff_opts *o, abo
                               "%c: %s: out of memory: its aborted transactions are not left out", s->name,
                               ss_inputs_at(s->in, part)->path ? ss_inputs_at(s->in, part)->path
                                                               : ss_inputs_at(s->in, part)->name);
-        return;
+        return false;
     }
     for (size_t i = 0; out->v && i < n; i++) {
         const ss_an_txn *t = ss_an_txn_at(a, i);
@@ -560,6 +561,7 @@ static void aborted_of(side_analysis *s, size_t part, const ss_diff_opts *o, abo
         out->v[k++] = (aborted_txn){t->producer_id, t->first_offset, t->marker_offset};
     }
     out->n = k;
+    return true;
 }
 
 static bool is_aborted(const aborted_set *s, const ss_batch *b, int64_t offset) {
@@ -577,14 +579,15 @@ static bool fingerprintable(const ss_record *r, const ss_batch *b, enum ss_by by
     return true;
 }
 
-/* The cause of the copy at offset of the group of (hi, lo), if the side's analysis gave it one. */
-static void copy_cause(side_analysis *s, size_t part, const ss_diff_opts *o, uint64_t hi, uint64_t lo, int64_t offset,
+/* The cause of the copy at offset of the group of (hi, lo), if the side's analysis gave it one;
+ * false when that analysis failed (the cause unknown). */
+static bool copy_cause(side_analysis *s, size_t part, const ss_diff_opts *o, uint64_t hi, uint64_t lo, int64_t offset,
                        ss_diff_rec *dr) {
     const ss_analysis *an = side_an(s, part, o);
-    if (!an) return;
+    if (!an) return false;
     uint64_t key[2] = {hi, lo};
     const uint32_t *g = ss_map_find(&s->groups, key, lo);
-    if (!g) return;
+    if (!g) return true;
     const ss_an_dupgroup *gr = ss_an_dupgroup_at(an, *g);
     for (size_t j = 0; j < gr->copies; j++) {
         ss_an_copy cp;
@@ -594,6 +597,7 @@ static void copy_cause(side_analysis *s, size_t part, const ss_diff_opts *o, uin
             dr->cause_detail = cp.detail;
         }
     }
+    return true;
 }
 
 static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B, size_t ib, const ss_diff_opts *o,
@@ -604,8 +608,8 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
     XXH3_state_t *st = XXH3_createState();
     if (!st) return SS_E_NOMEM;
     if (o->read_committed) {
-        aborted_of(&sides[0], ia, o, &ab[0]);
-        aborted_of(&sides[1], ib, o, &ab[1]);
+        p->analysis_failed_a = !aborted_of(&sides[0], ia, o, &ab[0]);
+        p->analysis_failed_b = !aborted_of(&sides[1], ib, o, &ab[1]);
     }
     ss_errkind rc = SS_E_OK;
     uint64_t bytes_a = partition_bytes(A, ia), bytes_b = partition_bytes(B, ib);
@@ -713,7 +717,10 @@ static ss_errkind diff_content(const ss_inputs *A, size_t ia, const ss_inputs *B
                     ss_diff_rec *dr = side ? &before->b : &before->a;
                     dr->copies = mine;
                     /* the cause of surplus copies that are duplicates on this side */
-                    if (mine > 1) copy_cause(&sides[side], side ? ib : ia, o, hi, lo, r.offset, dr);
+                    if (mine > 1 && !copy_cause(&sides[side], side ? ib : ia, o, hi, lo, r.offset, dr)) {
+                        if (side) p->analysis_failed_b = true;
+                        else p->analysis_failed_a = true;
+                    }
                 }
                 if (ps->nitems >= o->max_items) break;
             }

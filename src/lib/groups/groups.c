@@ -16,6 +16,7 @@
 
 #include "base/grow.h"
 #include "base/javaint.h"
+#include "base/test_hooks.h"
 #include "groups_int.h"
 #include "inputs/cursor.h"
 #include "segscan/files.h"
@@ -714,7 +715,7 @@ ss_errkind ss_groups_run(ss_groups *G, const ss_inputs *in) {
         for (size_t i = 0; i < n; i++)
             if (ss_inputs_at(in, i) == S->copies[best].input) input = (uint32_t)i;
         S->input = input;
-        log_start(G, S, input, true);
+        log_start(G, S, input, !ss_test_hooks_get()->groups_two_pass);
         gwork *w = &G->work[G->nwork++];
         w->log = (uint32_t)li;
         w->input = S->L.input;
