@@ -109,18 +109,28 @@ bool gc_group_selected(const gcli *c, const ss_group *g) {
     return false;
 }
 
-/* the findings of group gi: they are sorted by group */
-size_t gc_findings_of(const gcli *c, size_t gi, size_t *first) {
-    size_t n = ss_findings_count(c->f), lo = 0, hi = n;
+/* The run of group gi among n items sorted by group (group_at: item i's group): its first in
+ * *first, its length returned. */
+static size_t group_run(const ss_findings *f, size_t n, size_t (*group_at)(const ss_findings *, size_t), size_t gi,
+                        size_t *first) {
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (ss_findings_at(c->f, mid)->group < gi) lo = mid + 1;
+        if (group_at(f, mid) < gi) lo = mid + 1;
         else hi = mid;
     }
     size_t k = lo;
-    while (k < n && ss_findings_at(c->f, k)->group == gi) k++;
+    while (k < n && group_at(f, k) == gi) k++;
     *first = lo;
     return k - lo;
+}
+
+static size_t finding_group(const ss_findings *f, size_t i) { return ss_findings_at(f, i)->group; }
+static size_t net_group(const ss_findings *f, size_t i) { return ss_findings_net_at(f, i)->group; }
+
+/* the findings of group gi: they are sorted by group */
+size_t gc_findings_of(const gcli *c, size_t gi, size_t *first) {
+    return group_run(c->f, ss_findings_count(c->f), finding_group, gi, first);
 }
 
 bool gc_finding_selected(const gcli *c, const ss_finding *x) {
@@ -131,16 +141,7 @@ bool gc_finding_selected(const gcli *c, const ss_finding *x) {
 
 /* the net answers of group gi: they are sorted by group */
 size_t gc_nets_of(const gcli *c, size_t gi, size_t *first) {
-    size_t n = ss_findings_net_count(c->f), lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ss_findings_net_at(c->f, mid)->group < gi) lo = mid + 1;
-        else hi = mid;
-    }
-    size_t k = lo;
-    while (k < n && ss_findings_net_at(c->f, k)->group == gi) k++;
-    *first = lo;
-    return k - lo;
+    return group_run(c->f, ss_findings_net_count(c->f), net_group, gi, first);
 }
 
 size_t gc_net_findings_selected(const gcli *c, const ss_fnet *n) {
