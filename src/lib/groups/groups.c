@@ -167,7 +167,8 @@ static void count_unknown_type(ss_glog *g, int16_t type) {
     g->unknown_other_types++;
 }
 
-static void commit_topic_id(worker *w, glog *L, const ss_record *r);
+static bool names_record(const ss_record *r);
+static void names_of(glog *L, const ss_cdecoded *d);
 
 /* A record of a __consumer_offsets log (batch b of file), into the log's history. */
 static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, const ss_record *r) {
@@ -182,16 +183,19 @@ static void log_record(worker *w, glog *L, const char *file, const ss_batch *b, 
     L->info.records++;
     if (r->value_len < 0) L->info.tombstones++;
     /* one pass: what the walk before the replay would have gathered of this record (of every
-     * group's, as that walk does) */
-    if (L->one_pass) commit_topic_id(w, L, r);
+     * group's, as that walk does), from the one decoding the replay uses too */
+    ss_cdecoded d;
+    bool decoded = L->one_pass && names_record(r);
+    int st = decoded ? ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) : SS_CDEC_OK;
+    if (decoded && st == SS_CDEC_OK) names_of(L, &d);
     /* --group: the records of other groups are not decoded (a group's history
      * is made of its own records only) */
     if (!glog_wanted_key(L, r)) {
         L->skipped_records++;
         return;
     }
-    ss_cdecoded d;
-    switch (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d)) {
+    if (!decoded) st = ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d);
+    switch (st) {
     case SS_CDEC_OK: glog_record(L, b, r, &d); break;
     case SS_CDEC_UNKNOWN_TYPE:
         count_unknown_type(&L->info, d.record_type);
@@ -216,16 +220,16 @@ static void prewalk(worker *w, glog *L, void (*each)(worker *w, glog *L, const s
     ss_pcursor_close(&c);
 }
 
-/* A StreamsGroupTopology record with a SourceTopicRegex: its group is one whose commits are read. */
-static void regex_group(worker *w, glog *L, const ss_record *r) {
-    ss_cdecoded d;
-    if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK || d.tombstone) return;
-    jctx jc = {d.nodes};
-    uint32_t subs = j_child(jc, d.value, "subtopologies");
+/* A StreamsGroupTopology record (decoded) with a SourceTopicRegex: its group is one whose commits
+ * are read. */
+static void regex_group(glog *L, const ss_cdecoded *d) {
+    if (d->tombstone) return;
+    jctx jc = {d->nodes};
+    uint32_t subs = j_child(jc, d->value, "subtopologies");
     bool rx = false;
     for (uint32_t sn = subs ? jc.n[subs].first : 0; sn && !rx; sn = jc.n[sn].next)
         rx = ss_jnode_count(jc.n, j_child(jc, sn, "sourceTopicRegex")) > 0;
-    const char *gid = rx ? j_str(L, jc, d.key, "groupId") : NULL;
+    const char *gid = rx ? j_str(L, jc, d->key, "groupId") : NULL;
     if (!gid) return;
     /* its topics are those the group commits anywhere in the log: known only after a walk */
     if (L->one_pass) {
@@ -266,20 +270,24 @@ static void regex_group_topic(worker *w, glog *L, const ss_record *r) {
  * carries the committed topic's id, a tagged field, beside the topic name of its key; Kafka 4.1,
  * KIP-848's assignments by topic id). Only those records are decoded; damage is left to the replay.
  * Streams topologies that read by regular expression are noted on the way. */
-static void commit_topic_id(worker *w, glog *L, const ss_record *r) {
-    if (r->key_len >= 2 && !r->key[0] && r->key[1] == SS_GROUP_STREAMS_GROUP_TOPOLOGY && r->value_len) {
-        regex_group(w, L, r);
+/* A record the walk before the replay reads: a StreamsGroupTopology with a value, or an
+ * OffsetCommit (key type 1) whose value is of version 4 or later. */
+static bool names_record(const ss_record *r) {
+    if (r->key_len < 2 || r->key[0]) return false;
+    if (r->key[1] == SS_GROUP_STREAMS_GROUP_TOPOLOGY) return r->value_len != 0;
+    return r->key[1] == SS_GROUP_OFFSET_COMMIT && r->value_len >= 2 && !r->value[0] && r->value[1] >= 4;
+}
+
+/* What such a record (decoded) tells: a topology's regular expression (regex_group), or the topic
+ * id an offset commit names. */
+static void names_of(glog *L, const ss_cdecoded *d) {
+    if (d->record_type == SS_GROUP_STREAMS_GROUP_TOPOLOGY) {
+        regex_group(L, d);
         return;
     }
-    /* key type 1 (OffsetCommitKey), value version >= 4 */
-    if (r->key_len < 2 || r->key[0] || r->key[1] != SS_GROUP_OFFSET_COMMIT || r->value_len < 2 || r->value[0] ||
-        r->value[1] < 4)
-        return;
-    ss_cdecoded d;
-    if (ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) != SS_CDEC_OK) return;
-    jctx jc = {d.nodes};
-    const char *id = j_uuid(L, jc, j_child(jc, d.value, "topicId"));
-    const char *name = j_str(L, jc, d.key, "topic");
+    jctx jc = {d->nodes};
+    const char *id = j_uuid(L, jc, j_child(jc, d->value, "topicId"));
+    const char *name = j_str(L, jc, d->key, "topic");
     if (!id || !name || g_commit_topic_name(L, id)) return;
     /* one pass: an assignment met before this record left the id unnamed, which the walk before
      * the replay would have named */
@@ -290,6 +298,12 @@ static void commit_topic_id(worker *w, glog *L, const ss_record *r) {
     }
     L->commit_names[L->ncommit_names].id = id;
     L->commit_names[L->ncommit_names++].name = name;
+}
+
+/* The walk before the replay's look at one record. */
+static void commit_topic_id(worker *w, glog *L, const ss_record *r) {
+    ss_cdecoded d;
+    if (names_record(r) && ss_cdecode(w->cd, SS_CTOPIC_OFFSETS, r, &d) == SS_CDEC_OK) names_of(L, &d);
 }
 
 static void commit_topic_ids(worker *w, glog *L) {
