@@ -222,8 +222,23 @@ def groups_text_names_the_data_partitions_copies():
           % lines.get('orders-0'))
     check('b3/enriched-0 (broker unknown): compared only, diverges at 60 (leader epochs 1 and 0)'
           in lines.get('enriched-0', ''), 'groups: enriched-0\'s diverged copy: %r' % lines.get('enriched-0'))
+    # the same in JSON: a data-partition object with scan's replicas array
+    rc, out, err = run(['groups', '--json', b1, b2, b3])
+    eq(rc, 0, 'groups --json of the split: %s' % err)
+    dp = {o['partition']: o for o in jl(out) if o['type'] == 'data-partition'}
+    eq(sorted(dp), ['enriched-0', 'orders-0', 'pay-0', 'pay-1'], 'groups --json: the data partitions with copies')
+    o = {r['name']: r for r in dp['orders-0']['replicas']}
+    eq((o['b1/orders-0']['broker'], o['b1/orders-0']['leader'], o['b1/orders-0']['readFrom'],
+        o['b1/orders-0']['readTo']), (1, True, 0, 80), 'groups --json: b1/orders-0 leader, 0..79 read')
+    eq((o['b2/orders-0']['broker'], o['b2/orders-0']['readFrom'], o['b2/orders-0']['behind'],
+        o['b2/orders-0']['logEnd']), (2, None, 20, 60), 'groups --json: b2/orders-0 compared only, 20 behind')
+    e = {r['name']: r for r in dp['enriched-0']['replicas']}
+    eq((e['b3/enriched-0']['broker'], e['b3/enriched-0']['divergedAt'], e['b3/enriched-0']['divergedEpoch'],
+        e['b3/enriched-0']['leaderEpoch']), (None, 60, 0, 1), 'groups --json: b3/enriched-0 diverged at 60')
     rc, out, err = run(['groups', one])
     check(rc == 0 and 'copies (replicas)' not in out, 'groups of the data once: no copies named')
+    rc, out, err = run(['groups', '--json', one])
+    check(rc == 0 and '"data-partition"' not in out, 'groups --json of the data once: no data-partition')
     # the pages of groups and scan: the same words above the partition's chart
     for cmd in ('groups', 'scan'):
         page = tmp('g', cmd + '.html')

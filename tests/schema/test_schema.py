@@ -471,8 +471,12 @@ def build(tmp):
         lg.write(os.path.join(tmp, 'groups-' + broker, '__consumer_offsets-%d' % kafka.coordinator_partition('sg')))
     # the data partition t-0 beside broker 1's copy, 10 records: the commits of 30 and 31 are past
     # its end at their time (an out-of-range finding)
-    kafka.write_partition(os.path.join(tmp, 'groups-b1', 't-0'), {0: kafka.batch(0, [(None, b'v%d' % i) for i in range(10)],
-                                                                           base_ts=T0 - 10)})
+    # (two batches: 0..5, 6..9); and a copy of t-0 beside broker 2's holding the first batch only (a
+    # replica cut short: a data-partition object)
+    t0 = kafka.batch(0, [(None, b'v%d' % i) for i in range(6)], base_ts=T0 - 10)
+    kafka.write_partition(os.path.join(tmp, 'groups-b1', 't-0'),
+                          {0: t0 + kafka.batch(6, [(None, b'v%d' % i) for i in range(6, 10)], base_ts=T0 - 4)})
+    kafka.write_partition(os.path.join(tmp, 'groups-b2', 't-0'), {0: t0})
     p['groups'] = [os.path.join(tmp, 'groups-b1'), os.path.join(tmp, 'groups-b2')]
     # text files: a log directory whose checkpoint names a high watermark past the log end offset
     # (payments-0 of the lab ends at offset 4) and an entry without a partition directory, and a

@@ -45,8 +45,7 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "                           --partition matching nothing: exit 2, with the\n"
                                    "                           nearest names)\n"
                                    "  --since TIME, --until TIME  list what happened in this time window only\n"
-                                   "                           (ISO-8601 or epoch ms); the history is still read\n"
-                                   "                           whole\n"
+                                   "                           (ISO-8601 or epoch ms); the history is read whole\n"
                                    "  --from-offset N, --to-offset N   list commits of data offsets in this\n"
                                    "                           window only\n"
                                    "  --commits                list every commit (spilled to $TMPDIR past\n"
@@ -62,9 +61,10 @@ static const char groups_usage[] = "usage: segscan groups [options] PATH...\n"
                                    "                           newest timestamp read, never the wall clock)\n"
                                    "  --partitions N           partitions of __consumer_offsets, for the coordinator\n"
                                    "                           check (offsets.topic.num.partitions; default 50)\n"
-                                   "  --json                   JSON Lines: offsets-partition, consumer-group,\n"
-                                   "                           generation, group-event, group-finding, group-net,\n"
-                                   "                           group-lag, group-status and commit objects\n"
+                                   "  --json                   JSON Lines: offsets-partition, data-partition,\n"
+                                   "                           consumer-group, generation, group-event,\n"
+                                   "                           group-finding, group-net, group-lag, group-status\n"
+                                   "                           and commit objects\n"
                                    "  --html FILE              also write one self-contained HTML page: each data\n"
                                    "                           partition's offsets over time with the groups'\n"
                                    "                           committed offsets, owners and findings, and the\n"
@@ -614,12 +614,20 @@ static void text_group(gcli *c, size_t gi) {
 }
 
 /* The other partitions given from several directories (replicas once: each offset read from one
- * copy): which copies, from which broker, what was read of each, as scan says it. The
- * __consumer_offsets partitions' copies are text_log's. */
-static void text_data_replicas(gcli *c) {
+ * copy): which copies, from which broker, what was read of each, as scan says it (a line, or a
+ * data-partition object with scan's replicas array). The __consumer_offsets partitions' copies
+ * are text_log's and gc_json_log's. */
+static void data_replicas(gcli *c) {
     for (size_t i = 0; c->in && i < ss_inputs_count(c->in); i++) {
         const ss_input_partition *ip = ss_inputs_at(c->in, i);
         if (!ip->nreplicas || !strcmp(ip->topic, "__consumer_offsets")) continue;
+        if (c->json) {
+            out_lit(c->o, "{\"type\":\"data-partition\",\"partition\":");
+            out_json_cstr(c->o, ip->name);
+            view_replicas_json(c->o, ip);
+            out_lit(c->o, "}\n");
+            continue;
+        }
         out_printf(c->o, "%s  %zu copies (replicas), read as one partition:", ip->name, ip->nreplicas);
         view_replicas_list(c->o, ip);
         out_ch(c->o, '\n');
@@ -633,7 +641,7 @@ static int list_all(gcli *c) {
         if (c->json) gc_json_log(c, ss_groups_log_at(c->g, i));
         else text_log(c, ss_groups_log_at(c->g, i));
     }
-    if (!c->json) text_data_replicas(c);
+    data_replicas(c);
     size_t shown = 0;
     for (size_t i = 0; i < ss_groups_count(c->g); i++) {
         const ss_group *grp = ss_groups_at(c->g, i);

@@ -109,6 +109,7 @@ void scan_holes_json(struct scan_cli *c, uint32_t part);
 void scan_replicas_text(struct scan_cli *c, uint32_t part);
 /* a partition's copies, where each came from and what was read of it (no prefix, no newline) */
 void view_replicas_list(ss_out *o, const ss_input_partition *ip);
+void view_replicas_json(ss_out *o, const ss_input_partition *ip);
 void scan_replicas_json(struct scan_cli *c, uint32_t part);
 
 void dups_text_group(struct scan_cli *c, size_t gi, size_t max_copies, bool sentences);

@@ -63,10 +63,9 @@ static void opt_i64(ss_out *o, const char *key, int64_t v) {
 }
 
 /* The copies of a partition given from several directories (replicas): where each came from,
- * what it holds, what was read of it, how it compares with the leader; [] when given once. */
-void scan_replicas_json(struct scan_cli *c, uint32_t part) {
-    ss_out *o = c->out;
-    const ss_input_partition *ip = ss_an_partition_at(c->an, part)->input;
+ * what it holds, what was read of it, how it compares with the leader; [] when given once
+ * (scan's partition objects, groups' data-partition objects). */
+void view_replicas_json(ss_out *o, const ss_input_partition *ip) {
     out_lit(o, ",\"replicas\":[");
     for (size_t k = 0; k < ip->nreplicas; k++) {
         const ss_input_replica *r = &ip->replicas[k];
@@ -90,6 +89,10 @@ void scan_replicas_json(struct scan_cli *c, uint32_t part) {
         out_printf(o, ",\"divergedBatches\":%" PRIu64 ",\"damage\":%" PRIu64 "}", r->diverged_batches, r->damage);
     }
     out_ch(o, ']');
+}
+
+void scan_replicas_json(struct scan_cli *c, uint32_t part) {
+    view_replicas_json(c->out, ss_an_partition_at(c->an, part)->input);
 }
 
 /* " b1/orders-0 (broker 1, leader): 0..79 read; b2/orders-0 (broker 2): ends at 60, 20 offsets
