@@ -16,7 +16,7 @@
  * match kind and its bytes, partition, offset and max_matches; and the
  * run's shape: 2 threads, tiny units (the unit_bytes test hook, set
  * for every run) and a small max_memory, so more than 256 fingerprints spill to bucket
- * files (in a private directory under /dev/shm, else /tmp: fuzz_tmp_root; the
+ * files (in a private directory under /dev/shm, else /tmp: fuzz_private_dir; the
  * library unlinks them at once).
  *
  * Checks: every result is read back, and every copy of every group is fetched
@@ -75,7 +75,8 @@ static uint64_t le(const uint8_t *p, int n) {
     return v;
 }
 
-/* A directory of this process's own for spills, removed at exit. */
+/* A directory of this process's own for spills, removed at exit (or by the next process, after
+ * a crash: fuzz_private_dir). */
 static char spill_dir[512];
 
 static void spill_dir_remove(void) {
@@ -84,8 +85,7 @@ static void spill_dir_remove(void) {
 
 static const char *spill_dir_get(void) {
     if (!spill_dir[0]) {
-        snprintf(spill_dir, sizeof spill_dir, "%s/segscan-fuzz-XXXXXX", fuzz_tmp_root());
-        if (!mkdtemp(spill_dir)) abort();
+        fuzz_private_dir("analysis", spill_dir, sizeof spill_dir);
         atexit(spill_dir_remove);
     }
     return spill_dir;

@@ -12,10 +12,14 @@
 #ifndef SS_FUZZ_COMMON_H
 #define SS_FUZZ_COMMON_H
 
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "segscan/segscan.h"
@@ -101,6 +105,47 @@ static inline const char *fuzz_tmp_root(void) {
     if (access("/dev/shm", W_OK | X_OK) == 0) return "/dev/shm";
     const char *t = getenv("TMPDIR");
     return t && *t ? t : "/tmp";
+}
+
+/* Remove a file or a directory tree. */
+static inline void fuzz_rm_tree(const char *path) {
+    DIR *d = opendir(path);
+    if (!d) {
+        unlink(path);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char p[1024];
+        if (snprintf(p, sizeof p, "%s/%s", path, e->d_name) < (int)sizeof p) fuzz_rm_tree(p);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+/* A private directory of this process, <fuzz_tmp_root>/segscan-fuzz-<what>-<pid>, made empty,
+ * into out. A target that crashed, or was killed at a timeout, had no atexit to remove its own:
+ * the directories of that name whose process is gone are removed first (once per process, a
+ * few entries read). */
+static inline void fuzz_private_dir(const char *what, char *out, size_t n) {
+    char prefix[64];
+    int pl = snprintf(prefix, sizeof prefix, "segscan-fuzz-%s-", what);
+    const char *root = fuzz_tmp_root();
+    DIR *d = opendir(root);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, prefix, (size_t)pl) != 0) continue;
+        char *end;
+        long pid = strtol(e->d_name + pl, &end, 10);
+        if (end == e->d_name + pl || *end || pid <= 0) continue;
+        if (pid != (long)getpid() && !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) continue;
+        char p[1024];
+        if (snprintf(p, sizeof p, "%s/%s", root, e->d_name) < (int)sizeof p) fuzz_rm_tree(p);
+    }
+    if (d) closedir(d);
+    snprintf(out, n, "%s/%s%ld", root, prefix, (long)getpid());
+    FUZZ_CHECK(mkdir(out, 0700) == 0);
 }
 
 #endif

@@ -8,7 +8,7 @@
  * (lengths beyond what is left are cut to it). They are written as
  * __consumer_offsets-0, a data partition (NAME % 5: t-0, events-0, items-0,
  * items-1, in-0: the names the seeds' commits use) and __transaction_state-0 of a
- * private log directory (under /dev/shm, else /tmp: fuzz_tmp_root; the files are
+ * private log directory (fuzz_private_dir: under /dev/shm, else /tmp; the files are
  * rewritten in place, and the data partition's directory replaced only when
  * NAME changes), read as `segscan groups` reads one: the
  * data partitions' batch headers, the replay of __consumer_offsets with them,
@@ -37,25 +37,8 @@
 static char dir[512];
 static int data_name = -1; /* the data partition written last (names[]), -1 none */
 
-static void rm_tree(const char *path) {
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char p[1024];
-            snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-            rm_tree(p);
-        }
-        closedir(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void cleanup(void) {
-    if (dir[0]) rm_tree(dir);
+    if (dir[0]) fuzz_rm_tree(dir);
 }
 
 static void put(const char *part, const uint8_t *p, size_t n, bool new_dir) {
@@ -291,9 +274,7 @@ static uint64_t run(const ss_inputs *in, unsigned threads, const ss_analysis *an
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char *const names[] = {"t-0", "events-0", "items-0", "items-1", "in-0"};
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "%s/segscan-fuzz-groups-%ld", fuzz_tmp_root(), (long)getpid());
-        rm_tree(dir); /* left by an earlier process of this pid */
-        FUZZ_CHECK(mkdir(dir, 0700) == 0);
+        fuzz_private_dir("groups", dir, sizeof dir);
         atexit(cleanup);
         put("__consumer_offsets-0", NULL, 0, true);
         put("__transaction_state-0", NULL, 0, true);
@@ -310,7 +291,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (name != data_name && data_name >= 0) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, names[data_name]);
-        rm_tree(path);
+        fuzz_rm_tree(path);
     }
     put(names[name], p + col, dl, name != data_name);
     data_name = name;

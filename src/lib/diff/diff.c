@@ -468,10 +468,13 @@ typedef struct fp_entry {
 /* A table for the fingerprints of partitions of about `bytes` each (a mirror's
  * sides share theirs): ~256 bytes a record on disk, at most 70% full, and at
  * first no more than 2^23 slots: a table far larger than its records would
- * have all its pages touched by a few of them. */
+ * have all its pages touched by a few of them. At least 64 slots, not more: the
+ * table grows as it fills, and every slot is read once to count and once per
+ * side to list: a 1024-slot floor (40 KiB) made a partition of a few records
+ * read a thousand empty slots three times. */
 static void fpt_init(ss_map *t, uint64_t bytes) {
     uint64_t want = bytes / 256 * 10 / 7;
-    size_t cap = 1 << 10;
+    size_t cap = 64;
     while (cap < want && cap < ((size_t)1 << 23)) cap <<= 1;
     ss_map_init(t, sizeof(fp_key), sizeof(fp_entry), cap, 70);
     t->big = true;
