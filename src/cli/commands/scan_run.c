@@ -688,7 +688,7 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
 }
 
 /* The __consumer_offsets bytes the analysis keeps for the groups at most (scan_analyse) */
-#define KEEP_OFFSETS_MAX ((uint64_t)256 << 20)
+#define KEEP_OFFSETS_MAX ((uint64_t)64 << 20)
 
 /* The analysis of a->in, its notes said, and what lies beside it: the transactional ids of
  * __transaction_state and the producer-id blocks of __cluster_metadata. */
