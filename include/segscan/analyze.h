@@ -97,6 +97,11 @@ typedef struct ss_an_opts {
      * caller that prints none of them (txns and producers as text): XXH3 of every record and the
      * fingerprint table are the largest part of the reading after decoding. */
     bool no_fingerprints;
+    /* the __consumer_offsets segments read are read whole into memory, up to this many bytes in
+     * all, and kept until ss_analysis_free for the consumer-groups study that follows it
+     * (ss_study_opts.analysis), which reads them there: each file is read once. 0 (the default):
+     * none kept. A file past the budget is read by the study again. */
+    uint64_t keep_offsets_bytes;
     ss_an_progress_fn progress; /* or NULL */
     void *progress_arg;
 } ss_an_opts;

@@ -23,8 +23,11 @@
  * same checks), the timelines and findings are the same with one thread and
  * with two (groups.h: the results never depend on the number of threads), with
  * the timelines taken from an analysis's batch headers (ss_timelines_read_with)
- * as read from the files, and with the groups' replay in two passes (the test
- * hook groups_two_pass: the fallback of the one-pass replay) as in one.
+ * as read from the files, with the groups' replay in two passes (the test
+ * hook groups_two_pass: the fallback of the one-pass replay) as in one, and with
+ * __consumer_offsets-0 read from the copy that analysis kept
+ * (ss_an_opts.keep_offsets_bytes, inputs/kept.h: what `segscan scan` does) as
+ * from the file.
  */
 #define _GNU_SOURCE 1
 #include <dirent.h>
@@ -32,7 +35,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/analysis.h"
 #include "fuzz_common.h"
+#include "inputs/kept.h"
 
 static char dir[512];
 static int data_name = -1; /* the data partition written last (names[]), -1 none */
@@ -311,14 +316,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ss_an_opts_default(&ao);
         ao.threads = 1;
         ao.max_batch_bytes = 1 << 20;
+        ao.keep_offsets_bytes = 1 << 20; /* more than the input */
         ss_analysis *an = ss_analysis_new(&ao);
         FUZZ_CHECK(an != NULL);
         ss_errkind rc = ss_analysis_run(an, in);
         FUZZ_CHECK(rc == SS_E_OK || rc == SS_E_NOMEM);
+        /* the replay reads __consumer_offsets-0 from the analysis's copy (the study's way), and
+         * only there: the file is emptied (the next input writes it again) */
+        if (rc == SS_E_OK) {
+            FUZZ_CHECK(an->kept && ss_kept_files(an->kept) == 1 && ss_kept_bytes(an->kept) == col);
+            ss_inputs_use_kept(in, an->kept);
+            put("__consumer_offsets-0", NULL, 0, false);
+        }
         ss_test_hooks h = {.pause_after_batches = UINT64_MAX, .groups_two_pass = true};
         ss_test_hooks_set(&h);
         uint64_t other = run(in, 1, rc == SS_E_OK ? an : NULL, &tl_other);
         ss_test_hooks_set(NULL);
+        ss_inputs_use_kept(in, NULL);
         FUZZ_CHECK(tl_other == tl_one);
         FUZZ_CHECK(other == one);
         ss_analysis_free(an);

@@ -14,7 +14,9 @@
  * inputs of the same PATHs) the study reads nothing again only when no __consumer_offsets
  * partition can be among its inputs: none in read_before and, with beside, none beside.
  * Each segment is opened once by the study (ss_test_files_opened counts the openings), and
- * with the caller's analysis the data partitions not at all.
+ * with the caller's analysis the data partitions not at all; when that analysis kept the
+ * __consumer_offsets segments it read (ss_an_opts.keep_offsets_bytes) the study opens none and
+ * finds what it finds reading the file; past the budget it reads the file again.
  * usage: test_study TESTDATA_DIR
  */
 #include <stdlib.h>
@@ -31,6 +33,27 @@ static char *join(const char *a, const char *b) {
     char *p = malloc(n);
     if (p) snprintf(p, n, "%s/%s", a, b);
     return p;
+}
+
+/* What a study found of __consumer_offsets: its groups, the findings, the records and batches
+ * its replay read. */
+struct seen {
+    uint64_t groups, findings, logs, records, batches, control_records;
+};
+
+static struct seen seen_of(ss_study *s) {
+    struct seen v = {0};
+    ss_groups *g = ss_study_groups(s);
+    if (!g) return v;
+    v.groups = ss_groups_count(g);
+    v.findings = ss_study_findings(s) ? ss_findings_count(ss_study_findings(s)) : UINT64_MAX;
+    v.logs = ss_groups_log_count(g);
+    for (size_t i = 0; i < ss_groups_log_count(g); i++) {
+        v.records += ss_groups_log_at(g, i)->records;
+        v.batches += ss_groups_log_at(g, i)->batches;
+        v.control_records += ss_groups_log_at(g, i)->control_records;
+    }
+    return v;
 }
 
 static bool has_input(const ss_inputs *in, const char *topic, int32_t partition) {
@@ -224,11 +247,52 @@ int main(int argc, char **argv) {
     opened = ss_test_files_opened();
     CHECK(ss_study_run(all, 1, &o, &s) == SS_E_OK && s);
     CHECK_EQ_U(ss_test_files_opened() - opened, 1);
+    struct seen read_files = {0};
     if (s) {
         const ss_tl_partition *p = ss_timelines_find(ss_study_timelines(s), "enriched", 8, 0);
         /* make_worked.py: enriched-0 holds A's 5 batches and B's 4, of 10 records each */
         CHECK(p && p->batches == 9 && p->records == 90 && p->complete);
         CHECK(ss_study_findings(s) != NULL);
+        read_files = seen_of(s);
+        ss_study_free(s);
+    }
+    o.analysis = NULL;
+    ss_analysis_free(an);
+    /* the analysis keeps the __consumer_offsets segments it reads (keep_offsets_bytes): it opens
+     * each of the 3 segments once, and the study none (the groups' replay reads the kept copy of
+     * __consumer_offsets-18's), with what the study found reading the file */
+    ao.keep_offsets_bytes = 1 << 20;
+    an = ss_analysis_new(&ao);
+    opened = ss_test_files_opened();
+    CHECK(an && ss_analysis_run(an, before_all) == SS_E_OK);
+    CHECK_EQ_U(ss_test_files_opened() - opened, 3);
+    o.analysis = an;
+    opened = ss_test_files_opened();
+    CHECK(ss_study_run(all, 1, &o, &s) == SS_E_OK && s);
+    CHECK_EQ_U(ss_test_files_opened() - opened, 0);
+    if (s) {
+        struct seen kept = seen_of(s);
+        CHECK(read_files.groups == 1 && read_files.records > 0); /* make_worked.py: group "enricher" */
+        CHECK(!memcmp(&kept, &read_files, sizeof kept));
+        ss_study_free(s);
+    }
+    o.analysis = NULL;
+    ss_analysis_free(an);
+    /* a budget one byte short of the segment: nothing is kept, the study reads the file again */
+    char *co = join(logdir, "__consumer_offsets-18/00000000000000000000.log");
+    struct stat st;
+    CHECK(co && stat(co, &st) == 0 && st.st_size > 0);
+    ao.keep_offsets_bytes = co ? (uint64_t)st.st_size - 1 : 1;
+    free(co);
+    an = ss_analysis_new(&ao);
+    CHECK(an && ss_analysis_run(an, before_all) == SS_E_OK);
+    o.analysis = an;
+    opened = ss_test_files_opened();
+    CHECK(ss_study_run(all, 1, &o, &s) == SS_E_OK && s);
+    CHECK_EQ_U(ss_test_files_opened() - opened, 1);
+    if (s) {
+        struct seen again = seen_of(s);
+        CHECK(!memcmp(&again, &read_files, sizeof again));
         ss_study_free(s);
     }
     o.analysis = NULL;

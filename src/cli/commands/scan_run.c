@@ -687,6 +687,9 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
     return in;
 }
 
+/* The __consumer_offsets bytes the analysis keeps for the groups at most (scan_analyse) */
+#define KEEP_OFFSETS_MAX ((uint64_t)64 << 20)
+
 /* The analysis of a->in, its notes said, and what lies beside it: the transactional ids of
  * __transaction_state and the producer-id blocks of __cluster_metadata. */
 static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int rc) {
@@ -694,6 +697,11 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
     ss_inputs *in = a->in;
     const ss_problems *in_problems = ss_inputs_problems(in);
     if (!a->max_memory_set) c->ao.max_memory = default_max_memory();
+    /* the consumer groups are read after the analysis (scan_output) from the same
+     * __consumer_offsets segments: the analysis keeps them in memory for them, read once,
+     * up to KEEP_OFFSETS_MAX (and a quarter of --max-memory); past it they are read again */
+    c->ao.keep_offsets_bytes = KEEP_OFFSETS_MAX;
+    if (c->ao.max_memory && c->ao.max_memory / 4 < KEEP_OFFSETS_MAX) c->ao.keep_offsets_bytes = c->ao.max_memory / 4;
     /* -q silences the progress line too, unless it was asked for (--progress always, as zstd's) */
     if (c->quiet && a->prog.mode == PROGRESS_AUTO) a->prog.mode = PROGRESS_NEVER;
     progress_start(&a->prog);

@@ -127,6 +127,7 @@ ss_analysis *ss_analysis_new(const ss_an_opts *opts) {
 
 void ss_analysis_free(ss_analysis *a) {
     if (!a) return;
+    ss_kept_free(a->kept);
     an_policies_free(&a->policies);
     free(a->parts);
     free(a->pinfo);
@@ -365,6 +366,7 @@ static ss_errkind run(ss_analysis *a, const ss_inputs *in) {
         a->pinfo[i].coordinator = !strcmp(ip->topic, "__consumer_offsets") || !strcmp(ip->topic, "__transaction_state");
         a->pinfo[i].exported = ip->export_file && !ip->internal;
     }
+    if (a->o.keep_offsets_bytes && !(a->kept = ss_kept_new(a->o.keep_offsets_bytes))) return SS_E_NOMEM;
     if (!an_read_policies(&a->policies, in)) return SS_E_NOMEM;
     for (size_t i = 0; i < a->nparts; i++) {
         const an_policy *pol = an_policy_find(&a->policies, a->parts[i].input->topic);

@@ -9,11 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analysis/units.h"
 #include "base/error_set.h"
 #include "base/javaint.h"
 #include "base/map.h"
+#include "inputs/kept.h"
 #include "segscan/analyze.h"
 #include "segscan/decode.h"
 
@@ -179,6 +181,7 @@ struct ss_analysis {
     ss_an_opts o;
     an_policies policies; /* cleanup.policy of the topics, from __cluster_metadata */
     const ss_inputs *in;
+    ss_kept *kept; /* o.keep_offsets_bytes: the __consumer_offsets segments read, kept (inputs/kept.h) */
     bool nomem, io_error;
     ss_error io_err; /* with io_error: why (SS_E_IO), the last one met */
     /* partitions */
@@ -306,6 +309,14 @@ static inline int64_t lin_near(int64_t ref, int32_t seq) {
 }
 
 static inline uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
+
+/* Segment seg of partition part, as the analysis reads it: through a->kept when it keeps
+ * segments (a __consumer_offsets segment read whole, once, and kept), else the file. */
+static inline ss_errkind an_open_segment(ss_analysis *a, uint32_t part, uint32_t seg, ss_segment **out, ss_error *err) {
+    if (!a->kept) return ss_inputs_open_segment(a->in, part, seg, out, err);
+    bool keep = !strcmp(a->parts[part].input->topic, "__consumer_offsets");
+    return ss_kept_open(a->kept, a->in, part, seg, keep, out, err);
+}
 
 /* ---- the key maps (keymap.c, on base/map.h) ---- */
 void km_init(ss_map *m, bool with_epoch);

@@ -55,7 +55,7 @@ int ss_an_fetch_offset(ss_analysis *a, uint32_t batch, int64_t offset, ss_record
                 a->segs_open = 0;
                 fetched_forget(a);
             }
-            if (ss_inputs_open_segment(a->in, b->part, b->seg, &a->segcache[gi], err) != SS_E_OK) return -1;
+            if (an_open_segment(a, b->part, b->seg, &a->segcache[gi], err) != SS_E_OK) return -1;
             a->segs_open++;
         }
         f = lru;

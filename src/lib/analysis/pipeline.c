@@ -143,7 +143,7 @@ static bool plan_next(ss_analysis *a, pipeline *pl, slot *sl) {
         pl->pj++;
         ss_segment *seg;
         ss_error err;
-        if (ss_inputs_open_segment(a->in, pl->pp, j, &seg, &err) != SS_E_OK) {
+        if (an_open_segment(a, pl->pp, (uint32_t)j, &seg, &err) != SS_E_OK) {
             const char *path = ip->segments[j].path ? ip->segments[j].path : ip->name;
             size_t n = strlen(path) + strlen(err.msg) + 3;
             char *m = malloc(n);

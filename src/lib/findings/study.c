@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "base/error_set.h"
+#include "inputs/kept.h"
 #include "segscan/study.h"
 
 struct ss_study {
@@ -91,6 +93,9 @@ ss_errkind ss_study_run(const char *const *paths, size_t npaths, const ss_study_
     ss_groups_opts go = o->groups;
     s->tl = ss_timelines_new(go.max_batch_bytes);
     const ss_analysis *an = o->read_before && o->inputs_reported ? o->analysis : NULL;
+    /* the __consumer_offsets segments the analysis read and kept (ss_an_opts.keep_offsets_bytes):
+     * the groups read them there, not from the files again */
+    if (an && an->kept) ss_inputs_use_kept(s->in, an->kept);
     if (!s->tl || ss_timelines_read_with(s->tl, s->in, go.threads, an) != SS_E_OK) {
         fail(s, "out of memory reading the data partitions");
         return SS_E_OK;

@@ -24,10 +24,12 @@
 #include "base/error_set.h"
 #include "base/grow.h"
 #include "base/paths.h"
+#include "base/test_hooks.h"
 #include "format/batch.h"
 #include "format/kafka_format.h"
 #include "inputs/export_in.h"
 #include "inputs/inputs_names.h"
+#include "inputs/kept.h"
 #include "inputs/replicas.h"
 #include "segscan/files.h"
 #include "segscan/inputs.h"
@@ -98,6 +100,7 @@ struct ss_inputs {
     size_t ndirs_read, cdirs_read;
     char *first_cluster, *first_cluster_file; /* the first export's kafka.cluster.id, and its file */
     bool clusters_warned;
+    const ss_kept *kept; /* files read before, kept in memory (ss_inputs_use_kept), or NULL */
 };
 
 static char *xstrdup(const char *s) {
@@ -1560,15 +1563,49 @@ void ss_inputs_finish(ss_inputs *in) {
     }
 }
 
+void ss_inputs_use_kept(ss_inputs *in, const ss_kept *k) { in->kept = k; }
+
+ss_errkind ss_kept_open(ss_kept *k, const ss_inputs *in, size_t i, size_t j, bool keep, ss_segment **out,
+                        ss_error *err) {
+    const part *p = in->parts[i];
+    /* a file of its own (not bytes in memory: standard input, an export's rebuilt segment) */
+    const char *path =
+        (p->merged ? p->merged_mem && p->merged_mem[j].set : p->mem != NULL) ? NULL : p->pub.segments[j].path;
+    const uint8_t *data;
+    size_t len;
+    if (ss_kept_find(k, path, &data, &len)) return ss_segment_from_memory(data, len, false, out, err);
+    ss_errkind rc = ss_inputs_open_segment(in, i, j, out, err);
+    /* the walker's live-file test (a pause after N batches while a test changes the file) needs
+     * the file itself */
+    if (rc != SS_E_OK || !keep || !path || ss_test_hooks_get()->pause_after_batches != UINT64_MAX) return rc;
+    uint64_t size = ss_segment_size(*out);
+    if (!ss_kept_reserve(k, size)) return rc; /* past the budget: the file, read again by the next reader */
+    /* the file read whole, once: its copy is what this reader and the next read */
+    char *kp = xstrdup(path);
+    uint8_t *buf = malloc(size ? (size_t)size : 1);
+    if (!kp || !buf || ss_segment_read(*out, 0, buf, (size_t)size) != size) {
+        /* out of memory, or a file cut while it was read: the file, as before */
+        free(kp);
+        free(buf);
+        ss_kept_unreserve(k, size);
+        return rc;
+    }
+    if (!ss_kept_add(k, size, kp, buf, (size_t)size, &data, &len)) return rc;
+    ss_segment_close(*out);
+    return ss_segment_from_memory(data, len, false, out, err);
+}
+
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
     part *p = in->parts[i];
     /* a merged partition's segments are its copies': each in memory or a file of its own */
-    if (p->merged) {
-        if (p->merged_mem && p->merged_mem[j].set)
-            return ss_segment_from_memory(p->merged_mem[j].data, p->merged_mem[j].len, false, out, err);
-        return ss_segment_open(p->pub.segments[j].path, out, err);
-    }
-    if (p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
+    if (p->merged && p->merged_mem && p->merged_mem[j].set)
+        return ss_segment_from_memory(p->merged_mem[j].data, p->merged_mem[j].len, false, out, err);
+    if (!p->merged && p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
+    /* a file read before in this run and kept: its bytes as they were read then */
+    const uint8_t *data;
+    size_t len;
+    if (in->kept && ss_kept_find(in->kept, p->pub.segments[j].path, &data, &len))
+        return ss_segment_from_memory(data, len, false, out, err);
     return ss_segment_open(p->pub.segments[j].path, out, err);
 }
 
@@ -1576,6 +1613,9 @@ uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
     part *p = in->parts[i];
     if (p->merged && p->merged_mem && p->merged_mem[j].set) return p->merged_mem[j].len;
     if (!p->merged && p->mem) return p->memlen;
+    const uint8_t *data;
+    size_t len;
+    if (in->kept && ss_kept_find(in->kept, p->pub.segments[j].path, &data, &len)) return len;
     struct stat st;
     return stat(p->pub.segments[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
