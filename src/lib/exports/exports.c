@@ -364,9 +364,9 @@ typedef struct xslot {
 /* Rows of one batch in a piece, in order: `ends` when the batch's rows end with them. */
 typedef struct xrun {
     size_t rows;
-    uint64_t bytes;   /* what their own cells added to the writer's group_bytes */
-    uint64_t per_row; /* and the batch's cells (its runs), per row */
+    uint64_t bytes; /* what their own cells added to the writer's group_bytes */
     bool ends;
+    ss_batch b; /* its cells (runs) are the merge's */
 } xrun;
 
 typedef struct xdmg {
@@ -402,8 +402,10 @@ typedef struct xrows {
     XXH3_state_t *st;
     ss_errkind k;
     ss_error err;
-    size_t mpend;  /* merging: rows of the batch being merged not yet given to the writer */
-    uint64_t mper; /* and that batch's bytes of runs a row */
+    /* merging: the batch being merged, its rows not yet given to the writer, and of them those
+     * whose own cells of mixed_cols are in the writer's columns (a piece merged early) */
+    ss_batch mb;
+    size_t mpend, mcopied;
 } xrows;
 
 struct xpipe;
@@ -514,31 +516,63 @@ static void piece_damage(xpiece *pc, size_t seg, const ss_error *e) {
     pc->dmg[pc->ndmg++] = (xdmg){.seg = seg, .e = *e};
 }
 
-/* The batch's cells of its last k rows (bytes: what their own cells added), as a run. */
-static void piece_run(xpiece *pc, const row_fixed *f, const ss_batch *b, size_t k, uint64_t bytes, bool ends) {
+/* The batch's last k rows in the piece (bytes: what their own cells added), a run. */
+static void piece_run(xpiece *pc, const ss_batch *b, size_t k, uint64_t bytes, bool ends) {
     if (!SS_GROW(pc->runs, pc->nruns, pc->runs_cap, 64)) {
         pc->nomem = true;
         return;
     }
-    uint64_t before = pc->sh.group_bytes;
-    if (k) batch_runs(&pc->sh, f, b, k);
-    pc->runs[pc->nruns++] =
-        (xrun){.rows = k, .bytes = bytes, .per_row = k ? (pc->sh.group_bytes - before) / k : 0, .ends = ends};
+    pc->runs[pc->nruns++] = (xrun){.rows = k, .bytes = bytes, .ends = ends, .b = *b};
 }
 
-/* The writer given the pending rows of the batch being merged, as rows_end would have; the
- * rows up to `cur` copied into its row group first when that ends it. */
-static ss_errkind merge_end(xpipe *xp, xpiece *pc, size_t *at, size_t *copied, size_t cur) {
+/* The merge's place in a piece's columns: each column's rows, bytes and values copied. */
+typedef struct xmerge {
+    size_t row[C_COUNT], at[C_COUNT], vat[C_COUNT];
+} xmerge;
+
+/* The columns whose cells record_cells gives on every row: a piece's are copied in bulk. The
+ * makers do not write the batch's runs (batch_runs): the merge does, as rows_end did, so a
+ * piece's other columns hold only the cells record_cells gives in some batches (mixed_cols). */
+static const uint8_t rec_cols[] = {C_OFFSET, C_TIMESTAMP, C_SEQUENCE, C_KEY_SIZE, C_VALUE_SIZE, C_KEY_FP, C_VALUE_FP};
+
+/* The columns of which record_cells gives batch b's rows their cells (batch_runs the others'). */
+static size_t mixed_cols(const row_fixed *f, const ss_batch *b, uint8_t out[5]) {
+    size_t n = 0;
+    if (b->magic < 2) out[n++] = C_TIMESTAMP_TYPE;
+    if (b->control) {
+        out[n++] = C_CONTROL_TYPE;
+        out[n++] = C_COORDINATOR_EPOCH;
+    }
+    if (f->internal) {
+        out[n++] = C_KEY;
+        out[n++] = C_VALUE;
+    }
+    return n;
+}
+
+static bool copy_cols(ss_pq_writer *w, xpiece *pc, xmerge *m, const uint8_t *cols, size_t ncols, size_t n) {
+    bool ok = true;
+    for (size_t j = 0; j < ncols; j++) {
+        size_t i = cols[j];
+        ok &= ss_pqw_copy_col(w, i, &pc->sh.c[i], &m->row[i], &m->at[i], &m->vat[i], n);
+    }
+    return ok;
+}
+
+/* The pending rows of the batch being merged given to the writer, as rows_end gives them: the
+ * batch's runs, their own cells of mixed_cols; the piece's rows up to `cur` copied first when
+ * they end the row group. */
+static ss_errkind merge_end(xpipe *xp, xpiece *pc, xmerge *m, size_t cur) {
     xrows *r = &xp->r;
     ss_pq_writer *w = r->w;
     size_t n = r->mpend;
-    r->mpend = 0;
-    w->group_bytes += n * r->mper;
-    if (w->group_rows + n >= w->rows_per_group || w->group_bytes + w->ncols * 8 * n >= PQ_GROUP_BYTES) {
-        if (!ss_pqw_copy_rows(w, pc->sh.c, at, *copied, cur, cur == pc->rows))
-            return ss_error_set(&r->err, SS_E_NOMEM, 0, -1, "out of memory");
-        *copied = cur;
-    }
+    uint8_t mc[5];
+    batch_runs(w, &r->rf, &r->mb, n);
+    bool ok = copy_cols(w, pc, m, mc, mixed_cols(&r->rf, &r->mb, mc), n - r->mcopied);
+    r->mpend = r->mcopied = 0;
+    if (w->group_rows + n >= w->rows_per_group || w->group_bytes + w->ncols * 8 * n >= PQ_GROUP_BYTES)
+        ok &= copy_cols(w, pc, m, rec_cols, sizeof rec_cols, cur - m->row[C_OFFSET]);
+    if (!ok) return ss_error_set(&r->err, SS_E_NOMEM, 0, -1, "out of memory");
     return ss_pqw_rows_done(w, n, &r->err);
 }
 
@@ -547,10 +581,11 @@ static ss_errkind merge_end(xpipe *xp, xpiece *pc, size_t *at, size_t *copied, s
 static ss_errkind merge_rows(xpipe *xp, xpiece *pc) {
     xrows *r = &xp->r;
     ss_pq_writer *w = r->w;
-    size_t at[C_COUNT] = {0}, cur = 0, copied = 0;
+    xmerge m = {0};
+    size_t cur = 0;
     for (size_t i = 0; i < pc->nruns; i++) {
         const xrun *run = &pc->runs[i];
-        if (run->rows) r->mper = run->per_row;
+        r->mb = run->b;
         if (w->group_bytes + run->bytes < PQ_GROUP_BYTES && r->mpend + run->rows < ss_pqw_room(w)) {
             /* no row of the run fills the row group: ss_pqw_room stays what it is */
             w->group_bytes += run->bytes;
@@ -560,18 +595,25 @@ static ss_errkind merge_rows(xpipe *xp, xpiece *pc) {
             for (size_t j = 0; j < run->rows; j++) {
                 w->group_bytes += pc->rb[cur++];
                 if (++r->mpend >= ss_pqw_room(w)) {
-                    ss_errkind k = merge_end(xp, pc, at, &copied, cur);
+                    ss_errkind k = merge_end(xp, pc, &m, cur);
                     if (k != SS_E_OK) return k;
                 }
             }
         }
         if (run->ends && r->mpend) {
-            ss_errkind k = merge_end(xp, pc, at, &copied, cur);
+            ss_errkind k = merge_end(xp, pc, &m, cur);
             if (k != SS_E_OK) return k;
         }
     }
-    if (copied < pc->rows && !ss_pqw_copy_rows(w, pc->sh.c, at, copied, pc->rows, true))
-        return ss_error_set(&r->err, SS_E_NOMEM, 0, -1, "out of memory");
+    /* the rest of the piece: its rows' own cells (of a batch not ended, those of mixed_cols too:
+     * the piece is emptied) */
+    uint8_t mc[5];
+    bool ok = copy_cols(w, pc, &m, rec_cols, sizeof rec_cols, pc->rows - m.row[C_OFFSET]);
+    if (r->mpend) {
+        ok &= copy_cols(w, pc, &m, mc, mixed_cols(&r->rf, &r->mb, mc), r->mpend - r->mcopied);
+        r->mcopied = r->mpend;
+    }
+    if (!ok) return ss_error_set(&r->err, SS_E_NOMEM, 0, -1, "out of memory");
     return SS_E_OK;
 }
 
@@ -659,14 +701,14 @@ static void piece_batch(xworker *wk, const xslot *s, const xitem *it, xpiece *pc
         pc->end = ss_next_offset(rec.offset); /* an offset of INT64_MAX is legal input */
         if (b.control) pc->markers++;
         if (pc->rows >= wk->xp->piece_rows || pc->sh.group_bytes >= X_PIECE_BYTES) {
-            piece_run(pc, f, &b, k, kb, false);
+            piece_run(pc, &b, k, kb, false);
             merge_early(wk->xp, pc, seq);
             k = 0;
             kb = 0;
             split = true;
         }
     }
-    if (k || split) piece_run(pc, f, &b, k, kb, true);
+    if (k || split) piece_run(pc, &b, k, kb, true);
     if (n < 0) piece_damage(pc, it->seg, &e);
 }
 

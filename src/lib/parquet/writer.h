@@ -197,14 +197,13 @@ static inline void ss_pqw_bytes_run(ss_pq_writer *w, size_t i, const void *s, ui
     w->group_bytes += n * len;
 }
 
-/* Rows [from, to) of the columns src (ncols of them, filled through the appends above by a
- * writer of the same columns whose c was src) appended to the row group being filled, as if
- * they had been appended here; at[i]: the bytes of column i's values before row `from`, moved
- * past the rows copied (rest: the rows are src's last, its remaining values taken whole).
- * Neither group_bytes nor the rows are counted: the caller adds the bytes and calls
- * ss_pqw_rows_done as the appends would have. False when memory ran out (the row group's
+/* n rows of column i from s (a column of the same type filled through the appends above by
+ * another writer) appended to the row group being filled, as if they had been appended here:
+ * s's rows from *row, whose values start at byte *at and are its *vat-th; the three moved past
+ * the rows copied. Neither group_bytes nor the rows are counted: the caller adds the bytes and
+ * calls ss_pqw_rows_done as the appends would have. False when memory ran out (the column's
  * buffers are then marked failed, as an append's would be). */
-bool ss_pqw_copy_rows(ss_pq_writer *w, const pq_col *src, size_t *at, size_t from, size_t to, bool rest);
+bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, size_t *at, size_t *vat, size_t n);
 
 /* How many rows the row group being filled takes before it is written (at least 1). */
 static inline size_t ss_pqw_room(const ss_pq_writer *w) {
