@@ -427,7 +427,7 @@ typedef struct xpipe {
     xrows r;
     pthread_t th;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv; /* the walker's (and the one rows' thread's) */
     bool started, quit;
     /* a team of makers (nworkers > 1): slots by sequence number, slot seq % nslots */
     size_t nworkers;
@@ -436,6 +436,10 @@ typedef struct xpipe {
     uint64_t filled, taken, merged;
     bool done[X_SLOTS_MAX]; /* the slot's piece made */
     bool merging;
+    /* the makers wait on work for a slot, and on turn for a piece's early merge (turn_waits of
+     * them): each wakes only the threads its change concerns */
+    pthread_cond_t work, turn;
+    size_t turn_waits;
     ss_errkind k; /* the merges' error so far */
 } xpipe;
 
@@ -651,23 +655,25 @@ static void merge_ready(xpipe *xp) {
         xp->done[i] = false;
         xp->merged++;
         xp->k = xp->r.k;
-        pthread_cond_broadcast(&xp->cv);
+        pthread_cond_signal(&xp->cv); /* a slot free: the walker */
     }
     xp->merging = false;
-    pthread_cond_broadcast(&xp->cv);
+    if (xp->turn_waits) pthread_cond_broadcast(&xp->turn);
 }
 
 /* A piece grown too large merged before its slot is done, once every slot before it is. */
 static void merge_early(xpipe *xp, xpiece *pc, uint64_t seq) {
     pthread_mutex_lock(&xp->mu);
-    while (xp->merging || xp->merged != seq) pthread_cond_wait(&xp->cv, &xp->mu);
+    xp->turn_waits++;
+    while (xp->merging || xp->merged != seq) pthread_cond_wait(&xp->turn, &xp->mu);
+    xp->turn_waits--;
     xp->merging = true;
     pthread_mutex_unlock(&xp->mu);
     merge_piece(xp, pc, false);
     pthread_mutex_lock(&xp->mu);
     xp->merging = false;
     xp->k = xp->r.k;
-    pthread_cond_broadcast(&xp->cv);
+    if (xp->turn_waits) pthread_cond_broadcast(&xp->turn);
     pthread_mutex_unlock(&xp->mu);
 }
 
@@ -717,7 +723,7 @@ static void *maker_thread(void *arg) {
     xpipe *xp = wk->xp;
     pthread_mutex_lock(&xp->mu);
     for (;;) {
-        while (xp->taken == xp->filled && !xp->quit) pthread_cond_wait(&xp->cv, &xp->mu);
+        while (xp->taken == xp->filled && !xp->quit) pthread_cond_wait(&xp->work, &xp->mu);
         if (xp->taken == xp->filled) break;
         uint64_t seq = xp->taken++;
         size_t i = (size_t)(seq % xp->nslots);
@@ -751,7 +757,7 @@ static ss_errkind hand_over(xpipe *xp) {
         if (s->n || s->nomem) {
             xp->filled++;
             xp->fill = (size_t)(xp->filled % xp->nslots);
-            pthread_cond_broadcast(&xp->cv);
+            pthread_cond_signal(&xp->work); /* one maker */
         }
         while (xp->filled - xp->merged >= xp->nslots) pthread_cond_wait(&xp->cv, &xp->mu);
         k = xp->k;
@@ -821,7 +827,13 @@ static void slot_damage(xslot *s, size_t seg, const ss_error *e) {
 
 static void pipe_start(xpipe *xp) {
     if (pthread_mutex_init(&xp->mu, NULL) != 0) return;
-    if (pthread_cond_init(&xp->cv, NULL) != 0) {
+    int c = 0; /* the condition variables made */
+    if (pthread_cond_init(&xp->cv, NULL) == 0 && ++c && pthread_cond_init(&xp->work, NULL) == 0 && ++c &&
+        pthread_cond_init(&xp->turn, NULL) == 0)
+        c++;
+    if (c < 3) {
+        if (c > 1) pthread_cond_destroy(&xp->work);
+        if (c > 0) pthread_cond_destroy(&xp->cv);
         pthread_mutex_destroy(&xp->mu);
         return;
     }
@@ -837,6 +849,8 @@ static void pipe_start(xpipe *xp) {
         xp->started = true;
         return;
     }
+    pthread_cond_destroy(&xp->turn);
+    pthread_cond_destroy(&xp->work);
     pthread_cond_destroy(&xp->cv);
     pthread_mutex_destroy(&xp->mu);
 }
@@ -846,6 +860,7 @@ static void pipe_stop(xpipe *xp) {
         pthread_mutex_lock(&xp->mu);
         xp->quit = true;
         pthread_cond_broadcast(&xp->cv);
+        pthread_cond_broadcast(&xp->work);
         pthread_mutex_unlock(&xp->mu);
         if (xp->nworkers > 1) {
             for (size_t i = 0; i < xp->nworkers; i++)
@@ -853,6 +868,8 @@ static void pipe_stop(xpipe *xp) {
         } else {
             pthread_join(xp->th, NULL);
         }
+        pthread_cond_destroy(&xp->turn);
+        pthread_cond_destroy(&xp->work);
         pthread_cond_destroy(&xp->cv);
         pthread_mutex_destroy(&xp->mu);
         xp->started = false;
