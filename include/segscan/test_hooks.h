@@ -1,7 +1,8 @@
 /* segscan - test hooks: deterministic runs of what is otherwise timing- or
  * size-dependent. For tests only: the library reads no environment variable;
  * segscan's CLI passes SEGSCAN_TEST_PAUSE_AFTER_BATCHES, SEGSCAN_TEST_PAUSE_FIFO,
- * SEGSCAN_TEST_UNIT_BYTES, SEGSCAN_TEST_EXPORT_SLOT_BYTES and SEGSCAN_TEST_FAIL_ANALYSIS=1 here
+ * SEGSCAN_TEST_UNIT_BYTES, SEGSCAN_TEST_EXPORT_SLOT_BYTES, SEGSCAN_TEST_EXPORT_THREADS,
+ * SEGSCAN_TEST_EXPORT_ROWS_PER_GROUP and SEGSCAN_TEST_FAIL_ANALYSIS=1 here
  * (src/cli/main.c), and the fuzz targets set
  * them (and groups_two_pass, which the CLI does not pass) directly. Set before anything is read; not thread-safe. */
 #ifndef SEGSCAN_TEST_HOOKS_H
@@ -29,8 +30,13 @@ typedef struct ss_test_hooks {
      * segment's first starting at a guessed boundary; 0: the default. */
     uint64_t unit_bytes;
     /* The export's slots of batches between its walk and its rows this many bytes (a slot
-     * handed over after each batch past it); 0: the default. */
+     * handed over after each batch past it; the row makers' pieces merged as soon as they
+     * hold this many rows, when that is fewer than their default); 0: the default. */
     uint64_t export_slot_bytes;
+    /* The export's row makers this many (1: the one rows' thread; at most 4), and its row
+     * groups this many rows (ss_export_opts.rows_per_group when that is 0); 0: the defaults. */
+    uint64_t export_threads;
+    uint64_t export_rows_per_group;
     /* ss_analysis_run fails at its start as when memory runs out (SS_E_NOMEM, its failure
      * said): what a caller does with an analysis that failed, which otherwise takes memory
      * running out at the right moment. */

@@ -68,9 +68,13 @@ static void test_hooks_from_env(void) {
     if (ub && *ub) h.unit_bytes = strtoull(ub, NULL, 10);
     const char *xs = getenv("SEGSCAN_TEST_EXPORT_SLOT_BYTES");
     if (xs && *xs) h.export_slot_bytes = strtoull(xs, NULL, 10);
+    const char *xt = getenv("SEGSCAN_TEST_EXPORT_THREADS");
+    if (xt && *xt) h.export_threads = strtoull(xt, NULL, 10);
+    const char *xg = getenv("SEGSCAN_TEST_EXPORT_ROWS_PER_GROUP");
+    if (xg && *xg) h.export_rows_per_group = strtoull(xg, NULL, 10);
     const char *fa = getenv("SEGSCAN_TEST_FAIL_ANALYSIS");
     h.fail_analysis = fa && !strcmp(fa, "1");
-    if (n || ub || xs || h.fail_analysis) ss_test_hooks_set(&h);
+    if (n || ub || xs || xt || xg || h.fail_analysis) ss_test_hooks_set(&h);
 }
 
 /* 'segscan help CMD': what 'segscan CMD --help' prints. */

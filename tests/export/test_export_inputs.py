@@ -339,32 +339,51 @@ def replicas(tmp):
 
 
 def slots(tmp):
-    """The export hands its batches from the thread that reads the log to the one that makes the
-    rows in slots (exports.c); slots of one batch each (the test hook) make the two threads take
-    turns at every batch: the file, the damage reported and the exit status must be those of the
-    default's few large slots. Every scenario of the corpus at once: damaged files, legacy formats,
-    control batches, internal topics, many partitions."""
+    """The export hands its batches from the thread that reads the log to the rows' side in slots
+    (exports.c): one rows' thread, or a team of row makers whose pieces are merged in slot order,
+    the ends of the row groups replayed. Whatever the slots, the makers and the row groups' size,
+    the file, the damage reported and the exit status must be those of one rows' thread with the
+    default slots. Slots of one batch each (the test hook) make the threads take turns at every
+    batch and the makers merge their pieces row by row; row groups of 1, 3 and 7 rows end inside
+    batches and inside slots. Every scenario of the corpus at once: damaged files, legacy
+    formats, control batches, internal topics, many partitions."""
     paths = sorted(os.path.join(GEN, s) for s in os.listdir(GEN) if os.path.isdir(os.path.join(GEN, s)))
-    outs = []
-    for slot in (None, '1'):
-        x = os.path.join(tmp, 'slots-%s.parquet' % (slot or 'default'))
+
+    def export_with(slot, threads, rows):
         env = dict(os.environ)
-        env.pop('SEGSCAN_TEST_EXPORT_SLOT_BYTES', None)
-        if slot:
-            env['SEGSCAN_TEST_EXPORT_SLOT_BYTES'] = slot
-        # the same output name in both runs: the command line is in the file's metadata
+        for k, v in (('SEGSCAN_TEST_EXPORT_SLOT_BYTES', slot), ('SEGSCAN_TEST_EXPORT_THREADS', threads),
+                     ('SEGSCAN_TEST_EXPORT_ROWS_PER_GROUP', rows)):
+            env.pop(k, None)
+            if v:
+                env[k] = v
+        # the same output name in every run: the command line is in the file's metadata
         y = os.path.join(tmp, 'slots.parquet')
         p = subprocess.run([SEGSCAN, 'export', '--fingerprints', '-o', y] + paths, capture_output=True, text=True,
                            env=env)
-        os.replace(y, x)
-        with open(x, 'rb') as f:
-            outs.append((p.returncode, p.stderr, f.read()))
-    # the corpus's damaged scenarios (damaged-*): exit 3, a line each naming file and byte
-    check(outs[0][0] == 3 and ': byte ' in outs[0][1], 'slots: the corpus exported, its damage reported (rc %d)'
-          % outs[0][0])
-    tally_eq(outs[1][:2], outs[0][:2], 'slots of one batch: the exit status and messages of the default')
-    check(outs[1][2] == outs[0][2], 'slots of one batch: the same file, byte for byte (%d and %d bytes)'
-          % (len(outs[1][2]), len(outs[0][2])))
+        with open(y, 'rb') as f:
+            data = f.read()
+        os.remove(y)
+        return p.returncode, p.stderr, data
+
+    for rows in (None, '1', '3', '7'):
+        base = export_with(None, '1', rows)
+        what = 'row groups of %s rows' % (rows or 'the default')
+        # the corpus's damaged scenarios (damaged-*): exit 3, a line each naming file and byte
+        check(base[0] == 3 and ': byte ' in base[1], 'slots, %s: the corpus exported, its damage reported (rc %d)'
+              % (what, base[0]))
+        if rows:  # more row groups: a longer file
+            check(len(base[2]) > len(ref[2]), '%s: more row groups than the default' % what)
+        else:
+            ref = base
+        for slot in (None, '1', '700'):
+            for threads in (None, '1', '2', '3', '4'):
+                if (slot, threads) == (None, '1'):
+                    continue
+                got = export_with(slot, threads, rows)
+                how = '%s, slots of %s bytes, %s row makers' % (what, slot or 'the default', threads or 'the default')
+                tally_eq(got[:2], base[:2], '%s: the exit status and messages of one rows\' thread' % how)
+                check(got[2] == base[2], '%s: the same file, byte for byte (%d and %d bytes)'
+                      % (how, len(got[2]), len(base[2])))
 
 
 def temp_file(tmp):

@@ -167,7 +167,8 @@ def cases(corpus):
 def run(binary, corpus, case):
     env = dict(os.environ)
     for k in ('NO_COLOR', 'SEGSCAN_TEST_UNIT_BYTES', 'SEGSCAN_TEST_PAUSE_AFTER_BATCHES', 'SEGSCAN_TEST_PAUSE_FIFO',
-              'SEGSCAN_TEST_EXPORT_SLOT_BYTES', 'SEGSCAN_TEST_FAIL_ANALYSIS'):
+              'SEGSCAN_TEST_EXPORT_SLOT_BYTES', 'SEGSCAN_TEST_EXPORT_THREADS', 'SEGSCAN_TEST_EXPORT_ROWS_PER_GROUP',
+              'SEGSCAN_TEST_FAIL_ANALYSIS'):
         env.pop(k, None)
     env.update({'LC_ALL': 'C', 'TZ': 'UTC', 'CI': 'true', 'TMPDIR': os.environ.get('TMPDIR', '/tmp')})
     env.update(case['env'])

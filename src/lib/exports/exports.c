@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/fingerprint.h"
 #include "base/error_set.h"
@@ -216,12 +217,8 @@ static void opt_i32_run(ss_pq_writer *w, size_t col, int32_t v, size_t n) {
     else ss_pqw_null_run(w, col, n);
 }
 
-/* The batch's cells of the pending rows, and the rows given to the writer. */
-static ss_errkind rows_end(ss_pq_writer *w, const row_fixed *f, pending *pd, ss_error *err) {
-    size_t n = pd->n;
-    if (!n) return SS_E_OK;
-    const ss_batch *b = &pd->b;
-    pd->n = 0;
+/* The batch's cells of n rows. */
+static void batch_runs(ss_pq_writer *w, const row_fixed *f, const ss_batch *b, size_t n) {
     ss_pqw_bytes_run(w, C_TOPIC, f->topic, f->topic_len, n);
     opt_i32_run(w, C_PARTITION, f->partition, n);
     if (b->magic >= 2) str_run(w, C_TIMESTAMP_TYPE, ss_tstype_name((int)b->timestamp_type), n);
@@ -242,6 +239,14 @@ static ss_errkind rows_end(ss_pq_writer *w, const row_fixed *f, pending *pd, ss_
         ss_pqw_null_run(w, C_KEY, n);
         ss_pqw_null_run(w, C_VALUE, n);
     }
+}
+
+/* The batch's cells of the pending rows, and the rows given to the writer. */
+static ss_errkind rows_end(ss_pq_writer *w, const row_fixed *f, pending *pd, ss_error *err) {
+    size_t n = pd->n;
+    if (!n) return SS_E_OK;
+    pd->n = 0;
+    batch_runs(w, f, &pd->b, n);
     return ss_pqw_rows_done(w, n, err);
 }
 
@@ -309,18 +314,32 @@ static void part_json(ss_pqbuf *pj, size_t i, const ss_input_partition *p, bool 
 /* ---- the two halves of an export ---------------------------------------------------------
  *
  * The walk of a partition's log (reading, framing, CRCs: the cursor) and the making of its
- * rows (the records decoded, their fingerprints, the cells) run on two threads, the parquet
- * room's writer on a third: one thread doing both halves took twice the time of the scan,
- * which reads with two. The walker copies each CRC-valid batch (the entry's bytes) and each
- * damage event into a slot; when a slot is full it goes to the rows' thread, which handles
- * its items in order, exactly as one thread would have (same rows, same damage, same order).
- * Memory: X_SLOTS slots of about X_SLOT_BYTES (more only for a batch larger than that). Slots
- * of 256 KiB took 8% less CPU time than slots of 1 MiB, 16% less than 4 MiB: a slot is copied
- * in by one core and read by the other while it is still in their caches. */
+ * rows (the records decoded, their fingerprints, the cells) run on threads of their own, the
+ * parquet room's writer on another: one thread doing both halves took twice the time of the
+ * scan, which reads with two. The walker copies each CRC-valid batch (the entry's bytes) and
+ * each damage event into a slot; a full slot goes to the rows' side, which handles its items
+ * in order, exactly as one thread would have (same rows, same damage, same order). Slots of
+ * 256 KiB took 8% less CPU time than slots of 1 MiB, 16% less than 4 MiB: a slot is copied in
+ * by one core and read by the other while it is still in their caches.
+ *
+ * The rows' side is one thread (X_SLOTS slots), or with several CPUs a team of "row makers"
+ * (workers + 2 slots): the one rows' thread was the export's bottleneck. Each maker takes the
+ * next full slot and makes its rows into the slot's own set of columns (a piece), through a
+ * writer of its own (the same inline appends); the pieces go to the file's writer in slot
+ * order, by whichever maker finds the next one done ("merging": one at a time). A piece holds
+ * each batch's rows whole, and what decides where the file's row groups end (each row's
+ * bytes, the batch's ends) is replayed as the merge appends them, so that the row groups end
+ * where one thread's would have: the file is the same, byte for byte. A piece that grows past
+ * X_PIECE_ROWS rows or X_PIECE_BYTES bytes (a slot of small records compressed very well)
+ * waits for its turn and is merged before its slot is done, so memory stays bounded. */
 
 #define X_SLOTS 3
+#define X_WORKERS_MAX 4
+#define X_SLOTS_MAX (X_WORKERS_MAX + 2)
 #define X_SLOT_BYTES ((size_t)256 << 10)
 #define X_SLOT_ITEMS 8192
+#define X_PIECE_ROWS ((size_t)32768)
+#define X_PIECE_BYTES ((size_t)16 << 20)
 
 enum { IT_BATCH = 1, IT_DAMAGE };
 
@@ -342,8 +361,35 @@ typedef struct xslot {
     bool nomem;
 } xslot;
 
-/* The rows' half: touched by the rows' thread while it holds a slot, by the walker only when
- * every slot is back (the partition's end). */
+/* Rows of one batch in a piece, in order: `ends` when the batch's rows end with them. */
+typedef struct xrun {
+    size_t rows;
+    uint64_t bytes; /* what their own cells added to the writer's group_bytes */
+    bool ends;
+    ss_batch b; /* its cells (runs) are the merge's */
+} xrun;
+
+typedef struct xdmg {
+    size_t seg;
+    ss_error e;
+} xdmg;
+
+/* A slot's rows made by a maker, waiting to be merged. */
+typedef struct xpiece {
+    ss_pq_writer sh; /* its c: the piece's columns; group_bytes: the bytes appended so far */
+    uint64_t *rb;    /* each row: what its own cells added to group_bytes */
+    size_t rows, rb_cap;
+    xrun *runs;
+    size_t nruns, runs_cap;
+    xdmg *dmg; /* the damage met, in order */
+    size_t ndmg, dmg_cap;
+    int64_t first, end; /* the rows' first offset, and the one after the last */
+    uint64_t markers;
+    bool nomem;
+} xpiece;
+
+/* The rows' half: touched by the rows' thread while it holds a slot (in a team: the maker
+ * merging), by the walker only when every slot is back (the partition's end). */
 typedef struct xrows {
     ss_export *x;
     ss_pq_writer *w;
@@ -356,17 +402,45 @@ typedef struct xrows {
     XXH3_state_t *st;
     ss_errkind k;
     ss_error err;
+    /* merging: the batch being merged, its rows not yet given to the writer, and of them those
+     * whose own cells of mixed_cols are in the writer's columns (a piece merged early) */
+    ss_batch mb;
+    size_t mpend, mcopied;
 } xrows;
 
+struct xpipe;
+
+typedef struct xworker {
+    struct xpipe *xp;
+    ss_decoder *dec;
+    XXH3_state_t *st;
+    pthread_t th;
+    bool started;
+} xworker;
+
 typedef struct xpipe {
-    xslot slot[X_SLOTS];
+    xslot slot[X_SLOTS_MAX];
+    size_t nslots;
     size_t slot_bytes; /* X_SLOT_BYTES, or the test hook's */
+    size_t piece_rows; /* X_PIECE_ROWS, or the slot test hook's when smaller (merged row by row) */
     size_t fill, take; /* the walker's slot; the rows' thread's next */
     xrows r;
     pthread_t th;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv; /* the walker's (and the one rows' thread's) */
     bool started, quit;
+    /* a team of makers (nworkers > 1): slots by sequence number, slot seq % nslots */
+    size_t nworkers;
+    xworker wk[X_WORKERS_MAX];
+    xpiece piece[X_SLOTS_MAX];
+    uint64_t filled, taken, merged;
+    bool done[X_SLOTS_MAX]; /* the slot's piece made */
+    bool merging;
+    /* the makers wait on work for a slot, and on turn for a piece's early merge (turn_waits of
+     * them): each wakes only the threads its change concerns */
+    pthread_cond_t work, turn;
+    size_t turn_waits;
+    ss_errkind k; /* the merges' error so far */
 } xpipe;
 
 static const char *seg_file(const ss_input_partition *p, size_t seg) {
@@ -427,8 +501,250 @@ static void *rows_thread(void *arg) {
     return NULL;
 }
 
-/* The walker's slot to the rows (its thread, or this one without it); then the next slot,
- * once it is free. The rows' error so far. */
+/* ---- a team of row makers ---- */
+
+static void piece_clear(xpiece *pc) {
+    for (size_t i = 0; i < C_COUNT; i++) pc->sh.c[i].vals.n = pc->sh.c[i].defs.n = pc->sh.c[i].nvals = 0;
+    pc->sh.group_bytes = 0;
+    pc->rows = pc->nruns = pc->ndmg = 0;
+    pc->first = pc->end = -1;
+    pc->markers = 0;
+    pc->nomem = false;
+}
+
+static void piece_damage(xpiece *pc, size_t seg, const ss_error *e) {
+    if (!SS_GROW(pc->dmg, pc->ndmg, pc->dmg_cap, 16)) {
+        pc->nomem = true;
+        return;
+    }
+    pc->dmg[pc->ndmg++] = (xdmg){.seg = seg, .e = *e};
+}
+
+/* The batch's last k rows in the piece (bytes: what their own cells added), a run. */
+static void piece_run(xpiece *pc, const ss_batch *b, size_t k, uint64_t bytes, bool ends) {
+    if (!SS_GROW(pc->runs, pc->nruns, pc->runs_cap, 64)) {
+        pc->nomem = true;
+        return;
+    }
+    pc->runs[pc->nruns++] = (xrun){.rows = k, .bytes = bytes, .ends = ends, .b = *b};
+}
+
+/* The merge's place in a piece's columns: each column's rows, bytes and values copied. */
+typedef struct xmerge {
+    size_t row[C_COUNT], at[C_COUNT], vat[C_COUNT];
+} xmerge;
+
+/* The columns whose cells record_cells gives on every row: a piece's are copied in bulk. The
+ * makers do not write the batch's runs (batch_runs): the merge does, as rows_end did, so a
+ * piece's other columns hold only the cells record_cells gives in some batches (mixed_cols). */
+static const uint8_t rec_cols[] = {C_OFFSET, C_TIMESTAMP, C_SEQUENCE, C_KEY_SIZE, C_VALUE_SIZE, C_KEY_FP, C_VALUE_FP};
+
+/* The columns of which record_cells gives batch b's rows their cells (batch_runs the others'). */
+static size_t mixed_cols(const row_fixed *f, const ss_batch *b, uint8_t out[5]) {
+    size_t n = 0;
+    if (b->magic < 2) out[n++] = C_TIMESTAMP_TYPE;
+    if (b->control) {
+        out[n++] = C_CONTROL_TYPE;
+        out[n++] = C_COORDINATOR_EPOCH;
+    }
+    if (f->internal) {
+        out[n++] = C_KEY;
+        out[n++] = C_VALUE;
+    }
+    return n;
+}
+
+static bool copy_cols(ss_pq_writer *w, xpiece *pc, xmerge *m, const uint8_t *cols, size_t ncols, size_t n) {
+    bool ok = true;
+    for (size_t j = 0; j < ncols; j++) {
+        size_t i = cols[j];
+        ok &= ss_pqw_copy_col(w, i, &pc->sh.c[i], &m->row[i], &m->at[i], &m->vat[i], n);
+    }
+    return ok;
+}
+
+/* The pending rows of the batch being merged given to the writer, as rows_end gives them: the
+ * batch's runs, their own cells of mixed_cols; the piece's rows up to `cur` copied first when
+ * they end the row group. */
+static ss_errkind merge_end(xpipe *xp, xpiece *pc, xmerge *m, size_t cur) {
+    xrows *r = &xp->r;
+    ss_pq_writer *w = r->w;
+    size_t n = r->mpend;
+    uint8_t mc[5];
+    batch_runs(w, &r->rf, &r->mb, n);
+    bool ok = copy_cols(w, pc, m, mc, mixed_cols(&r->rf, &r->mb, mc), n - r->mcopied);
+    r->mpend = r->mcopied = 0;
+    if (w->group_rows + n >= w->rows_per_group || w->group_bytes + w->ncols * 8 * n >= PQ_GROUP_BYTES)
+        ok &= copy_cols(w, pc, m, rec_cols, sizeof rec_cols, cur - m->row[C_OFFSET]);
+    if (!ok) return ss_error_set(&r->err, SS_E_NOMEM, 0, -1, "out of memory");
+    return ss_pqw_rows_done(w, n, &r->err);
+}
+
+/* A piece's rows to the writer: where one thread's rows_end calls would have fallen (row()'s
+ * test of ss_pqw_room after each row, each batch's end) replayed from each row's bytes. */
+static ss_errkind merge_rows(xpipe *xp, xpiece *pc) {
+    xrows *r = &xp->r;
+    ss_pq_writer *w = r->w;
+    xmerge m = {0};
+    size_t cur = 0;
+    for (size_t i = 0; i < pc->nruns; i++) {
+        const xrun *run = &pc->runs[i];
+        r->mb = run->b;
+        if (w->group_bytes + run->bytes < PQ_GROUP_BYTES && r->mpend + run->rows < ss_pqw_room(w)) {
+            /* no row of the run fills the row group: ss_pqw_room stays what it is */
+            w->group_bytes += run->bytes;
+            r->mpend += run->rows;
+            cur += run->rows;
+        } else {
+            for (size_t j = 0; j < run->rows; j++) {
+                w->group_bytes += pc->rb[cur++];
+                if (++r->mpend >= ss_pqw_room(w)) {
+                    ss_errkind k = merge_end(xp, pc, &m, cur);
+                    if (k != SS_E_OK) return k;
+                }
+            }
+        }
+        if (run->ends && r->mpend) {
+            ss_errkind k = merge_end(xp, pc, &m, cur);
+            if (k != SS_E_OK) return k;
+        }
+    }
+    /* the rest of the piece: its rows' own cells (of a batch not ended, those of mixed_cols too:
+     * the piece is emptied) */
+    uint8_t mc[5];
+    bool ok = copy_cols(w, pc, &m, rec_cols, sizeof rec_cols, pc->rows - m.row[C_OFFSET]);
+    if (r->mpend) {
+        ok &= copy_cols(w, pc, &m, mc, mixed_cols(&r->rf, &r->mb, mc), r->mpend - r->mcopied);
+        r->mcopied = r->mpend;
+    }
+    if (!ok) return ss_error_set(&r->err, SS_E_NOMEM, 0, -1, "out of memory");
+    return SS_E_OK;
+}
+
+/* A piece merged (by the maker holding `merging`): its damage, its counts, its rows. */
+static void merge_piece(xpipe *xp, xpiece *pc, bool nomem) {
+    xrows *r = &xp->r;
+    if ((nomem || pc->nomem) && r->k == SS_E_OK) r->k = ss_error_set(&r->err, SS_E_NOMEM, 0, -1, "out of memory");
+    if (r->k == SS_E_OK) {
+        for (size_t i = 0; i < pc->ndmg; i++)
+            damage(r->x, &r->ps, &r->dj, seg_file(r->p, pc->dmg[i].seg), &pc->dmg[i].e);
+        if (pc->rows) {
+            if (r->ps.first < 0) r->ps.first = pc->first;
+            r->ps.end = pc->end;
+            r->ps.rows += pc->rows;
+            r->x->st.rows += pc->rows;
+            r->x->st.markers += pc->markers;
+        }
+        r->k = merge_rows(xp, pc);
+    }
+    piece_clear(pc);
+}
+
+/* The pieces done, merged in slot order (mu held; it is let go while a piece is merged). */
+static void merge_ready(xpipe *xp) {
+    if (xp->merging) return; /* the maker merging takes them */
+    xp->merging = true;
+    while (xp->merged < xp->taken && xp->done[xp->merged % xp->nslots]) {
+        size_t i = (size_t)(xp->merged % xp->nslots);
+        pthread_mutex_unlock(&xp->mu);
+        merge_piece(xp, &xp->piece[i], xp->slot[i].nomem);
+        xslot *s = &xp->slot[i];
+        s->n = s->nbytes = s->nerrs = 0;
+        s->nomem = false;
+        pthread_mutex_lock(&xp->mu);
+        xp->done[i] = false;
+        xp->merged++;
+        xp->k = xp->r.k;
+        pthread_cond_signal(&xp->cv); /* a slot free: the walker */
+    }
+    xp->merging = false;
+    if (xp->turn_waits) pthread_cond_broadcast(&xp->turn);
+}
+
+/* A piece grown too large merged before its slot is done, once every slot before it is. */
+static void merge_early(xpipe *xp, xpiece *pc, uint64_t seq) {
+    pthread_mutex_lock(&xp->mu);
+    xp->turn_waits++;
+    while (xp->merging || xp->merged != seq) pthread_cond_wait(&xp->turn, &xp->mu);
+    xp->turn_waits--;
+    xp->merging = true;
+    pthread_mutex_unlock(&xp->mu);
+    merge_piece(xp, pc, false);
+    pthread_mutex_lock(&xp->mu);
+    xp->merging = false;
+    xp->k = xp->r.k;
+    if (xp->turn_waits) pthread_cond_broadcast(&xp->turn);
+    pthread_mutex_unlock(&xp->mu);
+}
+
+static void piece_batch(xworker *wk, const xslot *s, const xitem *it, xpiece *pc, uint64_t seq) {
+    const row_fixed *f = &wk->xp->r.rf;
+    ss_batch b = it->b;
+    b.data = s->bytes + it->at;
+    ss_rec_iter iter;
+    ss_error e;
+    if (ss_records_begin(wk->dec, &b, &iter, &e) != SS_E_OK) {
+        piece_damage(pc, it->seg, &e);
+        return;
+    }
+    ss_record rec;
+    int n;
+    size_t k = 0;    /* rows of the batch in the piece */
+    uint64_t kb = 0; /* what their own cells added */
+    bool split = false;
+    while ((n = ss_records_next(&iter, &rec, &e)) == 1) {
+        if (!SS_GROW(pc->rb, pc->rows, pc->rb_cap, 4096)) {
+            pc->nomem = true;
+            return;
+        }
+        uint64_t before = pc->sh.group_bytes;
+        record_cells(&pc->sh, f, &b, &rec, wk->st);
+        uint64_t added = pc->sh.group_bytes - before;
+        pc->rb[pc->rows++] = added;
+        kb += added;
+        k++;
+        if (pc->first < 0) pc->first = rec.offset;
+        pc->end = ss_next_offset(rec.offset); /* an offset of INT64_MAX is legal input */
+        if (b.control) pc->markers++;
+        if (pc->rows >= wk->xp->piece_rows || pc->sh.group_bytes >= X_PIECE_BYTES) {
+            piece_run(pc, &b, k, kb, false);
+            merge_early(wk->xp, pc, seq);
+            k = 0;
+            kb = 0;
+            split = true;
+        }
+    }
+    if (k || split) piece_run(pc, &b, k, kb, true);
+    if (n < 0) piece_damage(pc, it->seg, &e);
+}
+
+static void *maker_thread(void *arg) {
+    xworker *wk = arg;
+    xpipe *xp = wk->xp;
+    pthread_mutex_lock(&xp->mu);
+    for (;;) {
+        while (xp->taken == xp->filled && !xp->quit) pthread_cond_wait(&xp->work, &xp->mu);
+        if (xp->taken == xp->filled) break;
+        uint64_t seq = xp->taken++;
+        size_t i = (size_t)(seq % xp->nslots);
+        pthread_mutex_unlock(&xp->mu);
+        xslot *s = &xp->slot[i];
+        xpiece *pc = &xp->piece[i];
+        for (size_t j = 0; j < s->n && !s->nomem && !pc->nomem; j++) {
+            const xitem *it = &s->it[j];
+            if (it->kind == IT_DAMAGE) piece_damage(pc, it->seg, &s->errs[it->at]);
+            else piece_batch(wk, s, it, pc, seq);
+        }
+        pthread_mutex_lock(&xp->mu);
+        xp->done[i] = true;
+        merge_ready(xp);
+    }
+    pthread_mutex_unlock(&xp->mu);
+    return NULL;
+}
+
+/* The walker's slot to the rows (its thread, the makers, or this one without them); then the
+ * next slot, once it is free. The rows' error so far. */
 static ss_errkind hand_over(xpipe *xp) {
     xslot *s = &xp->slot[xp->fill];
     if (!xp->started) {
@@ -436,13 +752,24 @@ static ss_errkind hand_over(xpipe *xp) {
         return xp->r.k;
     }
     pthread_mutex_lock(&xp->mu);
-    if (s->n || s->nomem) {
-        s->full = true;
-        xp->fill = (xp->fill + 1) % X_SLOTS;
-        pthread_cond_broadcast(&xp->cv);
+    ss_errkind k;
+    if (xp->nworkers > 1) {
+        if (s->n || s->nomem) {
+            xp->filled++;
+            xp->fill = (size_t)(xp->filled % xp->nslots);
+            pthread_cond_signal(&xp->work); /* one maker */
+        }
+        while (xp->filled - xp->merged >= xp->nslots) pthread_cond_wait(&xp->cv, &xp->mu);
+        k = xp->k;
+    } else {
+        if (s->n || s->nomem) {
+            s->full = true;
+            xp->fill = (xp->fill + 1) % X_SLOTS;
+            pthread_cond_broadcast(&xp->cv);
+        }
+        while (xp->slot[xp->fill].full) pthread_cond_wait(&xp->cv, &xp->mu);
+        k = xp->r.k;
     }
-    while (xp->slot[xp->fill].full) pthread_cond_wait(&xp->cv, &xp->mu);
-    ss_errkind k = xp->r.k;
     pthread_mutex_unlock(&xp->mu);
     return k;
 }
@@ -452,8 +779,12 @@ static ss_errkind drain(xpipe *xp) {
     ss_errkind k = hand_over(xp);
     if (!xp->started) return k;
     pthread_mutex_lock(&xp->mu);
-    for (size_t i = 0; i < X_SLOTS; i++)
-        while (xp->slot[i].full) pthread_cond_wait(&xp->cv, &xp->mu);
+    if (xp->nworkers > 1) {
+        while (xp->merged != xp->filled) pthread_cond_wait(&xp->cv, &xp->mu);
+    } else {
+        for (size_t i = 0; i < X_SLOTS; i++)
+            while (xp->slot[i].full) pthread_cond_wait(&xp->cv, &xp->mu);
+    }
     k = xp->r.k;
     pthread_mutex_unlock(&xp->mu);
     return k;
@@ -496,14 +827,30 @@ static void slot_damage(xslot *s, size_t seg, const ss_error *e) {
 
 static void pipe_start(xpipe *xp) {
     if (pthread_mutex_init(&xp->mu, NULL) != 0) return;
-    if (pthread_cond_init(&xp->cv, NULL) != 0) {
+    int c = 0; /* the condition variables made */
+    if (pthread_cond_init(&xp->cv, NULL) == 0 && ++c && pthread_cond_init(&xp->work, NULL) == 0 && ++c &&
+        pthread_cond_init(&xp->turn, NULL) == 0)
+        c++;
+    if (c < 3) {
+        if (c > 1) pthread_cond_destroy(&xp->work);
+        if (c > 0) pthread_cond_destroy(&xp->cv);
         pthread_mutex_destroy(&xp->mu);
         return;
     }
-    if (pthread_create(&xp->th, NULL, rows_thread, xp) == 0) {
+    if (xp->nworkers > 1) {
+        for (size_t i = 0; i < xp->nworkers; i++) {
+            xworker *wk = &xp->wk[i];
+            if (pthread_create(&wk->th, NULL, maker_thread, wk) != 0) break;
+            wk->started = true;
+            xp->started = true;
+        }
+        if (xp->started) return;
+    } else if (pthread_create(&xp->th, NULL, rows_thread, xp) == 0) {
         xp->started = true;
         return;
     }
+    pthread_cond_destroy(&xp->turn);
+    pthread_cond_destroy(&xp->work);
     pthread_cond_destroy(&xp->cv);
     pthread_mutex_destroy(&xp->mu);
 }
@@ -513,17 +860,69 @@ static void pipe_stop(xpipe *xp) {
         pthread_mutex_lock(&xp->mu);
         xp->quit = true;
         pthread_cond_broadcast(&xp->cv);
+        pthread_cond_broadcast(&xp->work);
         pthread_mutex_unlock(&xp->mu);
-        pthread_join(xp->th, NULL);
+        if (xp->nworkers > 1) {
+            for (size_t i = 0; i < xp->nworkers; i++)
+                if (xp->wk[i].started) pthread_join(xp->wk[i].th, NULL);
+        } else {
+            pthread_join(xp->th, NULL);
+        }
+        pthread_cond_destroy(&xp->turn);
+        pthread_cond_destroy(&xp->work);
         pthread_cond_destroy(&xp->cv);
         pthread_mutex_destroy(&xp->mu);
         xp->started = false;
     }
-    for (size_t i = 0; i < X_SLOTS; i++) {
+    for (size_t i = 0; i < X_SLOTS_MAX; i++) {
         free(xp->slot[i].it);
         free(xp->slot[i].bytes);
         free(xp->slot[i].errs);
+        xpiece *pc = &xp->piece[i];
+        for (size_t c = 0; pc->sh.c && c < C_COUNT; c++) {
+            ss_pqbuf_free(&pc->sh.c[c].vals);
+            ss_pqbuf_free(&pc->sh.c[c].defs);
+        }
+        free(pc->sh.c);
+        free(pc->rb);
+        free(pc->runs);
+        free(pc->dmg);
     }
+    for (size_t i = 0; i < X_WORKERS_MAX; i++) {
+        if (xp->wk[i].st) XXH3_freeState(xp->wk[i].st);
+        ss_decoder_free(xp->wk[i].dec);
+    }
+}
+
+/* The rows' side: one thread, or a team of n makers with their decoders and slots' pieces.
+ * False when memory ran out. */
+static bool pipe_init(xpipe *xp, size_t n, size_t max_batch) {
+    xp->nworkers = n;
+    xp->nslots = n > 1 ? n + 2 : X_SLOTS;
+    if (n <= 1) return true;
+    for (size_t i = 0; i < n; i++) {
+        xworker *wk = &xp->wk[i];
+        wk->xp = xp;
+        wk->dec = ss_decoder_new(max_batch);
+        wk->st = XXH3_createState();
+        if (!wk->dec || !wk->st) return false;
+    }
+    for (size_t i = 0; i < xp->nslots; i++) {
+        xpiece *pc = &xp->piece[i];
+        pc->sh.c = calloc(C_COUNT, sizeof *pc->sh.c);
+        if (!pc->sh.c) return false;
+        pc->sh.cols = ss_export_columns;
+        pc->sh.ncols = C_COUNT;
+        piece_clear(pc);
+    }
+    return true;
+}
+
+/* The makers: one a CPU, at most X_WORKERS_MAX (the test hook's count if set). */
+static size_t makers(void) {
+    uint64_t hook = ss_test_hooks_get()->export_threads;
+    long c = hook ? (long)(hook < X_WORKERS_MAX ? hook : X_WORKERS_MAX) : sysconf(_SC_NPROCESSORS_ONLN);
+    return c < 1 ? 1 : c > X_WORKERS_MAX ? X_WORKERS_MAX : (size_t)c;
 }
 
 static ss_errkind export_partition(ss_export *x, xpipe *xp, const ss_inputs *in, size_t i, ss_decoder *dec,
@@ -618,7 +1017,8 @@ ss_errkind ss_export_write(ss_export *x, const ss_inputs *in, const char *path, 
                            ss_error *err) {
     char created_by[96];
     snprintf(created_by, sizeof created_by, "segscan version %s", ss_version());
-    size_t rows = o->rows_per_group ? o->rows_per_group : SS_EXPORT_ROWS_PER_GROUP;
+    uint64_t hook_rows = ss_test_hooks_get()->export_rows_per_group;
+    size_t rows = o->rows_per_group ? o->rows_per_group : hook_rows ? (size_t)hook_rows : SS_EXPORT_ROWS_PER_GROUP;
     ss_pq_writer *w = ss_pq_create(path, ss_export_columns, C_COUNT, rows, created_by, err);
     if (!w) return err ? err->kind : SS_E_IO;
     size_t max_batch = o->max_batch_bytes ? o->max_batch_bytes : (size_t)256 << 20;
@@ -630,12 +1030,14 @@ ss_errkind ss_export_write(ss_export *x, const ss_inputs *in, const char *path, 
     if (xp) {
         uint64_t hook = ss_test_hooks_get()->export_slot_bytes;
         xp->slot_bytes = hook ? (size_t)hook : X_SLOT_BYTES;
+        xp->piece_rows = hook && hook < X_PIECE_ROWS ? (size_t)hook : X_PIECE_ROWS;
         xp->r.x = x;
         xp->r.w = w;
         xp->r.dec = ss_decoder_new(max_batch);
         xp->r.st = XXH3_createState();
     }
-    if (!dec || !xp || !xp->r.dec || !xp->r.st) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
+    if (!dec || !xp || !xp->r.dec || !xp->r.st || !pipe_init(xp, makers(), max_batch))
+        k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
     else pipe_start(xp);
     ss_pqbuf_byte(&pj, '[');
     for (size_t i = 0; k == SS_E_OK && i < ss_inputs_count(in); i++)

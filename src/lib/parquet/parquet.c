@@ -570,6 +570,43 @@ ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
     return ss_pq_row_end(w, err);
 }
 
+bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, size_t *at, size_t *vat, size_t n) {
+    pq_col *d = &w->c[i];
+    if (!n) return true;
+    if (s->defs.failed || s->vals.failed || s->defs.n - *row < n) {
+        d->defs.failed = true;
+        return false;
+    }
+    size_t nv = 0, bytes; /* the values among the rows (their levels of 1), their bytes */
+    if (*row + n == s->defs.n) {
+        nv = s->nvals - *vat;
+        bytes = s->vals.n - *at;
+    } else {
+        for (size_t r = *row; r < *row + n; r++) nv += s->defs.p[r];
+        enum ss_pq_type t = w->cols[i].type;
+        if (t != SS_PQ_BYTE_ARRAY) {
+            bytes = nv * (t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_FIXED16 ? 16 : 1);
+        } else { /* each value's 4-byte length, then its bytes */
+            size_t p = *at;
+            for (size_t k = 0; k < nv && p + 4 <= s->vals.n; k++)
+                p += 4 + ((size_t)s->vals.p[p] | (size_t)s->vals.p[p + 1] << 8 | (size_t)s->vals.p[p + 2] << 16 |
+                          (size_t)s->vals.p[p + 3] << 24);
+            bytes = p - *at;
+        }
+    }
+    if (*at + bytes > s->vals.n || *vat + nv > s->nvals) {
+        d->vals.failed = true;
+        return false;
+    }
+    ss_pqbuf_put(&d->defs, s->defs.p + *row, n);
+    ss_pqbuf_put(&d->vals, s->vals.p + *at, bytes);
+    d->nvals += nv;
+    *row += n;
+    *at += bytes;
+    *vat += nv;
+    return !d->defs.failed && !d->vals.failed;
+}
+
 uint64_t ss_pq_rows(const ss_pq_writer *w) { return w->rows; }
 
 ss_errkind ss_pq_meta(ss_pq_writer *w, const char *key, const char *value, ss_error *err) {

@@ -197,6 +197,14 @@ static inline void ss_pqw_bytes_run(ss_pq_writer *w, size_t i, const void *s, ui
     w->group_bytes += n * len;
 }
 
+/* n rows of column i from s (a column of the same type filled through the appends above by
+ * another writer) appended to the row group being filled, as if they had been appended here:
+ * s's rows from *row, whose values start at byte *at and are its *vat-th; the three moved past
+ * the rows copied. Neither group_bytes nor the rows are counted: the caller adds the bytes and
+ * calls ss_pqw_rows_done as the appends would have. False when memory ran out (the column's
+ * buffers are then marked failed, as an append's would be). */
+bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, size_t *at, size_t *vat, size_t n);
+
 /* How many rows the row group being filled takes before it is written (at least 1). */
 static inline size_t ss_pqw_room(const ss_pq_writer *w) {
     if (w->group_bytes >= PQ_GROUP_BYTES || w->group_rows >= w->rows_per_group) return 1;
