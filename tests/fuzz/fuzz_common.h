@@ -107,9 +107,12 @@ static inline const char *fuzz_tmp_root(void) {
     return t && *t ? t : "/tmp";
 }
 
-/* Remove a file or a directory tree. */
+/* Remove a file or a directory tree. A symbolic link is removed, never followed: one to a
+ * directory would have the files of that directory removed. */
 static inline void fuzz_rm_tree(const char *path) {
-    DIR *d = opendir(path);
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    DIR *d = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
     if (!d) {
         unlink(path);
         return;
@@ -139,9 +142,14 @@ static inline void fuzz_private_dir(const char *what, char *out, size_t n) {
         char *end;
         long pid = strtol(e->d_name + pl, &end, 10);
         if (end == e->d_name + pl || *end || pid <= 0) continue;
-        if (pid != (long)getpid() && !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) continue;
         char p[1024];
-        if (snprintf(p, sizeof p, "%s/%s", root, e->d_name) < (int)sizeof p) fuzz_rm_tree(p);
+        if (snprintf(p, sizeof p, "%s/%s", root, e->d_name) >= (int)sizeof p) continue;
+        /* our own directories only: /tmp is everyone's, and a name alike there (a link, another
+         * user's directory) is not ours to remove */
+        struct stat st;
+        if (lstat(p, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) continue;
+        if (pid != (long)getpid() && !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) continue;
+        fuzz_rm_tree(p);
     }
     if (d) closedir(d);
     snprintf(out, n, "%s/%s%ld", root, prefix, (long)getpid());

@@ -56,6 +56,101 @@ static struct seen seen_of(ss_study *s) {
     return v;
 }
 
+/* Bytes of a file, whole. */
+static uint8_t *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *b = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n)) && fread(b, 1, (size_t)n, f) != (size_t)n) {
+            free(b);
+            b = NULL;
+        }
+        *len = n > 0 ? (size_t)n : 0;
+    }
+    fclose(f);
+    return b;
+}
+
+static bool spit(const char *path, const uint8_t *b, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(b, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+/* A kept __consumer_offsets segment replaced after the analysis read it (the log cleaner renames
+ * its .swap over the segment: a new file under the same name) or grown since (a live broker's
+ * active segment): the study reads the file as it is now, not the copy. co: groups-worked's
+ * __consumer_offsets-18 segment, copied into a directory of our own. The file put in its place
+ * holds its first batch only: batchLength at bytes 8..11 of the batch (DefaultRecordBatch.java:
+ * baseOffset int64, then batchLength int32, the bytes after that field). */
+static void kept_changed(const char *co) {
+    size_t len = 0;
+    uint8_t *b = slurp(co, &len);
+    CHECK(b && len > 12);
+    if (!b || len <= 12) {
+        free(b);
+        return;
+    }
+    size_t first = 12 + ((size_t)b[8] << 24 | (size_t)b[9] << 16 | (size_t)b[10] << 8 | b[11]);
+    CHECK(first < len); /* make_worked.py: more than one batch */
+    const char *tmp = getenv("TMPDIR");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/test_study-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    CHECK(mkdtemp(dir) != NULL);
+    char part[600], seg[700], swap[700];
+    snprintf(part, sizeof part, "%s/__consumer_offsets-18", dir);
+    snprintf(seg, sizeof seg, "%s/00000000000000000000.log", part);
+    snprintf(swap, sizeof swap, "%s/00000000000000000000.log.swap", part);
+    CHECK(mkdir(part, 0700) == 0);
+    for (int grow = 0; grow < 2; grow++) {
+        CHECK(spit(seg, b, grow ? first : len));
+        ss_inputs *in = ss_inputs_new(false);
+        CHECK(in && ss_inputs_add(in, dir) == SS_E_OK);
+        if (in) ss_inputs_finish(in);
+        ss_an_opts ao;
+        ss_an_opts_default(&ao);
+        ao.keep_offsets_bytes = 1 << 20;
+        ss_analysis *an = ss_analysis_new(&ao);
+        CHECK(an && in && ss_analysis_run(an, in) == SS_E_OK);
+        /* replaced by a file of its first batch (renamed over it), or grown from its first batch
+         * to all of them (appended to, in place) */
+        if (grow) {
+            FILE *f = fopen(seg, "ab");
+            CHECK(f && fwrite(b + first, 1, len - first, f) == len - first);
+            if (f) fclose(f);
+        } else {
+            CHECK(spit(swap, b, first) && rename(swap, seg) == 0);
+        }
+        ss_study_opts o;
+        ss_study_opts_default(&o);
+        o.inputs_reported = true;
+        o.read_before = in;
+        o.analysis = an;
+        const char *paths[] = {dir};
+        ss_study *s = NULL;
+        uint64_t opened = ss_test_files_opened();
+        CHECK(ss_study_run(paths, 1, &o, &s) == SS_E_OK && s);
+        CHECK_EQ_U(ss_test_files_opened() - opened, 1); /* the file, not the copy */
+        ss_groups *g = s ? ss_study_groups(s) : NULL;
+        CHECK(g && ss_groups_log_count(g) == 1);
+        /* what the file holds now: one batch (replaced), or all of them (grown) */
+        if (g && ss_groups_log_count(g) == 1) {
+            if (grow) CHECK(ss_groups_log_at(g, 0)->batches > 1);
+            else CHECK_EQ_U(ss_groups_log_at(g, 0)->batches, 1);
+        }
+        ss_study_free(s);
+        ss_analysis_free(an);
+        ss_inputs_free(in);
+        unlink(seg);
+    }
+    rmdir(part);
+    rmdir(dir);
+    free(b);
+}
+
 static bool has_input(const ss_inputs *in, const char *topic, int32_t partition) {
     for (size_t i = 0; i < ss_inputs_count(in); i++) {
         const ss_input_partition *p = ss_inputs_at(in, i);
@@ -297,6 +392,9 @@ int main(int argc, char **argv) {
     }
     o.analysis = NULL;
     ss_analysis_free(an);
+    co = join(logdir, "__consumer_offsets-18/00000000000000000000.log");
+    if (co) kept_changed(co);
+    free(co);
     /* without inputs_reported read_before is not used ("-" and the notes are the study's) */
     o.inputs_reported = false;
     o.read_before = before;

@@ -27,6 +27,7 @@
 #include "base/test_hooks.h"
 #include "format/batch.h"
 #include "format/kafka_format.h"
+#include "format/segment.h"
 #include "inputs/export_in.h"
 #include "inputs/inputs_names.h"
 #include "inputs/kept.h"
@@ -1579,6 +1580,9 @@ ss_errkind ss_kept_open(ss_kept *k, const ss_inputs *in, size_t i, size_t j, boo
      * the file itself */
     if (rc != SS_E_OK || !keep || !path || ss_test_hooks_get()->pause_after_batches != UINT64_MAX) return rc;
     uint64_t size = ss_segment_size(*out);
+    /* which file: the next reader takes the copy only while the path still names it */
+    struct stat st;
+    if ((*out)->fd < 0 || fstat((*out)->fd, &st) != 0) return rc;
     if (!ss_kept_reserve(k, size)) return rc; /* past the budget: the file, read again by the next reader */
     /* the file read whole, once: its copy is what this reader and the next read */
     char *kp = xstrdup(path);
@@ -1590,7 +1594,7 @@ ss_errkind ss_kept_open(ss_kept *k, const ss_inputs *in, size_t i, size_t j, boo
         ss_kept_unreserve(k, size);
         return rc;
     }
-    if (!ss_kept_add(k, size, kp, buf, (size_t)size, &data, &len)) return rc;
+    if (!ss_kept_add(k, size, kp, buf, (size_t)size, (uint64_t)st.st_dev, (uint64_t)st.st_ino, &data, &len)) return rc;
     ss_segment_close(*out);
     return ss_segment_from_memory(data, len, false, out, err);
 }
@@ -1601,10 +1605,11 @@ ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_se
     if (p->merged && p->merged_mem && p->merged_mem[j].set)
         return ss_segment_from_memory(p->merged_mem[j].data, p->merged_mem[j].len, false, out, err);
     if (!p->merged && p->mem) return ss_segment_from_memory(p->mem, p->memlen, false, out, err);
-    /* a file read before in this run and kept: its bytes as they were read then */
+    /* a file read before in this run and kept, and unchanged since: its bytes as they were read
+     * then (a file grown or replaced since is read again, as the listing that holds it) */
     const uint8_t *data;
     size_t len;
-    if (in->kept && ss_kept_find(in->kept, p->pub.segments[j].path, &data, &len))
+    if (in->kept && ss_kept_find_same(in->kept, p->pub.segments[j].path, &data, &len))
         return ss_segment_from_memory(data, len, false, out, err);
     return ss_segment_open(p->pub.segments[j].path, out, err);
 }
@@ -1615,7 +1620,7 @@ uint64_t ss_inputs_segment_size(const ss_inputs *in, size_t i, size_t j) {
     if (!p->merged && p->mem) return p->memlen;
     const uint8_t *data;
     size_t len;
-    if (in->kept && ss_kept_find(in->kept, p->pub.segments[j].path, &data, &len)) return len;
+    if (in->kept && ss_kept_find_same(in->kept, p->pub.segments[j].path, &data, &len)) return len;
     struct stat st;
     return stat(p->pub.segments[j].path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }

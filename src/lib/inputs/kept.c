@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/error_set.h"
 #include "base/grow.h"
@@ -11,6 +12,7 @@ typedef struct kept_file {
     char *path;
     uint8_t *data;
     size_t len;
+    uint64_t dev, ino; /* the file the bytes were read from */
 } kept_file;
 
 struct ss_kept {
@@ -58,6 +60,21 @@ bool ss_kept_find(const ss_kept *k, const char *path, const uint8_t **data, size
     return f != NULL;
 }
 
+bool ss_kept_find_same(const ss_kept *k, const char *path, const uint8_t **data, size_t *len) {
+    if (!path) return false;
+    ss_kept *m = (ss_kept *)k; /* the lock only */
+    pthread_mutex_lock(&m->mu);
+    const kept_file *f = find(k, path);
+    kept_file c = f ? *f : (kept_file){0};
+    pthread_mutex_unlock(&m->mu);
+    struct stat st;
+    if (!f || stat(path, &st) != 0 || (uint64_t)st.st_dev != c.dev || (uint64_t)st.st_ino != c.ino || st.st_size < 0 ||
+        (uint64_t)st.st_size != c.len)
+        return false;
+    *data = c.data, *len = c.len;
+    return true;
+}
+
 size_t ss_kept_files(const ss_kept *k) { return k->n; }
 
 uint64_t ss_kept_bytes(const ss_kept *k) {
@@ -74,12 +91,12 @@ bool ss_kept_reserve(ss_kept *k, uint64_t size) {
     return fits;
 }
 
-bool ss_kept_add(ss_kept *k, uint64_t reserved, char *path, uint8_t *data, size_t len, const uint8_t **kdata,
-                 size_t *klen) {
+bool ss_kept_add(ss_kept *k, uint64_t reserved, char *path, uint8_t *data, size_t len, uint64_t dev, uint64_t ino,
+                 const uint8_t **kdata, size_t *klen) {
     pthread_mutex_lock(&k->mu);
     const kept_file *there = find(k, path);
     bool added = !there && SS_GROW(k->v, k->n, k->cap, 16);
-    if (added) k->v[k->n++] = (kept_file){path, data, len};
+    if (added) k->v[k->n++] = (kept_file){path, data, len, dev, ino};
     else k->used -= reserved;
     if (there) *kdata = there->data, *klen = there->len;
     pthread_mutex_unlock(&k->mu);

@@ -11,10 +11,15 @@
  * (two inputs of the same PATHs name a segment alike). Past the budget a file is
  * not kept: its second reader reads it again.
  *
- * A kept segment is what the file held when it was read: a file that grows
- * afterwards (a live broker's active segment) is read as it was then, by both
- * readers alike, and the walker's notice that a file grew while it was read
- * (SS_E_GREW) is not given for a kept file (its copy does not grow). */
+ * A kept segment is what the file held when it was read. The second reader
+ * (the study's inputs) takes the copy only while the file at that path is still
+ * the one read (device and inode) with the size read: a live broker's active
+ * segment that grew since (and may have rolled into a new segment the second
+ * reader lists), or a segment the log cleaner swapped in under the same name
+ * (a new file, renamed over the old one, holding what were several segments),
+ * is read from the file again, as if nothing had been kept; the copy of it
+ * would leave out records the second reader's listing no longer holds
+ * anywhere else. */
 #ifndef SS_INPUTS_KEPT_H
 #define SS_INPUTS_KEPT_H
 
@@ -31,27 +36,29 @@ typedef struct ss_kept ss_kept;
 ss_kept *ss_kept_new(uint64_t budget);
 void ss_kept_free(ss_kept *k);
 
-
 /* Room for size bytes more in the budget, taken (ss_kept_add or ss_kept_unreserve give it
  * back); false: none. */
 bool ss_kept_reserve(ss_kept *k, uint64_t size);
 void ss_kept_unreserve(ss_kept *k, uint64_t size);
-/* The copy of the file at path (path and data malloc'ed, the kept's from here on), after
- * ss_kept_reserve(k, reserved); when another reader kept the file first, the copy is freed and
- * the first one's bytes are given. *kdata, *klen: the bytes kept. False: out of memory (nothing
- * kept, both freed). */
-bool ss_kept_add(ss_kept *k, uint64_t reserved, char *path, uint8_t *data, size_t len, const uint8_t **kdata,
-                 size_t *klen);
+/* The copy of the file at path (path and data malloc'ed, the kept's from here on), read from
+ * the file of device dev and inode ino, after ss_kept_reserve(k, reserved); when another reader
+ * kept the file first, the copy is freed and the first one's bytes are given. *kdata, *klen: the
+ * bytes kept. False: out of memory (nothing kept, both freed). */
+bool ss_kept_add(ss_kept *k, uint64_t reserved, char *path, uint8_t *data, size_t len, uint64_t dev, uint64_t ino,
+                 const uint8_t **kdata, size_t *klen);
 
 /* The kept copy of the file at path: its bytes (valid until ss_kept_free) and their length. */
 bool ss_kept_find(const ss_kept *k, const char *path, const uint8_t **data, size_t *len);
+/* The same, only while the file at path is still the one read, of the size read (a stat of
+ * it): the copy is what the file holds now. */
+bool ss_kept_find_same(const ss_kept *k, const char *path, const uint8_t **data, size_t *len);
 
 /* Files kept, and their bytes. */
 size_t ss_kept_files(const ss_kept *k);
 uint64_t ss_kept_bytes(const ss_kept *k);
 
-/* The inputs open a file kept in k from its copy (ss_inputs_open_segment, ss_inputs_segment_size);
- * k must outlive them. */
+/* The inputs open a file kept in k from its copy (ss_inputs_open_segment, ss_inputs_segment_size)
+ * while it is unchanged (ss_kept_find_same); k must outlive them. */
 void ss_inputs_use_kept(ss_inputs *in, const ss_kept *k);
 /* Segment j of input i of `in`, as ss_inputs_open_segment opens it: its kept copy when there
  * is one; else, with `keep`, a file read whole into a copy that is kept (the budget allowing)
