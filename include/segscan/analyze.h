@@ -97,10 +97,11 @@ typedef struct ss_an_opts {
      * caller that prints none of them (txns and producers as text): XXH3 of every record and the
      * fingerprint table are the largest part of the reading after decoding. */
     bool no_fingerprints;
-    /* the __consumer_offsets segments read are read whole into memory, up to this many bytes in
-     * all, and kept until ss_analysis_free for the consumer-groups study that follows it
-     * (ss_study_opts.analysis), which reads them there: each file is read once. 0 (the default):
-     * none kept. A file past the budget is read by the study again. */
+    /* the __consumer_offsets and __transaction_state segments read are read whole into memory,
+     * up to this many bytes in all, and kept until ss_analysis_free for the consumer-groups study
+     * that follows it (ss_study_opts.analysis) and for ss_analysis_txn_state_ids, which read them
+     * there: each file is read once. 0 (the default): none kept. A file past the budget is read
+     * again. */
     uint64_t keep_offsets_bytes;
     ss_an_progress_fn progress; /* or NULL */
     void *progress_arg;
@@ -393,6 +394,10 @@ SS_API const ss_problems *ss_analysis_problems(const ss_analysis *a);
 /* The entry of ss_analysis_problems that says why the run failed; NULL when it
  * did not fail, or failed before it began reading (out of memory). */
 SS_API const ss_error *ss_analysis_failure(const ss_analysis *a);
+/* ss_txn_state_ids (segscan/decode.h) over the inputs the analysis ran on, after
+ * ss_analysis_run: the __transaction_state segments it kept (ss_an_opts.keep_offsets_bytes)
+ * are read from their copies, not from the files again. */
+SS_API ss_errkind ss_analysis_txn_state_ids(const ss_analysis *a, ss_txn_ids **out, ss_error *err);
 /* Fingerprints written to temporary files because the tables reached
  * opts.max_memory (0: none were). */
 SS_API uint64_t ss_analysis_spilled(const ss_analysis *a);

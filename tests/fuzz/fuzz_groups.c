@@ -321,16 +321,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(an != NULL);
         ss_errkind rc = ss_analysis_run(an, in);
         FUZZ_CHECK(rc == SS_E_OK || rc == SS_E_NOMEM);
-        /* the replay reads __consumer_offsets-0 from the analysis's copy (the study's way), and
-         * only there: the file is overwritten in place with as many zero bytes (the next input
-         * writes it again); the same file of the same size, so the copy is still taken for it
-         * (a file grown or replaced since is read again: inputs/kept.h) */
+        /* the replay reads __consumer_offsets-0, and the groups' transactional ids
+         * __transaction_state-0, from the analysis's copies (the study's way), and only there:
+         * the files are overwritten in place with as many zero bytes (the next input writes them
+         * again); the same files of the same sizes, so the copies are still taken for them (a file
+         * grown or replaced since is read again: inputs/kept.h) */
         if (rc == SS_E_OK) {
-            FUZZ_CHECK(an->kept && ss_kept_files(an->kept) == 1 && ss_kept_bytes(an->kept) == col);
+            FUZZ_CHECK(an->kept && ss_kept_files(an->kept) == 2 && ss_kept_bytes(an->kept) == col + tl);
             ss_inputs_use_kept(in, an->kept);
-            uint8_t *zeros = calloc(col ? col : 1, 1);
+            uint8_t *zeros = calloc(col + tl ? col + tl : 1, 1);
             FUZZ_CHECK(zeros != NULL);
             put("__consumer_offsets-0", zeros, col, false);
+            put("__transaction_state-0", zeros, tl, false);
             free(zeros);
         }
         ss_test_hooks h = {.pause_after_batches = UINT64_MAX, .groups_two_pass = true};

@@ -687,7 +687,7 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
     return in;
 }
 
-/* The __consumer_offsets bytes the analysis keeps for the groups at most (scan_analyse) */
+/* The __consumer_offsets and __transaction_state bytes the analysis keeps at most (scan_analyse) */
 #define KEEP_OFFSETS_MAX ((uint64_t)64 << 20)
 
 /* The analysis of a->in, its notes said, and what lies beside it: the transactional ids of
@@ -698,7 +698,8 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
     const ss_problems *in_problems = ss_inputs_problems(in);
     if (!a->max_memory_set) c->ao.max_memory = default_max_memory();
     /* the consumer groups are read after the analysis (scan_output) from the same
-     * __consumer_offsets segments: the analysis keeps them in memory for them, read once,
+     * __consumer_offsets segments, and the transactional ids (scan_analyse) from the same
+     * __transaction_state segments: the analysis keeps them in memory for them, read once,
      * up to KEEP_OFFSETS_MAX (and a quarter of --max-memory); past it they are read again */
     c->ao.keep_offsets_bytes = KEEP_OFFSETS_MAX;
     if (c->ao.max_memory && c->ao.max_memory / 4 < KEEP_OFFSETS_MAX) c->ao.keep_offsets_bytes = c->ao.max_memory / 4;
@@ -759,7 +760,8 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
     ss_txn_ids *txn_ids = NULL;
     if (cmd->txn_ids) {
         ss_error terr;
-        if (ss_txn_state_ids(in, &txn_ids, &terr) != SS_E_OK && !c->quiet) warnx_("__transaction_state: %s", terr.msg);
+        if (ss_analysis_txn_state_ids(an, &txn_ids, &terr) != SS_E_OK && !c->quiet)
+            warnx_("__transaction_state: %s", terr.msg);
     }
     c->txn_ids = a->txn_ids = txn_ids;
     ss_pid_blocks *pid_blocks = NULL;

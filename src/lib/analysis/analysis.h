@@ -311,10 +311,12 @@ static inline int64_t lin_near(int64_t ref, int32_t seq) {
 static inline uint32_t topic_of_batch(const ss_analysis *a, uint32_t b) { return a->topic_id[a->batches.v[b].part]; }
 
 /* Segment seg of partition part, as the analysis reads it: through a->kept when it keeps
- * segments (a __consumer_offsets segment read whole, once, and kept), else the file. */
+ * segments (a __consumer_offsets or __transaction_state segment read whole, once, and kept:
+ * the groups' replay and the readers of transactional ids read it again), else the file. */
 static inline ss_errkind an_open_segment(ss_analysis *a, uint32_t part, uint32_t seg, ss_segment **out, ss_error *err) {
     if (!a->kept) return ss_inputs_open_segment(a->in, part, seg, out, err);
-    bool keep = !strcmp(a->parts[part].input->topic, "__consumer_offsets");
+    const char *t = a->parts[part].input->topic;
+    bool keep = !strcmp(t, "__consumer_offsets") || !strcmp(t, "__transaction_state");
     return ss_kept_open(a->kept, a->in, part, seg, keep, out, err);
 }
 

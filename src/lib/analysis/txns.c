@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "decode/txn_ids.h"
 
 static bool listed_push(ss_analysis *a) {
     uint8_t z = 0;
@@ -269,7 +270,7 @@ void an_finish_txns(ss_analysis *a) {
     }
     if (need_state && has_txn_state(a)) {
         ss_error err;
-        if (ss_txn_state_ids(a->in, &a->txn_ids, &err) == SS_E_NOMEM) {
+        if (ss_txn_state_ids_kept(a->in, a->kept, &a->txn_ids, &err) == SS_E_NOMEM) {
             a->nomem = true;
             return;
         }
@@ -300,3 +301,7 @@ int64_t ss_an_now(const ss_analysis *a, enum ss_now_source *source, uint32_t *pa
 }
 
 bool ss_an_txn_state_read(const ss_analysis *a) { return a->txn_state_read; }
+
+ss_errkind ss_analysis_txn_state_ids(const ss_analysis *a, ss_txn_ids **out, ss_error *err) {
+    return ss_txn_state_ids_kept(a->in, a->kept, out, err);
+}

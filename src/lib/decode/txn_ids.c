@@ -10,6 +10,7 @@
 
 #include "base/error_set.h"
 #include "base/grow.h"
+#include "decode/txn_ids.h"
 #include "inputs/cursor.h"
 #include "segscan/decode.h"
 
@@ -244,6 +245,10 @@ static bool txn_record(ss_txn_ids *t, ss_cdecoder *cd, const ss_record *rec, uin
 }
 
 ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err) {
+    return ss_txn_state_ids_kept(in, NULL, out, err);
+}
+
+ss_errkind ss_txn_state_ids_kept(const ss_inputs *in, const ss_kept *kept, ss_txn_ids **out, ss_error *err) {
     ss_txn_ids *t = calloc(1, sizeof *t);
     *out = t;
     if (err) {
@@ -262,6 +267,7 @@ ss_errkind ss_txn_state_ids(const ss_inputs *in, ss_txn_ids **out, ss_error *err
         if (strcmp(ip->topic, "__transaction_state") != 0) continue;
         ss_pcursor c;
         ss_pcursor_open(&c, in, i, dec, UINT64_MAX);
+        ss_pcursor_use_kept(&c, kept);
         for (ss_pc_kind k; rc == SS_E_OK && (k = ss_pcursor_next(&c)) != SS_PC_END;) {
             if (k == SS_PC_BATCH && c.ev.batch.crc_valid && !c.ev.batch.control) (void)ss_pcursor_records(&c);
             else if (k == SS_PC_RECORD && !txn_record(t, cd, &c.rec, (uint32_t)i)) rc = SS_E_NOMEM;

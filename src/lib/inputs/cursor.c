@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "inputs/cursor.h"
+#include "inputs/kept.h"
 #include "segscan/inputs.h"
 
 void ss_pcursor_open(ss_pcursor *c, const ss_inputs *in, size_t part, ss_decoder *dec, uint64_t limit) {
@@ -44,8 +45,10 @@ ss_pc_kind ss_pcursor_next_walk(ss_pcursor *c) {
         c->seg_ended = false;
         if (c->next_seg >= c->nsegs) return SS_PC_END;
         c->seg = c->next_seg++;
-        if ((c->in ? ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &c->err)
-                   : ss_segment_open(c->path, &c->s, &c->err)) != SS_E_OK) {
+        ss_errkind k = !c->in    ? ss_segment_open(c->path, &c->s, &c->err)
+                       : c->kept ? ss_kept_open_read(c->kept, c->in, c->part, c->seg, &c->s, &c->err)
+                                 : ss_inputs_open_segment(c->in, c->part, c->seg, &c->s, &c->err);
+        if (k != SS_E_OK) {
             c->s = NULL;
             return SS_PC_UNREADABLE;
         }

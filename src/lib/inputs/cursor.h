@@ -48,6 +48,8 @@ typedef enum ss_pc_kind {
     SS_PC_SEGMENT_END,
 } ss_pc_kind;
 
+typedef struct ss_kept ss_kept;
+
 typedef struct ss_pcursor {
     /* read by the caller */
     const ss_inputs *in;
@@ -61,8 +63,9 @@ typedef struct ss_pcursor {
     ss_error err;  /* UNREADABLE; RECORDS_END when rec_failed */
     bool rec_failed;
     /* the cursor's own */
-    ss_decoder *dec; /* the caller's, or NULL (no legacy inner offsets, no records) */
-    uint64_t limit;  /* bytes read of each segment at most */
+    ss_decoder *dec;     /* the caller's, or NULL (no legacy inner offsets, no records) */
+    const ss_kept *kept; /* segments read before and kept (ss_pcursor_use_kept), or NULL */
+    uint64_t limit;      /* bytes read of each segment at most */
     size_t next_seg, nsegs;
     ss_walker w;
     ss_window win;
@@ -74,6 +77,9 @@ typedef struct ss_pcursor {
  * decoder given to the walker and used for records (it stays the caller's);
  * limit: bytes of each segment read at most (UINT64_MAX for all). */
 void ss_pcursor_open(ss_pcursor *c, const ss_inputs *in, size_t part, ss_decoder *dec, uint64_t limit);
+/* The segments the cursor opens from here on are read from their copies in k where k kept them
+ * (inputs/kept.h), the others from their files. */
+static inline void ss_pcursor_use_kept(ss_pcursor *c, const ss_kept *k) { c->kept = k; }
 /* The next event (the walker's part out of line; a record inline, as readers
  * that compare records call it once per record). */
 ss_pc_kind ss_pcursor_next_walk(ss_pcursor *c);

@@ -1599,6 +1599,12 @@ ss_errkind ss_kept_open(ss_kept *k, const ss_inputs *in, size_t i, size_t j, boo
     return ss_segment_from_memory(data, len, false, out, err);
 }
 
+ss_errkind ss_kept_open_read(const ss_kept *k, const ss_inputs *in, size_t i, size_t j, ss_segment **out,
+                             ss_error *err) {
+    /* keep false: k is only looked up (under its lock), never changed */
+    return ss_kept_open((ss_kept *)k, in, i, j, false, out, err);
+}
+
 ss_errkind ss_inputs_open_segment(const ss_inputs *in, size_t i, size_t j, ss_segment **out, ss_error *err) {
     part *p = in->parts[i];
     /* a merged partition's segments are its copies': each in memory or a file of its own */

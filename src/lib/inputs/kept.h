@@ -65,5 +65,8 @@ void ss_inputs_use_kept(ss_inputs *in, const ss_kept *k);
  * and that the segment returned reads; else the file. Thread-safe. */
 ss_errkind ss_kept_open(ss_kept *k, const ss_inputs *in, size_t i, size_t j, bool keep, ss_segment **out,
                         ss_error *err);
+/* The same without keeping: its kept copy, else the file. */
+ss_errkind ss_kept_open_read(const ss_kept *k, const ss_inputs *in, size_t i, size_t j, ss_segment **out,
+                             ss_error *err);
 
 #endif
