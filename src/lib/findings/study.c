@@ -15,7 +15,32 @@ struct ss_study {
     ss_findings *f;
     bool has_groups, input_failed, incomplete;
     ss_problems problems;
+    ss_kept *kept; /* __transaction_state's segments, read once for its two readers (keep_txn_state) */
 };
+
+/* The __transaction_state copies a study without an analysis keeps, at most: as the scan's
+ * analysis keeps them (scan_run.c), 64 MiB or a quarter of the groups' memory bound */
+#define STUDY_KEEP_MAX ((uint64_t)64 << 20)
+
+/* Two readers of the study read __transaction_state: the groups (the transactional ids of the
+ * producers that committed offsets, ss_txn_state_ids) and the findings (each transaction's
+ * state, txnstate.c). Without an analysis that kept its segments, the study reads each whole
+ * once into a copy (within the budget; past it a file is read by each reader) that both read. */
+static void keep_txn_state(ss_study *s, uint64_t max_memory) {
+    uint64_t budget = max_memory && max_memory / 4 < STUDY_KEEP_MAX ? max_memory / 4 : STUDY_KEEP_MAX;
+    for (size_t i = 0; i < ss_inputs_count(s->in); i++) {
+        const ss_input_partition *ip = ss_inputs_at(s->in, i);
+        if (strcmp(ip->topic, "__transaction_state") != 0) continue;
+        if (!s->kept && !(s->kept = ss_kept_new(budget))) return; /* out of memory: the files, as before */
+        for (size_t j = 0; j < ip->nsegments; j++) {
+            ss_segment *seg;
+            ss_error err;
+            /* an error here is the readers' to report: they meet it again opening the file */
+            if (ss_kept_open(s->kept, s->in, i, j, true, &seg, &err) == SS_E_OK) ss_segment_close(seg);
+        }
+    }
+    if (s->kept) ss_inputs_use_kept(s->in, s->kept);
+}
 
 void ss_study_opts_default(ss_study_opts *o) {
     memset(o, 0, sizeof *o);
@@ -96,6 +121,7 @@ ss_errkind ss_study_run(const char *const *paths, size_t npaths, const ss_study_
     /* the __consumer_offsets segments the analysis read and kept (ss_an_opts.keep_offsets_bytes):
      * the groups read them there, not from the files again */
     if (an && an->kept) ss_inputs_use_kept(s->in, an->kept);
+    else keep_txn_state(s, go.max_memory);
     if (!s->tl || ss_timelines_read_with(s->tl, s->in, go.threads, an) != SS_E_OK) {
         fail(s, "out of memory reading the data partitions");
         return SS_E_OK;
@@ -128,6 +154,7 @@ void ss_study_free(ss_study *s) {
     ss_groups_free(s->g);
     ss_timelines_free(s->tl);
     ss_inputs_free(s->in);
+    ss_kept_free(s->kept); /* after the inputs that read it */
     ss_problems_free(&s->problems);
     free(s);
 }
