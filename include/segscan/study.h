@@ -39,8 +39,11 @@ typedef struct ss_study_opts {
                                      the study has no groups, and it reads nothing again to find that. */
     const ss_analysis *analysis;  /* with read_before: the caller's analysis of it, when it ran one: the
                                      data partitions' batch headers it kept are not read again
-                                     (ss_timelines_read_with), nor the __consumer_offsets segments it
-                                     kept (ss_an_opts.keep_offsets_bytes). It must outlive the study. */
+                                     (ss_timelines_read_with), nor the __consumer_offsets and
+                                     __transaction_state segments it kept (ss_an_opts.keep_offsets_bytes).
+                                     It must outlive the study. Without one, the study reads each
+                                     __transaction_state segment once into memory for its two readers
+                                     (up to a quarter of groups.max_memory, at most 64 MiB). */
 } ss_study_opts;
 
 SS_API void ss_study_opts_default(ss_study_opts *o);

@@ -240,6 +240,8 @@ static uint64_t run(const ss_inputs *in, unsigned threads, const ss_analysis *an
             view_count((uint64_t)c.record_offset);
             view_count((uint64_t)c.outcome << 1 | c.effective);
             view_count((uint64_t)c.effective_time);
+            /* named from __transaction_state (ss_txn_state_ids): the kept copy's comparison */
+            touch_str(c.transactional_id, c.transactional_id ? strlen(c.transactional_id) : 0);
         }
         ss_gcommit_iter_free(it);
     }
@@ -265,6 +267,9 @@ static uint64_t run(const ss_inputs *in, unsigned threads, const ss_analysis *an
         }
         digest = digest * 1000003u + (uint64_t)x->kind * 31u + (uint64_t)x->time + (uint64_t)x->redelivered.from +
                  (uint64_t)x->redelivered.records;
+        /* what __transaction_state says of it (txnstate.c, ss_txn_state_ids) */
+        touch_str(x->transactional_id, x->transactional_id ? strlen(x->transactional_id) : 0);
+        digest = digest * 1000003u + (uint64_t)(x->hanging_confirmed + 1) * 7u + (uint64_t)x->bump;
         int32_t cp;
         int64_t from;
         if (x->tp.topic)

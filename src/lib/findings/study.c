@@ -118,10 +118,12 @@ ss_errkind ss_study_run(const char *const *paths, size_t npaths, const ss_study_
     ss_groups_opts go = o->groups;
     s->tl = ss_timelines_new(go.max_batch_bytes);
     const ss_analysis *an = o->read_before && o->inputs_reported ? o->analysis : NULL;
-    /* the __consumer_offsets segments the analysis read and kept (ss_an_opts.keep_offsets_bytes):
-     * the groups read them there, not from the files again */
+    /* the __consumer_offsets and __transaction_state segments the analysis read and kept
+     * (ss_an_opts.keep_offsets_bytes): the groups and the findings read them there, not from the
+     * files again. An analysis that kept none was told to keep none (its keep_offsets_bytes, a
+     * quarter of the scan's --max-memory): the study keeps none either. */
     if (an && an->kept) ss_inputs_use_kept(s->in, an->kept);
-    else keep_txn_state(s, go.max_memory);
+    else if (!an) keep_txn_state(s, go.max_memory);
     if (!s->tl || ss_timelines_read_with(s->tl, s->in, go.threads, an) != SS_E_OK) {
         fail(s, "out of memory reading the data partitions");
         return SS_E_OK;

@@ -2,12 +2,18 @@
  * read whole once, so that a second reader of the same file in the same run
  * reads them there instead of reading the file again.
  *
- * The analysis keeps the __consumer_offsets segments it reads (ss_an_opts.
- * keep_offsets_bytes); the consumer-groups study that follows (findings/study.c)
- * gives them to its own inputs (ss_inputs_use_kept), and every reader of those
- * inputs (the groups' replay, its walk before the replay, the comparison of a
- * partition's copies) opens a kept file's bytes through ss_inputs_open_segment
- * as it would open the file. A file is found by its path as the inputs name it
+ * The analysis keeps the __consumer_offsets and __transaction_state segments it
+ * reads (ss_an_opts.keep_offsets_bytes); the consumer-groups study that follows
+ * (findings/study.c) gives them to its own inputs (ss_inputs_use_kept), and every
+ * reader of those inputs (the groups' replay, its walk before the replay, the
+ * comparison of a partition's copies, the transactional ids, the findings'
+ * transaction states) opens a kept file's bytes through ss_inputs_open_segment
+ * as it would open the file. A study that follows no analysis keeps the
+ * __transaction_state segments itself (keep_txn_state) for its two readers.
+ * The analysis's own readers (an_open_segment, and the transactional ids read
+ * over its inputs: ss_txn_state_ids_kept, through the partition cursor's
+ * ss_kept_open_read) take a copy whatever the file holds now: they read the
+ * listing the copy was made for, and the copy is what the analysis read. A file is found by its path as the inputs name it
  * (two inputs of the same PATHs name a segment alike). Past the budget a file is
  * not kept: its second reader reads it again.
  *
@@ -65,7 +71,8 @@ void ss_inputs_use_kept(ss_inputs *in, const ss_kept *k);
  * and that the segment returned reads; else the file. Thread-safe. */
 ss_errkind ss_kept_open(ss_kept *k, const ss_inputs *in, size_t i, size_t j, bool keep, ss_segment **out,
                         ss_error *err);
-/* The same without keeping: its kept copy, else the file. */
+/* The same without keeping: its kept copy (ss_kept_find: even when the file changed since, for
+ * a reader of the listing the copy was made for), else as ss_inputs_open_segment opens it. */
 ss_errkind ss_kept_open_read(const ss_kept *k, const ss_inputs *in, size_t i, size_t j, ss_segment **out,
                              ss_error *err);
 
