@@ -102,8 +102,8 @@ typedef struct ss_an_opts {
      * that follows it (ss_study_opts.analysis) and for ss_analysis_txn_state_ids, which read them
      * there: each file is read once. 0 (the default): none kept. A file past the budget is read
      * again. */
-    uint64_t keep_offsets_bytes;
-    ss_an_progress_fn progress; /* or NULL */
+    uint64_t keep_offsets_bytes; /* the commands' choice: ss_an_keep_budget(max_memory) */
+    ss_an_progress_fn progress;  /* or NULL */
     void *progress_arg;
 } ss_an_opts;
 
@@ -380,6 +380,10 @@ typedef struct ss_an_match {
 typedef struct ss_analysis ss_analysis;
 
 SS_API ss_analysis *ss_analysis_new(const ss_an_opts *opts);
+/* The bytes of __consumer_offsets and __transaction_state segments a run bounded by max_memory
+ * (0: no bound) keeps for their second readers (ss_an_opts.keep_offsets_bytes, and a study
+ * without an analysis): 64 MiB, or a quarter of max_memory when that is less. */
+SS_API uint64_t ss_an_keep_budget(uint64_t max_memory);
 SS_API void ss_analysis_free(ss_analysis *a);
 /* Read every partition of `in` (which must outlive the analysis) and compute
  * everything. Returns SS_E_OK, SS_E_NOMEM, or SS_E_IO (a spill file could not

@@ -687,9 +687,6 @@ static ss_inputs *scan_inputs(int argc, char **argv, struct scan_args *a, int *r
     return in;
 }
 
-/* The __consumer_offsets and __transaction_state bytes the analysis keeps at most (scan_analyse) */
-#define KEEP_OFFSETS_MAX ((uint64_t)64 << 20)
-
 /* The analysis of a->in, its notes said, and what lies beside it: the transactional ids of
  * __transaction_state and the producer-id blocks of __cluster_metadata. */
 static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int rc) {
@@ -700,9 +697,8 @@ static int scan_analyse(const struct scan_command *cmd, struct scan_args *a, int
     /* the consumer groups are read after the analysis (scan_output) from the same
      * __consumer_offsets segments, and the transactional ids (scan_analyse) from the same
      * __transaction_state segments: the analysis keeps them in memory for them, read once,
-     * up to KEEP_OFFSETS_MAX (and a quarter of --max-memory); past it they are read again */
-    c->ao.keep_offsets_bytes = KEEP_OFFSETS_MAX;
-    if (c->ao.max_memory && c->ao.max_memory / 4 < KEEP_OFFSETS_MAX) c->ao.keep_offsets_bytes = c->ao.max_memory / 4;
+     * within ss_an_keep_budget (64 MiB or a quarter of --max-memory); past it they are read again */
+    c->ao.keep_offsets_bytes = ss_an_keep_budget(c->ao.max_memory);
     /* -q silences the progress line too, unless it was asked for (--progress always, as zstd's) */
     if (c->quiet && a->prog.mode == PROGRESS_AUTO) a->prog.mode = PROGRESS_NEVER;
     progress_start(&a->prog);

@@ -18,16 +18,12 @@ struct ss_study {
     ss_kept *kept; /* __transaction_state's segments, read once for its two readers (keep_txn_state) */
 };
 
-/* The __transaction_state copies a study without an analysis keeps, at most: as the scan's
- * analysis keeps them (scan_run.c), 64 MiB or a quarter of the groups' memory bound */
-#define STUDY_KEEP_MAX ((uint64_t)64 << 20)
-
 /* Two readers of the study read __transaction_state: the groups (the transactional ids of the
  * producers that committed offsets, ss_txn_state_ids) and the findings (each transaction's
  * state, txnstate.c). Without an analysis that kept its segments, the study reads each whole
  * once into a copy (within the budget; past it a file is read by each reader) that both read. */
 static void keep_txn_state(ss_study *s, uint64_t max_memory) {
-    uint64_t budget = max_memory && max_memory / 4 < STUDY_KEEP_MAX ? max_memory / 4 : STUDY_KEEP_MAX;
+    uint64_t budget = ss_an_keep_budget(max_memory); /* as the scan's analysis keeps them */
     for (size_t i = 0; i < ss_inputs_count(s->in); i++) {
         const ss_input_partition *ip = ss_inputs_at(s->in, i);
         if (strcmp(ip->topic, "__transaction_state") != 0) continue;
