@@ -29,58 +29,13 @@
 #include "segscan/decode.h"
 #include "segscan/segscan.h"
 
-typedef struct {
-    uint8_t *p;
-    size_t n, cap;
-} buf;
+#define GEN_NAME "gen-groups"
+#include "genbuf.h"
 
-static void need(buf *b, size_t n) {
-    if (b->n + n <= b->cap) return;
-    size_t c = b->cap ? b->cap : 4096;
-    while (c < b->n + n) c *= 2;
-    b->p = realloc(b->p, c);
-    if (!b->p) {
-        fputs("gen-groups: out of memory\n", stderr);
-        exit(2);
-    }
-    b->cap = c;
-}
-static void put(buf *b, const void *p, size_t n) {
-    need(b, n);
-    memcpy(b->p + b->n, p, n);
-    b->n += n;
-}
-static void put8(buf *b, uint8_t v) { put(b, &v, 1); }
-static void put16(buf *b, uint16_t v) {
-    uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-    put(b, t, 2);
-}
-static void put32(buf *b, uint32_t v) {
-    uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-    put(b, t, 4);
-}
-static void put64(buf *b, uint64_t v) {
-    put32(b, (uint32_t)(v >> 32));
-    put32(b, (uint32_t)v);
-}
-static void putvarlong(buf *b, int64_t v) {
-    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    while (u >= 0x80) {
-        put8(b, (uint8_t)(u | 0x80));
-        u >>= 7;
-    }
-    put8(b, (uint8_t)u);
-}
 static void putstr(buf *b, const char *s) {
     size_t n = strlen(s);
     put16(b, (uint16_t)n);
     put(b, s, n);
-}
-static void set32(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
 }
 
 /* one record of a batch being built: (key, value) bytes */
