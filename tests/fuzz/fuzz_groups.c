@@ -59,38 +59,13 @@ static void put(const char *part, const uint8_t *p, size_t n, bool new_dir) {
     fclose(f);
 }
 
-/* Not instrumented for coverage: the hash's loop would add features of no use to the fuzzer. */
-#if defined(__clang__)
-#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define NO_COVERAGE
-#endif
-
-/* FNV-1a over the input, 8 bytes at a time: which inputs also run with two threads, and with
- * the timelines from an analysis and the replay in two passes. A second study on every input was
- * over a quarter of each run's time (398 runs per CPU-second with it, 546 without, in CI's
- * build), and CI's 20 s runs reached too few inputs; one input in four keeps the comparisons in
- * every short run. The third study and the analysis on that quarter cost about a sixth more
- * (-seed=1 -runs=2000 over the seeds: 330-400 runs per CPU-second, 395-530 with two studies). */
-static NO_COVERAGE uint64_t input_hash(const uint8_t *p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325u;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x100000001b3u;
-    }
-    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
-    return h ^ h >> 32;
-}
-
 /* A digest of every string and count of the groups' views read by the run under way (touch_str,
  * view_count): the comparisons see the whole history, not only the findings. */
 static uint64_t view_sum;
 
-static NO_COVERAGE void view_count(uint64_t v) { view_sum = (view_sum ^ v) * 0x100000001b3u; }
+static FUZZ_NO_COVERAGE void view_count(uint64_t v) { view_sum = (view_sum ^ v) * 0x100000001b3u; }
 
-static NO_COVERAGE void view_bytes(const char *s, size_t n) {
+static FUZZ_NO_COVERAGE void view_bytes(const char *s, size_t n) {
     view_count(n);
     for (size_t i = 0; i < n; i++) view_sum = (view_sum ^ (uint8_t)s[i]) * 0x100000001b3u;
 }
@@ -312,7 +287,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ss_inputs_finish(in);
     uint64_t tl_one, tl_other;
     uint64_t one = run(in, 1, NULL, &tl_one);
-    if (input_hash(data, size) % 4 == 0) {
+    /* Which inputs also run with two threads, and with the timelines from an analysis and the
+     * replay in two passes (fuzz_input_hash). A second study on every input was
+     * over a quarter of each run's time (398 runs per CPU-second with it, 546 without, in CI's
+     * build), and CI's 20 s runs reached too few inputs; one input in four keeps the comparisons in
+     * every short run. The third study and the analysis on that quarter cost about a sixth more
+     * (-seed=1 -runs=2000 over the seeds: 330-400 runs per CPU-second, 395-530 with two studies). */
+    if (fuzz_input_hash(data, size) % 4 == 0) {
         FUZZ_CHECK(run(in, 2, NULL, &tl_other) == one);
         /* one more study, not two (each is a third of the input's time): the timelines taken from
          * an analysis's batch headers (ss_timelines_read_with), as read from the files, and the

@@ -291,7 +291,7 @@ if os.path.exists(streams):
 
 
 def groups_hash(data):
-    """fuzz_groups.c's input_hash: FNV-1a, 8 bytes at a time (little-endian), folded."""
+    """fuzz_common.h's fuzz_input_hash: FNV-1a, 8 bytes at a time (little-endian), folded."""
     h, m, i = 0xcbf29ce484222325, (1 << 64) - 1, 0
     while i + 8 <= len(data):
         h = ((h ^ struct.unpack_from('<Q', data, i)[0]) * 0x100000001b3) & m
