@@ -310,7 +310,7 @@ if os.path.exists(regex):
     log = open(regex, 'rb').read()
     for name in range(0, 256, 5):
         seed = struct.pack('<HHB', 0, 0, name) + log
-        if groups_hash(seed) % 4 == 0:
+        if groups_hash(seed) % 8 == 0:
             put('groups', seed)
             break
 print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})
