@@ -73,9 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *nb = flags & 32 ? "t-0" : "u-0";
     ss_inputs *a = side("t-0", body, cut), *b = side(nb, body + cut, n - cut);
     ss_diff *d = run(a, b, &o);
-    /* the comparison the other way round doubles the work of a content-mode input: on every
-     * input it took a third of the target's time (1,290-1,490 runs per CPU-second, see
-     * tests/fuzz/speed.txt), and CI's short runs reached fewer inputs */
+    /* the comparison the other way round doubles the work of a content-mode input (half of
+     * them: modes 2 and 3); one in four keeps it in every short run (tests/fuzz/speed.txt) */
     if (d && o.mode == SS_DIFF_CONTENT && fuzz_input_hash(data, size) % 4 == 0) {
         ss_diff *r = run(b, a, &o);
         if (r) {

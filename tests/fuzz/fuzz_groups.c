@@ -311,9 +311,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint64_t tl_one, tl_other;
     /* Which inputs are also read from files, with two threads, with the timelines from an
      * analysis and with the replay in two passes (fuzz_input_hash). Each of these studies costs
-     * what the first does, and the analysis and the files more: on one input in four they took
-     * over half of the target's time, and CI's 20 s runs reached too few inputs; one in eight
-     * still compares about a thousand inputs in a short run (tests/fuzz/speed.txt). */
+     * what the first does, and the analysis and the files more: on one input in four they were
+     * about as much work again as the three other inputs' studies, and CI's 20 s runs reached
+     * too few inputs; one in eight still compares over a thousand inputs in a short run
+     * (tests/fuzz/speed.txt). */
     if (fuzz_input_hash(data, size) % 8 != 0) {
         ss_inputs *in = in_memory(p, col, name, p + col, dl, p + col + dl, tl);
         run(in, 1, NULL, &tl_one);
