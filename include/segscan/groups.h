@@ -408,8 +408,9 @@ typedef struct ss_groups ss_groups;
 
 SS_API ss_groups *ss_groups_new(const ss_groups_opts *opts);
 SS_API void ss_groups_free(ss_groups *g);
-/* Read every __consumer_offsets partition of `in` (which must outlive g) and
- * build the histories; __transaction_state partitions among the inputs give the
+/* Read every __consumer_offsets partition of `in` (which must outlive g): a partition
+ * directory of that name, segments inside one, or a segment held in memory given its name
+ * (ss_inputs_add_memory), and build the histories; __transaction_state partitions among the inputs give the
  * transactional ids. Returns SS_E_OK, SS_E_NOMEM or SS_E_IO (a temporary file
  * failed); damage is recorded, not fatal. */
 SS_API ss_errkind ss_groups_run(ss_groups *g, const ss_inputs *in);

@@ -5,23 +5,25 @@
  *
  *     le16 DATA_LEN  le16 TXN_LEN  u8 NAME  CO_SEGMENT  DATA_SEGMENT[DATA_LEN]  TXN_SEGMENT[TXN_LEN]
  *
- * (lengths beyond what is left are cut to it). They are written as
- * __consumer_offsets-0, a data partition (NAME % 5: t-0, events-0, items-0,
- * items-1, in-0: the names the seeds' commits use) and __transaction_state-0 of a
- * private log directory (fuzz_private_dir: under /dev/shm, else /tmp; the files are
- * rewritten in place, and the data partition's directory replaced only when
- * NAME changes), read as `segscan groups` reads one: the
- * data partitions' batch headers, the replay of __consumer_offsets with them,
- * the findings with __transaction_state. The seeds are the corpus's groups-*
+ * (lengths beyond what is left are cut to it): __consumer_offsets-0, a data
+ * partition (NAME % 5: t-0, events-0, items-0, items-1, in-0: the names the
+ * seeds' commits use) and __transaction_state-0, read as `segscan groups` reads
+ * a log directory: the data partitions' batch headers, the replay of
+ * __consumer_offsets with them, the findings with __transaction_state. Seven
+ * inputs in eight hold them in memory (ss_inputs_add_memory under those names: no
+ * file written, no directory listed); the eighth, compared below, writes them as
+ * the files of a private log directory (fuzz_private_dir: under /dev/shm, else
+ * /tmp; the files are rewritten in place, and the data partition's directory
+ * replaced only when NAME changes). The seeds are the corpus's groups-*
  * folders, a Streams group and a group subscribed by regular expression (whose
  * one-pass replay falls back to two passes) (tests/fuzz/make_corpus.py).
  *
  * Checks: every view of every group is read (strings to their lengths, every
  * array to its count); every finding's ranges are ordered, counted no lower
- * than -1 and, with the data partition read, within its offsets; and, for one
- * input in four (chosen by a hash of the input, so an input always gets the
- * same checks), the timelines and findings are the same with one thread and
- * with two (groups.h: the results never depend on the number of threads), with
+ * than -1 and, with the data partition read, within its offsets (every input);
+ * and, for one input in eight (fuzz_input_hash, so an input always gets the
+ * same checks), read from the files, the timelines and findings are the same
+ * with one thread and with two (groups.h: the results never depend on the number of threads), with
  * the timelines taken from an analysis's batch headers (ss_timelines_read_with)
  * as read from the files, with the groups' replay in two passes (the test
  * hook groups_two_pass: the fallback of the one-pass replay) as in one, and with
@@ -39,6 +41,8 @@
 #include "fuzz_common.h"
 #include "inputs/kept.h"
 
+/* the data partition's names (NAME % 5) */
+static const char *const names[] = {"t-0", "events-0", "items-0", "items-1", "in-0"};
 static char dir[512];
 static int data_name = -1; /* the data partition written last (names[]), -1 none */
 
@@ -59,38 +63,13 @@ static void put(const char *part, const uint8_t *p, size_t n, bool new_dir) {
     fclose(f);
 }
 
-/* Not instrumented for coverage: the hash's loop would add features of no use to the fuzzer. */
-#if defined(__clang__)
-#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define NO_COVERAGE
-#endif
-
-/* FNV-1a over the input, 8 bytes at a time: which inputs also run with two threads, and with
- * the timelines from an analysis and the replay in two passes. A second study on every input was
- * over a quarter of each run's time (398 runs per CPU-second with it, 546 without, in CI's
- * build), and CI's 20 s runs reached too few inputs; one input in four keeps the comparisons in
- * every short run. The third study and the analysis on that quarter cost about a sixth more
- * (-seed=1 -runs=2000 over the seeds: 330-400 runs per CPU-second, 395-530 with two studies). */
-static NO_COVERAGE uint64_t input_hash(const uint8_t *p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325u;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x100000001b3u;
-    }
-    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
-    return h ^ h >> 32;
-}
-
 /* A digest of every string and count of the groups' views read by the run under way (touch_str,
  * view_count): the comparisons see the whole history, not only the findings. */
 static uint64_t view_sum;
 
-static NO_COVERAGE void view_count(uint64_t v) { view_sum = (view_sum ^ v) * 0x100000001b3u; }
+static FUZZ_NO_COVERAGE void view_count(uint64_t v) { view_sum = (view_sum ^ v) * 0x100000001b3u; }
 
-static NO_COVERAGE void view_bytes(const char *s, size_t n) {
+static FUZZ_NO_COVERAGE void view_bytes(const char *s, size_t n) {
     view_count(n);
     for (size_t i = 0; i < n; i++) view_sum = (view_sum ^ (uint8_t)s[i]) * 0x100000001b3u;
 }
@@ -281,14 +260,46 @@ static uint64_t run(const ss_inputs *in, unsigned threads, const ss_analysis *an
     return mix(mix(digest, tl_sum), view_sum);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const char *const names[] = {"t-0", "events-0", "items-0", "items-1", "in-0"};
+/* The three segments as a log directory's files (the eighth of inputs compared: the kept copies
+ * are of files), read as `segscan groups` reads one. */
+static ss_inputs *as_files(const uint8_t *co, size_t col, int name, const uint8_t *dp, size_t dl, const uint8_t *tp,
+                           size_t tl) {
     if (!dir[0]) {
         fuzz_private_dir("groups", dir, sizeof dir);
         atexit(cleanup);
         put("__consumer_offsets-0", NULL, 0, true);
         put("__transaction_state-0", NULL, 0, true);
     }
+    put("__consumer_offsets-0", co, col, false);
+    if (name != data_name && data_name >= 0) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[data_name]);
+        fuzz_rm_tree(path);
+    }
+    put(names[name], dp, dl, name != data_name);
+    data_name = name;
+    put("__transaction_state-0", tp, tl, false);
+    ss_inputs *in = ss_inputs_new(false);
+    FUZZ_CHECK(in != NULL);
+    ss_inputs_add(in, dir);
+    ss_inputs_finish(in);
+    return in;
+}
+
+/* The same three held in memory (ss_inputs_add_memory, under the partitions' names): the other
+ * seven inputs in eight, with no file written and no directory listed. */
+static ss_inputs *in_memory(const uint8_t *co, size_t col, int name, const uint8_t *dp, size_t dl, const uint8_t *tp,
+                            size_t tl) {
+    ss_inputs *in = ss_inputs_new(false);
+    FUZZ_CHECK(in != NULL);
+    FUZZ_CHECK(ss_inputs_add_memory(in, "__consumer_offsets-0", co, col) == SS_E_OK);
+    FUZZ_CHECK(ss_inputs_add_memory(in, names[name], dp, dl) == SS_E_OK);
+    FUZZ_CHECK(ss_inputs_add_memory(in, "__transaction_state-0", tp, tl) == SS_E_OK);
+    ss_inputs_finish(in);
+    return in;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 5) return 0;
     size_t dl = (size_t)(data[0] | data[1] << 8), tl = (size_t)(data[2] | data[3] << 8);
     int name = data[4] % 5;
@@ -297,58 +308,56 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (dl > left) dl = left;
     if (tl > left - dl) tl = left - dl;
     size_t col = left - dl - tl;
-    put("__consumer_offsets-0", p, col, false);
-    if (name != data_name && data_name >= 0) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, names[data_name]);
-        fuzz_rm_tree(path);
-    }
-    put(names[name], p + col, dl, name != data_name);
-    data_name = name;
-    put("__transaction_state-0", p + col + dl, tl, false);
-    ss_inputs *in = ss_inputs_new(false);
-    FUZZ_CHECK(in != NULL);
-    ss_inputs_add(in, dir);
-    ss_inputs_finish(in);
     uint64_t tl_one, tl_other;
-    uint64_t one = run(in, 1, NULL, &tl_one);
-    if (input_hash(data, size) % 4 == 0) {
-        FUZZ_CHECK(run(in, 2, NULL, &tl_other) == one);
-        /* one more study, not two (each is a third of the input's time): the timelines taken from
-         * an analysis's batch headers (ss_timelines_read_with), as read from the files, and the
-         * groups' replay in two passes (the one-pass replay's fallback, L->redo), as in one */
-        ss_an_opts ao;
-        ss_an_opts_default(&ao);
-        ao.threads = 1;
-        ao.max_batch_bytes = 1 << 20;
-        ao.keep_offsets_bytes = 1 << 20; /* more than the input */
-        ss_analysis *an = ss_analysis_new(&ao);
-        FUZZ_CHECK(an != NULL);
-        ss_errkind rc = ss_analysis_run(an, in);
-        FUZZ_CHECK(rc == SS_E_OK || rc == SS_E_NOMEM);
-        /* the replay reads __consumer_offsets-0, and the groups' transactional ids
-         * __transaction_state-0, from the analysis's copies (the study's way), and only there:
-         * the files are overwritten in place with as many zero bytes (the next input writes them
-         * again); the same files of the same sizes, so the copies are still taken for them (a file
-         * grown or replaced since is read again: inputs/kept.h) */
-        if (rc == SS_E_OK) {
-            FUZZ_CHECK(an->kept && ss_kept_files(an->kept) == 2 && ss_kept_bytes(an->kept) == col + tl);
-            ss_inputs_use_kept(in, an->kept);
-            uint8_t *zeros = calloc(col + tl ? col + tl : 1, 1);
-            FUZZ_CHECK(zeros != NULL);
-            put("__consumer_offsets-0", zeros, col, false);
-            put("__transaction_state-0", zeros, tl, false);
-            free(zeros);
-        }
-        ss_test_hooks h = {.pause_after_batches = UINT64_MAX, .groups_two_pass = true};
-        ss_test_hooks_set(&h);
-        uint64_t other = run(in, 1, rc == SS_E_OK ? an : NULL, &tl_other);
-        ss_test_hooks_set(NULL);
-        ss_inputs_use_kept(in, NULL);
-        FUZZ_CHECK(tl_other == tl_one);
-        FUZZ_CHECK(other == one);
-        ss_analysis_free(an);
+    /* Which inputs are also read from files, with two threads, with the timelines from an
+     * analysis and with the replay in two passes (fuzz_input_hash). Each of these studies costs
+     * what the first does, and the analysis and the files more: on one input in four they were
+     * about as much work again as the three other inputs' studies, and CI's 20 s runs reached
+     * too few inputs; one in eight still compares over a thousand inputs in a short run
+     * (tests/fuzz/speed.txt). */
+    if (fuzz_input_hash(data, size) % 8 != 0) {
+        ss_inputs *in = in_memory(p, col, name, p + col, dl, p + col + dl, tl);
+        run(in, 1, NULL, &tl_one);
+        ss_inputs_free(in);
+        return 0;
     }
+    ss_inputs *in = as_files(p, col, name, p + col, dl, p + col + dl, tl);
+    uint64_t one = run(in, 1, NULL, &tl_one);
+    FUZZ_CHECK(run(in, 2, NULL, &tl_other) == one);
+    /* one more study, not two (each is a third of the input's time): the timelines taken from
+     * an analysis's batch headers (ss_timelines_read_with), as read from the files, and the
+     * groups' replay in two passes (the one-pass replay's fallback, L->redo), as in one */
+    ss_an_opts ao;
+    ss_an_opts_default(&ao);
+    ao.threads = 1;
+    ao.max_batch_bytes = 1 << 20;
+    ao.keep_offsets_bytes = 1 << 20; /* more than the input */
+    ss_analysis *an = ss_analysis_new(&ao);
+    FUZZ_CHECK(an != NULL);
+    ss_errkind rc = ss_analysis_run(an, in);
+    FUZZ_CHECK(rc == SS_E_OK || rc == SS_E_NOMEM);
+    /* the replay reads __consumer_offsets-0, and the groups' transactional ids
+     * __transaction_state-0, from the analysis's copies (the study's way), and only there:
+     * the files are overwritten in place with as many zero bytes (the next input writes them
+     * again); the same files of the same sizes, so the copies are still taken for them (a file
+     * grown or replaced since is read again: inputs/kept.h) */
+    if (rc == SS_E_OK) {
+        FUZZ_CHECK(an->kept && ss_kept_files(an->kept) == 2 && ss_kept_bytes(an->kept) == col + tl);
+        ss_inputs_use_kept(in, an->kept);
+        uint8_t *zeros = calloc(col + tl ? col + tl : 1, 1);
+        FUZZ_CHECK(zeros != NULL);
+        put("__consumer_offsets-0", zeros, col, false);
+        put("__transaction_state-0", zeros, tl, false);
+        free(zeros);
+    }
+    ss_test_hooks h = {.pause_after_batches = UINT64_MAX, .groups_two_pass = true};
+    ss_test_hooks_set(&h);
+    uint64_t other = run(in, 1, rc == SS_E_OK ? an : NULL, &tl_other);
+    ss_test_hooks_set(NULL);
+    ss_inputs_use_kept(in, NULL);
+    FUZZ_CHECK(tl_other == tl_one);
+    FUZZ_CHECK(other == one);
+    ss_analysis_free(an);
     ss_inputs_free(in);
     return 0;
 }

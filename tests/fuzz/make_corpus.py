@@ -291,7 +291,7 @@ if os.path.exists(streams):
 
 
 def groups_hash(data):
-    """fuzz_groups.c's input_hash: FNV-1a, 8 bytes at a time (little-endian), folded."""
+    """fuzz_common.h's fuzz_input_hash: FNV-1a, 8 bytes at a time (little-endian), folded."""
     h, m, i = 0xcbf29ce484222325, (1 << 64) - 1, 0
     while i + 8 <= len(data):
         h = ((h ^ struct.unpack_from('<Q', data, i)[0]) * 0x100000001b3) & m
@@ -310,7 +310,7 @@ if os.path.exists(regex):
     log = open(regex, 'rb').read()
     for name in range(0, 256, 5):
         seed = struct.pack('<HHB', 0, 0, name) + log
-        if groups_hash(seed) % 4 == 0:
+        if groups_hash(seed) % 8 == 0:
             put('groups', seed)
             break
 print('seeds:', {t: len([s for s in seen if s[0] == t]) for t in sorted({s[0] for s in seen})})

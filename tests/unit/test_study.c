@@ -16,7 +16,9 @@
  * Each segment is opened once by the study (ss_test_files_opened counts the openings), and
  * with the caller's analysis the data partitions not at all; when that analysis kept the
  * __consumer_offsets segments it read (ss_an_opts.keep_offsets_bytes) the study opens none and
- * finds what it finds reading the file; past the budget it reads the file again.
+ * finds what it finds reading the file; past the budget it reads the file again. The groups'
+ * replay of a __consumer_offsets segment held in memory under its partition's name finds what it
+ * finds in the partition directory.
  * usage: test_study TESTDATA_DIR
  */
 #include <stdlib.h>
@@ -239,6 +241,54 @@ static void beside_only(const char *seg) {
     }
 }
 
+/* What the groups' replay finds in a __consumer_offsets segment held in memory
+ * (ss_inputs_add_memory) under its partition's name: what it finds in the partition directory
+ * (the fuzz target fuzz_groups reads its inputs so). A memory input has no directory for its
+ * name to come from: the name given is the partition's, as the analysis takes it. */
+static struct seen groups_of(const ss_inputs *in) {
+    struct seen v = {0};
+    ss_groups_opts go;
+    ss_groups_opts_default(&go);
+    ss_groups *g = ss_groups_new(&go);
+    CHECK(g && ss_groups_run(g, in) == SS_E_OK);
+    if (!g) return v;
+    v.groups = ss_groups_count(g);
+    v.logs = ss_groups_log_count(g);
+    for (size_t i = 0; i < v.logs; i++) {
+        v.records += ss_groups_log_at(g, i)->records;
+        v.batches += ss_groups_log_at(g, i)->batches;
+        v.control_records += ss_groups_log_at(g, i)->control_records;
+    }
+    ss_groups_free(g);
+    return v;
+}
+
+static void offsets_in_memory(const char *co_dir) {
+    char *seg = join(co_dir, "00000000000000000000.log");
+    size_t len = 0;
+    uint8_t *b = seg ? slurp(seg, &len) : NULL;
+    ss_inputs *file = ss_inputs_new(false), *mem = ss_inputs_new(false);
+    CHECK(b && file && mem);
+    if (b && file && mem) {
+        CHECK(ss_inputs_add(file, co_dir) == SS_E_OK);
+        CHECK(ss_inputs_add_memory(mem, "__consumer_offsets-18", b, len) == SS_E_OK);
+        ss_inputs_finish(file);
+        ss_inputs_finish(mem);
+        struct seen want = groups_of(file), got = groups_of(mem);
+        CHECK_EQ_U(want.logs, 1);
+        CHECK(want.groups > 0 && want.records > 0);
+        CHECK_EQ_U(got.logs, want.logs);
+        CHECK_EQ_U(got.groups, want.groups);
+        CHECK_EQ_U(got.records, want.records);
+        CHECK_EQ_U(got.batches, want.batches);
+        CHECK_EQ_U(got.control_records, want.control_records);
+    }
+    ss_inputs_free(file);
+    ss_inputs_free(mem);
+    free(b);
+    free(seg);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: test_study TESTDATA_DIR\n");
@@ -412,6 +462,10 @@ int main(int argc, char **argv) {
     if (abs) beside_only(abs);
     free(abs);
     free(seg);
+    char *co_dir = join(argv[1], "groups-worked/__consumer_offsets-18");
+    CHECK(co_dir);
+    if (co_dir) offsets_in_memory(co_dir);
+    free(co_dir);
     free(orders);
     free(missing);
     return check_exit("test_study");

@@ -104,9 +104,12 @@ void ss_groups_opts_default(ss_groups_opts *o) {
 static const char CO[] = "__consumer_offsets";
 
 /* The partition number of an input that is a __consumer_offsets partition, or -1:
- * a partition directory named __consumer_offsets-N, or segments inside one. */
+ * a partition directory named __consumer_offsets-N, or segments inside one, or a segment
+ * held in memory (ss_inputs_add_memory) given that partition's name, as the analysis takes
+ * it (the study skips "-": only a library caller gives one). */
 static int32_t co_partition(const ss_input_partition *ip) {
-    if (ip->is_dir || ip->export_file) return !strcmp(ip->topic, CO) ? ip->partition : -1;
+    bool memory = ip->nsegments && !ip->segments[0].path;
+    if (ip->is_dir || ip->export_file || memory) return !strcmp(ip->topic, CO) ? ip->partition : -1;
     if (!ip->path) return -1;
     const char *slash = strrchr(ip->path, '/');
     if (!slash) return -1;
