@@ -1,11 +1,14 @@
 /* segscan - records to a Parquet file, a row each (segscan/exports.h).
  *
  * Each partition is walked with the partition cursor as every reader of a log
- * is (inputs/cursor.h), its records written as rows through the parquet
- * room's writer, which streams a row group out every SS_EXPORT_ROWS_PER_GROUP
- * rows: memory holds two row groups (one filled, one written) and a few
- * slots of batches between the walk and the rows (below: "the two halves"),
- * whatever the size of the input. Nothing is allocated per record.
+ * is (inputs/cursor.h), or, with several CPUs, read in units by a team of row
+ * makers that frame batches as the cursor's walker does and hand it the rest
+ * of a segment where they meet anything else (below: "the two halves"); its
+ * records are written as rows through the parquet room's writer, which
+ * streams a row group out every SS_EXPORT_ROWS_PER_GROUP rows: memory holds
+ * two row groups (one filled, one written) and a few slots of batches or
+ * units with their rows, whatever the size of the input. Nothing is
+ * allocated per record.
  *
  * The column names are those Kafka Connect's and Spark's Kafka source use for
  * the same fields (topic, partition, offset, timestamp, timestampType), and
