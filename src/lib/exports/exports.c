@@ -42,6 +42,7 @@
 #include "base/test_hooks.h"
 #include "format/batch.h"
 #include "format/kafka_format.h"
+#include "format/record.h"
 #include "format/segment.h"
 #include "format/walker.h"
 #include "inputs/cursor.h"
@@ -751,7 +752,8 @@ static int piece_batch(xworker *wk, xunit *u, const ss_batch *b, xpiece *pc, uin
     size_t k = 0;    /* rows of the batch in the piece */
     uint64_t kb = 0; /* what their own cells added */
     bool split = false;
-    while ((n = ss_records_next(&iter, &rec, &e)) == 1) {
+    /* the parser inline, as the analysis's reader calls it (format/record.h) */
+    while ((n = ss_records_next_inline(&iter, &rec, &e)) == 1) {
         if (!SS_GROW(pc->rb, pc->rows, pc->rb_cap, 4096)) {
             pc->nomem = true;
             return X_GO;
