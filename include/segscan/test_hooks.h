@@ -29,9 +29,11 @@ typedef struct ss_test_hooks {
     /* The analysis's units this many bytes (at least 64), each but a
      * segment's first starting at a guessed boundary; 0: the default. */
     uint64_t unit_bytes;
-    /* The export's slots of batches between its walk and its rows this many bytes (a slot
-     * handed over after each batch past it; the row makers' pieces merged as soon as they
-     * hold this many rows, when that is fewer than their default); 0: the default. */
+    /* The export's slots of batches between its walk and its one rows' thread this many bytes
+     * (a slot handed over after each batch past it); its row makers' units of a segment this
+     * many bytes (at least 64; each but a segment's first starting at a guessed boundary), and
+     * their pieces merged as soon as they hold this many rows, when that is fewer than their
+     * default; 0: the defaults. */
     uint64_t export_slot_bytes;
     /* The export's row makers this many (1: the one rows' thread; at most 4), and its row
      * groups this many rows (ss_export_opts.rows_per_group when that is 0); 0: the defaults. */

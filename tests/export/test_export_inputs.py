@@ -339,14 +339,17 @@ def replicas(tmp):
 
 
 def slots(tmp):
-    """The export hands its batches from the thread that reads the log to the rows' side in slots
-    (exports.c): one rows' thread, or a team of row makers whose pieces are merged in slot order,
-    the ends of the row groups replayed. Whatever the slots, the makers and the row groups' size,
-    the file, the damage reported and the exit status must be those of one rows' thread with the
-    default slots. Slots of one batch each (the test hook) make the threads take turns at every
-    batch and the makers merge their pieces row by row; row groups of 1, 3 and 7 rows end inside
-    batches and inside slots. Every scenario of the corpus at once: damaged files, legacy
-    formats, control batches, internal topics, many partitions."""
+    """The export's rows are made by one rows' thread, to which the thread that walks the log hands
+    its batches in slots, or by a team of row makers that read units of each segment themselves
+    and whose pieces are merged in unit order, the ends of the row groups replayed (exports.c).
+    Whatever the slots or units, the makers and the row groups' size, the file, the damage
+    reported and the exit status must be those of one rows' thread with the default slots. The
+    test hook's size of one byte makes slots of one batch (the threads take turn at every batch)
+    and units of 64 bytes, most of them starting at a guessed boundary that the merge must check
+    (one that began elsewhere than where the unit before it stopped is read again), and the makers merge
+    their pieces row by row; row groups of 1, 3 and 7 rows end inside batches, slots and units.
+    Every scenario of the corpus at once: damaged files, legacy formats, control batches,
+    internal topics, many partitions."""
     paths = sorted(os.path.join(GEN, s) for s in os.listdir(GEN) if os.path.isdir(os.path.join(GEN, s)))
 
     def export_with(slot, threads, rows):

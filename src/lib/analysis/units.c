@@ -311,7 +311,7 @@ static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an
 /* Is the entry at `at` (size bytes) followed by another plausible entry (or
  * zeros, or the end), and CRC-valid? Reads in window-sized pieces, so a false
  * candidate with a large length does not grow the window. */
-static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t at, uint64_t size) {
+static bool entry_ok(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t at, uint64_t size) {
     if (size > RESYNC_MAX_ENTRY) return false;
     uint64_t next = at + size;
     uint64_t tail = limit - next < V2_OVERHEAD ? limit - next : V2_OVERHEAD;
@@ -323,33 +323,29 @@ static bool entry_ok(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t
         for (uint64_t i = 0; i < tail && zeros; i++) zeros = q[i] == 0;
         if (!zeros && !ss_entry_plausible(q, (size_t)tail, limit - next, &nsize)) return false;
     }
-    if (!ss_window_fill(&r->win, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
-    const uint8_t *p = r->win.buf + (at - r->win.at);
+    if (!ss_window_fill(win, s, limit, at, HEADER_UP_TO_MAGIC + 4)) return false;
+    const uint8_t *p = win->buf + (at - win->at);
     bool v2 = p[ENTRY_MAGIC_OFF] == 2;
     uint32_t want = v2 ? ss_be32(p + V2_CRC_OFF) : ss_be32(p + LEGACY_CRC_OFF);
     uint64_t from = at + (v2 ? 21 : 16);
     uint32_t crc = 0;
     while (from < next) {
         uint64_t n = next - from < SS_WINDOW_BYTES ? next - from : SS_WINDOW_BYTES;
-        if (!ss_window_fill(&r->win, s, limit, from, n)) return false;
-        const uint8_t *c = r->win.buf + (from - r->win.at);
+        if (!ss_window_fill(win, s, limit, from, n)) return false;
+        const uint8_t *c = win->buf + (from - win->at);
         crc = v2 ? ss_crc32c(crc, c, (size_t)n) : ss_crc32(crc, c, (size_t)n);
         from += n;
     }
     return crc == want;
 }
 
-/* The first position at or after `from` holding a whole, CRC-valid entry that
- * another plausible entry follows (or the limit). Only a guess at a batch
- * boundary: the coordinator checks that the unit before ends exactly there,
- * and reads the unit again from where it did when not. */
-static uint64_t find_boundary(an_reader *r, const ss_segment *s, uint64_t limit, uint64_t from) {
+uint64_t an_find_boundary(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t from) {
     uint64_t q = from;
     while (q + HEADER_UP_TO_MAGIC <= limit) {
         uint64_t want = limit - q < V2_OVERHEAD ? limit - q : V2_OVERHEAD;
-        if (!ss_window_fill(&r->win, s, limit, q, want)) return limit;
-        const uint8_t *w = r->win.buf + (q - r->win.at);
-        size_t avail = r->win.len - (size_t)(q - r->win.at);
+        if (!ss_window_fill(win, s, limit, q, want)) return limit;
+        const uint8_t *w = win->buf + (q - win->at);
+        size_t avail = win->len - (size_t)(q - win->at);
         size_t i = 0;
         bool moved = false;
         /* the magic byte first: it rules out almost every position; near the
@@ -359,7 +355,7 @@ static uint64_t find_boundary(an_reader *r, const ss_segment *s, uint64_t limit,
             if (avail - i < V2_OVERHEAD && q + i + V2_OVERHEAD <= limit) break;
             uint64_t size;
             if (!ss_entry_plausible(w + i, avail - i, limit - (q + i), &size)) continue;
-            if (entry_ok(r, s, limit, q + i, size)) return q + i;
+            if (entry_ok(win, s, limit, q + i, size)) return q + i;
             q += i + 1;
             moved = true;
             break;
@@ -376,7 +372,7 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
     const ss_segment *s = u->s;
     uint64_t limit = u->limit;
     uint64_t pos = u->start;
-    if (u->resync) pos = find_boundary(r, s, limit, pos);
+    if (u->resync) pos = an_find_boundary(&r->win, s, limit, pos);
     u->started = pos;
     ss_walker w;
     bool walking = false;

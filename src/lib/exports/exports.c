@@ -1,11 +1,14 @@
 /* segscan - records to a Parquet file, a row each (segscan/exports.h).
  *
  * Each partition is walked with the partition cursor as every reader of a log
- * is (inputs/cursor.h), its records written as rows through the parquet
- * room's writer, which streams a row group out every SS_EXPORT_ROWS_PER_GROUP
- * rows: memory holds two row groups (one filled, one written) and a few
- * slots of batches between the walk and the rows (below: "the two halves"),
- * whatever the size of the input. Nothing is allocated per record.
+ * is (inputs/cursor.h), or, with several CPUs, read in units by a team of row
+ * makers that frame batches as the cursor's walker does and hand it the rest
+ * of a segment where they meet anything else (below: "the two halves"); its
+ * records are written as rows through the parquet room's writer, which
+ * streams a row group out every SS_EXPORT_ROWS_PER_GROUP rows: memory holds
+ * two row groups (one filled, one written) and a few slots of batches or
+ * units with their rows, whatever the size of the input. Nothing is
+ * allocated per record.
  *
  * The column names are those Kafka Connect's and Spark's Kafka source use for
  * the same fields (topic, partition, offset, timestamp, timestampType), and
@@ -31,10 +34,17 @@
 #include <unistd.h>
 
 #include "analysis/fingerprint.h"
+#include "analysis/units.h"
 #include "base/error_set.h"
 #include "base/grow.h"
 #include "base/javaint.h"
+#include "base/reader.h"
 #include "base/test_hooks.h"
+#include "format/batch.h"
+#include "format/kafka_format.h"
+#include "format/record.h"
+#include "format/segment.h"
+#include "format/walker.h"
 #include "inputs/cursor.h"
 #include "parquet/export_schema.h"
 #include "parquet/thrift.h"
@@ -323,15 +333,26 @@ static void part_json(ss_pqbuf *pj, size_t i, const ss_input_partition *p, bool 
  * by one core and read by the other while it is still in their caches.
  *
  * The rows' side is one thread (X_SLOTS slots), or with several CPUs a team of "row makers"
- * (workers + 2 slots): the one rows' thread was the export's bottleneck. Each maker takes the
- * next full slot and makes its rows into the slot's own set of columns (a piece), through a
- * writer of its own (the same inline appends); the pieces go to the file's writer in slot
- * order, by whichever maker finds the next one done ("merging": one at a time). A piece holds
+ * (workers + 2 slots): the one rows' thread was the export's bottleneck, and then the walker
+ * (its pread's copy, the page cache's look-ups, the copy into slots, the CRCs: one thread).
+ * A team reads as the analysis does (analysis/units.h): each segment is cut into units of
+ * X_UNIT_BYTES, and each maker reads the next unit itself, with pread into a window of its
+ * own, framing its entries as the walker's copying path does (ss_walker_next_copy, the same
+ * conditions) and making their rows into the slot's own set of columns (a piece), through a
+ * writer of its own (the same inline appends). A unit but a segment's first begins at a guess
+ * (an_find_boundary) and ends at the first batch boundary at or after its end. The pieces go
+ * to the file's writer in unit order, by whichever maker finds the next one done ("merging":
+ * one at a time), and each unit is checked then: one that did not begin where the unit
+ * before it stopped is read again from there (in turn); where a unit met what the fast path
+ * does not take (a CRC mismatch, a bad length, a cut or grown file, the tail, the segment's
+ * end) the walker goes on from that byte to the segment's end (in turn, its rows made by the
+ * merging maker), and the later units of the segment give nothing. So the batches, the
+ * damage and their order are those of the partition cursor's walk. A piece holds
  * each batch's rows whole, and what decides where the file's row groups end (each row's
  * bytes, the batch's ends) is replayed as the merge appends them, so that the row groups end
  * where one thread's would have: the file is the same, byte for byte. A piece that grows past
- * X_PIECE_ROWS rows or X_PIECE_BYTES bytes (a slot of small records compressed very well)
- * waits for its turn and is merged before its slot is done, so memory stays bounded. */
+ * X_PIECE_ROWS rows or X_PIECE_BYTES bytes (a unit of small records compressed very well)
+ * waits for its turn and is merged before its unit is read, so memory stays bounded. */
 
 #define X_SLOTS 3
 #define X_WORKERS_MAX 4
@@ -340,6 +361,7 @@ static void part_json(ss_pqbuf *pj, size_t i, const ss_input_partition *p, bool 
 #define X_SLOT_ITEMS 8192
 #define X_PIECE_ROWS ((size_t)32768)
 #define X_PIECE_BYTES ((size_t)16 << 20)
+#define X_UNIT_BYTES ((uint64_t)1 << 20)
 
 enum { IT_BATCH = 1, IT_DAMAGE };
 
@@ -360,6 +382,25 @@ typedef struct xslot {
     bool full; /* handed to the rows' thread */
     bool nomem;
 } xslot;
+
+/* A team's unit of work: a byte range of one segment, read by a maker itself (below: "units"). */
+enum { U_READ = 1, U_UNREADABLE, U_CLOSE };
+
+typedef struct xunit {
+    int kind;
+    size_t seg;
+    ss_segment *s;  /* U_READ, U_CLOSE: the segment, closed by the merge of its last unit */
+    uint64_t limit; /* its size when opened */
+    uint64_t start; /* a batch boundary, or (resync) a nominal position */
+    uint64_t end;   /* stop at the first batch boundary at or after it; UINT64_MAX: none */
+    bool resync, first, last;
+    ss_error err; /* U_UNREADABLE: why the segment could not be opened */
+    /* the maker's */
+    uint64_t started, stopped; /* where it began (a guess when resync), where it stopped */
+    bool stuck;                /* stopped at what the fast path does not take: the walker goes on there */
+    bool verified;             /* its start checked against where the unit before stopped */
+    bool discard;              /* the segment's walker went on from a unit before: nothing of it */
+} xunit;
 
 /* Rows of one batch in a piece, in order: `ends` when the batch's rows end with them. */
 typedef struct xrun {
@@ -386,6 +427,7 @@ typedef struct xpiece {
     int64_t first, end; /* the rows' first offset, and the one after the last */
     uint64_t markers;
     bool nomem;
+    bool in_turn; /* made by the maker merging (a unit read again): a large piece is merged at once */
 } xpiece;
 
 /* The rows' half: touched by the rows' thread while it holds a slot (in a team: the maker
@@ -406,6 +448,9 @@ typedef struct xrows {
      * whose own cells of mixed_cols are in the writer's columns (a piece merged early) */
     ss_batch mb;
     size_t mpend, mcopied;
+    /* the units merged: where the segment's last one stopped; the walker read the rest of it */
+    uint64_t vstop;
+    bool seg_over;
 } xrows;
 
 struct xpipe;
@@ -414,6 +459,7 @@ typedef struct xworker {
     struct xpipe *xp;
     ss_decoder *dec;
     XXH3_state_t *st;
+    ss_window win; /* its units' bytes (pread) */
     pthread_t th;
     bool started;
 } xworker;
@@ -432,7 +478,9 @@ typedef struct xpipe {
     /* a team of makers (nworkers > 1): slots by sequence number, slot seq % nslots */
     size_t nworkers;
     xworker wk[X_WORKERS_MAX];
+    xunit unit[X_SLOTS_MAX];
     xpiece piece[X_SLOTS_MAX];
+    uint64_t unit_bytes; /* X_UNIT_BYTES, or the slot test hook's (64 at least) */
     uint64_t filled, taken, merged;
     bool done[X_SLOTS_MAX]; /* the slot's piece made */
     bool merging;
@@ -447,10 +495,9 @@ static const char *seg_file(const ss_input_partition *p, size_t seg) {
     return seg < p->nsegments && p->segments[seg].path ? p->segments[seg].path : p->path;
 }
 
-static void rows_of_batch(xrows *r, const xslot *s, const xitem *it) {
-    const char *file = seg_file(r->p, it->seg);
-    ss_batch b = it->b;
-    b.data = s->bytes + it->at;
+static void rows_of_batch(xrows *r, size_t seg, const ss_batch *bp) {
+    const char *file = seg_file(r->p, seg);
+    ss_batch b = *bp;
     ss_rec_iter iter;
     ss_error e;
     if (ss_records_begin(r->dec, &b, &iter, &e) != SS_E_OK) {
@@ -477,7 +524,11 @@ static void rows_of_slot(xrows *r, xslot *s) {
     for (size_t i = 0; i < s->n && r->k == SS_E_OK; i++) {
         const xitem *it = &s->it[i];
         if (it->kind == IT_DAMAGE) damage(r->x, &r->ps, &r->dj, seg_file(r->p, it->seg), &s->errs[it->at]);
-        else rows_of_batch(r, s, it);
+        else {
+            ss_batch b = it->b;
+            b.data = s->bytes + it->at;
+            rows_of_batch(r, it->seg, &b);
+        }
     }
     s->n = s->nbytes = s->nerrs = 0;
     s->nomem = false;
@@ -640,82 +691,200 @@ static void merge_piece(xpipe *xp, xpiece *pc, bool nomem) {
     piece_clear(pc);
 }
 
-/* The pieces done, merged in slot order (mu held; it is let go while a piece is merged). */
-static void merge_ready(xpipe *xp) {
-    if (xp->merging) return; /* the maker merging takes them */
-    xp->merging = true;
-    while (xp->merged < xp->taken && xp->done[xp->merged % xp->nslots]) {
-        size_t i = (size_t)(xp->merged % xp->nslots);
-        pthread_mutex_unlock(&xp->mu);
-        merge_piece(xp, &xp->piece[i], xp->slot[i].nomem);
-        xslot *s = &xp->slot[i];
-        s->n = s->nbytes = s->nerrs = 0;
-        s->nomem = false;
-        pthread_mutex_lock(&xp->mu);
-        xp->done[i] = false;
-        xp->merged++;
-        xp->k = xp->r.k;
-        pthread_cond_signal(&xp->cv); /* a slot free: the walker */
+/* ---- units: a maker reads its own ---- */
+
+enum { X_GO, X_RESTART, X_DISCARD };
+
+/* Is the unit's piece the next rows of its segment: did it begin where the unit before it stopped
+ * (its start was a guess, an_find_boundary's)? X_RESTART: read it again from there; X_DISCARD:
+ * nothing of it, the walker went on from a unit before. Once a unit, by the thread merging. */
+static int unit_check(xrows *r, xunit *u) {
+    u->verified = true;
+    if (u->first) {
+        r->seg_over = false;
+        r->vstop = u->started;
+        return X_GO;
     }
-    xp->merging = false;
-    if (xp->turn_waits) pthread_cond_broadcast(&xp->turn);
+    if (r->seg_over) {
+        u->discard = true;
+        return X_DISCARD;
+    }
+    if (u->started == r->vstop) return X_GO;
+    u->start = r->vstop;
+    u->resync = false;
+    return X_RESTART;
 }
 
-/* A piece grown too large merged before its slot is done, once every slot before it is. */
-static void merge_early(xpipe *xp, xpiece *pc, uint64_t seq) {
+/* A piece grown too large merged before its unit is read, once every unit before it is. Not
+ * X_GO when its start is found wrong (unit_check): nothing of it was merged. */
+static int merge_early(xworker *wk, xunit *u, xpiece *pc, uint64_t seq) {
+    xpipe *xp = wk->xp;
+    if (pc->in_turn) { /* this thread is merging, and it is this unit's turn */
+        merge_piece(xp, pc, false);
+        return X_GO;
+    }
     pthread_mutex_lock(&xp->mu);
     xp->turn_waits++;
     while (xp->merging || xp->merged != seq) pthread_cond_wait(&xp->turn, &xp->mu);
     xp->turn_waits--;
     xp->merging = true;
     pthread_mutex_unlock(&xp->mu);
-    merge_piece(xp, pc, false);
+    int v = u->verified ? X_GO : unit_check(&xp->r, u);
+    if (v == X_GO) merge_piece(xp, pc, false);
     pthread_mutex_lock(&xp->mu);
     xp->merging = false;
     xp->k = xp->r.k;
     if (xp->turn_waits) pthread_cond_broadcast(&xp->turn);
     pthread_mutex_unlock(&xp->mu);
+    return v;
 }
 
-static void piece_batch(xworker *wk, const xslot *s, const xitem *it, xpiece *pc, uint64_t seq) {
+static int piece_batch(xworker *wk, xunit *u, const ss_batch *b, xpiece *pc, uint64_t seq) {
     const row_fixed *f = &wk->xp->r.rf;
-    ss_batch b = it->b;
-    b.data = s->bytes + it->at;
     ss_rec_iter iter;
     ss_error e;
-    if (ss_records_begin(wk->dec, &b, &iter, &e) != SS_E_OK) {
-        piece_damage(pc, it->seg, &e);
-        return;
+    if (ss_records_begin(wk->dec, b, &iter, &e) != SS_E_OK) {
+        piece_damage(pc, u->seg, &e);
+        return X_GO;
     }
     ss_record rec;
     int n;
     size_t k = 0;    /* rows of the batch in the piece */
     uint64_t kb = 0; /* what their own cells added */
     bool split = false;
-    while ((n = ss_records_next(&iter, &rec, &e)) == 1) {
+    /* the parser inline, as the analysis's reader calls it (format/record.h) */
+    while ((n = ss_records_next_inline(&iter, &rec, &e)) == 1) {
         if (!SS_GROW(pc->rb, pc->rows, pc->rb_cap, 4096)) {
             pc->nomem = true;
-            return;
+            return X_GO;
         }
         uint64_t before = pc->sh.group_bytes;
-        record_cells(&pc->sh, f, &b, &rec, wk->st);
+        record_cells(&pc->sh, f, b, &rec, wk->st);
         uint64_t added = pc->sh.group_bytes - before;
         pc->rb[pc->rows++] = added;
         kb += added;
         k++;
         if (pc->first < 0) pc->first = rec.offset;
         pc->end = ss_next_offset(rec.offset); /* an offset of INT64_MAX is legal input */
-        if (b.control) pc->markers++;
+        if (b->control) pc->markers++;
         if (pc->rows >= wk->xp->piece_rows || pc->sh.group_bytes >= X_PIECE_BYTES) {
-            piece_run(pc, &b, k, kb, false);
-            merge_early(wk->xp, pc, seq);
+            piece_run(pc, b, k, kb, false);
+            int v = merge_early(wk, u, pc, seq);
+            if (v != X_GO) return v;
             k = 0;
             kb = 0;
             split = true;
         }
     }
-    if (k || split) piece_run(pc, &b, k, kb, true);
-    if (n < 0) piece_damage(pc, it->seg, &e);
+    if (k || split) piece_run(pc, b, k, kb, true);
+    if (n < 0) piece_damage(pc, u->seg, &e);
+    return X_GO;
+}
+
+/* The entry at pos whole in the maker's window, parsed, with a valid CRC: what the walker's
+ * copying path takes (ss_walker_next_copy, under the same conditions); anything else is the
+ * walker's to tell (damage, resync, a cut or grown file, the tail: walk_rest). */
+static bool fast_batch(xworker *wk, const xunit *u, uint64_t pos, ss_batch *b) {
+    const ss_segment *s = u->s;
+    uint64_t limit = u->limit;
+    if (s->pause_after != UINT64_MAX || pos >= limit || !ss_window_fill(&wk->win, s, limit, pos, HEADER_UP_TO_MAGIC))
+        return false;
+    const uint8_t *p = wk->win.buf + (pos - wk->win.at);
+    int32_t len = (int32_t)ss_be32(p + ENTRY_SIZE_OFF);
+    uint64_t size = (uint64_t)len + LOG_OVERHEAD;
+    if (len < MIN_ENTRY || size > limit - pos || size > SS_COPY_MAX_ENTRY ||
+        !ss_window_fill(&wk->win, s, limit, pos, size))
+        return false;
+    ss_error err;
+    return ss_batch_parse(wk->win.buf + (pos - wk->win.at), size, pos, true, wk->dec, b, &err) == SS_E_OK &&
+           b->crc_valid;
+}
+
+/* A unit's rows into its piece: its batches while the fast path takes them, up to the first
+ * batch boundary at or after its end. */
+static void unit_read(xworker *wk, xunit *u, xpiece *pc, uint64_t seq) {
+    const ss_input_segment *is = &wk->xp->r.p->segments[u->seg];
+    for (;;) {
+        uint64_t pos = u->resync ? an_find_boundary(&wk->win, u->s, u->limit, u->start) : u->start;
+        u->started = pos;
+        u->stuck = false;
+        int v = X_GO;
+        while (v == X_GO && !pc->nomem && (u->end == UINT64_MAX || pos < u->end)) {
+            ss_batch b;
+            if (!fast_batch(wk, u, pos, &b)) {
+                u->stuck = true;
+                break;
+            }
+            pos += b.size;
+            /* offsets another copy of the partition gives (replicas read once) */
+            if (ss_input_segment_reads(is, b.base_offset)) v = piece_batch(wk, u, &b, pc, seq);
+        }
+        u->stopped = pos;
+        if (v != X_RESTART) return;
+        piece_clear(pc); /* merge_early set the start it begins at */
+    }
+}
+
+/* The rest of a unit's segment from where its fast path stopped: the walker's events, as the
+ * partition cursor gives them, their rows made here (in turn). */
+static void walk_rest(xrows *r, xworker *wk, const xunit *u) {
+    ss_walker w;
+    ss_walker_init(&w, u->s, UINT64_MAX);
+    ss_walker_set_decoder(&w, wk->dec);
+    ss_walker_seek(&w, u->stopped);
+    const ss_input_segment *is = &r->p->segments[u->seg];
+    ss_event ev;
+    for (ss_event_kind k; r->k == SS_E_OK && (k = ss_walker_next_copy(&w, &wk->win, &ev)) != SS_EV_END;) {
+        if (k == SS_EV_DAMAGE) damage(r->x, &r->ps, &r->dj, seg_file(r->p, u->seg), &ev.err);
+        else if (k != SS_EV_BATCH) break;
+        else if (ev.batch.crc_valid && ss_input_segment_reads(is, ev.batch.base_offset)) /* else damage follows */
+            rows_of_batch(r, u->seg, &ev.batch);
+    }
+}
+
+/* A unit merged in its turn (by the maker holding `merging`): its piece (read again when it began
+ * elsewhere than where the unit before stopped), then the walker's events where it got stuck. */
+static void merge_unit(xpipe *xp, xworker *wk, xunit *u, xpiece *pc, uint64_t seq) {
+    xrows *r = &xp->r;
+    if (u->kind == U_UNREADABLE) {
+        if (r->k == SS_E_OK) damage(r->x, &r->ps, &r->dj, seg_file(r->p, u->seg), &u->err);
+    } else if (u->kind == U_READ && r->k == SS_E_OK && !u->discard) {
+        int v = u->verified ? X_GO : unit_check(r, u);
+        if (v == X_RESTART) {
+            piece_clear(pc);
+            pc->in_turn = true;
+            unit_read(wk, u, pc, seq);
+            pc->in_turn = false;
+        }
+        if (v != X_DISCARD) {
+            merge_piece(xp, pc, false);
+            r->vstop = u->stopped;
+            if (u->stuck && r->k == SS_E_OK) {
+                walk_rest(r, wk, u);
+                r->seg_over = true;
+            }
+        }
+    }
+    piece_clear(pc);
+    if (u->last) ss_segment_close(u->s);
+}
+
+/* The units read, merged in order (mu held; it is let go while a unit is merged). */
+static void merge_ready(xpipe *xp, xworker *wk) {
+    if (xp->merging) return; /* the maker merging takes them */
+    xp->merging = true;
+    while (xp->merged < xp->taken && xp->done[xp->merged % xp->nslots]) {
+        size_t i = (size_t)(xp->merged % xp->nslots);
+        pthread_mutex_unlock(&xp->mu);
+        merge_unit(xp, wk, &xp->unit[i], &xp->piece[i], xp->merged);
+        pthread_mutex_lock(&xp->mu);
+        xp->done[i] = false;
+        xp->merged++;
+        xp->k = xp->r.k;
+        pthread_cond_signal(&xp->cv); /* a slot free: the planner */
+    }
+    xp->merging = false;
+    if (xp->turn_waits) pthread_cond_broadcast(&xp->turn);
 }
 
 static void *maker_thread(void *arg) {
@@ -728,23 +897,66 @@ static void *maker_thread(void *arg) {
         uint64_t seq = xp->taken++;
         size_t i = (size_t)(seq % xp->nslots);
         pthread_mutex_unlock(&xp->mu);
-        xslot *s = &xp->slot[i];
-        xpiece *pc = &xp->piece[i];
-        for (size_t j = 0; j < s->n && !s->nomem && !pc->nomem; j++) {
-            const xitem *it = &s->it[j];
-            if (it->kind == IT_DAMAGE) piece_damage(pc, it->seg, &s->errs[it->at]);
-            else piece_batch(wk, s, it, pc, seq);
-        }
+        if (xp->unit[i].kind == U_READ) unit_read(wk, &xp->unit[i], &xp->piece[i], seq);
         pthread_mutex_lock(&xp->mu);
         xp->done[i] = true;
-        merge_ready(xp);
+        merge_ready(xp, wk);
     }
     pthread_mutex_unlock(&xp->mu);
     return NULL;
 }
 
-/* The walker's slot to the rows (its thread, the makers, or this one without them); then the
- * next slot, once it is free. The rows' error so far. */
+/* A unit to the makers, once a slot is free. The merges' error so far. */
+static ss_errkind submit(xpipe *xp, const xunit *u) {
+    pthread_mutex_lock(&xp->mu);
+    while (xp->filled - xp->merged >= xp->nslots) pthread_cond_wait(&xp->cv, &xp->mu);
+    xp->unit[xp->filled % xp->nslots] = *u;
+    xp->filled++;
+    pthread_cond_signal(&xp->work); /* one maker */
+    ss_errkind k = xp->k;
+    pthread_mutex_unlock(&xp->mu);
+    return k;
+}
+
+/* Segment j of partition i cut into units (a small one is one unit; units end at the first batch
+ * boundary after unit_bytes, the next one begins at a guess of it, checked when merged). */
+static ss_errkind plan_segment(xpipe *xp, const ss_inputs *in, size_t i, size_t j) {
+    ss_segment *s;
+    ss_error e;
+    if (ss_inputs_open_segment(in, i, j, &s, &e) != SS_E_OK)
+        return submit(xp, &(xunit){.kind = U_UNREADABLE, .seg = j, .err = e});
+    uint64_t limit = ss_segment_size(s), ub = xp->unit_bytes;
+    ss_errkind k = SS_E_OK;
+    for (uint64_t at = 0;; at += ub) {
+        /* the walker alone reads a segment paused by the test hook (a file changed while read) */
+        bool last = s->pause_after != UINT64_MAX || limit <= at || limit - at <= ub + ub / 2;
+        if (k != SS_E_OK) return submit(xp, &(xunit){.kind = U_CLOSE, .s = s, .last = true});
+        k = submit(xp, &(xunit){.kind = U_READ,
+                                .seg = j,
+                                .s = s,
+                                .limit = limit,
+                                .start = at,
+                                .end = last ? UINT64_MAX : at + ub,
+                                .resync = at > 0,
+                                .first = at == 0,
+                                .last = last});
+        if (last) return k;
+    }
+}
+
+/* Every unit merged: the rows' half is the planner's again. */
+static ss_errkind team_drain(xpipe *xp) {
+    pthread_mutex_lock(&xp->mu);
+    while (xp->merged != xp->filled) pthread_cond_wait(&xp->cv, &xp->mu);
+    ss_errkind k = xp->r.k;
+    pthread_mutex_unlock(&xp->mu);
+    return k;
+}
+
+/* ---- one rows' thread: the walker copies batches into slots ---- */
+
+/* The walker's slot to the rows (its thread, or this one without it); then the next slot, once
+ * it is free. The rows' error so far. */
 static ss_errkind hand_over(xpipe *xp) {
     xslot *s = &xp->slot[xp->fill];
     if (!xp->started) {
@@ -752,24 +964,13 @@ static ss_errkind hand_over(xpipe *xp) {
         return xp->r.k;
     }
     pthread_mutex_lock(&xp->mu);
-    ss_errkind k;
-    if (xp->nworkers > 1) {
-        if (s->n || s->nomem) {
-            xp->filled++;
-            xp->fill = (size_t)(xp->filled % xp->nslots);
-            pthread_cond_signal(&xp->work); /* one maker */
-        }
-        while (xp->filled - xp->merged >= xp->nslots) pthread_cond_wait(&xp->cv, &xp->mu);
-        k = xp->k;
-    } else {
-        if (s->n || s->nomem) {
-            s->full = true;
-            xp->fill = (xp->fill + 1) % X_SLOTS;
-            pthread_cond_broadcast(&xp->cv);
-        }
-        while (xp->slot[xp->fill].full) pthread_cond_wait(&xp->cv, &xp->mu);
-        k = xp->r.k;
+    if (s->n || s->nomem) {
+        s->full = true;
+        xp->fill = (xp->fill + 1) % X_SLOTS;
+        pthread_cond_broadcast(&xp->cv);
     }
+    while (xp->slot[xp->fill].full) pthread_cond_wait(&xp->cv, &xp->mu);
+    ss_errkind k = xp->r.k;
     pthread_mutex_unlock(&xp->mu);
     return k;
 }
@@ -779,17 +980,12 @@ static ss_errkind drain(xpipe *xp) {
     ss_errkind k = hand_over(xp);
     if (!xp->started) return k;
     pthread_mutex_lock(&xp->mu);
-    if (xp->nworkers > 1) {
-        while (xp->merged != xp->filled) pthread_cond_wait(&xp->cv, &xp->mu);
-    } else {
-        for (size_t i = 0; i < X_SLOTS; i++)
-            while (xp->slot[i].full) pthread_cond_wait(&xp->cv, &xp->mu);
-    }
+    for (size_t i = 0; i < X_SLOTS; i++)
+        while (xp->slot[i].full) pthread_cond_wait(&xp->cv, &xp->mu);
     k = xp->r.k;
     pthread_mutex_unlock(&xp->mu);
     return k;
 }
-
 static bool slot_item(xslot *s, xitem **out) {
     if (!SS_GROW(s->it, s->n, s->cap, 256)) return s->nomem = true, false;
     *out = &s->it[s->n++];
@@ -890,6 +1086,7 @@ static void pipe_stop(xpipe *xp) {
     }
     for (size_t i = 0; i < X_WORKERS_MAX; i++) {
         if (xp->wk[i].st) XXH3_freeState(xp->wk[i].st);
+        ss_window_free(&xp->wk[i].win);
         ss_decoder_free(xp->wk[i].dec);
     }
 }
@@ -925,6 +1122,10 @@ static size_t makers(void) {
     return c < 1 ? 1 : c > X_WORKERS_MAX ? X_WORKERS_MAX : (size_t)c;
 }
 
+static ss_errkind partition_end(ss_export *x, xpipe *xp, size_t i, const ss_input_partition *p, bool has_broker,
+                                int32_t broker, const char *cid, ss_pqbuf *pj, bool meta_read, ss_textfile *tf,
+                                ss_errkind k, ss_error *err);
+
 static ss_errkind export_partition(ss_export *x, xpipe *xp, const ss_inputs *in, size_t i, ss_decoder *dec,
                                    const ss_export_opts *o, ss_pqbuf *pj, file_ids *ids, ss_error *err) {
     const ss_input_partition *p = ss_inputs_at(in, i);
@@ -954,6 +1155,12 @@ static ss_errkind export_partition(ss_export *x, xpipe *xp, const ss_inputs *in,
     memset(&r->pd, 0, sizeof r->pd);
     ss_pqbuf_byte(&r->dj, '[');
     ss_errkind k = SS_E_OK;
+    if (xp->started && xp->nworkers > 1) {
+        for (size_t j = 0; k == SS_E_OK && j < p->nsegments; j++) k = plan_segment(xp, in, i, j);
+        ss_errkind kd = team_drain(xp);
+        if (k == SS_E_OK) k = kd;
+        return partition_end(x, xp, i, p, has_broker, broker, cid, pj, meta_read, &tf, k, err);
+    }
     ss_pcursor c;
     ss_pcursor_open(&c, in, i, dec, UINT64_MAX);
     for (ss_pc_kind ev; k == SS_E_OK && (ev = ss_pcursor_next(&c)) != SS_PC_END;) {
@@ -971,13 +1178,21 @@ static ss_errkind export_partition(ss_export *x, xpipe *xp, const ss_inputs *in,
     ss_pcursor_close(&c);
     ss_errkind kd = drain(xp);
     if (k == SS_E_OK) k = kd;
+    return partition_end(x, xp, i, p, has_broker, broker, cid, pj, meta_read, &tf, k, err);
+}
+
+/* A partition's rows made: its metadata's JSON. */
+static ss_errkind partition_end(ss_export *x, xpipe *xp, size_t i, const ss_input_partition *p, bool has_broker,
+                                int32_t broker, const char *cid, ss_pqbuf *pj, bool meta_read, ss_textfile *tf,
+                                ss_errkind k, ss_error *err) {
+    xrows *r = &xp->r;
     if (k != SS_E_OK && err) *err = r->err;
     ss_pqbuf_byte(&r->dj, ']');
     x->st.partitions++;
     part_json(pj, i, p, has_broker, broker, cid, &r->ps, &r->dj);
     if (r->dj.failed && k == SS_E_OK) k = ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
     ss_pqbuf_free(&r->dj);
-    if (meta_read) ss_textfile_free(&tf);
+    if (meta_read) ss_textfile_free(tf);
     return k;
 }
 
@@ -1031,6 +1246,7 @@ ss_errkind ss_export_write(ss_export *x, const ss_inputs *in, const char *path, 
         uint64_t hook = ss_test_hooks_get()->export_slot_bytes;
         xp->slot_bytes = hook ? (size_t)hook : X_SLOT_BYTES;
         xp->piece_rows = hook && hook < X_PIECE_ROWS ? (size_t)hook : X_PIECE_ROWS;
+        xp->unit_bytes = !hook ? X_UNIT_BYTES : hook < 64 ? 64 : hook;
         xp->r.x = x;
         xp->r.w = w;
         xp->r.dec = ss_decoder_new(max_batch);

@@ -73,6 +73,7 @@ static ss_errkind write_bytes(ss_pq_writer *w, const void *p, size_t n, ss_error
 }
 
 static void *writer_thread(void *arg);
+static void *helper_thread(void *arg);
 
 ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t ncols, size_t rows_per_group,
                            const char *created_by, ss_error *err) {
@@ -85,14 +86,16 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
         w->c = calloc(ncols, sizeof *w->c);
         w->path = strdup(path);
         w->created_by = strdup(created_by ? created_by : "segscan");
-        w->zc = ZSTD_createCCtx();
+        w->out = calloc(ncols, sizeof *w->out);
+        w->enc[0].zc = ZSTD_createCCtx();
     }
-    if (!w || !w->c || !w->path || !w->created_by || !w->zc) {
+    if (!w || !w->c || !w->out || !w->path || !w->created_by || !w->enc[0].zc) {
         if (w) {
             free(w->c);
+            free(w->out);
             free(w->path);
             free(w->created_by);
-            ZSTD_freeCCtx(w->zc);
+            ZSTD_freeCCtx(w->enc[0].zc);
             free(w);
         }
         ss_error_set(err, SS_E_NOMEM, 0, -1, "out of memory");
@@ -105,9 +108,10 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
     if (!w->f) {
         ss_error_set(err, SS_E_IO, 0, -1, "cannot create: %s", strerror(errno));
         free(w->c);
+        free(w->out);
         free(w->path);
         free(w->created_by);
-        ZSTD_freeCCtx(w->zc);
+        ZSTD_freeCCtx(w->enc[0].zc);
         free(w);
         return NULL;
     }
@@ -141,6 +145,11 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
             else pthread_cond_destroy(&w->cv);
         }
         if (!w->thread_started) pthread_mutex_destroy(&w->mu);
+    }
+    /* its helper, with a compression context of its own */
+    if (w->thread_started && (w->enc[1].zc = ZSTD_createCCtx()) && pthread_cond_init(&w->hcv, NULL) == 0) {
+        if (pthread_create(&w->hth, NULL, helper_thread, w) == 0) w->helper_started = true;
+        else pthread_cond_destroy(&w->hcv);
     }
     return w;
 }
@@ -315,14 +324,19 @@ static void levels_encode(ss_pqbuf *out, const ss_pqbuf *defs) {
     }
 }
 
-static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk *ch, ss_error *err) {
-    pq_col *c = &cols[ci];
+/* Column ci's chunk encoded into o (a page: its levels, its values, compressed with enc's
+ * context unless they are hashes), and ch's sizes; its place in the file is write_out's. */
+static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, size_t ci, pq_chunk *ch, pq_out *o) {
+    const pq_col *c = &cols[ci];
     enum ss_pq_type t = w->cols[ci].type;
-    ss_pqbuf *pg = &w->page;
+    ss_pqbuf *pg = &e->page;
+    o->k = SS_E_OK;
+    o->tail = NULL;
+    o->hdr.n = o->body.n = 0;
     /* a value or level that could not be kept leaves nvals past the buffers: encode none of them */
     if (c->vals.failed || c->defs.failed) {
-        w->wfailed = true;
-        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
+        o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
+        return;
     }
     pg->n = 0;
     ss_pqbuf_put(pg, "\0\0\0\0", 4);
@@ -354,33 +368,36 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
     const ss_pqbuf *tail = hash && t != SS_PQ_BOOLEAN ? &c->vals : NULL;
     size_t psize = pg->n + (tail ? tail->n : 0);
     if (pg->failed || c->vals.failed || c->defs.failed || psize > INT32_MAX) {
-        w->wfailed = true;
-        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
+        o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
+        return;
     }
     /* hashes are left uncompressed (CompressionCodec UNCOMPRESSED, a chunk's own choice in
      * ColumnMetaData.codec): zstd would spend its time to find nothing to take out */
-    const uint8_t *body = pg->p;
     size_t zn = pg->n;
     if (!tail) {
         size_t bound = ZSTD_compressBound(pg->n);
-        w->z.n = 0;
-        if (!ss_pqbuf_reserve(&w->z, bound)) {
-            w->wfailed = true;
-            return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page");
+        if (!ss_pqbuf_reserve(&o->body, bound)) {
+            o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
+            return;
         }
-        zn = ZSTD_compressCCtx(w->zc, w->z.p, bound, pg->p, pg->n, 1);
+        zn = ZSTD_compressCCtx(e->zc, o->body.p, bound, pg->p, pg->n, 1);
         if (ZSTD_isError(zn) || zn > INT32_MAX) {
-            w->wfailed = true;
-            return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "zstd: %s",
+            o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "zstd: %s",
                                 ZSTD_isError(zn) ? ZSTD_getErrorName(zn) : "page too large");
+            return;
         }
-        body = w->z.p;
+        o->body.n = zn;
+    } else {
+        ss_pqbuf_put(&o->body, pg->p, pg->n);
+        if (o->body.failed) {
+            o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
+            return;
+        }
     }
     /* PageHeader (parquet.thrift): type, uncompressed_page_size, compressed_page_size,
      * data_page_header (num_values counts the nulls: "Data Pages") */
     ss_tw t2;
-    w->hdr.n = 0;
-    ss_tw_init(&t2, &w->hdr);
+    ss_tw_init(&t2, &o->hdr);
     ss_tw_i32(&t2, 1, PQ_PAGE_DATA);
     ss_tw_i32(&t2, 2, (int32_t)psize);
     ss_tw_i32(&t2, 3, (int32_t)(tail ? psize : zn));
@@ -391,19 +408,78 @@ static ss_errkind write_chunk(ss_pq_writer *w, pq_col *cols, size_t ci, pq_chunk
     ss_tw_i32(&t2, 4, PQ_RLE);
     ss_tw_end(&t2);
     ss_tw_end(&t2);
-    if (w->hdr.failed) {
-        w->wfailed = true;
-        return ss_error_set(err, SS_E_NOMEM, (uint64_t)w->pos, -1, "out of memory for a page header");
+    if (o->hdr.failed) {
+        o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page header");
+        return;
     }
-    ch->page_offset = w->pos;
     ch->nvalues = (int64_t)c->defs.n;
     ch->encoding = enc;
     ch->codec = tail ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
-    ch->compressed = (int64_t)(w->hdr.n + (tail ? psize : zn));
-    ch->uncompressed = (int64_t)(w->hdr.n + psize);
-    if (write_bytes(w, w->hdr.p, w->hdr.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
-    if (write_bytes(w, body, zn, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
-    return tail ? write_bytes(w, tail->p, tail->n, err) : SS_E_OK;
+    ch->compressed = (int64_t)(o->hdr.n + (tail ? psize : zn));
+    ch->uncompressed = (int64_t)(o->hdr.n + psize);
+    o->tail = tail;
+}
+
+/* An encoded chunk written where the file has got to (or why it could not be encoded, at that
+ * byte). */
+static ss_errkind write_out(ss_pq_writer *w, pq_chunk *ch, const pq_out *o, ss_error *err) {
+    if (o->k != SS_E_OK) {
+        w->wfailed = true;
+        if (err) {
+            *err = o->err;
+            err->position = (uint64_t)w->pos;
+        }
+        return o->k;
+    }
+    ch->page_offset = w->pos;
+    if (write_bytes(w, o->hdr.p, o->hdr.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
+    if (write_bytes(w, o->body.p, o->body.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
+    return o->tail ? write_bytes(w, o->tail->p, o->tail->n, err) : SS_E_OK;
+}
+
+/* Columns taken in turn and encoded with e, until none is left (mu held; let go meanwhile). */
+static void encode_some(ss_pq_writer *w, pq_enc *e) {
+    while (w->hjob && w->hnext < w->ncols) {
+        size_t i = w->hnext++;
+        pthread_mutex_unlock(&w->mu);
+        encode_chunk(w, e, w->hcols, i, &w->hchunks[i], &w->out[i]);
+        pthread_mutex_lock(&w->mu);
+        if (++w->hdone == w->ncols) pthread_cond_broadcast(&w->hcv);
+    }
+}
+
+/* The helper: it encodes column chunks of each row group beside the writing thread (the pages
+ * are independent of each other; only their places in the file are not, and those are the
+ * writing thread's). At the end of an export no row is left to make while the last row groups
+ * are written, and this halves that wait. */
+static void *helper_thread(void *arg) {
+    ss_pq_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!(w->hjob && w->hnext < w->ncols) && !w->hquit) pthread_cond_wait(&w->hcv, &w->mu);
+        if (!(w->hjob && w->hnext < w->ncols)) break;
+        encode_some(w, &w->enc[1]);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Every column chunk of a row group encoded (with the helper, when there is one). */
+static void encode_group(ss_pq_writer *w, const pq_col *cols, pq_chunk *chunks) {
+    if (!w->helper_started) {
+        for (size_t i = 0; i < w->ncols; i++) encode_chunk(w, &w->enc[0], cols, i, &chunks[i], &w->out[i]);
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->hcols = (pq_col *)cols;
+    w->hchunks = chunks;
+    w->hnext = w->hdone = 0;
+    w->hjob = true;
+    pthread_cond_broadcast(&w->hcv);
+    encode_some(w, &w->enc[0]);
+    while (w->hdone < w->ncols) pthread_cond_wait(&w->hcv, &w->mu);
+    w->hjob = false;
+    pthread_mutex_unlock(&w->mu);
 }
 
 /* A row group's column chunks encoded, compressed and written (by the writer's thread, or by
@@ -425,6 +501,7 @@ static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_err
     g->rows = (int64_t)rows;
     g->offset = w->pos;
     g->compressed = g->uncompressed = 0;
+    encode_group(w, cols, &w->chunks[w->ngroups * w->ncols]);
     for (size_t i = 0; i < w->ncols; i++) {
         pq_chunk *ch = &w->chunks[w->ngroups * w->ncols + i];
         if (!cols[i].defs.failed && cols[i].defs.n != rows) { /* a caller's runs and rows out of step */
@@ -432,7 +509,7 @@ static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_err
             return ss_error_set(err, SS_E_USAGE, (uint64_t)w->pos, -1, "column %zu holds %zu values for %zu rows", i,
                                 cols[i].defs.n, rows);
         }
-        ss_errkind k = write_chunk(w, cols, i, ch, err);
+        ss_errkind k = write_out(w, ch, &w->out[i], err);
         if (k != SS_E_OK) return k;
         g->compressed += ch->compressed;
         g->uncompressed += ch->uncompressed;
@@ -506,6 +583,15 @@ static ss_errkind stop_thread(ss_pq_writer *w, ss_error *err) {
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);
+    if (w->helper_started) {
+        pthread_mutex_lock(&w->mu);
+        w->hquit = true;
+        pthread_cond_broadcast(&w->hcv);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->hth, NULL);
+        pthread_cond_destroy(&w->hcv);
+        w->helper_started = false;
+    }
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
     w->thread_started = false;
@@ -719,10 +805,15 @@ static void writer_free(ss_pq_writer *w) {
     free(w->chunks);
     free(w->created_by);
     free(w->path);
-    ss_pqbuf_free(&w->page);
-    ss_pqbuf_free(&w->z);
-    ss_pqbuf_free(&w->hdr);
-    ZSTD_freeCCtx(w->zc);
+    for (size_t i = 0; i < w->ncols; i++) {
+        ss_pqbuf_free(&w->out[i].hdr);
+        ss_pqbuf_free(&w->out[i].body);
+    }
+    free(w->out);
+    for (size_t i = 0; i < 2; i++) {
+        ss_pqbuf_free(&w->enc[i].page);
+        ZSTD_freeCCtx(w->enc[i].zc);
+    }
     free(w);
 }
 

@@ -28,6 +28,22 @@ typedef struct pq_col {
     size_t nvals;
 } pq_col;
 
+/* A column chunk encoded and not yet written (write_group): its page header, its page's body
+ * (compressed, or the levels of a page of hashes, whose values are written from their column:
+ * tail), or why it could not be encoded. */
+typedef struct pq_out {
+    ss_pqbuf hdr, body;
+    const ss_pqbuf *tail;
+    ss_errkind k;
+    ss_error err;
+} pq_out;
+
+/* What one thread encoding column chunks needs of its own. */
+typedef struct pq_enc {
+    ss_pqbuf page; /* the page before compression */
+    ZSTD_CCtx *zc;
+} pq_enc;
+
 typedef struct pq_group {
     int64_t rows, offset, compressed, uncompressed;
 } pq_group;
@@ -49,11 +65,11 @@ struct ss_pq_writer {
     size_t ngroups, groups_cap;
     char **meta; /* key, value, key, value... */
     size_t nmeta, meta_cap;
-    ss_pqbuf page, z, hdr;
-    ZSTD_CCtx *zc;
-    bool failed;  /* the caller's side: a row refused, or the thread's error seen */
-    bool wfailed; /* the writing side (the thread while it runs) */
-    bool regular; /* the file is a regular file (removed when the export fails) */
+    pq_enc enc[2]; /* the writing thread's (or the caller's), the helper's */
+    pq_out *out;   /* a column's chunk encoded: ncols */
+    bool failed;   /* the caller's side: a row refused, or the thread's error seen */
+    bool wfailed;  /* the writing side (the thread while it runs) */
+    bool regular;  /* the file is a regular file (removed when the export fails) */
     /* the thread that writes a row group while the next one is filled (parquet.c) */
     pq_col *spare; /* the other set of columns: the thread's while a job runs */
     pthread_t th;
@@ -63,6 +79,14 @@ struct ss_pq_writer {
     size_t job_rows;
     ss_errkind job_kind;
     ss_error job_err;
+    /* a helper encoding a row group's column chunks beside the writing thread (parquet.c), the
+     * next column to encode and how many are: under mu */
+    pthread_t hth;
+    pthread_cond_t hcv;
+    bool helper_started, hjob, hquit;
+    pq_col *hcols;
+    pq_chunk *hchunks;
+    size_t hnext, hdone;
 };
 
 static inline bool ss_pq_put_fixed(ss_pqbuf *b, const void *p, size_t n) {
