@@ -4,7 +4,7 @@
  * SEGSCAN_TEST_UNIT_BYTES, SEGSCAN_TEST_EXPORT_SLOT_BYTES, SEGSCAN_TEST_EXPORT_THREADS,
  * SEGSCAN_TEST_EXPORT_ROWS_PER_GROUP and SEGSCAN_TEST_FAIL_ANALYSIS=1 here
  * (src/cli/main.c), and the fuzz targets set
- * them (and groups_two_pass, which the CLI does not pass) directly. Set before anything is read; not thread-safe. */
+ * them (and groups_two_pass and groups_pack_all, which the CLI does not pass) directly. Set before anything is read; not thread-safe. */
 #ifndef SEGSCAN_TEST_HOOKS_H
 #define SEGSCAN_TEST_HOOKS_H
 
@@ -47,6 +47,10 @@ typedef struct ss_test_hooks {
      * gathered first, then the replay), as it does only when one pass could give another
      * answer: the fuzz target compares the two ways (tests/fuzz/fuzz_groups.c). */
     bool groups_two_pass;
+    /* The groups' replay packs every array of a read log, however short (an array of at
+     * most two blocks' entries is otherwise read as it is: groups/pack.c): the fuzz target
+     * compares the two ways. */
+    bool groups_pack_all;
 } ss_test_hooks;
 
 /* Set the hooks (copied); NULL turns them all off, as at the start. */

@@ -26,7 +26,9 @@
  * with one thread and with two (groups.h: the results never depend on the number of threads), with
  * the timelines taken from an analysis's batch headers (ss_timelines_read_with)
  * as read from the files, with the groups' replay in two passes (the test
- * hook groups_two_pass: the fallback of the one-pass replay) as in one, and with
+ * hook groups_two_pass: the fallback of the one-pass replay) as in one, with every
+ * array of the read log packed (the hook groups_pack_all; a short one is otherwise
+ * read as it is: groups/pack.c) as with the short ones not, and with
  * __consumer_offsets-0 read from the copy that analysis kept
  * (ss_an_opts.keep_offsets_bytes, inputs/kept.h: what `segscan scan` does) as
  * from the file.
@@ -326,7 +328,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(run(in, 2, NULL, &tl_other) == one);
     /* one more study, not two (each is a third of the input's time): the timelines taken from
      * an analysis's batch headers (ss_timelines_read_with), as read from the files, and the
-     * groups' replay in two passes (the one-pass replay's fallback, L->redo), as in one */
+     * groups' replay in two passes (the one-pass replay's fallback, L->redo), as in one, with
+     * every array packed (groups_pack_all), as with the short ones read as they are */
     ss_an_opts ao;
     ss_an_opts_default(&ao);
     ao.threads = 1;
@@ -350,7 +353,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         put("__transaction_state-0", zeros, tl, false);
         free(zeros);
     }
-    ss_test_hooks h = {.pause_after_batches = UINT64_MAX, .groups_two_pass = true};
+    ss_test_hooks h = {.pause_after_batches = UINT64_MAX, .groups_two_pass = true, .groups_pack_all = true};
     ss_test_hooks_set(&h);
     uint64_t other = run(in, 1, rc == SS_E_OK ? an : NULL, &tl_other);
     ss_test_hooks_set(NULL);

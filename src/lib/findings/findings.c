@@ -69,7 +69,7 @@ bool ss_frange_holds(const ss_frange *r, int64_t offset) {
 
 static ss_finding *add(ss_findings *F, enum ss_fkind kind, size_t gi, const ss_group *grp, const ss_gtp_ref *tp,
                        const ss_tl_partition *tl) {
-    if (!SS_GROW(F->v, F->n, F->cap, 32)) {
+    if (!SS_GROW(F->v, F->n, F->cap, 4)) {
         F->nomem = true;
         return NULL;
     }

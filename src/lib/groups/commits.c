@@ -192,7 +192,7 @@ bool gc_add(glog *L, const gcommit *r) {
     /* the buffer is a mapping of its own (base/mem.h): freed when it goes to a run, its
      * memory goes back to the system at once (malloc's heap would keep it) */
     if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 256;
+        size_t nc = c->cap ? c->cap * 2 : 16;
         gcommit *nb = ss_big_realloc(c->buf, nc * sizeof *nb);
         if (!nb) return false;
         c->buf = nb;

@@ -383,7 +383,7 @@ typedef struct gpack {
     uint8_t *bytes;
     uint32_t *block_at; /* each block's first byte, and the end */
     uint8_t *base;      /* the first entry, as it is */
-    const uint8_t *raw; /* the array unpacked (packing failed), NULL */
+    const uint8_t *raw; /* the array unpacked (two blocks or less, or packing failed), NULL */
     uint32_t n, size;
     gpslot slot[2]; /* two blocks decoded: a group's entries can straddle two */
     unsigned last;  /* the slot read last */
@@ -507,7 +507,7 @@ typedef struct glog {
     uint64_t unreadable;
     uint64_t skipped_records; /* records of groups opts.groups does not name, not replayed */
     /* after the replay (g_pack_log): what the views read, packed; the arrays it was packed
-     * from are freed (a raw one stays where its packing failed) */
+     * from are freed (a raw one stays where it is: a short one, or one whose packing failed) */
     gdone *done;     /* the groups as the views need them (not packed: see g_pack_log) */
     uint32_t *lists; /* the groups' partitions and generations (freed once packed in p_lists) */
     gpack p_lists, p_tps, p_owners, p_points, p_tpx, p_gens, p_members, p_assigns, p_refs;

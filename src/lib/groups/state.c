@@ -29,7 +29,9 @@ static uint64_t gs_hash(const uint8_t *s, size_t len) { return XXH3_64bits(s, le
 /* The slots, twice as many; the aux numbers beside them when the table keeps them (with_aux:
  * a caller asks for them; the other strings' table never does, and goes without) */
 static bool gs_grow(gstrtab *t, bool with_aux) {
-    size_t nc = t->cap ? t->cap * 2 : 1024;
+    /* from 64 slots: a log of a few groups (a fuzz input, a small cluster's partition) pays
+     * for the slots it fills, not for a thousand */
+    size_t nc = t->cap ? t->cap * 2 : 64;
     const char **ns = calloc(nc, sizeof *ns);
     uint32_t *na = with_aux ? calloc(nc, sizeof *na) : NULL;
     if (!ns || (with_aux && !na)) {
@@ -57,7 +59,10 @@ static char *gs_store(gstrtab *t, const uint8_t *s, size_t len) {
     /* not aligned: the length is read with memcpy (gs_len) */
     size_t need = 4 + len + 1;
     if ((size_t)(t->end - t->cur) < need) {
-        size_t size = need > 60000 ? need : 60000;
+        /* the chunks double from 256 bytes to 60,000 (as many bytes as the table holds):
+         * the strings of a small log take a few hundred bytes, not 60,000 */
+        size_t size = t->bytes < 256 ? 256 : t->bytes < 60000 ? (size_t)t->bytes : 60000;
+        if (size < need) size = need;
         gs_chunk *c = malloc(sizeof *c + size);
         if (!c) return NULL;
         c->next = t->chunks;

@@ -372,28 +372,35 @@ struct ss_gcommit_iter {
     ss_groups *g;
     glog *L;
     size_t at, left;
-    gcommit buf[256];
     size_t have, pos;
+    size_t room; /* buf's records: 256, or the group's commits when fewer (a small group's
+                  * iterator is not 22 KiB) */
+    gcommit buf[];
 };
 
 ss_gcommit_iter *ss_group_commits(ss_groups *g, size_t i) {
-    ss_gcommit_iter *it = calloc(1, sizeof *it);
+    glog *L = &g->logs[g->groups[i].log].L;
+    uint32_t local = g->groups[i].local;
+    size_t at = 0, left = 0;
+    if (L->commits.group_n) {
+        at = L->commits.group_at[local];
+        left = L->commits.group_n[local];
+    }
+    size_t room = left < 256 ? left : 256;
+    ss_gcommit_iter *it = calloc(1, sizeof *it + room * sizeof *it->buf);
     if (!it) return NULL;
     it->g = g;
-    glog *L = &g->logs[g->groups[i].log].L;
     it->L = L;
-    uint32_t local = g->groups[i].local;
-    if (L->commits.group_n) {
-        it->at = L->commits.group_at[local];
-        it->left = L->commits.group_n[local];
-    }
+    it->at = at;
+    it->left = left;
+    it->room = room;
     return it;
 }
 
 int ss_gcommit_next(ss_gcommit_iter *it, ss_gcommit *out) {
     if (it->pos == it->have) {
         if (!it->left) return 0;
-        size_t want = it->left < 256 ? it->left : 256;
+        size_t want = it->left < it->room ? it->left : it->room;
         size_t got = gc_read(it->L, it->at, it->buf, want);
         if (got != want) return -1;
         it->at += want;
