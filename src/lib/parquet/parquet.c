@@ -324,23 +324,82 @@ static void levels_encode(ss_pqbuf *out, const ss_pqbuf *defs) {
     }
 }
 
+/* The definition levels of a column of runs: the same RLE runs as levels_encode finds in the
+ * levels a byte each (runs alike merged: each run of the hybrid is as long as it can be). */
+static void levels_encode_runs(ss_pqbuf *out, const pq_col *c) {
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    size_t nr = c->run.n / sizeof *r;
+    for (size_t i = 0; i < nr;) {
+        uint64_t n = 0;
+        size_t j = i;
+        for (; j < nr && r[j].def == r[i].def; j++) n += r[j].n;
+        ss_pqbuf_uvarint(out, n << 1);
+        ss_pqbuf_byte(out, r[i].def);
+        i = j;
+    }
+}
+
+/* A column of runs' values as a column of values would hold them (into x, whose vals is e's
+ * buffer), for the encodings below: PLAIN BYTE_ARRAY values go straight into the page. */
+static void runs_expand(const ss_pq_writer *w, pq_enc *e, const pq_col *c, size_t ci, pq_col *x, ss_pqbuf *pg) {
+    enum ss_pq_type t = w->cols[ci].type;
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    size_t nr = c->run.n / sizeof *r;
+    size_t width = t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_BOOLEAN ? 1 : 0;
+    ss_pqbuf *b = width ? &e->exp : pg;
+    memset(x, 0, sizeof *x);
+    x->nvals = c->nvals;
+    x->vals.failed = c->vals.failed || c->run.failed;
+    e->exp.n = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (!r[i].def) continue;
+        size_t n = r[i].n;
+        if (width == 8) {
+            uint8_t *p = ss_pqw_grow(b, n * 8);
+            if (p)
+                for (size_t k = 0; k < n; k++) memcpy(p + k * 8, &r[i].v, 8);
+        } else if (width == 4) {
+            int32_t v = (int32_t)(int64_t)r[i].v;
+            uint8_t *p = ss_pqw_grow(b, n * 4);
+            if (p)
+                for (size_t k = 0; k < n; k++) memcpy(p + k * 4, &v, 4);
+        } else if (width == 1) {
+            uint8_t *p = ss_pqw_grow(b, n);
+            if (p) memset(p, (int)r[i].v, n);
+        } else { /* BYTE_ARRAY, PLAIN: a 4-byte length, the bytes (doubling, as ss_pqw_bytes_run) */
+            uint32_t len = r[i].len;
+            size_t one = 4 + (size_t)len, all = n * one;
+            uint8_t *p = ss_pqw_grow(b, all);
+            if (!p) continue;
+            uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+            memcpy(p, le, 4);
+            if (len) memcpy(p + 4, c->vals.p + r[i].v, len);
+            for (size_t have = one; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have);
+        }
+    }
+    if (width) x->vals = e->exp;
+    x->vals.failed |= b->failed;
+}
+
 /* Column ci's chunk encoded into o (a page: its levels, its values, compressed with enc's
  * context unless they are hashes), and ch's sizes; its place in the file is write_out's. */
 static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, size_t ci, pq_chunk *ch, pq_out *o) {
     const pq_col *c = &cols[ci];
     enum ss_pq_type t = w->cols[ci].type;
     ss_pqbuf *pg = &e->page;
+    size_t rows = pq_col_rows(c);
     o->k = SS_E_OK;
     o->tail = NULL;
     o->hdr.n = o->body.n = 0;
     /* a value or level that could not be kept leaves nvals past the buffers: encode none of them */
-    if (c->vals.failed || c->defs.failed) {
+    if (c->vals.failed || c->defs.failed || c->run.failed) {
         o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
         return;
     }
     pg->n = 0;
     ss_pqbuf_put(pg, "\0\0\0\0", 4);
-    levels_encode(pg, &c->defs);
+    if (c->runs) levels_encode_runs(pg, c);
+    else levels_encode(pg, &c->defs);
     if (!pg->failed) {
         uint32_t len = (uint32_t)(pg->n - 4);
         uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
@@ -348,6 +407,11 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     }
     int32_t enc = PQ_PLAIN;
     bool hash = w->cols[ci].hash;
+    pq_col x; /* a column of runs' values expanded (BYTE_ARRAY: into the page, x's empty) */
+    if (c->runs) {
+        runs_expand(w, e, c, ci, &x, pg);
+        c = &x;
+    }
     if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals && !hash) {
         enc = PQ_DELTA_BINARY_PACKED;
         delta_encode(pg, c, t == SS_PQ_INT64);
@@ -360,7 +424,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
                 if (c->vals.p[i]) dst[i >> 3] |= (uint8_t)(1u << (i & 7));
             pg->n += bytes;
         }
-    } else if (!hash) {
+    } else if (!hash && c != &x) {
         ss_pqbuf_put(pg, c->vals.p, c->vals.n); /* PLAIN: as the values were kept */
     }
     /* an uncompressed page of hashes: its levels, then its PLAIN values written from where
@@ -402,7 +466,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     ss_tw_i32(&t2, 2, (int32_t)psize);
     ss_tw_i32(&t2, 3, (int32_t)(tail ? psize : zn));
     ss_tw_begin(&t2, 5);
-    ss_tw_i32(&t2, 1, (int32_t)c->defs.n);
+    ss_tw_i32(&t2, 1, (int32_t)rows);
     ss_tw_i32(&t2, 2, enc);
     ss_tw_i32(&t2, 3, PQ_RLE);
     ss_tw_i32(&t2, 4, PQ_RLE);
@@ -412,7 +476,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
         o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page header");
         return;
     }
-    ch->nvalues = (int64_t)c->defs.n;
+    ch->nvalues = (int64_t)rows;
     ch->encoding = enc;
     ch->codec = tail ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
     ch->compressed = (int64_t)(o->hdr.n + (tail ? psize : zn));
@@ -504,16 +568,16 @@ static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_err
     encode_group(w, cols, &w->chunks[w->ngroups * w->ncols]);
     for (size_t i = 0; i < w->ncols; i++) {
         pq_chunk *ch = &w->chunks[w->ngroups * w->ncols + i];
-        if (!cols[i].defs.failed && cols[i].defs.n != rows) { /* a caller's runs and rows out of step */
+        if (!cols[i].defs.failed && pq_col_rows(&cols[i]) != rows) { /* a caller's runs and rows out of step */
             w->wfailed = true;
             return ss_error_set(err, SS_E_USAGE, (uint64_t)w->pos, -1, "column %zu holds %zu values for %zu rows", i,
-                                cols[i].defs.n, rows);
+                                pq_col_rows(&cols[i]), rows);
         }
         ss_errkind k = write_out(w, ch, &w->out[i], err);
         if (k != SS_E_OK) return k;
         g->compressed += ch->compressed;
         g->uncompressed += ch->uncompressed;
-        cols[i].vals.n = cols[i].defs.n = cols[i].nvals = 0;
+        cols[i].vals.n = cols[i].defs.n = cols[i].nvals = cols[i].run.n = cols[i].nrows = 0;
     }
     w->ngroups++;
     return SS_E_OK;
@@ -656,6 +720,56 @@ ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
     return ss_pq_row_end(w, err);
 }
 
+void ss_pqw_set_runs(ss_pq_writer *w, size_t i) {
+    enum ss_pq_type t = w->cols[i].type;
+    if (t == SS_PQ_FIXED16 || w->cols[i].hash) return; /* PLAIN as kept, or written from where kept */
+    w->c[i].runs = true;
+    if (w->spare) w->spare[i].runs = true;
+}
+
+/* Rows of a column of values (s) appended to a column of runs (d) a row at a time: a run of one
+ * each, merged with the run before when alike (the rows of a legacy or control batch, an
+ * internal topic's). */
+static bool copy_to_runs(const ss_pq_writer *w, pq_col *d, size_t i, const pq_col *s, size_t *row, size_t *at,
+                         size_t *vat, size_t n) {
+    enum ss_pq_type t = w->cols[i].type;
+    for (size_t r = *row; r < *row + n; r++) {
+        if (!s->defs.p[r]) {
+            pq_run_add(d, 0, 0, NULL, 0, 1);
+            continue;
+        }
+        size_t need = t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_BOOLEAN ? 1 : 4;
+        if (*at + need > s->vals.n || *vat >= s->nvals) {
+            d->vals.failed = true;
+            return false;
+        }
+        const uint8_t *p = s->vals.p + *at;
+        if (t == SS_PQ_INT64) {
+            int64_t v;
+            memcpy(&v, p, 8);
+            pq_run_add(d, 1, (uint64_t)v, NULL, 0, 1);
+        } else if (t == SS_PQ_INT32) {
+            int32_t v;
+            memcpy(&v, p, 4);
+            pq_run_add(d, 1, (uint64_t)(int64_t)v, NULL, 0, 1);
+        } else if (t == SS_PQ_BOOLEAN) {
+            pq_run_add(d, 1, p[0], NULL, 0, 1);
+        } else {
+            uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            if (len > s->vals.n - *at - 4) {
+                d->vals.failed = true;
+                return false;
+            }
+            pq_run_add(d, 1, 0, p + 4, len, 1);
+            need += len;
+        }
+        *at += need;
+        ++*vat;
+    }
+    *row += n;
+    return !d->run.failed && !d->vals.failed;
+}
+
 bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, size_t *at, size_t *vat, size_t n) {
     pq_col *d = &w->c[i];
     if (!n) return true;
@@ -663,6 +777,7 @@ bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, si
         d->defs.failed = true;
         return false;
     }
+    if (d->runs) return copy_to_runs(w, d, i, s, row, at, vat, n);
     size_t nv = 0, bytes; /* the values among the rows (their levels of 1), their bytes */
     if (*row + n == s->defs.n) {
         nv = s->nvals - *vat;
@@ -792,9 +907,11 @@ static void writer_free(ss_pq_writer *w) {
     for (size_t i = 0; i < w->ncols; i++) {
         ss_pqbuf_free(&w->c[i].vals);
         ss_pqbuf_free(&w->c[i].defs);
+        ss_pqbuf_free(&w->c[i].run);
         if (w->spare) {
             ss_pqbuf_free(&w->spare[i].vals);
             ss_pqbuf_free(&w->spare[i].defs);
+            ss_pqbuf_free(&w->spare[i].run);
         }
     }
     free(w->spare);
@@ -812,6 +929,7 @@ static void writer_free(ss_pq_writer *w) {
     free(w->out);
     for (size_t i = 0; i < 2; i++) {
         ss_pqbuf_free(&w->enc[i].page);
+        ss_pqbuf_free(&w->enc[i].exp);
         ZSTD_freeCCtx(w->enc[i].zc);
     }
     free(w);
