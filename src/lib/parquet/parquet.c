@@ -233,6 +233,51 @@ static void put_le64(uint8_t *p, uint64_t v) {
  * written). Deltas wrap in the column's type (32 or 64 bits), as the reader adds them back.
  * The bits gather in a 64-bit accumulator, stored 8 bytes at a time: a miniblock is 32
  * values, 4 * width bytes, so 0 or 32 bits are left over at its end. */
+/* One block of k deltas (k <= 128; deltas[k..128) any): its smallest delta, its widths, its
+ * miniblocks. */
+static void delta_block(ss_pqbuf *out, uint64_t *deltas, size_t k, int64_t min) {
+    for (size_t j = 0; j < k; j++) deltas[j] -= (uint64_t)min;
+    for (size_t j = k; j < PQ_DELTA_BLOCK; j++) deltas[j] = 0; /* the last miniblock's padding */
+    ss_pqbuf_zigzag(out, min);
+    unsigned widths[PQ_DELTA_MINIBLOCKS];
+    for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS; m++) {
+        uint64_t any = 0;
+        for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) any |= deltas[j];
+        widths[m] = m * PQ_DELTA_MINI < k ? bit_width(any) : 0;
+        ss_pqbuf_byte(out, (uint8_t)widths[m]);
+    }
+    for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS && m * PQ_DELTA_MINI < k; m++) {
+        unsigned width = widths[m];
+        size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
+        if (!bytes) continue;
+        if (!ss_pqbuf_reserve(out, bytes)) return;
+        uint8_t *o = out->p + out->n;
+        uint64_t acc = 0; /* nbits (< 64) bits waiting */
+        unsigned nbits = 0;
+        for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
+            uint64_t u = deltas[j];
+            acc |= u << nbits;
+            if (nbits + width < 64) {
+                nbits += width;
+                continue;
+            }
+            put_le64(o, acc);
+            o += 8;
+            acc = nbits ? u >> (64 - nbits) : 0; /* the bits of u that did not fit */
+            nbits = nbits + width - 64;
+        }
+        for (; nbits; nbits -= 8, acc >>= 8) *o++ = (uint8_t)acc; /* 0 or 32 bits */
+        out->n += bytes;
+    }
+}
+
+static void delta_header(ss_pqbuf *out, size_t n, int64_t first) {
+    ss_pqbuf_uvarint(out, PQ_DELTA_BLOCK);
+    ss_pqbuf_uvarint(out, PQ_DELTA_MINIBLOCKS);
+    ss_pqbuf_uvarint(out, n);
+    ss_pqbuf_zigzag(out, first);
+}
+
 static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
     size_t n = c->nvals;
     const uint8_t *v = c->vals.p;
@@ -243,10 +288,7 @@ static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
         memcpy(&x, v, 4);
         prev = x;
     }
-    ss_pqbuf_uvarint(out, PQ_DELTA_BLOCK);
-    ss_pqbuf_uvarint(out, PQ_DELTA_MINIBLOCKS);
-    ss_pqbuf_uvarint(out, n);
-    ss_pqbuf_zigzag(out, prev);
+    delta_header(out, n, prev);
     uint64_t deltas[PQ_DELTA_BLOCK];
     for (size_t i = 1; i < n;) {
         size_t k = n - i < PQ_DELTA_BLOCK ? n - i : PQ_DELTA_BLOCK;
@@ -272,39 +314,49 @@ static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
             }
         }
         i += k;
-        for (size_t j = 0; j < k; j++) deltas[j] -= (uint64_t)min;
-        for (size_t j = k; j < PQ_DELTA_BLOCK; j++) deltas[j] = 0; /* the last miniblock's padding */
-        ss_pqbuf_zigzag(out, min);
-        unsigned widths[PQ_DELTA_MINIBLOCKS];
-        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS; m++) {
-            uint64_t any = 0;
-            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) any |= deltas[j];
-            widths[m] = m * PQ_DELTA_MINI < k ? bit_width(any) : 0;
-            ss_pqbuf_byte(out, (uint8_t)widths[m]);
+        delta_block(out, deltas, k, min);
+    }
+}
+
+/* The same encoding of a column of runs' values, from the runs: a block whose values all lie in
+ * the run of the value before it has deltas of 0 (its smallest delta 0, widths 0, no
+ * miniblocks: five zero bytes), as delta_block would write them; the others as above. A column
+ * of a batch's fields is mostly such blocks. */
+static void delta_encode_runs(ss_pqbuf *out, const pq_col *c, bool wide) {
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    size_t nr = c->run.n / sizeof *r, n = c->nvals;
+    size_t ri = 0, left = 0; /* the run of the next value, its values left after it */
+    while (ri < nr && !r[ri].def) ri++;
+    if (ri < nr) left = r[ri].n;
+    int64_t prev = ri < nr ? (wide ? (int64_t)r[ri].v : (int32_t)(int64_t)r[ri].v) : 0;
+    delta_header(out, n, prev);
+    if (n) left--; /* the first value is the header's */
+    uint64_t deltas[PQ_DELTA_BLOCK];
+    for (size_t i = 1; i < n;) {
+        size_t k = n - i < PQ_DELTA_BLOCK ? n - i : PQ_DELTA_BLOCK;
+        i += k;
+        if (left >= k) { /* every delta 0 */
+            left -= k;
+            static const uint8_t zeros[1 + PQ_DELTA_MINIBLOCKS];
+            ss_pqbuf_put(out, zeros, sizeof zeros);
+            continue;
         }
-        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS && m * PQ_DELTA_MINI < k; m++) {
-            unsigned width = widths[m];
-            size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
-            if (!bytes) continue;
-            if (!ss_pqbuf_reserve(out, bytes)) return;
-            uint8_t *o = out->p + out->n;
-            uint64_t acc = 0; /* nbits (< 64) bits waiting */
-            unsigned nbits = 0;
-            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
-                uint64_t u = deltas[j];
-                acc |= u << nbits;
-                if (nbits + width < 64) {
-                    nbits += width;
-                    continue;
-                }
-                put_le64(o, acc);
-                o += 8;
-                acc = nbits ? u >> (64 - nbits) : 0; /* the bits of u that did not fit */
-                nbits = nbits + width - 64;
+        int64_t min = INT64_MAX;
+        for (size_t j = 0; j < k; j++) {
+            while (!left) { /* the next run of values (n counts them: one is there) */
+                ri++;
+                while (ri < nr && !r[ri].def) ri++;
+                left = ri < nr ? r[ri].n : SIZE_MAX;
             }
-            for (; nbits; nbits -= 8, acc >>= 8) *o++ = (uint8_t)acc; /* 0 or 32 bits */
-            out->n += bytes;
+            left--;
+            int64_t b = ri < nr ? (int64_t)r[ri].v : prev;
+            int64_t d = wide ? (int64_t)((uint64_t)b - (uint64_t)prev) : (int32_t)((uint32_t)b - (uint32_t)prev);
+            if (!wide) b = (int32_t)b;
+            prev = b;
+            deltas[j] = (uint64_t)d;
+            min = d < min ? d : min;
         }
+        delta_block(out, deltas, k, min);
     }
 }
 
@@ -339,46 +391,43 @@ static void levels_encode_runs(ss_pqbuf *out, const pq_col *c) {
     }
 }
 
-/* A column of runs' values as a column of values would hold them (into x, whose vals is e's
- * buffer), for the encodings below: PLAIN BYTE_ARRAY values go straight into the page. */
-static void runs_expand(const ss_pq_writer *w, pq_enc *e, const pq_col *c, size_t ci, pq_col *x, ss_pqbuf *pg) {
-    enum ss_pq_type t = w->cols[ci].type;
+/* A column of runs' values into the page as the column of values would be encoded (below): INT32
+ * and INT64 from the runs (delta_encode_runs), BOOLEAN bit-packed, BYTE_ARRAY PLAIN (a 4-byte
+ * length, the bytes: a run doubled in place, as ss_pqw_bytes_run). The encoding. */
+static int32_t runs_values(ss_pqbuf *pg, const pq_col *c, enum ss_pq_type t) {
     const pq_run *r = (const pq_run *)(const void *)c->run.p;
     size_t nr = c->run.n / sizeof *r;
-    size_t width = t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_BOOLEAN ? 1 : 0;
-    ss_pqbuf *b = width ? &e->exp : pg;
-    memset(x, 0, sizeof *x);
-    x->nvals = c->nvals;
-    x->vals.failed = c->vals.failed || c->run.failed;
-    e->exp.n = 0;
+    if (t == SS_PQ_INT32 || t == SS_PQ_INT64) {
+        if (!c->nvals) return PQ_PLAIN;
+        delta_encode_runs(pg, c, t == SS_PQ_INT64);
+        return PQ_DELTA_BINARY_PACKED;
+    }
+    if (t == SS_PQ_BOOLEAN) {
+        size_t bytes = (c->nvals + 7) / 8, at = 0;
+        if (!ss_pqbuf_reserve(pg, bytes)) return PQ_PLAIN;
+        uint8_t *dst = pg->p + pg->n;
+        memset(dst, 0, bytes);
+        for (size_t i = 0; i < nr; i++) {
+            if (!r[i].def) continue;
+            if (r[i].v)
+                for (size_t k = at; k < at + r[i].n; k++) dst[k >> 3] |= (uint8_t)(1u << (k & 7));
+            at += r[i].n;
+        }
+        pg->n += bytes;
+        return PQ_PLAIN;
+    }
     for (size_t i = 0; i < nr; i++) {
         if (!r[i].def) continue;
-        size_t n = r[i].n;
-        if (width == 8) {
-            uint8_t *p = ss_pqw_grow(b, n * 8);
-            if (p)
-                for (size_t k = 0; k < n; k++) memcpy(p + k * 8, &r[i].v, 8);
-        } else if (width == 4) {
-            int32_t v = (int32_t)(int64_t)r[i].v;
-            uint8_t *p = ss_pqw_grow(b, n * 4);
-            if (p)
-                for (size_t k = 0; k < n; k++) memcpy(p + k * 4, &v, 4);
-        } else if (width == 1) {
-            uint8_t *p = ss_pqw_grow(b, n);
-            if (p) memset(p, (int)r[i].v, n);
-        } else { /* BYTE_ARRAY, PLAIN: a 4-byte length, the bytes (doubling, as ss_pqw_bytes_run) */
-            uint32_t len = r[i].len;
-            size_t one = 4 + (size_t)len, all = n * one;
-            uint8_t *p = ss_pqw_grow(b, all);
-            if (!p) continue;
-            uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
-            memcpy(p, le, 4);
-            if (len) memcpy(p + 4, c->vals.p + r[i].v, len);
-            for (size_t have = one; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have);
-        }
+        uint32_t len = r[i].len;
+        size_t one = 4 + (size_t)len, all = r[i].n * one;
+        uint8_t *p = ss_pqw_grow(pg, all);
+        if (!p) break;
+        uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+        memcpy(p, le, 4);
+        if (len) memcpy(p + 4, c->vals.p + r[i].v, len);
+        for (size_t have = one; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have);
     }
-    if (width) x->vals = e->exp;
-    x->vals.failed |= b->failed;
+    return PQ_PLAIN;
 }
 
 /* Column ci's chunk encoded into o (a page: its levels, its values, compressed with enc's
@@ -407,12 +456,9 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     }
     int32_t enc = PQ_PLAIN;
     bool hash = w->cols[ci].hash;
-    pq_col x; /* a column of runs' values expanded (BYTE_ARRAY: into the page, x's empty) */
     if (c->runs) {
-        runs_expand(w, e, c, ci, &x, pg);
-        c = &x;
-    }
-    if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals && !hash) {
+        enc = runs_values(pg, c, t);
+    } else if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals && !hash) {
         enc = PQ_DELTA_BINARY_PACKED;
         delta_encode(pg, c, t == SS_PQ_INT64);
     } else if (t == SS_PQ_BOOLEAN) {
@@ -424,7 +470,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
                 if (c->vals.p[i]) dst[i >> 3] |= (uint8_t)(1u << (i & 7));
             pg->n += bytes;
         }
-    } else if (!hash && c != &x) {
+    } else if (!hash) {
         ss_pqbuf_put(pg, c->vals.p, c->vals.n); /* PLAIN: as the values were kept */
     }
     /* an uncompressed page of hashes: its levels, then its PLAIN values written from where
@@ -929,7 +975,6 @@ static void writer_free(ss_pq_writer *w) {
     free(w->out);
     for (size_t i = 0; i < 2; i++) {
         ss_pqbuf_free(&w->enc[i].page);
-        ss_pqbuf_free(&w->enc[i].exp);
         ZSTD_freeCCtx(w->enc[i].zc);
     }
     free(w);

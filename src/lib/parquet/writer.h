@@ -59,7 +59,6 @@ typedef struct pq_out {
 /* What one thread encoding column chunks needs of its own. */
 typedef struct pq_enc {
     ss_pqbuf page; /* the page before compression */
-    ss_pqbuf exp;  /* a column of runs' values expanded (not BYTE_ARRAY's: into the page) */
     ZSTD_CCtx *zc;
 } pq_enc;
 
