@@ -342,18 +342,27 @@ static void delta_encode_runs(ss_pqbuf *out, const pq_col *c, bool wide) {
             continue;
         }
         int64_t min = INT64_MAX;
-        for (size_t j = 0; j < k; j++) {
-            while (!left) { /* the next run of values (n counts them: one is there) */
-                ri++;
-                while (ri < nr && !r[ri].def) ri++;
-                left = ri < nr ? r[ri].n : SIZE_MAX;
+        for (size_t j = 0; j < k;) {
+            if (left) { /* the rest of the run: deltas of 0 */
+                size_t m = left < k - j ? left : k - j;
+                memset(deltas + j, 0, m * sizeof *deltas);
+                min = min < 0 ? min : 0;
+                j += m;
+                left -= m;
+                continue;
             }
-            left--;
-            int64_t b = ri < nr ? (int64_t)r[ri].v : prev;
+            ri++; /* the next run of values (n counts them: there is one) */
+            while (ri < nr && !r[ri].def) ri++;
+            if (ri >= nr) { /* fewer values than nvals: not from the appends */
+                memset(deltas + j, 0, (k - j) * sizeof *deltas);
+                min = min < 0 ? min : 0;
+                break;
+            }
+            left = r[ri].n - 1;
+            int64_t b = wide ? (int64_t)r[ri].v : (int32_t)(int64_t)r[ri].v;
             int64_t d = wide ? (int64_t)((uint64_t)b - (uint64_t)prev) : (int32_t)((uint32_t)b - (uint32_t)prev);
-            if (!wide) b = (int32_t)b;
             prev = b;
-            deltas[j] = (uint64_t)d;
+            deltas[j++] = (uint64_t)d;
             min = d < min ? d : min;
         }
         delta_block(out, deltas, k, min);
