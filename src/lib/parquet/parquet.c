@@ -29,7 +29,9 @@
  *    time to find that out.
  * The columns' repeated strings (topic, compression, ...) are left to zstd
  * rather than a dictionary page: no dictionary_page_offset to get right, and
- * zstd takes a run of equal strings to almost nothing.
+ * zstd takes a run of equal strings to almost nothing. A column the caller
+ * fills in runs (ss_pqw_set_runs: a batch's fields on each of its records) is
+ * kept as runs and expanded only into its page, the same page.
  *
  * No Statistics are written: a reader trusts min/max to skip row groups, and
  * wrong ones lose rows silently; without them every reader reads every page.
@@ -233,6 +235,58 @@ static void put_le64(uint8_t *p, uint64_t v) {
  * written). Deltas wrap in the column's type (32 or 64 bits), as the reader adds them back.
  * The bits gather in a 64-bit accumulator, stored 8 bytes at a time: a miniblock is 32
  * values, 4 * width bytes, so 0 or 32 bits are left over at its end. */
+/* A miniblock's 32 values of width bits (1-64), bit-packed least significant bit first into
+ * 4 * width bytes. The bits gather in a 64-bit accumulator, stored 8 bytes at a time: 0 or 32
+ * bits are left over at the end. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+pack32(uint8_t *o, const uint64_t *d, unsigned width) {
+    uint64_t acc = 0; /* nbits (< 64) bits waiting */
+    unsigned nbits = 0;
+#if defined(__GNUC__)
+#pragma GCC unroll 32
+#endif
+    for (size_t j = 0; j < PQ_DELTA_MINI; j++) {
+        uint64_t u = d[j];
+        acc |= u << nbits;
+        if (nbits + width < 64) {
+            nbits += width;
+            continue;
+        }
+        put_le64(o, acc);
+        o += 8;
+        acc = nbits ? u >> (64 - nbits) : 0; /* the bits of u that did not fit */
+        nbits = nbits + width - 64;
+    }
+    for (; nbits; nbits -= 8, acc >>= 8) *o++ = (uint8_t)acc;
+}
+
+/* pack32 with the width a constant in each case, so that the compiler unrolls the loop and
+ * folds its shifts and tests (the loop with a variable width took most of delta_block's
+ * time). The same bytes. */
+static void pack_mini(uint8_t *o, const uint64_t *d, unsigned width) {
+#define PQ_W(n)                                                                                                        \
+    case n:                                                                                                            \
+        pack32(o, d, n);                                                                                               \
+        return;
+#define PQ_W8(n) PQ_W(n) PQ_W(n + 1) PQ_W(n + 2) PQ_W(n + 3) PQ_W(n + 4) PQ_W(n + 5) PQ_W(n + 6) PQ_W(n + 7)
+    switch (width) {
+        PQ_W8(1)
+        PQ_W8(9)
+        PQ_W8(17)
+        PQ_W8(25)
+        PQ_W8(33)
+        PQ_W8(41)
+        PQ_W8(49)
+        PQ_W8(57)
+    default: pack32(o, d, width); return;
+    }
+#undef PQ_W8
+#undef PQ_W
+}
+
 /* One block of k deltas (k <= 128; deltas[k..128) any): its smallest delta, its widths, its
  * miniblocks. */
 static void delta_block(ss_pqbuf *out, uint64_t *deltas, size_t k, int64_t min) {
@@ -251,22 +305,7 @@ static void delta_block(ss_pqbuf *out, uint64_t *deltas, size_t k, int64_t min) 
         size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
         if (!bytes) continue;
         if (!ss_pqbuf_reserve(out, bytes)) return;
-        uint8_t *o = out->p + out->n;
-        uint64_t acc = 0; /* nbits (< 64) bits waiting */
-        unsigned nbits = 0;
-        for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
-            uint64_t u = deltas[j];
-            acc |= u << nbits;
-            if (nbits + width < 64) {
-                nbits += width;
-                continue;
-            }
-            put_le64(o, acc);
-            o += 8;
-            acc = nbits ? u >> (64 - nbits) : 0; /* the bits of u that did not fit */
-            nbits = nbits + width - 64;
-        }
-        for (; nbits; nbits -= 8, acc >>= 8) *o++ = (uint8_t)acc; /* 0 or 32 bits */
+        pack_mini(out->p + out->n, deltas + m * PQ_DELTA_MINI, width);
         out->n += bytes;
     }
 }
