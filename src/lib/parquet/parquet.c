@@ -29,7 +29,9 @@
  *    time to find that out.
  * The columns' repeated strings (topic, compression, ...) are left to zstd
  * rather than a dictionary page: no dictionary_page_offset to get right, and
- * zstd takes a run of equal strings to almost nothing.
+ * zstd takes a run of equal strings to almost nothing. A column the caller
+ * fills in runs (ss_pqw_set_runs: a batch's fields on each of its records) is
+ * kept as runs and expanded only into its page, the same page.
  *
  * No Statistics are written: a reader trusts min/max to skip row groups, and
  * wrong ones lose rows silently; without them every reader reads every page.
@@ -233,6 +235,88 @@ static void put_le64(uint8_t *p, uint64_t v) {
  * written). Deltas wrap in the column's type (32 or 64 bits), as the reader adds them back.
  * The bits gather in a 64-bit accumulator, stored 8 bytes at a time: a miniblock is 32
  * values, 4 * width bytes, so 0 or 32 bits are left over at its end. */
+/* A miniblock's 32 values of width bits (1-64), bit-packed least significant bit first into
+ * 4 * width bytes. The bits gather in a 64-bit accumulator, stored 8 bytes at a time: 0 or 32
+ * bits are left over at the end. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+pack32(uint8_t *o, const uint64_t *d, unsigned width) {
+    uint64_t acc = 0; /* nbits (< 64) bits waiting */
+    unsigned nbits = 0;
+#if defined(__GNUC__)
+#pragma GCC unroll 32
+#endif
+    for (size_t j = 0; j < PQ_DELTA_MINI; j++) {
+        uint64_t u = d[j];
+        acc |= u << nbits;
+        if (nbits + width < 64) {
+            nbits += width;
+            continue;
+        }
+        put_le64(o, acc);
+        o += 8;
+        acc = nbits ? u >> (64 - nbits) : 0; /* the bits of u that did not fit */
+        nbits = nbits + width - 64;
+    }
+    for (; nbits; nbits -= 8, acc >>= 8) *o++ = (uint8_t)acc;
+}
+
+/* pack32 with the width a constant in each case, so that the compiler unrolls the loop and
+ * folds its shifts and tests (the loop with a variable width took most of delta_block's
+ * time). The same bytes. */
+static void pack_mini(uint8_t *o, const uint64_t *d, unsigned width) {
+#define PQ_W(n)                                                                                                        \
+    case n:                                                                                                            \
+        pack32(o, d, n);                                                                                               \
+        return;
+#define PQ_W8(n) PQ_W(n) PQ_W(n + 1) PQ_W(n + 2) PQ_W(n + 3) PQ_W(n + 4) PQ_W(n + 5) PQ_W(n + 6) PQ_W(n + 7)
+    switch (width) {
+        PQ_W8(1)
+        PQ_W8(9)
+        PQ_W8(17)
+        PQ_W8(25)
+        PQ_W8(33)
+        PQ_W8(41)
+        PQ_W8(49)
+        PQ_W8(57)
+    default: pack32(o, d, width); return;
+    }
+#undef PQ_W8
+#undef PQ_W
+}
+
+/* One block of k deltas (k <= 128; deltas[k..128) any): its smallest delta, its widths, its
+ * miniblocks. */
+static void delta_block(ss_pqbuf *out, uint64_t *deltas, size_t k, int64_t min) {
+    for (size_t j = 0; j < k; j++) deltas[j] -= (uint64_t)min;
+    for (size_t j = k; j < PQ_DELTA_BLOCK; j++) deltas[j] = 0; /* the last miniblock's padding */
+    ss_pqbuf_zigzag(out, min);
+    unsigned widths[PQ_DELTA_MINIBLOCKS];
+    for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS; m++) {
+        uint64_t any = 0;
+        for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) any |= deltas[j];
+        widths[m] = m * PQ_DELTA_MINI < k ? bit_width(any) : 0;
+        ss_pqbuf_byte(out, (uint8_t)widths[m]);
+    }
+    for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS && m * PQ_DELTA_MINI < k; m++) {
+        unsigned width = widths[m];
+        size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
+        if (!bytes) continue;
+        if (!ss_pqbuf_reserve(out, bytes)) return;
+        pack_mini(out->p + out->n, deltas + m * PQ_DELTA_MINI, width);
+        out->n += bytes;
+    }
+}
+
+static void delta_header(ss_pqbuf *out, size_t n, int64_t first) {
+    ss_pqbuf_uvarint(out, PQ_DELTA_BLOCK);
+    ss_pqbuf_uvarint(out, PQ_DELTA_MINIBLOCKS);
+    ss_pqbuf_uvarint(out, n);
+    ss_pqbuf_zigzag(out, first);
+}
+
 static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
     size_t n = c->nvals;
     const uint8_t *v = c->vals.p;
@@ -243,10 +327,7 @@ static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
         memcpy(&x, v, 4);
         prev = x;
     }
-    ss_pqbuf_uvarint(out, PQ_DELTA_BLOCK);
-    ss_pqbuf_uvarint(out, PQ_DELTA_MINIBLOCKS);
-    ss_pqbuf_uvarint(out, n);
-    ss_pqbuf_zigzag(out, prev);
+    delta_header(out, n, prev);
     uint64_t deltas[PQ_DELTA_BLOCK];
     for (size_t i = 1; i < n;) {
         size_t k = n - i < PQ_DELTA_BLOCK ? n - i : PQ_DELTA_BLOCK;
@@ -272,39 +353,58 @@ static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
             }
         }
         i += k;
-        for (size_t j = 0; j < k; j++) deltas[j] -= (uint64_t)min;
-        for (size_t j = k; j < PQ_DELTA_BLOCK; j++) deltas[j] = 0; /* the last miniblock's padding */
-        ss_pqbuf_zigzag(out, min);
-        unsigned widths[PQ_DELTA_MINIBLOCKS];
-        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS; m++) {
-            uint64_t any = 0;
-            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) any |= deltas[j];
-            widths[m] = m * PQ_DELTA_MINI < k ? bit_width(any) : 0;
-            ss_pqbuf_byte(out, (uint8_t)widths[m]);
+        delta_block(out, deltas, k, min);
+    }
+}
+
+/* The same encoding of a column of runs' values, from the runs: a block whose values all lie in
+ * the run of the value before it has deltas of 0 (its smallest delta 0, widths 0, no
+ * miniblocks: five zero bytes), as delta_block would write them; the others as above. A column
+ * of a batch's fields is mostly such blocks. */
+static void delta_encode_runs(ss_pqbuf *out, const pq_col *c, bool wide) {
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    size_t nr = c->run.n / sizeof *r, n = c->nvals;
+    size_t ri = 0, left = 0; /* the run of the next value, its values left after it */
+    while (ri < nr && !r[ri].def) ri++;
+    if (ri < nr) left = r[ri].n;
+    int64_t prev = ri < nr ? (wide ? (int64_t)r[ri].v : (int32_t)(int64_t)r[ri].v) : 0;
+    delta_header(out, n, prev);
+    if (n) left--; /* the first value is the header's */
+    uint64_t deltas[PQ_DELTA_BLOCK];
+    for (size_t i = 1; i < n;) {
+        size_t k = n - i < PQ_DELTA_BLOCK ? n - i : PQ_DELTA_BLOCK;
+        i += k;
+        if (left >= k) { /* every delta 0 */
+            left -= k;
+            static const uint8_t zeros[1 + PQ_DELTA_MINIBLOCKS];
+            ss_pqbuf_put(out, zeros, sizeof zeros);
+            continue;
         }
-        for (size_t m = 0; m < PQ_DELTA_MINIBLOCKS && m * PQ_DELTA_MINI < k; m++) {
-            unsigned width = widths[m];
-            size_t bytes = (size_t)width * PQ_DELTA_MINI / 8;
-            if (!bytes) continue;
-            if (!ss_pqbuf_reserve(out, bytes)) return;
-            uint8_t *o = out->p + out->n;
-            uint64_t acc = 0; /* nbits (< 64) bits waiting */
-            unsigned nbits = 0;
-            for (size_t j = m * PQ_DELTA_MINI; j < (m + 1) * PQ_DELTA_MINI; j++) {
-                uint64_t u = deltas[j];
-                acc |= u << nbits;
-                if (nbits + width < 64) {
-                    nbits += width;
-                    continue;
-                }
-                put_le64(o, acc);
-                o += 8;
-                acc = nbits ? u >> (64 - nbits) : 0; /* the bits of u that did not fit */
-                nbits = nbits + width - 64;
+        int64_t min = INT64_MAX;
+        for (size_t j = 0; j < k;) {
+            if (left) { /* the rest of the run: deltas of 0 */
+                size_t m = left < k - j ? left : k - j;
+                memset(deltas + j, 0, m * sizeof *deltas);
+                min = min < 0 ? min : 0;
+                j += m;
+                left -= m;
+                continue;
             }
-            for (; nbits; nbits -= 8, acc >>= 8) *o++ = (uint8_t)acc; /* 0 or 32 bits */
-            out->n += bytes;
+            ri++; /* the next run of values (n counts them: there is one) */
+            while (ri < nr && !r[ri].def) ri++;
+            if (ri >= nr) { /* fewer values than nvals: not from the appends */
+                memset(deltas + j, 0, (k - j) * sizeof *deltas);
+                min = min < 0 ? min : 0;
+                break;
+            }
+            left = r[ri].n - 1;
+            int64_t b = wide ? (int64_t)r[ri].v : (int32_t)(int64_t)r[ri].v;
+            int64_t d = wide ? (int64_t)((uint64_t)b - (uint64_t)prev) : (int32_t)((uint32_t)b - (uint32_t)prev);
+            prev = b;
+            deltas[j++] = (uint64_t)d;
+            min = d < min ? d : min;
         }
+        delta_block(out, deltas, k, min);
     }
 }
 
@@ -324,23 +424,79 @@ static void levels_encode(ss_pqbuf *out, const ss_pqbuf *defs) {
     }
 }
 
+/* The definition levels of a column of runs: the same RLE runs as levels_encode finds in the
+ * levels a byte each (runs alike merged: each run of the hybrid is as long as it can be). */
+static void levels_encode_runs(ss_pqbuf *out, const pq_col *c) {
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    size_t nr = c->run.n / sizeof *r;
+    for (size_t i = 0; i < nr;) {
+        uint64_t n = 0;
+        size_t j = i;
+        for (; j < nr && r[j].def == r[i].def; j++) n += r[j].n;
+        ss_pqbuf_uvarint(out, n << 1);
+        ss_pqbuf_byte(out, r[i].def);
+        i = j;
+    }
+}
+
+/* A column of runs' values into the page as the column of values would be encoded (below): INT32
+ * and INT64 from the runs (delta_encode_runs), BOOLEAN bit-packed, BYTE_ARRAY PLAIN (a 4-byte
+ * length, the bytes: a run doubled in place, as ss_pqw_bytes_run). The encoding. */
+static int32_t runs_values(ss_pqbuf *pg, const pq_col *c, enum ss_pq_type t) {
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    size_t nr = c->run.n / sizeof *r;
+    if (t == SS_PQ_INT32 || t == SS_PQ_INT64) {
+        if (!c->nvals) return PQ_PLAIN;
+        delta_encode_runs(pg, c, t == SS_PQ_INT64);
+        return PQ_DELTA_BINARY_PACKED;
+    }
+    if (t == SS_PQ_BOOLEAN) {
+        size_t bytes = (c->nvals + 7) / 8, at = 0;
+        if (!ss_pqbuf_reserve(pg, bytes)) return PQ_PLAIN;
+        uint8_t *dst = pg->p + pg->n;
+        memset(dst, 0, bytes);
+        for (size_t i = 0; i < nr; i++) {
+            if (!r[i].def) continue;
+            if (r[i].v)
+                for (size_t k = at; k < at + r[i].n; k++) dst[k >> 3] |= (uint8_t)(1u << (k & 7));
+            at += r[i].n;
+        }
+        pg->n += bytes;
+        return PQ_PLAIN;
+    }
+    for (size_t i = 0; i < nr; i++) {
+        if (!r[i].def) continue;
+        uint32_t len = r[i].len;
+        size_t one = 4 + (size_t)len, all = r[i].n * one;
+        uint8_t *p = ss_pqw_grow(pg, all);
+        if (!p) break;
+        uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+        memcpy(p, le, 4);
+        if (len) memcpy(p + 4, c->vals.p + r[i].v, len);
+        for (size_t have = one; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have);
+    }
+    return PQ_PLAIN;
+}
+
 /* Column ci's chunk encoded into o (a page: its levels, its values, compressed with enc's
  * context unless they are hashes), and ch's sizes; its place in the file is write_out's. */
 static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, size_t ci, pq_chunk *ch, pq_out *o) {
     const pq_col *c = &cols[ci];
     enum ss_pq_type t = w->cols[ci].type;
     ss_pqbuf *pg = &e->page;
+    size_t rows = pq_col_rows(c);
     o->k = SS_E_OK;
     o->tail = NULL;
     o->hdr.n = o->body.n = 0;
     /* a value or level that could not be kept leaves nvals past the buffers: encode none of them */
-    if (c->vals.failed || c->defs.failed) {
+    if (c->vals.failed || c->defs.failed || c->run.failed) {
         o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
         return;
     }
     pg->n = 0;
     ss_pqbuf_put(pg, "\0\0\0\0", 4);
-    levels_encode(pg, &c->defs);
+    if (c->runs) levels_encode_runs(pg, c);
+    else levels_encode(pg, &c->defs);
     if (!pg->failed) {
         uint32_t len = (uint32_t)(pg->n - 4);
         uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
@@ -348,7 +504,9 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     }
     int32_t enc = PQ_PLAIN;
     bool hash = w->cols[ci].hash;
-    if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals && !hash) {
+    if (c->runs) {
+        enc = runs_values(pg, c, t);
+    } else if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals && !hash) {
         enc = PQ_DELTA_BINARY_PACKED;
         delta_encode(pg, c, t == SS_PQ_INT64);
     } else if (t == SS_PQ_BOOLEAN) {
@@ -402,7 +560,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     ss_tw_i32(&t2, 2, (int32_t)psize);
     ss_tw_i32(&t2, 3, (int32_t)(tail ? psize : zn));
     ss_tw_begin(&t2, 5);
-    ss_tw_i32(&t2, 1, (int32_t)c->defs.n);
+    ss_tw_i32(&t2, 1, (int32_t)rows);
     ss_tw_i32(&t2, 2, enc);
     ss_tw_i32(&t2, 3, PQ_RLE);
     ss_tw_i32(&t2, 4, PQ_RLE);
@@ -412,7 +570,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
         o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page header");
         return;
     }
-    ch->nvalues = (int64_t)c->defs.n;
+    ch->nvalues = (int64_t)rows;
     ch->encoding = enc;
     ch->codec = tail ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
     ch->compressed = (int64_t)(o->hdr.n + (tail ? psize : zn));
@@ -504,16 +662,16 @@ static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_err
     encode_group(w, cols, &w->chunks[w->ngroups * w->ncols]);
     for (size_t i = 0; i < w->ncols; i++) {
         pq_chunk *ch = &w->chunks[w->ngroups * w->ncols + i];
-        if (!cols[i].defs.failed && cols[i].defs.n != rows) { /* a caller's runs and rows out of step */
+        if (!cols[i].defs.failed && pq_col_rows(&cols[i]) != rows) { /* a caller's runs and rows out of step */
             w->wfailed = true;
             return ss_error_set(err, SS_E_USAGE, (uint64_t)w->pos, -1, "column %zu holds %zu values for %zu rows", i,
-                                cols[i].defs.n, rows);
+                                pq_col_rows(&cols[i]), rows);
         }
         ss_errkind k = write_out(w, ch, &w->out[i], err);
         if (k != SS_E_OK) return k;
         g->compressed += ch->compressed;
         g->uncompressed += ch->uncompressed;
-        cols[i].vals.n = cols[i].defs.n = cols[i].nvals = 0;
+        cols[i].vals.n = cols[i].defs.n = cols[i].nvals = cols[i].run.n = cols[i].nrows = 0;
     }
     w->ngroups++;
     return SS_E_OK;
@@ -656,6 +814,56 @@ ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
     return ss_pq_row_end(w, err);
 }
 
+void ss_pqw_set_runs(ss_pq_writer *w, size_t i) {
+    enum ss_pq_type t = w->cols[i].type;
+    if (t == SS_PQ_FIXED16 || w->cols[i].hash) return; /* PLAIN as kept, or written from where kept */
+    w->c[i].runs = true;
+    if (w->spare) w->spare[i].runs = true;
+}
+
+/* Rows of a column of values (s) appended to a column of runs (d) a row at a time: a run of one
+ * each, merged with the run before when alike (the rows of a legacy or control batch, an
+ * internal topic's). */
+static bool copy_to_runs(const ss_pq_writer *w, pq_col *d, size_t i, const pq_col *s, size_t *row, size_t *at,
+                         size_t *vat, size_t n) {
+    enum ss_pq_type t = w->cols[i].type;
+    for (size_t r = *row; r < *row + n; r++) {
+        if (!s->defs.p[r]) {
+            pq_run_add(d, 0, 0, NULL, 0, 1);
+            continue;
+        }
+        size_t need = t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_BOOLEAN ? 1 : 4;
+        if (*at + need > s->vals.n || *vat >= s->nvals) {
+            d->vals.failed = true;
+            return false;
+        }
+        const uint8_t *p = s->vals.p + *at;
+        if (t == SS_PQ_INT64) {
+            int64_t v;
+            memcpy(&v, p, 8);
+            pq_run_add(d, 1, (uint64_t)v, NULL, 0, 1);
+        } else if (t == SS_PQ_INT32) {
+            int32_t v;
+            memcpy(&v, p, 4);
+            pq_run_add(d, 1, (uint64_t)(int64_t)v, NULL, 0, 1);
+        } else if (t == SS_PQ_BOOLEAN) {
+            pq_run_add(d, 1, p[0], NULL, 0, 1);
+        } else {
+            uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            if (len > s->vals.n - *at - 4) {
+                d->vals.failed = true;
+                return false;
+            }
+            pq_run_add(d, 1, 0, p + 4, len, 1);
+            need += len;
+        }
+        *at += need;
+        ++*vat;
+    }
+    *row += n;
+    return !d->run.failed && !d->vals.failed;
+}
+
 bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, size_t *at, size_t *vat, size_t n) {
     pq_col *d = &w->c[i];
     if (!n) return true;
@@ -663,6 +871,7 @@ bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, si
         d->defs.failed = true;
         return false;
     }
+    if (d->runs) return copy_to_runs(w, d, i, s, row, at, vat, n);
     size_t nv = 0, bytes; /* the values among the rows (their levels of 1), their bytes */
     if (*row + n == s->defs.n) {
         nv = s->nvals - *vat;
@@ -792,9 +1001,11 @@ static void writer_free(ss_pq_writer *w) {
     for (size_t i = 0; i < w->ncols; i++) {
         ss_pqbuf_free(&w->c[i].vals);
         ss_pqbuf_free(&w->c[i].defs);
+        ss_pqbuf_free(&w->c[i].run);
         if (w->spare) {
             ss_pqbuf_free(&w->spare[i].vals);
             ss_pqbuf_free(&w->spare[i].defs);
+            ss_pqbuf_free(&w->spare[i].run);
         }
     }
     free(w->spare);

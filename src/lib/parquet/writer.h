@@ -22,11 +22,29 @@ typedef struct pq_chunk {
     int32_t encoding, codec;
 } pq_chunk;
 
+/* A run of a column kept as runs (pq_col.runs): n rows alike, null (def 0) or the value v
+ * (BYTE_ARRAY: v is where its bytes are in the column's vals, len how many). */
+typedef struct pq_run {
+    uint64_t v;
+    uint32_t n, len;
+    uint8_t def;
+} pq_run;
+
 typedef struct pq_col {
-    ss_pqbuf vals; /* the non-null values as PLAIN would hold them (booleans a byte each) */
-    ss_pqbuf defs; /* a definition level a row, a byte each */
+    ss_pqbuf vals; /* the non-null values as PLAIN would hold them (booleans a byte each); a
+                    * column of runs: each run's string bytes once */
+    ss_pqbuf defs; /* a definition level a row, a byte each (none in a column of runs) */
     size_t nvals;
+    /* a column kept as runs (ss_pqw_set_runs): its values and levels are expanded only into the
+     * page, which is the same page; the merge of a team of row makers wrote each batch's
+     * fields a row at a time, about 70 bytes a row and their first touch, read back again */
+    bool runs;
+    ss_pqbuf run; /* pq_run, in order */
+    size_t nrows;
 } pq_col;
+
+/* The rows a column holds. */
+static inline size_t pq_col_rows(const pq_col *c) { return c->runs ? c->nrows : c->defs.n; }
 
 /* A column chunk encoded and not yet written (write_group): its page header, its page's body
  * (compressed, or the levels of a page of hashes, whose values are written from their column:
@@ -179,7 +197,34 @@ static inline uint8_t *ss_pqw_grow(ss_pqbuf *b, size_t n) {
     return p;
 }
 
+/* A run appended to a column of runs (merged with the run before when alike); len: BYTE_ARRAY's
+ * bytes at s (their place in vals when the run is new). n below 4 Gi. */
+static inline void pq_run_add(pq_col *c, uint8_t def, uint64_t v, const void *s, uint32_t len, size_t n) {
+    if (!n) return;
+    c->nrows += n;
+    if (def) c->nvals += n;
+    if (c->run.n) {
+        pq_run *l = (pq_run *)(void *)(c->run.p + c->run.n - sizeof *l);
+        if (l->def == def &&
+            (!def || (s ? l->len == len && !c->vals.failed && !memcmp(c->vals.p + l->v, s, len) : l->v == v)) &&
+            (uint64_t)l->n + n <= UINT32_MAX) {
+            l->n += (uint32_t)n;
+            return;
+        }
+    }
+    if (s) {
+        v = c->vals.n;
+        ss_pqbuf_put(&c->vals, s, len);
+    }
+    pq_run r = {.v = v, .n = (uint32_t)n, .len = len, .def = def};
+    ss_pq_put_fixed(&c->run, &r, sizeof r);
+}
+
 static inline void ss_pqw_null_run(ss_pq_writer *w, size_t i, size_t n) {
+    if (w->c[i].runs) {
+        pq_run_add(&w->c[i], 0, 0, NULL, 0, n);
+        return;
+    }
     uint8_t *d = ss_pqw_grow(&w->c[i].defs, n);
     if (d) memset(d, 0, n);
 }
@@ -193,24 +238,41 @@ static inline pq_col *ss_pqw_value_run(ss_pq_writer *w, size_t i, size_t n) {
 }
 
 static inline void ss_pqw_i64_run(ss_pq_writer *w, size_t i, int64_t v, size_t n) {
+    if (w->c[i].runs) {
+        pq_run_add(&w->c[i], 1, (uint64_t)v, NULL, 0, n);
+        return;
+    }
     uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * 8);
     if (p)
         for (size_t k = 0; k < n; k++) memcpy(p + k * 8, &v, 8);
 }
 
 static inline void ss_pqw_i32_run(ss_pq_writer *w, size_t i, int32_t v, size_t n) {
+    if (w->c[i].runs) {
+        pq_run_add(&w->c[i], 1, (uint64_t)(int64_t)v, NULL, 0, n);
+        return;
+    }
     uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * 4);
     if (p)
         for (size_t k = 0; k < n; k++) memcpy(p + k * 4, &v, 4);
 }
 
 static inline void ss_pqw_bool_run(ss_pq_writer *w, size_t i, bool v, size_t n) {
+    if (w->c[i].runs) {
+        pq_run_add(&w->c[i], 1, v ? 1 : 0, NULL, 0, n);
+        return;
+    }
     uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n);
     if (p) memset(p, v ? 1 : 0, n);
 }
 
 /* len below 2 GiB */
 static inline void ss_pqw_bytes_run(ss_pq_writer *w, size_t i, const void *s, uint32_t len, size_t n) {
+    if (w->c[i].runs) {
+        pq_run_add(&w->c[i], 1, 0, s, len, n);
+        w->group_bytes += n * len;
+        return;
+    }
     uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * (4 + (size_t)len));
     uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
     if (!p || !n) return;
@@ -220,6 +282,10 @@ static inline void ss_pqw_bytes_run(ss_pq_writer *w, size_t i, const void *s, ui
     for (; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have); /* doubling */
     w->group_bytes += n * len;
 }
+
+/* Column i kept as runs from now on (before its first value): only the run appends above give
+ * it values (a run of one for a single value), and ss_pqw_copy_col. */
+void ss_pqw_set_runs(ss_pq_writer *w, size_t i);
 
 /* n rows of column i from s (a column of the same type filled through the appends above by
  * another writer) appended to the row group being filled, as if they had been appended here:
