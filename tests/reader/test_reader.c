@@ -273,6 +273,38 @@ static void test_walker_resync(void) {
     ss_segment_close(s);
 }
 
+/* The boundary guess of a unit's reader (analysis/units.c): the first whole, CRC-valid batch at or
+ * after `from`; with a stop, none at or past it is looked at and the stop is returned instead.
+ * Without the stop each unit of a run of zeros (log.preallocate=true fills a segment with them
+ * up to segment.bytes) searched to the file's end: quadratic in the file's size. */
+static void test_find_boundary(void) {
+    uint8_t one[128], file[1024];
+    const uint8_t ok[] = {0x10, 0x00, 0x00, 0x00, 0x01, 0x04, 'a', 'b', 0x00};
+    size_t n = make_batch(one, ok, sizeof ok, 1, 0);
+    memset(file, 0, sizeof file);
+    memcpy(file + 200, one, n); /* zeros, two batches, zeros to the end */
+    memcpy(file + 200 + n, one, n);
+    ss_segment *s;
+    ss_error err;
+    CHECK(ss_segment_from_memory(file, sizeof file, false, &s, &err) == SS_E_OK);
+    ss_window win = {0};
+    uint64_t lim = sizeof file;
+    CHECK(an_find_boundary(&win, s, lim, 0) == 200);
+    CHECK(an_find_boundary_before(&win, s, lim, 0, UINT64_MAX) == 200);
+    CHECK(an_find_boundary_before(&win, s, lim, 0, 201) == 200);
+    CHECK(an_find_boundary_before(&win, s, lim, 0, 100) == 100); /* the batch at 200 not looked at */
+    CHECK(an_find_boundary_before(&win, s, lim, 1, 200) == 200);
+    CHECK(an_find_boundary_before(&win, s, lim, 201, 200 + n) == 200 + n); /* inside the first */
+    CHECK(an_find_boundary_before(&win, s, lim, 201, lim) == 200 + n);
+    /* the zeros after the batches: nothing, the stop or (without one) the limit */
+    uint64_t z = 200 + 2 * (uint64_t)n;
+    CHECK(an_find_boundary(&win, s, lim, z) == lim);
+    CHECK(an_find_boundary_before(&win, s, lim, z, z + 64) == z + 64);
+    CHECK(an_find_boundary_before(&win, s, lim, z, lim + 5) == lim);
+    ss_window_free(&win);
+    ss_segment_close(s);
+}
+
 /* Unsigned LEB128 of the zig-zag of v (Kafka's ByteUtils.writeVarint). */
 static size_t put_varint(uint8_t *p, int32_t v) {
     uint32_t u = ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
@@ -493,6 +525,7 @@ int main(void) {
     test_records();
     test_batch_header();
     test_walker_resync();
+    test_find_boundary();
     test_walker_copy();
     return check_exit("test_reader");
 }

@@ -340,8 +340,13 @@ static bool entry_ok(ss_window *win, const ss_segment *s, uint64_t limit, uint64
 }
 
 uint64_t an_find_boundary(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t from) {
+    return an_find_boundary_before(win, s, limit, from, UINT64_MAX);
+}
+
+uint64_t an_find_boundary_before(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t from, uint64_t stop) {
     uint64_t q = from;
-    while (q + HEADER_UP_TO_MAGIC <= limit) {
+    if (stop > limit) stop = limit;
+    while (q + HEADER_UP_TO_MAGIC <= limit && q < stop) {
         uint64_t want = limit - q < V2_OVERHEAD ? limit - q : V2_OVERHEAD;
         if (!ss_window_fill(win, s, limit, q, want)) return limit;
         const uint8_t *w = win->buf + (q - win->at);
@@ -350,7 +355,7 @@ uint64_t an_find_boundary(ss_window *win, const ss_segment *s, uint64_t limit, u
         bool moved = false;
         /* the magic byte first: it rules out almost every position; near the
          * window's end the window moves on, unless the file ends there */
-        for (; i + HEADER_UP_TO_MAGIC <= avail; i++) {
+        for (; i + HEADER_UP_TO_MAGIC <= avail && q + i < stop; i++) {
             if (w[i + 16] > 2) continue;
             if (avail - i < V2_OVERHEAD && q + i + V2_OVERHEAD <= limit) break;
             uint64_t size;
@@ -362,7 +367,7 @@ uint64_t an_find_boundary(ss_window *win, const ss_segment *s, uint64_t limit, u
         }
         if (!moved) q += i ? i : 1;
     }
-    return limit;
+    return q < stop ? limit : stop;
 }
 
 /* ---- a unit ---------------------------------------------------------------------------------- */

@@ -498,7 +498,7 @@ typedef struct xpipe {
      * them): each wakes only the threads its change concerns */
     pthread_cond_t work, turn;
     size_t turn_waits;
-    ss_errkind k; /* the merges' error so far */
+    ss_errkind k; /* the merges' error so far (with one rows thread: its error, after each slot) */
 } xpipe;
 
 static const char *seg_file(const ss_input_partition *p, size_t seg) {
@@ -554,6 +554,7 @@ static void *rows_thread(void *arg) {
         pthread_mutex_unlock(&xp->mu);
         rows_of_slot(&xp->r, s);
         pthread_mutex_lock(&xp->mu);
+        xp->k = xp->r.k; /* what the walker reads (hand_over): r.k is this thread's while it runs */
         s->full = false;
         xp->take = (xp->take + 1) % X_SLOTS;
         pthread_cond_broadcast(&xp->cv);
@@ -815,7 +816,7 @@ static bool fast_batch(xworker *wk, const xunit *u, uint64_t pos, ss_batch *b) {
 static void unit_read(xworker *wk, xunit *u, xpiece *pc, uint64_t seq) {
     const ss_input_segment *is = &wk->xp->r.p->segments[u->seg];
     for (;;) {
-        uint64_t pos = u->resync ? an_find_boundary(&wk->win, u->s, u->limit, u->start) : u->start;
+        uint64_t pos = u->resync ? an_find_boundary_before(&wk->win, u->s, u->limit, u->start, u->end) : u->start;
         u->started = pos;
         u->stuck = false;
         int v = X_GO;
@@ -980,7 +981,7 @@ static ss_errkind hand_over(xpipe *xp) {
         pthread_cond_broadcast(&xp->cv);
     }
     while (xp->slot[xp->fill].full) pthread_cond_wait(&xp->cv, &xp->mu);
-    ss_errkind k = xp->r.k;
+    ss_errkind k = xp->k;
     pthread_mutex_unlock(&xp->mu);
     return k;
 }
@@ -992,7 +993,7 @@ static ss_errkind drain(xpipe *xp) {
     pthread_mutex_lock(&xp->mu);
     for (size_t i = 0; i < X_SLOTS; i++)
         while (xp->slot[i].full) pthread_cond_wait(&xp->cv, &xp->mu);
-    k = xp->r.k;
+    k = xp->k;
     pthread_mutex_unlock(&xp->mu);
     return k;
 }
