@@ -377,7 +377,10 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
     const ss_segment *s = u->s;
     uint64_t limit = u->limit;
     uint64_t pos = u->start;
-    if (u->resync) pos = an_find_boundary(&r->win, s, limit, pos);
+    /* the guess looks only inside the unit: one past it would be checked and read again anyway,
+     * and each unit in flight searching to the end of a preallocated segment's zeros made the
+     * scan of a 1 GiB one take 3.6 s of CPU with two threads against 0.9 s with one */
+    if (u->resync) pos = an_find_boundary_before(&r->win, s, limit, pos, u->end);
     u->started = pos;
     ss_walker w;
     bool walking = false;
