@@ -390,7 +390,7 @@ def slots(tmp):
 
 
 def false_boundaries(tmp):
-    """A unit of a segment but its first begins at a guess (an_find_boundary: the first whole,
+    """A unit of a segment but its first begins at a guess (an_find_boundary_before: the first whole,
     CRC-valid entry that another plausible entry follows), which the merge must check against
     where the unit before it stopped. Here most records' values are whole, CRC-valid v2 batches
     of other offsets (from 1,000,000: a log's bytes produced as a record, as a tool that mirrors

@@ -339,10 +339,6 @@ static bool entry_ok(ss_window *win, const ss_segment *s, uint64_t limit, uint64
     return crc == want;
 }
 
-uint64_t an_find_boundary(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t from) {
-    return an_find_boundary_before(win, s, limit, from, UINT64_MAX);
-}
-
 uint64_t an_find_boundary_before(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t from, uint64_t stop) {
     uint64_t q = from;
     if (stop > limit) stop = limit;

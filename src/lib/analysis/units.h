@@ -133,16 +133,13 @@ void an_unit_free(an_unit *u);
 /* Read unit u. Results land in u (u->nomem when memory ran out). */
 void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u);
 
-/* The first position at or after `from` holding a whole, CRC-valid entry that
- * another plausible entry follows (or the limit), read through win. Only a
- * guess at a batch boundary: the reader of the unit before must end exactly
- * there (the analysis's coordinator checks it and reads the unit again from
- * where it did when not; so does the export's merge). */
-uint64_t an_find_boundary(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t from);
-/* The same, looking only at positions below `stop`: returns `stop` when none there holds one
- * (the limit when stop is past it). A reader that owns the unit [from, stop) needs nothing past
- * it; searching to the limit made every unit of a long run of zeros (a segment preallocated by
- * log.preallocate=true) or of garbage scan the rest of the file: quadratic in its size. */
+/* The first position in [from, stop) holding a whole, CRC-valid entry that another plausible
+ * entry follows (or the limit), read through win; `stop` when none there does (the limit when
+ * stop is past it). Only a guess at a batch boundary: the reader of the unit before must end
+ * exactly there (the analysis's coordinator checks it and reads the unit again from where it did
+ * when not; so does the export's merge). A unit's reader passes its end as the stop: searching to
+ * the limit made every unit of a long run of zeros (a segment preallocated by
+ * log.preallocate=true) or of garbage scan the rest of the file. */
 uint64_t an_find_boundary_before(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t from, uint64_t stop);
 
 #endif

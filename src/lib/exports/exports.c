@@ -350,7 +350,7 @@ static void part_json(ss_pqbuf *pj, size_t i, const ss_input_partition *p, bool 
  * own, framing its entries as the walker's copying path does (ss_walker_next_copy, the same
  * conditions) and making their rows into the slot's own set of columns (a piece), through a
  * writer of its own (the same inline appends). A unit but a segment's first begins at a guess
- * (an_find_boundary) and ends at the first batch boundary at or after its end. The pieces go
+ * (an_find_boundary_before) and ends at the first batch boundary at or after its end. The pieces go
  * to the file's writer in unit order, by whichever maker finds the next one done ("merging":
  * one at a time), and each unit is checked then: one that did not begin where the unit
  * before it stopped is read again from there (in turn); where a unit met what the fast path
@@ -707,7 +707,7 @@ static void merge_piece(xpipe *xp, xpiece *pc, bool nomem) {
 enum { X_GO, X_RESTART, X_DISCARD };
 
 /* Is the unit's piece the next rows of its segment: did it begin where the unit before it stopped
- * (its start was a guess, an_find_boundary's)? X_RESTART: read it again from there; X_DISCARD:
+ * (its start was a guess, an_find_boundary_before's)? X_RESTART: read it again from there; X_DISCARD:
  * nothing of it, the walker went on from a unit before. Once a unit, by the thread merging. */
 static int unit_check(xrows *r, xunit *u) {
     u->verified = true;
