@@ -227,14 +227,6 @@ static void put_le64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* Encodings.md "Delta Encoding (DELTA_BINARY_PACKED = 5)": a header (block size,
- * miniblocks a block, value count, first value zigzag), then blocks of 128 deltas: the
- * smallest delta (zigzag), a bit width a miniblock, and each miniblock's 32 deltas less
- * the smallest, bit-packed least significant bit first (the last miniblock padded with
- * zeros; the widths of the last block's unused miniblocks written as 0, their bodies not
- * written). Deltas wrap in the column's type (32 or 64 bits), as the reader adds them back.
- * The bits gather in a 64-bit accumulator, stored 8 bytes at a time: a miniblock is 32
- * values, 4 * width bytes, so 0 or 32 bits are left over at its end. */
 /* A miniblock's 32 values of width bits (1-64), bit-packed least significant bit first into
  * 4 * width bytes. The bits gather in a 64-bit accumulator, stored 8 bytes at a time: 0 or 32
  * bits are left over at the end. */
@@ -317,6 +309,12 @@ static void delta_header(ss_pqbuf *out, size_t n, int64_t first) {
     ss_pqbuf_zigzag(out, first);
 }
 
+/* Encodings.md "Delta Encoding (DELTA_BINARY_PACKED = 5)": a header (block size,
+ * miniblocks a block, value count, first value zigzag), then blocks of 128 deltas: the
+ * smallest delta (zigzag), a bit width a miniblock, and each miniblock's 32 deltas less
+ * the smallest, bit-packed least significant bit first (the last miniblock padded with
+ * zeros; the widths of the last block's unused miniblocks written as 0, their bodies not
+ * written). Deltas wrap in the column's type (32 or 64 bits), as the reader adds them back. */
 static void delta_encode(ss_pqbuf *out, const pq_col *c, bool wide) {
     size_t n = c->nvals;
     const uint8_t *v = c->vals.p;
