@@ -37,9 +37,14 @@ typedef struct ss_input_segment {
 } ss_input_segment;
 
 /* Whether a reader of the segment reads the batch at base_offset (else another copy of the
- * partition gives those offsets). */
+ * partition gives those offsets). read_to is exclusive, and INT64_MAX stands for "to the
+ * end": an end computed as last offset + 1 saturates there, and a batch whose base offset
+ * is INT64_MAX (legal input) is still read. */
+static inline bool ss_offset_range_has(int64_t read_from, int64_t read_to, int64_t base_offset) {
+    return base_offset >= read_from && (base_offset < read_to || read_to == INT64_MAX);
+}
 static inline bool ss_input_segment_reads(const ss_input_segment *s, int64_t base_offset) {
-    return base_offset >= s->read_from && base_offset < s->read_to;
+    return ss_offset_range_has(s->read_from, s->read_to, base_offset);
 }
 
 /* One copy of a partition given from several directories (a replica on each broker),

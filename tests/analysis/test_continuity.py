@@ -474,5 +474,26 @@ def symlink_loop_and_second_link_are_said():
     absent(err, 'self/self', 'no looped path')
 
 
+
+@test
+def batch_at_the_last_offset_is_read():
+    # Offsets up to Long.MAX_VALUE are legal in a file (a batch's base offset is any long): a batch
+    # at base offset 2^63-1 with one record (lastOffsetDelta 0) is a record like any other, in one
+    # copy and when two replicas hold the partition. 3 batches of one record each: 3 records.
+    top = (1 << 63) - 1
+    data = b''.join(kafka.batch(o, [(None, b'v%d' % o)]) for o in (top - 2, top - 1, top))
+    dirs = []
+    for b in ('b1', 'b2'):
+        d = tmp(os.path.join('top', b))
+        kafka.write_partition(os.path.join(d, 't-0'), {top - 2: data})
+        dirs.append(d)
+    for args in (dirs[:1], dirs):
+        rc, out, err = run(['scan', '--json'] + args)
+        eq(rc, 0, 'exit of scan %s (%s)' % (args, err))
+        t = total(harness.parse_jsonl(out))
+        eq((t['records'], t['batches']), (3, 3), 'records and batches of %s' % args)
+    rc, out, err = run(['verify'] + dirs[:1])
+    eq(rc, 0, 'verify: no finding (%s%s)' % (out, err))
+
 if __name__ == '__main__':
     sys.exit(harness.main(__doc__))

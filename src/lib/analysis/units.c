@@ -154,7 +154,7 @@ static void batch_error(an_unit *u, an_ev *e, ss_error *err, const ss_batch *b) 
  * fingerprints), only not listed; the window's records are counted (nin). */
 static void read_batch(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit *u, const ss_batch *b) {
     /* offsets another copy of the partition gives (replicas read once) */
-    if (b->base_offset < u->read_from || b->base_offset >= u->read_to) return;
+    if (!ss_offset_range_has(u->read_from, u->read_to, b->base_offset)) return;
     an_ev e;
     ev_init(&e, AE_BATCH);
     e.b = *b;

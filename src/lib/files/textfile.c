@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "base/error_set.h"
+#include "base/javaint.h"
 #include "base/map.h"
 #include "base/paths.h"
 #include "files/javatext.h"
@@ -276,7 +277,7 @@ bool ss_log_span_read(const char *dir, ss_log_span *out) {
     }
     out->cut = !clean;
     if (last >= 0) {
-        out->end = last + 1;
+        out->end = ss_next_offset(last);
         out->last_epoch = epoch;
     }
     ss_segment_close(seg);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "inputs/replicas.h"
 #include "segscan/segment.h"
 
@@ -86,7 +87,7 @@ static bool read_copy(rp_copy *c) {
     ss_input_replica *r = c->r;
     r->nsegments = p->nsegments;
     r->log_start = c->nb ? c->b[0].base : -1;
-    r->log_end = c->nb ? c->b[c->nb - 1].last + 1 : -1;
+    r->log_end = c->nb ? ss_next_offset(c->b[c->nb - 1].last) : -1; /* a last offset of INT64_MAX is legal input */
     r->last_epoch = c->nb ? c->b[c->nb - 1].epoch : -1;
     r->read_from = r->read_to = -1;
     r->diverged_at = -1;

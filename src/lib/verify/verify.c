@@ -46,6 +46,7 @@
 #include <sys/stat.h>
 
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "segscan/base.h"
 #include "segscan/files.h"
 #include "segscan/verify.h"
@@ -88,14 +89,14 @@ static void vf_check_gaps(vctx *c) {
         bool cleaned = c->compacted && (ip->cleaner_offset < 0 || g->first < ip->cleaner_offset);
         if (named)
             FIND(c, "segment-gap", g->path, 0, g->last + 1,
-                 "offsets %" PRId64 "..%" PRId64 " (%" PRId64 " offsets) are in no segment, and %s offset %" PRId64
+                 "offsets %" PRId64 "..%" PRId64 " (%" PRIu64 " offsets) are in no segment, and %s offset %" PRId64
                  ": a missing segment, its records lost",
-                 g->first, g->last, g->last - g->first + 1, named, at);
+                 g->first, g->last, ss_offset_span(g->first, g->last), named, at);
         else if (!cleaned)
             FIND(c, "segment-gap", g->path, 0, g->last + 1,
-                 "offsets %" PRId64 "..%" PRId64 " (%" PRId64 " offsets) are in no segment, and the log shows no "
+                 "offsets %" PRId64 "..%" PRId64 " (%" PRIu64 " offsets) are in no segment, and the log shows no "
                  "cleaning there: a missing segment, its records lost (retention removes only the oldest segments)",
-                 g->first, g->last, g->last - g->first + 1);
+                 g->first, g->last, ss_offset_span(g->first, g->last));
     }
 }
 

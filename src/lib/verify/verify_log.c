@@ -122,7 +122,7 @@ void vf_walk_log(vctx *c, const char *path, ss_pcursor *pc, int64_t name_offset,
          * implies is then not the state the broker had, and findings built on it are information.
          * An offset hole is none by itself: the cleaner's dropped batches leave one, and so do
          * records lost. */
-        bool hole = c->have_prev && b->base_offset > c->prev_last + 1;
+        bool hole = c->have_prev && c->prev_last != INT64_MAX && b->base_offset > c->prev_last + 1;
         if (b->has_delete_horizon || (b->magic >= 2 && b->count == 0) ||
             (b->magic >= 2 && (uint64_t)(uint32_t)b->count < ss_offset_span(b->base_offset, b->last_offset)) ||
             (first_seen && name_offset >= 0 && b->base_offset > name_offset))
