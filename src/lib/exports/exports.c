@@ -566,7 +566,11 @@ static void *rows_thread(void *arg) {
 /* ---- a team of row makers ---- */
 
 static void piece_clear(xpiece *pc) {
-    for (size_t i = 0; i < C_COUNT; i++) pc->sh.c[i].vals.n = pc->sh.c[i].defs.n = pc->sh.c[i].nvals = 0;
+    for (size_t i = 0; i < C_COUNT; i++) {
+        pq_col *c = &pc->sh.c[i];
+        c->vals.n = c->defs.n = c->nvals = 0;
+        c->sparse = false;
+    }
     pc->sh.group_bytes = 0;
     pc->rows = pc->nruns = pc->ndmg = 0;
     pc->first = pc->end = -1;

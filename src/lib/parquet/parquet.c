@@ -164,9 +164,15 @@ static pq_col *value_col(ss_pq_writer *w, enum ss_pq_type t) {
         return NULL;
     }
     pq_col *c = &w->c[w->col++];
-    ss_pqbuf_byte(&c->defs, 1);
+    if (c->sparse) ss_pqbuf_byte(&c->defs, 1);
     c->nvals++;
     return c;
+}
+
+void pq_col_sparse(pq_col *c) {
+    c->sparse = true;
+    uint8_t *d = ss_pqw_grow(&c->defs, c->nvals);
+    if (d) memset(d, 1, c->nvals);
 }
 
 void ss_pq_null(ss_pq_writer *w) {
@@ -174,7 +180,9 @@ void ss_pq_null(ss_pq_writer *w) {
         w->bad_shape = true;
         return;
     }
-    ss_pqbuf_byte(&w->c[w->col++].defs, 0);
+    pq_col *c = &w->c[w->col++];
+    if (!c->sparse) pq_col_sparse(c);
+    ss_pqbuf_byte(&c->defs, 0);
 }
 
 void ss_pq_bool(ss_pq_writer *w, bool v) {
@@ -408,9 +416,16 @@ static void delta_encode_runs(ss_pqbuf *out, const pq_col *c, bool wide) {
 
 /* The definition levels, RLE runs of the hybrid encoding (bit width 1: a level a byte); a run
  * is found 8 levels at a time. */
-static void levels_encode(ss_pqbuf *out, const ss_pqbuf *defs) {
-    const uint8_t *p = defs->p;
-    size_t n = defs->n;
+static void levels_encode(ss_pqbuf *out, const pq_col *c) {
+    if (!c->sparse) { /* every row a value: one run of level 1 */
+        if (c->nvals) {
+            ss_pqbuf_uvarint(out, (uint64_t)c->nvals << 1);
+            ss_pqbuf_byte(out, 1);
+        }
+        return;
+    }
+    const uint8_t *p = c->defs.p;
+    size_t n = c->defs.n;
     for (size_t i = 0; i < n;) {
         uint64_t eight = 0x0101010101010101ull * p[i], x;
         size_t j = i;
@@ -494,7 +509,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     pg->n = 0;
     ss_pqbuf_put(pg, "\0\0\0\0", 4);
     if (c->runs) levels_encode_runs(pg, c);
-    else levels_encode(pg, &c->defs);
+    else levels_encode(pg, c);
     if (!pg->failed) {
         uint32_t len = (uint32_t)(pg->n - 4);
         uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
@@ -670,6 +685,7 @@ static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_err
         g->compressed += ch->compressed;
         g->uncompressed += ch->uncompressed;
         cols[i].vals.n = cols[i].defs.n = cols[i].nvals = cols[i].run.n = cols[i].nrows = 0;
+        cols[i].sparse = false;
     }
     w->ngroups++;
     return SS_E_OK;
@@ -779,7 +795,8 @@ ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
     if (w->failed || w->col) return ss_pq_row_end(w, err); /* says why */
     for (size_t i = 0; i < w->ncols; i++) {
         pq_col *c = &w->c[i];
-        ss_pqbuf_byte(&c->defs, v[i].null ? 0 : 1);
+        if (v[i].null && !c->sparse) pq_col_sparse(c);
+        if (c->sparse) ss_pqbuf_byte(&c->defs, v[i].null ? 0 : 1);
         if (v[i].null) continue;
         c->nvals++;
         switch (w->cols[i].type) {
@@ -826,7 +843,7 @@ static bool copy_to_runs(const ss_pq_writer *w, pq_col *d, size_t i, const pq_co
                          size_t *vat, size_t n) {
     enum ss_pq_type t = w->cols[i].type;
     for (size_t r = *row; r < *row + n; r++) {
-        if (!s->defs.p[r]) {
+        if (s->sparse && !s->defs.p[r]) {
             pq_run_add(d, 0, 0, NULL, 0, 1);
             continue;
         }
@@ -865,17 +882,20 @@ static bool copy_to_runs(const ss_pq_writer *w, pq_col *d, size_t i, const pq_co
 bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, size_t *at, size_t *vat, size_t n) {
     pq_col *d = &w->c[i];
     if (!n) return true;
-    if (s->defs.failed || s->vals.failed || s->defs.n - *row < n) {
+    size_t srows = pq_col_rows(s);
+    if (s->defs.failed || s->vals.failed || *row > srows || srows - *row < n) {
         d->defs.failed = true;
         return false;
     }
     if (d->runs) return copy_to_runs(w, d, i, s, row, at, vat, n);
     size_t nv = 0, bytes; /* the values among the rows (their levels of 1), their bytes */
-    if (*row + n == s->defs.n) {
+    if (*row + n == srows) {
         nv = s->nvals - *vat;
         bytes = s->vals.n - *at;
     } else {
-        for (size_t r = *row; r < *row + n; r++) nv += s->defs.p[r];
+        if (!s->sparse) nv = n;
+        else
+            for (size_t r = *row; r < *row + n; r++) nv += s->defs.p[r];
         enum ss_pq_type t = w->cols[i].type;
         if (t != SS_PQ_BYTE_ARRAY) {
             bytes = nv * (t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_FIXED16 ? 16 : 1);
@@ -891,7 +911,14 @@ bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, si
         d->vals.failed = true;
         return false;
     }
-    ss_pqbuf_put(&d->defs, s->defs.p + *row, n);
+    if (nv < n && !d->sparse) pq_col_sparse(d); /* a null among the rows */
+    if (d->sparse) {
+        if (s->sparse) ss_pqbuf_put(&d->defs, s->defs.p + *row, n);
+        else {
+            uint8_t *p = ss_pqw_grow(&d->defs, n);
+            if (p) memset(p, 1, n);
+        }
+    }
     ss_pqbuf_put(&d->vals, s->vals.p + *at, bytes);
     d->nvals += nv;
     *row += n;

@@ -33,8 +33,12 @@ typedef struct pq_run {
 typedef struct pq_col {
     ss_pqbuf vals; /* the non-null values as PLAIN would hold them (booleans a byte each); a
                     * column of runs: each run's string bytes once */
-    ss_pqbuf defs; /* a definition level a row, a byte each (none in a column of runs) */
+    ss_pqbuf defs; /* a definition level a row, a byte each (none in a column of runs); only
+                    * once a null came (sparse): before, every row has a value and level 1 */
     size_t nvals;
+    bool sparse; /* defs holds the levels; else nvals rows, all of level 1, and defs is empty.
+                  * Most columns have no null in a row group: a byte a row and cell less to
+                  * append, copy at the makers' merge and scan for runs */
     /* a column kept as runs (ss_pqw_set_runs): its values and levels are expanded only into the
      * page, which is the same page; the merge of a team of row makers wrote each batch's
      * fields a row at a time, about 70 bytes a row and their first touch, read back again */
@@ -44,7 +48,10 @@ typedef struct pq_col {
 } pq_col;
 
 /* The rows a column holds. */
-static inline size_t pq_col_rows(const pq_col *c) { return c->runs ? c->nrows : c->defs.n; }
+static inline size_t pq_col_rows(const pq_col *c) { return c->runs ? c->nrows : c->sparse ? c->defs.n : c->nvals; }
+
+/* The column's levels made bytes (its nvals levels of 1) before the first null (parquet.c). */
+void pq_col_sparse(pq_col *c);
 
 /* A column chunk encoded and not yet written (write_group): its page header, its page's body
  * (compressed, or the levels of a page of hashes, whose values are written from their column:
@@ -116,11 +123,15 @@ static inline bool ss_pq_put_fixed(ss_pqbuf *b, const void *p, size_t n) {
 
 /* Column i's value of the row being filled: the caller gives every column once, in order, each
  * of its type (the exports room's fixed schema), then ss_pqw_row_done. */
-static inline void ss_pqw_null(ss_pq_writer *w, size_t i) { ss_pqbuf_byte(&w->c[i].defs, 0); }
+static inline void ss_pqw_null(ss_pq_writer *w, size_t i) {
+    pq_col *c = &w->c[i];
+    if (!c->sparse) pq_col_sparse(c);
+    ss_pqbuf_byte(&c->defs, 0);
+}
 
 static inline pq_col *ss_pqw_value(ss_pq_writer *w, size_t i) {
     pq_col *c = &w->c[i];
-    ss_pqbuf_byte(&c->defs, 1);
+    if (c->sparse) ss_pqbuf_byte(&c->defs, 1);
     c->nvals++;
     return c;
 }
@@ -225,14 +236,18 @@ static inline void ss_pqw_null_run(ss_pq_writer *w, size_t i, size_t n) {
         pq_run_add(&w->c[i], 0, 0, NULL, 0, n);
         return;
     }
+    if (!n) return;
+    if (!w->c[i].sparse) pq_col_sparse(&w->c[i]);
     uint8_t *d = ss_pqw_grow(&w->c[i].defs, n);
     if (d) memset(d, 0, n);
 }
 
 static inline pq_col *ss_pqw_value_run(ss_pq_writer *w, size_t i, size_t n) {
     pq_col *c = &w->c[i];
-    uint8_t *d = ss_pqw_grow(&c->defs, n);
-    if (d) memset(d, 1, n);
+    if (c->sparse) {
+        uint8_t *d = ss_pqw_grow(&c->defs, n);
+        if (d) memset(d, 1, n);
+    }
     c->nvals += n;
     return c;
 }
