@@ -42,6 +42,7 @@
 #include "analysis/analysis.h"
 #include "fuzz_common.h"
 #include "inputs/kept.h"
+#include "segscan/lag.h"
 
 /* the data partition's names (NAME % 5) */
 static const char *const names[] = {"t-0", "events-0", "items-0", "items-1", "in-0"};
@@ -214,6 +215,29 @@ static uint64_t run(const ss_inputs *in, unsigned threads, const ss_analysis *an
                 FUZZ_CHECK(p->owners[w].commits == 0 || p->owners[w].last_commit_time >= -1);
             }
         }
+        /* the lag (lag.c) at the newest timestamp read, as `segscan groups` gives it, and at a
+         * "now" the input picks among the group's own times (a window cut before its end) */
+        int64_t nows[2] = {ss_timelines_max_timestamp(tl), grp->last_time};
+        for (size_t k = 0; k < grp->npartitions; k++)
+            for (int t = 0; t < 2; t++) {
+                ss_plag l;
+                FUZZ_CHECK(ss_group_lag(g, i, k, tl, nows[t], &l));
+                FUZZ_CHECK(ss_lag_status_name(l.status) != NULL && ss_lag_why_name(l.why) != NULL);
+                FUZZ_CHECK(l.ncommits <= SS_LAG_INTERVALS);
+                FUZZ_CHECK(l.lag >= -1 && l.lag_hw >= -1 && l.lag_at_commit >= -1);
+                /* a lag is measured from a committed offset and a log end, or not at all */
+                if (l.lag >= 0) FUZZ_CHECK(l.committed >= 0 && l.log_end >= 0 && l.why == SS_LAGW_KNOWN);
+                for (size_t w = 0; w < l.ncommits; w++) {
+                    FUZZ_CHECK(l.commits[w].lag >= 0);
+                    view_count((uint64_t)l.commits[w].lag);
+                }
+                view_count((uint64_t)l.lag ^ (uint64_t)l.status << 56 ^ (uint64_t)l.rule << 48);
+                view_count((uint64_t)l.age_ms);
+            }
+        ss_glag gl;
+        FUZZ_CHECK(ss_group_lag_sum(g, i, tl, nows[0], &gl));
+        FUZZ_CHECK(gl.evaluated <= gl.partitions && gl.total_lag >= -1 && gl.max_lag <= gl.total_lag);
+        view_count((uint64_t)gl.total_lag ^ (uint64_t)gl.status << 56);
         ss_gcommit_iter *it = ss_group_commits(g, i);
         ss_gcommit c;
         while (it && ss_gcommit_next(it, &c) == 1) {

@@ -23,6 +23,13 @@ int64_t gl_now(const gcli *c) {
 }
 
 /* why the status is what it is, in words */
+/* a - b, saturating (commit timestamps are any long: see lag.c) */
+static int64_t sat_diff(int64_t a, int64_t b) {
+    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
+    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
+    return a - b;
+}
+
 static void text_reason(ss_out *o, const ss_plag *l) {
     size_t n = l->ncommits;
     switch (l->status) {
@@ -53,7 +60,8 @@ static void text_reason(ss_out *o, const ss_plag *l) {
         out_printf(o, "a commit of the last %zu moved the committed offset back (Burrow rule 2)", n);
         break;
     case SS_LAG_STOP: {
-        int64_t since = l->now - l->commits[n - 1].time, span = l->commits[n - 1].time - l->commits[0].time;
+        int64_t since = sat_diff(l->now, l->commits[n - 1].time),
+                span = sat_diff(l->commits[n - 1].time, l->commits[0].time);
         out_printf(o, "no commit for %" PRId64 " ms, longer than the last %zu %s span (%" PRId64 " ms; Burrow rule 3)",
                    since, n, plural(n, "commit", "commits"), span);
         break;

@@ -135,11 +135,18 @@ void html_ext_o(axes *a, int64_t o) {
     if (o > a->o1) a->o1 = o;
 }
 
+/* The k-th of n ticks from lo to hi (0 <= lo <= hi): (hi - lo) * k overflows for a range past
+ * Long.MAX_VALUE / n, which offsets and timestamps near Long.MAX_VALUE make. */
+static int64_t tick(int64_t lo, int64_t hi, int k, int n) {
+    int64_t r = hi - lo;
+    return lo + (r <= INT64_MAX / n ? r * k / n : r / n * k);
+}
+
 void html_draw_axes(ss_out *o, const axes *a) {
     out_printf(o, "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", ML, MT, W - ML - MR,
                H - MT - MB);
     for (int k = 0; k <= 4; k++) {
-        int64_t off = a->o0 + (a->o1 - a->o0) * k / 4;
+        int64_t off = tick(a->o0, a->o1, k, 4);
         double y = html_ys(a, off);
         out_printf(o,
                    "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"ylab\" x=\"%d\" "
@@ -148,7 +155,7 @@ void html_draw_axes(ss_out *o, const axes *a) {
     }
     char prev[64] = "";
     for (int k = 0; k <= 4; k++) {
-        int64_t t = a->t0 + (a->t1 - a->t0) * k / 4;
+        int64_t t = tick(a->t0, a->t1, k, 4);
         double x = html_xs(a, t);
         char ts[64];
         if (a->no_time) snprintf(ts, sizeof ts, "batch %" PRId64, t);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "findings_int.h"
 
 const char *ss_fnet_level_name(enum ss_fnet_level l) {
@@ -53,6 +54,11 @@ static bool push(ivls *s, const ss_frange *r) {
     return true;
 }
 
+/* sum + span, saturating at Long.MAX_VALUE (sum >= 0) */
+static int64_t add_span(int64_t sum, uint64_t span) {
+    return span > (uint64_t)(INT64_MAX - sum) ? INT64_MAX : sum + (int64_t)span;
+}
+
 /* The level's intervals merged into F->nr (neighbours joined: the offsets are whole numbers), counted. */
 static bool merge_level(ss_findings *F, const ss_tl_partition *tl, ivls *s, ss_fnet *n, enum ss_fnet_level l) {
     n->records[l] = n->offsets[l] = n->offsets_known[l] = 0;
@@ -63,12 +69,15 @@ static bool merge_level(ss_findings *F, const ss_tl_partition *tl, ivls *s, ss_f
     qsort(s->v, s->n, sizeof *s->v, cmp_ivl);
     size_t i = 0;
     while (i < s->n) {
-        int64_t a = s->v[i].a, b = s->v[i].b, known = b == INT64_MAX ? a - 1 : b; /* the highest known end */
+        /* the highest known end, if any; offsets are any long (a negative committed offset's
+         * range starts at it), so the spans below are counted unsigned and the sums saturate */
+        int64_t a = s->v[i].a, b = s->v[i].b, known = b;
+        bool has_known = b != INT64_MAX;
         for (i++; i < s->n && (b == INT64_MAX || s->v[i].a <= b + 1); i++) {
             if (s->v[i].b > b) b = s->v[i].b;
-            if (s->v[i].b != INT64_MAX && s->v[i].b > known) known = s->v[i].b;
+            if (s->v[i].b != INT64_MAX && (!has_known || s->v[i].b > known)) known = s->v[i].b, has_known = true;
         }
-        n->offsets_known[l] += known - a + 1;
+        if (has_known) n->offsets_known[l] = add_span(n->offsets_known[l], ss_offset_span(a, known));
         if (!SS_GROW(F->nr, F->nnr, F->nrcap, 16)) return false;
         ss_fnet_range *r = &F->nr[F->nnr++];
         r->from = a;
@@ -76,9 +85,9 @@ static bool merge_level(ss_findings *F, const ss_tl_partition *tl, ivls *s, ss_f
         r->records = tl && b != INT64_MAX ? ss_tl_records(F->data, tl, a, b) : -1;
         n->nranges[l]++;
         if (r->records < 0 || n->records[l] < 0) n->records[l] = -1;
-        else n->records[l] += r->records;
+        else n->records[l] = add_span(n->records[l], (uint64_t)r->records);
         if (b == INT64_MAX || n->offsets[l] < 0) n->offsets[l] = -1;
-        else n->offsets[l] += b - a + 1;
+        else n->offsets[l] = add_span(n->offsets[l], ss_offset_span(a, b));
     }
     return true;
 }

@@ -65,9 +65,18 @@ static const glagw *window_of(glog *L, uint32_t local, const ss_gpartition *p) {
     return NULL;
 }
 
+/* a - b, saturating: offsets and timestamps in a log are any long (a record's timestamp may be
+ * Long.MIN_VALUE, a damaged or crafted commit's offset too), and their differences must not
+ * overflow. Burrow (Go) would wrap; no ordinary log comes near either end. */
+static int64_t sat_diff(int64_t a, int64_t b) {
+    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
+    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
+    return a - b;
+}
+
 static int64_t lag_of(int64_t end, int64_t offset) {
     /* Burrow, addConsumerOffset and fetchConsumer: an offset past the broker's counts as lag 0 */
-    return end > offset ? end - offset : 0;
+    return end > offset ? sat_diff(end, offset) : 0;
 }
 
 /* The age at `time` of the first record at or after `offset` (the first unconsumed one), present
@@ -89,7 +98,7 @@ static int64_t age_at(const ss_tl_partition *tp, int64_t offset, int64_t end, in
         if (b.base_offset >= end) return 0; /* only markers before the end: nothing to read */
         if (b.control || b.records == 0) continue;
         if (b.max_timestamp < 0) return -1;
-        return time > b.max_timestamp ? time - b.max_timestamp : 0;
+        return time > b.max_timestamp ? sat_diff(time, b.max_timestamp) : 0;
     }
     return 0;
 }
@@ -108,7 +117,7 @@ static int burrow_status(const ss_lag_commit *w, size_t n, int64_t current_lag, 
         if (w[i].offset < w[i - 1].offset) return SS_LAG_REWIND;
     /* Rule 3 (checkIfOffsetsStopped): the time since the last commit is more than the window spans */
     *rule = 3;
-    if (now - w[n - 1].time > w[n - 1].time - w[0].time) return SS_LAG_STOP;
+    if (sat_diff(now, w[n - 1].time) > sat_diff(w[n - 1].time, w[0].time)) return SS_LAG_STOP;
     /* Rule 4 (checkIfOffsetsStalled): every commit of the window the same offset */
     *rule = 4;
     bool same = true;
@@ -139,7 +148,9 @@ bool ss_group_lag(ss_groups *G, size_t gi, size_t k, const ss_timelines *tl, int
         tl && p->tp.topic ? ss_timelines_find(tl, p->tp.topic, p->tp.topic_len, p->tp.partition) : NULL;
     if (!p->tp.topic) out->why = SS_LAGW_NO_TOPIC;
     else if (!tp || tp->next_offset < 0) out->why = SS_LAGW_NO_DATA;
-    else if (!p->committed) out->why = SS_LAGW_NO_COMMIT;
+    /* a negative offset is no position (OffsetAndMetadata refuses one; -1 is Kafka's "no offset"):
+     * no lag is measured from it */
+    else if (!p->committed || p->offset < 0) out->why = SS_LAGW_NO_COMMIT;
     else if (!G->opts.data) out->why = SS_LAGW_NOT_KEPT;
     if (tp) {
         out->basis = (int)tp->basis;
@@ -212,7 +223,8 @@ bool ss_group_lag_sum(ss_groups *G, size_t gi, const ss_timelines *tl, int64_t n
         }
         out->evaluated++;
         if (pl.status > out->worst) out->worst = pl.status;
-        out->total_lag = (out->total_lag < 0 ? 0 : out->total_lag) + pl.lag;
+        int64_t t = out->total_lag < 0 ? 0 : out->total_lag; /* saturating: lags up to Long.MAX_VALUE */
+        out->total_lag = pl.lag > INT64_MAX - t ? INT64_MAX : t + pl.lag;
         if (pl.lag > out->max_lag) {
             out->max_lag = pl.lag;
             out->max_lag_part = k;
