@@ -19,7 +19,9 @@
  * one-pass replay falls back to two passes) (tests/fuzz/make_corpus.py).
  *
  * Checks: every view of every group is read (strings to their lengths, every
- * array to its count); every finding's ranges are ordered, counted no lower
+ * array to its count); every partition's lag (lag.c) at the newest timestamp
+ * read and at the group's last time, measured from a committed offset and a
+ * log end or not at all, and each group's sum; every finding's ranges are ordered, counted no lower
  * than -1 and, with the data partition read, within its offsets (every input);
  * and, for one input in eight (fuzz_input_hash, so an input always gets the
  * same checks), read from the files, the timelines and findings are the same
