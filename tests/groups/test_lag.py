@@ -291,7 +291,30 @@ def test_create_time():
     check('(CreateTime: the log end at a past time is an upper bound' in out, 'text: CreateTime said:\n' + out)
 
 
-for t in (test_rules, test_window, test_no_data, test_high_watermark, test_create_time):
+def test_negative_offset():
+    """A negative committed offset is no position (OffsetAndMetadata refuses one; -1 is Kafka's "no
+    offset"): no lag is measured from the offset that stands at "now" when it is negative, and one
+    is when it is not, whatever the log's last commit. orders-0 ends at 50 at T0 + 5000 (batches of
+    10 at T0 + 1000, 2000, ...); "now" T0 + 5000.
+    - 20 @2500, -5 @3500, 60 @9000: -5 stands at now: no committed offset, no lag, no time;
+    - 20 @2500, 30 @3500, -5 @9000: 30 stands at now (committed at 3500): lag 50 - 30 = 20;
+    - 20 @2500, -5 @3500 with now T0 + 10500 (end 100): -5 stands: no lag."""
+    if only and only not in 'negative_offset':
+        return
+    for g, cs, now, want in [('g-cutneg', [(20, 2500), (-5, 3500), (60, 9000)], T0 + 5000,
+                              ('no-committed-offset', None, None, None)),
+                             ('g-cutpos', [(20, 2500), (30, 3500), (-5, 9000)], T0 + 5000,
+                              ('known', 30, T0 + 3500, 20)),
+                             ('g-neg', [(20, 2500), (-5, 3500)], NOW, ('no-committed-offset', None, None, None))]:
+        d = tempdir()
+        orders(d)
+        commits(g, [('orders', 0, off, t) for off, t in cs]).write(
+            os.path.join(d, '__consumer_offsets-%d' % kafka.coordinator_partition(g)))
+        x = lag_of(objs(['--now', str(now), d]), g)
+        eq((x.get('lagKnown'), x.get('committed'), x.get('commitTime'), x.get('lag')), want, g)
+
+
+for t in (test_rules, test_window, test_no_data, test_high_watermark, test_create_time, test_negative_offset):
     t()
 for d in TMP:
     shutil.rmtree(d, ignore_errors=True)

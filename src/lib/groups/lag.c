@@ -139,8 +139,11 @@ bool ss_group_lag(ss_groups *G, size_t gi, size_t k, const ss_timelines *tl, int
     const ss_group *g = ss_groups_at(G, gi);
     if (k >= g->npartitions) return false;
     const ss_gpartition *p = &g->partitions[k];
-    out->committed = p->committed ? p->offset : -1;
-    out->commit_time = p->committed ? p->commit_time : -1;
+    /* a negative offset is no position (OffsetAndMetadata refuses one; -1 is Kafka's "no offset"):
+     * no lag is measured from it (decided below on the offset that stands at "now") */
+    bool at_end = p->committed && p->offset >= 0;
+    out->committed = at_end ? p->offset : -1;
+    out->commit_time = at_end ? p->commit_time : -1;
     out->now = now;
     out->log_end = out->high_watermark = out->lag = out->lag_hw = out->age_ms = -1;
     out->log_end_at_commit = out->lag_at_commit = out->age_at_commit_ms = -1;
@@ -148,9 +151,7 @@ bool ss_group_lag(ss_groups *G, size_t gi, size_t k, const ss_timelines *tl, int
         tl && p->tp.topic ? ss_timelines_find(tl, p->tp.topic, p->tp.topic_len, p->tp.partition) : NULL;
     if (!p->tp.topic) out->why = SS_LAGW_NO_TOPIC;
     else if (!tp || tp->next_offset < 0) out->why = SS_LAGW_NO_DATA;
-    /* a negative offset is no position (OffsetAndMetadata refuses one; -1 is Kafka's "no offset"):
-     * no lag is measured from it */
-    else if (!p->committed || p->offset < 0) out->why = SS_LAGW_NO_COMMIT;
+    else if (!p->committed) out->why = SS_LAGW_NO_COMMIT;
     else if (!G->opts.data) out->why = SS_LAGW_NOT_KEPT;
     if (tp) {
         out->basis = (int)tp->basis;
@@ -195,6 +196,16 @@ bool ss_group_lag(ss_groups *G, size_t gi, size_t k, const ss_timelines *tl, int
         out->committed = out->commits[out->ncommits - 1].offset;
         out->commit_time = out->commits[out->ncommits - 1].time;
         out->before_end = true;
+    } else if (!at_end) {
+        out->committed = p->offset; /* negative: the test below */
+    }
+    if (out->committed < 0) { /* the offset standing at "now" is no position (above) */
+        out->why = SS_LAGW_NO_COMMIT;
+        out->status = SS_LAG_UNKNOWN;
+        out->committed = out->commit_time = -1;
+        out->ncommits = 0;
+        out->before_end = false;
+        return true;
     }
     int64_t c = out->committed;
     out->lag = lag_of(out->log_end, c);
