@@ -514,7 +514,12 @@ def group_lag_at_the_ends_of_long():
                           {top - 3: b''.join(kafka.batch(o, [(None, b'v%d' % o)]) for o in (top - 3, top - 2))})
     kafka.write_partition(os.path.join(ld, 'u-0'), {0: batches(0, 3)})
     t0 = 1700000000000
+    # g commits the same offset again at commit timestamps Long.MAX_VALUE and MIN_VALUE (Burrow's
+    # rule 3 takes differences of the window's times): the one at MAX_VALUE is after "now" (the
+    # newest timestamp read), so the offset standing then is still 2^63-4
     co = kafka.batch(0, [kafka.offset_commit('g', 't', 0, top - 3, t0),
+                         kafka.offset_commit('g', 't', 0, top - 3, top),
+                         kafka.offset_commit('g', 't', 0, top - 3, bottom),
                          kafka.offset_commit('h', 'u', 0, -5, t0 + 1),
                          kafka.offset_commit('h', 't', 0, bottom, bottom)])
     kafka.write_partition(os.path.join(ld, '__consumer_offsets-0'), {0: co})

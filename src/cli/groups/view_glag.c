@@ -22,14 +22,15 @@ int64_t gl_now(const gcli *c) {
     return c->tl ? ss_timelines_max_timestamp(c->tl) : -1;
 }
 
-/* why the status is what it is, in words */
-/* a - b, saturating (commit timestamps are any long: see lag.c) */
+/* a - b, saturating (commit timestamps are any long: the library's ss_sat_sub64, base/javaint.h,
+ * is not the CLI's to include) */
 static int64_t sat_diff(int64_t a, int64_t b) {
     if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
     if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
     return a - b;
 }
 
+/* why the status is what it is, in words */
 static void text_reason(ss_out *o, const ss_plag *l) {
     size_t n = l->ncommits;
     switch (l->status) {

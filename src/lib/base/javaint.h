@@ -19,6 +19,20 @@ static inline int64_t ss_sub64(int64_t a, int64_t b) { return (int64_t)((uint64_
  * negative one (found by fuzzing: a log ending at Long.MAX_VALUE). */
 static inline int64_t ss_next_offset(int64_t last) { return last == INT64_MAX ? INT64_MAX : last + 1; }
 
+/* a - b and a + b saturating at the ends of long: for differences and sums of timestamps and
+ * offsets a log holds (a commit's timestamp may be Long.MIN_VALUE or MAX_VALUE), where a wrapped
+ * value would mean nothing (a time since, an interval added to a time). */
+static inline int64_t ss_sat_sub64(int64_t a, int64_t b) {
+    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
+    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
+    return a - b;
+}
+static inline int64_t ss_sat_add64(int64_t a, int64_t b) {
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+
 /* The number of offsets in [first, last]: 0 when last < first; at most 2^64 - 1 (the whole
  * range of a long, with a first offset a damaged header made negative). Computed unsigned so
  * that last - first + 1 cannot overflow. */

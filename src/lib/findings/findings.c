@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "findings_int.h"
 #include "segscan/decode.h"
 
@@ -174,7 +175,7 @@ static void empty_group(ss_findings *F, ss_finding *x, const ss_group *grp, cons
     range(F, tl, &x->redelivered, from, tl ? end - 1 : -1, false);
     if (!x->redelivered.set) x->caught_up = tl != NULL;
     if (tl && x->redelivered.set && unclean_sign(x) && x->previous_last_commit >= 0 && x->commit_interval_ms >= 0) {
-        int64_t lend = ss_tl_end_at(tl, x->previous_last_commit + x->commit_interval_ms);
+        int64_t lend = ss_tl_end_at(tl, ss_sat_add64(x->previous_last_commit, x->commit_interval_ms));
         if (lend > end) lend = end;
         range(F, tl, &x->likely, from, lend - 1, false);
     }
@@ -265,7 +266,7 @@ static enum ss_frevoke revocation(const ss_group *grp, const ss_gpartition *p, c
 /* The member entry of prev (its session timeout) last seen before o got the partition: in the
  * generations from the one that gave prev the partition on. */
 static int32_t session_timeout_of(const ss_group *grp, const ss_gowner *prev, const ss_gowner *o) {
-    size_t end = gens_upto(grp, o->from_offset - 1), start = gens_upto(grp, prev->from_offset);
+    size_t end = gens_upto(grp, ss_sat_sub64(o->from_offset, 1)), start = gens_upto(grp, prev->from_offset);
     for (size_t gi = end; gi-- > (start ? start - 1 : 0);) {
         const ss_gmember *mm = member_in(&grp->generations[gi], prev);
         if (mm) return mm->session_timeout_ms;
@@ -350,7 +351,7 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
             x->clean = 1;
         if (x->revocation == SS_FR_ABSENT && last >= 0) {
             int32_t st = session_timeout_of(grp, prev, o);
-            if (st > 0 && o->from_time - last >= st) x->revocation = SS_FR_SESSION_TIMEOUT;
+            if (st > 0 && ss_sat_sub64(o->from_time, last) >= st) x->revocation = SS_FR_SESSION_TIMEOUT;
         }
         if (empty) {
             empty_group(F, x, grp, p, o, tl);
@@ -369,7 +370,7 @@ static void handovers(ss_findings *F, size_t gi, const ss_group *grp, const ss_g
         /* what it had read if it went on committing at its pace: records written before
          * one more interval after its last commit */
         if (tl && x->redelivered.set && last >= 0 && interval >= 0 && unclean_sign(x)) {
-            int64_t lend = ss_tl_end_at(tl, last + interval);
+            int64_t lend = ss_tl_end_at(tl, ss_sat_add64(last, interval));
             if (lend > end) lend = end;
             range(F, tl, &x->likely, x->resumed_offset, lend - 1, false);
         }
@@ -636,7 +637,7 @@ static void certain_skip(ss_findings *F, ss_finding *x, const ss_tl_partition *t
         else if (!next || o->from_offset < next->from_offset) next = o;
     }
     if (!before || !next || before->to_offset < 0 || before->to_offset > e->offset || before->to_time < 0) return;
-    if (next->start_committed != e->new_offset) return;
+    if (next->start_committed != e->new_offset || e->new_offset == INT64_MIN) return; /* new_offset - 1 below */
     int64_t from = ss_tl_end_at(tl, before->to_time);
     if (from < e->last_offset) from = e->last_offset;
     range(F, tl, &x->certain_skipped, from, e->new_offset - 1, true);

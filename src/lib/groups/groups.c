@@ -431,7 +431,7 @@ static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
                     if (cp->first_difference < 0) cp->first_difference = oa;
                 }
                 cp->records++;
-                cp->next_offset = ob + 1;
+                cp->next_offset = ss_next_offset(ob);
                 ra = rcur_next(&a, &oa, &ha);
                 rb = rcur_next(&b, &ob, &hb);
             } else if (rb && (!ra || ob < oa)) {
@@ -441,7 +441,7 @@ static void compare_copy(ss_groups *G, glog_slot *S, size_t ci) {
                     if (cp->first_difference < 0) cp->first_difference = ob;
                 }
                 cp->records++;
-                cp->next_offset = ob + 1;
+                cp->next_offset = ss_next_offset(ob);
                 rb = rcur_next(&b, &ob, &hb);
             } else {
                 if (rb && oa >= lo) {

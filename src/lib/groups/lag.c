@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/javaint.h"
 #include "groups_int.h"
 #include "segscan/lag.h"
 
@@ -65,18 +66,9 @@ static const glagw *window_of(glog *L, uint32_t local, const ss_gpartition *p) {
     return NULL;
 }
 
-/* a - b, saturating: offsets and timestamps in a log are any long (a record's timestamp may be
- * Long.MIN_VALUE, a damaged or crafted commit's offset too), and their differences must not
- * overflow. Burrow (Go) would wrap; no ordinary log comes near either end. */
-static int64_t sat_diff(int64_t a, int64_t b) {
-    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
-    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
-    return a - b;
-}
-
 static int64_t lag_of(int64_t end, int64_t offset) {
     /* Burrow, addConsumerOffset and fetchConsumer: an offset past the broker's counts as lag 0 */
-    return end > offset ? sat_diff(end, offset) : 0;
+    return end > offset ? ss_sat_sub64(end, offset) : 0;
 }
 
 /* The age at `time` of the first record at or after `offset` (the first unconsumed one), present
@@ -98,7 +90,7 @@ static int64_t age_at(const ss_tl_partition *tp, int64_t offset, int64_t end, in
         if (b.base_offset >= end) return 0; /* only markers before the end: nothing to read */
         if (b.control || b.records == 0) continue;
         if (b.max_timestamp < 0) return -1;
-        return time > b.max_timestamp ? sat_diff(time, b.max_timestamp) : 0;
+        return time > b.max_timestamp ? ss_sat_sub64(time, b.max_timestamp) : 0;
     }
     return 0;
 }
@@ -117,7 +109,7 @@ static int burrow_status(const ss_lag_commit *w, size_t n, int64_t current_lag, 
         if (w[i].offset < w[i - 1].offset) return SS_LAG_REWIND;
     /* Rule 3 (checkIfOffsetsStopped): the time since the last commit is more than the window spans */
     *rule = 3;
-    if (sat_diff(now, w[n - 1].time) > sat_diff(w[n - 1].time, w[0].time)) return SS_LAG_STOP;
+    if (ss_sat_sub64(now, w[n - 1].time) > ss_sat_sub64(w[n - 1].time, w[0].time)) return SS_LAG_STOP;
     /* Rule 4 (checkIfOffsetsStalled): every commit of the window the same offset */
     *rule = 4;
     bool same = true;

@@ -14,6 +14,7 @@
 #include <xxhash.h>
 
 #include "base/grow.h"
+#include "base/javaint.h"
 #include "groups_int.h"
 
 /* ---- interned strings ---------------------------------------------------------------------- */
@@ -658,7 +659,7 @@ void g_owner_commit(glog *L, gpart *t, int64_t ctime, int64_t offset) {
     if (o->commits) {
         gring *r = ring_of(L, t);
         if (r) {
-            int64_t d = ctime - o->last_commit_time;
+            int64_t d = ss_sat_sub64(ctime, o->last_commit_time); /* commit timestamps: any long */
             r->iv[t->ring_pos] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
             t->ring_pos = (uint8_t)((t->ring_pos + 1) % CADENCE);
             if (t->ring_n < CADENCE) t->ring_n++;
