@@ -487,7 +487,10 @@ ss_errkind ss_timelines_read(ss_timelines *t, const ss_inputs *in, unsigned thre
     /* one entry per (topic, partition); the inputs are sorted by topic, then partition */
     for (size_t i = 0; i < n; i++) {
         const ss_input_partition *ip = ss_inputs_at(in, i);
-        if (ip->internal || ip->partition < 0 || (!ip->is_dir && !ip->export_file)) continue;
+        /* a partition directory, an export's partition, or a partition held in memory under its
+         * name (ss_inputs_add_memory: its segments have no path); not a lone segment file */
+        bool mem = ip->nsegments && !ip->segments[0].path;
+        if (ip->internal || ip->partition < 0 || (!ip->is_dir && !ip->export_file && !mem)) continue;
         tl_part *last = t->nparts ? &t->parts[t->nparts - 1] : NULL;
         if (last && last->pub.partition == ip->partition && !strcmp(last->pub.topic, ip->topic)) {
             last->pub.copies++;
