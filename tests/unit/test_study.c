@@ -29,6 +29,7 @@
 #include "check.h"
 #include "segscan/study.h"
 #include "segscan/test_hooks.h"
+#include "segscan/timeline.h"
 
 static char *join(const char *a, const char *b) {
     size_t n = strlen(a) + strlen(b) + 2;
@@ -289,6 +290,41 @@ static void offsets_in_memory(const char *co_dir) {
     free(seg);
 }
 
+/* A data partition held in memory under its name is a data partition of the timelines (the
+ * groups' lag and findings read it: fuzz_groups' inputs): the same figures as its directory's. */
+static void data_in_memory(const char *dir) {
+    char *seg = join(dir, "00000000000000000000.log");
+    size_t len = 0;
+    uint8_t *b = seg ? slurp(seg, &len) : NULL;
+    ss_inputs *file = ss_inputs_new(false), *mem = ss_inputs_new(false);
+    ss_timelines *tf = ss_timelines_new(1 << 20), *tm = ss_timelines_new(1 << 20);
+    CHECK(b && file && mem && tf && tm);
+    if (b && file && mem && tf && tm) {
+        CHECK(ss_inputs_add(file, dir) == SS_E_OK);
+        CHECK(ss_inputs_add_memory(mem, "orders-0", b, len) == SS_E_OK);
+        ss_inputs_finish(file);
+        ss_inputs_finish(mem);
+        CHECK(ss_timelines_read(tf, file, 1) == SS_E_OK && ss_timelines_read(tm, mem, 1) == SS_E_OK);
+        CHECK_EQ_U(ss_timelines_count(tf), 1);
+        CHECK_EQ_U(ss_timelines_count(tm), 1);
+        if (ss_timelines_count(tf) == 1 && ss_timelines_count(tm) == 1) {
+            const ss_tl_partition *f = ss_timelines_at(tf, 0), *m = ss_timelines_at(tm, 0);
+            CHECK(f->records > 0 && f->next_offset > 0);
+            CHECK_EQ_U(m->records, f->records);
+            CHECK_EQ_U(m->batches, f->batches);
+            CHECK_EQ_U((uint64_t)m->first_offset, (uint64_t)f->first_offset);
+            CHECK_EQ_U((uint64_t)m->next_offset, (uint64_t)f->next_offset);
+            CHECK_EQ_U((uint64_t)m->max_timestamp, (uint64_t)f->max_timestamp);
+        }
+    }
+    ss_timelines_free(tf);
+    ss_timelines_free(tm);
+    ss_inputs_free(file);
+    ss_inputs_free(mem);
+    free(b);
+    free(seg);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: test_study TESTDATA_DIR\n");
@@ -465,6 +501,7 @@ int main(int argc, char **argv) {
     char *co_dir = join(argv[1], "groups-worked/__consumer_offsets-18");
     CHECK(co_dir);
     if (co_dir) offsets_in_memory(co_dir);
+    data_in_memory(orders);
     free(co_dir);
     free(orders);
     free(missing);
