@@ -126,8 +126,9 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
     }
     /* the writing thread, with a second set of columns; without them the caller writes */
     w->spare = calloc(ncols, sizeof *w->spare);
-    /* a row group's fixed-width values and levels reserved at once: grown by doubling, each
-     * buffer was copied on the way up and its pages touched twice */
+    /* a row group's fixed-width values reserved at once: grown by doubling, each buffer was
+     * copied on the way up and its pages touched twice (the levels are bytes only once a null
+     * comes, pq_col_sparse: most columns never have them) */
     size_t rows = rows_per_group < PQ_RESERVE_ROWS ? rows_per_group : PQ_RESERVE_ROWS;
     for (int set = 0; set < 2; set++) {
         pq_col *cs = set ? w->spare : w->c;
@@ -137,7 +138,6 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
                            : cols[i].type == SS_PQ_FIXED16 ? 16
                            : cols[i].type == SS_PQ_BOOLEAN ? 1
                                                            : 0;
-            ss_pqbuf_reserve(&cs[i].defs, rows);
             if (width) ss_pqbuf_reserve(&cs[i].vals, rows * width);
         }
     }
