@@ -272,8 +272,9 @@ static void chart_axes(page *p, chart *c) {
             }
         }
     }
-    if (a->t0 == INT64_MAX) a->t0 = 0, a->t1 = 1;
-    if (a->o0 == INT64_MAX) a->o0 = 0, a->o1 = 1;
+    /* nothing to draw (no value came: the ends are as set above; a value of Long.MAX_VALUE is one) */
+    if (a->t1 == INT64_MIN) a->t0 = 0, a->t1 = 1;
+    if (a->o1 == INT64_MIN) a->o0 = 0, a->o1 = 1;
     /* offsets and timestamps up to Long.MAX_VALUE are legal input: the ends saturate there */
     if (a->t1 <= a->t0) a->t1 = a->t0 < INT64_MAX ? a->t0 + 1 : INT64_MAX, a->t0 = a->t1 - 1;
     if (a->o1 <= a->o0) a->o1 = a->o0 < INT64_MAX ? a->o0 + 1 : INT64_MAX, a->o0 = a->o1 - 1;
