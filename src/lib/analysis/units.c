@@ -381,7 +381,6 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
     ss_walker w;
     bool walking = false;
     ss_event ev;
-    ss_error err;
     ss_batch b;
     ss_batch bad; /* the header of the last entry whose CRC failed (its damage event follows) */
     bool have_bad = false;
@@ -392,21 +391,11 @@ void an_unit_read(an_reader *r, const ss_an_opts *o, const an_pinfo *pi, an_unit
             u->full = true; /* memory stays bounded whatever the compression ratio */
             break;
         }
-        if (r->fast && pos < limit && ss_window_fill(&r->win, s, limit, pos, HEADER_UP_TO_MAGIC)) {
+        if (r->fast && ss_window_batch(&r->win, s, limit, pos, r->dec, &b)) {
             /* the fast path: a whole entry in the window with a valid CRC */
-            const uint8_t *p = r->win.buf + (pos - r->win.at);
-            int32_t len = (int32_t)ss_be32(p + ENTRY_SIZE_OFF);
-            if (len >= MIN_ENTRY && (uint64_t)len + LOG_OVERHEAD <= limit - pos &&
-                (uint64_t)len + LOG_OVERHEAD <= SS_COPY_MAX_ENTRY &&
-                ss_window_fill(&r->win, s, limit, pos, (uint64_t)len + LOG_OVERHEAD)) {
-                p = r->win.buf + (pos - r->win.at);
-                size_t avail = r->win.len - (size_t)(pos - r->win.at);
-                if (ss_batch_parse(p, avail, pos, true, r->dec, &b, &err) == SS_E_OK && b.crc_valid) {
-                    read_batch(r, o, pi, u, &b);
-                    pos += b.size;
-                    continue;
-                }
-            }
+            read_batch(r, o, pi, u, &b);
+            pos += b.size;
+            continue;
         }
         /* anything else: one event of the walker over the mapping */
         if (!walking) {

@@ -796,23 +796,10 @@ static int piece_batch(xworker *wk, xunit *u, const ss_batch *b, xpiece *pc, uin
     return X_GO;
 }
 
-/* The entry at pos whole in the maker's window, parsed, with a valid CRC: what the walker's
- * copying path takes (ss_walker_next_copy, under the same conditions); anything else is the
- * walker's to tell (damage, resync, a cut or grown file, the tail: walk_rest). */
+/* The entry at pos, as the walker's copying path takes it (ss_window_batch, and no segment paused
+ * by the test hook); anything else is the walker's to tell (walk_rest). */
 static bool fast_batch(xworker *wk, const xunit *u, uint64_t pos, ss_batch *b) {
-    const ss_segment *s = u->s;
-    uint64_t limit = u->limit;
-    if (s->pause_after != UINT64_MAX || pos >= limit || !ss_window_fill(&wk->win, s, limit, pos, HEADER_UP_TO_MAGIC))
-        return false;
-    const uint8_t *p = wk->win.buf + (pos - wk->win.at);
-    int32_t len = (int32_t)ss_be32(p + ENTRY_SIZE_OFF);
-    uint64_t size = (uint64_t)len + LOG_OVERHEAD;
-    if (len < MIN_ENTRY || size > limit - pos || size > SS_COPY_MAX_ENTRY ||
-        !ss_window_fill(&wk->win, s, limit, pos, size))
-        return false;
-    ss_error err;
-    return ss_batch_parse(wk->win.buf + (pos - wk->win.at), size, pos, true, wk->dec, b, &err) == SS_E_OK &&
-           b->crc_valid;
+    return u->s->pause_after == UINT64_MAX && ss_window_batch(&wk->win, u->s, u->limit, pos, wk->dec, b);
 }
 
 /* A unit's rows into its piece: its batches while the fast path takes them, up to the first

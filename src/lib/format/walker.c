@@ -272,24 +272,25 @@ void ss_walker_set_decoder(ss_walker *w, ss_decoder *d) { w->decoder = d; }
 
 /* ---- the copying path ------------------------------------------------------------ */
 
-ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev) {
-    uint64_t pos = w->pos, limit = w->limit;
-    if (w->done || w->pending_damage || w->seg->pause_after != UINT64_MAX || pos >= limit ||
-        !ss_window_fill(win, w->seg, limit, pos, HEADER_UP_TO_MAGIC))
-        return ss_walker_next(w, ev);
+bool ss_window_batch(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, ss_decoder *dec, ss_batch *b) {
+    if (pos >= limit || !ss_window_fill(win, s, limit, pos, HEADER_UP_TO_MAGIC)) return false;
     const uint8_t *p = win->buf + (pos - win->at);
     int32_t len = (int32_t)ss_be32(p + ENTRY_SIZE_OFF);
     uint64_t size = (uint64_t)len + LOG_OVERHEAD;
-    if (len < MIN_ENTRY || size > limit - pos || size > SS_COPY_MAX_ENTRY ||
-        !ss_window_fill(win, w->seg, limit, pos, size))
-        return ss_walker_next(w, ev);
+    if (len < MIN_ENTRY || size > limit - pos || size > SS_COPY_MAX_ENTRY || !ss_window_fill(win, s, limit, pos, size))
+        return false;
     ss_error err;
-    if (ss_batch_parse(win->buf + (pos - win->at), size, pos, true, w->decoder, &ev->batch, &err) != SS_E_OK ||
-        !ev->batch.crc_valid)
+    return ss_batch_parse(win->buf + (pos - win->at), size, pos, true, dec, b, &err) == SS_E_OK && b->crc_valid;
+}
+
+ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev) {
+    uint64_t pos = w->pos;
+    if (w->done || w->pending_damage || w->seg->pause_after != UINT64_MAX ||
+        !ss_window_batch(win, w->seg, w->limit, pos, w->decoder, &ev->batch))
         return ss_walker_next(w, ev);
     ss_error_clear(&ev->err);
     ev->kind = SS_EV_BATCH;
-    w->pos = pos + size;
+    w->pos = pos + ev->batch.size;
     w->end_of_last_batch = w->pos;
     w->batches++;
     return SS_EV_BATCH;

@@ -63,5 +63,11 @@ bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_
  * mapping: a damaged length field must not make a window of up to 2 GiB (and
  * its pages resident) before the CRC tells it is wrong. */
 #define SS_COPY_MAX_ENTRY ((uint64_t)16 << 20)
+/* The entry at pos whole in the window (at most SS_COPY_MAX_ENTRY, below limit), parsed into b
+ * (its data in the window), with a valid CRC: what the copying path takes as a batch
+ * (ss_walker_next_copy), and the readers that frame their own units as it does (the analysis's,
+ * the export's row makers). False for anything else: the walker's to tell (damage, resync, a
+ * cut or grown file, the tail). */
+bool ss_window_batch(ss_window *win, const ss_segment *s, uint64_t limit, uint64_t pos, ss_decoder *dec, ss_batch *b);
 
 #endif
