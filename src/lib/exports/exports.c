@@ -566,11 +566,7 @@ static void *rows_thread(void *arg) {
 /* ---- a team of row makers ---- */
 
 static void piece_clear(xpiece *pc) {
-    for (size_t i = 0; i < C_COUNT; i++) {
-        pq_col *c = &pc->sh.c[i];
-        c->vals.n = c->defs.n = c->nvals = 0;
-        c->sparse = false;
-    }
+    for (size_t i = 0; i < C_COUNT; i++) pq_col_clear(&pc->sh.c[i]);
     pc->sh.group_bytes = 0;
     pc->rows = pc->nruns = pc->ndmg = 0;
     pc->first = pc->end = -1;

@@ -133,11 +133,7 @@ ss_pq_writer *ss_pq_create(const char *path, const ss_pq_column *cols, size_t nc
     for (int set = 0; set < 2; set++) {
         pq_col *cs = set ? w->spare : w->c;
         for (size_t i = 0; cs && i < ncols; i++) {
-            size_t width = cols[i].type == SS_PQ_INT64     ? 8
-                           : cols[i].type == SS_PQ_INT32   ? 4
-                           : cols[i].type == SS_PQ_FIXED16 ? 16
-                           : cols[i].type == SS_PQ_BOOLEAN ? 1
-                                                           : 0;
+            size_t width = pq_width(cols[i].type);
             if (width) ss_pqbuf_reserve(&cs[i].vals, rows * width);
         }
     }
@@ -164,7 +160,7 @@ static pq_col *value_col(ss_pq_writer *w, enum ss_pq_type t) {
         return NULL;
     }
     pq_col *c = &w->c[w->col++];
-    if (c->sparse) ss_pqbuf_byte(&c->defs, 1);
+    pq_col_level(c, 1);
     c->nvals++;
     return c;
 }
@@ -180,9 +176,7 @@ void ss_pq_null(ss_pq_writer *w) {
         w->bad_shape = true;
         return;
     }
-    pq_col *c = &w->c[w->col++];
-    if (!c->sparse) pq_col_sparse(c);
-    ss_pqbuf_byte(&c->defs, 0);
+    pq_col_level(&w->c[w->col++], 0);
 }
 
 void ss_pq_bool(ss_pq_writer *w, bool v) {
@@ -486,7 +480,7 @@ static int32_t runs_values(ss_pqbuf *pg, const pq_col *c, enum ss_pq_type t) {
         uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
         memcpy(p, le, 4);
         if (len) memcpy(p + 4, c->vals.p + r[i].v, len);
-        for (size_t have = one; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have);
+        pq_repeat(p, one, all);
     }
     return PQ_PLAIN;
 }
@@ -684,8 +678,7 @@ static ss_errkind write_group(ss_pq_writer *w, pq_col *cols, size_t rows, ss_err
         if (k != SS_E_OK) return k;
         g->compressed += ch->compressed;
         g->uncompressed += ch->uncompressed;
-        cols[i].vals.n = cols[i].defs.n = cols[i].nvals = cols[i].run.n = cols[i].nrows = 0;
-        cols[i].sparse = false;
+        pq_col_clear(&cols[i]);
     }
     w->ngroups++;
     return SS_E_OK;
@@ -795,8 +788,7 @@ ss_errkind ss_pq_row(ss_pq_writer *w, const ss_pq_value *v, ss_error *err) {
     if (w->failed || w->col) return ss_pq_row_end(w, err); /* says why */
     for (size_t i = 0; i < w->ncols; i++) {
         pq_col *c = &w->c[i];
-        if (v[i].null && !c->sparse) pq_col_sparse(c);
-        if (c->sparse) ss_pqbuf_byte(&c->defs, v[i].null ? 0 : 1);
+        pq_col_level(c, v[i].null ? 0 : 1);
         if (v[i].null) continue;
         c->nvals++;
         switch (w->cols[i].type) {
@@ -847,7 +839,7 @@ static bool copy_to_runs(const ss_pq_writer *w, pq_col *d, size_t i, const pq_co
             pq_run_add(d, 0, 0, NULL, 0, 1);
             continue;
         }
-        size_t need = t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_BOOLEAN ? 1 : 4;
+        size_t need = t == SS_PQ_BYTE_ARRAY ? 4 : pq_width(t); /* a string: its length first */
         if (*at + need > s->vals.n || *vat >= s->nvals) {
             d->vals.failed = true;
             return false;
@@ -898,7 +890,7 @@ bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, si
             for (size_t r = *row; r < *row + n; r++) nv += s->defs.p[r];
         enum ss_pq_type t = w->cols[i].type;
         if (t != SS_PQ_BYTE_ARRAY) {
-            bytes = nv * (t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_FIXED16 ? 16 : 1);
+            bytes = nv * pq_width(t);
         } else { /* each value's 4-byte length, then its bytes */
             size_t p = *at;
             for (size_t k = 0; k < nv && p + 4 <= s->vals.n; k++)
@@ -911,13 +903,11 @@ bool ss_pqw_copy_col(ss_pq_writer *w, size_t i, const pq_col *s, size_t *row, si
         d->vals.failed = true;
         return false;
     }
-    if (nv < n && !d->sparse) pq_col_sparse(d); /* a null among the rows */
-    if (d->sparse) {
-        if (s->sparse) ss_pqbuf_put(&d->defs, s->defs.p + *row, n);
-        else {
-            uint8_t *p = ss_pqw_grow(&d->defs, n);
-            if (p) memset(p, 1, n);
-        }
+    if (!s->sparse) { /* every row a value */
+        pq_col_levels(d, 1, n);
+    } else {
+        if (nv < n && !d->sparse) pq_col_sparse(d); /* a null among the rows */
+        if (d->sparse) ss_pqbuf_put(&d->defs, s->defs.p + *row, n);
     }
     ss_pqbuf_put(&d->vals, s->vals.p + *at, bytes);
     d->nvals += nv;

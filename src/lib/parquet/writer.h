@@ -53,6 +53,30 @@ static inline size_t pq_col_rows(const pq_col *c) { return c->runs ? c->nrows : 
 /* The column's levels made bytes (its nvals levels of 1) before the first null (parquet.c). */
 void pq_col_sparse(pq_col *c);
 
+/* One row's definition level appended (0: a null, which makes the levels bytes first). */
+static inline void pq_col_level(pq_col *c, uint8_t def) {
+    if (!def && !c->sparse) pq_col_sparse(c);
+    if (c->sparse) ss_pqbuf_byte(&c->defs, def);
+}
+
+/* The column emptied for the next row group (or a maker's next piece). */
+static inline void pq_col_clear(pq_col *c) {
+    c->vals.n = c->defs.n = c->nvals = c->run.n = c->nrows = 0;
+    c->sparse = false;
+}
+
+/* The bytes of a value of type t as a column keeps it (PLAIN; a boolean a byte); 0 for
+ * BYTE_ARRAY, whose values are a 4-byte length and the bytes. */
+static inline size_t pq_width(enum ss_pq_type t) {
+    return t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_FIXED16 ? 16 : t == SS_PQ_BOOLEAN ? 1 : 0;
+}
+
+/* p[one, all) filled with copies of p[0, one), doubling what is filled each time (a run of
+ * equal BYTE_ARRAY values, each its length and bytes). */
+static inline void pq_repeat(uint8_t *p, size_t one, size_t all) {
+    for (size_t have = one; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have);
+}
+
 /* A column chunk encoded and not yet written (write_group): its page header, its page's body
  * (compressed, or the levels of a page of hashes, whose values are written from their column:
  * tail), or why it could not be encoded. */
@@ -123,15 +147,11 @@ static inline bool ss_pq_put_fixed(ss_pqbuf *b, const void *p, size_t n) {
 
 /* Column i's value of the row being filled: the caller gives every column once, in order, each
  * of its type (the exports room's fixed schema), then ss_pqw_row_done. */
-static inline void ss_pqw_null(ss_pq_writer *w, size_t i) {
-    pq_col *c = &w->c[i];
-    if (!c->sparse) pq_col_sparse(c);
-    ss_pqbuf_byte(&c->defs, 0);
-}
+static inline void ss_pqw_null(ss_pq_writer *w, size_t i) { pq_col_level(&w->c[i], 0); }
 
 static inline pq_col *ss_pqw_value(ss_pq_writer *w, size_t i) {
     pq_col *c = &w->c[i];
-    if (c->sparse) ss_pqbuf_byte(&c->defs, 1);
+    pq_col_level(c, 1);
     c->nvals++;
     return c;
 }
@@ -208,6 +228,14 @@ static inline uint8_t *ss_pqw_grow(ss_pqbuf *b, size_t n) {
     return p;
 }
 
+/* n rows' definition levels alike (0: nulls, which make the levels bytes first). */
+static inline void pq_col_levels(pq_col *c, uint8_t def, size_t n) {
+    if (!def && n && !c->sparse) pq_col_sparse(c);
+    if (!c->sparse) return;
+    uint8_t *d = ss_pqw_grow(&c->defs, n);
+    if (d) memset(d, def, n);
+}
+
 /* A run appended to a column of runs (merged with the run before when alike); len: BYTE_ARRAY's
  * bytes at s (their place in vals when the run is new). n below 4 Gi. */
 static inline void pq_run_add(pq_col *c, uint8_t def, uint64_t v, const void *s, uint32_t len, size_t n) {
@@ -236,18 +264,12 @@ static inline void ss_pqw_null_run(ss_pq_writer *w, size_t i, size_t n) {
         pq_run_add(&w->c[i], 0, 0, NULL, 0, n);
         return;
     }
-    if (!n) return;
-    if (!w->c[i].sparse) pq_col_sparse(&w->c[i]);
-    uint8_t *d = ss_pqw_grow(&w->c[i].defs, n);
-    if (d) memset(d, 0, n);
+    pq_col_levels(&w->c[i], 0, n);
 }
 
 static inline pq_col *ss_pqw_value_run(ss_pq_writer *w, size_t i, size_t n) {
     pq_col *c = &w->c[i];
-    if (c->sparse) {
-        uint8_t *d = ss_pqw_grow(&c->defs, n);
-        if (d) memset(d, 1, n);
-    }
+    pq_col_levels(c, 1, n);
     c->nvals += n;
     return c;
 }
@@ -291,10 +313,10 @@ static inline void ss_pqw_bytes_run(ss_pq_writer *w, size_t i, const void *s, ui
     uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * (4 + (size_t)len));
     uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
     if (!p || !n) return;
-    size_t one = 4 + (size_t)len, have = one, all = n * one;
+    size_t one = 4 + (size_t)len, all = n * one;
     memcpy(p, le, 4);
     memcpy(p + 4, s, len);
-    for (; have < all; have *= 2) memcpy(p + have, p, have < all - have ? have : all - have); /* doubling */
+    pq_repeat(p, one, all);
     w->group_bytes += n * len;
 }
 
