@@ -188,8 +188,6 @@ bool ss_group_lag(ss_groups *G, size_t gi, size_t k, const ss_timelines *tl, int
         out->committed = out->commits[out->ncommits - 1].offset;
         out->commit_time = out->commits[out->ncommits - 1].time;
         out->before_end = true;
-    } else if (!at_end) {
-        out->committed = p->offset; /* negative: the test below */
     }
     if (out->committed < 0) { /* the offset standing at "now" is no position (above) */
         out->why = SS_LAGW_NO_COMMIT;
@@ -226,8 +224,7 @@ bool ss_group_lag_sum(ss_groups *G, size_t gi, const ss_timelines *tl, int64_t n
         }
         out->evaluated++;
         if (pl.status > out->worst) out->worst = pl.status;
-        int64_t t = out->total_lag < 0 ? 0 : out->total_lag; /* saturating: lags up to Long.MAX_VALUE */
-        out->total_lag = pl.lag > INT64_MAX - t ? INT64_MAX : t + pl.lag;
+        out->total_lag = ss_sat_add64(out->total_lag < 0 ? 0 : out->total_lag, pl.lag); /* lags up to Long.MAX_VALUE */
         if (pl.lag > out->max_lag) {
             out->max_lag = pl.lag;
             out->max_lag_part = k;
