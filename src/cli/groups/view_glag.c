@@ -22,14 +22,6 @@ int64_t gl_now(const gcli *c) {
     return c->tl ? ss_timelines_max_timestamp(c->tl) : -1;
 }
 
-/* a - b, saturating (commit timestamps are any long: the library's ss_sat_sub64, base/javaint.h,
- * is not the CLI's to include) */
-static int64_t sat_diff(int64_t a, int64_t b) {
-    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
-    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
-    return a - b;
-}
-
 /* why the status is what it is, in words */
 static void text_reason(ss_out *o, const ss_plag *l) {
     size_t n = l->ncommits;
@@ -61,8 +53,8 @@ static void text_reason(ss_out *o, const ss_plag *l) {
         out_printf(o, "a commit of the last %zu moved the committed offset back (Burrow rule 2)", n);
         break;
     case SS_LAG_STOP: {
-        int64_t since = sat_diff(l->now, l->commits[n - 1].time),
-                span = sat_diff(l->commits[n - 1].time, l->commits[0].time);
+        int64_t since = cli_sat_sub64(l->now, l->commits[n - 1].time),
+                span = cli_sat_sub64(l->commits[n - 1].time, l->commits[0].time);
         out_printf(o, "no commit for %" PRId64 " ms, longer than the last %zu %s span (%" PRId64 " ms; Burrow rule 3)",
                    since, n, plural(n, "commit", "commits"), span);
         break;
