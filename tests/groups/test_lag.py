@@ -312,6 +312,10 @@ def test_negative_offset():
             os.path.join(d, '__consumer_offsets-%d' % kafka.coordinator_partition(g)))
         x = lag_of(objs(['--now', str(now), d]), g)
         eq((x.get('lagKnown'), x.get('committed'), x.get('commitTime'), x.get('lag')), want, g)
+        # the text says why: a negative offset stood at "now", not that none was ever committed
+        rc, out, _ = run(['groups', '--now', str(now), d])
+        said = 'orders-0  unknown: the offset committed at "now" is negative, which is no position' in out
+        check(said == (want[0] == 'no-committed-offset'), '%s: text:\n%s' % (g, out))
 
 
 for t in (test_rules, test_window, test_no_data, test_high_watermark, test_create_time, test_negative_offset):

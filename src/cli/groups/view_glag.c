@@ -22,8 +22,9 @@ int64_t gl_now(const gcli *c) {
     return c->tl ? ss_timelines_max_timestamp(c->tl) : -1;
 }
 
-/* why the status is what it is, in words */
-static void text_reason(ss_out *o, const ss_plag *l) {
+/* why the status is what it is, in words (p: the partition's history, whose commit, when there is
+ * one, says why no committed offset stands: ss_group_lag finds one only negative then) */
+static void text_reason(ss_out *o, const ss_gpartition *p, const ss_plag *l) {
     size_t n = l->ncommits;
     switch (l->status) {
     case SS_LAG_UNKNOWN:
@@ -32,8 +33,12 @@ static void text_reason(ss_out *o, const ss_plag *l) {
             out_lit(o, "the data partition was not read: lag unknown, and every rule of Burrow's starts from it");
             break;
         case SS_LAGW_NO_COMMIT:
-            out_lit(o, "no committed offset stands: no lag to measure (auto.offset.reset decides where a consumer "
-                       "starts)");
+            if (p->committed)
+                out_lit(o, "the offset committed at \"now\" is negative, which is no position: no lag to measure "
+                           "(auto.offset.reset decides where a consumer starts)");
+            else
+                out_lit(o, "no committed offset stands: no lag to measure (auto.offset.reset decides where a consumer "
+                           "starts)");
             break;
         case SS_LAGW_NO_TOPIC: out_lit(o, "the topic is known by id only: its data partition cannot be matched"); break;
         default:
@@ -78,7 +83,7 @@ static void text_partition(gcli *c, const ss_gpartition *p, const ss_plag *l) {
     out_lit(o, "    ");
     gc_text_tp(o, &p->tp);
     out_printf(o, "  %s: ", ss_lag_status_name(l->status));
-    text_reason(o, l);
+    text_reason(o, p, l);
     if (l->log_end < 0) {
         /* nothing measured: what stands, on the same line */
         if (l->committed >= 0) out_printf(o, " (committed %" PRId64 ")", l->committed);
