@@ -304,7 +304,10 @@ static const char *add_row(rebuild *rb, const ss_pq_reader *r, size_t row, bool 
     if (rb->count && off <= rb->last) return "offsets out of order in a batch";
     uint8_t head[64];
     size_t hn = 0;
-    bool control = ss_pqr_int(r, C_IS_CONTROL, row) != 0;
+    /* the batch's (its first row's, batch_open): the record decoder reads a control batch's
+     * records as control records; the writer gives every row of a batch the batch's flag */
+    bool control = (rb->attrs & 0x20) != 0;
+    if ((ss_pqr_int(r, C_IS_CONTROL, row) != 0) != control) return "a row whose isControl is not its batch's";
     const uint8_t *key = NULL, *val = NULL;
     uint32_t kn = 0, vn = 0;
     bool key_null = true, val_null = true;
@@ -341,7 +344,17 @@ static const char *add_row(rebuild *rb, const ss_pq_reader *r, size_t row, bool 
             vn = 6;
             val_null = false;
         }
-    } else if (!internal && !control) {
+    }
+    /* what the record decoder requires of a control record (format/record.h, as Kafka's
+     * ControlRecordType.parseTypeId and EndTransactionMarker.deserializeValue): a key of 4
+     * bytes at least, and a marker's value of 6 (a key or value given in the row, of an internal
+     * topic's marker, is taken as it is) */
+    if (control) {
+        if (key_null || kn < 4) return "a control row without a control record's key (4 bytes)";
+        int16_t type = (int16_t)((uint16_t)key[2] << 8 | key[3]);
+        if ((type == SS_CTRL_ABORT || type == SS_CTRL_COMMIT) && (val_null || vn < 6))
+            return "a transaction marker's row without its marker (coordinatorEpoch, or a value of 6 bytes)";
+    } else if (!internal) {
         memset(cell, 0, sizeof cell);
         uint32_t n;
         if (!ss_pqr_null(r, C_VALUE_FP, row)) {
