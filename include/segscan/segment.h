@@ -169,6 +169,10 @@ typedef struct ss_window {
     size_t cap, len;
     uint64_t at;
     uint64_t seg_id; /* a window may go on to another segment */
+    /* 0, or where the reader's part of the segment ends (a unit of the analysis or the export):
+     * a fill below it reads no further than it, unless the entry needs more (the bytes past it
+     * are the next unit's, read by another thread) */
+    uint64_t read_to;
 } ss_window;
 SS_API ss_event_kind ss_walker_next_copy(ss_walker *w, ss_window *win, ss_event *ev);
 SS_API void ss_window_free(ss_window *win);

@@ -802,6 +802,7 @@ static bool fast_batch(xworker *wk, const xunit *u, uint64_t pos, ss_batch *b) {
  * batch boundary at or after its end. */
 static void unit_read(xworker *wk, xunit *u, xpiece *pc, uint64_t seq) {
     const ss_input_segment *is = &wk->xp->r.p->segments[u->seg];
+    wk->win.read_to = u->end == UINT64_MAX ? 0 : u->end;
     for (;;) {
         uint64_t pos = u->resync ? an_find_boundary_before(&wk->win, u->s, u->limit, u->start, u->end) : u->start;
         u->started = pos;
@@ -830,6 +831,7 @@ static void walk_rest(xrows *r, xworker *wk, const xunit *u) {
     ss_walker_init(&w, u->s, UINT64_MAX);
     ss_walker_set_decoder(&w, wk->dec);
     ss_walker_seek(&w, u->stopped);
+    wk->win.read_to = 0; /* to the segment's end */
     const ss_input_segment *is = &r->p->segments[u->seg];
     ss_event ev;
     for (ss_event_kind k; r->k == SS_E_OK && (k = ss_walker_next_copy(&w, &wk->win, &ev)) != SS_EV_END;) {

@@ -182,7 +182,11 @@ bool ss_window_fill(ss_window *win, const ss_segment *s, uint64_t limit, uint64_
     }
     if (pos >= win->at && pos - win->at + need <= win->len) return true;
     if (need > limit || pos > limit - need) return false;
-    uint64_t span = need > SS_WINDOW_BYTES ? need : SS_WINDOW_BYTES;
+    uint64_t span = SS_WINDOW_BYTES;
+    /* a unit's last entry that runs past its end is read, not a window's worth after it: with
+     * units of 1 MiB the export's makers read 46% more than the segment holds */
+    if (win->read_to > pos && span > win->read_to - pos) span = win->read_to - pos;
+    if (span < need) span = need;
     if (span > limit - pos) span = limit - pos;
     if (!SS_GROW_TO_BIG(win->buf, (size_t)span, win->cap)) return false;
     size_t keep = 0;
