@@ -160,10 +160,18 @@ def check_export(name, path, tmp):
     got_all, kv, md, fm = duck(
         rows_sql(f),
         "SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata(%s)" % sql_str(f),
-        # no statistics; every chunk zstd but the fingerprints (hashes: left uncompressed)
+        # no statistics; every chunk zstd but the fingerprints (hashes: left uncompressed) and the
+        # dictionary-encoded ones (src/lib/parquet/parquet.c: a batch's strings, in runs; only
+        # those, and the topic's in every row group: it is never null)
         "SELECT count(*) AS chunks, count(stats_min) + count(stats_max) + count(stats_min_value) + "
         "count(stats_max_value) AS stats, count(*) FILTER (WHERE compression <> (CASE WHEN path_in_schema IN "
-        "('keyFingerprint', 'valueFingerprint') THEN 'UNCOMPRESSED' ELSE 'ZSTD' END)) AS other "
+        "('keyFingerprint', 'valueFingerprint') OR dictionary_page_offset IS NOT NULL THEN 'UNCOMPRESSED' "
+        "ELSE 'ZSTD' END)) AS other, "
+        "count(*) FILTER (WHERE dictionary_page_offset IS NOT NULL AND (path_in_schema NOT IN ('topic', "
+        "'timestampType', 'controlType', 'compression') OR dictionary_page_offset >= data_page_offset OR "
+        "encodings NOT LIKE '%%RLE_DICTIONARY%%')) AS bad_dict, "
+        "count(DISTINCT row_group_id) FILTER (WHERE row_group_num_rows > 0) - "
+        "count(*) FILTER (WHERE path_in_schema = 'topic' AND dictionary_page_offset IS NOT NULL) AS topic_no_dict "
         "FROM parquet_metadata(%s)" % sql_str(f),
         "SELECT created_by FROM parquet_file_metadata(%s)" % sql_str(f))
     got_all = int_columns(got_all)
@@ -223,7 +231,10 @@ def check_export(name, path, tmp):
         check(bad == 0, '%s %s: %d rows differ from dump' % (name, pname, bad))
     if md:
         check(int(md[0]['stats']) == 0 and int(md[0]['other']) == 0,
-              '%s: no statistics; zstd chunks, the fingerprints uncompressed: %s' % (name, md[0]))
+              '%s: no statistics; zstd chunks, the fingerprints and dictionaries uncompressed: %s' % (name, md[0]))
+        check(int(md[0]['bad_dict']) == 0 and int(md[0]['topic_no_dict']) == 0,
+              '%s: dictionaries (before their data page, RLE_DICTIONARY) in the strings of runs only, the '
+              'topic\'s in every row group: %s' % (name, md[0]))
     check(fm and fm[0]['created_by'].startswith('segscan version '), '%s: created_by names segscan: %s' % (name, fm))
     return nfp
 

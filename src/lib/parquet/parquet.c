@@ -27,11 +27,20 @@
  *    parquet.thrift lets each column chunk choose): random bits give delta
  *    encoding and zstd nothing to take out, and took a fifth of the writer's
  *    time to find that out.
- * The columns' repeated strings (topic, compression, ...) are left to zstd
- * rather than a dictionary page: no dictionary_page_offset to get right, and
- * zstd takes a run of equal strings to almost nothing. A column the caller
- * fills in runs (ss_pqw_set_runs: a batch's fields on each of its records) is
- * kept as runs and expanded only into its page, the same page.
+ * A column the caller fills in runs (ss_pqw_set_runs: a batch's fields on
+ * each of its records) is kept as runs and expanded only into its page, the
+ * same page; but a column of runs of strings (topic, timestampType,
+ * compression, controlType) is dictionary encoded (Encodings.md "Dictionary
+ * Encoding", README.md "Column chunks": a dictionary page first, at the
+ * chunk's dictionary_page_offset, then the data page, at its
+ * data_page_offset): its distinct values once, PLAIN, and the rows' indices
+ * in the RLE/bit-packed hybrid after a byte of bit width, a run of rows one
+ * RLE run. Both pages stay uncompressed (the chunk's codec UNCOMPRESSED):
+ * there is nothing left for zstd. Written PLAIN, a million rows of the
+ * bench's segment made about 50 MB of those strings for zstd to take out
+ * again, a tenth of the export's time. A dictionary past PQ_DICT_MAX_BYTES
+ * (a row group of many topics) is not made: that column is PLAIN and zstd,
+ * as before.
  *
  * No Statistics are written: a reader trusts min/max to skip row groups, and
  * wrong ones lose rows silently; without them every reader reads every page.
@@ -54,9 +63,9 @@
 #include "parquet/writer.h"
 
 /* parquet.thrift's enums, the values we use */
-enum { PQ_PLAIN = 0, PQ_RLE = 3, PQ_DELTA_BINARY_PACKED = 5 };
+enum { PQ_PLAIN = 0, PQ_RLE = 3, PQ_DELTA_BINARY_PACKED = 5, PQ_RLE_DICTIONARY = 8 };
 enum { PQ_CODEC_NONE = 0, PQ_CODEC_ZSTD = 6 };
-enum { PQ_PAGE_DATA = 0 };
+enum { PQ_PAGE_DATA = 0, PQ_PAGE_DICTIONARY = 2 };
 enum { PQ_OPTIONAL = 1 };
 enum { PQ_CONVERTED_UTF8 = 0 };
 
@@ -485,8 +494,137 @@ static int32_t runs_values(ss_pqbuf *pg, const pq_col *c, enum ss_pq_type t) {
     return PQ_PLAIN;
 }
 
+/* ---- a dictionary for a column of runs of strings ---- */
+
+/* past this the column's chunk is PLAIN (parquet-mr's writers fall back from a dictionary of
+ * 1 MiB, parquet.dictionary.page.size, too) */
+#define PQ_DICT_MAX_BYTES ((size_t)1 << 20)
+
+static uint32_t dict_hash(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* The slots of a table of nslots, the entries 0..n-1 (each its first run's value) put in again. */
+static bool dict_slots(pq_enc *e, const pq_col *c, size_t nslots, size_t n) {
+    e->slots.n = 0;
+    if (!ss_pqbuf_reserve(&e->slots, nslots * sizeof(uint32_t))) return false;
+    uint32_t *slots = (uint32_t *)(void *)e->slots.p;
+    const uint32_t *first = (const uint32_t *)(const void *)e->first.p;
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    memset(slots, 0, nslots * sizeof *slots);
+    for (size_t k = 0; k < n; k++) {
+        const pq_run *f = &r[first[k]];
+        size_t at = dict_hash(c->vals.p + f->v, f->len) & (nslots - 1);
+        while (slots[at]) at = (at + 1) & (nslots - 1);
+        slots[at] = (uint32_t)k + 1;
+    }
+    return true;
+}
+
+/* Each run of values its entry in the dictionary (e->idx, a uint32_t a run; 0 for a null run),
+ * the entries in the order of their first use (e->first: the run that first holds each); *bytes
+ * their PLAIN size. The number of entries; 0 when the dictionary would pass PQ_DICT_MAX_BYTES or
+ * memory ran out: the column is written PLAIN. */
+static size_t dict_build(pq_enc *e, const pq_col *c, size_t *bytes) {
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    size_t nr = c->run.n / sizeof *r, n = 0, nslots = 0, prev = SIZE_MAX;
+    *bytes = 0;
+    e->idx.n = e->first.n = 0;
+    if (!ss_pqbuf_reserve(&e->idx, nr * sizeof(uint32_t))) return 0;
+    uint32_t *idx = (uint32_t *)(void *)e->idx.p;
+    for (size_t i = 0; i < nr; i++) {
+        idx[i] = 0;
+        if (!r[i].def) continue;
+        const uint8_t *v = c->vals.p + r[i].v;
+        /* most runs hold the value of the run before (a partition's batches, one after another) */
+        if (prev != SIZE_MAX && r[prev].len == r[i].len && !memcmp(c->vals.p + r[prev].v, v, r[i].len)) {
+            idx[i] = idx[prev];
+            prev = i;
+            continue;
+        }
+        prev = i;
+        if (2 * (n + 1) > nslots) {
+            nslots = nslots ? 2 * nslots : 64;
+            if (!dict_slots(e, c, nslots, n)) return 0;
+        }
+        uint32_t *slots = (uint32_t *)(void *)e->slots.p;
+        size_t at = dict_hash(v, r[i].len) & (nslots - 1);
+        for (;; at = (at + 1) & (nslots - 1)) {
+            uint32_t k = slots[at];
+            if (!k) { /* a new entry */
+                *bytes += 4 + (size_t)r[i].len;
+                if (*bytes > PQ_DICT_MAX_BYTES || !ss_pqbuf_reserve(&e->first, sizeof(uint32_t))) return 0;
+                uint32_t run = (uint32_t)i;
+                memcpy(e->first.p + e->first.n, &run, sizeof run);
+                e->first.n += sizeof run;
+                slots[at] = (uint32_t)++n;
+                idx[i] = (uint32_t)(n - 1);
+                break;
+            }
+            uint32_t f;
+            memcpy(&f, e->first.p + (k - 1) * sizeof f, sizeof f);
+            if (r[f].len == r[i].len && !memcmp(c->vals.p + r[f].v, v, r[i].len)) {
+                idx[i] = k - 1;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+/* The dictionary page (its header, then the n entries PLAIN: a 4-byte length, the bytes) into
+ * o->dict; the indices into the data page pg after its levels: the bit width in a byte (1 at
+ * least), then an RLE run of the hybrid for each stretch of rows of one entry. */
+static void dict_pages(const pq_enc *e, const pq_col *c, size_t n, size_t bytes, ss_pqbuf *pg, pq_out *o) {
+    const pq_run *r = (const pq_run *)(const void *)c->run.p;
+    const uint32_t *idx = (const uint32_t *)(const void *)e->idx.p;
+    size_t nr = c->run.n / sizeof *r;
+    ss_tw t;
+    ss_tw_init(&t, &o->dict);
+    ss_tw_i32(&t, 1, PQ_PAGE_DICTIONARY);
+    ss_tw_i32(&t, 2, (int32_t)bytes);
+    ss_tw_i32(&t, 3, (int32_t)bytes);
+    ss_tw_begin(&t, 7); /* DictionaryPageHeader: num_values, encoding */
+    ss_tw_i32(&t, 1, (int32_t)n);
+    ss_tw_i32(&t, 2, PQ_PLAIN);
+    ss_tw_end(&t);
+    ss_tw_end(&t);
+    for (size_t k = 0; k < n; k++) {
+        uint32_t f;
+        memcpy(&f, e->first.p + k * sizeof f, sizeof f);
+        uint32_t len = r[f].len;
+        uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+        ss_pqbuf_put(&o->dict, le, 4);
+        ss_pqbuf_put(&o->dict, c->vals.p + r[f].v, len);
+    }
+    unsigned bw = 1;
+    while (bw < 32 && ((size_t)1 << bw) < n) bw++;
+    ss_pqbuf_byte(pg, (uint8_t)bw);
+    for (size_t i = 0; i < nr;) {
+        if (!r[i].def) {
+            i++;
+            continue;
+        }
+        uint64_t rows = 0;
+        size_t j = i;
+        for (; j < nr; j++)
+            if (r[j].def) {
+                if (idx[j] != idx[i]) break;
+                rows += r[j].n;
+            }
+        ss_pqbuf_uvarint(pg, rows << 1);
+        uint32_t v = idx[i];
+        uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+        ss_pqbuf_put(pg, le, (bw + 7) / 8);
+        i = j;
+    }
+}
+
 /* Column ci's chunk encoded into o (a page: its levels, its values, compressed with enc's
- * context unless they are hashes), and ch's sizes; its place in the file is write_out's. */
+ * context unless they are hashes or a dictionary's indices; a dictionary page before it), and
+ * ch's sizes; its place in the file is write_out's. */
 static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, size_t ci, pq_chunk *ch, pq_out *o) {
     const pq_col *c = &cols[ci];
     enum ss_pq_type t = w->cols[ci].type;
@@ -494,7 +632,8 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     size_t rows = pq_col_rows(c);
     o->k = SS_E_OK;
     o->tail = NULL;
-    o->hdr.n = o->body.n = 0;
+    o->dict.n = o->hdr.n = o->body.n = 0;
+    ch->dict_offset = -1;
     /* a value or level that could not be kept leaves nvals past the buffers: encode none of them */
     if (c->vals.failed || c->defs.failed || c->run.failed) {
         o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
@@ -511,7 +650,12 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     }
     int32_t enc = PQ_PLAIN;
     bool hash = w->cols[ci].hash;
-    if (c->runs) {
+    size_t ndict = 0, dbytes = 0;
+    if (c->runs && t == SS_PQ_BYTE_ARRAY && c->nvals) ndict = dict_build(e, c, &dbytes);
+    if (ndict) {
+        enc = PQ_RLE_DICTIONARY;
+        dict_pages(e, c, ndict, dbytes, pg, o);
+    } else if (c->runs) {
         enc = runs_values(pg, c, t);
     } else if ((t == SS_PQ_INT32 || t == SS_PQ_INT64) && c->nvals && !hash) {
         enc = PQ_DELTA_BINARY_PACKED;
@@ -532,14 +676,15 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
      * they were kept (not copied into the page first) */
     const ss_pqbuf *tail = hash && t != SS_PQ_BOOLEAN ? &c->vals : NULL;
     size_t psize = pg->n + (tail ? tail->n : 0);
-    if (pg->failed || c->vals.failed || c->defs.failed || psize > INT32_MAX) {
+    if (pg->failed || c->vals.failed || c->defs.failed || o->dict.failed || psize > INT32_MAX) {
         o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
         return;
     }
     /* hashes are left uncompressed (CompressionCodec UNCOMPRESSED, a chunk's own choice in
      * ColumnMetaData.codec): zstd would spend its time to find nothing to take out */
     size_t zn = pg->n;
-    if (!tail) {
+    bool raw = tail || ndict;
+    if (!raw) {
         size_t bound = ZSTD_compressBound(pg->n);
         if (!ss_pqbuf_reserve(&o->body, bound)) {
             o->k = ss_error_set(&o->err, SS_E_NOMEM, 0, -1, "out of memory for a page");
@@ -565,7 +710,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     ss_tw_init(&t2, &o->hdr);
     ss_tw_i32(&t2, 1, PQ_PAGE_DATA);
     ss_tw_i32(&t2, 2, (int32_t)psize);
-    ss_tw_i32(&t2, 3, (int32_t)(tail ? psize : zn));
+    ss_tw_i32(&t2, 3, (int32_t)(raw ? psize : zn));
     ss_tw_begin(&t2, 5);
     ss_tw_i32(&t2, 1, (int32_t)rows);
     ss_tw_i32(&t2, 2, enc);
@@ -579,9 +724,9 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     }
     ch->nvalues = (int64_t)rows;
     ch->encoding = enc;
-    ch->codec = tail ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
-    ch->compressed = (int64_t)(o->hdr.n + (tail ? psize : zn));
-    ch->uncompressed = (int64_t)(o->hdr.n + psize);
+    ch->codec = raw ? PQ_CODEC_NONE : PQ_CODEC_ZSTD;
+    ch->compressed = (int64_t)(o->dict.n + o->hdr.n + (raw ? psize : zn));
+    ch->uncompressed = (int64_t)(o->dict.n + o->hdr.n + psize);
     o->tail = tail;
 }
 
@@ -595,6 +740,10 @@ static ss_errkind write_out(ss_pq_writer *w, pq_chunk *ch, const pq_out *o, ss_e
             err->position = (uint64_t)w->pos;
         }
         return o->k;
+    }
+    if (o->dict.n) {
+        ch->dict_offset = w->pos;
+        if (write_bytes(w, o->dict.p, o->dict.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
     }
     ch->page_offset = w->pos;
     if (write_bytes(w, o->hdr.p, o->hdr.n, err) != SS_E_OK) return err ? err->kind : SS_E_IO;
@@ -976,11 +1125,13 @@ static void footer(ss_pq_writer *w, ss_pqbuf *b) {
         ss_tw_list(&t, 1, SS_TC_STRUCT, w->ncols);
         for (size_t i = 0; i < w->ncols; i++) {
             const pq_chunk *ch = &w->chunks[g * w->ncols + i];
-            ss_tw_begin(&t, 0); /* ColumnChunk: file_offset (required), meta_data */
-            ss_tw_i64(&t, 2, ch->page_offset);
+            bool dict = ch->dict_offset >= 0;
+            ss_tw_begin(&t, 0); /* ColumnChunk: file_offset (required: where the chunk begins), meta_data */
+            ss_tw_i64(&t, 2, dict ? ch->dict_offset : ch->page_offset);
             ss_tw_begin(&t, 3); /* ColumnMetaData: every field it requires */
             ss_tw_i32(&t, 1, (int32_t)w->cols[i].type);
-            ss_tw_list(&t, 2, SS_TC_I32, 2);
+            ss_tw_list(&t, 2, SS_TC_I32, dict ? 3 : 2);
+            if (dict) ss_tw_elem_i32(&t, PQ_PLAIN); /* the dictionary page's */
             ss_tw_elem_i32(&t, ch->encoding);
             ss_tw_elem_i32(&t, PQ_RLE);
             ss_tw_list(&t, 3, SS_TC_BINARY, 1);
@@ -990,6 +1141,7 @@ static void footer(ss_pq_writer *w, ss_pqbuf *b) {
             ss_tw_i64(&t, 6, ch->uncompressed);
             ss_tw_i64(&t, 7, ch->compressed);
             ss_tw_i64(&t, 9, ch->page_offset);
+            if (dict) ss_tw_i64(&t, 11, ch->dict_offset);
             ss_tw_end(&t);
             ss_tw_end(&t);
         }
@@ -1032,12 +1184,16 @@ static void writer_free(ss_pq_writer *w) {
     free(w->created_by);
     free(w->path);
     for (size_t i = 0; i < w->ncols; i++) {
+        ss_pqbuf_free(&w->out[i].dict);
         ss_pqbuf_free(&w->out[i].hdr);
         ss_pqbuf_free(&w->out[i].body);
     }
     free(w->out);
     for (size_t i = 0; i < 2; i++) {
         ss_pqbuf_free(&w->enc[i].page);
+        ss_pqbuf_free(&w->enc[i].idx);
+        ss_pqbuf_free(&w->enc[i].slots);
+        ss_pqbuf_free(&w->enc[i].first);
         ZSTD_freeCCtx(w->enc[i].zc);
     }
     free(w);

@@ -11,7 +11,11 @@
  *    RLE/bit-packed hybrid prefixed by its length in 4 bytes little-endian),
  *    then the non-null values;
  *  - Encodings.md: PLAIN (= 0), "Run Length Encoding / Bit-Packing Hybrid"
- *    (RLE = 3), DELTA_BINARY_PACKED (= 5).
+ *    (RLE = 3), DELTA_BINARY_PACKED (= 5), and "Dictionary Encoding"
+ *    (RLE_DICTIONARY = 8, or PLAIN_DICTIONARY = 2 as older writers name it)
+ *    of a BYTE_ARRAY column: a dictionary page (PLAIN values) first in its
+ *    chunk, at its dictionary_page_offset, and in the data page a byte of bit
+ *    width, then the values' indices in the hybrid.
  * The file is untrusted: every length and count is checked against the bytes
  * that hold it before it is used, and a refusal names the byte position.
  */
@@ -25,9 +29,9 @@
 
 #include "base/error_set.h"
 
-enum { PQ_PLAIN = 0, PQ_RLE = 3, PQ_DELTA_BINARY_PACKED = 5 };
+enum { PQ_PLAIN = 0, PQ_PLAIN_DICTIONARY = 2, PQ_RLE = 3, PQ_DELTA_BINARY_PACKED = 5, PQ_RLE_DICTIONARY = 8 };
 enum { PQ_CODEC_NONE = 0, PQ_CODEC_ZSTD = 6 };
-enum { PQ_PAGE_DATA = 0 };
+enum { PQ_PAGE_DATA = 0, PQ_PAGE_DICTIONARY = 2 };
 enum { PQ_OPTIONAL = 1 };
 
 /* A row group holds at most this many rows, a page at most this many bytes decompressed:
@@ -323,10 +327,14 @@ static bool read_column_meta(ss_tr *t, ss_pqr_chunk *ch, const ss_pq_column *c, 
     }
     if (t->bad || *why) return false;
     if (type != (int64_t)c->type) *why = "a column chunk's type is not its column's";
-    else if (dict_off >= 0) *why = "a column chunk has a dictionary page (segscan writes none)";
     else if (ch->codec != PQ_CODEC_ZSTD && ch->codec != PQ_CODEC_NONE) *why = "a column chunk's codec is not zstd";
     else if (data_off < 4 || ch->size < 0 || ch->nvalues < 0) *why = "a column chunk lacks a required field";
-    ch->start = data_off;
+    else if (dict_off >= 0 && c->type != SS_PQ_BYTE_ARRAY)
+        *why = "a dictionary page in a column that is not of strings (segscan writes none)";
+    else if (dict_off >= 0 && (dict_off < 4 || dict_off >= data_off))
+        *why = "a column chunk's dictionary page is not before its data page";
+    ch->dict = dict_off >= 0 ? dict_off : -1;
+    ch->start = dict_off >= 0 ? dict_off : data_off;
     return !*why;
 }
 
@@ -527,6 +535,8 @@ void ss_pqr_close(ss_pq_reader *r) {
             free(c->data);
         }
     free(r->col);
+    free(r->dict.off);
+    free(r->dict.len);
     ss_pqbuf_free(&r->page);
     ZSTD_freeDCtx(r->zd);
     memset(r, 0, sizeof *r);
@@ -672,9 +682,60 @@ static bool data_put(ss_pqr_col *c, const uint8_t *p, size_t n) {
     return true;
 }
 
+/* n values of bw bits (32 at most) in the RLE/bit-packed hybrid (Encodings.md) into out. */
+static const char *hybrid_decode(bytes_in *b, unsigned bw, int64_t *out, size_t n) {
+    size_t i = 0, vb = (bw + 7) / 8;
+    uint64_t mask = bw == 32 ? UINT32_MAX : ((uint64_t)1 << bw) - 1;
+    while (i < n) {
+        uint64_t h;
+        if (!in_uvarint(b, &h)) return "dictionary indices cut short";
+        if (h & 1) { /* bit-packed: (h >> 1) groups of 8 values, bw bytes each */
+            uint64_t groups = h >> 1, left = (uint64_t)(b->end - b->p);
+            if (bw && groups > left / bw) return "dictionary indices cut short";
+            uint64_t bytes = groups * bw;
+            for (uint64_t k = 0; k < groups * 8 && i < n; k++) {
+                uint64_t bit = k * bw, x = 0;
+                for (uint64_t q = 0; q < 5 && (bit >> 3) + q < bytes; q++) x |= (uint64_t)b->p[(bit >> 3) + q] << (8 * q);
+                out[i++] = (int64_t)((x >> (bit & 7)) & mask);
+            }
+            b->p += bytes;
+        } else { /* a run: the count, then the value in bw bits rounded up to bytes, little-endian */
+            uint64_t run = h >> 1, v = 0;
+            if (vb > (size_t)(b->end - b->p)) return "dictionary indices cut short";
+            for (size_t q = 0; q < vb; q++) v |= (uint64_t)b->p[q] << (8 * q);
+            b->p += vb;
+            if (run > n - i) return "more dictionary indices than values";
+            for (uint64_t k = 0; k < run; k++) out[i++] = (int64_t)(v & mask);
+        }
+    }
+    return NULL;
+}
+
+/* The indices of a page's nv values into the chunk's dictionary d (a byte of bit width, then
+ * the hybrid), made the rows' values. */
+static const char *dict_values(ss_pqr_col *c, const ss_pqr_dict *d, bytes_in *b, size_t at, size_t rows, size_t nv,
+                               int64_t *tmp) {
+    if (!d->n && nv) return "dictionary indices without a dictionary page";
+    if (b->p >= b->end) return nv ? "dictionary indices without their bit width" : NULL;
+    unsigned bw = *b->p++;
+    if (bw > 32) return "dictionary indices of more than 32 bits";
+    const char *why = hybrid_decode(b, bw, tmp, nv);
+    if (why) return why;
+    size_t v = 0;
+    for (size_t r = at; r < at + rows; r++) {
+        c->off[r] = c->len[r] = 0;
+        if (!c->defs[r]) continue;
+        if ((uint64_t)tmp[v] >= d->n) return "a dictionary index past its dictionary's values";
+        c->off[r] = d->off[tmp[v]];
+        c->len[r] = d->len[tmp[v]];
+        v++;
+    }
+    return NULL;
+}
+
 /* The non-null values of a page (nv of them, for the rows whose level is 1 from row `at`). */
 static const char *values_decode(ss_pqr_col *c, enum ss_pq_type type, int32_t enc, bytes_in *b, size_t at, size_t rows,
-                                 size_t nv, int64_t *tmp, bool *nomem) {
+                                 size_t nv, int64_t *tmp, const ss_pqr_dict *d, bool *nomem) {
     size_t v = 0;
     if (type == SS_PQ_INT32 || type == SS_PQ_INT64) {
         bool wide = type == SS_PQ_INT64;
@@ -693,6 +754,8 @@ static const char *values_decode(ss_pqr_col *c, enum ss_pq_type type, int32_t en
         for (size_t r = at; r < at + rows; r++) c->iv[r] = c->defs[r] ? tmp[v++] : 0;
         return NULL;
     }
+    if (type == SS_PQ_BYTE_ARRAY && (enc == PQ_RLE_DICTIONARY || enc == PQ_PLAIN_DICTIONARY))
+        return dict_values(c, d, b, at, rows, nv, tmp);
     if (enc != PQ_PLAIN) return "a value encoding segscan does not write";
     if (type == SS_PQ_BOOLEAN) {
         if ((nv + 7) / 8 > (size_t)(b->end - b->p)) return "PLAIN booleans cut short";
@@ -728,11 +791,14 @@ static const char *values_decode(ss_pqr_col *c, enum ss_pq_type type, int32_t en
 typedef struct page_hdr {
     int64_t type, usize, csize, nvalues, enc, def_enc;
     bool has_data;
+    bool has_dict; /* a DictionaryPageHeader: its num_values and encoding */
+    int64_t dict_n, dict_enc;
 } page_hdr;
 
 static void read_page_hdr(ss_tr *t, page_hdr *h) {
     memset(h, 0, sizeof *h);
     h->type = h->usize = h->csize = h->nvalues = h->enc = h->def_enc = -1;
+    h->dict_n = h->dict_enc = -1;
     int16_t last = 0, id;
     uint8_t ft;
     while (ss_tr_field(t, &last, &id, &ft)) {
@@ -749,8 +815,50 @@ static void read_page_hdr(ss_tr *t, page_hdr *h) {
                 else if (id2 == 3 && is_int(ft2)) h->def_enc = ss_tr_int(t, ft2);
                 else ss_tr_skip(t, ft2);
             }
+        } else if (id == 7 && ft == SS_TC_STRUCT) {
+            int16_t l2 = 0, id2;
+            uint8_t ft2;
+            h->has_dict = true;
+            while (ss_tr_field(t, &l2, &id2, &ft2)) {
+                if (id2 == 1 && is_int(ft2)) h->dict_n = ss_tr_int(t, ft2);
+                else if (id2 == 2 && is_int(ft2)) h->dict_enc = ss_tr_int(t, ft2);
+                else ss_tr_skip(t, ft2);
+            }
         } else ss_tr_skip(t, ft);
     }
+}
+
+/* A dictionary page's n PLAIN values (BYTE_ARRAY: a 4-byte length, the bytes) into the column's
+ * data, and each one's place into d. */
+static const char *dict_read(ss_pqr_col *c, ss_pqr_dict *d, bytes_in *b, int64_t n, bool *nomem) {
+    d->n = 0;
+    if (n < 0 || (uint64_t)n > (uint64_t)(b->end - b->p) / 4) return "a dictionary of more values than its page holds";
+    if ((size_t)n > d->cap) {
+        uint32_t *off = realloc(d->off, (size_t)n * sizeof *off);
+        if (off) d->off = off;
+        uint32_t *len = off ? realloc(d->len, (size_t)n * sizeof *len) : NULL;
+        if (len) d->len = len;
+        if (!len) {
+            *nomem = true;
+            return "out of memory";
+        }
+        d->cap = (size_t)n;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (b->end - b->p < 4) return "a dictionary value's length cut short";
+        size_t len = (size_t)b->p[0] | (size_t)b->p[1] << 8 | (size_t)b->p[2] << 16 | (size_t)b->p[3] << 24;
+        b->p += 4;
+        if (len > (size_t)(b->end - b->p)) return "a dictionary value runs past its page";
+        d->off[i] = (uint32_t)c->data_n;
+        d->len[i] = (uint32_t)len;
+        if (!data_put(c, b->p, len)) {
+            *nomem = true;
+            return "out of memory";
+        }
+        b->p += len;
+        d->n = (size_t)i + 1;
+    }
+    return NULL;
 }
 
 static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch, int64_t *tmp, ss_error *err) {
@@ -758,6 +866,8 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
     enum ss_pq_type type = r->cols[ci].type;
     size_t pos = (size_t)ch->start, end = (size_t)(ch->start + ch->size), row = 0;
     c->data_n = 0;
+    r->dict.n = 0;
+    bool dict_read_yet = false;
     while (row < r->rows) {
         if (pos >= end) return refuse(err, SS_E_BAD_EXPORT, pos, "a column chunk ends before its values");
         ss_tr t;
@@ -765,14 +875,21 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
         page_hdr h;
         read_page_hdr(&t, &h);
         if (t.bad) return refuse(err, SS_E_BAD_EXPORT, t.bad_at, t.why);
-        if (h.type != PQ_PAGE_DATA || !h.has_data)
+        bool dict = h.type == PQ_PAGE_DICTIONARY && h.has_dict;
+        if (dict && (ch->dict < 0 || dict_read_yet))
+            return refuse(err, SS_E_BAD_EXPORT, pos, "a dictionary page where its column chunk has none");
+        if (!dict && ch->dict >= 0 && !dict_read_yet)
+            return refuse(err, SS_E_BAD_EXPORT, pos, "a column chunk's dictionary page is not at its start");
+        if (dict && h.dict_enc != PQ_PLAIN && h.dict_enc != PQ_PLAIN_DICTIONARY)
+            return refuse(err, SS_E_BAD_EXPORT, pos, "a dictionary page whose values are not PLAIN");
+        if (!dict && (h.type != PQ_PAGE_DATA || !h.has_data))
             return refuse(err, SS_E_BAD_EXPORT, pos, "a page that is not a v1 data page (segscan writes no other)");
         size_t body = (size_t)(t.p - r->file);
         if (h.csize < 0 || h.usize < 0 || (uint64_t)h.csize > end - body || (uint64_t)h.usize > PQR_MAX_PAGE)
             return refuse(err, SS_E_BAD_EXPORT, pos, "a page's size runs past its column chunk");
-        if (h.nvalues < 0 || (uint64_t)h.nvalues > r->rows - row)
+        if (!dict && (h.nvalues < 0 || (uint64_t)h.nvalues > r->rows - row))
             return refuse(err, SS_E_BAD_EXPORT, pos, "a page of more values than its row group's rows");
-        if (h.def_enc != PQ_RLE) return refuse(err, SS_E_BAD_EXPORT, pos, "definition levels not RLE");
+        if (!dict && h.def_enc != PQ_RLE) return refuse(err, SS_E_BAD_EXPORT, pos, "definition levels not RLE");
         const uint8_t *pg = r->file + body;
         size_t pn = (size_t)h.csize;
         if (ch->codec == PQ_CODEC_ZSTD) {
@@ -788,6 +905,15 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
             return refuse(err, SS_E_BAD_EXPORT, pos, "an uncompressed page whose two sizes differ");
         }
         bytes_in b = {pg, pg + pn};
+        if (dict) {
+            bool nomem = false;
+            const char *why = dict_read(c, &r->dict, &b, h.dict_n, &nomem);
+            if (nomem) return ss_error_set(err, SS_E_NOMEM, pos, -1, "out of memory for a page");
+            if (why) return refuse(err, SS_E_BAD_EXPORT, body, why);
+            dict_read_yet = true;
+            pos = body + (size_t)h.csize;
+            continue;
+        }
         if (pn < 4) return refuse(err, SS_E_BAD_EXPORT, body, "a page without its definition levels' length");
         size_t dl = (size_t)pg[0] | (size_t)pg[1] << 8 | (size_t)pg[2] << 16 | (size_t)pg[3] << 24;
         if (dl > pn - 4) return refuse(err, SS_E_BAD_EXPORT, body, "definition levels longer than their page");
@@ -797,7 +923,7 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
         if (why) return refuse(err, SS_E_BAD_EXPORT, body, why);
         b.p = pg + 4 + dl;
         bool nomem = false;
-        why = values_decode(c, type, (int32_t)h.enc, &b, row, (size_t)h.nvalues, nv, tmp, &nomem);
+        why = values_decode(c, type, (int32_t)h.enc, &b, row, (size_t)h.nvalues, nv, tmp, &r->dict, &nomem);
         if (nomem) return ss_error_set(err, SS_E_NOMEM, pos, -1, "out of memory for a page");
         if (why) return refuse(err, SS_E_BAD_EXPORT, body, why);
         row += (size_t)h.nvalues;

@@ -64,8 +64,15 @@ typedef struct ss_pqr_kv {
 typedef struct ss_pqr_chunk {
     int64_t start, size; /* the chunk's bytes: first page header, total_compressed_size */
     int64_t nvalues;
+    int64_t dict; /* its dictionary page (dictionary_page_offset, = start), or -1: none */
     int32_t codec;
 } ss_pqr_chunk;
+
+/* The dictionary of the chunk being read: each value's bytes in its column's data. */
+typedef struct ss_pqr_dict {
+    uint32_t *off, *len;
+    size_t n, cap;
+} ss_pqr_dict;
 
 typedef struct ss_pq_reader {
     const uint8_t *file;
@@ -82,6 +89,7 @@ typedef struct ss_pq_reader {
     ss_pqr_col *col;      /* ncols: the row group read last */
     size_t rows;          /* its rows */
     ss_pqbuf page;        /* a page decompressed */
+    ss_pqr_dict dict;     /* the dictionary of the chunk read last */
     void *zd;             /* ZSTD_DCtx */
 } ss_pq_reader;
 

@@ -19,6 +19,7 @@
 
 typedef struct pq_chunk {
     int64_t page_offset, compressed, uncompressed, nvalues;
+    int64_t dict_offset; /* its dictionary page's, or -1: none */
     int32_t encoding, codec;
 } pq_chunk;
 
@@ -81,6 +82,7 @@ static inline void pq_repeat(uint8_t *p, size_t one, size_t all) {
  * (compressed, or the levels of a page of hashes, whose values are written from their column:
  * tail), or why it could not be encoded. */
 typedef struct pq_out {
+    ss_pqbuf dict; /* a dictionary page, header and values (written first), or empty */
     ss_pqbuf hdr, body;
     const ss_pqbuf *tail;
     ss_errkind k;
@@ -91,6 +93,9 @@ typedef struct pq_out {
 typedef struct pq_enc {
     ss_pqbuf page; /* the page before compression */
     ZSTD_CCtx *zc;
+    /* a column of runs' dictionary (parquet.c dict_build): each run's index, the open-addressed
+     * slots (an entry + 1, 0 empty), each entry's first run */
+    ss_pqbuf idx, slots, first;
 } pq_enc;
 
 typedef struct pq_group {
