@@ -16,7 +16,9 @@ For every scenario of testdata/corpus/gen, and the worked example testdata/group
   so that every record with a value (a key) is in a group;
 - the file's metadata: created_by names segscan, segscan.version, segscan.command,
   segscan.partitions (its rows per partition are the rows read), segscan.notRead; every column
-  chunk zstd-compressed, with no min/max statistics.
+  chunk zstd-compressed but the fingerprints and the dictionary-encoded strings (uncompressed), with
+  no min/max statistics.
+And 300 partitions of 300 topics (a dictionary of 9-bit indices) row by row as dump gives them.
 README's "Many brokers" SQL, run by DuckDB over the exports of three brokers holding
 testdata/groups-worked with replication factor 2, finds the groups `dups --json` finds in the data
 given once. And the writer's own sample (pq_write_sample: row groups of 7 rows, nulls, extreme integers whose
@@ -293,6 +295,18 @@ def check_readme_sql(tmp):
     tally_eq(got, want, "README's SQL over three brokers' exports: the groups of dups")
 
 
+def many_topics(tmp):
+    """300 partitions of 300 topics (copies of payments-app-0): one row group whose topic column's
+    dictionary holds 300 values, indices of 9 bits (src/lib/parquet/parquet.c dict_pages), which
+    DuckDB reads row by row as dump gives them (check_export)."""
+    src = os.path.join(GEN, 'payments-app', 'payments-app-0', '%020d.log' % 0)
+    d = os.path.join(tmp, 'many-topics')
+    for i in range(300):
+        os.makedirs(os.path.join(d, 'topic%03d-0' % i))
+        shutil.copy(src, os.path.join(d, 'topic%03d-0' % i, '%020d.log' % 0))
+    return d
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='segscan-export-')
     try:
@@ -303,6 +317,7 @@ def main():
         for name in names:
             total += check_export(name, os.path.join(GEN, name), tmp)
         total += check_export('groups-worked', os.path.join(ROOT, 'testdata', 'groups-worked'), tmp)
+        total += check_export('many-topics', many_topics(tmp), tmp)
         check(total > 500, 'fingerprints compared with dups: %d' % total)
         print('fingerprints compared with dups --json: %d' % total)
     finally:

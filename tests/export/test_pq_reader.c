@@ -4,13 +4,15 @@
  * groups of 7 rows and of 1000, read back value by value against the formula that wrote it (the
  * formula of pq_write_sample.c, which DuckDB checks in test_export_duckdb.py). Then the file cut at
  * every length and with every footer byte flipped: each is refused (bad-export, or usage for
- * a footer no longer segscan's) or read, never past its bytes (the ASan build watches). */
+ * a footer no longer segscan's) or read, never past its bytes (the ASan build watches). Then a
+ * column of strings in runs, dictionary encoded, read back, and every byte of it flipped. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parquet/reader.h"
+#include "parquet/writer.h"
 #include "segscan/parquet.h"
 
 static int failures, cuts, flips, flips_read;
@@ -164,6 +166,86 @@ static void damaged(const uint8_t *file, size_t n) {
     free(b);
 }
 
+/* A column of strings kept as runs, as the export's topic, timestampType, compression and
+ * controlType are: dictionary encoded (parquet.c dict_build, dict_pages). Runs of 3 rows; run k
+ * null when k % 5 == 4, else "t<k * 7 % 300>": a row group of 1000 rows holds 267 distinct values
+ * (indices of 9 bits), one of 7 rows 2 or 3 (indices of 1 or 2 bits). */
+static const ss_pq_column dcols[] = {{"i", SS_PQ_INT64, false, false}, {"r", SS_PQ_BYTE_ARRAY, true, false}};
+static bool r_null(int i) { return i / 3 % 5 == 4; }
+static size_t r_val(int i, char *s, size_t n) { return (size_t)snprintf(s, n, "t%d", i / 3 * 7 % 300); }
+static int dict_refusals;
+
+static bool write_dict(const char *path, size_t per_group) {
+    ss_error err;
+    ss_pq_writer *w = ss_pq_create(path, dcols, 2, per_group, "segscan test", &err);
+    if (!w) return false;
+    ss_pqw_set_runs(w, 1);
+    for (int i = 0; i < ROWS; i++) {
+        char s[32];
+        size_t len = r_val(i, s, sizeof s);
+        ss_pqw_i64_run(w, 0, i, 1);
+        if (r_null(i)) ss_pqw_null_run(w, 1, 1);
+        else ss_pqw_bytes_run(w, 1, s, (uint32_t)len, 1);
+        if (ss_pqw_rows_done(w, 1, &err) != SS_E_OK) {
+            ss_pq_abort(w);
+            return false;
+        }
+    }
+    return ss_pq_finish(w, &err) == SS_E_OK;
+}
+
+/* The file read back value by value (each row group's strings from its dictionary: a chunk
+ * written PLAIN would pass the values but fail here), or, flipped, refused or read. */
+static ss_errkind read_dict(const uint8_t *file, size_t n, size_t per_group, bool whole, ss_error *err) {
+    ss_pq_reader r;
+    ss_errkind k = ss_pqr_open(&r, file, n, dcols, 2, err);
+    int i = 0;
+    for (size_t g = 0; k == SS_E_OK && g < r.ngroups; g++) {
+        k = ss_pqr_read_group(&r, g, err);
+        if (k != SS_E_OK || !whole) continue;
+        CHECK(r.chunks[g * 2 + 1].dict >= 0, "per %zu group %zu: a dictionary page", per_group, g);
+        CHECK(r.chunks[g * 2].dict < 0, "per %zu group %zu: no dictionary for integers", per_group, g);
+        for (size_t row = 0; row < r.rows; row++, i++) {
+            char s[32];
+            size_t len = r_val(i, s, sizeof s);
+            uint32_t got;
+            CHECK(ss_pqr_int(&r, 0, row) == i, "i at %d", i);
+            CHECK(ss_pqr_null(&r, 1, row) == r_null(i), "r null at %d", i);
+            const uint8_t *p = r_null(i) ? NULL : ss_pqr_bytes(&r, 1, row, &got);
+            CHECK(r_null(i) || (got == len && !memcmp(p, s, len)), "r at %d (per %zu)", i, per_group);
+        }
+    }
+    CHECK(!whole || k != SS_E_OK || i == ROWS, "dictionary: %d rows read", i);
+    ss_pqr_close(&r);
+    return k;
+}
+
+static void dictionary(const char *path) {
+    for (size_t per = 7; per <= ROWS; per = per == 7 ? ROWS : ROWS + 1) {
+        CHECK(write_dict(path, per), "dictionary written with %zu rows a group", per);
+        size_t n;
+        uint8_t *file = slurp(path, &n);
+        CHECK(file != NULL, "read");
+        if (!file) continue;
+        ss_error err;
+        CHECK(read_dict(file, n, per, true, &err) == SS_E_OK, "dictionary, per %zu: %s", per, err.msg);
+        /* every byte flipped (the pages' too): refused, naming the byte, or read */
+        uint8_t *b = malloc(n);
+        for (size_t at = 4; per == ROWS && b && at < n; at++) {
+            memcpy(b, file, n);
+            b[at] ^= 0x5a;
+            ss_errkind k = read_dict(b, n, per, false, &err);
+            CHECK(k == SS_E_OK || k == SS_E_BAD_EXPORT || k == SS_E_USAGE, "byte %zu flipped: kind %d", at, (int)k);
+            CHECK(k == SS_E_OK || strstr(err.msg, "byte ") == err.msg, "byte %zu flipped: %s", at, err.msg);
+            dict_refusals += k != SS_E_OK && strstr(err.msg, "dictionar") != NULL;
+        }
+        free(b);
+        free(file);
+    }
+    /* the refusals of the dictionary's own checks were reached (bit width, indices, its page) */
+    CHECK(dict_refusals > 0, "no flip was refused by a dictionary check");
+}
+
 int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : ".";
     char path[4096];
@@ -179,8 +261,10 @@ int main(int argc, char **argv) {
         }
         free(file);
     }
+    dictionary(path);
     remove(path);
-    printf("test_pq_reader: %d prefixes refused, %d footer bytes flipped (%d of them still read), %d failed\n", cuts,
-           flips, flips_read, failures);
+    printf("test_pq_reader: %d prefixes refused, %d footer bytes flipped (%d of them still read), %d refused by a "
+           "dictionary check, %d failed\n",
+           cuts, flips, flips_read, dict_refusals, failures);
     return failures ? 1 : 0;
 }
