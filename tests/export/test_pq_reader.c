@@ -220,7 +220,43 @@ static ss_errkind read_dict(const uint8_t *file, size_t n, size_t per_group, boo
     return k;
 }
 
+/* A column whose every value is the empty string, kept as runs (a dictionary of one empty entry)
+ * or not (PLAIN): each row's bytes are a pointer (not NULL: ss_pqr_bytes adds the offset to the
+ * column's data, which holds no byte) and no length. */
+static void empty_strings(const char *path, bool runs) {
+    ss_error err;
+    ss_pq_writer *w = ss_pq_create(path, dcols, 2, ROWS, "segscan test", &err);
+    CHECK(w != NULL, "empty strings: create");
+    if (!w) return;
+    if (runs) ss_pqw_set_runs(w, 1);
+    for (int i = 0; i < 10; i++) {
+        ss_pqw_i64_run(w, 0, i, 1);
+        ss_pqw_bytes_run(w, 1, "", 0, 1);
+        CHECK(ss_pqw_rows_done(w, 1, &err) == SS_E_OK, "empty strings: row %d", i);
+    }
+    CHECK(ss_pq_finish(w, &err) == SS_E_OK, "empty strings: finish");
+    size_t n;
+    uint8_t *file = slurp(path, &n);
+    ss_pq_reader r;
+    ss_errkind k = file ? ss_pqr_open(&r, file, n, dcols, 2, &err) : SS_E_IO;
+    CHECK(k == SS_E_OK && r.ngroups == 1, "empty strings: open");
+    if (k == SS_E_OK && r.ngroups == 1) {
+        k = ss_pqr_read_group(&r, 0, &err);
+        CHECK(k == SS_E_OK && r.rows == 10, "empty strings (runs %d): %s", runs, err.msg);
+        CHECK(k != SS_E_OK || (r.chunks[1].dict >= 0) == runs, "empty strings (runs %d): a dictionary", runs);
+        for (size_t row = 0; k == SS_E_OK && row < r.rows; row++) {
+            uint32_t len = 1;
+            const uint8_t *p = ss_pqr_null(&r, 1, row) ? NULL : ss_pqr_bytes(&r, 1, row, &len);
+            CHECK(p != NULL && len == 0, "empty strings (runs %d): row %zu", runs, row);
+        }
+    }
+    if (file) ss_pqr_close(&r);
+    free(file);
+}
+
 static void dictionary(const char *path) {
+    empty_strings(path, true);
+    empty_strings(path, false);
     for (size_t per = 7; per <= ROWS; per = per == 7 ? ROWS : ROWS + 1) {
         CHECK(write_dict(path, per), "dictionary written with %zu rows a group", per);
         size_t n;

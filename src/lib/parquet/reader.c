@@ -667,9 +667,10 @@ static bool col_fit(ss_pqr_col *c, size_t rows) {
     return true;
 }
 
+/* n bytes appended to the column's data (n may be 0: the buffer made, see read_chunk). */
 static bool data_put(ss_pqr_col *c, const uint8_t *p, size_t n) {
     if (n > UINT32_MAX - c->data_n) return false;
-    if (c->data_cap - c->data_n < n) {
+    if (c->data_cap - c->data_n < n || !c->data) {
         size_t cap = c->data_cap ? c->data_cap : 4096;
         while (cap - c->data_n < n) cap *= 2;
         uint8_t *d = realloc(c->data, cap);
@@ -867,6 +868,10 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
     size_t pos = (size_t)ch->start, end = (size_t)(ch->start + ch->size), row = 0;
     c->data_n = 0;
     r->dict.n = 0;
+    /* the data buffer exists whatever the values (all null, all empty): a row's bytes are
+     * data + off (ss_pqr_bytes), never an offset from a null pointer */
+    if ((type == SS_PQ_BYTE_ARRAY || type == SS_PQ_FIXED16) && !data_put(c, NULL, 0))
+        return ss_error_set(err, SS_E_NOMEM, pos, -1, "out of memory");
     bool dict_read_yet = false;
     while (row < r->rows) {
         if (pos >= end) return refuse(err, SS_E_BAD_EXPORT, pos, "a column chunk ends before its values");
