@@ -35,7 +35,14 @@ typedef struct ss_pq_column {
     bool utf8; /* a BYTE_ARRAY of UTF-8 text (ConvertedType UTF8, LogicalType STRING) */
     bool hash; /* the values are hashes (uniformly random bits): written PLAIN and uncompressed,
                 * as neither DELTA_BINARY_PACKED nor zstd makes them smaller */
+    bool dict; /* a BYTE_ARRAY of few distinct, short values (a batch's strings): dictionary
+                * encoded where the writer keeps it as runs (its dictionary at most
+                * SS_PQ_DICT_MAX_BYTES, else PLAIN); a reader takes a dictionary only here */
 } ss_pq_column;
+
+/* A dictionary's size (its values PLAIN) past which the writer writes a chunk PLAIN (parquet-mr's
+ * writers fall back from 1 MiB too: parquet.dictionary.page.size) and the reader refuses one. */
+#define SS_PQ_DICT_MAX_BYTES ((size_t)1 << 20)
 
 typedef struct ss_pq_writer ss_pq_writer;
 

@@ -9,9 +9,10 @@
 #include "segscan/parquet.h"
 
 static const ss_pq_column cols[] = {
-    {"i", SS_PQ_INT64, false, false},   {"a", SS_PQ_INT64, false, false},     {"b", SS_PQ_INT32, false, false},
-    {"c", SS_PQ_BOOLEAN, false, false}, {"s", SS_PQ_BYTE_ARRAY, true, false}, {"x", SS_PQ_FIXED16, false, false},
-    {"z", SS_PQ_INT32, false, false},
+    {"i", SS_PQ_INT64, false, false, false},     {"a", SS_PQ_INT64, false, false, false},
+    {"b", SS_PQ_INT32, false, false, false},     {"c", SS_PQ_BOOLEAN, false, false, false},
+    {"s", SS_PQ_BYTE_ARRAY, true, false, false}, {"x", SS_PQ_FIXED16, false, false, false},
+    {"z", SS_PQ_INT32, false, false, false},
 };
 
 int main(int argc, char **argv) {

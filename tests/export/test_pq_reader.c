@@ -27,9 +27,10 @@ static int failures, cuts, flips, flips_read;
     } while (0)
 
 static const ss_pq_column cols[] = {
-    {"i", SS_PQ_INT64, false, false},   {"a", SS_PQ_INT64, false, false},     {"b", SS_PQ_INT32, false, false},
-    {"c", SS_PQ_BOOLEAN, false, false}, {"s", SS_PQ_BYTE_ARRAY, true, false}, {"x", SS_PQ_FIXED16, false, false},
-    {"z", SS_PQ_INT32, false, false},
+    {"i", SS_PQ_INT64, false, false, false},     {"a", SS_PQ_INT64, false, false, false},
+    {"b", SS_PQ_INT32, false, false, false},     {"c", SS_PQ_BOOLEAN, false, false, false},
+    {"s", SS_PQ_BYTE_ARRAY, true, false, false}, {"x", SS_PQ_FIXED16, false, false, false},
+    {"z", SS_PQ_INT32, false, false, false},
 };
 #define NCOLS (sizeof cols / sizeof *cols)
 #define ROWS 1000
@@ -170,7 +171,8 @@ static void damaged(const uint8_t *file, size_t n) {
  * controlType are: dictionary encoded (parquet.c dict_build, dict_pages). Runs of 3 rows; run k
  * null when k % 5 == 4, else "t<k * 7 % 300>": a row group of 1000 rows holds 267 distinct values
  * (indices of 9 bits), one of 7 rows 2 or 3 (indices of 1 or 2 bits). */
-static const ss_pq_column dcols[] = {{"i", SS_PQ_INT64, false, false}, {"r", SS_PQ_BYTE_ARRAY, true, false}};
+static const ss_pq_column dcols[] = {{"i", SS_PQ_INT64, false, false, false},
+                                     {"r", SS_PQ_BYTE_ARRAY, true, false, true}};
 static bool r_null(int i) { return i / 3 % 5 == 4; }
 static size_t r_val(int i, char *s, size_t n) { return (size_t)snprintf(s, n, "t%d", i / 3 * 7 % 300); }
 static int dict_refusals;
@@ -254,7 +256,111 @@ static void empty_strings(const char *path, bool runs) {
     free(file);
 }
 
+/* The hybrid's bit-packed runs, which the writer does not write (its indices are RLE runs): the
+ * example of Encodings.md ("Bit-packed (Deprecated) (BIT_PACKED = 4)" and the hybrid's
+ * bit-packed-run: 0..7 at bit width 3, least significant bit first, are the bytes 10001000
+ * 11000110 11111010), its header (1 group of 8) << 1 | 1; then an RLE run of 5 values of 300 at
+ * bit width 9 (two bytes, little-endian), and 8 values of 32 bits bit-packed. */
+static void hybrid(void) {
+    static const uint8_t a[] = {0x03, 0x88, 0xc6, 0xfa};
+    int64_t out[16];
+    const uint8_t *p = a;
+    const char *why = ss_pqr_hybrid(&p, a + sizeof a, 3, out, 8);
+    bool ok = !why && p == a + sizeof a;
+    for (int i = 0; i < 8 && ok; i++) ok = out[i] == i;
+    CHECK(ok, "bit-packed 0..7 at width 3: %s", why ? why : "values");
+    /* 6 of the 8: the rest of the group is padding, and read past */
+    p = a;
+    why = ss_pqr_hybrid(&p, a + sizeof a, 3, out, 6);
+    CHECK(!why && p == a + sizeof a && out[5] == 5, "6 values of a group of 8");
+    static const uint8_t b[] = {0x0a, 0x2c, 0x01};
+    p = b;
+    why = ss_pqr_hybrid(&p, b + sizeof b, 9, out, 5);
+    ok = !why && p == b + sizeof b;
+    for (int i = 0; i < 5 && ok; i++) ok = out[i] == 300;
+    CHECK(ok, "an RLE run of 300 at width 9: %s", why ? why : "values");
+    uint8_t c[1 + 32];
+    c[0] = 0x03;
+    for (int i = 0; i < 8; i++) {
+        uint32_t v = 0xfffffff0u + (uint32_t)i;
+        memcpy(c + 1 + 4 * i, (uint8_t[4]){(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)}, 4);
+    }
+    p = c;
+    why = ss_pqr_hybrid(&p, c + sizeof c, 32, out, 8);
+    ok = !why;
+    for (int i = 0; i < 8 && ok; i++) ok = out[i] == (int64_t)0xfffffff0u + i;
+    CHECK(ok, "bit-packed at width 32: %s", why ? why : "values");
+    /* cut short, too many, too wide */
+    p = a;
+    CHECK(ss_pqr_hybrid(&p, a + 3, 3, out, 8) != NULL, "a bit-packed group cut short");
+    p = b;
+    CHECK(ss_pqr_hybrid(&p, b + sizeof b, 9, out, 4) != NULL, "an RLE run of more values than asked");
+    p = b;
+    CHECK(ss_pqr_hybrid(&p, b + sizeof b, 33, out, 5) != NULL, "a bit width of 33");
+}
+
+/* A dictionary in a column whose descriptor does not allow one (dict false: key, value, ...) is
+ * refused: rows that all stand for one large entry would make a small file read as a large one. */
+static void dict_where_none(const char *path) {
+    CHECK(write_dict(path, ROWS), "written");
+    size_t n;
+    uint8_t *file = slurp(path, &n);
+    static const ss_pq_column nodict[] = {{"i", SS_PQ_INT64, false, false, false},
+                                          {"r", SS_PQ_BYTE_ARRAY, true, false, false}};
+    ss_pq_reader r;
+    ss_error err;
+    ss_errkind k = file ? ss_pqr_open(&r, file, n, nodict, 2, &err) : SS_E_IO;
+    CHECK(k == SS_E_BAD_EXPORT && strstr(err.msg, "a dictionary page in a column segscan writes none for"),
+          "a dictionary where the column has none: %d %s", (int)k, k == SS_E_OK ? "read" : err.msg);
+    if (file) ss_pqr_close(&r);
+    free(file);
+}
+
+/* Strings in runs whose dictionary would pass SS_PQ_DICT_MAX_BYTES (5,000 distinct values of 250
+ * bytes, as a row group of very many topics): that chunk is PLAIN, and reads back. */
+static void dict_too_large(const char *path) {
+    ss_error err;
+    ss_pq_writer *w = ss_pq_create(path, dcols, 2, 10000, "segscan test", &err);
+    CHECK(w != NULL, "create");
+    if (!w) return;
+    ss_pqw_set_runs(w, 1);
+    char s[251];
+    for (int i = 0; i < 5000; i++) {
+        memset(s, 'a' + i % 26, 250);
+        snprintf(s, sizeof s, "%d", i);
+        s[strlen(s)] = 'x';
+        ss_pqw_i64_run(w, 0, i, 1);
+        ss_pqw_bytes_run(w, 1, s, 250, 1);
+        CHECK(ss_pqw_rows_done(w, 1, &err) == SS_E_OK, "row %d", i);
+    }
+    CHECK(ss_pq_finish(w, &err) == SS_E_OK, "finish");
+    size_t n;
+    uint8_t *file = slurp(path, &n);
+    ss_pq_reader r;
+    ss_errkind k = file ? ss_pqr_open(&r, file, n, dcols, 2, &err) : SS_E_IO;
+    if (k == SS_E_OK && r.ngroups == 1) k = ss_pqr_read_group(&r, 0, &err);
+    CHECK(k == SS_E_OK && r.rows == 5000, "a dictionary too large: %s", err.msg);
+    if (k == SS_E_OK && r.rows == 5000) {
+        CHECK(r.chunks[1].dict < 0, "no dictionary past SS_PQ_DICT_MAX_BYTES");
+        bool same = true;
+        for (int i = 0; i < 5000 && same; i++) {
+            memset(s, 'a' + i % 26, 250);
+            snprintf(s, sizeof s, "%d", i);
+            s[strlen(s)] = 'x';
+            uint32_t len;
+            const uint8_t *p = ss_pqr_bytes(&r, 1, (size_t)i, &len);
+            same = len == 250 && !memcmp(p, s, 250);
+        }
+        CHECK(same, "the values read back");
+    }
+    if (file) ss_pqr_close(&r);
+    free(file);
+}
+
 static void dictionary(const char *path) {
+    hybrid();
+    dict_where_none(path);
+    dict_too_large(path);
     empty_strings(path, true);
     empty_strings(path, false);
     for (size_t per = 7; per <= ROWS; per = per == 7 ? ROWS : ROWS + 1) {

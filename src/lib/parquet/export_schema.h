@@ -35,11 +35,11 @@ enum {
 };
 
 static const ss_pq_column ss_export_columns[C_COUNT] = {
-    [C_TOPIC] = {"topic", SS_PQ_BYTE_ARRAY, true, false},
+    [C_TOPIC] = {"topic", SS_PQ_BYTE_ARRAY, true, false, true},
     [C_PARTITION] = {"partition", SS_PQ_INT32, false, false},
     [C_OFFSET] = {"offset", SS_PQ_INT64, false, false},
     [C_TIMESTAMP] = {"timestamp", SS_PQ_INT64, false, false},
-    [C_TIMESTAMP_TYPE] = {"timestampType", SS_PQ_BYTE_ARRAY, true, false},
+    [C_TIMESTAMP_TYPE] = {"timestampType", SS_PQ_BYTE_ARRAY, true, false, true},
     [C_PRODUCER_ID] = {"producerId", SS_PQ_INT64, false, false},
     [C_PRODUCER_EPOCH] = {"producerEpoch", SS_PQ_INT32, false, false},
     [C_SEQUENCE] = {"sequence", SS_PQ_INT32, false, false},
@@ -47,9 +47,9 @@ static const ss_pq_column ss_export_columns[C_COUNT] = {
     [C_LEADER_EPOCH] = {"leaderEpoch", SS_PQ_INT32, false, false},
     [C_IS_TRANSACTIONAL] = {"isTransactional", SS_PQ_BOOLEAN, false, false},
     [C_IS_CONTROL] = {"isControl", SS_PQ_BOOLEAN, false, false},
-    [C_CONTROL_TYPE] = {"controlType", SS_PQ_BYTE_ARRAY, true, false},
+    [C_CONTROL_TYPE] = {"controlType", SS_PQ_BYTE_ARRAY, true, false, true},
     [C_COORDINATOR_EPOCH] = {"coordinatorEpoch", SS_PQ_INT32, false, false},
-    [C_COMPRESSION] = {"compression", SS_PQ_BYTE_ARRAY, true, false},
+    [C_COMPRESSION] = {"compression", SS_PQ_BYTE_ARRAY, true, false, true},
     [C_KEY_SIZE] = {"keySize", SS_PQ_INT32, false, false},
     [C_VALUE_SIZE] = {"valueSize", SS_PQ_INT32, false, false},
     [C_KEY_FP] = {"keyFingerprint", SS_PQ_INT64, false, true},

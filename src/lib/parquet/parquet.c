@@ -29,8 +29,8 @@
  *    time to find that out.
  * A column the caller fills in runs (ss_pqw_set_runs: a batch's fields on
  * each of its records) is kept as runs and expanded only into its page, the
- * same page; but a column of runs of strings (topic, timestampType,
- * compression, controlType) is dictionary encoded (Encodings.md "Dictionary
+ * same page; but a column of runs of strings marked dict (ss_pq_column.dict:
+ * topic, timestampType, compression, controlType) is dictionary encoded (Encodings.md "Dictionary
  * Encoding", README.md "Column chunks": a dictionary page first, at the
  * chunk's dictionary_page_offset, then the data page, at its
  * data_page_offset): its distinct values once, PLAIN, and the rows' indices
@@ -38,7 +38,7 @@
  * RLE run. Both pages stay uncompressed (the chunk's codec UNCOMPRESSED):
  * there is nothing left for zstd. Written PLAIN, a million rows of the
  * bench's segment made about 50 MB of those strings for zstd to take out
- * again, a tenth of the export's time. A dictionary past PQ_DICT_MAX_BYTES
+ * again, a tenth of the export's time. A dictionary past SS_PQ_DICT_MAX_BYTES
  * (a row group of many topics) is not made: that column is PLAIN and zstd,
  * as before.
  *
@@ -496,9 +496,10 @@ static int32_t runs_values(ss_pqbuf *pg, const pq_col *c, enum ss_pq_type t) {
 
 /* ---- a dictionary for a column of runs of strings ---- */
 
-/* past this the column's chunk is PLAIN (parquet-mr's writers fall back from a dictionary of
- * 1 MiB, parquet.dictionary.page.size, too) */
-#define PQ_DICT_MAX_BYTES ((size_t)1 << 20)
+/* A run's string (one of no bytes may have none kept: not an offset from a null pointer). */
+static inline const uint8_t *run_str(const pq_col *c, const pq_run *r) {
+    return r->len ? c->vals.p + r->v : (const uint8_t *)"";
+}
 
 static uint32_t dict_hash(const uint8_t *p, size_t n) {
     uint32_t h = 2166136261u;
@@ -516,7 +517,7 @@ static bool dict_slots(pq_enc *e, const pq_col *c, size_t nslots, size_t n) {
     memset(slots, 0, nslots * sizeof *slots);
     for (size_t k = 0; k < n; k++) {
         const pq_run *f = &r[first[k]];
-        size_t at = dict_hash(c->vals.p + f->v, f->len) & (nslots - 1);
+        size_t at = dict_hash(run_str(c, f), f->len) & (nslots - 1);
         while (slots[at]) at = (at + 1) & (nslots - 1);
         slots[at] = (uint32_t)k + 1;
     }
@@ -525,7 +526,7 @@ static bool dict_slots(pq_enc *e, const pq_col *c, size_t nslots, size_t n) {
 
 /* Each run of values its entry in the dictionary (e->idx, a uint32_t a run; 0 for a null run),
  * the entries in the order of their first use (e->first: the run that first holds each); *bytes
- * their PLAIN size. The number of entries; 0 when the dictionary would pass PQ_DICT_MAX_BYTES or
+ * their PLAIN size. The number of entries; 0 when the dictionary would pass SS_PQ_DICT_MAX_BYTES or
  * memory ran out: the column is written PLAIN. */
 static size_t dict_build(pq_enc *e, const pq_col *c, size_t *bytes) {
     const pq_run *r = (const pq_run *)(const void *)c->run.p;
@@ -537,9 +538,9 @@ static size_t dict_build(pq_enc *e, const pq_col *c, size_t *bytes) {
     for (size_t i = 0; i < nr; i++) {
         idx[i] = 0;
         if (!r[i].def) continue;
-        const uint8_t *v = c->vals.p + r[i].v;
+        const uint8_t *v = run_str(c, &r[i]);
         /* most runs hold the value of the run before (a partition's batches, one after another) */
-        if (prev != SIZE_MAX && r[prev].len == r[i].len && !memcmp(c->vals.p + r[prev].v, v, r[i].len)) {
+        if (prev != SIZE_MAX && r[prev].len == r[i].len && !memcmp(run_str(c, &r[prev]), v, r[i].len)) {
             idx[i] = idx[prev];
             prev = i;
             continue;
@@ -555,7 +556,7 @@ static size_t dict_build(pq_enc *e, const pq_col *c, size_t *bytes) {
             uint32_t k = slots[at];
             if (!k) { /* a new entry */
                 *bytes += 4 + (size_t)r[i].len;
-                if (*bytes > PQ_DICT_MAX_BYTES || !ss_pqbuf_reserve(&e->first, sizeof(uint32_t))) return 0;
+                if (*bytes > SS_PQ_DICT_MAX_BYTES || !ss_pqbuf_reserve(&e->first, sizeof(uint32_t))) return 0;
                 uint32_t run = (uint32_t)i;
                 memcpy(e->first.p + e->first.n, &run, sizeof run);
                 e->first.n += sizeof run;
@@ -565,7 +566,7 @@ static size_t dict_build(pq_enc *e, const pq_col *c, size_t *bytes) {
             }
             uint32_t f;
             memcpy(&f, e->first.p + (k - 1) * sizeof f, sizeof f);
-            if (r[f].len == r[i].len && !memcmp(c->vals.p + r[f].v, v, r[i].len)) {
+            if (r[f].len == r[i].len && !memcmp(run_str(c, &r[f]), v, r[i].len)) {
                 idx[i] = k - 1;
                 break;
             }
@@ -597,7 +598,7 @@ static void dict_pages(const pq_enc *e, const pq_col *c, size_t n, size_t bytes,
         uint32_t len = r[f].len;
         uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
         ss_pqbuf_put(&o->dict, le, 4);
-        ss_pqbuf_put(&o->dict, c->vals.p + r[f].v, len);
+        ss_pqbuf_put(&o->dict, run_str(c, &r[f]), len);
     }
     unsigned bw = 1;
     while (bw < 32 && ((size_t)1 << bw) < n) bw++;
@@ -651,7 +652,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     int32_t enc = PQ_PLAIN;
     bool hash = w->cols[ci].hash;
     size_t ndict = 0, dbytes = 0;
-    if (c->runs && t == SS_PQ_BYTE_ARRAY && c->nvals) ndict = dict_build(e, c, &dbytes);
+    if (c->runs && w->cols[ci].dict && t == SS_PQ_BYTE_ARRAY && c->nvals) ndict = dict_build(e, c, &dbytes);
     if (ndict) {
         enc = PQ_RLE_DICTIONARY;
         dict_pages(e, c, ndict, dbytes, pg, o);

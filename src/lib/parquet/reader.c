@@ -329,8 +329,8 @@ static bool read_column_meta(ss_tr *t, ss_pqr_chunk *ch, const ss_pq_column *c, 
     if (type != (int64_t)c->type) *why = "a column chunk's type is not its column's";
     else if (ch->codec != PQ_CODEC_ZSTD && ch->codec != PQ_CODEC_NONE) *why = "a column chunk's codec is not zstd";
     else if (data_off < 4 || ch->size < 0 || ch->nvalues < 0) *why = "a column chunk lacks a required field";
-    else if (dict_off >= 0 && c->type != SS_PQ_BYTE_ARRAY)
-        *why = "a dictionary page in a column that is not of strings (segscan writes none)";
+    else if (dict_off >= 0 && (c->type != SS_PQ_BYTE_ARRAY || !c->dict))
+        *why = "a dictionary page in a column segscan writes none for";
     else if (dict_off >= 0 && (dict_off < 4 || dict_off >= data_off))
         *why = "a column chunk's dictionary page is not before its data page";
     ch->dict = dict_off >= 0 ? dict_off : -1;
@@ -696,7 +696,8 @@ static const char *hybrid_decode(bytes_in *b, unsigned bw, int64_t *out, size_t 
             uint64_t bytes = groups * bw;
             for (uint64_t k = 0; k < groups * 8 && i < n; k++) {
                 uint64_t bit = k * bw, x = 0;
-                for (uint64_t q = 0; q < 5 && (bit >> 3) + q < bytes; q++) x |= (uint64_t)b->p[(bit >> 3) + q] << (8 * q);
+                for (uint64_t q = 0; q < 5 && (bit >> 3) + q < bytes; q++)
+                    x |= (uint64_t)b->p[(bit >> 3) + q] << (8 * q);
                 out[i++] = (int64_t)((x >> (bit & 7)) & mask);
             }
             b->p += bytes;
@@ -712,31 +713,45 @@ static const char *hybrid_decode(bytes_in *b, unsigned bw, int64_t *out, size_t 
     return NULL;
 }
 
+const char *ss_pqr_hybrid(const uint8_t **p, const uint8_t *end, unsigned bw, int64_t *out, size_t n) {
+    if (bw > 32) return "a bit width above 32";
+    bytes_in b = {*p, end};
+    const char *why = hybrid_decode(&b, bw, out, n);
+    *p = b.p;
+    return why;
+}
+
 /* The indices of a page's nv values into the chunk's dictionary d (a byte of bit width, then
  * the hybrid), made the rows' values. */
 static const char *dict_values(ss_pqr_col *c, const ss_pqr_dict *d, bytes_in *b, size_t at, size_t rows, size_t nv,
-                               int64_t *tmp) {
-    if (!d->n && nv) return "dictionary indices without a dictionary page";
-    if (b->p >= b->end) return nv ? "dictionary indices without their bit width" : NULL;
+                               int64_t *tmp, uint64_t *expanded) {
+    for (size_t r = at; r < at + rows; r++) c->off[r] = c->len[r] = 0;
+    if (!nv) return NULL; /* nulls only: the bit width may be left out */
+    if (!d->n) return "dictionary indices without a dictionary page";
+    if (b->p >= b->end) return "dictionary indices without their bit width";
     unsigned bw = *b->p++;
     if (bw > 32) return "dictionary indices of more than 32 bits";
     const char *why = hybrid_decode(b, bw, tmp, nv);
     if (why) return why;
     size_t v = 0;
     for (size_t r = at; r < at + rows; r++) {
-        c->off[r] = c->len[r] = 0;
         if (!c->defs[r]) continue;
         if ((uint64_t)tmp[v] >= d->n) return "a dictionary index past its dictionary's values";
         c->off[r] = d->off[tmp[v]];
         c->len[r] = d->len[tmp[v]];
+        /* the values a chunk's rows stand for are bounded as its PLAIN pages' bytes are (4 GiB,
+         * data_put): one entry repeated on every row must not make a small file read as more */
+        *expanded += c->len[r];
+        if (*expanded > UINT32_MAX) return "a column chunk's values take more than 4 GiB";
         v++;
     }
     return NULL;
 }
 
-/* The non-null values of a page (nv of them, for the rows whose level is 1 from row `at`). */
+/* The non-null values of a page (nv of them, for the rows whose level is 1 from row `at`); of a
+ * dictionary's indices, the bytes they stand for added to *expanded. */
 static const char *values_decode(ss_pqr_col *c, enum ss_pq_type type, int32_t enc, bytes_in *b, size_t at, size_t rows,
-                                 size_t nv, int64_t *tmp, const ss_pqr_dict *d, bool *nomem) {
+                                 size_t nv, int64_t *tmp, const ss_pqr_dict *d, uint64_t *expanded, bool *nomem) {
     size_t v = 0;
     if (type == SS_PQ_INT32 || type == SS_PQ_INT64) {
         bool wide = type == SS_PQ_INT64;
@@ -756,7 +771,7 @@ static const char *values_decode(ss_pqr_col *c, enum ss_pq_type type, int32_t en
         return NULL;
     }
     if (type == SS_PQ_BYTE_ARRAY && (enc == PQ_RLE_DICTIONARY || enc == PQ_PLAIN_DICTIONARY))
-        return dict_values(c, d, b, at, rows, nv, tmp);
+        return dict_values(c, d, b, at, rows, nv, tmp, expanded);
     if (enc != PQ_PLAIN) return "a value encoding segscan does not write";
     if (type == SS_PQ_BOOLEAN) {
         if ((nv + 7) / 8 > (size_t)(b->end - b->p)) return "PLAIN booleans cut short";
@@ -873,6 +888,7 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
     if ((type == SS_PQ_BYTE_ARRAY || type == SS_PQ_FIXED16) && !data_put(c, NULL, 0))
         return ss_error_set(err, SS_E_NOMEM, pos, -1, "out of memory");
     bool dict_read_yet = false;
+    uint64_t expanded = 0;
     while (row < r->rows) {
         if (pos >= end) return refuse(err, SS_E_BAD_EXPORT, pos, "a column chunk ends before its values");
         ss_tr t;
@@ -887,6 +903,9 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
             return refuse(err, SS_E_BAD_EXPORT, pos, "a column chunk's dictionary page is not at its start");
         if (dict && h.dict_enc != PQ_PLAIN && h.dict_enc != PQ_PLAIN_DICTIONARY)
             return refuse(err, SS_E_BAD_EXPORT, pos, "a dictionary page whose values are not PLAIN");
+        /* no larger than segscan writes one, and an entry a row at most */
+        if (dict && ((uint64_t)h.usize > SS_PQ_DICT_MAX_BYTES || h.dict_n < 0 || (uint64_t)h.dict_n > r->rows))
+            return refuse(err, SS_E_BAD_EXPORT, pos, "a dictionary larger than segscan writes");
         if (!dict && (h.type != PQ_PAGE_DATA || !h.has_data))
             return refuse(err, SS_E_BAD_EXPORT, pos, "a page that is not a v1 data page (segscan writes no other)");
         size_t body = (size_t)(t.p - r->file);
@@ -928,7 +947,7 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
         if (why) return refuse(err, SS_E_BAD_EXPORT, body, why);
         b.p = pg + 4 + dl;
         bool nomem = false;
-        why = values_decode(c, type, (int32_t)h.enc, &b, row, (size_t)h.nvalues, nv, tmp, &r->dict, &nomem);
+        why = values_decode(c, type, (int32_t)h.enc, &b, row, (size_t)h.nvalues, nv, tmp, &r->dict, &expanded, &nomem);
         if (nomem) return ss_error_set(err, SS_E_NOMEM, pos, -1, "out of memory for a page");
         if (why) return refuse(err, SS_E_BAD_EXPORT, body, why);
         row += (size_t)h.nvalues;

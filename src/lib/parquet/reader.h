@@ -102,6 +102,9 @@ ss_errkind ss_pqr_open(ss_pq_reader *r, const uint8_t *file, size_t len, const s
 void ss_pqr_close(ss_pq_reader *r);
 /* The footer's key-value metadata for key, NULL when absent. */
 const char *ss_pqr_meta(const ss_pq_reader *r, const char *key);
+/* n values of bw bits (32 at most) in the RLE/bit-packed hybrid (Encodings.md) from *p (moved past
+ * them, below end) into out: NULL, or why not (a dictionary page's indices; for tests). */
+const char *ss_pqr_hybrid(const uint8_t **p, const uint8_t *end, unsigned bw, int64_t *out, size_t n);
 /* Decode row group g into r->col (r->rows rows). */
 ss_errkind ss_pqr_read_group(ss_pq_reader *r, size_t g, ss_error *err);
 
