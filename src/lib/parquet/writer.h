@@ -250,7 +250,8 @@ static inline void pq_run_add(pq_col *c, uint8_t def, uint64_t v, const void *s,
     if (c->run.n) {
         pq_run *l = (pq_run *)(void *)(c->run.p + c->run.n - sizeof *l);
         if (l->def == def &&
-            (!def || (s ? l->len == len && !c->vals.failed && !memcmp(c->vals.p + l->v, s, len) : l->v == v)) &&
+            (!def ||
+             (s ? l->len == len && !c->vals.failed && (!len || !memcmp(c->vals.p + l->v, s, len)) : l->v == v)) &&
             (uint64_t)l->n + n <= UINT32_MAX) {
             l->n += (uint32_t)n;
             return;
