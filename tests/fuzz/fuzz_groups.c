@@ -16,7 +16,9 @@
  * /tmp; the files are rewritten in place, and the data partition's directory
  * replaced only when NAME changes). The seeds are the corpus's groups-*
  * folders, a Streams group and a group subscribed by regular expression (whose
- * one-pass replay falls back to two passes) (tests/fuzz/make_corpus.py).
+ * one-pass replay falls back to two passes), each cut to inputs of 4 KiB: the
+ * logs in windows of whole entries, the data partition's batches slimmed to
+ * their headers' worth (tests/fuzz/make_corpus.py; max_len says why 4 KiB).
  *
  * Checks: every view of every group is read (strings to their lengths, every
  * array to its count); every partition's lag (lag.c) at the newest timestamp
