@@ -21,6 +21,9 @@ import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import kafka  # noqa: E402  (tests/lib: Kafka's record and batch encodings, CRC-32C)
+
 SRC, OUT = sys.argv[1], sys.argv[2]
 MAX = 64 * 1024
 CODECS = {1: 'codec_gzip', 2: 'codec_snappy', 3: 'codec_lz4', 4: 'codec_zstd'}
@@ -270,39 +273,6 @@ NAMES = ['t-0', 'events-0', 'items-0', 'items-1', 'in-0']
 GROUPS_MAX = 4096
 
 
-def _crc32c_table():
-    """CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as a v2 batch's CRC is (Crc32C)."""
-    t = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        t.append(c)
-    return t
-
-
-CRC32C = _crc32c_table()
-
-
-def crc32c(data):
-    c = 0xFFFFFFFF
-    for b in data:
-        c = CRC32C[(c ^ b) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
-
-def zigzag(v):
-    """A varint of Kafka's records (ByteUtils.writeVarint/Varlong: zigzag, then 7 bits a byte)."""
-    u = (v << 1) ^ (v >> 63)
-    out = bytearray()
-    u &= (1 << 64) - 1
-    while u >= 0x80:
-        out.append((u & 0x7F) | 0x80)
-        u >>= 7
-    out.append(u)
-    return bytes(out)
-
-
 def slim(data):
     """The log's v2 data batches as the groups' study reads them (their headers: offsets, counts,
     timestamps, producer): uncompressed, each record with no key, value or header (RecordBatch
@@ -314,20 +284,16 @@ def slim(data):
         if len(e) < 61 or e[16] != 2 or struct.unpack_from('>h', e, 21)[0] & 0x20:
             out += e
             continue
-        attrs = struct.unpack_from('>h', e, 21)[0] & ~7
-        last_delta, first_ts, max_ts = struct.unpack_from('>iqq', e, 23)
-        count = struct.unpack_from('>i', e, 57)[0]
+        leader_epoch, = struct.unpack_from('>i', e, 12)
+        attrs, last_delta, first_ts, max_ts, pid, epoch, seq, count = struct.unpack_from('>hiqqqhii', e, 21)
         if count < 1 or count > 10000 or last_delta + 1 != count:
             out += e
             continue
-        recs = bytearray()
-        for i in range(count):
-            ts_delta = max_ts - first_ts if i == count - 1 else 0
-            body = b'\x00' + zigzag(ts_delta) + zigzag(i) + zigzag(-1) + zigzag(-1) + zigzag(0)
-            recs += zigzag(len(body)) + body
-        tail = struct.pack('>h', attrs) + e[23:61] + bytes(recs)
-        head = e[:8] + struct.pack('>i', 9 + len(tail)) + e[12:17] + struct.pack('>I', crc32c(tail))
-        out += head + tail
+        recs = b''.join(kafka.record(i, None, None, ts_delta=max_ts - first_ts if i == count - 1 else 0)
+                        for i in range(count))
+        out += kafka.batch_v2(struct.unpack_from('>q', e, 0)[0], recs, count, attributes=attrs & ~7,
+                              last_delta=last_delta, base_ts=first_ts, max_ts=max_ts, producer_id=pid,
+                              producer_epoch=epoch, base_seq=seq, leader_epoch=leader_epoch)
     return bytes(out)
 
 
