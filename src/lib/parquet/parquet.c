@@ -486,8 +486,7 @@ static int32_t runs_values(ss_pqbuf *pg, const pq_col *c, enum ss_pq_type t) {
         size_t one = 4 + (size_t)len, all = r[i].n * one;
         uint8_t *p = ss_pqw_grow(pg, all);
         if (!p) break;
-        uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
-        memcpy(p, le, 4);
+        pq_le32(p, len);
         if (len) memcpy(p + 4, c->vals.p + r[i].v, len);
         pq_repeat(p, one, all);
     }
@@ -596,7 +595,8 @@ static void dict_pages(const pq_enc *e, const pq_col *c, size_t n, size_t bytes,
         uint32_t f;
         memcpy(&f, e->first.p + k * sizeof f, sizeof f);
         uint32_t len = r[f].len;
-        uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+        uint8_t le[4];
+        pq_le32(le, len);
         ss_pqbuf_put(&o->dict, le, 4);
         ss_pqbuf_put(&o->dict, run_str(c, &r[f]), len);
     }
@@ -616,8 +616,8 @@ static void dict_pages(const pq_enc *e, const pq_col *c, size_t n, size_t bytes,
                 rows += r[j].n;
             }
         ss_pqbuf_uvarint(pg, rows << 1);
-        uint32_t v = idx[i];
-        uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+        uint8_t le[4];
+        pq_le32(le, idx[i]);
         ss_pqbuf_put(pg, le, (bw + 7) / 8);
         i = j;
     }
@@ -644,11 +644,7 @@ static void encode_chunk(const ss_pq_writer *w, pq_enc *e, const pq_col *cols, s
     ss_pqbuf_put(pg, "\0\0\0\0", 4);
     if (c->runs) levels_encode_runs(pg, c);
     else levels_encode(pg, c);
-    if (!pg->failed) {
-        uint32_t len = (uint32_t)(pg->n - 4);
-        uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
-        memcpy(pg->p, le, 4);
-    }
+    if (!pg->failed) { pq_le32(pg->p, (uint32_t)(pg->n - 4)); }
     int32_t enc = PQ_PLAIN;
     bool hash = w->cols[ci].hash;
     size_t ndict = 0, dbytes = 0;

@@ -72,6 +72,15 @@ static inline size_t pq_width(enum ss_pq_type t) {
     return t == SS_PQ_INT64 ? 8 : t == SS_PQ_INT32 ? 4 : t == SS_PQ_FIXED16 ? 16 : t == SS_PQ_BOOLEAN ? 1 : 0;
 }
 
+/* v in 4 bytes little-endian at p: a PLAIN BYTE_ARRAY's length, a v1 page's levels' length, a
+ * dictionary index (Encodings.md: the hybrid's RLE value in its bytes, least significant first). */
+static inline void pq_le32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
 /* p[one, all) filled with copies of p[0, one), doubling what is filled each time (a run of
  * equal BYTE_ARRAY values, each its length and bytes). */
 static inline void pq_repeat(uint8_t *p, size_t one, size_t all) {
@@ -317,10 +326,9 @@ static inline void ss_pqw_bytes_run(ss_pq_writer *w, size_t i, const void *s, ui
         return;
     }
     uint8_t *p = ss_pqw_grow(&ss_pqw_value_run(w, i, n)->vals, n * (4 + (size_t)len));
-    uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
     if (!p || !n) return;
     size_t one = 4 + (size_t)len, all = n * one;
-    memcpy(p, le, 4);
+    pq_le32(p, len);
     memcpy(p + 4, s, len);
     pq_repeat(p, one, all);
     w->group_bytes += n * len;
