@@ -40,6 +40,12 @@ enum { PQ_OPTIONAL = 1 };
 #define PQR_MAX_ROWS ((int64_t)1 << 24)
 #define PQR_MAX_PAGE ((size_t)1 << 30)
 
+/* 4 bytes little-endian at p: the footer's length, a v1 page's levels' length, a PLAIN
+ * BYTE_ARRAY's length. */
+static inline uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* ---- Thrift compact protocol --------------------------------------------------------- */
 
 void ss_tr_init(ss_tr *t, const uint8_t *file, size_t from, size_t to) {
@@ -396,8 +402,7 @@ ss_errkind ss_pqr_open(ss_pq_reader *r, const uint8_t *file, size_t len, const s
     if (len < 12 || memcmp(file + len - 4, "PAR1", 4))
         return refuse(err, SS_E_BAD_EXPORT, len < 4 ? 0 : len - 4,
                       "no \"PAR1\" at the end of the Parquet file (cut short?)");
-    uint32_t flen = (uint32_t)file[len - 8] | (uint32_t)file[len - 7] << 8 | (uint32_t)file[len - 6] << 16 |
-                    (uint32_t)file[len - 5] << 24;
+    uint32_t flen = le32(file + len - 8);
     if (flen > len - 12)
         return refuse(err, SS_E_BAD_EXPORT, len - 8, "the footer's length runs before the start of the file");
     size_t fstart = len - 8 - flen;
@@ -685,6 +690,7 @@ static bool data_put(ss_pqr_col *c, const uint8_t *p, size_t n) {
 
 /* n values of bw bits (32 at most) in the RLE/bit-packed hybrid (Encodings.md) into out. */
 static const char *hybrid_decode(bytes_in *b, unsigned bw, int64_t *out, size_t n) {
+    if (bw > 32) return "dictionary indices of more than 32 bits";
     size_t i = 0, vb = (bw + 7) / 8;
     uint64_t mask = bw == 32 ? UINT32_MAX : ((uint64_t)1 << bw) - 1;
     while (i < n) {
@@ -714,7 +720,6 @@ static const char *hybrid_decode(bytes_in *b, unsigned bw, int64_t *out, size_t 
 }
 
 const char *ss_pqr_hybrid(const uint8_t **p, const uint8_t *end, unsigned bw, int64_t *out, size_t n) {
-    if (bw > 32) return "a bit width above 32";
     bytes_in b = {*p, end};
     const char *why = hybrid_decode(&b, bw, out, n);
     *p = b.p;
@@ -729,9 +734,7 @@ static const char *dict_values(ss_pqr_col *c, const ss_pqr_dict *d, bytes_in *b,
     if (!nv) return NULL; /* nulls only: the bit width may be left out */
     if (!d->n) return "dictionary indices without a dictionary page";
     if (b->p >= b->end) return "dictionary indices without their bit width";
-    unsigned bw = *b->p++;
-    if (bw > 32) return "dictionary indices of more than 32 bits";
-    const char *why = hybrid_decode(b, bw, tmp, nv);
+    const char *why = hybrid_decode(b, *b->p++, tmp, nv);
     if (why) return why;
     size_t v = 0;
     for (size_t r = at; r < at + rows; r++) {
@@ -788,7 +791,7 @@ static const char *values_decode(ss_pqr_col *c, enum ss_pq_type type, int32_t en
         size_t n = 16;
         if (type == SS_PQ_BYTE_ARRAY) {
             if (b->end - b->p < 4) return "a PLAIN BYTE_ARRAY length cut short";
-            n = (size_t)b->p[0] | (size_t)b->p[1] << 8 | (size_t)b->p[2] << 16 | (size_t)b->p[3] << 24;
+            n = le32(b->p);
             b->p += 4;
         }
         if (n > (size_t)(b->end - b->p)) return "a PLAIN value runs past its page";
@@ -862,7 +865,7 @@ static const char *dict_read(ss_pqr_col *c, ss_pqr_dict *d, bytes_in *b, int64_t
     }
     for (int64_t i = 0; i < n; i++) {
         if (b->end - b->p < 4) return "a dictionary value's length cut short";
-        size_t len = (size_t)b->p[0] | (size_t)b->p[1] << 8 | (size_t)b->p[2] << 16 | (size_t)b->p[3] << 24;
+        size_t len = le32(b->p);
         b->p += 4;
         if (len > (size_t)(b->end - b->p)) return "a dictionary value runs past its page";
         d->off[i] = (uint32_t)c->data_n;
@@ -939,7 +942,7 @@ static ss_errkind read_chunk(ss_pq_reader *r, size_t ci, const ss_pqr_chunk *ch,
             continue;
         }
         if (pn < 4) return refuse(err, SS_E_BAD_EXPORT, body, "a page without its definition levels' length");
-        size_t dl = (size_t)pg[0] | (size_t)pg[1] << 8 | (size_t)pg[2] << 16 | (size_t)pg[3] << 24;
+        size_t dl = le32(pg);
         if (dl > pn - 4) return refuse(err, SS_E_BAD_EXPORT, body, "definition levels longer than their page");
         bytes_in lv = {pg + 4, pg + 4 + dl};
         size_t nv;
