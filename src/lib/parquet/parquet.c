@@ -529,7 +529,7 @@ static bool dict_slots(pq_enc *e, const pq_col *c, size_t nslots, size_t n) {
  * memory ran out: the column is written PLAIN. */
 static size_t dict_build(pq_enc *e, const pq_col *c, size_t *bytes) {
     const pq_run *r = (const pq_run *)(const void *)c->run.p;
-    size_t nr = c->run.n / sizeof *r, n = 0, nslots = 0, prev = SIZE_MAX;
+    size_t nr = c->run.n / sizeof *r, n = 0, nslots = 0;
     *bytes = 0;
     e->idx.n = e->first.n = 0;
     if (!ss_pqbuf_reserve(&e->idx, nr * sizeof(uint32_t))) return 0;
@@ -538,13 +538,6 @@ static size_t dict_build(pq_enc *e, const pq_col *c, size_t *bytes) {
         idx[i] = 0;
         if (!r[i].def) continue;
         const uint8_t *v = run_str(c, &r[i]);
-        /* most runs hold the value of the run before (a partition's batches, one after another) */
-        if (prev != SIZE_MAX && r[prev].len == r[i].len && !memcmp(run_str(c, &r[prev]), v, r[i].len)) {
-            idx[i] = idx[prev];
-            prev = i;
-            continue;
-        }
-        prev = i;
         if (2 * (n + 1) > nslots) {
             nslots = nslots ? 2 * nslots : 64;
             if (!dict_slots(e, c, nslots, n)) return 0;
