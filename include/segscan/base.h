@@ -64,6 +64,28 @@ SS_API bool ss_parse_duration(const char *s, int64_t *ms);
 /* ISO-8601 UTC with milliseconds, e.g. "2023-11-14T22:13:20.000Z"; buf >= 32 bytes. */
 SS_API void ss_format_time(int64_t ms, char *buf, size_t bufsz);
 
+/* ---- offsets and times at the ends of long ------------------------------------ */
+
+/* The offset after `last`. Offsets up to Long.MAX_VALUE are legal in a file (a batch's base
+ * offset is any long; DefaultRecordBatch.lastOffset() = baseOffset + lastOffsetDelta), and
+ * none comes after Long.MAX_VALUE: the next offset saturates there instead of wrapping to a
+ * negative one (found by fuzzing: a log ending at Long.MAX_VALUE). */
+static inline int64_t ss_next_offset(int64_t last) { return last == INT64_MAX ? INT64_MAX : last + 1; }
+
+/* a - b and a + b saturating at the ends of long: for differences and sums of timestamps and
+ * offsets a log holds (a commit's timestamp may be Long.MIN_VALUE or MAX_VALUE), where a wrapped
+ * value would mean nothing (a time since, an interval added to a time). */
+static inline int64_t ss_sat_sub64(int64_t a, int64_t b) {
+    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
+    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
+    return a - b;
+}
+static inline int64_t ss_sat_add64(int64_t a, int64_t b) {
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+
 /* ---- version ------------------------------------------------------------ */
 SS_API const char *ss_version(void);
 

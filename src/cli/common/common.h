@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "segscan/base.h" /* ss_next_offset, ss_sat_sub64, ss_sat_add64 */
 #include "segscan/errors.h"
 
 /* Exit codes (DESIGN section 5): when several apply, the first of 2, 3, 1, 0 wins. */
@@ -36,21 +37,6 @@ int cli_read_stdin(uint8_t **buf, size_t *len);
  * (Topic.validate: [a-zA-Z0-9._-], 1 to 249 characters, not "." or "..") and the partition
  * number in decimal without a leading zero (LocalLog.logDirName: topic + "-" + partition). */
 bool cli_partition_name_ok(const char *s);
-
-/* Offsets and timestamps are any long (a batch at Long.MAX_VALUE, a commit timestamp at either
- * end): the offset after o, and a - b, a + b, saturating at the ends of long (what the library's
- * base/javaint.h gives its rooms, for the CLI's renderers). */
-static inline int64_t cli_next_offset(int64_t o) { return o == INT64_MAX ? INT64_MAX : o + 1; }
-static inline int64_t cli_sat_sub64(int64_t a, int64_t b) {
-    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
-    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
-    return a - b;
-}
-static inline int64_t cli_sat_add64(int64_t a, int64_t b) {
-    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
-    return a + b;
-}
 
 /* --local-time (scan, dups, producers, txns, explain, diff): human timestamps in the local
  * time of TZ with its UTC offset instead of UTC. Set by the option parsers. */

@@ -58,8 +58,8 @@ static void text_reason(ss_out *o, const ss_gpartition *p, const ss_plag *l) {
         out_printf(o, "a commit of the last %zu moved the committed offset back (Burrow rule 2)", n);
         break;
     case SS_LAG_STOP: {
-        int64_t since = cli_sat_sub64(l->now, l->commits[n - 1].time),
-                span = cli_sat_sub64(l->commits[n - 1].time, l->commits[0].time);
+        int64_t since = ss_sat_sub64(l->now, l->commits[n - 1].time),
+                span = ss_sat_sub64(l->commits[n - 1].time, l->commits[0].time);
         out_printf(o, "no commit for %" PRId64 " ms, longer than the last %zu %s span (%" PRId64 " ms; Burrow rule 3)",
                    since, n, plural(n, "commit", "commits"), span);
         break;

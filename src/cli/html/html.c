@@ -276,13 +276,13 @@ static void chart_axes(page *p, chart *c) {
     if (a->t1 == INT64_MIN) a->t0 = 0, a->t1 = 1;
     if (a->o1 == INT64_MIN) a->o0 = 0, a->o1 = 1;
     /* offsets and timestamps up to Long.MAX_VALUE are legal input: the ends saturate there */
-    if (a->t1 <= a->t0) a->t1 = cli_next_offset(a->t0), a->t0 = a->t1 - 1;
-    if (a->o1 <= a->o0) a->o1 = cli_next_offset(a->o0), a->o0 = a->o1 - 1;
+    if (a->t1 <= a->t0) a->t1 = ss_next_offset(a->t0), a->t0 = a->t1 - 1;
+    if (a->o1 <= a->o0) a->o1 = ss_next_offset(a->o0), a->o0 = a->o1 - 1;
     /* a little room on each side and at the top, so that no mark sits on an axis */
     int64_t dt = (a->t1 - a->t0) / 50 + 1, dof = (a->o1 - a->o0) / 50 + 1;
     if (!a->no_time && a->t0 >= dt) a->t0 -= dt;
-    a->t1 = cli_sat_add64(a->t1, dt);
-    a->o1 = cli_sat_add64(a->o1, dof);
+    a->t1 = ss_sat_add64(a->t1, dt);
+    a->o1 = ss_sat_add64(a->o1, dof);
 }
 
 static bool build_charts(page *p) {

@@ -44,7 +44,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
         for (size_t i = 0; i < n; i++) {
             ss_tl_batch_at(c->tl, i, &b);
             int64_t t = a->no_time ? (int64_t)i : b.max_timestamp;
-            double x = html_xs(a, t), y0 = html_ys(a, b.base_offset), y1 = html_ys(a, cli_next_offset(b.last_offset));
+            double x = html_xs(a, t), y0 = html_ys(a, b.base_offset), y1 = html_ys(a, ss_next_offset(b.last_offset));
             if (y0 - y1 < 2) y1 = y0 - 2;
             if (b.control) {
                 out_printf(o,
@@ -109,7 +109,7 @@ static void draw_batches(page *p, chart *c, sess_colours *sc) {
             for (size_t k = 0; k < BINS; k++) {
                 struct bin *x = &bins[k];
                 if (!x->batches) continue;
-                double y0 = html_ys(a, x->lo), y1 = html_ys(a, cli_next_offset(x->hi));
+                double y0 = html_ys(a, x->lo), y1 = html_ys(a, ss_next_offset(x->hi));
                 if (y0 - y1 < 2) y1 = y0 - 2;
                 out_printf(o,
                            "<rect data-kind=\"batch-bin\" data-batches=\"%" PRIu64 "\" data-offset=\"%" PRId64
@@ -177,7 +177,7 @@ static void draw_txns(page *p, chart *c) {
             int64_t last = t->marker_offset >= 0 ? t->marker_offset : t->last_offset;
             if (a->no_time) t0 = a->t0, t1 = a->t1;
             double x0 = html_xs(a, t0), x1 = html_xs(a, t1), y0 = html_ys(a, t->first_offset),
-                   y1 = html_ys(a, cli_next_offset(last));
+                   y1 = html_ys(a, ss_next_offset(last));
             if (x1 - x0 < 3) x1 = x0 + 3;
             if (y0 - y1 < 3) y1 = y0 - 3;
             const char *res = t->result == SS_TXN_COMMIT ? "commit" : t->result == SS_TXN_ABORT ? "abort" : "open";
@@ -231,7 +231,7 @@ static void draw_sessions_marks(page *p, chart *c) {
         }
         for (size_t g = 0; g < s->ngaps && gaps < MAX_GAPS; g++, gaps++) {
             const ss_an_gap *x = &s->gaps[g];
-            double y0 = html_ys(a, cli_next_offset(x->after_offset)), y1 = html_ys(a, x->before_offset);
+            double y0 = html_ys(a, ss_next_offset(x->after_offset)), y1 = html_ys(a, x->before_offset);
             if (y0 - y1 < 3) y1 = y0 - 3;
             /* a missing segment is counted as unexplained (a gap between segments is lost records
              * unless the log shows cleaning there) */
@@ -396,7 +396,7 @@ static void draw_groups(page *p, chart *c) {
             const ss_frange *r = rs[k].r;
             if (!r->set) continue;
             int64_t to = r->to < 0 ? a->o1 - 1 : r->to;
-            double y0 = html_ys(a, r->from), y1 = html_ys(a, cli_next_offset(to)), x1 = html_xs(a, x->time);
+            double y0 = html_ys(a, r->from), y1 = html_ys(a, ss_next_offset(to)), x1 = html_xs(a, x->time);
             if (y0 - y1 < 3) y1 = y0 - 3;
             if (x1 - ML < 4) x1 = ML + 4;
             /* groups sharing the partition: each its lane, a slice of the band's width in its colour */

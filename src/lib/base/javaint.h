@@ -9,29 +9,11 @@
 
 #include <stdint.h>
 
+#include "segscan/base.h" /* ss_next_offset, ss_sat_sub64, ss_sat_add64 */
+
 /* long + long, long - long */
 static inline int64_t ss_add64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 static inline int64_t ss_sub64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
-
-/* The offset after `last`. Offsets up to Long.MAX_VALUE are legal in a file (a batch's base
- * offset is any long; DefaultRecordBatch.lastOffset() = baseOffset + lastOffsetDelta), and
- * none comes after Long.MAX_VALUE: the next offset saturates there instead of wrapping to a
- * negative one (found by fuzzing: a log ending at Long.MAX_VALUE). */
-static inline int64_t ss_next_offset(int64_t last) { return last == INT64_MAX ? INT64_MAX : last + 1; }
-
-/* a - b and a + b saturating at the ends of long: for differences and sums of timestamps and
- * offsets a log holds (a commit's timestamp may be Long.MIN_VALUE or MAX_VALUE), where a wrapped
- * value would mean nothing (a time since, an interval added to a time). */
-static inline int64_t ss_sat_sub64(int64_t a, int64_t b) {
-    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
-    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
-    return a - b;
-}
-static inline int64_t ss_sat_add64(int64_t a, int64_t b) {
-    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
-    return a + b;
-}
 
 /* The number of offsets in [first, last]: 0 when last < first; at most 2^64 - 1 (the whole
  * range of a long, with a first offset a damaged header made negative). Computed unsigned so
