@@ -232,6 +232,22 @@ class Bench:
             self.queued.append(twin)
         return r
 
+    def table_model(self, truth):
+        """bench/floor --table for the segment's fingerprints and share of repeats: the inserts of the
+        analysis's fingerprint table alone (a model; its memory touched first), median CPU seconds of 5."""
+        n = truth['records']
+        pct = round(100 * truth['duplicate_records'] / n) if n else 0
+        secs = []
+        for _ in range(5):
+            wait_quiet(self.a.wait_quiet)
+            self.memory('warm')
+            p = subprocess.run([self.floor, '--table', str(n), '--repeats', str(min(pct, 90))],
+                               stdout=subprocess.PIPE, check=False)
+            f = p.stdout.decode().split()
+            if p.returncode == 0 and len(f) > 1:
+                secs.append(float(f[1]))
+        return dict(n=n, pct=pct, secs=statistics.median(secs)) if secs else None
+
     def measure(self):
         """Time the rows queued since the last call, --runs rounds, each round running every row once in
         turn: the host's speed drifts from minute to minute on a VM, and this way all the rows of a section
@@ -338,6 +354,8 @@ class Bench:
                                   sd=sd['wall'], rss1=s1['rss'], rssd=sd['rss'], d1=d1['wall'], dd=dd['wall'],
                                   recs=recs, truth=truth, fsize=fsize, valid=valid and dvalid, export=xr['wall'],
                                   export_bytes=xbytes)
+            if codec == 'none':
+                results[codec]['table'] = self.table_model(truth)
             if codec == 'none' and not a.skip_diff:
                 self.diff_rows(seg, truth, d, parts, cat, size)
         if not a.skip_many and 'none' in a.codecs.split(','):
@@ -499,6 +517,19 @@ class Bench:
             j = [x * b['size'] / 240e6 for x in JAVA_240MB]
             target(b['sd'] * 10 <= j[0], 'vs Kafka\'s Java reader scaled to the same bytes (%.2f-%.2f s): %.1f-%.1fx '
                    'faster; target >= 10x' % (j[0], j[1], j[0] / b['sd'], j[1] / b['sd']))
+        if 'none' in results:
+            r = results['none']
+            f = r['floors']
+            target(r['valid'] and r['sd'] <= 2.0 * r['t_cat'], 'none, default threads: %.3f s = %.2fx cat (%.3f s); '
+                   'target <= 2.0x' % (r['sd'], r['sd'] / r['t_cat'], r['t_cat']))
+            target(r['valid'] and r['s1'] <= 1.15 * f['hash'], 'none, one thread: %.3f s = %.2fx the floor '
+                   '(read+CRC+decode+XXH3, %.3f s); target <= 1.15x' % (r['s1'], r['s1'] / f['hash'], f['hash']))
+            t = r.get('table')
+            if t:
+                lines.append('        the fingerprint table\'s inserts alone (bench/floor --table %d --repeats %d, a model, '
+                             'memory touched first): %.3f s = %.0f%% of the floor; the target leaves %.3f s for the '
+                             'whole analysis' % (t['n'], t['pct'], t['secs'], 100 * t['secs'] / f['hash'],
+                                                 0.15 * f['hash']))
         for codec in ('zstd', 'gzip'):
             if codec in results and results[codec]['t_cli']:
                 r = results[codec]

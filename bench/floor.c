@@ -26,9 +26,21 @@
  * every 4 KiB page read, as the walker did) against pread(2) into a 512 KiB
  * buffer (as segscan reads now), warm page cache. Prints both.
  *
+ * floor --table N [--repeats PCT]: what the analysis's fingerprint table costs
+ * at the least: N fingerprints (XXH3-128 of a counter; PCT percent of them,
+ * 10 unless given, copies of an earlier one) inserted into a model of
+ * src/lib/analysis/fptable.c's table (its fp_insert is static there): 8-byte
+ * slots (a 32-bit tag and an entry index) at ~60% load, homes scaled to the
+ * table, linear probing, 16-byte entries appended, the slot of the record 16
+ * places ahead asked for. The table is sized for N from the start and its
+ * memory written before the clock starts, so neither rehashing nor the
+ * kernel's zeroing is counted; no group, occurrence or output either. Prints
+ * CPU seconds and ns an insert: a lower bound for an_apply_records.
+ *
  * usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]
  *        floor --touch MIB [--small-pages]
  *        floor --map FILE
+ *        floor --table N [--repeats PCT]
  */
 #define _GNU_SOURCE 1
 #include <fcntl.h>
@@ -43,6 +55,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "base/mem.h"
 #include "format/record.h"
 #include "segscan/segscan.h"
 
@@ -198,11 +211,86 @@ static int map_vs_pread(const char *path) {
     return 0;
 }
 
+typedef struct {
+    uint64_t hi;
+    uint32_t batch;
+    uint16_t delta, tsd;
+} table_ent; /* fptable.c's fp_ent */
+
+static int table_model(const char *count, const char *pct) {
+    char *end;
+    unsigned long long n = strtoull(count, &end, 10);
+    if (*end || n < 1000 || n > 100000000ull) {
+        fprintf(stderr, "floor: --table N (1000 to 100000000)\n");
+        return 2;
+    }
+    unsigned long rep = pct ? strtoul(pct, &end, 10) : 10;
+    if ((pct && *end) || rep > 90) {
+        fprintf(stderr, "floor: --repeats PCT (0 to 90)\n");
+        return 2;
+    }
+    size_t cap = (size_t)(n / 3 * 5 + 64); /* fptable.c's slots_for */
+    /* the table's arrays as the analysis allocates them (base/mem.c: 2 MiB aligned, huge pages
+     * asked for; on 4 KiB pages every probe would also miss the TLB) */
+    uint64_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi), *slots = ss_big_calloc(cap, sizeof *slots);
+    table_ent *ents = ss_big_calloc(n, sizeof *ents);
+    if (!lo || !hi || !slots || !ents) {
+        fprintf(stderr, "floor: out of memory\n");
+        return 2;
+    }
+    uint64_t x = 0x9e3779b97f4a7c15ull; /* xorshift64: which records repeat, and whom */
+    for (uint64_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (i > 0 && x % 100 < rep) {
+            uint64_t k = (x >> 8) % i;
+            lo[i] = lo[k], hi[i] = hi[k];
+        } else {
+            XXH128_hash_t h = XXH3_128bits(&i, sizeof i);
+            lo[i] = h.low64, hi[i] = h.high64;
+        }
+    }
+    memset(slots, 0, cap * sizeof *slots); /* the pages in place before the clock starts */
+    memset(ents, 0, n * sizeof *ents);
+    size_t nents = 0, repeats = 0;
+    double t0 = cpu_now();
+    for (uint64_t i = 0; i < n; i++) {
+#if defined(__GNUC__)
+        if (i + 16 < n) __builtin_prefetch(&slots[(size_t)(((uint64_t)(uint32_t)lo[i + 16] * cap) >> 32)]);
+#endif
+        uint32_t tag = (uint32_t)lo[i];
+        size_t j = (size_t)(((uint64_t)tag * cap) >> 32);
+        bool seen = false;
+        for (uint64_t v; (v = slots[j]) != 0; j = j + 1 == cap ? 0 : j + 1) {
+            if ((uint32_t)(v >> 32) == tag && ents[(uint32_t)v - 1].hi == hi[i]) {
+                seen = true;
+                break;
+            }
+        }
+        if (seen) {
+            repeats++;
+            continue;
+        }
+        ents[nents] = (table_ent){hi[i], (uint32_t)i, 0, 0};
+        slots[j] = (uint64_t)tag << 32 | ++nents;
+    }
+    double t = cpu_now() - t0;
+    printf("table    %8.3f s cpu %9.1f ns an insert  (%llu fingerprints, %zu distinct, %zu repeats; slots %.1f MiB, "
+           "entries %.1f MiB)\n",
+           t, t * 1e9 / (double)n, n, nents, repeats, (double)cap * 8 / 1048576, (double)nents * 16 / 1048576);
+    free(lo);
+    free(hi);
+    ss_big_free(slots);
+    ss_big_free(ents);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *path = NULL;
     if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "--small-pages"))) && !strcmp(argv[1], "--touch"))
         return touch(argv[2], argc == 4);
     if (argc == 3 && !strcmp(argv[1], "--map")) return map_vs_pread(argv[2]);
+    if ((argc == 3 || (argc == 5 && !strcmp(argv[3], "--repeats"))) && !strcmp(argv[1], "--table"))
+        return table_model(argv[2], argc == 5 ? argv[4] : NULL);
     int runs = 5, only = -1;
     bool warm = true;
     for (int i = 1; i < argc; i++) {
@@ -221,7 +309,8 @@ int main(int argc, char **argv) {
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: floor FILE.log [--runs N] [--depth walk|decompress|records|hash] [--no-warm]\n"
                             "       floor --touch MIB [--small-pages]\n"
-                            "       floor --map FILE\n");
+                            "       floor --map FILE\n"
+                            "       floor --table N [--repeats PCT]\n");
             return 2;
         } else {
             path = argv[i];
