@@ -356,8 +356,8 @@ class Bench:
                                   export_bytes=xbytes)
             if codec == 'none':
                 results[codec]['table'] = self.table_model(truth)
-            if codec == 'none' and not a.skip_diff:
-                self.diff_rows(seg, truth, d, parts, cat, size)
+                if not a.skip_diff:
+                    self.diff_rows(seg, truth, d, parts, cat, size)
         if not a.skip_many and 'none' in a.codecs.split(','):
             results['many'] = self.many_rows()
         if not a.skip_big and 'none' in a.codecs.split(','):

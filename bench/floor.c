@@ -217,6 +217,9 @@ typedef struct {
     uint16_t delta, tsd;
 } table_ent; /* fptable.c's fp_ent */
 
+/* fptable.c's slot_home: the tag scaled to the table */
+static inline size_t table_home(uint32_t tag, size_t cap) { return (size_t)(((uint64_t)tag * cap) >> 32); }
+
 static int table_model(const char *count, const char *pct) {
     char *end;
     unsigned long long n = strtoull(count, &end, 10);
@@ -231,9 +234,10 @@ static int table_model(const char *count, const char *pct) {
     }
     size_t cap = (size_t)(n / 3 * 5 + 64); /* fptable.c's slots_for */
     /* the table's arrays as the analysis allocates them (base/mem.c: 2 MiB aligned, huge pages
-     * asked for; on 4 KiB pages every probe would also miss the TLB) */
-    uint64_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi), *slots = ss_big_calloc(cap, sizeof *slots);
-    table_ent *ents = ss_big_calloc(n, sizeof *ents);
+     * asked for; on 4 KiB pages every probe would also miss the TLB), zeroed below */
+    uint64_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
+    uint64_t *slots = ss_big_realloc(NULL, cap * sizeof *slots);
+    table_ent *ents = ss_big_realloc(NULL, n * sizeof *ents);
     if (!lo || !hi || !slots || !ents) {
         fprintf(stderr, "floor: out of memory\n");
         return 2;
@@ -249,16 +253,16 @@ static int table_model(const char *count, const char *pct) {
             lo[i] = h.low64, hi[i] = h.high64;
         }
     }
-    memset(slots, 0, cap * sizeof *slots); /* the pages in place before the clock starts */
+    memset(slots, 0, cap * sizeof *slots); /* zeroed, and the pages in place before the clock starts */
     memset(ents, 0, n * sizeof *ents);
     size_t nents = 0, repeats = 0;
     double t0 = cpu_now();
     for (uint64_t i = 0; i < n; i++) {
 #if defined(__GNUC__)
-        if (i + 16 < n) __builtin_prefetch(&slots[(size_t)(((uint64_t)(uint32_t)lo[i + 16] * cap) >> 32)]);
+        if (i + 16 < n) __builtin_prefetch(&slots[table_home((uint32_t)lo[i + 16], cap)]);
 #endif
         uint32_t tag = (uint32_t)lo[i];
-        size_t j = (size_t)(((uint64_t)tag * cap) >> 32);
+        size_t j = table_home(tag, cap);
         bool seen = false;
         for (uint64_t v; (v = slots[j]) != 0; j = j + 1 == cap ? 0 : j + 1) {
             if ((uint32_t)(v >> 32) == tag && ents[(uint32_t)v - 1].hi == hi[i]) {
